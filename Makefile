@@ -1,0 +1,55 @@
+# claimbench: `make demo` installs what is missing, builds and runs the seed 001 experiment;
+# `make test` runs the whole suite (plain, then under AddressSanitizer and UBSan).
+
+CC ?= cc
+PKGS := libpq sqlite3
+SANITIZE ?=
+BUILD ?= build
+
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness -Istrategies
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ifneq ($(SANITIZE),)
+CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+VERSION := $(shell cat VERSION)
+override CFLAGS := $(CFLAGS_BASE) -DCLAIMBENCH_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS := $(PKG_LIBS) -lm -pthread
+
+CORE_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard strategies/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit_*.c)
+UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
+
+.PHONY: all deps demo test test-plain test-sanitized test-tsan clean
+
+all: $(BUILD)/claimbench $(UNIT_BIN)
+
+$(BUILD)/claimbench: $(BUILD)/harness/main.o $(CORE_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c $(wildcard harness/*.h strategies/*.h) VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+deps:
+	@scripts/install-deps
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/claimbench run --scenario classic
+
+test: deps
+	@scripts/test-all
+
+test-tsan: deps
+	@$(MAKE) --no-print-directory BUILD=build-tsan SANITIZE=thread all
+	@tests/run build-tsan
+
+clean:
+	rm -rf build build-san build-tsan

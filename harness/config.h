@@ -1,0 +1,79 @@
+/* Everything `claimbench run` was asked to do, after parsing and validation. */
+#ifndef CLAIMBENCH_CONFIG_H
+#define CLAIMBENCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a worker's claim relates to its work (DESIGN.md "claim mode"). */
+enum claim_mode {
+	MODE_HOLD,	/* claim, work and complete in one transaction, the lock held during the work */
+	MODE_FLIP,	/* the claim commits a status change; the work runs outside any transaction */
+	MODE_COUNT
+};
+
+#define MODE_BIT(mode) (1u << (mode))
+
+/* How each job's work time is drawn. */
+enum work_dist {
+	WORK_FIXED,	/* exactly work_ms */
+	WORK_UNIFORM,	/* uniform on [0, 2 * work_ms] */
+	WORK_EXP,	/* exponential with mean work_ms */
+};
+
+enum output_format {
+	FORMAT_TABLE,
+	FORMAT_CSV,
+	FORMAT_JSON,
+};
+
+#define MAX_STRATEGIES 16
+#define MAX_WORKER_POINTS 32
+#define MAX_WORKERS 1024
+
+struct strategy_ops;
+
+/* One strategy to run and the claim mode to run it in. */
+struct strategy_choice {
+	const struct strategy_ops *ops;	/* the strategy */
+	enum claim_mode mode;		/* its claim mode for this invocation */
+};
+
+/* Knobs of the strategies that have them. */
+struct strategy_params {
+	int tries;		/* nowait-backoff: lock attempts per claim before giving up */
+	int backoff_ms;		/* nowait-backoff: sleep between attempts */
+	int poll_ms;		/* ticket: sleep between polls of the line */
+	int ticket_limit;	/* ticket: how many tickets at the head of the line may claim at once (X) */
+	int stale_ms;		/* ticket: tickets older than this are deleted as abandoned */
+};
+
+struct run_config {
+	const char *db;					/* conninfo, or NULL for a throwaway server */
+	const char *scenario;				/* scenario name shown in output */
+	struct strategy_choice strategies[MAX_STRATEGIES]; /* what to run, in order */
+	size_t n_strategies;				/* entries used in strategies */
+	int workers[MAX_WORKER_POINTS];			/* worker counts to run each strategy at */
+	size_t n_worker_points;				/* entries used in workers */
+	long jobs;					/* jobs in the initial backlog */
+	double work_ms;					/* mean work time per job */
+	enum work_dist work_dist;			/* how work times are drawn */
+	double duration_s;				/* timed run length; 0 for a drain run */
+	int repeat;					/* repetitions of each strategy x worker count */
+	enum output_format format;			/* how results are printed */
+	uint64_t seed;					/* seed of the work-time RNG */
+	const char *queue;				/* the task class the jobs belong to */
+	const char *table_prefix;			/* prefix of the run's table names */
+	int empty_wait_ms;				/* pause after an empty claim while jobs remain */
+	struct strategy_params params;			/* strategy knobs */
+	bool progress;					/* draw a progress line on stderr */
+};
+
+/* The name of a claim mode ("hold", "flip"). */
+const char *claim_mode_name(enum claim_mode mode);
+
+/* The name of a work distribution ("fixed", "uniform", "exp"). */
+const char *work_dist_name(enum work_dist dist);
+
+#endif

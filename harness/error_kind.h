@@ -1,0 +1,19 @@
+/* The kinds of database error a run counts, as DESIGN.md lists them. */
+#ifndef CLAIMBENCH_ERROR_KIND_H
+#define CLAIMBENCH_ERROR_KIND_H
+
+enum error_kind {
+	ERR_LOCK_NOT_AVAILABLE,	/* PostgreSQL 55P03, e.g. FOR UPDATE NOWAIT on a locked row */
+	ERR_DEADLOCK,		/* PostgreSQL 40P01 */
+	ERR_SERIALIZATION,	/* PostgreSQL 40001 */
+	ERR_SQLITE_BUSY,	/* SQLITE_BUSY: the database file is locked */
+	ERR_SQLITE_BUSY_SNAPSHOT, /* SQLITE_BUSY_SNAPSHOT: a WAL read snapshot went stale */
+	ERR_CONNECTION_LOST,	/* the connection to the server broke */
+	ERR_OTHER,		/* anything else */
+	ERR_KIND_COUNT
+};
+
+/* The stable snake_case name of kind, as it appears in JSON and CSV output. */
+const char *error_kind_name(enum error_kind kind);
+
+#endif

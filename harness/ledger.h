@@ -1,0 +1,65 @@
+/*
+ * The ledger: the harness's own record of every execution of every job and of
+ * every claim attempt that came back empty. One ledger per worker thread, written
+ * only by that thread, merged after the run; metrics are computed from it alone.
+ */
+#ifndef CLAIMBENCH_LEDGER_H
+#define CLAIMBENCH_LEDGER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How an execution ended. */
+enum exec_outcome {
+	EXEC_DONE,		/* the completion committed: the job is done */
+	EXEC_FAILED,		/* the job was deliberately marked error, and that committed */
+	EXEC_UNCOMMITTED,	/* the work ran but neither completion nor error committed */
+};
+
+/* One execution of one job by one worker; times are ns since the start barrier. */
+struct execution {
+	int64_t job_id;		/* the job's id (ids are 1..jobs) */
+	int64_t claim_start_ns;	/* when the claim attempt that returned this job began */
+	int64_t start_ns;	/* when the job was in hand and its work began */
+	int64_t end_ns;		/* when its completion (or failure) returned */
+	int32_t worker;		/* index of the worker that executed it */
+	int32_t outcome;	/* an enum exec_outcome */
+};
+
+/* One claim attempt that returned no job; times are ns since the start barrier. */
+struct empty_claim {
+	int64_t start_ns;	/* when the attempt began */
+	int64_t end_ns;		/* when it returned empty */
+	int32_t worker;		/* index of the worker that made it */
+};
+
+/* A growable array of executions and empty claims owned by one thread. */
+struct ledger {
+	struct execution *execs;	/* executions in the order added (a worker's: the order they ended) */
+	size_t n_execs;			/* entries used in execs */
+	size_t cap_execs;		/* entries allocated in execs */
+	struct empty_claim *empties;	/* empty claims in order */
+	size_t n_empties;		/* entries used in empties */
+	size_t cap_empties;		/* entries allocated in empties */
+	size_t growths;			/* times an array had to grow during the run (0 when sized well) */
+};
+
+/* Preallocates room for expected_execs executions and expected_empties empty claims. 0 or -1. */
+int ledger_init(struct ledger *l, size_t expected_execs, size_t expected_empties);
+
+/* Frees what l holds. */
+void ledger_free(struct ledger *l);
+
+/* Appends one execution; grows (rarely) when full. 0, or -1 when out of memory. */
+int ledger_add_execution(struct ledger *l, const struct execution *e);
+
+/* Appends one empty claim; grows (rarely) when full. 0, or -1 when out of memory. */
+int ledger_add_empty(struct ledger *l, const struct empty_claim *e);
+
+/*
+ * Appends every entry of the n ledgers in parts to into (which ledger_init prepared),
+ * part after part, and adds their growths to into's. 0 or -1.
+ */
+int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n);
+
+#endif

@@ -1,0 +1,43 @@
+/* claimbench: a testing and benchmark harness for queue-claiming strategies. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+/* Prints the top-level usage to out. */
+static void print_usage(FILE *out)
+{
+	fputs("usage: claimbench COMMAND [options]\n"
+	      "\n"
+	      "commands:\n"
+	      "  run        run strategies against a queue table and print the measurements\n"
+	      "  list       list the strategies, their claim modes and backends\n"
+	      "\n"
+	      "  claimbench COMMAND --help   options of a command\n"
+	      "  claimbench --version        the version\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		print_usage(stdout);
+		return EXIT_DONE;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("claimbench %s\n", CLAIMBENCH_VERSION);
+		return EXIT_DONE;
+	}
+	if (strcmp(argv[1], "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "list") == 0)
+		return cmd_list(argc - 1, argv + 1);
+	fprintf(stderr, "claimbench: unknown command \"%s\"\n", argv[1]);
+	print_usage(stderr);
+	return EXIT_USAGE;
+}

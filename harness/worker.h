@@ -1,0 +1,87 @@
+/*
+ * Worker threads: each owns one connection, its counters, histogram and ledger,
+ * and loops claim -> work -> complete from the start barrier until the queue is
+ * drained, the time is up, or a stop is requested. Nothing on that path locks,
+ * allocates (but for a rare ledger growth) or prints.
+ */
+#ifndef CLAIMBENCH_WORKER_H
+#define CLAIMBENCH_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "config.h"
+#include "ledger.h"
+#include "metrics.h"
+#include "strategy.h"
+
+/* Consecutive errors after which a worker gives up and the run is marked incomplete. */
+#define WORKER_MAX_CONSECUTIVE_ERRORS 100
+
+/* What every worker of one run shares; read-only during the run but for stop. */
+struct run_shared {
+	const struct run_config *cfg;		/* the invocation's settings */
+	const struct backend_ops *db;		/* the backend driver */
+	const struct strategy_ops *strategy;	/* the strategy under test */
+	enum claim_mode mode;			/* its claim mode in this run */
+	char jobs_table[160];			/* quoted name of the queue table */
+	char tickets_table[160];		/* quoted name of the ticket control table */
+	const int64_t *work_ns;			/* work time per job, indexed id-1 */
+	int64_t start_ns;			/* the start barrier's instant (clock_now_ns), set when the gate opens */
+	int64_t deadline_ns;			/* end of a timed run (absolute), 0 in a drain run */
+	pthread_mutex_t gate_lock;		/* guards gate_open, start_ns and deadline_ns until the start */
+	pthread_cond_t gate_opened;		/* broadcast when the gate opens */
+	bool gate_open;				/* the start barrier: workers connected and ready wait for it */
+	atomic_bool stop;			/* set to make every worker finish its job and stop */
+};
+
+struct worker {
+	int index;				/* 0-based worker number, written to claimed_by */
+	char index_text[16];			/* index as an SQL parameter */
+	struct db_conn *conn;			/* its own connection */
+	struct run_shared *shared;		/* the run it belongs to */
+	struct worker_stats stats;		/* its counters and claim-latency histogram */
+	struct ledger ledger;			/* its executions and empty claims */
+	atomic_uint_fast64_t progress;		/* completed jobs, read by the progress line */
+	atomic_bool finished;			/* set when its loop has ended */
+	bool aborted;				/* stopped by an error rather than by the end of the run */
+	char abort_reason[256];			/* why, when aborted */
+	int64_t ticket;				/* ticket strategy: the ticket held, or -1 */
+	pthread_t thread;			/* its thread */
+};
+
+/* Creates w's connection and prepares the harness's and the strategy's statements. 0, or -1 with err. */
+int worker_open(struct worker *w, struct run_shared *shared, int index, const char *target,
+		size_t expected_execs, char *err, size_t errlen);
+
+/* Closes w's connection and frees its ledger. */
+void worker_close(struct worker *w);
+
+/* Starts w's thread, which waits at the start gate. 0 or -1. */
+int worker_start(struct worker *w);
+
+/* Opens the start gate of s: records the start instant (and deadline, for a timed run) and releases the workers. */
+void worker_open_gate(struct run_shared *s, int64_t duration_ns);
+
+/*
+ * Runs the prepared statement in slot with text params, counting any error by kind in
+ * w's stats. The number of rows (the first row's first nout columns in out), or -1.
+ */
+int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout);
+
+/* Runs sql (BEGIN, COMMIT, ROLLBACK ...) counting any error. 0 or -1. */
+int worker_sql(struct worker *w, const char *sql);
+
+/* Writes id as decimal text into buf (at least 24 bytes) and returns buf. */
+const char *worker_id_text(char *buf, int64_t id);
+
+/* Sleeps ms milliseconds, waking early when a stop is requested. */
+void worker_pause_ms(struct worker *w, int ms);
+
+/* The default completion: marks the worker's active job done (and commits in hold mode). 0 or -1. */
+int worker_complete(struct worker *w, int64_t job_id);
+
+#endif

@@ -1,0 +1,13 @@
+/* Each job's simulated work time, drawn from a seeded RNG so that every strategy, */
+/* worker count and repetition of an invocation gets the very same jobs. */
+#ifndef CLAIMBENCH_WORKLOAD_H
+#define CLAIMBENCH_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "config.h"
+
+/* An array of n work times in ns (job id-1), drawn for dist with mean mean_ms. NULL when out of memory. */
+int64_t *workload_make(long n, double mean_ms, enum work_dist dist, uint64_t seed);
+
+#endif

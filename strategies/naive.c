@@ -1,0 +1,56 @@
+/*
+ * naive (the bug seed 002 fixed): select the first new row, then flip it to active,
+ * with no lock and no status check in between. Workers that select at the same
+ * moment take the same job: this strategy exists to show the duplicates.
+ */
+#include "strategy.h"
+#include "worker.h"
+
+enum { SLOT_SELECT = SLOT_STRATEGY, SLOT_DONE };
+
+static const struct strategy_statement naive_statements[] = {
+	{ SLOT_SELECT, 1, {
+		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				       "ORDER BY id LIMIT 1",
+	} },
+	{ SLOT_DONE, 1, {
+		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() "
+				       "WHERE id = $1 RETURNING id",
+	} },
+};
+
+/* Two autocommit statements: the race between them is the point. */
+static enum claim_result naive_claim(struct worker *w, int64_t *job_id)
+{
+	const char *select_params[] = { w->shared->cfg->queue };
+	char id[24];
+	const char *mark_params[] = { id, w->index_text };
+	int rows = worker_exec(w, SLOT_SELECT, 1, select_params, job_id, 1);
+
+	if (rows <= 0)
+		return rows < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
+	worker_id_text(id, *job_id);
+	return worker_exec(w, SLOT_MARK_ACTIVE, 2, mark_params, NULL, 0) < 0 ? CLAIM_ERROR : CLAIM_OK;
+}
+
+/* Marks the job done whoever else claimed it. */
+static int naive_complete(struct worker *w, int64_t job_id)
+{
+	char id[24];
+	const char *params[] = { worker_id_text(id, job_id) };
+
+	return worker_exec(w, SLOT_DONE, 1, params, NULL, 0) == 1 ? 0 : -1;
+}
+
+const struct strategy_ops strategy_naive = {
+	.name = "naive",
+	.summary = "SELECT the first new row, then UPDATE it, no lock: duplicates under contention",
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.needs_caps = 0,
+	.modes = MODE_BIT(MODE_FLIP),
+	.default_mode = MODE_FLIP,
+	.statements = naive_statements,
+	.n_statements = 2,
+	.claim = naive_claim,
+	.complete = naive_complete,
+};

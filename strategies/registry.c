@@ -1,0 +1,28 @@
+/* The list of strategies: adding one means one file in strategies/ and one line here. */
+#include <string.h>
+
+#include "strategy.h"
+
+extern const struct strategy_ops strategy_naive;
+extern const struct strategy_ops strategy_for_update;
+extern const struct strategy_ops strategy_nowait_backoff;
+extern const struct strategy_ops strategy_skip_locked;
+extern const struct strategy_ops strategy_ticket;
+
+const struct strategy_ops *const strategy_registry[] = {
+	&strategy_naive,
+	&strategy_for_update,
+	&strategy_nowait_backoff,
+	&strategy_skip_locked,
+	&strategy_ticket,
+};
+
+const size_t strategy_registry_len = sizeof(strategy_registry) / sizeof(strategy_registry[0]);
+
+const struct strategy_ops *strategy_find(const char *name)
+{
+	for (size_t i = 0; i < strategy_registry_len; i++)
+		if (strcmp(strategy_registry[i]->name, name) == 0)
+			return strategy_registry[i];
+	return NULL;
+}

@@ -1,0 +1,52 @@
+# The seed 001 experiment, three times, on a throwaway PostgreSQL the harness starts itself:
+# 200 jobs, 10 workers, 100 ms of work, all five strategies in their default modes.
+. "$(dirname "$0")/lib.sh"
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$CLAIMBENCH" run --repeat 3 --format json --no-progress >"$out" 2>/dev/null
+check "the classic scenario runs to the end (exit 0)" test $? -eq 0
+check_jq "$out" '.results | length == 15' "15 runs: 5 strategies x 3 repeats"
+check_jq "$out" '.scenario == "classic" and .backend == "postgresql" and (.server_version | length > 0)' \
+	"header names scenario, backend and server version"
+
+for s in for-update nowait-backoff skip-locked ticket; do
+	for r in 1 2 3; do
+		run=".results[] | select(.strategy == \"$s\" and .repeat == $r)"
+		check_jq "$out" "$run | .duplicates == 0 and .overlaps == 0 and .lost == 0" \
+			"$s run $r: no duplicates, overlaps or losses"
+		check_jq "$out" "$run | .completed == 200 and .complete and .ledger_mismatches == 0" \
+			"$s run $r: all 200 jobs done, ledger agrees with the table"
+	done
+done
+
+check_jq "$out" '[.results[] | select(.strategy == "naive") | .duplicates > 0] | all' \
+	"naive: duplicates in every run (workers select the same first row)"
+check_jq "$out" '[.results[] | select(.strategy == "naive") | .overlaps > 0] | all' \
+	"naive: duplicate executions overlap in time"
+check_jq "$out" '[.results[] | select(.strategy == "skip-locked") | .makespan_s <= 1.3 * .ideal_s] | all' \
+	"skip-locked: makespan within 1.3 x ideal (2.0 s)"
+check_jq "$out" '[.results[] | select(.strategy == "skip-locked") | .fairness.jain >= 0.98] | all' \
+	"skip-locked: Jain's index >= 0.98"
+check_jq "$out" '([.results[] | select(.strategy == "for-update") | .makespan_s] | min) >=
+	5 * ([.results[] | select(.strategy == "skip-locked") | .makespan_s] | max)' \
+	"for-update (hold) makespan at least 5 x skip-locked's"
+check_jq "$out" '[.results[] | select(.strategy == "for-update") | .makespan_s >= 0.8 * 200 * 0.1] | all' \
+	"for-update (hold): claims serialise, makespan near the sum of work times"
+check_jq "$out" '[.results[] | select(.strategy == "nowait-backoff") | .errors.lock_not_available ==
+	.retries + .give_ups] | all' "nowait-backoff: every 55P03 is counted as a retry or a give-up"
+check_jq "$out" '[.results[] | .per_worker | length == 10] | all' "a per-worker row for each of 10 workers"
+check_jq "$out" '[.results[] | (.per_worker | map(.completed) | add) == .completed + .duplicates] | all' \
+	"per-worker completions add up to completed + duplicates"
+check_jq "$out" '[.results[] | .claim_latency_ms | .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and
+	.p999 <= .max] | all' "latency percentiles are ordered"
+check_jq "$out" '.results[0] | has("strategy") and has("claim_mode") and has("workers") and has("jobs") and
+	has("work_ms") and has("repeat") and has("makespan_s") and has("ideal_s") and has("throughput_jps") and
+	has("completed") and has("executions") and has("duplicates") and has("dup_jobs") and has("overlaps") and
+	has("lost") and has("empty_claims") and has("spurious_empties") and has("retries") and has("give_ups") and
+	(.errors | has("lock_not_available") and has("deadlock") and has("serialization") and has("sqlite_busy")
+	 and has("connection_lost") and has("other")) and
+	(.fairness | has("jain") and has("min") and has("max") and has("cv")) and
+	(.claim_latency_ms | has("p50") and has("p90") and has("p99") and has("p999") and has("max")) and
+	(.per_worker[0] | has("worker") and has("completed") and has("claims") and has("empty") and
+	 has("retries") and has("busy_s"))' "every field of the JSON contract is present"

@@ -1,0 +1,37 @@
+# Every bad input gets a clear message and its own exit status, before anything runs.
+. "$(dirname "$0")/lib.sh"
+
+expect_exit 2 'unknown option --bogus' "unknown option" run --bogus
+expect_exit 2 'needs a value' "option without its value" run --jobs
+expect_exit 2 'unknown strategy "nope"; known: naive for-update nowait-backoff skip-locked ticket' \
+	"unknown strategy names the known ones" run --strategy nope
+expect_exit 2 '--workers: expected a whole number from 1 to 1024, got "abc"' "non-numeric worker count" \
+	run --workers abc
+expect_exit 2 '--workers: expected a whole number' "worker count 0" run --workers 2,0
+expect_exit 2 '--jobs: expected a whole number' "jobs 0" run --jobs 0
+expect_exit 2 '--jobs: expected a whole number' "jobs with trailing text" run --jobs 12x
+expect_exit 2 '--work-ms: expected a number' "negative work time" run --work-ms -1
+expect_exit 2 '--duration: expected a number' "duration nan" run --duration nan
+expect_exit 2 '--work-dist: expected one of fixed, uniform, exp' "unknown work distribution" run --work-dist normal
+expect_exit 2 '--format: expected one of table, csv, json' "unknown format" run --format xml
+expect_exit 2 '--claim-mode: expected one of hold, flip' "unknown claim mode" run --claim-mode grab
+expect_exit 2 'strategy naive has no hold claim mode \(it supports flip\)' "naive asked to hold" \
+	run --strategy naive --claim-mode hold
+expect_exit 2 'strategy naive has no hold claim mode' "naive:hold in the list" run --strategy skip-locked,naive:hold
+expect_exit 2 'unexpected argument "extra"' "stray argument" run extra
+expect_exit 2 'unknown command "fly"' "unknown command" fly
+expect_exit 2 'unexpected argument' "list takes no argument" list --all
+expect_exit 3 'cannot connect to the database' "unreachable server" \
+	run --db "host=127.0.0.1 port=1 connect_timeout=3" --strategy skip-locked --jobs 1
+expect_exit 3 'cannot connect to the database' "missing socket directory" \
+	run --db "host=/nonexistent/claimbench port=5999" --strategy skip-locked --jobs 1
+
+err=$("$CLAIMBENCH" run --db "postgresql://alice:s3cr3tpw@127.0.0.1:1/db?connect_timeout=3" --jobs 1 2>&1)
+check "a password in --db never appears in the output" eval '! grep -q s3cr3tpw <<<"$err"'
+
+check "run --help exits 0 and documents every option" eval \
+	'"$CLAIMBENCH" run --help | grep -q -- "--ticket-limit"'
+check "--version prints the version" eval '"$CLAIMBENCH" --version | grep -Eq "^claimbench [0-9]+\.[0-9]+\.[0-9]+$"'
+check "list names all five strategies with modes and backends" eval \
+	'[ "$("$CLAIMBENCH" list | grep -Ec "^(naive|for-update|nowait-backoff|skip-locked|ticket) +[a-z*,]+ +postgresql")" -eq 5 ]'
+check "no command prints the usage and exits 2" eval '"$CLAIMBENCH" >/dev/null 2>&1; [ $? -eq 2 ]'
