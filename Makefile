@@ -42,7 +42,10 @@ deps:
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/claimbench run --scenario classic
+	$(BUILD)/claimbench run
+	@echo
+	@echo "Seed 001 on Oracle, for comparison: blocking FOR UPDATE 22.2 s (14 to 27 jobs per worker),"
+	@echo "SKIP LOCKED 2.7 s (exactly 20 each); ideal 2.0 s."
 
 test: deps
 	@scripts/test-all
