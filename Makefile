@@ -2,7 +2,7 @@
 # `make test` runs the whole suite (plain, then under AddressSanitizer and UBSan).
 
 CC ?= cc
-PKGS := libpq sqlite3
+PKGS := libpq sqlite3 inih json-c
 SANITIZE ?=
 BUILD ?= build
 
@@ -14,7 +14,9 @@ CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-reco
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 VERSION := $(shell cat VERSION)
-override CFLAGS := $(CFLAGS_BASE) -DCLAIMBENCH_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+GIT_REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+override CFLAGS := $(CFLAGS_BASE) -DCLAIMBENCH_VERSION='"$(VERSION)"' -DCLAIMBENCH_GIT_REVISION='"$(GIT_REVISION)"' \
+	$(PKG_CFLAGS) $(CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
 CORE_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard strategies/*.c)

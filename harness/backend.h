@@ -34,6 +34,22 @@ enum backend_cap {
 /* One open connection; each driver defines its own. */
 struct db_conn;
 
+/* How a connection is set up; each driver reads the members that concern it. */
+struct db_options {
+	const char *sqlite_journal;	/* SQLite journal_mode: delete, truncate, persist, memory, wal or off */
+	const char *sqlite_synchronous;	/* SQLite synchronous level: off, normal, full or extra */
+	int sqlite_busy_timeout_ms;	/* SQLite: how long a statement waits for a lock before SQLITE_BUSY */
+};
+
+/* Server settings a report shows, at most this many. */
+#define DB_MAX_SETTINGS 8
+
+/* One server setting as the connection reports it. */
+struct db_setting {
+	char name[40];		/* the setting's name, e.g. "synchronous_commit" */
+	char value[40];		/* its value as text */
+};
+
 /* Called once per result row of db->query with the row's columns as integers (NULL as -1). 0 to go on. */
 typedef int (*db_row_fn)(void *ctx, const int64_t *cols, int ncols);
 
@@ -41,9 +57,14 @@ struct backend_ops {
 	const char *name;		/* "postgresql" or "sqlite", as in output */
 	enum backend_kind kind;		/* which dialect its SQL is written in */
 	unsigned caps;			/* enum backend_cap flags */
+	const char *locking;		/* its locking model in one clause, for refusals */
 
-	/* Opens a connection to target (a libpq conninfo, a file path). 0, or -1 with a reason in err. */
-	int (*connect)(const char *target, struct db_conn **conn, char *err, size_t errlen);
+	/*
+	 * Opens a connection to target (a libpq conninfo, a file path) set up as opts says.
+	 * 0, or -1 with a reason in err.
+	 */
+	int (*connect)(const char *target, const struct db_options *opts, struct db_conn **conn, char *err,
+		       size_t errlen);
 	/* Closes conn and frees it; NULL is fine. */
 	void (*disconnect)(struct db_conn *conn);
 	/* Prepares sql (parameters $1..$nparams) in slot. 0 or -1. */
@@ -68,9 +89,21 @@ struct backend_ops {
 	int (*server_version)(struct db_conn *conn, char *buf, size_t len);
 	/* Quotes name as an SQL identifier into buf. 0, or -1 when it does not fit. */
 	int (*quote_identifier)(struct db_conn *conn, const char *name, char *buf, size_t len);
+	/* Fills out with up to max of the settings that shape contention. The number filled, or -1. */
+	int (*settings)(struct db_conn *conn, struct db_setting *out, int max);
+	/*
+	 * Sets how long conn's statements wait for a lock another connection holds before
+	 * failing busy: ms, or the connection's configured wait when ms < 0. Does not fail.
+	 * NULL where waits are chosen per statement in SQL (PostgreSQL's NOWAIT).
+	 */
+	void (*set_lock_wait)(struct db_conn *conn, int ms);
 };
 
 extern const struct backend_ops backend_postgresql;
+extern const struct backend_ops backend_sqlite;
+
+/* Every backend driver, indexed by enum backend_kind. */
+extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
 
 /* The name of a backend kind ("postgresql", "sqlite"). */
 const char *backend_kind_name(enum backend_kind kind);

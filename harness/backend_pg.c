@@ -79,12 +79,15 @@ static void ignore_notice(void *arg, const char *message)
 	(void)message;
 }
 
-static int pg_connect(const char *target, struct db_conn **out, char *err, size_t errlen)
+/* opts hold only SQLite settings: PostgreSQL's come from the server and the conninfo. */
+static int pg_connect(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
+		      size_t errlen)
 {
 	static const char *const keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
 	const char *values[] = { "10", "claimbench", target, NULL };
 	struct db_conn *conn;
 
+	(void)opts;
 	conn = calloc(1, sizeof(*conn));
 	if (!conn) {
 		snprintf(err, errlen, "out of memory");
@@ -277,10 +280,33 @@ static int pg_quote_identifier(struct db_conn *conn, const char *name, char *buf
 	return rc;
 }
 
+static int pg_settings(struct db_conn *conn, struct db_setting *out, int max)
+{
+	static const char *const names[] = {
+		"synchronous_commit", "max_connections", "shared_buffers", "default_transaction_isolation",
+	};
+	const int n = (int)(sizeof(names) / sizeof(names[0]));
+	PGresult *res = PQexec(conn->pg, "SELECT current_setting('synchronous_commit'),"
+				" current_setting('max_connections'), current_setting('shared_buffers'),"
+				" current_setting('default_transaction_isolation')");
+	int filled = -1;
+
+	if (!result_ok(conn, res) || PQntuples(res) != 1 || PQnfields(res) != n)
+		goto out;
+	for (filled = 0; filled < n && filled < max; filled++) {
+		snprintf(out[filled].name, sizeof(out[filled].name), "%s", names[filled]);
+		snprintf(out[filled].value, sizeof(out[filled].value), "%s", PQgetvalue(res, 0, filled));
+	}
+out:
+	PQclear(res);
+	return filled;
+}
+
 const struct backend_ops backend_postgresql = {
 	.name = "postgresql",
 	.kind = BACKEND_POSTGRESQL,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
+	.locking = "PostgreSQL locks rows",
 	.connect = pg_connect,
 	.disconnect = pg_disconnect,
 	.prepare = pg_prepare,
@@ -292,4 +318,5 @@ const struct backend_ops backend_postgresql = {
 	.error_message = pg_error_message,
 	.server_version = pg_server_version,
 	.quote_identifier = pg_quote_identifier,
+	.settings = pg_settings,
 };

@@ -8,17 +8,17 @@ enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_
 	const char *mark_params[] = { id, w->index_text };
 	int rows;
 
-	if (worker_sql(w, "BEGIN") < 0)
+	if (worker_begin(w) < 0)
 		return CLAIM_ERROR;
 	rows = worker_exec(w, select_slot, 1, select_params, job_id, 1);
 	if (rows < 0)
 		goto rollback;
 	if (rows == 0)
-		return worker_sql(w, "COMMIT") < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
+		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
 	worker_id_text(id, *job_id);
 	if (worker_exec(w, SLOT_MARK_ACTIVE, 2, mark_params, NULL, 0) < 0)
 		goto rollback;
-	if (w->shared->mode == MODE_FLIP && worker_sql(w, "COMMIT") < 0)
+	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
 		return CLAIM_ERROR;
 	return CLAIM_OK;
 rollback:

@@ -13,7 +13,11 @@ enum option_code {
 	OPT_DB = 256, OPT_STRATEGY, OPT_WORKERS, OPT_JOBS, OPT_WORK_MS, OPT_WORK_DIST, OPT_CLAIM_MODE,
 	OPT_DURATION, OPT_REPEAT, OPT_FORMAT, OPT_SEED, OPT_QUEUE, OPT_TABLE_PREFIX, OPT_EMPTY_WAIT,
 	OPT_TRIES, OPT_BACKOFF, OPT_POLL, OPT_TICKET_LIMIT, OPT_STALE, OPT_NO_PROGRESS, OPT_HELP,
+	OPT_SQLITE_JOURNAL, OPT_SQLITE_SYNCHRONOUS, OPT_SQLITE_BUSY_TIMEOUT, OPT_SCENARIO, OPT_RESULTS,
 };
+
+/* The prefix of --db that selects SQLite. */
+#define SQLITE_PREFIX "sqlite:"
 
 static const struct option run_options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -35,7 +39,12 @@ static const struct option run_options[] = {
 	{ "poll-ms", required_argument, NULL, OPT_POLL },
 	{ "ticket-limit", required_argument, NULL, OPT_TICKET_LIMIT },
 	{ "stale-ms", required_argument, NULL, OPT_STALE },
+	{ "sqlite-journal", required_argument, NULL, OPT_SQLITE_JOURNAL },
+	{ "sqlite-synchronous", required_argument, NULL, OPT_SQLITE_SYNCHRONOUS },
+	{ "sqlite-busy-timeout-ms", required_argument, NULL, OPT_SQLITE_BUSY_TIMEOUT },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "results", required_argument, NULL, OPT_RESULTS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -45,9 +54,11 @@ void cli_print_run_usage(FILE *out)
 	fputs("usage: claimbench run [options]\n"
 	      "Runs each strategy at each worker count on a fresh queue table and prints the measurements.\n"
 	      "With no option it runs the classic scenario (seed 001): every strategy, 200 jobs,\n"
-	      "10 workers, 100 ms of work each, on a throwaway PostgreSQL.\n"
+	      "10 workers, 100 ms of work each, on a throwaway PostgreSQL (or, when no PostgreSQL\n"
+	      "server programs are installed, on a temporary SQLite file).\n"
 	      "\n"
 	      "  --db CONNINFO          libpq conninfo or URI; default: a throwaway server in a temporary directory\n"
+	      "  --db sqlite:PATH       an SQLite database file, created when missing\n"
 	      "  --strategy LIST|all    strategies, comma-separated, each NAME or NAME:MODE (default all)\n"
 	      "  --claim-mode hold|flip claim mode for strategies given without one (default: each one's own)\n"
 	      "  --workers LIST         worker counts, comma-separated (default 10)\n"
@@ -66,6 +77,10 @@ void cli_print_run_usage(FILE *out)
 	      "  --poll-ms MS           ticket: sleep between polls of the line (default 5)\n"
 	      "  --ticket-limit X       ticket: tickets at the head of the line that may claim (default 1)\n"
 	      "  --stale-ms MS          ticket: age at which a ticket counts as abandoned (default 60000)\n"
+	      "  --sqlite-journal M     SQLite journal mode: delete, truncate, persist, memory, wal or off (default wal)\n"
+	      "  --sqlite-synchronous L SQLite synchronous level: off, normal, full or extra (default normal)\n"
+	      "  --sqlite-busy-timeout-ms MS\n"
+	      "                         SQLite: how long a statement waits for the write lock (default 5000)\n"
 	      "  --no-progress          no progress line on stderr (it is drawn only on a terminal anyway)\n"
 	      "  --help                 this text\n"
 	      "\n"
@@ -93,6 +108,9 @@ void cli_defaults(struct run_config *cfg)
 	cfg->empty_wait_ms = 5;
 	cfg->params = (struct strategy_params){
 		.tries = 5, .backoff_ms = 1000, .poll_ms = 5, .ticket_limit = 1, .stale_ms = 60000,
+	};
+	cfg->db_opts = (struct db_options){
+		.sqlite_journal = "wal", .sqlite_synchronous = "normal", .sqlite_busy_timeout_ms = 5000,
 	};
 	cfg->progress = true;
 }
@@ -160,6 +178,22 @@ static int parse_word(const char *option, const char *text, const char *const *n
 
 static const char *const mode_names[] = { "hold", "flip", NULL };
 
+/* Chooses the driver --db names: SQLite for sqlite:PATH, else PostgreSQL. 0, or -1 with err. */
+static int parse_db(const char *text, struct run_config *cfg, char *err, size_t errlen)
+{
+	cfg->backend = &backend_postgresql;
+	cfg->target = text;
+	if (strncmp(text, SQLITE_PREFIX, strlen(SQLITE_PREFIX)) != 0)
+		return 0;
+	cfg->backend = &backend_sqlite;
+	cfg->target = text + strlen(SQLITE_PREFIX);
+	if (!*cfg->target) {
+		snprintf(err, errlen, "--db: expected sqlite:PATH with a file path");
+		return -1;
+	}
+	return 0;
+}
+
 /* Parses "w1,w2,..." into cfg->workers. 0, or -1 with err. */
 static int parse_workers(const char *text, struct run_config *cfg, char *err, size_t errlen)
 {
@@ -206,7 +240,8 @@ static int parse_strategies(const char *text, struct run_config *cfg, char *err,
 	char buf[512], *save = NULL;
 
 	cfg->n_strategies = 0;
-	if (strcmp(text, "all") == 0) {
+	cfg->all_strategies = strcmp(text, "all") == 0;
+	if (cfg->all_strategies) {
 		for (size_t i = 0; i < strategy_registry_len; i++)
 			add_strategy(cfg, strategy_registry[i], -1, err, errlen);
 		return 0;
@@ -270,14 +305,15 @@ static int apply_option(int code, const char *arg, struct run_config *cfg, int *
 {
 	static const char *const dist_names[] = { "fixed", "uniform", "exp", NULL };
 	static const char *const format_names[] = { "table", "csv", "json", NULL };
+	static const char *const journal_names[] = { "delete", "truncate", "persist", "memory", "wal", "off", NULL };
+	static const char *const synchronous_names[] = { "off", "normal", "full", "extra", NULL };
 	struct strategy_params *p = &cfg->params;
 	long seed;
 	int v;
 
 	switch (code) {
 	case OPT_DB:
-		cfg->db = arg;
-		return 0;
+		return parse_db(arg, cfg, err, errlen);
 	case OPT_STRATEGY:
 		return parse_strategies(arg, cfg, err, errlen);
 	case OPT_WORKERS:
@@ -326,6 +362,21 @@ static int apply_option(int code, const char *arg, struct run_config *cfg, int *
 		return parse_int("ticket-limit", arg, 1, MAX_WORKERS, &p->ticket_limit, err, errlen);
 	case OPT_STALE:
 		return parse_int("stale-ms", arg, 1, 86400000, &p->stale_ms, err, errlen);
+	case OPT_SQLITE_JOURNAL:
+		v = parse_word("sqlite-journal", arg, journal_names, err, errlen);
+		if (v < 0)
+			return -1;
+		cfg->db_opts.sqlite_journal = journal_names[v];
+		return 0;
+	case OPT_SQLITE_SYNCHRONOUS:
+		v = parse_word("sqlite-synchronous", arg, synchronous_names, err, errlen);
+		if (v < 0)
+			return -1;
+		cfg->db_opts.sqlite_synchronous = synchronous_names[v];
+		return 0;
+	case OPT_SQLITE_BUSY_TIMEOUT:
+		return parse_int("sqlite-busy-timeout-ms", arg, 0, 3600000, &cfg->db_opts.sqlite_busy_timeout_ms,
+				 err, errlen);
 	case OPT_NO_PROGRESS:
 		cfg->progress = false;
 		return 0;
@@ -348,15 +399,289 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 	return 0;
 }
 
-enum cli_outcome cli_parse_run(int argc, char **argv, struct run_config *cfg, char *err, size_t errlen)
+/* Settings one run group is built from; no more than this many. */
+#define MAX_SETTINGS 64
+
+/* One option's value, from the scenario file or the command line. */
+struct setting {
+	int code;		/* the option */
+	const char *name;	/* its long name */
+	const char *value;	/* its value; "true" for a flag */
+	const char *file;	/* the scenario file it came from, or NULL for the command line */
+	int line;		/* its line in that file */
+};
+
+/* The ordered settings of one group: later ones replace earlier ones of the same option. */
+struct setting_list {
+	struct setting items[MAX_SETTINGS];	/* the settings */
+	size_t n;				/* items used */
+};
+
+/* Options whose comma-separated value is a sweep (the others take one value, or a list of their own). */
+static bool sweepable(int code)
 {
-	int code, claim_mode = -1;
+	switch (code) {
+	case OPT_JOBS: case OPT_WORK_MS: case OPT_WORK_DIST: case OPT_DURATION: case OPT_SEED: case OPT_EMPTY_WAIT:
+	case OPT_TRIES: case OPT_BACKOFF: case OPT_POLL: case OPT_TICKET_LIMIT: case OPT_STALE:
+	case OPT_SQLITE_JOURNAL: case OPT_SQLITE_SYNCHRONOUS: case OPT_SQLITE_BUSY_TIMEOUT:
+		return true;
+	}
+	return false;
+}
+
+/* Sets (or replaces) one setting in list. 0, or -1 with err when the list is full. */
+static int put_setting(struct setting_list *list, const struct setting *st, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		if (list->items[i].code == st->code) {
+			list->items[i] = *st;
+			return 0;
+		}
+	}
+	if (list->n == MAX_SETTINGS) {
+		snprintf(err, errlen, "more than %d settings", MAX_SETTINGS);
+		return -1;
+	}
+	list->items[list->n++] = *st;
+	return 0;
+}
+
+/* Prefixes err with where st came from ("file:line: key: " or nothing for the command line). */
+static void locate_error(const struct setting *st, char *err, size_t errlen)
+{
+	char what[1024];
+
+	if (!st->file)
+		return;
+	snprintf(what, sizeof(what), "%s", err);
+	snprintf(err, errlen, "%s:%d: %s = %s: %s", st->file, st->line, st->name, st->value, what);
+}
+
+/* Adds a scenario section's keys to list, refusing unknown keys. 0, or -1 with err. */
+static int add_section(struct setting_list *list, const struct scenario *sc, const struct scenario_section *sec,
+		       char *err, size_t errlen)
+{
+	for (size_t i = 0; sec && i < sec->n_entries; i++) {
+		const struct scenario_entry *e = &sec->entries[i];
+		const struct option *o = run_options;
+		struct setting st = { .name = e->key, .value = e->value, .file = sc->path, .line = e->line };
+
+		while (o->name && strcmp(o->name, e->key) != 0)
+			o++;
+		if (!o->name || o->val == OPT_HELP || o->val == OPT_SCENARIO || o->val == OPT_RESULTS) {
+			snprintf(err, errlen, "%s:%d: unknown key \"%s\" in [%s]; the keys are run's long options "
+				 "(see claimbench run --help)", sc->path, e->line, e->key, sec->name);
+			return -1;
+		}
+		if (o->has_arg == no_argument && strcmp(e->value, "true") != 0 && strcmp(e->value, "false") != 0) {
+			snprintf(err, errlen, "%s:%d: %s: expected true or false, got \"%s\"", sc->path, e->line, e->key,
+				 e->value);
+			return -1;
+		}
+		st.code = o->val;
+		if (put_setting(list, &st, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Copies the index-th comma-separated item of list into buf. */
+static void list_item(const char *list, size_t index, char *buf, size_t len)
+{
+	const char *start = list;
+
+	while (index--)
+		start = strchr(start, ',') + 1;
+	snprintf(buf, len, "%.*s", (int)strcspn(start, ","), start);
+}
+
+/* The number of comma-separated items in value. */
+static size_t list_length(const char *value)
+{
+	size_t n = 1;
+
+	for (; *value; value++)
+		n += *value == ',';
+	return n;
+}
+
+/*
+ * Builds one group from list at sweep point `point` (a mixed-radix index over the swept
+ * settings) into cfg. 0, or -1 with err located at the setting at fault.
+ */
+static int build_group(const struct setting_list *list, size_t point, const char *group, struct run_config *cfg,
+		       char values[][64], char *err, size_t errlen)
+{
+	int claim_mode = -1;
+	size_t used = 0;
 
 	cli_defaults(cfg);
 	parse_strategies("all", cfg, err, errlen);
+	snprintf(cfg->group, sizeof(cfg->group), "%s", group);
+	for (size_t i = 0; i < list->n; i++) {
+		const struct setting *st = &list->items[i];
+		const char *value = st->value;
+
+		if (sweepable(st->code) && strchr(value, ',')) {
+			size_t n = list_length(value);
+
+			list_item(value, point % n, values[i], 64);
+			point /= n;
+			value = values[i];
+			used += (size_t)snprintf(cfg->sweep + used, used < sizeof(cfg->sweep) ? sizeof(cfg->sweep) - used : 0,
+						 "%s%s=%s", used ? "," : "", st->name, value);
+		}
+		if (st->code == OPT_NO_PROGRESS) {
+			cfg->progress = strcmp(value, "true") != 0;
+			continue;
+		}
+		if (apply_option(st->code, value, cfg, &claim_mode, err, errlen) < 0) {
+			locate_error(st, err, errlen);
+			return -1;
+		}
+	}
+	if (settle_modes(cfg, claim_mode, err, errlen) < 0 || check_combination(cfg, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+/* Expands list into inv's groups: one per sweep point. 0, or -1 with err. */
+static int expand_group(struct run_invocation *inv, const struct setting_list *list, const char *group,
+			char *err, size_t errlen)
+{
+	static char values[MAX_SETTINGS][64];
+	size_t points = 1;
+
+	for (size_t i = 0; i < list->n; i++)
+		if (sweepable(list->items[i].code))
+			points *= list_length(list->items[i].value);
+	for (size_t p = 0; p < points; p++) {
+		if (inv->n_groups == MAX_RUN_GROUPS) {
+			snprintf(err, errlen, "more than %d groups and sweep points", MAX_RUN_GROUPS);
+			return -1;
+		}
+		if (build_group(list, p, group, &inv->groups[inv->n_groups], values, err, errlen) < 0)
+			return -1;
+		inv->n_groups++;
+	}
+	return 0;
+}
+
+/* Parses the scenario's [expect] section and checks it against the strategies inv runs. 0, or -1 with err. */
+static int load_expectations(struct run_invocation *inv, char *err, size_t errlen)
+{
+	const struct scenario_section *sec = scenario_section(&inv->scenario, "expect");
+	const char *names[MAX_STRATEGIES * MAX_RUN_GROUPS];
+	size_t n_names = 0;
+	char why[768];
+
+	if (!sec)
+		return 0;
+	for (size_t g = 0; g < inv->n_groups; g++)
+		for (size_t i = 0; i < inv->groups[g].n_strategies; i++)
+			names[n_names++] = inv->groups[g].strategies[i].ops->name;
+	inv->expects = calloc(sec->n_entries, sizeof(*inv->expects));
+	if (!inv->expects) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < sec->n_entries; i++) {
+		const struct scenario_entry *e = &sec->entries[i];
+
+		if (expect_parse(e->key, e->value, &inv->expects[i], why, sizeof(why)) < 0 ||
+		    (inv->n_expects++, expect_check(&inv->expects[i], names, n_names, why, sizeof(why)) < 0)) {
+			snprintf(err, errlen, "%s:%d: expectation \"%s\": %s", inv->scenario.path, e->line, e->key, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Builds every group of inv from the scenario (if any) and the command-line settings. 0, or -1 with err. */
+static int build_groups(struct run_invocation *inv, const struct setting_list *command_line, char *err,
+			size_t errlen)
+{
+	const struct scenario *sc = &inv->scenario;
+	const struct scenario_section *global = inv->has_scenario ? scenario_section(sc, "global") : NULL;
+	size_t groups = 0;
+
+	for (size_t i = 0; inv->has_scenario && i < sc->n_sections; i++) {
+		const struct scenario_section *sec = &sc->sections[i];
+		struct setting_list list = { .n = 0 };
+
+		if (sec == global || strcmp(sec->name, "expect") == 0)
+			continue;
+		groups++;
+		if (add_section(&list, sc, global, err, errlen) < 0 || add_section(&list, sc, sec, err, errlen) < 0)
+			return -1;
+		for (size_t j = 0; j < command_line->n; j++)
+			if (put_setting(&list, &command_line->items[j], err, errlen) < 0)
+				return -1;
+		if (expand_group(inv, &list, sec->name, err, errlen) < 0)
+			return -1;
+	}
+	if (groups == 0) {
+		struct setting_list list = { .n = 0 };
+
+		if (add_section(&list, sc, global, err, errlen) < 0)
+			return -1;
+		for (size_t j = 0; j < command_line->n; j++)
+			if (put_setting(&list, &command_line->items[j], err, errlen) < 0)
+				return -1;
+		if (expand_group(inv, &list, "", err, errlen) < 0)
+			return -1;
+	}
+	for (size_t g = 1; g < inv->n_groups; g++) {
+		const struct run_config *a = &inv->groups[0], *b = &inv->groups[g];
+
+		if (a->backend != b->backend || (a->target == NULL) != (b->target == NULL) ||
+		    (a->target && strcmp(a->target, b->target) != 0)) {
+			snprintf(err, errlen, "every group must use the same database (db differs in [%s])", b->group);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Names the invocation's scenario: the file's, "classic" for the untouched defaults, else "command line". */
+static void name_scenario(struct run_invocation *inv)
+{
+	const struct run_config *cfg = &inv->groups[0];
+	const char *name = "command line";
+
+	if (inv->has_scenario)
+		name = inv->scenario.name;
+	else if (inv->n_groups == 1 && cfg->n_strategies == strategy_registry_len && cfg->n_worker_points == 1 &&
+		 cfg->workers[0] == 10 && cfg->jobs == 200 && cfg->work_ms == 100 && cfg->work_dist == WORK_FIXED &&
+		 cfg->duration_s <= 0)
+		name = "classic";
+	for (size_t g = 0; g < inv->n_groups; g++)
+		inv->groups[g].scenario = name;
+}
+
+/* Keeps the options as typed in inv->command_line. */
+static void keep_command_line(struct run_invocation *inv, int argc, char **argv)
+{
+	size_t used = (size_t)snprintf(inv->command_line, sizeof(inv->command_line), "claimbench run");
+
+	for (int i = 1; i < argc && used < sizeof(inv->command_line); i++)
+		used += (size_t)snprintf(inv->command_line + used, sizeof(inv->command_line) - used, " %s", argv[i]);
+}
+
+enum cli_outcome cli_parse_run(int argc, char **argv, struct run_invocation *inv, char *err, size_t errlen)
+{
+	struct setting_list command_line = { .n = 0 };
+	const char *scenario_path = NULL;
+	int code, index;
+
+	memset(inv, 0, sizeof(*inv));
+	inv->results_path = "results/claimbench.db";
+	keep_command_line(inv, argc, argv);
 	opterr = 0;
 	optind = 1;
-	while ((code = getopt_long(argc, argv, ":", run_options, NULL)) != -1) {
+	while ((code = getopt_long(argc, argv, ":", run_options, &index)) != -1) {
+		struct setting st = { .code = code, .value = optarg ? optarg : "true" };
+
 		if (code == OPT_HELP) {
 			cli_print_run_usage(stdout);
 			return CLI_HELP;
@@ -368,17 +693,41 @@ enum cli_outcome cli_parse_run(int argc, char **argv, struct run_config *cfg, ch
 				snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
 			return CLI_ERROR;
 		}
-		if (apply_option(code, optarg, cfg, &claim_mode, err, errlen) < 0)
+		if (code == OPT_SCENARIO) {
+			scenario_path = optarg;
+			continue;
+		}
+		if (code == OPT_RESULTS) {
+			inv->results_path = optarg;
+			continue;
+		}
+		st.name = run_options[index].name;
+		if (put_setting(&command_line, &st, err, errlen) < 0)
 			return CLI_ERROR;
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument \"%s\"", argv[optind]);
 		return CLI_ERROR;
 	}
-	if (settle_modes(cfg, claim_mode, err, errlen) < 0 || check_combination(cfg, err, errlen) < 0)
+	if (scenario_path) {
+		if (scenario_load(scenario_path, &inv->scenario, err, errlen) < 0)
+			return CLI_ERROR;
+		inv->has_scenario = true;
+	}
+	if (build_groups(inv, &command_line, err, errlen) < 0 || load_expectations(inv, err, errlen) < 0)
 		return CLI_ERROR;
-	if (cfg->n_strategies != strategy_registry_len || cfg->n_worker_points != 1 || cfg->workers[0] != 10 ||
-	    cfg->jobs != 200 || cfg->work_ms != 100 || cfg->work_dist != WORK_FIXED || cfg->duration_s > 0)
-		cfg->scenario = "command line";
+	name_scenario(inv);
 	return CLI_RUN;
+}
+
+void cli_invocation_free(struct run_invocation *inv)
+{
+	for (size_t i = 0; i < inv->n_expects; i++)
+		expect_free(&inv->expects[i]);
+	free(inv->expects);
+	if (inv->has_scenario)
+		scenario_free(&inv->scenario);
+	inv->expects = NULL;
+	inv->n_expects = 0;
+	inv->has_scenario = false;
 }

@@ -6,6 +6,23 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "expect.h"
+#include "scenario.h"
+
+/* Run groups one invocation may expand into (scenario sections x sweep points). */
+#define MAX_RUN_GROUPS 256
+
+/* Everything `claimbench run` was asked to do: the run groups and what to check after. */
+struct run_invocation {
+	struct run_config groups[MAX_RUN_GROUPS];	/* one per scenario section and sweep point, in order */
+	size_t n_groups;				/* groups used */
+	struct scenario scenario;			/* the scenario file, when one was given */
+	bool has_scenario;				/* --scenario was given */
+	struct expectation *expects;			/* the scenario's [expect] assertions */
+	size_t n_expects;				/* entries in expects */
+	const char *results_path;			/* the result store (--results) */
+	char command_line[1024];			/* the options as typed, kept with the results */
+};
 
 /* Exit statuses, as the README documents them. */
 enum exit_status {
@@ -26,8 +43,16 @@ enum cli_outcome {
 /* Fills cfg with the classic scenario's defaults (seed 001). */
 void cli_defaults(struct run_config *cfg);
 
-/* Parses `run`'s options (argv[0] is "run") into cfg and checks them. */
-enum cli_outcome cli_parse_run(int argc, char **argv, struct run_config *cfg, char *err, size_t errlen);
+/*
+ * Parses `run`'s options (argv[0] is "run") and the scenario file they name into inv:
+ * the file's [global] keys, then each group section's, then the command line, each
+ * overriding the one before; keys with a comma-separated list expand into sweep points.
+ * Every group is checked, and every expectation parsed and checked, before anything runs.
+ */
+enum cli_outcome cli_parse_run(int argc, char **argv, struct run_invocation *inv, char *err, size_t errlen);
+
+/* Frees what inv holds. */
+void cli_invocation_free(struct run_invocation *inv);
 
 /* Prints `run`'s usage to out. */
 void cli_print_run_usage(FILE *out);

@@ -1,4 +1,4 @@
-/* `claimbench list`: every strategy, what it does, where and how it runs. */
+/* `claimbench list`: every strategy, what it does, and the claim modes it offers on each backend. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,12 +6,14 @@
 #include "commands.h"
 #include "strategy.h"
 
-/* Writes "hold*,flip" style text (the default starred) into buf. */
-static void modes_text(const struct strategy_ops *st, char *buf, size_t len)
+/* Writes "hold*,flip" style text (the default starred) into buf, or "-" when st cannot run on db. */
+static void modes_text(const struct strategy_ops *st, const struct backend_ops *db, char *buf, size_t len)
 {
 	size_t used = 0;
 
-	buf[0] = '\0';
+	snprintf(buf, len, "-");
+	if (!strategy_runs_on(st, db))
+		return;
 	for (int m = 0; m < MODE_COUNT && used < len; m++) {
 		if (!(st->modes & MODE_BIT(m)))
 			continue;
@@ -20,39 +22,34 @@ static void modes_text(const struct strategy_ops *st, char *buf, size_t len)
 	}
 }
 
-/* Writes the backends' names, comma-separated, into buf. */
-static void backends_text(const struct strategy_ops *st, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int k = 0; k < BACKEND_COUNT && used < len; k++)
-		if (st->backends & BACKEND_BIT(k))
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-						 backend_kind_name((enum backend_kind)k));
-}
-
 int cmd_list(int argc, char **argv)
 {
 	if (argc > 1) {
 		if (strcmp(argv[1], "--help") == 0) {
 			printf("usage: claimbench list\n"
-			       "Lists every strategy: its name, claim modes (* marks the default), backends and what it does.\n");
+			       "Lists every strategy: its claim modes on each backend (* marks the default, - means\n"
+			       "it cannot run there) and what it does.\n");
 			return EXIT_DONE;
 		}
 		fprintf(stderr, "claimbench list: unexpected argument \"%s\"\n(see claimbench list --help)\n", argv[1]);
 		return EXIT_USAGE;
 	}
-	printf("%-16s %-11s %-20s %s\n", "strategy", "modes", "backends", "what it does");
+	printf("%-16s", "strategy");
+	for (int k = 0; k < BACKEND_COUNT; k++)
+		printf(" %-11s", backend_registry[k]->name);
+	printf(" %s\n", "what it does");
 	for (size_t i = 0; i < strategy_registry_len; i++) {
 		const struct strategy_ops *st = strategy_registry[i];
-		char modes[32], backends[64];
+		char modes[32];
 
-		modes_text(st, modes, sizeof(modes));
-		backends_text(st, backends, sizeof(backends));
-		printf("%-16s %-11s %-20s %s\n", st->name, modes, backends, st->summary);
+		printf("%-16s", st->name);
+		for (int k = 0; k < BACKEND_COUNT; k++) {
+			modes_text(st, backend_registry[k], modes, sizeof(modes));
+			printf(" %-11s", modes);
+		}
+		printf(" %s\n", st->summary);
 	}
-	printf("\n* default claim mode. hold: claim, work and complete in one transaction;\n"
-	       "flip: the claim commits a status change and the work runs outside any transaction.\n");
+	printf("\n* default claim mode, - cannot run on that backend. hold: claim, work and complete in one\n"
+	       "transaction; flip: the claim commits a status change and the work runs outside any transaction.\n");
 	return EXIT_DONE;
 }

@@ -8,4 +8,13 @@ int cmd_run(int argc, char **argv);
 /* `claimbench list [--help]`. */
 int cmd_list(int argc, char **argv);
 
+/* `claimbench history [--results PATH] [--limit N]`. */
+int cmd_history(int argc, char **argv);
+
+/* `claimbench show RUN [--results PATH]`. */
+int cmd_show(int argc, char **argv);
+
+/* `claimbench export RUN --format csv|json [--results PATH]`. */
+int cmd_export(int argc, char **argv);
+
 #endif

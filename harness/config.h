@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend.h"
+
 /* How a worker's claim relates to its work (DESIGN.md "claim mode"). */
 enum claim_mode {
 	MODE_HOLD,	/* claim, work and complete in one transaction, the lock held during the work */
@@ -50,8 +52,13 @@ struct strategy_params {
 };
 
 struct run_config {
-	const char *db;					/* conninfo, or NULL for a throwaway server */
+	const struct backend_ops *backend;		/* the driver --db names; NULL: cmd_run chooses */
+	const char *target;				/* --db: conninfo or file path; NULL for a throwaway database */
+	struct db_options db_opts;			/* how connections are set up */
+	bool all_strategies;				/* --strategy all (the default): those the backend can run */
 	const char *scenario;				/* scenario name shown in output */
+	char group[64];					/* the scenario section this run group comes from, or "" */
+	char sweep[160];				/* the swept keys' values of this point ("tries=3,backoff-ms=10"), or "" */
 	struct strategy_choice strategies[MAX_STRATEGIES]; /* what to run, in order */
 	size_t n_strategies;				/* entries used in strategies */
 	int workers[MAX_WORKER_POINTS];			/* worker counts to run each strategy at */

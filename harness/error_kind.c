@@ -14,3 +14,9 @@ const char *error_kind_name(enum error_kind kind)
 
 	return (unsigned)kind < ERR_KIND_COUNT ? names[kind] : "unknown";
 }
+
+bool error_kind_is_contention(enum error_kind kind)
+{
+	return kind == ERR_LOCK_NOT_AVAILABLE || kind == ERR_DEADLOCK || kind == ERR_SERIALIZATION ||
+	       kind == ERR_SQLITE_BUSY || kind == ERR_SQLITE_BUSY_SNAPSHOT;
+}

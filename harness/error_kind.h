@@ -2,6 +2,8 @@
 #ifndef CLAIMBENCH_ERROR_KIND_H
 #define CLAIMBENCH_ERROR_KIND_H
 
+#include <stdbool.h>
+
 enum error_kind {
 	ERR_LOCK_NOT_AVAILABLE,	/* PostgreSQL 55P03, e.g. FOR UPDATE NOWAIT on a locked row */
 	ERR_DEADLOCK,		/* PostgreSQL 40P01 */
@@ -15,5 +17,8 @@ enum error_kind {
 
 /* The stable snake_case name of kind, as it appears in JSON and CSV output. */
 const char *error_kind_name(enum error_kind kind);
+
+/* True for the kinds that mean another transaction got there first: worth a retry after a pause. */
+bool error_kind_is_contention(enum error_kind kind);
 
 #endif

@@ -13,6 +13,9 @@ static void print_usage(FILE *out)
 	      "commands:\n"
 	      "  run        run strategies against a queue table and print the measurements\n"
 	      "  list       list the strategies, their claim modes and backends\n"
+	      "  history    list the runs in the result store, newest first\n"
+	      "  show       print one stored run and the invocation it came from\n"
+	      "  export     print one stored run as CSV or JSON\n"
 	      "\n"
 	      "  claimbench COMMAND --help   options of a command\n"
 	      "  claimbench --version        the version\n",
@@ -37,6 +40,12 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0)
 		return cmd_list(argc - 1, argv + 1);
+	if (strcmp(argv[1], "history") == 0)
+		return cmd_history(argc - 1, argv + 1);
+	if (strcmp(argv[1], "show") == 0)
+		return cmd_show(argc - 1, argv + 1);
+	if (strcmp(argv[1], "export") == 0)
+		return cmd_export(argc - 1, argv + 1);
 	fprintf(stderr, "claimbench: unknown command \"%s\"\n", argv[1]);
 	print_usage(stderr);
 	return EXIT_USAGE;

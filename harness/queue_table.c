@@ -4,7 +4,7 @@
 #include "queue_table.h"
 #include "sql_template.h"
 
-/* The queue table and the indexes a real queue uses, per dialect. */
+/* The queue table and the indexes a real queue uses, per dialect (SQLite's timestamps are julian days). */
 static const char *const create_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] =
 		"CREATE TABLE {jobs} ("
@@ -19,10 +19,24 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		" done_at timestamptz);"
 		"CREATE INDEX ON {jobs} (queue, id) WHERE status = 'new';"
 		"CREATE INDEX ON {jobs} (queue, claimed_at) WHERE status = 'active'",
+	[BACKEND_SQLITE] =
+		"CREATE TABLE {jobs} ("
+		" id INTEGER PRIMARY KEY,"
+		" queue TEXT NOT NULL,"
+		" status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
+		" payload TEXT,"
+		" claimed_by INTEGER,"
+		" claimed_at REAL,"
+		" attempts INTEGER NOT NULL DEFAULT 0,"
+		" enqueued_at REAL NOT NULL DEFAULT (julianday('now')),"
+		" done_at REAL);"
+		"CREATE INDEX {jobs:new} ON {jobs} (queue, id) WHERE status = 'new';"
+		"CREATE INDEX {jobs:active} ON {jobs} (queue, claimed_at) WHERE status = 'active'",
 };
 
 static const char *const analyze_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = "ANALYZE {jobs}",
+	[BACKEND_SQLITE] = "ANALYZE {jobs}",
 };
 
 static const char *const final_state_sql =

@@ -180,6 +180,10 @@ static void json_run(struct json *j, const struct run_result *run)
 	json_open(j, NULL, '{');
 	json_str(j, "strategy", run->strategy);
 	json_str(j, "claim_mode", run->claim_mode);
+	if (run->group && *run->group)
+		json_str(j, "group", run->group);
+	if (run->sweep && *run->sweep)
+		json_str(j, "sweep", run->sweep);
 	json_int(j, "workers", run->workers);
 	json_int(j, "jobs", run->jobs);
 	json_dbl(j, "work_ms", run->work_ms);
@@ -207,6 +211,17 @@ static void json_run(struct json *j, const struct run_result *run)
 	json_close(j, '}');
 }
 
+/* The settings object: one string member per server setting (empty when none were read). */
+static void json_settings(struct json *j, const struct report *r)
+{
+	size_t i;
+
+	json_open(j, "settings", '{');
+	for (i = 0; i < r->n_settings && i < DB_MAX_SETTINGS; i++)
+		json_strn(j, r->settings[i].name, r->settings[i].value, sizeof(r->settings[i].value));
+	json_close(j, '}');
+}
+
 void report_print_json(FILE *out, const struct report *r)
 {
 	struct json j = { .out = out };
@@ -217,6 +232,7 @@ void report_print_json(FILE *out, const struct report *r)
 	json_str(&j, "scenario", r->scenario);
 	json_str(&j, "backend", r->backend);
 	json_strn(&j, "server_version", r->server_version, sizeof(r->server_version));
+	json_settings(&j, r);
 	json_strn(&j, "started_at", r->started_at, sizeof(r->started_at));
 	json_u64(&j, "seed", r->seed);
 	json_open(&j, "results", '[');
@@ -304,7 +320,7 @@ static const char *const csv_head[] = {
 static const char *const csv_tail[] = {
 	"jain", "fairness_min", "fairness_max", "fairness_cv",
 	"latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
-	"latency_p999_ms", "latency_max_ms",
+	"latency_p999_ms", "latency_max_ms", "group", "sweep",
 };
 
 /* The header line: csv_head, errors_<kind> for every kind, csv_tail. */
@@ -364,6 +380,8 @@ static void csv_row(struct csv *c, const struct run_result *run)
 	csv_dbl(c, m->claim_latency_ms.p99);
 	csv_dbl(c, m->claim_latency_ms.p999);
 	csv_dbl(c, m->claim_latency_ms.max);
+	csv_str(c, run->group ? run->group : "");
+	csv_str(c, run->sweep ? run->sweep : "");
 	csv_end(c);
 }
 
@@ -462,6 +480,17 @@ static uint64_t errors_total(const struct run_metrics *m)
 	return sum;
 }
 
+/* The strategy column: its name, then the run's [group] and sweep point when it has them. */
+static void strategy_cell(const struct run_result *run, char *buf, size_t size)
+{
+	char full[256];
+	const char *group = run->group ? run->group : "", *sweep = run->sweep ? run->sweep : "";
+
+	snprintf(full, sizeof(full), "%s%s%s%s%s%s", run->strategy, *group ? " [" : "", group, *group ? "]" : "",
+		 *sweep ? " " : "", sweep);
+	cell_text(buf, size, full, SIZE_MAX);
+}
+
 /* Formats column col of run into buf. */
 static void table_cell(const struct run_result *run, enum table_col col, char *buf, size_t size)
 {
@@ -469,7 +498,7 @@ static void table_cell(const struct run_result *run, enum table_col col, char *b
 
 	switch (col) {
 	case TC_STRATEGY:
-		cell_text(buf, size, run->strategy, SIZE_MAX);
+		strategy_cell(run, buf, size);
 		break;
 	case TC_MODE:
 		cell_text(buf, size, run->claim_mode, SIZE_MAX);
@@ -600,16 +629,24 @@ static void table_row(FILE *out, const int *width, const struct run_result *run)
 	putc('\n', out);
 }
 
-/* Prints the backend line, and a warning line when any run is incomplete. */
+/* Prints the backend line, the settings line when there are settings, and a warning line when any run is incomplete. */
 static void table_footer(FILE *out, const struct report *r)
 {
 	char backend[TABLE_CELL], server[sizeof(r->server_version) + 1];
+	char name[sizeof(r->settings[0].name) + 1], value[sizeof(r->settings[0].value) + 1];
 	size_t i, incomplete = 0;
 
 	cell_text(backend, sizeof(backend), r->backend, SIZE_MAX);
 	cell_text(server, sizeof(server), r->server_version[0] ? r->server_version : NULL,
 		  sizeof(r->server_version));
 	fprintf(out, "backend: %s, server version: %s\n", backend, server);
+	for (i = 0; i < r->n_settings && i < DB_MAX_SETTINGS; i++) {
+		cell_text(name, sizeof(name), r->settings[i].name, sizeof(r->settings[i].name));
+		cell_text(value, sizeof(value), r->settings[i].value, sizeof(r->settings[i].value));
+		fprintf(out, "%s%s=%s", i ? ", " : "settings: ", name, value);
+	}
+	if (r->n_settings)
+		putc('\n', out);
 
 	for (i = 0; i < r->n_results; i++)
 		if (!r->results[i].complete)

@@ -6,12 +6,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "backend.h"
 #include "metrics.h"
 
 /* One run: one strategy at one worker count, one repetition. */
 struct run_result {
 	const char *strategy;		/* strategy name */
 	const char *claim_mode;		/* "hold" or "flip" */
+	const char *group;		/* the scenario section it belongs to; NULL or "" when none */
+	const char *sweep;		/* the swept keys' values of its sweep point; NULL or "" when none */
 	int workers;			/* worker threads */
 	long jobs;			/* jobs in the initial backlog */
 	double work_ms;			/* mean work time per job */
@@ -29,6 +32,8 @@ struct report {
 	const char *scenario;		/* scenario name */
 	const char *backend;		/* "postgresql" or "sqlite" */
 	char server_version[64];	/* the server's version string */
+	struct db_setting settings[DB_MAX_SETTINGS]; /* server settings that shape contention, as reported */
+	size_t n_settings;		/* entries used in settings */
 	char started_at[32];		/* UTC start time, ISO 8601 */
 	unsigned long long seed;	/* the RNG seed of the work times */
 	struct run_result *results;	/* the runs, in the order they ran */

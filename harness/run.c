@@ -169,7 +169,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
-	if (plan->db->connect(plan->target, &admin, why, sizeof(why)) < 0) {
+	if (plan->db->connect(plan->target, &cfg->db_opts, &admin, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot connect: %s", why);
 		goto out_free;
 	}

@@ -6,6 +6,7 @@
 #ifndef CLAIMBENCH_STRATEGY_H
 #define CLAIMBENCH_STRATEGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,13 +41,19 @@ struct strategy_statement {
 struct strategy_ops {
 	const char *name;				/* as typed on the command line */
 	const char *summary;				/* one line for `claimbench list` */
-	unsigned backends;				/* BACKEND_BIT()s it runs on */
-	unsigned needs_caps;				/* backend capabilities it requires */
+	unsigned backends;				/* BACKEND_BIT()s it has SQL for */
+	/*
+	 * Per dialect, the backend capabilities its SQL there relies on (for-update needs row
+	 * locks on PostgreSQL, not on SQLite, where it takes the database write lock instead);
+	 * for a dialect it has no SQL for, what such SQL would need: the reason it is refused.
+	 */
+	unsigned needs_caps[BACKEND_COUNT];
 	unsigned modes;					/* MODE_BIT()s it supports */
 	enum claim_mode default_mode;			/* mode used when none is asked for */
 	const struct strategy_statement *statements;	/* its statements */
 	size_t n_statements;				/* entries in statements */
 	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
+	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin; NULL: "BEGIN" */
 
 	/* Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats. */
 	enum claim_result (*claim)(struct worker *w, int64_t *job_id);
@@ -60,5 +67,8 @@ extern const size_t strategy_registry_len;
 
 /* The strategy called name, or NULL. */
 const struct strategy_ops *strategy_find(const char *name);
+
+/* True when st has SQL for db's dialect and db has every capability that SQL relies on. */
+bool strategy_runs_on(const struct strategy_ops *st, const struct backend_ops *db);
 
 #endif

@@ -14,14 +14,19 @@
 static const struct strategy_statement harness_statements[] = {
 	{ SLOT_COUNT_NEW, 1, {
 		[BACKEND_POSTGRESQL] = "SELECT count(*) FROM {jobs} WHERE queue = $1 AND status = 'new'",
+		[BACKEND_SQLITE] = "SELECT count(*) FROM {jobs} WHERE queue = $1 AND status = 'new'",
 	} },
 	{ SLOT_MARK_ACTIVE, 2, {
 		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
 				       "claimed_at = clock_timestamp(), attempts = attempts + 1 WHERE id = $1",
+		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
+				   "claimed_at = julianday('now'), attempts = attempts + 1 WHERE id = $1",
 	} },
 	{ SLOT_COMPLETE, 2, {
 		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() "
 				       "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
+		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'done', done_at = julianday('now') "
+				   "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
 	} },
 };
 
@@ -67,7 +72,7 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, const ch
 		snprintf(err, errlen, "out of memory for the ledger");
 		return -1;
 	}
-	if (shared->db->connect(target, &w->conn, err, errlen) < 0)
+	if (shared->db->connect(target, &shared->cfg->db_opts, &w->conn, err, errlen) < 0)
 		goto fail;
 	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),
 			err, errlen) < 0)
@@ -112,6 +117,21 @@ int worker_sql(struct worker *w, const char *sql)
 	return 0;
 }
 
+int worker_begin(struct worker *w)
+{
+	const char *begin = w->shared->strategy->begin_sql[w->shared->db->kind];
+
+	return worker_sql(w, begin ? begin : "BEGIN");
+}
+
+int worker_commit(struct worker *w)
+{
+	if (worker_sql(w, "COMMIT") == 0)
+		return 0;
+	worker_sql(w, "ROLLBACK");
+	return -1;
+}
+
 const char *worker_id_text(char *buf, int64_t id)
 {
 	snprintf(buf, 24, "%" PRId64, id);
@@ -139,7 +159,7 @@ int worker_complete(struct worker *w, int64_t job_id)
 
 	if (w->shared->mode == MODE_HOLD) {
 		if (rows == 1)
-			return worker_sql(w, "COMMIT");
+			return worker_commit(w);
 		worker_sql(w, "ROLLBACK");
 	}
 	return rows == 1 ? 0 : -1;
@@ -252,6 +272,8 @@ static void *worker_main(void *arg)
 			worker_abort(w, reason);
 			break;
 		}
+		if (error_kind_is_contention(s->db->error_kind(w->conn)))
+			worker_pause_ms(w, s->cfg->empty_wait_ms);
 	}
 	atomic_store(&w->finished, true);
 	return NULL;

@@ -75,6 +75,15 @@ int worker_exec(struct worker *w, int slot, int nparams, const char *const *para
 /* Runs sql (BEGIN, COMMIT, ROLLBACK ...) counting any error. 0 or -1. */
 int worker_sql(struct worker *w, const char *sql);
 
+/* Begins a claim transaction the strategy's way in this dialect (plain BEGIN unless it says otherwise). 0 or -1. */
+int worker_begin(struct worker *w);
+
+/*
+ * Commits w's transaction; when the COMMIT fails (SQLite may answer BUSY and keep the
+ * transaction open) rolls it back. 0 when it committed, else -1.
+ */
+int worker_commit(struct worker *w);
+
 /* Writes id as decimal text into buf (at least 24 bytes) and returns buf. */
 const char *worker_id_text(char *buf, int64_t id);
 

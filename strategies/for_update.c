@@ -2,6 +2,11 @@
  * for-update (seed 001 "NOSKIP", seed 003): a plain FOR UPDATE on the first new row.
  * Every other worker blocks behind the locked row; when it is released its row no
  * longer qualifies and the waiters come back empty and try again, so claims serialise.
+ *
+ * SQLite has no row locks: the nearest blocking lock is the database's write lock,
+ * taken by BEGIN IMMEDIATE, which the others wait for up to the busy timeout. The
+ * select then needs no FOR UPDATE, and in hold mode the whole database is held
+ * through the work.
  */
 #include "claim.h"
 #include "strategy.h"
@@ -12,6 +17,8 @@ static const struct strategy_statement for_update_statements[] = {
 	{ SLOT_SELECT, 1, {
 		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 				       "ORDER BY id LIMIT 1 FOR UPDATE",
+		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				   "ORDER BY id LIMIT 1",
 	} },
 };
 
@@ -22,12 +29,13 @@ static enum claim_result for_update_claim(struct worker *w, int64_t *job_id)
 
 const struct strategy_ops strategy_for_update = {
 	.name = "for-update",
-	.summary = "blocking FOR UPDATE on the first new row: waiters queue behind the lock",
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
-	.needs_caps = CAP_ROW_LOCKS,
+	.summary = "blocking FOR UPDATE on the first new row (SQLite: BEGIN IMMEDIATE): waiters queue",
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS },
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_HOLD,
 	.statements = for_update_statements,
 	.n_statements = 1,
+	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
 	.claim = for_update_claim,
 };

@@ -2,7 +2,15 @@
  * naive (the bug seed 002 fixed): select the first new row, then flip it to active,
  * with no lock and no status check in between. Workers that select at the same
  * moment take the same job: this strategy exists to show the duplicates.
+ *
+ * On PostgreSQL the two statements run in autocommit. On SQLite they run in one
+ * deferred transaction (plain BEGIN): the select reads a snapshot, and the update must
+ * then upgrade to the database's single write lock. When another worker has written
+ * since that snapshot, SQLite refuses the upgrade (SQLITE_BUSY_SNAPSHOT in WAL mode,
+ * SQLITE_BUSY otherwise) instead of letting the race through; the worker rolls back and
+ * the loop retries. What the run measures is how often that happens.
  */
+#include "claim.h"
 #include "strategy.h"
 #include "worker.h"
 
@@ -12,21 +20,28 @@ static const struct strategy_statement naive_statements[] = {
 	{ SLOT_SELECT, 1, {
 		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 				       "ORDER BY id LIMIT 1",
+		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				   "ORDER BY id LIMIT 1",
 	} },
 	{ SLOT_DONE, 1, {
 		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() "
 				       "WHERE id = $1 RETURNING id",
+		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'done', done_at = julianday('now') "
+				   "WHERE id = $1 RETURNING id",
 	} },
 };
 
-/* Two autocommit statements: the race between them is the point. */
+/* Two statements with nothing between them: the race between them is the point. */
 static enum claim_result naive_claim(struct worker *w, int64_t *job_id)
 {
 	const char *select_params[] = { w->shared->cfg->queue };
 	char id[24];
 	const char *mark_params[] = { id, w->index_text };
-	int rows = worker_exec(w, SLOT_SELECT, 1, select_params, job_id, 1);
+	int rows;
 
+	if (w->shared->db->kind == BACKEND_SQLITE)
+		return claim_in_transaction(w, SLOT_SELECT, job_id);
+	rows = worker_exec(w, SLOT_SELECT, 1, select_params, job_id, 1);
 	if (rows <= 0)
 		return rows < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
 	worker_id_text(id, *job_id);
@@ -45,8 +60,7 @@ static int naive_complete(struct worker *w, int64_t job_id)
 const struct strategy_ops strategy_naive = {
 	.name = "naive",
 	.summary = "SELECT the first new row, then UPDATE it, no lock: duplicates under contention",
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
-	.needs_caps = 0,
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = naive_statements,

@@ -2,6 +2,10 @@
  * nowait-backoff (seed 000, Jonathan Lewis): FOR UPDATE NOWAIT on the first new row;
  * when it is locked (55P03) sleep and try again, giving up after the last try.
  * The seed flips the row to active and commits at once (flip is its default).
+ *
+ * On SQLite the lock is the database's write lock: the claim transaction begins
+ * IMMEDIATE with the busy timeout set to 0 for the claim alone, so a held lock answers
+ * SQLITE_BUSY at once, which plays the part of 55P03. The completion waits as usual.
  */
 #include "claim.h"
 #include "strategy.h"
@@ -13,8 +17,32 @@ static const struct strategy_statement nowait_statements[] = {
 	{ SLOT_SELECT, 1, {
 		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 				       "ORDER BY id LIMIT 1 FOR UPDATE NOWAIT",
+		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				   "ORDER BY id LIMIT 1",
 	} },
 };
+
+/* One claim transaction that does not wait for a lock. */
+static enum claim_result claim_nowait(struct worker *w, int64_t *job_id)
+{
+	const struct backend_ops *db = w->shared->db;
+	enum claim_result r;
+
+	if (!db->set_lock_wait)
+		return claim_in_transaction(w, SLOT_SELECT, job_id);
+	db->set_lock_wait(w->conn, 0);
+	r = claim_in_transaction(w, SLOT_SELECT, job_id);
+	db->set_lock_wait(w->conn, -1);
+	return r;
+}
+
+/* Whether the last error on w's connection says the lock was held by another worker. */
+static bool lock_was_held(struct worker *w)
+{
+	enum error_kind kind = w->shared->db->error_kind(w->conn);
+
+	return kind == ERR_LOCK_NOT_AVAILABLE || kind == ERR_SQLITE_BUSY;
+}
 
 /* Tries up to params.tries times, sleeping params.backoff_ms after each lock conflict. */
 static enum claim_result nowait_claim(struct worker *w, int64_t *job_id)
@@ -22,9 +50,9 @@ static enum claim_result nowait_claim(struct worker *w, int64_t *job_id)
 	const struct strategy_params *p = &w->shared->cfg->params;
 
 	for (int try = 1;; try++) {
-		enum claim_result r = claim_in_transaction(w, SLOT_SELECT, job_id);
+		enum claim_result r = claim_nowait(w, job_id);
 
-		if (r != CLAIM_ERROR || w->shared->db->error_kind(w->conn) != ERR_LOCK_NOT_AVAILABLE)
+		if (r != CLAIM_ERROR || !lock_was_held(w))
 			return r;
 		if (try >= p->tries) {
 			w->stats.give_ups++;
@@ -37,12 +65,13 @@ static enum claim_result nowait_claim(struct worker *w, int64_t *job_id)
 
 const struct strategy_ops strategy_nowait_backoff = {
 	.name = "nowait-backoff",
-	.summary = "FOR UPDATE NOWAIT; on a locked row sleep and retry, give up after N tries",
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
-	.needs_caps = CAP_ROW_LOCKS | CAP_NOWAIT,
+	.summary = "FOR UPDATE NOWAIT (SQLite: BEGIN IMMEDIATE, no busy wait); on a lock back off, retry",
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT },
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = nowait_statements,
 	.n_statements = 1,
+	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
 	.claim = nowait_claim,
 };

@@ -8,6 +8,7 @@ extern const struct strategy_ops strategy_for_update;
 extern const struct strategy_ops strategy_nowait_backoff;
 extern const struct strategy_ops strategy_skip_locked;
 extern const struct strategy_ops strategy_ticket;
+extern const struct strategy_ops strategy_update_returning;
 
 const struct strategy_ops *const strategy_registry[] = {
 	&strategy_naive,
@@ -15,6 +16,7 @@ const struct strategy_ops *const strategy_registry[] = {
 	&strategy_nowait_backoff,
 	&strategy_skip_locked,
 	&strategy_ticket,
+	&strategy_update_returning,
 };
 
 const size_t strategy_registry_len = sizeof(strategy_registry) / sizeof(strategy_registry[0]);
@@ -25,4 +27,9 @@ const struct strategy_ops *strategy_find(const char *name)
 		if (strcmp(strategy_registry[i]->name, name) == 0)
 			return strategy_registry[i];
 	return NULL;
+}
+
+bool strategy_runs_on(const struct strategy_ops *st, const struct backend_ops *db)
+{
+	return (st->backends & BACKEND_BIT(db->kind)) && !(st->needs_caps[db->kind] & ~db->caps);
 }

@@ -2,6 +2,8 @@
  * skip-locked (seeds 001 "SKIP" and 002): FOR UPDATE SKIP LOCKED LIMIT 1, so a
  * worker passes over rows other workers hold and takes the next free one.
  * hold keeps the lock through the work (seed 001); flip commits the status change (seed 002).
+ * It has no SQLite form: with one writer at a time there is nothing to skip past, and
+ * running something else under its name would be a lie, so it is refused there.
  */
 #include "claim.h"
 #include "strategy.h"
@@ -24,7 +26,10 @@ const struct strategy_ops strategy_skip_locked = {
 	.name = "skip-locked",
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT 1: lockers pass over each other's rows",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
-	.needs_caps = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+	.needs_caps = {
+		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_HOLD,
 	.statements = skip_locked_statements,

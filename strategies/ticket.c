@@ -5,6 +5,11 @@
  * deleted by whoever polls, so a worker that died does not block the line.
  * flip returns the ticket with the claim; hold keeps it through the work.
  * With X > 1 several workers claim at once with no lock: duplicates are possible.
+ *
+ * On SQLite the control table's ticket is an INTEGER PRIMARY KEY AUTOINCREMENT (never
+ * reused, as an identity), taken_at is a julianday so that stale tickets can expire,
+ * and the claim transaction begins IMMEDIATE: a deferred one would read a snapshot
+ * that every other worker's ticket insert makes stale.
  */
 #include <stdio.h>
 
@@ -22,19 +27,25 @@ enum {
 static const struct strategy_statement ticket_statements[] = {
 	{ SLOT_TAKE, 2, {
 		[BACKEND_POSTGRESQL] = "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket",
+		[BACKEND_SQLITE] = "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket",
 	} },
 	{ SLOT_EXPIRE, 2, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 "
 				       "AND taken_at < clock_timestamp() - $2::integer * interval '1 millisecond'",
+		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 "
+				   "AND taken_at < julianday('now') - CAST($2 AS REAL) / 86400000.0",
 	} },
 	{ SLOT_AHEAD, 2, {
 		[BACKEND_POSTGRESQL] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < $2",
+		[BACKEND_SQLITE] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
 	} },
 	{ SLOT_SELECT, 1, {
 		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1",
+		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1",
 	} },
 	{ SLOT_RETURN, 1, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1",
+		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER)",
 	} },
 };
 
@@ -80,9 +91,10 @@ static enum claim_result claim_in_turn(struct worker *w, int64_t *job_id)
 	const char *select_params[] = { w->shared->cfg->queue };
 	char id[24];
 	const char *mark_params[] = { id, w->index_text };
+	int64_t ticket = w->ticket;	/* held again if the transaction that returns it rolls back */
 	int rows;
 
-	if (worker_sql(w, "BEGIN") < 0)
+	if (worker_begin(w) < 0)
 		return CLAIM_ERROR;
 	rows = worker_exec(w, SLOT_SELECT, 1, select_params, job_id, 1);
 	if (rows < 0)
@@ -96,8 +108,10 @@ static enum claim_result claim_in_turn(struct worker *w, int64_t *job_id)
 	}
 	if (return_ticket(w) < 0)
 		goto rollback;
-	if (worker_sql(w, "COMMIT") < 0)
+	if (worker_commit(w) < 0) {
+		w->ticket = ticket;
 		return CLAIM_ERROR;
+	}
 	return rows > 0 ? CLAIM_OK : CLAIM_EMPTY;
 rollback:
 	worker_sql(w, "ROLLBACK");
@@ -126,6 +140,7 @@ static int ticket_complete(struct worker *w, int64_t job_id)
 {
 	char id[24];
 	const char *params[] = { worker_id_text(id, job_id), w->index_text };
+	int64_t ticket = w->ticket;	/* held again if the transaction that returns it rolls back */
 
 	if (w->shared->mode == MODE_FLIP)
 		return worker_complete(w, job_id);
@@ -134,14 +149,17 @@ static int ticket_complete(struct worker *w, int64_t job_id)
 		return_ticket(w);
 		return -1;
 	}
-	return worker_sql(w, "COMMIT");
+	if (worker_commit(w) == 0)
+		return 0;
+	w->ticket = ticket;
+	return_ticket(w);
+	return -1;
 }
 
 const struct strategy_ops strategy_ticket = {
 	.name = "ticket",
 	.summary = "take a number in a control table, poll until first X in line, claim, return it",
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
-	.needs_caps = 0,
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = ticket_statements,
@@ -154,7 +172,15 @@ const struct strategy_ops strategy_ticket = {
 			" requester integer NOT NULL,"
 			" taken_at timestamptz NOT NULL DEFAULT clock_timestamp());"
 			"CREATE INDEX ON {tickets} (resource, ticket)",
+		[BACKEND_SQLITE] =
+			"CREATE TABLE {tickets} ("
+			" ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
+			" resource TEXT NOT NULL,"
+			" requester INTEGER NOT NULL,"
+			" taken_at REAL NOT NULL DEFAULT (julianday('now')));"
+			"CREATE INDEX {tickets:resource} ON {tickets} (resource, ticket)",
 	},
+	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
 	.claim = ticket_claim,
 	.complete = ticket_complete,
 };

@@ -3,7 +3,7 @@
 
 expect_exit 2 'unknown option --bogus' "unknown option" run --bogus
 expect_exit 2 'needs a value' "option without its value" run --jobs
-expect_exit 2 'unknown strategy "nope"; known: naive for-update nowait-backoff skip-locked ticket' \
+expect_exit 2 'unknown strategy "nope"; known: naive for-update nowait-backoff skip-locked ticket update-returning' \
 	"unknown strategy names the known ones" run --strategy nope
 expect_exit 2 '--workers: expected a whole number from 1 to 1024, got "abc"' "non-numeric worker count" \
 	run --workers abc
@@ -32,6 +32,10 @@ check "a password in --db never appears in the output" eval '! grep -q s3cr3tpw 
 check "run --help exits 0 and documents every option" eval \
 	'"$CLAIMBENCH" run --help | grep -q -- "--ticket-limit"'
 check "--version prints the version" eval '"$CLAIMBENCH" --version | grep -Eq "^claimbench [0-9]+\.[0-9]+\.[0-9]+$"'
-check "list names all five strategies with modes and backends" eval \
-	'[ "$("$CLAIMBENCH" list | grep -Ec "^(naive|for-update|nowait-backoff|skip-locked|ticket) +[a-z*,]+ +postgresql")" -eq 5 ]'
+check "list names all six strategies with their modes on postgresql and sqlite" eval \
+	'[ "$("$CLAIMBENCH" list | grep -Ec "^(naive|for-update|nowait-backoff|skip-locked|ticket|update-returning) +[a-z*,]+ +([a-z*,]+|-) ")" -eq 6 ]'
+check "list shows skip-locked as impossible on sqlite" eval \
+	'"$CLAIMBENCH" list | grep -Eq "^skip-locked +hold\*,flip +- "'
+check "run --help documents the SQLite options" eval \
+	'"$CLAIMBENCH" run --help | grep -q -- "--sqlite-busy-timeout-ms"'
 check "no command prints the usage and exits 2" eval '"$CLAIMBENCH" >/dev/null 2>&1; [ $? -eq 2 ]'

@@ -4,11 +4,11 @@
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$CLAIMBENCH" run --format json --no-progress --jobs 120 --work-ms 5 --workers 8 --tries 50 --backoff-ms 5 \
-	--strategy naive,for-update:hold,for-update:flip,nowait-backoff:hold,nowait-backoff:flip,skip-locked:hold,skip-locked:flip,ticket:hold,ticket:flip \
+	--strategy naive,for-update:hold,for-update:flip,nowait-backoff:hold,nowait-backoff:flip,skip-locked:hold,skip-locked:flip,ticket:hold,ticket:flip,update-returning:hold,update-returning:flip \
 	>"$out" 2>/dev/null
 check "all strategies in all their modes run (exit 0)" test $? -eq 0
 for sm in for-update:hold for-update:flip nowait-backoff:hold nowait-backoff:flip skip-locked:hold \
-	skip-locked:flip ticket:hold ticket:flip; do
+	skip-locked:flip ticket:hold ticket:flip update-returning:hold update-returning:flip; do
 	s=${sm%:*} m=${sm#*:}
 	check_jq "$out" ".results[] | select(.strategy == \"$s\" and .claim_mode == \"$m\") |
 		.duplicates == 0 and .overlaps == 0 and .lost == 0 and .completed == 120 and .ledger_mismatches == 0" \

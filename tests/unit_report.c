@@ -13,7 +13,7 @@
 #include "report.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
-#define CSV_COLUMNS (23 + ERR_KIND_COUNT + 9)
+#define CSV_COLUMNS (23 + ERR_KIND_COUNT + 11)
 
 /* Fills the first run: a clean skip-locked drain run with even shares. */
 static void fill_first(struct run_result *run)
@@ -119,6 +119,7 @@ static void check_json(const char *json)
 		"empty_claims", "spurious_empties", "retries", "give_ups", "ledger_mismatches",
 		"errors", "fairness", "jain", "min", "max", "cv", "claim_latency_ms", "p50",
 		"p90", "p99", "p999", "per_worker", "worker", "claims", "empty", "busy_s",
+		"settings", "synchronous_commit", "shared_buffers",
 	};
 	char key[64];
 	size_t i;
@@ -146,6 +147,8 @@ static void check_json(const char *json)
 	CHECK(contains(json, "\"seed\": 18446744073709551615,"), "json prints the whole seed");
 	CHECK(contains(json, "{\n  \"claimbench\": \"0.1.0\",\n  \"scenario\""),
 	      "json is indented by two spaces");
+	CHECK(contains(json, "\"settings\": {\n    \"synchronous_commit\": \"on\",\n    \"shared_buffers\": \"128MB\"\n  },"),
+	      "json prints the settings as an object of strings");
 }
 
 /* Counts the fields of each CSV record (quote-aware) into fields[], up to max records. */
@@ -181,8 +184,8 @@ static void check_csv(const char *csv, size_t n_runs)
 	for (i = 1; i < n && i < 8; i++)
 		CHECK(fields[i] == fields[0], "csv line %zu has as many columns as the header", i + 1);
 	CHECK(!strncmp(csv, "strategy,claim_mode,workers,jobs,work_ms,", 41), "csv header starts as specified");
-	CHECK(contains(csv, ",errors_lock_not_available,") && contains(csv, ",latency_max_ms\n"),
-	      "csv header names the error kinds and ends with latency_max_ms");
+	CHECK(contains(csv, ",errors_lock_not_available,") && contains(csv, ",latency_max_ms,group,sweep\n"),
+	      "csv header names the error kinds and ends with latency_max_ms, group, sweep");
 	CHECK(contains(csv, "\n\"say \"\"hi\"\", \\ok\",flip,"), "csv quotes a field with a comma and a quote");
 	CHECK(contains(csv, "\nskip-locked,hold,4,200,"), "csv leaves a plain field unquoted");
 }
@@ -204,11 +207,13 @@ static void check_table(const char *table, const struct report *r)
 				naming[i]++;
 	}
 	CHECK(naming[0] == 1 && naming[1] == 1, "table has one line naming each strategy");
-	CHECK(count_lines(table) == 2 + r->n_results + 2, "table has two header lines, a line per run and two footer lines");
+	CHECK(count_lines(table) == 2 + r->n_results + 3,
+	      "table has two header lines, a line per run and three footer lines");
 	CHECK(widest <= 120, "table fits in 120 columns (widest line %zu)", widest);
 	CHECK(contains(table, "1500 *\n"), "table marks the incomplete run");
 	CHECK(contains(table, " 5-14 "), "table shows min-max shares");
 	CHECK(contains(table, "postgresql") && contains(table, "16.2"), "table footer names backend and server version");
+	CHECK(contains(table, "\nsettings: synchronous_commit=on, shared_buffers=128MB\n"), "table footer lists the settings");
 	CHECK(contains(table, "results are incomplete"), "table footer says results are incomplete");
 }
 
@@ -248,6 +253,8 @@ int main(void)
 		.scenario = "tab\tand\x01",
 		.backend = "postgresql",
 		.server_version = "16.2",
+		.settings = { { "synchronous_commit", "on" }, { "shared_buffers", "128MB" } },
+		.n_settings = 2,
 		.started_at = "2024-05-01T12:00:00Z",
 		.seed = 18446744073709551615ULL,
 		.results = runs,

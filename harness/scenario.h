@@ -1,0 +1,47 @@
+/*
+ * Scenario files: INI (parsed by libinih), a [global] section of defaults, one section
+ * per group of runs, and an [expect] section of named assertions. This module only
+ * reads the file and keeps every key with its line; what keys mean is cli.c's business.
+ */
+#ifndef CLAIMBENCH_SCENARIO_H
+#define CLAIMBENCH_SCENARIO_H
+
+#include <stddef.h>
+
+/* One `key = value` line. */
+struct scenario_entry {
+	char *key;	/* the key, as written */
+	char *value;	/* the value, trimmed */
+	int line;	/* its line in the file, from 1 */
+};
+
+/* One [section] and its lines, in file order. */
+struct scenario_section {
+	char *name;			/* the section's name ("global", "expect" or a group's) */
+	struct scenario_entry *entries;	/* its lines */
+	size_t n_entries;		/* entries used */
+	size_t cap_entries;		/* entries allocated */
+};
+
+struct scenario {
+	char *path;				/* the file as named on the command line */
+	char *name;				/* its base name without .ini, the scenario's name in output */
+	char *text;				/* the whole file, kept with the results */
+	struct scenario_section *sections;	/* sections in file order */
+	size_t n_sections;			/* sections used */
+	size_t cap_sections;			/* sections allocated */
+};
+
+/*
+ * Reads and parses the file at path into out. 0, or -1 with "path:line: what was expected"
+ * in err (a syntax error, a key outside any section, a key or section given twice).
+ */
+int scenario_load(const char *path, struct scenario *out, char *err, size_t errlen);
+
+/* Frees what out holds. */
+void scenario_free(struct scenario *s);
+
+/* The section called name, or NULL. */
+const struct scenario_section *scenario_section(const struct scenario *s, const char *name);
+
+#endif

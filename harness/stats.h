@@ -1,0 +1,21 @@
+/* Statistics over repetitions: mean, standard deviation and a 95 % confidence interval. */
+#ifndef CLAIMBENCH_STATS_H
+#define CLAIMBENCH_STATS_H
+
+#include <stddef.h>
+
+/* The spread of one metric over n repetitions. */
+struct stats_summary {
+	size_t n;	/* repetitions */
+	double mean;	/* arithmetic mean */
+	double sd;	/* sample standard deviation (n - 1); 0 when n < 2 */
+	double ci95;	/* half-width of the 95 % confidence interval of the mean (Student's t); 0 when n < 2 */
+};
+
+/* Summarises the n values x. */
+struct stats_summary stats_summarize(const double *x, size_t n);
+
+/* The two-sided 95 % critical value of Student's t with df degrees of freedom (df >= 1). */
+double stats_t95(size_t df);
+
+#endif

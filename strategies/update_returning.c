@@ -1,0 +1,61 @@
+/*
+ * update-returning: the claim is one statement, an UPDATE of the first new row that
+ * returns its id. It is the native claim of SQLite, where the transaction begins
+ * IMMEDIATE: the database write lock is taken first, so the subquery and the update
+ * see the same state and two workers can never pick the same row.
+ *
+ * On PostgreSQL it runs in a plain transaction with no explicit row lock. Two workers
+ * may pick the same row in the subquery; the second one's update then waits for the
+ * first's row lock and, once the first commits, re-checks the outer `status = 'new'`
+ * against the new row version, which no longer qualifies: the loser comes back empty
+ * (and tries again) instead of taking the job a second time.
+ */
+#include "strategy.h"
+#include "worker.h"
+
+enum { SLOT_CLAIM = SLOT_STRATEGY };
+
+static const struct strategy_statement update_returning_statements[] = {
+	{ SLOT_CLAIM, 2, {
+		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
+				       "claimed_at = clock_timestamp(), attempts = attempts + 1 "
+				       "WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				       "ORDER BY id LIMIT 1) AND status = 'new' RETURNING id",
+		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
+				   "claimed_at = julianday('now'), attempts = attempts + 1 "
+				   "WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				   "ORDER BY id LIMIT 1) AND status = 'new' RETURNING id",
+	} },
+};
+
+/* Claims in one statement; commits in flip mode, keeps the transaction open in hold mode. */
+static enum claim_result update_returning_claim(struct worker *w, int64_t *job_id)
+{
+	const char *params[] = { w->shared->cfg->queue, w->index_text };
+	int rows;
+
+	if (worker_begin(w) < 0)
+		return CLAIM_ERROR;
+	rows = worker_exec(w, SLOT_CLAIM, 2, params, job_id, 1);
+	if (rows < 0) {
+		worker_sql(w, "ROLLBACK");
+		return CLAIM_ERROR;
+	}
+	if (rows == 0)
+		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
+	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
+		return CLAIM_ERROR;
+	return CLAIM_OK;
+}
+
+const struct strategy_ops strategy_update_returning = {
+	.name = "update-returning",
+	.summary = "one UPDATE ... WHERE id = (first new) AND status = 'new' RETURNING id",
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
+	.default_mode = MODE_FLIP,
+	.statements = update_returning_statements,
+	.n_statements = 1,
+	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.claim = update_returning_claim,
+};
