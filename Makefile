@@ -50,6 +50,7 @@ demo: deps
 	@echo "SKIP LOCKED 2.7 s (exactly 20 each); ideal 2.0 s."
 
 test: deps
+	@scripts/install-test-deps
 	@scripts/test-all
 
 test-tsan: deps

@@ -14,6 +14,7 @@ enum option_code {
 	OPT_DURATION, OPT_REPEAT, OPT_FORMAT, OPT_SEED, OPT_QUEUE, OPT_TABLE_PREFIX, OPT_EMPTY_WAIT,
 	OPT_TRIES, OPT_BACKOFF, OPT_POLL, OPT_TICKET_LIMIT, OPT_STALE, OPT_NO_PROGRESS, OPT_HELP,
 	OPT_SQLITE_JOURNAL, OPT_SQLITE_SYNCHRONOUS, OPT_SQLITE_BUSY_TIMEOUT, OPT_SCENARIO, OPT_RESULTS,
+	OPT_ARRIVAL_RATE, OPT_ARRIVAL_S, OPT_PRODUCERS,
 };
 
 /* The prefix of --db that selects SQLite. */
@@ -28,6 +29,9 @@ static const struct option run_options[] = {
 	{ "work-dist", required_argument, NULL, OPT_WORK_DIST },
 	{ "claim-mode", required_argument, NULL, OPT_CLAIM_MODE },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "arrival-rate", required_argument, NULL, OPT_ARRIVAL_RATE },
+	{ "arrival-s", required_argument, NULL, OPT_ARRIVAL_S },
+	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -66,6 +70,10 @@ void cli_print_run_usage(FILE *out)
 	      "  --work-ms MS           mean work time per job (default 100)\n"
 	      "  --work-dist D          fixed, uniform (0..2x mean) or exp (default fixed)\n"
 	      "  --duration S           timed run of S seconds instead of draining the backlog\n"
+	      "  --arrival-rate R       open-loop arrivals: producers insert R jobs/s in all after the backlog\n"
+	      "                         (default 0, none); a drain run ends when they are done and the queue is empty\n"
+	      "  --arrival-s S          how long producers insert (default: --duration; required in a drain run)\n"
+	      "  --producers N          producer threads, each with its own connection (default 1)\n"
 	      "  --repeat N             repetitions of each strategy x worker count (default 1)\n"
 	      "  --format F             table, csv or json (default table)\n"
 	      "  --seed N               seed of the work-time draw (default 1)\n"
@@ -101,6 +109,7 @@ void cli_defaults(struct run_config *cfg)
 	cfg->work_ms = 100;
 	cfg->work_dist = WORK_FIXED;
 	cfg->repeat = 1;
+	cfg->producers = 1;
 	cfg->format = FORMAT_TABLE;
 	cfg->seed = 1;
 	cfg->queue = "default";
@@ -333,6 +342,12 @@ static int apply_option(int code, const char *arg, struct run_config *cfg, int *
 		if (parse_double("duration", arg, 0.001, 86400, &cfg->duration_s, err, errlen) < 0)
 			return -1;
 		return 0;
+	case OPT_ARRIVAL_RATE:
+		return parse_double("arrival-rate", arg, 0, 1000000, &cfg->arrival_rate, err, errlen);
+	case OPT_ARRIVAL_S:
+		return parse_double("arrival-s", arg, 0.001, 86400, &cfg->arrival_s, err, errlen);
+	case OPT_PRODUCERS:
+		return parse_int("producers", arg, 1, MAX_WORKERS, &cfg->producers, err, errlen);
 	case OPT_REPEAT:
 		return parse_int("repeat", arg, 1, 1000, &cfg->repeat, err, errlen);
 	case OPT_FORMAT:
@@ -392,8 +407,20 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 		snprintf(err, errlen, "--queue: expected a name of 1 to 256 bytes");
 		return -1;
 	}
-	if (strlen(cfg->table_prefix) == 0 || strlen(cfg->table_prefix) > 48) {
-		snprintf(err, errlen, "--table-prefix: expected a prefix of 1 to 48 bytes");
+	if (strlen(cfg->table_prefix) == 0 || strlen(cfg->table_prefix) > 48 ||
+	    strspn(cfg->table_prefix, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+		    strlen(cfg->table_prefix)) {
+		snprintf(err, errlen, "--table-prefix: expected 1 to 48 letters, digits, _ - or .");
+		return -1;
+	}
+	if (cfg->arrival_rate > 0 && run_config_arrival_s(cfg) <= 0) {
+		snprintf(err, errlen, "--arrival-rate in a drain run needs --arrival-s: how long the producers "
+			 "insert (a timed run's default is its --duration)");
+		return -1;
+	}
+	if (cfg->arrival_rate * run_config_arrival_s(cfg) > 100000000 - (double)cfg->jobs) {
+		snprintf(err, errlen, "--arrival-rate x --arrival-s: at most %ld jobs with the backlog of %ld",
+			 100000000L, cfg->jobs);
 		return -1;
 	}
 	return 0;
@@ -422,6 +449,7 @@ static bool sweepable(int code)
 {
 	switch (code) {
 	case OPT_JOBS: case OPT_WORK_MS: case OPT_WORK_DIST: case OPT_DURATION: case OPT_SEED: case OPT_EMPTY_WAIT:
+	case OPT_ARRIVAL_RATE: case OPT_ARRIVAL_S: case OPT_PRODUCERS:
 	case OPT_TRIES: case OPT_BACKOFF: case OPT_POLL: case OPT_TICKET_LIMIT: case OPT_STALE:
 	case OPT_SQLITE_JOURNAL: case OPT_SQLITE_SYNCHRONOUS: case OPT_SQLITE_BUSY_TIMEOUT:
 		return true;
@@ -653,7 +681,7 @@ static void name_scenario(struct run_invocation *inv)
 		name = inv->scenario.name;
 	else if (inv->n_groups == 1 && cfg->n_strategies == strategy_registry_len && cfg->n_worker_points == 1 &&
 		 cfg->workers[0] == 10 && cfg->jobs == 200 && cfg->work_ms == 100 && cfg->work_dist == WORK_FIXED &&
-		 cfg->duration_s <= 0)
+		 cfg->duration_s <= 0 && cfg->arrival_rate <= 0)
 		name = "classic";
 	for (size_t g = 0; g < inv->n_groups; g++)
 		inv->groups[g].scenario = name;

@@ -17,4 +17,10 @@ int cmd_show(int argc, char **argv);
 /* `claimbench export RUN --format csv|json [--results PATH]`. */
 int cmd_export(int argc, char **argv);
 
+/* `claimbench compare BASELINE CANDIDATE [--results PATH] [tolerances] [--format table|json]`. */
+int cmd_compare(int argc, char **argv);
+
+/* `claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]`. */
+int cmd_report(int argc, char **argv);
+
 #endif

@@ -67,6 +67,9 @@ struct run_config {
 	double work_ms;					/* mean work time per job */
 	enum work_dist work_dist;			/* how work times are drawn */
 	double duration_s;				/* timed run length; 0 for a drain run */
+	double arrival_rate;				/* jobs per second the producers insert in all; 0: no arrivals */
+	double arrival_s;				/* how long producers insert; 0: the run's duration_s */
+	int producers;					/* producer threads sharing arrival_rate */
 	int repeat;					/* repetitions of each strategy x worker count */
 	enum output_format format;			/* how results are printed */
 	uint64_t seed;					/* seed of the work-time RNG */
@@ -76,6 +79,12 @@ struct run_config {
 	struct strategy_params params;			/* strategy knobs */
 	bool progress;					/* draw a progress line on stderr */
 };
+
+/* How long cfg's producers insert, in seconds: arrival_s, or duration_s when that is 0. */
+double run_config_arrival_s(const struct run_config *cfg);
+
+/* The jobs cfg's producers insert after the backlog: ceil(arrival_rate * run_config_arrival_s()). */
+long run_config_arrivals(const struct run_config *cfg);
 
 /* The name of a claim mode ("hold", "flip"). */
 const char *claim_mode_name(enum claim_mode mode);

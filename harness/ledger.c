@@ -1,5 +1,5 @@
 /*
- * The ledger of ledger.h: two arrays preallocated for the expected run, grown
+ * The ledger of ledger.h: three arrays preallocated for the expected run, grown
  * by doubling only when one is full so that recording stays cheap and rare
  * growths can be reported.
  */
@@ -36,7 +36,7 @@ static void *grow_array(void *arr, size_t *cap, size_t need, size_t elem_size)
 	return p;
 }
 
-int ledger_init(struct ledger *l, size_t expected_execs, size_t expected_empties)
+int ledger_init(struct ledger *l, size_t expected_execs, size_t expected_empties, size_t expected_errors)
 {
 	memset(l, 0, sizeof(*l));
 	if (expected_execs) {
@@ -51,6 +51,12 @@ int ledger_init(struct ledger *l, size_t expected_execs, size_t expected_empties
 			goto fail;
 		l->cap_empties = expected_empties;
 	}
+	if (expected_errors) {
+		l->errors = calloc(expected_errors, sizeof(*l->errors));
+		if (!l->errors)
+			goto fail;
+		l->cap_errors = expected_errors;
+	}
 	return 0;
 
 fail:
@@ -62,6 +68,7 @@ void ledger_free(struct ledger *l)
 {
 	free(l->execs);
 	free(l->empties);
+	free(l->errors);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -95,6 +102,21 @@ int ledger_add_empty(struct ledger *l, const struct empty_claim *e)
 	return 0;
 }
 
+int ledger_add_error(struct ledger *l, int64_t at_ns)
+{
+	int64_t *p;
+
+	if (l->n_errors == l->cap_errors) {
+		p = grow_array(l->errors, &l->cap_errors, l->n_errors + 1, sizeof(*p));
+		if (!p)
+			return -1;
+		l->errors = p;
+		l->growths++;
+	}
+	l->errors[l->n_errors++] = at_ns;
+	return 0;
+}
+
 /*
  * The merge runs after the run, so room made in into here is not counted in its
  * growths; the parts' growths are added instead, so that the merged ledger tells
@@ -102,16 +124,19 @@ int ledger_add_empty(struct ledger *l, const struct empty_claim *e)
  */
 int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n)
 {
-	size_t n_execs = into->n_execs, n_empties = into->n_empties, i;
+	size_t n_execs = into->n_execs, n_empties = into->n_empties, n_errors = into->n_errors, i;
 	struct execution *execs;
 	struct empty_claim *empties;
+	int64_t *errors;
 
 	for (i = 0; i < n; i++) {
 		if (parts[i].n_execs > SIZE_MAX - n_execs ||
-		    parts[i].n_empties > SIZE_MAX - n_empties)
+		    parts[i].n_empties > SIZE_MAX - n_empties ||
+		    parts[i].n_errors > SIZE_MAX - n_errors)
 			return -1;
 		n_execs += parts[i].n_execs;
 		n_empties += parts[i].n_empties;
+		n_errors += parts[i].n_errors;
 	}
 	if (n_execs > into->cap_execs) {
 		execs = grow_array(into->execs, &into->cap_execs, n_execs, sizeof(*execs));
@@ -125,6 +150,12 @@ int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n)
 			return -1;
 		into->empties = empties;
 	}
+	if (n_errors > into->cap_errors) {
+		errors = grow_array(into->errors, &into->cap_errors, n_errors, sizeof(*errors));
+		if (!errors)
+			return -1;
+		into->errors = errors;
+	}
 
 	for (i = 0; i < n; i++) {
 		if (parts[i].n_execs)
@@ -135,6 +166,10 @@ int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n)
 			memcpy(into->empties + into->n_empties, parts[i].empties,
 			       parts[i].n_empties * sizeof(*into->empties));
 		into->n_empties += parts[i].n_empties;
+		if (parts[i].n_errors)
+			memcpy(into->errors + into->n_errors, parts[i].errors,
+			       parts[i].n_errors * sizeof(*into->errors));
+		into->n_errors += parts[i].n_errors;
 		into->growths += parts[i].growths;
 	}
 	return 0;

@@ -33,7 +33,7 @@ struct empty_claim {
 	int32_t worker;		/* index of the worker that made it */
 };
 
-/* A growable array of executions and empty claims owned by one thread. */
+/* A growable array of executions, empty claims and error instants owned by one thread. */
 struct ledger {
 	struct execution *execs;	/* executions in the order added (a worker's: the order they ended) */
 	size_t n_execs;			/* entries used in execs */
@@ -41,11 +41,17 @@ struct ledger {
 	struct empty_claim *empties;	/* empty claims in order */
 	size_t n_empties;		/* entries used in empties */
 	size_t cap_empties;		/* entries allocated in empties */
+	int64_t *errors;		/* when each database error was met, ns since the start barrier, in order */
+	size_t n_errors;		/* entries used in errors */
+	size_t cap_errors;		/* entries allocated in errors */
 	size_t growths;			/* times an array had to grow during the run (0 when sized well) */
 };
 
-/* Preallocates room for expected_execs executions and expected_empties empty claims. 0 or -1. */
-int ledger_init(struct ledger *l, size_t expected_execs, size_t expected_empties);
+/*
+ * Preallocates room for expected_execs executions, expected_empties empty claims and
+ * expected_errors error instants. 0 or -1.
+ */
+int ledger_init(struct ledger *l, size_t expected_execs, size_t expected_empties, size_t expected_errors);
 
 /* Frees what l holds. */
 void ledger_free(struct ledger *l);
@@ -55,6 +61,9 @@ int ledger_add_execution(struct ledger *l, const struct execution *e);
 
 /* Appends one empty claim; grows (rarely) when full. 0, or -1 when out of memory. */
 int ledger_add_empty(struct ledger *l, const struct empty_claim *e);
+
+/* Appends one error instant (ns since the start barrier); grows (rarely) when full. 0, or -1 when out of memory. */
+int ledger_add_error(struct ledger *l, int64_t at_ns);
 
 /*
  * Appends every entry of the n ledgers in parts to into (which ledger_init prepared),

@@ -16,6 +16,8 @@ static void print_usage(FILE *out)
 	      "  history    list the runs in the result store, newest first\n"
 	      "  show       print one stored run and the invocation it came from\n"
 	      "  export     print one stored run as CSV or JSON\n"
+	      "  compare    compare a candidate's runs with a baseline's; exit 1 on a regression\n"
+	      "  report     draw charts of stored runs and write report.md and report.html\n"
 	      "\n"
 	      "  claimbench COMMAND --help   options of a command\n"
 	      "  claimbench --version        the version\n",
@@ -46,6 +48,10 @@ int main(int argc, char **argv)
 		return cmd_show(argc - 1, argv + 1);
 	if (strcmp(argv[1], "export") == 0)
 		return cmd_export(argc - 1, argv + 1);
+	if (strcmp(argv[1], "compare") == 0)
+		return cmd_compare(argc - 1, argv + 1);
+	if (strcmp(argv[1], "report") == 0)
+		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "claimbench: unknown command \"%s\"\n", argv[1]);
 	print_usage(stderr);
 	return EXIT_USAGE;

@@ -51,6 +51,14 @@ static const struct metric_field fields[] = {
 	DBL("claim_latency_ms.p99", claim_latency_ms.p99),
 	DBL("claim_latency_ms.p999", claim_latency_ms.p999),
 	DBL("claim_latency_ms.max", claim_latency_ms.max),
+	DBL("queue_wait_ms.p50", queue_wait_ms.p50),
+	DBL("queue_wait_ms.p90", queue_wait_ms.p90),
+	DBL("queue_wait_ms.p99", queue_wait_ms.p99),
+	DBL("queue_wait_ms.p999", queue_wait_ms.p999),
+	DBL("queue_wait_ms.max", queue_wait_ms.max),
+	CNT("arrivals", arrivals),
+	CNT("arrivals_late", arrivals_late),
+	DBL("arrival_late_max_ms", arrival_late_max_ms),
 };
 
 #define N_FIELDS (sizeof(fields) / sizeof(fields[0]))

@@ -28,8 +28,16 @@
  *		+infinity for a job never executed whose final status is JOB_NEW,
  *		JOB_ACTIVE or JOB_MISSING (or unknown). A job never executed whose final
  *		status is JOB_DONE or JOB_ERROR is left out.
- * empty_claims, retries, give_ups, errors
+ * empty_claims, retries, give_ups
  *		the workers' counters summed.
+ * errors	the workers' and the producers' counters summed.
+ * arrivals, arrivals_late
+ *		the producers' inserted and late counters summed; arrival_late_max_ms
+ *		the largest of their late_max_ns, in milliseconds.
+ * queue wait	for every job j in 1..n_jobs that was enqueued (enqueued_ns[j] is not
+ *		INT64_MAX; every job at 0 when enqueued_ns is NULL) and executed:
+ *		max(0, first_start(j) - enqueued_ns[j]), where first_start(j) is the
+ *		smallest start_ns of j's executions; percentiles as for claim latency.
  * fairness	over the workers' completed counters x_1..x_n: Jain's index
  *		(sum x)^2 / (n * sum x^2), 1 when every x is 0; min; max; cv, the
  *		population standard deviation / mean, 0 when the mean is 0. All 0 when n is 0.
@@ -42,6 +50,18 @@
  *		is not JOB_DONE, it is EXEC_FAILED and the status is not JOB_ERROR, or there
  *		is none and the status is JOB_DONE or JOB_ERROR. 0 when the final state is
  *		unknown.
+ *
+ * A job never enqueued (enqueued_ns INT64_MAX: an arrival a stopped producer did not
+ * insert) counts in no per-job figure: not in ideal_s, lost, ledger_mismatches, queue
+ * wait or the series, and it makes no empty claim spurious.
+ *
+ * series	100 ms buckets [k * 100, (k + 1) * 100) ms, k from 0 to the bucket of the
+ *		latest instant recorded (execution and empty-claim ends, error instants,
+ *		enqueue times) and, in a timed run, at least to duration_ns - 1. completed:
+ *		EXEC_DONE executions by end_ns; empty_claims by end_ns; errors by instant;
+ *		enqueued: jobs past n_backlog by enqueue time; backlog: jobs enqueued in
+ *		buckets up to k minus jobs first in hand in buckets up to k, a job's first
+ *		in hand being max(first_start, enqueued_ns).
  *
  * Executions of ids outside 1..n_jobs count in the ledger's own figures
  * (executions, completed, duplicates, dup_jobs, overlaps, makespan) but in none
@@ -59,6 +79,7 @@
 /* What the ledger says about one job. */
 struct job_summary {
 	int64_t first_claim_ns;	/* smallest claim_start_ns of its executions; INT64_MAX when none */
+	int64_t first_start_ns;	/* smallest start_ns of its executions (first in hand); INT64_MAX when none */
 	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
 	bool executed;		/* it has at least one execution */
 	bool completed;		/* it has at least one EXEC_DONE execution */
@@ -115,6 +136,7 @@ static int cmp_pending(const void *pa, const void *pb)
 static void job_summary_init(struct job_summary *s)
 {
 	s->first_claim_ns = INT64_MAX;
+	s->first_start_ns = INT64_MAX;
 	s->expected = -1;
 	s->executed = false;
 	s->completed = false;
@@ -163,13 +185,25 @@ struct fairness metrics_fairness(const uint64_t *x, size_t n)
 	return f;
 }
 
-/* Sums the workers' claim and error counters into out. */
+/* Sums the workers' claim and error counters and the producers' counters into out. */
 static void sum_workers(const struct metrics_input *in, struct run_metrics *out)
 {
+	const struct producer_stats *p;
 	const struct worker_stats *w;
+	int64_t late_max_ns = 0;
 	size_t i;
 	int k;
 
+	for (i = 0; i < in->n_producers; i++) {
+		p = &in->producers[i];
+		out->arrivals += p->inserted;
+		out->arrivals_late += p->late;
+		if (p->late_max_ns > late_max_ns)
+			late_max_ns = p->late_max_ns;
+		for (k = 0; k < ERR_KIND_COUNT; k++)
+			out->errors[k] += p->errors[k];
+	}
+	out->arrival_late_max_ms = (double)late_max_ns / NS_PER_MS;
 	for (i = 0; i < in->n_workers; i++) {
 		w = &in->workers[i];
 		out->empty_claims += w->empty;
@@ -196,10 +230,21 @@ static int compute_fairness(const struct metrics_input *in, struct run_metrics *
 	return 0;
 }
 
+/* The percentiles and max of h, in milliseconds. */
+static struct latency_summary summarise_hist(const struct histogram *h)
+{
+	return (struct latency_summary){
+		.p50 = (double)hist_percentile(h, 50.0) / NS_PER_MS,
+		.p90 = (double)hist_percentile(h, 90.0) / NS_PER_MS,
+		.p99 = (double)hist_percentile(h, 99.0) / NS_PER_MS,
+		.p999 = (double)hist_percentile(h, 99.9) / NS_PER_MS,
+		.max = (double)h->max / NS_PER_MS,
+	};
+}
+
 /* Fills out->claim_latency_ms from the workers' histograms merged. 0, or -1 when out of memory. */
 static int summarise_latency(const struct metrics_input *in, struct run_metrics *out)
 {
-	struct latency_summary *s = &out->claim_latency_ms;
 	struct histogram *merged;
 	size_t i;
 
@@ -209,12 +254,36 @@ static int summarise_latency(const struct metrics_input *in, struct run_metrics 
 	hist_init(merged);
 	for (i = 0; i < in->n_workers; i++)
 		hist_merge(merged, &in->workers[i].claim_latency);
-	s->p50 = (double)hist_percentile(merged, 50.0) / NS_PER_MS;
-	s->p90 = (double)hist_percentile(merged, 90.0) / NS_PER_MS;
-	s->p99 = (double)hist_percentile(merged, 99.0) / NS_PER_MS;
-	s->p999 = (double)hist_percentile(merged, 99.9) / NS_PER_MS;
-	s->max = (double)merged->max / NS_PER_MS;
+	out->claim_latency_ms = summarise_hist(merged);
 	free(merged);
+	return 0;
+}
+
+/* The enqueue time of the job at index j: INT64_MAX when never enqueued, 0 without enqueue times. */
+static int64_t enqueued_at(const struct metrics_input *in, size_t j)
+{
+	return in->enqueued_ns ? in->enqueued_ns[j] : 0;
+}
+
+/* Fills out->queue_wait_ms from the job summaries. 0, or -1 when out of memory. */
+static int summarise_queue_wait(const struct metrics_input *in, const struct job_summary *jobs,
+				struct run_metrics *out)
+{
+	struct histogram *h;
+	int64_t enq;
+	size_t j;
+
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -1;
+	hist_init(h);
+	for (j = 0; j < in->n_jobs; j++) {
+		enq = enqueued_at(in, j);
+		if (enq != INT64_MAX && jobs[j].first_start_ns != INT64_MAX)
+			hist_record(h, jobs[j].first_start_ns - enq);
+	}
+	out->queue_wait_ms = summarise_hist(h);
+	free(h);
 	return 0;
 }
 
@@ -237,6 +306,8 @@ static void scan_job(const struct execution *x, size_t n, struct run_metrics *ou
 	for (i = 0; i < n; i++) {
 		if (x[i].claim_start_ns < s->first_claim_ns)
 			s->first_claim_ns = x[i].claim_start_ns;
+		if (x[i].start_ns < s->first_start_ns)
+			s->first_start_ns = x[i].start_ns;
 		if (x[i].outcome == EXEC_DONE)
 			s->completed = true;
 		if (exec_committed(&x[i])) {
@@ -353,7 +424,7 @@ static int count_spurious(const struct metrics_input *in, const struct job_summa
 	for (i = 0; i < in->n_jobs; i++) {
 		if (!job_may_be_pending(in, &jobs[i], i))
 			continue;
-		p[n].enqueued_ns = in->enqueued_ns ? in->enqueued_ns[i] : 0;
+		p[n].enqueued_ns = enqueued_at(in, i);
 		p[n].first_claim_ns = jobs[i].first_claim_ns;
 		n++;
 	}
@@ -380,7 +451,10 @@ static int count_spurious(const struct metrics_input *in, const struct job_summa
 	return 0;
 }
 
-/* Fills lost, ledger_mismatches, ideal_s and throughput_jps of out from the job summaries. */
+/*
+ * Fills lost, ledger_mismatches, ideal_s and throughput_jps of out from the job summaries;
+ * a job never enqueued (an arrival no producer inserted) counts in none of them.
+ */
 static void judge_jobs(const struct metrics_input *in, const struct job_summary *jobs,
 		       struct run_metrics *out)
 {
@@ -388,6 +462,8 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 	size_t j;
 
 	for (j = 0; j < in->n_jobs; j++) {
+		if (enqueued_at(in, j) == INT64_MAX)
+			continue;
 		if (in->drain || jobs[j].completed)
 			work_ns += (double)in->work_ns[j];
 		if (job_lost(in, &jobs[j], j))
@@ -429,10 +505,121 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 		goto out_free;
 	if (count_spurious(in, jobs, out))
 		goto out_free;
+	if (summarise_queue_wait(in, jobs, out))
+		goto out_free;
 	judge_jobs(in, jobs, out);
 	ret = 0;
 
 out_free:
 	free(jobs);
 	return ret;
+}
+
+/* The bucket an instant (ns after the start) falls in; instants before the start in the first. */
+static size_t bucket_of(int64_t t_ns)
+{
+	return t_ns > 0 ? (size_t)(t_ns / SERIES_BUCKET_NS) : 0;
+}
+
+/*
+ * The latest instant in, the ledger and the enqueue times record: ends of executions and
+ * empty claims, errors, enqueues; in a timed run, no earlier than the end of its duration.
+ */
+static int64_t series_last_ns(const struct metrics_input *in)
+{
+	const struct ledger *l = in->ledger;
+	int64_t last = 0, enq;
+	size_t i;
+
+	if (!in->drain && in->duration_ns > 0)
+		last = in->duration_ns - 1;
+	for (i = 0; i < l->n_execs; i++)
+		if (l->execs[i].end_ns > last)
+			last = l->execs[i].end_ns;
+	for (i = 0; i < l->n_empties; i++)
+		if (l->empties[i].end_ns > last)
+			last = l->empties[i].end_ns;
+	for (i = 0; i < l->n_errors; i++)
+		if (l->errors[i] > last)
+			last = l->errors[i];
+	for (i = 0; i < in->n_jobs; i++) {
+		enq = enqueued_at(in, i);
+		if (enq != INT64_MAX && enq > last)
+			last = enq;
+	}
+	return last;
+}
+
+/*
+ * Adds each enqueued job's arrival to the enqueued column and its entry to, and its first
+ * execution's start (no earlier than its enqueue) from, the running backlog. 0, or -1 when
+ * out of memory.
+ */
+static int series_backlog(const struct metrics_input *in, struct series_point *pts, size_t n)
+{
+	const struct ledger *l = in->ledger;
+	int64_t *first_start, *delta, enq, backlog = 0;
+	size_t i, j;
+	int ret = -1;
+
+	first_start = alloc_zeroed(in->n_jobs, sizeof(*first_start));
+	delta = alloc_zeroed(n, sizeof(*delta));
+	if (!first_start || !delta)
+		goto out_free;
+	for (j = 0; j < in->n_jobs; j++)
+		first_start[j] = INT64_MAX;
+	for (i = 0; i < l->n_execs; i++) {
+		const struct execution *e = &l->execs[i];
+
+		if (job_in_range(in, e->job_id) && e->start_ns < first_start[e->job_id - 1])
+			first_start[e->job_id - 1] = e->start_ns;
+	}
+	for (j = 0; j < in->n_jobs; j++) {
+		enq = enqueued_at(in, j);
+		if (enq == INT64_MAX)
+			continue;
+		if (j >= in->n_backlog)
+			pts[bucket_of(enq)].enqueued++;
+		delta[bucket_of(enq)]++;
+		if (first_start[j] != INT64_MAX)
+			delta[bucket_of(first_start[j] > enq ? first_start[j] : enq)]--;
+	}
+	for (i = 0; i < n; i++) {
+		backlog += delta[i];
+		pts[i].backlog = (uint64_t)backlog;
+	}
+	ret = 0;
+out_free:
+	free(delta);
+	free(first_start);
+	return ret;
+}
+
+int metrics_series(const struct metrics_input *in, struct series_point **out, size_t *n)
+{
+	const struct ledger *l = in->ledger;
+	struct series_point *pts;
+	size_t count = bucket_of(series_last_ns(in)) + 1, i;
+
+	*out = NULL;
+	*n = 0;
+	pts = calloc(count, sizeof(*pts));
+	if (!pts)
+		return -1;
+	for (i = 0; i < count; i++)
+		pts[i].t_ms = (int64_t)i * (SERIES_BUCKET_NS / 1000000);
+	for (i = 0; i < l->n_execs; i++)
+		if (l->execs[i].outcome == EXEC_DONE)
+			pts[bucket_of(l->execs[i].end_ns)].completed++;
+	for (i = 0; i < l->n_empties; i++)
+		pts[bucket_of(l->empties[i].end_ns)].empty_claims++;
+	for (i = 0; i < l->n_errors; i++)
+		pts[bucket_of(l->errors[i])].errors++;
+	if (series_backlog(in, pts, count) < 0) {
+		free(pts);
+		return -1;
+	}
+	*out = pts;
+	*n = count;
+	return 0;
 }

@@ -1,4 +1,6 @@
-/* The printed names of the enums that appear in output. */
+/* The printed names of the enums that appear in output, and what follows from a run_config. */
+#include <math.h>
+
 #include "backend.h"
 #include "config.h"
 
@@ -15,4 +17,16 @@ const char *work_dist_name(enum work_dist dist)
 const char *backend_kind_name(enum backend_kind kind)
 {
 	return kind == BACKEND_POSTGRESQL ? "postgresql" : kind == BACKEND_SQLITE ? "sqlite" : "unknown";
+}
+
+double run_config_arrival_s(const struct run_config *cfg)
+{
+	return cfg->arrival_s > 0 ? cfg->arrival_s : cfg->duration_s;
+}
+
+long run_config_arrivals(const struct run_config *cfg)
+{
+	if (cfg->arrival_rate <= 0)
+		return 0;
+	return (long)ceil(cfg->arrival_rate * run_config_arrival_s(cfg) - 1e-9);
 }

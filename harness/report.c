@@ -131,7 +131,19 @@ static void json_errors(struct json *j, const uint64_t *errors)
 	json_close(j, '}');
 }
 
-/* The fairness and claim_latency_ms objects of one run. */
+/* An object of percentiles named key: p50, p90, p99, p999 and max. */
+static void json_latency(struct json *j, const char *key, const struct latency_summary *l)
+{
+	json_open(j, key, '{');
+	json_dbl(j, "p50", l->p50);
+	json_dbl(j, "p90", l->p90);
+	json_dbl(j, "p99", l->p99);
+	json_dbl(j, "p999", l->p999);
+	json_dbl(j, "max", l->max);
+	json_close(j, '}');
+}
+
+/* The fairness, claim_latency_ms and queue_wait_ms objects of one run. */
 static void json_shares_latency(struct json *j, const struct run_metrics *m)
 {
 	json_open(j, "fairness", '{');
@@ -141,13 +153,8 @@ static void json_shares_latency(struct json *j, const struct run_metrics *m)
 	json_dbl(j, "cv", m->fairness.cv);
 	json_close(j, '}');
 
-	json_open(j, "claim_latency_ms", '{');
-	json_dbl(j, "p50", m->claim_latency_ms.p50);
-	json_dbl(j, "p90", m->claim_latency_ms.p90);
-	json_dbl(j, "p99", m->claim_latency_ms.p99);
-	json_dbl(j, "p999", m->claim_latency_ms.p999);
-	json_dbl(j, "max", m->claim_latency_ms.max);
-	json_close(j, '}');
+	json_latency(j, "claim_latency_ms", &m->claim_latency_ms);
+	json_latency(j, "queue_wait_ms", &m->queue_wait_ms);
 }
 
 /* The per_worker array: one object per worker, indexed from 0 (empty when absent). */
@@ -172,6 +179,27 @@ static void json_per_worker(struct json *j, const struct run_result *run)
 	json_close(j, ']');
 }
 
+/* The series array: one object per 100 ms bucket (empty when absent). */
+static void json_series(struct json *j, const struct run_result *run)
+{
+	const struct series_point *p;
+	size_t i;
+
+	json_open(j, "series", '[');
+	for (i = 0; run->series && i < run->n_series; i++) {
+		p = &run->series[i];
+		json_open(j, NULL, '{');
+		json_int(j, "t_ms", p->t_ms);
+		json_u64(j, "completed", p->completed);
+		json_u64(j, "empty_claims", p->empty_claims);
+		json_u64(j, "errors", p->errors);
+		json_u64(j, "enqueued", p->enqueued);
+		json_u64(j, "backlog", p->backlog);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
 /* One element of the results array. */
 static void json_run(struct json *j, const struct run_result *run)
 {
@@ -189,6 +217,7 @@ static void json_run(struct json *j, const struct run_result *run)
 	json_dbl(j, "work_ms", run->work_ms);
 	json_str(j, "work_dist", run->work_dist);
 	json_dbl(j, "duration_s", run->duration_s);
+	json_dbl(j, "arrival_rate", run->arrival_rate);
 	json_int(j, "repeat", run->repeat);
 	json_bool(j, "complete", run->complete);
 	json_dbl(j, "makespan_s", m->makespan_s);
@@ -205,9 +234,13 @@ static void json_run(struct json *j, const struct run_result *run)
 	json_u64(j, "retries", m->retries);
 	json_u64(j, "give_ups", m->give_ups);
 	json_u64(j, "ledger_mismatches", m->ledger_mismatches);
+	json_u64(j, "arrivals", m->arrivals);
+	json_u64(j, "arrivals_late", m->arrivals_late);
+	json_dbl(j, "arrival_late_max_ms", m->arrival_late_max_ms);
 	json_errors(j, m->errors);
 	json_shares_latency(j, m);
 	json_per_worker(j, run);
+	json_series(j, run);
 	json_close(j, '}');
 }
 
@@ -321,6 +354,9 @@ static const char *const csv_tail[] = {
 	"jain", "fairness_min", "fairness_max", "fairness_cv",
 	"latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
 	"latency_p999_ms", "latency_max_ms", "group", "sweep",
+	"arrival_rate", "arrivals", "arrivals_late", "arrival_late_max_ms",
+	"queue_wait_p50_ms", "queue_wait_p90_ms", "queue_wait_p99_ms",
+	"queue_wait_p999_ms", "queue_wait_max_ms",
 };
 
 /* The header line: csv_head, errors_<kind> for every kind, csv_tail. */
@@ -382,6 +418,15 @@ static void csv_row(struct csv *c, const struct run_result *run)
 	csv_dbl(c, m->claim_latency_ms.max);
 	csv_str(c, run->group ? run->group : "");
 	csv_str(c, run->sweep ? run->sweep : "");
+	csv_dbl(c, run->arrival_rate);
+	csv_u64(c, m->arrivals);
+	csv_u64(c, m->arrivals_late);
+	csv_dbl(c, m->arrival_late_max_ms);
+	csv_dbl(c, m->queue_wait_ms.p50);
+	csv_dbl(c, m->queue_wait_ms.p90);
+	csv_dbl(c, m->queue_wait_ms.p99);
+	csv_dbl(c, m->queue_wait_ms.p999);
+	csv_dbl(c, m->queue_wait_ms.max);
 	csv_end(c);
 }
 

@@ -20,10 +20,13 @@ struct run_result {
 	double work_ms;			/* mean work time per job */
 	const char *work_dist;		/* "fixed", "uniform" or "exp" */
 	double duration_s;		/* length of a timed run; 0 for a drain run */
+	double arrival_rate;		/* jobs per second the producers inserted at; 0 when none */
 	int repeat;			/* repetition number, from 1 */
 	bool complete;			/* false when interrupted or a worker aborted */
 	struct run_metrics metrics;	/* every figure of the run */
 	struct worker_stats *per_worker; /* per-worker counters, workers of them (owned) */
+	struct series_point *series;	/* the 100 ms time series, n_series buckets (owned); NULL when none */
+	size_t n_series;		/* entries in series */
 };
 
 /* Everything one invocation of `claimbench run` measured. */

@@ -14,7 +14,7 @@ struct run_plan {
 	const struct run_config *cfg;		/* the invocation's settings */
 	const struct backend_ops *db;		/* the backend driver */
 	const char *target;			/* where to connect (conninfo or path) */
-	const int64_t *work_ns;			/* work time per job, indexed id-1 */
+	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 };
 
 /*

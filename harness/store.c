@@ -125,6 +125,20 @@ const char *const store_migrations[] = {
 	"ALTER TABLE runs ADD COLUMN run_group TEXT NOT NULL DEFAULT '';	-- scenario section, '' when none\n"
 	"ALTER TABLE runs ADD COLUMN sweep TEXT NOT NULL DEFAULT '';	-- swept keys' values, '' when none\n"
 	"PRAGMA user_version = 3;\n",
+
+	/* 4: open-loop arrivals, queue wait, and the series' enqueued and backlog columns. */
+	"ALTER TABLE runs ADD COLUMN arrival_rate REAL NOT NULL DEFAULT 0;	-- jobs per second, 0: none\n"
+	"ALTER TABLE runs ADD COLUMN arrivals INTEGER NOT NULL DEFAULT 0;	-- arrivals inserted\n"
+	"ALTER TABLE runs ADD COLUMN arrivals_late INTEGER NOT NULL DEFAULT 0;	-- inserts issued late\n"
+	"ALTER TABLE runs ADD COLUMN arrival_late_max_ms REAL;	-- the most an insert was issued late\n"
+	"ALTER TABLE runs ADD COLUMN queue_wait_p50_ms REAL;	-- enqueue to first in hand, per job\n"
+	"ALTER TABLE runs ADD COLUMN queue_wait_p90_ms REAL;\n"
+	"ALTER TABLE runs ADD COLUMN queue_wait_p99_ms REAL;\n"
+	"ALTER TABLE runs ADD COLUMN queue_wait_p999_ms REAL;\n"
+	"ALTER TABLE runs ADD COLUMN queue_wait_max_ms REAL;\n"
+	"ALTER TABLE run_series ADD COLUMN enqueued INTEGER NOT NULL DEFAULT 0;	-- arrivals inserted\n"
+	"ALTER TABLE run_series ADD COLUMN backlog INTEGER NOT NULL DEFAULT 0;	-- jobs waiting at its end\n"
+	"PRAGMA user_version = 4;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));
@@ -407,9 +421,11 @@ static int insert_run(sqlite3 *db, long long invocation_id, const struct run_res
 		" duration_s, repeat, complete, makespan_s, ideal_s, throughput_jps, completed, executions,"
 		" duplicates, dup_jobs, overlaps, lost, empty_claims, spurious_empties, retries, give_ups,"
 		" ledger_mismatches, jain, fairness_min, fairness_max, fairness_cv, latency_p50_ms,"
-		" latency_p90_ms, latency_p99_ms, latency_p999_ms, latency_max_ms, run_group, sweep)"
+		" latency_p90_ms, latency_p99_ms, latency_p999_ms, latency_max_ms, run_group, sweep,"
+		" arrival_rate, arrivals, arrivals_late, arrival_late_max_ms, queue_wait_p50_ms, queue_wait_p90_ms,"
+		" queue_wait_p99_ms, queue_wait_p999_ms, queue_wait_max_ms)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-		" ?, ?, ?, ?, ?, ?, ?)";
+		" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	const struct run_metrics *m = &run->metrics;
 	struct binder b = { .next = 1 };
 	int ret = -1;
@@ -451,6 +467,15 @@ static int insert_run(sqlite3 *db, long long invocation_id, const struct run_res
 	bind_dbl(&b, m->claim_latency_ms.max);
 	bind_text(&b, run->group ? run->group : "");
 	bind_text(&b, run->sweep ? run->sweep : "");
+	bind_dbl(&b, run->arrival_rate);
+	bind_u64(&b, m->arrivals);
+	bind_u64(&b, m->arrivals_late);
+	bind_dbl(&b, m->arrival_late_max_ms);
+	bind_dbl(&b, m->queue_wait_ms.p50);
+	bind_dbl(&b, m->queue_wait_ms.p90);
+	bind_dbl(&b, m->queue_wait_ms.p99);
+	bind_dbl(&b, m->queue_wait_ms.p999);
+	bind_dbl(&b, m->queue_wait_ms.max);
 	if (insert_row(db, &b, "storing the run", err, errlen) < 0)
 		goto out;
 	*id = sqlite3_last_insert_rowid(db);
@@ -558,6 +583,37 @@ out:
 	return ret;
 }
 
+/* Inserts the run's time series, one row per bucket. 0, or -1 with err. */
+static int insert_series(sqlite3 *db, long long run_id, const struct run_result *run, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?)";
+	const struct series_point *p;
+	struct binder b = { .next = 1 };
+	size_t i;
+	int ret = -1;
+
+	if (prepare(db, sql, &b.st, err, errlen) < 0)
+		goto out;
+	for (i = 0; run->series && i < run->n_series; i++) {
+		p = &run->series[i];
+		bind_i64(&b, run_id);
+		bind_i64(&b, p->t_ms);
+		bind_u64(&b, p->completed);
+		bind_u64(&b, p->empty_claims);
+		bind_u64(&b, p->errors);
+		bind_u64(&b, p->enqueued);
+		bind_u64(&b, p->backlog);
+		if (insert_row(db, &b, "storing the time series", err, errlen) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(b.st);
+	return ret;
+}
+
 int store_append(sqlite3 *db, struct store_session *session, const struct store_context *ctx,
 		 const struct report *r, const struct run_result *run, long long *run_id, char *err, size_t errlen)
 {
@@ -570,6 +626,7 @@ int store_append(sqlite3 *db, struct store_session *session, const struct store_
 	if (insert_run(db, invocation_id, run, &id, err, errlen) < 0 ||
 	    insert_counters(db, id, run, err, errlen) < 0 ||
 	    insert_latency_bins(db, id, run, err, errlen) < 0 ||
+	    insert_series(db, id, run, err, errlen) < 0 ||
 	    exec(db, "COMMIT", "storing the run", err, errlen) < 0)
 		goto rollback;
 	session->invocation_id = invocation_id;
@@ -663,7 +720,9 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, long lon
 		" r.duplicates, r.dup_jobs, r.overlaps, r.lost, r.empty_claims, r.spurious_empties, r.retries,"
 		" r.give_ups, r.ledger_mismatches, r.jain, r.fairness_min, r.fairness_max, r.fairness_cv,"
 		" r.latency_p50_ms, r.latency_p90_ms, r.latency_p99_ms, r.latency_p999_ms, r.latency_max_ms,"
-		" r.run_group, r.sweep FROM runs r JOIN invocations i ON i.id = r.invocation_id WHERE r.id = ?";
+		" r.run_group, r.sweep, r.arrival_rate, r.arrivals, r.arrivals_late, r.arrival_late_max_ms,"
+		" r.queue_wait_p50_ms, r.queue_wait_p90_ms, r.queue_wait_p99_ms, r.queue_wait_p999_ms,"
+		" r.queue_wait_max_ms FROM runs r JOIN invocations i ON i.id = r.invocation_id WHERE r.id = ?";
 	struct run_result *run = &s->run;
 	struct run_metrics *m = &run->metrics;
 	struct reader c = { .next = 0 };
@@ -725,6 +784,15 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, long lon
 	m->claim_latency_ms.max = col_dbl(&c);
 	if (col_text(&c, s, &run->group) < 0 || col_text(&c, s, &run->sweep) < 0)
 		goto oom;
+	run->arrival_rate = col_dbl(&c);
+	m->arrivals = col_u64(&c);
+	m->arrivals_late = col_u64(&c);
+	m->arrival_late_max_ms = col_dbl(&c);
+	m->queue_wait_ms.p50 = col_dbl(&c);
+	m->queue_wait_ms.p90 = col_dbl(&c);
+	m->queue_wait_ms.p99 = col_dbl(&c);
+	m->queue_wait_ms.p999 = col_dbl(&c);
+	m->queue_wait_ms.max = col_dbl(&c);
 	ret = 0;
 	goto out;
 oom:
@@ -812,6 +880,49 @@ out:
 	return ret;
 }
 
+/* Reads the run's time series into a new run->series, left NULL when none was stored. 0, or -1 with err. */
+static int load_series(sqlite3 *db, long long run_id, struct run_result *run, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog FROM run_series"
+		" WHERE run_id = ? ORDER BY bucket_ms";
+	struct series_point *grown, *p;
+	struct reader c = { .next = 0 };
+	size_t cap = 0;
+	int rc, ret = -1;
+
+	if (prepare(db, sql, &c.st, err, errlen) < 0)
+		goto out;
+	sqlite3_bind_int64(c.st, 1, run_id);
+	while ((rc = sqlite3_step(c.st)) == SQLITE_ROW) {
+		if (run->n_series == cap) {
+			cap = cap ? 2 * cap : 64;
+			grown = realloc(run->series, cap * sizeof(*grown));
+			if (!grown) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+			run->series = grown;
+		}
+		p = &run->series[run->n_series++];
+		c.next = 0;
+		p->t_ms = col_i64(&c);
+		p->completed = col_u64(&c);
+		p->empty_claims = col_u64(&c);
+		p->errors = col_u64(&c);
+		p->enqueued = col_u64(&c);
+		p->backlog = col_u64(&c);
+	}
+	if (rc != SQLITE_DONE) {
+		sql_fail(db, "reading the time series", err, errlen);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(c.st);
+	return ret;
+}
+
 /* Reads the invocation's server settings (the first DB_MAX_SETTINGS) into r. 0, or -1 with err. */
 static int load_settings(sqlite3 *db, long long invocation_id, struct report *r, char *err, size_t errlen)
 {
@@ -853,6 +964,7 @@ int store_load(sqlite3 *db, long long run_id, struct store_run *out, char *err, 
 	rc = -1;
 	if (load_run_errors(db, run_id, out->run.metrics.errors, err, errlen) < 0 ||
 	    load_workers(db, run_id, &out->run, err, errlen) < 0 ||
+	    load_series(db, run_id, &out->run, err, errlen) < 0 ||
 	    load_settings(db, invocation_id, &out->report, err, errlen) < 0)
 		goto fail;
 	out->run_id = run_id;
@@ -873,6 +985,7 @@ void store_run_free(struct store_run *s)
 		free(s->strings[i]);
 	free(s->strings);
 	free(s->run.per_worker);
+	free(s->run.series);
 	memset(s, 0, sizeof(*s));
 }
 

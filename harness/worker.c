@@ -56,7 +56,7 @@ static int prepare_all(struct worker *w, const struct strategy_statement *st, si
 }
 
 int worker_open(struct worker *w, struct run_shared *shared, int index, const char *target,
-		size_t expected_execs, char *err, size_t errlen)
+		size_t expected_execs, size_t expected_empties, char *err, size_t errlen)
 {
 	const struct strategy_ops *st = shared->strategy;
 
@@ -68,7 +68,7 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, const ch
 	hist_init(&w->stats.claim_latency);
 	atomic_init(&w->progress, 0);
 	atomic_init(&w->finished, false);
-	if (ledger_init(&w->ledger, expected_execs, expected_execs) < 0) {
+	if (ledger_init(&w->ledger, expected_execs, expected_empties, 64) < 0) {
 		snprintf(err, errlen, "out of memory for the ledger");
 		return -1;
 	}
@@ -93,10 +93,12 @@ void worker_close(struct worker *w)
 	ledger_free(&w->ledger);
 }
 
-/* Counts the error just met on w's connection. */
+/* Counts the error just met on w's connection by kind and notes its instant in w's ledger. */
 static void count_error(struct worker *w)
 {
 	w->stats.errors[w->shared->db->error_kind(w->conn)]++;
+	if (ledger_add_error(&w->ledger, clock_now_ns() - w->shared->start_ns) < 0)
+		w->ledger_full = true;
 }
 
 int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout)
@@ -186,7 +188,7 @@ static int execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	int64_t end;
 	int rc;
 
-	if (job_id >= 1 && job_id <= s->cfg->jobs)
+	if (job_id >= 1 && job_id <= s->backlog + s->arrivals)
 		clock_sleep_ns(s->work_ns[job_id - 1]);
 	rc = st->complete ? st->complete(w, job_id) : worker_complete(w, job_id);
 	end = clock_now_ns();
@@ -200,12 +202,19 @@ static int execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	return ledger_add_execution(&w->ledger, &e);
 }
 
-/* After an empty claim in a drain run: true when the table holds no job in state new. */
+/*
+ * After an empty claim in a drain run: true when the producers are done and the table
+ * holds no job in state new. The producers' flag is read first, with acquire order, so
+ * that the count sees every insert they committed.
+ */
 static bool drained(struct worker *w, bool *failed)
 {
 	const char *params[] = { w->shared->cfg->queue };
 	int64_t remaining = -1;
 
+	*failed = false;
+	if (atomic_load_explicit(&w->shared->producers_running, memory_order_acquire) > 0)
+		return false;
 	*failed = worker_exec(w, SLOT_COUNT_NEW, 1, params, &remaining, 1) != 1;
 	return !*failed && remaining == 0;
 }
@@ -217,10 +226,7 @@ static void *worker_main(void *arg)
 	struct run_shared *s = w->shared;
 	int consecutive_errors = 0;
 
-	pthread_mutex_lock(&s->gate_lock);
-	while (!s->gate_open)
-		pthread_cond_wait(&s->gate_opened, &s->gate_lock);
-	pthread_mutex_unlock(&s->gate_lock);
+	worker_wait_gate(s);
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
 		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
 		enum claim_result r;
@@ -256,6 +262,10 @@ static void *worker_main(void *arg)
 		} else if (r == CLAIM_ERROR) {
 			failed = true;
 		}
+		if (w->ledger_full) {
+			worker_abort(w, "out of memory for the ledger");
+			break;
+		}
 		if (!failed) {
 			consecutive_errors = 0;
 			continue;
@@ -282,6 +292,14 @@ static void *worker_main(void *arg)
 int worker_start(struct worker *w)
 {
 	return pthread_create(&w->thread, NULL, worker_main, w) == 0 ? 0 : -1;
+}
+
+void worker_wait_gate(struct run_shared *s)
+{
+	pthread_mutex_lock(&s->gate_lock);
+	while (!s->gate_open)
+		pthread_cond_wait(&s->gate_opened, &s->gate_lock);
+	pthread_mutex_unlock(&s->gate_lock);
 }
 
 void worker_open_gate(struct run_shared *s, int64_t duration_ns)

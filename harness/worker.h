@@ -21,7 +21,10 @@
 /* Consecutive errors after which a worker gives up and the run is marked incomplete. */
 #define WORKER_MAX_CONSECUTIVE_ERRORS 100
 
-/* What every worker of one run shares; read-only during the run but for stop. */
+/*
+ * What every worker and producer of one run shares; read-only during the run but for
+ * stop, producers_running and the entries of enqueued_ns each producer owns.
+ */
 struct run_shared {
 	const struct run_config *cfg;		/* the invocation's settings */
 	const struct backend_ops *db;		/* the backend driver */
@@ -29,7 +32,13 @@ struct run_shared {
 	enum claim_mode mode;			/* its claim mode in this run */
 	char jobs_table[160];			/* quoted name of the queue table */
 	char tickets_table[160];		/* quoted name of the ticket control table */
-	const int64_t *work_ns;			/* work time per job, indexed id-1 */
+	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
+	long backlog;				/* jobs 1..backlog are in the table before the start */
+	long arrivals;				/* jobs backlog+1..backlog+arrivals: producers' */
+	int64_t *enqueued_ns;			/* per job (id-1): ns after the start its insert
+						 * committed; 0 for the backlog, INT64_MAX until
+						 * inserted; each producer writes its own ids */
+	atomic_int producers_running;		/* producers still inserting; 0: no more arrivals */
 	int64_t start_ns;			/* the start barrier's instant (clock_now_ns), set when the gate opens */
 	int64_t deadline_ns;			/* end of a timed run (absolute), 0 in a drain run */
 	pthread_mutex_t gate_lock;		/* guards gate_open, start_ns and deadline_ns until the start */
@@ -44,18 +53,22 @@ struct worker {
 	struct db_conn *conn;			/* its own connection */
 	struct run_shared *shared;		/* the run it belongs to */
 	struct worker_stats stats;		/* its counters and claim-latency histogram */
-	struct ledger ledger;			/* its executions and empty claims */
+	struct ledger ledger;			/* its executions, empty claims and error instants */
 	atomic_uint_fast64_t progress;		/* completed jobs, read by the progress line */
 	atomic_bool finished;			/* set when its loop has ended */
 	bool aborted;				/* stopped by an error rather than by the end of the run */
+	bool ledger_full;			/* an error instant could not be recorded: out of memory */
 	char abort_reason[256];			/* why, when aborted */
 	int64_t ticket;				/* ticket strategy: the ticket held, or -1 */
 	pthread_t thread;			/* its thread */
 };
 
-/* Creates w's connection and prepares the harness's and the strategy's statements. 0, or -1 with err. */
+/*
+ * Creates w's connection and prepares the harness's and the strategy's statements, its
+ * ledger sized for expected_execs executions and expected_empties empty claims. 0, or -1 with err.
+ */
 int worker_open(struct worker *w, struct run_shared *shared, int index, const char *target,
-		size_t expected_execs, char *err, size_t errlen);
+		size_t expected_execs, size_t expected_empties, char *err, size_t errlen);
 
 /* Closes w's connection and frees its ledger. */
 void worker_close(struct worker *w);
@@ -63,12 +76,15 @@ void worker_close(struct worker *w);
 /* Starts w's thread, which waits at the start gate. 0 or -1. */
 int worker_start(struct worker *w);
 
+/* Blocks until the start gate of s opens. */
+void worker_wait_gate(struct run_shared *s);
+
 /* Opens the start gate of s: records the start instant (and deadline, for a timed run) and releases the workers. */
 void worker_open_gate(struct run_shared *s, int64_t duration_ns);
 
 /*
  * Runs the prepared statement in slot with text params, counting any error by kind in
- * w's stats. The number of rows (the first row's first nout columns in out), or -1.
+ * w's stats and its instant in w's ledger. The number of rows (the first row's first nout columns in out), or -1.
  */
 int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout);
 

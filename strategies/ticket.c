@@ -6,6 +6,13 @@
  * flip returns the ticket with the claim; hold keeps it through the work.
  * With X > 1 several workers claim at once with no lock: duplicates are possible.
  *
+ * The seed trusts the identity column to order the line, but PostgreSQL hands out an
+ * identity value when a row is inserted, not when it commits: a ticket can become
+ * visible after a higher one, whose holder then finds nobody ahead and claims beside
+ * it. The zero-work ramp showed it (one duplicate at 2 workers and one at 32). So on
+ * PostgreSQL a ticket is taken under a transaction-scoped advisory lock keyed on the
+ * control table: ticket order is commit order, and X = 1 excludes.
+ *
  * On SQLite the control table's ticket is an INTEGER PRIMARY KEY AUTOINCREMENT (never
  * reused, as an identity), taken_at is a julianday so that stale tickets can expire,
  * and the claim transaction begins IMMEDIATE: a deferred one would read a snapshot
@@ -26,7 +33,10 @@ enum {
 
 static const struct strategy_statement ticket_statements[] = {
 	{ SLOT_TAKE, 2, {
-		[BACKEND_POSTGRESQL] = "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket",
+		[BACKEND_POSTGRESQL] = "WITH line AS MATERIALIZED "
+				       "(SELECT pg_advisory_xact_lock('{tickets}'::regclass::oid::bigint)) "
+				       "INSERT INTO {tickets} (resource, requester) SELECT $1, $2::integer FROM line "
+				       "RETURNING ticket",
 		[BACKEND_SQLITE] = "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket",
 	} },
 	{ SLOT_EXPIRE, 2, {

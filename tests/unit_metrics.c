@@ -45,7 +45,7 @@ static void case_init(struct run_case *c, size_t n_workers, size_t n_jobs, bool 
 
 	memset(c, 0, sizeof(*c));
 	need(n_jobs <= MAX_JOBS, "case_init job count");
-	need(ledger_init(&c->ledger, 4, 2) == 0, "ledger_init");
+	need(ledger_init(&c->ledger, 4, 2, 1) == 0, "ledger_init");
 	c->workers = calloc(n_workers ? n_workers : 1, sizeof(*c->workers));
 	need(c->workers != NULL, "worker allocation");
 	for (i = 0; i < n_workers; i++)
@@ -275,7 +275,7 @@ static void test_ledger(void)
 	bool in_order = true;
 	size_t i;
 
-	need(ledger_init(&parts[0], 2, 1) == 0, "ledger_init");
+	need(ledger_init(&parts[0], 2, 1, 1) == 0, "ledger_init");
 	CHECK(parts[0].cap_execs == 2 && parts[0].cap_empties == 1 && parts[0].n_execs == 0 &&
 	      parts[0].growths == 0, "ledger: init preallocates what it is told and starts empty");
 	for (id = 1; id <= 5; id++) {
@@ -296,7 +296,7 @@ static void test_ledger(void)
 	      parts[0].growths == 2,
 	      "ledger: an empty claim that fits causes no growth");
 
-	need(ledger_init(&parts[1], 0, 0) == 0, "ledger_init");
+	need(ledger_init(&parts[1], 0, 0, 0) == 0, "ledger_init");
 	CHECK(parts[1].execs == NULL && parts[1].cap_execs == 0,
 	      "ledger: init with nothing expected allocates nothing");
 	e.job_id = 6;
@@ -306,7 +306,7 @@ static void test_ledger(void)
 	CHECK(parts[1].n_execs == 1 && parts[1].n_empties == 1 && parts[1].growths == 2,
 	      "ledger: growing from nothing counts one growth per array");
 
-	need(ledger_init(&into, 1, 1) == 0, "ledger_init");
+	need(ledger_init(&into, 1, 1, 0) == 0, "ledger_init");
 	CHECK(ledger_merge(&into, parts, 2) == 0, "ledger: merge succeeds");
 	CHECK(into.n_execs == 6 && into.n_empties == 2,
 	      "ledger: merge appends all 6 executions and 2 empty claims");

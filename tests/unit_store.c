@@ -40,6 +40,13 @@ static void remove_store(const char *path)
 	}
 }
 
+/* A time series of three buckets, every column distinct and non-zero, backlog past 2^63 in the last. */
+static struct series_point first_series[] = {
+	{ .t_ms = 0, .completed = 40, .empty_claims = 56, .errors = 1, .enqueued = 20, .backlog = 3 },
+	{ .t_ms = 100, .completed = 19, .empty_claims = 64, .errors = 2, .enqueued = 21, .backlog = 2 },
+	{ .t_ms = 200, .completed = 7, .empty_claims = 5, .errors = 4, .enqueued = 9, .backlog = UINT64_MAX },
+};
+
 /* Fills the first run: every metric and per-worker counter distinct and non-zero, latencies recorded. */
 static void fill_first(struct run_result *run)
 {
@@ -74,6 +81,13 @@ static void fill_first(struct run_result *run)
 		m->errors[k] = 10 + (uint64_t)k;
 	m->fairness = (struct fairness){ .jain = 0.987654321, .min = 60, .max = 71, .cv = 0.0712345 };
 	m->claim_latency_ms = (struct latency_summary){ 0.125, 0.5, 1.0 / 3.0, 2.5, 1000.0 };
+	m->queue_wait_ms = (struct latency_summary){ 1.25, 5.5, 13.0 / 7.0, 14.25, 99.5 };
+	m->arrivals = 200;
+	m->arrivals_late = 11;
+	m->arrival_late_max_ms = 2.0 / 3.0;
+	run->arrival_rate = 212.5;
+	run->series = first_series;
+	run->n_series = sizeof(first_series) / sizeof(first_series[0]);
 	for (i = 0; i < run->workers; i++) {
 		w = &run->per_worker[i];
 		w->completed = 60 + (uint64_t)i * 5;
@@ -116,6 +130,7 @@ static void fill_second(struct run_result *run)
 	m->errors[ERR_OTHER] = 2;
 	m->fairness = (struct fairness){ .jain = 0.75, .min = 5, .max = 14, .cv = NAN };
 	m->claim_latency_ms = (struct latency_summary){ 12, 40, 1500, NAN, -INFINITY };
+	m->queue_wait_ms = (struct latency_summary){ NAN, 0, 0, 0, INFINITY };
 	run->per_worker[0] = (struct worker_stats){ .completed = 14, .claims = 16, .retries = 7, .busy_ns = -1 };
 	run->per_worker[1] = (struct worker_stats){ .completed = 5, .claims = 6, .give_ups = 1, .errors = { 0, 3 } };
 }
@@ -179,6 +194,18 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 	SAME(same_dbl(x->claim_latency_ms.p99, y->claim_latency_ms.p99), "latency p99");
 	SAME(same_dbl(x->claim_latency_ms.p999, y->claim_latency_ms.p999), "latency p999");
 	SAME(same_dbl(x->claim_latency_ms.max, y->claim_latency_ms.max), "latency max");
+	SAME(same_dbl(x->queue_wait_ms.p50, y->queue_wait_ms.p50), "queue wait p50");
+	SAME(same_dbl(x->queue_wait_ms.p90, y->queue_wait_ms.p90), "queue wait p90");
+	SAME(same_dbl(x->queue_wait_ms.p99, y->queue_wait_ms.p99), "queue wait p99");
+	SAME(same_dbl(x->queue_wait_ms.p999, y->queue_wait_ms.p999), "queue wait p999");
+	SAME(same_dbl(x->queue_wait_ms.max, y->queue_wait_ms.max), "queue wait max");
+	SAME(x->arrivals == y->arrivals, "arrivals");
+	SAME(x->arrivals_late == y->arrivals_late, "arrivals_late");
+	SAME(same_dbl(x->arrival_late_max_ms, y->arrival_late_max_ms), "arrival_late_max_ms");
+	SAME(same_dbl(a->arrival_rate, b->arrival_rate), "arrival_rate");
+	SAME(a->n_series == b->n_series, "series length");
+	for (size_t j = 0; j < a->n_series; j++)
+		SAME(memcmp(&a->series[j], &b->series[j], sizeof(a->series[j])) == 0, "series bucket");
 	SAME(a->per_worker && b->per_worker, "per_worker present");
 	for (i = 0; i < a->workers; i++) {
 		v = &a->per_worker[i];

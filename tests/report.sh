@@ -1,0 +1,116 @@
+# claimbench report: charts (PNG and SVG) and report.md / report.html of a small stored
+# invocation, the figures equal to claimbench show's, the HTML rendered by headless
+# Chromium, the install hint without gnuplot, and bad inputs.
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+store="$tmp/r.db"
+rep="$tmp/rep"
+charts=(throughput makespan shares latency timeline integrity)
+strategies=(skip-locked for-update naive)
+
+"$CLAIMBENCH" run --strategy skip-locked,for-update:flip,naive --workers 2,4 --jobs 40 --work-ms 2 \
+	--results "$store" --no-progress >"$tmp/run.txt" 2>&1
+check "a small sweep of three strategies runs into a fresh store" test $? -eq 0
+"$CLAIMBENCH" report --last --results "$store" --out "$rep" >"$tmp/report.txt" 2>&1
+status=$?
+check "report --last draws the charts and writes the documents" test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/    /' "$tmp/report.txt" | head -5
+
+# is_png FILE: the PNG signature, and file(1)'s verdict when it is installed.
+is_png() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || return 1
+	! command -v file >/dev/null || file "$1" | grep -q 'PNG image data'
+}
+
+# is_svg FILE: starts with <?xml or <svg and ends with </svg>.
+is_svg() {
+	head -c 5 "$1" | grep -Eq '^(<\?xml|<svg)' && [ "$(tail -c 200 "$1" | tr -d ' \n\t\r' | tail -c 6)" = "</svg>" ]
+}
+
+# names_all FILE: the file names every strategy of the run.
+names_all() {
+	local s
+	for s in "${strategies[@]}"; do
+		grep -q -- "$s" "$1" || return 1
+	done
+}
+
+for c in "${charts[@]}"; do
+	check "$c.png is a PNG of more than 5 kB" eval 'is_png "$rep/$c.png" && [ "$(stat -c %s "$rep/$c.png")" -gt 5000 ]'
+	check "$c.svg is an SVG document of more than 5 kB" eval \
+		'is_svg "$rep/$c.svg" && [ "$(stat -c %s "$rep/$c.svg")" -gt 5000 ]'
+	check "$c.svg names every strategy of the run" names_all "$rep/$c.svg"
+done
+check "the timeline is drawn from the stored time series" eval \
+	'[ "$(sqlite3 "$store" "SELECT count(*) FROM run_series")" -gt 0 ] && grep -Eq "^[0-9.]+\s[0-9.]+\s[0-9]+$" "$rep/timeline.tsv"'
+check "report.md names every strategy and shows every chart" eval \
+	'names_all "$rep/report.md" && [ "$(grep -c "^!\[.*\](.*\.png)$" "$rep/report.md")" -eq ${#charts[@]} ]'
+check "report.html names every strategy and holds every chart inline as SVG" eval \
+	'names_all "$rep/report.html" && [ "$(grep -c "<svg" "$rep/report.html")" -eq ${#charts[@]} ]'
+check "report.html loads nothing from outside" eval \
+	'! grep -Eiq "<(script|link|img|iframe)|src=|url\(|href=\"?https?:" "$rep/report.html"'
+check "the documents carry the environment and the scenario" eval \
+	'grep -q "postgresql" "$rep/report.md" && grep -q "processors online" "$rep/report.md" &&
+	 grep -q "GiB of memory" "$rep/report.html" && grep -q -- "--jobs 40" "$rep/report.html"'
+
+# Each run's figures as claimbench show prints them, in both documents.
+ids=$("$CLAIMBENCH" history --results "$store" --limit 0 | awk 'NR > 1 { print $1 }')
+same=0
+for id in $ids; do
+	row=$("$CLAIMBENCH" show "$id" --results "$store" | sed -n 5p)
+	read -r strategy mode wrk makespan ideal thru _ <<<"$row"
+	grep -qF "| $id | $strategy | $mode | $wrk | $makespan | $ideal | $thru |" "$rep/report.md" &&
+		grep -qF "<td>$wrk</td><td>$makespan</td><td>$ideal</td><td>$thru</td>" "$rep/report.html" &&
+		same=$((same + 1))
+done
+check "both documents show each run's makespan and throughput as claimbench show does ($same of 6)" \
+	test "$same" -eq 6
+
+# Headless Chromium renders report.html into a screenshot that is not blank: the PNG's
+# decompressed pixel rows of a blank page hold a handful of distinct byte values.
+distinct_bytes() {
+	python3 - "$1" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+pos, idat = 8, b""
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    if kind == b"IDAT":
+        idat += data[pos + 8:pos + 8 + length]
+    pos += 12 + length
+print(len(set(zlib.decompress(idat))))
+PY
+}
+if command -v chromium >/dev/null; then
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmp/chrome" --screenshot="$tmp/shot.png" --window-size=1200,2000 \
+		"file://$rep/report.html" >"$tmp/chrome.log" 2>&1
+	check "headless Chromium renders report.html into a screenshot" is_png "$tmp/shot.png"
+	check "the screenshot is not blank" eval '[ "$(distinct_bytes "$tmp/shot.png" 2>/dev/null || echo 0)" -gt 16 ]'
+else
+	echo "not ok - chromium is not installed (scripts/install-test-deps installs it)"
+fi
+
+mkdir -p "$tmp/nopath"
+err=$(PATH="$tmp/nopath" "$CLAIMBENCH" report --last --results "$store" --out "$tmp/x" 2>&1 >/dev/null)
+status=$?
+check "without gnuplot on PATH, report exits 3 with the install line (exit $status)" eval \
+	'[ "$status" -eq 3 ] && grep -q "apt-get install gnuplot-nox" <<<"$err"'
+check "claimbench run does not need gnuplot" eval \
+	'PATH="$tmp/nopath" "$CLAIMBENCH" run --strategy update-returning --jobs 4 --work-ms 0 --workers 1 \
+		--db "sqlite:$tmp/q.db" --results "$store" --no-progress >/dev/null 2>&1'
+
+expect_exit 2 'unknown option --bogus' "report with an unknown option" report --bogus --results "$store"
+expect_exit 2 'expected a run id or inv:N.*got "abc"' "report abc" report abc --results "$store"
+expect_exit 2 '--last takes no RUN' "report --last with a run id" report --last 1 --results "$store"
+expect_exit 3 "no run 12345 in $store" "report of a run the store does not hold" report 12345 --results "$store" \
+	--out "$tmp/y"
+expect_exit 3 "no runs of invocation 999" "report of an invocation the store does not hold" report inv:999 \
+	--results "$store" --out "$tmp/y"
+expect_exit 3 'no result store|cannot open' "report on a missing store" report --results "$tmp/none.db"
+"$CLAIMBENCH" report 1 2 --results "$store" --out "$tmp/two" >/dev/null 2>&1
+check "report of two run ids writes both documents" eval '[ -s "$tmp/two/report.md" ] && [ -s "$tmp/two/report.html" ]'
+check "the usage lists report" eval '"$CLAIMBENCH" --help | grep -q "^  report "'

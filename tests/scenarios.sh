@@ -1,0 +1,116 @@
+# Scenario files: good and bad files, sweeps, expectations that hold and fail, the store
+# round trip (run, show, export), and every shipped scenario scaled down.
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+store="$tmp/results.db"
+
+scenario() { # NAME TEXT: writes $tmp/NAME.ini
+	printf '%s\n' "$2" >"$tmp/$1.ini"
+}
+
+scenario unknown_key '[global]
+jobs = 10
+wrokers = 4'
+expect_exit 2 'unknown_key.ini:3: unknown key "wrokers" in \[global\]' "an unknown key names file and line" \
+	run --scenario "$tmp/unknown_key.ini" --results "$store"
+scenario bad_value '[global]
+jobs = 10
+[g]
+work-ms = fast'
+expect_exit 2 'bad_value.ini:4: work-ms = fast: --work-ms: expected a number' "a bad value names file, line and key" \
+	run --scenario "$tmp/bad_value.ini" --results "$store"
+scenario bad_syntax '[global]
+jobs 10'
+expect_exit 2 'bad_syntax.ini:2: expected \[section\], key = value' "a line that is not key = value" \
+	run --scenario "$tmp/bad_syntax.ini" --results "$store"
+scenario twice '[global]
+jobs = 10
+jobs = 20'
+expect_exit 2 'twice.ini:3: key given twice in this section \(first at line 2\)' "a key given twice" \
+	run --scenario "$tmp/twice.ini" --results "$store"
+scenario bad_expect '[global]
+strategy = skip-locked
+[expect]
+typo = skip-locked.duplicate == 0'
+expect_exit 2 'bad_expect.ini:4: expectation "typo": unknown metric "duplicate"' \
+	"a malformed expectation is refused before anything runs" run --scenario "$tmp/bad_expect.ini" --results "$store"
+scenario other_strategy '[global]
+strategy = skip-locked
+[expect]
+x = ticket.duplicates == 0'
+expect_exit 2 'strategy "ticket" is not among the strategies this scenario runs' \
+	"an expectation on a strategy the scenario does not run" run --scenario "$tmp/other_strategy.ini" \
+	--results "$store"
+scenario bad_flag '[global]
+no-progress = maybe'
+expect_exit 2 'bad_flag.ini:2: no-progress: expected true or false' "a flag key takes true or false" \
+	run --scenario "$tmp/bad_flag.ini" --results "$store"
+expect_exit 2 'missing.ini: cannot read the scenario' "a missing scenario file" run --scenario "$tmp/missing.ini"
+
+scenario sweep '[global]
+jobs = 30
+work-ms = 2
+workers = 3
+no-progress = true
+[skip]
+strategy = skip-locked
+[nowait]
+strategy = nowait-backoff:hold
+tries = 1,40
+backoff-ms = 1
+[expect]
+skip-locked is clean = skip-locked.duplicates == 0
+one try gives up = nowait-backoff.give_ups >= 0
+impossible = skip-locked.makespan_s < 0'
+"$CLAIMBENCH" run --scenario "$tmp/sweep.ini" --results "$store" --format json >"$tmp/sweep.json" 2>"$tmp/sweep.err"
+check "a failing expectation exits 1" test $? -eq 1
+check_jq "$tmp/sweep.json" '[.results[] | .group] == ["skip", "nowait", "nowait"]' \
+	"one group per section, the swept section twice"
+check_jq "$tmp/sweep.json" '[.results[] | .sweep] == [null, "tries=1", "tries=40"]' "each sweep point is labelled"
+check_jq "$tmp/sweep.json" '.scenario == "sweep"' "the scenario is named after its file"
+check "the verdicts name each expectation with PASS or FAIL" eval \
+	'grep -q "PASS  skip-locked is clean" "$tmp/sweep.err" && grep -q "FAIL  impossible: skip-locked.makespan_s < 0" "$tmp/sweep.err"'
+
+"$CLAIMBENCH" run --scenario "$tmp/sweep.ini" --results "$store" --jobs 12 --tries 5 --format json \
+	>"$tmp/cli.json" 2>/dev/null
+check_jq "$tmp/cli.json" '[.results[] | .jobs] == [12, 12] and [.results[] | .sweep] == [null, null]' \
+	"the command line overrides the file, its single value replacing a sweep"
+scenario passing '[global]
+strategy = skip-locked
+jobs = 12
+work-ms = 1
+workers = 2
+repeat = 3
+[expect]
+clean = max(skip-locked.duplicates) == 0'
+"$CLAIMBENCH" run --scenario "$tmp/passing.ini" --results "$store" >"$tmp/pass.txt" 2>&1
+check "expectations that hold exit 0" test $? -eq 0
+check "repeats are summarised with mean, CI and sd" grep -q 'over the repetitions: mean +- 95% confidence' "$tmp/pass.txt"
+
+"$CLAIMBENCH" run --strategy skip-locked --jobs 15 --work-ms 1 --workers 3 --format json --no-progress \
+	--results "$store" >"$tmp/run.json" 2>/dev/null
+id=$("$CLAIMBENCH" history --results "$store" --limit 1 | awk 'NR == 2 { print $1 }')
+"$CLAIMBENCH" export "$id" --format json --results "$store" >"$tmp/export.json"
+check "export of the stored run equals what run printed" eval \
+	'[ "$(jq -S ".results[0]" "$tmp/run.json")" = "$(jq -S ".results[0]" "$tmp/export.json")" ]'
+check "show prints the run with its host and scenario text" eval \
+	'"$CLAIMBENCH" show "$id" --results "$store" | grep -q "skip-locked" &&
+	 "$CLAIMBENCH" show "$id" --results "$store" | grep -q "claimbench run --strategy skip-locked"'
+expect_exit 3 'cannot open the result store' "an unusable --results path" run --results /nonexistent/dir/x.db \
+	--strategy skip-locked --jobs 1
+
+for s in classic race ramp; do
+	case $s in
+	classic) scale=(--jobs 100 --work-ms 50) ;;
+	race) scale=(--jobs 150 --work-ms 5 --repeat 2) ;;
+	ramp) scale=(--jobs 300 --workers 1,4) ;;
+	esac
+	"$CLAIMBENCH" run --scenario "scenarios/$s.ini" "${scale[@]}" --no-progress --results "$store" \
+		>"$tmp/$s.txt" 2>&1
+	status=$?
+	check "shipped scenario $s runs to the end with its expectations passing (scaled: ${scale[*]})" \
+		test "$status" -eq 0
+	[ "$status" -eq 0 ] || grep -E 'FAIL|claimbench:' "$tmp/$s.txt" | head -5 | sed 's/^/    /'
+done
