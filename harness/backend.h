@@ -11,6 +11,8 @@
 
 #include "error_kind.h"
 
+struct run_config;
+
 /* The kinds of database; also the index of a strategy's SQL per dialect. */
 enum backend_kind {
 	BACKEND_POSTGRESQL,
@@ -79,8 +81,8 @@ struct backend_ops {
 	int (*exec)(struct db_conn *conn, const char *sql);
 	/* Runs sql and calls row for each row. The number of rows, or -1 on error. */
 	int (*query)(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx);
-	/* Fills table (columns id, queue, payload) with jobs 1..n of queue in one bulk load. 0 or -1. */
-	int (*load_jobs)(struct db_conn *conn, const char *table, const char *queue, long n);
+	/* Fills table (columns id, queue, payload) with jobs 1..n, each in cfg's task class for it, in one bulk load. 0 or -1. */
+	int (*load_jobs)(struct db_conn *conn, const char *table, const struct run_config *cfg, long n);
 	/* The kind of the last error on conn. */
 	enum error_kind (*error_kind)(const struct db_conn *conn);
 	/* The last error's message on one line (no connection secrets). */

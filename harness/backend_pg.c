@@ -7,6 +7,7 @@
 #include <libpq-fe.h>
 
 #include "backend.h"
+#include "config.h"
 
 /* COPY is fed in chunks of about this many bytes. */
 #define COPY_CHUNK 65536
@@ -194,20 +195,16 @@ static size_t copy_escape(char *buf, const char *s)
 	return n;
 }
 
-static int pg_load_jobs(struct db_conn *conn, const char *table, const char *queue, long n)
+static int pg_load_jobs(struct db_conn *conn, const char *table, const struct run_config *cfg, long n)
 {
-	char sql[512], queue_text[2 * 256 + 1], *chunk = NULL;
-	size_t queue_len, used = 0;
+	char sql[512], queue_text[MAX_QUEUES][2 * QUEUE_NAME_MAX], *chunk = NULL;
+	size_t used = 0;
 	PGresult *res;
 	int rc = -1;
 
-	if (strlen(queue) > 256) {
-		set_error(conn, ERR_OTHER, "queue name longer than 256 bytes");
-		return -1;
-	}
-	queue_len = copy_escape(queue_text, queue);
-	queue_text[queue_len] = '\0';
-	chunk = malloc(COPY_CHUNK + sizeof(queue_text) + 64);
+	for (int q = 0; q < cfg->n_queues; q++)
+		queue_text[q][copy_escape(queue_text[q], cfg->queues[q])] = '\0';
+	chunk = malloc(COPY_CHUNK + sizeof(queue_text[0]) + 64);
 	if (!chunk) {
 		set_error(conn, ERR_OTHER, "out of memory");
 		return -1;
@@ -217,7 +214,8 @@ static int pg_load_jobs(struct db_conn *conn, const char *table, const char *que
 	if (!result_ok(conn, res))
 		goto out;
 	for (long id = 1; id <= n; id++) {
-		used += (size_t)sprintf(chunk + used, "%ld\t%s\tjob %ld\n", id, queue_text, id);
+		used += (size_t)sprintf(chunk + used, "%ld\t%s\tjob %ld\n", id, queue_text[(id - 1) % cfg->n_queues],
+					id);
 		if (used >= COPY_CHUNK || id == n) {
 			if (PQputCopyData(conn->pg, chunk, (int)used) != 1)
 				goto copy_failed;

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "backend.h"
+#include "config.h"
 
 /* Parameters a prepared statement may have. */
 #define SQLITE_MAX_PARAMS 8
@@ -242,7 +243,7 @@ static int sqlite_query(struct db_conn *conn, const char *sql, db_row_fn row, vo
 }
 
 /* One transaction, one prepared INSERT stepped n times. */
-static int sqlite_load_jobs(struct db_conn *conn, const char *table, const char *queue, long n)
+static int sqlite_load_jobs(struct db_conn *conn, const char *table, const struct run_config *cfg, long n)
 {
 	char sql[512], payload[32];
 	sqlite3_stmt *stmt = NULL;
@@ -250,12 +251,12 @@ static int sqlite_load_jobs(struct db_conn *conn, const char *table, const char 
 	snprintf(sql, sizeof(sql), "INSERT INTO %s (id, queue, payload) VALUES (?1, ?2, ?3)", table);
 	if (sqlite_exec(conn, "BEGIN IMMEDIATE") < 0)
 		return -1;
-	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK ||
-	    sqlite3_bind_text(stmt, 2, queue, -1, SQLITE_STATIC) != SQLITE_OK)
+	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK)
 		goto fail;
 	for (long id = 1; id <= n; id++) {
 		snprintf(payload, sizeof(payload), "job %ld", id);
 		if (sqlite3_bind_int64(stmt, 1, id) != SQLITE_OK ||
+		    sqlite3_bind_text(stmt, 2, run_config_queue_of_job(cfg, id), -1, SQLITE_STATIC) != SQLITE_OK ||
 		    sqlite3_bind_text(stmt, 3, payload, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 		    sqlite3_step(stmt) != SQLITE_DONE)
 			goto fail;

@@ -3,7 +3,7 @@
 
 enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_t *job_id)
 {
-	const char *select_params[] = { w->shared->cfg->queue };
+	const char *select_params[] = { w->queue };
 	char id[24];
 	const char *mark_params[] = { id, w->index_text };
 	int rows;

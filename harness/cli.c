@@ -14,7 +14,7 @@ enum option_code {
 	OPT_DURATION, OPT_REPEAT, OPT_FORMAT, OPT_SEED, OPT_QUEUE, OPT_TABLE_PREFIX, OPT_EMPTY_WAIT,
 	OPT_TRIES, OPT_BACKOFF, OPT_POLL, OPT_TICKET_LIMIT, OPT_STALE, OPT_NO_PROGRESS, OPT_HELP,
 	OPT_SQLITE_JOURNAL, OPT_SQLITE_SYNCHRONOUS, OPT_SQLITE_BUSY_TIMEOUT, OPT_SCENARIO, OPT_RESULTS,
-	OPT_ARRIVAL_RATE, OPT_ARRIVAL_S, OPT_PRODUCERS,
+	OPT_ARRIVAL_RATE, OPT_ARRIVAL_S, OPT_PRODUCERS, OPT_FAIL_RATE, OPT_RERUN_ERRORS, OPT_EMPTY_RETRIES,
 };
 
 /* The prefix of --db that selects SQLite. */
@@ -36,6 +36,9 @@ static const struct option run_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "queue", required_argument, NULL, OPT_QUEUE },
+	{ "fail-rate", required_argument, NULL, OPT_FAIL_RATE },
+	{ "rerun-errors", no_argument, NULL, OPT_RERUN_ERRORS },
+	{ "empty-retries", required_argument, NULL, OPT_EMPTY_RETRIES },
 	{ "table-prefix", required_argument, NULL, OPT_TABLE_PREFIX },
 	{ "empty-wait-ms", required_argument, NULL, OPT_EMPTY_WAIT },
 	{ "tries", required_argument, NULL, OPT_TRIES },
@@ -77,7 +80,11 @@ void cli_print_run_usage(FILE *out)
 	      "  --repeat N             repetitions of each strategy x worker count (default 1)\n"
 	      "  --format F             table, csv or json (default table)\n"
 	      "  --seed N               seed of the work-time draw (default 1)\n"
-	      "  --queue NAME           task class of the jobs (default \"default\")\n"
+	      "  --queue LIST           task classes sharing the table, comma-separated (default \"default\");\n"
+	      "                         jobs and workers are dealt to them in turn\n"
+	      "  --fail-rate P          share of jobs (0 to 1) whose first pass fails and is marked error (default 0)\n"
+	      "  --rerun-errors         once the queue is drained, clear the errors and drain it again\n"
+	      "  --empty-retries N      claim again at once up to N times after an empty claim (default 0)\n"
 	      "  --table-prefix P       prefix of the run's table names (default claimbench_<pid>_)\n"
 	      "  --empty-wait-ms MS     pause after an empty claim while jobs remain (default 5)\n"
 	      "  --tries N              nowait-backoff: lock attempts before giving up (default 5)\n"
@@ -112,7 +119,8 @@ void cli_defaults(struct run_config *cfg)
 	cfg->producers = 1;
 	cfg->format = FORMAT_TABLE;
 	cfg->seed = 1;
-	cfg->queue = "default";
+	strcpy(cfg->queues[0], "default");
+	cfg->n_queues = 1;
 	cfg->table_prefix = prefix;
 	cfg->empty_wait_ms = 5;
 	cfg->params = (struct strategy_params){
@@ -201,6 +209,24 @@ static int parse_db(const char *text, struct run_config *cfg, char *err, size_t 
 		return -1;
 	}
 	return 0;
+}
+
+/* Parses "name,name,..." into cfg->queues. 0, or -1 with err. */
+static int parse_queues(const char *text, struct run_config *cfg, char *err, size_t errlen)
+{
+	cfg->n_queues = 0;
+	for (const char *item = text;; item += strcspn(item, ",") + 1) {
+		size_t len = strcspn(item, ",");
+
+		if (len == 0 || len >= QUEUE_NAME_MAX || cfg->n_queues == MAX_QUEUES) {
+			snprintf(err, errlen, "--queue: expected 1 to %d comma-separated names of 1 to %d bytes",
+				 MAX_QUEUES, QUEUE_NAME_MAX - 1);
+			return -1;
+		}
+		snprintf(cfg->queues[cfg->n_queues++], QUEUE_NAME_MAX, "%.*s", (int)len, item);
+		if (!item[len])
+			return 0;
+	}
 }
 
 /* Parses "w1,w2,..." into cfg->workers. 0, or -1 with err. */
@@ -360,8 +386,14 @@ static int apply_option(int code, const char *arg, struct run_config *cfg, int *
 		cfg->seed = (uint64_t)seed;
 		return 0;
 	case OPT_QUEUE:
-		cfg->queue = arg;
+		return parse_queues(arg, cfg, err, errlen);
+	case OPT_FAIL_RATE:
+		return parse_double("fail-rate", arg, 0, 1, &cfg->fail_rate, err, errlen);
+	case OPT_RERUN_ERRORS:
+		cfg->rerun_errors = strcmp(arg, "false") != 0;
 		return 0;
+	case OPT_EMPTY_RETRIES:
+		return parse_int("empty-retries", arg, 0, 1000000, &cfg->empty_retries, err, errlen);
 	case OPT_TABLE_PREFIX:
 		cfg->table_prefix = arg;
 		return 0;
@@ -403,8 +435,8 @@ static int apply_option(int code, const char *arg, struct run_config *cfg, int *
 /* Checks what needs several options together. 0, or -1 with err. */
 static int check_combination(const struct run_config *cfg, char *err, size_t errlen)
 {
-	if (strlen(cfg->queue) == 0 || strlen(cfg->queue) > 256) {
-		snprintf(err, errlen, "--queue: expected a name of 1 to 256 bytes");
+	if (cfg->rerun_errors && cfg->duration_s > 0) {
+		snprintf(err, errlen, "--rerun-errors: only a drain run can be re-run (drop --duration)");
 		return -1;
 	}
 	if (strlen(cfg->table_prefix) == 0 || strlen(cfg->table_prefix) > 48 ||
@@ -449,6 +481,7 @@ static bool sweepable(int code)
 {
 	switch (code) {
 	case OPT_JOBS: case OPT_WORK_MS: case OPT_WORK_DIST: case OPT_DURATION: case OPT_SEED: case OPT_EMPTY_WAIT:
+	case OPT_FAIL_RATE: case OPT_EMPTY_RETRIES:
 	case OPT_ARRIVAL_RATE: case OPT_ARRIVAL_S: case OPT_PRODUCERS:
 	case OPT_TRIES: case OPT_BACKOFF: case OPT_POLL: case OPT_TICKET_LIMIT: case OPT_STALE:
 	case OPT_SQLITE_JOURNAL: case OPT_SQLITE_SYNCHRONOUS: case OPT_SQLITE_BUSY_TIMEOUT:

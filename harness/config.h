@@ -33,6 +33,8 @@ enum output_format {
 #define MAX_STRATEGIES 16
 #define MAX_WORKER_POINTS 32
 #define MAX_WORKERS 1024
+#define MAX_QUEUES 16
+#define QUEUE_NAME_MAX 64
 
 struct strategy_ops;
 
@@ -73,7 +75,11 @@ struct run_config {
 	int repeat;					/* repetitions of each strategy x worker count */
 	enum output_format format;			/* how results are printed */
 	uint64_t seed;					/* seed of the work-time RNG */
-	const char *queue;				/* the task class the jobs belong to */
+	char queues[MAX_QUEUES][QUEUE_NAME_MAX];	/* the task classes: job j is in queues[(j-1) % n_queues] */
+	int n_queues;					/* task classes; worker w serves queues[w % n_queues] */
+	double fail_rate;				/* share of jobs whose first pass fails (injected) */
+	bool rerun_errors;				/* once drained, clear the errors and drain again */
+	int empty_retries;				/* immediate claim retries after an empty claim (seed 002) */
 	const char *table_prefix;			/* prefix of the run's table names */
 	int empty_wait_ms;				/* pause after an empty claim while jobs remain */
 	struct strategy_params params;			/* strategy knobs */
@@ -85,6 +91,9 @@ double run_config_arrival_s(const struct run_config *cfg);
 
 /* The jobs cfg's producers insert after the backlog: ceil(arrival_rate * run_config_arrival_s()). */
 long run_config_arrivals(const struct run_config *cfg);
+
+/* The task class of job id (1-based) in cfg. */
+const char *run_config_queue_of_job(const struct run_config *cfg, long id);
 
 /* The name of a claim mode ("hold", "flip"). */
 const char *claim_mode_name(enum claim_mode mode);

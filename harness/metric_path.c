@@ -28,6 +28,7 @@ static const struct metric_field fields[] = {
 	CNT("executions", executions),
 	CNT("duplicates", duplicates),
 	CNT("dup_jobs", dup_jobs),
+	CNT("failed", failed),
 	CNT("overlaps", overlaps),
 	CNT("lost", lost),
 	CNT("empty_claims", empty_claims),

@@ -7,6 +7,7 @@
  *
  * completed	distinct jobs with at least one EXEC_DONE execution.
  * executions	entries in the ledger.
+ * failed	executions with outcome EXEC_FAILED (the job was marked error, and that committed).
  * duplicates	sum over jobs of max(0, n_j - 1).
  * dup_jobs	jobs with n_j > 1.
  * overlaps	unordered pairs {a, b} of executions of one job whose [start_ns, end_ns)
@@ -343,6 +344,8 @@ static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 	size_t i, k;
 
 	out->executions = l->n_execs;
+	for (i = 0; i < l->n_execs; i++)
+		out->failed += l->execs[i].outcome == EXEC_FAILED;
 	x = alloc_zeroed(l->n_execs, sizeof(*x));
 	if (!x)
 		return -1;
@@ -406,22 +409,19 @@ static bool job_may_be_pending(const struct metrics_input *in, const struct job_
 }
 
 /*
- * Counts the spurious empty claims into out: the jobs that may be pending are
- * sorted by enqueue time, each empty claim finds by binary search those enqueued
- * by its start, and is spurious when the latest first claim among them comes
- * after its end. 0, or -1 when out of memory.
+ * Counts into out the spurious empty claims of the workers serving task class q (of
+ * n_queues; worker w serves w % n_queues, job id j is in (j - 1) % n_queues): the jobs
+ * of q that may be pending are sorted into p by enqueue time, each empty claim finds by
+ * binary search those enqueued by its start, and is spurious when the latest first
+ * claim among them comes after its end.
  */
-static int count_spurious(const struct metrics_input *in, const struct job_summary *jobs,
-			  struct run_metrics *out)
+static void count_spurious_in_queue(const struct metrics_input *in, const struct job_summary *jobs, size_t q,
+				    size_t n_queues, struct pending_job *p, struct run_metrics *out)
 {
 	const struct empty_claim *e;
-	struct pending_job *p;
 	size_t n = 0, i, lo, hi, mid;
 
-	p = alloc_zeroed(in->n_jobs, sizeof(*p));
-	if (!p)
-		return -1;
-	for (i = 0; i < in->n_jobs; i++) {
+	for (i = q; i < in->n_jobs; i += n_queues) {
 		if (!job_may_be_pending(in, &jobs[i], i))
 			continue;
 		p[n].enqueued_ns = enqueued_at(in, i);
@@ -435,6 +435,8 @@ static int count_spurious(const struct metrics_input *in, const struct job_summa
 
 	for (i = 0; i < in->ledger->n_empties; i++) {
 		e = &in->ledger->empties[i];
+		if ((size_t)e->worker % n_queues != q)
+			continue;
 		lo = 0;
 		hi = n;
 		while (lo < hi) {
@@ -447,6 +449,20 @@ static int count_spurious(const struct metrics_input *in, const struct job_summa
 		if (lo && p[lo - 1].first_claim_ns > e->end_ns)
 			out->spurious_empties++;
 	}
+}
+
+/* Counts the spurious empty claims into out, task class by task class. 0, or -1 when out of memory. */
+static int count_spurious(const struct metrics_input *in, const struct job_summary *jobs,
+			  struct run_metrics *out)
+{
+	size_t n_queues = in->n_queues ? in->n_queues : 1;
+	struct pending_job *p;
+
+	p = alloc_zeroed(in->n_jobs, sizeof(*p));
+	if (!p)
+		return -1;
+	for (size_t q = 0; q < n_queues; q++)
+		count_spurious_in_queue(in, jobs, q, n_queues, p, out);
 	free(p);
 	return 0;
 }

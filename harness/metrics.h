@@ -75,6 +75,7 @@ struct metrics_input {
 	const int64_t *enqueued_ns;		/* enqueue time per job (ns since start, indexed id-1), INT64_MAX
 						 * for a job never enqueued; NULL: all at the start */
 	const struct job_state *final;		/* table state per job at the end, indexed id-1; NULL if unknown */
+	size_t n_queues;			/* task classes: job id j in (j-1) % n_queues, worker w serves w % n_queues; 0 means 1 */
 	bool drain;				/* drain run (every job should finish) rather than a timed one */
 	int64_t duration_ns;			/* length of a timed run; unused in drain runs */
 };
@@ -100,6 +101,7 @@ struct run_metrics {
 	double throughput_jps;			/* completed / makespan (drain) or / duration (timed) */
 	uint64_t completed;			/* distinct jobs with a committed completion */
 	uint64_t executions;			/* entries in the ledger */
+	uint64_t failed;			/* executions that marked their job error, and committed */
 	uint64_t duplicates;			/* sum over jobs of max(0, executions - 1) */
 	uint64_t dup_jobs;			/* jobs executed more than once */
 	uint64_t overlaps;			/* pairs of executions of one job whose intervals intersect */

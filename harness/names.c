@@ -4,6 +4,11 @@
 #include "backend.h"
 #include "config.h"
 
+const char *run_config_queue_of_job(const struct run_config *cfg, long id)
+{
+	return cfg->queues[(id - 1) % cfg->n_queues];
+}
+
 const char *claim_mode_name(enum claim_mode mode)
 {
 	return mode == MODE_HOLD ? "hold" : mode == MODE_FLIP ? "flip" : "none";

@@ -103,7 +103,7 @@ static int insert_job(struct producer *p, int64_t id, bool *oom)
 {
 	struct run_shared *s = p->shared;
 	char id_text[24], payload[40];
-	const char *params[] = { worker_id_text(id_text, id), s->cfg->queue, payload };
+	const char *params[] = { worker_id_text(id_text, id), run_config_queue_of_job(s->cfg, id), payload };
 	int64_t now;
 
 	snprintf(payload, sizeof(payload), "job %" PRId64, id);

@@ -70,7 +70,7 @@ int queue_table_create(struct db_conn *conn, const struct run_shared *s, long n,
 		return -1;
 	if (setup && run_sql(conn, s, setup, "creating the strategy's tables", err, errlen) < 0)
 		return -1;
-	if (s->db->load_jobs(conn, s->jobs_table, s->cfg->queue, n) < 0) {
+	if (s->db->load_jobs(conn, s->jobs_table, s->cfg, n) < 0) {
 		snprintf(err, errlen, "loading %ld jobs: %s", n, s->db->error_message(conn));
 		return -1;
 	}
@@ -119,6 +119,12 @@ int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, st
 		return -1;
 	}
 	return 0;
+}
+
+int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen)
+{
+	return run_sql(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL WHERE status = 'error'",
+		       "clearing the errors", err, errlen);
 }
 
 int queue_table_drop(struct db_conn *conn, const struct run_shared *s)

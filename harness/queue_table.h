@@ -17,6 +17,9 @@ int queue_table_create(struct db_conn *conn, const struct run_shared *s, long n,
 int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, struct job_state *states, long n,
 			    char *err, size_t errlen);
 
+/* Gives every job in state error back to state new (seed 000's clear_all_errors). 0, or -1 with err. */
+int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);
+
 /* Drops the run's tables if they exist. 0 or -1. */
 int queue_table_drop(struct db_conn *conn, const struct run_shared *s);
 

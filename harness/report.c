@@ -225,6 +225,7 @@ static void json_run(struct json *j, const struct run_result *run)
 	json_dbl(j, "throughput_jps", m->throughput_jps);
 	json_u64(j, "completed", m->completed);
 	json_u64(j, "executions", m->executions);
+	json_u64(j, "failed", m->failed);
 	json_u64(j, "duplicates", m->duplicates);
 	json_u64(j, "dup_jobs", m->dup_jobs);
 	json_u64(j, "overlaps", m->overlaps);
@@ -356,7 +357,7 @@ static const char *const csv_tail[] = {
 	"latency_p999_ms", "latency_max_ms", "group", "sweep",
 	"arrival_rate", "arrivals", "arrivals_late", "arrival_late_max_ms",
 	"queue_wait_p50_ms", "queue_wait_p90_ms", "queue_wait_p99_ms",
-	"queue_wait_p999_ms", "queue_wait_max_ms",
+	"queue_wait_p999_ms", "queue_wait_max_ms", "failed",
 };
 
 /* The header line: csv_head, errors_<kind> for every kind, csv_tail. */
@@ -427,6 +428,7 @@ static void csv_row(struct csv *c, const struct run_result *run)
 	csv_dbl(c, m->queue_wait_ms.p99);
 	csv_dbl(c, m->queue_wait_ms.p999);
 	csv_dbl(c, m->queue_wait_ms.max);
+	csv_u64(c, m->failed);
 	csv_end(c);
 }
 

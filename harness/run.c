@@ -114,6 +114,7 @@ static int measure(const struct run_shared *s, const struct run_threads *t, cons
 		.work_ns = s->work_ns,
 		.enqueued_ns = s->enqueued_ns,
 		.final = final,
+		.n_queues = (size_t)cfg->n_queues,
 		.drain = cfg->duration_s <= 0,
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 	};
@@ -235,6 +236,39 @@ static int start_and_wait(struct run_shared *s, struct run_threads *t, int worke
 	return rc;
 }
 
+/*
+ * The second pass of --rerun-errors: once the first has drained the queue, give the jobs
+ * that failed back to state new and run the same workers again until it drains anew.
+ * The start instant stays the first pass's, so the makespan covers both. 0, or -1 with err.
+ */
+static int rerun_errors(struct db_conn *admin, struct run_shared *s, struct run_threads *t, const char *label,
+			char *err, size_t errlen)
+{
+	int started = 0;
+
+	if (queue_table_clear_errors(admin, s, err, errlen) < 0)
+		return -1;
+	s->pass = 2;
+	for (int i = 0; i < t->n_workers; i++)
+		atomic_store(&t->w[i].finished, false);
+	for (; started < t->n_workers; started++)
+		if (worker_start(&t->w[started]) < 0)
+			break;
+	if (started < t->n_workers) {
+		for (int i = started; i < t->n_workers; i++)
+			atomic_store(&t->w[i].finished, true);
+		atomic_store(&s->stop, true);
+	}
+	monitor(s, t, label);
+	for (int i = 0; i < started; i++)
+		pthread_join(t->w[i].thread, NULL);
+	if (started < t->n_workers) {
+		snprintf(err, errlen, "cannot start worker thread %d for the re-run", started);
+		return -1;
+	}
+	return 0;
+}
+
 int run_one(const struct run_plan *plan, const struct strategy_choice *choice, int workers, int repeat,
 	    struct run_result *out, char *err, size_t errlen)
 {
@@ -246,6 +280,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.db = plan->db,
 		.strategy = choice->ops,
 		.mode = choice->mode,
+		.pass = 1,
 		.backlog = cfg->jobs,
 		.arrivals = arrivals,
 		.gate_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -297,6 +332,8 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_close_workers;
 	snprintf(label, sizeof(label), "%s %s x%d #%d", choice->ops->name, out->claim_mode, workers, repeat);
 	if (start_and_wait(&s, &t, workers, producers, label, err, errlen) < 0)
+		goto out_close;
+	if (cfg->rerun_errors && !atomic_load(&s.stop) && rerun_errors(admin, &s, &t, label, err, errlen) < 0)
 		goto out_close;
 	have_final = queue_table_final_state(admin, &s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)

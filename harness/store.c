@@ -139,6 +139,10 @@ const char *const store_migrations[] = {
 	"ALTER TABLE run_series ADD COLUMN enqueued INTEGER NOT NULL DEFAULT 0;	-- arrivals inserted\n"
 	"ALTER TABLE run_series ADD COLUMN backlog INTEGER NOT NULL DEFAULT 0;	-- jobs waiting at its end\n"
 	"PRAGMA user_version = 4;\n",
+
+	/* 5: executions that marked their job error (injected failures, seed 000). */
+	"ALTER TABLE runs ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;	-- executions marked error\n"
+	"PRAGMA user_version = 5;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));
@@ -423,9 +427,9 @@ static int insert_run(sqlite3 *db, long long invocation_id, const struct run_res
 		" ledger_mismatches, jain, fairness_min, fairness_max, fairness_cv, latency_p50_ms,"
 		" latency_p90_ms, latency_p99_ms, latency_p999_ms, latency_max_ms, run_group, sweep,"
 		" arrival_rate, arrivals, arrivals_late, arrival_late_max_ms, queue_wait_p50_ms, queue_wait_p90_ms,"
-		" queue_wait_p99_ms, queue_wait_p999_ms, queue_wait_max_ms)"
+		" queue_wait_p99_ms, queue_wait_p999_ms, queue_wait_max_ms, failed)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-		" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+		" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	const struct run_metrics *m = &run->metrics;
 	struct binder b = { .next = 1 };
 	int ret = -1;
@@ -476,6 +480,7 @@ static int insert_run(sqlite3 *db, long long invocation_id, const struct run_res
 	bind_dbl(&b, m->queue_wait_ms.p99);
 	bind_dbl(&b, m->queue_wait_ms.p999);
 	bind_dbl(&b, m->queue_wait_ms.max);
+	bind_u64(&b, m->failed);
 	if (insert_row(db, &b, "storing the run", err, errlen) < 0)
 		goto out;
 	*id = sqlite3_last_insert_rowid(db);
@@ -722,7 +727,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, long lon
 		" r.latency_p50_ms, r.latency_p90_ms, r.latency_p99_ms, r.latency_p999_ms, r.latency_max_ms,"
 		" r.run_group, r.sweep, r.arrival_rate, r.arrivals, r.arrivals_late, r.arrival_late_max_ms,"
 		" r.queue_wait_p50_ms, r.queue_wait_p90_ms, r.queue_wait_p99_ms, r.queue_wait_p999_ms,"
-		" r.queue_wait_max_ms FROM runs r JOIN invocations i ON i.id = r.invocation_id WHERE r.id = ?";
+		" r.queue_wait_max_ms, r.failed FROM runs r JOIN invocations i ON i.id = r.invocation_id WHERE r.id = ?";
 	struct run_result *run = &s->run;
 	struct run_metrics *m = &run->metrics;
 	struct reader c = { .next = 0 };
@@ -793,6 +798,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, long lon
 	m->queue_wait_ms.p99 = col_dbl(&c);
 	m->queue_wait_ms.p999 = col_dbl(&c);
 	m->queue_wait_ms.max = col_dbl(&c);
+	m->failed = col_u64(&c);
 	ret = 0;
 	goto out;
 oom:

@@ -28,6 +28,7 @@ enum harness_slot {
 	SLOT_COUNT_NEW,		/* ($1 queue) jobs still in state new */
 	SLOT_MARK_ACTIVE,	/* ($1 id, $2 worker) flip a claimed job to active, no status check */
 	SLOT_COMPLETE,		/* ($1 id, $2 worker) mark the worker's active job done, RETURNING id */
+	SLOT_FAIL,		/* ($1 id, $2 worker) mark the worker's active job error, RETURNING id */
 	SLOT_STRATEGY,		/* first slot free for the strategy's own statements */
 };
 
@@ -57,8 +58,11 @@ struct strategy_ops {
 
 	/* Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats. */
 	enum claim_result (*claim)(struct worker *w, int64_t *job_id);
-	/* Marks job_id done (and commits in hold mode). 0, or -1 when the completion did not commit. NULL: worker_complete. */
-	int (*complete)(struct worker *w, int64_t job_id);
+	/*
+	 * Marks job_id done (slot SLOT_COMPLETE) or failed (SLOT_FAIL), committing in hold mode.
+	 * 0, or -1 when that did not commit. NULL: worker_finish.
+	 */
+	int (*finish)(struct worker *w, int64_t job_id, int slot);
 };
 
 /* Every strategy claimbench knows, in the order `list` and `all` use. */

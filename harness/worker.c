@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "sql_template.h"
+#include "workload.h"
 #include "worker.h"
 
 /* Longest expanded statement. */
@@ -26,6 +27,12 @@ static const struct strategy_statement harness_statements[] = {
 		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() "
 				       "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
 		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'done', done_at = julianday('now') "
+				   "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
+	} },
+	{ SLOT_FAIL, 2, {
+		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'error', done_at = clock_timestamp() "
+				       "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
+		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'error', done_at = julianday('now') "
 				   "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
 	} },
 };
@@ -62,6 +69,7 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, const ch
 
 	memset(w, 0, sizeof(*w));
 	w->index = index;
+	w->queue = shared->cfg->queues[index % shared->cfg->n_queues];
 	w->shared = shared;
 	w->ticket = -1;
 	snprintf(w->index_text, sizeof(w->index_text), "%d", index);
@@ -153,11 +161,11 @@ void worker_pause_ms(struct worker *w, int ms)
 	}
 }
 
-int worker_complete(struct worker *w, int64_t job_id)
+int worker_finish(struct worker *w, int64_t job_id, int slot)
 {
 	char id[24];
 	const char *params[] = { worker_id_text(id, job_id), w->index_text };
-	int rows = worker_exec(w, SLOT_COMPLETE, 2, params, NULL, 0);
+	int rows = worker_exec(w, slot, 2, params, NULL, 0);
 
 	if (w->shared->mode == MODE_HOLD) {
 		if (rows == 1)
@@ -185,17 +193,19 @@ static int execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 		.start_ns = in_hand - s->start_ns,
 		.worker = w->index,
 	};
+	bool fails = s->pass == 1 && workload_fails(s->cfg->seed, job_id, s->cfg->fail_rate);
+	int slot = fails ? SLOT_FAIL : SLOT_COMPLETE;
 	int64_t end;
 	int rc;
 
 	if (job_id >= 1 && job_id <= s->backlog + s->arrivals)
 		clock_sleep_ns(s->work_ns[job_id - 1]);
-	rc = st->complete ? st->complete(w, job_id) : worker_complete(w, job_id);
+	rc = st->finish ? st->finish(w, job_id, slot) : worker_finish(w, job_id, slot);
 	end = clock_now_ns();
 	e.end_ns = end - s->start_ns;
-	e.outcome = rc == 0 ? EXEC_DONE : EXEC_UNCOMMITTED;
+	e.outcome = rc < 0 ? EXEC_UNCOMMITTED : fails ? EXEC_FAILED : EXEC_DONE;
 	w->stats.busy_ns += end - in_hand;
-	if (rc == 0) {
+	if (rc == 0 && !fails) {
 		w->stats.completed++;
 		atomic_store_explicit(&w->progress, w->stats.completed, memory_order_relaxed);
 	}
@@ -209,7 +219,7 @@ static int execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
  */
 static bool drained(struct worker *w, bool *failed)
 {
-	const char *params[] = { w->shared->cfg->queue };
+	const char *params[] = { w->queue };
 	int64_t remaining = -1;
 
 	*failed = false;
@@ -224,7 +234,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct run_shared *s = w->shared;
-	int consecutive_errors = 0;
+	int consecutive_errors = 0, empty_streak = 0;
 
 	worker_wait_gate(s);
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
@@ -237,6 +247,8 @@ static void *worker_main(void *arg)
 		r = s->strategy->claim(w, &job_id);
 		claim_end = clock_now_ns();
 		w->stats.claims++;
+		if (r != CLAIM_EMPTY)
+			empty_streak = 0;
 		if (r == CLAIM_OK) {
 			hist_record(&w->stats.claim_latency, claim_end - claim_start);
 			if (execute(w, job_id, claim_start, claim_end) < 0) {
@@ -255,6 +267,12 @@ static void *worker_main(void *arg)
 				worker_abort(w, "out of memory for the ledger");
 				break;
 			}
+			if (empty_streak < s->cfg->empty_retries) {
+				empty_streak++;
+				w->stats.retries++;
+				continue;
+			}
+			empty_streak = 0;
 			if (!s->deadline_ns && drained(w, &failed))
 				break;
 			if (!failed)

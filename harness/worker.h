@@ -45,11 +45,13 @@ struct run_shared {
 	pthread_cond_t gate_opened;		/* broadcast when the gate opens */
 	bool gate_open;				/* the start barrier: workers connected and ready wait for it */
 	atomic_bool stop;			/* set to make every worker finish its job and stop */
+	int pass;				/* 1, or 2 when --rerun-errors drains the cleared errors again; set before threads start */
 };
 
 struct worker {
 	int index;				/* 0-based worker number, written to claimed_by */
 	char index_text[16];			/* index as an SQL parameter */
+	const char *queue;			/* the task class it serves: queues[index % n_queues] */
 	struct db_conn *conn;			/* its own connection */
 	struct run_shared *shared;		/* the run it belongs to */
 	struct worker_stats stats;		/* its counters and claim-latency histogram */
@@ -106,7 +108,10 @@ const char *worker_id_text(char *buf, int64_t id);
 /* Sleeps ms milliseconds, waking early when a stop is requested. */
 void worker_pause_ms(struct worker *w, int ms);
 
-/* The default completion: marks the worker's active job done (and commits in hold mode). 0 or -1. */
-int worker_complete(struct worker *w, int64_t job_id);
+/*
+ * The default finish: runs slot (SLOT_COMPLETE: done, SLOT_FAIL: error) on the worker's
+ * active job, and commits in hold mode. 0, or -1 when it did not commit.
+ */
+int worker_finish(struct worker *w, int64_t job_id, int slot);
 
 #endif

@@ -18,6 +18,11 @@ static double uniform01(uint64_t seed, long id)
 	return (double)(mix64(seed ^ mix64((uint64_t)id)) >> 11) * 0x1.0p-53;
 }
 
+bool workload_fails(uint64_t seed, long id, double fail_rate)
+{
+	return fail_rate > 0 && uniform01(seed ^ 0xfa11fa11fa11fa11ULL, id) < fail_rate;
+}
+
 int64_t *workload_make(long n, double mean_ms, enum work_dist dist, uint64_t seed)
 {
 	int64_t *work = malloc((size_t)(n > 0 ? n : 1) * sizeof(*work));

@@ -3,11 +3,15 @@
 #ifndef CLAIMBENCH_WORKLOAD_H
 #define CLAIMBENCH_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "config.h"
 
 /* An array of n work times in ns (job id-1), drawn for dist with mean mean_ms. NULL when out of memory. */
 int64_t *workload_make(long n, double mean_ms, enum work_dist dist, uint64_t seed);
+
+/* Whether job id's first pass fails under fail_rate (0..1): a draw of its own, fixed by (seed, id). */
+bool workload_fails(uint64_t seed, long id, double fail_rate);
 
 #endif

@@ -34,7 +34,7 @@ static const struct strategy_statement naive_statements[] = {
 /* Two statements with nothing between them: the race between them is the point. */
 static enum claim_result naive_claim(struct worker *w, int64_t *job_id)
 {
-	const char *select_params[] = { w->shared->cfg->queue };
+	const char *select_params[] = { w->queue };
 	char id[24];
 	const char *mark_params[] = { id, w->index_text };
 	int rows;
@@ -48,12 +48,14 @@ static enum claim_result naive_claim(struct worker *w, int64_t *job_id)
 	return worker_exec(w, SLOT_MARK_ACTIVE, 2, mark_params, NULL, 0) < 0 ? CLAIM_ERROR : CLAIM_OK;
 }
 
-/* Marks the job done whoever else claimed it. */
-static int naive_complete(struct worker *w, int64_t job_id)
+/* Marks the job done whoever else claimed it; a failure is marked as any strategy's. */
+static int naive_finish(struct worker *w, int64_t job_id, int slot)
 {
 	char id[24];
 	const char *params[] = { worker_id_text(id, job_id) };
 
+	if (slot != SLOT_COMPLETE)
+		return worker_finish(w, job_id, slot);
 	return worker_exec(w, SLOT_DONE, 1, params, NULL, 0) == 1 ? 0 : -1;
 }
 
@@ -66,5 +68,5 @@ const struct strategy_ops strategy_naive = {
 	.statements = naive_statements,
 	.n_statements = 2,
 	.claim = naive_claim,
-	.complete = naive_complete,
+	.finish = naive_finish,
 };

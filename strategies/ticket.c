@@ -78,8 +78,8 @@ static enum claim_result wait_turn(struct worker *w)
 {
 	const struct strategy_params *p = &w->shared->cfg->params;
 	char ticket[24], stale[24];
-	const char *expire_params[] = { w->shared->cfg->queue, worker_id_text(stale, p->stale_ms) };
-	const char *ahead_params[] = { w->shared->cfg->queue, worker_id_text(ticket, w->ticket) };
+	const char *expire_params[] = { w->queue, worker_id_text(stale, p->stale_ms) };
+	const char *ahead_params[] = { w->queue, worker_id_text(ticket, w->ticket) };
 	int64_t ahead;
 
 	for (;;) {
@@ -98,7 +98,7 @@ static enum claim_result wait_turn(struct worker *w)
 /* Claims the first new job under the exclusion the ticket gives; the transaction stays open in hold mode. */
 static enum claim_result claim_in_turn(struct worker *w, int64_t *job_id)
 {
-	const char *select_params[] = { w->shared->cfg->queue };
+	const char *select_params[] = { w->queue };
 	char id[24];
 	const char *mark_params[] = { id, w->index_text };
 	int64_t ticket = w->ticket;	/* held again if the transaction that returns it rolls back */
@@ -130,7 +130,7 @@ rollback:
 
 static enum claim_result ticket_claim(struct worker *w, int64_t *job_id)
 {
-	const char *take_params[] = { w->shared->cfg->queue, w->index_text };
+	const char *take_params[] = { w->queue, w->index_text };
 	enum claim_result r;
 
 	if (worker_exec(w, SLOT_TAKE, 2, take_params, &w->ticket, 1) != 1) {
@@ -145,16 +145,16 @@ static enum claim_result ticket_claim(struct worker *w, int64_t *job_id)
 	return r;
 }
 
-/* hold mode: the completion and the ticket's return commit together. */
-static int ticket_complete(struct worker *w, int64_t job_id)
+/* hold mode: the job's outcome (slot) and the ticket's return commit together. */
+static int ticket_finish(struct worker *w, int64_t job_id, int slot)
 {
 	char id[24];
 	const char *params[] = { worker_id_text(id, job_id), w->index_text };
 	int64_t ticket = w->ticket;	/* held again if the transaction that returns it rolls back */
 
 	if (w->shared->mode == MODE_FLIP)
-		return worker_complete(w, job_id);
-	if (worker_exec(w, SLOT_COMPLETE, 2, params, NULL, 0) != 1 || return_ticket(w) < 0) {
+		return worker_finish(w, job_id, slot);
+	if (worker_exec(w, slot, 2, params, NULL, 0) != 1 || return_ticket(w) < 0) {
 		worker_sql(w, "ROLLBACK");
 		return_ticket(w);
 		return -1;
@@ -192,5 +192,5 @@ const struct strategy_ops strategy_ticket = {
 	},
 	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
 	.claim = ticket_claim,
-	.complete = ticket_complete,
+	.finish = ticket_finish,
 };

@@ -31,7 +31,7 @@ static const struct strategy_statement update_returning_statements[] = {
 /* Claims in one statement; commits in flip mode, keeps the transaction open in hold mode. */
 static enum claim_result update_returning_claim(struct worker *w, int64_t *job_id)
 {
-	const char *params[] = { w->shared->cfg->queue, w->index_text };
+	const char *params[] = { w->queue, w->index_text };
 	int rows;
 
 	if (worker_begin(w) < 0)

@@ -39,3 +39,8 @@ check "list shows skip-locked as impossible on sqlite" eval \
 check "run --help documents the SQLite options" eval \
 	'"$CLAIMBENCH" run --help | grep -q -- "--sqlite-busy-timeout-ms"'
 check "no command prints the usage and exits 2" eval '"$CLAIMBENCH" >/dev/null 2>&1; [ $? -eq 2 ]'
+expect_exit 2 '--fail-rate: expected a number from 0 to 1' "a failure rate above 1" run --fail-rate 2
+expect_exit 2 '--rerun-errors: only a drain run can be re-run' "re-running a timed run" \
+	run --rerun-errors --duration 1
+expect_exit 2 '--queue: expected 1 to 16 comma-separated names' "an empty task class" run --queue a,,b
+expect_exit 2 '--empty-retries: expected a whole number' "negative empty retries" run --empty-retries -1

@@ -101,8 +101,11 @@ check "show prints the run with its host and scenario text" eval \
 expect_exit 3 'cannot open the result store' "an unusable --results path" run --results /nonexistent/dir/x.db \
 	--strategy skip-locked --jobs 1
 
-for s in classic race ramp; do
+for s in classic race ramp lewis quartz steady; do
 	case $s in
+	lewis) scale=(--jobs 60 --work-ms 10 --backoff-ms 20 --repeat 1) ;;
+	quartz) scale=(--jobs 300 --repeat 1) ;;
+	steady) scale=(--repeat 1) ;;
 	classic) scale=(--jobs 100 --work-ms 50) ;;
 	race) scale=(--jobs 150 --work-ms 5 --repeat 2) ;;
 	ramp) scale=(--jobs 300 --workers 1,4) ;;

@@ -383,6 +383,7 @@ static void test_lost(void)
 	case_compute(&c, "lost (a)");
 	CHECK(c.out.lost == 2,
 	      "lost (a): in a drain run the jobs left new or missing are lost, done and error are not");
+	CHECK(c.out.failed == 1 && c.out.completed == 1, "failed counts the execution that marked its job error");
 	c.in.drain = false;
 	case_compute(&c, "lost (a) timed");
 	CHECK(c.out.lost == 0, "lost (a): in a timed run jobs left new or missing are not lost");
@@ -438,6 +439,20 @@ static void test_lost(void)
 static void test_spurious_empties(void)
 {
 	struct run_case c;
+
+	/* two task classes: job 1 (class 0) waits until 50 ms, job 2 (class 1) is claimed at once */
+	case_init(&c, 2, 2, true);
+	c.in.n_queues = 2;
+	add_exec(&c, 1, 50, 51, 60, 0, EXEC_DONE);
+	add_exec(&c, 2, 0, 1, 10, 1, EXEC_DONE);
+	/* worker 1 serves class 1: job 1 waiting in the other class does not make it spurious */
+	add_empty(&c, 20, 25, 1);
+	/* worker 0 serves class 0, where job 1 waits: spurious */
+	add_empty(&c, 20, 25, 0);
+	case_compute(&c, "spurious by class");
+	CHECK(c.out.spurious_empties == 1,
+	      "spurious: only jobs of the worker's own task class make its empty claim spurious");
+	case_free(&c);
 
 	/* every job enqueued at 0; job 1 first claimed at 10 ms, in hand at 13 ms */
 	case_init(&c, 2, 1, true);

@@ -13,7 +13,7 @@
 #include "report.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
-#define CSV_COLUMNS (23 + ERR_KIND_COUNT + 11 + 9)
+#define CSV_COLUMNS (23 + ERR_KIND_COUNT + 11 + 10)
 
 /* Fills the first run: a clean skip-locked drain run with even shares. */
 static void fill_first(struct run_result *run)
@@ -185,7 +185,7 @@ static void check_csv(const char *csv, size_t n_runs)
 		CHECK(fields[i] == fields[0], "csv line %zu has as many columns as the header", i + 1);
 	CHECK(!strncmp(csv, "strategy,claim_mode,workers,jobs,work_ms,", 41), "csv header starts as specified");
 	CHECK(contains(csv, ",errors_lock_not_available,") && contains(csv, ",latency_max_ms,group,sweep,arrival_rate,") &&
-	      contains(csv, ",queue_wait_max_ms\n"),
+	      contains(csv, ",queue_wait_max_ms,failed\n"),
 	      "csv header names the error kinds, then latency_max_ms, group, sweep, the arrival and queue-wait columns");
 	CHECK(contains(csv, "\n\"say \"\"hi\"\", \\ok\",flip,"), "csv quotes a field with a comma and a quote");
 	CHECK(contains(csv, "\nskip-locked,hold,4,200,"), "csv leaves a plain field unquoted");
