@@ -137,6 +137,10 @@ static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const c
 	PGresult *res;
 	int rows = -1;
 
+	if (slot < 0 || slot >= DB_MAX_STATEMENTS || !conn->stmt_name[slot][0]) {
+		set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+		return -1;
+	}
 	res = PQexecPrepared(conn->pg, conn->stmt_name[slot], nparams, params, NULL, NULL, 0);
 	if (!result_ok(conn, res))
 		goto out;

@@ -199,6 +199,7 @@ static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, con
 	}
 out:
 	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
 	return rows;
 }
 

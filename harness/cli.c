@@ -546,14 +546,17 @@ static int add_section(struct setting_list *list, const struct scenario *sc, con
 	return 0;
 }
 
-/* Copies the index-th comma-separated item of list into buf. */
-static void list_item(const char *list, size_t index, char *buf, size_t len)
+/* Copies the index-th comma-separated item of list into buf; returns its full length (>= len: cut). */
+static size_t list_item(const char *list, size_t index, char *buf, size_t len)
 {
 	const char *start = list;
+	size_t item_len;
 
 	while (index--)
 		start = strchr(start, ',') + 1;
-	snprintf(buf, len, "%.*s", (int)strcspn(start, ","), start);
+	item_len = strcspn(start, ",");
+	snprintf(buf, len, "%.*s", (int)item_len, start);
+	return item_len;
 }
 
 /* The number of comma-separated items in value. */
@@ -585,12 +588,24 @@ static int build_group(const struct setting_list *list, size_t point, const char
 
 		if (sweepable(st->code) && strchr(value, ',')) {
 			size_t n = list_length(value);
+			int wrote;
 
-			list_item(value, point % n, values[i], 64);
+			if (list_item(value, point % n, values[i], 64) >= 64) {
+				snprintf(err, errlen, "a swept value is longer than 63 bytes");
+				locate_error(st, err, errlen);
+				return -1;
+			}
 			point /= n;
 			value = values[i];
-			used += (size_t)snprintf(cfg->sweep + used, used < sizeof(cfg->sweep) ? sizeof(cfg->sweep) - used : 0,
-						 "%s%s=%s", used ? "," : "", st->name, value);
+			wrote = snprintf(cfg->sweep + used, sizeof(cfg->sweep) - used, "%s%s=%s", used ? "," : "",
+					 st->name, value);
+			if (wrote < 0 || (size_t)wrote >= sizeof(cfg->sweep) - used) {
+				snprintf(err, errlen, "the swept keys' values are longer than %zu bytes together",
+					 sizeof(cfg->sweep) - 1);
+				locate_error(st, err, errlen);
+				return -1;
+			}
+			used += (size_t)wrote;
 		}
 		if (st->code == OPT_NO_PROGRESS) {
 			cfg->progress = strcmp(value, "true") != 0;

@@ -221,9 +221,26 @@ static size_t count_runs(const struct run_invocation *inv)
 /* Applies check_backend to every group. 0, or -1 with err. */
 static int check_groups(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
 {
-	for (size_t g = 0; g < inv->n_groups; g++)
+	for (size_t g = 0; g < inv->n_groups; g++) {
+		const struct run_config *cfg = &inv->groups[g];
+		int most = 0;
+
 		if (check_backend(&inv->groups[g], db, err, errlen) < 0)
 			return -1;
+		if (cfg->n_strategies == 0) {
+			snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
+			return -1;
+		}
+		for (size_t p = 0; p < cfg->n_worker_points; p++)
+			most = cfg->workers[p] > most ? cfg->workers[p] : most;
+		if (!cfg->target && db->kind == BACKEND_POSTGRESQL &&
+		    most + (run_config_arrivals(cfg) ? cfg->producers : 0) + 2 > TMP_POSTGRES_MAX_CONNECTIONS) {
+			snprintf(err, errlen, "%d workers%s need more connections than the throwaway server's %d; "
+				 "give --db a server of your own", most, run_config_arrivals(cfg) ? " and producers" : "",
+				 TMP_POSTGRES_MAX_CONNECTIONS);
+			return -1;
+		}
+	}
 	return 0;
 }
 

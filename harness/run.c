@@ -174,6 +174,18 @@ static int open_producers(const struct run_plan *plan, struct run_shared *s, str
 	return 0;
 }
 
+/* Whether a worker or producer of t stopped on an error. */
+static bool any_aborted(const struct run_threads *t)
+{
+	for (int i = 0; i < t->n_workers; i++)
+		if (t->w[i].aborted)
+			return true;
+	for (int i = 0; i < t->n_producers; i++)
+		if (t->p[i].aborted)
+			return true;
+	return false;
+}
+
 /* Reports aborted workers and producers on stderr. true when any aborted. */
 static bool report_aborts(const struct run_threads *t)
 {
@@ -333,7 +345,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	snprintf(label, sizeof(label), "%s %s x%d #%d", choice->ops->name, out->claim_mode, workers, repeat);
 	if (start_and_wait(&s, &t, workers, producers, label, err, errlen) < 0)
 		goto out_close;
-	if (cfg->rerun_errors && !atomic_load(&s.stop) && rerun_errors(admin, &s, &t, label, err, errlen) < 0)
+	if (cfg->rerun_errors && !atomic_load(&s.stop) && !any_aborted(&t) && rerun_errors(admin, &s, &t, label, err, errlen) < 0)
 		goto out_close;
 	have_final = queue_table_final_state(admin, &s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)

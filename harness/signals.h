@@ -4,10 +4,14 @@
 
 #include <stdbool.h>
 
-/* Installs handlers for SIGINT and SIGTERM that only note the signal. */
+/*
+ * Installs handlers for SIGINT, SIGTERM and SIGHUP that only note the signal, and ignores
+ * SIGPIPE (a closed output pipe then fails the write instead of killing the process), so
+ * that the throwaway database is always removed.
+ */
 void signals_install(void);
 
-/* True once SIGINT or SIGTERM has arrived. */
+/* True once SIGINT, SIGTERM or SIGHUP has arrived. */
 bool signals_interrupted(void);
 
 #endif

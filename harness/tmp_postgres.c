@@ -18,7 +18,6 @@
 #define PG_SYSTEM_USER "postgres"		/* the account the programs run as when we are root */
 #define PG_SUPERUSER "claimbench"		/* the cluster's superuser, whom clients log in as */
 #define PG_VERSIONS_DIR "/usr/lib/postgresql/"	/* Debian's home of <version>/bin per server version */
-#define PG_MAX_CONNECTIONS 200			/* the server's max_connections: room for many workers */
 
 /* The step of a child's set-up before exec that failed. */
 enum child_step {
@@ -268,8 +267,10 @@ static bool bindir_from_versions_dir(char *bindir)
 	char *end;
 	size_t i;
 
-	if (glob(PG_VERSIONS_DIR "*/bin/initdb", 0, NULL, &g) != 0)
+	if (glob(PG_VERSIONS_DIR "*/bin/initdb", 0, NULL, &g) != 0) {
+		globfree(&g);
 		return false;
+	}
 	for (i = 0; i < g.gl_pathc; i++) {
 		path = g.gl_pathv[i];
 		major = strtol(path + strlen(PG_VERSIONS_DIR), &end, 10);
@@ -490,7 +491,7 @@ static int run_pg_ctl_start(const struct tmp_postgres *pg, char *err, size_t err
 	snprintf(log, sizeof(log), "%s/server.log", pg->dir);
 	snprintf(options, sizeof(options),
 		 "-c listen_addresses='' -c unix_socket_directories='%s' -p %d -c max_connections=%d",
-		 pg->dir, pg->port, PG_MAX_CONNECTIONS);
+		 pg->dir, pg->port, TMP_POSTGRES_MAX_CONNECTIONS);
 	return run_logged(pg, argv, "pg_ctl.log", reasons, err, errlen);
 }
 

@@ -17,6 +17,9 @@
 #define TMP_POSTGRES_PORT 15432		/* names the socket file; there is no TCP listener */
 #define TMP_POSTGRES_CONNINFO_MAX 512	/* room for the conninfo: the socket path limit keeps dir short */
 
+/* The throwaway server's max_connections: room for many workers, producers and the harness's own. */
+#define TMP_POSTGRES_MAX_CONNECTIONS 200
+
 struct tmp_postgres {
 	char dir[PATH_MAX];		/* the temporary directory holding data/, the logs and the socket */
 	char conninfo[TMP_POSTGRES_CONNINFO_MAX]; /* libpq conninfo: host=<dir> port=<port> dbname=postgres user=claimbench */

@@ -279,6 +279,9 @@ static void *worker_main(void *arg)
 				worker_pause_ms(w, s->cfg->empty_wait_ms);
 		} else if (r == CLAIM_ERROR) {
 			failed = true;
+		} else if (r == CLAIM_BUSY) {
+			worker_pause_ms(w, s->cfg->empty_wait_ms);
+			continue;
 		}
 		if (w->ledger_full) {
 			worker_abort(w, "out of memory for the ledger");
