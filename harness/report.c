@@ -444,13 +444,13 @@ void report_print_csv(FILE *out, const struct report *r)
 
 /* ---- table ---- */
 
-#define TABLE_CELL 48	/* room for one formatted cell, NUL included */
+#define TABLE_CELL 200	/* room for one formatted cell, NUL included */
 
 /* The table's columns, left to right. */
 enum table_col {
 	TC_STRATEGY, TC_MODE, TC_WORKERS, TC_MAKESPAN, TC_IDEAL, TC_THRU,
 	TC_DONE, TC_DUP, TC_OVL, TC_LOST, TC_EMPTY, TC_SPUR, TC_RETRY,
-	TC_GIVEUP, TC_ERR, TC_JAIN, TC_SHARES, TC_P50, TC_P99, TC_COUNT
+	TC_GIVEUP, TC_ERR, TC_JAIN, TC_SHARES, TC_P50, TC_P99, TC_POINT, TC_COUNT
 };
 
 /* A column's two header lines and its alignment; short, so a row fits in 120 columns. */
@@ -481,6 +481,7 @@ static const struct table_head table_heads[TC_COUNT] = {
 	[TC_SHARES] = { "min-max", "jobs", false },
 	[TC_P50] = { "p50", "ms", false },
 	[TC_P99] = { "p99", "ms", false },
+	[TC_POINT] = { "group/sweep", "", true },
 };
 
 /* Copies at most max bytes of s (or "-" when NULL) into buf, control characters shown as '?'. */
@@ -527,15 +528,25 @@ static uint64_t errors_total(const struct run_metrics *m)
 	return sum;
 }
 
-/* The strategy column: its name, then the run's [group] and sweep point when it has them. */
-static void strategy_cell(const struct run_result *run, char *buf, size_t size)
+/* Whether run belongs to a scenario group or a sweep point. */
+static bool has_point(const struct run_result *run)
 {
-	char full[256];
+	return (run->group && *run->group) || (run->sweep && *run->sweep);
+}
+
+/* The group/sweep column: "group", "sweep" or "group/sweep" (spaces shown as '_'), "-" when neither. */
+static void point_cell(const struct run_result *run, char *buf, size_t size)
+{
 	const char *group = run->group ? run->group : "", *sweep = run->sweep ? run->sweep : "";
 
-	snprintf(full, sizeof(full), "%s%s%s%s%s%s", run->strategy, *group ? " [" : "", group, *group ? "]" : "",
-		 *sweep ? " " : "", sweep);
-	cell_text(buf, size, full, SIZE_MAX);
+	if (!has_point(run)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	snprintf(buf, size, "%s%s%s", group, *group && *sweep ? "/" : "", sweep);
+	for (char *c = buf; *c; c++)
+		if (*c == ' ' || (unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = *c == ' ' ? '_' : '?';
 }
 
 /* Formats column col of run into buf. */
@@ -545,7 +556,10 @@ static void table_cell(const struct run_result *run, enum table_col col, char *b
 
 	switch (col) {
 	case TC_STRATEGY:
-		strategy_cell(run, buf, size);
+		cell_text(buf, size, run->strategy, SIZE_MAX);
+		break;
+	case TC_POINT:
+		point_cell(run, buf, size);
 		break;
 	case TC_MODE:
 		cell_text(buf, size, run->claim_mode, SIZE_MAX);
@@ -607,14 +621,24 @@ static void table_cell(const struct run_result *run, enum table_col col, char *b
 	}
 }
 
-/* Fills width[] with each column's widest cell, header lines included. */
+/*
+ * Fills width[] with each column's widest cell, header lines included; a column left
+ * out of this table (group/sweep when no run has one) gets width -1.
+ */
 static void table_widths(const struct report *r, int *width)
 {
 	char buf[TABLE_CELL];
+	bool points = false;
 	size_t i;
 	int c, len;
 
+	for (i = 0; i < r->n_results; i++)
+		points |= has_point(&r->results[i]);
 	for (c = 0; c < TC_COUNT; c++) {
+		if (c == TC_POINT && !points) {
+			width[c] = -1;
+			continue;
+		}
 		width[c] = (int)strlen(table_heads[c].name);
 		len = (int)strlen(table_heads[c].unit);
 		if (len > width[c])
@@ -634,9 +658,13 @@ static void table_line(FILE *out, const int *width, const char *const *cells)
 	int c;
 
 	for (c = 0; c < TC_COUNT; c++) {
+		if (width[c] < 0 || (c == TC_COUNT - 1 && !*cells[c]))
+			continue;
 		if (c > 0)
 			putc(' ', out);
-		if (table_heads[c].left)
+		if (c == TC_COUNT - 1 && table_heads[c].left)
+			fputs(cells[c], out);
+		else if (table_heads[c].left)
 			fprintf(out, "%-*s", width[c], cells[c]);
 		else
 			fprintf(out, "%*s", width[c], cells[c]);

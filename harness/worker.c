@@ -229,14 +229,48 @@ static bool drained(struct worker *w, bool *failed)
 	return !*failed && remaining == 0;
 }
 
+/*
+ * After an error: whether w must stop (and why, in its abort reason). Lock contention is
+ * what strategies are measured on, so it is retried for as long as WORKER_STALL_NS passes
+ * with no success; other errors end the worker after WORKER_MAX_CONSECUTIVE_ERRORS in a
+ * row, a lost connection at once.
+ */
+static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_success)
+{
+	const struct run_shared *s = w->shared;
+	enum error_kind kind = s->db->error_kind(w->conn);
+	char reason[sizeof(w->abort_reason)];
+
+	if (kind == ERR_CONNECTION_LOST) {
+		worker_abort(w, s->db->error_message(w->conn));
+		return true;
+	}
+	if (error_kind_is_contention(kind)) {
+		if (clock_now_ns() - last_success < WORKER_STALL_NS)
+			return false;
+		snprintf(reason, sizeof(reason), "no success for %lld s of lock contention, the last: %s",
+			 WORKER_STALL_NS / 1000000000LL, s->db->error_message(w->conn));
+		worker_abort(w, reason);
+		return true;
+	}
+	if (++*consecutive_errors < WORKER_MAX_CONSECUTIVE_ERRORS)
+		return false;
+	snprintf(reason, sizeof(reason), "%d errors in a row, the last: %s", *consecutive_errors,
+		 s->db->error_message(w->conn));
+	worker_abort(w, reason);
+	return true;
+}
+
 /* The thread: the claim loop from the start barrier to the end of the run. */
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct run_shared *s = w->shared;
 	int consecutive_errors = 0, empty_streak = 0;
+	int64_t last_success;
 
 	worker_wait_gate(s);
+	last_success = clock_now_ns();
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
 		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
 		enum claim_result r;
@@ -289,20 +323,11 @@ static void *worker_main(void *arg)
 		}
 		if (!failed) {
 			consecutive_errors = 0;
+			last_success = clock_now_ns();
 			continue;
 		}
-		if (s->db->error_kind(w->conn) == ERR_CONNECTION_LOST) {
-			worker_abort(w, s->db->error_message(w->conn));
+		if (gives_up(w, &consecutive_errors, last_success))
 			break;
-		}
-		if (++consecutive_errors >= WORKER_MAX_CONSECUTIVE_ERRORS) {
-			char reason[sizeof(w->abort_reason)];
-
-			snprintf(reason, sizeof(reason), "%d errors in a row, the last: %s",
-				 consecutive_errors, s->db->error_message(w->conn));
-			worker_abort(w, reason);
-			break;
-		}
 		if (error_kind_is_contention(s->db->error_kind(w->conn)))
 			worker_pause_ms(w, s->cfg->empty_wait_ms);
 	}

@@ -18,8 +18,11 @@
 #include "metrics.h"
 #include "strategy.h"
 
-/* Consecutive errors after which a worker gives up and the run is marked incomplete. */
+/* Consecutive errors (other than lock contention) after which a worker gives up; the run is then incomplete. */
 #define WORKER_MAX_CONSECUTIVE_ERRORS 100
+
+/* How long a worker keeps retrying lock contention (BUSY, 55P03 ...) without one success before it gives up. */
+#define WORKER_STALL_NS (30 * 1000000000LL)
 
 /*
  * What every worker and producer of one run shares; read-only during the run but for
