@@ -7,9 +7,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "summary.h"
 
 /* ---- JSON ---- */
 
@@ -256,6 +258,43 @@ static void json_settings(struct json *j, const struct report *r)
 	json_close(j, '}');
 }
 
+/*
+ * The repetitions' summaries, when any point was repeated: one object per point with its
+ * strategy, claim_mode, workers, group, sweep, runs and, per metric, mean, sd and ci95.
+ */
+static void json_summaries(struct json *j, const struct report *r)
+{
+	struct summary_row *rows = calloc(r->n_results ? r->n_results : 1, sizeof(*rows));
+	size_t n = rows ? summary_build(r, rows) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *f = rows[i].first;
+
+		if (i == 0)
+			json_open(j, "summaries", '[');
+		json_open(j, NULL, '{');
+		json_str(j, "strategy", f->strategy);
+		json_str(j, "claim_mode", f->claim_mode);
+		json_int(j, "workers", f->workers);
+		if (f->group && *f->group)
+			json_str(j, "group", f->group);
+		if (f->sweep && *f->sweep)
+			json_str(j, "sweep", f->sweep);
+		json_u64(j, "runs", rows[i].stats[0].n);
+		for (size_t m = 0; m < summary_metrics_len; m++) {
+			json_open(j, summary_metrics[m], '{');
+			json_dbl(j, "mean", rows[i].stats[m].mean);
+			json_dbl(j, "sd", rows[i].stats[m].sd);
+			json_dbl(j, "ci95", rows[i].stats[m].ci95);
+			json_close(j, '}');
+		}
+		json_close(j, '}');
+		if (i + 1 == n)
+			json_close(j, ']');
+	}
+	free(rows);
+}
+
 void report_print_json(FILE *out, const struct report *r)
 {
 	struct json j = { .out = out };
@@ -273,6 +312,7 @@ void report_print_json(FILE *out, const struct report *r)
 	for (i = 0; i < r->n_results; i++)
 		json_run(&j, &r->results[i]);
 	json_close(&j, ']');
+	json_summaries(&j, r);
 	json_close(&j, '}');
 	putc('\n', out);
 }
