@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cli.h"
 #include "strategy.h"
 
@@ -132,65 +133,15 @@ void cli_defaults(struct run_config *cfg)
 	cfg->progress = true;
 }
 
-/* Parses a whole decimal integer in [min, max]. 0, or -1 with err naming option. */
-static int parse_long(const char *option, const char *text, long min, long max, long *out, char *err, size_t errlen)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < min || v > max) {
-		snprintf(err, errlen, "--%s: expected a whole number from %ld to %ld, got \"%s\"", option, min, max,
-			 text);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* parse_long for an int. */
+/* args_long for an int. */
 static int parse_int(const char *option, const char *text, long min, long max, int *out, char *err, size_t errlen)
 {
 	long v;
 
-	if (parse_long(option, text, min, max, &v, err, errlen) < 0)
+	if (args_long(option, text, min, max, &v, err, errlen) < 0)
 		return -1;
 	*out = (int)v;
 	return 0;
-}
-
-/* Parses a finite decimal number in [min, max]. 0, or -1 with err. */
-static int parse_double(const char *option, const char *text, double min, double max, double *out, char *err,
-			size_t errlen)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (errno || end == text || *end || !isfinite(v) || v < min || v > max) {
-		snprintf(err, errlen, "--%s: expected a number from %g to %g, got \"%s\"", option, min, max, text);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* Finds word in the NULL-terminated names; its index, or -1 with err listing them. */
-static int parse_word(const char *option, const char *text, const char *const *names, char *err, size_t errlen)
-{
-	size_t used;
-
-	for (int i = 0; names[i]; i++)
-		if (strcmp(text, names[i]) == 0)
-			return i;
-	used = (size_t)snprintf(err, errlen, "--%s: expected one of", option);
-	for (int i = 0; names[i] && used < errlen; i++)
-		used += (size_t)snprintf(err + used, errlen - used, "%s %s", i ? "," : "", names[i]);
-	if (used < errlen)
-		snprintf(err + used, errlen - used, "; got \"%s\"", text);
-	return -1;
 }
 
 static const char *const mode_names[] = { "hold", "flip", NULL };
@@ -293,7 +244,7 @@ static int parse_strategies(const char *text, struct run_config *cfg, char *err,
 
 		if (colon) {
 			*colon = '\0';
-			mode = parse_word("strategy", colon + 1, mode_names, err, errlen);
+			mode = args_word("strategy", colon + 1, mode_names, err, errlen);
 			if (mode < 0)
 				return -1;
 		}
@@ -354,41 +305,41 @@ static int apply_option(int code, const char *arg, struct run_config *cfg, int *
 	case OPT_WORKERS:
 		return parse_workers(arg, cfg, err, errlen);
 	case OPT_JOBS:
-		return parse_long("jobs", arg, 1, 100000000, &cfg->jobs, err, errlen);
+		return args_long("jobs", arg, 1, 100000000, &cfg->jobs, err, errlen);
 	case OPT_WORK_MS:
-		return parse_double("work-ms", arg, 0, 3600000, &cfg->work_ms, err, errlen);
+		return args_double("work-ms", arg, 0, 3600000, &cfg->work_ms, err, errlen);
 	case OPT_WORK_DIST:
-		v = parse_word("work-dist", arg, dist_names, err, errlen);
+		v = args_word("work-dist", arg, dist_names, err, errlen);
 		cfg->work_dist = (enum work_dist)v;
 		return v < 0 ? -1 : 0;
 	case OPT_CLAIM_MODE:
-		*claim_mode = parse_word("claim-mode", arg, mode_names, err, errlen);
+		*claim_mode = args_word("claim-mode", arg, mode_names, err, errlen);
 		return *claim_mode < 0 ? -1 : 0;
 	case OPT_DURATION:
-		if (parse_double("duration", arg, 0.001, 86400, &cfg->duration_s, err, errlen) < 0)
+		if (args_double("duration", arg, 0.001, 86400, &cfg->duration_s, err, errlen) < 0)
 			return -1;
 		return 0;
 	case OPT_ARRIVAL_RATE:
-		return parse_double("arrival-rate", arg, 0, 1000000, &cfg->arrival_rate, err, errlen);
+		return args_double("arrival-rate", arg, 0, 1000000, &cfg->arrival_rate, err, errlen);
 	case OPT_ARRIVAL_S:
-		return parse_double("arrival-s", arg, 0.001, 86400, &cfg->arrival_s, err, errlen);
+		return args_double("arrival-s", arg, 0.001, 86400, &cfg->arrival_s, err, errlen);
 	case OPT_PRODUCERS:
 		return parse_int("producers", arg, 1, MAX_WORKERS, &cfg->producers, err, errlen);
 	case OPT_REPEAT:
 		return parse_int("repeat", arg, 1, 1000, &cfg->repeat, err, errlen);
 	case OPT_FORMAT:
-		v = parse_word("format", arg, format_names, err, errlen);
+		v = args_word("format", arg, format_names, err, errlen);
 		cfg->format = (enum output_format)v;
 		return v < 0 ? -1 : 0;
 	case OPT_SEED:
-		if (parse_long("seed", arg, 0, __LONG_MAX__, &seed, err, errlen) < 0)
+		if (args_long("seed", arg, 0, __LONG_MAX__, &seed, err, errlen) < 0)
 			return -1;
 		cfg->seed = (uint64_t)seed;
 		return 0;
 	case OPT_QUEUE:
 		return parse_queues(arg, cfg, err, errlen);
 	case OPT_FAIL_RATE:
-		return parse_double("fail-rate", arg, 0, 1, &cfg->fail_rate, err, errlen);
+		return args_double("fail-rate", arg, 0, 1, &cfg->fail_rate, err, errlen);
 	case OPT_RERUN_ERRORS:
 		cfg->rerun_errors = strcmp(arg, "false") != 0;
 		return 0;
@@ -410,13 +361,13 @@ static int apply_option(int code, const char *arg, struct run_config *cfg, int *
 	case OPT_STALE:
 		return parse_int("stale-ms", arg, 1, 86400000, &p->stale_ms, err, errlen);
 	case OPT_SQLITE_JOURNAL:
-		v = parse_word("sqlite-journal", arg, journal_names, err, errlen);
+		v = args_word("sqlite-journal", arg, journal_names, err, errlen);
 		if (v < 0)
 			return -1;
 		cfg->db_opts.sqlite_journal = journal_names[v];
 		return 0;
 	case OPT_SQLITE_SYNCHRONOUS:
-		v = parse_word("sqlite-synchronous", arg, synchronous_names, err, errlen);
+		v = args_word("sqlite-synchronous", arg, synchronous_names, err, errlen);
 		if (v < 0)
 			return -1;
 		cfg->db_opts.sqlite_synchronous = synchronous_names[v];

@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "args.h"
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
@@ -100,32 +101,14 @@ static const char usage[] =
 
 /* ---- the command line ---- */
 
-/* Reads a finite number from 0 into *out for option name. 0, or -1 with err. */
-static int parse_amount(const char *name, const char *value, double *out, char *err, size_t errlen)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(value, &end);
-	if (errno || end == value || *end || !isfinite(*out) || *out < 0) {
-		snprintf(err, errlen, "%s: expected a number from 0, got \"%s\"", name, value);
-		return -1;
-	}
-	return 0;
-}
-
 /* Reads --format's value into a. 0, or -1 with err. */
 static int parse_format(const char *value, struct compare_args *a, char *err, size_t errlen)
 {
-	if (strcmp(value, "table") == 0) {
-		a->format = COMPARE_TABLE;
-	} else if (strcmp(value, "json") == 0) {
-		a->format = COMPARE_JSON;
-	} else {
-		snprintf(err, errlen, "--format: expected one of table, json, got \"%s\"", value);
-		return -1;
-	}
-	return 0;
+	static const char *const names[] = { "table", "json", NULL };
+	int v = args_word("format", value, names, err, errlen);
+
+	a->format = v == 1 ? COMPARE_JSON : COMPARE_TABLE;
+	return v < 0 ? -1 : 0;
 }
 
 /* Applies option code, with value when it takes one, to a. 0, or -1 with err. */
@@ -133,9 +116,9 @@ static int apply_option(int code, const char *value, struct compare_args *a, cha
 {
 	switch (code) {
 	case OPT_THROUGHPUT_DROP:
-		return parse_amount("--throughput-drop", value, &a->tol.throughput_drop_pct, err, errlen);
+		return args_double("throughput-drop", value, 0, 100, &a->tol.throughput_drop_pct, err, errlen);
 	case OPT_JAIN_DROP:
-		return parse_amount("--jain-drop", value, &a->tol.jain_drop, err, errlen);
+		return args_double("jain-drop", value, 0, 1, &a->tol.jain_drop, err, errlen);
 	case OPT_ALLOW_DUPLICATES:
 		a->tol.allow_duplicates = true;
 		return 0;
@@ -150,28 +133,6 @@ static int apply_option(int code, const char *value, struct compare_args *a, cha
 	}
 }
 
-/* True when s is one or more decimal digits and nothing else. */
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/* Reads the id in text (all digits, from 1) into *id. 0, or -1 when it is not one. */
-static int parse_id(const char *text, long long *id)
-{
-	char *end;
-
-	if (!all_digits(text))
-		return -1;
-	errno = 0;
-	*id = strtoll(text, &end, 10);
-	return errno || *end || *id < 1 ? -1 : 0;
-}
 
 /* Classifies s->spec: a run id, "inv:ID" or a file. 0, or -1 with err. */
 static int parse_side(struct side *s, char *err, size_t errlen)
@@ -180,14 +141,14 @@ static int parse_side(struct side *s, char *err, size_t errlen)
 
 	if (strncmp(spec, "inv:", 4) == 0) {
 		s->kind = SPEC_INVOCATION;
-		if (parse_id(spec + 4, &s->id) < 0) {
+		if (!args_id(spec + 4, &s->id)) {
 			snprintf(err, errlen, "%s: expected inv:ID with an invocation id from 1, got \"%s\"",
 				 s->label, spec);
 			return -1;
 		}
-	} else if (all_digits(spec)) {
+	} else if (spec[0] && strspn(spec, "0123456789") == strlen(spec)) {
 		s->kind = SPEC_RUN;
-		if (parse_id(spec, &s->id) < 0) {
+		if (!args_id(spec, &s->id)) {
 			snprintf(err, errlen, "%s: expected a run id from 1 (see claimbench history), got \"%s\"",
 				 s->label, spec);
 			return -1;

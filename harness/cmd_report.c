@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "chart_plot.h"
+#include "args.h"
 #include "cli.h"
 #include "commands.h"
 #include "report_doc.h"
@@ -63,22 +64,12 @@ static const char report_usage[] =
 	"Needs gnuplot (apt-get install gnuplot-nox); the scripts are found in ../scripts beside\n"
 	"the binary, or in $CLAIMBENCH_SCRIPTS.\n";
 
-/* Reads a whole number from 1 in text (no sign) into *v. true when it is one. */
-static bool parse_id(const char *text, long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoll(text, &end, 10);
-	return !errno && end != text && !*end && *text >= '0' && *text <= '9' && *v >= 1;
-}
-
 /* Checks one operand: RUN or inv:N. 0, or -1 with err. */
 static int check_operand(const char *text, char *err, size_t errlen)
 {
 	long long v;
 
-	if (strncmp(text, "inv:", 4) == 0 ? parse_id(text + 4, &v) : parse_id(text, &v))
+	if (strncmp(text, "inv:", 4) == 0 ? args_id(text + 4, &v) : args_id(text, &v))
 		return 0;
 	snprintf(err, errlen, "expected a run id or inv:N (a whole number from 1; see claimbench history), got \"%s\"",
 		 text);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cli.h"
 #include "commands.h"
 #include "store.h"
@@ -101,39 +102,21 @@ static const struct store_command export_command = {
 		 "  --results PATH      the result store (default " STORE_DEFAULT_PATH ")\n",
 };
 
-/* Reads --limit's value into a. 0, or -1 with err. */
-static int parse_limit(const char *value, struct store_args *a, char *err, size_t errlen)
-{
-	char *end;
-
-	errno = 0;
-	a->limit = strtol(value, &end, 10);
-	if (errno || end == value || *end || a->limit < 0 || a->limit > INT_MAX) {
-		snprintf(err, errlen, "--limit: expected a whole number from 0, got \"%s\"", value);
-		return -1;
-	}
-	return 0;
-}
-
 /* Reads --format's value into a. 0, or -1 with err. */
 static int parse_format(const char *value, struct store_args *a, char *err, size_t errlen)
 {
-	if (strcmp(value, "csv") == 0) {
-		a->format = EXPORT_CSV;
-	} else if (strcmp(value, "json") == 0) {
-		a->format = EXPORT_JSON;
-	} else {
-		snprintf(err, errlen, "--format: expected one of csv, json, got \"%s\"", value);
-		return -1;
-	}
-	return 0;
+	static const char *const names[] = { "csv", "json", NULL };
+	int v = args_word("format", value, names, err, errlen);
+
+	a->format = v == 1 ? EXPORT_JSON : EXPORT_CSV;
+	return v < 0 ? -1 : 0;
 }
 
 /* Applies the value of option code (--results, --limit or --format) to a. 0, or -1 with err. */
 static int apply_option(int code, const char *value, struct store_args *a, char *err, size_t errlen)
 {
 	if (code == OPT_LIMIT)
-		return parse_limit(value, a, err, errlen);
+		return args_long("limit", value, 0, INT_MAX, &a->limit, err, errlen);
 	if (code == OPT_FORMAT)
 		return parse_format(value, a, err, errlen);
 	a->results = value;
@@ -143,11 +126,7 @@ static int apply_option(int code, const char *value, struct store_args *a, char 
 /* Reads RUN into a. 0, or -1 with err. */
 static int parse_run_id(const char *text, struct store_args *a, char *err, size_t errlen)
 {
-	char *end;
-
-	errno = 0;
-	a->run_id = strtoll(text, &end, 10);
-	if (errno || end == text || *end || *text == '+' || a->run_id < 1) {
+	if (!args_id(text, &a->run_id)) {
 		snprintf(err, errlen,
 			 "RUN: expected a run id (a whole number from 1; see claimbench history), got \"%s\"", text);
 		return -1;

@@ -49,9 +49,9 @@ check_jq "$tmp/out.json" '.only_baseline == [{"strategy": "naive", "claim_mode":
 expect_exit 2 'expected BASELINE and CANDIDATE, got 1 argument' "one argument" compare "$tmp/base.json"
 expect_exit 2 'expected BASELINE and CANDIDATE, got 3 arguments' "three arguments" \
 	compare "$tmp/base.json" "$tmp/base.json" "$tmp/base.json"
-expect_exit 2 '--throughput-drop: expected a number from 0, got "abc"' "--throughput-drop abc" \
+expect_exit 2 '--throughput-drop: expected a number from 0 to 100, got "abc"' "--throughput-drop abc" \
 	compare --throughput-drop abc "$tmp/base.json" "$tmp/base.json"
-expect_exit 2 '--jain-drop: expected a number from 0, got "-1"' "--jain-drop -1" \
+expect_exit 2 '--jain-drop: expected a number from 0 to 1, got "-1"' "--jain-drop -1" \
 	compare --jain-drop -1 "$tmp/base.json" "$tmp/base.json"
 expect_exit 2 'unknown option --bogus' "an unknown option" compare --bogus "$tmp/base.json" "$tmp/base.json"
 expect_exit 2 '--format: expected one of table, json, got "xml"' "an unknown format" \

@@ -65,7 +65,7 @@ expect_exit 2 'skip-locked cannot run on sqlite: it needs FOR UPDATE SKIP LOCKED
 	"skip-locked on SQLite is refused, naming the reason" run --db "$db" --strategy skip-locked
 expect_exit 2 'skip-locked cannot run on sqlite' "skip-locked in a list is refused before anything runs" \
 	run --db "$db" --strategy update-returning,skip-locked:flip
-expect_exit 2 '--sqlite-journal: expected one of delete, truncate, persist, memory, wal, off; got "fast"' \
+expect_exit 2 '--sqlite-journal: expected one of delete, truncate, persist, memory, wal, off, got "fast"' \
 	"a bad --sqlite-journal" run --db "$db" --sqlite-journal fast
 expect_exit 2 '--sqlite-synchronous: expected one of off, normal, full, extra' "a bad --sqlite-synchronous" \
 	run --db "$db" --sqlite-synchronous maybe
