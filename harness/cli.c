@@ -57,51 +57,54 @@ static const struct option run_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* run's usage text. */
+static const char run_usage[] =
+	"usage: claimbench run [options]\n"
+	"Runs each strategy at each worker count on a fresh queue table and prints the measurements.\n"
+	"With no option it runs the classic scenario (seed 001): every strategy, 200 jobs,\n"
+	"10 workers, 100 ms of work each, on a throwaway PostgreSQL (or, when no PostgreSQL\n"
+	"server programs are installed, on a temporary SQLite file).\n"
+	"\n"
+	"  --db CONNINFO          libpq conninfo or URI; default: a throwaway server in a temporary directory\n"
+	"  --db sqlite:PATH       an SQLite database file, created when missing\n"
+	"  --strategy LIST|all    strategies, comma-separated, each NAME or NAME:MODE (default all)\n"
+	"  --claim-mode hold|flip claim mode for strategies given without one (default: each one's own)\n"
+	"  --workers LIST         worker counts, comma-separated (default 10)\n"
+	"  --jobs N               jobs in the backlog (default 200)\n"
+	"  --work-ms MS           mean work time per job (default 100)\n"
+	"  --work-dist D          fixed, uniform (0..2x mean) or exp (default fixed)\n"
+	"  --duration S           timed run of S seconds instead of draining the backlog\n"
+	"  --arrival-rate R       open-loop arrivals: producers insert R jobs/s in all after the backlog\n"
+	"                         (default 0, none); a drain run ends when they are done and the queue is empty\n"
+	"  --arrival-s S          how long producers insert (default: --duration; required in a drain run)\n"
+	"  --producers N          producer threads, each with its own connection (default 1)\n"
+	"  --repeat N             repetitions of each strategy x worker count (default 1)\n"
+	"  --format F             table, csv or json (default table)\n"
+	"  --seed N               seed of the work-time draw (default 1)\n"
+	"  --queue LIST           task classes sharing the table, comma-separated (default \"default\");\n"
+	"                         jobs and workers are dealt to them in turn\n"
+	"  --fail-rate P          share of jobs (0 to 1) whose first pass fails and is marked error (default 0)\n"
+	"  --rerun-errors         once the queue is drained, clear the errors and drain it again\n"
+	"  --empty-retries N      claim again at once up to N times after an empty claim (default 0)\n"
+	"  --table-prefix P       prefix of the run's table names (default claimbench_<pid>_)\n"
+	"  --empty-wait-ms MS     pause after an empty claim while jobs remain (default 5)\n"
+	"  --tries N              nowait-backoff: lock attempts before giving up (default 5)\n"
+	"  --backoff-ms MS        nowait-backoff: sleep between attempts (default 1000)\n"
+	"  --poll-ms MS           ticket: sleep between polls of the line (default 5)\n"
+	"  --ticket-limit X       ticket: tickets at the head of the line that may claim (default 1)\n"
+	"  --stale-ms MS          ticket: age at which a ticket counts as abandoned (default 60000)\n"
+	"  --sqlite-journal M     SQLite journal mode: delete, truncate, persist, memory, wal or off (default wal)\n"
+	"  --sqlite-synchronous L SQLite synchronous level: off, normal, full or extra (default normal)\n"
+	"  --sqlite-busy-timeout-ms MS\n"
+	"                         SQLite: how long a statement waits for the write lock (default 5000)\n"
+	"  --no-progress          no progress line on stderr (it is drawn only on a terminal anyway)\n"
+	"  --help                 this text\n"
+	"\n"
+	"Exit status: 0 done, 2 usage error, 3 database or environment error, 4 run incomplete.\n";
+
 void cli_print_run_usage(FILE *out)
 {
-	fputs("usage: claimbench run [options]\n"
-	      "Runs each strategy at each worker count on a fresh queue table and prints the measurements.\n"
-	      "With no option it runs the classic scenario (seed 001): every strategy, 200 jobs,\n"
-	      "10 workers, 100 ms of work each, on a throwaway PostgreSQL (or, when no PostgreSQL\n"
-	      "server programs are installed, on a temporary SQLite file).\n"
-	      "\n"
-	      "  --db CONNINFO          libpq conninfo or URI; default: a throwaway server in a temporary directory\n"
-	      "  --db sqlite:PATH       an SQLite database file, created when missing\n"
-	      "  --strategy LIST|all    strategies, comma-separated, each NAME or NAME:MODE (default all)\n"
-	      "  --claim-mode hold|flip claim mode for strategies given without one (default: each one's own)\n"
-	      "  --workers LIST         worker counts, comma-separated (default 10)\n"
-	      "  --jobs N               jobs in the backlog (default 200)\n"
-	      "  --work-ms MS           mean work time per job (default 100)\n"
-	      "  --work-dist D          fixed, uniform (0..2x mean) or exp (default fixed)\n"
-	      "  --duration S           timed run of S seconds instead of draining the backlog\n"
-	      "  --arrival-rate R       open-loop arrivals: producers insert R jobs/s in all after the backlog\n"
-	      "                         (default 0, none); a drain run ends when they are done and the queue is empty\n"
-	      "  --arrival-s S          how long producers insert (default: --duration; required in a drain run)\n"
-	      "  --producers N          producer threads, each with its own connection (default 1)\n"
-	      "  --repeat N             repetitions of each strategy x worker count (default 1)\n"
-	      "  --format F             table, csv or json (default table)\n"
-	      "  --seed N               seed of the work-time draw (default 1)\n"
-	      "  --queue LIST           task classes sharing the table, comma-separated (default \"default\");\n"
-	      "                         jobs and workers are dealt to them in turn\n"
-	      "  --fail-rate P          share of jobs (0 to 1) whose first pass fails and is marked error (default 0)\n"
-	      "  --rerun-errors         once the queue is drained, clear the errors and drain it again\n"
-	      "  --empty-retries N      claim again at once up to N times after an empty claim (default 0)\n"
-	      "  --table-prefix P       prefix of the run's table names (default claimbench_<pid>_)\n"
-	      "  --empty-wait-ms MS     pause after an empty claim while jobs remain (default 5)\n"
-	      "  --tries N              nowait-backoff: lock attempts before giving up (default 5)\n"
-	      "  --backoff-ms MS        nowait-backoff: sleep between attempts (default 1000)\n"
-	      "  --poll-ms MS           ticket: sleep between polls of the line (default 5)\n"
-	      "  --ticket-limit X       ticket: tickets at the head of the line that may claim (default 1)\n"
-	      "  --stale-ms MS          ticket: age at which a ticket counts as abandoned (default 60000)\n"
-	      "  --sqlite-journal M     SQLite journal mode: delete, truncate, persist, memory, wal or off (default wal)\n"
-	      "  --sqlite-synchronous L SQLite synchronous level: off, normal, full or extra (default normal)\n"
-	      "  --sqlite-busy-timeout-ms MS\n"
-	      "                         SQLite: how long a statement waits for the write lock (default 5000)\n"
-	      "  --no-progress          no progress line on stderr (it is drawn only on a terminal anyway)\n"
-	      "  --help                 this text\n"
-	      "\n"
-	      "Exit status: 0 done, 2 usage error, 3 database or environment error, 4 run incomplete.\n",
-	      out);
+	fputs(run_usage, out);
 }
 
 void cli_defaults(struct run_config *cfg)
@@ -695,53 +698,59 @@ static void keep_command_line(struct run_invocation *inv, int argc, char **argv)
 		used += (size_t)snprintf(inv->command_line + used, sizeof(inv->command_line) - used, " %s", argv[i]);
 }
 
+/* What the command line's options go into while they are read. */
+struct command_line {
+	struct run_invocation *inv;	/* takes --results */
+	struct setting_list settings;	/* every option that configures a run */
+	const char *scenario_path;	/* --scenario, or NULL */
+};
+
+/* Notes one option of the command line in the struct command_line at ctx. 0, or -1 with err. */
+static int collect_option(int code, const char *value, void *ctx, char *err, size_t errlen)
+{
+	struct command_line *cl = ctx;
+	struct setting st = { .code = code, .value = value ? value : "true" };
+	const struct option *o = run_options;
+
+	if (code == OPT_SCENARIO) {
+		cl->scenario_path = value;
+		return 0;
+	}
+	if (code == OPT_RESULTS) {
+		cl->inv->results_path = value;
+		return 0;
+	}
+	while (o->name && o->val != code)
+		o++;
+	st.name = o->name;
+	return put_setting(&cl->settings, &st, err, errlen);
+}
+
 enum cli_outcome cli_parse_run(int argc, char **argv, struct run_invocation *inv, char *err, size_t errlen)
 {
-	struct setting_list command_line = { .n = 0 };
-	const char *scenario_path = NULL;
-	int code, index;
+	struct command_line cl = { .inv = inv };
 
 	memset(inv, 0, sizeof(*inv));
 	inv->results_path = "results/claimbench.db";
 	keep_command_line(inv, argc, argv);
-	opterr = 0;
-	optind = 1;
-	while ((code = getopt_long(argc, argv, ":", run_options, &index)) != -1) {
-		struct setting st = { .code = code, .value = optarg ? optarg : "true" };
-
-		if (code == OPT_HELP) {
-			cli_print_run_usage(stdout);
-			return CLI_HELP;
-		}
-		if (code == '?' || code == ':') {
-			if (code == ':')
-				snprintf(err, errlen, "option %s needs a value", argv[optind - 1]);
-			else
-				snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
-			return CLI_ERROR;
-		}
-		if (code == OPT_SCENARIO) {
-			scenario_path = optarg;
-			continue;
-		}
-		if (code == OPT_RESULTS) {
-			inv->results_path = optarg;
-			continue;
-		}
-		st.name = run_options[index].name;
-		if (put_setting(&command_line, &st, err, errlen) < 0)
-			return CLI_ERROR;
+	switch (args_options(argc, argv, run_options, OPT_HELP, run_usage, collect_option, &cl, err, errlen)) {
+	case ARGS_HELP:
+		return CLI_HELP;
+	case ARGS_ERROR:
+		return CLI_ERROR;
+	case ARGS_OK:
+		break;
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument \"%s\"", argv[optind]);
 		return CLI_ERROR;
 	}
-	if (scenario_path) {
-		if (scenario_load(scenario_path, &inv->scenario, err, errlen) < 0)
+	if (cl.scenario_path) {
+		if (scenario_load(cl.scenario_path, &inv->scenario, err, errlen) < 0)
 			return CLI_ERROR;
 		inv->has_scenario = true;
 	}
-	if (build_groups(inv, &command_line, err, errlen) < 0 || load_expectations(inv, err, errlen) < 0)
+	if (build_groups(inv, &cl.settings, err, errlen) < 0 || load_expectations(inv, err, errlen) < 0)
 		return CLI_ERROR;
 	name_scenario(inv);
 	return CLI_RUN;

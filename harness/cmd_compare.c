@@ -111,9 +111,11 @@ static int parse_format(const char *value, struct compare_args *a, char *err, si
 	return v < 0 ? -1 : 0;
 }
 
-/* Applies option code, with value when it takes one, to a. 0, or -1 with err. */
-static int apply_option(int code, const char *value, struct compare_args *a, char *err, size_t errlen)
+/* Applies option code, with value when it takes one, to the struct compare_args at ctx. 0, or -1 with err. */
+static int apply_option(int code, const char *value, void *ctx, char *err, size_t errlen)
 {
+	struct compare_args *a = ctx;
+
 	switch (code) {
 	case OPT_THROUGHPUT_DROP:
 		return args_double("throughput-drop", value, 0, 100, &a->tol.throughput_drop_pct, err, errlen);
@@ -166,29 +168,19 @@ static int parse_side(struct side *s, char *err, size_t errlen)
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	char err[512];
-	int code, i;
+	int i;
 
 	*a = (struct compare_args){ .results = STORE_DEFAULT_PATH, .format = COMPARE_TABLE };
 	compare_default_tolerance(&a->tol);
 	a->sides[0].label = "baseline";
 	a->sides[1].label = "candidate";
-	opterr = 0;
-	optind = 1;
-	while ((code = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-		if (code == OPT_HELP) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if (code == ':') {
-			snprintf(err, sizeof(err), "option %s needs a value", argv[optind - 1]);
-			goto usage;
-		}
-		if (code == '?') {
-			snprintf(err, sizeof(err), "unknown option %s", argv[optind - 1]);
-			goto usage;
-		}
-		if (apply_option(code, optarg, a, err, sizeof(err)) < 0)
-			goto usage;
+	switch (args_options(argc, argv, options, OPT_HELP, usage, apply_option, a, err, sizeof(err))) {
+	case ARGS_HELP:
+		return -1;
+	case ARGS_ERROR:
+		goto usage;
+	case ARGS_OK:
+		break;
 	}
 	if (argc - optind != 2) {
 		snprintf(err, sizeof(err), "expected BASELINE and CANDIDATE, got %d argument%s", argc - optind,

@@ -76,34 +76,36 @@ static int check_operand(const char *text, char *err, size_t errlen)
 	return -1;
 }
 
+/* Applies option code (--results, --out or --last) to the struct report_args at ctx. Always 0. */
+static int apply_option(int code, const char *value, void *ctx, char *err, size_t errlen)
+{
+	struct report_args *a = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (code == OPT_RESULTS)
+		a->results = value;
+	else if (code == OPT_OUT)
+		a->out = value;
+	else
+		a->last = true;
+	return 0;
+}
+
 /* Parses the command line into a. EXIT_DONE to go on, -1 when --help was printed, EXIT_USAGE after the error. */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	char err[512];
-	int code, i;
+	int i;
 
 	*a = (struct report_args){ .results = STORE_DEFAULT_PATH };
-	opterr = 0;
-	optind = 1;
-	while ((code = getopt_long(argc, argv, ":", report_options, NULL)) != -1) {
-		if (code == OPT_HELP) {
-			fputs(report_usage, stdout);
-			return -1;
-		}
-		if (code == ':') {
-			snprintf(err, sizeof(err), "option %s needs a value", argv[optind - 1]);
-			goto usage;
-		}
-		if (code == '?') {
-			snprintf(err, sizeof(err), "unknown option %s", argv[optind - 1]);
-			goto usage;
-		}
-		if (code == OPT_RESULTS)
-			a->results = optarg;
-		else if (code == OPT_OUT)
-			a->out = optarg;
-		else
-			a->last = true;
+	switch (args_options(argc, argv, report_options, OPT_HELP, report_usage, apply_option, a, err, sizeof(err))) {
+	case ARGS_HELP:
+		return -1;
+	case ARGS_ERROR:
+		goto usage;
+	case ARGS_OK:
+		break;
 	}
 	a->operands = argv + optind;
 	a->n_operands = argc - optind;

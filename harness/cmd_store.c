@@ -112,9 +112,11 @@ static int parse_format(const char *value, struct store_args *a, char *err, size
 	return v < 0 ? -1 : 0;
 }
 
-/* Applies the value of option code (--results, --limit or --format) to a. 0, or -1 with err. */
-static int apply_option(int code, const char *value, struct store_args *a, char *err, size_t errlen)
+/* Applies the value of option code (--results, --limit or --format) to the struct store_args at ctx. 0, or -1 with err. */
+static int apply_option(int code, const char *value, void *ctx, char *err, size_t errlen)
 {
+	struct store_args *a = ctx;
+
 	if (code == OPT_LIMIT)
 		return args_long("limit", value, 0, INT_MAX, &a->limit, err, errlen);
 	if (code == OPT_FORMAT)
@@ -164,26 +166,15 @@ static int parse_operands(const struct store_command *cmd, int argc, char **argv
 static int parse_args(const struct store_command *cmd, int argc, char **argv, struct store_args *a)
 {
 	char err[512];
-	int code;
 
 	*a = (struct store_args){ .results = STORE_DEFAULT_PATH, .limit = HISTORY_DEFAULT_LIMIT };
-	opterr = 0;
-	optind = 1;
-	while ((code = getopt_long(argc, argv, ":", cmd->options, NULL)) != -1) {
-		if (code == OPT_HELP) {
-			fputs(cmd->usage, stdout);
-			return -1;
-		}
-		if (code == ':') {
-			snprintf(err, sizeof(err), "option %s needs a value", argv[optind - 1]);
-			goto usage;
-		}
-		if (code == '?') {
-			snprintf(err, sizeof(err), "unknown option %s", argv[optind - 1]);
-			goto usage;
-		}
-		if (apply_option(code, optarg, a, err, sizeof(err)) < 0)
-			goto usage;
+	switch (args_options(argc, argv, cmd->options, OPT_HELP, cmd->usage, apply_option, a, err, sizeof(err))) {
+	case ARGS_HELP:
+		return -1;
+	case ARGS_ERROR:
+		goto usage;
+	case ARGS_OK:
+		break;
 	}
 	if (parse_operands(cmd, argc, argv, a, err, sizeof(err)) < 0)
 		goto usage;
