@@ -5,6 +5,8 @@ CC ?= cc
 PKGS := libpq sqlite3 inih json-c
 SANITIZE ?=
 BUILD ?= build
+# V=1 shows the compiler's command lines.
+Q := $(if $(V),,@)
 
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness -Istrategies
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -29,15 +31,18 @@ UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
 all: $(BUILD)/claimbench $(UNIT_BIN)
 
 $(BUILD)/claimbench: $(BUILD)/harness/main.o $(CORE_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LINK  $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LINK  $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c $(wildcard harness/*.h strategies/*.h) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 deps:
 	@scripts/install-deps
