@@ -301,38 +301,57 @@ static void md_figures(FILE *out, const struct report_doc *d, const struct figur
 	}
 }
 
+/* One line of an invocation's environment table: "key_prefix key | value joiner value2". */
+struct env_row {
+	const char *key_prefix;	/* words before the key ("setting ") or "" */
+	const char *key;	/* the key */
+	const char *value;	/* the value */
+	const char *joiner;	/* text between value and value2, "" when there is no value2 */
+	const char *value2;	/* a second value, or "" */
+};
+
+/* The most rows env_rows writes: six fixed ones and the settings. */
+#define ENV_ROWS (6 + DB_MAX_SETTINGS)
+
+/* Writes the environment rows of run s's invocation into rows (seed is room for the seed's text). Their number. */
+static size_t env_rows(const struct store_run *s, struct env_row *rows, char *seed, size_t seed_len)
+{
+	size_t n = 0;
+
+	snprintf(seed, seed_len, "%llu", s->report.seed);
+	rows[n++] = (struct env_row){ "", "started at", s->report.started_at, "", "" };
+	rows[n++] = (struct env_row){ "", "host", s->ctx.host, "", "" };
+	rows[n++] = (struct env_row){ "", "claimbench", s->ctx.version, ", git revision ", s->ctx.git_revision };
+	rows[n++] = (struct env_row){ "", "backend", s->report.backend, ", server version ", s->report.server_version };
+	rows[n++] = (struct env_row){ "", "scenario", s->report.scenario, "", "" };
+	rows[n++] = (struct env_row){ "", "seed", seed, "", "" };
+	for (size_t k = 0; k < s->report.n_settings && n < ENV_ROWS; k++)
+		rows[n++] = (struct env_row){ "setting ", s->report.settings[k].name, s->report.settings[k].value, "", "" };
+	return n;
+}
+
 /* The environment of each invocation, then the machine the report was made on, in Markdown. */
 static void md_environment(FILE *out, const struct report_doc *d, const struct machine *m)
 {
-	const struct store_run *s;
-	size_t i, k;
+	struct env_row rows[ENV_ROWS];
+	char seed[32];
 
 	fputs("\n## Environment\n", out);
-	for (i = 0; i < d->n_runs; i++) {
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const struct store_run *s = &d->runs[i];
+		size_t n;
+
 		if (seen_before(d, i))
 			continue;
-		s = &d->runs[i];
-		fprintf(out, "\n### Invocation %lld\n\n", d->invocations[i]);
-		fputs("| | |\n|---|---|\n| started at | ", out);
-		md_cell(out, s->report.started_at);
-		fputs(" |\n| host | ", out);
-		md_cell(out, s->ctx.host);
-		fputs(" |\n| claimbench | ", out);
-		md_cell(out, s->ctx.version);
-		fputs(", git revision ", out);
-		md_cell(out, s->ctx.git_revision);
-		fputs(" |\n| backend | ", out);
-		md_cell(out, s->report.backend);
-		fputs(", server version ", out);
-		md_cell(out, s->report.server_version);
-		fputs(" |\n| scenario | ", out);
-		md_cell(out, s->report.scenario);
-		fprintf(out, " |\n| seed | %llu |\n", s->report.seed);
-		for (k = 0; k < s->report.n_settings; k++) {
-			fputs("| setting ", out);
-			md_cell(out, s->report.settings[k].name);
+		fprintf(out, "\n### Invocation %lld\n\n| | |\n|---|---|\n", d->invocations[i]);
+		n = env_rows(s, rows, seed, sizeof(seed));
+		for (size_t r = 0; r < n; r++) {
+			fprintf(out, "| %s", rows[r].key_prefix);
+			md_cell(out, rows[r].key);
 			fputs(" | ", out);
-			md_cell(out, s->report.settings[k].value);
+			md_cell(out, rows[r].value);
+			fputs(rows[r].joiner, out);
+			md_cell(out, rows[r].value2);
 			fputs(" |\n", out);
 		}
 		fprintf(out, "\nScenario text of invocation %lld:\n\n", d->invocations[i]);
@@ -492,35 +511,25 @@ out:
 /* The environment of each invocation, then the machine the report was made on, in HTML. */
 static void html_environment(FILE *out, const struct report_doc *d, const struct machine *m)
 {
-	const struct store_run *s;
-	size_t i, k;
+	struct env_row rows[ENV_ROWS];
+	char seed[32];
 
 	fputs("<h2>Environment</h2>\n", out);
-	for (i = 0; i < d->n_runs; i++) {
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const struct store_run *s = &d->runs[i];
+		size_t n;
+
 		if (seen_before(d, i))
 			continue;
-		s = &d->runs[i];
-		fprintf(out, "<h3>Invocation %lld</h3>\n<table class=\"env\">\n<tr><th>started at</th><td>",
-			d->invocations[i]);
-		html_text(out, s->report.started_at);
-		fputs("</td></tr>\n<tr><th>host</th><td>", out);
-		html_text(out, s->ctx.host);
-		fputs("</td></tr>\n<tr><th>claimbench</th><td>", out);
-		html_text(out, s->ctx.version);
-		fputs(", git revision ", out);
-		html_text(out, s->ctx.git_revision);
-		fputs("</td></tr>\n<tr><th>backend</th><td>", out);
-		html_text(out, s->report.backend);
-		fputs(", server version ", out);
-		html_text(out, s->report.server_version);
-		fputs("</td></tr>\n<tr><th>scenario</th><td>", out);
-		html_text(out, s->report.scenario);
-		fprintf(out, "</td></tr>\n<tr><th>seed</th><td>%llu</td></tr>\n", s->report.seed);
-		for (k = 0; k < s->report.n_settings; k++) {
-			fputs("<tr><th>setting ", out);
-			html_text(out, s->report.settings[k].name);
+		fprintf(out, "<h3>Invocation %lld</h3>\n<table class=\"env\">\n", d->invocations[i]);
+		n = env_rows(s, rows, seed, sizeof(seed));
+		for (size_t r = 0; r < n; r++) {
+			fprintf(out, "<tr><th>%s", rows[r].key_prefix);
+			html_text(out, rows[r].key);
 			fputs("</th><td>", out);
-			html_text(out, s->report.settings[k].value);
+			html_text(out, rows[r].value);
+			fputs(rows[r].joiner, out);
+			html_text(out, rows[r].value2);
 			fputs("</td></tr>\n", out);
 		}
 		fprintf(out, "</table>\n<p>Scenario text of invocation %lld:</p>\n<pre>", d->invocations[i]);
