@@ -110,4 +110,7 @@ extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
 /* The name of a backend kind ("postgresql", "sqlite"). */
 const char *backend_kind_name(enum backend_kind kind);
 
+/* Copies the first line of message (no newline, cut to fit) into dst, len > 0 bytes. */
+void db_first_line(char *dst, size_t len, const char *message);
+
 #endif

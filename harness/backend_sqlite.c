@@ -40,12 +40,7 @@ static enum error_kind classify(int code)
 /* Records kind and the first line of message as conn's last error. */
 static void set_error(struct db_conn *conn, enum error_kind kind, const char *message)
 {
-	size_t len = strcspn(message, "\n");
-
-	if (len >= sizeof(conn->last_error))
-		len = sizeof(conn->last_error) - 1;
-	memcpy(conn->last_error, message, len);
-	conn->last_error[len] = '\0';
+	db_first_line(conn->last_error, sizeof(conn->last_error), message);
 	conn->last_kind = kind;
 }
 
