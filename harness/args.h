@@ -34,6 +34,13 @@ typedef int (*args_apply_fn)(int code, const char *value, void *ctx, char *err, 
 enum args_outcome args_options(int argc, char **argv, const struct option *options, int help_code,
 			       const char *usage, args_apply_fn apply, void *ctx, char *err, size_t errlen);
 
+/*
+ * Masks, in place, the passwords a text may carry in a connection string: the value of
+ * password=... (conninfo) and the password of a URI's user:password@. Text that is kept
+ * or printed (the command line, a scenario file) goes through it first.
+ */
+void args_redact_passwords(char *text);
+
 /* Reads a result-store id (one or more digits, no sign or space, from 1) into *id. true when text is one. */
 bool args_id(const char *text, long long *id);
 

@@ -696,6 +696,7 @@ static void keep_command_line(struct run_invocation *inv, int argc, char **argv)
 
 	for (int i = 1; i < argc && used < sizeof(inv->command_line); i++)
 		used += (size_t)snprintf(inv->command_line + used, sizeof(inv->command_line) - used, " %s", argv[i]);
+	args_redact_passwords(inv->command_line);
 }
 
 /* What the command line's options go into while they are read. */
@@ -748,6 +749,7 @@ enum cli_outcome cli_parse_run(int argc, char **argv, struct run_invocation *inv
 	if (cl.scenario_path) {
 		if (scenario_load(cl.scenario_path, &inv->scenario, err, errlen) < 0)
 			return CLI_ERROR;
+		args_redact_passwords(inv->scenario.text);
 		inv->has_scenario = true;
 	}
 	if (build_groups(inv, &cl.settings, err, errlen) < 0 || load_expectations(inv, err, errlen) < 0)

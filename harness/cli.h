@@ -16,12 +16,12 @@
 struct run_invocation {
 	struct run_config groups[MAX_RUN_GROUPS];	/* one per scenario section and sweep point, in order */
 	size_t n_groups;				/* groups used */
-	struct scenario scenario;			/* the scenario file, when one was given */
+	struct scenario scenario;			/* the scenario file, when one was given (its text's passwords masked) */
 	bool has_scenario;				/* --scenario was given */
 	struct expectation *expects;			/* the scenario's [expect] assertions */
 	size_t n_expects;				/* entries in expects */
 	const char *results_path;			/* the result store (--results) */
-	char command_line[1024];			/* the options as typed, kept with the results */
+	char command_line[1024];			/* the options as typed, passwords masked, kept with the results */
 };
 
 /* Exit statuses, as the README documents them. */

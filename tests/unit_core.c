@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "check.h"
 #include "sql_template.h"
 #include "strategy.h"
@@ -102,8 +103,29 @@ static void test_registry(void)
 	CHECK(strategy_find("no-such-strategy") == NULL, "strategy_find returns NULL for an unknown name");
 }
 
+/* Checks that redacting text gives want. */
+static void check_redacted(const char *text, const char *want)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	args_redact_passwords(buf);
+	CHECK(strcmp(buf, want) == 0, "redacted \"%s\" is \"%s\" (got \"%s\")", text, want, buf);
+}
+
+static void test_redaction(void)
+{
+	check_redacted("claimbench run --db host=h password=s3cr3t dbname=q", "claimbench run --db host=h password=*** dbname=q");
+	check_redacted("--db 'host=h PASSWORD='a b\\' c' user=u'", "--db 'host=h PASSWORD=*** user=u'");
+	check_redacted("postgresql://alice:pw@db:5432/q", "postgresql://alice:***@db:5432/q");
+	check_redacted("postgresql://alice@db/q?password=x&sslmode=require", "postgresql://alice@db/q?password=***&sslmode=require");
+	check_redacted("db = sqlite:/tmp/x.db; jobs = 3", "db = sqlite:/tmp/x.db; jobs = 3");
+	check_redacted("see http://example/a:b@c", "see http://example/a:b@c");
+}
+
 int main(void)
 {
+	test_redaction();
 	test_sql_template();
 	test_workload();
 	test_registry();
