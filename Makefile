@@ -8,7 +8,7 @@ BUILD ?= build
 # V=1 shows the compiler's command lines.
 Q := $(if $(V),,@)
 
-CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness -Istrategies
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ifneq ($(SANITIZE),)
@@ -21,25 +21,25 @@ override CFLAGS := $(CFLAGS_BASE) -DCLAIMBENCH_VERSION='"$(VERSION)"' -DCLAIMBEN
 	$(PKG_CFLAGS) $(CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
-CORE_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard strategies/*.c)
+CORE_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/*/*.c)) $(wildcard strategies/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-UNIT_SRC := $(wildcard tests/unit_*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
 
 .PHONY: all deps demo test test-plain test-sanitized test-tsan clean
 
 all: $(BUILD)/claimbench $(UNIT_BIN)
 
-$(BUILD)/claimbench: $(BUILD)/harness/main.o $(CORE_OBJ)
+$(BUILD)/claimbench: $(BUILD)/harness/cli/main.o $(CORE_OBJ)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c $(CORE_OBJ)
+$(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c $(wildcard harness/*.h strategies/*.h) VERSION
+$(BUILD)/%.o: %.c $(wildcard harness/*/*.h) VERSION
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<

@@ -8,8 +8,8 @@
  * select then needs no FOR UPDATE, and in hold mode the whole database is held
  * through the work.
  */
-#include "claim.h"
-#include "strategy.h"
+#include "engine/claim.h"
+#include "engine/strategy.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };
 

@@ -10,9 +10,9 @@
  * SQLITE_BUSY otherwise) instead of letting the race through; the worker rolls back and
  * the loop retries. What the run measures is how often that happens.
  */
-#include "claim.h"
-#include "strategy.h"
-#include "worker.h"
+#include "engine/claim.h"
+#include "engine/strategy.h"
+#include "engine/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY, SLOT_DONE };
 

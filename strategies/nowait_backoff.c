@@ -7,9 +7,9 @@
  * IMMEDIATE with the busy timeout set to 0 for the claim alone, so a held lock answers
  * SQLITE_BUSY at once, which plays the part of 55P03. The completion waits as usual.
  */
-#include "claim.h"
-#include "strategy.h"
-#include "worker.h"
+#include "engine/claim.h"
+#include "engine/strategy.h"
+#include "engine/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };
 

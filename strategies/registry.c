@@ -1,7 +1,7 @@
 /* The list of strategies: adding one means one file in strategies/ and one line here. */
 #include <string.h>
 
-#include "strategy.h"
+#include "engine/strategy.h"
 
 extern const struct strategy_ops strategy_naive;
 extern const struct strategy_ops strategy_for_update;

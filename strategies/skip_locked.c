@@ -5,8 +5,8 @@
  * It has no SQLite form: with one writer at a time there is nothing to skip past, and
  * running something else under its name would be a lie, so it is refused there.
  */
-#include "claim.h"
-#include "strategy.h"
+#include "engine/claim.h"
+#include "engine/strategy.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };
 

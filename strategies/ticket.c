@@ -20,8 +20,8 @@
  */
 #include <stdio.h>
 
-#include "strategy.h"
-#include "worker.h"
+#include "engine/strategy.h"
+#include "engine/worker.h"
 
 enum {
 	SLOT_TAKE = SLOT_STRATEGY,	/* ($1 queue, $2 worker) take a ticket */

@@ -10,8 +10,8 @@
  * against the new row version, which no longer qualifies: the loser comes back empty
  * (and tries again) instead of taking the job a second time.
  */
-#include "strategy.h"
-#include "worker.h"
+#include "engine/strategy.h"
+#include "engine/worker.h"
 
 enum { SLOT_CLAIM = SLOT_STRATEGY };
 

@@ -1,0 +1,117 @@
+/*
+ * Baseline against candidate: runs grouped by (strategy, claim mode, workers), each
+ * group's metrics compared over its repetitions with Welch's t-test, and the guarded
+ * metrics held to tolerances. Pure computation, no I/O: `claimbench compare` loads
+ * and prints.
+ */
+#ifndef CLAIMBENCH_COMPARE_H
+#define CLAIMBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/result.h"
+#include "base/stats.h"
+
+/* How far a guarded metric may move the wrong way before it counts as a regression. */
+struct compare_tolerance {
+	double throughput_drop_pct;	/* largest allowed fall of mean throughput, in % of the baseline's */
+	double jain_drop;		/* largest allowed fall of mean Jain's index, absolute */
+	bool allow_duplicates;		/* duplicates appearing where the baseline had none are no regression */
+	bool allow_losses;		/* lost jobs appearing where the baseline had none are no regression */
+};
+
+/* Defaults: 10 % throughput, 0.05 of Jain's index, no new duplicates, no new losses. */
+#define COMPARE_THROUGHPUT_DROP_PCT 10.0
+#define COMPARE_JAIN_DROP 0.05
+
+/* The verdict on one metric of one group. */
+enum compare_verdict {
+	VERDICT_OK,		/* no significant change, or significance unknown and within tolerance */
+	VERDICT_BETTER,		/* significantly better */
+	VERDICT_WORSE,		/* significantly worse, within tolerance */
+	VERDICT_REGRESSION,	/* a guarded metric beyond its tolerance */
+};
+
+/* Which direction of a metric is good. */
+enum compare_direction {
+	HIGHER_IS_BETTER,	/* throughput, fairness */
+	LOWER_IS_BETTER,	/* makespan, duplicates, losses, latency */
+};
+
+/* Welch's unequal-variances t-test of candidate against baseline. */
+struct welch_result {
+	bool valid;		/* both sides have at least 2 values; otherwise the rest is 0 */
+	double t;		/* (candidate mean - baseline mean) / standard error; +-INFINITY when both sds are 0 */
+	double df;		/* Welch-Satterthwaite degrees of freedom */
+	bool significant;	/* |t| beyond the two-sided 95 % critical value at floor(df) */
+};
+
+/* The grouping key of a run. */
+struct compare_group {
+	const char *strategy;	/* strategy name; may be NULL (points into the caller's runs) */
+	const char *claim_mode;	/* "hold" or "flip"; may be NULL (points into the caller's runs) */
+	int workers;		/* worker threads */
+};
+
+/* One metric of one group present on both sides. */
+struct compare_row {
+	struct compare_group group;		/* the group */
+	const char *metric;			/* metric path, as metric_path.h names it */
+	enum compare_direction direction;	/* which way is better */
+	struct stats_summary base;		/* the baseline's finite values */
+	struct stats_summary cand;		/* the candidate's finite values */
+	double change;				/* cand.mean - base.mean; NaN when a side has no value */
+	double change_pct;			/* change in % of base.mean; NaN when base.mean is 0 or unknown */
+	struct welch_result welch;		/* significance of the change */
+	enum compare_verdict verdict;		/* what the change means */
+	const char *reason;			/* for a regression, the tolerance it broke; NULL otherwise */
+};
+
+/* Which side a group was found on alone. */
+enum compare_side {
+	SIDE_BASELINE,	/* only in the baseline */
+	SIDE_CANDIDATE,	/* only in the candidate */
+};
+
+/* A group present on one side only. */
+struct compare_lone_group {
+	struct compare_group group;	/* the group */
+	enum compare_side side;		/* where it was found */
+	size_t runs;			/* its runs there */
+};
+
+/* Everything compare_runs found; release with compare_result_free. */
+struct compare_result {
+	struct compare_row *rows;		/* group x metric, groups in baseline order (owned) */
+	size_t n_rows;				/* entries in rows */
+	struct compare_lone_group *lone;	/* groups on one side only: baseline's, then candidate's (owned) */
+	size_t n_lone;				/* entries in lone */
+	size_t regressions;			/* rows whose verdict is VERDICT_REGRESSION */
+};
+
+/* Fills t with the defaults above. */
+void compare_default_tolerance(struct compare_tolerance *t);
+
+/*
+ * Welch's t-test on two summaries. Invalid (valid false) when either has fewer than 2
+ * values. With both standard deviations 0, t is 0 for equal means (not significant) and
+ * infinite otherwise (significant).
+ */
+struct welch_result compare_welch(const struct stats_summary *base, const struct stats_summary *cand);
+
+/*
+ * Compares the n_cand runs cand against the n_base runs base under tolerance tol, into out
+ * (zeroed first). out's group names point into base and cand, which must outlive it.
+ * 0, or -1 when out of memory (out left empty).
+ */
+int compare_runs(const struct run_result *base, size_t n_base, const struct run_result *cand, size_t n_cand,
+		 const struct compare_tolerance *tol, struct compare_result *out);
+
+/* Frees what compare_runs allocated in r and zeroes it; a zeroed r is fine. */
+void compare_result_free(struct compare_result *r);
+
+/* The verdict's name: "ok", "better", "worse" or "REGRESSION". */
+const char *compare_verdict_name(enum compare_verdict v);
+
+#endif

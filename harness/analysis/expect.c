@@ -1,0 +1,398 @@
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/expect.h"
+#include "model/metric_path.h"
+
+enum expr_kind { EXPR_NUMBER, EXPR_REF, EXPR_BINARY, EXPR_NEGATE };
+enum aggregate { AGG_MEAN, AGG_MIN, AGG_MAX };
+
+/* A reference to one metric of the runs of one strategy. */
+struct expr_ref {
+	char strategy[64];	/* strategy name */
+	char mode[8];		/* claim mode, "" for any */
+	int workers;		/* worker count, 0 for any */
+	char path[64];		/* metric path */
+	enum aggregate agg;	/* how the matching runs combine */
+};
+
+/* A node of an expression tree. */
+struct expr {
+	enum expr_kind kind;	/* what it is */
+	double number;		/* EXPR_NUMBER: the value */
+	struct expr_ref ref;	/* EXPR_REF: the reference */
+	char op;		/* EXPR_BINARY: + - * / */
+	struct expr *left;	/* EXPR_BINARY: left operand; EXPR_NEGATE: the operand */
+	struct expr *right;	/* EXPR_BINARY: right operand */
+};
+
+/* The parser's position and error. */
+struct parser {
+	const char *text;	/* the whole assertion */
+	const char *p;		/* the next character */
+	char *err;		/* where an error goes */
+	size_t errlen;		/* its size */
+	bool failed;		/* an error was recorded */
+};
+
+static struct expr *parse_sum(struct parser *ps);
+
+/* Records an error at the current column (the first one wins). Returns NULL. */
+static struct expr *parse_error(struct parser *ps, const char *expected)
+{
+	if (!ps->failed)
+		snprintf(ps->err, ps->errlen, "expected %s at column %d of \"%s\"", expected,
+			 (int)(ps->p - ps->text) + 1, ps->text);
+	ps->failed = true;
+	return NULL;
+}
+
+static void skip_space(struct parser *ps)
+{
+	while (isspace((unsigned char)*ps->p))
+		ps->p++;
+}
+
+static void free_expr(struct expr *e)
+{
+	if (!e)
+		return;
+	free_expr(e->left);
+	free_expr(e->right);
+	free(e);
+}
+
+/* A new node of kind, or NULL with an error. */
+static struct expr *new_expr(struct parser *ps, enum expr_kind kind)
+{
+	struct expr *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		parse_error(ps, "memory");
+	else
+		e->kind = kind;
+	return e;
+}
+
+/* True for the characters of a reference: strategy names, :mode, @workers, .path. */
+static bool ref_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == ':' || c == '@' || c == '.';
+}
+
+/* Splits word (STRATEGY[:MODE][@WORKERS].PATH) into ref. 0, or -1 with an error. */
+static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
+{
+	const char *dot = strchr(word, '.');
+	char head[128];
+	char *at, *colon;
+
+	if (!dot || dot == word || !dot[1] || (size_t)(dot - word) >= sizeof(head) ||
+	    strlen(dot + 1) >= sizeof(ref->path)) {
+		parse_error(ps, "a reference STRATEGY[:MODE][@WORKERS].METRIC");
+		return -1;
+	}
+	memcpy(head, word, (size_t)(dot - word));
+	head[dot - word] = '\0';
+	strcpy(ref->path, dot + 1);
+	at = strchr(head, '@');
+	if (at) {
+		char *end;
+
+		*at = '\0';
+		errno = 0;
+		ref->workers = (int)strtol(at + 1, &end, 10);
+		if (errno || *end || ref->workers < 1) {
+			parse_error(ps, "a worker count after @");
+			return -1;
+		}
+	}
+	colon = strchr(head, ':');
+	if (colon) {
+		*colon = '\0';
+		if (strcmp(colon + 1, "hold") != 0 && strcmp(colon + 1, "flip") != 0) {
+			parse_error(ps, "hold or flip after :");
+			return -1;
+		}
+		strcpy(ref->mode, colon + 1);
+	}
+	if (!*head || strlen(head) >= sizeof(ref->strategy)) {
+		parse_error(ps, "a strategy name");
+		return -1;
+	}
+	strcpy(ref->strategy, head);
+	return 0;
+}
+
+/* reference | min(reference) | max(reference) | mean(reference), at ps->p. */
+static struct expr *parse_ref(struct parser *ps)
+{
+	static const char *const aggs[] = { "mean", "min", "max" };
+	char word[192];
+	size_t len = 0;
+	struct expr *e;
+	int agg = AGG_MEAN;
+
+	while (ref_char(ps->p[len]))
+		len++;
+	if (len == 0 || len >= sizeof(word))
+		return parse_error(ps, "a number, a reference or (");
+	memcpy(word, ps->p, len);
+	word[len] = '\0';
+	ps->p += len;
+	skip_space(ps);
+	if (*ps->p == '(') {
+		for (agg = 0; agg < 3 && strcmp(word, aggs[agg]) != 0; agg++)
+			;
+		if (agg == 3)
+			return parse_error(ps, "mean, min or max before (");
+		ps->p++;
+		skip_space(ps);
+		for (len = 0; ref_char(ps->p[len]); len++)
+			;
+		if (len == 0 || len >= sizeof(word))
+			return parse_error(ps, "a reference inside the parentheses");
+		memcpy(word, ps->p, len);
+		word[len] = '\0';
+		ps->p += len;
+		skip_space(ps);
+		if (*ps->p != ')')
+			return parse_error(ps, ")");
+		ps->p++;
+	}
+	e = new_expr(ps, EXPR_REF);
+	if (!e)
+		return NULL;
+	e->ref.agg = (enum aggregate)agg;
+	if (split_ref(ps, word, &e->ref) < 0) {
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* number | reference | aggregate | ( sum ) | - factor */
+static struct expr *parse_factor(struct parser *ps)
+{
+	struct expr *e;
+
+	skip_space(ps);
+	if (*ps->p == '(') {
+		ps->p++;
+		e = parse_sum(ps);
+		skip_space(ps);
+		if (e && *ps->p != ')') {
+			free_expr(e);
+			return parse_error(ps, ")");
+		}
+		ps->p++;
+		return e;
+	}
+	if (*ps->p == '-') {
+		ps->p++;
+		e = new_expr(ps, EXPR_NEGATE);
+		if (e && !(e->left = parse_factor(ps))) {
+			free(e);
+			return NULL;
+		}
+		return e;
+	}
+	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
+		char *end;
+
+		e = new_expr(ps, EXPR_NUMBER);
+		if (!e)
+			return NULL;
+		e->number = strtod(ps->p, &end);
+		ps->p = end;
+		return e;
+	}
+	return parse_ref(ps);
+}
+
+/* Parses a left-associative chain of next separated by the operators in ops. */
+static struct expr *parse_chain(struct parser *ps, const char *ops, struct expr *(*next)(struct parser *))
+{
+	struct expr *left = next(ps);
+
+	while (left) {
+		struct expr *node;
+
+		skip_space(ps);
+		if (!*ps->p || !strchr(ops, *ps->p))
+			return left;
+		node = new_expr(ps, EXPR_BINARY);
+		if (!node)
+			break;
+		node->op = *ps->p++;
+		node->left = left;
+		left = node;
+		node->right = next(ps);
+		if (!node->right)
+			break;
+	}
+	free_expr(left);
+	return NULL;
+}
+
+static struct expr *parse_product(struct parser *ps)
+{
+	return parse_chain(ps, "*/", parse_factor);
+}
+
+static struct expr *parse_sum(struct parser *ps)
+{
+	return parse_chain(ps, "+-", parse_product);
+}
+
+/* Reads a comparison operator at ps->p. 0, or -1 with an error. */
+static int parse_compare(struct parser *ps, enum compare_op *op)
+{
+	static const struct { const char *text; enum compare_op op; } ops[] = {
+		{ "==", CMP_EQ }, { "!=", CMP_NE }, { "<=", CMP_LE }, { ">=", CMP_GE }, { "<", CMP_LT }, { ">", CMP_GT },
+	};
+
+	skip_space(ps);
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t len = strlen(ops[i].text);
+
+		if (strncmp(ps->p, ops[i].text, len) == 0) {
+			ps->p += len;
+			*op = ops[i].op;
+			return 0;
+		}
+	}
+	parse_error(ps, "one of == != < <= > >=");
+	return -1;
+}
+
+int expect_parse(const char *name, const char *text, struct expectation *out, char *err, size_t errlen)
+{
+	struct parser ps = { .text = text, .p = text, .err = err, .errlen = errlen };
+
+	memset(out, 0, sizeof(*out));
+	out->lhs = parse_sum(&ps);
+	if (out->lhs && parse_compare(&ps, &out->op) == 0)
+		out->rhs = parse_sum(&ps);
+	skip_space(&ps);
+	if (out->rhs && *ps.p)
+		parse_error(&ps, "the end of the assertion");
+	out->name = strdup(name);
+	out->text = strdup(text);
+	if (!ps.failed && (!out->name || !out->text))
+		parse_error(&ps, "memory");
+	if (ps.failed) {
+		expect_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void expect_free(struct expectation *e)
+{
+	free_expr(e->lhs);
+	free_expr(e->rhs);
+	free(e->name);
+	free(e->text);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Checks the references in tree x. 0, or -1 with err. */
+static int check_refs(const struct expr *x, const char *const *strategies, size_t n, char *err, size_t errlen)
+{
+	bool known = false;
+	char paths[1024];
+
+	if (!x)
+		return 0;
+	if (x->kind != EXPR_REF)
+		return check_refs(x->left, strategies, n, err, errlen) < 0 ? -1 :
+		       check_refs(x->right, strategies, n, err, errlen);
+	for (size_t i = 0; i < n; i++)
+		known |= strcmp(strategies[i], x->ref.strategy) == 0;
+	if (!known) {
+		snprintf(err, errlen, "strategy \"%s\" is not among the strategies this scenario runs", x->ref.strategy);
+		return -1;
+	}
+	if (!metric_path_valid(x->ref.path)) {
+		metric_paths_list(paths, sizeof(paths));
+		snprintf(err, errlen, "unknown metric \"%s\"; known: %s", x->ref.path, paths);
+		return -1;
+	}
+	return 0;
+}
+
+int expect_check(const struct expectation *e, const char *const *strategies, size_t n, char *err, size_t errlen)
+{
+	if (check_refs(e->lhs, strategies, n, err, errlen) < 0)
+		return -1;
+	return check_refs(e->rhs, strategies, n, err, errlen);
+}
+
+/* Whether run r matches reference ref. */
+static bool matches(const struct expr_ref *ref, const struct run_result *r)
+{
+	return strcmp(r->strategy, ref->strategy) == 0 && (!ref->mode[0] || strcmp(r->claim_mode, ref->mode) == 0) &&
+	       (!ref->workers || r->workers == ref->workers);
+}
+
+/* Evaluates x over the runs into *out. 0, or -1 with err. */
+static int eval(const struct expr *x, const struct run_result *runs, size_t n, double *out, char *err, size_t errlen)
+{
+	double a, b, sum = 0, v;
+	size_t count = 0;
+
+	switch (x->kind) {
+	case EXPR_NUMBER:
+		*out = x->number;
+		return 0;
+	case EXPR_NEGATE:
+		if (eval(x->left, runs, n, &a, err, errlen) < 0)
+			return -1;
+		*out = -a;
+		return 0;
+	case EXPR_BINARY:
+		if (eval(x->left, runs, n, &a, err, errlen) < 0 || eval(x->right, runs, n, &b, err, errlen) < 0)
+			return -1;
+		*out = x->op == '+' ? a + b : x->op == '-' ? a - b : x->op == '*' ? a * b : a / b;
+		return 0;
+	case EXPR_REF:
+		break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!matches(&x->ref, &runs[i]) || metric_value(&runs[i], x->ref.path, &v) < 0)
+			continue;
+		if (count == 0 || (x->ref.agg == AGG_MIN && v < *out) || (x->ref.agg == AGG_MAX && v > *out))
+			*out = v;
+		sum += v;
+		count++;
+	}
+	if (count == 0) {
+		snprintf(err, errlen, "no run matches %s%s%s%s%.0d.%s", x->ref.strategy, x->ref.mode[0] ? ":" : "",
+			 x->ref.mode, x->ref.workers ? "@" : "", x->ref.workers, x->ref.path);
+		return -1;
+	}
+	if (x->ref.agg == AGG_MEAN)
+		*out = sum / (double)count;
+	return 0;
+}
+
+int expect_eval(const struct expectation *e, const struct run_result *runs, size_t n, double *lhs, double *rhs,
+		bool *pass, char *err, size_t errlen)
+{
+	if (eval(e->lhs, runs, n, lhs, err, errlen) < 0 || eval(e->rhs, runs, n, rhs, err, errlen) < 0)
+		return -1;
+	switch (e->op) {
+	case CMP_EQ: *pass = *lhs == *rhs; break;
+	case CMP_NE: *pass = *lhs != *rhs; break;
+	case CMP_LT: *pass = *lhs < *rhs; break;
+	case CMP_LE: *pass = *lhs <= *rhs; break;
+	case CMP_GT: *pass = *lhs > *rhs; break;
+	case CMP_GE: *pass = *lhs >= *rhs; break;
+	}
+	return 0;
+}

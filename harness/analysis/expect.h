@@ -1,0 +1,50 @@
+/*
+ * Expectations: named assertions over a scenario's results, such as
+ *   skip-locked.duplicates == 0
+ *   for-update.makespan_s >= 5 * skip-locked.makespan_s
+ *   max(naive@10.duplicates) > 0
+ * A reference is STRATEGY[:MODE][@WORKERS].METRIC; it stands for the mean of that metric
+ * over the matching runs (repeats, sweep points), or min(...)/max(...) of it. Numbers,
+ * + - * / (binary minus needs spaces around it) and parentheses combine them; one of
+ * == != < <= > >= compares two sides.
+ */
+#ifndef CLAIMBENCH_EXPECT_H
+#define CLAIMBENCH_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/result.h"
+
+struct expr;
+
+enum compare_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
+
+struct expectation {
+	char *name;		/* its name (the key in [expect]) */
+	char *text;		/* the assertion as written */
+	struct expr *lhs;	/* left side */
+	enum compare_op op;	/* the comparison */
+	struct expr *rhs;	/* right side */
+};
+
+/* Parses text into out. 0, or -1 with err saying what was expected where. */
+int expect_parse(const char *name, const char *text, struct expectation *out, char *err, size_t errlen);
+
+/* Frees what e holds. */
+void expect_free(struct expectation *e);
+
+/*
+ * Checks, before anything runs, that every reference of e names one of the n strategies
+ * to be run and a known metric. 0, or -1 with err.
+ */
+int expect_check(const struct expectation *e, const char *const *strategies, size_t n, char *err, size_t errlen);
+
+/*
+ * Evaluates e over the n runs: both sides into *lhs and *rhs and the verdict into *pass.
+ * 0, or -1 with err when a reference matches no run.
+ */
+int expect_eval(const struct expectation *e, const struct run_result *runs, size_t n, double *lhs, double *rhs,
+		bool *pass, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,13 @@
+/* The process's exit statuses, as the README documents them; every command returns one. */
+#ifndef CLAIMBENCH_EXIT_STATUS_H
+#define CLAIMBENCH_EXIT_STATUS_H
+
+enum exit_status {
+	EXIT_DONE = 0,		/* every run finished */
+	EXIT_EXPECTATION = 1,	/* an expectation failed (run), a regression (compare) */
+	EXIT_USAGE = 2,		/* bad command line or scenario */
+	EXIT_ENVIRONMENT = 3,	/* database or environment error */
+	EXIT_INCOMPLETE = 4,	/* a worker aborted or the run was interrupted */
+};
+
+#endif

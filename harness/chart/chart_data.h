@@ -1,0 +1,103 @@
+/*
+ * The data behind `claimbench report`'s charts: stored runs grouped into series
+ * (strategy, claim mode, scenario section, sweep point) and cases (a series at one
+ * worker count, its repeats averaged), each chart's tab-separated data file, and
+ * the fixed colour of every strategy.
+ */
+#ifndef CLAIMBENCH_CHART_DATA_H
+#define CLAIMBENCH_CHART_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/store.h"
+
+/* Room for a series' or a case's label, NUL included. */
+#define CHART_LABEL 192
+
+/* Room for a chart's space-separated colours or styles, one per block, NUL included. */
+#define CHART_LIST 4096
+
+/* Blocks one chart holds at most: a longer report is cut to this many series or cases. */
+#define CHART_MAX_BLOCKS 256
+
+/* The charts, in the order the report shows them. */
+enum chart_kind {
+	CHART_THROUGHPUT,	/* throughput against workers, a line per series */
+	CHART_MAKESPAN,		/* makespan per case, bars with min-max and the ideal */
+	CHART_SHARES,		/* each worker's share of completed jobs, clustered bars per case */
+	CHART_LATENCY,		/* claim-latency percentiles per case, log scale */
+	CHART_TIMELINE,		/* completions per 100 ms bucket and cumulative, per case */
+	CHART_INTEGRITY,	/* duplicates, overlaps and lost jobs per case */
+	CHART_COUNT
+};
+
+/* Runs that draw one line or one set of bars: everything but the worker count and the repeat alike. */
+struct chart_series {
+	char label[CHART_LABEL];	/* "strategy:mode", then " [group]" and " sweep" when set */
+	const char *strategy;		/* strategy name (points into a run) */
+	const char *mode;		/* claim mode, "" when unknown (points into a run) */
+	const char *group;		/* scenario section, "" when none (points into a run) */
+	const char *sweep;		/* sweep point, "" when none (points into a run) */
+	int variant;			/* series of the same strategy before this one: picks its shade */
+};
+
+/* One series at one worker count: the repeats of one measurement. */
+struct chart_case {
+	size_t series;			/* index in chart_set.series */
+	int workers;			/* worker threads */
+	int variant;			/* cases of the same strategy before this one: picks its shade */
+	char label[CHART_LABEL];	/* the series' label, then ", N wrk" */
+};
+
+/* The runs of a report grouped for drawing. */
+struct chart_set {
+	const struct store_run *runs;	/* the runs, in the order given (not owned) */
+	size_t n_runs;			/* entries in runs */
+	struct chart_series *series;	/* series in order of first appearance (owned) */
+	size_t n_series;		/* entries in series */
+	struct chart_case *cases;	/* cases by series, then by worker count (owned) */
+	size_t n_cases;			/* entries in cases */
+	size_t *case_of;		/* each run's case index, n_runs of them (owned) */
+	size_t runs_without_series;	/* runs whose time series the store does not hold */
+};
+
+/* One chart's data file as chart_write produced it, and what its gnuplot script needs. */
+struct chart {
+	enum chart_kind kind;		/* which chart */
+	const char *name;		/* file stem: scripts/charts/NAME.gp, NAME.tsv, NAME.png, NAME.svg */
+	const char *title;		/* heading in the documents */
+	size_t blocks;			/* data blocks (or columns) written, one per series or case */
+	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated */
+	char styles[CHART_LIST];	/* a small number per block (dash and point type), space-separated */
+};
+
+/* The colour of strategy, "#rrggbb": fixed for the known strategies, grey for any other. */
+const char *chart_strategy_colour(const char *strategy);
+
+/*
+ * Writes into buf (at least 8 bytes) the colour of strategy at shade variant: the
+ * strategy's own colour for 0, then alternately lighter and darker ones.
+ */
+void chart_shade(const char *strategy, int variant, char *buf);
+
+/*
+ * Copies s into buf for a gnuplot data string or a document: control characters and
+ * double quotes become '?' and '\'', backslashes '/'; truncated to fit.
+ */
+void chart_clean_label(char *buf, size_t size, const char *s);
+
+/* Groups the n runs into set (zeroed first). 0, or -1 when out of memory. */
+int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t n);
+
+/* Frees what chart_set_build allocated in set and zeroes it; a zeroed set is fine. */
+void chart_set_free(struct chart_set *set);
+
+/*
+ * Writes chart kind's data file NAME.tsv into directory dir and fills *c. 0, or -1
+ * with err when the file cannot be written.
+ */
+int chart_write(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c, char *err,
+		size_t errlen);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * gnuplot driven as chart_plot.h says. The command line holds no user input: the
+ * scripts and every file name are fixed, the data files lie in the output directory
+ * gnuplot runs in, and the -e settings carry only numbers and palette colours.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "chart/chart_plot.h"
+
+extern char **environ;
+
+/* The image formats drawn, each a gnuplot terminal the scripts know. */
+static const char *const chart_terms[] = { "png", "svg" };
+
+bool chart_find_program(const char *name, char *buf, size_t size)
+{
+	const char *path = getenv("PATH"), *end;
+	size_t len;
+
+	if (strchr(name, '/')) {
+		snprintf(buf, size, "%s", name);
+		return access(name, X_OK) == 0;
+	}
+	for (; path && *path; path = *end ? end + 1 : end) {
+		end = strchrnul(path, ':');
+		len = (size_t)(end - path);
+		if (!len)
+			continue;
+		if (snprintf(buf, size, "%.*s/%s", (int)len, path, name) >= (int)size)
+			continue;
+		if (access(buf, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether dir holds charts/common.gp. */
+static bool has_scripts(const char *dir)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/charts/common.gp", dir);
+	return access(path, R_OK) == 0;
+}
+
+int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen)
+{
+	const char *env = getenv("CLAIMBENCH_SCRIPTS");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		if (has_scripts(buf))
+			return 0;
+		snprintf(err, errlen, "CLAIMBENCH_SCRIPTS=%s holds no charts/common.gp", env);
+		return -1;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0) {
+		snprintf(err, errlen, "cannot find the running binary: %s (set CLAIMBENCH_SCRIPTS)", strerror(errno));
+		return -1;
+	}
+	exe[n] = '\0';
+	snprintf(buf, size, "%s/../scripts", dirname(exe));
+	if (has_scripts(buf))
+		return 0;
+	snprintf(err, errlen, "no chart scripts in %s (set CLAIMBENCH_SCRIPTS to the scripts directory)", buf);
+	return -1;
+}
+
+/* Runs gnuplot once: chart c in terminal term. 0, or -1 with err. */
+static int draw_one(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c,
+		    const char *term, char *err, size_t errlen)
+{
+	char settings[2 * CHART_LIST + 256], common[PATH_MAX + 32], script[PATH_MAX + 32];
+	char *argv[] = { "gnuplot", "-e", settings, common, script, NULL };
+	posix_spawn_file_actions_t actions;
+	int status, rc, ret = -1;
+	pid_t pid;
+
+	snprintf(settings, sizeof(settings), "term='%s'; out='%s.%s'; data='%s.tsv'; n=%zu; colours='%s'; styles='%s'",
+		 term, c->name, term, c->name, c->blocks, c->colours, c->styles);
+	snprintf(common, sizeof(common), "%s/charts/common.gp", scripts);
+	snprintf(script, sizeof(script), "%s/charts/%s.gp", scripts, c->name);
+	if (posix_spawn_file_actions_init(&actions) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = posix_spawn_file_actions_addchdir_np(&actions, dir);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, CHART_LOG,
+						      O_WRONLY | O_CREAT | O_APPEND, 0666);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+	if (!rc)
+		rc = posix_spawn(&pid, gnuplot, &actions, NULL, argv, environ);
+	if (rc) {
+		snprintf(err, errlen, "cannot run %s: %s", gnuplot, strerror(rc));
+		goto out;
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			snprintf(err, errlen, "waiting for gnuplot: %s", strerror(errno));
+			goto out;
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(err, errlen, "gnuplot failed drawing %s.%s (its messages are in %s/%s)", c->name, term, dir,
+			 CHART_LOG);
+		goto out;
+	}
+	ret = 0;
+out:
+	posix_spawn_file_actions_destroy(&actions);
+	return ret;
+}
+
+int chart_draw(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c, char *err,
+	       size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(chart_terms) / sizeof(chart_terms[0]); i++)
+		if (draw_one(gnuplot, scripts, dir, c, chart_terms[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}

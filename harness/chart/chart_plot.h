@@ -1,0 +1,40 @@
+/*
+ * Drawing the charts: the gnuplot scripts of scripts/charts/ found beside the binary,
+ * gnuplot found on PATH, and one gnuplot process per chart and image format.
+ */
+#ifndef CLAIMBENCH_CHART_PLOT_H
+#define CLAIMBENCH_CHART_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chart/chart_data.h"
+
+/* What to tell a user without gnuplot. */
+#define CHART_GNUPLOT_HINT "install it with: apt-get install gnuplot-nox"
+
+/* The name of the log gnuplot's messages go to, in the output directory. */
+#define CHART_LOG "gnuplot.log"
+
+/*
+ * Finds an executable name on PATH; its path in buf. true when found. A name
+ * holding a '/' is checked as it is.
+ */
+bool chart_find_program(const char *name, char *buf, size_t size);
+
+/*
+ * Finds the directory of the chart scripts (the one holding charts/common.gp):
+ * $CLAIMBENCH_SCRIPTS when set, else ../scripts beside the running binary.
+ * 0 with the directory in buf, or -1 with err.
+ */
+int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen);
+
+/*
+ * Draws chart c, whose data file chart_write put in dir, as dir/NAME.png and
+ * dir/NAME.svg: gnuplot (at path gnuplot) runs charts/common.gp then charts/NAME.gp
+ * from scripts, in dir, its messages appended to dir/CHART_LOG. 0, or -1 with err.
+ */
+int chart_draw(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c, char *err,
+	       size_t errlen);
+
+#endif

@@ -1,0 +1,26 @@
+/* The option loop every command reads its command line with. */
+#ifndef CLAIMBENCH_ARGS_H
+#define CLAIMBENCH_ARGS_H
+
+#include <stddef.h>
+
+struct option;
+
+/* What args_options found. */
+enum args_outcome {
+	ARGS_OK,	/* every option applied; optind is at the first operand */
+	ARGS_HELP,	/* --help: the usage was printed on stdout */
+	ARGS_ERROR,	/* an unknown option, a missing value or a bad one, described in err */
+};
+
+/* Applies one option (its getopt code and value, NULL for a flag) to ctx. 0, or -1 with err. */
+typedef int (*args_apply_fn)(int code, const char *value, void *ctx, char *err, size_t errlen);
+
+/*
+ * Reads argv's options (argv[0] is the command) with getopt_long: help_code prints usage,
+ * an unknown option or a missing value is an error, every other option goes to apply.
+ */
+enum args_outcome args_options(int argc, char **argv, const struct option *options, int help_code,
+			       const char *usage, args_apply_fn apply, void *ctx, char *err, size_t errlen);
+
+#endif

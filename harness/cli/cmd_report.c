@@ -1,0 +1,405 @@
+/* `claimbench report`: charts and the design-review documents of stored runs. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/parse.h"
+#include "base/exit_status.h"
+#include "chart/chart_plot.h"
+#include "cli/args.h"
+#include "cli/invocation.h"
+#include "cli/commands.h"
+#include "chart/report_doc.h"
+
+/* Long-only options get codes past the ASCII range. */
+enum report_option_code {
+	OPT_RESULTS = 256, OPT_OUT, OPT_LAST, OPT_HELP,
+};
+
+/* Where the report goes when --out is not given: this, then the invocation or the first run. */
+#define REPORT_DEFAULT_DIR "results/report-"
+
+/* What `claimbench report` was asked. */
+struct report_args {
+	const char *results;	/* --results: the store's path */
+	const char *out;	/* --out: the output directory, NULL for the default */
+	bool last;		/* --last: the most recent invocation */
+	char **operands;	/* RUN and inv:N operands, in order (points into argv) */
+	int n_operands;		/* entries in operands */
+};
+
+/* The runs a report covers, loaded. */
+struct selection {
+	struct store_run *runs;		/* the runs (owned, each store_run_free'd) */
+	long long *invocations;		/* each run's invocation id (owned) */
+	size_t n;			/* runs loaded */
+	char subject[256];		/* "invocation N" or "runs A, B, ..." */
+	char default_dir[64];		/* REPORT_DEFAULT_DIR "inv-N" or "run-A" */
+};
+
+static const struct option report_options[] = {
+	{ "results", required_argument, NULL, OPT_RESULTS },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "last", no_argument, NULL, OPT_LAST },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char report_usage[] =
+	"usage: claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]\n"
+	"Draws charts of stored runs with gnuplot (PNG and SVG: throughput against workers,\n"
+	"makespan, each worker's share, claim-latency percentiles, completions over time,\n"
+	"duplicates/overlaps/losses) and writes report.md and report.html beside them.\n"
+	"\n"
+	"  RUN...           run ids, as claimbench history lists them\n"
+	"  inv:N            every run of invocation N\n"
+	"  --last           every run of the most recent invocation (the default)\n"
+	"  --out DIR        the output directory (default " REPORT_DEFAULT_DIR "inv-N, or " REPORT_DEFAULT_DIR
+	"run-ID for run ids)\n"
+	"  --results PATH   the result store (default " STORE_DEFAULT_PATH ")\n"
+	"\n"
+	"Needs gnuplot (apt-get install gnuplot-nox); the scripts are found in ../scripts beside\n"
+	"the binary, or in $CLAIMBENCH_SCRIPTS.\n";
+
+/* Checks one operand: RUN or inv:N. 0, or -1 with err. */
+static int check_operand(const char *text, char *err, size_t errlen)
+{
+	long long v;
+
+	if (strncmp(text, "inv:", 4) == 0 ? parse_id(text + 4, &v) : parse_id(text, &v))
+		return 0;
+	snprintf(err, errlen, "expected a run id or inv:N (a whole number from 1; see claimbench history), got \"%s\"",
+		 text);
+	return -1;
+}
+
+/* Applies option code (--results, --out or --last) to the struct report_args at ctx. Always 0. */
+static int apply_option(int code, const char *value, void *ctx, char *err, size_t errlen)
+{
+	struct report_args *a = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (code == OPT_RESULTS)
+		a->results = value;
+	else if (code == OPT_OUT)
+		a->out = value;
+	else
+		a->last = true;
+	return 0;
+}
+
+/* Parses the command line into a. EXIT_DONE to go on, -1 when --help was printed, EXIT_USAGE after the error. */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	char err[512];
+	int i;
+
+	*a = (struct report_args){ .results = STORE_DEFAULT_PATH };
+	switch (args_options(argc, argv, report_options, OPT_HELP, report_usage, apply_option, a, err, sizeof(err))) {
+	case ARGS_HELP:
+		return -1;
+	case ARGS_ERROR:
+		goto usage;
+	case ARGS_OK:
+		break;
+	}
+	a->operands = argv + optind;
+	a->n_operands = argc - optind;
+	for (i = 0; i < a->n_operands; i++)
+		if (check_operand(a->operands[i], err, sizeof(err)) < 0)
+			goto usage;
+	if (a->last && a->n_operands) {
+		snprintf(err, sizeof(err), "--last takes no RUN or inv:N");
+		goto usage;
+	}
+	return EXIT_DONE;
+usage:
+	fprintf(stderr, "claimbench report: %s\n(see claimbench report --help)\n", err);
+	return EXIT_USAGE;
+}
+
+/* The invocation of the newest run into *id. 0; 1 when the store holds no run; -1 on an SQLite error. */
+static int latest_invocation(sqlite3 *db, long long *id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT invocation_id FROM runs ORDER BY id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}
+
+/* The invocation run run_id belongs to into *id. 0, or -1 on an SQLite error. */
+static int invocation_of(sqlite3 *db, long long run_id, long long *id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT invocation_id FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/*
+ * Loads run run_id as the next run of sel. A store_run's report points into itself,
+ * so each is pointed again where the grown array moved it. 0, or -1 after printing why.
+ */
+static int add_run(sqlite3 *db, const char *path, long long run_id, struct selection *sel)
+{
+	struct store_run *runs;
+	long long *invs;
+	char err[1024];
+	size_t i;
+	int rc;
+
+	runs = realloc(sel->runs, (sel->n + 1) * sizeof(*runs));
+	if (runs) {
+		sel->runs = runs;
+		for (i = 0; i < sel->n; i++)
+			runs[i].report.results = &runs[i].run;
+	}
+	invs = realloc(sel->invocations, (sel->n + 1) * sizeof(*invs));
+	if (invs)
+		sel->invocations = invs;
+	if (!runs || !invs) {
+		fprintf(stderr, "claimbench report: out of memory\n");
+		return -1;
+	}
+	rc = store_load(db, run_id, &sel->runs[sel->n], err, sizeof(err));
+	if (rc > 0) {
+		fprintf(stderr, "claimbench report: no run %lld in %s (see claimbench history)\n", run_id, path);
+		return -1;
+	}
+	if (rc < 0 || invocation_of(db, run_id, &sel->invocations[sel->n]) < 0) {
+		if (rc == 0)
+			store_run_free(&sel->runs[sel->n]);
+		fprintf(stderr, "claimbench report: run %lld: %s\n", run_id, rc < 0 ? err : sqlite3_errmsg(db));
+		return -1;
+	}
+	sel->n++;
+	return 0;
+}
+
+/* Loads every run of invocation id into sel. 0, or -1 after printing why. */
+static int add_invocation(sqlite3 *db, const char *path, long long id, struct selection *sel)
+{
+	long long *ids = NULL;
+	char err[1024];
+	size_t n, i;
+	int rc, ret = -1;
+
+	rc = store_invocation_runs(db, id, &ids, &n, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "claimbench report: invocation %lld: %s\n", id, err);
+		return -1;
+	}
+	if (rc > 0 || !n) {
+		fprintf(stderr, "claimbench report: no runs of invocation %lld in %s (see claimbench history)\n", id,
+			path);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (add_run(db, path, ids[i], sel) < 0)
+			goto out;
+	ret = 0;
+out:
+	free(ids);
+	return ret;
+}
+
+/* Appends ", text" (or text, for the first) to sel's subject, "..." once it is full. */
+static void add_subject(struct selection *sel, const char *text)
+{
+	size_t len = strlen(sel->subject);
+
+	if (len + strlen(text) + 6 >= sizeof(sel->subject)) {
+		if (len + 5 < sizeof(sel->subject) && !strstr(sel->subject, "..."))
+			strcat(sel->subject, ", ...");
+		return;
+	}
+	snprintf(sel->subject + len, sizeof(sel->subject) - len, "%s%s", len ? ", " : "", text);
+}
+
+/* Loads the runs a asks for into sel. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
+static int select_runs(sqlite3 *db, const struct report_args *a, struct selection *sel)
+{
+	char text[64];
+	long long id;
+	int i, rc;
+
+	if (!a->n_operands) {
+		rc = latest_invocation(db, &id);
+		if (rc != 0) {
+			fprintf(stderr, "claimbench report: %s%s\n", rc > 0 ? "no runs in " : "reading the store: ",
+				rc > 0 ? a->results : sqlite3_errmsg(db));
+			return EXIT_ENVIRONMENT;
+		}
+		snprintf(sel->subject, sizeof(sel->subject), "invocation %lld", id);
+		snprintf(sel->default_dir, sizeof(sel->default_dir), REPORT_DEFAULT_DIR "inv-%lld", id);
+		return add_invocation(db, a->results, id, sel) < 0 ? EXIT_ENVIRONMENT : EXIT_DONE;
+	}
+	for (i = 0; i < a->n_operands; i++) {
+		if (strncmp(a->operands[i], "inv:", 4) == 0) {
+			id = strtoll(a->operands[i] + 4, NULL, 10);
+			snprintf(text, sizeof(text), "invocation %lld", id);
+			rc = add_invocation(db, a->results, id, sel);
+		} else {
+			id = strtoll(a->operands[i], NULL, 10);
+			snprintf(text, sizeof(text), "run %lld", id);
+			rc = add_run(db, a->results, id, sel);
+		}
+		if (rc < 0)
+			return EXIT_ENVIRONMENT;
+		add_subject(sel, text);
+		if (i == 0)
+			snprintf(sel->default_dir, sizeof(sel->default_dir), REPORT_DEFAULT_DIR "%s-%lld",
+				 strncmp(a->operands[i], "inv:", 4) == 0 ? "inv" : "run", id);
+	}
+	return EXIT_DONE;
+}
+
+/* Frees what sel holds. */
+static void selection_free(struct selection *sel)
+{
+	size_t i;
+
+	for (i = 0; i < sel->n; i++)
+		store_run_free(&sel->runs[i]);
+	free(sel->runs);
+	free(sel->invocations);
+}
+
+/* Creates dir and its missing parents. 0, or -1 after printing why. */
+static int make_dirs(const char *dir)
+{
+	char path[4096];
+	size_t i;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
+		fprintf(stderr, "claimbench report: %s: path too long\n", dir);
+		return -1;
+	}
+	for (i = 1; path[i]; i++) {
+		if (path[i] != '/')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0777) < 0 && errno != EEXIST)
+			goto fail;
+		path[i] = '/';
+	}
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "claimbench report: cannot create %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
+/* Writes every chart's data into dir and draws it. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
+static int draw_charts(const struct chart_set *set, const char *gnuplot, const char *scripts, const char *dir,
+		       struct chart *charts)
+{
+	char err[1024], log[4096];
+	int k;
+
+	snprintf(log, sizeof(log), "%s/%s", dir, CHART_LOG);
+	unlink(log);
+	for (k = 0; k < CHART_COUNT; k++) {
+		if (chart_write(set, (enum chart_kind)k, dir, &charts[k], err, sizeof(err)) < 0 ||
+		    chart_draw(gnuplot, scripts, dir, &charts[k], err, sizeof(err)) < 0) {
+			fprintf(stderr, "claimbench report: %s\n", err);
+			return EXIT_ENVIRONMENT;
+		}
+	}
+	return EXIT_DONE;
+}
+
+/* Draws the charts of sel and writes the documents into dir. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
+static int make_report(const struct selection *sel, const char *gnuplot, const char *scripts, const char *dir)
+{
+	struct chart charts[CHART_COUNT];
+	struct chart_set set;
+	struct report_doc doc;
+	char err[1024];
+	int status;
+
+	if (chart_set_build(&set, sel->runs, sel->n) < 0) {
+		fprintf(stderr, "claimbench report: out of memory\n");
+		return EXIT_ENVIRONMENT;
+	}
+	status = draw_charts(&set, gnuplot, scripts, dir, charts);
+	if (status != EXIT_DONE)
+		goto out;
+	doc = (struct report_doc){ .subject = sel->subject, .dir = dir, .runs = sel->runs,
+				   .invocations = sel->invocations, .n_runs = sel->n, .set = &set,
+				   .charts = charts, .n_charts = CHART_COUNT };
+	if (report_doc_markdown(&doc, err, sizeof(err)) < 0 || report_doc_html(&doc, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		status = EXIT_ENVIRONMENT;
+		goto out;
+	}
+	printf("report of %s: %zu runs, %d charts (PNG and SVG)\n  %s/report.md\n  %s/report.html\n", sel->subject,
+	       sel->n, CHART_COUNT, dir, dir);
+	if (set.runs_without_series)
+		printf("note: %zu of %zu runs have no time series in the store; the timeline leaves them out\n",
+		       set.runs_without_series, sel->n);
+out:
+	chart_set_free(&set);
+	return status;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	char gnuplot[PATH_MAX], scripts[PATH_MAX], err[1024];
+	struct selection sel = { 0 };
+	struct report_args a;
+	sqlite3 *db = NULL;
+	const char *dir;
+	int status;
+
+	status = parse_args(argc, argv, &a);
+	if (status < 0)
+		return EXIT_DONE;
+	if (status != EXIT_DONE)
+		return status;
+	if (!chart_find_program("gnuplot", gnuplot, sizeof(gnuplot))) {
+		fprintf(stderr, "claimbench report: gnuplot is not on PATH; " CHART_GNUPLOT_HINT "\n");
+		return EXIT_ENVIRONMENT;
+	}
+	if (chart_scripts_dir(scripts, sizeof(scripts), err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		return EXIT_ENVIRONMENT;
+	}
+	if (store_open_existing(a.results, &db, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		return EXIT_ENVIRONMENT;
+	}
+	status = select_runs(db, &a, &sel);
+	if (status != EXIT_DONE)
+		goto out;
+	dir = a.out ? a.out : sel.default_dir;
+	status = make_dirs(dir) < 0 ? EXIT_ENVIRONMENT : make_report(&sel, gnuplot, scripts, dir);
+out:
+	selection_free(&sel);
+	sqlite3_close(db);
+	if (status == EXIT_DONE && (fflush(stdout) != 0 || ferror(stdout))) {
+		fprintf(stderr, "claimbench report: cannot write the output\n");
+		status = EXIT_ENVIRONMENT;
+	}
+	return status;
+}

@@ -1,0 +1,97 @@
+/*
+ * A backend driver: how the harness talks to one kind of database. Strategies and
+ * the worker loop see only this interface; capability flags let an impossible
+ * strategy/backend pair be refused before anything runs.
+ */
+#ifndef CLAIMBENCH_BACKEND_H
+#define CLAIMBENCH_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/config.h"
+#include "model/error_kind.h"
+#include "model/result.h"
+
+/* The kinds of database; also the index of a strategy's SQL per dialect. */
+enum backend_kind {
+	BACKEND_POSTGRESQL,
+	BACKEND_SQLITE,
+	BACKEND_COUNT
+};
+
+#define BACKEND_BIT(kind) (1u << (kind))
+
+/* What a backend's locking can do. */
+enum backend_cap {
+	CAP_ROW_LOCKS = 1 << 0,		/* SELECT ... FOR UPDATE */
+	CAP_NOWAIT = 1 << 1,		/* FOR UPDATE NOWAIT */
+	CAP_SKIP_LOCKED = 1 << 2,	/* FOR UPDATE SKIP LOCKED */
+	CAP_ADVISORY_LOCKS = 1 << 3,	/* application-defined locks */
+};
+
+/* Prepared statements per connection, addressed by slot number. */
+#define DB_MAX_STATEMENTS 16
+
+/* One open connection; each driver defines its own. */
+struct db_conn;
+
+/* Called once per result row of db->query with the row's columns as integers (NULL as -1). 0 to go on. */
+typedef int (*db_row_fn)(void *ctx, const int64_t *cols, int ncols);
+
+struct backend_ops {
+	const char *name;		/* "postgresql" or "sqlite", as in output */
+	enum backend_kind kind;		/* which dialect its SQL is written in */
+	unsigned caps;			/* enum backend_cap flags */
+	const char *locking;		/* its locking model in one clause, for refusals */
+
+	/*
+	 * Opens a connection to target (a libpq conninfo, a file path) set up as opts says.
+	 * 0, or -1 with a reason in err.
+	 */
+	int (*connect)(const char *target, const struct db_options *opts, struct db_conn **conn, char *err,
+		       size_t errlen);
+	/* Closes conn and frees it; NULL is fine. */
+	void (*disconnect)(struct db_conn *conn);
+	/* Prepares sql (parameters $1..$nparams) in slot. 0 or -1. */
+	int (*prepare)(struct db_conn *conn, int slot, const char *sql, int nparams);
+	/*
+	 * Runs the statement in slot with text parameters; copies the first row's first nout
+	 * columns into out as integers. Returns the number of rows (0 or more), or -1 on error.
+	 */
+	int (*exec_prepared)(struct db_conn *conn, int slot, int nparams, const char *const *params,
+			     int64_t *out, int nout);
+	/* Runs sql (no parameters), discarding any rows. 0 or -1. */
+	int (*exec)(struct db_conn *conn, const char *sql);
+	/* Runs sql and calls row for each row. The number of rows, or -1 on error. */
+	int (*query)(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx);
+	/* Fills table (columns id, queue, payload) with jobs 1..n, each in cfg's task class for it, in one bulk load. 0 or -1. */
+	int (*load_jobs)(struct db_conn *conn, const char *table, const struct run_config *cfg, long n);
+	/* The kind of the last error on conn. */
+	enum error_kind (*error_kind)(const struct db_conn *conn);
+	/* The last error's message on one line (no connection secrets). */
+	const char *(*error_message)(const struct db_conn *conn);
+	/* Writes the server's version into buf. 0 or -1. */
+	int (*server_version)(struct db_conn *conn, char *buf, size_t len);
+	/* Quotes name as an SQL identifier into buf. 0, or -1 when it does not fit. */
+	int (*quote_identifier)(struct db_conn *conn, const char *name, char *buf, size_t len);
+	/* Fills out with up to max of the settings that shape contention. The number filled, or -1. */
+	int (*settings)(struct db_conn *conn, struct db_setting *out, int max);
+	/*
+	 * Sets how long conn's statements wait for a lock another connection holds before
+	 * failing busy: ms, or the connection's configured wait when ms < 0. Does not fail.
+	 * NULL where waits are chosen per statement in SQL (PostgreSQL's NOWAIT).
+	 */
+	void (*set_lock_wait)(struct db_conn *conn, int ms);
+};
+
+extern const struct backend_ops backend_postgresql;
+extern const struct backend_ops backend_sqlite;
+
+/* Every backend driver, indexed by enum backend_kind. */
+extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
+
+/* Copies the first line of message (no newline, cut to fit) into dst, len > 0 bytes. */
+void db_first_line(char *dst, size_t len, const char *message);
+
+#endif

@@ -1,0 +1,319 @@
+/* The PostgreSQL driver, through libpq: prepared statements with text parameters, COPY for loading. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "db/backend.h"
+#include "model/config.h"
+
+/* COPY is fed in chunks of about this many bytes. */
+#define COPY_CHUNK 65536
+
+struct db_conn {
+	PGconn *pg;				/* the libpq connection */
+	char stmt_name[DB_MAX_STATEMENTS][8];	/* name of the statement prepared in each slot */
+	enum error_kind last_kind;		/* kind of the last error */
+	char last_error[512];			/* first line of the last error message */
+};
+
+/* Maps a SQLSTATE (or its absence) to an error kind. */
+static enum error_kind classify(const PGconn *pg, const char *sqlstate)
+{
+	if (PQstatus(pg) == CONNECTION_BAD)
+		return ERR_CONNECTION_LOST;
+	if (!sqlstate)
+		return ERR_OTHER;
+	if (strcmp(sqlstate, "55P03") == 0)
+		return ERR_LOCK_NOT_AVAILABLE;
+	if (strcmp(sqlstate, "40P01") == 0)
+		return ERR_DEADLOCK;
+	if (strcmp(sqlstate, "40001") == 0)
+		return ERR_SERIALIZATION;
+	if (strncmp(sqlstate, "08", 2) == 0 || strcmp(sqlstate, "57P01") == 0)
+		return ERR_CONNECTION_LOST;
+	return ERR_OTHER;
+}
+
+/* Keeps the first line of message as conn's last error. */
+static void set_error(struct db_conn *conn, enum error_kind kind, const char *message)
+{
+	db_first_line(conn->last_error, sizeof(conn->last_error), message);
+	conn->last_kind = kind;
+}
+
+/* Records res's error on conn when res did not succeed. true when it succeeded. */
+static bool result_ok(struct db_conn *conn, const PGresult *res)
+{
+	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_COPY_IN)
+		return true;
+	if (!res) {
+		set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+		return false;
+	}
+	set_error(conn, classify(conn->pg, PQresultErrorField(res, PG_DIAG_SQLSTATE)),
+		  PQresultErrorMessage(res));
+	return false;
+}
+
+/* Reads a column as an integer; NULL reads as -1. */
+static int64_t column_int(const PGresult *res, int row, int col)
+{
+	if (PQgetisnull(res, row, col))
+		return -1;
+	return strtoll(PQgetvalue(res, row, col), NULL, 10);
+}
+
+/* Drops server notices (such as DROP TABLE IF EXISTS's): they are not the harness's output. */
+static void ignore_notice(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* opts hold only SQLite settings: PostgreSQL's come from the server and the conninfo. */
+static int pg_connect(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
+		      size_t errlen)
+{
+	static const char *const keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
+	const char *values[] = { "10", "claimbench", target, NULL };
+	struct db_conn *conn;
+
+	(void)opts;
+	conn = calloc(1, sizeof(*conn));
+	if (!conn) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	conn->pg = PQconnectdbParams(keys, values, 1);
+	if (!conn->pg || PQstatus(conn->pg) != CONNECTION_OK) {
+		set_error(conn, ERR_CONNECTION_LOST, conn->pg ? PQerrorMessage(conn->pg) : "out of memory");
+		snprintf(err, errlen, "%s", conn->last_error);
+		PQfinish(conn->pg);
+		free(conn);
+		return -1;
+	}
+	PQsetNoticeProcessor(conn->pg, ignore_notice, NULL);
+	*out = conn;
+	return 0;
+}
+
+static void pg_disconnect(struct db_conn *conn)
+{
+	if (!conn)
+		return;
+	PQfinish(conn->pg);
+	free(conn);
+}
+
+static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int nparams)
+{
+	PGresult *res;
+	bool ok;
+
+	if (slot < 0 || slot >= DB_MAX_STATEMENTS) {
+		set_error(conn, ERR_OTHER, "statement slot out of range");
+		return -1;
+	}
+	snprintf(conn->stmt_name[slot], sizeof(conn->stmt_name[slot]), "cb%d", slot);
+	res = PQprepare(conn->pg, conn->stmt_name[slot], sql, nparams, NULL);
+	ok = result_ok(conn, res);
+	PQclear(res);
+	return ok ? 0 : -1;
+}
+
+static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
+			    int64_t *out, int nout)
+{
+	PGresult *res;
+	int rows = -1;
+
+	if (slot < 0 || slot >= DB_MAX_STATEMENTS || !conn->stmt_name[slot][0]) {
+		set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+		return -1;
+	}
+	res = PQexecPrepared(conn->pg, conn->stmt_name[slot], nparams, params, NULL, NULL, 0);
+	if (!result_ok(conn, res))
+		goto out;
+	rows = PQntuples(res);
+	for (int i = 0; rows > 0 && i < nout && i < PQnfields(res); i++)
+		out[i] = column_int(res, 0, i);
+out:
+	PQclear(res);
+	return rows;
+}
+
+static int pg_exec(struct db_conn *conn, const char *sql)
+{
+	PGresult *res = PQexec(conn->pg, sql);
+	bool ok = result_ok(conn, res);
+
+	PQclear(res);
+	return ok ? 0 : -1;
+}
+
+static int pg_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
+{
+	int64_t cols[16];
+	PGresult *res;
+	int rows = -1, ncols;
+
+	res = PQexec(conn->pg, sql);
+	if (!result_ok(conn, res))
+		goto out;
+	rows = PQntuples(res);
+	ncols = PQnfields(res) < 16 ? PQnfields(res) : 16;
+	for (int r = 0; r < rows; r++) {
+		for (int c = 0; c < ncols; c++)
+			cols[c] = column_int(res, r, c);
+		if (row(ctx, cols, ncols) != 0)
+			break;
+	}
+out:
+	PQclear(res);
+	return rows;
+}
+
+/* Appends s to buf in COPY text format, escaping backslash, tab and line ends. */
+static size_t copy_escape(char *buf, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '\t' || *s == '\n' || *s == '\r') {
+			buf[n++] = '\\';
+			buf[n++] = *s == '\t' ? 't' : *s == '\n' ? 'n' : *s == '\r' ? 'r' : '\\';
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	return n;
+}
+
+static int pg_load_jobs(struct db_conn *conn, const char *table, const struct run_config *cfg, long n)
+{
+	char sql[512], queue_text[MAX_QUEUES][2 * QUEUE_NAME_MAX], *chunk = NULL;
+	size_t used = 0;
+	PGresult *res;
+	int rc = -1;
+
+	for (int q = 0; q < cfg->n_queues; q++)
+		queue_text[q][copy_escape(queue_text[q], cfg->queues[q])] = '\0';
+	chunk = malloc(COPY_CHUNK + sizeof(queue_text[0]) + 64);
+	if (!chunk) {
+		set_error(conn, ERR_OTHER, "out of memory");
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "COPY %s (id, queue, payload) FROM STDIN", table);
+	res = PQexec(conn->pg, sql);
+	if (!result_ok(conn, res))
+		goto out;
+	for (long id = 1; id <= n; id++) {
+		used += (size_t)sprintf(chunk + used, "%ld\t%s\tjob %ld\n", id, queue_text[(id - 1) % cfg->n_queues],
+					id);
+		if (used >= COPY_CHUNK || id == n) {
+			if (PQputCopyData(conn->pg, chunk, (int)used) != 1)
+				goto copy_failed;
+			used = 0;
+		}
+	}
+	if (PQputCopyEnd(conn->pg, NULL) != 1)
+		goto copy_failed;
+	PQclear(res);
+	res = PQgetResult(conn->pg);
+	rc = result_ok(conn, res) ? 0 : -1;
+	goto drain;
+copy_failed:
+	set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+drain:
+	PQclear(res);
+	while ((res = PQgetResult(conn->pg)))
+		PQclear(res);
+	res = NULL;
+out:
+	PQclear(res);
+	free(chunk);
+	return rc;
+}
+
+static enum error_kind pg_error_kind(const struct db_conn *conn)
+{
+	return conn->last_kind;
+}
+
+static const char *pg_error_message(const struct db_conn *conn)
+{
+	return conn->last_error;
+}
+
+static int pg_server_version(struct db_conn *conn, char *buf, size_t len)
+{
+	const char *v = PQparameterStatus(conn->pg, "server_version");
+
+	if (!v)
+		return -1;
+	snprintf(buf, len, "%s", v);
+	return 0;
+}
+
+static int pg_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
+{
+	char *quoted = PQescapeIdentifier(conn->pg, name, strlen(name));
+	int rc = -1;
+
+	if (!quoted) {
+		set_error(conn, ERR_OTHER, PQerrorMessage(conn->pg));
+		return -1;
+	}
+	if (strlen(quoted) < len) {
+		memcpy(buf, quoted, strlen(quoted) + 1);
+		rc = 0;
+	}
+	PQfreemem(quoted);
+	return rc;
+}
+
+static int pg_settings(struct db_conn *conn, struct db_setting *out, int max)
+{
+	static const char *const names[] = {
+		"synchronous_commit", "max_connections", "shared_buffers", "default_transaction_isolation",
+	};
+	const int n = (int)(sizeof(names) / sizeof(names[0]));
+	PGresult *res = PQexec(conn->pg, "SELECT current_setting('synchronous_commit'),"
+				" current_setting('max_connections'), current_setting('shared_buffers'),"
+				" current_setting('default_transaction_isolation')");
+	int filled = -1;
+
+	if (!result_ok(conn, res) || PQntuples(res) != 1 || PQnfields(res) != n)
+		goto out;
+	for (filled = 0; filled < n && filled < max; filled++) {
+		snprintf(out[filled].name, sizeof(out[filled].name), "%s", names[filled]);
+		snprintf(out[filled].value, sizeof(out[filled].value), "%s", PQgetvalue(res, 0, filled));
+	}
+out:
+	PQclear(res);
+	return filled;
+}
+
+const struct backend_ops backend_postgresql = {
+	.name = "postgresql",
+	.kind = BACKEND_POSTGRESQL,
+	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
+	.locking = "PostgreSQL locks rows",
+	.connect = pg_connect,
+	.disconnect = pg_disconnect,
+	.prepare = pg_prepare,
+	.exec_prepared = pg_exec_prepared,
+	.exec = pg_exec,
+	.query = pg_query,
+	.load_jobs = pg_load_jobs,
+	.error_kind = pg_error_kind,
+	.error_message = pg_error_message,
+	.server_version = pg_server_version,
+	.quote_identifier = pg_quote_identifier,
+	.settings = pg_settings,
+};

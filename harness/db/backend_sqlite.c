@@ -1,0 +1,358 @@
+/*
+ * The SQLite driver, through the sqlite3 library: one connection per worker thread
+ * (opened without SQLite's own mutexes), persistent prepared statements whose
+ * $1..$n placeholders are bound as text, and the connection's busy timeout as the
+ * one way a statement waits for the database's single write lock.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <sqlite3.h>
+
+#include "db/backend.h"
+#include "model/config.h"
+
+/* Parameters a prepared statement may have. */
+#define SQLITE_MAX_PARAMS 8
+
+struct db_conn {
+	sqlite3 *db;						/* the connection */
+	sqlite3_stmt *stmt[DB_MAX_STATEMENTS];			/* the statement prepared in each slot, or NULL */
+	int param_index[DB_MAX_STATEMENTS][SQLITE_MAX_PARAMS];	/* bind index of $1..$n per slot, 0 when unused */
+	int busy_timeout_ms;					/* the configured wait for a lock */
+	enum error_kind last_kind;				/* kind of the last error */
+	char last_error[512];					/* the last error message */
+};
+
+/* Maps an extended result code to an error kind. */
+static enum error_kind classify(int code)
+{
+	if (code == SQLITE_BUSY_SNAPSHOT)
+		return ERR_SQLITE_BUSY_SNAPSHOT;
+	if ((code & 0xff) == SQLITE_BUSY)
+		return ERR_SQLITE_BUSY;
+	return ERR_OTHER;
+}
+
+/* Records kind and the first line of message as conn's last error. */
+static void set_error(struct db_conn *conn, enum error_kind kind, const char *message)
+{
+	db_first_line(conn->last_error, sizeof(conn->last_error), message);
+	conn->last_kind = kind;
+}
+
+/* Records the error the connection just returned. */
+static void set_db_error(struct db_conn *conn)
+{
+	set_error(conn, classify(sqlite3_extended_errcode(conn->db)), sqlite3_errmsg(conn->db));
+}
+
+/* Runs a one-row, one-column statement (a PRAGMA) and copies its value as text into buf. 0 or -1. */
+static int single_text(struct db_conn *conn, const char *sql, char *buf, size_t len)
+{
+	sqlite3_stmt *stmt;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(stmt, 0);
+
+		snprintf(buf, len, "%s", v ? (const char *)v : "");
+		rc = 0;
+	} else {
+		set_db_error(conn);
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static void sqlite_disconnect(struct db_conn *conn)
+{
+	if (!conn)
+		return;
+	for (int i = 0; i < DB_MAX_STATEMENTS; i++)
+		sqlite3_finalize(conn->stmt[i]);
+	sqlite3_close(conn->db);
+	free(conn);
+}
+
+/* Sets conn's journal mode and synchronous level as opts say, checking the journal mode took. 0 or -1. */
+static int apply_options(struct db_conn *conn, const struct db_options *opts)
+{
+	char sql[128], mode[32];
+
+	snprintf(sql, sizeof(sql), "PRAGMA journal_mode = %s", opts->sqlite_journal);
+	if (single_text(conn, sql, mode, sizeof(mode)) < 0)
+		return -1;
+	if (strcasecmp(mode, opts->sqlite_journal) != 0) {
+		snprintf(sql, sizeof(sql), "journal mode %.16s refused (the file stays in %s)", opts->sqlite_journal,
+			 mode);
+		set_error(conn, ERR_OTHER, sql);
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA synchronous = %s", opts->sqlite_synchronous);
+	if (sqlite3_exec(conn->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	return 0;
+}
+
+/* target is the database file's path, created when missing. */
+static int sqlite_connect(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
+			  size_t errlen)
+{
+	struct db_conn *conn = calloc(1, sizeof(*conn));
+	int rc;
+
+	if (!conn) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = sqlite3_open_v2(target, &conn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", target, conn->db ? sqlite3_errmsg(conn->db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_extended_result_codes(conn->db, 1);
+	conn->busy_timeout_ms = opts->sqlite_busy_timeout_ms;
+	sqlite3_busy_timeout(conn->db, conn->busy_timeout_ms);
+	if (apply_options(conn, opts) < 0) {
+		snprintf(err, errlen, "%s: %s", target, conn->last_error);
+		goto fail;
+	}
+	*out = conn;
+	return 0;
+fail:
+	sqlite_disconnect(conn);
+	return -1;
+}
+
+/* Prepares sql in slot and finds where its $1..$nparams are bound; SQLite reads "$1" as a named parameter. */
+static int sqlite_prepare(struct db_conn *conn, int slot, const char *sql, int nparams)
+{
+	const char *tail = NULL;
+	int found = 0;
+
+	if (slot < 0 || slot >= DB_MAX_STATEMENTS || nparams < 0 || nparams > SQLITE_MAX_PARAMS) {
+		set_error(conn, ERR_OTHER, "statement slot or parameter count out of range");
+		return -1;
+	}
+	sqlite3_finalize(conn->stmt[slot]);
+	conn->stmt[slot] = NULL;
+	if (sqlite3_prepare_v3(conn->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &conn->stmt[slot], &tail) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	if (!conn->stmt[slot] || (tail && tail[strspn(tail, " \t\n;")])) {
+		set_error(conn, ERR_OTHER, "expected exactly one statement");
+		return -1;
+	}
+	for (int i = 0; i < nparams; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "$%d", i + 1);
+		conn->param_index[slot][i] = sqlite3_bind_parameter_index(conn->stmt[slot], name);
+		found += conn->param_index[slot][i] > 0;
+	}
+	if (found != sqlite3_bind_parameter_count(conn->stmt[slot])) {
+		set_error(conn, ERR_OTHER, "parameters must be written $1..$n");
+		return -1;
+	}
+	return 0;
+}
+
+static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
+				int64_t *out, int nout)
+{
+	sqlite3_stmt *stmt = conn->stmt[slot];
+	int rows = 0, rc;
+
+	for (int i = 0; i < nparams; i++) {
+		if (conn->param_index[slot][i] > 0 &&
+		    sqlite3_bind_text(stmt, conn->param_index[slot][i], params[i], -1, SQLITE_STATIC) != SQLITE_OK) {
+			set_db_error(conn);
+			rows = -1;
+			goto out;
+		}
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		for (int i = 0; rows == 0 && i < nout && i < sqlite3_column_count(stmt); i++)
+			out[i] = sqlite3_column_type(stmt, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, i);
+		rows++;
+	}
+	if (rc != SQLITE_DONE) {
+		set_db_error(conn);
+		rows = -1;
+	}
+out:
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+	return rows;
+}
+
+/* ROLLBACK with no transaction open succeeds, as on PostgreSQL (where it only warns). */
+static int sqlite_exec(struct db_conn *conn, const char *sql)
+{
+	if (sqlite3_get_autocommit(conn->db) && strcmp(sql, "ROLLBACK") == 0)
+		return 0;
+	if (sqlite3_exec(conn->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	return 0;
+}
+
+static int sqlite_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
+{
+	int64_t cols[16];
+	sqlite3_stmt *stmt;
+	int rows = 0, rc, ncols;
+
+	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	ncols = sqlite3_column_count(stmt) < 16 ? sqlite3_column_count(stmt) : 16;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		for (int c = 0; c < ncols; c++)
+			cols[c] = sqlite3_column_type(stmt, c) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, c);
+		rows++;
+		if (row(ctx, cols, ncols) != 0) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		set_db_error(conn);
+		rows = -1;
+	}
+	sqlite3_finalize(stmt);
+	return rows;
+}
+
+/* One transaction, one prepared INSERT stepped n times. */
+static int sqlite_load_jobs(struct db_conn *conn, const char *table, const struct run_config *cfg, long n)
+{
+	char sql[512], payload[32];
+	sqlite3_stmt *stmt = NULL;
+
+	snprintf(sql, sizeof(sql), "INSERT INTO %s (id, queue, payload) VALUES (?1, ?2, ?3)", table);
+	if (sqlite_exec(conn, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		goto fail;
+	for (long id = 1; id <= n; id++) {
+		snprintf(payload, sizeof(payload), "job %ld", id);
+		if (sqlite3_bind_int64(stmt, 1, id) != SQLITE_OK ||
+		    sqlite3_bind_text(stmt, 2, run_config_queue_of_job(cfg, id), -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(stmt, 3, payload, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+		    sqlite3_step(stmt) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(stmt);
+	}
+	sqlite3_finalize(stmt);
+	return sqlite_exec(conn, "COMMIT");
+fail:
+	set_db_error(conn);
+	sqlite3_finalize(stmt);
+	sqlite3_exec(conn->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static enum error_kind sqlite_error_kind(const struct db_conn *conn)
+{
+	return conn->last_kind;
+}
+
+static const char *sqlite_error_message(const struct db_conn *conn)
+{
+	return conn->last_error;
+}
+
+/* The library's version: the "server" is this process. */
+static int sqlite_server_version(struct db_conn *conn, char *buf, size_t len)
+{
+	(void)conn;
+	snprintf(buf, len, "%s", sqlite3_libversion());
+	return 0;
+}
+
+/* Wraps name in double quotes, doubling any double quote inside. */
+static int sqlite_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	(void)conn;
+	if (len < 3)
+		return -1;
+	buf[used++] = '"';
+	for (; *name; name++) {
+		if (used + (*name == '"' ? 2 : 1) + 2 > len)
+			return -1;
+		if (*name == '"')
+			buf[used++] = '"';
+		buf[used++] = *name;
+	}
+	buf[used++] = '"';
+	buf[used] = '\0';
+	return 0;
+}
+
+/* journal_mode, synchronous and busy_timeout_ms as the connection reports them. */
+static int sqlite_settings(struct db_conn *conn, struct db_setting *out, int max)
+{
+	static const char *const sync_names[] = { "off", "normal", "full", "extra" };
+	static const char *const pragmas[][2] = {
+		{ "journal_mode", "PRAGMA journal_mode" },
+		{ "synchronous", "PRAGMA synchronous" },
+		{ "busy_timeout_ms", "PRAGMA busy_timeout" },
+	};
+	int n = 0;
+
+	for (; n < (int)(sizeof(pragmas) / sizeof(pragmas[0])) && n < max; n++) {
+		char value[32];
+		long level;
+
+		if (single_text(conn, pragmas[n][1], value, sizeof(value)) < 0)
+			return -1;
+		level = strtol(value, NULL, 10);
+		if (strcmp(pragmas[n][0], "synchronous") == 0 && level >= 0 && level <= 3)
+			snprintf(value, sizeof(value), "%s", sync_names[level]);
+		snprintf(out[n].name, sizeof(out[n].name), "%s", pragmas[n][0]);
+		snprintf(out[n].value, sizeof(out[n].value), "%s", value);
+	}
+	return n;
+}
+
+static void sqlite_set_lock_wait(struct db_conn *conn, int ms)
+{
+	sqlite3_busy_timeout(conn->db, ms < 0 ? conn->busy_timeout_ms : ms);
+}
+
+const struct backend_ops backend_sqlite = {
+	.name = "sqlite",
+	.kind = BACKEND_SQLITE,
+	.caps = 0,
+	.locking = "SQLite has no row locks: one writer at a time locks the whole database",
+	.connect = sqlite_connect,
+	.disconnect = sqlite_disconnect,
+	.prepare = sqlite_prepare,
+	.exec_prepared = sqlite_exec_prepared,
+	.exec = sqlite_exec,
+	.query = sqlite_query,
+	.load_jobs = sqlite_load_jobs,
+	.error_kind = sqlite_error_kind,
+	.error_message = sqlite_error_message,
+	.server_version = sqlite_server_version,
+	.quote_identifier = sqlite_quote_identifier,
+	.settings = sqlite_settings,
+	.set_lock_wait = sqlite_set_lock_wait,
+};

@@ -1,0 +1,19 @@
+/* The backend drivers claimbench knows. */
+#include <string.h>
+
+#include "db/backend.h"
+
+const struct backend_ops *const backend_registry[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = &backend_postgresql,
+	[BACKEND_SQLITE] = &backend_sqlite,
+};
+
+void db_first_line(char *dst, size_t len, const char *message)
+{
+	size_t n = strcspn(message, "\n");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, message, n);
+	dst[n] = '\0';
+}

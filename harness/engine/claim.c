@@ -1,0 +1,27 @@
+#include "engine/claim.h"
+#include "engine/worker.h"
+
+enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_t *job_id)
+{
+	const char *select_params[] = { w->queue };
+	char id[24];
+	const char *mark_params[] = { id, w->index_text };
+	int rows;
+
+	if (worker_begin(w) < 0)
+		return CLAIM_ERROR;
+	rows = worker_exec(w, select_slot, 1, select_params, job_id, 1);
+	if (rows < 0)
+		goto rollback;
+	if (rows == 0)
+		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
+	worker_id_text(id, *job_id);
+	if (worker_exec(w, SLOT_MARK_ACTIVE, 2, mark_params, NULL, 0) < 0)
+		goto rollback;
+	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
+		return CLAIM_ERROR;
+	return CLAIM_OK;
+rollback:
+	worker_sql(w, "ROLLBACK");
+	return CLAIM_ERROR;
+}

@@ -1,0 +1,174 @@
+/* The producer thread: connect, prepare the INSERT, wait at the barrier, then insert on schedule. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "engine/producer.h"
+#include "engine/sql_template.h"
+
+/* The statement slot of the INSERT on a producer's connection. */
+#define SLOT_INSERT 0
+
+/* Longest sleep between looks at the stop flag while waiting for an instant. */
+#define PRODUCER_NAP_NS 10000000
+
+/* Pause after a failed insert before trying the same job again. */
+#define PRODUCER_RETRY_NS 5000000
+
+/* The INSERT of one arrival ($1 id, $2 queue, $3 payload), per dialect. */
+static const char *const insert_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3)",
+	[BACKEND_SQLITE] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3)",
+};
+
+int producer_open(struct producer *p, struct run_shared *shared, int index, const char *target, char *err,
+		  size_t errlen)
+{
+	const struct backend_ops *db = shared->db;
+	char sql[1024];
+
+	memset(p, 0, sizeof(*p));
+	p->index = index;
+	p->shared = shared;
+	atomic_init(&p->finished, false);
+	if (ledger_init(&p->ledger, 0, 0, 64) < 0) {
+		snprintf(err, errlen, "out of memory for the ledger");
+		return -1;
+	}
+	if (db->connect(target, &shared->cfg->db_opts, &p->conn, err, errlen) < 0)
+		goto fail;
+	if (sql_expand(insert_sql[db->kind], shared->jobs_table, shared->tickets_table, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "the INSERT is too long");
+		goto fail;
+	}
+	if (db->prepare(p->conn, SLOT_INSERT, sql, 3) < 0) {
+		snprintf(err, errlen, "preparing the INSERT: %s", db->error_message(p->conn));
+		goto fail;
+	}
+	return 0;
+fail:
+	producer_close(p);
+	return -1;
+}
+
+void producer_close(struct producer *p)
+{
+	if (p->conn)
+		p->shared->db->disconnect(p->conn);
+	p->conn = NULL;
+	ledger_free(&p->ledger);
+}
+
+int64_t producer_due_ns(long k, double rate)
+{
+	return (int64_t)((double)k * 1e9 / rate);
+}
+
+/* Stops p with reason; the run will be marked incomplete. */
+static void producer_abort(struct producer *p, const char *reason)
+{
+	p->aborted = true;
+	snprintf(p->abort_reason, sizeof(p->abort_reason), "producer %d: %.200s", p->index, reason);
+}
+
+/* Sleeps until the absolute instant at_ns, waking early when a stop is requested. false when stopped. */
+static bool wait_until(const struct run_shared *s, int64_t at_ns)
+{
+	for (;;) {
+		int64_t now = clock_now_ns();
+
+		if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+			return false;
+		if (now >= at_ns)
+			return true;
+		clock_sleep_until_ns(at_ns - now > PRODUCER_NAP_NS ? now + PRODUCER_NAP_NS : at_ns);
+	}
+}
+
+/* Notes how late an insert was issued: late_ns after its scheduled instant. */
+static void note_lateness(struct producer *p, int64_t late_ns)
+{
+	if (late_ns > p->stats.late_max_ns)
+		p->stats.late_max_ns = late_ns;
+	if (late_ns > PRODUCER_LATE_NS)
+		p->stats.late++;
+}
+
+/*
+ * Inserts job id (autocommit) and, once committed, notes its enqueue time. 0, or -1 with
+ * the error counted by kind and its instant in p's ledger (*oom set when that could not grow).
+ */
+static int insert_job(struct producer *p, int64_t id, bool *oom)
+{
+	struct run_shared *s = p->shared;
+	char id_text[24], payload[40];
+	const char *params[] = { worker_id_text(id_text, id), run_config_queue_of_job(s->cfg, id), payload };
+	int64_t now;
+
+	snprintf(payload, sizeof(payload), "job %" PRId64, id);
+	if (s->db->exec_prepared(p->conn, SLOT_INSERT, 3, params, NULL, 0) >= 0) {
+		s->enqueued_ns[id - 1] = clock_now_ns() - s->start_ns;
+		p->stats.inserted++;
+		return 0;
+	}
+	now = clock_now_ns();
+	p->stats.errors[s->db->error_kind(p->conn)]++;
+	*oom = ledger_add_error(&p->ledger, now - s->start_ns) < 0;
+	return -1;
+}
+
+/* The thread: from the start barrier, its arrivals on schedule until they are done or a stop. */
+static void *producer_main(void *arg)
+{
+	struct producer *p = arg;
+	struct run_shared *s = p->shared;
+	int consecutive_errors = 0;
+	bool retry = false, oom = false;
+	long k = p->index;
+
+	worker_wait_gate(s);
+	while (k < s->arrivals) {
+		int64_t due = s->start_ns + producer_due_ns(k, s->cfg->arrival_rate);
+
+		if (s->deadline_ns && due >= s->deadline_ns)
+			break;
+		if (!wait_until(s, due))
+			break;
+		if (!retry)
+			note_lateness(p, clock_now_ns() - due);
+		if (insert_job(p, s->backlog + 1 + k, &oom) == 0) {
+			consecutive_errors = 0;
+			retry = false;
+			k += s->cfg->producers;
+			continue;
+		}
+		if (oom) {
+			producer_abort(p, "out of memory for the ledger");
+			break;
+		}
+		if (s->db->error_kind(p->conn) == ERR_CONNECTION_LOST) {
+			producer_abort(p, s->db->error_message(p->conn));
+			break;
+		}
+		if (++consecutive_errors >= WORKER_MAX_CONSECUTIVE_ERRORS) {
+			char reason[sizeof(p->abort_reason)];
+
+			snprintf(reason, sizeof(reason), "%d errors in a row, the last: %s", consecutive_errors,
+				 s->db->error_message(p->conn));
+			producer_abort(p, reason);
+			break;
+		}
+		retry = true;
+		if (!wait_until(s, clock_now_ns() + PRODUCER_RETRY_NS))
+			break;
+	}
+	atomic_fetch_sub_explicit(&s->producers_running, 1, memory_order_release);
+	atomic_store(&p->finished, true);
+	return NULL;
+}
+
+int producer_start(struct producer *p)
+{
+	return pthread_create(&p->thread, NULL, producer_main, p) == 0 ? 0 : -1;
+}

@@ -1,0 +1,135 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/queue_table.h"
+#include "engine/sql_template.h"
+
+/* The queue table and the indexes a real queue uses, per dialect (SQLite's timestamps are julian days). */
+static const char *const create_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] =
+		"CREATE TABLE {jobs} ("
+		" id bigint PRIMARY KEY,"
+		" queue text NOT NULL,"
+		" status text NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
+		" payload text,"
+		" claimed_by integer,"
+		" claimed_at timestamptz,"
+		" attempts integer NOT NULL DEFAULT 0,"
+		" enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+		" done_at timestamptz);"
+		"CREATE INDEX ON {jobs} (queue, id) WHERE status = 'new';"
+		"CREATE INDEX ON {jobs} (queue, claimed_at) WHERE status = 'active'",
+	[BACKEND_SQLITE] =
+		"CREATE TABLE {jobs} ("
+		" id INTEGER PRIMARY KEY,"
+		" queue TEXT NOT NULL,"
+		" status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
+		" payload TEXT,"
+		" claimed_by INTEGER,"
+		" claimed_at REAL,"
+		" attempts INTEGER NOT NULL DEFAULT 0,"
+		" enqueued_at REAL NOT NULL DEFAULT (julianday('now')),"
+		" done_at REAL);"
+		"CREATE INDEX {jobs:new} ON {jobs} (queue, id) WHERE status = 'new';"
+		"CREATE INDEX {jobs:active} ON {jobs} (queue, claimed_at) WHERE status = 'active'",
+};
+
+static const char *const analyze_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = "ANALYZE {jobs}",
+	[BACKEND_SQLITE] = "ANALYZE {jobs}",
+};
+
+static const char *const final_state_sql =
+	"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
+	" coalesce(claimed_by, -1) FROM {jobs}";
+
+static const char *const drop_sql = "DROP TABLE IF EXISTS {jobs}; DROP TABLE IF EXISTS {tickets}";
+
+/* Expands tmpl for s and runs it on conn. 0, or -1 with err naming what. */
+static int run_sql(struct db_conn *conn, const struct run_shared *s, const char *tmpl, const char *what,
+		   char *err, size_t errlen)
+{
+	char sql[4096];
+
+	if (sql_expand(tmpl, s->jobs_table, s->tickets_table, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "%s: statement too long", what);
+		return -1;
+	}
+	if (s->db->exec(conn, sql) < 0) {
+		snprintf(err, errlen, "%s: %s", what, s->db->error_message(conn));
+		return -1;
+	}
+	return 0;
+}
+
+int queue_table_create(struct db_conn *conn, const struct run_shared *s, long n, char *err, size_t errlen)
+{
+	const char *setup = s->strategy->setup_sql[s->db->kind];
+
+	if (run_sql(conn, s, create_sql[s->db->kind], "creating the queue table", err, errlen) < 0)
+		return -1;
+	if (setup && run_sql(conn, s, setup, "creating the strategy's tables", err, errlen) < 0)
+		return -1;
+	if (s->db->load_jobs(conn, s->jobs_table, s->cfg, n) < 0) {
+		snprintf(err, errlen, "loading %ld jobs: %s", n, s->db->error_message(conn));
+		return -1;
+	}
+	return run_sql(conn, s, analyze_sql[s->db->kind], "analysing the queue table", err, errlen);
+}
+
+/* Where final-state rows go. */
+struct final_state_sink {
+	struct job_state *states;	/* one per job, indexed id-1 */
+	long n;				/* entries in states */
+	long unexpected;		/* rows whose id is outside 1..n */
+};
+
+/* Stores one (id, status, claimed_by) row. */
+static int store_state(void *ctx, const int64_t *cols, int ncols)
+{
+	struct final_state_sink *sink = ctx;
+
+	if (ncols < 3 || cols[0] < 1 || cols[0] > sink->n) {
+		sink->unexpected++;
+		return 0;
+	}
+	sink->states[cols[0] - 1].status = (int32_t)cols[1];
+	sink->states[cols[0] - 1].claimed_by = (int32_t)cols[2];
+	return 0;
+}
+
+int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, struct job_state *states, long n,
+			    char *err, size_t errlen)
+{
+	struct final_state_sink sink = { .states = states, .n = n };
+	char sql[1024];
+
+	for (long i = 0; i < n; i++)
+		states[i] = (struct job_state){ .status = JOB_MISSING, .claimed_by = -1 };
+	if (sql_expand(final_state_sql, s->jobs_table, s->tickets_table, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "reading the final state: statement too long");
+		return -1;
+	}
+	if (s->db->query(conn, sql, store_state, &sink) < 0) {
+		snprintf(err, errlen, "reading the final state: %s", s->db->error_message(conn));
+		return -1;
+	}
+	if (sink.unexpected) {
+		snprintf(err, errlen, "the queue table holds %ld rows with unexpected ids", sink.unexpected);
+		return -1;
+	}
+	return 0;
+}
+
+int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen)
+{
+	return run_sql(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL WHERE status = 'error'",
+		       "clearing the errors", err, errlen);
+}
+
+int queue_table_drop(struct db_conn *conn, const struct run_shared *s)
+{
+	char err[256];
+
+	return run_sql(conn, s, drop_sql, "dropping the run's tables", err, sizeof(err));
+}

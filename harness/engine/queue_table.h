@@ -1,0 +1,26 @@
+/* The run's queue table: created, filled, read back at the end and dropped, one per run. */
+#ifndef CLAIMBENCH_QUEUE_TABLE_H
+#define CLAIMBENCH_QUEUE_TABLE_H
+
+#include <stddef.h>
+
+#include "measure/metrics.h"
+#include "engine/worker.h"
+
+/*
+ * Creates the queue table (and the strategy's own tables) named in s, loads jobs 1..n
+ * of the configured queue in one bulk load, and analyses it. 0, or -1 with err.
+ */
+int queue_table_create(struct db_conn *conn, const struct run_shared *s, long n, char *err, size_t errlen);
+
+/* Reads every job's final status and owner into states (n entries, indexed id-1). 0, or -1 with err. */
+int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, struct job_state *states, long n,
+			    char *err, size_t errlen);
+
+/* Gives every job in state error back to state new (seed 000's clear_all_errors). 0, or -1 with err. */
+int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);
+
+/* Drops the run's tables if they exist. 0 or -1. */
+int queue_table_drop(struct db_conn *conn, const struct run_shared *s);
+
+#endif

@@ -1,0 +1,32 @@
+/* One run: one strategy at one worker count, from an empty table to its metrics. */
+#ifndef CLAIMBENCH_RUN_H
+#define CLAIMBENCH_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/backend.h"
+#include "model/config.h"
+#include "model/result.h"
+
+/* What a run needs that stays the same across the runs of an invocation. */
+struct run_plan {
+	const struct run_config *cfg;		/* the invocation's settings */
+	const struct backend_ops *db;		/* the backend driver */
+	const char *target;			/* where to connect (conninfo or path) */
+	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
+};
+
+/*
+ * Creates the run's tables, connects and prepares the workers, opens the start gate,
+ * waits for them (drawing progress, passing on Ctrl-C), reads the table's final state,
+ * computes the metrics into out and drops the tables. 0 when the run took place (out->complete
+ * says whether it ran to its end), or -1 with err on a database or environment error.
+ */
+int run_one(const struct run_plan *plan, const struct strategy_choice *choice, int workers, int repeat,
+	    struct run_result *out, char *err, size_t errlen);
+
+/* Frees what run_one allocated in r. */
+void run_result_free(struct run_result *r);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * The strategy interface, one struct per strategy (like fio's ioengines): what it
+ * is, where it runs, its SQL per dialect, and the claim hook the worker loop calls.
+ * SQL templates name the run's tables as {jobs} and {tickets}.
+ */
+#ifndef CLAIMBENCH_STRATEGY_H
+#define CLAIMBENCH_STRATEGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/backend.h"
+#include "model/config.h"
+
+struct worker;
+
+/* What a claim attempt returned. */
+enum claim_result {
+	CLAIM_OK,	/* a job is in hand (in hold mode, inside an open transaction) */
+	CLAIM_EMPTY,	/* no job could be claimed */
+	CLAIM_BUSY,	/* gave up: the jobs were locked for every try */
+	CLAIM_ERROR,	/* a database error; the worker's transaction was rolled back */
+};
+
+/* Statement slots the harness prepares on every worker connection. */
+enum harness_slot {
+	SLOT_COUNT_NEW,		/* ($1 queue) jobs still in state new */
+	SLOT_MARK_ACTIVE,	/* ($1 id, $2 worker) flip a claimed job to active, no status check */
+	SLOT_COMPLETE,		/* ($1 id, $2 worker) mark the worker's active job done, RETURNING id */
+	SLOT_FAIL,		/* ($1 id, $2 worker) mark the worker's active job error, RETURNING id */
+	SLOT_STRATEGY,		/* first slot free for the strategy's own statements */
+};
+
+/* One statement of a strategy, prepared on each worker connection. */
+struct strategy_statement {
+	int slot;				/* slot number, SLOT_STRATEGY or above */
+	int nparams;				/* parameters $1..$nparams */
+	const char *sql[BACKEND_COUNT];		/* template per dialect; NULL where not offered */
+};
+
+struct strategy_ops {
+	const char *name;				/* as typed on the command line */
+	const char *summary;				/* one line for `claimbench list` */
+	unsigned backends;				/* BACKEND_BIT()s it has SQL for */
+	/*
+	 * Per dialect, the backend capabilities its SQL there relies on (for-update needs row
+	 * locks on PostgreSQL, not on SQLite, where it takes the database write lock instead);
+	 * for a dialect it has no SQL for, what such SQL would need: the reason it is refused.
+	 */
+	unsigned needs_caps[BACKEND_COUNT];
+	unsigned modes;					/* MODE_BIT()s it supports */
+	enum claim_mode default_mode;			/* mode used when none is asked for */
+	const struct strategy_statement *statements;	/* its statements */
+	size_t n_statements;				/* entries in statements */
+	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
+	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin; NULL: "BEGIN" */
+
+	/* Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats. */
+	enum claim_result (*claim)(struct worker *w, int64_t *job_id);
+	/*
+	 * Marks job_id done (slot SLOT_COMPLETE) or failed (SLOT_FAIL), committing in hold mode.
+	 * 0, or -1 when that did not commit. NULL: worker_finish.
+	 */
+	int (*finish)(struct worker *w, int64_t job_id, int slot);
+};
+
+/* Every strategy claimbench knows, in the order `list` and `all` use. */
+extern const struct strategy_ops *const strategy_registry[];
+extern const size_t strategy_registry_len;
+
+/* The strategy called name, or NULL. */
+const struct strategy_ops *strategy_find(const char *name);
+
+/* True when st has SQL for db's dialect and db has every capability that SQL relies on. */
+bool strategy_runs_on(const struct strategy_ops *st, const struct backend_ops *db);
+
+#endif

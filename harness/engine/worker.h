@@ -1,0 +1,120 @@
+/*
+ * Worker threads: each owns one connection, its counters, histogram and ledger,
+ * and loops claim -> work -> complete from the start barrier until the queue is
+ * drained, the time is up, or a stop is requested. Nothing on that path locks,
+ * allocates (but for a rare ledger growth) or prints.
+ */
+#ifndef CLAIMBENCH_WORKER_H
+#define CLAIMBENCH_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db/backend.h"
+#include "model/config.h"
+#include "measure/ledger.h"
+#include "measure/metrics.h"
+#include "engine/strategy.h"
+
+/* Consecutive errors (other than lock contention) after which a worker gives up; the run is then incomplete. */
+#define WORKER_MAX_CONSECUTIVE_ERRORS 100
+
+/* How long a worker keeps retrying lock contention (BUSY, 55P03 ...) without one success before it gives up. */
+#define WORKER_STALL_NS (30 * 1000000000LL)
+
+/*
+ * What every worker and producer of one run shares; read-only during the run but for
+ * stop, producers_running and the entries of enqueued_ns each producer owns.
+ */
+struct run_shared {
+	const struct run_config *cfg;		/* the invocation's settings */
+	const struct backend_ops *db;		/* the backend driver */
+	const struct strategy_ops *strategy;	/* the strategy under test */
+	enum claim_mode mode;			/* its claim mode in this run */
+	char jobs_table[160];			/* quoted name of the queue table */
+	char tickets_table[160];		/* quoted name of the ticket control table */
+	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
+	long backlog;				/* jobs 1..backlog are in the table before the start */
+	long arrivals;				/* jobs backlog+1..backlog+arrivals: producers' */
+	int64_t *enqueued_ns;			/* per job (id-1): ns after the start its insert
+						 * committed; 0 for the backlog, INT64_MAX until
+						 * inserted; each producer writes its own ids */
+	atomic_int producers_running;		/* producers still inserting; 0: no more arrivals */
+	int64_t start_ns;			/* the start barrier's instant (clock_now_ns), set when the gate opens */
+	int64_t deadline_ns;			/* end of a timed run (absolute), 0 in a drain run */
+	pthread_mutex_t gate_lock;		/* guards gate_open, start_ns and deadline_ns until the start */
+	pthread_cond_t gate_opened;		/* broadcast when the gate opens */
+	bool gate_open;				/* the start barrier: workers connected and ready wait for it */
+	atomic_bool stop;			/* set to make every worker finish its job and stop */
+	int pass;				/* 1, or 2 when --rerun-errors drains the cleared errors again; set before threads start */
+};
+
+struct worker {
+	int index;				/* 0-based worker number, written to claimed_by */
+	char index_text[16];			/* index as an SQL parameter */
+	const char *queue;			/* the task class it serves: queues[index % n_queues] */
+	struct db_conn *conn;			/* its own connection */
+	struct run_shared *shared;		/* the run it belongs to */
+	struct worker_stats stats;		/* its counters and claim-latency histogram */
+	struct ledger ledger;			/* its executions, empty claims and error instants */
+	atomic_uint_fast64_t progress;		/* completed jobs, read by the progress line */
+	atomic_bool finished;			/* set when its loop has ended */
+	bool aborted;				/* stopped by an error rather than by the end of the run */
+	bool ledger_full;			/* an error instant could not be recorded: out of memory */
+	char abort_reason[256];			/* why, when aborted */
+	int64_t ticket;				/* ticket strategy: the ticket held, or -1 */
+	pthread_t thread;			/* its thread */
+};
+
+/*
+ * Creates w's connection and prepares the harness's and the strategy's statements, its
+ * ledger sized for expected_execs executions and expected_empties empty claims. 0, or -1 with err.
+ */
+int worker_open(struct worker *w, struct run_shared *shared, int index, const char *target,
+		size_t expected_execs, size_t expected_empties, char *err, size_t errlen);
+
+/* Closes w's connection and frees its ledger. */
+void worker_close(struct worker *w);
+
+/* Starts w's thread, which waits at the start gate. 0 or -1. */
+int worker_start(struct worker *w);
+
+/* Blocks until the start gate of s opens. */
+void worker_wait_gate(struct run_shared *s);
+
+/* Opens the start gate of s: records the start instant (and deadline, for a timed run) and releases the workers. */
+void worker_open_gate(struct run_shared *s, int64_t duration_ns);
+
+/*
+ * Runs the prepared statement in slot with text params, counting any error by kind in
+ * w's stats and its instant in w's ledger. The number of rows (the first row's first nout columns in out), or -1.
+ */
+int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout);
+
+/* Runs sql (BEGIN, COMMIT, ROLLBACK ...) counting any error. 0 or -1. */
+int worker_sql(struct worker *w, const char *sql);
+
+/* Begins a claim transaction the strategy's way in this dialect (plain BEGIN unless it says otherwise). 0 or -1. */
+int worker_begin(struct worker *w);
+
+/*
+ * Commits w's transaction; when the COMMIT fails (SQLite may answer BUSY and keep the
+ * transaction open) rolls it back. 0 when it committed, else -1.
+ */
+int worker_commit(struct worker *w);
+
+/* Writes id as decimal text into buf (at least 24 bytes) and returns buf. */
+const char *worker_id_text(char *buf, int64_t id);
+
+/* Sleeps ms milliseconds, waking early when a stop is requested. */
+void worker_pause_ms(struct worker *w, int ms);
+
+/*
+ * The default finish: runs slot (SLOT_COMPLETE: done, SLOT_FAIL: error) on the worker's
+ * active job, and commits in hold mode. 0, or -1 when it did not commit.
+ */
+int worker_finish(struct worker *w, int64_t job_id, int slot);
+
+#endif

@@ -1,0 +1,641 @@
+/*
+ * Every metric of a run, from the merged ledger, the workers' counters and the
+ * table's final state. The definitions (docs/metrics.md says the same for users):
+ *
+ * An execution is committed when its outcome is EXEC_DONE or EXEC_FAILED.
+ * n_j is the number of executions of job j, whatever their outcome.
+ *
+ * completed	distinct jobs with at least one EXEC_DONE execution.
+ * executions	entries in the ledger.
+ * failed	executions with outcome EXEC_FAILED (the job was marked error, and that committed).
+ * duplicates	sum over jobs of max(0, n_j - 1).
+ * dup_jobs	jobs with n_j > 1.
+ * overlaps	unordered pairs {a, b} of executions of one job whose [start_ns, end_ns)
+ *		intervals intersect: a.start < b.end && b.start < a.end.
+ * makespan_s	largest end_ns of a committed execution, in seconds; 0 when none.
+ * ideal_s	drain: work_ns summed over every job / n_workers;
+ *		timed: work_ns summed over the completed jobs / n_workers.
+ * throughput	drain: completed / makespan_s (0 when makespan_s is 0);
+ *		timed: completed / duration (0 when duration is 0).
+ * lost		distinct jobs for which any of these holds:
+ *		(a) drain run, and the final status is neither JOB_DONE nor JOB_ERROR;
+ *		(b) the job has an EXEC_UNCOMMITTED execution u and no committed execution
+ *		    whose start_ns is later than u's;
+ *		(c) the final status is JOB_ACTIVE (no worker is alive at the end).
+ *		(a) and (c) need the final state; without it only (b) applies.
+ * spurious	empty claims e for which some job j has enqueued_ns[j] <= e.start_ns
+ *		(every job at 0 when enqueued_ns is NULL) and first_claim(j) > e.end_ns,
+ *		where first_claim(j) is the smallest claim_start_ns of j's executions, or
+ *		+infinity for a job never executed whose final status is JOB_NEW,
+ *		JOB_ACTIVE or JOB_MISSING (or unknown). A job never executed whose final
+ *		status is JOB_DONE or JOB_ERROR is left out.
+ * empty_claims, retries, give_ups
+ *		the workers' counters summed.
+ * errors	the workers' and the producers' counters summed.
+ * arrivals, arrivals_late
+ *		the producers' inserted and late counters summed; arrival_late_max_ms
+ *		the largest of their late_max_ns, in milliseconds.
+ * queue wait	for every job j in 1..n_jobs that was enqueued (enqueued_ns[j] is not
+ *		INT64_MAX; every job at 0 when enqueued_ns is NULL) and executed:
+ *		max(0, first_start(j) - enqueued_ns[j]), where first_start(j) is the
+ *		smallest start_ns of j's executions; percentiles as for claim latency.
+ * fairness	over the workers' completed counters x_1..x_n: Jain's index
+ *		(sum x)^2 / (n * sum x^2), 1 when every x is 0; min; max; cv, the
+ *		population standard deviation / mean, 0 when the mean is 0. All 0 when n is 0.
+ * claim latency
+ *		nearest-rank p50, p90, p99 and p99.9 and the exact max of the workers'
+ *		histograms merged, in milliseconds.
+ * ledger_mismatches
+ *		jobs whose final status disagrees with the committed execution that ended
+ *		last (on a tie, the one that started last): it is EXEC_DONE and the status
+ *		is not JOB_DONE, it is EXEC_FAILED and the status is not JOB_ERROR, or there
+ *		is none and the status is JOB_DONE or JOB_ERROR. 0 when the final state is
+ *		unknown.
+ *
+ * A job never enqueued (enqueued_ns INT64_MAX: an arrival a stopped producer did not
+ * insert) counts in no per-job figure: not in ideal_s, lost, ledger_mismatches, queue
+ * wait or the series, and it makes no empty claim spurious.
+ *
+ * series	100 ms buckets [k * 100, (k + 1) * 100) ms, k from 0 to the bucket of the
+ *		latest instant recorded (execution and empty-claim ends, error instants,
+ *		enqueue times) and, in a timed run, at least to duration_ns - 1. completed:
+ *		EXEC_DONE executions by end_ns; empty_claims by end_ns; errors by instant;
+ *		enqueued: jobs past n_backlog by enqueue time; backlog: jobs enqueued in
+ *		buckets up to k minus jobs first in hand in buckets up to k, a job's first
+ *		in hand being max(first_start, enqueued_ns).
+ *
+ * Executions of ids outside 1..n_jobs count in the ledger's own figures
+ * (executions, completed, duplicates, dup_jobs, overlaps, makespan) but in none
+ * that needs the job's planned work, enqueue time or final status.
+ */
+#include "measure/metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS_PER_S 1e9
+#define NS_PER_MS 1e6
+
+/* What the ledger says about one job. */
+struct job_summary {
+	int64_t first_claim_ns;	/* smallest claim_start_ns of its executions; INT64_MAX when none */
+	int64_t first_start_ns;	/* smallest start_ns of its executions (first in hand); INT64_MAX when none */
+	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
+	bool executed;		/* it has at least one execution */
+	bool completed;		/* it has at least one EXEC_DONE execution */
+	bool uncommitted_lost;	/* lost by rule (b): work ran and no later committed execution followed */
+};
+
+/* A job that can make an empty claim spurious. */
+struct pending_job {
+	int64_t enqueued_ns;	/* when it was enqueued */
+	int64_t first_claim_ns;	/* its first claim (INT64_MAX: never); after the prefix pass,
+				 * the latest first claim among the jobs sorted up to here */
+};
+
+/* calloc that treats zero elements as one, so that NULL always means out of memory. */
+static void *alloc_zeroed(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
+/* -1, 0 or 1 as a is below, equal to or above b. */
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* qsort order of executions: by job_id, then start_ns, then the other fields (a total order). */
+static int cmp_exec(const void *pa, const void *pb)
+{
+	const struct execution *a = pa, *b = pb;
+	int c = cmp_i64(a->job_id, b->job_id);
+
+	if (!c)
+		c = cmp_i64(a->start_ns, b->start_ns);
+	if (!c)
+		c = cmp_i64(a->end_ns, b->end_ns);
+	if (!c)
+		c = cmp_i64(a->claim_start_ns, b->claim_start_ns);
+	if (!c)
+		c = cmp_i64(a->worker, b->worker);
+	if (!c)
+		c = cmp_i64(a->outcome, b->outcome);
+	return c;
+}
+
+/* qsort order of pending jobs: by enqueue time. */
+static int cmp_pending(const void *pa, const void *pb)
+{
+	const struct pending_job *a = pa, *b = pb;
+
+	return cmp_i64(a->enqueued_ns, b->enqueued_ns);
+}
+
+/* Makes s describe a job never executed. */
+static void job_summary_init(struct job_summary *s)
+{
+	s->first_claim_ns = INT64_MAX;
+	s->first_start_ns = INT64_MAX;
+	s->expected = -1;
+	s->executed = false;
+	s->completed = false;
+	s->uncommitted_lost = false;
+}
+
+/* Whether e's completion or failure committed. */
+static bool exec_committed(const struct execution *e)
+{
+	return e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED;
+}
+
+/* Whether job id has a row (index id - 1) in the per-job inputs. */
+static bool job_in_range(const struct metrics_input *in, int64_t id)
+{
+	return id >= 1 && (uint64_t)id <= in->n_jobs;
+}
+
+struct fairness metrics_fairness(const uint64_t *x, size_t n)
+{
+	struct fairness f = { 0 };
+	double sum = 0.0, sum_sq = 0.0, mean, var = 0.0;
+	size_t i;
+
+	if (!n)
+		return f;
+	f.min = x[0];
+	f.max = x[0];
+	for (i = 0; i < n; i++) {
+		sum += (double)x[i];
+		sum_sq += (double)x[i] * (double)x[i];
+		if (x[i] < f.min)
+			f.min = x[i];
+		if (x[i] > f.max)
+			f.max = x[i];
+	}
+	if (sum_sq == 0.0) {
+		f.jain = 1.0;
+		return f;
+	}
+	f.jain = sum * sum / ((double)n * sum_sq);
+	mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		var += ((double)x[i] - mean) * ((double)x[i] - mean);
+	f.cv = sqrt(var / (double)n) / mean;
+	return f;
+}
+
+/* Sums the workers' claim and error counters and the producers' counters into out. */
+static void sum_workers(const struct metrics_input *in, struct run_metrics *out)
+{
+	const struct producer_stats *p;
+	const struct worker_stats *w;
+	int64_t late_max_ns = 0;
+	size_t i;
+	int k;
+
+	for (i = 0; i < in->n_producers; i++) {
+		p = &in->producers[i];
+		out->arrivals += p->inserted;
+		out->arrivals_late += p->late;
+		if (p->late_max_ns > late_max_ns)
+			late_max_ns = p->late_max_ns;
+		for (k = 0; k < ERR_KIND_COUNT; k++)
+			out->errors[k] += p->errors[k];
+	}
+	out->arrival_late_max_ms = (double)late_max_ns / NS_PER_MS;
+	for (i = 0; i < in->n_workers; i++) {
+		w = &in->workers[i];
+		out->empty_claims += w->empty;
+		out->retries += w->retries;
+		out->give_ups += w->give_ups;
+		for (k = 0; k < ERR_KIND_COUNT; k++)
+			out->errors[k] += w->errors[k];
+	}
+}
+
+/* Fills out->fairness from the workers' completed counters. 0, or -1 when out of memory. */
+static int compute_fairness(const struct metrics_input *in, struct run_metrics *out)
+{
+	uint64_t *completed;
+	size_t i;
+
+	completed = alloc_zeroed(in->n_workers, sizeof(*completed));
+	if (!completed)
+		return -1;
+	for (i = 0; i < in->n_workers; i++)
+		completed[i] = in->workers[i].completed;
+	out->fairness = metrics_fairness(completed, in->n_workers);
+	free(completed);
+	return 0;
+}
+
+/* The percentiles and max of h, in milliseconds. */
+static struct latency_summary summarise_hist(const struct histogram *h)
+{
+	return (struct latency_summary){
+		.p50 = (double)hist_percentile(h, 50.0) / NS_PER_MS,
+		.p90 = (double)hist_percentile(h, 90.0) / NS_PER_MS,
+		.p99 = (double)hist_percentile(h, 99.0) / NS_PER_MS,
+		.p999 = (double)hist_percentile(h, 99.9) / NS_PER_MS,
+		.max = (double)h->max / NS_PER_MS,
+	};
+}
+
+/* Fills out->claim_latency_ms from the workers' histograms merged. 0, or -1 when out of memory. */
+static int summarise_latency(const struct metrics_input *in, struct run_metrics *out)
+{
+	struct histogram *merged;
+	size_t i;
+
+	merged = malloc(sizeof(*merged));
+	if (!merged)
+		return -1;
+	hist_init(merged);
+	for (i = 0; i < in->n_workers; i++)
+		hist_merge(merged, &in->workers[i].claim_latency);
+	out->claim_latency_ms = summarise_hist(merged);
+	free(merged);
+	return 0;
+}
+
+/* The enqueue time of the job at index j: INT64_MAX when never enqueued, 0 without enqueue times. */
+static int64_t enqueued_at(const struct metrics_input *in, size_t j)
+{
+	return in->enqueued_ns ? in->enqueued_ns[j] : 0;
+}
+
+/* Fills out->queue_wait_ms from the job summaries. 0, or -1 when out of memory. */
+static int summarise_queue_wait(const struct metrics_input *in, const struct job_summary *jobs,
+				struct run_metrics *out)
+{
+	struct histogram *h;
+	int64_t enq;
+	size_t j;
+
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -1;
+	hist_init(h);
+	for (j = 0; j < in->n_jobs; j++) {
+		enq = enqueued_at(in, j);
+		if (enq != INT64_MAX && jobs[j].first_start_ns != INT64_MAX)
+			hist_record(h, jobs[j].first_start_ns - enq);
+	}
+	out->queue_wait_ms = summarise_hist(h);
+	free(h);
+	return 0;
+}
+
+/*
+ * Counts the n >= 1 executions x of one job (sorted by start_ns) into out's
+ * ledger figures and describes the job in *s.
+ */
+static void scan_job(const struct execution *x, size_t n, struct run_metrics *out,
+		     struct job_summary *s)
+{
+	int64_t last_commit_start = INT64_MIN, last_commit_end = INT64_MIN;
+	size_t i, k;
+
+	job_summary_init(s);
+	s->executed = true;
+	out->duplicates += n - 1;
+	if (n > 1)
+		out->dup_jobs++;
+
+	for (i = 0; i < n; i++) {
+		if (x[i].claim_start_ns < s->first_claim_ns)
+			s->first_claim_ns = x[i].claim_start_ns;
+		if (x[i].start_ns < s->first_start_ns)
+			s->first_start_ns = x[i].start_ns;
+		if (x[i].outcome == EXEC_DONE)
+			s->completed = true;
+		if (exec_committed(&x[i])) {
+			if (x[i].start_ns > last_commit_start)
+				last_commit_start = x[i].start_ns;
+			if (x[i].end_ns >= last_commit_end) {
+				last_commit_end = x[i].end_ns;
+				s->expected = x[i].outcome;
+			}
+		}
+		for (k = i + 1; k < n; k++)
+			if (x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
+				out->overlaps++;
+	}
+	for (i = 0; i < n; i++)
+		if (x[i].outcome == EXEC_UNCOMMITTED && x[i].start_ns >= last_commit_start)
+			s->uncommitted_lost = true;
+	if (s->completed)
+		out->completed++;
+}
+
+/*
+ * Sorts a copy of the ledger's executions by job, fills the ledger figures of out
+ * and the summary of every job in 1..n_jobs in jobs. 0, or -1 when out of memory.
+ */
+static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
+		       struct job_summary *jobs)
+{
+	const struct ledger *l = in->ledger;
+	struct execution *x;
+	struct job_summary s;
+	int64_t last_end = 0;
+	size_t i, k;
+
+	out->executions = l->n_execs;
+	for (i = 0; i < l->n_execs; i++)
+		out->failed += l->execs[i].outcome == EXEC_FAILED;
+	x = alloc_zeroed(l->n_execs, sizeof(*x));
+	if (!x)
+		return -1;
+	if (l->n_execs)
+		memcpy(x, l->execs, l->n_execs * sizeof(*x));
+	qsort(x, l->n_execs, sizeof(*x), cmp_exec);
+
+	for (i = 0; i < l->n_execs; i = k) {
+		for (k = i + 1; k < l->n_execs && x[k].job_id == x[i].job_id; k++)
+			;
+		scan_job(&x[i], k - i, out, &s);
+		if (job_in_range(in, x[i].job_id))
+			jobs[x[i].job_id - 1] = s;
+	}
+	for (i = 0; i < l->n_execs; i++)
+		if (exec_committed(&x[i]) && x[i].end_ns > last_end)
+			last_end = x[i].end_ns;
+	out->makespan_s = (double)last_end / NS_PER_S;
+	free(x);
+	return 0;
+}
+
+/* Whether the job at index j (id j + 1), summarised in s, is lost by rule (a), (b) or (c). */
+static bool job_lost(const struct metrics_input *in, const struct job_summary *s, size_t j)
+{
+	int32_t status;
+
+	if (s->uncommitted_lost)
+		return true;
+	if (!in->final)
+		return false;
+	status = in->final[j].status;
+	if (in->drain && status != JOB_DONE && status != JOB_ERROR)
+		return true;
+	return status == JOB_ACTIVE;
+}
+
+/* Whether a job's final status disagrees with what its ledger says. */
+static bool ledger_disagrees(const struct job_summary *s, int32_t status)
+{
+	switch (s->expected) {
+	case EXEC_DONE:
+		return status != JOB_DONE;
+	case EXEC_FAILED:
+		return status != JOB_ERROR;
+	default:
+		return status == JOB_DONE || status == JOB_ERROR;
+	}
+}
+
+/* Whether the job at index j (id j + 1), summarised in s, may make an empty claim spurious. */
+static bool job_may_be_pending(const struct metrics_input *in, const struct job_summary *s,
+			       size_t j)
+{
+	int32_t status;
+
+	if (s->executed || !in->final)
+		return true;
+	status = in->final[j].status;
+	return status == JOB_NEW || status == JOB_ACTIVE || status == JOB_MISSING;
+}
+
+/*
+ * Counts into out the spurious empty claims of the workers serving task class q (of
+ * n_queues; worker w serves w % n_queues, job id j is in (j - 1) % n_queues): the jobs
+ * of q that may be pending are sorted into p by enqueue time, each empty claim finds by
+ * binary search those enqueued by its start, and is spurious when the latest first
+ * claim among them comes after its end.
+ */
+static void count_spurious_in_queue(const struct metrics_input *in, const struct job_summary *jobs, size_t q,
+				    size_t n_queues, struct pending_job *p, struct run_metrics *out)
+{
+	const struct empty_claim *e;
+	size_t n = 0, i, lo, hi, mid;
+
+	for (i = q; i < in->n_jobs; i += n_queues) {
+		if (!job_may_be_pending(in, &jobs[i], i))
+			continue;
+		p[n].enqueued_ns = enqueued_at(in, i);
+		p[n].first_claim_ns = jobs[i].first_claim_ns;
+		n++;
+	}
+	qsort(p, n, sizeof(*p), cmp_pending);
+	for (i = 1; i < n; i++)
+		if (p[i - 1].first_claim_ns > p[i].first_claim_ns)
+			p[i].first_claim_ns = p[i - 1].first_claim_ns;
+
+	for (i = 0; i < in->ledger->n_empties; i++) {
+		e = &in->ledger->empties[i];
+		if ((size_t)e->worker % n_queues != q)
+			continue;
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (p[mid].enqueued_ns <= e->start_ns)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && p[lo - 1].first_claim_ns > e->end_ns)
+			out->spurious_empties++;
+	}
+}
+
+/* Counts the spurious empty claims into out, task class by task class. 0, or -1 when out of memory. */
+static int count_spurious(const struct metrics_input *in, const struct job_summary *jobs,
+			  struct run_metrics *out)
+{
+	size_t n_queues = in->n_queues ? in->n_queues : 1;
+	struct pending_job *p;
+
+	p = alloc_zeroed(in->n_jobs, sizeof(*p));
+	if (!p)
+		return -1;
+	for (size_t q = 0; q < n_queues; q++)
+		count_spurious_in_queue(in, jobs, q, n_queues, p, out);
+	free(p);
+	return 0;
+}
+
+/*
+ * Fills lost, ledger_mismatches, ideal_s and throughput_jps of out from the job summaries;
+ * a job never enqueued (an arrival no producer inserted) counts in none of them.
+ */
+static void judge_jobs(const struct metrics_input *in, const struct job_summary *jobs,
+		       struct run_metrics *out)
+{
+	double work_ns = 0.0, duration_s;
+	size_t j;
+
+	for (j = 0; j < in->n_jobs; j++) {
+		if (enqueued_at(in, j) == INT64_MAX)
+			continue;
+		if (in->drain || jobs[j].completed)
+			work_ns += (double)in->work_ns[j];
+		if (job_lost(in, &jobs[j], j))
+			out->lost++;
+		if (in->final && ledger_disagrees(&jobs[j], in->final[j].status))
+			out->ledger_mismatches++;
+	}
+	if (in->n_workers)
+		out->ideal_s = work_ns / (double)in->n_workers / NS_PER_S;
+	if (in->drain) {
+		if (out->makespan_s > 0.0)
+			out->throughput_jps = (double)out->completed / out->makespan_s;
+	} else {
+		duration_s = (double)in->duration_ns / NS_PER_S;
+		if (duration_s > 0.0)
+			out->throughput_jps = (double)out->completed / duration_s;
+	}
+}
+
+int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
+{
+	struct job_summary *jobs;
+	size_t j;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	jobs = alloc_zeroed(in->n_jobs, sizeof(*jobs));
+	if (!jobs)
+		return -1;
+	for (j = 0; j < in->n_jobs; j++)
+		job_summary_init(&jobs[j]);
+
+	sum_workers(in, out);
+	if (compute_fairness(in, out))
+		goto out_free;
+	if (summarise_latency(in, out))
+		goto out_free;
+	if (scan_ledger(in, out, jobs))
+		goto out_free;
+	if (count_spurious(in, jobs, out))
+		goto out_free;
+	if (summarise_queue_wait(in, jobs, out))
+		goto out_free;
+	judge_jobs(in, jobs, out);
+	ret = 0;
+
+out_free:
+	free(jobs);
+	return ret;
+}
+
+/* The bucket an instant (ns after the start) falls in; instants before the start in the first. */
+static size_t bucket_of(int64_t t_ns)
+{
+	return t_ns > 0 ? (size_t)(t_ns / SERIES_BUCKET_NS) : 0;
+}
+
+/*
+ * The latest instant in, the ledger and the enqueue times record: ends of executions and
+ * empty claims, errors, enqueues; in a timed run, no earlier than the end of its duration.
+ */
+static int64_t series_last_ns(const struct metrics_input *in)
+{
+	const struct ledger *l = in->ledger;
+	int64_t last = 0, enq;
+	size_t i;
+
+	if (!in->drain && in->duration_ns > 0)
+		last = in->duration_ns - 1;
+	for (i = 0; i < l->n_execs; i++)
+		if (l->execs[i].end_ns > last)
+			last = l->execs[i].end_ns;
+	for (i = 0; i < l->n_empties; i++)
+		if (l->empties[i].end_ns > last)
+			last = l->empties[i].end_ns;
+	for (i = 0; i < l->n_errors; i++)
+		if (l->errors[i] > last)
+			last = l->errors[i];
+	for (i = 0; i < in->n_jobs; i++) {
+		enq = enqueued_at(in, i);
+		if (enq != INT64_MAX && enq > last)
+			last = enq;
+	}
+	return last;
+}
+
+/*
+ * Adds each enqueued job's arrival to the enqueued column and its entry to, and its first
+ * execution's start (no earlier than its enqueue) from, the running backlog. 0, or -1 when
+ * out of memory.
+ */
+static int series_backlog(const struct metrics_input *in, struct series_point *pts, size_t n)
+{
+	const struct ledger *l = in->ledger;
+	int64_t *first_start, *delta, enq, backlog = 0;
+	size_t i, j;
+	int ret = -1;
+
+	first_start = alloc_zeroed(in->n_jobs, sizeof(*first_start));
+	delta = alloc_zeroed(n, sizeof(*delta));
+	if (!first_start || !delta)
+		goto out_free;
+	for (j = 0; j < in->n_jobs; j++)
+		first_start[j] = INT64_MAX;
+	for (i = 0; i < l->n_execs; i++) {
+		const struct execution *e = &l->execs[i];
+
+		if (job_in_range(in, e->job_id) && e->start_ns < first_start[e->job_id - 1])
+			first_start[e->job_id - 1] = e->start_ns;
+	}
+	for (j = 0; j < in->n_jobs; j++) {
+		enq = enqueued_at(in, j);
+		if (enq == INT64_MAX)
+			continue;
+		if (j >= in->n_backlog)
+			pts[bucket_of(enq)].enqueued++;
+		delta[bucket_of(enq)]++;
+		if (first_start[j] != INT64_MAX)
+			delta[bucket_of(first_start[j] > enq ? first_start[j] : enq)]--;
+	}
+	for (i = 0; i < n; i++) {
+		backlog += delta[i];
+		pts[i].backlog = (uint64_t)backlog;
+	}
+	ret = 0;
+out_free:
+	free(delta);
+	free(first_start);
+	return ret;
+}
+
+int metrics_series(const struct metrics_input *in, struct series_point **out, size_t *n)
+{
+	const struct ledger *l = in->ledger;
+	struct series_point *pts;
+	size_t count = bucket_of(series_last_ns(in)) + 1, i;
+
+	*out = NULL;
+	*n = 0;
+	pts = calloc(count, sizeof(*pts));
+	if (!pts)
+		return -1;
+	for (i = 0; i < count; i++)
+		pts[i].t_ms = (int64_t)i * (SERIES_BUCKET_NS / 1000000);
+	for (i = 0; i < l->n_execs; i++)
+		if (l->execs[i].outcome == EXEC_DONE)
+			pts[bucket_of(l->execs[i].end_ns)].completed++;
+	for (i = 0; i < l->n_empties; i++)
+		pts[bucket_of(l->empties[i].end_ns)].empty_claims++;
+	for (i = 0; i < l->n_errors; i++)
+		pts[bucket_of(l->errors[i])].errors++;
+	if (series_backlog(in, pts, count) < 0) {
+		free(pts);
+		return -1;
+	}
+	*out = pts;
+	*n = count;
+	return 0;
+}

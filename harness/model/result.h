@@ -1,0 +1,147 @@
+/*
+ * The result model: what a run measured and what an invocation was, as the engine
+ * fills it, the store keeps it and every printer reads it. Below everything that reads it.
+ */
+#ifndef CLAIMBENCH_RESULT_H
+#define CLAIMBENCH_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/histogram.h"
+#include "model/error_kind.h"
+
+/* A job's status in the queue table. */
+enum job_status {
+	JOB_NEW,	/* waiting to be claimed */
+	JOB_ACTIVE,	/* claimed (flip mode) and not finished */
+	JOB_DONE,	/* completed */
+	JOB_ERROR,	/* deliberately marked failed */
+	JOB_MISSING,	/* not in the table at the end */
+};
+
+/* One job's row in the table when the run ended. */
+struct job_state {
+	int32_t status;		/* an enum job_status */
+	int32_t claimed_by;	/* worker index in claimed_by, -1 when NULL */
+};
+
+/* One worker's counters, written only by its own thread during the run. */
+struct worker_stats {
+	uint64_t completed;			/* executions whose completion committed */
+	uint64_t claims;			/* claim attempts, whatever they returned */
+	uint64_t empty;				/* claim attempts that returned no job */
+	uint64_t retries;			/* retries inside claim attempts (back-offs, polls) */
+	uint64_t give_ups;			/* claim attempts abandoned after the last try */
+	uint64_t errors[ERR_KIND_COUNT];	/* database errors met, by kind */
+	int64_t busy_ns;			/* time spent executing jobs' work */
+	struct histogram claim_latency;		/* claim start to job in hand, successful claims only */
+};
+
+/* One producer's counters, written only by its own thread during the run. */
+struct producer_stats {
+	uint64_t inserted;			/* arrivals whose INSERT committed */
+	uint64_t late;				/* inserts issued over PRODUCER_LATE_NS late */
+	int64_t late_max_ns;			/* the most an insert was issued late; 0: never */
+	uint64_t errors[ERR_KIND_COUNT];	/* database errors met, by kind */
+};
+
+/* Width of one bucket of a run's time series. */
+#define SERIES_BUCKET_NS 100000000
+
+/* One 100 ms bucket of a run's time series: [t_ms, t_ms + 100) after the start barrier. */
+struct series_point {
+	int64_t t_ms;		/* the bucket's start, ms after the start barrier */
+	uint64_t completed;	/* executions whose completion committed (outcome done), by end time */
+	uint64_t empty_claims;	/* empty claims, by the instant they returned */
+	uint64_t errors;	/* database errors of every kind, workers' and producers', by instant */
+	uint64_t enqueued;	/* arrivals whose insert committed in the bucket (the backlog not included) */
+	uint64_t backlog;	/* jobs enqueued by the bucket's end minus jobs first in hand by then */
+};
+
+/* Fairness of the per-worker completed counts. */
+struct fairness {
+	double jain;		/* Jain's index (sum x)^2 / (n * sum x^2); 1 when every x is 0 */
+	uint64_t min;		/* fewest completed by one worker */
+	uint64_t max;		/* most completed by one worker */
+	double cv;		/* coefficient of variation: population stddev / mean; 0 when mean is 0 */
+};
+
+/* Percentiles of a duration (claim latency, queue wait) in milliseconds. */
+struct latency_summary {
+	double p50, p90, p99, p999;	/* nearest-rank percentiles */
+	double max;			/* exact largest value */
+};
+
+/* Every figure of one run. */
+struct run_metrics {
+	double makespan_s;			/* start barrier to the last committed completion */
+	double ideal_s;				/* total work time / workers (drain: all jobs; timed: jobs completed) */
+	double throughput_jps;			/* completed / makespan (drain) or / duration (timed) */
+	uint64_t completed;			/* distinct jobs with a committed completion */
+	uint64_t executions;			/* entries in the ledger */
+	uint64_t failed;			/* executions that marked their job error, and committed */
+	uint64_t duplicates;			/* sum over jobs of max(0, executions - 1) */
+	uint64_t dup_jobs;			/* jobs executed more than once */
+	uint64_t overlaps;			/* pairs of executions of one job whose intervals intersect */
+	uint64_t lost;				/* jobs that should have finished and did not (see docs/metrics.md) */
+	uint64_t empty_claims;			/* claim attempts that returned no job */
+	uint64_t spurious_empties;		/* empty claims made while an enqueued job was unclaimed */
+	uint64_t retries;			/* retries summed over workers */
+	uint64_t give_ups;			/* give-ups summed over workers */
+	uint64_t errors[ERR_KIND_COUNT];	/* errors by kind summed over workers */
+	struct fairness fairness;		/* over per-worker completed counts */
+	struct latency_summary claim_latency_ms; /* from the merged per-worker histograms */
+	struct latency_summary queue_wait_ms;	/* per job: its enqueue to its first execution's start */
+	uint64_t arrivals;			/* arrivals the producers inserted, summed */
+	uint64_t arrivals_late;			/* of those, inserts issued late, summed */
+	double arrival_late_max_ms;		/* the most an insert was issued after its instant */
+	uint64_t ledger_mismatches;		/* jobs whose final table status disagrees with the ledger */
+};
+
+/* Server settings a report shows, at most this many. */
+#define DB_MAX_SETTINGS 8
+
+/* One server setting as the connection reports it. */
+struct db_setting {
+	char name[40];		/* the setting's name, e.g. "synchronous_commit" */
+	char value[40];		/* its value as text */
+};
+
+
+/* One run: one strategy at one worker count, one repetition. */
+struct run_result {
+	const char *strategy;		/* strategy name */
+	const char *claim_mode;		/* "hold" or "flip" */
+	const char *group;		/* the scenario section it belongs to; NULL or "" when none */
+	const char *sweep;		/* the swept keys' values of its sweep point; NULL or "" when none */
+	int workers;			/* worker threads */
+	long jobs;			/* jobs in the initial backlog */
+	double work_ms;			/* mean work time per job */
+	const char *work_dist;		/* "fixed", "uniform" or "exp" */
+	double duration_s;		/* length of a timed run; 0 for a drain run */
+	double arrival_rate;		/* jobs per second the producers inserted at; 0 when none */
+	int repeat;			/* repetition number, from 1 */
+	bool complete;			/* false when interrupted or a worker aborted */
+	struct run_metrics metrics;	/* every figure of the run */
+	struct worker_stats *per_worker; /* per-worker counters, workers of them (owned) */
+	struct series_point *series;	/* the 100 ms time series, n_series buckets (owned); NULL when none */
+	size_t n_series;		/* entries in series */
+};
+
+/* Everything one invocation of `claimbench run` measured. */
+struct report {
+	const char *version;		/* claimbench version */
+	const char *scenario;		/* scenario name */
+	const char *backend;		/* "postgresql" or "sqlite" */
+	char server_version[64];	/* the server's version string */
+	struct db_setting settings[DB_MAX_SETTINGS]; /* server settings that shape contention, as reported */
+	size_t n_settings;		/* entries used in settings */
+	char started_at[32];		/* UTC start time, ISO 8601 */
+	unsigned long long seed;	/* the RNG seed of the work times */
+	struct run_result *results;	/* the runs, in the order they ran */
+	size_t n_results;		/* runs in results */
+};
+
+#endif

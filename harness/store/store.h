@@ -1,0 +1,104 @@
+/*
+ * The result store: every run appended to an SQLite database, and read back so
+ * that the report printers print it as `claimbench run` did. The schema is a list
+ * of migrations; PRAGMA user_version counts how many a file has had.
+ */
+#ifndef CLAIMBENCH_STORE_H
+#define CLAIMBENCH_STORE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "model/result.h"
+
+/* Where runs land when --results is not given; its directory is created when missing. */
+#define STORE_DEFAULT_PATH "results/claimbench.db"
+
+/*
+ * The schema, one SQL script per version: store_migrations[i] takes a file from
+ * user_version i to i + 1 and sets user_version itself. Never edit a shipped entry;
+ * append a new one.
+ */
+extern const char *const store_migrations[];
+
+/* The schema version this binary writes: the number of store_migrations. */
+extern const int store_schema_version;
+
+/*
+ * What an invocation was, beyond what struct report holds (the server's settings are
+ * in the report: report.settings, as the backend read them).
+ */
+struct store_context {
+	const char *host;		/* host name of the machine that ran it */
+	const char *version;		/* claimbench version */
+	const char *git_revision;	/* git revision of the build, or "unknown" */
+	const char *scenario_text;	/* the scenario file's content, or the command line */
+};
+
+/* One invocation's place in the store; start it zeroed, one per report. */
+struct store_session {
+	long long invocation_id;	/* the invocation's row, 0 until the first run of the report is stored */
+};
+
+/*
+ * A run read back from the store with its invocation; store_load fills it, store_run_free
+ * empties it. report.results points into the struct itself: do not copy it.
+ */
+struct store_run {
+	long long run_id;		/* the run's row */
+	char recorded_at[32];		/* when the run was stored, UTC ISO 8601 */
+	struct report report;		/* the invocation, its settings included; results is &run, n_results 1 */
+	struct run_result run;		/* the run; per_worker allocated, their claim_latency histograms empty */
+	struct store_context ctx;	/* host, version, git revision, scenario text */
+	char **strings;			/* every string report, run and ctx point to (owned) */
+	size_t n_strings;		/* entries in strings */
+};
+
+/*
+ * Opens (creating it when missing) the store at path and migrates it to
+ * store_schema_version; for STORE_DEFAULT_PATH it first creates the directory.
+ * Refuses a file written by a newer claimbench. 0 with *out open, or -1 with err.
+ */
+int store_open(const char *path, sqlite3 **out, char *err, size_t errlen);
+
+/*
+ * Opens the store at path as store_open does, but only when the file exists: reading
+ * commands must not create an empty store. 0 with *out open, or -1 with err.
+ */
+int store_open_existing(const char *path, sqlite3 **out, char *err, size_t errlen);
+
+/*
+ * Appends one run of r, in one transaction: the invocation (ctx and r's header and
+ * settings) once per session, then the run with every metric, its errors by kind, its
+ * per-worker counters and its merged claim-latency histogram. 0 with the new row's id in
+ * *run_id (may be NULL), or -1 with err and nothing written.
+ */
+int store_append(sqlite3 *db, struct store_session *session, const struct store_context *ctx,
+		 const struct report *r, const struct run_result *run, long long *run_id, char *err, size_t errlen);
+
+/*
+ * Prints a header and one line per run, newest first: at most limit of them (all when
+ * limit <= 0). 0, or -1 on an SQLite error (sqlite3_errmsg(db) tells which).
+ */
+int store_list(sqlite3 *db, FILE *out, int limit);
+
+/*
+ * Reads run run_id back into out (zeroed first). 0; 1 when there is no such run (out stays
+ * empty); -1 with err on an SQLite error or out of memory. Release out with store_run_free.
+ */
+int store_load(sqlite3 *db, long long run_id, struct store_run *out, char *err, size_t errlen);
+
+/* Frees everything store_load allocated in s and zeroes it; a zeroed s is fine. */
+void store_run_free(struct store_run *s);
+
+/*
+ * Reads the ids of invocation invocation_id's runs, in the order they were stored, into a
+ * new array *ids (free it) of *n. 0; 1 when there is no such invocation (*ids NULL, *n 0);
+ * -1 with err on an SQLite error or out of memory.
+ */
+int store_invocation_runs(sqlite3 *db, long long invocation_id, long long **ids, size_t *n, char *err,
+			  size_t errlen);
+
+#endif

@@ -1,0 +1,724 @@
+/*
+ * Unit tests of the histogram, the ledger and every metric, on hand-made
+ * ledgers whose answers were worked out by hand (the comments show how).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "base/histogram.h"
+#include "measure/ledger.h"
+#include "measure/metrics.h"
+
+#define MAX_JOBS 16
+#define MS(x) ((int64_t)(x) * 1000000)
+
+/* One hand-made run: its ledger, its workers and its jobs. */
+struct run_case {
+	struct ledger ledger;			/* executions and empty claims */
+	struct worker_stats *workers;		/* per-worker counters (on the heap: ~21 KB each) */
+	int64_t work_ns[MAX_JOBS];		/* planned work per job, indexed id-1 */
+	int64_t enqueued_ns[MAX_JOBS];		/* enqueue times, in use once in.enqueued_ns is set */
+	struct job_state final[MAX_JOBS];	/* final table state, in use once in.final is set */
+	struct metrics_input in;		/* what metrics_compute reads; points into the above */
+	struct run_metrics out;			/* what it computed */
+};
+
+/* Stops the program when a test's own setup fails (out of memory). */
+static void need(bool ok, const char *what)
+{
+	if (!ok) {
+		printf("Bail out! %s failed\n", what);
+		exit(1);
+	}
+}
+
+/*
+ * Prepares c for n_workers workers and n_jobs jobs of 100 ms work each, every
+ * job JOB_NEW in c->final, with neither final state nor enqueue times in use.
+ */
+static void case_init(struct run_case *c, size_t n_workers, size_t n_jobs, bool drain)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	need(n_jobs <= MAX_JOBS, "case_init job count");
+	need(ledger_init(&c->ledger, 4, 2, 1) == 0, "ledger_init");
+	c->workers = calloc(n_workers ? n_workers : 1, sizeof(*c->workers));
+	need(c->workers != NULL, "worker allocation");
+	for (i = 0; i < n_workers; i++)
+		hist_init(&c->workers[i].claim_latency);
+	for (i = 0; i < MAX_JOBS; i++) {
+		c->work_ns[i] = MS(100);
+		c->final[i].status = JOB_NEW;
+		c->final[i].claimed_by = -1;
+	}
+	c->in.ledger = &c->ledger;
+	c->in.workers = c->workers;
+	c->in.n_workers = n_workers;
+	c->in.n_jobs = n_jobs;
+	c->in.work_ns = c->work_ns;
+	c->in.drain = drain;
+}
+
+/* Frees what case_init allocated. */
+static void case_free(struct run_case *c)
+{
+	ledger_free(&c->ledger);
+	free(c->workers);
+}
+
+/* Appends one execution of job, times in ms since the start barrier. */
+static void add_exec(struct run_case *c, int64_t job, int64_t claim_ms, int64_t start_ms,
+		     int64_t end_ms, int32_t worker, int32_t outcome)
+{
+	struct execution e = {
+		.job_id = job,
+		.claim_start_ns = MS(claim_ms),
+		.start_ns = MS(start_ms),
+		.end_ns = MS(end_ms),
+		.worker = worker,
+		.outcome = outcome,
+	};
+
+	need(ledger_add_execution(&c->ledger, &e) == 0, "ledger_add_execution");
+}
+
+/* Appends one empty claim, times in ms since the start barrier. */
+static void add_empty(struct run_case *c, int64_t start_ms, int64_t end_ms, int32_t worker)
+{
+	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms), .worker = worker };
+
+	need(ledger_add_empty(&c->ledger, &e) == 0, "ledger_add_empty");
+}
+
+/* Sets job's final table status and makes the case use the final state. */
+static void set_final(struct run_case *c, int64_t job, int32_t status)
+{
+	c->final[job - 1].status = status;
+	c->in.final = c->final;
+}
+
+/* Sets job's enqueue time (ms) and makes the case use enqueue times. */
+static void set_enqueued(struct run_case *c, int64_t job, int64_t ms)
+{
+	c->enqueued_ns[job - 1] = MS(ms);
+	c->in.enqueued_ns = c->enqueued_ns;
+}
+
+/* Runs metrics_compute on c; name says which case in the check's description. */
+static void case_compute(struct run_case *c, const char *name)
+{
+	CHECK(metrics_compute(&c->in, &c->out) == 0, "%s: metrics_compute returns 0", name);
+}
+
+/* Jain's index, min, max and cv on share vectors worked out by hand. */
+static void test_fairness(void)
+{
+	const uint64_t equal[] = { 5, 5, 5, 5 };
+	const uint64_t one_did_all[] = { 0, 0, 0, 8 };
+	const uint64_t uneven[] = { 1, 2, 3, 4 };
+	const uint64_t zeros[] = { 0, 0, 0 };
+	struct fairness f;
+
+	f = metrics_fairness(equal, 4);
+	CHECK_NEAR(f.jain, 1.0, 1e-12, "fairness: equal shares give Jain 1");
+	CHECK(f.min == 5 && f.max == 5, "fairness: equal shares give min = max = 5");
+	CHECK_NEAR(f.cv, 0.0, 1e-12, "fairness: equal shares give cv 0");
+
+	/* (8)^2 / (4 * 64) = 1/4; mean 2, variance (4+4+4+36)/4 = 12, cv sqrt(12)/2 = sqrt(3) */
+	f = metrics_fairness(one_did_all, 4);
+	CHECK_NEAR(f.jain, 0.25, 1e-12, "fairness: one worker of 4 doing all gives Jain 1/n");
+	CHECK(f.min == 0 && f.max == 8, "fairness: one worker doing all gives min 0, max 8");
+	CHECK_NEAR(f.cv, sqrt(3.0), 1e-12, "fairness: one worker of 4 doing all gives cv sqrt(3)");
+
+	/* 10^2 / (4 * 30) = 5/6; mean 2.5, variance (2.25+0.25+0.25+2.25)/4 = 1.25, cv sqrt(0.2) */
+	f = metrics_fairness(uneven, 4);
+	CHECK_NEAR(f.jain, 5.0 / 6.0, 1e-12, "fairness: shares 1,2,3,4 give Jain 5/6");
+	CHECK(f.min == 1 && f.max == 4, "fairness: shares 1,2,3,4 give min 1, max 4");
+	CHECK_NEAR(f.cv, sqrt(0.2), 1e-12, "fairness: shares 1,2,3,4 give cv sqrt(0.2)");
+
+	f = metrics_fairness(zeros, 3);
+	CHECK_NEAR(f.jain, 1.0, 1e-12, "fairness: all-zero shares give Jain 1");
+	CHECK(f.min == 0 && f.max == 0, "fairness: all-zero shares give min = max = 0");
+	CHECK_NEAR(f.cv, 0.0, 1e-12, "fairness: all-zero shares give cv 0 (mean 0)");
+
+	f = metrics_fairness(NULL, 0);
+	CHECK(f.jain == 0.0 && f.min == 0 && f.max == 0 && f.cv == 0.0,
+	      "fairness: no workers give Jain, min, max and cv all 0");
+}
+
+/* Bin placement: exact small values, contiguous edges, the 1/64 error bound, the last bin. */
+static void test_histogram_bins(void)
+{
+	int64_t v, upper;
+	int b, bad_exact = 0, bad_error = 0, bad_edges = 0;
+
+	for (v = 0; v < HIST_EXACT_LIMIT; v++)
+		if (hist_bin_of(v) != v || hist_bin_upper((int)v) != v)
+			bad_exact++;
+	CHECK(bad_exact == 0, "histogram: every value below 128 has a bin of its own");
+	CHECK(hist_bin_of(-5) == 0, "histogram: a negative value falls in bin 0");
+	CHECK(hist_bin_of(128) == 128 && hist_bin_of(129) == 128 && hist_bin_of(130) == 129,
+	      "histogram: 128 and 129 share the first 2-wide bin, 130 starts the next");
+	CHECK(hist_bin_upper(128) == 129, "histogram: the first log-linear bin ends at 129");
+	CHECK(hist_bin_of(((int64_t)1 << 46) - 1) == HIST_BINS - 1 &&
+	      hist_bin_upper(HIST_BINS - 1) == ((int64_t)1 << 46) - 1,
+	      "histogram: the last bin ends at 2^46 - 1");
+	CHECK(hist_bin_of((int64_t)1 << 46) == HIST_BINS - 1 &&
+	      hist_bin_of(INT64_MAX) == HIST_BINS - 1,
+	      "histogram: values from 2^46 up land in the last bin");
+
+	for (b = 0; b < HIST_BINS - 1; b++)
+		if (hist_bin_of(hist_bin_upper(b)) != b ||
+		    hist_bin_of(hist_bin_upper(b) + 1) != b + 1)
+			bad_edges++;
+	CHECK(bad_edges == 0,
+	      "histogram: bins are contiguous, each upper edge is in its bin and the next value in the next");
+
+	/* v grows by about 0.37 % a step, visiting every bin from 128 to 2^46 */
+	for (v = HIST_EXACT_LIMIT; v < ((int64_t)1 << 46); v += v / 271 + 1) {
+		upper = hist_bin_upper(hist_bin_of(v));
+		if (upper < v || (double)(upper - v) > (double)v / 64.0)
+			bad_error++;
+	}
+	CHECK(bad_error == 0,
+	      "histogram: a bin's upper edge is >= the value and within 1/64 of it");
+}
+
+/* Nearest-rank percentiles, clamping to [min, max], negative values, merging, empty histograms. */
+static void test_histogram_percentiles(void)
+{
+	struct histogram *h, *a, *b;
+	int64_t v;
+
+	h = malloc(sizeof(*h));
+	a = malloc(sizeof(*a));
+	b = malloc(sizeof(*b));
+	need(h && a && b, "histogram allocation");
+
+	hist_init(h);
+	CHECK(h->count == 0 && h->min == 0 && h->max == 0,
+	      "histogram: an empty one has count, min, max 0");
+	CHECK(hist_percentile(h, 50.0) == 0 && hist_percentile(h, 100.0) == 0,
+	      "histogram: percentiles of an empty one are 0");
+
+	for (v = 1; v <= 100; v++)
+		hist_record(h, v);
+	CHECK(h->count == 100 && h->min == 1 && h->max == 100,
+	      "histogram: 1..100 gives count 100, min 1, max 100");
+	CHECK(hist_percentile(h, 50.0) == 50, "histogram: p50 of 1..100 is 50 (nearest rank)");
+	CHECK(hist_percentile(h, 90.0) == 90, "histogram: p90 of 1..100 is 90");
+	CHECK(hist_percentile(h, 99.0) == 99, "histogram: p99 of 1..100 is 99");
+	CHECK(hist_percentile(h, 99.9) == 100,
+	      "histogram: p99.9 of 1..100 is 100 (rank ceil(99.9) = 100)");
+	CHECK(hist_percentile(h, 100.0) == 100, "histogram: p100 of 1..100 is the max");
+	CHECK(hist_percentile(h, 0.5) == 1, "histogram: p0.5 of 1..100 is the min (rank 1)");
+
+	hist_init(h);
+	hist_record(h, -7);
+	CHECK(h->count == 1 && h->min == 0 && h->max == 0 && h->bins[0] == 1,
+	      "histogram: a negative value is recorded as 0");
+
+	/* 1000 lies in bin [1000, 1007]: alone, clamped to max; beside 2000, the edge shows */
+	hist_init(h);
+	hist_record(h, 1000);
+	CHECK(hist_percentile(h, 50.0) == 1000,
+	      "histogram: a lone value is reported exactly (edge clamped to max)");
+	hist_record(h, 2000);
+	CHECK(hist_percentile(h, 50.0) == 1007,
+	      "histogram: p50 of {1000, 2000} is the upper edge 1007 of 1000's bin");
+	CHECK(hist_percentile(h, 100.0) == 2000,
+	      "histogram: p100 of {1000, 2000} is clamped to max 2000");
+
+	/* rank ceil(0.999 * 41000) = 40959, the last value of bin [40448, 40959] */
+	hist_init(h);
+	for (v = 1; v <= 41000; v++)
+		hist_record(h, v);
+	CHECK(hist_percentile(h, 99.9) == 40959,
+	      "histogram: p99.9 of 1..41000 is rank 40959, not one rank higher through rounding");
+
+	hist_init(a);
+	hist_init(b);
+	for (v = 1; v <= 50; v++)
+		hist_record(a, v);
+	for (v = 51; v <= 100; v++)
+		hist_record(b, v);
+	hist_init(h);
+	hist_merge(h, b);
+	CHECK(h->count == 50 && h->min == 51 && h->max == 100,
+	      "histogram: merging into an empty one takes min 51 and max 100, not 0");
+	hist_merge(h, a);
+	CHECK(h->count == 100 && h->min == 1 && h->max == 100,
+	      "histogram: merged 1..50 and 51..100 give count 100, min 1, max 100");
+	CHECK(hist_percentile(h, 50.0) == 50 && hist_percentile(h, 99.0) == 99,
+	      "histogram: merged halves give the percentiles of 1..100");
+	hist_init(a);
+	hist_merge(h, a);
+	CHECK(h->count == 100 && h->min == 1 && h->max == 100,
+	      "histogram: merging an empty one changes nothing");
+
+	free(h);
+	free(a);
+	free(b);
+}
+
+/* Ledger growth by doubling when full, growth counting, and merging in part order. */
+static void test_ledger(void)
+{
+	struct ledger parts[2], into, zero;
+	struct execution e = { 0 };
+	struct empty_claim ec = { 0 };
+	int64_t id;
+	bool in_order = true;
+	size_t i;
+
+	need(ledger_init(&parts[0], 2, 1, 1) == 0, "ledger_init");
+	CHECK(parts[0].cap_execs == 2 && parts[0].cap_empties == 1 && parts[0].n_execs == 0 &&
+	      parts[0].growths == 0, "ledger: init preallocates what it is told and starts empty");
+	for (id = 1; id <= 5; id++) {
+		e.job_id = id;
+		CHECK(ledger_add_execution(&parts[0], &e) == 0,
+		      "ledger: adding execution %lld succeeds", (long long)id);
+	}
+	/* capacity 2 is full at the third add (-> 4) and at the fifth (-> 8) */
+	CHECK(parts[0].n_execs == 5 && parts[0].cap_execs == 8,
+	      "ledger: 5 executions in room for 2 double it twice, to 8");
+	CHECK(parts[0].growths == 2, "ledger: two growths are counted");
+	for (i = 0; i < parts[0].n_execs; i++)
+		if (parts[0].execs[i].job_id != (int64_t)i + 1)
+			in_order = false;
+	CHECK(in_order, "ledger: executions survive growth in the order added");
+	ec.start_ns = 7;
+	CHECK(ledger_add_empty(&parts[0], &ec) == 0 && parts[0].n_empties == 1 &&
+	      parts[0].growths == 2,
+	      "ledger: an empty claim that fits causes no growth");
+
+	need(ledger_init(&parts[1], 0, 0, 0) == 0, "ledger_init");
+	CHECK(parts[1].execs == NULL && parts[1].cap_execs == 0,
+	      "ledger: init with nothing expected allocates nothing");
+	e.job_id = 6;
+	ec.start_ns = 8;
+	CHECK(ledger_add_execution(&parts[1], &e) == 0 && ledger_add_empty(&parts[1], &ec) == 0,
+	      "ledger: adding to an unallocated ledger succeeds");
+	CHECK(parts[1].n_execs == 1 && parts[1].n_empties == 1 && parts[1].growths == 2,
+	      "ledger: growing from nothing counts one growth per array");
+
+	need(ledger_init(&into, 1, 1, 0) == 0, "ledger_init");
+	CHECK(ledger_merge(&into, parts, 2) == 0, "ledger: merge succeeds");
+	CHECK(into.n_execs == 6 && into.n_empties == 2,
+	      "ledger: merge appends all 6 executions and 2 empty claims");
+	in_order = true;
+	for (i = 0; i < into.n_execs; i++)
+		if (into.execs[i].job_id != (int64_t)i + 1)
+			in_order = false;
+	CHECK(in_order, "ledger: merge keeps each part's order, parts in turn");
+	CHECK(into.empties[0].start_ns == 7 && into.empties[1].start_ns == 8,
+	      "ledger: merge appends empty claims in part order");
+	CHECK(into.growths == 4,
+	      "ledger: merge carries the parts' growths (2 + 2), not its own reallocation");
+	CHECK(ledger_merge(&into, parts, 1) == 0 && into.n_execs == 11 &&
+	      into.execs[10].job_id == 5,
+	      "ledger: a second merge appends after the first");
+
+	ledger_free(&parts[0]);
+	ledger_free(&parts[1]);
+	ledger_free(&into);
+	memset(&zero, 0, sizeof(zero));
+	CHECK(memcmp(&into, &zero, sizeof(zero)) == 0, "ledger: free leaves an empty ledger");
+}
+
+/* executions, duplicates, dup_jobs, overlaps and completed on one ledger of six jobs. */
+static void test_duplicates_and_overlaps(void)
+{
+	struct run_case c;
+
+	case_init(&c, 2, 6, false);
+	/* once: nothing */
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_DONE);
+	/* twice, overlapping: 1 pair */
+	add_exec(&c, 2, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 2, 4, 5, 15, 1, EXEC_DONE);
+	/* twice, touching at 10: no pair */
+	add_exec(&c, 3, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 3, 10, 10, 20, 1, EXEC_DONE);
+	/* three at once: 3 pairs */
+	add_exec(&c, 4, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 4, 1, 1, 11, 1, EXEC_UNCOMMITTED);
+	add_exec(&c, 4, 2, 2, 12, 0, EXEC_FAILED);
+	/* twice, apart: no pair */
+	add_exec(&c, 5, 0, 0, 5, 0, EXEC_UNCOMMITTED);
+	add_exec(&c, 5, 20, 20, 30, 1, EXEC_DONE);
+	/* long one holds two that miss each other: 2 pairs */
+	add_exec(&c, 6, 0, 0, 100, 0, EXEC_DONE);
+	add_exec(&c, 6, 50, 50, 60, 1, EXEC_DONE);
+	add_exec(&c, 6, 10, 10, 20, 0, EXEC_DONE);
+	case_compute(&c, "duplicates");
+	CHECK(c.out.executions == 13, "duplicates: executions counts every ledger entry (13)");
+	CHECK(c.out.duplicates == 7,
+	      "duplicates: 0+1+1+2+1+2 = 7 executions beyond each job's first");
+	CHECK(c.out.dup_jobs == 5, "duplicates: jobs 2..6 were executed more than once");
+	CHECK(c.out.overlaps == 6,
+	      "duplicates: overlapping pairs 1 (job 2) + 0 (touching) + 3 (three-way) + 0 + 2 = 6");
+	CHECK(c.out.completed == 6,
+	      "duplicates: completed counts distinct jobs with a DONE execution, not executions");
+	case_free(&c);
+}
+
+/* Each rule of lost alone, their union counted once, and rule (b) alone without a final state. */
+static void test_lost(void)
+{
+	struct run_case c;
+
+	/* rule (a): drain run, never finished */
+	case_init(&c, 1, 4, true);
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 2, 10, 10, 20, 0, EXEC_FAILED);
+	set_final(&c, 1, JOB_DONE);
+	set_final(&c, 2, JOB_ERROR);
+	set_final(&c, 3, JOB_NEW);
+	set_final(&c, 4, JOB_MISSING);
+	case_compute(&c, "lost (a)");
+	CHECK(c.out.lost == 2,
+	      "lost (a): in a drain run the jobs left new or missing are lost, done and error are not");
+	CHECK(c.out.failed == 1 && c.out.completed == 1, "failed counts the execution that marked its job error");
+	c.in.drain = false;
+	case_compute(&c, "lost (a) timed");
+	CHECK(c.out.lost == 0, "lost (a): in a timed run jobs left new or missing are not lost");
+	case_free(&c);
+
+	/* rule (b): work ran, completion never committed, no later committed execution */
+	case_init(&c, 2, 5, false);
+	/* lost */
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_UNCOMMITTED);
+	/* re-executed later: not lost */
+	add_exec(&c, 2, 0, 0, 10, 0, EXEC_UNCOMMITTED);
+	add_exec(&c, 2, 20, 20, 30, 1, EXEC_DONE);
+	/* the uncommitted one came after: lost */
+	add_exec(&c, 3, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 3, 20, 20, 30, 1, EXEC_UNCOMMITTED);
+	/* committed one started at the same time: lost */
+	add_exec(&c, 4, 0, 5, 10, 0, EXEC_UNCOMMITTED);
+	add_exec(&c, 4, 0, 5, 12, 1, EXEC_DONE);
+	/* re-executed later and failed: not lost */
+	add_exec(&c, 5, 0, 0, 10, 0, EXEC_UNCOMMITTED);
+	add_exec(&c, 5, 20, 20, 30, 1, EXEC_FAILED);
+	case_compute(&c, "lost (b)");
+	CHECK(c.out.lost == 3,
+	      "lost (b): uncommitted executions not followed by a later-started committed one (jobs 1, 3, 4)");
+	case_free(&c);
+
+	/* rule (c): left active */
+	case_init(&c, 1, 3, false);
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_DONE);
+	set_final(&c, 1, JOB_DONE);
+	set_final(&c, 2, JOB_ACTIVE);
+	set_final(&c, 3, JOB_NEW);
+	case_compute(&c, "lost (c)");
+	CHECK(c.out.lost == 1,
+	      "lost (c): in a timed run a job left active is lost, one left new is not");
+	case_free(&c);
+
+	/* one job meeting all three rules counts once */
+	case_init(&c, 1, 2, true);
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_UNCOMMITTED);
+	set_final(&c, 1, JOB_ACTIVE);
+	set_final(&c, 2, JOB_DONE);
+	add_exec(&c, 2, 10, 10, 20, 0, EXEC_DONE);
+	case_compute(&c, "lost union");
+	CHECK(c.out.lost == 1, "lost: a job meeting rules (a), (b) and (c) is counted once");
+	c.in.final = NULL;
+	case_compute(&c, "lost without final");
+	CHECK(c.out.lost == 1, "lost: without the final state only rule (b) applies");
+	case_free(&c);
+}
+
+/* Spurious empty claims: timing against first claims, enqueue times, jobs never executed. */
+static void test_spurious_empties(void)
+{
+	struct run_case c;
+
+	/* two task classes: job 1 (class 0) waits until 50 ms, job 2 (class 1) is claimed at once */
+	case_init(&c, 2, 2, true);
+	c.in.n_queues = 2;
+	add_exec(&c, 1, 50, 51, 60, 0, EXEC_DONE);
+	add_exec(&c, 2, 0, 1, 10, 1, EXEC_DONE);
+	/* worker 1 serves class 1: job 1 waiting in the other class does not make it spurious */
+	add_empty(&c, 20, 25, 1);
+	/* worker 0 serves class 0, where job 1 waits: spurious */
+	add_empty(&c, 20, 25, 0);
+	case_compute(&c, "spurious by class");
+	CHECK(c.out.spurious_empties == 1,
+	      "spurious: only jobs of the worker's own task class make its empty claim spurious");
+	case_free(&c);
+
+	/* every job enqueued at 0; job 1 first claimed at 10 ms, in hand at 13 ms */
+	case_init(&c, 2, 1, true);
+	add_exec(&c, 1, 10, 13, 20, 0, EXEC_DONE);
+	/* a duplicate: the first claim is still 10 ms */
+	add_exec(&c, 1, 30, 31, 40, 1, EXEC_DONE);
+	/* job 1 waiting throughout: spurious */
+	add_empty(&c, 2, 5, 1);
+	/* between job 1's claims: not */
+	add_empty(&c, 20, 25, 1);
+	/* job 1 already claimed: not */
+	add_empty(&c, 12, 15, 1);
+	/* the claim of job 1 began (not ended) before this ended: not */
+	add_empty(&c, 8, 12, 1);
+	/* first claim exactly at the end: not */
+	add_empty(&c, 6, 10, 1);
+	case_compute(&c, "spurious");
+	CHECK(c.out.spurious_empties == 1,
+	      "spurious: of five empty claims only the one made wholly before job 1's first claim counts");
+	case_free(&c);
+
+	/* enqueue times: job 1 at 0 claimed at 10, job 2 at 30 claimed at 40 */
+	case_init(&c, 2, 2, true);
+	add_exec(&c, 1, 10, 11, 20, 0, EXEC_DONE);
+	add_exec(&c, 2, 40, 41, 50, 0, EXEC_DONE);
+	set_enqueued(&c, 1, 0);
+	set_enqueued(&c, 2, 30);
+	/* job 2 not yet enqueued, job 1 claimed: not */
+	add_empty(&c, 20, 25, 1);
+	/* job 2 enqueued after this began: not */
+	add_empty(&c, 29, 35, 1);
+	/* job 2 enqueued exactly at the start, claimed at 40: spurious */
+	add_empty(&c, 30, 35, 1);
+	/* spurious */
+	add_empty(&c, 31, 39, 1);
+	case_compute(&c, "spurious enqueued");
+	CHECK(c.out.spurious_empties == 2,
+	      "spurious: empty claims before a job's enqueue time do not count, from it on they do");
+	case_free(&c);
+
+	/* a job enqueued early but claimed late still waits when a later-enqueued one is gone */
+	case_init(&c, 2, 2, true);
+	add_exec(&c, 1, 100, 101, 110, 0, EXEC_DONE);
+	add_exec(&c, 2, 60, 61, 70, 0, EXEC_DONE);
+	set_enqueued(&c, 1, 0);
+	set_enqueued(&c, 2, 50);
+	add_empty(&c, 70, 80, 1);
+	case_compute(&c, "spurious prefix");
+	CHECK(c.out.spurious_empties == 1,
+	      "spurious: a waiting job enqueued before a claimed one still makes the empty claim spurious");
+	case_free(&c);
+
+	/* jobs never executed */
+	case_init(&c, 1, 1, false);
+	add_empty(&c, 5, 6, 0);
+	case_compute(&c, "spurious never executed, no final");
+	CHECK(c.out.spurious_empties == 1,
+	      "spurious: a never-executed job with unknown final state waits forever");
+	set_final(&c, 1, JOB_NEW);
+	case_compute(&c, "spurious never executed, new");
+	CHECK(c.out.spurious_empties == 1, "spurious: a never-executed job left new waits forever");
+	set_final(&c, 1, JOB_DONE);
+	case_compute(&c, "spurious never executed, done");
+	CHECK(c.out.spurious_empties == 0,
+	      "spurious: a never-executed job whose final status is done is ignored");
+	set_final(&c, 1, JOB_ERROR);
+	case_compute(&c, "spurious never executed, error");
+	CHECK(c.out.spurious_empties == 0,
+	      "spurious: a never-executed job whose final status is error is ignored");
+	set_enqueued(&c, 1, 7);
+	set_final(&c, 1, JOB_NEW);
+	case_compute(&c, "spurious never executed, enqueued late");
+	CHECK(c.out.spurious_empties == 0,
+	      "spurious: a never-executed job enqueued after the empty claim does not count");
+	case_free(&c);
+}
+
+/* makespan, ideal and throughput in drain and timed runs. */
+static void test_times(void)
+{
+	struct run_case c;
+
+	/*
+	 * Two workers; jobs 1..3 planned 100, 200 and 400 ms. Jobs 1 and 2 done,
+	 * job 3 failed at 250 ms after an uncommitted attempt that ran to 300 ms.
+	 */
+	case_init(&c, 2, 3, true);
+	c.work_ns[0] = MS(100);
+	c.work_ns[1] = MS(200);
+	c.work_ns[2] = MS(400);
+	add_exec(&c, 1, 0, 0, 100, 0, EXEC_DONE);
+	add_exec(&c, 2, 0, 0, 200, 1, EXEC_DONE);
+	add_exec(&c, 3, 100, 100, 300, 0, EXEC_UNCOMMITTED);
+	add_exec(&c, 3, 110, 110, 250, 1, EXEC_FAILED);
+	case_compute(&c, "drain times");
+	CHECK_NEAR(c.out.makespan_s, 0.25, 1e-12,
+	           "times: makespan is the last committed end (failure at 250 ms), not the uncommitted 300 ms");
+	CHECK_NEAR(c.out.ideal_s, 0.35, 1e-12,
+	           "times: drain ideal is all planned work / workers = 700 ms / 2");
+	CHECK_NEAR(c.out.throughput_jps, 8.0, 1e-9,
+	           "times: drain throughput is 2 completed / 0.25 s");
+	CHECK(c.out.completed == 2, "times: a failed job is not completed");
+	CHECK(c.out.lost == 0, "times: a job failed after an uncommitted attempt is not lost");
+
+	c.in.drain = false;
+	c.in.duration_ns = MS(1000);
+	case_compute(&c, "timed times");
+	CHECK_NEAR(c.out.makespan_s, 0.25, 1e-12,
+	           "times: timed makespan is still the last committed end");
+	CHECK_NEAR(c.out.ideal_s, 0.15, 1e-12,
+	           "times: timed ideal is completed jobs' work / workers = 300 ms / 2");
+	CHECK_NEAR(c.out.throughput_jps, 2.0, 1e-9,
+	           "times: timed throughput is 2 completed / 1 s duration");
+	c.in.duration_ns = 0;
+	case_compute(&c, "timed zero duration");
+	CHECK(c.out.throughput_jps == 0.0, "times: timed throughput is 0 when the duration is 0");
+	case_free(&c);
+
+	case_init(&c, 2, 2, true);
+	add_exec(&c, 1, 0, 0, 50, 0, EXEC_UNCOMMITTED);
+	case_compute(&c, "nothing committed");
+	CHECK(c.out.makespan_s == 0.0 && c.out.throughput_jps == 0.0,
+	      "times: with no committed execution makespan and drain throughput are 0");
+	CHECK_NEAR(c.out.ideal_s, 0.1, 1e-12,
+	           "times: drain ideal counts jobs never completed (200 ms / 2)");
+	case_free(&c);
+}
+
+/* Each way a final status can agree or disagree with the ledger. */
+static void test_ledger_mismatches(void)
+{
+	struct run_case c;
+
+	case_init(&c, 2, 10, false);
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_DONE);
+	/* agrees */
+	set_final(&c, 1, JOB_DONE);
+	add_exec(&c, 2, 0, 0, 10, 0, EXEC_DONE);
+	/* done in the ledger, not in the table */
+	set_final(&c, 2, JOB_NEW);
+	add_exec(&c, 3, 0, 0, 10, 0, EXEC_FAILED);
+	/* agrees */
+	set_final(&c, 3, JOB_ERROR);
+	add_exec(&c, 4, 0, 0, 10, 0, EXEC_FAILED);
+	/* failed in the ledger, done in the table */
+	set_final(&c, 4, JOB_DONE);
+	/* never executed, yet done */
+	set_final(&c, 5, JOB_DONE);
+	/* never executed, new: agrees */
+	set_final(&c, 6, JOB_NEW);
+	add_exec(&c, 7, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 7, 20, 20, 30, 1, EXEC_FAILED);
+	/* last to end failed: agrees */
+	set_final(&c, 7, JOB_ERROR);
+	add_exec(&c, 8, 0, 0, 50, 0, EXEC_FAILED);
+	add_exec(&c, 8, 10, 10, 20, 1, EXEC_DONE);
+	/* the failure ended last (50 ms): disagrees */
+	set_final(&c, 8, JOB_DONE);
+	add_exec(&c, 9, 0, 0, 10, 0, EXEC_UNCOMMITTED);
+	/* no expectation, not finished: agrees */
+	set_final(&c, 9, JOB_NEW);
+	add_exec(&c, 10, 0, 0, 10, 0, EXEC_UNCOMMITTED);
+	/* no expectation, yet done */
+	set_final(&c, 10, JOB_DONE);
+	case_compute(&c, "mismatches");
+	CHECK(c.out.ledger_mismatches == 5,
+	      "mismatches: jobs 2, 4, 5, 8 and 10 disagree with their ledger");
+	c.in.final = NULL;
+	case_compute(&c, "mismatches without final");
+	CHECK(c.out.ledger_mismatches == 0, "mismatches: 0 without the final state");
+	case_free(&c);
+}
+
+/* Sums of the workers' counters, fairness of their completed counts, merged claim latency. */
+static void test_worker_sums(void)
+{
+	struct run_case c;
+	int64_t v;
+
+	case_init(&c, 2, 1, false);
+	c.workers[0].completed = 3;
+	c.workers[1].completed = 1;
+	c.workers[0].empty = 4;
+	c.workers[1].empty = 6;
+	c.workers[0].retries = 2;
+	c.workers[1].retries = 5;
+	c.workers[0].give_ups = 1;
+	c.workers[1].give_ups = 2;
+	c.workers[0].errors[ERR_LOCK_NOT_AVAILABLE] = 7;
+	c.workers[1].errors[ERR_LOCK_NOT_AVAILABLE] = 1;
+	c.workers[1].errors[ERR_DEADLOCK] = 3;
+	for (v = 1; v <= 50; v++)
+		hist_record(&c.workers[0].claim_latency, MS(v));
+	for (v = 51; v <= 100; v++)
+		hist_record(&c.workers[1].claim_latency, MS(v));
+	case_compute(&c, "workers");
+	CHECK(c.out.empty_claims == 10, "workers: empty claims are summed (4 + 6)");
+	CHECK(c.out.retries == 7, "workers: retries are summed (2 + 5)");
+	CHECK(c.out.give_ups == 3, "workers: give-ups are summed (1 + 2)");
+	CHECK(c.out.errors[ERR_LOCK_NOT_AVAILABLE] == 8 && c.out.errors[ERR_DEADLOCK] == 3 &&
+	      c.out.errors[ERR_OTHER] == 0, "workers: errors are summed kind by kind");
+	/* completed 3 and 1: 16 / (2 * 10) = 0.8; mean 2, stddev 1 */
+	CHECK_NEAR(c.out.fairness.jain, 0.8, 1e-12, "workers: Jain of completed 3 and 1 is 0.8");
+	CHECK(c.out.fairness.min == 1 && c.out.fairness.max == 3, "workers: fairness min 1, max 3");
+	CHECK_NEAR(c.out.fairness.cv, 0.5, 1e-12, "workers: cv of completed 3 and 1 is 0.5");
+	/* 1..100 ms over both workers: percentiles are bin edges, within 1/64 above the rank */
+	CHECK(c.out.claim_latency_ms.p50 >= 50.0 && c.out.claim_latency_ms.p50 <= 50.0 * 65 / 64,
+	      "workers: merged claim latency p50 is 50 ms within 1/64");
+	CHECK(c.out.claim_latency_ms.p90 >= 90.0 && c.out.claim_latency_ms.p90 <= 90.0 * 65 / 64,
+	      "workers: merged claim latency p90 is 90 ms within 1/64");
+	CHECK(c.out.claim_latency_ms.p99 >= 99.0 && c.out.claim_latency_ms.p99 <= 100.0,
+	      "workers: merged claim latency p99 is 99 ms within 1/64, at most the max");
+	CHECK(c.out.claim_latency_ms.p999 == 100.0,
+	      "workers: merged claim latency p99.9 is the max, 100 ms");
+	CHECK(c.out.claim_latency_ms.max == 100.0,
+	      "workers: merged claim latency max is exactly 100 ms");
+	case_free(&c);
+}
+
+/* A run with nothing in it, and executions of an id outside 1..n_jobs. */
+static void test_empty_run(void)
+{
+	struct run_case c;
+	struct run_metrics zero;
+
+	case_init(&c, 0, 0, true);
+	case_compute(&c, "empty run");
+	memset(&zero, 0, sizeof(zero));
+	CHECK(c.out.executions == 0 && c.out.completed == 0 && c.out.lost == 0 &&
+	      c.out.spurious_empties == 0,
+	      "empty run: no jobs, no workers give zero counts");
+	CHECK(c.out.fairness.jain == 0.0 && c.out.claim_latency_ms.max == 0.0 &&
+	      c.out.ideal_s == 0.0,
+	      "empty run: no workers give Jain 0, latency 0 and ideal 0");
+	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0, "empty run: every figure is 0");
+	case_free(&c);
+
+	/* an id outside 1..n_jobs counts in the ledger's figures only */
+	case_init(&c, 1, 1, true);
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 9, 0, 0, 20, 0, EXEC_DONE);
+	add_exec(&c, 9, 5, 5, 30, 0, EXEC_UNCOMMITTED);
+	set_final(&c, 1, JOB_DONE);
+	case_compute(&c, "unknown id");
+	CHECK(c.out.executions == 3 && c.out.completed == 2 && c.out.duplicates == 1 &&
+	      c.out.overlaps == 1,
+	      "unknown id: executions of an id past n_jobs count in the ledger figures");
+	CHECK(c.out.lost == 0 && c.out.ledger_mismatches == 0,
+	      "unknown id: it counts in no per-job figure");
+	CHECK_NEAR(c.out.makespan_s, 0.02, 1e-12,
+	           "unknown id: its committed execution counts in the makespan");
+	case_free(&c);
+}
+
+int main(void)
+{
+	test_fairness();
+	test_histogram_bins();
+	test_histogram_percentiles();
+	test_ledger();
+	test_duplicates_and_overlaps();
+	test_lost();
+	test_spurious_empties();
+	test_times();
+	test_ledger_mismatches();
+	test_worker_sums();
+	test_empty_run();
+	return check_exit_status();
+}

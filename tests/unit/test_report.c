@@ -1,0 +1,289 @@
+/*
+ * Unit test of the report printers: two hand-made runs, one with a strategy
+ * name that needs escaping and figures that are not finite, printed in every
+ * format into memory and checked against the output contract.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "output/report.h"
+
+#define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
+#define CSV_COLUMNS (23 + ERR_KIND_COUNT + 11 + 10)
+
+/* Fills the first run: a clean skip-locked drain run with even shares. */
+static void fill_first(struct run_result *run)
+{
+	struct run_metrics *m = &run->metrics;
+	int i;
+
+	run->strategy = "skip-locked";
+	run->claim_mode = "hold";
+	run->workers = 4;
+	run->jobs = 200;
+	run->work_ms = 100;
+	run->work_dist = "fixed";
+	run->repeat = 1;
+	run->complete = true;
+	m->makespan_s = 5.123456;
+	m->ideal_s = 5.0;
+	m->throughput_jps = 39.0363;
+	m->completed = 200;
+	m->executions = 200;
+	m->empty_claims = 4;
+	m->errors[ERR_LOCK_NOT_AVAILABLE] = 2;
+	m->fairness = (struct fairness){ .jain = 1.0, .min = 50, .max = 50, .cv = 0.0 };
+	m->claim_latency_ms = (struct latency_summary){ 0.25, 0.5, 1.5, 2.5, 3.0 };
+	for (i = 0; i < run->workers; i++) {
+		run->per_worker[i].completed = 50;
+		run->per_worker[i].claims = 51;
+		run->per_worker[i].empty = 1;
+		run->per_worker[i].busy_ns = 5000000000LL;
+	}
+}
+
+/* Fills the second run: an odd name, uneven shares, an interrupted run and NaN/inf figures. */
+static void fill_second(struct run_result *run)
+{
+	struct run_metrics *m = &run->metrics;
+
+	run->strategy = ODD_STRATEGY;
+	run->claim_mode = "flip";
+	run->workers = 2;
+	run->jobs = 20;
+	run->work_ms = 100;
+	run->work_dist = "exp";
+	run->repeat = 2;
+	run->complete = false;
+	m->makespan_s = 2.2;
+	m->ideal_s = 1.0;
+	m->throughput_jps = INFINITY;
+	m->completed = 19;
+	m->executions = 22;
+	m->duplicates = 3;
+	m->dup_jobs = 2;
+	m->overlaps = 1;
+	m->lost = 1;
+	m->retries = 7;
+	m->give_ups = 1;
+	m->errors[ERR_DEADLOCK] = 1;
+	m->errors[ERR_OTHER] = 2;
+	m->fairness = (struct fairness){ .jain = 0.75, .min = 5, .max = 14, .cv = NAN };
+	m->claim_latency_ms = (struct latency_summary){ 12, 40, 1500, NAN, 2000 };
+	run->per_worker[0] = (struct worker_stats){ .completed = 14, .claims = 16, .retries = 7 };
+	run->per_worker[1] = (struct worker_stats){ .completed = 5, .claims = 6, .give_ups = 1 };
+}
+
+/* Calls print on r and returns its output as a string the caller frees. */
+static char *print_to_string(void (*print)(FILE *, const struct report *), const struct report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	print(f, r);
+	fclose(f);
+	return buf;
+}
+
+/* Counts the lines of text (each ends with a newline). */
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Whether needle occurs anywhere in text. */
+static bool contains(const char *text, const char *needle)
+{
+	return strstr(text, needle) != NULL;
+}
+
+/* Checks that the JSON holds every key of the contract, escapes strings and prints no nan. */
+static void check_json(const char *json)
+{
+	static const char *const keys[] = {
+		"claimbench", "scenario", "backend", "server_version", "started_at", "seed",
+		"results", "strategy", "claim_mode", "workers", "jobs", "work_ms", "work_dist",
+		"duration_s", "repeat", "complete", "makespan_s", "ideal_s", "throughput_jps",
+		"completed", "executions", "duplicates", "dup_jobs", "overlaps", "lost",
+		"empty_claims", "spurious_empties", "retries", "give_ups", "ledger_mismatches",
+		"errors", "fairness", "jain", "min", "max", "cv", "claim_latency_ms", "p50",
+		"p90", "p99", "p999", "per_worker", "worker", "claims", "empty", "busy_s",
+		"settings", "synchronous_commit", "shared_buffers",
+	};
+	char key[64];
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(key, sizeof(key), "\"%s\": ", keys[i]);
+		CHECK(contains(json, key), "json has key %s", keys[i]);
+	}
+	for (k = 0; k < ERR_KIND_COUNT; k++) {
+		snprintf(key, sizeof(key), "\"%s\": ", error_kind_name((enum error_kind)k));
+		CHECK(contains(json, key), "json errors has kind %s", error_kind_name((enum error_kind)k));
+	}
+	CHECK(contains(json, "\"strategy\": \"say \\\"hi\\\", \\\\ok\""),
+	      "json escapes quote and backslash in a strategy name");
+	CHECK(contains(json, "\"scenario\": \"tab\\u0009and\\u0001\""),
+	      "json escapes control characters as \\u00XX");
+	CHECK(contains(json, "\"cv\": null"), "json prints NaN as null");
+	CHECK(contains(json, "\"throughput_jps\": null"), "json prints infinity as null");
+	CHECK(!contains(json, "nan") && !contains(json, "inf"), "json holds no nan or inf");
+	CHECK(contains(json, "\"makespan_s\": 5.123456,"), "json keeps makespan to the microsecond");
+	CHECK(contains(json, "\"complete\": false,"), "json prints complete as a bool");
+	CHECK(contains(json, "\"worker\": 0,") && contains(json, "\"worker\": 3,"),
+	      "json numbers workers from 0");
+	CHECK(contains(json, "\"seed\": 18446744073709551615,"), "json prints the whole seed");
+	CHECK(contains(json, "{\n  \"claimbench\": \"0.1.0\",\n  \"scenario\""),
+	      "json is indented by two spaces");
+	CHECK(contains(json, "\"settings\": {\n    \"synchronous_commit\": \"on\",\n    \"shared_buffers\": \"128MB\"\n  },"),
+	      "json prints the settings as an object of strings");
+}
+
+/* Counts the fields of each CSV record (quote-aware) into fields[], up to max records. */
+static size_t csv_records(const char *csv, size_t *fields, size_t max)
+{
+	bool quoted = false;
+	size_t n = 0, commas = 0;
+
+	for (; *csv; csv++) {
+		if (*csv == '"')
+			quoted = !quoted;
+		else if (*csv == ',' && !quoted)
+			commas++;
+		else if (*csv == '\n' && !quoted) {
+			if (n < max)
+				fields[n] = commas + 1;
+			n++;
+			commas = 0;
+		}
+	}
+	return n;
+}
+
+/* Checks the CSV: a header and a line per run, every line as wide as the header. */
+static void check_csv(const char *csv, size_t n_runs)
+{
+	size_t fields[8], n, i;
+
+	n = csv_records(csv, fields, 8);
+	CHECK(n == n_runs + 1, "csv has a header and one line per run (%zu lines)", n);
+	CHECK(count_lines(csv) == n, "csv has no line break inside a field");
+	CHECK(n > 0 && fields[0] == CSV_COLUMNS, "csv header has %d columns", CSV_COLUMNS);
+	for (i = 1; i < n && i < 8; i++)
+		CHECK(fields[i] == fields[0], "csv line %zu has as many columns as the header", i + 1);
+	CHECK(!strncmp(csv, "strategy,claim_mode,workers,jobs,work_ms,", 41), "csv header starts as specified");
+	CHECK(contains(csv, ",errors_lock_not_available,") && contains(csv, ",latency_max_ms,group,sweep,arrival_rate,") &&
+	      contains(csv, ",queue_wait_max_ms,failed\n"),
+	      "csv header names the error kinds, then latency_max_ms, group, sweep, the arrival and queue-wait columns");
+	CHECK(contains(csv, "\n\"say \"\"hi\"\", \\ok\",flip,"), "csv quotes a field with a comma and a quote");
+	CHECK(contains(csv, "\nskip-locked,hold,4,200,"), "csv leaves a plain field unquoted");
+}
+
+/* Checks the table: a line per run naming its strategy, the incomplete mark and the footer. */
+static void check_table(const char *table, const struct report *r)
+{
+	const char *line = table, *end;
+	size_t i, naming[2] = { 0, 0 }, widest = 0;
+
+	for (; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			break;
+		if ((size_t)(end - line) > widest)
+			widest = end - line;
+		for (i = 0; i < 2; i++)
+			if (!strncmp(line, r->results[i].strategy, strlen(r->results[i].strategy)))
+				naming[i]++;
+	}
+	CHECK(naming[0] == 1 && naming[1] == 1, "table has one line naming each strategy");
+	CHECK(count_lines(table) == 2 + r->n_results + 3,
+	      "table has two header lines, a line per run and three footer lines");
+	CHECK(widest <= 120, "table fits in 120 columns (widest line %zu)", widest);
+	CHECK(contains(table, "1500 *\n"), "table marks the incomplete run");
+	CHECK(contains(table, " 5-14 "), "table shows min-max shares");
+	CHECK(contains(table, "postgresql") && contains(table, "16.2"), "table footer names backend and server version");
+	CHECK(contains(table, "\nsettings: synchronous_commit=on, shared_buffers=128MB\n"), "table footer lists the settings");
+	CHECK(contains(table, "results are incomplete"), "table footer says results are incomplete");
+}
+
+/* Writes the JSON to a file and lets jq parse it, when jq is on PATH. */
+static void check_jq(const char *json)
+{
+	char path[] = "/tmp/unit_report_XXXXXX";
+	char cmd[256];
+	int fd;
+	FILE *f;
+
+	if (system("command -v jq >/dev/null 2>&1") != 0) {
+		CHECK(true, "jq not on PATH: parse check skipped");
+		return;
+	}
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	CHECK(f != NULL, "temporary file for jq");
+	if (!f)
+		return;
+	fputs(json, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "jq -e .results[1].fairness.jain %s >/dev/null", path);
+	CHECK(system(cmd) == 0, "jq parses the json and finds results[1].fairness.jain");
+	snprintf(cmd, sizeof(cmd), "jq -e '.results[1].fairness.cv == null and (.results[0].per_worker | length) == 4' %s >/dev/null", path);
+	CHECK(system(cmd) == 0, "jq sees cv as null and four workers in run 1");
+	snprintf(cmd, sizeof(cmd), "jq -e '.results[1].strategy == \"say \\\"hi\\\", \\\\ok\"' %s >/dev/null", path);
+	CHECK(system(cmd) == 0, "jq reads the escaped strategy name back unchanged");
+	unlink(path);
+}
+
+int main(void)
+{
+	struct run_result runs[2] = { 0 };
+	struct report r = {
+		.version = "0.1.0",
+		.scenario = "tab\tand\x01",
+		.backend = "postgresql",
+		.server_version = "16.2",
+		.settings = { { "synchronous_commit", "on" }, { "shared_buffers", "128MB" } },
+		.n_settings = 2,
+		.started_at = "2024-05-01T12:00:00Z",
+		.seed = 18446744073709551615ULL,
+		.results = runs,
+		.n_results = 2,
+	};
+	char *json, *csv, *table;
+
+	runs[0].per_worker = calloc(4, sizeof(struct worker_stats));
+	runs[1].per_worker = calloc(2, sizeof(struct worker_stats));
+	if (!runs[0].per_worker || !runs[1].per_worker)
+		return 1;
+	fill_first(&runs[0]);
+	fill_second(&runs[1]);
+
+	json = print_to_string(report_print_json, &r);
+	csv = print_to_string(report_print_csv, &r);
+	table = print_to_string(report_print_table, &r);
+	CHECK(json && csv && table, "every printer wrote to memory");
+	if (json && csv && table) {
+		check_json(json);
+		check_csv(csv, r.n_results);
+		check_table(table, &r);
+		check_jq(json);
+	}
+	free(json);
+	free(csv);
+	free(table);
+	free(runs[0].per_worker);
+	free(runs[1].per_worker);
+	return check_exit_status();
+}

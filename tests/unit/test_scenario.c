@@ -1,0 +1,176 @@
+/* Unit tests of scenario files and expectations. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "analysis/expect.h"
+#include "cli/scenario.h"
+
+/* Writes text to a new temporary file named NAME.ini and returns its path (static buffer). */
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/claimbench-test-%ld-%s.ini", (long)getpid(), name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return path;
+}
+
+/* Loads text as a scenario file; on failure err holds the message. 0 or -1. */
+static int load(const char *name, const char *text, struct scenario *s, char *err, size_t errlen)
+{
+	const char *path = write_file(name, text);
+	int rc = scenario_load(path, s, err, errlen);
+
+	unlink(path);
+	return rc;
+}
+
+static void test_good_file(void)
+{
+	struct scenario s;
+	char err[512] = "";
+	const struct scenario_section *g, *e;
+	int rc = load("good", "# a comment\n[global]\njobs = 200\nworkers = 1,2,4 ; inline comment\n\n"
+			      "[blocking]\nstrategy = for-update\n[expect]\nno dups = skip-locked.duplicates == 0\n",
+		      &s, err, sizeof(err));
+
+	CHECK(rc == 0, "a good file parses (%s)", err);
+	if (rc < 0)
+		return;
+	CHECK(strstr(s.name, "good") != NULL && strstr(s.name, ".ini") == NULL,
+	      "the scenario is named after its file without .ini (%s)", s.name);
+	CHECK(strstr(s.text, "[blocking]") != NULL, "the file's text is kept");
+	CHECK(s.n_sections == 3, "three sections in file order");
+	g = scenario_section(&s, "global");
+	CHECK(g && g->n_entries == 2 && strcmp(g->entries[1].key, "workers") == 0 &&
+	      strcmp(g->entries[1].value, "1,2,4") == 0 && g->entries[1].line == 4,
+	      "keys keep their trimmed value (inline comment dropped) and their line");
+	e = scenario_section(&s, "expect");
+	CHECK(e && e->n_entries == 1 && strcmp(e->entries[0].key, "no dups") == 0 &&
+	      strcmp(e->entries[0].value, "skip-locked.duplicates == 0") == 0 && e->entries[0].line == 9,
+	      "an expectation's name is its key and its assertion the value");
+	CHECK(scenario_section(&s, "missing") == NULL, "scenario_section returns NULL for an absent section");
+	scenario_free(&s);
+}
+
+/* Checks that text fails to load with a message containing want. */
+static void check_bad(const char *what, const char *text, const char *want)
+{
+	struct scenario s;
+	char err[512] = "";
+	int rc = load("bad", text, &s, err, sizeof(err));
+
+	CHECK(rc == -1 && strstr(err, want) != NULL, "%s: refused with \"%s\" (got \"%s\")", what, want, err);
+}
+
+static void test_bad_files(void)
+{
+	struct scenario s;
+	char err[512] = "";
+
+	check_bad("a line that is no key = value", "[global]\njobs = 1\nthis is not a key\n",
+		  "bad.ini:3: expected [section], key = value");
+	check_bad("an unclosed section header", "[global\njobs = 1\n", "bad.ini:1: expected [section]");
+	check_bad("a key before any section", "jobs = 1\n[global]\n", ":1: a key before any [section]");
+	check_bad("a key given twice", "[global]\njobs = 1\nworkers = 2\njobs = 3\n",
+		  ":4: key given twice in this section (first at line 2)");
+	check_bad("a section given twice", "[a]\njobs = 1\n[b]\njobs = 1\n[a]\nworkers = 2\n",
+		  ":6: this section was already given: a");
+	CHECK(scenario_load("/nonexistent/x.ini", &s, err, sizeof(err)) == -1 &&
+	      strstr(err, "/nonexistent/x.ini: cannot read the scenario") != NULL, "a missing file names itself (%s)",
+	      err);
+}
+
+/* Two hand-made runs per strategy to evaluate expectations over. */
+static void make_runs(struct run_result *runs)
+{
+	memset(runs, 0, 4 * sizeof(*runs));
+	runs[0] = (struct run_result){ .strategy = "skip-locked", .claim_mode = "hold", .workers = 10 };
+	runs[0].metrics.makespan_s = 2.0;
+	runs[0].metrics.fairness.jain = 1.0;
+	runs[1] = (struct run_result){ .strategy = "skip-locked", .claim_mode = "hold", .workers = 20 };
+	runs[1].metrics.makespan_s = 1.0;
+	runs[1].metrics.fairness.jain = 0.96;
+	runs[2] = (struct run_result){ .strategy = "for-update", .claim_mode = "hold", .workers = 10 };
+	runs[2].metrics.makespan_s = 20.0;
+	runs[3] = (struct run_result){ .strategy = "naive", .claim_mode = "flip", .workers = 10 };
+	runs[3].metrics.duplicates = 7;
+}
+
+/* Parses and evaluates text over runs; checks the verdict and the left side. */
+static void check_eval(const char *text, const struct run_result *runs, bool want_pass, double want_lhs)
+{
+	struct expectation e;
+	char err[256] = "";
+	double lhs = 0, rhs = 0;
+	bool pass = !want_pass;
+	int rc = expect_parse("t", text, &e, err, sizeof(err));
+
+	if (rc == 0)
+		rc = expect_eval(&e, runs, 4, &lhs, &rhs, &pass, err, sizeof(err));
+	CHECK(rc == 0 && pass == want_pass && lhs == want_lhs, "\"%s\" is %s with left side %g (got %s, %g; %s)",
+	      text, want_pass ? "PASS" : "FAIL", want_lhs, pass ? "PASS" : "FAIL", lhs, err);
+	expect_free(&e);
+}
+
+static void test_expectations(void)
+{
+	struct run_result runs[4];
+	struct expectation e;
+	const char *strategies[] = { "skip-locked", "for-update", "naive" };
+	char err[512];
+
+	make_runs(runs);
+	check_eval("skip-locked.duplicates == 0", runs, true, 0);
+	check_eval("naive.duplicates > 0", runs, true, 7);
+	check_eval("skip-locked.makespan_s <= 1.3", runs, false, 1.5);
+	check_eval("max(skip-locked.makespan_s) == 2", runs, true, 2);
+	check_eval("min(skip-locked.fairness.jain) >= 0.98", runs, false, 0.96);
+	check_eval("skip-locked@10.fairness.jain >= 0.98", runs, true, 1);
+	check_eval("for-update:hold.makespan_s >= 5 * skip-locked@10.makespan_s", runs, true, 20);
+	check_eval("for-update.makespan_s / skip-locked.makespan_s - 10 > 3", runs, true, 20.0 / 1.5 - 10);
+	check_eval("(1 + 2) * -2 == -6", runs, true, -6);
+
+	CHECK(expect_parse("t", "skip-locked.duplicates = 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "expected one of == != < <= > >= at column 24") != NULL, "a single = is refused (%s)", err);
+	CHECK(expect_parse("t", "skip-locked.duplicates == ", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "expected a number, a reference or (") != NULL, "a missing right side is refused (%s)", err);
+	CHECK(expect_parse("t", "skip-locked == 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "a reference STRATEGY[:MODE][@WORKERS].METRIC") != NULL, "a reference without a metric (%s)",
+	      err);
+	CHECK(expect_parse("t", "median(naive.duplicates) == 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "mean, min or max") != NULL, "an unknown aggregate (%s)", err);
+	CHECK(expect_parse("t", "naive:grab.duplicates == 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "hold or flip") != NULL, "an unknown claim mode (%s)", err);
+	CHECK(expect_parse("t", "naive.duplicates == 0 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "the end of the assertion") != NULL, "trailing text (%s)", err);
+
+	CHECK(expect_parse("t", "ticket.duplicates == 0", &e, err, sizeof(err)) == 0 &&
+	      expect_check(&e, strategies, 3, err, sizeof(err)) == -1 &&
+	      strstr(err, "strategy \"ticket\" is not among") != NULL, "a strategy the scenario does not run (%s)", err);
+	expect_free(&e);
+	CHECK(expect_parse("t", "naive.dupes == 0", &e, err, sizeof(err)) == 0 &&
+	      expect_check(&e, strategies, 3, err, sizeof(err)) == -1 && strstr(err, "unknown metric \"dupes\"") != NULL,
+	      "an unknown metric lists the known ones (%.60s...)", err);
+	expect_free(&e);
+	CHECK(expect_parse("t", "naive@99.duplicates == 0", &e, err, sizeof(err)) == 0 &&
+	      expect_check(&e, strategies, 3, err, sizeof(err)) == 0, "a well-formed expectation passes the check");
+	CHECK(expect_eval(&e, runs, 4, &(double){ 0 }, &(double){ 0 }, &(bool){ false }, err, sizeof(err)) == -1 &&
+	      strstr(err, "no run matches naive@99.duplicates") != NULL, "a reference matching no run (%s)", err);
+	expect_free(&e);
+}
+
+int main(void)
+{
+	test_good_file();
+	test_bad_files();
+	test_expectations();
+	return check_exit_status();
+}

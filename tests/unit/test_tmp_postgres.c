@@ -1,0 +1,81 @@
+/*
+ * tmp_postgres: a throwaway cluster starts, answers over its private socket only,
+ * and after stop is gone, directory and all; stop is safe to repeat.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libpq-fe.h>
+
+#include "check.h"
+#include "db/tmp_postgres.h"
+
+/* Runs sql, which must return at least one row, and copies its first value into out. */
+static bool query_value(PGconn *conn, const char *sql, char *out, size_t outlen)
+{
+	PGresult *res = PQexec(conn, sql);
+	bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0;
+
+	snprintf(out, outlen, "%s", ok ? PQgetvalue(res, 0, 0) : PQresultErrorMessage(res));
+	PQclear(res);
+	return ok;
+}
+
+/* Whether path no longer exists. */
+static bool gone(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 && errno == ENOENT;
+}
+
+int main(void)
+{
+	struct tmp_postgres never = { 0 }, pg;
+	char err[512] = "", value[512];
+	PGconn *conn, *open_conn;
+	struct stat st;
+
+	tmp_postgres_stop(&never);
+	CHECK(!never.started && !never.have_dir, "stop on a never-started cluster does nothing");
+
+	if (!tmp_postgres_available()) {
+		printf("ok - # SKIP no PostgreSQL server programs found\n");
+		return check_exit_status();
+	}
+
+	CHECK(tmp_postgres_start(&pg, err, sizeof(err)) == 0, "start: %s", err);
+	if (!pg.started)
+		return check_exit_status();
+	CHECK(stat(pg.dir, &st) == 0 && S_ISDIR(st.st_mode), "the cluster lives in %s", pg.dir);
+
+	conn = PQconnectdb(pg.conninfo);
+	CHECK(PQstatus(conn) == CONNECTION_OK, "connect with \"%s\" %s", pg.conninfo, PQerrorMessage(conn));
+	CHECK(query_value(conn, "SELECT 1", value, sizeof(value)) && strcmp(value, "1") == 0,
+	      "SELECT 1 returns 1 (%s)", value);
+	CHECK(query_value(conn, "SHOW listen_addresses", value, sizeof(value)) && value[0] == '\0',
+	      "listen_addresses is empty: no TCP (%s)", value);
+	CHECK(query_value(conn, "SHOW port", value, sizeof(value)) && strcmp(value, "5432") != 0,
+	      "the port is not 5432 (%s)", value);
+	CHECK(query_value(conn, "SHOW fsync", value, sizeof(value)) && strcmp(value, "on") == 0,
+	      "fsync stays on (%s)", value);
+	PQfinish(conn);
+
+	open_conn = PQconnectdb(pg.conninfo);
+	CHECK(PQstatus(open_conn) == CONNECTION_OK, "a second connection, left open across stop");
+	tmp_postgres_stop(&pg);
+	CHECK(!pg.started && !pg.have_dir, "stop clears the flags");
+	CHECK(gone(pg.dir), "stop removed %s", pg.dir);
+	CHECK(!query_value(open_conn, "SELECT 1", value, sizeof(value)), "the open connection was cut off");
+	PQfinish(open_conn);
+
+	conn = PQconnectdb(pg.conninfo);
+	CHECK(PQstatus(conn) == CONNECTION_BAD, "connecting after stop fails");
+	PQfinish(conn);
+
+	tmp_postgres_stop(&pg);
+	CHECK(gone(pg.dir) && !pg.started && !pg.have_dir, "a second stop is harmless");
+	return check_exit_status();
+}
