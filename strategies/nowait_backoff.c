@@ -7,11 +7,29 @@
  * IMMEDIATE with the busy timeout set to 0 for the claim alone, so a held lock answers
  * SQLITE_BUSY at once, which plays the part of 55P03. The completion waits as usual.
  */
+#include <stddef.h>
+
 #include "engine/claim.h"
 #include "engine/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };
+
+/* Its settings: how often and how patiently it asks for the lock. */
+struct nowait_config {
+	int tries;		/* lock attempts per claim before giving up */
+	int backoff_ms;		/* sleep between attempts */
+};
+
+static const struct option_def nowait_options[] = {
+	{ .name = "tries", .type = OPTION_INT, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
+	  .offset = offsetof(struct nowait_config, tries), .min = 1, .max = 1000000, .def = "5", .arg = "N",
+	  .help = "lock attempts per claim before giving up" },
+	{ .name = "backoff-ms", .type = OPTION_INT, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
+	  .offset = offsetof(struct nowait_config, backoff_ms), .min = 0, .max = 3600000, .def = "1000", .arg = "MS",
+	  .help = "sleep between attempts" },
+	{ .name = NULL },
+};
 
 static const struct strategy_statement nowait_statements[] = {
 	{ SLOT_SELECT, 1, {
@@ -44,10 +62,10 @@ static bool lock_was_held(struct worker *w)
 	return kind == ERR_LOCK_NOT_AVAILABLE || kind == ERR_SQLITE_BUSY;
 }
 
-/* Tries up to params.tries times, sleeping params.backoff_ms after each lock conflict. */
+/* Tries up to tries times, sleeping backoff_ms after each lock conflict. */
 static enum claim_result nowait_claim(struct worker *w, int64_t *job_id)
 {
-	const struct strategy_params *p = &w->shared->cfg->params;
+	const struct nowait_config *p = w->shared->strategy_config;
 
 	for (int try = 1;; try++) {
 		enum claim_result r = claim_nowait(w, job_id);
@@ -73,5 +91,7 @@ const struct strategy_ops strategy_nowait_backoff = {
 	.statements = nowait_statements,
 	.n_statements = 1,
 	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.options = nowait_options,
+	.config_size = sizeof(struct nowait_config),
 	.claim = nowait_claim,
 };

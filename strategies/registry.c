@@ -29,6 +29,21 @@ const struct strategy_ops *strategy_find(const char *name)
 	return NULL;
 }
 
+size_t strategy_index(const struct strategy_ops *st)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < strategy_registry_len; i++)
+		if (strategy_registry[i] == st)
+			break;
+	return i;
+}
+
+const void *strategy_config(const struct run_config *cfg, const struct strategy_ops *st)
+{
+	return cfg->strategy_configs[strategy_index(st)].bytes;
+}
+
 bool strategy_runs_on(const struct strategy_ops *st, const struct backend_ops *db)
 {
 	return (st->backends & BACKEND_BIT(db->kind)) && !(st->needs_caps[db->kind] & ~db->caps);

@@ -18,7 +18,9 @@
  * and the claim transaction begins IMMEDIATE: a deferred one would read a snapshot
  * that every other worker's ticket insert makes stale.
  */
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "engine/strategy.h"
 #include "engine/worker.h"
@@ -29,6 +31,31 @@ enum {
 	SLOT_AHEAD,			/* ($1 queue, $2 ticket) tickets ahead of ours */
 	SLOT_SELECT,			/* ($1 queue) the first new job */
 	SLOT_RETURN,			/* ($1 ticket) hand the ticket back */
+};
+
+/* Its settings: the line's width, how often it is polled, and when a ticket is abandoned. */
+struct ticket_config {
+	int poll_ms;		/* sleep between polls of the line */
+	int ticket_limit;	/* how many tickets at the head of the line may claim at once (X) */
+	int stale_ms;		/* tickets older than this are deleted as abandoned */
+};
+
+static const struct option_def ticket_options[] = {
+	{ .name = "poll-ms", .type = OPTION_INT, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
+	  .offset = offsetof(struct ticket_config, poll_ms), .min = 0, .max = 60000, .def = "5", .arg = "MS",
+	  .help = "sleep between polls of the line" },
+	{ .name = "ticket-limit", .type = OPTION_INT, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
+	  .offset = offsetof(struct ticket_config, ticket_limit), .min = 1, .max = MAX_WORKERS, .def = "1",
+	  .arg = "X", .help = "tickets at the head of the line that may claim at once (seed 004's top X)" },
+	{ .name = "stale-ms", .type = OPTION_INT, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
+	  .offset = offsetof(struct ticket_config, stale_ms), .min = 1, .max = 86400000, .def = "60000", .arg = "MS",
+	  .help = "age at which a ticket counts as abandoned and is deleted by whoever polls" },
+	{ .name = NULL },
+};
+
+/* A worker's place in the line. */
+struct ticket_state {
+	int64_t ticket;		/* the ticket it holds, or -1 */
 };
 
 static const struct strategy_statement ticket_statements[] = {
@@ -59,27 +86,27 @@ static const struct strategy_statement ticket_statements[] = {
 	} },
 };
 
-/* Deletes w's ticket, if it holds one. 0 or -1. */
-static int return_ticket(struct worker *w)
+/* Deletes the ticket t holds for w, if any. 0 or -1. */
+static int return_ticket(struct worker *w, struct ticket_state *t)
 {
 	char ticket[24];
-	const char *params[] = { worker_id_text(ticket, w->ticket) };
+	const char *params[] = { worker_id_text(ticket, t->ticket) };
 
-	if (w->ticket < 0)
+	if (t->ticket < 0)
 		return 0;
 	if (worker_exec(w, SLOT_RETURN, 1, params, NULL, 0) < 0)
 		return -1;
-	w->ticket = -1;
+	t->ticket = -1;
 	return 0;
 }
 
-/* Polls until w's ticket is among the first X of the line: CLAIM_OK, CLAIM_ERROR, or CLAIM_BUSY on a stop. */
-static enum claim_result wait_turn(struct worker *w)
+/* Polls until ticket t is among the first X of the line: CLAIM_OK, CLAIM_ERROR, or CLAIM_BUSY on a stop. */
+static enum claim_result wait_turn(struct worker *w, const struct ticket_state *t)
 {
-	const struct strategy_params *p = &w->shared->cfg->params;
+	const struct ticket_config *p = w->shared->strategy_config;
 	char ticket[24], stale[24];
 	const char *expire_params[] = { w->queue, worker_id_text(stale, p->stale_ms) };
-	const char *ahead_params[] = { w->queue, worker_id_text(ticket, w->ticket) };
+	const char *ahead_params[] = { w->queue, worker_id_text(ticket, t->ticket) };
 	int64_t ahead;
 
 	for (;;) {
@@ -96,12 +123,12 @@ static enum claim_result wait_turn(struct worker *w)
 }
 
 /* Claims the first new job under the exclusion the ticket gives; the transaction stays open in hold mode. */
-static enum claim_result claim_in_turn(struct worker *w, int64_t *job_id)
+static enum claim_result claim_in_turn(struct worker *w, struct ticket_state *t, int64_t *job_id)
 {
 	const char *select_params[] = { w->queue };
 	char id[24];
 	const char *mark_params[] = { id, w->index_text };
-	int64_t ticket = w->ticket;	/* held again if the transaction that returns it rolls back */
+	int64_t ticket = t->ticket;	/* held again if the transaction that returns it rolls back */
 	int rows;
 
 	if (worker_begin(w) < 0)
@@ -116,10 +143,10 @@ static enum claim_result claim_in_turn(struct worker *w, int64_t *job_id)
 		if (w->shared->mode == MODE_HOLD)
 			return CLAIM_OK;
 	}
-	if (return_ticket(w) < 0)
+	if (return_ticket(w, t) < 0)
 		goto rollback;
 	if (worker_commit(w) < 0) {
-		w->ticket = ticket;
+		t->ticket = ticket;
 		return CLAIM_ERROR;
 	}
 	return rows > 0 ? CLAIM_OK : CLAIM_EMPTY;
@@ -130,40 +157,63 @@ rollback:
 
 static enum claim_result ticket_claim(struct worker *w, int64_t *job_id)
 {
+	struct ticket_state *t = w->strategy_data;
 	const char *take_params[] = { w->queue, w->index_text };
 	enum claim_result r;
 
-	if (worker_exec(w, SLOT_TAKE, 2, take_params, &w->ticket, 1) != 1) {
-		w->ticket = -1;
+	if (worker_exec(w, SLOT_TAKE, 2, take_params, &t->ticket, 1) != 1) {
+		t->ticket = -1;
 		return CLAIM_ERROR;
 	}
-	r = wait_turn(w);
+	r = wait_turn(w, t);
 	if (r == CLAIM_OK)
-		r = claim_in_turn(w, job_id);
+		r = claim_in_turn(w, t, job_id);
 	if (r != CLAIM_OK || w->shared->mode == MODE_FLIP)
-		return_ticket(w);
+		return_ticket(w, t);
 	return r;
 }
 
 /* hold mode: the job's outcome (slot) and the ticket's return commit together. */
 static int ticket_finish(struct worker *w, int64_t job_id, int slot)
 {
+	struct ticket_state *t = w->strategy_data;
 	char id[24];
 	const char *params[] = { worker_id_text(id, job_id), w->index_text };
-	int64_t ticket = w->ticket;	/* held again if the transaction that returns it rolls back */
+	int64_t ticket = t->ticket;	/* held again if the transaction that returns it rolls back */
 
 	if (w->shared->mode == MODE_FLIP)
 		return worker_finish(w, job_id, slot);
-	if (worker_exec(w, slot, 2, params, NULL, 0) != 1 || return_ticket(w) < 0) {
+	if (worker_exec(w, slot, 2, params, NULL, 0) != 1 || return_ticket(w, t) < 0) {
 		worker_sql(w, "ROLLBACK");
-		return_ticket(w);
+		return_ticket(w, t);
 		return -1;
 	}
 	if (worker_commit(w) == 0)
 		return 0;
-	w->ticket = ticket;
-	return_ticket(w);
+	t->ticket = ticket;
+	return_ticket(w, t);
 	return -1;
+}
+
+/* Gives w a place in the line, holding no ticket yet. */
+static int ticket_worker_init(struct worker *w, char *err, size_t errlen)
+{
+	struct ticket_state *t = malloc(sizeof(*t));
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->ticket = -1;
+	w->strategy_data = t;
+	return 0;
+}
+
+/* Frees w's place in the line. */
+static void ticket_worker_cleanup(struct worker *w)
+{
+	free(w->strategy_data);
+	w->strategy_data = NULL;
 }
 
 const struct strategy_ops strategy_ticket = {
@@ -191,6 +241,10 @@ const struct strategy_ops strategy_ticket = {
 			"CREATE INDEX {tickets:resource} ON {tickets} (resource, ticket)",
 	},
 	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.options = ticket_options,
+	.config_size = sizeof(struct ticket_config),
+	.worker_init = ticket_worker_init,
+	.worker_cleanup = ticket_worker_cleanup,
 	.claim = ticket_claim,
 	.finish = ticket_finish,
 };

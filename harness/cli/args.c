@@ -12,7 +12,8 @@ enum args_outcome args_options(int argc, char **argv, const struct option *optio
 	optind = 1;
 	while ((code = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		if (code == help_code) {
-			fputs(usage, stdout);
+			if (usage)
+				fputs(usage, stdout);
 			return ARGS_HELP;
 		}
 		if (code == ':' || code == '?') {

@@ -17,8 +17,9 @@ enum args_outcome {
 typedef int (*args_apply_fn)(int code, const char *value, void *ctx, char *err, size_t errlen);
 
 /*
- * Reads argv's options (argv[0] is the command) with getopt_long: help_code prints usage,
- * an unknown option or a missing value is an error, every other option goes to apply.
+ * Reads argv's options (argv[0] is the command) with getopt_long: help_code prints usage
+ * (unless it is NULL: the caller prints it), an unknown option or a missing value is an
+ * error, every other option goes to apply.
  */
 enum args_outcome args_options(int argc, char **argv, const struct option *options, int help_code,
 			       const char *usage, args_apply_fn apply, void *ctx, char *err, size_t errlen);

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "base/exit_status.h"
-#include "cli/invocation.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "engine/strategy.h"
 
 /* Writes "hold*,flip" style text (the default starred) into buf, or "-" when st cannot run on db. */
@@ -23,13 +23,28 @@ static void modes_text(const struct strategy_ops *st, const struct backend_ops *
 	}
 }
 
+/* Prints each strategy's own options, under its name. */
+static void print_strategy_options(void)
+{
+	printf("\nstrategy options (claimbench run takes them; a value sets every strategy that has the option):\n");
+	for (size_t i = 0; i < strategy_registry_len; i++) {
+		const struct strategy_ops *st = strategy_registry[i];
+
+		if (!st->options || !st->options->name)
+			continue;
+		printf(" %s:\n", st->name);
+		for (const struct option_def *o = st->options; o->name; o++)
+			option_print(stdout, o);
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	if (argc > 1) {
 		if (strcmp(argv[1], "--help") == 0) {
 			printf("usage: claimbench list\n"
 			       "Lists every strategy: its claim modes on each backend (* marks the default, - means\n"
-			       "it cannot run there) and what it does.\n");
+			       "it cannot run there), what it does, and the options of those that have their own.\n");
 			return EXIT_DONE;
 		}
 		fprintf(stderr, "claimbench list: unexpected argument \"%s\"\n(see claimbench list --help)\n", argv[1]);
@@ -52,5 +67,6 @@ int cmd_list(int argc, char **argv)
 	}
 	printf("\n* default claim mode, - cannot run on that backend. hold: claim, work and complete in one\n"
 	       "transaction; flip: the claim commits a status change and the work runs outside any transaction.\n");
+	print_strategy_options();
 	return EXIT_DONE;
 }

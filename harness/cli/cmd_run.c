@@ -260,15 +260,15 @@ int cmd_run(int argc, char **argv)
 	int status = EXIT_ENVIRONMENT;
 
 	memset(&pg, 0, sizeof(pg));
-	switch (cli_parse_run(argc, argv, &inv, err, sizeof(err))) {
-	case CLI_HELP:
-		cli_invocation_free(&inv);
+	switch (invocation_parse(command_options, argc, argv, &inv, err, sizeof(err))) {
+	case INVOCATION_HELP:
+		invocation_free(&inv);
 		return EXIT_DONE;
-	case CLI_ERROR:
+	case INVOCATION_ERROR:
 		fprintf(stderr, "claimbench run: %s\n(see claimbench run --help)\n", err);
-		cli_invocation_free(&inv);
+		invocation_free(&inv);
 		return EXIT_USAGE;
-	case CLI_RUN:
+	case INVOCATION_RUN:
 		break;
 	}
 	cfg = &inv.groups[0];
@@ -281,7 +281,7 @@ int cmd_run(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out_free;
 	}
-	if (store_open(inv.results_path, &rs.store, err, sizeof(err)) < 0) {
+	if (store_open(inv.settings.results, &rs.store, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: cannot open the result store: %s\n(choose another with --results)\n",
 			err);
 		goto out_free;
@@ -343,6 +343,6 @@ out_stop:
 out_close:
 	sqlite3_close(rs.store);
 out_free:
-	cli_invocation_free(&inv);
+	invocation_free(&inv);
 	return status;
 }

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "base/exit_status.h"
-#include "cli/invocation.h"
 #include "cli/commands.h"
 
 /* Prints the top-level usage to out. */

@@ -85,18 +85,18 @@ static void sqlite_disconnect(struct db_conn *conn)
 /* Sets conn's journal mode and synchronous level as opts say, checking the journal mode took. 0 or -1. */
 static int apply_options(struct db_conn *conn, const struct db_options *opts)
 {
+	const char *journal = sqlite_journal_modes[opts->sqlite_journal];
 	char sql[128], mode[32];
 
-	snprintf(sql, sizeof(sql), "PRAGMA journal_mode = %s", opts->sqlite_journal);
+	snprintf(sql, sizeof(sql), "PRAGMA journal_mode = %s", journal);
 	if (single_text(conn, sql, mode, sizeof(mode)) < 0)
 		return -1;
-	if (strcasecmp(mode, opts->sqlite_journal) != 0) {
-		snprintf(sql, sizeof(sql), "journal mode %.16s refused (the file stays in %s)", opts->sqlite_journal,
-			 mode);
+	if (strcasecmp(mode, journal) != 0) {
+		snprintf(sql, sizeof(sql), "journal mode %.16s refused (the file stays in %s)", journal, mode);
 		set_error(conn, ERR_OTHER, sql);
 		return -1;
 	}
-	snprintf(sql, sizeof(sql), "PRAGMA synchronous = %s", opts->sqlite_synchronous);
+	snprintf(sql, sizeof(sql), "PRAGMA synchronous = %s", sqlite_synchronous_levels[opts->sqlite_synchronous]);
 	if (sqlite3_exec(conn->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
 		set_db_error(conn);
 		return -1;

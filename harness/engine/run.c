@@ -20,7 +20,10 @@ static int table_name(const struct run_plan *plan, struct db_conn *conn, const c
 {
 	char name[128];
 
-	snprintf(name, sizeof(name), "%s%s", plan->cfg->table_prefix, suffix);
+	if (plan->cfg->table_prefix)
+		snprintf(name, sizeof(name), "%s%s", plan->cfg->table_prefix, suffix);
+	else
+		snprintf(name, sizeof(name), "claimbench_%ld_%s", (long)getpid(), suffix);
 	if (plan->db->quote_identifier(conn, name, buf, len) < 0) {
 		snprintf(err, errlen, "cannot quote the table name %s", name);
 		return -1;
@@ -64,7 +67,7 @@ static void monitor(struct run_shared *s, const struct run_threads *t, const cha
 	const struct run_config *cfg = s->cfg;
 	struct progress p;
 
-	progress_init(&p, stderr, cfg->progress);
+	progress_init(&p, stderr, !cfg->no_progress);
 	while (!all_finished(t)) {
 		if (signals_interrupted())
 			atomic_store(&s->stop, true);
@@ -291,6 +294,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.cfg = cfg,
 		.db = plan->db,
 		.strategy = choice->ops,
+		.strategy_config = strategy_config(cfg, choice->ops),
 		.mode = choice->mode,
 		.pass = 1,
 		.backlog = cfg->jobs,

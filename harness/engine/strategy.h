@@ -1,7 +1,8 @@
 /*
  * The strategy interface, one struct per strategy (like fio's ioengines): what it
- * is, where it runs, its SQL per dialect, and the claim hook the worker loop calls.
- * SQL templates name the run's tables as {jobs} and {tickets}.
+ * is, where it runs, its SQL per dialect, its own options and per-worker state, and the
+ * claim hook the worker loop calls. SQL templates name the run's tables as {jobs} and
+ * {tickets}. A strategy is one file in strategies/ and one line of the registry.
  */
 #ifndef CLAIMBENCH_STRATEGY_H
 #define CLAIMBENCH_STRATEGY_H
@@ -12,6 +13,7 @@
 
 #include "db/backend.h"
 #include "model/config.h"
+#include "model/option.h"
 
 struct worker;
 
@@ -55,6 +57,21 @@ struct strategy_ops {
 	size_t n_statements;				/* entries in statements */
 	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
 	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin; NULL: "BEGIN" */
+	/*
+	 * Its own options, NULL-name terminated (NULL: none): rows placed OPTION_IN_STRATEGY whose
+	 * offsets are in its settings struct of config_size bytes, which the worker reads as
+	 * w->shared->strategy_config. Two strategies may share an option name when both rows
+	 * take the same values; a value given for it then sets both.
+	 */
+	const struct option_def *options;
+	size_t config_size;				/* bytes of its settings struct, at most STRATEGY_CONFIG_MAX */
+	/*
+	 * Sets up w->strategy_data, the strategy's own state for one worker, after the worker
+	 * has connected and before the start gate. 0, or -1 with err. NULL: no state.
+	 */
+	int (*worker_init)(struct worker *w, char *err, size_t errlen);
+	/* Releases what worker_init set up; called once for each worker it succeeded on. NULL: nothing to do. */
+	void (*worker_cleanup)(struct worker *w);
 
 	/* Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats. */
 	enum claim_result (*claim)(struct worker *w, int64_t *job_id);
@@ -71,6 +88,12 @@ extern const size_t strategy_registry_len;
 
 /* The strategy called name, or NULL. */
 const struct strategy_ops *strategy_find(const char *name);
+
+/* The registry index of st, which is registered: its settings slot in run_config.strategy_configs. */
+size_t strategy_index(const struct strategy_ops *st);
+
+/* st's settings in cfg, the struct its option rows point into. */
+const void *strategy_config(const struct run_config *cfg, const struct strategy_ops *st);
 
 /* True when st has SQL for db's dialect and db has every capability that SQL relies on. */
 bool strategy_runs_on(const struct strategy_ops *st, const struct backend_ops *db);

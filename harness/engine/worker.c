@@ -71,7 +71,6 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, const ch
 	w->index = index;
 	w->queue = shared->cfg->queues[index % shared->cfg->n_queues];
 	w->shared = shared;
-	w->ticket = -1;
 	snprintf(w->index_text, sizeof(w->index_text), "%d", index);
 	hist_init(&w->stats.claim_latency);
 	atomic_init(&w->progress, 0);
@@ -87,6 +86,11 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, const ch
 		goto fail;
 	if (prepare_all(w, st->statements, st->n_statements, err, errlen) < 0)
 		goto fail;
+	if (st->worker_init) {
+		if (st->worker_init(w, err, errlen) < 0)
+			goto fail;
+		w->strategy_ready = true;
+	}
 	return 0;
 fail:
 	worker_close(w);
@@ -95,6 +99,9 @@ fail:
 
 void worker_close(struct worker *w)
 {
+	if (w->strategy_ready && w->shared->strategy->worker_cleanup)
+		w->shared->strategy->worker_cleanup(w);
+	w->strategy_ready = false;
 	if (w->conn)
 		w->shared->db->disconnect(w->conn);
 	w->conn = NULL;

@@ -32,6 +32,7 @@ struct run_shared {
 	const struct run_config *cfg;		/* the invocation's settings */
 	const struct backend_ops *db;		/* the backend driver */
 	const struct strategy_ops *strategy;	/* the strategy under test */
+	const void *strategy_config;		/* its settings in cfg (strategy_config()) */
 	enum claim_mode mode;			/* its claim mode in this run */
 	char jobs_table[160];			/* quoted name of the queue table */
 	char tickets_table[160];		/* quoted name of the ticket control table */
@@ -64,7 +65,8 @@ struct worker {
 	bool aborted;				/* stopped by an error rather than by the end of the run */
 	bool ledger_full;			/* an error instant could not be recorded: out of memory */
 	char abort_reason[256];			/* why, when aborted */
-	int64_t ticket;				/* ticket strategy: the ticket held, or -1 */
+	void *strategy_data;			/* the strategy's own state for this worker (worker_init), or NULL */
+	bool strategy_ready;			/* worker_init succeeded: worker_cleanup is due */
 	pthread_t thread;			/* its thread */
 };
 

@@ -1,4 +1,4 @@
-/* The printed names of the enums that appear in output, and what follows from a run_config. */
+/* The names of the enums that options take and output prints, and what follows from a run_config. */
 #include <math.h>
 
 #include "model/config.h"
@@ -8,14 +8,22 @@ const char *run_config_queue_of_job(const struct run_config *cfg, long id)
 	return cfg->queues[(id - 1) % cfg->n_queues];
 }
 
+const char *const claim_mode_names[] = { [MODE_HOLD] = "hold", [MODE_FLIP] = "flip", NULL };
+const char *const work_dist_names[] = { [WORK_FIXED] = "fixed", [WORK_UNIFORM] = "uniform", [WORK_EXP] = "exp", NULL };
+const char *const output_format_names[] = {
+	[FORMAT_TABLE] = "table", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL,
+};
+const char *const sqlite_journal_modes[] = { "delete", "truncate", "persist", "memory", "wal", "off", NULL };
+const char *const sqlite_synchronous_levels[] = { "off", "normal", "full", "extra", NULL };
+
 const char *claim_mode_name(enum claim_mode mode)
 {
-	return mode == MODE_HOLD ? "hold" : mode == MODE_FLIP ? "flip" : "none";
+	return (unsigned)mode < MODE_COUNT ? claim_mode_names[mode] : "none";
 }
 
 const char *work_dist_name(enum work_dist dist)
 {
-	return dist == WORK_UNIFORM ? "uniform" : dist == WORK_EXP ? "exp" : "fixed";
+	return (unsigned)dist <= WORK_EXP ? work_dist_names[dist] : "unknown";
 }
 
 double run_config_arrival_s(const struct run_config *cfg)

@@ -40,11 +40,10 @@ struct strategy_ops;
 
 /* How a connection is set up; each driver reads the members that concern it. */
 struct db_options {
-	const char *sqlite_journal;	/* SQLite journal_mode: delete, truncate, persist, memory, wal or off */
-	const char *sqlite_synchronous;	/* SQLite synchronous level: off, normal, full or extra */
+	int sqlite_journal;		/* SQLite journal_mode: an index in sqlite_journal_modes */
+	int sqlite_synchronous;		/* SQLite synchronous level: an index in sqlite_synchronous_levels */
 	int sqlite_busy_timeout_ms;	/* SQLite: how long a statement waits for a lock before SQLITE_BUSY */
 };
-
 
 /* One strategy to run and the claim mode to run it in. */
 struct strategy_choice {
@@ -52,13 +51,16 @@ struct strategy_choice {
 	enum claim_mode mode;		/* its claim mode for this invocation */
 };
 
-/* Knobs of the strategies that have them. */
-struct strategy_params {
-	int tries;		/* nowait-backoff: lock attempts per claim before giving up */
-	int backoff_ms;		/* nowait-backoff: sleep between attempts */
-	int poll_ms;		/* ticket: sleep between polls of the line */
-	int ticket_limit;	/* ticket: how many tickets at the head of the line may claim at once (X) */
-	int stale_ms;		/* ticket: tickets older than this are deleted as abandoned */
+/* Strategies the registry may hold: each has a settings slot in every run_config. */
+#define MAX_STRATEGY_KINDS 32
+
+/* Room for one strategy's own settings: the struct its option rows point into. */
+#define STRATEGY_CONFIG_MAX 128
+
+/* One strategy's settings, as its option rows (strategy_ops.options) read them. */
+union strategy_config {
+	max_align_t align;			/* aligns bytes for any struct */
+	unsigned char bytes[STRATEGY_CONFIG_MAX];	/* the strategy's settings struct */
 };
 
 struct run_config {
@@ -70,28 +72,29 @@ struct run_config {
 	char group[64];					/* the scenario section this run group comes from, or "" */
 	char sweep[160];				/* the swept keys' values of this point ("tries=3,backoff-ms=10"), or "" */
 	struct strategy_choice strategies[MAX_STRATEGIES]; /* what to run, in order */
+	enum claim_mode claim_mode;			/* --claim-mode for strategies given without one; MODE_COUNT: each one's own */
 	size_t n_strategies;				/* entries used in strategies */
 	int workers[MAX_WORKER_POINTS];			/* worker counts to run each strategy at */
 	size_t n_worker_points;				/* entries used in workers */
 	long jobs;					/* jobs in the initial backlog */
 	double work_ms;					/* mean work time per job */
-	enum work_dist work_dist;			/* how work times are drawn */
+	int work_dist;					/* how work times are drawn: an enum work_dist */
 	double duration_s;				/* timed run length; 0 for a drain run */
 	double arrival_rate;				/* jobs per second the producers insert in all; 0: no arrivals */
 	double arrival_s;				/* how long producers insert; 0: the run's duration_s */
 	int producers;					/* producer threads sharing arrival_rate */
 	int repeat;					/* repetitions of each strategy x worker count */
-	enum output_format format;			/* how results are printed */
+	int format;					/* how results are printed: an enum output_format */
 	uint64_t seed;					/* seed of the work-time RNG */
 	char queues[MAX_QUEUES][QUEUE_NAME_MAX];	/* the task classes: job j is in queues[(j-1) % n_queues] */
 	int n_queues;					/* task classes; worker w serves queues[w % n_queues] */
 	double fail_rate;				/* share of jobs whose first pass fails (injected) */
 	bool rerun_errors;				/* once drained, clear the errors and drain again */
 	int empty_retries;				/* immediate claim retries after an empty claim (seed 002) */
-	const char *table_prefix;			/* prefix of the run's table names */
+	const char *table_prefix;			/* prefix of the run's table names; NULL: claimbench_<pid>_ */
 	int empty_wait_ms;				/* pause after an empty claim while jobs remain */
-	struct strategy_params params;			/* strategy knobs */
-	bool progress;					/* draw a progress line on stderr */
+	union strategy_config strategy_configs[MAX_STRATEGY_KINDS]; /* each registered strategy's settings, by registry index */
+	bool no_progress;				/* draw no progress line on stderr */
 };
 
 /* How long cfg's producers insert, in seconds: arrival_s, or duration_s when that is 0. */
@@ -103,7 +106,16 @@ long run_config_arrivals(const struct run_config *cfg);
 /* The task class of job id (1-based) in cfg. */
 const char *run_config_queue_of_job(const struct run_config *cfg, long id);
 
-/* The name of a claim mode ("hold", "flip"). */
+/* The names of the claim modes, the work distributions and the output formats, indexed by their enums, NULL-terminated. */
+extern const char *const claim_mode_names[];
+extern const char *const work_dist_names[];
+extern const char *const output_format_names[];
+
+/* SQLite's journal modes and synchronous levels as the options name them (db_options indexes), NULL-terminated. */
+extern const char *const sqlite_journal_modes[];
+extern const char *const sqlite_synchronous_levels[];
+
+/* The name of a claim mode ("hold", "flip"; "none" for MODE_COUNT). */
 const char *claim_mode_name(enum claim_mode mode);
 
 /* The name of a work distribution ("fixed", "uniform", "exp"). */

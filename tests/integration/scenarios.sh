@@ -45,7 +45,7 @@ expect_exit 2 'strategy "ticket" is not among the strategies this scenario runs'
 	--results "$store"
 scenario bad_flag '[global]
 no-progress = maybe'
-expect_exit 2 'bad_flag.ini:2: no-progress: expected true or false' "a flag key takes true or false" \
+expect_exit 2 'bad_flag.ini:2: no-progress = maybe: --no-progress: expected true or false' "a flag key takes true or false" \
 	run --scenario "$tmp/bad_flag.ini" --results "$store"
 expect_exit 2 'missing.ini: cannot read the scenario' "a missing scenario file" run --scenario "$tmp/missing.ini"
 

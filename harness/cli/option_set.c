@@ -1,0 +1,163 @@
+/* The rows one command line is read with: getopt's table, --help, defaults and applying a value. */
+#include <string.h>
+
+#include "cli/options.h"
+#include "engine/strategy.h"
+
+/* Where --help text wraps, and the column the descriptions start at. */
+#define HELP_WIDTH 100
+#define HELP_INDENT 25
+
+/* Adds row o to set unless a row of its name is there already. 0, or -1 with err when set is full. */
+static int add_row(struct option_set *set, const struct option_def *o, char *err, size_t errlen)
+{
+	if (option_set_find(set, o->name))
+		return 0;
+	if (set->n_rows == OPTION_SET_MAX) {
+		snprintf(err, errlen, "more than %d options", OPTION_SET_MAX);
+		return -1;
+	}
+	set->longopts[set->n_rows] = (struct option){
+		.name = o->name,
+		.has_arg = o->type == OPTION_FLAG ? no_argument : required_argument,
+		.val = (int)set->n_rows,
+	};
+	set->rows[set->n_rows++] = o;
+	return 0;
+}
+
+int option_set_build(struct option_set *set, const struct option_def *table, enum command_id command, char *err,
+		     size_t errlen)
+{
+	memset(set, 0, sizeof(*set));
+	for (const struct option_def *o = table; o->name; o++)
+		if ((o->commands & COMMAND_BIT(command)) && add_row(set, o, err, errlen) < 0)
+			return -1;
+	set->n_command_rows = set->n_rows;
+	for (size_t i = 0; command == COMMAND_RUN && i < strategy_registry_len; i++)
+		for (const struct option_def *o = strategy_registry[i]->options; o && o->name; o++)
+			if (add_row(set, o, err, errlen) < 0)
+				return -1;
+	set->longopts[set->n_rows] = (struct option){ .name = "help", .has_arg = no_argument, .val = (int)set->n_rows };
+	return 0;
+}
+
+const struct option_def *option_set_find(const struct option_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n_rows; i++)
+		if (strcmp(set->rows[i]->name, name) == 0)
+			return set->rows[i];
+	return NULL;
+}
+
+/* Prints text from column *col, breaking lines at spaces before HELP_WIDTH and indenting them by HELP_INDENT. */
+static void print_wrapped(FILE *out, const char *text, int *col)
+{
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (*col > HELP_INDENT && *col + 1 + (int)word > HELP_WIDTH) {
+			fprintf(out, "\n%*s", HELP_INDENT, "");
+			*col = HELP_INDENT;
+		} else if (*col > HELP_INDENT) {
+			putc(' ', out);
+			(*col)++;
+		}
+		fprintf(out, "%.*s", (int)word, text);
+		*col += (int)word;
+		text += word;
+		text += strspn(text, " ");
+	}
+}
+
+void option_print(FILE *out, const struct option_def *o)
+{
+	char tail[96];
+	int col = fprintf(out, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+
+	if (col >= HELP_INDENT - 1)
+		fprintf(out, "\n%*s", HELP_INDENT, "");
+	else
+		fprintf(out, "%*s", HELP_INDENT - col, "");
+	col = HELP_INDENT;
+	print_wrapped(out, o->help, &col);
+	if (o->def && o->type != OPTION_FLAG) {
+		snprintf(tail, sizeof(tail), "(default %s)", o->def);
+		print_wrapped(out, tail, &col);
+	}
+	putc('\n', out);
+}
+
+/* Whether strategy st has an option called name. */
+static bool strategy_has(const struct strategy_ops *st, const char *name)
+{
+	return option_find(st->options, name) != NULL;
+}
+
+/* Prints the sentence that names the options whose lists sweep, if any. */
+static void print_sweepers(const struct option_set *set, FILE *out)
+{
+	int col = 0;
+	char name[64];
+
+	for (size_t i = 0; i < set->n_rows; i++) {
+		if (!(set->rows[i]->flags & OPTION_SWEEP))
+			continue;
+		if (!col) {
+			fputs("\nA comma-separated list given to any of these sweeps, one run group per value:\n", out);
+			col = HELP_INDENT;
+			fprintf(out, "%*s", HELP_INDENT, "");
+		}
+		snprintf(name, sizeof(name), "--%s", set->rows[i]->name);
+		print_wrapped(out, name, &col);
+	}
+	if (col)
+		putc('\n', out);
+}
+
+void option_set_print(const struct option_set *set, FILE *out)
+{
+	for (size_t i = 0; i < set->n_command_rows; i++)
+		option_print(out, set->rows[i]);
+	fprintf(out, "  --help%*s%s\n", HELP_INDENT - 8, "", "this text");
+	if (set->n_rows == set->n_command_rows)
+		return;
+	fputs("\nstrategy options (a value sets every strategy that has the option):\n", out);
+	for (size_t s = 0; s < strategy_registry_len; s++) {
+		const struct strategy_ops *st = strategy_registry[s];
+
+		if (!st->options || !st->options->name)
+			continue;
+		fprintf(out, " %s:\n", st->name);
+		for (size_t i = set->n_command_rows; i < set->n_rows; i++)
+			if (strategy_has(st, set->rows[i]->name))
+				option_print(out, set->rows[i]);
+	}
+	print_sweepers(set, out);
+}
+
+int run_config_defaults(struct run_config *cfg, const struct option_def *table, char *err, size_t errlen)
+{
+	for (const struct option_def *o = table; o->name; o++)
+		if (o->place == OPTION_IN_RUN && option_apply_default(o, cfg, err, errlen) < 0)
+			return -1;
+	for (size_t i = 0; i < strategy_registry_len; i++)
+		for (const struct option_def *o = strategy_registry[i]->options; o && o->name; o++)
+			if (option_apply_default(o, cfg->strategy_configs[i].bytes, err, errlen) < 0)
+				return -1;
+	return 0;
+}
+
+int run_config_apply(struct run_config *cfg, const struct option_def *o, const char *value, char *err,
+		     size_t errlen)
+{
+	if (o->place != OPTION_IN_STRATEGY)
+		return option_apply(o, value, cfg, err, errlen);
+	for (size_t i = 0; i < strategy_registry_len; i++) {
+		const struct option_def *own = option_find(strategy_registry[i]->options, o->name);
+
+		if (own && option_apply(own, value, cfg->strategy_configs[i].bytes, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,328 @@
+/*
+ * The table of the commands' options, and the parsers of the values that are more than
+ * one number or word (--db, --strategy, --workers, --queue, --claim-mode, --table-prefix).
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "base/parse.h"
+#include "cli/options.h"
+#include "db/backend.h"
+#include "db/conninfo.h"
+#include "engine/strategy.h"
+#include "store/store.h"
+
+/* The prefix of --db that selects SQLite. */
+#define SQLITE_PREFIX "sqlite:"
+
+/* The run_config of base. */
+static struct run_config *config_of(void *base)
+{
+	return base;
+}
+
+/* --db: the driver and target; SQLite for sqlite:PATH, PostgreSQL for anything else; NULL: a throwaway server. */
+static int parse_db(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+
+	cfg->backend = NULL;
+	cfg->target = NULL;
+	if (!text)
+		return 0;
+	if (!*text) {
+		snprintf(err, errlen, "--%s: expected a libpq conninfo or URI, or sqlite:PATH, got an empty value "
+			 "(an unset variable?)", o->name);
+		return -1;
+	}
+	cfg->backend = &backend_postgresql;
+	cfg->target = text;
+	if (strncmp(text, SQLITE_PREFIX, strlen(SQLITE_PREFIX)) != 0)
+		return 0;
+	cfg->backend = &backend_sqlite;
+	cfg->target = text + strlen(SQLITE_PREFIX);
+	if (!*cfg->target) {
+		snprintf(err, errlen, "--%s: expected sqlite:PATH with a file path", o->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* --db as text, its passwords masked. */
+static void format_db(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+
+	(void)o;
+	snprintf(buf, len, "%s%s", cfg->backend == &backend_sqlite ? SQLITE_PREFIX : "", cfg->target ? cfg->target : "");
+	conninfo_redact(buf);
+}
+
+/* Appends strategy ops with mode (MODE_COUNT: not given) to cfg. 0, or -1 with err. */
+static int add_strategy(struct run_config *cfg, const struct strategy_ops *ops, enum claim_mode mode, char *err,
+			size_t errlen)
+{
+	if (cfg->n_strategies == MAX_STRATEGIES) {
+		snprintf(err, errlen, "--strategy: at most %d strategies", MAX_STRATEGIES);
+		return -1;
+	}
+	cfg->strategies[cfg->n_strategies++] = (struct strategy_choice){ .ops = ops, .mode = mode };
+	return 0;
+}
+
+/* --strategy: "all" (NULL too) or "name[:mode],..."; modes not given are left MODE_COUNT. */
+static int parse_strategies(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+	char buf[512], *save = NULL;
+
+	cfg->n_strategies = 0;
+	cfg->all_strategies = !text || strcmp(text, "all") == 0;
+	if (cfg->all_strategies) {
+		for (size_t i = 0; i < strategy_registry_len; i++)
+			if (add_strategy(cfg, strategy_registry[i], MODE_COUNT, err, errlen) < 0)
+				return -1;
+		return 0;
+	}
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(err, errlen, "--%s: list too long", o->name);
+		return -1;
+	}
+	strcpy(buf, text);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':');
+		const struct strategy_ops *ops;
+		int mode = MODE_COUNT;
+
+		if (colon) {
+			*colon = '\0';
+			mode = parse_word(o->name, colon + 1, claim_mode_names, err, errlen);
+			if (mode < 0)
+				return -1;
+		}
+		ops = strategy_find(item);
+		if (!ops) {
+			size_t used = (size_t)snprintf(err, errlen, "--%s: unknown strategy \"%s\"; known:", o->name, item);
+
+			for (size_t i = 0; i < strategy_registry_len && used < errlen; i++)
+				used += (size_t)snprintf(err + used, errlen - used, " %s", strategy_registry[i]->name);
+			return -1;
+		}
+		if (add_strategy(cfg, ops, (enum claim_mode)mode, err, errlen) < 0)
+			return -1;
+	}
+	if (cfg->n_strategies == 0) {
+		snprintf(err, errlen, "--%s: expected \"all\" or a comma-separated list of strategies", o->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* --strategy as text: "all", or each strategy with the claim mode given for it. */
+static void format_strategies(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+	size_t used = 0;
+
+	(void)o;
+	snprintf(buf, len, "%s", cfg->all_strategies ? "all" : "");
+	for (size_t i = 0; !cfg->all_strategies && i < cfg->n_strategies && used < len; i++) {
+		const struct strategy_choice *c = &cfg->strategies[i];
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? "," : "", c->ops->name,
+					 c->mode == MODE_COUNT ? "" : ":", c->mode == MODE_COUNT ? "" : claim_mode_name(c->mode));
+	}
+}
+
+/* --workers: "w1,w2,...", each from 1 to MAX_WORKERS. */
+static int parse_workers(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+	char buf[512], *save = NULL;
+	long v;
+
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(err, errlen, "--%s: list too long", o->name);
+		return -1;
+	}
+	strcpy(buf, text);
+	cfg->n_worker_points = 0;
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (cfg->n_worker_points == MAX_WORKER_POINTS) {
+			snprintf(err, errlen, "--%s: at most %d worker counts", o->name, MAX_WORKER_POINTS);
+			return -1;
+		}
+		if (parse_long(o->name, item, 1, MAX_WORKERS, &v, err, errlen) < 0)
+			return -1;
+		cfg->workers[cfg->n_worker_points++] = (int)v;
+	}
+	if (cfg->n_worker_points == 0) {
+		snprintf(err, errlen, "--%s: expected a comma-separated list of worker counts", o->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* --workers as text. */
+static void format_workers(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+	size_t used = 0;
+
+	(void)o;
+	buf[0] = '\0';
+	for (size_t i = 0; i < cfg->n_worker_points && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", cfg->workers[i]);
+}
+
+/* --queue: "name,name,...", 1 to MAX_QUEUES names of 1 to QUEUE_NAME_MAX - 1 bytes. */
+static int parse_queues(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+
+	cfg->n_queues = 0;
+	for (const char *item = text;; item += strcspn(item, ",") + 1) {
+		size_t len = strcspn(item, ",");
+
+		if (len == 0 || len >= QUEUE_NAME_MAX || cfg->n_queues == MAX_QUEUES) {
+			snprintf(err, errlen, "--%s: expected 1 to %d comma-separated names of 1 to %d bytes", o->name,
+				 MAX_QUEUES, QUEUE_NAME_MAX - 1);
+			return -1;
+		}
+		snprintf(cfg->queues[cfg->n_queues++], QUEUE_NAME_MAX, "%.*s", (int)len, item);
+		if (!item[len])
+			return 0;
+	}
+}
+
+/* --queue as text. */
+static void format_queues(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+	size_t used = 0;
+
+	(void)o;
+	buf[0] = '\0';
+	for (int i = 0; i < cfg->n_queues && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", cfg->queues[i]);
+}
+
+/* --claim-mode: hold or flip; NULL: each strategy's own. */
+static int parse_claim_mode(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+	int mode = text ? parse_word(o->name, text, claim_mode_names, err, errlen) : MODE_COUNT;
+
+	if (mode < 0)
+		return -1;
+	cfg->claim_mode = (enum claim_mode)mode;
+	return 0;
+}
+
+/* --claim-mode as text, "" when not given. */
+static void format_claim_mode(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+
+	(void)o;
+	snprintf(buf, len, "%s", cfg->claim_mode == MODE_COUNT ? "" : claim_mode_name(cfg->claim_mode));
+}
+
+/* --table-prefix: 1 to 48 letters, digits, _ - or .; NULL: the run's own. */
+static int parse_table_prefix(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	static const char allowed[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.";
+	struct run_config *cfg = config_of(base);
+
+	cfg->table_prefix = text;
+	if (!text)
+		return 0;
+	if (strlen(text) == 0 || strlen(text) > 48 || strspn(text, allowed) != strlen(text)) {
+		snprintf(err, errlen, "--%s: expected 1 to 48 letters, digits, _ - or ., got \"%s\"", o->name, text);
+		return -1;
+	}
+	return 0;
+}
+
+/* --table-prefix as text, "" for the run's own. */
+static void format_table_prefix(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+
+	(void)o;
+	snprintf(buf, len, "%s", cfg->table_prefix ? cfg->table_prefix : "");
+}
+
+/* A row of `run` that lands in run_config's member. */
+#define RUN_ROW(opt_name, opt_type, member) \
+	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
+	.offset = offsetof(struct run_config, member)
+
+/* A row of `run` parsed by its own functions. */
+#define RUN_CUSTOM(opt_name, parse_fn, format_fn) \
+	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
+	.parse = parse_fn, .format = format_fn
+
+const struct option_def command_options[] = {
+	{ RUN_CUSTOM("db", parse_db, format_db), .flags = OPTION_NOT_STORED, .arg = "CONNINFO",
+	  .help = "a libpq conninfo or URI, or sqlite:PATH for an SQLite file (created when missing); "
+		  "default: a throwaway PostgreSQL server in a temporary directory" },
+	{ RUN_CUSTOM("strategy", parse_strategies, format_strategies), .flags = OPTION_NOT_STORED, .def = "all",
+	  .arg = "LIST", .help = "strategies, comma-separated, each NAME or NAME:MODE; all: every one the backend can run" },
+	{ RUN_CUSTOM("claim-mode", parse_claim_mode, format_claim_mode), .flags = OPTION_NOT_STORED, .arg = "MODE",
+	  .help = "hold or flip, for the strategies given without a mode (default: each one's own)" },
+	{ RUN_CUSTOM("workers", parse_workers, format_workers), .flags = OPTION_NOT_STORED, .def = "10",
+	  .arg = "LIST", .help = "worker counts, comma-separated; each strategy runs at each" },
+	{ RUN_ROW("jobs", OPTION_LONG, jobs), .flags = OPTION_SWEEP, .min = 1, .max = 100000000, .def = "200",
+	  .arg = "N", .help = "jobs in the backlog" },
+	{ RUN_ROW("work-ms", OPTION_DOUBLE, work_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000, .def = "100",
+	  .arg = "MS", .help = "mean work time per job" },
+	{ RUN_ROW("work-dist", OPTION_WORD, work_dist), .flags = OPTION_SWEEP, .words = work_dist_names,
+	  .def = "fixed", .arg = "D", .help = "how work times are drawn: fixed, uniform (0 to 2x the mean) or exp" },
+	{ RUN_ROW("duration", OPTION_DOUBLE, duration_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
+	  .arg = "S", .help = "a timed run of S seconds instead of draining the backlog" },
+	{ RUN_ROW("arrival-rate", OPTION_DOUBLE, arrival_rate), .flags = OPTION_SWEEP, .min = 0, .max = 1000000,
+	  .arg = "R", .help = "open-loop arrivals: producers insert R jobs/s in all after the backlog (0: none); "
+			      "a drain run ends when they are done and the queue is empty" },
+	{ RUN_ROW("arrival-s", OPTION_DOUBLE, arrival_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
+	  .arg = "S", .help = "how long producers insert (default: --duration; required in a drain run)" },
+	{ RUN_ROW("producers", OPTION_INT, producers), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
+	  .def = "1", .arg = "N", .help = "producer threads, each with its own connection" },
+	{ RUN_ROW("repeat", OPTION_INT, repeat), .flags = OPTION_NOT_STORED, .min = 1, .max = 1000, .def = "1",
+	  .arg = "N", .help = "repetitions of each strategy x worker count" },
+	{ RUN_ROW("format", OPTION_WORD, format), .flags = OPTION_NOT_STORED, .words = output_format_names,
+	  .def = "table", .arg = "F", .help = "the output: table, csv or json" },
+	{ RUN_ROW("seed", OPTION_U64, seed), .flags = OPTION_SWEEP, .min = 0, .max = (double)LONG_MAX, .def = "1",
+	  .arg = "N", .help = "seed of the work-time draw and the injected failures" },
+	{ RUN_CUSTOM("queue", parse_queues, format_queues), .def = "default", .arg = "LIST",
+	  .help = "task classes sharing the table, comma-separated; jobs and workers are dealt to them in turn" },
+	{ RUN_ROW("fail-rate", OPTION_DOUBLE, fail_rate), .flags = OPTION_SWEEP, .min = 0, .max = 1, .arg = "P",
+	  .help = "share of jobs (0 to 1) whose first pass fails and is marked error" },
+	{ RUN_ROW("rerun-errors", OPTION_FLAG, rerun_errors),
+	  .help = "once the queue is drained, clear the errors and drain it again (seed 000)" },
+	{ RUN_ROW("empty-retries", OPTION_INT, empty_retries), .flags = OPTION_SWEEP, .min = 0, .max = 1000000,
+	  .arg = "N", .help = "claim again at once up to N times after an empty claim (seed 002)" },
+	{ RUN_CUSTOM("table-prefix", parse_table_prefix, format_table_prefix), .flags = OPTION_NOT_STORED, .arg = "P",
+	  .help = "prefix of the run's table names (default claimbench_<pid>_)" },
+	{ RUN_ROW("empty-wait-ms", OPTION_INT, empty_wait_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
+	  .def = "5", .arg = "MS", .help = "pause after an empty claim while jobs remain" },
+	{ RUN_ROW("sqlite-journal", OPTION_WORD, db_opts.sqlite_journal), .flags = OPTION_SWEEP,
+	  .words = sqlite_journal_modes, .def = "wal", .arg = "M",
+	  .help = "SQLite journal mode: delete, truncate, persist, memory, wal or off" },
+	{ RUN_ROW("sqlite-synchronous", OPTION_WORD, db_opts.sqlite_synchronous), .flags = OPTION_SWEEP,
+	  .words = sqlite_synchronous_levels, .def = "normal", .arg = "L",
+	  .help = "SQLite synchronous level: off, normal, full or extra" },
+	{ RUN_ROW("sqlite-busy-timeout-ms", OPTION_INT, db_opts.sqlite_busy_timeout_ms), .flags = OPTION_SWEEP,
+	  .min = 0, .max = 3600000, .def = "5000", .arg = "MS",
+	  .help = "SQLite: how long a statement waits for the write lock" },
+	{ RUN_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
+	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
+	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	  .offset = offsetof(struct command_settings, scenario), .arg = "FILE",
+	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "
+		  "every run option is a key, and the command line overrides the file" },
+	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	  .offset = offsetof(struct command_settings, results), .def = STORE_DEFAULT_PATH, .arg = "PATH",
+	  .help = "the result store every run is appended to" },
+	{ .name = NULL },
+};
