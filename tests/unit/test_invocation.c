@@ -1,0 +1,252 @@
+/*
+ * Unit tests of `run`'s invocation parsing (cli/invocation.c): defaults from the option
+ * table, the command line over the scenario file, sweeps, strategy options, every bad
+ * input with its message, and a new option that exists only as one row of a table.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli/invocation.h"
+#include "engine/strategy.h"
+
+/* The invocation under test: large, so not on the stack. */
+static struct run_invocation inv;
+
+/* Writes text to a temporary scenario file NAME.ini; its path (a static buffer). */
+static const char *write_scenario(const char *name, const char *text)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/claimbench-test-%ld-%s.ini", (long)getpid(), name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return path;
+}
+
+/* Parses the NULL-terminated arguments after "run" with table into inv; the outcome, err set on an error. */
+static enum invocation_outcome parse_with(const struct option_def *table, char *err, size_t errlen, ...)
+{
+	char *argv[64] = { "run" };
+	int argc = 1;
+	va_list ap;
+	enum invocation_outcome rc;
+
+	va_start(ap, errlen);
+	while (argc < 63 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	invocation_free(&inv);
+	err[0] = '\0';
+	rc = invocation_parse(table, argc, argv, &inv, err, errlen);
+	return rc;
+}
+
+/* parse_with the commands' own table. */
+#define PARSE(err, ...) parse_with(command_options, err, sizeof(err), __VA_ARGS__, (char *)NULL)
+
+/* The settings of strategy name in group g, as its struct (first int members). */
+static const int *strategy_ints(size_t g, const char *name)
+{
+	return strategy_config(&inv.groups[g], strategy_find(name));
+}
+
+static void test_defaults(void)
+{
+	char err[512];
+	const struct run_config *cfg = &inv.groups[0];
+
+	CHECK(PARSE(err, "--no-progress") == INVOCATION_RUN, "no option but --no-progress parses (%s)", err);
+	CHECK(inv.n_groups == 1 && cfg->jobs == 200 && cfg->work_ms == 100 && cfg->n_worker_points == 1 &&
+	      cfg->workers[0] == 10 && cfg->repeat == 1 && cfg->seed == 1 && cfg->empty_wait_ms == 5,
+	      "the defaults are the classic scenario's (200 jobs, 100 ms, 10 workers)");
+	CHECK(cfg->all_strategies && cfg->n_strategies == strategy_registry_len, "every strategy by default");
+	CHECK(cfg->n_queues == 1 && strcmp(cfg->queues[0], "default") == 0, "one task class called default");
+	CHECK(cfg->backend == NULL && cfg->target == NULL && cfg->table_prefix == NULL,
+	      "no --db: a throwaway database; no --table-prefix: the run's own");
+	CHECK(cfg->db_opts.sqlite_busy_timeout_ms == 5000 &&
+	      strcmp(sqlite_journal_modes[cfg->db_opts.sqlite_journal], "wal") == 0 &&
+	      strcmp(sqlite_synchronous_levels[cfg->db_opts.sqlite_synchronous], "normal") == 0,
+	      "SQLite: WAL, synchronous normal, busy timeout 5 s");
+	CHECK(strategy_ints(0, "nowait-backoff")[0] == 5 && strategy_ints(0, "nowait-backoff")[1] == 1000,
+	      "nowait-backoff's own defaults: 5 tries, 1000 ms apart");
+	CHECK(strategy_ints(0, "ticket")[0] == 5 && strategy_ints(0, "ticket")[1] == 1 &&
+	      strategy_ints(0, "ticket")[2] == 60000, "ticket's own defaults: poll 5 ms, X = 1, stale after 60 s");
+	CHECK(strcmp(cfg->scenario, "classic") == 0, "the untouched defaults are named classic");
+	CHECK(strcmp(inv.settings.results, "results/claimbench.db") == 0 && inv.settings.scenario == NULL,
+	      "the result store's default path; no scenario");
+	for (size_t i = 0; i < cfg->n_strategies; i++)
+		CHECK(cfg->strategies[i].mode == cfg->strategies[i].ops->default_mode,
+		      "%s runs in its default mode", cfg->strategies[i].ops->name);
+}
+
+static void test_command_line(void)
+{
+	char err[512];
+	const struct run_config *cfg = &inv.groups[0];
+
+	CHECK(PARSE(err, "--strategy", "skip-locked,naive", "--claim-mode", "flip", "--workers", "1,4",
+		    "--jobs", "50", "--work-ms", "2.5", "--work-dist", "exp", "--seed", "42", "--queue", "a,b",
+		    "--db", "sqlite:/tmp/q.db", "--tries", "3", "--ticket-limit", "4", "--rerun-errors",
+		    "--format", "json", "--results", "/tmp/r.db") == INVOCATION_RUN,
+	      "every kind of option parses (%s)", err);
+	CHECK(cfg->n_strategies == 2 && strcmp(cfg->strategies[0].ops->name, "skip-locked") == 0 &&
+	      cfg->strategies[0].mode == MODE_FLIP && cfg->strategies[1].mode == MODE_FLIP,
+	      "--claim-mode applies to the strategies given without a mode");
+	CHECK(cfg->n_worker_points == 2 && cfg->workers[1] == 4, "--workers is a list of worker counts");
+	CHECK(cfg->jobs == 50 && cfg->work_ms == 2.5 && cfg->work_dist == WORK_EXP && cfg->seed == 42,
+	      "numbers and words land in their members");
+	CHECK(cfg->n_queues == 2 && strcmp(cfg->queues[1], "b") == 0, "--queue a,b: two task classes");
+	CHECK(cfg->backend && strcmp(cfg->target, "/tmp/q.db") == 0, "--db sqlite:PATH: the SQLite driver and the path");
+	CHECK(strategy_ints(0, "nowait-backoff")[0] == 3, "--tries lands in nowait-backoff's settings");
+	CHECK(strategy_ints(0, "ticket")[1] == 4, "--ticket-limit lands in ticket's settings");
+	CHECK(cfg->rerun_errors && cfg->format == FORMAT_JSON, "a flag and a word");
+	CHECK(strcmp(inv.settings.results, "/tmp/r.db") == 0, "--results is the command's own setting");
+	CHECK(strcmp(cfg->scenario, "command line") == 0, "a changed command line is named so");
+	CHECK(PARSE(err, "--strategy", "update-returning:hold,ticket") == INVOCATION_RUN &&
+	      inv.groups[0].strategies[0].mode == MODE_HOLD &&
+	      inv.groups[0].strategies[1].mode == strategy_find("ticket")->default_mode,
+	      "NAME:MODE keeps its mode; the others take their default");
+}
+
+static void test_scenario_file(void)
+{
+	char err[512];
+	const char *path = write_scenario("groups", "[global]\njobs = 30\nworkers = 2\ntries = 2\n"
+						 "[slow]\nwork-ms = 10\n[sweep]\njobs = 5,6,7\nbackoff-ms = 1,2\n"
+						 "[expect]\nok = skip-locked.duplicates == 0\n");
+
+	CHECK(PARSE(err, "--scenario", path, "--workers", "3", "--strategy", "skip-locked") == INVOCATION_RUN,
+	      "a scenario with two groups parses (%s)", err);
+	CHECK(inv.n_groups == 1 + 3 * 2, "[slow] is one group, [sweep] 3 x 2 sweep points (%zu)", inv.n_groups);
+	CHECK(strcmp(inv.groups[0].group, "slow") == 0 && inv.groups[0].jobs == 30 && inv.groups[0].work_ms == 10,
+	      "a group takes [global]'s keys and its own");
+	CHECK(inv.groups[0].workers[0] == 3 && inv.groups[6].workers[0] == 3, "the command line overrides the file");
+	CHECK(strategy_ints(3, "nowait-backoff")[0] == 2, "a strategy option is a scenario key");
+	CHECK(inv.groups[1].jobs == 5 && inv.groups[2].jobs == 6 && inv.groups[3].jobs == 7 &&
+	      strategy_ints(1, "nowait-backoff")[1] == 1 && strategy_ints(4, "nowait-backoff")[1] == 2,
+	      "sweep points vary the first swept key fastest");
+	CHECK(strcmp(inv.groups[5].sweep, "jobs=6,backoff-ms=2") == 0, "a sweep point names its values (%s)",
+	      inv.groups[5].sweep);
+	CHECK(inv.n_expects == 1 && strcmp(inv.groups[0].scenario, inv.scenario.name) == 0,
+	      "expectations are read; the groups carry the scenario's name");
+	unlink(path);
+}
+
+/* Checks that the arguments fail to parse with a message holding want. */
+#define REFUSED(want, what, ...)                                                                        \
+	do {                                                                                            \
+		char e_[768];                                                                           \
+		enum invocation_outcome r_ = PARSE(e_, __VA_ARGS__);                                    \
+		CHECK(r_ == INVOCATION_ERROR && strstr(e_, want) != NULL, "%s is refused: %s", what, e_); \
+	} while (0)
+
+static void test_bad_input(void)
+{
+	const char *path;
+	char long_list[2048];
+
+	REFUSED("unknown option --bogus", "an unknown option", "--bogus");
+	REFUSED("option --jobs needs a value", "a missing value", "--jobs");
+	REFUSED("--jobs: expected a whole number from 1 to 100000000, got \"0\"", "jobs 0", "--jobs", "0");
+	REFUSED("--work-ms: expected a number from 0 to 3.6e+06, got \"-1\"", "a negative work time", "--work-ms", "-1");
+	REFUSED("--work-dist: expected one of fixed, uniform, exp", "an unknown word", "--work-dist", "normal");
+	REFUSED("--tries: expected a whole number from 1", "a strategy option's bound", "--tries", "0");
+	REFUSED("--db: expected a libpq conninfo or URI, or sqlite:PATH, got an empty value", "an empty --db",
+		"--db", "");
+	REFUSED("--table-prefix: expected 1 to 48 letters", "a table prefix with a quote", "--table-prefix", "a\"b");
+	REFUSED("strategy naive has no hold claim mode (it supports flip)", "naive asked to hold",
+		"--strategy", "naive:hold");
+	REFUSED("--strategy: unknown strategy \"nope\"; known: naive", "an unknown strategy", "--strategy", "nope");
+	REFUSED("--rerun-errors: only a drain run can be re-run", "a re-run of a timed run", "--rerun-errors",
+		"--duration", "2");
+	REFUSED("--arrival-rate in a drain run needs --arrival-s", "arrivals with no end", "--arrival-rate", "5");
+	REFUSED("unexpected argument \"extra\"", "a stray operand", "extra");
+	path = write_scenario("unknown", "[global]\njobs = 5\nscenario = x.ini\n");
+	REFUSED(":3: unknown key \"scenario\" in [global]", "--scenario as a scenario key", "--scenario", path);
+	unlink(path);
+	path = write_scenario("badvalue", "[g]\nwork-ms = fast\n");
+	REFUSED("badvalue.ini:2: work-ms = fast: --work-ms: expected a number", "a bad value in a file, located",
+		"--scenario", path);
+	unlink(path);
+	path = write_scenario("overflow", "[g]\njobs = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n"
+					  "seed = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\nproducers = 1,2\n");
+	REFUSED("more than 256 groups and sweep points", "a sweep past the group limit", "--scenario", path);
+	unlink(path);
+	memset(long_list, 0, sizeof(long_list));
+	for (int i = 0; i < 40; i++)
+		strcat(long_list, i ? ",1" : "1");
+	REFUSED("--workers: at most 32 worker counts", "too many worker counts", "--workers", long_list);
+}
+
+/* The commands' table with one row more, as a contributor would add it. */
+static struct option_def extended[128];
+
+/* Copies command_options into extended and appends row. */
+static void extend_table(const struct option_def *row)
+{
+	size_t n = 0;
+
+	while (command_options[n].name && n + 2 < sizeof(extended) / sizeof(extended[0])) {
+		extended[n] = command_options[n];
+		n++;
+	}
+	extended[n] = *row;
+	extended[n + 1] = (struct option_def){ .name = NULL };
+}
+
+static void test_one_row_makes_an_option(void)
+{
+	static const struct option_def knob = {
+		.name = "test-knob", .type = OPTION_INT, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN),
+		.offset = offsetof(struct run_config, empty_retries), .flags = OPTION_SWEEP, .min = 0, .max = 99,
+		.def = "4", .arg = "K", .help = "a knob that exists only as a row of the table",
+	};
+	struct option_set set;
+	char err[512], *help = NULL;
+	size_t help_len = 0;
+	FILE *out;
+	const char *path;
+
+	extend_table(&knob);
+	CHECK(parse_with(extended, err, sizeof(err), "--no-progress", (char *)NULL) == INVOCATION_RUN &&
+	      inv.groups[0].empty_retries == 4, "the new row's default applies (%s)", err);
+	CHECK(parse_with(extended, err, sizeof(err), "--test-knob", "7", (char *)NULL) == INVOCATION_RUN &&
+	      inv.groups[0].empty_retries == 7, "the new row parses on the command line (%s)", err);
+	CHECK(parse_with(extended, err, sizeof(err), "--test-knob", "100", (char *)NULL) == INVOCATION_ERROR &&
+	      strstr(err, "--test-knob: expected a whole number from 0 to 99") != NULL,
+	      "the new row's bounds are checked (%s)", err);
+	path = write_scenario("knob", "[global]\ntest-knob = 1,2,3\n");
+	CHECK(parse_with(extended, err, sizeof(err), "--scenario", path, (char *)NULL) == INVOCATION_RUN &&
+	      inv.n_groups == 3 && inv.groups[2].empty_retries == 3 && strcmp(inv.groups[2].sweep, "test-knob=3") == 0,
+	      "the new row is a scenario key and sweeps (%s)", err);
+	unlink(path);
+	CHECK(option_set_build(&set, extended, COMMAND_RUN, err, sizeof(err)) == 0, "the set builds (%s)", err);
+	out = open_memstream(&help, &help_len);
+	if (out) {
+		invocation_print_usage(&set, out);
+		fclose(out);
+	}
+	CHECK(help && strstr(help, "--test-knob K") && strstr(help, "a knob that exists only as a row of the table") &&
+	      strstr(help, "(default 4)"), "the new row shows in --help with its value name, help and default");
+	free(help);
+	CHECK(parse_with(command_options, err, sizeof(err), "--test-knob", "7", (char *)NULL) == INVOCATION_ERROR,
+	      "without the row the option does not exist");
+}
+
+int main(void)
+{
+	test_defaults();
+	test_command_line();
+	test_scenario_file();
+	test_bad_input();
+	test_one_row_makes_an_option();
+	invocation_free(&inv);
+	return check_exit_status();
+}
