@@ -11,24 +11,17 @@
  * the loop retries. What the run measures is how often that happens.
  */
 #include "engine/claim.h"
+#include "engine/sql_template.h"
 #include "engine/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY, SLOT_DONE };
 
 static const struct strategy_statement naive_statements[] = {
-	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
-				       "ORDER BY id LIMIT 1",
-		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
-				   "ORDER BY id LIMIT 1",
-	} },
-	{ SLOT_DONE, 1, {
-		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() "
-				       "WHERE id = $1 RETURNING id",
-		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'done', done_at = julianday('now') "
-				   "WHERE id = $1 RETURNING id",
-	} },
+	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				"ORDER BY id LIMIT 1") },
+	{ SLOT_DONE, 1, SQL_ANY("UPDATE {jobs} SET status = 'done', done_at = {now} "
+				"WHERE id = $1 RETURNING id") },
 };
 
 /* Two statements with nothing between them: the race between them is the point. */

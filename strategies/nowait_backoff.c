@@ -46,7 +46,7 @@ static enum claim_result claim_nowait(struct worker *w, int64_t *job_id)
 	const struct backend_ops *db = w->shared->db;
 	enum claim_result r;
 
-	if (!db->set_lock_wait)
+	if (db->caps & CAP_NOWAIT)
 		return claim_in_transaction(w, SLOT_SELECT, job_id);
 	db->set_lock_wait(w->conn, 0);
 	r = claim_in_transaction(w, SLOT_SELECT, job_id);
@@ -77,7 +77,7 @@ static enum claim_result nowait_claim(struct worker *w, int64_t *job_id)
 			return CLAIM_BUSY;
 		}
 		w->stats.retries++;
-		worker_pause_ms(w, p->backoff_ms);
+		worker_pause_ns(w, MS_TO_NS(p->backoff_ms));
 	}
 }
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine/sql_template.h"
 #include "engine/strategy.h"
 #include "engine/worker.h"
 
@@ -76,10 +77,7 @@ static const struct strategy_statement ticket_statements[] = {
 		[BACKEND_POSTGRESQL] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < $2",
 		[BACKEND_SQLITE] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
 	} },
-	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1",
-		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1",
-	} },
+	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1") },
 	{ SLOT_RETURN, 1, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1",
 		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER)",
@@ -115,10 +113,10 @@ static enum claim_result wait_turn(struct worker *w, const struct ticket_state *
 			return CLAIM_ERROR;
 		if (ahead < p->ticket_limit)
 			return CLAIM_OK;
-		if (atomic_load_explicit(&w->shared->stop, memory_order_relaxed))
+		if (run_stopping(w->shared))
 			return CLAIM_BUSY;
 		w->stats.retries++;
-		worker_pause_ms(w, p->poll_ms);
+		worker_pause_ns(w, MS_TO_NS(p->poll_ms));
 	}
 }
 

@@ -10,22 +10,17 @@
  * against the new row version, which no longer qualifies: the loser comes back empty
  * (and tries again) instead of taking the job a second time.
  */
+#include "engine/sql_template.h"
 #include "engine/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_CLAIM = SLOT_STRATEGY };
 
 static const struct strategy_statement update_returning_statements[] = {
-	{ SLOT_CLAIM, 2, {
-		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
-				       "claimed_at = clock_timestamp(), attempts = attempts + 1 "
-				       "WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
-				       "ORDER BY id LIMIT 1) AND status = 'new' RETURNING id",
-		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
-				   "claimed_at = julianday('now'), attempts = attempts + 1 "
-				   "WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
-				   "ORDER BY id LIMIT 1) AND status = 'new' RETURNING id",
-	} },
+	{ SLOT_CLAIM, 2, SQL_ANY("UPDATE {jobs} SET status = 'active', claimed_by = $2, "
+				"claimed_at = {now}, attempts = attempts + 1 "
+				"WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				"ORDER BY id LIMIT 1) AND status = 'new' RETURNING id") },
 };
 
 /* Claims in one statement; commits in flip mode, keeps the transaction open in hold mode. */

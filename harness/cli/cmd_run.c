@@ -16,7 +16,7 @@
 #include "store/store.h"
 #include "engine/strategy.h"
 #include "analysis/summary.h"
-#include "db/tmp_postgres.h"
+#include "db/throwaway.h"
 #include "engine/workload.h"
 
 /* Writes into buf why strategy st cannot run on db. */
@@ -62,42 +62,6 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 }
 
 /*
- * Creates an empty temporary SQLite file under $TMPDIR (or /tmp) and writes its path
- * into path (PATH_MAX bytes). 0, or -1 with err.
- */
-static int temp_sqlite_create(char *path, char *err, size_t errlen)
-{
-	const char *dir = getenv("TMPDIR");
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (snprintf(path, PATH_MAX, "%s/claimbench-XXXXXX.db", dir) >= PATH_MAX) {
-		snprintf(err, errlen, "TMPDIR is too long");
-		return -1;
-	}
-	fd = mkstemps(path, 3);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a temporary SQLite file in %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
-/* Removes the temporary SQLite file at path and the journal files SQLite may have left beside it. */
-static void temp_sqlite_remove(const char *path)
-{
-	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
-	char name[PATH_MAX + 16];
-
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		snprintf(name, sizeof(name), "%s%s", path, suffixes[i]);
-		unlink(name);
-	}
-}
-
-/*
  * Fills the report's header: server version, settings, start time. 0, or -1 with err
  * when the server is unreachable.
  */
@@ -130,6 +94,8 @@ struct run_session {
 	sqlite3 *store;			/* the result store */
 	struct store_session stored;	/* the invocation's row in the store */
 	struct store_context ctx;	/* host, version, revision, scenario text */
+	size_t unstored;		/* runs the store refused */
+	char store_error[1024];		/* why it refused the first of them */
 };
 
 /* Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT. */
@@ -154,8 +120,9 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				res->sweep = cfg->sweep;
 				r->n_results++;
 				incomplete |= !res->complete;
-				if (store_append(rs->store, &rs->stored, &rs->ctx, r, res, NULL, err, sizeof(err)) < 0)
-					fprintf(stderr, "claimbench: the run was not stored: %s\n", err);
+				if (store_append(rs->store, &rs->stored, &rs->ctx, r, res, NULL, err, sizeof(err)) < 0 &&
+				    rs->unstored++ == 0)
+					snprintf(rs->store_error, sizeof(rs->store_error), "%s", err);
 			}
 		}
 	}
@@ -219,6 +186,57 @@ static size_t count_runs(const struct run_invocation *inv)
 	return n;
 }
 
+/*
+ * Writes the whole report as JSON into a new file under $TMPDIR (or /tmp) when runs could
+ * not be stored, and says where, so that nothing measured is lost. EXIT_ENVIRONMENT.
+ */
+static int keep_unstored(const struct run_session *rs, const char *store_path)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[PATH_MAX];
+	FILE *f;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fprintf(stderr, "claimbench: %zu of %zu runs could not be stored in %s: %s\n", rs->unstored,
+		rs->report->n_results, store_path, rs->store_error);
+	snprintf(path, sizeof(path), "%s/claimbench-unstored-XXXXXX.json", dir);
+	fd = mkstemps(path, 5);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, "claimbench: nor could they be written to %s: %s; they are only in the output above\n",
+			dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EXIT_ENVIRONMENT;
+	}
+	report_print_json(f, rs->report);
+	if (fclose(f) != 0)
+		fprintf(stderr, "claimbench: writing %s failed: %s\n", path, strerror(errno));
+	else
+		fprintf(stderr, "claimbench: every run's results are in %s (claimbench compare reads it)\n", path);
+	return EXIT_ENVIRONMENT;
+}
+
+/*
+ * The driver the invocation runs on: --db's, else a throwaway PostgreSQL when its server
+ * programs are found, else a throwaway SQLite file. NULL with err when
+ * $CLAIMBENCH_PG_BINDIR names a directory without them.
+ */
+static const struct backend_ops *choose_backend(const struct run_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->backend)
+		return cfg->backend;
+	switch (tmp_postgres_available(err, errlen)) {
+	case 1:
+		return &backend_postgresql;
+	case 0:
+		return &backend_sqlite;
+	}
+	return NULL;
+}
+
 /* Applies check_backend to every group. 0, or -1 with err. */
 static int check_groups(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -230,6 +248,11 @@ static int check_groups(struct run_invocation *inv, const struct backend_ops *db
 			return -1;
 		if (cfg->n_strategies == 0) {
 			snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
+			return -1;
+		}
+		if (db->kind != BACKEND_POSTGRESQL && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
+			snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's; on SQLite "
+				 "--sqlite-busy-timeout-ms bounds the wait for a lock");
 			return -1;
 		}
 		for (size_t p = 0; p < cfg->n_worker_points; p++)
@@ -245,21 +268,40 @@ static int check_groups(struct run_invocation *inv, const struct backend_ops *db
 	return 0;
 }
 
+/* Reports why the throwaway database could not be made, with the hint that fits the driver. */
+static void report_throwaway_failure(const struct backend_ops *db, const char *err)
+{
+	if (db->kind == BACKEND_SQLITE)
+		fprintf(stderr, "claimbench run: cannot make a temporary SQLite file: %s\n", err);
+	else
+		fprintf(stderr, "claimbench run: cannot start a throwaway PostgreSQL: %s\n"
+				"(install the server with: apt-get install postgresql, or give --db)\n", err);
+}
+
+/* Says on stderr where the throwaway database is. */
+static void announce_throwaway(const struct throwaway *t)
+{
+	if (t->own_server)
+		fprintf(stderr, "claimbench: throwaway PostgreSQL in %s\n", t->pg.dir);
+	else
+		fprintf(stderr, "claimbench: no PostgreSQL server programs found; using a temporary SQLite "
+				"database %s (removed at exit; give --db to choose)\n", t->sqlite_path);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static struct run_invocation inv;
-	struct tmp_postgres pg;
+	static struct throwaway throwaway;
 	struct report r = { .version = CLAIMBENCH_VERSION };
 	const struct backend_ops *db;
 	struct run_plan plan = { .cfg = NULL };
 	struct run_session rs = { .report = &r };
-	bool own_server = false, own_file = false;
-	char temp_db[PATH_MAX], host[256] = "unknown";
+	char host[256] = "unknown";
 	const struct run_config *cfg;
+	bool throwaway_ready = false;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
-	memset(&pg, 0, sizeof(pg));
 	switch (invocation_parse(command_options, argc, argv, &inv, err, sizeof(err))) {
 	case INVOCATION_HELP:
 		invocation_free(&inv);
@@ -272,7 +314,11 @@ int cmd_run(int argc, char **argv)
 		break;
 	}
 	cfg = &inv.groups[0];
-	db = cfg->backend ? cfg->backend : tmp_postgres_available() ? &backend_postgresql : &backend_sqlite;
+	db = choose_backend(cfg, err, sizeof(err));
+	if (!db) {
+		fprintf(stderr, "claimbench run: %s\n", err);
+		goto out_free;
+	}
 	for (size_t g = 0; g < inv.n_groups; g++)
 		inv.groups[g].backend = db;
 	plan.db = db;
@@ -281,10 +327,17 @@ int cmd_run(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out_free;
 	}
+	if (!cfg->target) {
+		if (throwaway_prepare(&throwaway, err, sizeof(err)) < 0) {
+			fprintf(stderr, "claimbench run: %s\n", err);
+			goto out_free;
+		}
+		throwaway_ready = true;
+	}
 	if (store_open(inv.settings.results, &rs.store, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: cannot open the result store: %s\n(choose another with --results)\n",
 			err);
-		goto out_free;
+		goto out_release;
 	}
 	gethostname(host, sizeof(host) - 1);
 	rs.ctx = (struct store_context){
@@ -293,7 +346,10 @@ int cmd_run(int argc, char **argv)
 		.git_revision = CLAIMBENCH_GIT_REVISION,
 		.scenario_text = inv.has_scenario ? inv.scenario.text : inv.command_line,
 	};
-	signals_install();
+	if (signals_install(err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench run: %s\n", err);
+		goto out_close;
+	}
 	r.scenario = cfg->scenario;
 	r.backend = db->name;
 	r.seed = cfg->seed;
@@ -303,24 +359,12 @@ int cmd_run(int argc, char **argv)
 		goto out_close;
 	}
 	plan.target = cfg->target;
-	if (!cfg->target && db->kind == BACKEND_SQLITE) {
-		if (temp_sqlite_create(temp_db, err, sizeof(err)) < 0) {
-			fprintf(stderr, "claimbench run: %s\n", err);
+	if (!cfg->target) {
+		if (throwaway_open(&throwaway, db, &plan.target, err, sizeof(err)) < 0) {
+			report_throwaway_failure(db, err);
 			goto out_stop;
 		}
-		own_file = true;
-		plan.target = temp_db;
-		fprintf(stderr, "claimbench: no PostgreSQL server programs found; using a temporary SQLite "
-				"database %s (removed at exit; give --db to choose)\n", temp_db);
-	} else if (!cfg->target) {
-		if (tmp_postgres_start(&pg, err, sizeof(err)) < 0) {
-			fprintf(stderr, "claimbench run: cannot start a throwaway PostgreSQL: %s\n"
-					"(install the server with: apt-get install postgresql, or give --db)\n", err);
-			goto out_stop;
-		}
-		own_server = true;
-		plan.target = pg.conninfo;
-		fprintf(stderr, "claimbench: throwaway PostgreSQL in %s\n", pg.dir);
+		announce_throwaway(&throwaway);
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);
@@ -332,16 +376,17 @@ int cmd_run(int argc, char **argv)
 	if (status == EXIT_INCOMPLETE)
 		fprintf(stderr, "claimbench: results incomplete%s\n",
 			signals_interrupted() ? " (interrupted)" : " (a worker aborted)");
+	if (rs.unstored && keep_unstored(&rs, inv.settings.results) != EXIT_DONE && status != EXIT_INCOMPLETE)
+		status = EXIT_ENVIRONMENT;
 out_stop:
-	if (own_server)
-		tmp_postgres_stop(&pg);
-	if (own_file)
-		temp_sqlite_remove(temp_db);
 	for (size_t i = 0; i < r.n_results; i++)
 		run_result_free(&r.results[i]);
 	free(r.results);
 out_close:
 	sqlite3_close(rs.store);
+out_release:
+	if (throwaway_ready)
+		throwaway_close(&throwaway);
 out_free:
 	invocation_free(&inv);
 	return status;

@@ -315,6 +315,12 @@ const struct option_def command_options[] = {
 	{ RUN_ROW("sqlite-busy-timeout-ms", OPTION_INT, db_opts.sqlite_busy_timeout_ms), .flags = OPTION_SWEEP,
 	  .min = 0, .max = 3600000, .def = "5000", .arg = "MS",
 	  .help = "SQLite: how long a statement waits for the write lock" },
+	{ RUN_ROW("lock-timeout-ms", OPTION_INT, db_opts.lock_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
+	  .max = 3600000, .arg = "MS",
+	  .help = "PostgreSQL: lock_timeout of every connection, so that no statement waits longer for a lock "
+		  "(0: none); a timeout counts as lock_not_available" },
+	{ RUN_ROW("statement-timeout-ms", OPTION_INT, db_opts.statement_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
+	  .max = 3600000, .arg = "MS", .help = "PostgreSQL: statement_timeout of every connection (0: none)" },
 	{ RUN_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
 	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),

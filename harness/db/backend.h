@@ -73,16 +73,24 @@ struct backend_ops {
 	const char *(*error_message)(const struct db_conn *conn);
 	/* Writes the server's version into buf. 0 or -1. */
 	int (*server_version)(struct db_conn *conn, char *buf, size_t len);
+	/* Whether a table called name (unquoted) exists where conn would create one: 1, 0, or -1 with the error on conn. */
+	int (*table_exists)(struct db_conn *conn, const char *name);
 	/* Quotes name as an SQL identifier into buf. 0, or -1 when it does not fit. */
 	int (*quote_identifier)(struct db_conn *conn, const char *name, char *buf, size_t len);
 	/* Fills out with up to max of the settings that shape contention. The number filled, or -1. */
 	int (*settings)(struct db_conn *conn, struct db_setting *out, int max);
 	/*
-	 * Sets how long conn's statements wait for a lock another connection holds before
-	 * failing busy: ms, or the connection's configured wait when ms < 0. Does not fail.
-	 * NULL where waits are chosen per statement in SQL (PostgreSQL's NOWAIT).
+	 * Sets how long each statement on conn waits for a lock another connection holds before
+	 * failing (PostgreSQL: lock_timeout, 55P03; SQLite: the busy timeout, SQLITE_BUSY): ms,
+	 * 0 for no wait at all on SQLite and no limit on PostgreSQL, or the connection's
+	 * configured wait when ms < 0. 0, or -1 with the error on conn.
 	 */
-	void (*set_lock_wait)(struct db_conn *conn, int ms);
+	int (*set_lock_wait)(struct db_conn *conn, int ms);
+	/*
+	 * Stops the statement conn is running, if any, which then fails. Safe from any thread
+	 * while conn is open; a statement begun after the call may not be stopped.
+	 */
+	void (*cancel)(struct db_conn *conn);
 };
 
 extern const struct backend_ops backend_postgresql;

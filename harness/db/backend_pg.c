@@ -7,6 +7,7 @@
 #include <libpq-fe.h>
 
 #include "db/backend.h"
+#include "db/conninfo.h"
 #include "model/config.h"
 
 /* COPY is fed in chunks of about this many bytes. */
@@ -14,6 +15,8 @@
 
 struct db_conn {
 	PGconn *pg;				/* the libpq connection */
+	PGcancel *canceller;			/* what cancels its running statement from another thread */
+	int lock_timeout_ms;			/* the configured lock_timeout, 0: none */
 	char stmt_name[DB_MAX_STATEMENTS][8];	/* name of the statement prepared in each slot */
 	enum error_kind last_kind;		/* kind of the last error */
 	char last_error[512];			/* first line of the last error message */
@@ -75,39 +78,83 @@ static void ignore_notice(void *arg, const char *message)
 	(void)message;
 }
 
-/* opts hold only SQLite settings: PostgreSQL's come from the server and the conninfo. */
+static void pg_disconnect(struct db_conn *conn)
+{
+	if (!conn)
+		return;
+	PQfreeCancel(conn->canceller);
+	PQfinish(conn->pg);
+	free(conn);
+}
+
+/* Keywords every connection is opened with, before the user's conninfo, which may override them. */
+static const char *const connect_keys[] = {
+	"connect_timeout", "fallback_application_name", "keepalives", "keepalives_idle", "keepalives_interval",
+	"keepalives_count", "dbname", NULL,
+};
+
+/* Runs "SET name = ms" on conn. 0, or -1 with the error on conn. */
+static int set_ms(struct db_conn *conn, const char *name, int ms)
+{
+	char sql[64];
+	PGresult *res;
+	bool ok;
+
+	snprintf(sql, sizeof(sql), "SET %s = %d", name, ms);
+	res = PQexec(conn->pg, sql);
+	ok = result_ok(conn, res);
+	PQclear(res);
+	return ok ? 0 : -1;
+}
+
+/*
+ * target is a libpq conninfo or URI. It is parsed first so that a malformed one is
+ * refused without libpq's message, which may quote it, password and all; TCP keepalives
+ * notice a server that stopped answering.
+ */
 static int pg_connect(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
-	const char *values[] = { "10", "claimbench", target, NULL };
+	const char *values[] = { "10", "claimbench", "1", "10", "5", "3", target, NULL };
+	PQconninfoOption *parsed;
 	struct db_conn *conn;
+	char *message = NULL;
 
-	(void)opts;
+	parsed = PQconninfoParse(target, &message);
+	PQfreemem(message);
+	if (!parsed) {
+		snprintf(err, errlen, "the conninfo is malformed: libpq cannot parse it (its message is not shown, "
+			 "since it may repeat a password)");
+		return -1;
+	}
+	PQconninfoFree(parsed);
 	conn = calloc(1, sizeof(*conn));
 	if (!conn) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	conn->pg = PQconnectdbParams(keys, values, 1);
+	conn->pg = PQconnectdbParams(connect_keys, values, 1);
 	if (!conn->pg || PQstatus(conn->pg) != CONNECTION_OK) {
 		set_error(conn, ERR_CONNECTION_LOST, conn->pg ? PQerrorMessage(conn->pg) : "out of memory");
-		snprintf(err, errlen, "%s", conn->last_error);
-		PQfinish(conn->pg);
-		free(conn);
-		return -1;
+		goto fail;
 	}
 	PQsetNoticeProcessor(conn->pg, ignore_notice, NULL);
+	conn->lock_timeout_ms = opts->lock_timeout_ms;
+	conn->canceller = PQgetCancel(conn->pg);
+	if (!conn->canceller) {
+		set_error(conn, ERR_OTHER, "out of memory");
+		goto fail;
+	}
+	if ((opts->lock_timeout_ms > 0 && set_ms(conn, "lock_timeout", opts->lock_timeout_ms) < 0) ||
+	    (opts->statement_timeout_ms > 0 && set_ms(conn, "statement_timeout", opts->statement_timeout_ms) < 0))
+		goto fail;
 	*out = conn;
 	return 0;
-}
-
-static void pg_disconnect(struct db_conn *conn)
-{
-	if (!conn)
-		return;
-	PQfinish(conn->pg);
-	free(conn);
+fail:
+	snprintf(err, errlen, "%s", conn->last_error);
+	conninfo_scrub(err, target);
+	pg_disconnect(conn);
+	return -1;
 }
 
 static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int nparams)
@@ -240,6 +287,18 @@ out:
 	return rc;
 }
 
+static int pg_set_lock_wait(struct db_conn *conn, int ms)
+{
+	return set_ms(conn, "lock_timeout", ms < 0 ? conn->lock_timeout_ms : ms);
+}
+
+static void pg_cancel(struct db_conn *conn)
+{
+	char why[256];
+
+	PQcancel(conn->canceller, why, sizeof(why));
+}
+
 static enum error_kind pg_error_kind(const struct db_conn *conn)
 {
 	return conn->last_kind;
@@ -258,6 +317,19 @@ static int pg_server_version(struct db_conn *conn, char *buf, size_t len)
 		return -1;
 	snprintf(buf, len, "%s", v);
 	return 0;
+}
+
+static int pg_table_exists(struct db_conn *conn, const char *name)
+{
+	const char *params[] = { name };
+	PGresult *res = PQexecParams(conn->pg, "SELECT to_regclass(quote_ident($1)) IS NOT NULL", 1, NULL, params, NULL,
+				     NULL, 0);
+	int exists = -1;
+
+	if (result_ok(conn, res) && PQntuples(res) == 1)
+		exists = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+	PQclear(res);
+	return exists;
 }
 
 static int pg_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
@@ -314,6 +386,9 @@ const struct backend_ops backend_postgresql = {
 	.error_kind = pg_error_kind,
 	.error_message = pg_error_message,
 	.server_version = pg_server_version,
+	.table_exists = pg_table_exists,
 	.quote_identifier = pg_quote_identifier,
 	.settings = pg_settings,
+	.set_lock_wait = pg_set_lock_wait,
+	.cancel = pg_cancel,
 };

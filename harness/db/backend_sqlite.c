@@ -1,9 +1,11 @@
 /*
  * The SQLite driver, through the sqlite3 library: one connection per worker thread
  * (opened without SQLite's own mutexes), persistent prepared statements whose
- * $1..$n placeholders are bound as text, and the connection's busy timeout as the
- * one way a statement waits for the database's single write lock.
+ * $1..$n placeholders are bound as text, and a busy handler of its own as the one way
+ * a statement waits for the database's single write lock: SQLite's waits, which a cancel
+ * cuts short.
  */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include "base/clock.h"
 #include "db/backend.h"
 #include "model/config.h"
 
@@ -23,6 +26,9 @@ struct db_conn {
 	sqlite3_stmt *stmt[DB_MAX_STATEMENTS];			/* the statement prepared in each slot, or NULL */
 	int param_index[DB_MAX_STATEMENTS][SQLITE_MAX_PARAMS];	/* bind index of $1..$n per slot, 0 when unused */
 	int busy_timeout_ms;					/* the configured wait for a lock */
+	int lock_wait_ms;					/* the wait for a lock now (set_lock_wait) */
+	int waited_ms;						/* of it, waited so far by the statement waiting */
+	atomic_bool cancelled;					/* cancel was called: stop waiting */
 	enum error_kind last_kind;				/* kind of the last error */
 	char last_error[512];					/* the last error message */
 };
@@ -48,6 +54,43 @@ static void set_error(struct db_conn *conn, enum error_kind kind, const char *me
 static void set_db_error(struct db_conn *conn)
 {
 	set_error(conn, classify(sqlite3_extended_errcode(conn->db)), sqlite3_errmsg(conn->db));
+}
+
+/* Waits between tries for the write lock, in ms: short at first, then 100 ms each, as SQLite's own. */
+static const int lock_retry_ms[] = { 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 };
+
+/* The longest a waiting statement sleeps before it looks whether it was cancelled. */
+#define LOCK_WAIT_SLICE_MS 10
+
+/*
+ * SQLite's busy handler: the number of tries so far in, 1 to try again after a wait,
+ * 0 to give up (SQLITE_BUSY) once lock_wait_ms is spent or the connection is cancelled.
+ */
+static int wait_for_lock(void *arg, int tries)
+{
+	const int last = (int)(sizeof(lock_retry_ms) / sizeof(lock_retry_ms[0])) - 1;
+	struct db_conn *conn = arg;
+	int step = lock_retry_ms[tries < last ? tries : last];
+
+	if (tries == 0)
+		conn->waited_ms = 0;
+	if (step > conn->lock_wait_ms - conn->waited_ms)
+		step = conn->lock_wait_ms - conn->waited_ms;
+	if (step <= 0)
+		return 0;
+	for (int slept = 0; slept < step; slept += LOCK_WAIT_SLICE_MS) {
+		if (atomic_load_explicit(&conn->cancelled, memory_order_relaxed))
+			return 0;
+		clock_sleep_ns((int64_t)(step - slept < LOCK_WAIT_SLICE_MS ? step - slept : LOCK_WAIT_SLICE_MS) * 1000000);
+	}
+	conn->waited_ms += step;
+	return 1;
+}
+
+/* Readies conn for a new statement: a cancel that came before it is forgotten. */
+static void begin_statement(struct db_conn *conn)
+{
+	atomic_store_explicit(&conn->cancelled, false, memory_order_relaxed);
 }
 
 /* Runs a one-row, one-column statement (a PRAGMA) and copies its value as text into buf. 0 or -1. */
@@ -123,7 +166,9 @@ static int sqlite_connect(const char *target, const struct db_options *opts, str
 	}
 	sqlite3_extended_result_codes(conn->db, 1);
 	conn->busy_timeout_ms = opts->sqlite_busy_timeout_ms;
-	sqlite3_busy_timeout(conn->db, conn->busy_timeout_ms);
+	conn->lock_wait_ms = conn->busy_timeout_ms;
+	atomic_init(&conn->cancelled, false);
+	sqlite3_busy_handler(conn->db, wait_for_lock, conn);
 	if (apply_options(conn, opts) < 0) {
 		snprintf(err, errlen, "%s: %s", target, conn->last_error);
 		goto fail;
@@ -175,6 +220,7 @@ static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, con
 	sqlite3_stmt *stmt = conn->stmt[slot];
 	int rows = 0, rc;
 
+	begin_statement(conn);
 	for (int i = 0; i < nparams; i++) {
 		if (conn->param_index[slot][i] > 0 &&
 		    sqlite3_bind_text(stmt, conn->param_index[slot][i], params[i], -1, SQLITE_STATIC) != SQLITE_OK) {
@@ -201,6 +247,7 @@ out:
 /* ROLLBACK with no transaction open succeeds, as on PostgreSQL (where it only warns). */
 static int sqlite_exec(struct db_conn *conn, const char *sql)
 {
+	begin_statement(conn);
 	if (sqlite3_get_autocommit(conn->db) && strcmp(sql, "ROLLBACK") == 0)
 		return 0;
 	if (sqlite3_exec(conn->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
@@ -216,6 +263,7 @@ static int sqlite_query(struct db_conn *conn, const char *sql, db_row_fn row, vo
 	sqlite3_stmt *stmt;
 	int rows = 0, rc, ncols;
 
+	begin_statement(conn);
 	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
 		set_db_error(conn);
 		return -1;
@@ -286,6 +334,25 @@ static int sqlite_server_version(struct db_conn *conn, char *buf, size_t len)
 }
 
 /* Wraps name in double quotes, doubling any double quote inside. */
+static int sqlite_table_exists(struct db_conn *conn, const char *name)
+{
+	sqlite3_stmt *stmt;
+	int exists = -1;
+
+	begin_statement(conn);
+	if (sqlite3_prepare_v2(conn->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", -1,
+			       &stmt, NULL) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	if (sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
+		exists = sqlite3_column_int(stmt, 0) > 0;
+	else
+		set_db_error(conn);
+	sqlite3_finalize(stmt);
+	return exists;
+}
+
 static int sqlite_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -306,14 +373,13 @@ static int sqlite_quote_identifier(struct db_conn *conn, const char *name, char 
 	return 0;
 }
 
-/* journal_mode, synchronous and busy_timeout_ms as the connection reports them. */
+/* journal_mode and synchronous as the connection reports them, and its busy timeout (the wait for a lock). */
 static int sqlite_settings(struct db_conn *conn, struct db_setting *out, int max)
 {
 	static const char *const sync_names[] = { "off", "normal", "full", "extra" };
 	static const char *const pragmas[][2] = {
 		{ "journal_mode", "PRAGMA journal_mode" },
 		{ "synchronous", "PRAGMA synchronous" },
-		{ "busy_timeout_ms", "PRAGMA busy_timeout" },
 	};
 	int n = 0;
 
@@ -329,12 +395,24 @@ static int sqlite_settings(struct db_conn *conn, struct db_setting *out, int max
 		snprintf(out[n].name, sizeof(out[n].name), "%s", pragmas[n][0]);
 		snprintf(out[n].value, sizeof(out[n].value), "%s", value);
 	}
+	if (n < max) {
+		snprintf(out[n].name, sizeof(out[n].name), "busy_timeout_ms");
+		snprintf(out[n].value, sizeof(out[n].value), "%d", conn->busy_timeout_ms);
+		n++;
+	}
 	return n;
 }
 
-static void sqlite_set_lock_wait(struct db_conn *conn, int ms)
+static int sqlite_set_lock_wait(struct db_conn *conn, int ms)
 {
-	sqlite3_busy_timeout(conn->db, ms < 0 ? conn->busy_timeout_ms : ms);
+	conn->lock_wait_ms = ms < 0 ? conn->busy_timeout_ms : ms;
+	return 0;
+}
+
+static void sqlite_cancel(struct db_conn *conn)
+{
+	atomic_store_explicit(&conn->cancelled, true, memory_order_relaxed);
+	sqlite3_interrupt(conn->db);
 }
 
 const struct backend_ops backend_sqlite = {
@@ -352,7 +430,9 @@ const struct backend_ops backend_sqlite = {
 	.error_kind = sqlite_error_kind,
 	.error_message = sqlite_error_message,
 	.server_version = sqlite_server_version,
+	.table_exists = sqlite_table_exists,
 	.quote_identifier = sqlite_quote_identifier,
 	.settings = sqlite_settings,
 	.set_lock_wait = sqlite_set_lock_wait,
+	.cancel = sqlite_cancel,
 };

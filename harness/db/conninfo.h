@@ -1,11 +1,21 @@
-/* Connection strings as text that is kept or printed: their secrets masked. */
+/* Connection strings in text that is kept or printed: their secrets masked. */
 #ifndef CLAIMBENCH_CONNINFO_H
 #define CLAIMBENCH_CONNINFO_H
 
 /*
- * Masks, in place, the passwords a text may carry in a connection string: the value of
- * password=... (conninfo) and the password of a URI's user:password@. Text that is kept
- * or printed (the command line, a scenario file) goes through it first.
+ * conninfo (a libpq conninfo or URI, or sqlite:PATH) as a new string (free it) in
+ * key=value form with password and sslpassword masked; "***" when libpq cannot parse it,
+ * sqlite:PATH as it is. NULL when out of memory.
+ */
+char *conninfo_masked(const char *conninfo);
+
+/* Masks in text, in place, every occurrence of the passwords that conninfo holds. */
+void conninfo_scrub(char *text, const char *conninfo);
+
+/*
+ * Masks, in place, what looks like a password in any text: the value of password= or
+ * sslpassword= (blanks around '=' allowed, the key in any case or percent-encoded) and the
+ * password of a URI's user:password@. Already masked text is left as it is.
  */
 void conninfo_redact(char *text);
 

@@ -1,3 +1,4 @@
+#include "db/leftovers.h"
 #include "db/tmp_postgres.h"
 
 #include <errno.h>
@@ -22,10 +23,9 @@
 /* The step of a child's set-up before exec that failed. */
 enum child_step {
 	STEP_SESSION,
-	STEP_GROUPS,
-	STEP_GID,
-	STEP_UID,
+	STEP_USER,
 	STEP_CHDIR,
+	STEP_LOG,
 	STEP_STDIO,
 	STEP_EXEC,
 };
@@ -41,10 +41,9 @@ static const char *child_step_name(int step)
 {
 	static const char *const names[] = {
 		[STEP_SESSION] = "start a new session",
-		[STEP_GROUPS] = "set the supplementary groups of user " PG_SYSTEM_USER,
-		[STEP_GID] = "switch to the group of user " PG_SYSTEM_USER,
-		[STEP_UID] = "switch to user " PG_SYSTEM_USER,
+		[STEP_USER] = "switch to user " PG_SYSTEM_USER,
 		[STEP_CHDIR] = "enter the cluster directory",
+		[STEP_LOG] = "open its log (a link or no regular file there?)",
 		[STEP_STDIO] = "redirect its output",
 		[STEP_EXEC] = "run it",
 	};
@@ -90,34 +89,6 @@ static bool find_in_path(const char *name, char *out)
 	}
 }
 
-/*
- * Fills *groups (malloc'd) and *ngroups with the groups of the postgres user whose
- * primary group is gid, as initgroups would set them. 0, or -1 with a reason in err.
- * Done in the parent because initgroups is not async-signal-safe after fork.
- */
-static int load_groups(gid_t gid, gid_t **groups, int *ngroups, char *err, size_t errlen)
-{
-	gid_t *list = NULL, *bigger;
-	int room = 16, want;
-
-	for (;;) {
-		bigger = realloc(list, room * sizeof(*list));
-		if (!bigger) {
-			free(list);
-			snprintf(err, errlen, "out of memory listing the groups of user %s", PG_SYSTEM_USER);
-			return -1;
-		}
-		list = bigger;
-		want = room;
-		if (getgrouplist(PG_SYSTEM_USER, gid, list, &want) >= 0) {
-			*groups = list;
-			*ngroups = want;
-			return 0;
-		}
-		room = want > room ? want : room * 2;
-	}
-}
-
 /* Reports to the parent through fd which set-up step failed, with errno, and exits. */
 _Noreturn static void child_fail(int fd, enum child_step step)
 {
@@ -131,11 +102,12 @@ _Noreturn static void child_fail(int fd, enum child_step step)
 /*
  * The forked child: in a session of its own (so a Ctrl-C at the terminal does not
  * reach it or the server it starts), as the cluster's user when pg says so, in
- * pg->dir, with stdin from null_fd and stdout and stderr to out_fd, executes argv.
- * Uses only async-signal-safe calls; failures are written to report_fd.
+ * pg->dir, with stdin from null_fd and stdout and stderr to out_fd, or to the log
+ * log_path (opened by the child once it is that user, never through a link), executes
+ * argv. Uses only async-signal-safe calls; failures are written to report_fd.
  */
-_Noreturn static void child_exec(char *const argv[], int out_fd, int null_fd, const struct tmp_postgres *pg,
-				 const gid_t *groups, int ngroups, int report_fd)
+_Noreturn static void child_exec(char *const argv[], int out_fd, const char *log_path, int null_fd,
+				 const struct tmp_postgres *pg, int report_fd)
 {
 	static const int reset_signals[] = { SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGQUIT, SIGHUP };
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
@@ -148,16 +120,15 @@ _Noreturn static void child_exec(char *const argv[], int out_fd, int null_fd, co
 		sigaction(reset_signals[i], &dfl, NULL);
 	if (setsid() < 0)
 		child_fail(report_fd, STEP_SESSION);
-	if (pg && pg->drop_privileges) {
-		if (setgroups(ngroups, groups) != 0)
-			child_fail(report_fd, STEP_GROUPS);
-		if (setgid(pg->run_gid) != 0)
-			child_fail(report_fd, STEP_GID);
-		if (setuid(pg->run_uid) != 0)
-			child_fail(report_fd, STEP_UID);
-	}
+	if (pg && run_as_become(&pg->as) != 0)
+		child_fail(report_fd, STEP_USER);
 	if (pg && chdir(pg->dir) != 0)
 		child_fail(report_fd, STEP_CHDIR);
+	if (log_path) {
+		out_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (out_fd < 0)
+			child_fail(report_fd, STEP_LOG);
+	}
 	if (dup2(null_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
 		child_fail(report_fd, STEP_STDIO);
 	/* Keep the caller's other descriptors (connections, files) out of the long-lived server. */
@@ -167,21 +138,20 @@ _Noreturn static void child_exec(char *const argv[], int out_fd, int null_fd, co
 }
 
 /*
- * Runs argv (argv[0] an absolute path) with stdout and stderr to out_fd and waits
- * for it. With pg, it runs as pg's user in pg->dir; without, as ourselves here.
- * 0 when it exits with status 0; else -1 with a reason in err.
+ * Runs argv (argv[0] an absolute path) with stdout and stderr to out_fd, or appended to
+ * the log file log_path when that is not NULL, and waits for it. With pg, it runs as pg's
+ * user in pg->dir; without, as ourselves here. 0 when it exits with status 0; else -1
+ * with a reason in err.
  */
-static int run_program(char *const argv[], int out_fd, const struct tmp_postgres *pg, char *err, size_t errlen)
+static int run_program(char *const argv[], int out_fd, const char *log_path, const struct tmp_postgres *pg,
+		       char *err, size_t errlen)
 {
 	struct child_failure failure;
-	gid_t *groups = NULL;
-	int ngroups = 0, null_fd = -1, report[2] = { -1, -1 }, status, ret = -1;
+	int null_fd = -1, report[2] = { -1, -1 }, status, ret = -1;
 	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	ssize_t n;
 	pid_t pid;
 
-	if (pg && pg->drop_privileges && load_groups(pg->run_gid, &groups, &ngroups, err, errlen) != 0)
-		goto out;
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd < 0 || pipe2(report, O_CLOEXEC) != 0) {
 		snprintf(err, errlen, "could not prepare to run %s: %s", name, strerror(errno));
@@ -193,7 +163,7 @@ static int run_program(char *const argv[], int out_fd, const struct tmp_postgres
 		goto out;
 	}
 	if (pid == 0)
-		child_exec(argv, out_fd, null_fd, pg, groups, ngroups, report[1]);
+		child_exec(argv, out_fd, log_path, null_fd, pg, report[1]);
 	close(report[1]);
 	report[1] = -1;
 	do
@@ -207,7 +177,7 @@ static int run_program(char *const argv[], int out_fd, const struct tmp_postgres
 	}
 	if (n == (ssize_t)sizeof(failure) && failure.step == STEP_CHDIR)
 		snprintf(err, errlen, "%s could not enter %s%s: %s", name, pg->dir,
-			 pg->drop_privileges ? " as user " PG_SYSTEM_USER : "", strerror(failure.error));
+			 pg->as.drop ? " as user " PG_SYSTEM_USER : "", strerror(failure.error));
 	else if (n == (ssize_t)sizeof(failure))
 		snprintf(err, errlen, "%s: could not %s: %s", argv[0], child_step_name(failure.step),
 			 strerror(failure.error));
@@ -224,7 +194,6 @@ out:
 		close(report[1]);
 	if (null_fd >= 0)
 		close(null_fd);
-	free(groups);
 	return ret;
 }
 
@@ -240,7 +209,7 @@ static bool bindir_from_pg_config(char *bindir)
 	if (!find_in_path("pg_config", pg_config) || pipe2(out, O_CLOEXEC) != 0)
 		return false;
 	/* Its one line fits in the pipe, so it can be read after the program has exited. */
-	ok = run_program(argv, out[1], NULL, err, sizeof(err)) == 0;
+	ok = run_program(argv, out[1], NULL, NULL, err, sizeof(err)) == 0;
 	close(out[1]);
 	while (len < PATH_MAX - 1) {
 		n = read(out[0], bindir + len, PATH_MAX - 1 - len);
@@ -289,7 +258,7 @@ static bool bindir_from_versions_dir(char *bindir)
 
 /*
  * Finds the directory of the server programs into bindir (PATH_MAX bytes):
- * $CLAIMBENCH_PG_BINDIR, else `pg_config --bindir`, else the highest version under
+ * $CLAIMBENCH_PG_BINDIR (TMP_POSTGRES_NONE: none at all), else `pg_config --bindir`, else the highest version under
  * /usr/lib/postgresql, else initdb's directory on $PATH. 0, or -1 with a reason in err.
  */
 static int find_bindir(char *bindir, char *err, size_t errlen)
@@ -297,6 +266,11 @@ static int find_bindir(char *bindir, char *err, size_t errlen)
 	const char *env = getenv("CLAIMBENCH_PG_BINDIR");
 	char *slash;
 
+	if (env && strcmp(env, TMP_POSTGRES_NONE) == 0) {
+		snprintf(err, errlen, "CLAIMBENCH_PG_BINDIR=%s: PostgreSQL's server programs are not to be used",
+			 TMP_POSTGRES_NONE);
+		return -1;
+	}
 	if (env && *env) {
 		if (strlen(env) >= PATH_MAX || !bindir_usable(env)) {
 			snprintf(err, errlen, "CLAIMBENCH_PG_BINDIR=%s does not hold initdb and pg_ctl", env);
@@ -317,28 +291,6 @@ static int find_bindir(char *bindir, char *err, size_t errlen)
 	}
 	snprintf(err, errlen, "no PostgreSQL server programs (initdb, pg_ctl) found; set CLAIMBENCH_PG_BINDIR");
 	return -1;
-}
-
-/* Decides whom the programs run as: ourselves, or the postgres user when we are root. 0, or -1 with a reason. */
-static int choose_user(struct tmp_postgres *pg, char *err, size_t errlen)
-{
-	struct passwd *pw;
-
-	if (geteuid() != 0) {
-		pg->run_uid = geteuid();
-		pg->run_gid = getegid();
-		return 0;
-	}
-	pw = getpwnam(PG_SYSTEM_USER);
-	if (!pw || pw->pw_uid == 0) {
-		snprintf(err, errlen, "running as root, and there is no non-root '%s' user to run PostgreSQL as",
-			 PG_SYSTEM_USER);
-		return -1;
-	}
-	pg->drop_privileges = true;
-	pg->run_uid = pw->pw_uid;
-	pg->run_gid = pw->pw_gid;
-	return 0;
 }
 
 /*
@@ -375,7 +327,9 @@ static int make_dir(struct tmp_postgres *pg, char *err, size_t errlen)
 		return -1;
 	}
 	pg->have_dir = true;
-	if (pg->drop_privileges && chown(pg->dir, pg->run_uid, pg->run_gid) != 0) {
+	if (leftovers_mark(pg->dir, err, errlen) < 0)
+		return -1;
+	if (pg->as.drop && chown(pg->dir, pg->as.uid, pg->as.gid) != 0) {
 		snprintf(err, errlen, "could not give %s to user %s: %s", pg->dir, PG_SYSTEM_USER, strerror(errno));
 		return -1;
 	}
@@ -397,10 +351,10 @@ static bool log_reason(const struct tmp_postgres *pg, const char *name, char *li
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", pg->dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) == 0) {
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		/* Only the tail matters: the reason for a failure is logged last. */
 		off_t from = st.st_size > (off_t)sizeof(tail) - 1 ? st.st_size - (off_t)sizeof(tail) + 1 : 0;
 
@@ -440,17 +394,11 @@ static int run_logged(const struct tmp_postgres *pg, char *const argv[], const c
 {
 	char path[PATH_MAX + 32], line[512];
 	const char *name = strrchr(argv[0], '/') + 1;
-	int fd, ret;
+	int ret;
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/%s", pg->dir, log);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, errlen, "could not open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	ret = run_program(argv, fd, pg, err, errlen);
-	close(fd);
+	ret = run_program(argv, -1, path, pg, err, errlen);
 	for (i = 0; ret != 0 && reasons && reasons[i]; i++) {
 		if (log_reason(pg, reasons[i], line, sizeof(line))) {
 			snprintf(err, errlen, "%s failed: %s", name, line);
@@ -506,25 +454,19 @@ static int run_pg_ctl_stop(const struct tmp_postgres *pg, const char *mode)
 	return run_logged(pg, argv, "pg_ctl.log", NULL, err, sizeof(err));
 }
 
-/* nftw callback: removes one entry, directories after their contents; carries on past failures. */
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP || type == FTW_DNR)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
-int tmp_postgres_start(struct tmp_postgres *pg, char *err, size_t errlen)
+int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, size_t errlen)
 {
 	memset(pg, 0, sizeof(*pg));
 	pg->port = TMP_POSTGRES_PORT;
-	if (find_bindir(pg->bindir, err, errlen) != 0 || choose_user(pg, err, errlen) != 0)
+	if (find_bindir(pg->bindir, err, errlen) != 0 || run_as_choose(&pg->as, PG_SYSTEM_USER, err, errlen) != 0)
 		goto fail;
-	if (make_dir(pg, err, errlen) != 0 || run_initdb(pg, err, errlen) != 0)
+	if (make_dir(pg, err, errlen) != 0)
+		goto fail;
+	if (watchdog_guard(wd, pg->dir, true, &pg->as) != 0) {
+		snprintf(err, errlen, "could not give %s to the watchdog", pg->dir);
+		goto fail;
+	}
+	if (run_initdb(pg, err, errlen) != 0)
 		goto fail;
 	/* From here a server may be running, even when pg_ctl reports failure. */
 	pg->started = true;
@@ -544,8 +486,7 @@ fail:
 void tmp_postgres_stop(struct tmp_postgres *pg)
 {
 	if (pg->started) {
-		if (run_pg_ctl_stop(pg, "fast") != 0)
-			run_pg_ctl_stop(pg, "immediate");
+		run_pg_ctl_stop(pg, "immediate");
 		pg->started = false;
 	}
 	/*
@@ -553,14 +494,18 @@ void tmp_postgres_stop(struct tmp_postgres *pg)
 	 * file has vanished shuts itself down within a minute.
 	 */
 	if (pg->have_dir) {
-		nftw(pg->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		leftovers_remove(pg->dir, &pg->as);
 		pg->have_dir = false;
 	}
+	run_as_free(&pg->as);
 }
 
-bool tmp_postgres_available(void)
+int tmp_postgres_available(char *err, size_t errlen)
 {
-	char bindir[PATH_MAX], err[256];
+	char bindir[PATH_MAX];
+	const char *env = getenv("CLAIMBENCH_PG_BINDIR");
 
-	return find_bindir(bindir, err, sizeof(err)) == 0;
+	if (find_bindir(bindir, err, errlen) == 0)
+		return 1;
+	return env && *env && strcmp(env, TMP_POSTGRES_NONE) != 0 ? -1 : 0;
 }

@@ -12,10 +12,15 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/types.h>
+
+#include "db/run_as.h"
+#include "db/watchdog.h"
 
 #define TMP_POSTGRES_PORT 15432		/* names the socket file; there is no TCP listener */
 #define TMP_POSTGRES_CONNINFO_MAX 512	/* room for the conninfo: the socket path limit keeps dir short */
+
+/* $CLAIMBENCH_PG_BINDIR's value that says: do not use PostgreSQL's server programs, even when installed. */
+#define TMP_POSTGRES_NONE "none"
 
 /* The throwaway server's max_connections: room for many workers, producers and the harness's own. */
 #define TMP_POSTGRES_MAX_CONNECTIONS 200
@@ -25,28 +30,31 @@ struct tmp_postgres {
 	char conninfo[TMP_POSTGRES_CONNINFO_MAX]; /* libpq conninfo: host=<dir> port=<port> dbname=postgres user=claimbench */
 	char bindir[PATH_MAX];		/* the directory holding initdb, pg_ctl and postgres */
 	int port;			/* the server's port, which only names its socket file */
-	bool drop_privileges;		/* we are root: the programs run as run_uid/run_gid instead */
-	uid_t run_uid;			/* the user initdb, pg_ctl and the server run as */
-	gid_t run_gid;			/* that user's primary group */
+	struct run_as as;		/* who the programs run as, and who removes their directory */
 	bool have_dir;			/* dir exists and is ours to delete */
 	bool started;			/* the server may be running and must be stopped */
 };
 
 /*
  * Finds the server programs, creates the cluster and starts it, filling in pg
- * (which must not hold a running cluster). 0, or -1 with a one-line reason in
- * err, having cleaned up whatever it made.
+ * (which must not hold a running cluster); its directory holds an owner note
+ * (db/ownership.h) and is given to the watchdog wd to remove should this process die.
+ * 0, or -1 with a one-line reason in err, having cleaned up whatever it made.
  */
-int tmp_postgres_start(struct tmp_postgres *pg, char *err, size_t errlen);
+int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, size_t errlen);
 
 /*
- * Stops the server (fast shutdown, then immediate if that fails) and removes the
- * directory. Safe on a zeroed or never-started pg, after a failed start, and when
- * called twice; pg->dir keeps naming the directory that was removed.
+ * Stops the server (immediate shutdown: nothing in it is kept) and removes the
+ * directory as the programs' user. Safe on a zeroed or never-started pg, after a failed
+ * start, and when called twice; pg->dir keeps naming the directory that was removed.
  */
 void tmp_postgres_stop(struct tmp_postgres *pg);
 
-/* True when PostgreSQL server programs (initdb, pg_ctl) can be found on this machine. */
-bool tmp_postgres_available(void);
+/*
+ * Whether PostgreSQL server programs (initdb, pg_ctl) can be found on this machine: 1
+ * yes, 0 no (or $CLAIMBENCH_PG_BINDIR is TMP_POSTGRES_NONE), -1 when $CLAIMBENCH_PG_BINDIR
+ * names a directory without them (reason in err).
+ */
+int tmp_postgres_available(char *err, size_t errlen);
 
 #endif

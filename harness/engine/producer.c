@@ -5,6 +5,7 @@
 
 #include "base/clock.h"
 #include "engine/producer.h"
+#include "engine/signals.h"
 #include "engine/sql_template.h"
 
 /* The statement slot of the INSERT on a producer's connection. */
@@ -38,7 +39,11 @@ int producer_open(struct producer *p, struct run_shared *shared, int index, cons
 	}
 	if (db->connect(target, &shared->cfg->db_opts, &p->conn, err, errlen) < 0)
 		goto fail;
-	if (sql_expand(insert_sql[db->kind], shared->jobs_table, shared->tickets_table, sql, sizeof(sql)) < 0) {
+	if (signals_watch(db, p->conn) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (sql_expand(insert_sql[db->kind], &shared->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "the INSERT is too long");
 		goto fail;
 	}
@@ -54,8 +59,10 @@ fail:
 
 void producer_close(struct producer *p)
 {
-	if (p->conn)
+	if (p->conn) {
+		signals_unwatch(p->conn);
 		p->shared->db->disconnect(p->conn);
+	}
 	p->conn = NULL;
 	ledger_free(&p->ledger);
 }
@@ -78,7 +85,7 @@ static bool wait_until(const struct run_shared *s, int64_t at_ns)
 	for (;;) {
 		int64_t now = clock_now_ns();
 
-		if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+		if (run_stopping(s))
 			return false;
 		if (now >= at_ns)
 			return true;
@@ -112,6 +119,8 @@ static int insert_job(struct producer *p, int64_t id, bool *oom)
 		p->stats.inserted++;
 		return 0;
 	}
+	if (run_stopping(s))
+		return -1;
 	now = clock_now_ns();
 	p->stats.errors[s->db->error_kind(p->conn)]++;
 	*oom = ledger_add_error(&p->ledger, now - s->start_ns) < 0;

@@ -17,10 +17,11 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		" attempts integer NOT NULL DEFAULT 0,"
 		" enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
 		" done_at timestamptz);"
+		"COMMENT ON TABLE {jobs} IS '{owner}';"
 		"CREATE INDEX ON {jobs} (queue, id) WHERE status = 'new';"
 		"CREATE INDEX ON {jobs} (queue, claimed_at) WHERE status = 'active'",
 	[BACKEND_SQLITE] =
-		"CREATE TABLE {jobs} ("
+		"CREATE TABLE {jobs} /* {owner} */ ("
 		" id INTEGER PRIMARY KEY,"
 		" queue TEXT NOT NULL,"
 		" status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
@@ -43,7 +44,8 @@ static const char *const final_state_sql =
 	"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 	" coalesce(claimed_by, -1) FROM {jobs}";
 
-static const char *const drop_sql = "DROP TABLE IF EXISTS {jobs}; DROP TABLE IF EXISTS {tickets}";
+static const char *const drop_jobs_sql = "DROP TABLE IF EXISTS {jobs}";
+static const char *const drop_tickets_sql = "DROP TABLE IF EXISTS {tickets}";
 
 /* Expands tmpl for s and runs it on conn. 0, or -1 with err naming what. */
 static int run_sql(struct db_conn *conn, const struct run_shared *s, const char *tmpl, const char *what,
@@ -51,7 +53,7 @@ static int run_sql(struct db_conn *conn, const struct run_shared *s, const char 
 {
 	char sql[4096];
 
-	if (sql_expand(tmpl, s->jobs_table, s->tickets_table, sql, sizeof(sql)) < 0) {
+	if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "%s: statement too long", what);
 		return -1;
 	}
@@ -62,12 +64,36 @@ static int run_sql(struct db_conn *conn, const struct run_shared *s, const char 
 	return 0;
 }
 
-int queue_table_create(struct db_conn *conn, const struct run_shared *s, long n, char *err, size_t errlen)
+/* Refuses when a table called name exists: claimbench never drops what it did not create. 0, or -1 with err. */
+static int refuse_existing(struct db_conn *conn, const struct run_shared *s, const char *name, char *err,
+			   size_t errlen)
+{
+	int exists = s->db->table_exists(conn, name);
+
+	if (exists < 0) {
+		snprintf(err, errlen, "looking for a table %s: %s", name, s->db->error_message(conn));
+		return -1;
+	}
+	if (exists) {
+		snprintf(err, errlen, "a table %s exists already; claimbench never uses or drops a table it did not "
+			 "create (choose another --table-prefix; claimbench cleanup removes the tables of dead claimbench "
+			 "runs)", name);
+		return -1;
+	}
+	return 0;
+}
+
+int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen)
 {
 	const char *setup = s->strategy->setup_sql[s->db->kind];
 
+	if (refuse_existing(conn, s, s->jobs_name, err, errlen) < 0 ||
+	    refuse_existing(conn, s, s->tickets_name, err, errlen) < 0)
+		return -1;
+	s->created_jobs = true;
 	if (run_sql(conn, s, create_sql[s->db->kind], "creating the queue table", err, errlen) < 0)
 		return -1;
+	s->created_tickets = setup != NULL;
 	if (setup && run_sql(conn, s, setup, "creating the strategy's tables", err, errlen) < 0)
 		return -1;
 	if (s->db->load_jobs(conn, s->jobs_table, s->cfg, n) < 0) {
@@ -106,7 +132,7 @@ int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, st
 
 	for (long i = 0; i < n; i++)
 		states[i] = (struct job_state){ .status = JOB_MISSING, .claimed_by = -1 };
-	if (sql_expand(final_state_sql, s->jobs_table, s->tickets_table, sql, sizeof(sql)) < 0) {
+	if (sql_expand(final_state_sql, &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "reading the final state: statement too long");
 		return -1;
 	}
@@ -127,9 +153,13 @@ int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, c
 		       "clearing the errors", err, errlen);
 }
 
-int queue_table_drop(struct db_conn *conn, const struct run_shared *s)
+int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
 {
-	char err[256];
-
-	return run_sql(conn, s, drop_sql, "dropping the run's tables", err, sizeof(err));
+	if (s->created_tickets && run_sql(conn, s, drop_tickets_sql, "dropping the ticket table", err, errlen) < 0)
+		return -1;
+	s->created_tickets = false;
+	if (s->created_jobs && run_sql(conn, s, drop_jobs_sql, "dropping the queue table", err, errlen) < 0)
+		return -1;
+	s->created_jobs = false;
+	return 0;
 }

@@ -8,10 +8,12 @@
 #include "engine/worker.h"
 
 /*
- * Creates the queue table (and the strategy's own tables) named in s, loads jobs 1..n
- * of the configured queue in one bulk load, and analyses it. 0, or -1 with err.
+ * Creates the queue table (and the strategy's own tables) named in s, marked with s's
+ * owner note, loads jobs 1..n of the configured queue in one bulk load, and analyses it;
+ * notes in s which tables it created. Refuses, creating nothing, when a table of either
+ * name exists already. 0, or -1 with err.
  */
-int queue_table_create(struct db_conn *conn, const struct run_shared *s, long n, char *err, size_t errlen);
+int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen);
 
 /* Reads every job's final status and owner into states (n entries, indexed id-1). 0, or -1 with err. */
 int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, struct job_state *states, long n,
@@ -20,7 +22,7 @@ int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, st
 /* Gives every job in state error back to state new (seed 000's clear_all_errors). 0, or -1 with err. */
 int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);
 
-/* Drops the run's tables if they exist. 0 or -1. */
-int queue_table_drop(struct db_conn *conn, const struct run_shared *s);
+/* Drops the tables s notes the run created, and only those. 0, or -1 with err. */
+int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen);
 
 #endif

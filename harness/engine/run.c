@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "db/ownership.h"
 #include "engine/producer.h"
 #include "engine/progress.h"
 #include "engine/queue_table.h"
@@ -14,20 +15,42 @@
 /* How often the main thread looks at the workers while they run. */
 #define MONITOR_INTERVAL_NS 20000000
 
-/* Quotes prefix+suffix as an identifier into buf. 0, or -1 with err. */
-static int table_name(const struct run_plan *plan, struct db_conn *conn, const char *suffix, char *buf,
-		      size_t len, char *err, size_t errlen)
+/* How long a statement of the harness's own may wait for a lock once the run is stopping. */
+#define STOPPING_LOCK_WAIT_MS 500
+
+/* How often the monitor cancels again the statements of threads that have not yet seen the stop. */
+#define RECANCEL_INTERVAL_NS 100000000
+
+/*
+ * Names the run's tables (prefix + "jobs", + "tickets") in s, quoted for SQL, and writes
+ * the owner note that marks them as this process's: pid, host, start and the tables, so
+ * that `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
+ */
+static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct run_shared *s, char *err,
+		       size_t errlen)
 {
-	char name[128];
+	struct owner self;
+	char prefix[64];
 
 	if (plan->cfg->table_prefix)
-		snprintf(name, sizeof(name), "%s%s", plan->cfg->table_prefix, suffix);
+		snprintf(prefix, sizeof(prefix), "%s", plan->cfg->table_prefix);
 	else
-		snprintf(name, sizeof(name), "claimbench_%ld_%s", (long)getpid(), suffix);
-	if (plan->db->quote_identifier(conn, name, buf, len) < 0) {
-		snprintf(err, errlen, "cannot quote the table name %s", name);
+		snprintf(prefix, sizeof(prefix), "claimbench_%ld_", (long)getpid());
+	snprintf(s->jobs_name, sizeof(s->jobs_name), "%sjobs", prefix);
+	snprintf(s->tickets_name, sizeof(s->tickets_name), "%stickets", prefix);
+	if (plan->db->quote_identifier(conn, s->jobs_name, s->jobs_table, sizeof(s->jobs_table)) < 0 ||
+	    plan->db->quote_identifier(conn, s->tickets_name, s->tickets_table, sizeof(s->tickets_table)) < 0) {
+		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
 		return -1;
 	}
+	owner_self(&self);
+	snprintf(self.tables[0], sizeof(self.tables[0]), "%s", s->jobs_name);
+	snprintf(self.tables[1], sizeof(self.tables[1]), "%s", s->tickets_name);
+	self.n_tables = 2;
+	owner_format(&self, s->owner, sizeof(s->owner));
+	s->names = (struct sql_names){
+		.jobs = s->jobs_table, .tickets = s->tickets_table, .owner = s->owner, .dialect = plan->db->kind,
+	};
 	return 0;
 }
 
@@ -61,16 +84,40 @@ static bool all_finished(const struct run_threads *t)
 	return true;
 }
 
-/* Waits for every worker and producer to finish, drawing progress and passing a Ctrl-C on as a stop. */
+/*
+ * Cancels the statements of the threads of t that have not yet seen the stop: one may
+ * have begun a statement (and be blocked in it) after the signal's own cancel.
+ */
+static void cancel_unstopped(const struct run_shared *s, const struct run_threads *t)
+{
+	for (int i = 0; i < t->n_workers; i++)
+		if (!atomic_load(&t->w[i].saw_stop))
+			s->db->cancel(t->w[i].conn);
+	for (int i = 0; i < t->n_producers; i++)
+		if (!atomic_load(&t->p[i].finished))
+			s->db->cancel(t->p[i].conn);
+}
+
+/*
+ * Waits for every worker and producer to finish, drawing progress. A signal becomes
+ * the run's stop, and every RECANCEL_INTERVAL_NS after it the statements of threads that
+ * have not seen it yet are cancelled.
+ */
 static void monitor(struct run_shared *s, const struct run_threads *t, const char *label)
 {
 	const struct run_config *cfg = s->cfg;
+	int64_t next_cancel = 0;
 	struct progress p;
 
 	progress_init(&p, stderr, !cfg->no_progress);
 	while (!all_finished(t)) {
-		if (signals_interrupted())
+		if (run_stopping(s)) {
 			atomic_store(&s->stop, true);
+			if (clock_now_ns() >= next_cancel) {
+				cancel_unstopped(s, t);
+				next_cancel = clock_now_ns() + RECANCEL_INTERVAL_NS;
+			}
+		}
 		progress_update(&p, label, progress_done(t->w, t->n_workers),
 				cfg->duration_s > 0 ? 0 : (uint64_t)(s->backlog + s->arrivals),
 				(double)(clock_now_ns() - s->start_ns) / 1e9);
@@ -118,7 +165,7 @@ static int measure(const struct run_shared *s, const struct run_threads *t, cons
 		.enqueued_ns = s->enqueued_ns,
 		.final = final,
 		.n_queues = (size_t)cfg->n_queues,
-		.drain = cfg->duration_s <= 0,
+		.drain = cfg->duration_s <= 0 && !atomic_load(&s->stop),
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 	};
 	rc = metrics_compute(&in, &out->metrics);
@@ -284,6 +331,101 @@ static int rerun_errors(struct db_conn *admin, struct run_shared *s, struct run_
 	return 0;
 }
 
+/* The harness's own connection to the run's database: it creates, reads back and drops the tables. */
+struct admin {
+	const struct run_plan *plan;	/* where it connects */
+	struct db_conn *conn;		/* the connection, NULL when closed */
+};
+
+/* Connects a and has a signal cancel its statements. 0, or -1 with err. */
+static int admin_open(struct admin *a, char *err, size_t errlen)
+{
+	char why[512];
+
+	if (a->plan->db->connect(a->plan->target, &a->plan->cfg->db_opts, &a->conn, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "cannot connect: %s", why);
+		return -1;
+	}
+	if (signals_watch(a->plan->db, a->conn) < 0) {
+		snprintf(err, errlen, "out of memory");
+		a->plan->db->disconnect(a->conn);
+		a->conn = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Closes a's connection, if open. */
+static void admin_close(struct admin *a)
+{
+	if (!a->conn)
+		return;
+	signals_unwatch(a->conn);
+	a->plan->db->disconnect(a->conn);
+	a->conn = NULL;
+}
+
+/*
+ * After a step of the admin failed: when its connection was lost (a server restart, a
+ * network cut), connects anew so that the step can be tried again. true when it did.
+ */
+static bool admin_reconnected(struct admin *a)
+{
+	char err[512];
+
+	if (a->plan->db->error_kind(a->conn) != ERR_CONNECTION_LOST)
+		return false;
+	admin_close(a);
+	if (admin_open(a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench: the harness's own connection was lost and could not be made anew: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+/* Reads the final state of the total jobs into final, connecting anew once after a lost connection. 0, or -1 with err. */
+static int read_final_state(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
+			    char *err, size_t errlen)
+{
+	if (queue_table_final_state(a->conn, s, final, total, err, errlen) == 0)
+		return 0;
+	if (!admin_reconnected(a))
+		return -1;
+	return queue_table_final_state(a->conn, s, final, total, err, errlen);
+}
+
+/* Drops the tables the run created, connecting anew once after a lost connection; says so when it cannot. */
+static void drop_tables(struct admin *a, struct run_shared *s)
+{
+	char err[512];
+
+	if (!a->conn && admin_open(a, err, sizeof(err)) < 0)
+		goto left;
+	if (queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
+		return;
+	if (admin_reconnected(a) && queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
+		return;
+left:
+	fprintf(stderr, "claimbench: %s; its tables are left behind (claimbench cleanup removes them)\n", err);
+}
+
+/* The run's result with what the plan and choice say of it, and no figure yet. */
+static struct run_result result_of(const struct run_config *cfg, const struct strategy_choice *choice, int workers,
+				   int repeat, long arrivals)
+{
+	return (struct run_result){
+		.strategy = choice->ops->name,
+		.claim_mode = claim_mode_name(choice->mode),
+		.workers = workers,
+		.jobs = cfg->jobs,
+		.work_ms = cfg->work_ms,
+		.work_dist = work_dist_name(cfg->work_dist),
+		.duration_s = cfg->duration_s,
+		.arrival_rate = arrivals ? cfg->arrival_rate : 0,
+		.repeat = repeat,
+	};
+}
+
 int run_one(const struct run_plan *plan, const struct strategy_choice *choice, int workers, int repeat,
 	    struct run_result *out, char *err, size_t errlen)
 {
@@ -306,7 +448,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.w = calloc((size_t)workers, sizeof(*t.w)),
 		.p = calloc((size_t)producers + 1, sizeof(*t.p)),
 	};
-	struct db_conn *admin = NULL;
+	struct admin admin = { .plan = plan };
 	struct job_state *final = calloc((size_t)total, sizeof(*final));
 	char label[96], why[512];
 	bool have_final;
@@ -314,33 +456,16 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 
 	atomic_init(&s.stop, false);
 	atomic_init(&s.producers_running, 0);
-	memset(out, 0, sizeof(*out));
-	*out = (struct run_result){
-		.strategy = choice->ops->name,
-		.claim_mode = claim_mode_name(choice->mode),
-		.workers = workers,
-		.jobs = cfg->jobs,
-		.work_ms = cfg->work_ms,
-		.work_dist = work_dist_name(cfg->work_dist),
-		.duration_s = cfg->duration_s,
-		.arrival_rate = arrivals ? cfg->arrival_rate : 0,
-		.repeat = repeat,
-	};
+	*out = result_of(cfg, choice, workers, repeat, arrivals);
 	s.work_ns = plan->work_ns;
 	s.enqueued_ns = enqueue_times(cfg->jobs, total);
 	if (!t.w || !t.p || !final || !s.work_ns || !s.enqueued_ns) {
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
-	if (plan->db->connect(plan->target, &cfg->db_opts, &admin, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "cannot connect: %s", why);
-		goto out_free;
-	}
-	if (table_name(plan, admin, "jobs", s.jobs_table, sizeof(s.jobs_table), err, errlen) < 0 ||
-	    table_name(plan, admin, "tickets", s.tickets_table, sizeof(s.tickets_table), err, errlen) < 0)
+	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
 		goto out_disconnect;
-	queue_table_drop(admin, &s);
-	if (queue_table_create(admin, &s, cfg->jobs, err, errlen) < 0)
+	if (queue_table_create(admin.conn, &s, cfg->jobs, err, errlen) < 0)
 		goto out_drop;
 	if (open_workers(plan, &s, t.w, workers, err, errlen) < 0)
 		goto out_drop;
@@ -349,14 +474,17 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	snprintf(label, sizeof(label), "%s %s x%d #%d", choice->ops->name, out->claim_mode, workers, repeat);
 	if (start_and_wait(&s, &t, workers, producers, label, err, errlen) < 0)
 		goto out_close;
-	if (cfg->rerun_errors && !atomic_load(&s.stop) && !any_aborted(&t) && rerun_errors(admin, &s, &t, label, err, errlen) < 0)
+	if (cfg->rerun_errors && !run_stopping(&s) && !any_aborted(&t) &&
+	    rerun_errors(admin.conn, &s, &t, label, err, errlen) < 0)
 		goto out_close;
-	have_final = queue_table_final_state(admin, &s, final, total, why, sizeof(why)) == 0;
+	if (run_stopping(&s))
+		plan->db->set_lock_wait(admin.conn, STOPPING_LOCK_WAIT_MS);
+	have_final = read_final_state(&admin, &s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)
-		fprintf(stderr, "claimbench: %s: %s; metrics that need it are left out\n", label, why);
+		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
 	if (measure(&s, &t, have_final ? final : NULL, out, err, errlen) < 0)
 		goto out_close;
-	out->complete = !report_aborts(&t) && !atomic_load(&s.stop) && have_final;
+	out->complete = !report_aborts(&t) && !run_stopping(&s) && have_final;
 	if (out->metrics.ledger_mismatches)
 		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
 			label, (unsigned long long)out->metrics.ledger_mismatches);
@@ -368,9 +496,9 @@ out_close_workers:
 	for (int i = 0; i < workers; i++)
 		worker_close(&t.w[i]);
 out_drop:
-	queue_table_drop(admin, &s);
+	drop_tables(&admin, &s);
 out_disconnect:
-	plan->db->disconnect(admin);
+	admin_close(&admin);
 out_free:
 	free(s.enqueued_ns);
 	free(final);

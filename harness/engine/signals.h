@@ -1,17 +1,33 @@
-/* Ctrl-C and SIGTERM: noted, never acted on in the handler, so what was measured is kept. */
+/*
+ * Ctrl-C, SIGTERM and SIGHUP. They are blocked in every thread and taken by one thread of
+ * their own, so that nothing is measured or lost in a handler: the first signal notes the
+ * stop and cancels the statement of every watched connection, so that a thread blocked in
+ * the database (on another session's lock, say) returns at once; a second signal ends the
+ * process at once, and the throwaway server's watchdog removes what it leaves behind.
+ */
 #ifndef CLAIMBENCH_SIGNALS_H
 #define CLAIMBENCH_SIGNALS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "db/backend.h"
 
 /*
- * Installs handlers for SIGINT, SIGTERM and SIGHUP that only note the signal, and ignores
- * SIGPIPE (a closed output pipe then fails the write instead of killing the process), so
- * that the throwaway database is always removed.
+ * Blocks SIGINT, SIGTERM and SIGHUP, starts the thread that takes them, and ignores
+ * SIGPIPE (a closed output pipe then fails the write instead of killing the process).
+ * Call it before any other thread starts, so that every thread inherits the blocked
+ * signals. 0, or -1 with err.
  */
-void signals_install(void);
+int signals_install(char *err, size_t errlen);
 
 /* True once SIGINT, SIGTERM or SIGHUP has arrived. */
 bool signals_interrupted(void);
+
+/* Has a first signal cancel the statement of conn, a connection of driver db. 0, or -1 when out of memory. */
+int signals_watch(const struct backend_ops *db, struct db_conn *conn);
+
+/* Forgets conn, which is about to be closed; nothing is cancelled on it after this returns. */
+void signals_unwatch(struct db_conn *conn);
 
 #endif

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <string.h>
 
 #include "engine/sql_template.h"
@@ -36,17 +37,40 @@ static int append_name(char *buf, size_t len, size_t *pos, const char **tmpl, si
 	return append(buf, len, pos, "\"", 1);
 }
 
-int sql_expand(const char *tmpl, const char *jobs, const char *tickets, char *buf, size_t len)
+/* Whether the template at tmpl holds the placeholder word ("{word}" or, with suffix, "{word:"). */
+static bool at(const char *tmpl, const char *word, bool suffix)
 {
+	size_t n = strlen(word);
+
+	return tmpl[0] == '{' && strncmp(tmpl + 1, word, n) == 0 && (tmpl[n + 1] == '}' || (suffix && tmpl[n + 1] == ':'));
+}
+
+/* Appends text for the placeholder {word} at *tmpl and moves *tmpl past it. 0, or -1 when it does not fit. */
+static int append_text(char *buf, size_t len, size_t *pos, const char **tmpl, const char *word, const char *text)
+{
+	*tmpl += strlen(word) + 2;
+	return append(buf, len, pos, text, strlen(text));
+}
+
+int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len)
+{
+	static const char *const now[BACKEND_COUNT] = {
+		[BACKEND_POSTGRESQL] = "clock_timestamp()",
+		[BACKEND_SQLITE] = "julianday('now')",
+	};
 	size_t pos = 0;
 
 	while (*tmpl) {
 		int rc;
 
-		if (strncmp(tmpl, "{jobs}", 6) == 0 || strncmp(tmpl, "{jobs:", 6) == 0)
-			rc = append_name(buf, len, &pos, &tmpl, 5, jobs);
-		else if (strncmp(tmpl, "{tickets}", 9) == 0 || strncmp(tmpl, "{tickets:", 9) == 0)
-			rc = append_name(buf, len, &pos, &tmpl, 8, tickets);
+		if (at(tmpl, "jobs", true))
+			rc = append_name(buf, len, &pos, &tmpl, 5, names->jobs);
+		else if (at(tmpl, "tickets", true))
+			rc = append_name(buf, len, &pos, &tmpl, 8, names->tickets);
+		else if (at(tmpl, "owner", false))
+			rc = append_text(buf, len, &pos, &tmpl, "owner", names->owner);
+		else if (at(tmpl, "now", false))
+			rc = append_text(buf, len, &pos, &tmpl, "now", now[names->dialect]);
 		else
 			rc = append(buf, len, &pos, tmpl++, 1);
 		if (rc < 0)

@@ -31,6 +31,7 @@ enum harness_slot {
 	SLOT_MARK_ACTIVE,	/* ($1 id, $2 worker) flip a claimed job to active, no status check */
 	SLOT_COMPLETE,		/* ($1 id, $2 worker) mark the worker's active job done, RETURNING id */
 	SLOT_FAIL,		/* ($1 id, $2 worker) mark the worker's active job error, RETURNING id */
+	SLOT_FREE,		/* ($1 id, $2 worker) give the worker's active job back to state new (seed 000's free) */
 	SLOT_STRATEGY,		/* first slot free for the strategy's own statements */
 };
 

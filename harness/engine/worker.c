@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/signals.h"
 #include "engine/sql_template.h"
 #include "engine/workload.h"
 #include "engine/worker.h"
@@ -13,28 +14,15 @@
 
 /* The statements every worker prepares whatever its strategy. */
 static const struct strategy_statement harness_statements[] = {
-	{ SLOT_COUNT_NEW, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT count(*) FROM {jobs} WHERE queue = $1 AND status = 'new'",
-		[BACKEND_SQLITE] = "SELECT count(*) FROM {jobs} WHERE queue = $1 AND status = 'new'",
-	} },
-	{ SLOT_MARK_ACTIVE, 2, {
-		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
-				       "claimed_at = clock_timestamp(), attempts = attempts + 1 WHERE id = $1",
-		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'active', claimed_by = $2, "
-				   "claimed_at = julianday('now'), attempts = attempts + 1 WHERE id = $1",
-	} },
-	{ SLOT_COMPLETE, 2, {
-		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() "
-				       "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
-		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'done', done_at = julianday('now') "
-				   "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
-	} },
-	{ SLOT_FAIL, 2, {
-		[BACKEND_POSTGRESQL] = "UPDATE {jobs} SET status = 'error', done_at = clock_timestamp() "
-				       "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
-		[BACKEND_SQLITE] = "UPDATE {jobs} SET status = 'error', done_at = julianday('now') "
-				   "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id",
-	} },
+	{ SLOT_COUNT_NEW, 1, SQL_ANY("SELECT count(*) FROM {jobs} WHERE queue = $1 AND status = 'new'") },
+	{ SLOT_MARK_ACTIVE, 2, SQL_ANY("UPDATE {jobs} SET status = 'active', claimed_by = $2, "
+				"claimed_at = {now}, attempts = attempts + 1 WHERE id = $1") },
+	{ SLOT_COMPLETE, 2, SQL_ANY("UPDATE {jobs} SET status = 'done', done_at = {now} "
+				"WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id") },
+	{ SLOT_FREE, 2, SQL_ANY("UPDATE {jobs} SET status = 'new', claimed_by = NULL "
+				"WHERE id = $1 AND status = 'active' AND claimed_by = $2") },
+	{ SLOT_FAIL, 2, SQL_ANY("UPDATE {jobs} SET status = 'error', done_at = {now} "
+				"WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id") },
 };
 
 /* Prepares n statements on w's connection in the backend's dialect. 0, or -1 with err. */
@@ -50,7 +38,7 @@ static int prepare_all(struct worker *w, const struct strategy_statement *st, si
 			snprintf(err, errlen, "statement %d has no %s form", st[i].slot, s->db->name);
 			return -1;
 		}
-		if (sql_expand(tmpl, s->jobs_table, s->tickets_table, sql, sizeof(sql)) < 0) {
+		if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
 			snprintf(err, errlen, "statement %d is too long", st[i].slot);
 			return -1;
 		}
@@ -75,12 +63,17 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, const ch
 	hist_init(&w->stats.claim_latency);
 	atomic_init(&w->progress, 0);
 	atomic_init(&w->finished, false);
+	atomic_init(&w->saw_stop, false);
 	if (ledger_init(&w->ledger, expected_execs, expected_empties, 64) < 0) {
 		snprintf(err, errlen, "out of memory for the ledger");
 		return -1;
 	}
 	if (shared->db->connect(target, &shared->cfg->db_opts, &w->conn, err, errlen) < 0)
 		goto fail;
+	if (signals_watch(shared->db, w->conn) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),
 			err, errlen) < 0)
 		goto fail;
@@ -102,15 +95,27 @@ void worker_close(struct worker *w)
 	if (w->strategy_ready && w->shared->strategy->worker_cleanup)
 		w->shared->strategy->worker_cleanup(w);
 	w->strategy_ready = false;
-	if (w->conn)
+	if (w->conn) {
+		signals_unwatch(w->conn);
 		w->shared->db->disconnect(w->conn);
+	}
 	w->conn = NULL;
 	ledger_free(&w->ledger);
 }
 
-/* Counts the error just met on w's connection by kind and notes its instant in w's ledger. */
+bool run_stopping(const struct run_shared *s)
+{
+	return atomic_load_explicit(&s->stop, memory_order_relaxed) || signals_interrupted();
+}
+
+/*
+ * Counts the error just met on w's connection by kind and notes its instant in w's
+ * ledger; an error met once the run is stopping (a cancelled statement) is not counted.
+ */
 static void count_error(struct worker *w)
 {
+	if (run_stopping(w->shared))
+		return;
 	w->stats.errors[w->shared->db->error_kind(w->conn)]++;
 	if (ledger_add_error(&w->ledger, clock_now_ns() - w->shared->start_ns) < 0)
 		w->ledger_full = true;
@@ -155,16 +160,18 @@ const char *worker_id_text(char *buf, int64_t id)
 	return buf;
 }
 
-void worker_pause_ms(struct worker *w, int ms)
+bool worker_pause_ns(struct worker *w, int64_t duration_ns)
 {
-	int64_t until = clock_now_ns() + (int64_t)ms * 1000000;
+	int64_t until = clock_now_ns() + duration_ns;
 
-	while (!atomic_load_explicit(&w->shared->stop, memory_order_relaxed)) {
+	for (;;) {
 		int64_t left = until - clock_now_ns();
 
+		if (run_stopping(w->shared))
+			return false;
 		if (left <= 0)
-			break;
-		clock_sleep_ns(left < 10000000 ? left : 10000000);
+			return true;
+		clock_sleep_ns(left < WORKER_WAKE_NS ? left : WORKER_WAKE_NS);
 	}
 }
 
@@ -189,7 +196,23 @@ static void worker_abort(struct worker *w, const char *reason)
 	snprintf(w->abort_reason, sizeof(w->abort_reason), "worker %d: %.200s", w->index, reason);
 }
 
-/* Executes the job in hand: work, complete, note it in the ledger. 0, or -1 when the ledger cannot grow. */
+/* Gives the job in hand back, its work cut short by a stop: rolled back in hold mode, freed in flip mode. */
+static void give_back(struct worker *w, int64_t job_id)
+{
+	char id[24];
+	const char *params[] = { worker_id_text(id, job_id), w->index_text };
+
+	atomic_store(&w->saw_stop, true);
+	if (w->shared->mode == MODE_HOLD)
+		worker_sql(w, "ROLLBACK");
+	else
+		worker_exec(w, SLOT_FREE, 2, params, NULL, 0);
+}
+
+/*
+ * Executes the job in hand: work, complete, note it in the ledger; or, when the run
+ * stops during the work, give the job back. 0, or -1 when the ledger cannot grow.
+ */
 static int execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_t in_hand)
 {
 	const struct run_shared *s = w->shared;
@@ -205,8 +228,14 @@ static int execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	int64_t end;
 	int rc;
 
-	if (job_id >= 1 && job_id <= s->backlog + s->arrivals)
-		clock_sleep_ns(s->work_ns[job_id - 1]);
+	if (job_id >= 1 && job_id <= s->backlog + s->arrivals && !worker_pause_ns(w, s->work_ns[job_id - 1])) {
+		give_back(w, job_id);
+		end = clock_now_ns();
+		e.end_ns = end - s->start_ns;
+		e.outcome = EXEC_INTERRUPTED;
+		w->stats.busy_ns += end - in_hand;
+		return ledger_add_execution(&w->ledger, &e);
+	}
 	rc = st->finish ? st->finish(w, job_id, slot) : worker_finish(w, job_id, slot);
 	end = clock_now_ns();
 	e.end_ns = end - s->start_ns;
@@ -278,7 +307,7 @@ static void *worker_main(void *arg)
 
 	worker_wait_gate(s);
 	last_success = clock_now_ns();
-	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+	while (!run_stopping(w->shared)) {
 		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
 		enum claim_result r;
 		bool failed = false;
@@ -291,7 +320,8 @@ static void *worker_main(void *arg)
 		if (r != CLAIM_EMPTY)
 			empty_streak = 0;
 		if (r == CLAIM_OK) {
-			hist_record(&w->stats.claim_latency, claim_end - claim_start);
+			if (!run_stopping(s))
+				hist_record(&w->stats.claim_latency, claim_end - claim_start);
 			if (execute(w, job_id, claim_start, claim_end) < 0) {
 				worker_abort(w, "out of memory for the ledger");
 				break;
@@ -317,11 +347,11 @@ static void *worker_main(void *arg)
 			if (!s->deadline_ns && drained(w, &failed))
 				break;
 			if (!failed)
-				worker_pause_ms(w, s->cfg->empty_wait_ms);
+				worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
 		} else if (r == CLAIM_ERROR) {
 			failed = true;
 		} else if (r == CLAIM_BUSY) {
-			worker_pause_ms(w, s->cfg->empty_wait_ms);
+			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
 			continue;
 		}
 		if (w->ledger_full) {
@@ -336,8 +366,9 @@ static void *worker_main(void *arg)
 		if (gives_up(w, &consecutive_errors, last_success))
 			break;
 		if (error_kind_is_contention(s->db->error_kind(w->conn)))
-			worker_pause_ms(w, s->cfg->empty_wait_ms);
+			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
 	}
+	atomic_store(&w->saw_stop, true);
 	atomic_store(&w->finished, true);
 	return NULL;
 }

@@ -16,10 +16,14 @@
 #include "model/config.h"
 #include "measure/ledger.h"
 #include "measure/metrics.h"
+#include "engine/sql_template.h"
 #include "engine/strategy.h"
 
 /* Consecutive errors (other than lock contention) after which a worker gives up; the run is then incomplete. */
 #define WORKER_MAX_CONSECUTIVE_ERRORS 100
+
+/* The longest a worker sleeps (working, pausing) before it looks whether the run is stopping. */
+#define WORKER_WAKE_NS 10000000
 
 /* How long a worker keeps retrying lock contention (BUSY, 55P03 ...) without one success before it gives up. */
 #define WORKER_STALL_NS (30 * 1000000000LL)
@@ -36,6 +40,12 @@ struct run_shared {
 	enum claim_mode mode;			/* its claim mode in this run */
 	char jobs_table[160];			/* quoted name of the queue table */
 	char tickets_table[160];		/* quoted name of the ticket control table */
+	char jobs_name[128];			/* the queue table's name, unquoted */
+	char tickets_name[128];			/* the ticket control table's name, unquoted */
+	char owner[512];			/* the note that marks the run's tables as its own (for cleanup) */
+	bool created_jobs;			/* the run created the queue table: it drops it */
+	bool created_tickets;			/* the run created the ticket table: it drops it */
+	struct sql_names names;			/* what the SQL templates' placeholders stand for: the above */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	long backlog;				/* jobs 1..backlog are in the table before the start */
 	long arrivals;				/* jobs backlog+1..backlog+arrivals: producers' */
@@ -62,6 +72,7 @@ struct worker {
 	struct ledger ledger;			/* its executions, empty claims and error instants */
 	atomic_uint_fast64_t progress;		/* completed jobs, read by the progress line */
 	atomic_bool finished;			/* set when its loop has ended */
+	atomic_bool saw_stop;			/* it has seen the run's stop: it only gives back what it holds now */
 	bool aborted;				/* stopped by an error rather than by the end of the run */
 	bool ledger_full;			/* an error instant could not be recorded: out of memory */
 	char abort_reason[256];			/* why, when aborted */
@@ -110,8 +121,17 @@ int worker_commit(struct worker *w);
 /* Writes id as decimal text into buf (at least 24 bytes) and returns buf. */
 const char *worker_id_text(char *buf, int64_t id);
 
-/* Sleeps ms milliseconds, waking early when a stop is requested. */
-void worker_pause_ms(struct worker *w, int ms);
+/* Milliseconds as nanoseconds. */
+#define MS_TO_NS(ms) ((int64_t)(ms) * 1000000)
+
+/*
+ * Sleeps duration_ns (working, backing off, polling), waking early when the run stops.
+ * true when it slept the whole time, false when the run is stopping.
+ */
+bool worker_pause_ns(struct worker *w, int64_t duration_ns);
+
+/* Whether the run of s is stopping: a stop was requested, or a signal arrived. */
+bool run_stopping(const struct run_shared *s);
 
 /*
  * The default finish: runs slot (SLOT_COMPLETE: done, SLOT_FAIL: error) on the worker's

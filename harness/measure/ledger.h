@@ -14,6 +14,7 @@ enum exec_outcome {
 	EXEC_DONE,		/* the completion committed: the job is done */
 	EXEC_FAILED,		/* the job was deliberately marked error, and that committed */
 	EXEC_UNCOMMITTED,	/* the work ran but neither completion nor error committed */
+	EXEC_INTERRUPTED,	/* the run was stopped during the work: the job was given back, not completed */
 };
 
 /* One execution of one job by one worker; times are ns since the start barrier. */

@@ -3,15 +3,16 @@
  * table's final state. The definitions (docs/metrics.md says the same for users):
  *
  * An execution is committed when its outcome is EXEC_DONE or EXEC_FAILED.
- * n_j is the number of executions of job j, whatever their outcome.
+ * n_j is the number of executions of job j but those a stop cut short (EXEC_INTERRUPTED:
+ * the job was given back, never completed twice).
  *
  * completed	distinct jobs with at least one EXEC_DONE execution.
  * executions	entries in the ledger.
  * failed	executions with outcome EXEC_FAILED (the job was marked error, and that committed).
  * duplicates	sum over jobs of max(0, n_j - 1).
  * dup_jobs	jobs with n_j > 1.
- * overlaps	unordered pairs {a, b} of executions of one job whose [start_ns, end_ns)
- *		intervals intersect: a.start < b.end && b.start < a.end.
+ * overlaps	unordered pairs {a, b} of executions of one job, neither cut short by a stop,
+ *		whose [start_ns, end_ns) intervals intersect: a.start < b.end && b.start < a.end.
  * makespan_s	largest end_ns of a committed execution, in seconds; 0 when none.
  * ideal_s	drain: work_ns summed over every job / n_workers;
  *		timed: work_ns summed over the completed jobs / n_workers.
@@ -296,13 +297,16 @@ static void scan_job(const struct execution *x, size_t n, struct run_metrics *ou
 		     struct job_summary *s)
 {
 	int64_t last_commit_start = INT64_MIN, last_commit_end = INT64_MIN;
-	size_t i, k;
+	size_t i, k, counted = 0;
 
 	job_summary_init(s);
 	s->executed = true;
-	out->duplicates += n - 1;
-	if (n > 1)
+	for (i = 0; i < n; i++)
+		counted += x[i].outcome != EXEC_INTERRUPTED;
+	if (counted > 1) {
+		out->duplicates += counted - 1;
 		out->dup_jobs++;
+	}
 
 	for (i = 0; i < n; i++) {
 		if (x[i].claim_start_ns < s->first_claim_ns)
@@ -319,8 +323,8 @@ static void scan_job(const struct execution *x, size_t n, struct run_metrics *ou
 				s->expected = x[i].outcome;
 			}
 		}
-		for (k = i + 1; k < n; k++)
-			if (x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
+		for (k = i + 1; k < n && x[i].outcome != EXEC_INTERRUPTED; k++)
+			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
 				out->overlaps++;
 	}
 	for (i = 0; i < n; i++)

@@ -43,6 +43,8 @@ struct db_options {
 	int sqlite_journal;		/* SQLite journal_mode: an index in sqlite_journal_modes */
 	int sqlite_synchronous;		/* SQLite synchronous level: an index in sqlite_synchronous_levels */
 	int sqlite_busy_timeout_ms;	/* SQLite: how long a statement waits for a lock before SQLITE_BUSY */
+	int lock_timeout_ms;		/* PostgreSQL: lock_timeout of every connection, 0: none */
+	int statement_timeout_ms;	/* PostgreSQL: statement_timeout of every connection, 0: none */
 };
 
 /* One strategy to run and the claim mode to run it in. */

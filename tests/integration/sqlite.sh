@@ -88,15 +88,19 @@ check_jq "$out" '[.results[].strategy] == ["naive", "for-update", "nowait-backof
 	"--strategy all on SQLite runs every strategy SQLite can run"
 check "--strategy all says on stderr that skip-locked is left out" grep -q 'leaving out skip-locked' <<<"$err"
 
-# With no PostgreSQL server programs and no --db, a temporary SQLite file is used and removed.
-empty=$dir/no-pg-bin
-mkdir "$empty"
-err=$(TMPDIR=$dir CLAIMBENCH_PG_BINDIR=$empty "$CLAIMBENCH" run --format json --no-progress --jobs 20 \
+# With no PostgreSQL server programs (CLAIMBENCH_PG_BINDIR=none says so) and no --db, a temporary SQLite
+# file is used and removed.
+err=$(TMPDIR=$dir CLAIMBENCH_PG_BINDIR=none "$CLAIMBENCH" run --format json --no-progress --jobs 20 \
 	--work-ms 1 --workers 2 --strategy update-returning 2>&1 >"$out")
 check_jq "$out" '.backend == "sqlite" and .results[0].completed == 20' \
 	"no PostgreSQL programs: the run falls back to SQLite"
 check "the fallback says so on stderr" grep -q 'using a temporary SQLite database' <<<"$err"
 check "the temporary SQLite file is removed at exit" eval '[ -z "$(ls "$dir" | grep claimbench-)" ]'
+empty=$dir/no-pg-bin
+mkdir "$empty"
+CLAIMBENCH_PG_BINDIR=$empty expect_exit 3 "CLAIMBENCH_PG_BINDIR=$empty does not hold initdb and pg_ctl" \
+	"a CLAIMBENCH_PG_BINDIR without the server programs is an error, not a fallback" \
+	run --no-progress --jobs 5 --work-ms 1 --strategy skip-locked
 
 # update-returning on PostgreSQL: the outer status check turns a lost race into an empty claim.
 "$CLAIMBENCH" run --format json --no-progress --jobs 100 --work-ms 5 --workers 8 \

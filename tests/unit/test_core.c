@@ -11,16 +11,29 @@
 
 static void test_sql_template(void)
 {
+	const struct sql_names pg = { .jobs = "\"j\"", .tickets = "\"t\"", .owner = "claimbench run: x",
+				      .dialect = BACKEND_POSTGRESQL };
+	const struct sql_names lite = { .jobs = "\"j\"", .tickets = "\"t\"", .owner = "",
+					.dialect = BACKEND_SQLITE };
+	const struct sql_names long_name = { .jobs = "a_very_long_table_name", .tickets = "t", .owner = "" };
 	char buf[128];
 
-	CHECK(sql_expand("SELECT 1 FROM {jobs} JOIN {tickets} ON {jobs}.id = 1", "\"j\"", "\"t\"", buf,
-			 sizeof(buf)) == 0 && strcmp(buf, "SELECT 1 FROM \"j\" JOIN \"t\" ON \"j\".id = 1") == 0,
+	CHECK(sql_expand("SELECT 1 FROM {jobs} JOIN {tickets} ON {jobs}.id = 1", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "SELECT 1 FROM \"j\" JOIN \"t\" ON \"j\".id = 1") == 0,
 	      "sql_expand replaces every {jobs} and {tickets}");
-	CHECK(sql_expand("{job} {x}", "a", "b", buf, sizeof(buf)) == 0 && strcmp(buf, "{job} {x}") == 0,
+	CHECK(sql_expand("{job} {x} {jobsx}", &pg, buf, sizeof(buf)) == 0 && strcmp(buf, "{job} {x} {jobsx}") == 0,
 	      "sql_expand leaves other braces alone");
-	CHECK(sql_expand("SELECT * FROM {jobs}", "a_very_long_table_name", "t", buf, 20) == -1,
+	CHECK(sql_expand("CREATE INDEX {jobs:new}", &lite, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "CREATE INDEX \"j_new\"") == 0, "{jobs:SUFFIX} names a suffixed object inside the quotes");
+	CHECK(sql_expand("SET done_at = {now}", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "SET done_at = clock_timestamp()") == 0, "{now} is clock_timestamp() on PostgreSQL");
+	CHECK(sql_expand("SET done_at = {now}", &lite, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "SET done_at = julianday('now')") == 0, "{now} is julianday('now') on SQLite");
+	CHECK(sql_expand("COMMENT ON TABLE {jobs} IS '{owner}'", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "COMMENT ON TABLE \"j\" IS 'claimbench run: x'") == 0, "{owner} is the owner note");
+	CHECK(sql_expand("SELECT * FROM {jobs}", &long_name, buf, 20) == -1,
 	      "sql_expand refuses a result that does not fit");
-	CHECK(sql_expand("0123456789", "a", "b", buf, 11) == 0 && strcmp(buf, "0123456789") == 0,
+	CHECK(sql_expand("0123456789", &pg, buf, 11) == 0 && strcmp(buf, "0123456789") == 0,
 	      "sql_expand fills a buffer exactly");
 }
 

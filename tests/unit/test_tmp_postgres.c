@@ -1,16 +1,22 @@
 /*
  * tmp_postgres: a throwaway cluster starts, answers over its private socket only,
- * and after stop is gone, directory and all; stop is safe to repeat.
+ * and after stop is gone, directory and all; stop is safe to repeat; and when its
+ * process dies without stopping it, its watchdog removes it.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
 #include "check.h"
+#include "db/leftovers.h"
 #include "db/tmp_postgres.h"
+#include "db/watchdog.h"
 
 /* Runs sql, which must return at least one row, and copies its first value into out. */
 static bool query_value(PGconn *conn, const char *sql, char *out, size_t outlen)
@@ -31,25 +37,69 @@ static bool gone(const char *path)
 	return stat(path, &st) != 0 && errno == ENOENT;
 }
 
+/*
+ * A process that starts a cluster under a watchdog and dies without stopping it, as a
+ * SIGKILLed claimbench would: the watchdog must stop the server and remove the directory.
+ */
+static void test_watchdog(void)
+{
+	char dir[PATH_MAX] = "";
+	int fds[2], status;
+	ssize_t got = 0;
+	pid_t child;
+
+	if (pipe(fds) != 0)
+		return;
+	child = fork();
+	if (child == 0) {
+		struct watchdog wd;
+		struct tmp_postgres pg;
+		char err[512];
+
+		close(fds[0]);
+		if (watchdog_start(&wd, err, sizeof(err)) == 0 && tmp_postgres_start(&pg, &wd, err, sizeof(err)) == 0) {
+			ssize_t put = write(fds[1], pg.dir, strlen(pg.dir) + 1);
+
+			(void)put;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	if (child > 0)
+		got = read(fds[0], dir, sizeof(dir) - 1);
+	close(fds[0]);
+	waitpid(child, &status, 0);
+	CHECK(got > 1, "a process started a cluster under a watchdog and died without stopping it (%s)", dir);
+	if (got <= 1)
+		return;
+	for (int tries = 0; tries < 100 && !gone(dir); tries++)
+		usleep(100000);
+	CHECK(gone(dir), "within 10 s the watchdog stopped the server and removed %s", dir);
+}
+
 int main(void)
 {
 	struct tmp_postgres never = { 0 }, pg;
-	char err[512] = "", value[512];
+	char err[512] = "", value[512], note[PATH_MAX + 32];
 	PGconn *conn, *open_conn;
+	struct watchdog wd;
 	struct stat st;
 
 	tmp_postgres_stop(&never);
 	CHECK(!never.started && !never.have_dir, "stop on a never-started cluster does nothing");
 
-	if (!tmp_postgres_available()) {
+	if (tmp_postgres_available(err, sizeof(err)) != 1) {
 		printf("ok - # SKIP no PostgreSQL server programs found\n");
 		return check_exit_status();
 	}
 
-	CHECK(tmp_postgres_start(&pg, err, sizeof(err)) == 0, "start: %s", err);
+	CHECK(watchdog_start(&wd, err, sizeof(err)) == 0, "a watchdog starts (%s)", err);
+	CHECK(tmp_postgres_start(&pg, &wd, err, sizeof(err)) == 0, "start: %s", err);
 	if (!pg.started)
 		return check_exit_status();
 	CHECK(stat(pg.dir, &st) == 0 && S_ISDIR(st.st_mode), "the cluster lives in %s", pg.dir);
+	snprintf(note, sizeof(note), "%s/" LEFTOVERS_OWNER_FILE, pg.dir);
+	CHECK(stat(note, &st) == 0 && S_ISREG(st.st_mode), "the cluster holds the owner note %s", note);
 
 	conn = PQconnectdb(pg.conninfo);
 	CHECK(PQstatus(conn) == CONNECTION_OK, "connect with \"%s\" %s", pg.conninfo, PQerrorMessage(conn));
@@ -77,5 +127,8 @@ int main(void)
 
 	tmp_postgres_stop(&pg);
 	CHECK(gone(pg.dir) && !pg.started && !pg.have_dir, "a second stop is harmless");
+	watchdog_release(&wd);
+	CHECK(wd.pid == 0, "a released watchdog has exited");
+	test_watchdog();
 	return check_exit_status();
 }

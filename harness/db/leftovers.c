@@ -1,0 +1,105 @@
+#include <errno.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "db/leftovers.h"
+#include "db/ownership.h"
+
+/* How long a server is given to go after SIGQUIT, and how often it is looked at meanwhile. */
+#define SERVER_GONE_WAIT_NS (10 * 1000000000LL)
+#define SERVER_POLL_NS 20000000
+
+/* The pid of the server running in data_dir, from the first line of its postmaster.pid; -1 when none. */
+static long server_pid(const char *data_dir)
+{
+	char path[PATH_MAX];
+	long pid = -1;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/postmaster.pid", data_dir) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &pid) != 1 || pid <= 1)
+		pid = -1;
+	fclose(f);
+	return pid;
+}
+
+/* In a child that has become the server's user: SIGQUIT to the server of data_dir (arg), then wait for it to go. */
+static int stop_server(void *arg)
+{
+	long pid = server_pid(arg);
+	int64_t until = clock_now_ns() + SERVER_GONE_WAIT_NS;
+
+	if (pid < 0 || kill((pid_t)pid, SIGQUIT) != 0)
+		return 0;
+	while (kill((pid_t)pid, 0) == 0) {
+		if (clock_now_ns() >= until)
+			return 1;
+		clock_sleep_ns(SERVER_POLL_NS);
+	}
+	return 0;
+}
+
+int leftovers_stop_server(const char *data_dir, const struct run_as *as)
+{
+	return run_as_call(as, stop_server, (void *)data_dir) == 0 ? 0 : -1;
+}
+
+/* nftw callback: removes one entry, directories after their contents; carries on past failures. */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP || type == FTW_DNR)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* In a child that has become the owner: removes the tree at path (arg). 0 when it is gone. */
+static int remove_tree(void *arg)
+{
+	struct stat st;
+
+	nftw(arg, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return lstat(arg, &st) == 0 ? 1 : 0;
+}
+
+int leftovers_remove(const char *path, const struct run_as *as)
+{
+	return run_as_call(as, remove_tree, (void *)path) == 0 ? 0 : -1;
+}
+
+int leftovers_mark(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], note[256];
+	struct owner self;
+	bool written;
+	FILE *f;
+
+	owner_self(&self);
+	owner_format(&self, note, sizeof(note));
+	snprintf(path, sizeof(path), "%s/%s", dir, LEFTOVERS_OWNER_FILE);
+	f = fopen(path, "wx");
+	if (!f)
+		goto fail;
+	written = fprintf(f, "%s\n", note) > 0;
+	if (fclose(f) != 0 || !written)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "could not write %s: %s", path, strerror(errno));
+	return -1;
+}

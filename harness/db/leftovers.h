@@ -1,0 +1,30 @@
+/*
+ * Removing what a claimbench process made outside the database: a throwaway cluster's
+ * server and directory, a temporary SQLite file's directory. Each step runs as the user
+ * who owns what it touches (db/run_as.h), so it cannot be turned against anything else.
+ * The process itself, its watchdog and `claimbench cleanup` all remove things this way.
+ */
+#ifndef CLAIMBENCH_LEFTOVERS_H
+#define CLAIMBENCH_LEFTOVERS_H
+
+#include <stddef.h>
+
+#include "db/run_as.h"
+
+/* The name of the owner note a claimbench process writes into the directories it makes. */
+#define LEFTOVERS_OWNER_FILE "claimbench.owner"
+
+/* Writes this process's owner note (db/ownership.h) into dir/LEFTOVERS_OWNER_FILE. 0, or -1 with err. */
+int leftovers_mark(const char *dir, char *err, size_t errlen);
+
+/*
+ * Stops, in immediate mode (SIGQUIT), the PostgreSQL server whose data directory is
+ * data_dir, if one runs there, acting as as; waits up to 10 s for it to go. 0 when no
+ * server runs there any more, -1 when one still does.
+ */
+int leftovers_stop_server(const char *data_dir, const struct run_as *as);
+
+/* Removes path (a file, or a directory and all below it, links not followed) acting as as. 0, or -1. */
+int leftovers_remove(const char *path, const struct run_as *as);
+
+#endif

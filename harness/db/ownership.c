@@ -1,0 +1,107 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/ownership.h"
+
+/* How far a process's start may lie from its note's, in seconds (the note has whole seconds, /proc ticks). */
+#define START_SLACK_S 2
+
+/* The start of process pid, in seconds since the epoch, from /proc; -1 when unknown. */
+static time_t process_start(long pid)
+{
+	char path[64], buf[1024], *close_paren;
+	unsigned long long ticks = 0, boot = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	size_t n;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* Field 22, the start in clock ticks after boot, counted past the command's closing parenthesis (field 2). */
+	close_paren = strrchr(buf, ')');
+	if (!close_paren || hz <= 0)
+		return -1;
+	for (field = 2, close_paren++; field < 22 && close_paren; field++)
+		close_paren = strchr(close_paren + 1, ' ');
+	if (!close_paren || sscanf(close_paren, " %llu", &ticks) != 1)
+		return -1;
+	f = fopen("/proc/stat", "r");
+	if (!f)
+		return -1;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "btime %llu", &boot) == 1)
+			break;
+	fclose(f);
+	return boot ? (time_t)(boot + ticks / (unsigned long long)hz) : -1;
+}
+
+void owner_self(struct owner *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->pid = (long)getpid();
+	if (gethostname(o->host, sizeof(o->host) - 1) != 0)
+		snprintf(o->host, sizeof(o->host), "unknown");
+	o->host[strspn(o->host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-")] = '\0';
+	o->started = process_start(o->pid);
+	if (o->started < 0)
+		o->started = time(NULL);
+}
+
+void owner_format(const struct owner *o, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, OWNER_NOTE_PREFIX "pid %ld on %s started %lld", o->pid, o->host,
+				       (long long)o->started);
+
+	for (size_t i = 0; i < o->n_tables && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "; tables ", o->tables[i]);
+}
+
+int owner_parse(const char *note, struct owner *o)
+{
+	long long started;
+	int consumed = 0;
+	const char *rest;
+
+	memset(o, 0, sizeof(*o));
+	if (strncmp(note, OWNER_NOTE_PREFIX, strlen(OWNER_NOTE_PREFIX)) != 0)
+		return -1;
+	if (sscanf(note + strlen(OWNER_NOTE_PREFIX), "pid %ld on %63s started %lld%n", &o->pid, o->host, &started,
+		   &consumed) != 3 || o->pid <= 0)
+		return -1;
+	o->started = (time_t)started;
+	rest = note + strlen(OWNER_NOTE_PREFIX) + consumed;
+	if (strncmp(rest, "; tables ", 9) != 0)
+		return *rest ? -1 : 0;
+	rest += 9;
+	while (*rest && o->n_tables < OWNER_MAX_TABLES) {
+		size_t n = strcspn(rest, " ");
+
+		if (n == 0 || n >= sizeof(o->tables[0]))
+			return -1;
+		memcpy(o->tables[o->n_tables], rest, n);
+		o->tables[o->n_tables++][n] = '\0';
+		rest += n + strspn(rest + n, " ");
+	}
+	return *rest ? -1 : 0;
+}
+
+bool owner_alive(const struct owner *o)
+{
+	time_t started;
+
+	if (kill((pid_t)o->pid, 0) != 0 && errno != EPERM)
+		return false;
+	started = process_start(o->pid);
+	return started < 0 || (started >= o->started - START_SLACK_S && started <= o->started + START_SLACK_S);
+}

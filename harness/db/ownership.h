@@ -1,0 +1,41 @@
+/*
+ * The note that marks what a claimbench process creates (its tables, its throwaway
+ * cluster) as its own: the process, the host, when it started and what it made. A
+ * process that dies leaves the note behind, and `claimbench cleanup` reads it to tell a
+ * dead process's leftovers from a live one's.
+ */
+#ifndef CLAIMBENCH_OWNERSHIP_H
+#define CLAIMBENCH_OWNERSHIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* How every note begins. */
+#define OWNER_NOTE_PREFIX "claimbench run: "
+
+/* Tables one note names at most. */
+#define OWNER_MAX_TABLES 2
+
+/* What a note says. */
+struct owner {
+	long pid;				/* the process */
+	char host[64];				/* its host name */
+	time_t started;				/* when it started (seconds since the epoch) */
+	char tables[OWNER_MAX_TABLES][128];	/* the tables it created, unquoted */
+	size_t n_tables;			/* entries used in tables */
+};
+
+/* The owner this process is: its pid, host (letters, digits, '.' and '-' only) and start, no tables yet. */
+void owner_self(struct owner *o);
+
+/* Writes o as a note into buf: text with no quote, backslash or comment delimiter in it. */
+void owner_format(const struct owner *o, char *buf, size_t len);
+
+/* Reads a note into o. 0, or -1 when note is no note of claimbench's. */
+int owner_parse(const char *note, struct owner *o);
+
+/* Whether o's process is still running on this host: its pid is alive and started when o says. */
+bool owner_alive(const struct owner *o);
+
+#endif

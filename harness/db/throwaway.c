@@ -1,0 +1,69 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/leftovers.h"
+#include "db/throwaway.h"
+
+int throwaway_prepare(struct throwaway *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	return watchdog_start(&t->wd, err, errlen);
+}
+
+/* Creates the SQLite file's directory under $TMPDIR (or /tmp), with this process's owner note. 0, or -1 with err. */
+static int open_sqlite(struct throwaway *t, char *err, size_t errlen)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (!base || !*base)
+		base = "/tmp";
+	if (snprintf(t->sqlite_dir, sizeof(t->sqlite_dir), "%s/claimbench-sqlite-XXXXXX", base) >=
+	    (int)sizeof(t->sqlite_dir)) {
+		snprintf(err, errlen, "TMPDIR is too long");
+		return -1;
+	}
+	if (!mkdtemp(t->sqlite_dir)) {
+		snprintf(err, errlen, "cannot create a temporary directory in %s: %s", base, strerror(errno));
+		return -1;
+	}
+	t->own_file = true;
+	t->as = (struct run_as){ .uid = geteuid(), .gid = getegid() };
+	if (watchdog_guard(&t->wd, t->sqlite_dir, false, &t->as) < 0) {
+		snprintf(err, errlen, "could not give %s to the watchdog", t->sqlite_dir);
+		return -1;
+	}
+	if (leftovers_mark(t->sqlite_dir, err, errlen) < 0)
+		return -1;
+	snprintf(t->sqlite_path, sizeof(t->sqlite_path), "%s/queue.db", t->sqlite_dir);
+	return 0;
+}
+
+int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char **target, char *err, size_t errlen)
+{
+	if (db->kind == BACKEND_SQLITE) {
+		if (open_sqlite(t, err, errlen) < 0)
+			return -1;
+		*target = t->sqlite_path;
+		return 0;
+	}
+	if (tmp_postgres_start(&t->pg, &t->wd, err, errlen) < 0)
+		return -1;
+	t->own_server = true;
+	*target = t->pg.conninfo;
+	return 0;
+}
+
+void throwaway_close(struct throwaway *t)
+{
+	if (t->own_server)
+		tmp_postgres_stop(&t->pg);
+	t->own_server = false;
+	if (t->own_file)
+		leftovers_remove(t->sqlite_dir, &t->as);
+	t->own_file = false;
+	run_as_free(&t->as);
+	watchdog_release(&t->wd);
+}

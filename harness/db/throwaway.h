@@ -1,0 +1,41 @@
+/*
+ * The throwaway database a run uses when it is given none: a PostgreSQL cluster of its
+ * own (db/tmp_postgres.h) or, without PostgreSQL's server programs, an SQLite file in a
+ * temporary directory of its own. A watchdog, started first, removes either should the
+ * process die before it could.
+ */
+#ifndef CLAIMBENCH_THROWAWAY_H
+#define CLAIMBENCH_THROWAWAY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db/backend.h"
+#include "db/tmp_postgres.h"
+#include "db/watchdog.h"
+
+/* A throwaway database and what guards it. */
+struct throwaway {
+	struct watchdog wd;		/* removes what is left should this process die */
+	struct tmp_postgres pg;		/* the PostgreSQL cluster, when own_server */
+	bool own_server;		/* pg runs and is ours to remove */
+	struct run_as as;		/* who removes the SQLite directory: ourselves */
+	char sqlite_dir[PATH_MAX];	/* the SQLite file's directory, when own_file */
+	char sqlite_path[PATH_MAX + 16];/* the SQLite file */
+	bool own_file;			/* sqlite_dir exists and is ours to remove */
+};
+
+/* Starts t's watchdog. Call it while the process has one thread. 0, or -1 with err. */
+int throwaway_prepare(struct throwaway *t, char *err, size_t errlen);
+
+/*
+ * Creates the throwaway database for driver db (PostgreSQL: a cluster; SQLite: a file) and
+ * points *target at where to connect. 0, or -1 with err.
+ */
+int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char **target, char *err, size_t errlen);
+
+/* Removes the throwaway database, if one was made, and releases the watchdog. */
+void throwaway_close(struct throwaway *t);
+
+#endif
