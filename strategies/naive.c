@@ -3,14 +3,10 @@
  * with no lock and no status check in between. Workers that select at the same
  * moment take the same job: this strategy exists to show the duplicates.
  *
- * On PostgreSQL the two statements run in autocommit. On SQLite they run in one
- * deferred transaction (plain BEGIN): the select reads a snapshot, and the update must
- * then upgrade to the database's single write lock. When another worker has written
- * since that snapshot, SQLite refuses the upgrade (SQLITE_BUSY_SNAPSHOT in WAL mode,
- * SQLITE_BUSY otherwise) instead of letting the race through; the worker rolls back and
- * the loop retries. What the run measures is how often that happens.
+ * The two statements run in autocommit on every backend, as the applications this
+ * stands for run them: on SQLite too, where each takes the write lock for itself alone,
+ * so two workers that select before either updates take the same job there as well.
  */
-#include "engine/claim.h"
 #include "engine/sql_template.h"
 #include "engine/strategy.h"
 #include "engine/worker.h"
@@ -32,8 +28,6 @@ static enum claim_result naive_claim(struct worker *w, int64_t *job_id)
 	const char *mark_params[] = { id, w->index_text };
 	int rows;
 
-	if (w->shared->db->kind == BACKEND_SQLITE)
-		return claim_in_transaction(w, SLOT_SELECT, job_id);
 	rows = worker_exec(w, SLOT_SELECT, 1, select_params, job_id, 1);
 	if (rows <= 0)
 		return rows < 0 ? CLAIM_ERROR : CLAIM_EMPTY;

@@ -42,9 +42,7 @@ int cmd_list(int argc, char **argv)
 {
 	if (argc > 1) {
 		if (strcmp(argv[1], "--help") == 0) {
-			printf("usage: claimbench list\n"
-			       "Lists every strategy: its claim modes on each backend (* marks the default, - means\n"
-			       "it cannot run there), what it does, and the options of those that have their own.\n");
+			command_print_usage(command_find("list"), NULL, stdout);
 			return EXIT_DONE;
 		}
 		fprintf(stderr, "claimbench list: unexpected argument \"%s\"\n(see claimbench list --help)\n", argv[1]);

@@ -1,6 +1,36 @@
-/* The subcommands; each returns the process's exit status (enum exit_status). */
+/*
+ * The subcommands: one row each, read by main to dispatch and by --help and the man
+ * page to describe them. Each returns the process's exit status (base/exit_status.h).
+ */
 #ifndef CLAIMBENCH_COMMANDS_H
 #define CLAIMBENCH_COMMANDS_H
+
+#include <stdio.h>
+
+#include "cli/options.h"
+
+/* One subcommand. */
+struct command {
+	const char *name;			/* the word after "claimbench" */
+	const char *summary;			/* one line for claimbench --help */
+	const char *synopsis;			/* its usage line, after "usage: " */
+	const char *about;			/* what it does: lines ending in \n */
+	const char *tail;			/* what --help says after the options (operands, exit status), or NULL */
+	int options;				/* its enum command_id in the option table, or -1 when its file has its own */
+	int (*run)(int argc, char **argv);	/* runs it (argv[0] is its name); the exit status */
+};
+
+/* Every subcommand, in the order --help lists them; NULL-name terminated. */
+extern const struct command commands[];
+
+/* The command called name, or NULL. */
+const struct command *command_find(const char *name);
+
+/*
+ * Prints c's --help to out: its synopsis, what it does, the options of set (made from
+ * the option table for c; NULL for a command that lists its own), then its tail.
+ */
+void command_print_usage(const struct command *c, const struct option_set *set, FILE *out);
 
 /* `claimbench run [options]`. */
 int cmd_run(int argc, char **argv);
@@ -22,5 +52,8 @@ int cmd_compare(int argc, char **argv);
 
 /* `claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]`. */
 int cmd_report(int argc, char **argv);
+
+/* `claimbench cleanup [--db CONNINFO] [--dry-run]`. */
+int cmd_cleanup(int argc, char **argv);
 
 #endif

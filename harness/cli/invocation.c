@@ -9,31 +9,10 @@
 
 #include "base/exit_status.h"
 #include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/invocation.h"
-#include "db/conninfo.h"
+#include "cli/secrets.h"
 #include "engine/strategy.h"
-
-/* run's usage, before its options. */
-static const char usage_head[] =
-	"usage: claimbench run [options]\n"
-	"Runs each strategy at each worker count on a fresh queue table and prints the measurements.\n"
-	"With no option it runs the classic scenario (seed 001): every strategy, 200 jobs,\n"
-	"10 workers, 100 ms of work each, on a throwaway PostgreSQL (or, when no PostgreSQL\n"
-	"server programs are installed, on a temporary SQLite file).\n"
-	"\n";
-
-/* run's usage, after its options. */
-static const char usage_tail[] =
-	"\n"
-	"Exit status: 0 done, 1 an expectation failed, 2 usage error, 3 database or environment error,\n"
-	"4 run incomplete.\n";
-
-void invocation_print_usage(const struct option_set *set, FILE *out)
-{
-	fputs(usage_head, out);
-	option_set_print(set, out);
-	fputs(usage_tail, out);
-}
 
 /* Gives each strategy its mode (its own, the --claim-mode one or its default) and checks it supports it. */
 static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
@@ -350,16 +329,6 @@ static void name_scenario(struct run_invocation *inv)
 		inv->groups[g].scenario = name;
 }
 
-/* Keeps the options as typed in inv->command_line. */
-static void keep_command_line(struct run_invocation *inv, int argc, char **argv)
-{
-	size_t used = (size_t)snprintf(inv->command_line, sizeof(inv->command_line), "claimbench run");
-
-	for (int i = 1; i < argc && used < sizeof(inv->command_line); i++)
-		used += (size_t)snprintf(inv->command_line + used, sizeof(inv->command_line) - used, " %s", argv[i]);
-	conninfo_redact(inv->command_line);
-}
-
 /* What the command line's options go into while they are read. */
 struct command_line {
 	struct run_invocation *inv;	/* takes the command's own settings */
@@ -396,12 +365,16 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 	struct build b = { .inv = inv, .table = table, .set = &set };
 
 	memset(inv, 0, sizeof(*inv));
-	keep_command_line(inv, argc, argv);
+	inv->command_line = secrets_command_line(argc, argv);
+	if (!inv->command_line) {
+		snprintf(err, errlen, "out of memory");
+		return INVOCATION_ERROR;
+	}
 	if (option_set_build(&set, table, COMMAND_RUN, err, errlen) < 0 || command_defaults(inv, &set, err, errlen) < 0)
 		return INVOCATION_ERROR;
 	switch (args_options(argc, argv, set.longopts, (int)set.n_rows, NULL, collect_option, &cl, err, errlen)) {
 	case ARGS_HELP:
-		invocation_print_usage(&set, stdout);
+		command_print_usage(command_find("run"), &set, stdout);
 		return INVOCATION_HELP;
 	case ARGS_ERROR:
 		return INVOCATION_ERROR;
@@ -415,8 +388,11 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 	if (inv->settings.scenario) {
 		if (scenario_load(inv->settings.scenario, &inv->scenario, err, errlen) < 0)
 			return INVOCATION_ERROR;
-		conninfo_redact(inv->scenario.text);
 		inv->has_scenario = true;
+		if (secrets_mask_scenario(&inv->scenario) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return INVOCATION_ERROR;
+		}
 	}
 	if (build_groups(&b, &cl.settings, err, errlen) < 0 || load_expectations(inv, err, errlen) < 0)
 		return INVOCATION_ERROR;
@@ -426,6 +402,8 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 
 void invocation_free(struct run_invocation *inv)
 {
+	free(inv->command_line);
+	inv->command_line = NULL;
 	for (size_t i = 0; i < inv->n_expects; i++)
 		expect_free(&inv->expects[i]);
 	free(inv->expects);

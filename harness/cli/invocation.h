@@ -22,7 +22,7 @@ struct run_invocation {
 	bool has_scenario;				/* --scenario was given */
 	struct expectation *expects;			/* the scenario's [expect] assertions */
 	size_t n_expects;				/* entries in expects */
-	char command_line[1024];			/* the options as typed, passwords masked, kept with the results */
+	char *command_line;				/* the options as typed, passwords masked, kept with the results (owned) */
 };
 
 /* What invocation_parse found. */
@@ -44,8 +44,5 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 
 /* Frees what inv holds. */
 void invocation_free(struct run_invocation *inv);
-
-/* Prints `run`'s usage, with the options of set, to out. */
-void invocation_print_usage(const struct option_set *set, FILE *out);
 
 #endif

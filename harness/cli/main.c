@@ -4,21 +4,15 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
+#include "cli/secrets.h"
 
-/* Prints the top-level usage to out. */
+/* Prints the top-level usage, made from the command table, to out. */
 static void print_usage(FILE *out)
 {
-	fputs("usage: claimbench COMMAND [options]\n"
-	      "\n"
-	      "commands:\n"
-	      "  run        run strategies against a queue table and print the measurements\n"
-	      "  list       list the strategies, their claim modes and backends\n"
-	      "  history    list the runs in the result store, newest first\n"
-	      "  show       print one stored run and the invocation it came from\n"
-	      "  export     print one stored run as CSV or JSON\n"
-	      "  compare    compare a candidate's runs with a baseline's; exit 1 on a regression\n"
-	      "  report     draw charts of stored runs and write report.md and report.html\n"
-	      "\n"
+	fputs("usage: claimbench COMMAND [options]\n\ncommands:\n", out);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fputs("\n"
 	      "  claimbench COMMAND --help   options of a command\n"
 	      "  claimbench --version        the version\n",
 	      out);
@@ -26,9 +20,15 @@ static void print_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	const struct command *c;
+
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;
+	}
+	if (secrets_hide_argv(argc, argv) < 0) {
+		fprintf(stderr, "claimbench: out of memory\n");
+		return EXIT_ENVIRONMENT;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
 		print_usage(stdout);
@@ -38,20 +38,9 @@ int main(int argc, char **argv)
 		printf("claimbench %s\n", CLAIMBENCH_VERSION);
 		return EXIT_DONE;
 	}
-	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
-	if (strcmp(argv[1], "list") == 0)
-		return cmd_list(argc - 1, argv + 1);
-	if (strcmp(argv[1], "history") == 0)
-		return cmd_history(argc - 1, argv + 1);
-	if (strcmp(argv[1], "show") == 0)
-		return cmd_show(argc - 1, argv + 1);
-	if (strcmp(argv[1], "export") == 0)
-		return cmd_export(argc - 1, argv + 1);
-	if (strcmp(argv[1], "compare") == 0)
-		return cmd_compare(argc - 1, argv + 1);
-	if (strcmp(argv[1], "report") == 0)
-		return cmd_report(argc - 1, argv + 1);
+	c = command_find(argv[1]);
+	if (c)
+		return c->run(argc - 1, argv + 1);
 	fprintf(stderr, "claimbench: unknown command \"%s\"\n", argv[1]);
 	print_usage(stderr);
 	return EXIT_USAGE;

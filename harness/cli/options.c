@@ -3,6 +3,7 @@
  * one number or word (--db, --strategy, --workers, --queue, --claim-mode, --table-prefix).
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/parse.h"
@@ -11,9 +12,6 @@
 #include "db/conninfo.h"
 #include "engine/strategy.h"
 #include "store/store.h"
-
-/* The prefix of --db that selects SQLite. */
-#define SQLITE_PREFIX "sqlite:"
 
 /* The run_config of base. */
 static struct run_config *config_of(void *base)
@@ -35,13 +33,8 @@ static int parse_db(const struct option_def *o, const char *text, void *base, ch
 			 "(an unset variable?)", o->name);
 		return -1;
 	}
-	cfg->backend = &backend_postgresql;
-	cfg->target = text;
-	if (strncmp(text, SQLITE_PREFIX, strlen(SQLITE_PREFIX)) != 0)
-		return 0;
-	cfg->backend = &backend_sqlite;
-	cfg->target = text + strlen(SQLITE_PREFIX);
-	if (!*cfg->target) {
+	cfg->backend = backend_of_target(text, &cfg->target);
+	if (cfg->backend == &backend_sqlite && !*cfg->target) {
 		snprintf(err, errlen, "--%s: expected sqlite:PATH with a file path", o->name);
 		return -1;
 	}
@@ -52,10 +45,16 @@ static int parse_db(const struct option_def *o, const char *text, void *base, ch
 static void format_db(const struct option_def *o, const void *base, char *buf, size_t len)
 {
 	const struct run_config *cfg = base;
+	char *masked;
 
 	(void)o;
-	snprintf(buf, len, "%s%s", cfg->backend == &backend_sqlite ? SQLITE_PREFIX : "", cfg->target ? cfg->target : "");
-	conninfo_redact(buf);
+	if (!cfg->target || cfg->backend == &backend_sqlite) {
+		snprintf(buf, len, "%s%s", cfg->target ? BACKEND_SQLITE_PREFIX : "", cfg->target ? cfg->target : "");
+		return;
+	}
+	masked = conninfo_masked(cfg->target);
+	snprintf(buf, len, "%s", masked ? masked : CONNINFO_MASK);
+	free(masked);
 }
 
 /* Appends strategy ops with mode (MODE_COUNT: not given) to cfg. 0, or -1 with err. */
@@ -330,5 +329,10 @@ const struct option_def command_options[] = {
 	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
 	  .offset = offsetof(struct command_settings, results), .def = STORE_DEFAULT_PATH, .arg = "PATH",
 	  .help = "the result store every run is appended to" },
+	{ .name = "db", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_CLEANUP),
+	  .offset = offsetof(struct command_settings, db), .arg = "CONNINFO",
+	  .help = "also look in this database (a libpq conninfo or URI, or sqlite:PATH) for tables of dead runs" },
+	{ .name = "dry-run", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_CLEANUP),
+	  .offset = offsetof(struct command_settings, dry_run), .help = "say what would be removed; remove nothing" },
 	{ .name = NULL },
 };

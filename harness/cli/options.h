@@ -13,12 +13,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/args.h"
 #include "model/config.h"
 #include "model/option.h"
 
 /* The commands that take options from the table. */
 enum command_id {
-	COMMAND_RUN,	/* claimbench run */
+	COMMAND_RUN,		/* claimbench run */
+	COMMAND_CLEANUP,	/* claimbench cleanup */
 	COMMAND_COUNT
 };
 
@@ -28,6 +30,8 @@ enum command_id {
 struct command_settings {
 	const char *results;	/* --results: the result store */
 	const char *scenario;	/* --scenario (run): the scenario file, or NULL */
+	const char *db;		/* --db (cleanup): the database to look in, or NULL */
+	bool dry_run;		/* --dry-run (cleanup): say what would be removed, remove nothing */
 };
 
 /* Every command's options, NULL-name terminated. */
@@ -59,6 +63,15 @@ void option_print(FILE *out, const struct option_def *o);
 
 /* Prints set's options for --help: the command's rows, then each strategy's under its name. */
 void option_set_print(const struct option_set *set, FILE *out);
+
+/*
+ * Reads the command line of command (argv[0] is its name) into settings with set, which
+ * option_set_build made from table: every row of the command placed OPTION_IN_COMMAND,
+ * defaults first. ARGS_OK with optind at the first operand, ARGS_HELP (nothing printed),
+ * or ARGS_ERROR with err.
+ */
+enum args_outcome command_parse(const struct option_set *set, int argc, char **argv,
+				struct command_settings *settings, char *err, size_t errlen);
 
 /*
  * Sets every run row of table and every registered strategy's rows in cfg to their

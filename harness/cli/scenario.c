@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/scenario.h"
 
@@ -15,18 +16,9 @@ struct parse_state {
 	size_t errlen;		/* its size */
 	int failed;		/* an error was recorded */
 	int failed_line;	/* the line of the recorded error */
+	char **headers;		/* the [section] names seen so far, in order (owned) */
+	size_t n_headers;	/* entries in headers */
 };
-
-/* libinih's reader: one line at a time, counting them. */
-static char *read_line(char *buf, int size, void *stream)
-{
-	struct parse_state *ps = stream;
-	char *got = fgets(buf, size, ps->file);
-
-	if (got)
-		ps->line++;
-	return got;
-}
 
 /* Records an error as path:line: message, keeping the one of the earliest line. Returns 0 (an error to libinih). */
 static int fail(struct parse_state *ps, int line, const char *message, const char *detail)
@@ -37,6 +29,65 @@ static int fail(struct parse_state *ps, int line, const char *message, const cha
 	ps->failed = 1;
 	ps->failed_line = line;
 	return 0;
+}
+
+/*
+ * Notes the [section] header line holds, if any, refusing one given before: libinih
+ * would merge a second [global] into the first without a word. 0, or -1 after fail().
+ */
+static int note_header(struct parse_state *ps, const char *line)
+{
+	const char *name = line + strspn(line, " \t"), *end;
+	char **grown, *copy;
+
+	if (*name != '[' || !(end = strchr(name, ']')))
+		return 0;
+	name++;
+	name += strspn(name, " \t");
+	while (end > name && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (size_t i = 0; i < ps->n_headers; i++) {
+		if (strlen(ps->headers[i]) == (size_t)(end - name) && strncmp(ps->headers[i], name, (size_t)(end - name)) == 0) {
+			fail(ps, ps->line, "this section was already given: ", ps->headers[i]);
+			return -1;
+		}
+	}
+	grown = realloc(ps->headers, (ps->n_headers + 1) * sizeof(*grown));
+	copy = strndup(name, (size_t)(end - name));
+	if (grown)
+		ps->headers = grown;
+	if (!grown || !copy) {
+		free(copy);
+		fail(ps, ps->line, "out of memory", NULL);
+		return -1;
+	}
+	ps->headers[ps->n_headers++] = copy;
+	return 0;
+}
+
+/*
+ * libinih's reader: one line at a time, counting them. A line that does not fit the
+ * reader's buffer, which libinih would split and read as two, or a header given twice,
+ * ends the file with an error.
+ */
+static char *read_line(char *buf, int size, void *stream)
+{
+	struct parse_state *ps = stream;
+	char *got = ps->failed ? NULL : fgets(buf, size, ps->file);
+	size_t len;
+
+	if (!got)
+		return NULL;
+	ps->line++;
+	len = strlen(buf);
+	if (len + 1 == (size_t)size && buf[len - 1] != '\n' && !feof(ps->file)) {
+		char detail[32];
+
+		snprintf(detail, sizeof(detail), "%d bytes", size - 2);
+		fail(ps, ps->line, "line too long: a line may hold at most ", detail);
+		return NULL;
+	}
+	return note_header(ps, buf) < 0 ? NULL : got;
 }
 
 /* Appends a section called name. NULL when out of memory. */
@@ -158,9 +209,18 @@ static char *base_name(const char *path)
 	return strndup(start, len);
 }
 
+/* Frees the header names ps noted. */
+static void free_headers(struct parse_state *ps)
+{
+	for (size_t i = 0; i < ps->n_headers; i++)
+		free(ps->headers[i]);
+	free(ps->headers);
+}
+
 int scenario_load(const char *path, struct scenario *out, char *err, size_t errlen)
 {
 	struct parse_state ps = { .s = out, .err = err, .errlen = errlen };
+	struct stat st;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -169,6 +229,10 @@ int scenario_load(const char *path, struct scenario *out, char *err, size_t errl
 	ps.file = fopen(path, "r");
 	if (!ps.file) {
 		snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (fstat(fileno(ps.file), &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: cannot read the scenario: not a regular file", path);
 		goto fail;
 	}
 	out->text = slurp(ps.file);
@@ -185,10 +249,12 @@ int scenario_load(const char *path, struct scenario *out, char *err, size_t errl
 	if (ps.failed)
 		goto fail;
 	fclose(ps.file);
+	free_headers(&ps);
 	return 0;
 fail:
 	if (ps.file)
 		fclose(ps.file);
+	free_headers(&ps);
 	scenario_free(out);
 	return -1;
 }

@@ -33,8 +33,9 @@ struct scenario {
 };
 
 /*
- * Reads and parses the file at path into out. 0, or -1 with "path:line: what was expected"
- * in err (a syntax error, a key outside any section, a key or section given twice).
+ * Reads and parses the file at path (a regular file) into out. 0, or -1 with
+ * "path:line: what was expected" in err (a syntax error, a key outside any section, a key
+ * or section given twice, a line too long to read whole).
  */
 int scenario_load(const char *path, struct scenario *out, char *err, size_t errlen);
 

@@ -36,6 +36,9 @@ enum backend_cap {
 /* One open connection; each driver defines its own. */
 struct db_conn;
 
+/* Called once per table marked as claimbench's, with its unquoted name and its owner note. */
+typedef void (*db_marked_fn)(void *ctx, const char *name, const char *note);
+
 /* Called once per result row of db->query with the row's columns as integers (NULL as -1). 0 to go on. */
 typedef int (*db_row_fn)(void *ctx, const int64_t *cols, int ncols);
 
@@ -75,6 +78,12 @@ struct backend_ops {
 	int (*server_version)(struct db_conn *conn, char *buf, size_t len);
 	/* Whether a table called name (unquoted) exists where conn would create one: 1, 0, or -1 with the error on conn. */
 	int (*table_exists)(struct db_conn *conn, const char *name);
+	/*
+	 * Calls found(ctx, name, note) for each table conn sees whose owner note (db/ownership.h)
+	 * marks it as made by claimbench: its name, unquoted, and the note. The number found,
+	 * or -1 with the error on conn.
+	 */
+	int (*marked_tables)(struct db_conn *conn, db_marked_fn found, void *ctx);
 	/* Quotes name as an SQL identifier into buf. 0, or -1 when it does not fit. */
 	int (*quote_identifier)(struct db_conn *conn, const char *name, char *buf, size_t len);
 	/* Fills out with up to max of the settings that shape contention. The number filled, or -1. */
@@ -98,6 +107,12 @@ extern const struct backend_ops backend_sqlite;
 
 /* Every backend driver, indexed by enum backend_kind. */
 extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
+
+/* The prefix of a database name that selects SQLite: sqlite:PATH. */
+#define BACKEND_SQLITE_PREFIX "sqlite:"
+
+/* The driver a database name (--db) selects: SQLite for sqlite:PATH, else PostgreSQL; *target what follows. */
+const struct backend_ops *backend_of_target(const char *text, const char **target);
 
 /* Copies the first line of message (no newline, cut to fit) into dst, len > 0 bytes. */
 void db_first_line(char *dst, size_t len, const char *message);

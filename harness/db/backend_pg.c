@@ -8,6 +8,7 @@
 
 #include "db/backend.h"
 #include "db/conninfo.h"
+#include "db/ownership.h"
 #include "model/config.h"
 
 /* COPY is fed in chunks of about this many bytes. */
@@ -332,6 +333,22 @@ static int pg_table_exists(struct db_conn *conn, const char *name)
 	return exists;
 }
 
+static int pg_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
+{
+	PGresult *res = PQexec(conn->pg, "SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
+					 " WHERE c.relkind = 'r' AND pg_table_is_visible(c.oid)"
+					 " AND obj_description(c.oid, 'pg_class') LIKE '" OWNER_NOTE_PREFIX "%'");
+	int n = -1;
+
+	if (result_ok(conn, res)) {
+		n = PQntuples(res);
+		for (int i = 0; i < n; i++)
+			found(ctx, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
+	}
+	PQclear(res);
+	return n;
+}
+
 static int pg_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
 {
 	char *quoted = PQescapeIdentifier(conn->pg, name, strlen(name));
@@ -387,6 +404,7 @@ const struct backend_ops backend_postgresql = {
 	.error_message = pg_error_message,
 	.server_version = pg_server_version,
 	.table_exists = pg_table_exists,
+	.marked_tables = pg_marked_tables,
 	.quote_identifier = pg_quote_identifier,
 	.settings = pg_settings,
 	.set_lock_wait = pg_set_lock_wait,

@@ -16,6 +16,7 @@
 
 #include "base/clock.h"
 #include "db/backend.h"
+#include "db/ownership.h"
 #include "model/config.h"
 
 /* Parameters a prepared statement may have. */
@@ -125,12 +126,18 @@ static void sqlite_disconnect(struct db_conn *conn)
 	free(conn);
 }
 
-/* Sets conn's journal mode and synchronous level as opts say, checking the journal mode took. 0 or -1. */
+/*
+ * Sets conn's journal mode and synchronous level as opts say, checking the journal mode
+ * took; leaves the file as it is when opts say so. 0 or -1.
+ */
 static int apply_options(struct db_conn *conn, const struct db_options *opts)
 {
-	const char *journal = sqlite_journal_modes[opts->sqlite_journal];
+	const char *journal;
 	char sql[128], mode[32];
 
+	if (opts->sqlite_journal < 0)
+		return 0;
+	journal = sqlite_journal_modes[opts->sqlite_journal];
 	snprintf(sql, sizeof(sql), "PRAGMA journal_mode = %s", journal);
 	if (single_text(conn, sql, mode, sizeof(mode)) < 0)
 		return -1;
@@ -353,6 +360,50 @@ static int sqlite_table_exists(struct db_conn *conn, const char *name)
 	return exists;
 }
 
+/* The owner note in a table's CREATE text: what stands between "/" "* " and " *" "/", copied into note. false when none. */
+static bool note_of(const char *sql, char *note, size_t len)
+{
+	const char *start = strstr(sql, "/* " OWNER_NOTE_PREFIX), *end;
+
+	if (!start)
+		return false;
+	start += 3;
+	end = strstr(start, " */");
+	if (!end)
+		return false;
+	snprintf(note, len, "%.*s", (int)(end - start), start);
+	return true;
+}
+
+static int sqlite_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
+{
+	sqlite3_stmt *stmt;
+	char note[512];
+	int rc, n = 0;
+
+	begin_statement(conn);
+	if (sqlite3_prepare_v2(conn->db, "SELECT name, sql FROM sqlite_master WHERE type = 'table'", -1, &stmt,
+			       NULL) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		const char *sql = (const char *)sqlite3_column_text(stmt, 1);
+
+		if (name && sql && note_of(sql, note, sizeof(note))) {
+			found(ctx, name, note);
+			n++;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		set_db_error(conn);
+		n = -1;
+	}
+	sqlite3_finalize(stmt);
+	return n;
+}
+
 static int sqlite_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -431,6 +482,7 @@ const struct backend_ops backend_sqlite = {
 	.error_message = sqlite_error_message,
 	.server_version = sqlite_server_version,
 	.table_exists = sqlite_table_exists,
+	.marked_tables = sqlite_marked_tables,
 	.quote_identifier = sqlite_quote_identifier,
 	.settings = sqlite_settings,
 	.set_lock_wait = sqlite_set_lock_wait,

@@ -8,6 +8,16 @@ const struct backend_ops *const backend_registry[BACKEND_COUNT] = {
 	[BACKEND_SQLITE] = &backend_sqlite,
 };
 
+const struct backend_ops *backend_of_target(const char *text, const char **target)
+{
+	if (strncmp(text, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) == 0) {
+		*target = text + strlen(BACKEND_SQLITE_PREFIX);
+		return &backend_sqlite;
+	}
+	*target = text;
+	return &backend_postgresql;
+}
+
 void db_first_line(char *dst, size_t len, const char *message)
 {
 	size_t n = strcspn(message, "\n");

@@ -11,13 +11,8 @@
 
 #include <libpq-fe.h>
 
+#include "db/backend.h"
 #include "db/conninfo.h"
-
-/* What a masked secret reads as. */
-#define MASK "***"
-
-/* The prefix of --db that selects SQLite: no password can follow it. */
-#define SQLITE_PREFIX "sqlite:"
 
 /* Whether a conninfo keyword names a secret. */
 static bool is_secret(const char *keyword)
@@ -47,17 +42,17 @@ char *conninfo_masked(const char *conninfo)
 {
 	PQconninfoOption *opts, *o;
 	char *message = NULL, *out;
-	size_t room = strlen(MASK) + 1;
+	size_t room = strlen(CONNINFO_MASK) + 1;
 
-	if (strncmp(conninfo, SQLITE_PREFIX, strlen(SQLITE_PREFIX)) == 0)
+	if (strncmp(conninfo, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) == 0)
 		return strdup(conninfo);
 	opts = PQconninfoParse(conninfo, &message);
 	PQfreemem(message);
 	if (!opts)
-		return strdup(MASK);
+		return strdup(CONNINFO_MASK);
 	for (o = opts; o->keyword; o++)
 		if (o->val)
-			room += strlen(o->keyword) + 2 * strlen(o->val) + strlen(MASK) + 4;
+			room += strlen(o->keyword) + 2 * strlen(o->val) + strlen(CONNINFO_MASK) + 4;
 	out = malloc(room);
 	if (out) {
 		out[0] = '\0';
@@ -69,7 +64,7 @@ char *conninfo_masked(const char *conninfo)
 			strcat(out, o->keyword);
 			strcat(out, "=");
 			if (is_secret(o->keyword))
-				strcat(out, MASK);
+				strcat(out, CONNINFO_MASK);
 			else
 				append_value(out, o->val);
 		}
@@ -131,17 +126,17 @@ static bool spells(char *p, const char *word, char **end)
 	return true;
 }
 
-/* Replaces the len bytes at p by MASK, moving the rest of the string. */
+/* Replaces the len bytes at p by CONNINFO_MASK, moving the rest of the string. */
 static void mask(char *p, size_t len)
 {
-	memmove(p + strlen(MASK), p + len, strlen(p + len) + 1);
-	memcpy(p, MASK, strlen(MASK));
+	memmove(p + strlen(CONNINFO_MASK), p + len, strlen(p + len) + 1);
+	memcpy(p, CONNINFO_MASK, strlen(CONNINFO_MASK));
 }
 
-/* Whether the len bytes at p are MASK already. */
+/* Whether the len bytes at p are CONNINFO_MASK already. */
 static bool is_mask(const char *p, size_t len)
 {
-	return len == strlen(MASK) && strncmp(p, MASK, len) == 0;
+	return len == strlen(CONNINFO_MASK) && strncmp(p, CONNINFO_MASK, len) == 0;
 }
 
 /* Masks the value after "=" at p (blanks around it allowed): quoted, or up to a blank or '&'. Returns past it. */
@@ -163,7 +158,7 @@ static char *mask_value(char *p)
 	}
 	if (end > value && !is_mask(value, (size_t)(end - value))) {
 		mask(value, (size_t)(end - value));
-		end = value + strlen(MASK);
+		end = value + strlen(CONNINFO_MASK);
 	}
 	return end;
 }

@@ -2,6 +2,9 @@
 #ifndef CLAIMBENCH_CONNINFO_H
 #define CLAIMBENCH_CONNINFO_H
 
+/* What a masked secret reads as. */
+#define CONNINFO_MASK "***"
+
 /*
  * conninfo (a libpq conninfo or URI, or sqlite:PATH) as a new string (free it) in
  * key=value form with password and sslpassword masked; "***" when libpq cannot parse it,

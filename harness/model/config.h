@@ -40,7 +40,7 @@ struct strategy_ops;
 
 /* How a connection is set up; each driver reads the members that concern it. */
 struct db_options {
-	int sqlite_journal;		/* SQLite journal_mode: an index in sqlite_journal_modes */
+	int sqlite_journal;		/* SQLite journal_mode: an index in sqlite_journal_modes; -1: leave it as it is */
 	int sqlite_synchronous;		/* SQLite synchronous level: an index in sqlite_synchronous_levels */
 	int sqlite_busy_timeout_ms;	/* SQLite: how long a statement waits for a lock before SQLITE_BUSY */
 	int lock_timeout_ms;		/* PostgreSQL: lock_timeout of every connection, 0: none */

@@ -50,16 +50,16 @@ for sm in for-update:flip nowait-backoff:hold ticket:hold update-returning:hold;
 		"sqlite $s in $m mode: 60 jobs, no duplicates or losses"
 done
 
-# naive: the deferred transaction cannot upgrade past another writer, so SQLite answers
-# BUSY (or BUSY_SNAPSHOT) where PostgreSQL would let the duplicate through. Measured:
-# 10 of 10 runs with 20 or more BUSY errors and no duplicate.
+# naive: the same two autocommit statements as on PostgreSQL; each takes the write lock for
+# itself alone, so workers that select before either updates take the same job. Measured:
+# 8 to 17 duplicates in every one of 10 runs of 200 jobs, 10 workers.
 "$CLAIMBENCH" run --db "$db" --format json --no-progress --repeat 10 --jobs 200 --workers 10 --work-ms 0 \
 	--strategy naive >"$out" 2>/dev/null
 check "naive on SQLite, 10 runs (exit 0)" test $? -eq 0
-check_jq "$out" '[.results[] | .duplicates == 0 and .completed == 200 and .lost == 0] | all' \
-	"naive on SQLite: no duplicates in any of 10 runs (the write-lock upgrade is refused)"
-check_jq "$out" '[.results[] | .errors.sqlite_busy + .errors.sqlite_busy_snapshot > 0] | all' \
-	"naive on SQLite: BUSY errors in every run, and the worker loop retried past them"
+check_jq "$out" '[.results[] | .completed == 200 and .lost == 0] | all' \
+	"naive on SQLite: every job completed, none lost"
+check_jq "$out" '([.results[] | select(.duplicates > 0)] | length) >= 8' \
+	"naive on SQLite duplicates as on PostgreSQL (in at least 8 of 10 runs)"
 
 expect_exit 2 'skip-locked cannot run on sqlite: it needs FOR UPDATE SKIP LOCKED, and SQLite has no row locks: one writer at a time' \
 	"skip-locked on SQLite is refused, naming the reason" run --db "$db" --strategy skip-locked

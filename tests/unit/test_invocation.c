@@ -230,7 +230,7 @@ static void test_one_row_makes_an_option(void)
 	CHECK(option_set_build(&set, extended, COMMAND_RUN, err, sizeof(err)) == 0, "the set builds (%s)", err);
 	out = open_memstream(&help, &help_len);
 	if (out) {
-		invocation_print_usage(&set, out);
+		option_set_print(&set, out);
 		fclose(out);
 	}
 	CHECK(help && strstr(help, "--test-knob K") && strstr(help, "a knob that exists only as a row of the table") &&

@@ -1,0 +1,259 @@
+/*
+ * `claimbench cleanup`: what dead claimbench processes left behind, found by the owner
+ * notes they wrote (db/ownership.h), removed as the user who owns each thing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/exit_status.h"
+#include "cli/commands.h"
+#include "db/backend.h"
+#include "db/leftovers.h"
+#include "db/ownership.h"
+
+/* The directory names a claimbench process makes under $TMPDIR, and whether a server runs in each. */
+static const struct {
+	const char *prefix;	/* the start of the name */
+	bool server;		/* a PostgreSQL cluster: its server is stopped first */
+} leftover_kinds[] = {
+	{ "claimbench-pg-", true },
+	{ "claimbench-sqlite-", false },
+};
+
+/* What a cleanup did, for its summary and exit status. */
+struct tally {
+	bool dry_run;		/* only say what would be removed */
+	size_t removed;		/* things removed (or, dry, to remove) */
+	size_t kept;		/* things left alone: a live owner, another host, no note */
+	size_t failed;		/* things that could not be removed */
+};
+
+/* Reads the owner note of directory path into o. 0, or -1 when there is none claimbench wrote. */
+static int read_note(const char *path, struct owner *o)
+{
+	char note_path[PATH_MAX + 32], note[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(note_path, sizeof(note_path), "%s/%s", path, LEFTOVERS_OWNER_FILE);
+	fd = open(note_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, note, sizeof(note) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	note[n] = '\0';
+	note[strcspn(note, "\n")] = '\0';
+	return owner_parse(note, o);
+}
+
+/* Removes the leftover directory path (stopping its server first when server), as its owner. */
+static void remove_dir(const char *path, bool server, struct tally *t)
+{
+	char data[PATH_MAX + 8], err[512];
+	struct run_as as;
+
+	if (t->dry_run) {
+		printf("would remove %s\n", path);
+		t->removed++;
+		return;
+	}
+	if (run_as_owner_of(&as, path, err, sizeof(err)) < 0) {
+		printf("cannot remove %s: %s\n", path, err);
+		t->failed++;
+		return;
+	}
+	snprintf(data, sizeof(data), "%s/data", path);
+	if ((server && leftovers_stop_server(data, &as) < 0) || leftovers_remove(path, &as) < 0) {
+		printf("cannot remove %s: its server would not stop or the directory would not go\n", path);
+		t->failed++;
+	} else {
+		printf("removed %s\n", path);
+		t->removed++;
+	}
+	run_as_free(&as);
+}
+
+/* Looks at one entry of the temporary directory base: a leftover of a dead process is removed. */
+static void visit_entry(const char *base, const char *name, struct tally *t)
+{
+	char path[PATH_MAX];
+	struct owner o;
+	struct stat st;
+
+	for (size_t k = 0; k < sizeof(leftover_kinds) / sizeof(leftover_kinds[0]); k++) {
+		if (strncmp(name, leftover_kinds[k].prefix, strlen(leftover_kinds[k].prefix)) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", base, name);
+		if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+			return;
+		if (read_note(path, &o) < 0) {
+			printf("left alone: %s (no owner note: not made by this claimbench)\n", path);
+			t->kept++;
+		} else if (owner_alive(&o)) {
+			printf("left alone: %s (claimbench pid %ld is running)\n", path, o.pid);
+			t->kept++;
+		} else {
+			remove_dir(path, leftover_kinds[k].server, t);
+		}
+		return;
+	}
+}
+
+/* Removes the leftover directories of dead processes under $TMPDIR (or /tmp). */
+static void clean_temporary(struct tally *t)
+{
+	const char *base = getenv("TMPDIR");
+	struct dirent *e;
+	DIR *dir;
+
+	if (!base || !*base)
+		base = "/tmp";
+	dir = opendir(base);
+	if (!dir) {
+		printf("cannot read %s: %s\n", base, strerror(errno));
+		t->failed++;
+		return;
+	}
+	while ((e = readdir(dir)))
+		visit_entry(base, e->d_name, t);
+	closedir(dir);
+}
+
+/* A table found in the database with its owner note. */
+struct marked_table {
+	char name[128];		/* its name, unquoted */
+	struct owner owner;	/* what its note says */
+	bool readable;		/* the note could be read */
+};
+
+/* The marked tables of one database, as db_marked_fn collects them. */
+struct marked_list {
+	struct marked_table items[256];	/* the tables */
+	size_t n;			/* entries used */
+};
+
+/* db_marked_fn: keeps one marked table. */
+static void keep_marked(void *ctx, const char *name, const char *note)
+{
+	struct marked_list *l = ctx;
+	struct marked_table *m;
+
+	if (l->n == sizeof(l->items) / sizeof(l->items[0]))
+		return;
+	m = &l->items[l->n++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->readable = owner_parse(note, &m->owner) == 0;
+}
+
+/* Drops the tables a dead run's note lists (its queue table and its ticket table), those that exist. */
+static void drop_run_tables(const struct backend_ops *db, struct db_conn *conn, const struct owner *o,
+			    struct tally *t)
+{
+	for (size_t i = 0; i < o->n_tables; i++) {
+		char quoted[300], sql[340];
+
+		if (db->table_exists(conn, o->tables[i]) != 1)
+			continue;
+		if (t->dry_run) {
+			printf("would drop table %s\n", o->tables[i]);
+			t->removed++;
+			continue;
+		}
+		if (db->quote_identifier(conn, o->tables[i], quoted, sizeof(quoted)) < 0)
+			continue;
+		snprintf(sql, sizeof(sql), "DROP TABLE %s", quoted);
+		if (db->exec(conn, sql) == 0) {
+			printf("dropped table %s\n", o->tables[i]);
+			t->removed++;
+		} else {
+			printf("cannot drop table %s: %s\n", o->tables[i], db->error_message(conn));
+			t->failed++;
+		}
+	}
+}
+
+/* Drops the tables of dead runs of this host in the database target names. EXIT_DONE, or EXIT_ENVIRONMENT. */
+static int clean_database(const char *target, struct tally *t)
+{
+	static struct marked_list found;
+	const struct db_options opts = { .sqlite_journal = -1, .sqlite_busy_timeout_ms = 5000 };
+	const struct backend_ops *db = backend_of_target(target, &target);
+	struct db_conn *conn;
+	struct owner self;
+	char err[512];
+
+	if (db->connect(target, &opts, &conn, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench cleanup: cannot connect to the database: %s\n", err);
+		return EXIT_ENVIRONMENT;
+	}
+	found.n = 0;
+	if (db->marked_tables(conn, keep_marked, &found) < 0) {
+		fprintf(stderr, "claimbench cleanup: cannot list the tables: %s\n", db->error_message(conn));
+		db->disconnect(conn);
+		return EXIT_ENVIRONMENT;
+	}
+	owner_self(&self);
+	for (size_t i = 0; i < found.n; i++) {
+		const struct marked_table *m = &found.items[i];
+
+		if (!m->readable) {
+			printf("left alone: table %s (its owner note cannot be read)\n", m->name);
+			t->kept++;
+		} else if (strcmp(m->owner.host, self.host) != 0) {
+			printf("left alone: table %s (made on host %s: run cleanup there)\n", m->name, m->owner.host);
+			t->kept++;
+		} else if (owner_alive(&m->owner)) {
+			printf("left alone: table %s (claimbench pid %ld is running)\n", m->name, m->owner.pid);
+			t->kept++;
+		} else {
+			drop_run_tables(db, conn, &m->owner, t);
+		}
+	}
+	db->disconnect(conn);
+	return EXIT_DONE;
+}
+
+int cmd_cleanup(int argc, char **argv)
+{
+	const struct command *cmd = command_find("cleanup");
+	struct command_settings settings;
+	struct option_set set;
+	struct tally t = { 0 };
+	char err[512];
+	int status = EXIT_DONE;
+
+	if (option_set_build(&set, command_options, COMMAND_CLEANUP, err, sizeof(err)) < 0)
+		goto usage;
+	switch (command_parse(&set, argc, argv, &settings, err, sizeof(err))) {
+	case ARGS_HELP:
+		command_print_usage(cmd, &set, stdout);
+		return EXIT_DONE;
+	case ARGS_ERROR:
+		goto usage;
+	case ARGS_OK:
+		break;
+	}
+	if (optind < argc) {
+		snprintf(err, sizeof(err), "unexpected argument \"%s\"", argv[optind]);
+		goto usage;
+	}
+	t.dry_run = settings.dry_run;
+	clean_temporary(&t);
+	if (settings.db)
+		status = clean_database(settings.db, &t);
+	printf("%zu %s, %zu left alone, %zu could not be removed\n", t.removed,
+	       t.dry_run ? "to remove" : "removed", t.kept, t.failed);
+	return status != EXIT_DONE ? status : t.failed ? EXIT_ENVIRONMENT : EXIT_DONE;
+usage:
+	fprintf(stderr, "claimbench cleanup: %s\n(see claimbench cleanup --help)\n", err);
+	return EXIT_USAGE;
+}
