@@ -184,8 +184,10 @@ static struct expr *parse_factor(struct parser *ps)
 	if (*ps->p == '(') {
 		ps->p++;
 		e = parse_sum(ps);
+		if (!e)
+			return NULL;
 		skip_space(ps);
-		if (e && *ps->p != ')') {
+		if (*ps->p != ')') {
 			free_expr(e);
 			return parse_error(ps, ")");
 		}

@@ -31,10 +31,10 @@ int secrets_hide_argv(int argc, char **argv)
 		}
 		len = strlen(value);
 		if (strstr(masked, CONNINFO_MASK)) {
-			if (strlen(masked) <= len)
-				memcpy(value, masked, strlen(masked) + 1);
-			else
-				memset(value, '*', len);
+			size_t shown = strlen(masked) <= len ? strlen(masked) : 0;
+
+			memcpy(value, masked, shown);
+			memset(value + shown, shown ? ' ' : '*', len - shown);
 		}
 		free(masked);
 		argv[i] = copy;

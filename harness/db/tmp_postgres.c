@@ -41,7 +41,7 @@ static const char *child_step_name(int step)
 {
 	static const char *const names[] = {
 		[STEP_SESSION] = "start a new session",
-		[STEP_USER] = "switch to user " PG_SYSTEM_USER,
+		[STEP_USER] = ("switch to user " PG_SYSTEM_USER),
 		[STEP_CHDIR] = "enter the cluster directory",
 		[STEP_LOG] = "open its log (a link or no regular file there?)",
 		[STEP_STDIO] = "redirect its output",

@@ -35,3 +35,54 @@ expect_exit() {
 		echo "not ok - $what: exit $status, want $want; stderr: $(head -n 3 <<<"$err")"
 	fi
 }
+
+# A PostgreSQL server the test itself starts, standing for a user's own server: in a
+# temporary directory, on a Unix socket only, never port 5432; run as the postgres system
+# user when the test runs as root. start_test_server sets TEST_SERVER_DIR and TEST_DB (a
+# conninfo, superuser "tester"); stop_test_server removes it all.
+test_server_bin() {
+	local d
+	for d in "${CLAIMBENCH_PG_BINDIR:-}" "$(pg_config --bindir 2>/dev/null)" /usr/lib/postgresql/*/bin; do
+		[ -n "$d" ] && [ -x "$d/initdb" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
+# as_server_user COMMAND...: runs COMMAND as the user that owns the test server.
+as_server_user() {
+	if [ "$(id -u)" -eq 0 ]; then
+		su postgres -s /bin/sh -c "$(printf '%q ' "$@")"
+	else
+		"$@"
+	fi
+}
+
+start_test_server() {
+	local bin
+	bin=$(test_server_bin) || return 1
+	TEST_SERVER_DIR=$(mktemp -d /tmp/claimbench-test-pg-XXXXXX)
+	[ "$(id -u)" -eq 0 ] && chown postgres "$TEST_SERVER_DIR"
+	as_server_user "$bin/initdb" -D "$TEST_SERVER_DIR/data" -U tester --auth=trust --no-sync >/dev/null 2>&1 &&
+		as_server_user "$bin/pg_ctl" -D "$TEST_SERVER_DIR/data" -l "$TEST_SERVER_DIR/log" -w \
+			-o "-c listen_addresses='' -c unix_socket_directories=$TEST_SERVER_DIR -p 15433" start >/dev/null ||
+		return 1
+	TEST_DB="host=$TEST_SERVER_DIR port=15433 dbname=postgres user=tester"
+	TEST_SERVER_BIN=$bin
+}
+
+stop_test_server() {
+	[ -n "${TEST_SERVER_DIR:-}" ] || return 0
+	as_server_user "$TEST_SERVER_BIN/pg_ctl" -D "$TEST_SERVER_DIR/data" -m immediate -w stop >/dev/null 2>&1
+	rm -rf "$TEST_SERVER_DIR"
+	TEST_SERVER_DIR=
+}
+
+# test_sql SQL: runs SQL on the test server with psql, printing its rows unaligned.
+test_sql() {
+	psql "$TEST_DB" -XAtq -c "$1"
+}
+
+# elapsed_ms START_NS: the milliseconds since START_NS ($(date +%s%N)).
+elapsed_ms() {
+	echo $(( ($(date +%s%N) - $1) / 1000000 ))
+}

@@ -1,0 +1,168 @@
+# claimbench as a hostile or unlucky user meets it: stopped while blocked on another
+# session's lock, killed outright, given a table that exists, passwords in every syntax.
+. "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+trap 'stop_test_server; rm -rf "$dir"' EXIT
+store=$dir/results.db
+
+# wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds; false on timeout.
+wait_for() {
+	local tries=$(($1 * 10))
+	shift
+	while ! "$@" 2>/dev/null; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# throwaway_dir FILE: the throwaway cluster's directory claimbench named on stderr (in FILE).
+throwaway_dir() {
+	sed -n 's/^claimbench: throwaway PostgreSQL in //p' "$1"
+}
+
+# on_throwaway DIR SQL: runs SQL on the throwaway cluster in DIR.
+on_throwaway() {
+	psql "host=$1 port=15432 dbname=postgres user=claimbench" -XAtq -c "$2"
+}
+
+# ---- Ctrl-C while a worker is blocked on another session's lock ----
+"$CLAIMBENCH" run --strategy for-update:flip --workers 4 --jobs 40 --work-ms 1500 --no-progress \
+	--results "$store" >"$dir/stop.out" 2>"$dir/stop.err" &
+pid=$!
+wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/stop.err"
+cluster=$(throwaway_dir "$dir/stop.err")
+table=claimbench_${pid}_jobs
+# sessions_at_least N STATE_CONDITION: whether N or more of the run's sessions meet the SQL condition.
+sessions_at_least() {
+	[ "$(on_throwaway "$cluster" "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'claimbench' AND $2" 2>/dev/null)" -ge "$1" ]
+}
+wait_for 20 sessions_at_least 4 "state = 'idle'"
+psql "host=$cluster port=15432 dbname=postgres user=claimbench" -Xq \
+	-c "BEGIN; LOCK TABLE $table IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)" >/dev/null 2>&1 &
+locker=$!
+check "another session holds ACCESS EXCLUSIVE on the queue table and the workers wait on it" wait_for 10 \
+	sessions_at_least 1 "wait_event_type = 'Lock'"
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+status=$?
+took=$(elapsed_ms "$start")
+check "SIGINT ends the blocked run in under 2 s (took $took ms)" test "$took" -lt 2000
+check "the interrupted run exits 4 (got $status)" test "$status" -eq 4
+check "what was measured is printed, marked incomplete" grep -q 'results are incomplete' "$dir/stop.out"
+check "the throwaway server and its directory are gone" eval '[ ! -e "$cluster" ] && ! pgrep -f "postgres -D $cluster/data" >/dev/null'
+kill "$locker" 2>/dev/null
+wait "$locker" 2>/dev/null
+
+# ---- an interrupted drain run does not call the jobs it never reached lost ----
+"$CLAIMBENCH" run --strategy skip-locked --workers 2 --jobs 200 --work-ms 50 --no-progress --format json \
+	--results "$store" >"$dir/int.json" 2>/dev/null &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+check_jq "$dir/int.json" '.results[0] | .complete == false and .completed > 0 and .completed < 200 and .lost == 0' \
+	"interrupted: jobs done so far, none called lost"
+check_jq "$dir/int.json" '.results[0] | .duplicates == 0 and .ledger_mismatches == 0' \
+	"interrupted: the jobs in hand were given back, and the ledger agrees with the table"
+
+# ---- SIGKILL: the watchdog removes the throwaway server; cleanup removes what nothing watched ----
+"$CLAIMBENCH" run --strategy skip-locked --workers 2 --jobs 20 --work-ms 20000 --no-progress \
+	--results "$store" >/dev/null 2>"$dir/kill.err" &
+pid=$!
+wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/kill.err"
+cluster=$(throwaway_dir "$dir/kill.err")
+wait_for 20 test -e "$cluster/data/postmaster.pid"
+sleep 1
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+check "SIGKILL: the watchdog stops the server and removes its directory within 10 s" wait_for 10 \
+	eval '[ ! -e "$cluster" ]'
+
+"$CLAIMBENCH" run --strategy skip-locked --workers 2 --jobs 20 --work-ms 20000 --no-progress \
+	--results "$store" >/dev/null 2>"$dir/kill2.err" &
+pid=$!
+wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/kill2.err"
+cluster=$(throwaway_dir "$dir/kill2.err")
+wait_for 20 test -e "$cluster/data/postmaster.pid"
+watchdog=$(pgrep -P "$pid" -f claimbench | head -n 1)
+kill -KILL "$watchdog" "$pid"
+wait "$pid" 2>/dev/null
+check "SIGKILL of claimbench and its watchdog leaves the cluster behind" test -d "$cluster"
+out=$("$CLAIMBENCH" cleanup)
+check "claimbench cleanup (exit 0) says it removed the cluster" grep -q "removed $cluster" <<<"$out"
+check "after cleanup no server and no directory are left" \
+	eval '[ ! -e "$cluster" ] && ! pgrep -f "postgres -D $cluster/data" >/dev/null'
+
+# ---- a table of the user's with the run's name is never dropped ----
+lite=$dir/user.db
+sqlite3 "$lite" "CREATE TABLE myapp_jobs (id INTEGER PRIMARY KEY, what TEXT); INSERT INTO myapp_jobs VALUES (1, 'precious')"
+expect_exit 3 'a table myapp_jobs exists already; claimbench never uses or drops a table it did not create' \
+	"a run whose table exists is refused, naming it" run --db "sqlite:$lite" --table-prefix myapp_ --jobs 5 \
+	--work-ms 1 --strategy update-returning --no-progress --results "$store"
+check "the user's table and its row survive" test "$(sqlite3 "$lite" "SELECT what FROM myapp_jobs")" = precious
+
+# ---- a killed run's tables in the user's database: cleanup --db drops them ----
+"$CLAIMBENCH" run --db "sqlite:$lite" --strategy ticket:hold --workers 2 --jobs 20 --work-ms 20000 \
+	--no-progress --results "$store" >/dev/null 2>&1 &
+pid=$!
+# run_tables N: whether the run's N tables are in the user's SQLite file.
+run_tables() {
+	[ "$(sqlite3 "$lite" "SELECT count(*) FROM sqlite_master WHERE name LIKE 'claimbench_${pid}_%'" 2>/dev/null)" -eq "$1" ]
+}
+wait_for 20 run_tables 2
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+out=$("$CLAIMBENCH" cleanup --db "sqlite:$lite")
+check "cleanup --db drops a dead run's queue and ticket tables" \
+	eval 'grep -q "dropped table claimbench_${pid}_jobs" <<<"$out" && grep -q "dropped table claimbench_${pid}_tickets" <<<"$out"'
+check "cleanup --db leaves the user's own table" test "$(sqlite3 "$lite" \
+	"SELECT group_concat(name) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")" = myapp_jobs
+
+# ---- passwords, in every conninfo syntax, appear nowhere ----
+if start_test_server; then
+	conninfos=(
+		"$TEST_DB password=secret"
+		"$TEST_DB password = secret"
+		"$TEST_DB password='secret'"
+		"$TEST_DB sslpassword=secret"
+		"postgresql://tester:secret@/postgres?host=$TEST_SERVER_DIR&port=15433"
+		"postgresql:///postgres?host=$TEST_SERVER_DIR&port=15433&user=tester&pass%77ord=secret"
+	)
+	leaks=0
+	for c in "${conninfos[@]}"; do
+		"$CLAIMBENCH" run --db "$c" --strategy skip-locked --jobs 20 --work-ms 200 --workers 2 --no-progress \
+			--results "$dir/pw.db" >"$dir/pw.out" 2>"$dir/pw.err" &
+		pid=$!
+		sleep 0.5
+		tr '\0' ' ' <"/proc/$pid/cmdline" >"$dir/pw.cmdline" 2>/dev/null
+		wait "$pid" || leaks=$((leaks + 100))
+		grep -q secret "$dir/pw.out" "$dir/pw.err" "$dir/pw.cmdline" && leaks=$((leaks + 1))
+	done
+	check "runs with a password in every syntax succeed, and it is in neither output nor /proc cmdline ($leaks)" \
+		test "$leaks" -eq 0
+	"$CLAIMBENCH" run --db "host=$TEST_SERVER_DIR port=1 user=tester password = secret connect_timeout=2" \
+		--jobs 1 --results "$dir/pw.db" >"$dir/pw.out" 2>"$dir/pw.err"
+	check "a failed connection does not echo the password" eval '! grep -q secret "$dir/pw.out" "$dir/pw.err"'
+	"$CLAIMBENCH" run --db "postgresql://tester:secret@[::1/db" --jobs 1 --results "$dir/pw.db" \
+		>"$dir/pw.out" 2>"$dir/pw.err"
+	check "a malformed URI is refused without libpq's echo of it" \
+		eval '! grep -q secret "$dir/pw.out" "$dir/pw.err" && grep -q "conninfo is malformed" "$dir/pw.err"'
+	printf '[global]\ndb = %s password = secret\nstrategy = skip-locked\njobs = 10\nwork-ms = 1\n' "$TEST_DB" \
+		>"$dir/pw.ini"
+	"$CLAIMBENCH" run --scenario "$dir/pw.ini" --no-progress --results "$dir/pw.db" >"$dir/pw.out" 2>"$dir/pw.err"
+	check "a scenario's db key with a password runs" test $? -eq 0
+	run=$("$CLAIMBENCH" history --results "$dir/pw.db" --limit 1 | awk 'NR == 2 { print $1 }')
+	"$CLAIMBENCH" show "$run" --results "$dir/pw.db" >"$dir/pw.show"
+	"$CLAIMBENCH" export "$run" --format json --results "$dir/pw.db" >"$dir/pw.json"
+	"$CLAIMBENCH" export "$run" --format csv --results "$dir/pw.db" >"$dir/pw.csv"
+	"$CLAIMBENCH" report "$run" --results "$dir/pw.db" --out "$dir/pw-report" >/dev/null 2>&1
+	check "show keeps the masked command line and scenario" grep -q 'password=\*\*\*' "$dir/pw.show"
+	check "the password is nowhere in the store, show, export or the report" \
+		eval '! grep -rqa secret "$dir/pw.db" "$dir/pw.show" "$dir/pw.json" "$dir/pw.csv" "$dir/pw-report"'
+	stop_test_server
+else
+	echo "not ok - a test PostgreSQL server could not be started"
+fi
