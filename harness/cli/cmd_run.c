@@ -278,14 +278,14 @@ static void report_throwaway_failure(const struct backend_ops *db, const char *e
 				"(install the server with: apt-get install postgresql, or give --db)\n", err);
 }
 
-/* Says on stderr where the throwaway database is. */
-static void announce_throwaway(const struct throwaway *t)
+/* Says on stderr where the throwaway database is, and why SQLite when it fell back to it. */
+static void announce_throwaway(const struct throwaway *t, bool fell_back)
 {
 	if (t->own_server)
 		fprintf(stderr, "claimbench: throwaway PostgreSQL in %s\n", t->pg.dir);
 	else
-		fprintf(stderr, "claimbench: no PostgreSQL server programs found; using a temporary SQLite "
-				"database %s (removed at exit; give --db to choose)\n", t->sqlite_path);
+		fprintf(stderr, "claimbench: %susing a temporary SQLite database %s (removed at exit; give --db to "
+				"choose)\n", fell_back ? "no PostgreSQL server programs found; " : "", t->sqlite_path);
 }
 
 int cmd_run(int argc, char **argv)
@@ -319,8 +319,6 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "claimbench run: %s\n", err);
 		goto out_free;
 	}
-	for (size_t g = 0; g < inv.n_groups; g++)
-		inv.groups[g].backend = db;
 	plan.db = db;
 	if (check_groups(&inv, db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);
@@ -364,7 +362,7 @@ int cmd_run(int argc, char **argv)
 			report_throwaway_failure(db, err);
 			goto out_stop;
 		}
-		announce_throwaway(&throwaway);
+		announce_throwaway(&throwaway, !cfg->backend);
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);

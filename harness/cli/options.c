@@ -19,7 +19,10 @@ static struct run_config *config_of(void *base)
 	return base;
 }
 
-/* --db: the driver and target; SQLite for sqlite:PATH, PostgreSQL for anything else; NULL: a throwaway server. */
+/*
+ * --db: the driver and target; SQLite for sqlite:PATH (a throwaway SQLite file for
+ * sqlite: alone), PostgreSQL for anything else; NULL: a throwaway PostgreSQL server.
+ */
 static int parse_db(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
 {
 	struct run_config *cfg = config_of(base);
@@ -34,10 +37,8 @@ static int parse_db(const struct option_def *o, const char *text, void *base, ch
 		return -1;
 	}
 	cfg->backend = backend_of_target(text, &cfg->target);
-	if (cfg->backend == &backend_sqlite && !*cfg->target) {
-		snprintf(err, errlen, "--%s: expected sqlite:PATH with a file path", o->name);
-		return -1;
-	}
+	if (cfg->backend == &backend_sqlite && !*cfg->target)
+		cfg->target = NULL;
 	return 0;
 }
 
@@ -49,12 +50,24 @@ static void format_db(const struct option_def *o, const void *base, char *buf, s
 
 	(void)o;
 	if (!cfg->target || cfg->backend == &backend_sqlite) {
-		snprintf(buf, len, "%s%s", cfg->target ? BACKEND_SQLITE_PREFIX : "", cfg->target ? cfg->target : "");
+		snprintf(buf, len, "%s%s", cfg->backend == &backend_sqlite ? BACKEND_SQLITE_PREFIX : "",
+			 cfg->target ? cfg->target : "");
 		return;
 	}
 	masked = conninfo_masked(cfg->target);
 	snprintf(buf, len, "%s", masked ? masked : CONNINFO_MASK);
 	free(masked);
+}
+
+/* Refuses a comma-separated list with an empty item ("1,,2", ",1", "1,"), which strtok would skip. 0, or -1 with err. */
+static int check_list(const struct option_def *o, const char *text, char *err, size_t errlen)
+{
+	size_t len = strlen(text);
+
+	if (len && text[0] != ',' && text[len - 1] != ',' && !strstr(text, ",,"))
+		return 0;
+	snprintf(err, errlen, "--%s: expected a comma-separated list without empty items, got \"%s\"", o->name, text);
+	return -1;
 }
 
 /* Appends strategy ops with mode (MODE_COUNT: not given) to cfg. 0, or -1 with err. */
@@ -83,6 +96,8 @@ static int parse_strategies(const struct option_def *o, const char *text, void *
 				return -1;
 		return 0;
 	}
+	if (check_list(o, text, err, errlen) < 0)
+		return -1;
 	if (strlen(text) >= sizeof(buf)) {
 		snprintf(err, errlen, "--%s: list too long", o->name);
 		return -1;
@@ -140,6 +155,8 @@ static int parse_workers(const struct option_def *o, const char *text, void *bas
 	char buf[512], *save = NULL;
 	long v;
 
+	if (check_list(o, text, err, errlen) < 0)
+		return -1;
 	if (strlen(text) >= sizeof(buf)) {
 		snprintf(err, errlen, "--%s: list too long", o->name);
 		return -1;

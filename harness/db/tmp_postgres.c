@@ -486,7 +486,11 @@ fail:
 void tmp_postgres_stop(struct tmp_postgres *pg)
 {
 	if (pg->started) {
-		run_pg_ctl_stop(pg, "immediate");
+		char data[PATH_MAX + 16];
+
+		snprintf(data, sizeof(data), "%s/data", pg->dir);
+		if (run_pg_ctl_stop(pg, "immediate") != 0)
+			leftovers_stop_server(data, &pg->as);
 		pg->started = false;
 	}
 	/*

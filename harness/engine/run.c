@@ -165,7 +165,7 @@ static int measure(const struct run_shared *s, const struct run_threads *t, cons
 		.enqueued_ns = s->enqueued_ns,
 		.final = final,
 		.n_queues = (size_t)cfg->n_queues,
-		.drain = cfg->duration_s <= 0 && !atomic_load(&s->stop),
+		.drain = cfg->duration_s <= 0 && !run_stopping(s),
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 	};
 	rc = metrics_compute(&in, &out->metrics);

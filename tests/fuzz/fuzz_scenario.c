@@ -3,7 +3,6 @@
  * through the whole invocation parser (INI reading, keys, sweeps, expectations). It must
  * answer with a run or a usage error, never crash or leak. Built and run by scripts/fuzz.
  */
-#define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

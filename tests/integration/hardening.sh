@@ -3,6 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
+chmod 755 "$dir"	# a throwaway cluster under $dir/tmp must be reachable by the postgres user
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
@@ -121,6 +122,23 @@ check "cleanup --db drops a dead run's queue and ticket tables" \
 check "cleanup --db leaves the user's own table" test "$(sqlite3 "$lite" \
 	"SELECT group_concat(name) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")" = myapp_jobs
 
+# ---- a result store another process locks during the run: the run says so, exits 3, keeps the results ----
+mkdir -m 1777 "$dir/tmp"
+TMPDIR=$dir/tmp "$CLAIMBENCH" run --strategy skip-locked --jobs 10 --workers 2 --work-ms 400 --no-progress --format json \
+	--results "$dir/locked.db" >"$dir/locked.json" 2>"$dir/locked.err" &
+pid=$!
+wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/locked.err"
+(echo "BEGIN IMMEDIATE;"; sleep 20) | sqlite3 "$dir/locked.db" &
+holder=$!
+wait "$pid"
+status=$?
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+kept=$(sed -n 's/.*every run.s results are in \([^ ]*\) .*/\1/p' "$dir/locked.err")
+check "a run the store refused exits 3 (got $status) and says why" \
+	eval '[ "$status" -eq 3 ] && grep -q "1 of 1 runs could not be stored in $dir/locked.db" "$dir/locked.err"'
+check_jq "${kept:-/nonexistent}" '.results[0].completed == 10' "the refused run's results are kept in the file it names"
+
 # ---- passwords, in every conninfo syntax, appear nowhere ----
 if start_test_server; then
 	conninfos=(
@@ -162,6 +180,22 @@ if start_test_server; then
 	check "show keeps the masked command line and scenario" grep -q 'password=\*\*\*' "$dir/pw.show"
 	check "the password is nowhere in the store, show, export or the report" \
 		eval '! grep -rqa secret "$dir/pw.db" "$dir/pw.show" "$dir/pw.json" "$dir/pw.csv" "$dir/pw-report"'
+
+	# The harness's own connection cut in the middle of a run: it connects anew to read the
+	# final state and drop its tables.
+	"$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked --jobs 40 --workers 2 --work-ms 100 --no-progress \
+		--format json --results "$store" >"$dir/cut.json" 2>"$dir/cut.err" &
+	pid=$!
+	admin_ready() {
+		[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'claimbench' AND query LIKE 'ANALYZE%'")" -ge 1 ]
+	}
+	wait_for 20 admin_ready
+	test_sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'claimbench' AND query LIKE 'ANALYZE%'" >/dev/null
+	wait "$pid"
+	check "a run whose own connection was cut finishes (exit $?)" test $? -eq 0
+	check_jq "$dir/cut.json" '.results[0] | .complete and .completed == 40 and .lost == 0 and .ledger_mismatches == 0' \
+		"after the cut the final state is read through a new connection: complete, nothing lost"
+	check "and the run's tables are dropped" test "$(test_sql "SELECT count(*) FROM pg_class WHERE relname LIKE 'claimbench_${pid}_%'")" -eq 0
 	stop_test_server
 else
 	echo "not ok - a test PostgreSQL server could not be started"

@@ -71,7 +71,11 @@ expect_exit 2 '--sqlite-synchronous: expected one of off, normal, full, extra' "
 	run --db "$db" --sqlite-synchronous maybe
 expect_exit 2 '--sqlite-busy-timeout-ms: expected a whole number' "a bad --sqlite-busy-timeout-ms" \
 	run --db "$db" --sqlite-busy-timeout-ms -1
-expect_exit 2 '--db: expected sqlite:PATH' "sqlite: with no path" run --db sqlite:
+err=$(TMPDIR=$dir "$CLAIMBENCH" run --db sqlite: --format json --no-progress --jobs 10 --work-ms 1 --workers 2 \
+	--strategy update-returning 2>&1 >"$out")
+check_jq "$out" '.backend == "sqlite" and .results[0].completed == 10' "--db sqlite: alone runs on a throwaway SQLite file"
+check "--db sqlite: names the throwaway file, and it is removed at exit" \
+	eval 'grep -q "temporary SQLite database $dir/claimbench-sqlite-" <<<"$err" && [ -z "$(ls "$dir" | grep claimbench-)" ]'
 
 "$CLAIMBENCH" run --db "$db" --format json --no-progress --jobs 20 --work-ms 1 --workers 2 \
 	--strategy update-returning --sqlite-journal delete --sqlite-synchronous full --sqlite-busy-timeout-ms 250 \

@@ -168,6 +168,11 @@ static void test_bad_input(void)
 		"--duration", "2");
 	REFUSED("--arrival-rate in a drain run needs --arrival-s", "arrivals with no end", "--arrival-rate", "5");
 	REFUSED("unexpected argument \"extra\"", "a stray operand", "extra");
+	REFUSED("--workers: expected a comma-separated list without empty items, got \"1,,2\"", "an empty worker count",
+		"--workers", "1,,2");
+	REFUSED("--strategy: expected a comma-separated list without empty items", "a trailing comma", "--strategy",
+		"naive,");
+	REFUSED("--queue: expected 1 to 16 comma-separated names", "an empty task class", "--queue", "a,,b");
 	path = write_scenario("unknown", "[global]\njobs = 5\nscenario = x.ini\n");
 	REFUSED(":3: unknown key \"scenario\" in [global]", "--scenario as a scenario key", "--scenario", path);
 	unlink(path);

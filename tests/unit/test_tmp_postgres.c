@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -77,6 +78,41 @@ static void test_watchdog(void)
 	CHECK(gone(dir), "within 10 s the watchdog stopped the server and removed %s", dir);
 }
 
+/*
+ * As root: a link planted in the cluster's directory (owned by the postgres user) where a
+ * log is appended must not make root write through it; the server still stops.
+ */
+static void test_planted_link(void)
+{
+	char target[] = "/tmp/claimbench-test-rootfile-XXXXXX", log[PATH_MAX + 16], text[64] = "";
+	struct tmp_postgres pg;
+	struct watchdog wd;
+	char err[512];
+	int fd;
+	ssize_t n;
+
+	if (geteuid() != 0) {
+		printf("ok - # SKIP the planted-link check needs root\n");
+		return;
+	}
+	fd = mkstemp(target);
+	if (fd < 0 || write(fd, "root only\n", 10) != 10 || watchdog_start(&wd, err, sizeof(err)) < 0 ||
+	    tmp_postgres_start(&pg, &wd, err, sizeof(err)) < 0) {
+		printf("not ok - setting up the planted-link check: %s\n", err);
+		return;
+	}
+	snprintf(log, sizeof(log), "%s/pg_ctl.log", pg.dir);
+	unlink(log);
+	CHECK(symlink(target, log) == 0, "a link to a root-only file planted as %s", log);
+	tmp_postgres_stop(&pg);
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	CHECK(n == 10 && strcmp(text, "root only\n") == 0, "stopping the server did not write through the link");
+	CHECK(gone(pg.dir), "the server stopped and its directory went all the same");
+	close(fd);
+	unlink(target);
+	watchdog_release(&wd);
+}
+
 int main(void)
 {
 	struct tmp_postgres never = { 0 }, pg;
@@ -130,5 +166,6 @@ int main(void)
 	watchdog_release(&wd);
 	CHECK(wd.pid == 0, "a released watchdog has exited");
 	test_watchdog();
+	test_planted_link();
 	return check_exit_status();
 }
