@@ -1,5 +1,6 @@
-# claimbench: `make demo` installs what is missing, builds and runs the seed 001 experiment;
-# `make test` runs the whole suite (plain, then under AddressSanitizer and UBSan).
+# claimbench: `make` builds $(BUILD)/claimbench and the unit tests; `make demo` installs what
+# is missing, builds and runs the seed 001 experiment; `make test` runs the whole suite (plain,
+# then under AddressSanitizer and UBSan).
 
 CC ?= cc
 PKGS := libpq sqlite3 inih json-c
@@ -8,41 +9,51 @@ BUILD ?= build
 # V=1 shows the compiler's command lines.
 Q := $(if $(V),,@)
 
-CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness
+# -MMD -MP: the compiler writes each object's header dependencies beside it (.d, included below).
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness -I$(BUILD) -MMD -MP
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ifneq ($(SANITIZE),)
 CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-VERSION := $(shell cat VERSION)
-GIT_REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-override CFLAGS := $(CFLAGS_BASE) -DCLAIMBENCH_VERSION='"$(VERSION)"' -DCLAIMBENCH_GIT_REVISION='"$(GIT_REVISION)"' \
-	$(PKG_CFLAGS) $(CFLAGS)
+override CFLAGS := $(CFLAGS_BASE) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
+# CLAIMBENCH_VERSION and CLAIMBENCH_GIT_REVISION, included as "generated/version.h" by the few
+# files that print or store them; scripts/gen-version rewrites it only when they change.
+VERSION_H := $(BUILD)/generated/version.h
+
+MAIN_OBJ := $(BUILD)/harness/cli/main.o
 CORE_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/*/*.c)) $(wildcard strategies/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
+ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
 
-.PHONY: all deps demo test test-plain test-sanitized test-tsan clean
+.PHONY: all deps demo test test-tsan clean FORCE
+.DELETE_ON_ERROR:
 
 all: $(BUILD)/claimbench $(UNIT_BIN)
 
-$(BUILD)/claimbench: $(BUILD)/harness/cli/main.o $(CORE_OBJ)
+$(BUILD)/claimbench: $(MAIN_OBJ) $(CORE_OBJ)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJ)
-	@mkdir -p $(dir $@)
+$(UNIT_BIN): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(CORE_OBJ)
 	@echo "  LINK  $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c $(wildcard harness/*/*.h) VERSION
+$(ALL_OBJ): $(BUILD)/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(VERSION_H): FORCE
+	$(Q)scripts/gen-version $@
+
+-include $(ALL_OBJ:.o=.d)
 
 deps:
 	@scripts/install-deps
@@ -65,4 +76,4 @@ test-tsan: deps
 	@tests/run build-tsan
 
 clean:
-	rm -rf build build-san build-tsan
+	rm -rf build build-san build-tsan $(BUILD)

@@ -5,6 +5,7 @@
 #include "base/exit_status.h"
 #include "cli/invocation.h"
 #include "cli/commands.h"
+#include "generated/version.h"
 
 /* Prints the top-level usage to out. */
 static void print_usage(FILE *out)
@@ -21,7 +22,7 @@ static void print_usage(FILE *out)
 	      "  report     draw charts of stored runs and write report.md and report.html\n"
 	      "\n"
 	      "  claimbench COMMAND --help   options of a command\n"
-	      "  claimbench --version        the version\n",
+	      "  claimbench --version        the version and the git revision it was built from\n",
 	      out);
 }
 
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
 		return EXIT_DONE;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("claimbench %s\n", CLAIMBENCH_VERSION);
+		printf("claimbench %s (git %s)\n", CLAIMBENCH_VERSION, CLAIMBENCH_GIT_REVISION);
 		return EXIT_DONE;
 	}
 	if (strcmp(argv[1], "run") == 0)
