@@ -1,6 +1,7 @@
 # claimbench: `make` builds $(BUILD)/claimbench and the unit tests; `make demo` installs what
 # is missing, builds and runs the seed 001 experiment; `make test` runs the whole suite (plain,
-# then under AddressSanitizer and UBSan).
+# then under AddressSanitizer and UBSan); `make install` puts the binary, chart templates,
+# scenarios and man page under PREFIX.
 
 CC ?= cc
 PKGS := libpq sqlite3 inih json-c
@@ -8,6 +9,14 @@ SANITIZE ?=
 BUILD ?= build
 # V=1 shows the compiler's command lines.
 Q := $(if $(V),,@)
+
+# make install: PREFIX/bin, PREFIX/share/claimbench/{charts,scenarios}, PREFIX/share/man/man1;
+# DESTDIR stages the tree under another root. The binary finds its charts at ../share/claimbench.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/claimbench
+MAN1DIR := $(PREFIX)/share/man/man1
 
 # -MMD -MP: the compiler writes each object's header dependencies beside it (.d, included below).
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness -I$(BUILD) -MMD -MP
@@ -32,7 +41,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
 ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
 
-.PHONY: all deps demo test test-tsan clean FORCE
+.PHONY: all deps demo test test-tsan install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/claimbench $(UNIT_BIN)
@@ -55,6 +64,11 @@ $(VERSION_H): FORCE
 
 -include $(ALL_OBJ:.o=.d)
 
+# The man page, printed by the binary from its own option table.
+$(BUILD)/claimbench.1: $(BUILD)/claimbench
+	@echo "  GEN   $@"
+	$(Q)$(BUILD)/claimbench manpage >$@
+
 deps:
 	@scripts/install-deps
 
@@ -74,6 +88,18 @@ test: deps
 test-tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan SANITIZE=thread all
 	@tests/run build-tsan
+
+install: $(BUILD)/claimbench $(BUILD)/claimbench.1
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)/charts" "$(DESTDIR)$(DATADIR)/scenarios" \
+		"$(DESTDIR)$(MAN1DIR)"
+	install -m 755 $(BUILD)/claimbench "$(DESTDIR)$(BINDIR)/claimbench"
+	install -m 644 scripts/charts/*.gp "$(DESTDIR)$(DATADIR)/charts/"
+	install -m 644 scenarios/*.ini "$(DESTDIR)$(DATADIR)/scenarios/"
+	install -m 644 $(BUILD)/claimbench.1 "$(DESTDIR)$(MAN1DIR)/claimbench.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/claimbench" "$(DESTDIR)$(MAN1DIR)/claimbench.1"
+	rm -rf "$(DESTDIR)$(DATADIR)"
 
 clean:
 	rm -rf build build-san build-tsan $(BUILD)
