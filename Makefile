@@ -1,7 +1,7 @@
 # claimbench: `make` builds $(BUILD)/claimbench and the unit tests; `make demo` installs what
-# is missing, builds and runs the seed 001 experiment; `make test` runs the whole suite (plain,
-# then under AddressSanitizer and UBSan); `make install` puts the binary, chart templates,
-# scenarios and man page under PREFIX.
+# is missing, builds and runs the seed 001 experiment; `make check` runs the fast tier of the
+# tests (under two minutes), `make test` the whole suite (plain, then under AddressSanitizer
+# and UBSan); `make install` puts the binary, chart templates, scenarios and man page under PREFIX.
 
 CC ?= cc
 PKGS := libpq sqlite3 inih json-c
@@ -41,7 +41,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
 ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
 
-.PHONY: all deps demo test test-tsan install uninstall clean FORCE
+.PHONY: all deps demo check test test-tsan install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/claimbench $(UNIT_BIN)
@@ -80,6 +80,11 @@ demo: deps
 	@echo "SKIP LOCKED 2.7 s (exactly 20 each); ideal 2.0 s."
 	@echo
 	@$(BUILD)/claimbench report --last --out results/demo-report
+
+check: deps
+	@scripts/install-test-deps
+	@$(MAKE) --no-print-directory all
+	@tests/run --fast $(BUILD)
 
 test: deps
 	@scripts/install-test-deps

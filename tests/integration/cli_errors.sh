@@ -1,4 +1,5 @@
 # Every bad input gets a clear message and its own exit status, before anything runs.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 2 'unknown option --bogus' "unknown option" run --bogus

@@ -2,6 +2,7 @@
 # and man page land where the README says; the staged binary, run from a directory outside
 # the source tree, stores a run and draws its report with the installed templates; make
 # uninstall takes it all away again.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
