@@ -1,5 +1,7 @@
-# claimbench: `make demo` installs what is missing, builds and runs the seed 001 experiment;
-# `make test` runs the whole suite (plain, then under AddressSanitizer and UBSan).
+# claimbench: `make` builds $(BUILD)/claimbench and the unit tests; `make demo` installs what
+# is missing, builds and runs the seed 001 experiment; `make check` runs the fast tier of the
+# tests (under two minutes), `make test` the whole suite (plain, then under AddressSanitizer
+# and UBSan); `make install` puts the binary, chart templates, scenarios and man page under PREFIX.
 
 CC ?= cc
 PKGS := libpq sqlite3 inih json-c
@@ -8,41 +10,64 @@ BUILD ?= build
 # V=1 shows the compiler's command lines.
 Q := $(if $(V),,@)
 
-CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness
+# make install: PREFIX/bin, PREFIX/share/claimbench/{charts,scenarios}, PREFIX/share/man/man1;
+# DESTDIR stages the tree under another root. The binary finds its charts at ../share/claimbench.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/claimbench
+MAN1DIR := $(PREFIX)/share/man/man1
+
+# -MMD -MP: the compiler writes each object's header dependencies beside it (.d, included below).
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -pthread -Iharness -I$(BUILD) -MMD -MP
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ifneq ($(SANITIZE),)
 CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-VERSION := $(shell cat VERSION)
-GIT_REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-override CFLAGS := $(CFLAGS_BASE) -DCLAIMBENCH_VERSION='"$(VERSION)"' -DCLAIMBENCH_GIT_REVISION='"$(GIT_REVISION)"' \
-	$(PKG_CFLAGS) $(CFLAGS)
+override CFLAGS := $(CFLAGS_BASE) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
+# CLAIMBENCH_VERSION and CLAIMBENCH_GIT_REVISION, included as "generated/version.h" by the few
+# files that print or store them; scripts/gen-version rewrites it only when they change.
+VERSION_H := $(BUILD)/generated/version.h
+
+MAIN_OBJ := $(BUILD)/harness/cli/main.o
 CORE_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/*/*.c)) $(wildcard strategies/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
+ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
 
-.PHONY: all deps demo test test-plain test-sanitized test-tsan clean
+.PHONY: all deps demo check test test-tsan install uninstall clean FORCE
+.DELETE_ON_ERROR:
 
 all: $(BUILD)/claimbench $(UNIT_BIN)
 
-$(BUILD)/claimbench: $(BUILD)/harness/cli/main.o $(CORE_OBJ)
+$(BUILD)/claimbench: $(MAIN_OBJ) $(CORE_OBJ)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(CORE_OBJ)
-	@mkdir -p $(dir $@)
+$(UNIT_BIN): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(CORE_OBJ)
 	@echo "  LINK  $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c $(wildcard harness/*/*.h) VERSION
+$(ALL_OBJ): $(BUILD)/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(VERSION_H): FORCE
+	$(Q)scripts/gen-version $@
+
+-include $(ALL_OBJ:.o=.d)
+
+# The man page, printed by the binary from its own option table.
+$(BUILD)/claimbench.1: $(BUILD)/claimbench
+	@echo "  GEN   $@"
+	$(Q)$(BUILD)/claimbench manpage >$@
 
 deps:
 	@scripts/install-deps
@@ -56,6 +81,11 @@ demo: deps
 	@echo
 	@$(BUILD)/claimbench report --last --out results/demo-report
 
+check: deps
+	@scripts/install-test-deps
+	@$(MAKE) --no-print-directory all
+	@tests/run --fast $(BUILD)
+
 test: deps
 	@scripts/install-test-deps
 	@scripts/test-all
@@ -64,5 +94,17 @@ test-tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan SANITIZE=thread all
 	@tests/run build-tsan
 
+install: $(BUILD)/claimbench $(BUILD)/claimbench.1
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)/charts" "$(DESTDIR)$(DATADIR)/scenarios" \
+		"$(DESTDIR)$(MAN1DIR)"
+	install -m 755 $(BUILD)/claimbench "$(DESTDIR)$(BINDIR)/claimbench"
+	install -m 644 scripts/charts/*.gp "$(DESTDIR)$(DATADIR)/charts/"
+	install -m 644 scenarios/*.ini "$(DESTDIR)$(DATADIR)/scenarios/"
+	install -m 644 $(BUILD)/claimbench.1 "$(DESTDIR)$(MAN1DIR)/claimbench.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/claimbench" "$(DESTDIR)$(MAN1DIR)/claimbench.1"
+	rm -rf "$(DESTDIR)$(DATADIR)"
+
 clean:
-	rm -rf build build-san build-tsan
+	rm -rf build build-san build-tsan $(BUILD)

@@ -6,6 +6,15 @@
 
 #include "base/parse.h"
 
+/*
+ * Whether text is made only of chars: strtol and strtod alone would take leading spaces,
+ * and strtod hexadecimal, "inf" and "nan", none of which is a decimal number.
+ */
+static bool only(const char *text, const char *chars)
+{
+	return strspn(text, chars) == strlen(text);
+}
+
 int parse_long(const char *option, const char *text, long min, long max, long *out, char *err, size_t errlen)
 {
 	char *end;
@@ -13,7 +22,7 @@ int parse_long(const char *option, const char *text, long min, long max, long *o
 
 	errno = 0;
 	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < min || v > max) {
+	if (!only(text, "+-0123456789") || errno || end == text || *end || v < min || v > max) {
 		snprintf(err, errlen, "--%s: expected a whole number from %ld to %ld, got \"%s\"", option, min, max,
 			 text);
 		return -1;
@@ -30,7 +39,8 @@ int parse_double(const char *option, const char *text, double min, double max, d
 
 	errno = 0;
 	v = strtod(text, &end);
-	if (errno || end == text || *end || !isfinite(v) || v < min || v > max) {
+	if (!only(text, "+-.0123456789eE") || errno || end == text || *end || !isfinite(v) || v < min ||
+	    v > max) {
 		snprintf(err, errlen, "--%s: expected a number from %g to %g, got \"%s\"", option, min, max, text);
 		return -1;
 	}

@@ -55,8 +55,9 @@ static bool has_scripts(const char *dir)
 
 int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen)
 {
+	static const char *const beside[] = { "../share/claimbench", "../scripts" };
 	const char *env = getenv("CLAIMBENCH_SCRIPTS");
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], *bindir;
 	ssize_t n;
 
 	if (env && *env) {
@@ -72,10 +73,15 @@ int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen)
 		return -1;
 	}
 	exe[n] = '\0';
-	snprintf(buf, size, "%s/../scripts", dirname(exe));
-	if (has_scripts(buf))
-		return 0;
-	snprintf(err, errlen, "no chart scripts in %s (set CLAIMBENCH_SCRIPTS to the scripts directory)", buf);
+	bindir = dirname(exe);
+	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+		snprintf(buf, size, "%s/%s", bindir, beside[i]);
+		if (has_scripts(buf))
+			return 0;
+	}
+	snprintf(err, errlen,
+		 "no charts/common.gp in %s/%s or %s/%s (set CLAIMBENCH_SCRIPTS to the directory holding charts/)",
+		 bindir, beside[0], bindir, beside[1]);
 	return -1;
 }
 

@@ -1,6 +1,7 @@
 /*
- * Drawing the charts: the gnuplot scripts of scripts/charts/ found beside the binary,
- * gnuplot found on PATH, and one gnuplot process per chart and image format.
+ * Drawing the charts: the gnuplot templates of scripts/charts/ (installed in
+ * share/claimbench/charts/) found from the binary, gnuplot found on PATH, and one gnuplot
+ * process per chart and image format.
  */
 #ifndef CLAIMBENCH_CHART_PLOT_H
 #define CLAIMBENCH_CHART_PLOT_H
@@ -23,9 +24,11 @@
 bool chart_find_program(const char *name, char *buf, size_t size);
 
 /*
- * Finds the directory of the chart scripts (the one holding charts/common.gp):
- * $CLAIMBENCH_SCRIPTS when set, else ../scripts beside the running binary.
- * 0 with the directory in buf, or -1 with err.
+ * Finds the directory holding the chart templates' folder charts/ (with charts/common.gp):
+ * $CLAIMBENCH_SCRIPTS when set; else, from the running binary's directory BIN,
+ * BIN/../share/claimbench (an installed or DESTDIR-staged claimbench) or BIN/../scripts
+ * (a binary in the source tree's build directory), the first that holds charts/common.gp.
+ * 0 with the directory in buf, or -1 with err naming the places looked in.
  */
 int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen);
 

@@ -13,6 +13,7 @@
 
 #include "chart/report_doc.h"
 #include "output/report.h"
+#include "generated/version.h"
 
 /* Columns of report_print_table the documents take at most. */
 #define DOC_MAX_COLS 64

@@ -63,8 +63,9 @@ static const char report_usage[] =
 	"run-ID for run ids)\n"
 	"  --results PATH   the result store (default " STORE_DEFAULT_PATH ")\n"
 	"\n"
-	"Needs gnuplot (apt-get install gnuplot-nox); the scripts are found in ../scripts beside\n"
-	"the binary, or in $CLAIMBENCH_SCRIPTS.\n";
+	"Needs gnuplot (apt-get install gnuplot-nox). The chart templates (charts/*.gp) are found\n"
+	"in $CLAIMBENCH_SCRIPTS when it is set, else in ../share/claimbench (installed) or\n"
+	"../scripts (source tree) beside the binary.\n";
 
 /* Checks one operand: RUN or inv:N. 0, or -1 with err. */
 static int check_operand(const char *text, char *err, size_t errlen)

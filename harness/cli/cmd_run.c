@@ -18,6 +18,7 @@
 #include "analysis/summary.h"
 #include "db/throwaway.h"
 #include "engine/workload.h"
+#include "generated/version.h"
 
 /* Writes into buf why strategy st cannot run on db. */
 static void refusal_reason(const struct strategy_ops *st, const struct backend_ops *db, char *buf, size_t len)

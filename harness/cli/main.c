@@ -5,6 +5,7 @@
 #include "base/exit_status.h"
 #include "cli/commands.h"
 #include "cli/secrets.h"
+#include "generated/version.h"
 
 /* Prints the top-level usage, made from the command table, to out. */
 static void print_usage(FILE *out)
@@ -14,7 +15,7 @@ static void print_usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fputs("\n"
 	      "  claimbench COMMAND --help   options of a command\n"
-	      "  claimbench --version        the version\n",
+	      "  claimbench --version        the version and the git revision it was built from\n",
 	      out);
 }
 
@@ -35,7 +36,7 @@ int main(int argc, char **argv)
 		return EXIT_DONE;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("claimbench %s\n", CLAIMBENCH_VERSION);
+		printf("claimbench %s (git %s)\n", CLAIMBENCH_VERSION, CLAIMBENCH_GIT_REVISION);
 		return EXIT_DONE;
 	}
 	c = command_find(argv[1]);

@@ -1,5 +1,6 @@
 # Open-loop arrivals: producers insert on schedule after the backlog, workers keep going
 # until they are done and the queue is drained, and queue wait and the series say how it went.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)

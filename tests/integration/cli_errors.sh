@@ -1,4 +1,5 @@
 # Every bad input gets a clear message and its own exit status, before anything runs.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 2 'unknown option --bogus' "unknown option" run --bogus
@@ -31,7 +32,10 @@ check "a password in --db never appears in the output" eval '! grep -q s3cr3tpw 
 
 check "run --help exits 0 and documents every option" eval \
 	'"$CLAIMBENCH" run --help | grep -q -- "--ticket-limit"'
-check "--version prints the version" eval '"$CLAIMBENCH" --version | grep -Eq "^claimbench [0-9]+\.[0-9]+\.[0-9]+$"'
+check "--version prints the version and the git revision" eval \
+	'"$CLAIMBENCH" --version | grep -Eq "^claimbench [0-9]+\.[0-9]+\.[0-9]+ \(git ([0-9a-f]{7,}(-dirty)?|unknown)\)$"'
+check "--version's version is the VERSION file's" eval \
+	'[ "$("$CLAIMBENCH" --version | cut -d " " -f 2)" = "$(cat VERSION)" ]'
 check "list names all six strategies with their modes on postgresql and sqlite" eval \
 	'[ "$("$CLAIMBENCH" list | grep -Ec "^(naive|for-update|nowait-backoff|skip-locked|ticket|update-returning) +[a-z*,]+ +([a-z*,]+|-) ")" -eq 6 ]'
 check "list shows skip-locked as impossible on sqlite" eval \

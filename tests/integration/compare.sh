@@ -1,4 +1,5 @@
 # claimbench compare on hand-written JSON files and a small store: verdicts, exit statuses, refusals.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)

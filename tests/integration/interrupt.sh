@@ -1,5 +1,6 @@
 # Ctrl-C stops the workers, keeps what was measured, marks it incomplete, exits 4
 # and leaves no throwaway server behind.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 out=$(mktemp) err=$(mktemp)

@@ -1,5 +1,7 @@
 # Helpers of the integration scripts: verdict lines the runner counts.
-# CLAIMBENCH is the binary under test (tests/run sets it).
+# CLAIMBENCH is the binary under test (tests/run sets it). A script with a line
+# "# tier: fast" belongs to the fast tier too (tests/run --fast, make check): keep that
+# tier under a minute on 2 cores.
 : "${CLAIMBENCH:=build/claimbench}"
 
 # check DESCRIPTION COMMAND...: ok when the command succeeds.

@@ -1,6 +1,7 @@
 # claimbench report: charts (PNG and SVG) and report.md / report.html of a small stored
 # invocation, the figures equal to claimbench show's, the HTML rendered by headless
 # Chromium, the install hint without gnuplot, and bad inputs.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)

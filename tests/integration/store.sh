@@ -1,4 +1,5 @@
 # The result store's commands refuse what they cannot read, each with its message and exit status.
+# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)

@@ -1,6 +1,7 @@
 /*
- * Unit tests of the histogram, the ledger and every metric, on hand-made
- * ledgers whose answers were worked out by hand (the comments show how).
+ * Unit tests of every metric (measure/metrics.c) on hand-made ledgers whose answers were
+ * worked out by hand (the comments show how); test_metrics_series.c tests the figures of
+ * open-loop arrivals and the time series.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,15 +27,6 @@ struct run_case {
 	struct run_metrics out;			/* what it computed */
 };
 
-/* Stops the program when a test's own setup fails (out of memory). */
-static void need(bool ok, const char *what)
-{
-	if (!ok) {
-		printf("Bail out! %s failed\n", what);
-		exit(1);
-	}
-}
-
 /*
  * Prepares c for n_workers workers and n_jobs jobs of 100 ms work each, every
  * job JOB_NEW in c->final, with neither final state nor enqueue times in use.
@@ -44,10 +36,10 @@ static void case_init(struct run_case *c, size_t n_workers, size_t n_jobs, bool 
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
-	need(n_jobs <= MAX_JOBS, "case_init job count");
-	need(ledger_init(&c->ledger, 4, 2, 1) == 0, "ledger_init");
+	check_need(n_jobs <= MAX_JOBS, "case_init job count");
+	check_need(ledger_init(&c->ledger, 4, 2, 1) == 0, "ledger_init");
 	c->workers = calloc(n_workers ? n_workers : 1, sizeof(*c->workers));
-	need(c->workers != NULL, "worker allocation");
+	check_need(c->workers != NULL, "worker allocation");
 	for (i = 0; i < n_workers; i++)
 		hist_init(&c->workers[i].claim_latency);
 	for (i = 0; i < MAX_JOBS; i++) {
@@ -83,7 +75,7 @@ static void add_exec(struct run_case *c, int64_t job, int64_t claim_ms, int64_t 
 		.outcome = outcome,
 	};
 
-	need(ledger_add_execution(&c->ledger, &e) == 0, "ledger_add_execution");
+	check_need(ledger_add_execution(&c->ledger, &e) == 0, "ledger_add_execution");
 }
 
 /* Appends one empty claim, times in ms since the start barrier. */
@@ -91,7 +83,7 @@ static void add_empty(struct run_case *c, int64_t start_ms, int64_t end_ms, int3
 {
 	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms), .worker = worker };
 
-	need(ledger_add_empty(&c->ledger, &e) == 0, "ledger_add_empty");
+	check_need(ledger_add_empty(&c->ledger, &e) == 0, "ledger_add_empty");
 }
 
 /* Sets job's final table status and makes the case use the final state. */
@@ -148,186 +140,6 @@ static void test_fairness(void)
 	f = metrics_fairness(NULL, 0);
 	CHECK(f.jain == 0.0 && f.min == 0 && f.max == 0 && f.cv == 0.0,
 	      "fairness: no workers give Jain, min, max and cv all 0");
-}
-
-/* Bin placement: exact small values, contiguous edges, the 1/64 error bound, the last bin. */
-static void test_histogram_bins(void)
-{
-	int64_t v, upper;
-	int b, bad_exact = 0, bad_error = 0, bad_edges = 0;
-
-	for (v = 0; v < HIST_EXACT_LIMIT; v++)
-		if (hist_bin_of(v) != v || hist_bin_upper((int)v) != v)
-			bad_exact++;
-	CHECK(bad_exact == 0, "histogram: every value below 128 has a bin of its own");
-	CHECK(hist_bin_of(-5) == 0, "histogram: a negative value falls in bin 0");
-	CHECK(hist_bin_of(128) == 128 && hist_bin_of(129) == 128 && hist_bin_of(130) == 129,
-	      "histogram: 128 and 129 share the first 2-wide bin, 130 starts the next");
-	CHECK(hist_bin_upper(128) == 129, "histogram: the first log-linear bin ends at 129");
-	CHECK(hist_bin_of(((int64_t)1 << 46) - 1) == HIST_BINS - 1 &&
-	      hist_bin_upper(HIST_BINS - 1) == ((int64_t)1 << 46) - 1,
-	      "histogram: the last bin ends at 2^46 - 1");
-	CHECK(hist_bin_of((int64_t)1 << 46) == HIST_BINS - 1 &&
-	      hist_bin_of(INT64_MAX) == HIST_BINS - 1,
-	      "histogram: values from 2^46 up land in the last bin");
-
-	for (b = 0; b < HIST_BINS - 1; b++)
-		if (hist_bin_of(hist_bin_upper(b)) != b ||
-		    hist_bin_of(hist_bin_upper(b) + 1) != b + 1)
-			bad_edges++;
-	CHECK(bad_edges == 0,
-	      "histogram: bins are contiguous, each upper edge is in its bin and the next value in the next");
-
-	/* v grows by about 0.37 % a step, visiting every bin from 128 to 2^46 */
-	for (v = HIST_EXACT_LIMIT; v < ((int64_t)1 << 46); v += v / 271 + 1) {
-		upper = hist_bin_upper(hist_bin_of(v));
-		if (upper < v || (double)(upper - v) > (double)v / 64.0)
-			bad_error++;
-	}
-	CHECK(bad_error == 0,
-	      "histogram: a bin's upper edge is >= the value and within 1/64 of it");
-}
-
-/* Nearest-rank percentiles, clamping to [min, max], negative values, merging, empty histograms. */
-static void test_histogram_percentiles(void)
-{
-	struct histogram *h, *a, *b;
-	int64_t v;
-
-	h = malloc(sizeof(*h));
-	a = malloc(sizeof(*a));
-	b = malloc(sizeof(*b));
-	need(h && a && b, "histogram allocation");
-
-	hist_init(h);
-	CHECK(h->count == 0 && h->min == 0 && h->max == 0,
-	      "histogram: an empty one has count, min, max 0");
-	CHECK(hist_percentile(h, 50.0) == 0 && hist_percentile(h, 100.0) == 0,
-	      "histogram: percentiles of an empty one are 0");
-
-	for (v = 1; v <= 100; v++)
-		hist_record(h, v);
-	CHECK(h->count == 100 && h->min == 1 && h->max == 100,
-	      "histogram: 1..100 gives count 100, min 1, max 100");
-	CHECK(hist_percentile(h, 50.0) == 50, "histogram: p50 of 1..100 is 50 (nearest rank)");
-	CHECK(hist_percentile(h, 90.0) == 90, "histogram: p90 of 1..100 is 90");
-	CHECK(hist_percentile(h, 99.0) == 99, "histogram: p99 of 1..100 is 99");
-	CHECK(hist_percentile(h, 99.9) == 100,
-	      "histogram: p99.9 of 1..100 is 100 (rank ceil(99.9) = 100)");
-	CHECK(hist_percentile(h, 100.0) == 100, "histogram: p100 of 1..100 is the max");
-	CHECK(hist_percentile(h, 0.5) == 1, "histogram: p0.5 of 1..100 is the min (rank 1)");
-
-	hist_init(h);
-	hist_record(h, -7);
-	CHECK(h->count == 1 && h->min == 0 && h->max == 0 && h->bins[0] == 1,
-	      "histogram: a negative value is recorded as 0");
-
-	/* 1000 lies in bin [1000, 1007]: alone, clamped to max; beside 2000, the edge shows */
-	hist_init(h);
-	hist_record(h, 1000);
-	CHECK(hist_percentile(h, 50.0) == 1000,
-	      "histogram: a lone value is reported exactly (edge clamped to max)");
-	hist_record(h, 2000);
-	CHECK(hist_percentile(h, 50.0) == 1007,
-	      "histogram: p50 of {1000, 2000} is the upper edge 1007 of 1000's bin");
-	CHECK(hist_percentile(h, 100.0) == 2000,
-	      "histogram: p100 of {1000, 2000} is clamped to max 2000");
-
-	/* rank ceil(0.999 * 41000) = 40959, the last value of bin [40448, 40959] */
-	hist_init(h);
-	for (v = 1; v <= 41000; v++)
-		hist_record(h, v);
-	CHECK(hist_percentile(h, 99.9) == 40959,
-	      "histogram: p99.9 of 1..41000 is rank 40959, not one rank higher through rounding");
-
-	hist_init(a);
-	hist_init(b);
-	for (v = 1; v <= 50; v++)
-		hist_record(a, v);
-	for (v = 51; v <= 100; v++)
-		hist_record(b, v);
-	hist_init(h);
-	hist_merge(h, b);
-	CHECK(h->count == 50 && h->min == 51 && h->max == 100,
-	      "histogram: merging into an empty one takes min 51 and max 100, not 0");
-	hist_merge(h, a);
-	CHECK(h->count == 100 && h->min == 1 && h->max == 100,
-	      "histogram: merged 1..50 and 51..100 give count 100, min 1, max 100");
-	CHECK(hist_percentile(h, 50.0) == 50 && hist_percentile(h, 99.0) == 99,
-	      "histogram: merged halves give the percentiles of 1..100");
-	hist_init(a);
-	hist_merge(h, a);
-	CHECK(h->count == 100 && h->min == 1 && h->max == 100,
-	      "histogram: merging an empty one changes nothing");
-
-	free(h);
-	free(a);
-	free(b);
-}
-
-/* Ledger growth by doubling when full, growth counting, and merging in part order. */
-static void test_ledger(void)
-{
-	struct ledger parts[2], into, zero;
-	struct execution e = { 0 };
-	struct empty_claim ec = { 0 };
-	int64_t id;
-	bool in_order = true;
-	size_t i;
-
-	need(ledger_init(&parts[0], 2, 1, 1) == 0, "ledger_init");
-	CHECK(parts[0].cap_execs == 2 && parts[0].cap_empties == 1 && parts[0].n_execs == 0 &&
-	      parts[0].growths == 0, "ledger: init preallocates what it is told and starts empty");
-	for (id = 1; id <= 5; id++) {
-		e.job_id = id;
-		CHECK(ledger_add_execution(&parts[0], &e) == 0,
-		      "ledger: adding execution %lld succeeds", (long long)id);
-	}
-	/* capacity 2 is full at the third add (-> 4) and at the fifth (-> 8) */
-	CHECK(parts[0].n_execs == 5 && parts[0].cap_execs == 8,
-	      "ledger: 5 executions in room for 2 double it twice, to 8");
-	CHECK(parts[0].growths == 2, "ledger: two growths are counted");
-	for (i = 0; i < parts[0].n_execs; i++)
-		if (parts[0].execs[i].job_id != (int64_t)i + 1)
-			in_order = false;
-	CHECK(in_order, "ledger: executions survive growth in the order added");
-	ec.start_ns = 7;
-	CHECK(ledger_add_empty(&parts[0], &ec) == 0 && parts[0].n_empties == 1 &&
-	      parts[0].growths == 2,
-	      "ledger: an empty claim that fits causes no growth");
-
-	need(ledger_init(&parts[1], 0, 0, 0) == 0, "ledger_init");
-	CHECK(parts[1].execs == NULL && parts[1].cap_execs == 0,
-	      "ledger: init with nothing expected allocates nothing");
-	e.job_id = 6;
-	ec.start_ns = 8;
-	CHECK(ledger_add_execution(&parts[1], &e) == 0 && ledger_add_empty(&parts[1], &ec) == 0,
-	      "ledger: adding to an unallocated ledger succeeds");
-	CHECK(parts[1].n_execs == 1 && parts[1].n_empties == 1 && parts[1].growths == 2,
-	      "ledger: growing from nothing counts one growth per array");
-
-	need(ledger_init(&into, 1, 1, 0) == 0, "ledger_init");
-	CHECK(ledger_merge(&into, parts, 2) == 0, "ledger: merge succeeds");
-	CHECK(into.n_execs == 6 && into.n_empties == 2,
-	      "ledger: merge appends all 6 executions and 2 empty claims");
-	in_order = true;
-	for (i = 0; i < into.n_execs; i++)
-		if (into.execs[i].job_id != (int64_t)i + 1)
-			in_order = false;
-	CHECK(in_order, "ledger: merge keeps each part's order, parts in turn");
-	CHECK(into.empties[0].start_ns == 7 && into.empties[1].start_ns == 8,
-	      "ledger: merge appends empty claims in part order");
-	CHECK(into.growths == 4,
-	      "ledger: merge carries the parts' growths (2 + 2), not its own reallocation");
-	CHECK(ledger_merge(&into, parts, 1) == 0 && into.n_execs == 11 &&
-	      into.execs[10].job_id == 5,
-	      "ledger: a second merge appends after the first");
-
-	ledger_free(&parts[0]);
-	ledger_free(&parts[1]);
-	ledger_free(&into);
-	memset(&zero, 0, sizeof(zero));
-	CHECK(memcmp(&into, &zero, sizeof(zero)) == 0, "ledger: free leaves an empty ledger");
 }
 
 /* executions, duplicates, dup_jobs, overlaps and completed on one ledger of six jobs. */
@@ -710,9 +522,6 @@ static void test_empty_run(void)
 int main(void)
 {
 	test_fairness();
-	test_histogram_bins();
-	test_histogram_percentiles();
-	test_ledger();
 	test_duplicates_and_overlaps();
 	test_lost();
 	test_spurious_empties();

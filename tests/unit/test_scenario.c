@@ -82,7 +82,7 @@ static void test_bad_files(void)
 	check_bad("a key given twice", "[global]\njobs = 1\nworkers = 2\njobs = 3\n",
 		  ":4: key given twice in this section (first at line 2)");
 	check_bad("a section given twice", "[a]\njobs = 1\n[b]\njobs = 1\n[a]\nworkers = 2\n",
-		  ":6: this section was already given: a");
+		  ":5: this section was already given: a");
 	CHECK(scenario_load("/nonexistent/x.ini", &s, err, sizeof(err)) == -1 &&
 	      strstr(err, "/nonexistent/x.ini: cannot read the scenario") != NULL, "a missing file names itself (%s)",
 	      err);

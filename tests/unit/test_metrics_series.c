@@ -1,8 +1,8 @@
 /*
- * Unit tests of the figures open-loop arrivals add: queue wait, the 100 ms time
- * series (every column, backlog included), error instants in the ledger and the
- * producers' counters, on a hand-made ledger whose answers were worked out by
- * hand (the comments show how).
+ * Unit tests of the figures of measure/metrics.c that open-loop arrivals add: queue
+ * wait, the 100 ms time series (every column, backlog included), error instants in the
+ * ledger and the producers' counters, on a hand-made ledger whose answers were worked
+ * out by hand (the comments show how). test_metrics.c tests the other metrics.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,15 +18,6 @@
 #define MS(x) ((int64_t)(x) * 1000000)
 #define US(x) ((int64_t)(x) * 1000)
 
-/* Stops the program when a test's own setup fails (out of memory). */
-static void need(bool ok, const char *what)
-{
-	if (!ok) {
-		printf("Bail out! %s failed\n", what);
-		exit(1);
-	}
-}
-
 /* Appends one execution of job, in hand at start_ms (its claim began 1 ms before). */
 static void add_exec(struct ledger *l, int64_t job, int64_t start_ms, int64_t end_ms, int32_t outcome)
 {
@@ -38,7 +29,7 @@ static void add_exec(struct ledger *l, int64_t job, int64_t start_ms, int64_t en
 		.outcome = outcome,
 	};
 
-	need(ledger_add_execution(l, &e) == 0, "ledger_add_execution");
+	check_need(ledger_add_execution(l, &e) == 0, "ledger_add_execution");
 }
 
 /* Appends one empty claim, times in ms. */
@@ -46,7 +37,7 @@ static void add_empty(struct ledger *l, int64_t start_ms, int64_t end_ms)
 {
 	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms) };
 
-	need(ledger_add_empty(l, &e) == 0, "ledger_add_empty");
+	check_need(ledger_add_empty(l, &e) == 0, "ledger_add_empty");
 }
 
 /*
@@ -68,7 +59,7 @@ static void build_run(struct ledger *merged, int64_t *enqueued)
 {
 	struct ledger parts[2];
 
-	need(ledger_init(&parts[0], 2, 1, 1) == 0 && ledger_init(&parts[1], 0, 0, 1) == 0, "ledger_init");
+	check_need(ledger_init(&parts[0], 2, 1, 1) == 0 && ledger_init(&parts[1], 0, 0, 1) == 0, "ledger_init");
 	add_exec(&parts[0], 1, 10, 120, EXEC_DONE);
 	add_exec(&parts[0], 2, 20, 90, EXEC_DONE);
 	add_exec(&parts[0], 3, 60, 130, EXEC_UNCOMMITTED);
@@ -78,10 +69,10 @@ static void build_run(struct ledger *merged, int64_t *enqueued)
 	add_empty(&parts[0], 90, 95);
 	add_empty(&parts[0], 301, 305);
 	add_empty(&parts[0], 425, 430);
-	need(ledger_add_error(&parts[0], MS(5)) == 0 && ledger_add_error(&parts[0], MS(100)) == 0 &&
-	     ledger_add_error(&parts[1], US(99999)) == 0 && ledger_add_error(&parts[1], MS(410)) == 0,
-	     "ledger_add_error");
-	need(ledger_init(merged, 0, 0, 0) == 0 && ledger_merge(merged, parts, 2) == 0, "ledger_merge");
+	check_need(ledger_add_error(&parts[0], MS(5)) == 0 && ledger_add_error(&parts[0], MS(100)) == 0 &&
+		   ledger_add_error(&parts[1], US(99999)) == 0 && ledger_add_error(&parts[1], MS(410)) == 0,
+		   "ledger_add_error");
+	check_need(ledger_init(merged, 0, 0, 0) == 0 && ledger_merge(merged, parts, 2) == 0, "ledger_merge");
 	ledger_free(&parts[0]);
 	ledger_free(&parts[1]);
 	enqueued[0] = 0;
@@ -93,21 +84,11 @@ static void build_run(struct ledger *merged, int64_t *enqueued)
 	enqueued[6] = INT64_MAX;
 }
 
-/* Error instants: recorded in order, grown past the preallocation, merged part after part. */
+/* The hand-made run's error instants, merged part after part (test_ledger.c tests the rest). */
 static void test_error_instants(void)
 {
-	struct ledger l, merged;
+	struct ledger merged;
 	int64_t enqueued[N_JOBS];
-	int i;
-	bool ok = true;
-
-	need(ledger_init(&l, 0, 0, 1) == 0, "ledger_init");
-	for (i = 0; i < 100; i++)
-		ok &= ledger_add_error(&l, i) == 0;
-	CHECK(ok && l.n_errors == 100 && l.errors[0] == 0 && l.errors[99] == 99,
-	      "ledger_add_error keeps 100 instants in order past a preallocation of 1");
-	CHECK(l.growths > 0, "growing the error array counts as a growth (%zu)", l.growths);
-	ledger_free(&l);
 
 	build_run(&merged, enqueued);
 	CHECK(merged.n_errors == 4 && merged.errors[0] == MS(5) && merged.errors[1] == MS(100) &&
@@ -156,7 +137,7 @@ static void test_queue_wait(void)
 	struct job_state final[N_JOBS];
 	int64_t enqueued[N_JOBS], work[N_JOBS];
 
-	need(w != NULL, "worker allocation");
+	check_need(w != NULL, "worker allocation");
 	build_run(&l, enqueued);
 	input_init(&in, &l, enqueued, work, w, p);
 	CHECK(metrics_compute(&in, &m) == 0, "metrics_compute returns 0");
@@ -227,7 +208,7 @@ static void test_series(void)
 	int64_t enqueued[N_JOBS], work[N_JOBS];
 	size_t n;
 
-	need(w != NULL, "worker allocation");
+	check_need(w != NULL, "worker allocation");
 	build_run(&l, enqueued);
 	input_init(&in, &l, enqueued, work, w, p);
 	CHECK(metrics_series(&in, &pts, &n) == 0, "metrics_series returns 0");
@@ -259,7 +240,7 @@ static void test_series(void)
 	free(pts);
 	ledger_free(&l);
 
-	need(ledger_init(&l, 0, 0, 0) == 0, "ledger_init");
+	check_need(ledger_init(&l, 0, 0, 0) == 0, "ledger_init");
 	in = (struct metrics_input){ .ledger = &l, .drain = true };
 	CHECK(metrics_series(&in, &pts, &n) == 0 && n == 1 && pts[0].completed == 0 && pts[0].backlog == 0,
 	      "an empty run has one empty bucket");

@@ -1,0 +1,49 @@
+/*
+ * Unit tests of the strategy registry (strategies/registry.c): every strategy's
+ * declaration checked as a registration check would, and lookups by name.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine/strategy.h"
+
+/* Checks one strategy's declaration the way a registration check would. */
+static void check_strategy(const struct strategy_ops *st)
+{
+	unsigned slots = 0;
+	bool sql_ok = true, slots_ok = true;
+
+	CHECK(st->name && st->summary && st->claim, "%s: has a name, a summary and a claim hook", st->name);
+	CHECK(st->modes & MODE_BIT(st->default_mode), "%s: its default mode is one it supports", st->name);
+	CHECK(st->backends != 0, "%s: runs on at least one backend", st->name);
+	CHECK(strategy_find(st->name) == st, "%s: strategy_find finds it by name", st->name);
+	for (size_t i = 0; i < st->n_statements; i++) {
+		const struct strategy_statement *s = &st->statements[i];
+
+		if (s->slot < SLOT_STRATEGY || s->slot >= DB_MAX_STATEMENTS || (slots & (1u << s->slot)))
+			slots_ok = false;
+		else
+			slots |= 1u << s->slot;
+		for (int k = 0; k < BACKEND_COUNT; k++)
+			if ((st->backends & BACKEND_BIT(k)) && !s->sql[k])
+				sql_ok = false;
+	}
+	CHECK(slots_ok, "%s: statement slots are its own, distinct and in range", st->name);
+	CHECK(sql_ok, "%s: every statement has SQL for every backend it claims", st->name);
+}
+
+/* Every registered strategy, and a name that is not one. */
+static void test_registry(void)
+{
+	CHECK(strategy_registry_len >= 5, "the registry holds the five seed strategies");
+	for (size_t i = 0; i < strategy_registry_len; i++)
+		check_strategy(strategy_registry[i]);
+	CHECK(strategy_find("no-such-strategy") == NULL, "strategy_find returns NULL for an unknown name");
+}
+
+int main(void)
+{
+	test_registry();
+	return check_exit_status();
+}

@@ -1,0 +1,76 @@
+/*
+ * Unit tests of the SQL templates (engine/sql_template.c): {jobs} and {tickets} replaced
+ * by the quoted table names, {jobs:SUFFIX} naming an object inside the quotes, {now} the
+ * dialect's clock, {owner} the owner note, and results that do not fit refused.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "engine/sql_template.h"
+
+/* The names of a PostgreSQL run, with an owner note. */
+static const struct sql_names pg = {
+	.jobs = "\"j\"", .tickets = "\"t\"", .owner = "claimbench run: x", .dialect = BACKEND_POSTGRESQL,
+};
+
+/* The names of an SQLite run. */
+static const struct sql_names lite = { .jobs = "\"j\"", .tickets = "\"t\"", .owner = "", .dialect = BACKEND_SQLITE };
+
+/* Placeholders replaced, other braces kept, the buffer's limit respected. */
+static void test_sql_template(void)
+{
+	const struct sql_names long_name = { .jobs = "a_very_long_table_name", .tickets = "t", .owner = "" };
+	char buf[128];
+
+	CHECK(sql_expand("SELECT 1 FROM {jobs} JOIN {tickets} ON {jobs}.id = 1", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "SELECT 1 FROM \"j\" JOIN \"t\" ON \"j\".id = 1") == 0,
+	      "sql_expand replaces every {jobs} and {tickets}");
+	CHECK(sql_expand("{job} {x} {jobsx} {now", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "{job} {x} {jobsx} {now") == 0, "sql_expand leaves other braces alone");
+	CHECK(sql_expand("SELECT * FROM {jobs}", &long_name, buf, 20) == -1,
+	      "sql_expand refuses a result that does not fit");
+	CHECK(sql_expand("0123456789", &pg, buf, 11) == 0 && strcmp(buf, "0123456789") == 0,
+	      "sql_expand fills a buffer exactly");
+}
+
+/* {now} per dialect and {owner}. */
+static void test_clock_and_owner(void)
+{
+	char buf[128];
+
+	CHECK(sql_expand("SET done_at = {now}", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "SET done_at = clock_timestamp()") == 0, "{now} is clock_timestamp() on PostgreSQL");
+	CHECK(sql_expand("SET done_at = {now}", &lite, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "SET done_at = julianday('now')") == 0, "{now} is julianday('now') on SQLite");
+	CHECK(sql_expand("COMMENT ON TABLE {jobs} IS '{owner}'", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "COMMENT ON TABLE \"j\" IS 'claimbench run: x'") == 0, "{owner} is the owner note");
+	CHECK(sql_expand("x{now}", &pg, buf, 18) == -1, "{now} that does not fit is refused");
+}
+
+/* {jobs:SUFFIX} and {tickets:SUFFIX}, and the names that cannot take a suffix. */
+static void test_suffixed_names(void)
+{
+	const struct sql_names bare = { .jobs = "j", .tickets = "t", .owner = "" };
+	char buf[128];
+
+	CHECK(sql_expand("CREATE INDEX {jobs:new} ON {jobs}", &lite, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "CREATE INDEX \"j_new\" ON \"j\"") == 0,
+	      "{jobs:SUFFIX} appends _SUFFIX inside the quotes");
+	CHECK(sql_expand("{tickets:seq}", &lite, buf, sizeof(buf)) == 0 && strcmp(buf, "\"t_seq\"") == 0,
+	      "{tickets:SUFFIX} appends _SUFFIX inside the quotes");
+	CHECK(sql_expand("{jobs:new}", &bare, buf, sizeof(buf)) == -1,
+	      "a suffix on a name that does not end in a quote is refused");
+	CHECK(sql_expand("{jobs:new", &lite, buf, sizeof(buf)) == -1, "a suffix without its closing brace is refused");
+	CHECK(sql_expand("{jobs:new}", &lite, buf, 8) == 0 && strcmp(buf, "\"j_new\"") == 0,
+	      "a suffixed name fills a buffer exactly");
+	CHECK(sql_expand("{jobs:new}", &lite, buf, 7) == -1, "a suffixed name one byte too long is refused");
+	CHECK(sql_expand("", &lite, buf, 0) == -1, "a buffer of no bytes is refused");
+}
+
+int main(void)
+{
+	test_sql_template();
+	test_clock_and_owner();
+	test_suffixed_names();
+	return check_exit_status();
+}

@@ -1,0 +1,65 @@
+/*
+ * Unit tests of the work-time draw (engine/workload.c): fixed, uniform and exponential
+ * times, the same for the same seed.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine/workload.h"
+
+/* Mean of n work times in ms. */
+static double mean_ms(const int64_t *w, long n)
+{
+	double sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += (double)w[i] / 1e6;
+	return sum / (double)n;
+}
+
+/* Each distribution's range and mean over 20000 draws, and the seed's effect. */
+static void test_workload(void)
+{
+	const long n = 20000;
+	int64_t *fixed = workload_make(n, 100, WORK_FIXED, 1);
+	int64_t *uni = workload_make(n, 10, WORK_UNIFORM, 7);
+	int64_t *uni_again = workload_make(n, 10, WORK_UNIFORM, 7);
+	int64_t *uni_other = workload_make(n, 10, WORK_UNIFORM, 8);
+	int64_t *expo = workload_make(n, 10, WORK_EXP, 7);
+	int64_t lo = INT64_MAX, hi = 0;
+	long equal_fixed = 0, over_mean = 0;
+
+	CHECK(fixed && uni && uni_again && uni_other && expo, "workload_make allocates");
+	if (!fixed || !uni || !uni_again || !uni_other || !expo)
+		goto out;
+	for (long i = 0; i < n; i++) {
+		equal_fixed += fixed[i] == 100000000;
+		lo = uni[i] < lo ? uni[i] : lo;
+		hi = uni[i] > hi ? uni[i] : hi;
+		over_mean += expo[i] > 10000000;
+	}
+	CHECK(equal_fixed == n, "fixed: every job works exactly work_ms");
+	CHECK(memcmp(uni, uni_again, (size_t)n * sizeof(*uni)) == 0, "the same seed draws the same work times");
+	CHECK(memcmp(uni, uni_other, (size_t)n * sizeof(*uni)) != 0, "another seed draws other work times");
+	CHECK(lo >= 0 && hi <= 20000000, "uniform: every draw within [0, 2 x mean] (%lld..%lld ns)",
+	      (long long)lo, (long long)hi);
+	CHECK_NEAR(mean_ms(uni, n), 10, 0.2, "uniform: mean within 2%% of 10 ms (%.3f)", mean_ms(uni, n));
+	CHECK_NEAR(mean_ms(expo, n), 10, 0.4, "exp: mean within 4%% of 10 ms (%.3f)", mean_ms(expo, n));
+	CHECK_NEAR((double)over_mean / (double)n, exp(-1), 0.02,
+		   "exp: share above the mean is e^-1 (%.3f)", (double)over_mean / (double)n);
+out:
+	free(fixed);
+	free(uni);
+	free(uni_again);
+	free(uni_other);
+	free(expo);
+}
+
+int main(void)
+{
+	test_workload();
+	return check_exit_status();
+}
