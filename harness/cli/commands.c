@@ -77,6 +77,14 @@ const struct command commands[] = {
 		.options = COMMAND_CLEANUP,
 		.run = cmd_cleanup,
 	},
+	{
+		.name = "manpage",
+		.summary = "print this manual page, claimbench(1), in roff (make install installs it)",
+		.synopsis = "claimbench manpage",
+		.about = "Prints the manual page claimbench(1) in roff, made from the same tables as --help.\n",
+		.options = -1,
+		.run = cmd_manpage,
+	},
 	{ .name = NULL },
 };
 

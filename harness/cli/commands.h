@@ -56,4 +56,7 @@ int cmd_report(int argc, char **argv);
 /* `claimbench cleanup [--db CONNINFO] [--dry-run]`. */
 int cmd_cleanup(int argc, char **argv);
 
+/* `claimbench manpage`: claimbench(1) in roff. */
+int cmd_manpage(int argc, char **argv);
+
 #endif

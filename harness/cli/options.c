@@ -281,8 +281,10 @@ static void format_table_prefix(const struct option_def *o, const void *base, ch
 
 const struct option_def command_options[] = {
 	{ RUN_CUSTOM("db", parse_db, format_db), .flags = OPTION_NOT_STORED, .arg = "CONNINFO",
-	  .help = "a libpq conninfo or URI, or sqlite:PATH for an SQLite file (created when missing); "
-		  "default: a throwaway PostgreSQL server in a temporary directory" },
+	  .help = "a libpq conninfo or URI, or sqlite:PATH for an SQLite file (created when missing), or sqlite: "
+		  "alone for a throwaway SQLite file; default: a throwaway PostgreSQL server in a temporary directory. "
+		  "A password is better given in PGPASSWORD, a service file or PGPASSFILE; one given here is masked "
+		  "in everything claimbench keeps or prints, and in what ps shows" },
 	{ RUN_CUSTOM("strategy", parse_strategies, format_strategies), .flags = OPTION_NOT_STORED, .def = "all",
 	  .arg = "LIST", .help = "strategies, comma-separated, each NAME or NAME:MODE; all: every one the backend can run" },
 	{ RUN_CUSTOM("claim-mode", parse_claim_mode, format_claim_mode), .flags = OPTION_NOT_STORED, .arg = "MODE",
