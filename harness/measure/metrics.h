@@ -1,7 +1,7 @@
 /*
  * Every metric of a run, computed once, after the run, from the merged ledger,
- * the workers' own counters and the table's final state. DESIGN.md and
- * docs/metrics.md give the exact definitions this file implements.
+ * the workers' own counters and the table's final state. docs/metrics.md gives
+ * the exact definitions this file implements.
  */
 #ifndef CLAIMBENCH_METRICS_H
 #define CLAIMBENCH_METRICS_H

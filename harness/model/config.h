@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 
-/* How a worker's claim relates to its work (DESIGN.md "claim mode"). */
+/* How a worker's claim relates to its work (docs/vocabulary.md, "claim mode"). */
 enum claim_mode {
 	MODE_HOLD,	/* claim, work and complete in one transaction, the lock held during the work */
 	MODE_FLIP,	/* the claim commits a status change; the work runs outside any transaction */

@@ -1,4 +1,4 @@
-/* The kinds of database error a run counts, as DESIGN.md lists them. */
+/* The kinds of database error a run counts (docs/metrics.md lists them with their codes). */
 #ifndef CLAIMBENCH_ERROR_KIND_H
 #define CLAIMBENCH_ERROR_KIND_H
 
