@@ -137,8 +137,8 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 
 	for (size_t g = 0; g < inv->n_groups && status != EXIT_ENVIRONMENT; g++) {
 		const struct run_config *cfg = &inv->groups[g];
-		int64_t *work_ns = workload_make(cfg->jobs + run_config_arrivals(cfg), cfg->work_ms, cfg->work_dist,
-						 cfg->seed);
+		const struct work_spec spec = workload_spec(cfg);
+		int64_t *work_ns = workload_make(cfg->jobs + run_config_arrivals(cfg), &spec, cfg->seed);
 		int group_status;
 
 		if (!work_ns) {

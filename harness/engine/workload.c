@@ -23,21 +23,50 @@ bool workload_fails(uint64_t seed, long id, double fail_rate)
 	return fail_rate > 0 && uniform01(seed ^ 0xfa11fa11fa11fa11ULL, id) < fail_rate;
 }
 
-int64_t *workload_make(long n, double mean_ms, enum work_dist dist, uint64_t seed)
+struct work_spec workload_spec(const struct run_config *cfg)
+{
+	return (struct work_spec){
+		.mean_ms = cfg->work_ms, .dist = (enum work_dist)cfg->work_dist, .sigma = cfg->work_sigma,
+		.alpha = cfg->work_alpha,
+	};
+}
+
+/* A standard normal draw for job id under seed (Box-Muller on two of its uniform draws). */
+static double normal01(uint64_t seed, long id)
+{
+	double u1 = 1 - uniform01(seed ^ 0x6e6f726d616c3031ULL, id), u2 = uniform01(seed ^ 0x6e6f726d616c3032ULL, id);
+
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* One work time in ns for job id: a draw of spec's distribution under seed. */
+static double draw_ns(const struct work_spec *spec, uint64_t seed, long id)
+{
+	double mean_ns = spec->mean_ms * 1e6, u = uniform01(seed, id), ns;
+
+	switch (spec->dist) {
+	case WORK_UNIFORM:
+		return 2 * mean_ns * u;
+	case WORK_EXP:
+		return -mean_ns * log1p(-u);
+	case WORK_LOGNORMAL:
+		return exp(log(mean_ns) - spec->sigma * spec->sigma / 2 + spec->sigma * normal01(seed, id));
+	case WORK_PARETO:
+		ns = mean_ns * (spec->alpha - 1) / spec->alpha / pow(1 - u, 1 / spec->alpha);
+		return ns < WORK_TAIL_CAP * mean_ns ? ns : WORK_TAIL_CAP * mean_ns;
+	case WORK_FIXED:
+		break;
+	}
+	return mean_ns;
+}
+
+int64_t *workload_make(long n, const struct work_spec *spec, uint64_t seed)
 {
 	int64_t *work = malloc((size_t)(n > 0 ? n : 1) * sizeof(*work));
-	double mean_ns = mean_ms * 1e6;
 
 	if (!work)
 		return NULL;
-	for (long i = 0; i < n; i++) {
-		double u = uniform01(seed, i + 1), ns = mean_ns;
-
-		if (dist == WORK_UNIFORM)
-			ns = 2 * mean_ns * u;
-		else if (dist == WORK_EXP)
-			ns = -mean_ns * log1p(-u);
-		work[i] = (int64_t)llround(ns);
-	}
+	for (long i = 0; i < n; i++)
+		work[i] = spec->mean_ms > 0 ? (int64_t)llround(draw_ns(spec, seed, i + 1)) : 0;
 	return work;
 }

@@ -8,8 +8,19 @@
 
 #include "model/config.h"
 
-/* An array of n work times in ns (job id-1), drawn for dist with mean mean_ms. NULL when out of memory. */
-int64_t *workload_make(long n, double mean_ms, enum work_dist dist, uint64_t seed);
+/* How work times are drawn. */
+struct work_spec {
+	double mean_ms;		/* the mean work time */
+	enum work_dist dist;	/* the distribution */
+	double sigma;		/* WORK_LOGNORMAL: sigma of the underlying normal */
+	double alpha;		/* WORK_PARETO: the tail index, > 1 */
+};
+
+/* The work_spec cfg asks for. */
+struct work_spec workload_spec(const struct run_config *cfg);
+
+/* An array of n work times in ns (job id-1), drawn as spec says under seed. NULL when out of memory. */
+int64_t *workload_make(long n, const struct work_spec *spec, uint64_t seed);
 
 /* Whether job id's first pass fails under fail_rate (0..1): a draw of its own, fixed by (seed, id). */
 bool workload_fails(uint64_t seed, long id, double fail_rate);

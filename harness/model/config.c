@@ -9,7 +9,10 @@ const char *run_config_queue_of_job(const struct run_config *cfg, long id)
 }
 
 const char *const claim_mode_names[] = { [MODE_HOLD] = "hold", [MODE_FLIP] = "flip", NULL };
-const char *const work_dist_names[] = { [WORK_FIXED] = "fixed", [WORK_UNIFORM] = "uniform", [WORK_EXP] = "exp", NULL };
+const char *const work_dist_names[] = {
+	[WORK_FIXED] = "fixed", [WORK_UNIFORM] = "uniform", [WORK_EXP] = "exp", [WORK_LOGNORMAL] = "lognormal",
+	[WORK_PARETO] = "pareto", NULL,
+};
 const char *const output_format_names[] = {
 	[FORMAT_TABLE] = "table", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL,
 };
@@ -23,7 +26,7 @@ const char *claim_mode_name(enum claim_mode mode)
 
 const char *work_dist_name(enum work_dist dist)
 {
-	return (unsigned)dist <= WORK_EXP ? work_dist_names[dist] : "unknown";
+	return (unsigned)dist <= WORK_PARETO ? work_dist_names[dist] : "unknown";
 }
 
 double run_config_arrival_s(const struct run_config *cfg)

@@ -21,7 +21,12 @@ enum work_dist {
 	WORK_FIXED,	/* exactly work_ms */
 	WORK_UNIFORM,	/* uniform on [0, 2 * work_ms] */
 	WORK_EXP,	/* exponential with mean work_ms */
+	WORK_LOGNORMAL,	/* log-normal with mean work_ms and the underlying normal's sigma work_sigma */
+	WORK_PARETO,	/* Pareto with mean work_ms and tail index work_alpha, cut at WORK_TAIL_CAP x the mean */
 };
+
+/* The longest a heavy-tailed work time may be, as a multiple of the mean: a Pareto draw is cut here. */
+#define WORK_TAIL_CAP 1000
 
 enum output_format {
 	FORMAT_TABLE,
@@ -81,6 +86,8 @@ struct run_config {
 	long jobs;					/* jobs in the initial backlog */
 	double work_ms;					/* mean work time per job */
 	int work_dist;					/* how work times are drawn: an enum work_dist */
+	double work_sigma;				/* lognormal: sigma of the underlying normal */
+	double work_alpha;				/* pareto: the tail index, > 1 */
 	double duration_s;				/* timed run length; 0 for a drain run */
 	double arrival_rate;				/* jobs per second the producers insert in all; 0: no arrivals */
 	double arrival_s;				/* how long producers insert; 0: the run's duration_s */
@@ -120,7 +127,7 @@ extern const char *const sqlite_synchronous_levels[];
 /* The name of a claim mode ("hold", "flip"; "none" for MODE_COUNT). */
 const char *claim_mode_name(enum claim_mode mode);
 
-/* The name of a work distribution ("fixed", "uniform", "exp"). */
+/* The name of a work distribution ("fixed", "uniform", "exp", "lognormal", "pareto"). */
 const char *work_dist_name(enum work_dist dist);
 
 #endif

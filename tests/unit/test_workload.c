@@ -1,6 +1,6 @@
 /*
- * Unit tests of the work-time draw (engine/workload.c): fixed, uniform and exponential
- * times, the same for the same seed.
+ * Unit tests of the work-time draw (engine/workload.c): fixed, uniform, exponential and
+ * the heavy-tailed lognormal and Pareto times, the same for the same seed.
  */
 #include <math.h>
 #include <stdint.h>
@@ -20,15 +20,23 @@ static double mean_ms(const int64_t *w, long n)
 	return sum / (double)n;
 }
 
+/* Draws n work times of dist with mean mean_ms under seed. */
+static int64_t *draw(long n, double mean_ms, enum work_dist dist, uint64_t seed)
+{
+	const struct work_spec spec = { .mean_ms = mean_ms, .dist = dist, .sigma = 1, .alpha = 1.5 };
+
+	return workload_make(n, &spec, seed);
+}
+
 /* Each distribution's range and mean over 20000 draws, and the seed's effect. */
 static void test_workload(void)
 {
 	const long n = 20000;
-	int64_t *fixed = workload_make(n, 100, WORK_FIXED, 1);
-	int64_t *uni = workload_make(n, 10, WORK_UNIFORM, 7);
-	int64_t *uni_again = workload_make(n, 10, WORK_UNIFORM, 7);
-	int64_t *uni_other = workload_make(n, 10, WORK_UNIFORM, 8);
-	int64_t *expo = workload_make(n, 10, WORK_EXP, 7);
+	int64_t *fixed = draw(n, 100, WORK_FIXED, 1);
+	int64_t *uni = draw(n, 10, WORK_UNIFORM, 7);
+	int64_t *uni_again = draw(n, 10, WORK_UNIFORM, 7);
+	int64_t *uni_other = draw(n, 10, WORK_UNIFORM, 8);
+	int64_t *expo = draw(n, 10, WORK_EXP, 7);
 	int64_t lo = INT64_MAX, hi = 0;
 	long equal_fixed = 0, over_mean = 0;
 
@@ -58,8 +66,37 @@ out:
 	free(expo);
 }
 
+/* The heavy tails: their means, and how much more often than exp a job outlasts ten times the mean. */
+static void test_heavy_tails(void)
+{
+	const long n = 200000;
+	int64_t *logn = draw(n, 10, WORK_LOGNORMAL, 3), *par = draw(n, 10, WORK_PARETO, 3), *expo = draw(n, 10, WORK_EXP, 3);
+	long long_logn = 0, long_par = 0, long_exp = 0, capped = 0;
+
+	CHECK(logn && par && expo, "heavy-tailed draws allocate");
+	if (!logn || !par || !expo)
+		goto out;
+	for (long i = 0; i < n; i++) {
+		long_logn += logn[i] > 100000000;
+		long_par += par[i] > 100000000;
+		long_exp += expo[i] > 100000000;
+		capped += par[i] > (int64_t)WORK_TAIL_CAP * 10000000;
+	}
+	CHECK_NEAR(mean_ms(logn, n), 10, 0.3, "lognormal (sigma 1): mean within 3%% of 10 ms (%.3f)", mean_ms(logn, n));
+	CHECK_NEAR(mean_ms(par, n), 10, 1.0, "pareto (alpha 1.5, cut at 1000x): mean within 10%% of 10 ms (%.3f)",
+		   mean_ms(par, n));
+	CHECK(long_logn > 20 * long_exp && long_par > 20 * long_exp,
+	      "beyond 10x the mean: lognormal %ld and pareto %ld jobs of %ld, exp %ld", long_logn, long_par, n, long_exp);
+	CHECK(capped == 0, "no Pareto draw passes the cut");
+out:
+	free(logn);
+	free(par);
+	free(expo);
+}
+
 int main(void)
 {
 	test_workload();
+	test_heavy_tails();
 	return check_exit_status();
 }
