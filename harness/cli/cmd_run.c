@@ -238,6 +238,26 @@ static const struct backend_ops *choose_backend(const struct run_config *cfg, ch
 	return NULL;
 }
 
+/* Refuses the faults db or the database cannot take: a killed backend or a restart on SQLite, a restart of a user's server with no command for it. 0, or -1 with err. */
+static int check_faults(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	const struct fault_trigger *kill = &cfg->faults.when[FAULT_KILL_BACKEND];
+	const struct fault_trigger *restart = &cfg->faults.when[FAULT_RESTART];
+
+	if (db->kind != BACKEND_POSTGRESQL && (kill->n_at || kill->n_exec || kill->rate > 0 || restart->n_at)) {
+		snprintf(err, errlen, "--%s-...: SQLite has no server process to %s", kill->n_at || kill->n_exec ||
+			 kill->rate > 0 ? "kill-backend" : "restart", kill->n_at || kill->n_exec || kill->rate > 0 ?
+			 "terminate" : "restart");
+		return -1;
+	}
+	if (restart->n_at && cfg->target && !cfg->faults.restart_command) {
+		snprintf(err, errlen, "--restart-at on a server of your own needs --restart-command: claimbench restarts "
+			 "only the throwaway server by itself");
+		return -1;
+	}
+	return 0;
+}
+
 /* Applies check_backend to every group. 0, or -1 with err. */
 static int check_groups(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -251,6 +271,8 @@ static int check_groups(struct run_invocation *inv, const struct backend_ops *db
 			snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
 			return -1;
 		}
+		if (check_faults(cfg, db, err, errlen) < 0)
+			return -1;
 		if (db->kind != BACKEND_POSTGRESQL && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
 			snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's; on SQLite "
 				 "--sqlite-busy-timeout-ms bounds the wait for a lock");

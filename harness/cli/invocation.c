@@ -46,6 +46,25 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 			 "insert (a timed run's default is its --duration)");
 		return -1;
 	}
+	if ((cfg->recovery.heartbeat_ms || cfg->recovery.reaper_ms) && !cfg->recovery.lease_ms) {
+		snprintf(err, errlen, "--%s needs --lease-ms: it works on leases", cfg->recovery.heartbeat_ms ? "heartbeat-ms" :
+			 "reaper-ms");
+		return -1;
+	}
+	if (cfg->recovery.heartbeat_ms >= cfg->recovery.lease_ms && cfg->recovery.heartbeat_ms) {
+		snprintf(err, errlen, "--heartbeat-ms %d must be shorter than --lease-ms %d, or the lease runs out between beats",
+			 cfg->recovery.heartbeat_ms, cfg->recovery.lease_ms);
+		return -1;
+	}
+	for (int k = 0; cfg->duration_s > 0 && k < FAULT_KIND_COUNT; k++) {
+		for (size_t i = 0; i < cfg->faults.when[k].n_at; i++) {
+			if (cfg->faults.when[k].at_s[i] >= cfg->duration_s) {
+				snprintf(err, errlen, "--%s-at %g: that instant is beyond the run's end (--duration %g)",
+					 fault_kind_names[k], cfg->faults.when[k].at_s[i], cfg->duration_s);
+				return -1;
+			}
+		}
+	}
 	if (cfg->arrival_rate * run_config_arrival_s(cfg) > 100000000 - (double)cfg->jobs) {
 		snprintf(err, errlen, "--arrival-rate x --arrival-s: at most %ld jobs with the backlog of %ld",
 			 100000000L, cfg->jobs);

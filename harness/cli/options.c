@@ -269,6 +269,86 @@ static void format_table_prefix(const struct option_def *o, const void *base, ch
 	snprintf(buf, len, "%s", cfg->table_prefix ? cfg->table_prefix : "");
 }
 
+/* The fault trigger row o's offset points at in base. */
+static struct fault_trigger *trigger_of(const struct option_def *o, void *base)
+{
+	return (struct fault_trigger *)((char *)base + o->offset);
+}
+
+/* The same, read-only. */
+static const struct fault_trigger *trigger_in(const struct option_def *o, const void *base)
+{
+	return (const struct fault_trigger *)((const char *)base + o->offset);
+}
+
+/* --KIND-at: instants in seconds after the start, comma-separated, each from 0 to 86400; NULL: none. */
+static int parse_instants(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct fault_trigger *t = trigger_of(o, base);
+	char buf[1024], *save = NULL;
+
+	t->n_at = 0;
+	if (!text)
+		return 0;
+	if (check_list(o, text, err, errlen) < 0)
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (t->n_at == MAX_FAULT_POINTS) {
+			snprintf(err, errlen, "--%s: at most %d instants", o->name, MAX_FAULT_POINTS);
+			return -1;
+		}
+		if (parse_double(o->name, item, 0, 86400, &t->at_s[t->n_at++], err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --KIND-at as text. */
+static void format_instants(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct fault_trigger *t = trigger_in(o, base);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->n_at && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%g", i ? "," : "", t->at_s[i]);
+}
+
+/* --KIND-exec: the N-th executions of the run (from 1), comma-separated; NULL: none. */
+static int parse_exec_numbers(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct fault_trigger *t = trigger_of(o, base);
+	char buf[1024], *save = NULL;
+
+	t->n_exec = 0;
+	if (!text)
+		return 0;
+	if (check_list(o, text, err, errlen) < 0)
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (t->n_exec == MAX_FAULT_POINTS) {
+			snprintf(err, errlen, "--%s: at most %d executions", o->name, MAX_FAULT_POINTS);
+			return -1;
+		}
+		if (parse_long(o->name, item, 1, 100000000, &t->exec[t->n_exec++], err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --KIND-exec as text. */
+static void format_exec_numbers(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct fault_trigger *t = trigger_in(o, base);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->n_exec && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%ld", i ? "," : "", t->exec[i]);
+}
+
 /* A row of `run` that lands in run_config's member. */
 #define RUN_ROW(opt_name, opt_type, member) \
 	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
@@ -278,6 +358,16 @@ static void format_table_prefix(const struct option_def *o, const void *base, ch
 #define RUN_CUSTOM(opt_name, parse_fn, format_fn) \
 	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
 	.parse = parse_fn, .format = format_fn
+
+/* The three rows that say when faults of kind strike: --NAME-at, --NAME-exec and --NAME-rate. */
+#define FAULT_ROWS(name, kind, what)                                                                               \
+	{ RUN_CUSTOM(name "-at", parse_instants, format_instants), .offset = offsetof(struct run_config, faults.when[kind]), \
+	  .arg = "S,...", .help = what " at these instants, seconds after the start" },                               \
+	{ RUN_CUSTOM(name "-exec", parse_exec_numbers, format_exec_numbers),                                         \
+	  .offset = offsetof(struct run_config, faults.when[kind]), .arg = "N,...",                                   \
+	  .help = what " in the N-th executions of the run (from 1), which makes the count exact" },                  \
+	{ RUN_ROW(name "-rate", OPTION_DOUBLE, faults.when[kind].rate), .flags = OPTION_SWEEP, .min = 0, .max = 1,     \
+	  .arg = "P", .help = what " in an execution with this chance, drawn from --seed per job and execution" }
 
 const struct option_def command_options[] = {
 	{ RUN_CUSTOM("db", parse_db, format_db), .flags = OPTION_NOT_STORED, .arg = "CONNINFO",
@@ -345,6 +435,38 @@ const struct option_def command_options[] = {
 		  "(0: none); a timeout counts as lock_not_available" },
 	{ RUN_ROW("statement-timeout-ms", OPTION_INT, db_opts.statement_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
 	  .max = 3600000, .arg = "MS", .help = "PostgreSQL: statement_timeout of every connection (0: none)" },
+	FAULT_ROWS("crash", FAULT_CRASH, "a worker crashes in the middle of its job (its connection dropped with no "
+				       "COMMIT or ROLLBACK; a replacement starts after --respawn-ms)"),
+	{ RUN_ROW("respawn-ms", OPTION_INT, faults.respawn_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	  .def = "500", .arg = "MS", .help = "how long after a crash the replacement worker, a new identity, starts" },
+	FAULT_ROWS("stall", FAULT_STALL, "a worker freezes in the middle of its job for --stall-ms, then resumes"),
+	{ RUN_ROW("stall-ms", OPTION_INT, faults.stall_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
+	  .def = "2000", .arg = "MS", .help = "how long a stall freezes its worker (no work, no heartbeat)" },
+	FAULT_ROWS("kill-backend", FAULT_KILL_BACKEND, "PostgreSQL: a worker's server process is terminated "
+					    "(pg_terminate_backend) in the middle of its job"),
+	{ RUN_CUSTOM("restart-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
+	  faults.when[FAULT_RESTART]), .arg = "S,...",
+	  .help = "the server restarts in immediate mode (crash recovery) at these instants: the throwaway one by "
+		  "claimbench, a server of your own by --restart-command" },
+	{ RUN_ROW("restart-command", OPTION_TEXT, faults.restart_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
+	  .help = "a shell command that restarts your server in immediate mode, for --restart-at with --db" },
+	{ RUN_ROW("reconnect-limit-s", OPTION_DOUBLE, faults.reconnect_limit_s), .min = 0.1, .max = 3600, .def = "30",
+	  .arg = "S", .help = "how long a worker or producer keeps connecting anew after losing its connection before "
+			      "it gives up (the run is then incomplete)" },
+	{ RUN_ROW("lease-ms", OPTION_INT, recovery.lease_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
+	  .arg = "MS", .help = "flip mode: a claim holds its job this long; a job whose lease ran out may be claimed "
+			       "again (a visibility timeout, as pgmq's); 0: no lease, a lost claim stays active" },
+	{ RUN_ROW("heartbeat-ms", OPTION_INT, recovery.heartbeat_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
+	  .arg = "MS", .help = "flip mode: a worker extends its lease this often while it works (0: never)" },
+	{ RUN_ROW("reaper-ms", OPTION_INT, recovery.reaper_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
+	  .arg = "MS", .help = "flip mode: the harness gives jobs whose lease ran out back to new this often "
+			       "(a rescuer, as River's; 0: none)" },
+	{ RUN_ROW("fence", OPTION_WORD, recovery.fence), .flags = OPTION_SWEEP, .words = fence_mode_names,
+	  .def = "owner", .arg = "F", .help = "what a completion checks: none (a late completion overwrites a "
+					      "successor's), owner (the job is still this worker's) or attempt (and "
+					      "still this claim's)" },
+	{ RUN_ROW("rerun-stuck", OPTION_FLAG, recovery.rerun_stuck),
+	  .help = "once the queue is drained, give jobs left active back to new and drain it again (seed 000's free)" },
 	{ RUN_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
 	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/faults.h"
+
 
 /* How a worker's claim relates to its work (docs/vocabulary.md, "claim mode"). */
 enum claim_mode {
@@ -102,6 +104,8 @@ struct run_config {
 	int empty_retries;				/* immediate claim retries after an empty claim (seed 002) */
 	const char *table_prefix;			/* prefix of the run's table names; NULL: claimbench_<pid>_ */
 	int empty_wait_ms;				/* pause after an empty claim while jobs remain */
+	struct fault_plan faults;			/* the faults to inject */
+	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	union strategy_config strategy_configs[MAX_STRATEGY_KINDS]; /* each registered strategy's settings, by registry index */
 	bool no_progress;				/* draw no progress line on stderr */
 };
