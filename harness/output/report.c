@@ -281,9 +281,11 @@ static void json_summaries(struct json *j, const struct report *r)
 			json_str(j, "group", f->group);
 		if (f->sweep && *f->sweep)
 			json_str(j, "sweep", f->sweep);
-		json_u64(j, "runs", rows[i].stats[0].n);
-		for (size_t m = 0; m < summary_metrics_len; m++) {
-			json_open(j, summary_metrics[m], '{');
+		json_u64(j, "runs", rows[i].runs);
+		for (size_t m = 0; m < metric_table_len; m++) {
+			if (!metric_table[m].summarised)
+				continue;
+			json_open(j, metric_table[m].path, '{');
 			json_dbl(j, "mean", rows[i].stats[m].mean);
 			json_dbl(j, "sd", rows[i].stats[m].sd);
 			json_dbl(j, "ci95", rows[i].stats[m].ci95);
@@ -805,10 +807,11 @@ void summary_print_table(FILE *out, const struct report *r)
 
 		fprintf(out, "%s %s x%d%s%s%s%s%s, %zu runs\n", f->strategy, f->claim_mode, f->workers,
 			text(f->group)[0] ? " [" : "", text(f->group), text(f->group)[0] ? "]" : "",
-			text(f->sweep)[0] ? " " : "", text(f->sweep), rows[i].stats[0].n);
-		for (size_t m = 0; m < summary_metrics_len; m++)
-			fprintf(out, "  %-22s %12.4g +- %-10.3g (sd %.3g)\n", summary_metrics[m], rows[i].stats[m].mean,
-				rows[i].stats[m].ci95, rows[i].stats[m].sd);
+			text(f->sweep)[0] ? " " : "", text(f->sweep), rows[i].runs);
+		for (size_t m = 0; m < metric_table_len; m++)
+			if (metric_table[m].summarised)
+				fprintf(out, "  %-22s %12.4g +- %-10.3g (sd %.3g)\n", metric_table[m].path,
+					rows[i].stats[m].mean, rows[i].stats[m].ci95, rows[i].stats[m].sd);
 	}
 out:
 	free(rows);
