@@ -36,7 +36,6 @@ struct report_args {
 /* The runs a report covers, loaded. */
 struct selection {
 	struct store_run *runs;		/* the runs (owned, each store_run_free'd) */
-	long long *invocations;		/* each run's invocation id (owned) */
 	size_t n;			/* runs loaded */
 	char subject[256];		/* "invocation N" or "runs A, B, ..." */
 	char default_dir[64];		/* REPORT_DEFAULT_DIR "inv-N" or "run-A" */
@@ -139,22 +138,6 @@ static int latest_invocation(sqlite3 *db, long long *id)
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
 }
 
-/* The invocation run run_id belongs to into *id. 0, or -1 on an SQLite error. */
-static int invocation_of(sqlite3 *db, long long run_id, long long *id)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT invocation_id FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
 /*
  * Loads run run_id as the next run of sel. A store_run's report points into itself,
  * so each is pointed again where the grown array moved it. 0, or -1 after printing why.
@@ -162,7 +145,6 @@ static int invocation_of(sqlite3 *db, long long run_id, long long *id)
 static int add_run(sqlite3 *db, const char *path, long long run_id, struct selection *sel)
 {
 	struct store_run *runs;
-	long long *invs;
 	char err[1024];
 	size_t i;
 	int rc;
@@ -173,10 +155,7 @@ static int add_run(sqlite3 *db, const char *path, long long run_id, struct selec
 		for (i = 0; i < sel->n; i++)
 			runs[i].report.results = &runs[i].run;
 	}
-	invs = realloc(sel->invocations, (sel->n + 1) * sizeof(*invs));
-	if (invs)
-		sel->invocations = invs;
-	if (!runs || !invs) {
+	if (!runs) {
 		fprintf(stderr, "claimbench report: out of memory\n");
 		return -1;
 	}
@@ -185,10 +164,8 @@ static int add_run(sqlite3 *db, const char *path, long long run_id, struct selec
 		fprintf(stderr, "claimbench report: no run %lld in %s (see claimbench history)\n", run_id, path);
 		return -1;
 	}
-	if (rc < 0 || invocation_of(db, run_id, &sel->invocations[sel->n]) < 0) {
-		if (rc == 0)
-			store_run_free(&sel->runs[sel->n]);
-		fprintf(stderr, "claimbench report: run %lld: %s\n", run_id, rc < 0 ? err : sqlite3_errmsg(db));
+	if (rc < 0) {
+		fprintf(stderr, "claimbench report: run %lld: %s\n", run_id, err);
 		return -1;
 	}
 	sel->n++;
@@ -281,7 +258,6 @@ static void selection_free(struct selection *sel)
 	for (i = 0; i < sel->n; i++)
 		store_run_free(&sel->runs[i]);
 	free(sel->runs);
-	free(sel->invocations);
 }
 
 /* Creates dir and its missing parents. 0, or -1 after printing why. */
@@ -346,7 +322,7 @@ static int make_report(const struct selection *sel, const char *gnuplot, const c
 	if (status != EXIT_DONE)
 		goto out;
 	doc = (struct report_doc){ .subject = sel->subject, .dir = dir, .runs = sel->runs,
-				   .invocations = sel->invocations, .n_runs = sel->n, .set = &set,
+				   .n_runs = sel->n, .set = &set,
 				   .charts = charts, .n_charts = CHART_COUNT };
 	if (report_doc_markdown(&doc, err, sizeof(err)) < 0 || report_doc_html(&doc, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench report: %s\n", err);

@@ -57,7 +57,7 @@ const struct metric metric_table[] = {
 	  GUARD_NONE, "empty claims made while a job the worker could take was waiting" },
 	{ CNT("retries", "retries", retries), CELL("retry", "", 0), true, NOT_COMPARED, GUARD_NONE,
 	  "tries again inside claim attempts (back-offs, polls, claims again after an empty one)" },
-	{ CNT("give_ups", "give_ups", give_ups), CELL("give-up", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("give_ups", "give_ups", give_ups), CELL("giveup", "", 0), false, NOT_COMPARED, GUARD_NONE,
 	  "claim attempts abandoned after their last try" },
 	{ CNT("errors_total", "errors_total", errors_total), CELL("err", "", 0), false, NOT_COMPARED, GUARD_NONE,
 	  "database errors of every kind, the workers' and the producers'" },

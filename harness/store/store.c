@@ -974,6 +974,7 @@ int store_load(sqlite3 *db, long long run_id, struct store_run *out, char *err, 
 	    load_settings(db, invocation_id, &out->report, err, errlen) < 0)
 		goto fail;
 	out->run_id = run_id;
+	out->invocation_id = invocation_id;
 	out->report.version = out->ctx.version;
 	out->report.results = &out->run;
 	out->report.n_results = 1;

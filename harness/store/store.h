@@ -48,6 +48,7 @@ struct store_session {
  */
 struct store_run {
 	long long run_id;		/* the run's row */
+	long long invocation_id;	/* the row of the invocation it belongs to */
 	char recorded_at[32];		/* when the run was stored, UTC ISO 8601 */
 	struct report report;		/* the invocation, its settings included; results is &run, n_results 1 */
 	struct run_result run;		/* the run; per_worker allocated, their claim_latency histograms empty */

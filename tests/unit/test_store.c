@@ -226,7 +226,7 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 }
 
 /* Prints r with printer into a new string; the caller frees it. */
-static char *print_to_string(void (*printer)(FILE *, const struct report *), const struct report *r)
+static char *print_to_string(int (*printer)(FILE *, const struct report *), const struct report *r)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -240,7 +240,7 @@ static char *print_to_string(void (*printer)(FILE *, const struct report *), con
 }
 
 /* Whether printer prints a and b the same way. */
-static bool same_print(void (*printer)(FILE *, const struct report *), const struct report *a,
+static bool same_print(int (*printer)(FILE *, const struct report *), const struct report *a,
 		       const struct report *b)
 {
 	char *x = print_to_string(printer, a), *y = print_to_string(printer, b);
