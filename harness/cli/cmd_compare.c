@@ -43,7 +43,7 @@ struct side {
 	long long id;			/* the run or invocation id (SPEC_RUN, SPEC_INVOCATION) */
 	struct run_result *runs;	/* the runs loaded, n_runs of them (owned array; borrows from stored or doc) */
 	size_t n_runs;			/* entries in runs */
-	struct store_run *stored;	/* the store's runs, n_runs of them, that runs copy (owned) */
+	struct store_run_list stored;	/* the store's runs, that runs copy (owned) */
 	json_object *doc;		/* the parsed file, whose strings runs point to (owned) */
 };
 
@@ -202,52 +202,46 @@ usage:
 
 /* ---- loading from the store ---- */
 
-/* Loads the runs ids (n of them) of the store into s. 0, or -1 with err. */
-static int load_stored_runs(sqlite3 *db, const char *path, const long long *ids, size_t n, struct side *s,
-			    char *err, size_t errlen)
+/* Points s->runs at the runs of s->stored. 0, or -1 with err. */
+static int copy_stored(struct side *s, char *err, size_t errlen)
 {
-	char why[512];
-	size_t i;
-	int rc;
-
-	s->stored = calloc(n, sizeof(*s->stored));
-	s->runs = calloc(n, sizeof(*s->runs));
-	if (!s->stored || !s->runs) {
+	s->runs = calloc(s->stored.n + 1, sizeof(*s->runs));
+	if (!s->runs) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		rc = store_load(db, ids[i], &s->stored[i], why, sizeof(why));
-		if (rc > 0) {
-			snprintf(err, errlen, "no run %lld in %s (see claimbench history)", ids[i], path);
-			return -1;
-		}
-		if (rc < 0) {
-			snprintf(err, errlen, "run %lld: %s", ids[i], why);
-			return -1;
-		}
-		s->runs[i] = s->stored[i].run;
-		s->n_runs = i + 1;
-	}
+	for (size_t i = 0; i < s->stored.n; i++)
+		s->runs[i] = s->stored.runs[i].run;
+	s->n_runs = s->stored.n;
 	return 0;
 }
 
-/* Loads every run of invocation s->id into s. 0, or -1 with err. */
-static int load_invocation(sqlite3 *db, const char *path, struct side *s, char *err, size_t errlen)
+/* Loads run s->id of the store into s. 0, or -1 with err. */
+static int load_stored_run(struct store *db, const char *path, struct side *s, char *err, size_t errlen)
 {
-	long long *ids;
-	size_t n;
-	int rc, ret = -1;
+	char why[512];
+	int rc;
 
-	rc = store_invocation_runs(db, s->id, &ids, &n, err, errlen);
+	rc = store_run_list_add(db, s->id, &s->stored, why, sizeof(why));
+	if (rc > 0)
+		snprintf(err, errlen, "no run %lld in %s (see claimbench history)", s->id, path);
+	else if (rc < 0)
+		snprintf(err, errlen, "run %lld: %s", s->id, why);
+	return rc == 0 ? copy_stored(s, err, errlen) : -1;
+}
+
+/* Loads every run of invocation s->id into s. 0, or -1 with err. */
+static int load_invocation(struct store *db, const char *path, struct side *s, char *err, size_t errlen)
+{
+	size_t added;
+	int rc;
+
+	rc = store_run_list_add_invocation(db, s->id, &s->stored, &added, err, errlen);
 	if (rc > 0)
 		snprintf(err, errlen, "no invocation %lld in %s", s->id, path);
-	else if (rc == 0 && n == 0)
+	else if (rc == 0 && added == 0)
 		snprintf(err, errlen, "invocation %lld in %s holds no runs", s->id, path);
-	else if (rc == 0)
-		ret = load_stored_runs(db, path, ids, n, s, err, errlen);
-	free(ids);
-	return ret;
+	return rc == 0 && added ? copy_stored(s, err, errlen) : -1;
 }
 
 /* ---- loading from a JSON file ---- */
@@ -504,7 +498,7 @@ static int load_file(struct side *s, char *err, size_t errlen)
 /* ---- the sides ---- */
 
 /* Loads side s, from db (open when s names the store) or its file. 0, or -1 after printing why. */
-static int load_side(sqlite3 *db, const char *path, struct side *s)
+static int load_side(struct store *db, const char *path, struct side *s)
 {
 	char err[1024];
 	int rc;
@@ -514,7 +508,7 @@ static int load_side(sqlite3 *db, const char *path, struct side *s)
 	else if (s->kind == SPEC_INVOCATION)
 		rc = load_invocation(db, path, s, err, sizeof(err));
 	else
-		rc = load_stored_runs(db, path, &s->id, 1, s, err, sizeof(err));
+		rc = load_stored_run(db, path, s, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "claimbench compare: %s %s: %s\n", s->label, s->spec, err);
 	return rc;
@@ -523,11 +517,7 @@ static int load_side(sqlite3 *db, const char *path, struct side *s)
 /* Frees what load_side allocated in s. */
 static void free_side(struct side *s)
 {
-	size_t i;
-
-	for (i = 0; s->stored && i < s->n_runs; i++)
-		store_run_free(&s->stored[i]);
-	free(s->stored);
+	store_run_list_free(&s->stored);
 	free(s->runs);
 	json_object_put(s->doc);
 }
@@ -805,7 +795,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_result res = { 0 };
 	struct compare_args a;
 	char err[1024];
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	int status, i;
 
 	status = parse_args(argc, argv, &a);
@@ -843,6 +833,6 @@ out:
 	compare_result_free(&res);
 	free_side(&a.sides[0]);
 	free_side(&a.sides[1]);
-	sqlite3_close(db);
+	store_close(db);
 	return status;
 }

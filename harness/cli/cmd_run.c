@@ -127,7 +127,7 @@ static int describe_server(struct report *r, const struct backend_ops *db, const
 /* What the runs of one invocation share besides the report. */
 struct run_session {
 	struct report *report;		/* where results accumulate */
-	sqlite3 *store;			/* the result store */
+	struct store *store;		/* the result store */
 	struct store_session stored;	/* the invocation's row in the store */
 	struct store_context ctx;	/* host, version, revision, scenario text */
 };
@@ -341,7 +341,7 @@ out_stop:
 		run_result_free(&r.results[i]);
 	free(r.results);
 out_close:
-	sqlite3_close(rs.store);
+	store_close(rs.store);
 out_free:
 	cli_invocation_free(&inv);
 	return status;
