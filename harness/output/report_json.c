@@ -94,52 +94,50 @@ static int append(json_object *arr, json_object *obj)
 	return -1;
 }
 
-/* The per_worker array: one object per worker, indexed from 0 (empty when absent). NULL when out of memory. */
-static json_object *per_worker_array(const struct run_result *run)
+/* Adds the members of worker i of run to obj. 0, or -1 when out of memory. */
+static int worker_members(json_object *obj, const struct run_result *run, size_t i)
 {
-	json_object *arr = json_object_new_array(), *obj;
-	int bad = !arr;
+	const struct worker_stats *w = &run->per_worker[i];
+	int bad = 0;
 
-	for (int i = 0; arr && run->per_worker && i < run->workers; i++) {
-		const struct worker_stats *w = &run->per_worker[i];
-
-		obj = json_object_new_object();
-		bad |= append(arr, obj);
-		if (!obj)
-			break;
-		bad |= json_put(obj, "worker", json_object_new_int(i));
-		bad |= json_put(obj, "completed", json_object_new_uint64(w->completed));
-		bad |= json_put(obj, "claims", json_object_new_uint64(w->claims));
-		bad |= json_put(obj, "empty", json_object_new_uint64(w->empty));
-		bad |= json_put(obj, "retries", json_object_new_uint64(w->retries));
-		bad |= json_put(obj, "give_ups", json_object_new_uint64(w->give_ups));
-		bad |= json_put(obj, "busy_s", json_number((double)w->busy_ns / 1e9));
-	}
-	if (!bad)
-		return arr;
-	json_object_put(arr);
-	return NULL;
+	bad |= json_put(obj, "worker", json_object_new_int64((int64_t)i));
+	bad |= json_put(obj, "completed", json_object_new_uint64(w->completed));
+	bad |= json_put(obj, "claims", json_object_new_uint64(w->claims));
+	bad |= json_put(obj, "empty", json_object_new_uint64(w->empty));
+	bad |= json_put(obj, "retries", json_object_new_uint64(w->retries));
+	bad |= json_put(obj, "give_ups", json_object_new_uint64(w->give_ups));
+	bad |= json_put(obj, "busy_s", json_number((double)w->busy_ns / 1e9));
+	return bad ? -1 : 0;
 }
 
-/* The series array: one object per 100 ms bucket (empty when absent). NULL when out of memory. */
-static json_object *series_array(const struct run_result *run)
+/* Adds the members of bucket i of run's series to obj. 0, or -1 when out of memory. */
+static int bucket_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct series_point *p = &run->series[i];
+	int bad = 0;
+
+	bad |= json_put(obj, "t_ms", json_object_new_int64(p->t_ms));
+	bad |= json_put(obj, "completed", json_object_new_uint64(p->completed));
+	bad |= json_put(obj, "empty_claims", json_object_new_uint64(p->empty_claims));
+	bad |= json_put(obj, "errors", json_object_new_uint64(p->errors));
+	bad |= json_put(obj, "enqueued", json_object_new_uint64(p->enqueued));
+	bad |= json_put(obj, "backlog", json_object_new_uint64(p->backlog));
+	return bad ? -1 : 0;
+}
+
+/* An array of n objects, object i given its members by members(obj, run, i). NULL when out of memory. */
+static json_object *object_array(const struct run_result *run, size_t n,
+				 int (*members)(json_object *obj, const struct run_result *run, size_t i))
 {
 	json_object *arr = json_object_new_array(), *obj;
 	int bad = !arr;
 
-	for (size_t i = 0; arr && run->series && i < run->n_series; i++) {
-		const struct series_point *p = &run->series[i];
-
+	for (size_t i = 0; arr && i < n; i++) {
 		obj = json_object_new_object();
 		bad |= append(arr, obj);
 		if (!obj)
 			break;
-		bad |= json_put(obj, "t_ms", json_object_new_int64(p->t_ms));
-		bad |= json_put(obj, "completed", json_object_new_uint64(p->completed));
-		bad |= json_put(obj, "empty_claims", json_object_new_uint64(p->empty_claims));
-		bad |= json_put(obj, "errors", json_object_new_uint64(p->errors));
-		bad |= json_put(obj, "enqueued", json_object_new_uint64(p->enqueued));
-		bad |= json_put(obj, "backlog", json_object_new_uint64(p->backlog));
+		bad |= members(obj, run, i);
 	}
 	if (!bad)
 		return arr;
@@ -160,10 +158,10 @@ static json_object *run_object(const struct run_result *run)
 	params = params_object(run);
 	if (!params || json_put(obj, "params", params) < 0)
 		goto fail;
-	workers = per_worker_array(run);
+	workers = object_array(run, run->per_worker ? (size_t)run->workers : 0, worker_members);
 	if (!workers || json_put(obj, "per_worker", workers) < 0)
 		goto fail;
-	series = series_array(run);
+	series = object_array(run, run->series ? run->n_series : 0, bucket_members);
 	if (!series || json_put(obj, "series", series) < 0)
 		goto fail;
 	return obj;

@@ -4,6 +4,98 @@
 #include "store/run_columns.h"
 #include "store/store_sql.h"
 
+/* What the rows of one run are bound from. */
+struct run_rows {
+	long long id;			/* the run's row in runs */
+	const struct run_result *run;	/* the run */
+	const struct report *report;	/* its invocation (settings) */
+	const struct histogram *merged;	/* the workers' claim-latency histograms merged */
+};
+
+/* Binds invocation_settings row i: the setting's position, name and value. */
+static bool bind_setting(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct db_setting *setting = &rows->report->settings[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)i);
+	bind_textn(b, setting->name, sizeof(setting->name));
+	bind_textn(b, setting->value, sizeof(setting->value));
+	return true;
+}
+
+/* Binds run_params row i: the parameter's position, name and value. */
+static bool bind_param(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)i);
+	bind_text(b, rows->run->params[i].name);
+	bind_text(b, rows->run->params[i].value);
+	return true;
+}
+
+/* Binds run_workers row i: worker i's counters. */
+static bool bind_worker(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct worker_stats *w = &rows->run->per_worker[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)i);
+	bind_u64(b, w->completed);
+	bind_u64(b, w->claims);
+	bind_u64(b, w->empty);
+	bind_u64(b, w->retries);
+	bind_u64(b, w->give_ups);
+	bind_i64(b, w->busy_ns);
+	return true;
+}
+
+/* Binds worker_errors row i: worker i / ERR_KIND_COUNT's count of kind i % ERR_KIND_COUNT, zeros too. */
+static bool bind_worker_error(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	size_t worker = i / ERR_KIND_COUNT, kind = i % ERR_KIND_COUNT;
+
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)worker);
+	bind_text(b, error_kind_name((enum error_kind)kind));
+	bind_u64(b, rows->run->per_worker[worker].errors[kind]);
+	return true;
+}
+
+/* Binds run_latency_bins row i: bin i of the merged histogram; an empty bin is left out. */
+static bool bind_latency_bin(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+
+	if (!rows->merged->bins[i])
+		return false;
+	bind_i64(b, rows->id);
+	bind_i64(b, hist_bin_upper((int)i));
+	bind_u64(b, rows->merged->bins[i]);
+	return true;
+}
+
+/* Binds run_series row i: bucket i of the time series. */
+static bool bind_bucket(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct series_point *p = &rows->run->series[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, p->t_ms);
+	bind_u64(b, p->completed);
+	bind_u64(b, p->empty_claims);
+	bind_u64(b, p->errors);
+	bind_u64(b, p->enqueued);
+	bind_u64(b, p->backlog);
+	return true;
+}
+
 /* Inserts the invocation row and its settings; its id in *id. 0, or -1 with err. */
 static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct report *r, long long *id,
 			     char *err, size_t errlen)
@@ -14,10 +106,11 @@ static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const
 	static const char setting_sql[] =
 		"INSERT INTO invocation_settings (invocation_id, position, name, value) VALUES (?, ?, ?, ?)";
 	struct binder b = { .next = 1 };
-	int ret = -1;
+	struct run_rows rows = { .report = r };
+	int rc;
 
 	if (sql_prepare(db, invocation_sql, &b.st, err, errlen) < 0)
-		goto out;
+		return -1;
 	bind_textn(&b, r->started_at, sizeof(r->started_at));
 	bind_text(&b, ctx->host);
 	bind_text(&b, ctx->version);
@@ -27,25 +120,13 @@ static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const
 	bind_text(&b, r->backend);
 	bind_textn(&b, r->server_version, sizeof(r->server_version));
 	bind_u64(&b, r->seed);
-	if (insert_row(db, &b, "storing the invocation", err, errlen) < 0)
-		goto out;
-	*id = sqlite3_last_insert_rowid(db);
+	rc = insert_row(db, &b, "storing the invocation", err, errlen);
 	sqlite3_finalize(b.st);
-
-	if (sql_prepare(db, setting_sql, &b.st, err, errlen) < 0)
-		goto out;
-	for (size_t i = 0; i < r->n_settings && i < DB_MAX_SETTINGS; i++) {
-		bind_i64(&b, *id);
-		bind_i64(&b, (long long)i);
-		bind_textn(&b, r->settings[i].name, sizeof(r->settings[i].name));
-		bind_textn(&b, r->settings[i].value, sizeof(r->settings[i].value));
-		if (insert_row(db, &b, "storing the server settings", err, errlen) < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(b.st);
-	return ret;
+	if (rc < 0)
+		return -1;
+	*id = rows.id = sqlite3_last_insert_rowid(db);
+	return sql_insert_each(db, setting_sql, r->n_settings < DB_MAX_SETTINGS ? r->n_settings : DB_MAX_SETTINGS,
+			       bind_setting, &rows, "storing the server settings", err, errlen);
 }
 
 /* Inserts the run row: its descriptors and every metric (run_columns.h); its id in *id. 0, or -1 with err. */
@@ -75,78 +156,45 @@ out:
 	return ret;
 }
 
-/* Inserts the run's parameters, in order. 0, or -1 with err. */
-static int insert_params(sqlite3 *db, long long run_id, const struct run_result *run, char *err, size_t errlen)
+/*
+ * Inserts the rows that hang off run rows->id: parameters, per-worker counters and
+ * errors, the non-empty bins of the merged claim-latency histogram, the time series.
+ * 0, or -1 with err.
+ */
+static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, size_t errlen)
 {
-	static const char sql[] = "INSERT INTO run_params (run_id, position, name, value) VALUES (?, ?, ?, ?)";
-	struct binder b = { .next = 1 };
-	int ret = -1;
-
-	if (sql_prepare(db, sql, &b.st, err, errlen) < 0)
-		goto out;
-	for (size_t i = 0; i < run->n_params; i++) {
-		bind_i64(&b, run_id);
-		bind_i64(&b, (long long)i);
-		bind_text(&b, run->params[i].name);
-		bind_text(&b, run->params[i].value);
-		if (insert_row(db, &b, "storing the run's parameters", err, errlen) < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(b.st);
-	return ret;
-}
-
-/* Inserts each worker's counters and its errors by kind, zeros too. 0, or -1 with err. */
-static int insert_workers(sqlite3 *db, long long run_id, const struct run_result *run, char *err, size_t errlen)
-{
-	static const char worker_sql[] =
+	static const char params_sql[] = "INSERT INTO run_params (run_id, position, name, value) VALUES (?, ?, ?, ?)";
+	static const char workers_sql[] =
 		"INSERT INTO run_workers (run_id, worker, completed, claims, empty, retries, give_ups, busy_ns)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char errors_sql[] = "INSERT INTO worker_errors (run_id, worker, kind, count) VALUES (?, ?, ?, ?)";
-	struct binder b = { .next = 1 }, e = { .next = 1 };
-	const struct worker_stats *w;
-	int ret = -1;
+	static const char bins_sql[] = "INSERT INTO run_latency_bins (run_id, bin_upper_ns, count) VALUES (?, ?, ?)";
+	static const char series_sql[] =
+		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?)";
+	const struct run_result *run = rows->run;
+	size_t workers = run->per_worker ? (size_t)run->workers : 0;
 
-	if (sql_prepare(db, worker_sql, &b.st, err, errlen) < 0 || sql_prepare(db, errors_sql, &e.st, err, errlen) < 0)
-		goto out;
-	for (int i = 0; run->per_worker && i < run->workers; i++) {
-		w = &run->per_worker[i];
-		bind_i64(&b, run_id);
-		bind_i64(&b, i);
-		bind_u64(&b, w->completed);
-		bind_u64(&b, w->claims);
-		bind_u64(&b, w->empty);
-		bind_u64(&b, w->retries);
-		bind_u64(&b, w->give_ups);
-		bind_i64(&b, w->busy_ns);
-		if (insert_row(db, &b, "storing a worker's counters", err, errlen) < 0)
-			goto out;
-		for (int k = 0; k < ERR_KIND_COUNT; k++) {
-			bind_i64(&e, run_id);
-			bind_i64(&e, i);
-			bind_text(&e, error_kind_name((enum error_kind)k));
-			bind_u64(&e, w->errors[k]);
-			if (insert_row(db, &e, "storing a worker's errors", err, errlen) < 0)
-				goto out;
-		}
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(e.st);
-	sqlite3_finalize(b.st);
-	return ret;
+	if (sql_insert_each(db, params_sql, run->n_params, bind_param, rows, "storing the run's parameters", err,
+			    errlen) < 0 ||
+	    sql_insert_each(db, workers_sql, workers, bind_worker, rows, "storing a worker's counters", err,
+			    errlen) < 0 ||
+	    sql_insert_each(db, errors_sql, workers * ERR_KIND_COUNT, bind_worker_error, rows,
+			    "storing a worker's errors", err, errlen) < 0 ||
+	    sql_insert_each(db, bins_sql, HIST_BINS, bind_latency_bin, rows, "storing the claim-latency histogram",
+			    err, errlen) < 0)
+		return -1;
+	return sql_insert_each(db, series_sql, run->series ? run->n_series : 0, bind_bucket, rows,
+			       "storing the time series", err, errlen);
 }
 
-/* Merges the workers' claim-latency histograms and inserts the non-empty bins. 0, or -1 with err. */
-static int insert_latency_bins(sqlite3 *db, long long run_id, const struct run_result *run, char *err,
-			       size_t errlen)
+int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,
+		 const struct report *r, const struct run_result *run, long long *run_id, char *err, size_t errlen)
 {
-	static const char sql[] = "INSERT INTO run_latency_bins (run_id, bin_upper_ns, count) VALUES (?, ?, ?)";
+	long long invocation_id = session->invocation_id;
+	struct run_rows rows = { .run = run, .report = r };
 	struct histogram *merged;
-	struct binder b = { .next = 1 };
-	int i, ret = -1;
+	sqlite3 *db = s->db;
 
 	merged = malloc(sizeof(*merged));
 	if (!merged) {
@@ -154,78 +202,25 @@ static int insert_latency_bins(sqlite3 *db, long long run_id, const struct run_r
 		return -1;
 	}
 	hist_init(merged);
-	for (i = 0; run->per_worker && i < run->workers; i++)
+	for (int i = 0; run->per_worker && i < run->workers; i++)
 		hist_merge(merged, &run->per_worker[i].claim_latency);
-	if (sql_prepare(db, sql, &b.st, err, errlen) < 0)
-		goto out;
-	for (i = 0; i < HIST_BINS; i++) {
-		if (!merged->bins[i])
-			continue;
-		bind_i64(&b, run_id);
-		bind_i64(&b, hist_bin_upper(i));
-		bind_u64(&b, merged->bins[i]);
-		if (insert_row(db, &b, "storing the claim-latency histogram", err, errlen) < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(b.st);
-	free(merged);
-	return ret;
-}
-
-/* Inserts the run's time series, one row per bucket. 0, or -1 with err. */
-static int insert_series(sqlite3 *db, long long run_id, const struct run_result *run, char *err, size_t errlen)
-{
-	static const char sql[] =
-		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?)";
-	const struct series_point *p;
-	struct binder b = { .next = 1 };
-	int ret = -1;
-
-	if (sql_prepare(db, sql, &b.st, err, errlen) < 0)
-		goto out;
-	for (size_t i = 0; run->series && i < run->n_series; i++) {
-		p = &run->series[i];
-		bind_i64(&b, run_id);
-		bind_i64(&b, p->t_ms);
-		bind_u64(&b, p->completed);
-		bind_u64(&b, p->empty_claims);
-		bind_u64(&b, p->errors);
-		bind_u64(&b, p->enqueued);
-		bind_u64(&b, p->backlog);
-		if (insert_row(db, &b, "storing the time series", err, errlen) < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(b.st);
-	return ret;
-}
-
-int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,
-		 const struct report *r, const struct run_result *run, long long *run_id, char *err, size_t errlen)
-{
-	long long invocation_id = session->invocation_id, id;
-	sqlite3 *db = s->db;
-
+	rows.merged = merged;
 	if (sql_exec(db, "BEGIN IMMEDIATE", "storing the run", err, errlen) < 0)
-		return -1;
+		goto fail;
 	if (!invocation_id && insert_invocation(db, ctx, r, &invocation_id, err, errlen) < 0)
 		goto rollback;
-	if (insert_run(db, invocation_id, run, &id, err, errlen) < 0 ||
-	    insert_params(db, id, run, err, errlen) < 0 ||
-	    insert_workers(db, id, run, err, errlen) < 0 ||
-	    insert_latency_bins(db, id, run, err, errlen) < 0 ||
-	    insert_series(db, id, run, err, errlen) < 0 ||
+	if (insert_run(db, invocation_id, run, &rows.id, err, errlen) < 0 ||
+	    insert_run_rows(db, &rows, err, errlen) < 0 ||
 	    sql_exec(db, "COMMIT", "storing the run", err, errlen) < 0)
 		goto rollback;
+	free(merged);
 	session->invocation_id = invocation_id;
 	if (run_id)
-		*run_id = id;
+		*run_id = rows.id;
 	return 0;
 rollback:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+	free(merged);
 	return -1;
 }

@@ -1,6 +1,7 @@
 /* The result store's listings: the runs newest first (history), an invocation's runs, the latest invocation. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -60,45 +61,49 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The ids of an invocation's runs as store_invocation_runs collects them. */
+struct id_list {
+	bool found;		/* the invocation exists */
+	long long *ids;		/* its runs' ids (owned) */
+	size_t n;		/* entries in ids */
+};
+
+/* Adds an (invocation id, run id or NULL) row to the struct id_list at ctx. 0, or -1 with err. */
+static int id_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct id_list *list = ctx;
+	long long *grown;
+
+	list->found = true;
+	if (sqlite3_column_type(c->st, 1) == SQLITE_NULL)
+		return 0;
+	grown = realloc(list->ids, (list->n + 1) * sizeof(*grown));
+	if (!grown) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	list->ids = grown;
+	list->ids[list->n++] = sqlite3_column_int64(c->st, 1);
+	return 0;
+}
+
 int store_invocation_runs(struct store *s, long long invocation_id, long long **ids, size_t *n, char *err,
 			  size_t errlen)
 {
 	static const char sql[] =
 		"SELECT i.id, r.id FROM invocations i LEFT JOIN runs r ON r.invocation_id = i.id"
 		" WHERE i.id = ? ORDER BY r.id";
-	long long *grown;
-	sqlite3_stmt *st = NULL;
-	int rc, ret = 1;
+	struct id_list list = { .found = false };
 
 	*ids = NULL;
 	*n = 0;
-	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
+	if (sql_each_row(s->db, sql, invocation_id, id_row, &list, "reading the invocation's runs", err, errlen) < 0) {
+		free(list.ids);
 		return -1;
-	sqlite3_bind_int64(st, 1, invocation_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ret = 0;
-		if (sqlite3_column_type(st, 1) == SQLITE_NULL)
-			continue;
-		grown = realloc(*ids, (*n + 1) * sizeof(*grown));
-		if (!grown) {
-			snprintf(err, errlen, "out of memory");
-			goto fail;
-		}
-		*ids = grown;
-		(*ids)[(*n)++] = sqlite3_column_int64(st, 1);
 	}
-	if (rc != SQLITE_DONE) {
-		sql_fail(s->db, "reading the invocation's runs", err, errlen);
-		goto fail;
-	}
-	sqlite3_finalize(st);
-	return ret;
-fail:
-	sqlite3_finalize(st);
-	free(*ids);
-	*ids = NULL;
-	*n = 0;
-	return -1;
+	*ids = list.ids;
+	*n = list.n;
+	return list.found ? 0 : 1;
 }
 
 int store_latest_invocation(struct store *s, long long *id, char *err, size_t errlen)

@@ -62,159 +62,121 @@ out:
 	return ret;
 }
 
-/* Reads the run's parameters, in order, into run->params. 0, or -1 with err. */
-static int load_params(sqlite3 *db, long long run_id, struct run_result *run, char *err, size_t errlen)
+/* Adds a run_params row (name, value) to the struct run_result at ctx. 0, or -1 with err. */
+static int param_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
-	static const char sql[] = "SELECT name, value FROM run_params WHERE run_id = ? ORDER BY position";
-	sqlite3_stmt *st = NULL;
-	int rc, ret = -1;
+	const char *name = (const char *)sqlite3_column_text(c->st, 0), *value = (const char *)sqlite3_column_text(c->st, 1);
 
-	if (sql_prepare(db, sql, &st, err, errlen) < 0)
-		goto out;
-	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (run_param_add(run, (const char *)sqlite3_column_text(st, 0),
-				  (const char *)sqlite3_column_text(st, 1)) < 0) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
+	if (run_param_add(ctx, name ? name : "", value ? value : "") < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	if (rc != SQLITE_DONE) {
-		sql_fail(db, "reading the run's parameters", err, errlen);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
+	return 0;
 }
 
 /*
- * Reads the per-worker counters and errors into a new run->per_worker, left NULL when
- * none were stored. The join gives one row per worker and error kind, each repeating
- * the worker's counters. 0, or -1 with err.
+ * Adds a row of run_workers joined with worker_errors (a worker's counters and one error
+ * kind's count) to the struct run_result at ctx, allocating its per_worker at the first.
+ * 0, or -1 with err.
  */
-static int load_workers(sqlite3 *db, long long run_id, struct run_result *run, char *err, size_t errlen)
+static int worker_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
-	static const char sql[] =
+	struct run_result *run = ctx;
+	struct worker_stats *w;
+	long long worker = col_i64(c);
+	enum error_kind kind;
+
+	if (worker < 0 || worker >= run->workers) {
+		snprintf(err, errlen, "worker %lld of %d workers", worker, run->workers);
+		return -1;
+	}
+	if (!run->per_worker) {
+		run->per_worker = calloc((size_t)run->workers, sizeof(*run->per_worker));
+		if (!run->per_worker) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	w = &run->per_worker[worker];
+	w->completed = col_u64(c);
+	w->claims = col_u64(c);
+	w->empty = col_u64(c);
+	w->retries = col_u64(c);
+	w->give_ups = col_u64(c);
+	w->busy_ns = col_i64(c);
+	if (sqlite3_column_type(c->st, c->next) != SQLITE_NULL) {
+		kind = kind_of(sqlite3_column_text(c->st, c->next++));
+		w->errors[kind] += col_u64(c);
+	}
+	return 0;
+}
+
+/*
+ * Adds a run_series row (one 100 ms bucket) to the struct run_result at ctx, the array
+ * grown to 64 buckets, then doubled whenever a power of two is full. 0, or -1 with err.
+ */
+static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	struct series_point *grown, *p;
+	size_t n = run->n_series;
+
+	if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
+		grown = realloc(run->series, (n ? 2 * n : 64) * sizeof(*grown));
+		if (!grown) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		run->series = grown;
+	}
+	p = &run->series[run->n_series++];
+	p->t_ms = col_i64(c);
+	p->completed = col_u64(c);
+	p->empty_claims = col_u64(c);
+	p->errors = col_u64(c);
+	p->enqueued = col_u64(c);
+	p->backlog = col_u64(c);
+	return 0;
+}
+
+/* Adds an invocation_settings row to the struct report at ctx; past DB_MAX_SETTINGS it is left out. Always 0. */
+static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct report *r = ctx;
+	struct db_setting *setting;
+
+	(void)err;
+	(void)errlen;
+	if (r->n_settings == DB_MAX_SETTINGS)
+		return 0;
+	setting = &r->settings[r->n_settings++];
+	col_copy(c, setting->name, sizeof(setting->name));
+	col_copy(c, setting->value, sizeof(setting->value));
+	return 0;
+}
+
+/* Reads the parameters, per-worker counters, time series and settings of the run s holds. 0, or -1 with err. */
+static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
+{
+	static const char params_sql[] = "SELECT name, value FROM run_params WHERE run_id = ? ORDER BY position";
+	static const char workers_sql[] =
 		"SELECT w.worker, w.completed, w.claims, w.empty, w.retries, w.give_ups, w.busy_ns, e.kind, e.count"
 		" FROM run_workers w LEFT JOIN worker_errors e ON e.run_id = w.run_id AND e.worker = w.worker"
 		" WHERE w.run_id = ? ORDER BY w.worker";
-	struct reader c = { .next = 0 };
-	struct worker_stats *w;
-	enum error_kind kind;
-	long long worker;
-	int rc, ret = -1;
-
-	if (sql_prepare(db, sql, &c.st, err, errlen) < 0)
-		goto out;
-	sqlite3_bind_int64(c.st, 1, run_id);
-	while ((rc = sqlite3_step(c.st)) == SQLITE_ROW) {
-		c.next = 0;
-		worker = col_i64(&c);
-		if (worker < 0 || worker >= run->workers) {
-			snprintf(err, errlen, "run %lld: worker %lld of %d workers", run_id, worker, run->workers);
-			goto out;
-		}
-		if (!run->per_worker) {
-			run->per_worker = calloc((size_t)run->workers, sizeof(*run->per_worker));
-			if (!run->per_worker) {
-				snprintf(err, errlen, "out of memory");
-				goto out;
-			}
-		}
-		w = &run->per_worker[worker];
-		w->completed = col_u64(&c);
-		w->claims = col_u64(&c);
-		w->empty = col_u64(&c);
-		w->retries = col_u64(&c);
-		w->give_ups = col_u64(&c);
-		w->busy_ns = col_i64(&c);
-		if (sqlite3_column_type(c.st, c.next) == SQLITE_NULL)
-			continue;
-		kind = kind_of(sqlite3_column_text(c.st, c.next++));
-		w->errors[kind] += col_u64(&c);
-	}
-	if (rc != SQLITE_DONE) {
-		sql_fail(db, "reading the per-worker counters", err, errlen);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(c.st);
-	return ret;
-}
-
-/* Reads the run's time series into a new run->series, left NULL when none was stored. 0, or -1 with err. */
-static int load_series(sqlite3 *db, long long run_id, struct run_result *run, char *err, size_t errlen)
-{
-	static const char sql[] =
+	static const char series_sql[] =
 		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog FROM run_series"
 		" WHERE run_id = ? ORDER BY bucket_ms";
-	struct series_point *grown, *p;
-	struct reader c = { .next = 0 };
-	size_t cap = 0;
-	int rc, ret = -1;
+	static const char settings_sql[] =
+		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position";
 
-	if (sql_prepare(db, sql, &c.st, err, errlen) < 0)
-		goto out;
-	sqlite3_bind_int64(c.st, 1, run_id);
-	while ((rc = sqlite3_step(c.st)) == SQLITE_ROW) {
-		if (run->n_series == cap) {
-			cap = cap ? 2 * cap : 64;
-			grown = realloc(run->series, cap * sizeof(*grown));
-			if (!grown) {
-				snprintf(err, errlen, "out of memory");
-				goto out;
-			}
-			run->series = grown;
-		}
-		p = &run->series[run->n_series++];
-		c.next = 0;
-		p->t_ms = col_i64(&c);
-		p->completed = col_u64(&c);
-		p->empty_claims = col_u64(&c);
-		p->errors = col_u64(&c);
-		p->enqueued = col_u64(&c);
-		p->backlog = col_u64(&c);
-	}
-	if (rc != SQLITE_DONE) {
-		sql_fail(db, "reading the time series", err, errlen);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(c.st);
-	return ret;
-}
-
-/* Reads the invocation's server settings (the first DB_MAX_SETTINGS) into r. 0, or -1 with err. */
-static int load_settings(sqlite3 *db, long long invocation_id, struct report *r, char *err, size_t errlen)
-{
-	static const char sql[] =
-		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position LIMIT ?";
-	struct db_setting *setting;
-	struct reader c = { .next = 0 };
-	int rc, ret = -1;
-
-	if (sql_prepare(db, sql, &c.st, err, errlen) < 0)
-		goto out;
-	sqlite3_bind_int64(c.st, 1, invocation_id);
-	sqlite3_bind_int(c.st, 2, DB_MAX_SETTINGS);
-	while ((rc = sqlite3_step(c.st)) == SQLITE_ROW) {
-		setting = &r->settings[r->n_settings++];
-		c.next = 0;
-		col_copy(&c, setting->name, sizeof(setting->name));
-		col_copy(&c, setting->value, sizeof(setting->value));
-	}
-	if (rc != SQLITE_DONE) {
-		sql_fail(db, "reading the server settings", err, errlen);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(c.st);
-	return ret;
+	if (sql_each_row(db, params_sql, s->run_id, param_row, &s->run, "reading the run's parameters", err,
+			 errlen) < 0 ||
+	    sql_each_row(db, workers_sql, s->run_id, worker_row, &s->run, "reading the per-worker counters", err,
+			 errlen) < 0 ||
+	    sql_each_row(db, series_sql, s->run_id, series_row, &s->run, "reading the time series", err, errlen) < 0)
+		return -1;
+	return sql_each_row(db, settings_sql, s->invocation_id, setting_row, &s->report, "reading the server settings",
+			    err, errlen);
 }
 
 int store_load(struct store *s, long long run_id, struct store_run *out, char *err, size_t errlen)
@@ -222,16 +184,13 @@ int store_load(struct store *s, long long run_id, struct store_run *out, char *e
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->run_id = run_id;
 	rc = load_run(s->db, run_id, out, err, errlen);
 	if (rc != 0)
 		goto fail;
 	rc = -1;
-	if (load_params(s->db, run_id, &out->run, err, errlen) < 0 ||
-	    load_workers(s->db, run_id, &out->run, err, errlen) < 0 ||
-	    load_series(s->db, run_id, &out->run, err, errlen) < 0 ||
-	    load_settings(s->db, out->invocation_id, &out->report, err, errlen) < 0)
+	if (load_rest(s->db, out, err, errlen) < 0)
 		goto fail;
-	out->run_id = run_id;
 	out->report.version = out->ctx.version;
 	out->report.results = &out->run;
 	out->report.n_results = 1;

@@ -44,6 +44,30 @@ out:
 	return ret;
 }
 
+int sql_each_row(sqlite3 *db, const char *sql, long long id, sql_row_fn row, void *ctx, const char *what, char *err,
+		 size_t errlen)
+{
+	struct reader c = { .next = 0 };
+	int rc, ret = -1;
+
+	if (sql_prepare(db, sql, &c.st, err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(c.st, 1, id);
+	while ((rc = sqlite3_step(c.st)) == SQLITE_ROW) {
+		c.next = 0;
+		if (row(&c, ctx, err, errlen) < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		sql_fail(db, what, err, errlen);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(c.st);
+	return ret;
+}
+
 /* Records the result of binding parameter b->next and moves to the next one. */
 static void bind_rc(struct binder *b, int rc)
 {
@@ -110,6 +134,23 @@ int insert_row(sqlite3 *db, struct binder *b, const char *what, char *err, size_
 	b->next = 1;
 	b->rc = SQLITE_OK;
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int sql_insert_each(sqlite3 *db, const char *sql, size_t n, sql_bind_fn bind, const void *ctx, const char *what,
+		    char *err, size_t errlen)
+{
+	struct binder b = { .next = 1 };
+	int ret = -1;
+
+	if (sql_prepare(db, sql, &b.st, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (bind(&b, ctx, i) && insert_row(db, &b, what, err, errlen) < 0)
+			goto out;
+	ret = 0;
+out:
+	sqlite3_finalize(b.st);
+	return ret;
 }
 
 long long col_i64(struct reader *c)

@@ -7,6 +7,7 @@
 #ifndef CLAIMBENCH_STORE_SQL_H
 #define CLAIMBENCH_STORE_SQL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,22 @@ int sql_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size
 
 /* Reads the one integer row of sql into *out. 0, or -1 with err. */
 int sql_query_int(sqlite3 *db, const char *sql, long long *out, char *err, size_t errlen);
+
+/* Reads a result row's columns in order. */
+struct reader {
+	sqlite3_stmt *st;	/* the statement, on a row */
+	int next;		/* the next column's index, from 0 */
+};
+
+/* What sql_each_row calls on each row (c on it, from column 0): 0, or -1 with err to stop. */
+typedef int (*sql_row_fn)(struct reader *c, void *ctx, char *err, size_t errlen);
+
+/*
+ * Runs sql with its one parameter bound to id and calls row(c, ctx, ...) on each row.
+ * 0, or -1 with err (naming what when SQLite failed).
+ */
+int sql_each_row(sqlite3 *db, const char *sql, long long id, sql_row_fn row, void *ctx, const char *what, char *err,
+		 size_t errlen);
 
 /* Binds a statement's parameters in order, keeping the first failure. */
 struct binder {
@@ -59,11 +76,12 @@ void bind_textn(struct binder *b, const char *s, size_t max);
 /* Runs the insert b has bound every parameter of, then readies it for the next row. 0, or -1 with err naming what. */
 int insert_row(sqlite3 *db, struct binder *b, const char *what, char *err, size_t errlen);
 
-/* Reads a result row's columns in order. */
-struct reader {
-	sqlite3_stmt *st;	/* the statement, on a row */
-	int next;		/* the next column's index, from 0 */
-};
+/* What sql_insert_each calls to bind row i's values from ctx, in order; false leaves row i out. */
+typedef bool (*sql_bind_fn)(struct binder *b, const void *ctx, size_t i);
+
+/* Runs the insert sql for each row i < n that bind(b, ctx, i) binds. 0, or -1 with err naming what. */
+int sql_insert_each(sqlite3 *db, const char *sql, size_t n, sql_bind_fn bind, const void *ctx, const char *what,
+		    char *err, size_t errlen);
 
 /* The next column as a signed integer. */
 long long col_i64(struct reader *c);

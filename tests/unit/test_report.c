@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "print_capture.h"
 #include "model/metric_table.h"
 #include "model/run_param.h"
 #include "output/report.h"
@@ -81,25 +82,6 @@ static void fill_second(struct run_result *run)
 	m->claim_latency_ms = (struct latency_summary){ 12, 40, 1500, NAN, 2000 };
 	run->per_worker[0] = (struct worker_stats){ .completed = 14, .claims = 16, .retries = 7 };
 	run->per_worker[1] = (struct worker_stats){ .completed = 5, .claims = 6, .give_ups = 1 };
-}
-
-/* Calls print on r and returns its output as a string the caller frees; NULL when print failed. */
-static char *print_to_string(int (*print)(FILE *, const struct report *), const struct report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc;
-
-	if (!f)
-		return NULL;
-	rc = print(f, r);
-	fclose(f);
-	if (rc < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 /* Counts the lines of text (each ends with a newline). */

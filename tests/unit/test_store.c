@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "print_capture.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
 #include "model/run_param.h"
@@ -211,25 +212,6 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 #undef SAME
 	*field = "none";
 	return true;
-}
-
-/* Prints r with printer into a new string; the caller frees it. */
-static char *print_to_string(int (*printer)(FILE *, const struct report *), const struct report *r)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int rc;
-
-	if (!f)
-		return NULL;
-	rc = printer(f, r);
-	fclose(f);
-	if (rc < 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
 }
 
 /* Whether printer prints a and b the same way. */
