@@ -45,6 +45,7 @@ static void html_text(FILE *out, const char *s)
 	html_textn(out, s, SIZE_MAX);
 }
 
+/* The page's head, its style inline, and the title as <h1>. */
 static void html_begin(FILE *out, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
@@ -54,6 +55,7 @@ static void html_begin(FILE *out, const char *title)
 	fputs("</h1>\n", out);
 }
 
+/* A heading <hN>. */
 static void html_heading(FILE *out, int level, const char *text)
 {
 	fprintf(out, "<h%d>", level);
@@ -141,6 +143,7 @@ out:
 	return ret;
 }
 
+/* A <ul> of the items. */
 static void html_list(FILE *out, char (*items)[256], size_t n)
 {
 	fputs("<ul>\n", out);
@@ -152,6 +155,7 @@ static void html_list(FILE *out, char (*items)[256], size_t n)
 	fputs("</ul>\n", out);
 }
 
+/* A table of class env: the key in <th>, the value in <td>. */
 static void html_pairs(FILE *out, const struct env_row *rows, size_t n)
 {
 	fputs("<table class=\"env\">\n", out);
@@ -167,6 +171,7 @@ static void html_pairs(FILE *out, const struct env_row *rows, size_t n)
 	fputs("</table>\n", out);
 }
 
+/* Preformatted text in <pre>. */
 static void html_code(FILE *out, const char *text)
 {
 	fputs("<pre>", out);
@@ -174,6 +179,7 @@ static void html_code(FILE *out, const char *text)
 	fputs("</pre>\n", out);
 }
 
+/* The closing tags of body and html. */
 static void html_end(FILE *out)
 {
 	fputs("</body>\n</html>\n", out);

@@ -14,6 +14,7 @@ static void md_text(FILE *out, const char *s, bool cell)
 	}
 }
 
+/* The title as a level-1 heading. */
 static void md_begin(FILE *out, const char *title)
 {
 	fputs("# ", out);
@@ -21,6 +22,7 @@ static void md_begin(FILE *out, const char *title)
 	putc('\n', out);
 }
 
+/* A heading of level hashes. */
 static void md_heading(FILE *out, int level, const char *text)
 {
 	fprintf(out, "\n%.*s ", level, "######");
@@ -28,6 +30,7 @@ static void md_heading(FILE *out, int level, const char *text)
 	putc('\n', out);
 }
 
+/* A paragraph; backquoted code stays as it is, which is Markdown already. */
 static void md_paragraph(FILE *out, const char *text)
 {
 	putc('\n', out);
@@ -73,6 +76,7 @@ static int md_chart(FILE *out, const char *dir, const struct chart *c, char *err
 	return 0;
 }
 
+/* A "- item" line per item. */
 static void md_list(FILE *out, char (*items)[256], size_t n)
 {
 	putc('\n', out);
@@ -83,6 +87,7 @@ static void md_list(FILE *out, char (*items)[256], size_t n)
 	}
 }
 
+/* A table of two columns with empty headers. */
 static void md_pairs(FILE *out, const struct env_row *rows, size_t n)
 {
 	fputs("\n| | |\n|---|---|\n", out);
@@ -117,6 +122,7 @@ static void md_code(FILE *out, const char *s)
 	putc('\n', out);
 }
 
+/* Nothing: Markdown has no closing. */
 static void md_end(FILE *out)
 {
 	(void)out;
