@@ -58,15 +58,18 @@ static int put_descriptors(json_object *obj, const struct run_result *run)
 static int put_metrics(json_object *obj, const struct run_result *run)
 {
 	const struct metric *m;
+	json_object *value;
 	uint64_t count;
 	int bad = 0;
 
 	for (m = metric_table; m < metric_table + metric_table_len; m++) {
-		count = m->type == METRIC_COUNT ? metric_get_count(m, &run->metrics) : 0;
-		if (m->type == METRIC_DOUBLE)
-			bad |= json_put_path(obj, m->path, json_number(metric_get(m, &run->metrics)));
-		else
-			bad |= json_put_path(obj, m->path, count == METRIC_UNKNOWN ? NULL : json_object_new_uint64(count));
+		if (m->type == METRIC_DOUBLE) {
+			value = json_number(metric_get(m, &run->metrics));
+		} else {
+			count = metric_get_count(m, &run->metrics);
+			value = count == METRIC_UNKNOWN ? NULL : json_object_new_uint64(count);
+		}
+		bad |= json_put_path(obj, m->path, value);
 	}
 	return bad ? -1 : 0;
 }
