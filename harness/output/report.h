@@ -20,7 +20,7 @@ int report_print_table(FILE *out, const struct report *r);
 /* Prints a header line and one CSV row per run (per-worker rows are left out). 0 (it cannot run out of memory). */
 int report_print_csv(FILE *out, const struct report *r);
 
-/* Prints the JSON object of DESIGN.md's output contract. 0, or -1 when out of memory (nothing printed). */
+/* Prints the JSON object of the output contract. 0, or -1 when out of memory (nothing printed). */
 int report_print_json(FILE *out, const struct report *r);
 
 /* Prints, after the runs' table, a table of the repetitions' summaries (nothing when no run was repeated). */

@@ -1,5 +1,5 @@
 /*
- * The JSON object of DESIGN.md's output contract, built with json-c: the invocation's
+ * The JSON object of the output contract, built with json-c: the invocation's
  * header, then per run its descriptors, every metric at its path (nested objects for
  * dotted paths), its parameters, per-worker counters and time series; the repetitions'
  * summaries last. Unknown and non-finite figures are null.

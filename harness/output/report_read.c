@@ -135,7 +135,7 @@ struct run_place {
 /* Says in err that member key of the result at p is not what it should be. Returns -1. */
 static int bad_member(const struct run_place *p, const char *key, const char *want, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s: results[%zu]: \"%s\" is %s (see the output contract, DESIGN.md)", p->path, p->index,
+	snprintf(err, errlen, "%s: results[%zu]: \"%s\" is %s (as claimbench run --format json writes it)", p->path, p->index,
 		 key, want);
 	return -1;
 }
