@@ -1,4 +1,7 @@
-/* compare's verdicts as one JSON object: the sides, the tolerances, a comparison per group and metric, the one-sided groups. */
+/*
+ * compare's verdicts as one JSON object: the sides, the tolerances, a comparison per group
+ * and metric, the groups on one side only.
+ */
 #include "output/compare_print.h"
 #include "output/json_out.h"
 
