@@ -8,37 +8,9 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "model/metric_path.h"
 
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */
 #define TOLERANCE_SLACK 1e-9
-
-/* Which tolerance, if any, guards a metric. */
-enum compare_guard {
-	GUARD_NONE,		/* compared, never a regression */
-	GUARD_THROUGHPUT,	/* relative drop, tol->throughput_drop_pct */
-	GUARD_JAIN,		/* absolute drop, tol->jain_drop */
-	GUARD_DUPLICATES,	/* appearing from a baseline of 0, unless tol->allow_duplicates */
-	GUARD_LOSSES,		/* appearing from a baseline of 0, unless tol->allow_losses */
-};
-
-/* One metric compare looks at. */
-struct compare_metric {
-	const char *path;			/* its metric_path.h name */
-	enum compare_direction direction;	/* which way is better */
-	enum compare_guard guard;		/* its tolerance */
-};
-
-static const struct compare_metric metrics[] = {
-	{ "throughput_jps", HIGHER_IS_BETTER, GUARD_THROUGHPUT },
-	{ "makespan_s", LOWER_IS_BETTER, GUARD_NONE },
-	{ "fairness.jain", HIGHER_IS_BETTER, GUARD_JAIN },
-	{ "duplicates", LOWER_IS_BETTER, GUARD_DUPLICATES },
-	{ "lost", LOWER_IS_BETTER, GUARD_LOSSES },
-	{ "claim_latency_ms.p99", LOWER_IS_BETTER, GUARD_NONE },
-};
-
-#define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
 void compare_default_tolerance(struct compare_tolerance *t)
 {
@@ -133,21 +105,23 @@ static size_t count_group(const struct run_result *runs, size_t n, const struct 
 	return count;
 }
 
-/* Summarises metric path over the runs in group g, finite values only; buf holds n doubles. */
+/* Summarises metric m over the runs in group g, finite values only; buf holds n doubles. */
 static struct stats_summary summarize_group(const struct run_result *runs, size_t n, const struct compare_group *g,
-					    const char *path, double *buf)
+					    const struct metric *m, double *buf)
 {
 	size_t i, used = 0;
 	double v;
 
-	for (i = 0; i < n; i++)
-		if (in_group(&runs[i], g) && metric_value(&runs[i], path, &v) == 0 && isfinite(v))
+	for (i = 0; i < n; i++) {
+		v = metric_get(m, &runs[i].metrics);
+		if (in_group(&runs[i], g) && isfinite(v))
 			buf[used++] = v;
+	}
 	return stats_summarize(buf, used);
 }
 
 /* The tolerance row breaks under tol, as a phrase, or NULL when it holds. */
-static const char *broken_tolerance(const struct compare_metric *m, const struct compare_row *row,
+static const char *broken_tolerance(const struct metric *m, const struct compare_row *row,
 				    const struct compare_tolerance *tol)
 {
 	switch (m->guard) {
@@ -174,7 +148,7 @@ static const char *broken_tolerance(const struct compare_metric *m, const struct
 }
 
 /* Fills the change, significance and verdict of row, whose summaries are set. */
-static void judge(const struct compare_metric *m, struct compare_row *row, const struct compare_tolerance *tol)
+static void judge(const struct metric *m, struct compare_row *row, const struct compare_tolerance *tol)
 {
 	bool up;
 
@@ -198,22 +172,27 @@ static void judge(const struct compare_metric *m, struct compare_row *row, const
 	row->verdict = up == (m->direction == HIGHER_IS_BETTER) ? VERDICT_BETTER : VERDICT_WORSE;
 }
 
-/* Appends one row per metric of group g, present on both sides, to out. buf holds max(n_base, n_cand) doubles. */
+/*
+ * Appends one row per compared metric of group g, present on both sides, to out. buf holds
+ * max(n_base, n_cand) doubles.
+ */
 static void compare_one_group(const struct run_result *base, size_t n_base, const struct run_result *cand,
 			  size_t n_cand, const struct compare_group *g, const struct compare_tolerance *tol,
 			  double *buf, struct compare_result *out)
 {
+	const struct metric *m;
 	struct compare_row *row;
-	size_t k;
 
-	for (k = 0; k < N_METRICS; k++) {
+	for (m = metric_table; m < metric_table + metric_table_len; m++) {
+		if (m->direction == NOT_COMPARED)
+			continue;
 		row = &out->rows[out->n_rows++];
 		row->group = *g;
-		row->metric = metrics[k].path;
-		row->direction = metrics[k].direction;
-		row->base = summarize_group(base, n_base, g, metrics[k].path, buf);
-		row->cand = summarize_group(cand, n_cand, g, metrics[k].path, buf);
-		judge(&metrics[k], row, tol);
+		row->metric = m->path;
+		row->direction = m->direction;
+		row->base = summarize_group(base, n_base, g, m, buf);
+		row->cand = summarize_group(cand, n_cand, g, m, buf);
+		judge(m, row, tol);
 		out->regressions += row->verdict == VERDICT_REGRESSION;
 	}
 }
@@ -235,7 +214,7 @@ int compare_runs(const struct run_result *base, size_t n_base, const struct run_
 	memset(out, 0, sizeof(*out));
 	/* Upper bounds (+ 1: no allocation of size 0): every baseline run its own group, every run alone. */
 	buf = malloc(((n_base > n_cand ? n_base : n_cand) + 1) * sizeof(*buf));
-	out->rows = calloc(n_base * N_METRICS + 1, sizeof(*out->rows));
+	out->rows = calloc(n_base * metric_table_len + 1, sizeof(*out->rows));
 	out->lone = calloc(n_base + n_cand + 1, sizeof(*out->lone));
 	if (!buf || !out->rows || !out->lone)
 		goto fail;

@@ -10,8 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/result.h"
 #include "base/stats.h"
+#include "model/metric_table.h"
+#include "model/result.h"
 
 /* How far a guarded metric may move the wrong way before it counts as a regression. */
 struct compare_tolerance {
@@ -33,12 +34,6 @@ enum compare_verdict {
 	VERDICT_REGRESSION,	/* a guarded metric beyond its tolerance */
 };
 
-/* Which direction of a metric is good. */
-enum compare_direction {
-	HIGHER_IS_BETTER,	/* throughput, fairness */
-	LOWER_IS_BETTER,	/* makespan, duplicates, losses, latency */
-};
-
 /* Welch's unequal-variances t-test of candidate against baseline. */
 struct welch_result {
 	bool valid;		/* both sides have at least 2 values; otherwise the rest is 0 */
@@ -54,11 +49,11 @@ struct compare_group {
 	int workers;		/* worker threads */
 };
 
-/* One metric of one group present on both sides. */
+/* One compared metric (a metric_table row with a direction) of one group present on both sides. */
 struct compare_row {
 	struct compare_group group;		/* the group */
-	const char *metric;			/* metric path, as metric_path.h names it */
-	enum compare_direction direction;	/* which way is better */
+	const char *metric;			/* the metric's path, as metric_table.h names it */
+	enum metric_direction direction;	/* which way is better */
 	struct stats_summary base;		/* the baseline's finite values */
 	struct stats_summary cand;		/* the candidate's finite values */
 	double change;				/* cand.mean - base.mean; NaN when a side has no value */
@@ -83,7 +78,7 @@ struct compare_lone_group {
 
 /* Everything compare_runs found; release with compare_result_free. */
 struct compare_result {
-	struct compare_row *rows;		/* group x metric, groups in baseline order (owned) */
+	struct compare_row *rows;		/* group x compared metric, groups in baseline order (owned) */
 	size_t n_rows;				/* entries in rows */
 	struct compare_lone_group *lone;	/* groups on one side only: baseline's, then candidate's (owned) */
 	size_t n_lone;				/* entries in lone */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/expect.h"
-#include "model/metric_path.h"
+#include "model/metric_table.h"
 
 enum expr_kind { EXPR_NUMBER, EXPR_REF, EXPR_BINARY, EXPR_NEGATE };
 enum aggregate { AGG_MEAN, AGG_MIN, AGG_MAX };
@@ -307,7 +307,7 @@ void expect_free(struct expectation *e)
 static int check_refs(const struct expr *x, const char *const *strategies, size_t n, char *err, size_t errlen)
 {
 	bool known = false;
-	char paths[1024];
+	char paths[2048];
 
 	if (!x)
 		return 0;
@@ -320,7 +320,7 @@ static int check_refs(const struct expr *x, const char *const *strategies, size_
 		snprintf(err, errlen, "strategy \"%s\" is not among the strategies this scenario runs", x->ref.strategy);
 		return -1;
 	}
-	if (!metric_path_valid(x->ref.path)) {
+	if (!metric_find(x->ref.path)) {
 		metric_paths_list(paths, sizeof(paths));
 		snprintf(err, errlen, "unknown metric \"%s\"; known: %s", x->ref.path, paths);
 		return -1;

@@ -1,14 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/metric_path.h"
 #include "analysis/summary.h"
-
-const char *const summary_metrics[] = {
-	"makespan_s", "throughput_jps", "fairness.jain", "duplicates", "lost", "empty_claims", "retries",
-	"claim_latency_ms.p50", "claim_latency_ms.p99",
-};
-const size_t summary_metrics_len = sizeof(summary_metrics) / sizeof(summary_metrics[0]);
 
 /* "" for NULL. */
 static const char *text(const char *s)
@@ -43,13 +36,15 @@ size_t summary_build(const struct report *r, struct summary_row *rows)
 		if (members < 2)
 			continue;
 		rows[n_rows].first = &r->results[i];
-		for (size_t m = 0; m < summary_metrics_len; m++) {
+		rows[n_rows].runs = members;
+		for (size_t m = 0; m < metric_table_len; m++) {
 			size_t n = 0;
 
+			if (!metric_table[m].summarised)
+				continue;
 			for (size_t j = i; j < r->n_results; j++)
-				if (!taken[j] && same_point(&r->results[i], &r->results[j]) &&
-				    metric_value(&r->results[j], summary_metrics[m], &values[n]) == 0)
-					n++;
+				if (!taken[j] && same_point(&r->results[i], &r->results[j]))
+					values[n++] = metric_get(&metric_table[m], &r->results[j].metrics);
 			rows[n_rows].stats[m] = stats_summarize(values, n);
 		}
 		for (size_t j = i; j < r->n_results; j++)

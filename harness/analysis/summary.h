@@ -1,21 +1,22 @@
-/* Repetitions summarised: each metric's mean, standard deviation and 95 % confidence interval. */
+/*
+ * Repetitions summarised: the mean, standard deviation and 95 % confidence interval
+ * of each metric the metric table marks summarised.
+ */
 #ifndef CLAIMBENCH_SUMMARY_H
 #define CLAIMBENCH_SUMMARY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/result.h"
 #include "base/stats.h"
-
-/* The metrics a summary covers, by metric path. */
-extern const char *const summary_metrics[];
-extern const size_t summary_metrics_len;
+#include "model/metric_table.h"
+#include "model/result.h"
 
 /* The runs of one strategy x mode x workers x group x sweep point, over their repetitions. */
 struct summary_row {
 	const struct run_result *first;		/* the first run of the set (names its strategy, mode, workers ...) */
-	struct stats_summary stats[16];		/* one per summary_metrics entry */
+	size_t runs;				/* runs in the set */
+	struct stats_summary stats[METRIC_MAX];	/* by metric_table row; set for the summarised metrics only */
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chart/chart_data.h"
+#include "model/metric_table.h"
 
 /* A strategy and its colour. */
 struct strategy_colour {
@@ -45,9 +46,6 @@ static const struct {
 	[CHART_TIMELINE] = { "timeline", "Completions over time" },
 	[CHART_INTEGRITY] = { "integrity", "Duplicates, overlaps and lost jobs" },
 };
-
-/* One figure of a run, read by case_stats. */
-typedef double (*run_figure)(const struct run_result *run);
 
 /* A figure over a case's repeats. */
 struct figure_stats {
@@ -218,74 +216,18 @@ void chart_set_free(struct chart_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-/* ---- figures ---- */
-
-static double fig_throughput(const struct run_result *run)
-{
-	return run->metrics.throughput_jps;
-}
-
-static double fig_makespan(const struct run_result *run)
-{
-	return run->metrics.makespan_s;
-}
-
-static double fig_ideal(const struct run_result *run)
-{
-	return run->metrics.ideal_s;
-}
-
-static double fig_p50(const struct run_result *run)
-{
-	return run->metrics.claim_latency_ms.p50;
-}
-
-static double fig_p90(const struct run_result *run)
-{
-	return run->metrics.claim_latency_ms.p90;
-}
-
-static double fig_p99(const struct run_result *run)
-{
-	return run->metrics.claim_latency_ms.p99;
-}
-
-static double fig_p999(const struct run_result *run)
-{
-	return run->metrics.claim_latency_ms.p999;
-}
-
-static double fig_lat_max(const struct run_result *run)
-{
-	return run->metrics.claim_latency_ms.max;
-}
-
-static double fig_duplicates(const struct run_result *run)
-{
-	return (double)run->metrics.duplicates;
-}
-
-static double fig_overlaps(const struct run_result *run)
-{
-	return (double)run->metrics.overlaps;
-}
-
-static double fig_lost(const struct run_result *run)
-{
-	return (double)run->metrics.lost;
-}
-
-/* The mean, min and max of figure f over the runs of case c. */
-static struct figure_stats case_stats(const struct chart_set *set, size_t c, run_figure f)
+/* The mean, min and max of the metric at path over the runs of case c; unknown values left out. */
+static struct figure_stats case_stats(const struct chart_set *set, size_t c, const char *path)
 {
 	struct figure_stats st = { .mean = NAN, .min = NAN, .max = NAN };
+	const struct metric *m = metric_find(path);
 	double v, sum = 0;
 	size_t i;
 
-	for (i = 0; i < set->n_runs; i++) {
+	for (i = 0; m && i < set->n_runs; i++) {
 		if (set->case_of[i] != c)
 			continue;
-		v = f(&set->runs[i].run);
+		v = metric_get(m, &set->runs[i].run.metrics);
 		if (!isfinite(v))
 			continue;
 		sum += v;
@@ -340,7 +282,7 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 		for (k = 0; k < set->n_cases; k++) {
 			if (set->cases[k].series != i)
 				continue;
-			st = case_stats(set, k, fig_throughput);
+			st = case_stats(set, k, "throughput_jps");
 			fprintf(f, "%d\t", set->cases[k].workers);
 			put_num(f, st.mean);
 			putc('\t', f);
@@ -367,8 +309,8 @@ static void write_makespan(const struct chart_set *set, FILE *f, struct chart *c
 		for (k = 0; k < set->n_cases; k++) {
 			if (set->cases[k].series != i)
 				continue;
-			st = case_stats(set, k, fig_makespan);
-			ideal = case_stats(set, k, fig_ideal);
+			st = case_stats(set, k, "makespan_s");
+			ideal = case_stats(set, k, "ideal_s");
 			fprintf(f, "%zu\t", x++);
 			put_num(f, st.mean);
 			putc('\t', f);
@@ -455,16 +397,17 @@ static void write_latency(const struct chart_set *set, FILE *f, struct chart *c)
 {
 	static const struct {
 		const char *name;	/* tick label */
-		run_figure fig;		/* the percentile */
-	} pct[] = { { "p50", fig_p50 }, { "p90", fig_p90 }, { "p99", fig_p99 }, { "p99.9", fig_p999 },
-		    { "max", fig_lat_max } };
+		const char *path;	/* the percentile's metric */
+	} pct[] = { { "p50", "claim_latency_ms.p50" }, { "p90", "claim_latency_ms.p90" },
+		    { "p99", "claim_latency_ms.p99" }, { "p99.9", "claim_latency_ms.p999" },
+		    { "max", "claim_latency_ms.max" } };
 	struct figure_stats st;
 	size_t k, p;
 
 	for (k = 0; k < set->n_cases && c->blocks < CHART_MAX_BLOCKS; k++) {
 		open_block(f, c, set->cases[k].label, "\"ms\"\t\"percentile\"");
 		for (p = 0; p < sizeof(pct) / sizeof(pct[0]); p++) {
-			st = case_stats(set, k, pct[p].fig);
+			st = case_stats(set, k, pct[p].path);
 			fprintf(f, "%zu\t", p);
 			put_num(f, st.mean > 0 ? st.mean : NAN);
 			fprintf(f, "\t\"%s\"\n", pct[p].name);
@@ -527,8 +470,8 @@ static void write_integrity(const struct chart_set *set, FILE *f, struct chart *
 {
 	static const struct {
 		const char *name;	/* cluster label */
-		run_figure fig;		/* the count */
-	} figs[] = { { "duplicates", fig_duplicates }, { "overlaps", fig_overlaps }, { "lost", fig_lost } };
+		const char *path;	/* the count's metric */
+	} figs[] = { { "duplicates", "duplicates" }, { "overlaps", "overlaps" }, { "lost", "lost" } };
 	size_t k, i, n = set->n_cases < CHART_MAX_BLOCKS ? set->n_cases : CHART_MAX_BLOCKS;
 
 	fputs("\"figure\"", f);
@@ -541,7 +484,7 @@ static void write_integrity(const struct chart_set *set, FILE *f, struct chart *
 		fprintf(f, "\"%s\"", figs[i].name);
 		for (k = 0; k < n; k++) {
 			putc('\t', f);
-			put_num(f, case_stats(set, k, figs[i].fig).mean);
+			put_num(f, case_stats(set, k, figs[i].path).mean);
 		}
 		putc('\n', f);
 	}

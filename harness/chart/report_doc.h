@@ -16,8 +16,7 @@ struct report_doc {
 	const char *subject;		/* what the report covers: "invocation 3", "runs 4, 7" */
 	const char *dir;		/* the output directory: images read from, documents written to */
 	const struct store_run *runs;	/* the runs, in the order given */
-	const long long *invocations;	/* each run's invocation id, n_runs of them */
-	size_t n_runs;			/* entries in runs and invocations */
+	size_t n_runs;			/* entries in runs */
 	const struct chart_set *set;	/* the runs grouped as the charts drew them */
 	const struct chart *charts;	/* the charts drawn, in order */
 	size_t n_charts;		/* entries in charts */

@@ -1,25 +1,21 @@
 /*
  * `claimbench compare BASELINE CANDIDATE`: loads two sets of runs, each a stored run, a
- * stored invocation or a JSON file of the output contract, lets compare.c judge them
- * and prints the verdicts. Exit 1 when a guarded metric regressed.
+ * stored invocation (store/store.h) or a JSON file of the output contract
+ * (output/report_read.h), lets analysis/compare.c judge them and prints the verdicts
+ * (output/compare_print.h). Exit 1 when a guarded metric regressed.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <math.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
-#include "base/parse.h"
-#include "base/exit_status.h"
-#include "cli/args.h"
-#include "cli/invocation.h"
-#include "cli/commands.h"
 #include "analysis/compare.h"
+#include "base/exit_status.h"
+#include "base/parse.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "output/compare_print.h"
+#include "output/report_read.h"
 #include "store/store.h"
 
 /* Long-only options get codes past the ASCII range. */
@@ -41,10 +37,11 @@ struct side {
 	const char *spec;		/* the argument as given */
 	enum spec_kind kind;		/* what spec names */
 	long long id;			/* the run or invocation id (SPEC_RUN, SPEC_INVOCATION) */
-	struct run_result *runs;	/* the runs loaded, n_runs of them (owned array; borrows from stored or doc) */
+	const struct run_result *runs;	/* the runs loaded, n_runs of them: own_runs or file.runs */
 	size_t n_runs;			/* entries in runs */
-	struct store_run *stored;	/* the store's runs, n_runs of them, that runs copy (owned) */
-	json_object *doc;		/* the parsed file, whose strings runs point to (owned) */
+	struct run_result *own_runs;	/* copies of the stored runs (owned array; their pointers borrowed) */
+	struct store_run_list stored;	/* the store's runs, that runs copy (owned) */
+	struct report_file file;	/* the file's runs (owned) */
 };
 
 /* The output formats. */
@@ -202,319 +199,66 @@ usage:
 
 /* ---- loading from the store ---- */
 
-/* Loads the runs ids (n of them) of the store into s. 0, or -1 with err. */
-static int load_stored_runs(sqlite3 *db, const char *path, const long long *ids, size_t n, struct side *s,
-			    char *err, size_t errlen)
+/* Copies the runs of s->stored into a new s->runs. 0, or -1 with err. */
+static int copy_stored(struct side *s, char *err, size_t errlen)
 {
-	char why[512];
-	size_t i;
-	int rc;
-
-	s->stored = calloc(n, sizeof(*s->stored));
-	s->runs = calloc(n, sizeof(*s->runs));
-	if (!s->stored || !s->runs) {
+	s->own_runs = calloc(s->stored.n + 1, sizeof(*s->own_runs));
+	if (!s->own_runs) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		rc = store_load(db, ids[i], &s->stored[i], why, sizeof(why));
-		if (rc > 0) {
-			snprintf(err, errlen, "no run %lld in %s (see claimbench history)", ids[i], path);
-			return -1;
-		}
-		if (rc < 0) {
-			snprintf(err, errlen, "run %lld: %s", ids[i], why);
-			return -1;
-		}
-		s->runs[i] = s->stored[i].run;
-		s->n_runs = i + 1;
-	}
+	for (size_t i = 0; i < s->stored.n; i++)
+		s->own_runs[i] = s->stored.runs[i].run;
+	s->runs = s->own_runs;
+	s->n_runs = s->stored.n;
 	return 0;
+}
+
+/* Loads run s->id of the store into s. 0, or -1 with err. */
+static int load_stored_run(struct store *db, const char *path, struct side *s, char *err, size_t errlen)
+{
+	char why[512];
+	int rc;
+
+	rc = store_run_list_add(db, s->id, &s->stored, why, sizeof(why));
+	if (rc > 0)
+		snprintf(err, errlen, "no run %lld in %s (see claimbench history)", s->id, path);
+	else if (rc < 0)
+		snprintf(err, errlen, "run %lld: %s", s->id, why);
+	return rc == 0 ? copy_stored(s, err, errlen) : -1;
 }
 
 /* Loads every run of invocation s->id into s. 0, or -1 with err. */
-static int load_invocation(sqlite3 *db, const char *path, struct side *s, char *err, size_t errlen)
+static int load_invocation(struct store *db, const char *path, struct side *s, char *err, size_t errlen)
 {
-	long long *ids;
-	size_t n;
-	int rc, ret = -1;
+	size_t added;
+	int rc;
 
-	rc = store_invocation_runs(db, s->id, &ids, &n, err, errlen);
+	rc = store_run_list_add_invocation(db, s->id, &s->stored, &added, err, errlen);
 	if (rc > 0)
 		snprintf(err, errlen, "no invocation %lld in %s", s->id, path);
-	else if (rc == 0 && n == 0)
+	else if (rc == 0 && added == 0)
 		snprintf(err, errlen, "invocation %lld in %s holds no runs", s->id, path);
-	else if (rc == 0)
-		ret = load_stored_runs(db, path, ids, n, s, err, errlen);
-	free(ids);
-	return ret;
-}
-
-/* ---- loading from a JSON file ---- */
-
-/* Reads the whole file path into a new NUL-terminated *text of *len bytes. 0, or -1 with err. */
-static int read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
-{
-	char *buf = NULL, *grown;
-	size_t cap = 0, used = 0, got;
-	FILE *f;
-
-	f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	do {
-		if (cap - used < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			grown = realloc(buf, cap + 1);
-			if (!grown) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto fail;
-			}
-			buf = grown;
-		}
-		got = fread(buf + used, 1, cap - used, f);
-		used += got;
-	} while (got);
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	fclose(f);
-	buf[used] = '\0';
-	*text = buf;
-	*len = used;
-	return 0;
-fail:
-	fclose(f);
-	free(buf);
-	return -1;
-}
-
-/* Parses text (len bytes) as one strict JSON value into *doc. 0, or -1 with err naming path. */
-static int parse_json(const char *path, const char *text, size_t len, json_object **doc, char *err,
-		      size_t errlen)
-{
-	struct json_tokener *tok;
-	enum json_tokener_error jerr;
-	size_t end;
-	int ret = -1;
-
-	*doc = NULL;
-	if (len > INT_MAX) {
-		snprintf(err, errlen, "%s: too large for a result file", path);
-		return -1;
-	}
-	tok = json_tokener_new();
-	if (!tok) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	*doc = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (jerr == json_tokener_continue) {
-		snprintf(err, errlen, "%s is not JSON: it ends inside a value", path);
-		goto out;
-	}
-	if (jerr != json_tokener_success) {
-		snprintf(err, errlen, "%s is not JSON: %s at byte %zu", path, json_tokener_error_desc(jerr),
-			 json_tokener_get_parse_end(tok));
-		goto out;
-	}
-	for (end = json_tokener_get_parse_end(tok); end < len && strchr(" \t\r\n", text[end]); end++)
-		;
-	if (end < len) {
-		snprintf(err, errlen, "%s is not JSON: something follows the value at byte %zu", path, end);
-		goto out;
-	}
-	ret = 0;
-out:
-	if (ret < 0) {
-		json_object_put(*doc);
-		*doc = NULL;
-	}
-	json_tokener_free(tok);
-	return ret;
-}
-
-/*
- * The member at dotted path ("fairness.jain") of object obj in *out (NULL for JSON null).
- * 0, or -1 when a step of the path is missing or not an object.
- */
-static int member_at(json_object *obj, const char *path, json_object **out)
-{
-	char key[64];
-	const char *dot;
-	size_t n;
-
-	for (;;) {
-		if (!json_object_is_type(obj, json_type_object))
-			return -1;
-		dot = strchr(path, '.');
-		if (!dot)
-			return json_object_object_get_ex(obj, path, out) ? 0 : -1;
-		n = (size_t)(dot - path);
-		if (n >= sizeof(key))
-			return -1;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		if (!json_object_object_get_ex(obj, key, &obj))
-			return -1;
-		path = dot + 1;
-	}
-}
-
-/* Where a run object of a file is, for messages. */
-struct run_place {
-	const char *path;	/* the file */
-	size_t index;		/* the run's index in results */
-};
-
-/* Says in err that member key of the run at p is missing or of the wrong type. Returns -1. */
-static int bad_member(const struct run_place *p, const char *key, const char *want, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "%s: results[%zu]: \"%s\" is missing or not %s (see the output contract, DESIGN.md)",
-		 p->path, p->index, key, want);
-	return -1;
-}
-
-/* Reads string member key of run into *out (pointing into run). 0, or -1 with err. */
-static int get_string(const struct run_place *p, json_object *run, const char *key, const char **out, char *err,
-		      size_t errlen)
-{
-	json_object *v;
-
-	if (member_at(run, key, &v) < 0 || !json_object_is_type(v, json_type_string))
-		return bad_member(p, key, "a string", err, errlen);
-	*out = json_object_get_string(v);
-	return 0;
-}
-
-/* Reads integer member key of run, from 1 to INT_MAX, into *out. 0, or -1 with err. */
-static int get_workers(const struct run_place *p, json_object *run, const char *key, int *out, char *err,
-		       size_t errlen)
-{
-	json_object *v;
-	int64_t n;
-
-	if (member_at(run, key, &v) < 0 || !json_object_is_type(v, json_type_int))
-		return bad_member(p, key, "a whole number", err, errlen);
-	n = json_object_get_int64(v);
-	if (n < 1 || n > INT_MAX)
-		return bad_member(p, key, "a whole number from 1", err, errlen);
-	*out = (int)n;
-	return 0;
-}
-
-/* Reads number member path of run into *out; null as NaN. 0, or -1 with err. */
-static int get_number(const struct run_place *p, json_object *run, const char *path, double *out, char *err,
-		      size_t errlen)
-{
-	json_object *v;
-
-	if (member_at(run, path, &v) < 0)
-		return bad_member(p, path, "a number or null", err, errlen);
-	if (!v) {
-		*out = NAN;
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return bad_member(p, path, "a number or null", err, errlen);
-	*out = json_object_get_double(v);
-	return 0;
-}
-
-/* Reads count member key of run (a whole number from 0) into *out. 0, or -1 with err. */
-static int get_count(const struct run_place *p, json_object *run, const char *key, uint64_t *out, char *err,
-		     size_t errlen)
-{
-	json_object *v;
-
-	if (member_at(run, key, &v) < 0 || !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-		return bad_member(p, key, "a whole number from 0", err, errlen);
-	*out = json_object_get_uint64(v);
-	return 0;
-}
-
-/* Reads what compare needs of the run object at p into r. 0, or -1 with err. */
-static int read_run(const struct run_place *p, json_object *run, struct run_result *r, char *err, size_t errlen)
-{
-	struct run_metrics *m = &r->metrics;
-
-	if (!json_object_is_type(run, json_type_object)) {
-		snprintf(err, errlen, "%s: results[%zu] is not an object", p->path, p->index);
-		return -1;
-	}
-	if (get_string(p, run, "strategy", &r->strategy, err, errlen) < 0 ||
-	    get_string(p, run, "claim_mode", &r->claim_mode, err, errlen) < 0 ||
-	    get_workers(p, run, "workers", &r->workers, err, errlen) < 0 ||
-	    get_number(p, run, "throughput_jps", &m->throughput_jps, err, errlen) < 0 ||
-	    get_number(p, run, "makespan_s", &m->makespan_s, err, errlen) < 0 ||
-	    get_number(p, run, "fairness.jain", &m->fairness.jain, err, errlen) < 0 ||
-	    get_count(p, run, "duplicates", &m->duplicates, err, errlen) < 0 ||
-	    get_count(p, run, "lost", &m->lost, err, errlen) < 0 ||
-	    get_number(p, run, "claim_latency_ms.p99", &m->claim_latency_ms.p99, err, errlen) < 0)
-		return -1;
-	return 0;
-}
-
-/* Loads the runs of the JSON file s->spec into s. 0, or -1 with err. */
-static int load_file(struct side *s, char *err, size_t errlen)
-{
-	struct run_place p = { .path = s->spec };
-	json_object *results;
-	char *text;
-	size_t len, n;
-
-	if (read_file(s->spec, &text, &len, err, errlen) < 0)
-		return -1;
-	if (parse_json(s->spec, text, len, &s->doc, err, errlen) < 0) {
-		free(text);
-		return -1;
-	}
-	free(text);
-	if (!json_object_is_type(s->doc, json_type_object)) {
-		snprintf(err, errlen, "%s: expected a JSON object at the top (claimbench run --format json)", s->spec);
-		return -1;
-	}
-	if (!json_object_object_get_ex(s->doc, "results", &results) ||
-	    !json_object_is_type(results, json_type_array)) {
-		snprintf(err, errlen, "%s: no \"results\" array (claimbench run --format json writes one)", s->spec);
-		return -1;
-	}
-	n = json_object_array_length(results);
-	if (!n) {
-		snprintf(err, errlen, "%s: \"results\" holds no runs", s->spec);
-		return -1;
-	}
-	s->runs = calloc(n, sizeof(*s->runs));
-	if (!s->runs) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (p.index = 0; p.index < n; p.index++)
-		if (read_run(&p, json_object_array_get_idx(results, p.index), &s->runs[p.index], err, errlen) < 0)
-			return -1;
-	s->n_runs = n;
-	return 0;
+	return rc == 0 && added ? copy_stored(s, err, errlen) : -1;
 }
 
 /* ---- the sides ---- */
 
 /* Loads side s, from db (open when s names the store) or its file. 0, or -1 after printing why. */
-static int load_side(sqlite3 *db, const char *path, struct side *s)
+static int load_side(struct store *db, const char *path, struct side *s)
 {
 	char err[1024];
 	int rc;
 
-	if (s->kind == SPEC_FILE)
-		rc = load_file(s, err, sizeof(err));
-	else if (s->kind == SPEC_INVOCATION)
+	if (s->kind == SPEC_FILE) {
+		rc = report_file_read(s->spec, &s->file, err, sizeof(err));
+		s->runs = s->file.runs;
+		s->n_runs = s->file.n_runs;
+	} else if (s->kind == SPEC_INVOCATION) {
 		rc = load_invocation(db, path, s, err, sizeof(err));
-	else
-		rc = load_stored_runs(db, path, &s->id, 1, s, err, sizeof(err));
+	} else {
+		rc = load_stored_run(db, path, s, err, sizeof(err));
+	}
 	if (rc < 0)
 		fprintf(stderr, "claimbench compare: %s %s: %s\n", s->label, s->spec, err);
 	return rc;
@@ -523,279 +267,9 @@ static int load_side(sqlite3 *db, const char *path, struct side *s)
 /* Frees what load_side allocated in s. */
 static void free_side(struct side *s)
 {
-	size_t i;
-
-	for (i = 0; s->stored && i < s->n_runs; i++)
-		store_run_free(&s->stored[i]);
-	free(s->stored);
-	free(s->runs);
-	json_object_put(s->doc);
-}
-
-/* ---- printing ---- */
-
-/* Copies s into buf with control characters shown as '?'; "-" when NULL. */
-static void clean_name(char *buf, size_t size, const char *s)
-{
-	size_t i;
-
-	if (!s)
-		s = "-";
-	for (i = 0; i + 1 < size && s[i]; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
-}
-
-/* Formats v with six significant digits, sign when signed; "-" when not finite. */
-static void number_text(char *buf, size_t size, double v, bool sign)
-{
-	if (!isfinite(v))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, sign ? "%+.6g" : "%.6g", v);
-}
-
-/* The significance column: "yes", "no" or "n/a". */
-static const char *significance_text(const struct welch_result *w)
-{
-	if (!w->valid)
-		return "n/a";
-	return w->significant ? "yes" : "no";
-}
-
-/* Prints group g as "strategy mode workers" columns. */
-static void print_group(FILE *out, const struct compare_group *g)
-{
-	char strategy[48], mode[16];
-
-	clean_name(strategy, sizeof(strategy), g->strategy);
-	clean_name(mode, sizeof(mode), g->claim_mode);
-	fprintf(out, "%-16s %-4s %4d", strategy, mode, g->workers);
-}
-
-/* Prints one row of the table. */
-static void print_row(FILE *out, const struct compare_row *row)
-{
-	char base[32], cand[32], change[32], pct[32], runs[48];
-
-	number_text(base, sizeof(base), row->base.mean, false);
-	number_text(cand, sizeof(cand), row->cand.mean, false);
-	number_text(change, sizeof(change), row->change, true);
-	if (isfinite(row->change_pct))
-		snprintf(pct, sizeof(pct), "%+.1f%%", row->change_pct);
-	else
-		snprintf(pct, sizeof(pct), "-");
-	snprintf(runs, sizeof(runs), "%zu/%zu", row->base.n, row->cand.n);
-	print_group(out, &row->group);
-	fprintf(out, "  %-20s %7s %11s %11s %11s %8s  %-4s  %s\n", row->metric, runs, base, cand, change, pct,
-		significance_text(&row->welch), compare_verdict_name(row->verdict));
-}
-
-/* Prints group g in words: "strategy mode N workers". */
-static void print_group_words(FILE *out, const struct compare_group *g)
-{
-	char strategy[48], mode[16];
-
-	clean_name(strategy, sizeof(strategy), g->strategy);
-	clean_name(mode, sizeof(mode), g->claim_mode);
-	fprintf(out, "%s %s %d worker%s", strategy, mode, g->workers, g->workers == 1 ? "" : "s");
-}
-
-/* Prints the lines naming the groups found on one side only. */
-static void print_lone(FILE *out, const struct compare_result *res)
-{
-	const struct compare_lone_group *l;
-	size_t i;
-
-	for (i = 0; i < res->n_lone; i++) {
-		l = &res->lone[i];
-		fprintf(out, "only in the %s: ", l->side == SIDE_BASELINE ? "baseline" : "candidate");
-		print_group_words(out, &l->group);
-		fprintf(out, " (%zu run%s)\n", l->runs, l->runs == 1 ? "" : "s");
-	}
-}
-
-/* Prints the table of verdicts, the one-sided groups and a line per regression. */
-static void print_table(FILE *out, const struct compare_args *a, const struct compare_result *res)
-{
-	const struct compare_tolerance *t = &a->tol;
-	const struct compare_row *row;
-	size_t i;
-
-	fprintf(out, "baseline: %s (%zu runs); candidate: %s (%zu runs)\n\n", a->sides[0].spec,
-		a->sides[0].n_runs, a->sides[1].spec, a->sides[1].n_runs);
-	fprintf(out, "%-16s %-4s %4s  %-20s %7s %11s %11s %11s %8s  %-4s  %s\n", "strategy", "mode", "wrk", "metric",
-		"runs", "baseline", "candidate", "change", "change%", "sig", "verdict");
-	for (i = 0; i < res->n_rows; i++)
-		print_row(out, &res->rows[i]);
-	if (!res->n_rows)
-		fputs("(no group is on both sides)\n", out);
-	if (res->n_lone)
-		putc('\n', out);
-	print_lone(out, res);
-	putc('\n', out);
-	for (i = 0; i < res->n_rows; i++) {
-		row = &res->rows[i];
-		if (row->verdict != VERDICT_REGRESSION)
-			continue;
-		fputs("REGRESSION: ", out);
-		print_group_words(out, &row->group);
-		fprintf(out, ", %s %.6g -> %.6g: %s\n", row->metric, row->base.mean, row->cand.mean, row->reason);
-	}
-	fprintf(out, "%zu regression%s (tolerances: throughput drop %g %%, Jain drop %g, duplicates %s, losses %s)\n",
-		res->regressions, res->regressions == 1 ? "" : "s", t->throughput_drop_pct, t->jain_drop,
-		t->allow_duplicates ? "allowed" : "not allowed", t->allow_losses ? "allowed" : "not allowed");
-}
-
-/* A JSON number with nine significant digits, or JSON null (NULL) when v is not finite. */
-static json_object *json_number(double v)
-{
-	char text[32];
-
-	if (!isfinite(v))
-		return NULL;
-	snprintf(text, sizeof(text), "%.9g", v);
-	return json_object_new_double_s(v, text);
-}
-
-/*
- * Adds key = value to obj, value NULL standing for JSON null (as does a value whose own
- * allocation failed). 0, or -1 when out of memory.
- */
-static int put(json_object *obj, const char *key, json_object *value)
-{
-	return json_object_object_add(obj, key, value) == 0 ? 0 : -1;
-}
-
-/* Adds the members of group g to obj. 0, or -1 when out of memory. */
-static int put_group(json_object *obj, const struct compare_group *g)
-{
-	json_object *strategy = g->strategy ? json_object_new_string(g->strategy) : NULL;
-	json_object *mode = g->claim_mode ? json_object_new_string(g->claim_mode) : NULL;
-
-	if (put(obj, "strategy", strategy) < 0 || put(obj, "claim_mode", mode) < 0)
-		return -1;
-	return put(obj, "workers", json_object_new_int(g->workers));
-}
-
-/* A {n, mean, sd} object of s, or NULL when out of memory. */
-static json_object *json_summary(const struct stats_summary *s)
-{
-	json_object *obj = json_object_new_object();
-
-	if (!obj)
-		return NULL;
-	if (put(obj, "n", json_object_new_uint64(s->n)) < 0 ||
-	    put(obj, "mean", s->n ? json_number(s->mean) : NULL) < 0 ||
-	    put(obj, "sd", s->n > 1 ? json_number(s->sd) : NULL) < 0) {
-		json_object_put(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-/* The JSON object of one row, or NULL when out of memory. */
-static json_object *json_row(const struct compare_row *row)
-{
-	const struct welch_result *w = &row->welch;
-	json_object *obj = json_object_new_object();
-
-	if (!obj)
-		return NULL;
-	if (put_group(obj, &row->group) < 0 ||
-	    put(obj, "metric", json_object_new_string(row->metric)) < 0 ||
-	    put(obj, "higher_is_better", json_object_new_boolean(row->direction == HIGHER_IS_BETTER)) < 0 ||
-	    put(obj, "baseline", json_summary(&row->base)) < 0 ||
-	    put(obj, "candidate", json_summary(&row->cand)) < 0 ||
-	    put(obj, "change", json_number(row->change)) < 0 ||
-	    put(obj, "change_pct", json_number(row->change_pct)) < 0 ||
-	    put(obj, "significant", w->valid ? json_object_new_boolean(w->significant) : NULL) < 0 ||
-	    put(obj, "t", w->valid ? json_number(w->t) : NULL) < 0 ||
-	    put(obj, "df", w->valid ? json_number(w->df) : NULL) < 0 ||
-	    put(obj, "verdict", json_object_new_string(compare_verdict_name(row->verdict))) < 0 ||
-	    put(obj, "reason", row->reason ? json_object_new_string(row->reason) : NULL) < 0) {
-		json_object_put(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-/* The array of the groups found on side alone, or NULL when out of memory. */
-static json_object *json_lone(const struct compare_result *res, enum compare_side side)
-{
-	json_object *arr = json_object_new_array(), *obj;
-	size_t i;
-
-	for (i = 0; arr && i < res->n_lone; i++) {
-		if (res->lone[i].side != side)
-			continue;
-		obj = json_object_new_object();
-		if (!obj || json_object_array_add(arr, obj) < 0) {
-			json_object_put(obj);
-			goto fail;
-		}
-		if (put_group(obj, &res->lone[i].group) < 0 ||
-		    put(obj, "runs", json_object_new_uint64(res->lone[i].runs)) < 0)
-			goto fail;
-	}
-	return arr;
-fail:
-	json_object_put(arr);
-	return NULL;
-}
-
-/* The tolerances as an object, or NULL when out of memory. */
-static json_object *json_tolerance(const struct compare_tolerance *t)
-{
-	json_object *obj = json_object_new_object();
-
-	if (!obj)
-		return NULL;
-	if (put(obj, "throughput_drop_pct", json_number(t->throughput_drop_pct)) < 0 ||
-	    put(obj, "jain_drop", json_number(t->jain_drop)) < 0 ||
-	    put(obj, "allow_duplicates", json_object_new_boolean(t->allow_duplicates)) < 0 ||
-	    put(obj, "allow_losses", json_object_new_boolean(t->allow_losses)) < 0) {
-		json_object_put(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-/* Prints the verdicts as one JSON object. 0, or -1 when out of memory. */
-static int print_json(FILE *out, const struct compare_args *a, const struct compare_result *res)
-{
-	json_object *top = json_object_new_object(), *rows = json_object_new_array(), *row;
-	size_t i;
-	int ret = -1;
-
-	if (!top || !rows)
-		goto out;
-	for (i = 0; i < res->n_rows; i++) {
-		row = json_row(&res->rows[i]);
-		if (!row || json_object_array_add(rows, row) < 0) {
-			json_object_put(row);
-			goto out;
-		}
-	}
-	if (put(top, "baseline", json_object_new_string(a->sides[0].spec)) < 0 ||
-	    put(top, "candidate", json_object_new_string(a->sides[1].spec)) < 0 ||
-	    put(top, "tolerance", json_tolerance(&a->tol)) < 0 ||
-	    put(top, "regressions", json_object_new_uint64(res->regressions)) < 0)
-		goto out;
-	if (put(top, "comparisons", rows) < 0)
-		goto out;
-	rows = NULL;
-	if (put(top, "only_baseline", json_lone(res, SIDE_BASELINE)) < 0 ||
-	    put(top, "only_candidate", json_lone(res, SIDE_CANDIDATE)) < 0)
-		goto out;
-	fprintf(out, "%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_SPACED |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
-	ret = 0;
-out:
-	json_object_put(rows);
-	json_object_put(top);
-	return ret;
+	store_run_list_free(&s->stored);
+	free(s->own_runs);
+	report_file_free(&s->file);
 }
 
 /* ---- the command ---- */
@@ -803,9 +277,10 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_result res = { 0 };
+	struct compare_report shown;
 	struct compare_args a;
 	char err[1024];
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	int status, i;
 
 	status = parse_args(argc, argv, &a);
@@ -826,13 +301,16 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "claimbench compare: out of memory\n");
 		goto out;
 	}
+	shown = (struct compare_report){ .baseline = a.sides[0].spec, .baseline_runs = a.sides[0].n_runs,
+					 .candidate = a.sides[1].spec, .candidate_runs = a.sides[1].n_runs,
+					 .tol = &a.tol, .res = &res };
 	if (a.format == COMPARE_JSON) {
-		if (print_json(stdout, &a, &res) < 0) {
+		if (compare_print_json(stdout, &shown) < 0) {
 			fprintf(stderr, "claimbench compare: out of memory\n");
 			goto out;
 		}
 	} else {
-		print_table(stdout, &a, &res);
+		compare_print_table(stdout, &shown);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "claimbench compare: cannot write the output\n");
@@ -843,6 +321,6 @@ out:
 	compare_result_free(&res);
 	free_side(&a.sides[0]);
 	free_side(&a.sides[1]);
-	sqlite3_close(db);
+	store_close(db);
 	return status;
 }

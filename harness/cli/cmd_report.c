@@ -35,9 +35,7 @@ struct report_args {
 
 /* The runs a report covers, loaded. */
 struct selection {
-	struct store_run *runs;		/* the runs (owned, each store_run_free'd) */
-	long long *invocations;		/* each run's invocation id (owned) */
-	size_t n;			/* runs loaded */
+	struct store_run_list list;	/* the runs, in the order asked (owned) */
 	char subject[256];		/* "invocation N" or "runs A, B, ..." */
 	char default_dir[64];		/* REPORT_DEFAULT_DIR "inv-N" or "run-A" */
 };
@@ -125,102 +123,38 @@ usage:
 	return EXIT_USAGE;
 }
 
-/* The invocation of the newest run into *id. 0; 1 when the store holds no run; -1 on an SQLite error. */
-static int latest_invocation(sqlite3 *db, long long *id)
+/* Loads run run_id as the next run of sel. 0, or -1 after printing why. */
+static int add_run(struct store *db, const char *path, long long run_id, struct selection *sel)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT invocation_id FROM runs ORDER BY id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
-}
-
-/* The invocation run run_id belongs to into *id. 0, or -1 on an SQLite error. */
-static int invocation_of(sqlite3 *db, long long run_id, long long *id)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT invocation_id FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
-/*
- * Loads run run_id as the next run of sel. A store_run's report points into itself,
- * so each is pointed again where the grown array moved it. 0, or -1 after printing why.
- */
-static int add_run(sqlite3 *db, const char *path, long long run_id, struct selection *sel)
-{
-	struct store_run *runs;
-	long long *invs;
 	char err[1024];
-	size_t i;
 	int rc;
 
-	runs = realloc(sel->runs, (sel->n + 1) * sizeof(*runs));
-	if (runs) {
-		sel->runs = runs;
-		for (i = 0; i < sel->n; i++)
-			runs[i].report.results = &runs[i].run;
-	}
-	invs = realloc(sel->invocations, (sel->n + 1) * sizeof(*invs));
-	if (invs)
-		sel->invocations = invs;
-	if (!runs || !invs) {
-		fprintf(stderr, "claimbench report: out of memory\n");
-		return -1;
-	}
-	rc = store_load(db, run_id, &sel->runs[sel->n], err, sizeof(err));
-	if (rc > 0) {
+	rc = store_run_list_add(db, run_id, &sel->list, err, sizeof(err));
+	if (rc > 0)
 		fprintf(stderr, "claimbench report: no run %lld in %s (see claimbench history)\n", run_id, path);
-		return -1;
-	}
-	if (rc < 0 || invocation_of(db, run_id, &sel->invocations[sel->n]) < 0) {
-		if (rc == 0)
-			store_run_free(&sel->runs[sel->n]);
-		fprintf(stderr, "claimbench report: run %lld: %s\n", run_id, rc < 0 ? err : sqlite3_errmsg(db));
-		return -1;
-	}
-	sel->n++;
-	return 0;
+	else if (rc < 0)
+		fprintf(stderr, "claimbench report: run %lld: %s\n", run_id, err);
+	return rc == 0 ? 0 : -1;
 }
 
 /* Loads every run of invocation id into sel. 0, or -1 after printing why. */
-static int add_invocation(sqlite3 *db, const char *path, long long id, struct selection *sel)
+static int add_invocation(struct store *db, const char *path, long long id, struct selection *sel)
 {
-	long long *ids = NULL;
 	char err[1024];
-	size_t n, i;
-	int rc, ret = -1;
+	size_t added;
+	int rc;
 
-	rc = store_invocation_runs(db, id, &ids, &n, err, sizeof(err));
+	rc = store_run_list_add_invocation(db, id, &sel->list, &added, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "claimbench report: invocation %lld: %s\n", id, err);
 		return -1;
 	}
-	if (rc > 0 || !n) {
+	if (rc > 0 || !added) {
 		fprintf(stderr, "claimbench report: no runs of invocation %lld in %s (see claimbench history)\n", id,
 			path);
-		goto out;
+		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (add_run(db, path, ids[i], sel) < 0)
-			goto out;
-	ret = 0;
-out:
-	free(ids);
-	return ret;
+	return 0;
 }
 
 /* Appends ", text" (or text, for the first) to sel's subject, "..." once it is full. */
@@ -237,17 +171,17 @@ static void add_subject(struct selection *sel, const char *text)
 }
 
 /* Loads the runs a asks for into sel. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
-static int select_runs(sqlite3 *db, const struct report_args *a, struct selection *sel)
+static int select_runs(struct store *db, const struct report_args *a, struct selection *sel)
 {
-	char text[64];
+	char text[64], err[1024];
 	long long id;
 	int i, rc;
 
 	if (!a->n_operands) {
-		rc = latest_invocation(db, &id);
+		rc = store_latest_invocation(db, &id, err, sizeof(err));
 		if (rc != 0) {
-			fprintf(stderr, "claimbench report: %s%s\n", rc > 0 ? "no runs in " : "reading the store: ",
-				rc > 0 ? a->results : sqlite3_errmsg(db));
+			fprintf(stderr, "claimbench report: %s%s\n", rc > 0 ? "no runs in " : "",
+				rc > 0 ? a->results : err);
 			return EXIT_ENVIRONMENT;
 		}
 		snprintf(sel->subject, sizeof(sel->subject), "invocation %lld", id);
@@ -272,17 +206,6 @@ static int select_runs(sqlite3 *db, const struct report_args *a, struct selectio
 				 strncmp(a->operands[i], "inv:", 4) == 0 ? "inv" : "run", id);
 	}
 	return EXIT_DONE;
-}
-
-/* Frees what sel holds. */
-static void selection_free(struct selection *sel)
-{
-	size_t i;
-
-	for (i = 0; i < sel->n; i++)
-		store_run_free(&sel->runs[i]);
-	free(sel->runs);
-	free(sel->invocations);
 }
 
 /* Creates dir and its missing parents. 0, or -1 after printing why. */
@@ -339,15 +262,15 @@ static int make_report(const struct selection *sel, const char *gnuplot, const c
 	char err[1024];
 	int status;
 
-	if (chart_set_build(&set, sel->runs, sel->n) < 0) {
+	if (chart_set_build(&set, sel->list.runs, sel->list.n) < 0) {
 		fprintf(stderr, "claimbench report: out of memory\n");
 		return EXIT_ENVIRONMENT;
 	}
 	status = draw_charts(&set, gnuplot, scripts, dir, charts);
 	if (status != EXIT_DONE)
 		goto out;
-	doc = (struct report_doc){ .subject = sel->subject, .dir = dir, .runs = sel->runs,
-				   .invocations = sel->invocations, .n_runs = sel->n, .set = &set,
+	doc = (struct report_doc){ .subject = sel->subject, .dir = dir, .runs = sel->list.runs,
+				   .n_runs = sel->list.n, .set = &set,
 				   .charts = charts, .n_charts = CHART_COUNT };
 	if (report_doc_markdown(&doc, err, sizeof(err)) < 0 || report_doc_html(&doc, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench report: %s\n", err);
@@ -355,10 +278,10 @@ static int make_report(const struct selection *sel, const char *gnuplot, const c
 		goto out;
 	}
 	printf("report of %s: %zu runs, %d charts (PNG and SVG)\n  %s/report.md\n  %s/report.html\n", sel->subject,
-	       sel->n, CHART_COUNT, dir, dir);
+	       sel->list.n, CHART_COUNT, dir, dir);
 	if (set.runs_without_series)
 		printf("note: %zu of %zu runs have no time series in the store; the timeline leaves them out\n",
-		       set.runs_without_series, sel->n);
+		       set.runs_without_series, sel->list.n);
 out:
 	chart_set_free(&set);
 	return status;
@@ -369,7 +292,7 @@ int cmd_report(int argc, char **argv)
 	char gnuplot[PATH_MAX], scripts[PATH_MAX], err[1024];
 	struct selection sel = { 0 };
 	struct report_args a;
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	const char *dir;
 	int status;
 
@@ -396,8 +319,8 @@ int cmd_report(int argc, char **argv)
 	dir = a.out ? a.out : sel.default_dir;
 	status = make_dirs(dir) < 0 ? EXIT_ENVIRONMENT : make_report(&sel, gnuplot, scripts, dir);
 out:
-	selection_free(&sel);
-	sqlite3_close(db);
+	store_run_list_free(&sel.list);
+	store_close(db);
 	if (status == EXIT_DONE && (fflush(stdout) != 0 || ferror(stdout))) {
 		fprintf(stderr, "claimbench report: cannot write the output\n");
 		status = EXIT_ENVIRONMENT;

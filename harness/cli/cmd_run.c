@@ -92,7 +92,7 @@ static int describe_server(struct report *r, const struct backend_ops *db, const
 /* What the runs of one invocation share besides the report. */
 struct run_session {
 	struct report *report;		/* where results accumulate */
-	sqlite3 *store;			/* the result store */
+	struct store *store;		/* the result store */
 	struct store_session stored;	/* the invocation's row in the store */
 	struct store_context ctx;	/* host, version, revision, scenario text */
 	size_t unstored;		/* runs the store refused */
@@ -404,7 +404,7 @@ out_stop:
 		run_result_free(&r.results[i]);
 	free(r.results);
 out_close:
-	sqlite3_close(rs.store);
+	store_close(rs.store);
 out_release:
 	if (throwaway_ready)
 		throwaway_close(&throwaway);

@@ -1,11 +1,9 @@
 /* `claimbench history`, `show` and `export`: the result store read back. */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/parse.h"
 #include "base/exit_status.h"
@@ -88,7 +86,8 @@ static const struct store_command show_command = {
 	.takes_run = true,
 	.usage = "usage: claimbench show RUN [--results PATH]\n"
 		 "Prints stored run RUN (an id from claimbench history) as claimbench run's table, then its\n"
-		 "invocation: host, claimbench version, git revision, server settings and scenario text.\n"
+		 "parameters and its invocation: host, claimbench version, git revision, server settings and\n"
+		 "scenario text.\n"
 		 "\n"
 		 "  --results PATH   the result store (default " STORE_DEFAULT_PATH ")\n",
 };
@@ -187,32 +186,12 @@ usage:
 	return EXIT_USAGE;
 }
 
-/* Opens the existing store at path, printing why not. 0, or -1. */
-static int open_store(const struct store_command *cmd, const char *path, sqlite3 **db)
-{
-	char err[1024];
-
-	if (access(path, F_OK) < 0) {
-		if (errno == ENOENT)
-			fprintf(stderr, "claimbench %s: no result store at %s (claimbench run creates it)\n", cmd->name,
-				path);
-		else
-			fprintf(stderr, "claimbench %s: cannot open %s: %s\n", cmd->name, path, strerror(errno));
-		return -1;
-	}
-	if (store_open(path, db, err, sizeof(err)) < 0) {
-		fprintf(stderr, "claimbench %s: %s\n", cmd->name, err);
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * Parses cmd's command line, opens the store and, for a command with RUN, loads the run.
  * EXIT_DONE with *db open (and s filled), or the exit status after printing why.
  */
 static int prepare_command(const struct store_command *cmd, int argc, char **argv, struct store_args *a,
-			   sqlite3 **db, struct store_run *s)
+			   struct store **db, struct store_run *s)
 {
 	char err[1024];
 	int status, rc;
@@ -222,8 +201,10 @@ static int prepare_command(const struct store_command *cmd, int argc, char **arg
 		return EXIT_DONE;
 	if (status != EXIT_DONE)
 		return status;
-	if (open_store(cmd, a->results, db) < 0)
+	if (store_open_existing(a->results, db, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench %s: %s\n", cmd->name, err);
 		return EXIT_ENVIRONMENT;
+	}
 	if (!cmd->takes_run)
 		return EXIT_DONE;
 	rc = store_load(*db, a->run_id, s, err, sizeof(err));
@@ -234,7 +215,7 @@ static int prepare_command(const struct store_command *cmd, int argc, char **arg
 			a->results);
 	else
 		fprintf(stderr, "claimbench %s: run %lld: %s\n", cmd->name, a->run_id, err);
-	sqlite3_close(*db);
+	store_close(*db);
 	*db = NULL;
 	return EXIT_ENVIRONMENT;
 }
@@ -267,6 +248,21 @@ static void print_field(FILE *out, const char *label, const char *value)
 {
 	fprintf(out, "%s: ", label);
 	print_clean(out, value ? value : "-", "");
+	putc('\n', out);
+}
+
+/* Prints the run's parameters, one "name = value" line each. */
+static void print_params(FILE *out, const struct run_result *run)
+{
+	fputs("parameters:", out);
+	if (!run->n_params)
+		fputs(" none stored", out);
+	for (size_t i = 0; i < run->n_params; i++) {
+		fputs("\n  ", out);
+		print_clean(out, run->params[i].name, "");
+		fputs(" = ", out);
+		print_clean(out, run->params[i].value, "");
+	}
 	putc('\n', out);
 }
 
@@ -303,19 +299,20 @@ static void print_invocation(FILE *out, const struct store_run *s)
 int cmd_history(int argc, char **argv)
 {
 	struct store_args a;
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
+	char err[1024];
 	int status;
 
 	status = prepare_command(&history_command, argc, argv, &a, &db, NULL);
 	if (!db)
 		return status;
-	if (store_list(db, stdout, (int)a.limit) < 0) {
-		fprintf(stderr, "claimbench history: reading %s: %s\n", a.results, sqlite3_errmsg(db));
+	if (store_list(db, stdout, (int)a.limit, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench history: reading %s: %s\n", a.results, err);
 		status = EXIT_ENVIRONMENT;
 	} else {
 		status = finish_output(&history_command);
 	}
-	sqlite3_close(db);
+	store_close(db);
 	return status;
 }
 
@@ -323,19 +320,25 @@ int cmd_show(int argc, char **argv)
 {
 	struct store_run s = { 0 };
 	struct store_args a;
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	int status;
 
 	status = prepare_command(&show_command, argc, argv, &a, &db, &s);
 	if (!db)
 		return status;
 	printf("run %lld, stored %s\n\n", s.run_id, s.recorded_at);
-	report_print_table(stdout, &s.report);
+	if (report_print_table(stdout, &s.report) < 0) {
+		fprintf(stderr, "claimbench show: out of memory\n");
+		status = EXIT_ENVIRONMENT;
+		goto out;
+	}
 	putc('\n', stdout);
+	print_params(stdout, &s.run);
 	print_invocation(stdout, &s);
 	status = finish_output(&show_command);
+out:
 	store_run_free(&s);
-	sqlite3_close(db);
+	store_close(db);
 	return status;
 }
 
@@ -343,18 +346,20 @@ int cmd_export(int argc, char **argv)
 {
 	struct store_run s = { 0 };
 	struct store_args a;
-	sqlite3 *db = NULL;
-	int status;
+	struct store *db = NULL;
+	int status, rc;
 
 	status = prepare_command(&export_command, argc, argv, &a, &db, &s);
 	if (!db)
 		return status;
-	if (a.format == EXPORT_CSV)
-		report_print_csv(stdout, &s.report);
-	else
-		report_print_json(stdout, &s.report);
-	status = finish_output(&export_command);
+	rc = a.format == EXPORT_CSV ? report_print_csv(stdout, &s.report) : report_print_json(stdout, &s.report);
+	if (rc < 0) {
+		fprintf(stderr, "claimbench export: out of memory\n");
+		status = EXIT_ENVIRONMENT;
+	} else {
+		status = finish_output(&export_command);
+	}
 	store_run_free(&s);
-	sqlite3_close(db);
+	store_close(db);
 	return status;
 }

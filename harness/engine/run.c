@@ -10,6 +10,7 @@
 #include "engine/queue_table.h"
 #include "engine/run.h"
 #include "engine/signals.h"
+#include "model/run_param.h"
 #include "engine/worker.h"
 
 /* How often the main thread looks at the workers while they run. */
@@ -516,4 +517,5 @@ void run_result_free(struct run_result *r)
 	free(r->series);
 	r->series = NULL;
 	r->n_series = 0;
+	run_params_free(r);
 }

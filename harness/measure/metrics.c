@@ -32,7 +32,8 @@
  *		status is JOB_DONE or JOB_ERROR is left out.
  * empty_claims, retries, give_ups
  *		the workers' counters summed.
- * errors	the workers' and the producers' counters summed.
+ * errors	the workers' and the producers' counters summed, kind by kind;
+ *		errors_total their sum over the kinds.
  * arrivals, arrivals_late
  *		the producers' inserted and late counters summed; arrival_late_max_ms
  *		the largest of their late_max_ns, in milliseconds.
@@ -214,6 +215,8 @@ static void sum_workers(const struct metrics_input *in, struct run_metrics *out)
 		for (k = 0; k < ERR_KIND_COUNT; k++)
 			out->errors[k] += w->errors[k];
 	}
+	for (k = 0; k < ERR_KIND_COUNT; k++)
+		out->errors_total += out->errors[k];
 }
 
 /* Fills out->fairness from the workers' completed counters. 0, or -1 when out of memory. */

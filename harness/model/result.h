@@ -90,7 +90,8 @@ struct run_metrics {
 	uint64_t spurious_empties;		/* empty claims made while an enqueued job was unclaimed */
 	uint64_t retries;			/* retries summed over workers */
 	uint64_t give_ups;			/* give-ups summed over workers */
-	uint64_t errors[ERR_KIND_COUNT];	/* errors by kind summed over workers */
+	uint64_t errors_total;			/* errors of every kind, workers' and producers' */
+	uint64_t errors[ERR_KIND_COUNT];	/* errors by kind, workers' and producers' */
 	struct fairness fairness;		/* over per-worker completed counts */
 	struct latency_summary claim_latency_ms; /* from the merged per-worker histograms */
 	struct latency_summary queue_wait_ms;	/* per job: its enqueue to its first execution's start */
@@ -110,6 +111,12 @@ struct db_setting {
 };
 
 
+/* One parameter of a run as text: an option's name and the value the run had. */
+struct run_param {
+	char *name;	/* the option's name, e.g. "work-ms" (owned) */
+	char *value;	/* its value as text, e.g. "100" (owned) */
+};
+
 /* One run: one strategy at one worker count, one repetition. */
 struct run_result {
 	const char *strategy;		/* strategy name */
@@ -128,6 +135,8 @@ struct run_result {
 	struct worker_stats *per_worker; /* per-worker counters, workers of them (owned) */
 	struct series_point *series;	/* the 100 ms time series, n_series buckets (owned); NULL when none */
 	size_t n_series;		/* entries in series */
+	struct run_param *params;	/* the run's parameters, n_params of them, in order (owned) */
+	size_t n_params;		/* entries in params */
 };
 
 /* Everything one invocation of `claimbench run` measured. */

@@ -1,20 +1,27 @@
-/* The formats that print an invocation's results: a table, CSV and JSON. */
+/*
+ * The printers of an invocation's results: a table for a person (report_table.c), CSV
+ * for a spreadsheet (report_csv.c), the JSON object of the output contract
+ * (report_json.c), the repetitions' summaries (summary_print.c) and the expectations'
+ * verdicts (verdicts_print.c). Each walks the metric table. Write errors are the
+ * stream's own, for the caller to check with ferror().
+ */
 #ifndef CLAIMBENCH_REPORT_H
 #define CLAIMBENCH_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis/expect.h"
 #include "model/result.h"
 
-/* Prints one row per run with the key columns, for a person at a terminal. */
-void report_print_table(FILE *out, const struct report *r);
+/* Prints one row per run with the key columns, then the footer. 0, or -1 when out of memory (nothing printed). */
+int report_print_table(FILE *out, const struct report *r);
 
-/* Prints a header line and one CSV row per run (per-worker rows are left out). */
-void report_print_csv(FILE *out, const struct report *r);
+/* Prints a header line and one CSV row per run (per-worker rows are left out). 0 (it cannot run out of memory). */
+int report_print_csv(FILE *out, const struct report *r);
 
-/* Prints the JSON object of DESIGN.md's output contract. */
-void report_print_json(FILE *out, const struct report *r);
+/* Prints the JSON object of the output contract. 0, or -1 when out of memory (nothing printed). */
+int report_print_json(FILE *out, const struct report *r);
 
 /* Prints, after the runs' table, a table of the repetitions' summaries (nothing when no run was repeated). */
 void summary_print_table(FILE *out, const struct report *r);

@@ -1,7 +1,9 @@
 /*
- * The result store: every run appended to an SQLite database, and read back so
- * that the report printers print it as `claimbench run` did. The schema is a list
- * of migrations; PRAGMA user_version counts how many a file has had.
+ * The result store: every run appended to an SQLite database, and read back so that
+ * the report printers print it as `claimbench run` did. Other layers see an opaque
+ * handle; the schema is a list of migrations (store_schema.c) that PRAGMA
+ * user_version counts, and the runs table has a column for each run descriptor and
+ * each metric of the metric table.
  */
 #ifndef CLAIMBENCH_STORE_H
 #define CLAIMBENCH_STORE_H
@@ -9,12 +11,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <sqlite3.h>
-
 #include "model/result.h"
 
 /* Where runs land when --results is not given; its directory is created when missing. */
 #define STORE_DEFAULT_PATH "results/claimbench.db"
+
+/* An open result store (store_open, store_close). */
+struct store;
 
 /*
  * The schema, one SQL script per version: store_migrations[i] takes a file from
@@ -48,6 +51,7 @@ struct store_session {
  */
 struct store_run {
 	long long run_id;		/* the run's row */
+	long long invocation_id;	/* the row of the invocation it belongs to */
 	char recorded_at[32];		/* when the run was stored, UTC ISO 8601 */
 	struct report report;		/* the invocation, its settings included; results is &run, n_results 1 */
 	struct run_result run;		/* the run; per_worker allocated, their claim_latency histograms empty */
@@ -56,49 +60,77 @@ struct store_run {
 	size_t n_strings;		/* entries in strings */
 };
 
+/* Runs loaded one after another, in the order asked. */
+struct store_run_list {
+	struct store_run *runs;	/* the runs, n of them (owned; each points into itself, kept so when grown) */
+	size_t n;		/* entries in runs */
+};
+
 /*
- * Opens (creating it when missing) the store at path and migrates it to
- * store_schema_version; for STORE_DEFAULT_PATH it first creates the directory.
- * Refuses a file written by a newer claimbench. 0 with *out open, or -1 with err.
+ * Opens (creating it when missing) the store at path, migrates it to
+ * store_schema_version and adds a column for every metric it lacks; for
+ * STORE_DEFAULT_PATH it first creates the directory. Refuses a file written by a newer
+ * claimbench. 0 with *out open, or -1 with err.
  */
-int store_open(const char *path, sqlite3 **out, char *err, size_t errlen);
+int store_open(const char *path, struct store **out, char *err, size_t errlen);
 
 /*
  * Opens the store at path as store_open does, but only when the file exists: reading
  * commands must not create an empty store. 0 with *out open, or -1 with err.
  */
-int store_open_existing(const char *path, sqlite3 **out, char *err, size_t errlen);
+int store_open_existing(const char *path, struct store **out, char *err, size_t errlen);
+
+/* Closes s; NULL is fine. */
+void store_close(struct store *s);
 
 /*
  * Appends one run of r, in one transaction: the invocation (ctx and r's header and
- * settings) once per session, then the run with every metric, its errors by kind, its
- * per-worker counters and its merged claim-latency histogram. 0 with the new row's id in
- * *run_id (may be NULL), or -1 with err and nothing written.
+ * settings) once per session, then the run with its descriptors and every metric, its
+ * parameters, per-worker counters, merged claim-latency histogram and time series.
+ * 0 with the new row's id in *run_id (may be NULL), or -1 with err and nothing written.
  */
-int store_append(sqlite3 *db, struct store_session *session, const struct store_context *ctx,
+int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,
 		 const struct report *r, const struct run_result *run, long long *run_id, char *err, size_t errlen);
 
 /*
  * Prints a header and one line per run, newest first: at most limit of them (all when
- * limit <= 0). 0, or -1 on an SQLite error (sqlite3_errmsg(db) tells which).
+ * limit <= 0). 0, or -1 with err.
  */
-int store_list(sqlite3 *db, FILE *out, int limit);
+int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen);
 
 /*
- * Reads run run_id back into out (zeroed first). 0; 1 when there is no such run (out stays
- * empty); -1 with err on an SQLite error or out of memory. Release out with store_run_free.
+ * Reads run run_id back into out (zeroed first); a metric its file has no value for is
+ * unknown. 0; 1 when there is no such run (out stays empty); -1 with err on an SQLite
+ * error or out of memory. Release out with store_run_free.
  */
-int store_load(sqlite3 *db, long long run_id, struct store_run *out, char *err, size_t errlen);
+int store_load(struct store *s, long long run_id, struct store_run *out, char *err, size_t errlen);
 
-/* Frees everything store_load allocated in s and zeroes it; a zeroed s is fine. */
-void store_run_free(struct store_run *s);
+/* Frees everything store_load allocated in run and zeroes it; a zeroed run is fine. */
+void store_run_free(struct store_run *run);
+
+/* Loads run run_id as the next run of list. 0; 1 when there is no such run; -1 with err. */
+int store_run_list_add(struct store *s, long long run_id, struct store_run_list *list, char *err, size_t errlen);
+
+/*
+ * Loads every run of invocation invocation_id, in the order they were stored, as the next
+ * runs of list. 0 (*added of them, 0 when it holds none); 1 when there is no such
+ * invocation; -1 with err.
+ */
+int store_run_list_add_invocation(struct store *s, long long invocation_id, struct store_run_list *list,
+				  size_t *added, char *err, size_t errlen);
+
+/* Frees every run of list and empties it; an empty list is fine. */
+void store_run_list_free(struct store_run_list *list);
 
 /*
  * Reads the ids of invocation invocation_id's runs, in the order they were stored, into a
  * new array *ids (free it) of *n. 0; 1 when there is no such invocation (*ids NULL, *n 0);
  * -1 with err on an SQLite error or out of memory.
  */
-int store_invocation_runs(sqlite3 *db, long long invocation_id, long long **ids, size_t *n, char *err,
+int store_invocation_runs(struct store *s, long long invocation_id, long long **ids, size_t *n, char *err,
 			  size_t errlen);
+
+/* The invocation of the newest run into *id. 0; 1 when the store holds no run; -1 with err. */
+int store_latest_invocation(struct store *s, long long *id, char *err, size_t errlen);
 
 #endif

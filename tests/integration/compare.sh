@@ -18,7 +18,9 @@ printf '{"claimbench": "test", "results": [%s, %s]}\n' "$(run skip-locked hold 1
 	"$(run skip-locked hold 10 68.6 0)" >"$tmp/slow.json"
 printf '{"claimbench": "test", "results": [%s]}\n' "$(run skip-locked hold 10 100 2)" >"$tmp/dups.json"
 echo '{"claimbench": "test", "runs": []}' >"$tmp/noresults.json"
-printf '{"results": [{"strategy": "x", "claim_mode": "hold", "workers": 2}]}\n' >"$tmp/nometrics.json"
+printf '{"results": [{"strategy": "skip-locked", "claim_mode": "hold", "workers": 10}]}\n' >"$tmp/nometrics.json"
+printf '{"results": [{"strategy": "x", "claim_mode": "hold", "throughput_jps": 5}]}\n' >"$tmp/noworkers.json"
+printf '{"results": [{"strategy": "x", "claim_mode": "hold", "workers": 2, "lost": "none"}]}\n' >"$tmp/badlost.json"
 echo '{"results": [' >"$tmp/broken.json"
 
 check "equal results: exit 0, every verdict ok" eval \
@@ -63,8 +65,14 @@ expect_exit 3 "baseline $tmp/missing.json: cannot open $tmp/missing.json: No suc
 	compare "$tmp/missing.json" "$tmp/base.json"
 expect_exit 3 "candidate $tmp/noresults.json: .*no \"results\" array" "a JSON file without results" \
 	compare "$tmp/base.json" "$tmp/noresults.json"
-expect_exit 3 'results\[0\]: "throughput_jps" is missing' "a run without throughput_jps" \
-	compare "$tmp/base.json" "$tmp/nometrics.json"
+check "a run without metrics compares, each of its metrics unknown (-, no verdict but ok)" eval \
+	'out=$("$CLAIMBENCH" compare "$tmp/base.json" "$tmp/nometrics.json") &&
+	 grep -Eq "^skip-locked +hold +10 +throughput_jps +2/0 +99 +- +- +- +n/a +ok$" <<<"$out" &&
+	 grep -q "^0 regressions" <<<"$out"'
+expect_exit 3 'results\[0\]: "workers" is missing or not a whole number from 1' "a run without workers" \
+	compare "$tmp/base.json" "$tmp/noworkers.json"
+expect_exit 3 'results\[0\]: "lost" is not a whole number from 0 or null' "a count that is not a number" \
+	compare "$tmp/base.json" "$tmp/badlost.json"
 expect_exit 3 "is not JSON" "a file that is not JSON" compare "$tmp/broken.json" "$tmp/base.json"
 
 : >"$tmp/empty.db"

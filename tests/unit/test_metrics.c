@@ -466,6 +466,7 @@ static void test_worker_sums(void)
 	CHECK(c.out.give_ups == 3, "workers: give-ups are summed (1 + 2)");
 	CHECK(c.out.errors[ERR_LOCK_NOT_AVAILABLE] == 8 && c.out.errors[ERR_DEADLOCK] == 3 &&
 	      c.out.errors[ERR_OTHER] == 0, "workers: errors are summed kind by kind");
+	CHECK(c.out.errors_total == 11, "workers: errors_total is the sum over the kinds (8 + 3)");
 	/* completed 3 and 1: 16 / (2 * 10) = 0.8; mean 2, stddev 1 */
 	CHECK_NEAR(c.out.fairness.jain, 0.8, 1e-12, "workers: Jain of completed 3 and 1 is 0.8");
 	CHECK(c.out.fairness.min == 1 && c.out.fairness.max == 3, "workers: fairness min 1, max 3");

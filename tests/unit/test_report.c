@@ -10,10 +10,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "print_capture.h"
+#include "model/metric_table.h"
+#include "model/run_param.h"
 #include "output/report.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
-#define CSV_COLUMNS (23 + ERR_KIND_COUNT + 11 + 10)
+#define CSV_COLUMNS (12 + 40)		/* the run descriptors, then the metrics */
 
 /* Fills the first run: a clean skip-locked drain run with even shares. */
 static void fill_first(struct run_result *run)
@@ -36,6 +39,7 @@ static void fill_first(struct run_result *run)
 	m->executions = 200;
 	m->empty_claims = 4;
 	m->errors[ERR_LOCK_NOT_AVAILABLE] = 2;
+	m->errors_total = 2;
 	m->fairness = (struct fairness){ .jain = 1.0, .min = 50, .max = 50, .cv = 0.0 };
 	m->claim_latency_ms = (struct latency_summary){ 0.25, 0.5, 1.5, 2.5, 3.0 };
 	for (i = 0; i < run->workers; i++) {
@@ -70,26 +74,14 @@ static void fill_second(struct run_result *run)
 	m->lost = 1;
 	m->retries = 7;
 	m->give_ups = 1;
+	m->spurious_empties = METRIC_UNKNOWN;
 	m->errors[ERR_DEADLOCK] = 1;
 	m->errors[ERR_OTHER] = 2;
+	m->errors_total = 3;
 	m->fairness = (struct fairness){ .jain = 0.75, .min = 5, .max = 14, .cv = NAN };
 	m->claim_latency_ms = (struct latency_summary){ 12, 40, 1500, NAN, 2000 };
 	run->per_worker[0] = (struct worker_stats){ .completed = 14, .claims = 16, .retries = 7 };
 	run->per_worker[1] = (struct worker_stats){ .completed = 5, .claims = 6, .give_ups = 1 };
-}
-
-/* Calls print on r and returns its output as a string the caller frees. */
-static char *print_to_string(void (*print)(FILE *, const struct report *), const struct report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	print(f, r);
-	fclose(f);
-	return buf;
 }
 
 /* Counts the lines of text (each ends with a newline). */
@@ -119,7 +111,7 @@ static void check_json(const char *json)
 		"empty_claims", "spurious_empties", "retries", "give_ups", "ledger_mismatches",
 		"errors", "fairness", "jain", "min", "max", "cv", "claim_latency_ms", "p50",
 		"p90", "p99", "p999", "per_worker", "worker", "claims", "empty", "busy_s",
-		"settings", "synchronous_commit", "shared_buffers",
+		"settings", "synchronous_commit", "shared_buffers", "errors_total", "params", "work-ms",
 	};
 	char key[64];
 	size_t i;
@@ -135,9 +127,13 @@ static void check_json(const char *json)
 	}
 	CHECK(contains(json, "\"strategy\": \"say \\\"hi\\\", \\\\ok\""),
 	      "json escapes quote and backslash in a strategy name");
-	CHECK(contains(json, "\"scenario\": \"tab\\u0009and\\u0001\""),
-	      "json escapes control characters as \\u00XX");
+	CHECK(contains(json, "\"scenario\": \"tab\\tand\\u0001\""),
+	      "json escapes a tab as \\t and other control characters as \\u00XX");
 	CHECK(contains(json, "\"cv\": null"), "json prints NaN as null");
+	CHECK(contains(json, "\"spurious_empties\": null"), "json prints an unknown count as null");
+	CHECK(contains(json, "\"errors_total\": 3,"), "json has errors_total beside the errors by kind");
+	CHECK(contains(json, "\"params\": {\n        \"work-ms\": \"100\",\n        \"claim-mode\": \"hold\"\n      },"),
+	      "json prints a run's parameters as an object of strings, in order");
 	CHECK(contains(json, "\"throughput_jps\": null"), "json prints infinity as null");
 	CHECK(!contains(json, "nan") && !contains(json, "inf"), "json holds no nan or inf");
 	CHECK(contains(json, "\"makespan_s\": 5.123456,"), "json keeps makespan to the microsecond");
@@ -184,9 +180,13 @@ static void check_csv(const char *csv, size_t n_runs)
 	for (i = 1; i < n && i < 8; i++)
 		CHECK(fields[i] == fields[0], "csv line %zu has as many columns as the header", i + 1);
 	CHECK(!strncmp(csv, "strategy,claim_mode,workers,jobs,work_ms,", 41), "csv header starts as specified");
-	CHECK(contains(csv, ",errors_lock_not_available,") && contains(csv, ",latency_max_ms,group,sweep,arrival_rate,") &&
-	      contains(csv, ",queue_wait_max_ms,failed\n"),
-	      "csv header names the error kinds, then latency_max_ms, group, sweep, the arrival and queue-wait columns");
+	CHECK(contains(csv, ",repeat,complete,group,sweep,arrival_rate,makespan_s,ideal_s,throughput_jps,completed,") &&
+	      contains(csv, ",errors_total,errors_lock_not_available,") &&
+	      contains(csv, ",latency_max_ms,queue_wait_p50_ms,") && contains(csv, ",arrivals_late,arrival_late_max_ms\n"),
+	      "csv header: the run descriptors, then the metrics in table order");
+	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,39.0363,200,200,0,0,0,0,0,4,0,"),
+	      "csv row of run 1: descriptors, group and sweep empty, then the metrics");
+	CHECK(contains(csv, ",22,0,3,2,1,1,0,,7,1,3,"), "csv leaves an unknown count empty");
 	CHECK(contains(csv, "\n\"say \"\"hi\"\", \\ok\",flip,"), "csv quotes a field with a comma and a quote");
 	CHECK(contains(csv, "\nskip-locked,hold,4,200,"), "csv leaves a plain field unquoted");
 }
@@ -212,7 +212,8 @@ static void check_table(const char *table, const struct report *r)
 	      "table has two header lines, a line per run and three footer lines");
 	CHECK(widest <= 120, "table fits in 120 columns (widest line %zu)", widest);
 	CHECK(contains(table, "1500 *\n"), "table marks the incomplete run");
-	CHECK(contains(table, " 5-14 "), "table shows min-max shares");
+	CHECK(contains(table, " min  max ") && contains(table, "0.750    5   14 "), "table shows min and max shares");
+	CHECK(contains(table, "    0    -     7 "), "table shows an unknown count as -");
 	CHECK(contains(table, "postgresql") && contains(table, "16.2"), "table footer names backend and server version");
 	CHECK(contains(table, "\nsettings: synchronous_commit=on, shared_buffers=128MB\n"), "table footer lists the settings");
 	CHECK(contains(table, "results are incomplete"), "table footer says results are incomplete");
@@ -243,6 +244,8 @@ static void check_jq(const char *json)
 	CHECK(system(cmd) == 0, "jq sees cv as null and four workers in run 1");
 	snprintf(cmd, sizeof(cmd), "jq -e '.results[1].strategy == \"say \\\"hi\\\", \\\\ok\"' %s >/dev/null", path);
 	CHECK(system(cmd) == 0, "jq reads the escaped strategy name back unchanged");
+	snprintf(cmd, sizeof(cmd), "jq -e '.results[0].params[\"work-ms\"] == \"100\" and .results[1].params == {}' %s >/dev/null", path);
+	CHECK(system(cmd) == 0, "jq finds run 1's parameters and an empty params object for run 2");
 	unlink(path);
 }
 
@@ -269,6 +272,8 @@ int main(void)
 		return 1;
 	fill_first(&runs[0]);
 	fill_second(&runs[1]);
+	if (run_param_add(&runs[0], "work-ms", "100") < 0 || run_param_add(&runs[0], "claim-mode", "hold") < 0)
+		return 1;
 
 	json = print_to_string(report_print_json, &r);
 	csv = print_to_string(report_print_csv, &r);
@@ -285,5 +290,6 @@ int main(void)
 	free(table);
 	free(runs[0].per_worker);
 	free(runs[1].per_worker);
+	run_params_free(&runs[0]);
 	return check_exit_status();
 }

@@ -1,10 +1,13 @@
 /*
  * Unit test of the result store: two hand-made runs appended to a temporary
  * file and read back field by field and through every printer; the history
- * listing; a rolled-back append; migrating a version 1 file; refusing a newer
- * file and a foreign one; creating the default directory.
+ * listing; a rolled-back append; migrating a version 1 and a version 5 file; a
+ * metric column the file lacks added at open, its old rows unknown; refusing a
+ * newer file and a foreign one; creating the default directory. The files are
+ * inspected through a connection of the test's own.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,7 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "check.h"
+#include "print_capture.h"
+#include "model/metric_table.h"
+#include "model/run_descriptor.h"
+#include "model/run_param.h"
 #include "output/report.h"
 #include "store/store.h"
 
@@ -78,8 +87,11 @@ static void fill_first(struct run_result *run)
 	m->retries = 7;
 	m->give_ups = 8;
 	m->ledger_mismatches = 9;
-	for (k = 0; k < ERR_KIND_COUNT; k++)
+	m->errors_total = 0;
+	for (k = 0; k < ERR_KIND_COUNT; k++) {
 		m->errors[k] = 10 + (uint64_t)k;
+		m->errors_total += m->errors[k];
+	}
 	m->fairness = (struct fairness){ .jain = 0.987654321, .min = 60, .max = 71, .cv = 0.0712345 };
 	m->claim_latency_ms = (struct latency_summary){ 0.125, 0.5, 1.0 / 3.0, 2.5, 1000.0 };
 	m->queue_wait_ms = (struct latency_summary){ 1.25, 5.5, 13.0 / 7.0, 14.25, 99.5 };
@@ -108,7 +120,7 @@ static void fill_first(struct run_result *run)
 	hist_record(&run->per_worker[1].claim_latency, 1000000000);
 }
 
-/* Fills the second run: an odd name, an interrupted timed run, NaN and infinite figures, huge counters. */
+/* Fills the second run: an odd name, an interrupted timed run, NaN and infinite figures, huge and unknown counters. */
 static void fill_second(struct run_result *run)
 {
 	struct run_metrics *m = &run->metrics;
@@ -125,10 +137,12 @@ static void fill_second(struct run_result *run)
 	m->makespan_s = NAN;
 	m->ideal_s = 1.0;
 	m->throughput_jps = INFINITY;
-	m->completed = UINT64_MAX;
+	m->completed = UINT64_MAX - 1;
 	m->executions = (uint64_t)INT64_MAX + 1;
+	m->ledger_mismatches = METRIC_UNKNOWN;
 	m->errors[ERR_DEADLOCK] = 1;
 	m->errors[ERR_OTHER] = 2;
+	m->errors_total = 3;
 	m->fairness = (struct fairness){ .jain = 0.75, .min = 5, .max = 14, .cv = NAN };
 	m->claim_latency_ms = (struct latency_summary){ 12, 40, 1500, NAN, -INFINITY };
 	m->queue_wait_ms = (struct latency_summary){ NAN, 0, 0, 0, INFINITY };
@@ -171,42 +185,17 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 	SAME(same_dbl(a->duration_s, b->duration_s), "duration_s");
 	SAME(a->repeat == b->repeat, "repeat");
 	SAME(a->complete == b->complete, "complete");
-	SAME(same_dbl(x->makespan_s, y->makespan_s), "makespan_s");
-	SAME(same_dbl(x->ideal_s, y->ideal_s), "ideal_s");
-	SAME(same_dbl(x->throughput_jps, y->throughput_jps), "throughput_jps");
-	SAME(x->completed == y->completed, "completed");
-	SAME(x->executions == y->executions, "executions");
-	SAME(x->duplicates == y->duplicates, "duplicates");
-	SAME(x->dup_jobs == y->dup_jobs, "dup_jobs");
-	SAME(x->overlaps == y->overlaps, "overlaps");
-	SAME(x->lost == y->lost, "lost");
-	SAME(x->empty_claims == y->empty_claims, "empty_claims");
-	SAME(x->spurious_empties == y->spurious_empties, "spurious_empties");
-	SAME(x->retries == y->retries, "retries");
-	SAME(x->give_ups == y->give_ups, "give_ups");
-	SAME(x->ledger_mismatches == y->ledger_mismatches, "ledger_mismatches");
-	SAME(memcmp(x->errors, y->errors, sizeof(x->errors)) == 0, "errors");
-	SAME(same_dbl(x->fairness.jain, y->fairness.jain), "fairness.jain");
-	SAME(x->fairness.min == y->fairness.min, "fairness.min");
-	SAME(x->fairness.max == y->fairness.max, "fairness.max");
-	SAME(same_dbl(x->fairness.cv, y->fairness.cv), "fairness.cv");
-	SAME(same_dbl(x->claim_latency_ms.p50, y->claim_latency_ms.p50), "latency p50");
-	SAME(same_dbl(x->claim_latency_ms.p90, y->claim_latency_ms.p90), "latency p90");
-	SAME(same_dbl(x->claim_latency_ms.p99, y->claim_latency_ms.p99), "latency p99");
-	SAME(same_dbl(x->claim_latency_ms.p999, y->claim_latency_ms.p999), "latency p999");
-	SAME(same_dbl(x->claim_latency_ms.max, y->claim_latency_ms.max), "latency max");
-	SAME(same_dbl(x->queue_wait_ms.p50, y->queue_wait_ms.p50), "queue wait p50");
-	SAME(same_dbl(x->queue_wait_ms.p90, y->queue_wait_ms.p90), "queue wait p90");
-	SAME(same_dbl(x->queue_wait_ms.p99, y->queue_wait_ms.p99), "queue wait p99");
-	SAME(same_dbl(x->queue_wait_ms.p999, y->queue_wait_ms.p999), "queue wait p999");
-	SAME(same_dbl(x->queue_wait_ms.max, y->queue_wait_ms.max), "queue wait max");
-	SAME(x->arrivals == y->arrivals, "arrivals");
-	SAME(x->arrivals_late == y->arrivals_late, "arrivals_late");
-	SAME(same_dbl(x->arrival_late_max_ms, y->arrival_late_max_ms), "arrival_late_max_ms");
+	for (const struct metric *m = metric_table; m < metric_table + metric_table_len; m++)
+		SAME(m->type == METRIC_DOUBLE ? same_dbl(metric_get(m, x), metric_get(m, y)) :
+		     metric_get_count(m, x) == metric_get_count(m, y), m->path);
 	SAME(same_dbl(a->arrival_rate, b->arrival_rate), "arrival_rate");
 	SAME(a->n_series == b->n_series, "series length");
 	for (size_t j = 0; j < a->n_series; j++)
 		SAME(memcmp(&a->series[j], &b->series[j], sizeof(a->series[j])) == 0, "series bucket");
+	SAME(a->n_params == b->n_params, "params length");
+	for (size_t j = 0; j < a->n_params; j++)
+		SAME(same_str(a->params[j].name, b->params[j].name) && same_str(a->params[j].value, b->params[j].value),
+		     "a parameter");
 	SAME(a->per_worker && b->per_worker, "per_worker present");
 	for (i = 0; i < a->workers; i++) {
 		v = &a->per_worker[i];
@@ -225,22 +214,8 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 	return true;
 }
 
-/* Prints r with printer into a new string; the caller frees it. */
-static char *print_to_string(void (*printer)(FILE *, const struct report *), const struct report *r)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	printer(f, r);
-	fclose(f);
-	return text;
-}
-
 /* Whether printer prints a and b the same way. */
-static bool same_print(void (*printer)(FILE *, const struct report *), const struct report *a,
+static bool same_print(int (*printer)(FILE *, const struct report *), const struct report *a,
 		       const struct report *b)
 {
 	char *x = print_to_string(printer, a), *y = print_to_string(printer, b);
@@ -266,16 +241,16 @@ static bool query_is(sqlite3 *db, const char *sql, const char *want)
 }
 
 /* store_list's output for limit as a new string (the caller frees it); NULL when it failed. */
-static char *list_to_string(sqlite3 *db, int limit)
+static char *list_to_string(struct store *st, int limit)
 {
-	char *text = NULL;
+	char *text = NULL, err[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	int rc;
 
 	if (!f)
 		return NULL;
-	rc = store_list(db, f, limit);
+	rc = store_list(st, f, limit, err, sizeof(err));
 	fclose(f);
 	if (rc < 0) {
 		free(text);
@@ -356,6 +331,7 @@ static void test_round_trip(void)
 	long long ids[2] = { 0, 0 }, runs_before;
 	char path[256], err[512], newest[24], *list;
 	const char *field;
+	struct store *st;
 	sqlite3 *db;
 	int i, rc;
 
@@ -363,20 +339,27 @@ static void test_round_trip(void)
 	memset(workers2, 0, sizeof(workers2));
 	fill_first(&runs[0]);
 	fill_second(&runs[1]);
+	if (run_param_add(&runs[0], "work-ms", "100.25") < 0 || run_param_add(&runs[0], "note", "a = b, \"c\"") < 0)
+		return;
 	tmp_path(path, sizeof(path), "round-trip.db");
-	rc = store_open(path, &db, err, sizeof(err));
+	rc = store_open(path, &st, err, sizeof(err));
 	CHECK(rc == 0, "a new store opens (%s)", rc ? err : "");
 	if (rc)
 		return;
+	sqlite3_open(path, &db);
 	CHECK(query_int(db, "PRAGMA user_version") == store_schema_version, "a new store is at schema version %d",
 	      store_schema_version);
 	CHECK(query_is(db, "PRAGMA journal_mode", "wal"), "the store is in WAL mode");
 
 	for (i = 0; i < 2; i++) {
-		rc = store_append(db, &session, &ctx, &r, &runs[i], &ids[i], err, sizeof(err));
+		rc = store_append(st, &session, &ctx, &r, &runs[i], &ids[i], err, sizeof(err));
 		CHECK(rc == 0 && ids[i] > 0, "run %d is appended (%s)", i + 1, rc ? err : "");
 	}
 	CHECK(ids[1] > ids[0], "run ids grow");
+	CHECK(query_int(db, "SELECT count(*) FROM run_params") == 2, "run 1's two parameters are stored");
+	CHECK(query_int(db, "SELECT count(*) FROM runs WHERE ledger_mismatches IS NULL") == 1 &&
+	      query_int(db, "SELECT errors_total FROM runs WHERE workers = 3") == 91,
+	      "an unknown count is stored as NULL; errors_total as a column");
 	CHECK(query_int(db, "SELECT count(*) FROM invocations") == 1, "both runs share one invocation row");
 	CHECK(query_int(db, "SELECT count(*) FROM invocation_settings") == 2, "the settings are stored once");
 	CHECK(bins_match(db, ids[0], &runs[0]), "the merged latency histogram is stored as its non-empty bins");
@@ -384,7 +367,7 @@ static void test_round_trip(void)
 			    " WHERE runs.workers = 2") == 0, "a run without latencies stores no bins");
 
 	for (i = 0; i < 2; i++) {
-		rc = store_load(db, ids[i], &loaded, err, sizeof(err));
+		rc = store_load(st, ids[i], &loaded, err, sizeof(err));
 		CHECK(rc == 0, "run %d loads (%s)", i + 1, rc ? err : "");
 		if (rc)
 			continue;
@@ -414,32 +397,35 @@ static void test_round_trip(void)
 		store_run_free(&loaded);
 	}
 	CHECK(loaded.strings == NULL && loaded.run.per_worker == NULL, "store_run_free empties the record");
-	rc = store_load(db, ids[1] + 100, &loaded, err, sizeof(err));
+	rc = store_load(st, ids[1] + 100, &loaded, err, sizeof(err));
 	CHECK(rc == 1, "loading a run that does not exist returns 1");
 
-	list = list_to_string(db, 0);
+	list = list_to_string(st, 0);
 	snprintf(newest, sizeof(newest), "\n%6lld ", ids[1]);
 	CHECK(list && strstr(list, "makespan_s") && strstr(list, newest) &&
 	      strstr(list, newest) < strstr(list, "skip-locked"), "history lists both runs, newest first");
 	CHECK(list && strstr(list, "say \"hi\", \\ok?now") && strstr(list, " no\n") && strstr(list, " yes\n"),
 	      "history shows control characters as '?' and whether each run completed");
 	free(list);
-	list = list_to_string(db, 1);
+	list = list_to_string(st, 1);
 	CHECK(list && !strstr(list, "skip-locked") && strstr(list, "flip"), "history with limit 1 lists the newest");
 	free(list);
 
 	runs_before = query_int(db, "SELECT count(*) FROM runs");
 	session.invocation_id = 1000000;
-	rc = store_append(db, &session, &ctx, &r, &runs[0], NULL, err, sizeof(err));
+	rc = store_append(st, &session, &ctx, &r, &runs[0], NULL, err, sizeof(err));
 	CHECK(rc < 0 && query_int(db, "SELECT count(*) FROM runs") == runs_before &&
-	      query_int(db, "SELECT count(*) FROM run_workers") == 5,
+	      query_int(db, "SELECT count(*) FROM run_workers") == 5 &&
+	      query_int(db, "SELECT count(*) FROM run_params") == 2,
 	      "an append that fails (unknown invocation) leaves nothing behind (%s)", err);
 	sqlite3_close(db);
+	store_close(st);
+	run_params_free(&runs[0]);
 	remove_store(path);
 }
 
 /* A version 1 file with one run opens, is migrated to the current version and its run still loads. */
-static void test_migration(void)
+static void test_migration_v1(void)
 {
 	static const char v1_run[] =
 		"INSERT INTO invocations (id, started_at, host, claimbench_version, git_revision, scenario,"
@@ -458,6 +444,7 @@ static void test_migration(void)
 		" VALUES (7, 0, 6, 7, 1, 0, 0, 600000000), (7, 1, 4, 5, 1, 0, 0, 400000000);";
 	struct store_run loaded = { 0 };
 	char path[256], err[512];
+	struct store *st;
 	sqlite3 *db;
 	int rc;
 
@@ -471,18 +458,19 @@ static void test_migration(void)
 	      "a version 1 file is made from migration 1 with a run (%s)", sqlite3_errmsg(db));
 	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'invocation_settings'") == 0,
 	      "migration 1 alone has no settings table");
-	sqlite3_close(db);
 
-	rc = store_open(path, &db, err, sizeof(err));
+	rc = store_open(path, &st, err, sizeof(err));
 	CHECK(rc == 0, "the version 1 file opens (%s)", rc ? err : "");
-	if (rc)
+	if (rc) {
+		sqlite3_close(db);
 		return;
+	}
 	CHECK(query_int(db, "PRAGMA user_version") == store_schema_version, "it is migrated to version %d",
 	      store_schema_version);
 	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master"
 			    " WHERE name IN ('invocation_settings', 'run_series')") == 2,
 	      "migration 2 added the settings and series tables");
-	rc = store_load(db, 7, &loaded, err, sizeof(err));
+	rc = store_load(st, 7, &loaded, err, sizeof(err));
 	CHECK(rc == 0 && same_str(loaded.run.strategy, "for-update") && loaded.run.workers == 2 &&
 	      loaded.run.metrics.makespan_s == 2.5 && loaded.run.metrics.claim_latency_ms.max == 5 &&
 	      loaded.run.per_worker && loaded.run.per_worker[1].busy_ns == 400000000 &&
@@ -490,7 +478,199 @@ static void test_migration(void)
 	      "the old run still loads (%s)", rc ? err : "");
 	CHECK(rc == 0 && loaded.run.metrics.errors[ERR_DEADLOCK] == 3 && loaded.run.metrics.errors[ERR_OTHER] == 2,
 	      "an error kind this binary does not know counts as other");
+	CHECK(rc == 0 && loaded.run.metrics.errors_total == 5 &&
+	      loaded.run.metrics.errors[ERR_LOCK_NOT_AVAILABLE] == METRIC_UNKNOWN,
+	      "errors_total sums the kinds stored; a kind the file has no count of is unknown");
+	CHECK(rc == 0 && loaded.run.metrics.arrivals == 0 && isnan(loaded.run.metrics.queue_wait_ms.p50),
+	      "columns a later migration added read as that migration left them (arrivals 0, queue wait NULL)");
 	store_run_free(&loaded);
+	store_close(st);
+	sqlite3_close(db);
+	remove_store(path);
+}
+
+/* Appends fmt's text to buf (size bytes) at *used; what does not fit is left out. */
+static void add_sql(char *buf, size_t size, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void add_sql(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < size - *used)
+		*used += (size_t)n;
+}
+
+/* Writes into buf the rows version 5 of the store held for run (as run 3 of invocation 1), the way claimbench 5 wrote them. */
+static void v5_rows(char *buf, size_t size, const struct run_result *run, const struct report *r)
+{
+	const struct run_metrics *m = &run->metrics;
+	size_t used = 0;
+	int i, k;
+
+	add_sql(buf, size, &used, "INSERT INTO invocations (id, started_at, host, claimbench_version, git_revision,"
+		" scenario, scenario_text, backend, server_version, seed) VALUES (1, '%s', 'v5host', '0.5.0', 'abc',"
+		" '%s', 'jobs = 200', '%s', '%s', %lld);", r->started_at, r->scenario, r->backend, r->server_version,
+		(long long)r->seed);
+	for (i = 0; i < (int)r->n_settings; i++)
+		add_sql(buf, size, &used, "INSERT INTO invocation_settings VALUES (1, %d, '%s', '%s');", i,
+			r->settings[i].name, r->settings[i].value);
+	add_sql(buf, size, &used, "INSERT INTO runs (id, invocation_id, strategy, claim_mode, workers, jobs, work_ms,"
+		" work_dist, duration_s, repeat, complete, makespan_s, ideal_s, throughput_jps, completed, executions,"
+		" duplicates, dup_jobs, overlaps, lost, empty_claims, spurious_empties, retries, give_ups,"
+		" ledger_mismatches, jain, fairness_min, fairness_max, fairness_cv, latency_p50_ms, latency_p90_ms,"
+		" latency_p99_ms, latency_p999_ms, latency_max_ms, run_group, sweep, arrival_rate, arrivals,"
+		" arrivals_late, arrival_late_max_ms, queue_wait_p50_ms, queue_wait_p90_ms, queue_wait_p99_ms,"
+		" queue_wait_p999_ms, queue_wait_max_ms, failed) VALUES (3, 1, '%s', '%s', %d, %ld, %.17g, '%s', %.17g,"
+		" %d, %d, %.17g, %.17g, %.17g, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld,"
+		" %.17g, %lld, %lld, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g, 'grp', 'w=3', %.17g, %lld, %lld, %.17g,"
+		" %.17g, %.17g, %.17g, %.17g, %.17g, %lld);",
+		run->strategy, run->claim_mode, run->workers, run->jobs, run->work_ms, run->work_dist, run->duration_s,
+		run->repeat, run->complete, m->makespan_s, m->ideal_s, m->throughput_jps, (long long)m->completed,
+		(long long)m->executions, (long long)m->duplicates, (long long)m->dup_jobs, (long long)m->overlaps,
+		(long long)m->lost, (long long)m->empty_claims, (long long)m->spurious_empties, (long long)m->retries,
+		(long long)m->give_ups, (long long)m->ledger_mismatches, m->fairness.jain, (long long)m->fairness.min,
+		(long long)m->fairness.max, m->fairness.cv, m->claim_latency_ms.p50, m->claim_latency_ms.p90,
+		m->claim_latency_ms.p99, m->claim_latency_ms.p999, m->claim_latency_ms.max, run->arrival_rate,
+		(long long)m->arrivals, (long long)m->arrivals_late, m->arrival_late_max_ms, m->queue_wait_ms.p50,
+		m->queue_wait_ms.p90, m->queue_wait_ms.p99, m->queue_wait_ms.p999, m->queue_wait_ms.max,
+		(long long)m->failed);
+	for (k = 0; k < ERR_KIND_COUNT; k++)
+		add_sql(buf, size, &used, "INSERT INTO run_errors VALUES (3, '%s', %lld);",
+			error_kind_name((enum error_kind)k), (long long)m->errors[k]);
+	for (i = 0; i < run->workers; i++) {
+		const struct worker_stats *w = &run->per_worker[i];
+
+		add_sql(buf, size, &used, "INSERT INTO run_workers VALUES (3, %d, %lld, %lld, %lld, %lld, %lld, %lld);",
+			i, (long long)w->completed, (long long)w->claims, (long long)w->empty, (long long)w->retries,
+			(long long)w->give_ups, (long long)w->busy_ns);
+		for (k = 0; k < ERR_KIND_COUNT; k++)
+			add_sql(buf, size, &used, "INSERT INTO worker_errors VALUES (3, %d, '%s', %lld);", i,
+				error_kind_name((enum error_kind)k), (long long)w->errors[k]);
+	}
+	for (size_t j = 0; j < run->n_series; j++) {
+		const struct series_point *p = &run->series[j];
+
+		add_sql(buf, size, &used, "INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors,"
+			" enqueued, backlog) VALUES (3, %lld, %lld, %lld, %lld, %lld, %lld);", (long long)p->t_ms,
+			(long long)p->completed, (long long)p->empty_claims, (long long)p->errors,
+			(long long)p->enqueued, (long long)p->backlog);
+	}
+}
+
+/* A version 5 file, made with the version 5 schema, opens, is migrated and reads back every figure. */
+static void test_migration_v5(void)
+{
+	static char rows[32768];
+	struct worker_stats workers[3];
+	struct run_result run = { .per_worker = workers };
+	struct report r = {
+		.scenario = "classic",
+		.backend = "postgresql",
+		.server_version = "16.2",
+		.settings = { { "synchronous_commit", "off" }, { "max_connections", "100" } },
+		.n_settings = 2,
+		.started_at = "2024-06-01T08:00:00Z",
+		.seed = BIG_SEED,
+	};
+	struct store_run loaded = { 0 };
+	char path[256], err[512];
+	const char *field;
+	struct store *st;
+	sqlite3 *db;
+	int rc = SQLITE_OK;
+
+	memset(workers, 0, sizeof(workers));
+	fill_first(&run);
+	run.group = "grp";
+	run.sweep = "w=3";
+	v5_rows(rows, sizeof(rows), &run, &r);
+	tmp_path(path, sizeof(path), "v5.db");
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return;
+	for (int v = 0; v < 5 && rc == SQLITE_OK; v++)
+		rc = sqlite3_exec(db, store_migrations[v], NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, rows, NULL, NULL, NULL);
+	CHECK(rc == SQLITE_OK && query_int(db, "PRAGMA user_version") == 5,
+	      "a version 5 file is made from migrations 1 to 5 with a run (%s)", sqlite3_errmsg(db));
+
+	rc = store_open(path, &st, err, sizeof(err));
+	CHECK(rc == 0, "the version 5 file opens (%s)", rc ? err : "");
+	if (rc) {
+		sqlite3_close(db);
+		return;
+	}
+	CHECK(query_int(db, "PRAGMA user_version") == 6 &&
+	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_errors'") == 0 &&
+	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_params'") == 1,
+	      "migration 6: errors by kind folded into runs, run_errors gone, run_params made");
+	CHECK(query_int(db, "SELECT count(*) FROM run_workers") == 3 && query_int(db, "SELECT count(*) FROM run_series") == 3 &&
+	      query_int(db, "SELECT count(*) FROM worker_errors") == 3 * ERR_KIND_COUNT,
+	      "the rebuilt runs table kept its workers, their errors and the series");
+	rc = store_load(st, 3, &loaded, err, sizeof(err));
+	CHECK(rc == 0, "the version 5 run loads (%s)", rc ? err : "");
+	if (rc == 0) {
+		CHECK(same_run(&run, &loaded.run, &field), "every figure of the version 5 run reads back (first different: %s)",
+		      field);
+		CHECK(same_str(loaded.run.group, "grp") && same_str(loaded.run.sweep, "w=3") &&
+		      loaded.report.seed == BIG_SEED && loaded.report.n_settings == 2 &&
+		      same_str(loaded.ctx.host, "v5host") && same_str(loaded.ctx.scenario_text, "jobs = 200") &&
+		      loaded.run.n_params == 0, "its group, sweep, invocation and settings too; no parameters");
+	}
+	store_run_free(&loaded);
+	store_close(st);
+	sqlite3_close(db);
+	remove_store(path);
+}
+
+/* A runs table without a metric's column (a file from before the metric) gets it at open; its rows read unknown. */
+static void test_missing_metric_column(void)
+{
+	const struct store_context ctx = { .host = "h", .version = "v", .git_revision = "g" };
+	struct worker_stats workers[3];
+	struct run_result run = { .per_worker = workers };
+	struct report r = { .scenario = "s", .backend = "sqlite", .results = &run, .n_results = 1 };
+	struct store_session session = { 0 };
+	struct store_run loaded = { 0 };
+	char path[256], err[512], *json;
+	long long id = 0;
+	struct store *st;
+	sqlite3 *db;
+	int rc;
+
+	memset(workers, 0, sizeof(workers));
+	fill_first(&run);
+	tmp_path(path, sizeof(path), "missing-column.db");
+	rc = store_open(path, &st, err, sizeof(err));
+	if (rc == 0)
+		rc = store_append(st, &session, &ctx, &r, &run, &id, err, sizeof(err));
+	store_close(st);
+	sqlite3_open(path, &db);
+	CHECK(rc == 0 && sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN arrivals_late; ALTER TABLE runs DROP COLUMN jain",
+				      NULL, NULL, NULL) == SQLITE_OK,
+	      "a store with a run, its arrivals_late and jain columns dropped (%s)", rc ? err : sqlite3_errmsg(db));
+	rc = store_open(path, &st, err, sizeof(err));
+	CHECK(rc == 0 && query_int(db, "SELECT count(*) FROM pragma_table_info('runs')"
+				       " WHERE name IN ('arrivals_late', 'jain')") == 2,
+	      "opening it adds the missing metric columns back (%s)", rc ? err : "");
+	if (rc)
+		goto out;
+	rc = store_load(st, id, &loaded, err, sizeof(err));
+	CHECK(rc == 0 && loaded.run.metrics.arrivals_late == METRIC_UNKNOWN && isnan(loaded.run.metrics.fairness.jain) &&
+	      loaded.run.metrics.arrivals == run.metrics.arrivals,
+	      "the old run reads them as unknown, the others as they were (%s)", rc ? err : "");
+	json = rc == 0 ? print_to_string(report_print_json, &loaded.report) : NULL;
+	CHECK(json && strstr(json, "\"arrivals_late\": null") && strstr(json, "\"jain\": null"),
+	      "and prints them as null");
+	free(json);
+	store_run_free(&loaded);
+	store_close(st);
+out:
 	sqlite3_close(db);
 	remove_store(path);
 }
@@ -499,6 +679,7 @@ static void test_migration(void)
 static void test_refusals(void)
 {
 	char path[256], err[512];
+	struct store *st;
 	sqlite3 *db;
 	int rc;
 
@@ -509,8 +690,8 @@ static void test_refusals(void)
 	sqlite3_close(db);
 	err[0] = '\0';
 	if (rc == SQLITE_OK)
-		rc = store_open(path, &db, err, sizeof(err));
-	CHECK(rc < 0 && db == NULL && strstr(err, "newer claimbench") && strstr(err, "999"),
+		rc = store_open(path, &st, err, sizeof(err));
+	CHECK(rc < 0 && st == NULL && strstr(err, "newer claimbench") && strstr(err, "999"),
 	      "a file at schema version 999 is refused: %s", err);
 	sqlite3_open(path, &db);
 	CHECK(query_int(db, "PRAGMA user_version") == 999 &&
@@ -525,12 +706,12 @@ static void test_refusals(void)
 	sqlite3_close(db);
 	err[0] = '\0';
 	if (rc == SQLITE_OK)
-		rc = store_open(path, &db, err, sizeof(err));
+		rc = store_open(path, &st, err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, "not a claimbench result store"), "another SQLite database is refused: %s", err);
 	remove_store(path);
 
 	tmp_path(path, sizeof(path), "missing/dir/x.db");
-	rc = store_open(path, &db, err, sizeof(err));
+	rc = store_open(path, &st, err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, "missing/dir/x.db"), "a path in a missing directory is refused: %s", err);
 }
 
@@ -538,18 +719,18 @@ static void test_refusals(void)
 static void test_default_path(void)
 {
 	char cwd[4096], dir[256], err[512];
-	struct stat st;
-	sqlite3 *db;
+	struct stat sb;
+	struct store *st;
 	int rc;
 
 	if (!getcwd(cwd, sizeof(cwd)) || chdir(tmpdir) < 0) {
 		CHECK(false, "entering the temporary directory");
 		return;
 	}
-	rc = store_open(STORE_DEFAULT_PATH, &db, err, sizeof(err));
-	CHECK(rc == 0 && stat(STORE_DEFAULT_PATH, &st) == 0, "%s is created with its directory (%s)",
+	rc = store_open(STORE_DEFAULT_PATH, &st, err, sizeof(err));
+	CHECK(rc == 0 && stat(STORE_DEFAULT_PATH, &sb) == 0, "%s is created with its directory (%s)",
 	      STORE_DEFAULT_PATH, rc ? err : "");
-	sqlite3_close(db);
+	store_close(st);
 	remove_store(STORE_DEFAULT_PATH);
 	snprintf(dir, sizeof(dir), "%s/results", tmpdir);
 	rmdir(dir);
@@ -563,7 +744,9 @@ int main(void)
 		return 1;
 	}
 	test_round_trip();
-	test_migration();
+	test_migration_v1();
+	test_migration_v5();
+	test_missing_metric_column();
 	test_refusals();
 	test_default_path();
 	rmdir(tmpdir);

@@ -1,0 +1,13 @@
+/* Text made safe for a terminal or a document cell. */
+#ifndef CLAIMBENCH_TEXT_H
+#define CLAIMBENCH_TEXT_H
+
+#include <stddef.h>
+
+/*
+ * Copies at most max bytes of s into buf (size bytes, truncated to fit), control
+ * characters shown as '?'; "-" when s is NULL.
+ */
+void text_clean(char *buf, size_t size, const char *s, size_t max);
+
+#endif

@@ -1,0 +1,199 @@
+/* The HTML spelling of a report's blocks (doc_markup.h): one page with no external resource. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart/doc_markup.h"
+
+/* The page's style. */
+static const char html_style[] =
+	"body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222}\n"
+	"table{border-collapse:collapse;font-size:13px;margin:1em 0}\n"
+	"th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}\n"
+	"td.t,table.env td,table.env th{text-align:left}\n"
+	"th{background:#f3f3f3}\n"
+	".chip{display:inline-block;width:.9em;height:.9em;margin-right:.4em;vertical-align:middle}\n"
+	"svg{max-width:100%;height:auto;display:block}\n"
+	"pre{background:#f6f6f6;padding:.8em;overflow:auto}\n";
+
+/* Prints at most max bytes of s with &, <, >, " escaped and control characters but newline as '?'. */
+static void html_textn(FILE *out, const char *s, size_t max)
+{
+	for (size_t i = 0; s && i < max && s[i]; i++) {
+		switch (s[i]) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			putc((unsigned char)s[i] < 0x20 && s[i] != '\n' ? '?' : s[i], out);
+		}
+	}
+}
+
+/* Prints s escaped. */
+static void html_text(FILE *out, const char *s)
+{
+	html_textn(out, s, SIZE_MAX);
+}
+
+/* The page's head, its style inline, and the title as <h1>. */
+static void html_begin(FILE *out, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
+	html_text(out, title);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", html_style);
+	html_text(out, title);
+	fputs("</h1>\n", out);
+}
+
+/* A heading <hN>. */
+static void html_heading(FILE *out, int level, const char *text)
+{
+	fprintf(out, "<h%d>", level);
+	html_text(out, text);
+	fprintf(out, "</h%d>\n", level);
+}
+
+/* A paragraph; a span between two backquotes becomes <code>, a lone backquote stays as it is. */
+static void html_paragraph(FILE *out, const char *text)
+{
+	const char *open, *close;
+
+	fputs("<p>", out);
+	while ((open = strchr(text, '`')) && (close = strchr(open + 1, '`'))) {
+		html_textn(out, text, (size_t)(open - text));
+		fputs("<code>", out);
+		html_textn(out, open + 1, (size_t)(close - open - 1));
+		fputs("</code>", out);
+		text = close + 1;
+	}
+	html_text(out, text);
+	fputs("</p>\n", out);
+}
+
+/* The figures table, each run's strategy with its colour beside it. */
+static void html_figures(FILE *out, const struct report_doc *d, const struct figures *f)
+{
+	char rgb[8];
+	size_t r, c, k;
+
+	fputs("<table>\n<tr><th>run</th>", out);
+	for (c = 0; c < f->n_columns; c++) {
+		fputs("<th>", out);
+		html_text(out, f->columns[c].header);
+		if (f->columns[c].unit[0]) {
+			fputs("<br><small>", out);
+			html_text(out, f->columns[c].unit);
+			fputs("</small>", out);
+		}
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (r = 0; r < f->n_rows; r++) {
+		k = d->set->case_of[r];
+		chart_shade(d->set->series[d->set->cases[k].series].strategy, d->set->cases[k].variant, rgb);
+		fprintf(out, "<tr><td>%lld%s</td>", d->runs[r].run_id, d->runs[r].run.complete ? "" : " *");
+		for (c = 0; c < f->n_columns; c++) {
+			fputs(f->columns[c].text ? "<td class=\"t\">" : "<td>", out);
+			if (c == 0)
+				fprintf(out, "<span class=\"chip\" style=\"background:%s\"></span>", rgb);
+			html_text(out, figures_cell(f, r, c));
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* Copies dir/NAME.svg into out from its <svg element on (the XML prolog dropped). 0, or -1 with err. */
+static int html_chart(FILE *out, const char *dir, const struct chart *c, char *err, size_t errlen)
+{
+	char path[4096], *text = NULL, *svg;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, c->name);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	len = getdelim(&text, &cap, '\0', f);
+	svg = len > 0 ? strstr(text, "<svg") : NULL;
+	if (!svg) {
+		snprintf(err, errlen, "%s holds no <svg> element", path);
+		goto out;
+	}
+	fputs(svg, out);
+	ret = 0;
+out:
+	free(text);
+	fclose(f);
+	return ret;
+}
+
+/* A <ul> of the items. */
+static void html_list(FILE *out, char (*items)[256], size_t n)
+{
+	fputs("<ul>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<li>", out);
+		html_text(out, items[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
+/* A table of class env: the key in <th>, the value in <td>. */
+static void html_pairs(FILE *out, const struct env_row *rows, size_t n)
+{
+	fputs("<table class=\"env\">\n", out);
+	for (size_t r = 0; r < n; r++) {
+		fprintf(out, "<tr><th>%s", rows[r].key_prefix);
+		html_text(out, rows[r].key);
+		fputs("</th><td>", out);
+		html_text(out, rows[r].value);
+		fputs(rows[r].joiner, out);
+		html_text(out, rows[r].value2);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* Preformatted text in <pre>. */
+static void html_code(FILE *out, const char *text)
+{
+	fputs("<pre>", out);
+	html_text(out, text);
+	fputs("</pre>\n", out);
+}
+
+/* The closing tags of body and html. */
+static void html_end(FILE *out)
+{
+	fputs("</body>\n</html>\n", out);
+}
+
+const struct doc_markup doc_html = {
+	.file = "report.html",
+	.begin = html_begin,
+	.heading = html_heading,
+	.paragraph = html_paragraph,
+	.figures = html_figures,
+	.chart = html_chart,
+	.list = html_list,
+	.pairs = html_pairs,
+	.code = html_code,
+	.end = html_end,
+};

@@ -1,0 +1,164 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/metric_table.h"
+
+/* The first four members of a row: path, column, type and offset of a double or of a count. */
+#define DBL(path, column, member) path, column, METRIC_DOUBLE, offsetof(struct run_metrics, member)
+#define CNT(path, column, member) path, column, METRIC_COUNT, offsetof(struct run_metrics, member)
+
+/* A metric's terminal-table column, and its absence. */
+#define CELL(header, unit, decimals) { header, unit, decimals }
+#define NO_CELL { NULL, "", 0 }
+
+/* A row of errors of one kind: "errors.NAME" in JSON, "errors_NAME" in CSV and the store. */
+#define ERRORS(kind, name, what)                                                                    \
+	{ CNT("errors." name, "errors_" name, errors[kind]), NO_CELL, false, NOT_COMPARED, GUARD_NONE, \
+	  "database errors " what }
+
+/* The rows of a duration's percentiles: path prefix, column prefix, member, what it measures. */
+#define PERCENTILES(path, column, member, p50_cell, p99_cell, summarised, p99_direction, what)         \
+	{ DBL(path ".p50", column "_p50_ms", member.p50), p50_cell, summarised, NOT_COMPARED, GUARD_NONE, \
+	  what ": median, ms" },                                                                      \
+	{ DBL(path ".p90", column "_p90_ms", member.p90), NO_CELL, false, NOT_COMPARED, GUARD_NONE,       \
+	  what ": 90th percentile, ms" },                                                             \
+	{ DBL(path ".p99", column "_p99_ms", member.p99), p99_cell, summarised, p99_direction, GUARD_NONE, \
+	  what ": 99th percentile, ms" },                                                             \
+	{ DBL(path ".p999", column "_p999_ms", member.p999), NO_CELL, false, NOT_COMPARED, GUARD_NONE,    \
+	  what ": 99.9th percentile, ms" },                                                           \
+	{ DBL(path ".max", column "_max_ms", member.max), NO_CELL, false, NOT_COMPARED, GUARD_NONE,       \
+	  what ": the largest, exactly, ms" }
+
+const struct metric metric_table[] = {
+	{ DBL("makespan_s", "makespan_s", makespan_s), CELL("makespan", "s", 3), true, LOWER_IS_BETTER, GUARD_NONE,
+	  "start barrier to the latest end of a committed execution, s" },
+	{ DBL("ideal_s", "ideal_s", ideal_s), CELL("ideal", "s", 3), false, NOT_COMPARED, GUARD_NONE,
+	  "planned work time divided by the workers: a perfect strategy's makespan, s" },
+	{ DBL("throughput_jps", "throughput_jps", throughput_jps), CELL("thru", "jobs/s", 1), true, HIGHER_IS_BETTER,
+	  GUARD_THROUGHPUT, "jobs completed per second of makespan (drain) or of duration (timed)" },
+	{ CNT("completed", "completed", completed), CELL("done", "jobs", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "distinct jobs with a committed completion" },
+	{ CNT("executions", "executions", executions), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "executions in the ledger, whatever their outcome" },
+	{ CNT("failed", "failed", failed), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "executions that marked their job error, and committed" },
+	{ CNT("duplicates", "duplicates", duplicates), CELL("dup", "", 0), true, LOWER_IS_BETTER, GUARD_DUPLICATES,
+	  "executions beyond the first, summed over jobs" },
+	{ CNT("dup_jobs", "dup_jobs", dup_jobs), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "jobs executed more than once" },
+	{ CNT("overlaps", "overlaps", overlaps), CELL("ovl", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "pairs of executions of one job that ran at the same time" },
+	{ CNT("lost", "lost", lost), CELL("lost", "", 0), true, LOWER_IS_BETTER, GUARD_LOSSES,
+	  "jobs that should have finished and did not" },
+	{ CNT("empty_claims", "empty_claims", empty_claims), CELL("empty", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	  "claim attempts that returned no job" },
+	{ CNT("spurious_empties", "spurious_empties", spurious_empties), CELL("spur", "", 0), false, NOT_COMPARED,
+	  GUARD_NONE, "empty claims made while a job the worker could take was waiting" },
+	{ CNT("retries", "retries", retries), CELL("retry", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	  "tries again inside claim attempts (back-offs, polls, claims again after an empty one)" },
+	{ CNT("give_ups", "give_ups", give_ups), CELL("giveup", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "claim attempts abandoned after their last try" },
+	{ CNT("errors_total", "errors_total", errors_total), CELL("err", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "database errors of every kind, the workers' and the producers'" },
+	ERRORS(ERR_LOCK_NOT_AVAILABLE, "lock_not_available", "lock_not_available (PostgreSQL 55P03)"),
+	ERRORS(ERR_DEADLOCK, "deadlock", "deadlock (PostgreSQL 40P01)"),
+	ERRORS(ERR_SERIALIZATION, "serialization", "serialization (PostgreSQL 40001)"),
+	ERRORS(ERR_SQLITE_BUSY, "sqlite_busy", "SQLITE_BUSY: the database file was locked"),
+	ERRORS(ERR_SQLITE_BUSY_SNAPSHOT, "sqlite_busy_snapshot", "SQLITE_BUSY_SNAPSHOT: a WAL snapshot went stale"),
+	ERRORS(ERR_CONNECTION_LOST, "connection_lost", "connection_lost: the connection broke"),
+	ERRORS(ERR_OTHER, "other", "of any other kind"),
+	{ CNT("ledger_mismatches", "ledger_mismatches", ledger_mismatches), NO_CELL, false, NOT_COMPARED,
+	  GUARD_NONE, "jobs whose final status in the table disagrees with the ledger" },
+	{ DBL("fairness.jain", "jain", fairness.jain), CELL("jain", "", 3), true, HIGHER_IS_BETTER, GUARD_JAIN,
+	  "Jain's index of the workers' completed counts: 1 even, 1/n all by one worker" },
+	{ CNT("fairness.min", "fairness_min", fairness.min), CELL("min", "jobs", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "the fewest jobs one worker completed" },
+	{ CNT("fairness.max", "fairness_max", fairness.max), CELL("max", "jobs", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "the most jobs one worker completed" },
+	{ DBL("fairness.cv", "fairness_cv", fairness.cv), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "coefficient of variation of the workers' completed counts" },
+	PERCENTILES("claim_latency_ms", "latency", claim_latency_ms, CELL("p50", "ms", CELL_MS_DECIMALS),
+		    CELL("p99", "ms", CELL_MS_DECIMALS), true, LOWER_IS_BETTER,
+		    "claim latency, attempt start to job in hand"),
+	PERCENTILES("queue_wait_ms", "queue_wait", queue_wait_ms, NO_CELL, NO_CELL, false, NOT_COMPARED,
+		    "queue wait, a job's enqueue to its first claim"),
+	{ CNT("arrivals", "arrivals", arrivals), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "arrivals whose INSERT committed" },
+	{ CNT("arrivals_late", "arrivals_late", arrivals_late), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "arrivals inserted over 1 ms after their due instant" },
+	{ DBL("arrival_late_max_ms", "arrival_late_max_ms", arrival_late_max_ms), NO_CELL, false, NOT_COMPARED,
+	  GUARD_NONE, "the most an insert was issued after its due instant, ms" },
+};
+
+const size_t metric_table_len = sizeof(metric_table) / sizeof(metric_table[0]);
+
+_Static_assert(sizeof(metric_table) / sizeof(metric_table[0]) <= METRIC_MAX, "raise METRIC_MAX");
+
+const struct metric *metric_find(const char *path)
+{
+	for (size_t i = 0; i < metric_table_len; i++)
+		if (strcmp(metric_table[i].path, path) == 0)
+			return &metric_table[i];
+	return NULL;
+}
+
+uint64_t metric_get_count(const struct metric *m, const struct run_metrics *rm)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)rm + m->offset, sizeof(v));
+	return v;
+}
+
+double metric_get(const struct metric *m, const struct run_metrics *rm)
+{
+	uint64_t count;
+	double v;
+
+	if (m->type == METRIC_DOUBLE) {
+		memcpy(&v, (const char *)rm + m->offset, sizeof(v));
+		return v;
+	}
+	count = metric_get_count(m, rm);
+	return count == METRIC_UNKNOWN ? NAN : (double)count;
+}
+
+void metric_set_double(const struct metric *m, struct run_metrics *rm, double v)
+{
+	memcpy((char *)rm + m->offset, &v, sizeof(v));
+}
+
+void metric_set_count(const struct metric *m, struct run_metrics *rm, uint64_t v)
+{
+	memcpy((char *)rm + m->offset, &v, sizeof(v));
+}
+
+void metrics_set_unknown(struct run_metrics *rm)
+{
+	for (size_t i = 0; i < metric_table_len; i++) {
+		if (metric_table[i].type == METRIC_DOUBLE)
+			metric_set_double(&metric_table[i], rm, NAN);
+		else
+			metric_set_count(&metric_table[i], rm, METRIC_UNKNOWN);
+	}
+}
+
+int metric_value(const struct run_result *r, const char *path, double *out)
+{
+	const struct metric *m = metric_find(path);
+
+	if (!m)
+		return -1;
+	*out = metric_get(m, &r->metrics);
+	return 0;
+}
+
+void metric_paths_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < metric_table_len && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", metric_table[i].path);
+}

@@ -1,0 +1,101 @@
+/*
+ * The metric table: one row per figure of struct run_metrics, the only list of them.
+ * The printers (table, CSV, JSON), the result store's columns, the repetitions'
+ * summaries, compare, expectations and the JSON reader all walk it. Adding a metric
+ * is a field in struct run_metrics, one row in metric_table.c and its computation in
+ * measure/metrics.c.
+ */
+#ifndef CLAIMBENCH_METRIC_TABLE_H
+#define CLAIMBENCH_METRIC_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/result.h"
+
+/*
+ * The value of a count nobody knows (a run read from a store older than its column):
+ * printed as "-" in the table, null in JSON, empty in CSV, NULL in the store.
+ */
+#define METRIC_UNKNOWN UINT64_MAX
+
+/* Rows metric_table may hold at most; arrays indexed by a metric's row are this long. */
+#define METRIC_MAX 64
+
+/* Decimals of a table cell that shrink as a duration in ms grows: 3 below 10, 1 below 1000, then 0. */
+#define CELL_MS_DECIMALS (-1)
+
+/* How a metric is held in struct run_metrics. */
+enum metric_type {
+	METRIC_DOUBLE,	/* a double; NaN when not known */
+	METRIC_COUNT,	/* a uint64_t; METRIC_UNKNOWN when not known */
+};
+
+/* Which way of a metric is better, for compare. */
+enum metric_direction {
+	NOT_COMPARED,		/* compare leaves it out */
+	HIGHER_IS_BETTER,	/* throughput, fairness */
+	LOWER_IS_BETTER,	/* makespan, duplicates, losses, latency */
+};
+
+/* Which of compare's tolerances guards a metric. */
+enum metric_guard {
+	GUARD_NONE,		/* compared, never a regression */
+	GUARD_THROUGHPUT,	/* relative drop beyond --throughput-drop % of the baseline */
+	GUARD_JAIN,		/* absolute drop beyond --jain-drop */
+	GUARD_DUPLICATES,	/* above 0 where the baseline was 0, unless --allow-duplicates */
+	GUARD_LOSSES,		/* above 0 where the baseline was 0, unless --allow-losses */
+};
+
+/* A metric's column in the terminal table. */
+struct metric_cell {
+	const char *header;	/* the column's first header line, short ("thru"); NULL: not in the table */
+	const char *unit;	/* its second header line ("jobs/s"), "" when none */
+	int decimals;		/* digits after the point of a double, or CELL_MS_DECIMALS */
+};
+
+/* One metric: where it is, what it is called and who shows or judges it. */
+struct metric {
+	const char *path;		/* its name in JSON, expectations and compare; dots nest: "fairness.jain" */
+	const char *column;		/* its CSV column and result-store column: "jain" */
+	enum metric_type type;		/* how it is held */
+	size_t offset;			/* where, in struct run_metrics */
+	struct metric_cell cell;	/* its column in the terminal table */
+	bool summarised;		/* the repetitions' summary covers it */
+	enum metric_direction direction; /* compare: which way is better */
+	enum metric_guard guard;	/* compare: the tolerance that guards it */
+	const char *definition;		/* one line saying what it is (docs/metrics.md has the whole) */
+};
+
+/* Every metric, in the order of the table's columns, CSV's columns and JSON's members. */
+extern const struct metric metric_table[];
+
+/* Rows in metric_table (at most METRIC_MAX). */
+extern const size_t metric_table_len;
+
+/* The metric called path, or NULL. */
+const struct metric *metric_find(const char *path);
+
+/* m in rm as a double: a count converted, NaN when unknown. */
+double metric_get(const struct metric *m, const struct run_metrics *rm);
+
+/* Count m (METRIC_COUNT) in rm; METRIC_UNKNOWN when unknown. */
+uint64_t metric_get_count(const struct metric *m, const struct run_metrics *rm);
+
+/* Sets double m (METRIC_DOUBLE) in rm to v. */
+void metric_set_double(const struct metric *m, struct run_metrics *rm, double v);
+
+/* Sets count m (METRIC_COUNT) in rm to v. */
+void metric_set_count(const struct metric *m, struct run_metrics *rm, uint64_t v);
+
+/* Sets every metric of rm to unknown: NaN and METRIC_UNKNOWN. */
+void metrics_set_unknown(struct run_metrics *rm);
+
+/* The value of the metric at path in run r (NaN when unknown). 0, or -1 when path names no metric. */
+int metric_value(const struct run_result *r, const char *path, double *out);
+
+/* Writes every metric path, comma-separated, into buf (for error messages), truncated to fit. */
+void metric_paths_list(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,34 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/run_param.h"
+
+int run_param_add(struct run_result *r, const char *name, const char *value)
+{
+	struct run_param *grown;
+	char *n = strdup(name), *v = strdup(value);
+
+	if (!n || !v)
+		goto fail;
+	grown = realloc(r->params, (r->n_params + 1) * sizeof(*grown));
+	if (!grown)
+		goto fail;
+	r->params = grown;
+	r->params[r->n_params++] = (struct run_param){ .name = n, .value = v };
+	return 0;
+fail:
+	free(n);
+	free(v);
+	return -1;
+}
+
+void run_params_free(struct run_result *r)
+{
+	for (size_t i = 0; i < r->n_params; i++) {
+		free(r->params[i].name);
+		free(r->params[i].value);
+	}
+	free(r->params);
+	r->params = NULL;
+	r->n_params = 0;
+}

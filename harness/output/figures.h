@@ -1,0 +1,49 @@
+/*
+ * The figures of runs as a table of text cells, built once and rendered by whoever shows
+ * it: the terminal table (report_print_table) aligns it, report.md and report.html put it
+ * in a document. Columns: strategy, mode, workers, every metric the metric table gives a
+ * cell (in table order), then group/sweep when a run has one.
+ */
+#ifndef CLAIMBENCH_FIGURES_H
+#define CLAIMBENCH_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/metric_table.h"
+#include "model/result.h"
+
+/* Room for one cell, NUL included. */
+#define FIGURES_CELL 200
+
+/* Columns the figures have at most: three before the metrics, one after. */
+#define FIGURES_MAX_COLUMNS (METRIC_MAX + 4)
+
+/* One column of the figures. */
+struct figures_column {
+	const char *header;	/* first header line, short: "thru" */
+	const char *unit;	/* second header line: the unit, or "" */
+	bool text;		/* left-aligned text rather than a right-aligned number */
+};
+
+/* The figures of some runs. */
+struct figures {
+	struct figures_column columns[FIGURES_MAX_COLUMNS]; /* the columns, left to right */
+	size_t n_columns;			/* columns used */
+	char (*cells)[FIGURES_CELL];		/* n_rows x n_columns cells, row after row (owned) */
+	size_t n_rows;				/* rows: one per run, in the order given */
+};
+
+/*
+ * Builds the figures of the n runs into f (zeroed first). An unknown figure's cell is "-".
+ * 0, or -1 when out of memory (f left empty). Release with figures_free.
+ */
+int figures_build(struct figures *f, const struct run_result *const *runs, size_t n);
+
+/* The cell of row r, column c. */
+const char *figures_cell(const struct figures *f, size_t r, size_t c);
+
+/* Frees what figures_build allocated in f and zeroes it; a zeroed f is fine. */
+void figures_free(struct figures *f);
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * The JSON object of the output contract, built with json-c: the invocation's
+ * header, then per run its descriptors, every metric at its path (nested objects for
+ * dotted paths), its parameters, per-worker counters and time series; the repetitions'
+ * summaries last. Unknown and non-finite figures are null.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/summary.h"
+#include "model/metric_table.h"
+#include "model/run_descriptor.h"
+#include "output/json_out.h"
+#include "output/report.h"
+
+/* A JSON string of s, or NULL (JSON null) when s is NULL. */
+static json_object *json_text(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+/* A JSON string of at most max bytes of s, which need not be NUL-terminated within them. */
+static json_object *json_textn(const char *s, size_t max)
+{
+	return json_object_new_string_len(s, (int)strnlen(s, max));
+}
+
+/* Adds run's descriptors to obj, an optional one only when it is set. 0, or -1 when out of memory. */
+static int put_descriptors(json_object *obj, const struct run_result *run)
+{
+	const struct run_descriptor *d;
+	const char *s;
+	int bad = 0;
+
+	for (d = run_descriptors; d < run_descriptors + run_descriptors_len; d++) {
+		switch (d->type) {
+		case DESC_TEXT:
+			s = descriptor_text(d, run);
+			if (!d->optional || (s && *s))
+				bad |= json_put(obj, d->name, json_text(s));
+			break;
+		case DESC_BOOL:
+			bad |= json_put(obj, d->name, json_object_new_boolean(descriptor_int(d, run) != 0));
+			break;
+		case DESC_INT:
+		case DESC_LONG:
+			bad |= json_put(obj, d->name, json_object_new_int64(descriptor_int(d, run)));
+			break;
+		case DESC_DOUBLE:
+			bad |= json_put(obj, d->name, json_number(descriptor_double(d, run)));
+			break;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+/* Adds every metric of run to obj at its path; null when unknown. 0, or -1 when out of memory. */
+static int put_metrics(json_object *obj, const struct run_result *run)
+{
+	const struct metric *m;
+	json_object *value;
+	uint64_t count;
+	int bad = 0;
+
+	for (m = metric_table; m < metric_table + metric_table_len; m++) {
+		if (m->type == METRIC_DOUBLE) {
+			value = json_number(metric_get(m, &run->metrics));
+		} else {
+			count = metric_get_count(m, &run->metrics);
+			value = count == METRIC_UNKNOWN ? NULL : json_object_new_uint64(count);
+		}
+		bad |= json_put_path(obj, m->path, value);
+	}
+	return bad ? -1 : 0;
+}
+
+/* The params object: one string member per parameter, in order. NULL when out of memory. */
+static json_object *params_object(const struct run_result *run)
+{
+	json_object *obj = json_object_new_object();
+	int bad = !obj;
+
+	for (size_t i = 0; obj && i < run->n_params; i++)
+		bad |= json_put(obj, run->params[i].name, json_text(run->params[i].value));
+	if (!bad)
+		return obj;
+	json_object_put(obj);
+	return NULL;
+}
+
+/* Appends obj to array arr. 0, or -1 when out of memory (obj released). */
+static int append(json_object *arr, json_object *obj)
+{
+	if (obj && json_object_array_add(arr, obj) == 0)
+		return 0;
+	json_object_put(obj);
+	return -1;
+}
+
+/* Adds the members of worker i of run to obj. 0, or -1 when out of memory. */
+static int worker_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct worker_stats *w = &run->per_worker[i];
+	int bad = 0;
+
+	bad |= json_put(obj, "worker", json_object_new_int64((int64_t)i));
+	bad |= json_put(obj, "completed", json_object_new_uint64(w->completed));
+	bad |= json_put(obj, "claims", json_object_new_uint64(w->claims));
+	bad |= json_put(obj, "empty", json_object_new_uint64(w->empty));
+	bad |= json_put(obj, "retries", json_object_new_uint64(w->retries));
+	bad |= json_put(obj, "give_ups", json_object_new_uint64(w->give_ups));
+	bad |= json_put(obj, "busy_s", json_number((double)w->busy_ns / 1e9));
+	return bad ? -1 : 0;
+}
+
+/* Adds the members of bucket i of run's series to obj. 0, or -1 when out of memory. */
+static int bucket_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct series_point *p = &run->series[i];
+	int bad = 0;
+
+	bad |= json_put(obj, "t_ms", json_object_new_int64(p->t_ms));
+	bad |= json_put(obj, "completed", json_object_new_uint64(p->completed));
+	bad |= json_put(obj, "empty_claims", json_object_new_uint64(p->empty_claims));
+	bad |= json_put(obj, "errors", json_object_new_uint64(p->errors));
+	bad |= json_put(obj, "enqueued", json_object_new_uint64(p->enqueued));
+	bad |= json_put(obj, "backlog", json_object_new_uint64(p->backlog));
+	return bad ? -1 : 0;
+}
+
+/* An array of n objects, object i given its members by members(obj, run, i). NULL when out of memory. */
+static json_object *object_array(const struct run_result *run, size_t n,
+				 int (*members)(json_object *obj, const struct run_result *run, size_t i))
+{
+	json_object *arr = json_object_new_array(), *obj;
+	int bad = !arr;
+
+	for (size_t i = 0; arr && i < n; i++) {
+		obj = json_object_new_object();
+		bad |= append(arr, obj);
+		if (!obj)
+			break;
+		bad |= members(obj, run, i);
+	}
+	if (!bad)
+		return arr;
+	json_object_put(arr);
+	return NULL;
+}
+
+/* The object of one run, an element of results. NULL when out of memory. */
+static json_object *run_object(const struct run_result *run)
+{
+	json_object *obj = json_object_new_object();
+	json_object *params, *workers, *series;
+
+	if (!obj)
+		return NULL;
+	if (put_descriptors(obj, run) < 0 || put_metrics(obj, run) < 0)
+		goto fail;
+	params = params_object(run);
+	if (!params || json_put(obj, "params", params) < 0)
+		goto fail;
+	workers = object_array(run, run->per_worker ? (size_t)run->workers : 0, worker_members);
+	if (!workers || json_put(obj, "per_worker", workers) < 0)
+		goto fail;
+	series = object_array(run, run->series ? run->n_series : 0, bucket_members);
+	if (!series || json_put(obj, "series", series) < 0)
+		goto fail;
+	return obj;
+fail:
+	json_object_put(obj);
+	return NULL;
+}
+
+/* The settings object: one string member per server setting (empty when none were read). NULL when out of memory. */
+static json_object *settings_object(const struct report *r)
+{
+	json_object *obj = json_object_new_object();
+	char name[sizeof(r->settings[0].name) + 1];
+	int bad = !obj;
+
+	for (size_t i = 0; obj && i < r->n_settings && i < DB_MAX_SETTINGS; i++) {
+		snprintf(name, sizeof(name), "%.*s", (int)sizeof(r->settings[i].name), r->settings[i].name);
+		bad |= json_put(obj, name, json_textn(r->settings[i].value, sizeof(r->settings[i].value)));
+	}
+	if (!bad)
+		return obj;
+	json_object_put(obj);
+	return NULL;
+}
+
+/*
+ * The summary object of one repeated point: its strategy, claim_mode, workers, group,
+ * sweep, runs and, per summarised metric, mean, sd and ci95. NULL when out of memory.
+ */
+static json_object *summary_object(const struct summary_row *row)
+{
+	const struct run_result *f = row->first;
+	json_object *obj = json_object_new_object(), *stat;
+	int bad = !obj;
+
+	if (!obj)
+		return NULL;
+	bad |= json_put(obj, "strategy", json_text(f->strategy));
+	bad |= json_put(obj, "claim_mode", json_text(f->claim_mode));
+	bad |= json_put(obj, "workers", json_object_new_int(f->workers));
+	if (f->group && *f->group)
+		bad |= json_put(obj, "group", json_text(f->group));
+	if (f->sweep && *f->sweep)
+		bad |= json_put(obj, "sweep", json_text(f->sweep));
+	bad |= json_put(obj, "runs", json_object_new_uint64(row->runs));
+	for (size_t m = 0; m < metric_table_len; m++) {
+		if (!metric_table[m].summarised)
+			continue;
+		stat = json_object_new_object();
+		bad |= json_put(obj, metric_table[m].path, stat);
+		if (!stat)
+			continue;
+		bad |= json_put(stat, "mean", json_number(row->stats[m].mean));
+		bad |= json_put(stat, "sd", json_number(row->stats[m].sd));
+		bad |= json_put(stat, "ci95", json_number(row->stats[m].ci95));
+	}
+	if (!bad)
+		return obj;
+	json_object_put(obj);
+	return NULL;
+}
+
+/* Adds the summaries array to top when any point was repeated. 0, or -1 when out of memory. */
+static int put_summaries(json_object *top, const struct report *r)
+{
+	struct summary_row *rows = calloc(r->n_results ? r->n_results : 1, sizeof(*rows));
+	json_object *arr = NULL;
+	size_t n;
+	int bad = !rows;
+
+	n = rows ? summary_build(r, rows) : 0;
+	if (n) {
+		arr = json_object_new_array();
+		bad |= json_put(top, "summaries", arr);
+	}
+	for (size_t i = 0; arr && i < n; i++)
+		bad |= append(arr, summary_object(&rows[i]));
+	free(rows);
+	return bad ? -1 : 0;
+}
+
+int report_print_json(FILE *out, const struct report *r)
+{
+	json_object *top = json_object_new_object(), *results;
+	int bad = !top;
+
+	if (!top)
+		return -1;
+	bad |= json_put(top, "claimbench", json_text(r->version));
+	bad |= json_put(top, "scenario", json_text(r->scenario));
+	bad |= json_put(top, "backend", json_text(r->backend));
+	bad |= json_put(top, "server_version", json_textn(r->server_version, sizeof(r->server_version)));
+	bad |= json_put(top, "settings", settings_object(r));
+	bad |= json_put(top, "started_at", json_textn(r->started_at, sizeof(r->started_at)));
+	bad |= json_put(top, "seed", json_object_new_uint64(r->seed));
+	results = json_object_new_array();
+	bad |= json_put(top, "results", results);
+	for (size_t i = 0; results && i < r->n_results; i++)
+		bad |= append(results, run_object(&r->results[i]));
+	bad |= put_summaries(top, r);
+	if (!bad)
+		bad = json_print(out, top);
+	json_object_put(top);
+	return bad ? -1 : 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * The output contract read back: a JSON file that `claimbench run --format json` or
+ * `claimbench export --format json` wrote, its results turned into runs again. Each
+ * result's descriptors and every metric of the metric table are read by name, the same
+ * way for all: a metric missing or null is unknown; only the identity descriptors
+ * (strategy, claim_mode, workers) must be there.
+ */
+#ifndef CLAIMBENCH_REPORT_READ_H
+#define CLAIMBENCH_REPORT_READ_H
+
+#include <stddef.h>
+
+#include "model/result.h"
+
+struct json_object;
+
+/* The runs of one result file. */
+struct report_file {
+	struct json_object *doc;	/* the parsed file, whose strings the runs point to (owned) */
+	struct run_result *runs;	/* its results, in order, n_runs of them (owned array; no per_worker, series, params) */
+	size_t n_runs;			/* entries in runs, at least 1 */
+};
+
+/*
+ * Reads the result file at path into out (zeroed first). 0, or -1 with err saying what
+ * is wrong where (a file that is not JSON, no results, an identity missing, a value of
+ * the wrong type). Release out with report_file_free either way.
+ */
+int report_file_read(const char *path, struct report_file *out, char *err, size_t errlen);
+
+/* Frees what report_file_read allocated in f and zeroes it; a zeroed f is fine. */
+void report_file_free(struct report_file *f);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * The table for a person at a terminal: the figures of report's runs aligned in columns
+ * under two header lines (names, units), then the backend, the settings and a warning
+ * when runs are incomplete.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "output/figures.h"
+#include "output/report.h"
+
+/* Fills width[] with each column's widest cell, header lines included. */
+static void column_widths(const struct figures *f, int *width)
+{
+	int len;
+
+	for (size_t c = 0; c < f->n_columns; c++) {
+		width[c] = (int)strlen(f->columns[c].header);
+		len = (int)strlen(f->columns[c].unit);
+		if (len > width[c])
+			width[c] = len;
+		for (size_t r = 0; r < f->n_rows; r++) {
+			len = (int)strlen(figures_cell(f, r, c));
+			if (len > width[c])
+				width[c] = len;
+		}
+	}
+}
+
+/*
+ * Prints one line of cells (the caller ends it), each aligned to its column's width; the
+ * last column is left out when its cell is empty, and not padded when it is text.
+ */
+static void print_line(FILE *out, const struct figures *f, const int *width, const char *const *cells)
+{
+	size_t last = f->n_columns - 1;
+
+	for (size_t c = 0; c < f->n_columns; c++) {
+		if (c == last && !*cells[c])
+			continue;
+		if (c > 0)
+			putc(' ', out);
+		if (c == last && f->columns[c].text)
+			fputs(cells[c], out);
+		else
+			fprintf(out, f->columns[c].text ? "%-*s" : "%*s", width[c], cells[c]);
+	}
+}
+
+/* Prints the two header lines: column names, then units. */
+static void print_header(FILE *out, const struct figures *f, const int *width)
+{
+	const char *cells[FIGURES_MAX_COLUMNS];
+
+	for (size_t c = 0; c < f->n_columns; c++)
+		cells[c] = f->columns[c].header;
+	print_line(out, f, width, cells);
+	putc('\n', out);
+	for (size_t c = 0; c < f->n_columns; c++)
+		cells[c] = f->columns[c].unit;
+	print_line(out, f, width, cells);
+	putc('\n', out);
+}
+
+/* Prints row r, marked with a trailing '*' when its run did not finish cleanly. */
+static void print_row(FILE *out, const struct figures *f, const int *width, size_t r, bool complete)
+{
+	const char *cells[FIGURES_MAX_COLUMNS];
+
+	for (size_t c = 0; c < f->n_columns; c++)
+		cells[c] = figures_cell(f, r, c);
+	print_line(out, f, width, cells);
+	if (!complete)
+		fputs(" *", out);
+	putc('\n', out);
+}
+
+/* Prints the backend line, the settings line when there are settings, and a warning line when any run is incomplete. */
+static void print_footer(FILE *out, const struct report *r)
+{
+	char backend[FIGURES_CELL], server[sizeof(r->server_version) + 1];
+	char name[sizeof(r->settings[0].name) + 1], value[sizeof(r->settings[0].value) + 1];
+	size_t i, incomplete = 0;
+
+	text_clean(backend, sizeof(backend), r->backend, SIZE_MAX);
+	text_clean(server, sizeof(server), r->server_version[0] ? r->server_version : NULL,
+		   sizeof(r->server_version));
+	fprintf(out, "backend: %s, server version: %s\n", backend, server);
+	for (i = 0; i < r->n_settings && i < DB_MAX_SETTINGS; i++) {
+		text_clean(name, sizeof(name), r->settings[i].name, sizeof(r->settings[i].name));
+		text_clean(value, sizeof(value), r->settings[i].value, sizeof(r->settings[i].value));
+		fprintf(out, "%s%s=%s", i ? ", " : "settings: ", name, value);
+	}
+	if (r->n_settings)
+		putc('\n', out);
+
+	for (i = 0; i < r->n_results; i++)
+		if (!r->results[i].complete)
+			incomplete++;
+	if (incomplete)
+		fprintf(out, "results are incomplete: %zu of %zu runs (marked *) were interrupted or lost a worker\n",
+			incomplete, r->n_results);
+}
+
+int report_print_table(FILE *out, const struct report *r)
+{
+	const struct run_result **runs = calloc(r->n_results + 1, sizeof(*runs));
+	int width[FIGURES_MAX_COLUMNS];
+	struct figures f;
+	int ret = -1;
+
+	if (!runs)
+		return -1;
+	for (size_t i = 0; i < r->n_results; i++)
+		runs[i] = &r->results[i];
+	if (figures_build(&f, runs, r->n_results) < 0)
+		goto out;
+	column_widths(&f, width);
+	print_header(out, &f, width);
+	for (size_t i = 0; i < f.n_rows; i++)
+		print_row(out, &f, width, i, r->results[i].complete);
+	print_footer(out, r);
+	figures_free(&f);
+	ret = 0;
+out:
+	free(runs);
+	return ret;
+}

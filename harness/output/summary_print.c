@@ -1,0 +1,34 @@
+/* The repetitions' summaries as text, after the runs' table. */
+#include <stdlib.h>
+
+#include "analysis/summary.h"
+#include "output/report.h"
+
+/* "" for NULL. */
+static const char *text(const char *s)
+{
+	return s ? s : "";
+}
+
+void summary_print_table(FILE *out, const struct report *r)
+{
+	struct summary_row *rows = calloc(r->n_results ? r->n_results : 1, sizeof(*rows));
+	size_t n = rows ? summary_build(r, rows) : 0;
+
+	if (n == 0)
+		goto out;
+	fprintf(out, "\nover the repetitions: mean +- 95%% confidence half-width (sd)\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *f = rows[i].first;
+
+		fprintf(out, "%s %s x%d%s%s%s%s%s, %zu runs\n", f->strategy, f->claim_mode, f->workers,
+			text(f->group)[0] ? " [" : "", text(f->group), text(f->group)[0] ? "]" : "",
+			text(f->sweep)[0] ? " " : "", text(f->sweep), rows[i].runs);
+		for (size_t m = 0; m < metric_table_len; m++)
+			if (metric_table[m].summarised)
+				fprintf(out, "  %-22s %12.4g +- %-10.3g (sd %.3g)\n", metric_table[m].path,
+					rows[i].stats[m].mean, rows[i].stats[m].ci95, rows[i].stats[m].sd);
+	}
+out:
+	free(rows);
+}

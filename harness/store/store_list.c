@@ -1,0 +1,123 @@
+/* The result store's listings: the runs newest first (history), an invocation's runs, the latest invocation. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/text.h"
+#include "store/store_sql.h"
+
+/* Formats column col of st with decimals digits; "-" when NULL or not finite. */
+static void fixed_text(char *buf, size_t size, sqlite3_stmt *st, int col, int decimals)
+{
+	double v = sqlite3_column_double(st, col);
+
+	if (sqlite3_column_type(st, col) == SQLITE_NULL || !isfinite(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.*f", decimals, v);
+}
+
+/* Formats count column col of st; "-" when NULL (unknown). */
+static void count_text(char *buf, size_t size, sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%" PRIu64, (uint64_t)sqlite3_column_int64(st, col));
+}
+
+int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"SELECT id, recorded_at, strategy, claim_mode, workers, makespan_s, throughput_jps, duplicates,"
+		" lost, jain, complete FROM runs ORDER BY id DESC LIMIT ?";
+	char when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32];
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
+	fprintf(out, "%6s  %-20s  %-16s %-4s %4s %10s %10s %6s %6s %6s  %s\n", "id", "when", "strategy", "mode",
+		"wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
+		text_clean(strategy, sizeof(strategy), (const char *)sqlite3_column_text(st, 2), SIZE_MAX);
+		text_clean(mode, sizeof(mode), (const char *)sqlite3_column_text(st, 3), SIZE_MAX);
+		fixed_text(makespan, sizeof(makespan), st, 5, 3);
+		fixed_text(thru, sizeof(thru), st, 6, 1);
+		count_text(dup, sizeof(dup), st, 7);
+		count_text(lost, sizeof(lost), st, 8);
+		fixed_text(jain, sizeof(jain), st, 9, 3);
+		fprintf(out, "%6lld  %-20s  %-16s %-4s %4d %10s %10s %6s %6s %6s  %s\n",
+			(long long)sqlite3_column_int64(st, 0), when, strategy, mode, sqlite3_column_int(st, 4),
+			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no");
+	}
+	if (rc != SQLITE_DONE)
+		sql_fail(s->db, "listing the runs", err, errlen);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The ids of an invocation's runs as store_invocation_runs collects them. */
+struct id_list {
+	bool found;		/* the invocation exists */
+	long long *ids;		/* its runs' ids (owned) */
+	size_t n;		/* entries in ids */
+};
+
+/* Adds an (invocation id, run id or NULL) row to the struct id_list at ctx. 0, or -1 with err. */
+static int id_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct id_list *list = ctx;
+	long long *grown;
+
+	list->found = true;
+	if (sqlite3_column_type(c->st, 1) == SQLITE_NULL)
+		return 0;
+	grown = realloc(list->ids, (list->n + 1) * sizeof(*grown));
+	if (!grown) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	list->ids = grown;
+	list->ids[list->n++] = sqlite3_column_int64(c->st, 1);
+	return 0;
+}
+
+int store_invocation_runs(struct store *s, long long invocation_id, long long **ids, size_t *n, char *err,
+			  size_t errlen)
+{
+	static const char sql[] =
+		"SELECT i.id, r.id FROM invocations i LEFT JOIN runs r ON r.invocation_id = i.id"
+		" WHERE i.id = ? ORDER BY r.id";
+	struct id_list list = { .found = false };
+
+	*ids = NULL;
+	*n = 0;
+	if (sql_each_row(s->db, sql, invocation_id, id_row, &list, "reading the invocation's runs", err, errlen) < 0) {
+		free(list.ids);
+		return -1;
+	}
+	*ids = list.ids;
+	*n = list.n;
+	return list.found ? 0 : 1;
+}
+
+int store_latest_invocation(struct store *s, long long *id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sql_prepare(s->db, "SELECT invocation_id FROM runs ORDER BY id DESC LIMIT 1", &st, err, errlen) < 0)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		sql_fail(s->db, "reading the store", err, errlen);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}

@@ -1,0 +1,261 @@
+/* Reading a run back from the result store, and lists of runs read one after another. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/run_param.h"
+#include "store/run_columns.h"
+#include "store/store_sql.h"
+
+/* The error kind named name; a kind this binary does not know (a newer one wrote it) counts as other. */
+static enum error_kind kind_of(const unsigned char *name)
+{
+	for (int k = 0; name && k < ERR_KIND_COUNT; k++)
+		if (strcmp((const char *)name, error_kind_name((enum error_kind)k)) == 0)
+			return (enum error_kind)k;
+	return ERR_OTHER;
+}
+
+/* Reads the run's and its invocation's row into s. 0; 1 when there is no such run; -1 with err. */
+static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *err, size_t errlen)
+{
+	char sql[RUN_COLUMNS_SQL + 512], columns[RUN_COLUMNS_SQL];
+	struct reader c = { .next = 0 };
+	int rc, ret = -1;
+
+	if (run_columns_sql(columns, sizeof(columns), "r.", false) < 0) {
+		snprintf(err, errlen, "reading the run: too many columns");
+		return -1;
+	}
+	snprintf(sql, sizeof(sql),
+		 "SELECT r.recorded_at, i.id, i.started_at, i.host, i.claimbench_version, i.git_revision,"
+		 " i.scenario, i.scenario_text, i.backend, i.server_version, i.seed, %s"
+		 " FROM runs r JOIN invocations i ON i.id = r.invocation_id WHERE r.id = ?", columns);
+	if (sql_prepare(db, sql, &c.st, err, errlen) < 0)
+		goto out;
+	sqlite3_bind_int64(c.st, 1, run_id);
+	rc = sqlite3_step(c.st);
+	if (rc == SQLITE_DONE) {
+		ret = 1;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		sql_fail(db, "reading the run", err, errlen);
+		goto out;
+	}
+	col_copy(&c, s->recorded_at, sizeof(s->recorded_at));
+	s->invocation_id = col_i64(&c);
+	col_copy(&c, s->report.started_at, sizeof(s->report.started_at));
+	if (col_owned(&c, s, &s->ctx.host) < 0 || col_owned(&c, s, &s->ctx.version) < 0 ||
+	    col_owned(&c, s, &s->ctx.git_revision) < 0 || col_owned(&c, s, &s->report.scenario) < 0 ||
+	    col_owned(&c, s, &s->ctx.scenario_text) < 0 || col_owned(&c, s, &s->report.backend) < 0)
+		goto oom;
+	col_copy(&c, s->report.server_version, sizeof(s->report.server_version));
+	s->report.seed = col_u64(&c);
+	if (run_columns_read(&c, s) < 0)
+		goto oom;
+	ret = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	sqlite3_finalize(c.st);
+	return ret;
+}
+
+/* Adds a run_params row (name, value) to the struct run_result at ctx. 0, or -1 with err. */
+static int param_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	const char *name = (const char *)sqlite3_column_text(c->st, 0), *value = (const char *)sqlite3_column_text(c->st, 1);
+
+	if (run_param_add(ctx, name ? name : "", value ? value : "") < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Adds a row of run_workers joined with worker_errors (a worker's counters and one error
+ * kind's count) to the struct run_result at ctx, allocating its per_worker at the first.
+ * 0, or -1 with err.
+ */
+static int worker_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	struct worker_stats *w;
+	long long worker = col_i64(c);
+	enum error_kind kind;
+
+	if (worker < 0 || worker >= run->workers) {
+		snprintf(err, errlen, "worker %lld of %d workers", worker, run->workers);
+		return -1;
+	}
+	if (!run->per_worker) {
+		run->per_worker = calloc((size_t)run->workers, sizeof(*run->per_worker));
+		if (!run->per_worker) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	w = &run->per_worker[worker];
+	w->completed = col_u64(c);
+	w->claims = col_u64(c);
+	w->empty = col_u64(c);
+	w->retries = col_u64(c);
+	w->give_ups = col_u64(c);
+	w->busy_ns = col_i64(c);
+	if (sqlite3_column_type(c->st, c->next) != SQLITE_NULL) {
+		kind = kind_of(sqlite3_column_text(c->st, c->next++));
+		w->errors[kind] += col_u64(c);
+	}
+	return 0;
+}
+
+/*
+ * Adds a run_series row (one 100 ms bucket) to the struct run_result at ctx, the array
+ * grown to 64 buckets, then doubled whenever a power of two is full. 0, or -1 with err.
+ */
+static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	struct series_point *grown, *p;
+	size_t n = run->n_series;
+
+	if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
+		grown = realloc(run->series, (n ? 2 * n : 64) * sizeof(*grown));
+		if (!grown) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		run->series = grown;
+	}
+	p = &run->series[run->n_series++];
+	p->t_ms = col_i64(c);
+	p->completed = col_u64(c);
+	p->empty_claims = col_u64(c);
+	p->errors = col_u64(c);
+	p->enqueued = col_u64(c);
+	p->backlog = col_u64(c);
+	return 0;
+}
+
+/* Adds an invocation_settings row to the struct report at ctx; past DB_MAX_SETTINGS it is left out. Always 0. */
+static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct report *r = ctx;
+	struct db_setting *setting;
+
+	(void)err;
+	(void)errlen;
+	if (r->n_settings == DB_MAX_SETTINGS)
+		return 0;
+	setting = &r->settings[r->n_settings++];
+	col_copy(c, setting->name, sizeof(setting->name));
+	col_copy(c, setting->value, sizeof(setting->value));
+	return 0;
+}
+
+/* Reads the parameters, per-worker counters, time series and settings of the run s holds. 0, or -1 with err. */
+static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
+{
+	static const char params_sql[] = "SELECT name, value FROM run_params WHERE run_id = ? ORDER BY position";
+	static const char workers_sql[] =
+		"SELECT w.worker, w.completed, w.claims, w.empty, w.retries, w.give_ups, w.busy_ns, e.kind, e.count"
+		" FROM run_workers w LEFT JOIN worker_errors e ON e.run_id = w.run_id AND e.worker = w.worker"
+		" WHERE w.run_id = ? ORDER BY w.worker";
+	static const char series_sql[] =
+		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog FROM run_series"
+		" WHERE run_id = ? ORDER BY bucket_ms";
+	static const char settings_sql[] =
+		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position";
+
+	if (sql_each_row(db, params_sql, s->run_id, param_row, &s->run, "reading the run's parameters", err,
+			 errlen) < 0 ||
+	    sql_each_row(db, workers_sql, s->run_id, worker_row, &s->run, "reading the per-worker counters", err,
+			 errlen) < 0 ||
+	    sql_each_row(db, series_sql, s->run_id, series_row, &s->run, "reading the time series", err, errlen) < 0)
+		return -1;
+	return sql_each_row(db, settings_sql, s->invocation_id, setting_row, &s->report, "reading the server settings",
+			    err, errlen);
+}
+
+int store_load(struct store *s, long long run_id, struct store_run *out, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->run_id = run_id;
+	rc = load_run(s->db, run_id, out, err, errlen);
+	if (rc != 0)
+		goto fail;
+	rc = -1;
+	if (load_rest(s->db, out, err, errlen) < 0)
+		goto fail;
+	out->report.version = out->ctx.version;
+	out->report.results = &out->run;
+	out->report.n_results = 1;
+	return 0;
+fail:
+	store_run_free(out);
+	return rc;
+}
+
+void store_run_free(struct store_run *run)
+{
+	for (size_t i = 0; i < run->n_strings; i++)
+		free(run->strings[i]);
+	free(run->strings);
+	free(run->run.per_worker);
+	free(run->run.series);
+	run_params_free(&run->run);
+	memset(run, 0, sizeof(*run));
+}
+
+int store_run_list_add(struct store *s, long long run_id, struct store_run_list *list, char *err, size_t errlen)
+{
+	struct store_run *grown;
+	int rc;
+
+	grown = realloc(list->runs, (list->n + 1) * sizeof(*grown));
+	if (!grown) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	list->runs = grown;
+	for (size_t i = 0; i < list->n; i++)
+		grown[i].report.results = &grown[i].run;
+	rc = store_load(s, run_id, &list->runs[list->n], err, errlen);
+	if (rc == 0)
+		list->n++;
+	return rc;
+}
+
+int store_run_list_add_invocation(struct store *s, long long invocation_id, struct store_run_list *list,
+				  size_t *added, char *err, size_t errlen)
+{
+	long long *ids;
+	size_t n, i;
+	int rc;
+
+	*added = 0;
+	rc = store_invocation_runs(s, invocation_id, &ids, &n, err, errlen);
+	for (i = 0; rc == 0 && i < n; i++) {
+		rc = store_run_list_add(s, ids[i], list, err, errlen);
+		if (rc > 0) {
+			snprintf(err, errlen, "run %lld of invocation %lld is gone", ids[i], invocation_id);
+			rc = -1;
+		}
+		*added += rc == 0;
+	}
+	free(ids);
+	return rc;
+}
+
+void store_run_list_free(struct store_run_list *list)
+{
+	for (size_t i = 0; i < list->n; i++)
+		store_run_free(&list->runs[i]);
+	free(list->runs);
+	list->runs = NULL;
+	list->n = 0;
+}

@@ -1,0 +1,123 @@
+/*
+ * Unit test of the metric table: every field of struct run_metrics has exactly one row,
+ * names are unique, the error rows follow error_kind_name, and unknown values read as
+ * NaN.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/metric_table.h"
+
+/* Whether two rows of the table share a path or a column. */
+static bool names_unique(void)
+{
+	for (size_t i = 0; i < metric_table_len; i++)
+		for (size_t j = i + 1; j < metric_table_len; j++)
+			if (strcmp(metric_table[i].path, metric_table[j].path) == 0 ||
+			    strcmp(metric_table[i].column, metric_table[j].column) == 0)
+				return false;
+	return true;
+}
+
+/* Whether the rows cover struct run_metrics byte for byte, no two at one offset. */
+static bool rows_cover_struct(void)
+{
+	static bool covered[sizeof(struct run_metrics)];
+
+	for (size_t i = 0; i < metric_table_len; i++) {
+		size_t at = metric_table[i].offset;
+
+		if (at + 8 > sizeof(struct run_metrics))
+			return false;
+		for (size_t b = at; b < at + 8; b++) {
+			if (covered[b])
+				return false;
+			covered[b] = true;
+		}
+	}
+	for (size_t b = 0; b < sizeof(struct run_metrics); b++)
+		if (!covered[b])
+			return false;
+	return true;
+}
+
+/* Whether each error kind has the row "errors.NAME" / "errors_NAME" over its counter. */
+static bool error_rows_match(void)
+{
+	char path[64], column[64];
+
+	for (int k = 0; k < ERR_KIND_COUNT; k++) {
+		const struct metric *m;
+
+		snprintf(path, sizeof(path), "errors.%s", error_kind_name((enum error_kind)k));
+		snprintf(column, sizeof(column), "errors_%s", error_kind_name((enum error_kind)k));
+		m = metric_find(path);
+		if (!m || strcmp(m->column, column) != 0 || m->type != METRIC_COUNT ||
+		    m->offset != offsetof(struct run_metrics, errors) + (size_t)k * sizeof(uint64_t))
+			return false;
+	}
+	return true;
+}
+
+/* Rows with a table column, summarised ones and compared ones, by count. */
+static void test_roles(void)
+{
+	size_t cells = 0, summarised = 0, compared = 0, guarded = 0;
+
+	for (size_t i = 0; i < metric_table_len; i++) {
+		const struct metric *m = &metric_table[i];
+
+		cells += m->cell.header != NULL;
+		summarised += m->summarised;
+		compared += m->direction != NOT_COMPARED;
+		guarded += m->guard != GUARD_NONE;
+		CHECK(m->definition && *m->definition, "%s has a definition", m->path);
+		CHECK(m->guard == GUARD_NONE || m->direction != NOT_COMPARED, "%s: a guarded metric is compared",
+		      m->path);
+	}
+	CHECK(cells == 17, "17 metrics have a column in the terminal table (%zu)", cells);
+	CHECK(summarised == 9, "the repetitions' summary covers 9 metrics (%zu)", summarised);
+	CHECK(compared == 6 && guarded == 4, "compare looks at 6 metrics, 4 of them guarded (%zu, %zu)", compared,
+	      guarded);
+}
+
+/* Reading and writing through the table, and unknown values. */
+static void test_values(void)
+{
+	struct run_result r = { .strategy = "x" };
+	const struct metric *done = metric_find("completed"), *jain = metric_find("fairness.jain");
+	double v = 0;
+
+	CHECK(done && jain && !metric_find("fairness") && !metric_find("nope"), "metric_find knows paths only");
+	r.metrics.completed = 42;
+	r.metrics.fairness.jain = 0.5;
+	CHECK(metric_value(&r, "completed", &v) == 0 && v == 42, "metric_value reads a count");
+	CHECK(metric_value(&r, "fairness.jain", &v) == 0 && v == 0.5, "metric_value reads a nested double");
+	CHECK(metric_value(&r, "bogus", &v) < 0, "metric_value refuses an unknown path");
+	metric_set_count(done, &r.metrics, 7);
+	metric_set_double(jain, &r.metrics, 0.25);
+	CHECK(r.metrics.completed == 7 && r.metrics.fairness.jain == 0.25, "the setters write the right fields");
+	metrics_set_unknown(&r.metrics);
+	CHECK(r.metrics.completed == METRIC_UNKNOWN && isnan(r.metrics.fairness.jain) &&
+	      r.metrics.errors[ERR_OTHER] == METRIC_UNKNOWN, "metrics_set_unknown makes every metric unknown");
+	CHECK(isnan(metric_get(done, &r.metrics)) && metric_get_count(done, &r.metrics) == METRIC_UNKNOWN,
+	      "an unknown count reads as NaN");
+}
+
+int main(void)
+{
+	char list[4096];
+
+	CHECK(metric_table_len <= METRIC_MAX, "the table fits METRIC_MAX (%zu rows)", metric_table_len);
+	CHECK(names_unique(), "paths and columns are unique");
+	CHECK(rows_cover_struct(), "every field of struct run_metrics has exactly one row");
+	CHECK(error_rows_match(), "each error kind has its errors.NAME row");
+	test_roles();
+	test_values();
+	metric_paths_list(list, sizeof(list));
+	CHECK(strncmp(list, "makespan_s, ideal_s, throughput_jps,", 36) == 0 && strstr(list, "fairness.jain"),
+	      "metric_paths_list names the paths in table order");
+	return check_exit_status();
+}
