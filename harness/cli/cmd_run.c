@@ -120,6 +120,10 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				res->group = cfg->group;
 				res->sweep = cfg->sweep;
 				r->n_results++;
+				if (run_params_fill(res, command_options, cfg, cfg->strategies[s].ops) < 0) {
+					fprintf(stderr, "claimbench run: out of memory\n");
+					return EXIT_ENVIRONMENT;
+				}
 				incomplete |= !res->complete;
 				if (store_append(rs->store, &rs->stored, &rs->ctx, r, res, NULL, err, sizeof(err)) < 0 &&
 				    rs->unstored++ == 0)

@@ -3,6 +3,7 @@
 
 #include "cli/options.h"
 #include "engine/strategy.h"
+#include "model/run_param.h"
 
 /* Where --help text wraps, and the column the descriptions start at. */
 #define HELP_WIDTH 100
@@ -187,4 +188,26 @@ enum args_outcome command_parse(const struct option_set *set, int argc, char **a
 			return ARGS_ERROR;
 	return args_options(argc, argv, set->longopts, (int)set->n_rows, NULL, apply_command_option, &ctx, err,
 			    errlen);
+}
+
+int run_params_fill(struct run_result *r, const struct option_def *table, const struct run_config *cfg,
+		    const struct strategy_ops *st)
+{
+	char value[1024];
+
+	for (const struct option_def *o = table; o->name; o++) {
+		if (o->place != OPTION_IN_RUN || (o->flags & OPTION_NOT_STORED))
+			continue;
+		option_format(o, cfg, value, sizeof(value));
+		if (run_param_add(r, o->name, value) < 0)
+			return -1;
+	}
+	for (const struct option_def *o = st->options; o && o->name; o++) {
+		if (o->flags & OPTION_NOT_STORED)
+			continue;
+		option_format(o, strategy_config(cfg, st), value, sizeof(value));
+		if (run_param_add(r, o->name, value) < 0)
+			return -1;
+	}
+	return 0;
 }

@@ -16,6 +16,7 @@
 #include "cli/args.h"
 #include "model/config.h"
 #include "model/option.h"
+#include "model/result.h"
 
 /* The commands that take options from the table. */
 enum command_id {
@@ -85,5 +86,13 @@ int run_config_defaults(struct run_config *cfg, const struct option_def *table, 
  */
 int run_config_apply(struct run_config *cfg, const struct option_def *o, const char *value, char *err,
 		     size_t errlen);
+
+/*
+ * Appends to r's parameters every stored run option of table (OPTION_IN_RUN, not
+ * OPTION_NOT_STORED) with its value in cfg, then the options of r's strategy st with
+ * their values for it: what the run measured under, as text. 0, or -1 when out of memory.
+ */
+int run_params_fill(struct run_result *r, const struct option_def *table, const struct run_config *cfg,
+		    const struct strategy_ops *st);
 
 #endif

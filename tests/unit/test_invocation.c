@@ -11,6 +11,8 @@
 #include "check.h"
 #include "cli/invocation.h"
 #include "engine/strategy.h"
+#include "model/run_param.h"
+#include "store/store.h"
 
 /* The invocation under test: large, so not on the stack. */
 static struct run_invocation inv;
@@ -206,6 +208,50 @@ static void extend_table(const struct option_def *row)
 	extended[n + 1] = (struct option_def){ .name = NULL };
 }
 
+/* The value of parameter name in r, or NULL. */
+static const char *param(const struct run_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_params; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			return r->params[i].value;
+	return NULL;
+}
+
+/* A run under extended with the row knob given 7 is stored with knob among its parameters. */
+static void check_stored(const struct option_def *knob)
+{
+	char path[128], err[512];
+	struct report rep = { .version = "test", .scenario = "s", .backend = "sqlite", .started_at = "2026-11-23T00:00:00Z" };
+	struct run_result run = { .strategy = "ticket", .claim_mode = "flip", .workers = 1, .jobs = 1, .repeat = 1 };
+	struct store_context ctx = { .host = "h", .version = "test", .git_revision = "x", .scenario_text = "" };
+	struct store_session session = { 0 };
+	struct store_run back;
+	struct store *store = NULL;
+	long long id = 0;
+
+	snprintf(path, sizeof(path), "/tmp/claimbench-test-%ld-params.db", (long)getpid());
+	unlink(path);
+	parse_with(extended, err, sizeof(err), "--test-knob", "7", "--strategy", "ticket", (char *)NULL);
+	rep.results = &run;
+	rep.n_results = 1;
+	CHECK(run_params_fill(&run, extended, &inv.groups[0], strategy_find("ticket")) == 0 &&
+	      param(&run, knob->name) && strcmp(param(&run, knob->name), "7") == 0 && param(&run, "ticket-limit"),
+	      "the run's parameters hold the new row's value (and the strategy's own options)");
+	CHECK(!param(&run, "format") && !param(&run, "db") && !param(&run, "tries"),
+	      "parameters leave out what only says how to run or print, and other strategies' options");
+	CHECK(store_open(path, &store, err, sizeof(err)) == 0 &&
+	      store_append(store, &session, &ctx, &rep, &run, &id, err, sizeof(err)) == 0 &&
+	      store_load(store, id, &back, err, sizeof(err)) == 0, "stored and read back (%s)", err);
+	if (id > 0) {
+		CHECK(param(&back.run, knob->name) && strcmp(param(&back.run, knob->name), "7") == 0,
+		      "the new row's value is stored with the run");
+		store_run_free(&back);
+	}
+	store_close(store);
+	run_params_free(&run);
+	unlink(path);
+}
+
 static void test_one_row_makes_an_option(void)
 {
 	static const struct option_def knob = {
@@ -243,6 +289,7 @@ static void test_one_row_makes_an_option(void)
 	free(help);
 	CHECK(parse_with(command_options, err, sizeof(err), "--test-knob", "7", (char *)NULL) == INVOCATION_ERROR,
 	      "without the row the option does not exist");
+	check_stored(&knob);
 }
 
 int main(void)
