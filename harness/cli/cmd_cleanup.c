@@ -226,25 +226,21 @@ int cmd_cleanup(int argc, char **argv)
 {
 	const struct command *cmd = command_find("cleanup");
 	struct command_settings settings;
-	struct option_set set;
 	struct tally t = { 0 };
 	char err[512];
 	int status = EXIT_DONE;
 
-	if (option_set_build(&set, command_options, COMMAND_CLEANUP, err, sizeof(err)) < 0)
-		goto usage;
-	switch (command_parse(&set, argc, argv, &settings, err, sizeof(err))) {
+	switch (command_read(cmd, argc, argv, &settings, err, sizeof(err))) {
 	case ARGS_HELP:
-		command_print_usage(cmd, &set, stdout);
 		return EXIT_DONE;
 	case ARGS_ERROR:
-		goto usage;
+		return command_usage_error(cmd, err);
 	case ARGS_OK:
 		break;
 	}
 	if (optind < argc) {
 		snprintf(err, sizeof(err), "unexpected argument \"%s\"", argv[optind]);
-		goto usage;
+		return command_usage_error(cmd, err);
 	}
 	t.dry_run = settings.dry_run;
 	clean_temporary(&t);
@@ -253,7 +249,4 @@ int cmd_cleanup(int argc, char **argv)
 	printf("%zu %s, %zu left alone, %zu could not be removed\n", t.removed,
 	       t.dry_run ? "to remove" : "removed", t.kept, t.failed);
 	return status != EXIT_DONE ? status : t.failed ? EXIT_ENVIRONMENT : EXIT_DONE;
-usage:
-	fprintf(stderr, "claimbench cleanup: %s\n(see claimbench cleanup --help)\n", err);
-	return EXIT_USAGE;
 }

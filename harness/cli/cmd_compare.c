@@ -12,17 +12,10 @@
 #include "analysis/compare.h"
 #include "base/exit_status.h"
 #include "base/parse.h"
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "output/compare_print.h"
 #include "output/report_read.h"
 #include "store/store.h"
-
-/* Long-only options get codes past the ASCII range. */
-enum compare_option_code {
-	OPT_RESULTS = 256, OPT_THROUGHPUT_DROP, OPT_JAIN_DROP, OPT_ALLOW_DUPLICATES, OPT_ALLOW_LOSSES, OPT_FORMAT,
-	OPT_HELP,
-};
 
 /* What one side of the comparison names. */
 enum spec_kind {
@@ -44,96 +37,11 @@ struct side {
 	struct report_file file;	/* the file's runs (owned) */
 };
 
-/* The output formats. */
-enum compare_format {
-	COMPARE_TABLE,	/* one line per group and metric, for a person */
-	COMPARE_JSON,	/* an object with regressions and comparisons */
-};
-
 /* What the command line asked. */
 struct compare_args {
-	const char *results;		/* --results: the store's path */
-	struct compare_tolerance tol;	/* the tolerances, defaults overridden by options */
-	enum compare_format format;	/* --format */
-	struct side sides[2];		/* BASELINE and CANDIDATE */
+	struct command_settings settings;	/* its options: --results, the tolerances, --format */
+	struct side sides[2];			/* BASELINE and CANDIDATE */
 };
-
-static const struct option options[] = {
-	{ "results", required_argument, NULL, OPT_RESULTS },
-	{ "throughput-drop", required_argument, NULL, OPT_THROUGHPUT_DROP },
-	{ "jain-drop", required_argument, NULL, OPT_JAIN_DROP },
-	{ "allow-duplicates", no_argument, NULL, OPT_ALLOW_DUPLICATES },
-	{ "allow-losses", no_argument, NULL, OPT_ALLOW_LOSSES },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* A macro's value as a string literal, for the usage text. */
-#define STRINGIFY(x) #x
-#define TEXT_OF(x) STRINGIFY(x)
-
-static const char usage[] =
-	"usage: claimbench compare BASELINE CANDIDATE [options]\n"
-	"Compares the candidate's runs with the baseline's, grouped by strategy, claim mode and\n"
-	"workers: for each group on both sides and each metric, the means, the change and whether\n"
-	"it is significant at 95 % (Welch's t-test; n/a with fewer than 2 runs on a side). Exits 1\n"
-	"when a guarded metric regressed beyond its tolerance.\n"
-	"\n"
-	"BASELINE and CANDIDATE are each\n"
-	"  42          run 42 of the result store (see claimbench history)\n"
-	"  inv:7       every run of invocation 7 of the result store\n"
-	"  FILE        a JSON file of claimbench run --format json or claimbench export --format json\n"
-	"              (a file whose name is all digits: ./42)\n"
-	"\n"
-	"  --results PATH           the result store (default " STORE_DEFAULT_PATH ")\n"
-	"  --throughput-drop PCT    regression when mean throughput falls more than PCT %\n"
-	"                           (default " TEXT_OF(COMPARE_THROUGHPUT_DROP_PCT) ")\n"
-	"  --jain-drop X            regression when mean Jain's index falls more than X\n"
-	"                           (default " TEXT_OF(COMPARE_JAIN_DROP) ")\n"
-	"  --allow-duplicates       duplicates where the baseline had none are no regression\n"
-	"  --allow-losses           lost jobs where the baseline had none are no regression\n"
-	"  --format table|json      the output format (default table)\n"
-	"\n"
-	"Verdicts: ok, better or worse (significant changes), REGRESSION (beyond a tolerance).\n"
-	"Exit status: 0 no regression, 1 a regression, 2 usage error, 3 a side cannot be read.\n";
-
-/* ---- the command line ---- */
-
-/* Reads --format's value into a. 0, or -1 with err. */
-static int parse_format(const char *value, struct compare_args *a, char *err, size_t errlen)
-{
-	static const char *const names[] = { "table", "json", NULL };
-	int v = parse_word("format", value, names, err, errlen);
-
-	a->format = v == 1 ? COMPARE_JSON : COMPARE_TABLE;
-	return v < 0 ? -1 : 0;
-}
-
-/* Applies option code, with value when it takes one, to the struct compare_args at ctx. 0, or -1 with err. */
-static int apply_option(int code, const char *value, void *ctx, char *err, size_t errlen)
-{
-	struct compare_args *a = ctx;
-
-	switch (code) {
-	case OPT_THROUGHPUT_DROP:
-		return parse_double("throughput-drop", value, 0, 100, &a->tol.throughput_drop_pct, err, errlen);
-	case OPT_JAIN_DROP:
-		return parse_double("jain-drop", value, 0, 1, &a->tol.jain_drop, err, errlen);
-	case OPT_ALLOW_DUPLICATES:
-		a->tol.allow_duplicates = true;
-		return 0;
-	case OPT_ALLOW_LOSSES:
-		a->tol.allow_losses = true;
-		return 0;
-	case OPT_FORMAT:
-		return parse_format(value, a, err, errlen);
-	default:
-		a->results = value;
-		return 0;
-	}
-}
-
 
 /* Classifies s->spec: a run id, "inv:ID" or a file. 0, or -1 with err. */
 static int parse_side(struct side *s, char *err, size_t errlen)
@@ -166,35 +74,30 @@ static int parse_side(struct side *s, char *err, size_t errlen)
  */
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
+	const struct command *c = command_find("compare");
 	char err[512];
 	int i;
 
-	*a = (struct compare_args){ .results = STORE_DEFAULT_PATH, .format = COMPARE_TABLE };
-	compare_default_tolerance(&a->tol);
-	a->sides[0].label = "baseline";
-	a->sides[1].label = "candidate";
-	switch (args_options(argc, argv, options, OPT_HELP, usage, apply_option, a, err, sizeof(err))) {
+	*a = (struct compare_args){ .sides = { { .label = "baseline" }, { .label = "candidate" } } };
+	switch (command_read(c, argc, argv, &a->settings, err, sizeof(err))) {
 	case ARGS_HELP:
 		return -1;
 	case ARGS_ERROR:
-		goto usage;
+		return command_usage_error(c, err);
 	case ARGS_OK:
 		break;
 	}
 	if (argc - optind != 2) {
 		snprintf(err, sizeof(err), "expected BASELINE and CANDIDATE, got %d argument%s", argc - optind,
 			 argc - optind == 1 ? "" : "s");
-		goto usage;
+		return command_usage_error(c, err);
 	}
 	for (i = 0; i < 2; i++) {
 		a->sides[i].spec = argv[optind + i];
 		if (parse_side(&a->sides[i], err, sizeof(err)) < 0)
-			goto usage;
+			return command_usage_error(c, err);
 	}
 	return EXIT_DONE;
-usage:
-	fprintf(stderr, "claimbench compare: %s\n(see claimbench compare --help)\n", err);
-	return EXIT_USAGE;
 }
 
 /* ---- loading from the store ---- */
@@ -290,21 +193,21 @@ int cmd_compare(int argc, char **argv)
 		return status;
 	status = EXIT_ENVIRONMENT;
 	if ((a.sides[0].kind != SPEC_FILE || a.sides[1].kind != SPEC_FILE) &&
-	    store_open_existing(a.results, &db, err, sizeof(err)) < 0) {
+	    store_open_existing(a.settings.results, &db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench compare: %s\n", err);
 		goto out;
 	}
 	for (i = 0; i < 2; i++)
-		if (load_side(db, a.results, &a.sides[i]) < 0)
+		if (load_side(db, a.settings.results, &a.sides[i]) < 0)
 			goto out;
-	if (compare_runs(a.sides[0].runs, a.sides[0].n_runs, a.sides[1].runs, a.sides[1].n_runs, &a.tol, &res) < 0) {
+	if (compare_runs(a.sides[0].runs, a.sides[0].n_runs, a.sides[1].runs, a.sides[1].n_runs, &a.settings.tol, &res) < 0) {
 		fprintf(stderr, "claimbench compare: out of memory\n");
 		goto out;
 	}
 	shown = (struct compare_report){ .baseline = a.sides[0].spec, .baseline_runs = a.sides[0].n_runs,
 					 .candidate = a.sides[1].spec, .candidate_runs = a.sides[1].n_runs,
-					 .tol = &a.tol, .res = &res };
-	if (a.format == COMPARE_JSON) {
+					 .tol = &a.settings.tol, .res = &res };
+	if (a.settings.compare_format == COMPARE_JSON) {
 		if (compare_print_json(stdout, &shown) < 0) {
 			fprintf(stderr, "claimbench compare: out of memory\n");
 			goto out;

@@ -11,26 +11,17 @@
 #include "base/parse.h"
 #include "base/exit_status.h"
 #include "chart/chart_plot.h"
-#include "cli/args.h"
-#include "cli/invocation.h"
 #include "cli/commands.h"
 #include "chart/report_doc.h"
-
-/* Long-only options get codes past the ASCII range. */
-enum report_option_code {
-	OPT_RESULTS = 256, OPT_OUT, OPT_LAST, OPT_HELP,
-};
 
 /* Where the report goes when --out is not given: this, then the invocation or the first run. */
 #define REPORT_DEFAULT_DIR "results/report-"
 
 /* What `claimbench report` was asked. */
 struct report_args {
-	const char *results;	/* --results: the store's path */
-	const char *out;	/* --out: the output directory, NULL for the default */
-	bool last;		/* --last: the most recent invocation */
-	char **operands;	/* RUN and inv:N operands, in order (points into argv) */
-	int n_operands;		/* entries in operands */
+	struct command_settings settings;	/* its options: --results, --out, --last */
+	char **operands;			/* RUN and inv:N operands, in order (points into argv) */
+	int n_operands;				/* entries in operands */
 };
 
 /* The runs a report covers, loaded. */
@@ -39,31 +30,6 @@ struct selection {
 	char subject[256];		/* "invocation N" or "runs A, B, ..." */
 	char default_dir[64];		/* REPORT_DEFAULT_DIR "inv-N" or "run-A" */
 };
-
-static const struct option report_options[] = {
-	{ "results", required_argument, NULL, OPT_RESULTS },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "last", no_argument, NULL, OPT_LAST },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char report_usage[] =
-	"usage: claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]\n"
-	"Draws charts of stored runs with gnuplot (PNG and SVG: throughput against workers,\n"
-	"makespan, each worker's share, claim-latency percentiles, completions over time,\n"
-	"duplicates/overlaps/losses) and writes report.md and report.html beside them.\n"
-	"\n"
-	"  RUN...           run ids, as claimbench history lists them\n"
-	"  inv:N            every run of invocation N\n"
-	"  --last           every run of the most recent invocation (the default)\n"
-	"  --out DIR        the output directory (default " REPORT_DEFAULT_DIR "inv-N, or " REPORT_DEFAULT_DIR
-	"run-ID for run ids)\n"
-	"  --results PATH   the result store (default " STORE_DEFAULT_PATH ")\n"
-	"\n"
-	"Needs gnuplot (apt-get install gnuplot-nox). The chart templates (charts/*.gp) are found\n"
-	"in $CLAIMBENCH_SCRIPTS when it is set, else in ../share/claimbench (installed) or\n"
-	"../scripts (source tree) beside the binary.\n";
 
 /* Checks one operand: RUN or inv:N. 0, or -1 with err. */
 static int check_operand(const char *text, char *err, size_t errlen)
@@ -77,34 +43,19 @@ static int check_operand(const char *text, char *err, size_t errlen)
 	return -1;
 }
 
-/* Applies option code (--results, --out or --last) to the struct report_args at ctx. Always 0. */
-static int apply_option(int code, const char *value, void *ctx, char *err, size_t errlen)
-{
-	struct report_args *a = ctx;
-
-	(void)err;
-	(void)errlen;
-	if (code == OPT_RESULTS)
-		a->results = value;
-	else if (code == OPT_OUT)
-		a->out = value;
-	else
-		a->last = true;
-	return 0;
-}
-
 /* Parses the command line into a. EXIT_DONE to go on, -1 when --help was printed, EXIT_USAGE after the error. */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
+	const struct command *c = command_find("report");
 	char err[512];
 	int i;
 
-	*a = (struct report_args){ .results = STORE_DEFAULT_PATH };
-	switch (args_options(argc, argv, report_options, OPT_HELP, report_usage, apply_option, a, err, sizeof(err))) {
+	*a = (struct report_args){ .n_operands = 0 };
+	switch (command_read(c, argc, argv, &a->settings, err, sizeof(err))) {
 	case ARGS_HELP:
 		return -1;
 	case ARGS_ERROR:
-		goto usage;
+		return command_usage_error(c, err);
 	case ARGS_OK:
 		break;
 	}
@@ -112,15 +63,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	a->n_operands = argc - optind;
 	for (i = 0; i < a->n_operands; i++)
 		if (check_operand(a->operands[i], err, sizeof(err)) < 0)
-			goto usage;
-	if (a->last && a->n_operands) {
-		snprintf(err, sizeof(err), "--last takes no RUN or inv:N");
-		goto usage;
-	}
+			return command_usage_error(c, err);
+	if (a->settings.last && a->n_operands)
+		return command_usage_error(c, "--last takes no RUN or inv:N");
 	return EXIT_DONE;
-usage:
-	fprintf(stderr, "claimbench report: %s\n(see claimbench report --help)\n", err);
-	return EXIT_USAGE;
 }
 
 /* Loads run run_id as the next run of sel. 0, or -1 after printing why. */
@@ -181,22 +127,22 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 		rc = store_latest_invocation(db, &id, err, sizeof(err));
 		if (rc != 0) {
 			fprintf(stderr, "claimbench report: %s%s\n", rc > 0 ? "no runs in " : "",
-				rc > 0 ? a->results : err);
+				rc > 0 ? a->settings.results : err);
 			return EXIT_ENVIRONMENT;
 		}
 		snprintf(sel->subject, sizeof(sel->subject), "invocation %lld", id);
 		snprintf(sel->default_dir, sizeof(sel->default_dir), REPORT_DEFAULT_DIR "inv-%lld", id);
-		return add_invocation(db, a->results, id, sel) < 0 ? EXIT_ENVIRONMENT : EXIT_DONE;
+		return add_invocation(db, a->settings.results, id, sel) < 0 ? EXIT_ENVIRONMENT : EXIT_DONE;
 	}
 	for (i = 0; i < a->n_operands; i++) {
 		if (strncmp(a->operands[i], "inv:", 4) == 0) {
 			id = strtoll(a->operands[i] + 4, NULL, 10);
 			snprintf(text, sizeof(text), "invocation %lld", id);
-			rc = add_invocation(db, a->results, id, sel);
+			rc = add_invocation(db, a->settings.results, id, sel);
 		} else {
 			id = strtoll(a->operands[i], NULL, 10);
 			snprintf(text, sizeof(text), "run %lld", id);
-			rc = add_run(db, a->results, id, sel);
+			rc = add_run(db, a->settings.results, id, sel);
 		}
 		if (rc < 0)
 			return EXIT_ENVIRONMENT;
@@ -309,14 +255,14 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "claimbench report: %s\n", err);
 		return EXIT_ENVIRONMENT;
 	}
-	if (store_open_existing(a.results, &db, err, sizeof(err)) < 0) {
+	if (store_open_existing(a.settings.results, &db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench report: %s\n", err);
 		return EXIT_ENVIRONMENT;
 	}
 	status = select_runs(db, &a, &sel);
 	if (status != EXIT_DONE)
 		goto out;
-	dir = a.out ? a.out : sel.default_dir;
+	dir = a.settings.out ? a.settings.out : sel.default_dir;
 	status = make_dirs(dir) < 0 ? EXIT_ENVIRONMENT : make_report(&sel, gnuplot, scripts, dir);
 out:
 	store_run_list_free(&sel.list);

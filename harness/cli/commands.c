@@ -1,6 +1,7 @@
 /* The table of subcommands and the --help text made from it. */
 #include <string.h>
 
+#include "base/exit_status.h"
 #include "cli/commands.h"
 
 const struct command commands[] = {
@@ -32,35 +33,68 @@ const struct command commands[] = {
 		.name = "history",
 		.summary = "list the runs in the result store, newest first",
 		.synopsis = "claimbench history [--results PATH] [--limit N]",
-		.options = -1,
+		.about = "Lists the stored runs, newest first: id, the invocation it belongs to, when it was\n"
+			 "stored, strategy, claim mode, workers, makespan, throughput, duplicates, lost jobs,\n"
+			 "Jain's fairness index, complete.\n",
+		.tail = "Exit status: 0 done, 2 usage error, 3 the store cannot be read.\n",
+		.options = COMMAND_HISTORY,
 		.run = cmd_history,
 	},
 	{
 		.name = "show",
 		.summary = "print one stored run and the invocation it came from",
 		.synopsis = "claimbench show RUN [--results PATH]",
-		.options = -1,
+		.about = "Prints stored run RUN (an id from claimbench history) as claimbench run's table, then its\n"
+			 "parameters and its invocation: host, claimbench version, git revision, server settings and\n"
+			 "scenario text.\n",
+		.tail = "Exit status: 0 done, 2 usage error, 3 the store or the run cannot be read.\n",
+		.options = COMMAND_SHOW,
 		.run = cmd_show,
 	},
 	{
 		.name = "export",
 		.summary = "print one stored run as CSV or JSON",
 		.synopsis = "claimbench export RUN --format csv|json [--results PATH]",
-		.options = -1,
+		.about = "Prints stored run RUN (an id from claimbench history) as claimbench run --format csv or\n"
+			 "json printed it.\n",
+		.tail = "Exit status: 0 done, 2 usage error, 3 the store or the run cannot be read.\n",
+		.options = COMMAND_EXPORT,
 		.run = cmd_export,
 	},
 	{
 		.name = "compare",
 		.summary = "compare a candidate's runs with a baseline's; exit 1 on a regression",
 		.synopsis = "claimbench compare BASELINE CANDIDATE [options]",
-		.options = -1,
+		.about = "Compares the candidate's runs with the baseline's, grouped by strategy, claim mode and\n"
+			 "workers: for each group on both sides and each metric, the means, the change and whether\n"
+			 "it is significant at 95 % (Welch's t-test; n/a with fewer than 2 runs on a side). Exits 1\n"
+			 "when a guarded metric regressed beyond its tolerance.\n"
+			 "\n"
+			 "BASELINE and CANDIDATE are each\n"
+			 "  42          run 42 of the result store (see claimbench history)\n"
+			 "  inv:7       every run of invocation 7 of the result store\n"
+			 "  FILE        a JSON file of claimbench run --format json or claimbench export --format json\n"
+			 "              (a file whose name is all digits: ./42)\n",
+		.tail = "Verdicts: ok, better or worse (significant changes), REGRESSION (beyond a tolerance).\n"
+			"Exit status: 0 no regression, 1 a regression, 2 usage error, 3 a side cannot be read.\n",
+		.options = COMMAND_COMPARE,
 		.run = cmd_compare,
 	},
 	{
 		.name = "report",
 		.summary = "draw charts of stored runs and write report.md and report.html",
 		.synopsis = "claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]",
-		.options = -1,
+		.about = "Draws charts of stored runs with gnuplot (PNG and SVG: throughput against workers,\n"
+			 "makespan, each worker's share, claim-latency percentiles, completions over time,\n"
+			 "duplicates/overlaps/losses) and writes report.md and report.html beside them.\n"
+			 "\n"
+			 "  RUN...           run ids, as claimbench history lists them\n"
+			 "  inv:N            every run of invocation N\n",
+		.tail = "Needs gnuplot (apt-get install gnuplot-nox). The chart templates (charts/*.gp) are found\n"
+			"in $CLAIMBENCH_SCRIPTS when it is set, else in ../share/claimbench (installed) or\n"
+			"../scripts (source tree) beside the binary.\n"
+			"Exit status: 0 done, 2 usage error, 3 the store, gnuplot or the output directory fails.\n",
+		.options = COMMAND_REPORT,
 		.run = cmd_report,
 	},
 	{
@@ -107,4 +141,24 @@ void command_print_usage(const struct command *c, const struct option_set *set, 
 	}
 	if (c->tail)
 		fprintf(out, "\n%s", c->tail);
+}
+
+enum args_outcome command_read(const struct command *c, int argc, char **argv, struct command_settings *settings,
+			       char *err, size_t errlen)
+{
+	struct option_set set;
+	enum args_outcome rc;
+
+	if (option_set_build(&set, command_options, (enum command_id)c->options, err, errlen) < 0)
+		return ARGS_ERROR;
+	rc = command_parse(&set, argc, argv, settings, err, errlen);
+	if (rc == ARGS_HELP)
+		command_print_usage(c, &set, stdout);
+	return rc;
+}
+
+int command_usage_error(const struct command *c, const char *err)
+{
+	fprintf(stderr, "claimbench %s: %s\n(see claimbench %s --help)\n", c->name, err, c->name);
+	return EXIT_USAGE;
 }

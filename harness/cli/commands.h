@@ -32,6 +32,17 @@ const struct command *command_find(const char *name);
  */
 void command_print_usage(const struct command *c, const struct option_set *set, FILE *out);
 
+/*
+ * Reads c's command line (argv[0] is its name) into settings with c's rows of the option
+ * table; --help prints c's usage on stdout. ARGS_OK with optind at the first operand,
+ * ARGS_HELP, or ARGS_ERROR with err.
+ */
+enum args_outcome command_read(const struct command *c, int argc, char **argv, struct command_settings *settings,
+			       char *err, size_t errlen);
+
+/* Says on stderr that c's command line is wrong, and why. Returns EXIT_USAGE. */
+int command_usage_error(const struct command *c, const char *err);
+
 /* `claimbench run [options]`. */
 int cmd_run(int argc, char **argv);
 

@@ -269,6 +269,13 @@ static void format_table_prefix(const struct option_def *o, const void *base, ch
 	snprintf(buf, len, "%s", cfg->table_prefix ? cfg->table_prefix : "");
 }
 
+const char *const export_formats[] = { [EXPORT_CSV] = "csv", [EXPORT_JSON] = "json", NULL };
+const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON] = "json", NULL };
+
+/* A macro's value as a string literal, for a default. */
+#define STRINGIFY(x) #x
+#define TEXT_OF(x) STRINGIFY(x)
+
 /* The fault trigger row o's offset points at in base. */
 static struct fault_trigger *trigger_of(const struct option_def *o, void *base)
 {
@@ -473,9 +480,39 @@ const struct option_def command_options[] = {
 	  .offset = offsetof(struct command_settings, scenario), .arg = "FILE",
 	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "
 		  "every run option is a key, and the command line overrides the file" },
-	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
+	  .commands = COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_HISTORY) | COMMAND_BIT(COMMAND_SHOW) |
+		      COMMAND_BIT(COMMAND_EXPORT) | COMMAND_BIT(COMMAND_COMPARE) | COMMAND_BIT(COMMAND_REPORT),
 	  .offset = offsetof(struct command_settings, results), .def = STORE_DEFAULT_PATH, .arg = "PATH",
-	  .help = "the result store every run is appended to" },
+	  .help = "the result store (run appends every run to it)" },
+	{ .name = "limit", .type = OPTION_LONG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_HISTORY),
+	  .offset = offsetof(struct command_settings, limit), .min = 0, .max = INT_MAX, .def = "20", .arg = "N",
+	  .help = "list at most N runs, 0 for all" },
+	{ .name = "format", .type = OPTION_WORD, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_EXPORT),
+	  .offset = offsetof(struct command_settings, export_format), .words = export_formats, .arg = "F",
+	  .help = "csv or json, as claimbench run --format prints them (required)" },
+	{ .name = "format", .type = OPTION_WORD, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_COMPARE),
+	  .offset = offsetof(struct command_settings, compare_format), .words = compare_formats, .def = "table",
+	  .arg = "F", .help = "table or json" },
+	{ .name = "throughput-drop", .type = OPTION_DOUBLE, .place = OPTION_IN_COMMAND,
+	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, tol.throughput_drop_pct),
+	  .min = 0, .max = 100, .def = TEXT_OF(COMPARE_THROUGHPUT_DROP_PCT), .arg = "PCT",
+	  .help = "a regression when mean throughput falls more than PCT %" },
+	{ .name = "jain-drop", .type = OPTION_DOUBLE, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_COMPARE),
+	  .offset = offsetof(struct command_settings, tol.jain_drop), .min = 0, .max = 1, .def = TEXT_OF(COMPARE_JAIN_DROP),
+	  .arg = "X", .help = "a regression when mean Jain's index falls more than X" },
+	{ .name = "allow-duplicates", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND,
+	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, tol.allow_duplicates),
+	  .help = "duplicates where the baseline had none are no regression" },
+	{ .name = "allow-losses", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND,
+	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, tol.allow_losses),
+	  .help = "lost jobs where the baseline had none are no regression" },
+	{ .name = "out", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
+	  .offset = offsetof(struct command_settings, out), .arg = "DIR",
+	  .help = "the output directory (default results/report-inv-N, or results/report-run-ID for run ids)" },
+	{ .name = "last", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
+	  .offset = offsetof(struct command_settings, last),
+	  .help = "every run of the most recent invocation (the default)" },
 	{ .name = "db", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_CLEANUP),
 	  .offset = offsetof(struct command_settings, db), .arg = "CONNINFO",
 	  .help = "also look in this database (a libpq conninfo or URI, or sqlite:PATH) for tables of dead runs" },

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/compare.h"
 #include "cli/args.h"
 #include "model/config.h"
 #include "model/option.h"
@@ -21,6 +22,11 @@
 /* The commands that take options from the table. */
 enum command_id {
 	COMMAND_RUN,		/* claimbench run */
+	COMMAND_HISTORY,	/* claimbench history */
+	COMMAND_SHOW,		/* claimbench show */
+	COMMAND_EXPORT,		/* claimbench export */
+	COMMAND_COMPARE,	/* claimbench compare */
+	COMMAND_REPORT,		/* claimbench report */
 	COMMAND_CLEANUP,	/* claimbench cleanup */
 	COMMAND_COUNT
 };
@@ -29,11 +35,27 @@ enum command_id {
 
 /* What a command line says once, whatever the run groups: the rows placed OPTION_IN_COMMAND. */
 struct command_settings {
-	const char *results;	/* --results: the result store */
-	const char *scenario;	/* --scenario (run): the scenario file, or NULL */
-	const char *db;		/* --db (cleanup): the database to look in, or NULL */
-	bool dry_run;		/* --dry-run (cleanup): say what would be removed, remove nothing */
+	const char *results;		/* --results: the result store */
+	const char *scenario;		/* --scenario (run): the scenario file, or NULL */
+	long limit;			/* --limit (history): runs to list, 0 for all */
+	int export_format;		/* --format (export): an enum export_format, -1 when not given */
+	int compare_format;		/* --format (compare): an enum compare_format */
+	struct compare_tolerance tol;	/* compare's tolerances */
+	const char *out;		/* --out (report): the output directory, or NULL */
+	bool last;			/* --last (report): the latest invocation */
+	const char *db;			/* --db (cleanup): the database to look in, or NULL */
+	bool dry_run;			/* --dry-run (cleanup): say what would be removed, remove nothing */
 };
+
+/* export's --format values. */
+enum export_format { EXPORT_CSV, EXPORT_JSON };
+
+/* compare's --format values. */
+enum compare_format { COMPARE_TABLE, COMPARE_JSON };
+
+/* The names of export's and compare's --format values, indexed by their enums, NULL-terminated. */
+extern const char *const export_formats[];
+extern const char *const compare_formats[];
 
 /* Every command's options, NULL-name terminated. */
 extern const struct option_def command_options[];

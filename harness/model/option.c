@@ -92,8 +92,10 @@ int option_apply_default(const struct option_def *o, void *base, char *err, size
 		return option_apply(o, o->def, base, err, errlen);
 	switch (o->type) {
 	case OPTION_INT:
-	case OPTION_WORD:
 		*(int *)dst = 0;
+		return 0;
+	case OPTION_WORD:
+		*(int *)dst = -1;
 		return 0;
 	case OPTION_LONG:
 		*(long *)dst = 0;
@@ -136,7 +138,7 @@ void option_format(const struct option_def *o, const void *base, char *buf, size
 		snprintf(buf, len, "%.15g", *(const double *)src);
 		return;
 	case OPTION_WORD:
-		snprintf(buf, len, "%s", o->words[*(const int *)src]);
+		snprintf(buf, len, "%s", *(const int *)src < 0 ? "" : o->words[*(const int *)src]);
 		return;
 	case OPTION_FLAG:
 		snprintf(buf, len, "%s", *(const bool *)src ? "true" : "false");

@@ -18,7 +18,7 @@ enum option_type {
 	OPTION_LONG,	/* long: a whole number in [min, max] */
 	OPTION_U64,	/* uint64_t: a whole number in [min, max] */
 	OPTION_DOUBLE,	/* double: a finite number in [min, max] */
-	OPTION_WORD,	/* int: the index of the value in words */
+	OPTION_WORD,	/* int: the index of the value in words; -1 when not given and the row has no default */
 	OPTION_FLAG,	/* bool: true when given; "true" or "false" as a scenario key */
 	OPTION_TEXT,	/* const char *: the text itself, which must outlive the value */
 	OPTION_CUSTOM,	/* whatever the row's parse function writes, at its offset or anywhere in the struct */
@@ -71,8 +71,8 @@ struct option_def {
 int option_apply(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
 
 /*
- * Sets row o's value in the struct at base to its default: o->def parsed, else zero (a
- * custom row's parse given NULL). 0, or -1 with err.
+ * Sets row o's value in the struct at base to its default: o->def parsed, else zero (-1
+ * for a word, a custom row's parse given NULL). 0, or -1 with err.
  */
 int option_apply_default(const struct option_def *o, void *base, char *err, size_t errlen);
 
