@@ -227,17 +227,13 @@ int cmd_cleanup(int argc, char **argv)
 	const struct command *cmd = command_find("cleanup");
 	struct command_settings settings;
 	struct tally t = { 0 };
+	enum command_start start;
 	char err[512];
 	int status = EXIT_DONE;
 
-	switch (command_read(cmd, argc, argv, &settings, err, sizeof(err))) {
-	case ARGS_HELP:
-		return EXIT_DONE;
-	case ARGS_ERROR:
-		return command_usage_error(cmd, err);
-	case ARGS_OK:
-		break;
-	}
+	start = command_read(cmd, argc, argv, &settings);
+	if (start != COMMAND_GO)
+		return start == COMMAND_HELP_SHOWN ? EXIT_DONE : EXIT_USAGE;
 	if (optind < argc) {
 		snprintf(err, sizeof(err), "unexpected argument \"%s\"", argv[optind]);
 		return command_usage_error(cmd, err);

@@ -75,18 +75,14 @@ static int parse_side(struct side *s, char *err, size_t errlen)
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	const struct command *c = command_find("compare");
+	enum command_start start;
 	char err[512];
 	int i;
 
 	*a = (struct compare_args){ .sides = { { .label = "baseline" }, { .label = "candidate" } } };
-	switch (command_read(c, argc, argv, &a->settings, err, sizeof(err))) {
-	case ARGS_HELP:
-		return -1;
-	case ARGS_ERROR:
-		return command_usage_error(c, err);
-	case ARGS_OK:
-		break;
-	}
+	start = command_read(c, argc, argv, &a->settings);
+	if (start != COMMAND_GO)
+		return start == COMMAND_HELP_SHOWN ? -1 : EXIT_USAGE;
 	if (argc - optind != 2) {
 		snprintf(err, sizeof(err), "expected BASELINE and CANDIDATE, got %d argument%s", argc - optind,
 			 argc - optind == 1 ? "" : "s");

@@ -47,18 +47,14 @@ static int check_operand(const char *text, char *err, size_t errlen)
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	const struct command *c = command_find("report");
+	enum command_start start;
 	char err[512];
 	int i;
 
 	*a = (struct report_args){ .n_operands = 0 };
-	switch (command_read(c, argc, argv, &a->settings, err, sizeof(err))) {
-	case ARGS_HELP:
-		return -1;
-	case ARGS_ERROR:
-		return command_usage_error(c, err);
-	case ARGS_OK:
-		break;
-	}
+	start = command_read(c, argc, argv, &a->settings);
+	if (start != COMMAND_GO)
+		return start == COMMAND_HELP_SHOWN ? -1 : EXIT_USAGE;
 	a->operands = argv + optind;
 	a->n_operands = argc - optind;
 	for (i = 0; i < a->n_operands; i++)

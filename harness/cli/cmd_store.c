@@ -61,16 +61,12 @@ static int parse_operands(const struct store_command *cmd, int argc, char **argv
 static int parse_args(const struct store_command *cmd, int argc, char **argv, struct store_args *a)
 {
 	const struct command *c = command_find(cmd->name);
+	enum command_start start;
 	char err[512];
 
-	switch (command_read(c, argc, argv, &a->settings, err, sizeof(err))) {
-	case ARGS_HELP:
-		return -1;
-	case ARGS_ERROR:
-		return command_usage_error(c, err);
-	case ARGS_OK:
-		break;
-	}
+	start = command_read(c, argc, argv, &a->settings);
+	if (start != COMMAND_GO)
+		return start == COMMAND_HELP_SHOWN ? -1 : EXIT_USAGE;
 	if (parse_operands(cmd, argc, argv, a, err, sizeof(err)) < 0)
 		return command_usage_error(c, err);
 	return EXIT_DONE;

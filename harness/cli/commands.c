@@ -143,18 +143,26 @@ void command_print_usage(const struct command *c, const struct option_set *set, 
 		fprintf(out, "\n%s", c->tail);
 }
 
-enum args_outcome command_read(const struct command *c, int argc, char **argv, struct command_settings *settings,
-			       char *err, size_t errlen)
+enum command_start command_read(const struct command *c, int argc, char **argv, struct command_settings *settings)
 {
 	struct option_set set;
-	enum args_outcome rc;
+	char err[512];
 
-	if (option_set_build(&set, command_options, (enum command_id)c->options, err, errlen) < 0)
-		return ARGS_ERROR;
-	rc = command_parse(&set, argc, argv, settings, err, errlen);
-	if (rc == ARGS_HELP)
+	if (option_set_build(&set, command_options, (enum command_id)c->options, err, sizeof(err)) < 0)
+		goto bad;
+	switch (command_parse(&set, argc, argv, settings, err, sizeof(err))) {
+	case ARGS_HELP:
 		command_print_usage(c, &set, stdout);
-	return rc;
+		return COMMAND_HELP_SHOWN;
+	case ARGS_ERROR:
+		goto bad;
+	case ARGS_OK:
+		break;
+	}
+	return COMMAND_GO;
+bad:
+	command_usage_error(c, err);
+	return COMMAND_BAD;
 }
 
 int command_usage_error(const struct command *c, const char *err)

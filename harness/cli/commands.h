@@ -32,13 +32,18 @@ const struct command *command_find(const char *name);
  */
 void command_print_usage(const struct command *c, const struct option_set *set, FILE *out);
 
+/* What command_read found. */
+enum command_start {
+	COMMAND_GO,		/* the options are read; optind is at the first operand */
+	COMMAND_HELP_SHOWN,	/* --help: the usage was printed, the command is done (exit 0) */
+	COMMAND_BAD,		/* a usage error, said on stderr (exit 2) */
+};
+
 /*
  * Reads c's command line (argv[0] is its name) into settings with c's rows of the option
- * table; --help prints c's usage on stdout. ARGS_OK with optind at the first operand,
- * ARGS_HELP, or ARGS_ERROR with err.
+ * table; --help prints c's usage on stdout, a usage error is said on stderr.
  */
-enum args_outcome command_read(const struct command *c, int argc, char **argv, struct command_settings *settings,
-			       char *err, size_t errlen);
+enum command_start command_read(const struct command *c, int argc, char **argv, struct command_settings *settings);
 
 /* Says on stderr that c's command line is wrong, and why. Returns EXIT_USAGE. */
 int command_usage_error(const struct command *c, const char *err);

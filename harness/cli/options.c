@@ -288,27 +288,53 @@ static const struct fault_trigger *trigger_in(const struct option_def *o, const 
 	return (const struct fault_trigger *)((const char *)base + o->offset);
 }
 
-/* --KIND-at: instants in seconds after the start, comma-separated, each from 0 to 86400; NULL: none. */
-static int parse_instants(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+/* Reads one item of a fault list into t at its place n. 0, or -1 with err. */
+typedef int (*fault_item_fn)(const struct option_def *o, const char *item, struct fault_trigger *t, size_t n,
+			     char *err, size_t errlen);
+
+/* A --KIND-at item: an instant in seconds after the start, 0 to 86400. */
+static int read_instant(const struct option_def *o, const char *item, struct fault_trigger *t, size_t n, char *err,
+			size_t errlen)
 {
-	struct fault_trigger *t = trigger_of(o, base);
+	return parse_double(o->name, item, 0, 86400, &t->at_s[n], err, errlen);
+}
+
+/* A --KIND-exec item: the N-th execution of the run, from 1. */
+static int read_exec_number(const struct option_def *o, const char *item, struct fault_trigger *t, size_t n,
+			    char *err, size_t errlen)
+{
+	return parse_long(o->name, item, 1, 100000000, &t->exec[n], err, errlen);
+}
+
+/* Reads text, a comma-separated list of at most MAX_FAULT_POINTS items, with read into t; *count the items read. */
+static int parse_fault_list(const struct option_def *o, const char *text, struct fault_trigger *t, size_t *count,
+			    fault_item_fn read, char *err, size_t errlen)
+{
 	char buf[1024], *save = NULL;
 
-	t->n_at = 0;
+	*count = 0;
 	if (!text)
 		return 0;
 	if (check_list(o, text, err, errlen) < 0)
 		return -1;
 	snprintf(buf, sizeof(buf), "%s", text);
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (t->n_at == MAX_FAULT_POINTS) {
-			snprintf(err, errlen, "--%s: at most %d instants", o->name, MAX_FAULT_POINTS);
+		if (*count == MAX_FAULT_POINTS) {
+			snprintf(err, errlen, "--%s: at most %d items", o->name, MAX_FAULT_POINTS);
 			return -1;
 		}
-		if (parse_double(o->name, item, 0, 86400, &t->at_s[t->n_at++], err, errlen) < 0)
+		if (read(o, item, t, (*count)++, err, errlen) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* --KIND-at: instants in seconds after the start, comma-separated; NULL: none. */
+static int parse_instants(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct fault_trigger *t = trigger_of(o, base);
+
+	return parse_fault_list(o, text, t, &t->n_at, read_instant, err, errlen);
 }
 
 /* --KIND-at as text. */
@@ -326,23 +352,8 @@ static void format_instants(const struct option_def *o, const void *base, char *
 static int parse_exec_numbers(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
 {
 	struct fault_trigger *t = trigger_of(o, base);
-	char buf[1024], *save = NULL;
 
-	t->n_exec = 0;
-	if (!text)
-		return 0;
-	if (check_list(o, text, err, errlen) < 0)
-		return -1;
-	snprintf(buf, sizeof(buf), "%s", text);
-	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (t->n_exec == MAX_FAULT_POINTS) {
-			snprintf(err, errlen, "--%s: at most %d executions", o->name, MAX_FAULT_POINTS);
-			return -1;
-		}
-		if (parse_long(o->name, item, 1, 100000000, &t->exec[t->n_exec++], err, errlen) < 0)
-			return -1;
-	}
-	return 0;
+	return parse_fault_list(o, text, t, &t->n_exec, read_exec_number, err, errlen);
 }
 
 /* --KIND-exec as text. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "temp_file.h"
 #include "cli/invocation.h"
 #include "engine/strategy.h"
 #include "model/run_param.h"
@@ -16,21 +17,6 @@
 
 /* The invocation under test: large, so not on the stack. */
 static struct run_invocation inv;
-
-/* Writes text to a temporary scenario file NAME.ini; its path (a static buffer). */
-static const char *write_scenario(const char *name, const char *text)
-{
-	static char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/tmp/claimbench-test-%ld-%s.ini", (long)getpid(), name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-	return path;
-}
 
 /* Parses the NULL-terminated arguments after "run" with table into inv; the outcome, err set on an error. */
 static enum invocation_outcome parse_with(const struct option_def *table, char *err, size_t errlen, ...)
@@ -120,7 +106,7 @@ static void test_command_line(void)
 static void test_scenario_file(void)
 {
 	char err[512];
-	const char *path = write_scenario("groups", "[global]\njobs = 30\nworkers = 2\ntries = 2\n"
+	const char *path = temp_file_write("groups", "[global]\njobs = 30\nworkers = 2\ntries = 2\n"
 						 "[slow]\nwork-ms = 10\n[sweep]\njobs = 5,6,7\nbackoff-ms = 1,2\n"
 						 "[expect]\nok = skip-locked.duplicates == 0\n");
 
@@ -175,14 +161,14 @@ static void test_bad_input(void)
 	REFUSED("--strategy: expected a comma-separated list without empty items", "a trailing comma", "--strategy",
 		"naive,");
 	REFUSED("--queue: expected 1 to 16 comma-separated names", "an empty task class", "--queue", "a,,b");
-	path = write_scenario("unknown", "[global]\njobs = 5\nscenario = x.ini\n");
+	path = temp_file_write("unknown", "[global]\njobs = 5\nscenario = x.ini\n");
 	REFUSED(":3: unknown key \"scenario\" in [global]", "--scenario as a scenario key", "--scenario", path);
 	unlink(path);
-	path = write_scenario("badvalue", "[g]\nwork-ms = fast\n");
+	path = temp_file_write("badvalue", "[g]\nwork-ms = fast\n");
 	REFUSED("badvalue.ini:2: work-ms = fast: --work-ms: expected a number", "a bad value in a file, located",
 		"--scenario", path);
 	unlink(path);
-	path = write_scenario("overflow", "[g]\njobs = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n"
+	path = temp_file_write("overflow", "[g]\njobs = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n"
 					  "seed = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\nproducers = 1,2\n");
 	REFUSED("more than 256 groups and sweep points", "a sweep past the group limit", "--scenario", path);
 	unlink(path);
@@ -273,7 +259,7 @@ static void test_one_row_makes_an_option(void)
 	CHECK(parse_with(extended, err, sizeof(err), "--test-knob", "100", (char *)NULL) == INVOCATION_ERROR &&
 	      strstr(err, "--test-knob: expected a whole number from 0 to 99") != NULL,
 	      "the new row's bounds are checked (%s)", err);
-	path = write_scenario("knob", "[global]\ntest-knob = 1,2,3\n");
+	path = temp_file_write("knob", "[global]\ntest-knob = 1,2,3\n");
 	CHECK(parse_with(extended, err, sizeof(err), "--scenario", path, (char *)NULL) == INVOCATION_RUN &&
 	      inv.n_groups == 3 && inv.groups[2].empty_retries == 3 && strcmp(inv.groups[2].sweep, "test-knob=3") == 0,
 	      "the new row is a scenario key and sweeps (%s)", err);

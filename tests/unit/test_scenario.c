@@ -4,28 +4,14 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "temp_file.h"
 #include "analysis/expect.h"
 #include "cli/scenario.h"
-
-/* Writes text to a new temporary file named NAME.ini and returns its path (static buffer). */
-static const char *write_file(const char *name, const char *text)
-{
-	static char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/tmp/claimbench-test-%ld-%s.ini", (long)getpid(), name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-	return path;
-}
 
 /* Loads text as a scenario file; on failure err holds the message. 0 or -1. */
 static int load(const char *name, const char *text, struct scenario *s, char *err, size_t errlen)
 {
-	const char *path = write_file(name, text);
+	const char *path = temp_file_write(name, text);
 	int rc = scenario_load(path, s, err, errlen);
 
 	unlink(path);
