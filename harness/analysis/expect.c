@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/expect.h"
+#include "model/config.h"
 #include "model/metric_table.h"
 
 enum expr_kind { EXPR_NUMBER, EXPR_REF, EXPR_BINARY, EXPR_NEGATE };
@@ -114,7 +115,7 @@ static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
 	colon = strchr(head, ':');
 	if (colon) {
 		*colon = '\0';
-		if (strcmp(colon + 1, "hold") != 0 && strcmp(colon + 1, "flip") != 0) {
+		if (strcmp(colon + 1, claim_mode_name(MODE_HOLD)) != 0 && strcmp(colon + 1, claim_mode_name(MODE_FLIP)) != 0) {
 			parse_error(ps, "hold or flip after :");
 			return -1;
 		}

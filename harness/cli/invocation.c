@@ -25,9 +25,9 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 		if (!(c->ops->modes & MODE_BIT(c->mode))) {
 			snprintf(err, errlen, "strategy %s has no %s claim mode (it supports %s%s%s)", c->ops->name,
 				 claim_mode_name(c->mode),
-				 c->ops->modes & MODE_BIT(MODE_HOLD) ? "hold" : "",
+				 c->ops->modes & MODE_BIT(MODE_HOLD) ? claim_mode_name(MODE_HOLD) : "",
 				 c->ops->modes == (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP)) ? " and " : "",
-				 c->ops->modes & MODE_BIT(MODE_FLIP) ? "flip" : "");
+				 c->ops->modes & MODE_BIT(MODE_FLIP) ? claim_mode_name(MODE_FLIP) : "");
 			return -1;
 		}
 	}
