@@ -14,7 +14,7 @@
 enum { SLOT_SELECT = SLOT_STRATEGY, SLOT_DONE };
 
 static const struct strategy_statement naive_statements[] = {
-	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				"ORDER BY id LIMIT 1") },
 	{ SLOT_DONE, 1, SQL_ANY("UPDATE {jobs} SET status = 'done', done_at = {now} "
 				"WHERE id = $1 RETURNING id") },
@@ -24,18 +24,18 @@ static const struct strategy_statement naive_statements[] = {
 static enum claim_result naive_claim(struct worker *w, int64_t *job_id)
 {
 	const char *select_params[] = { w->queue };
-	char id[24];
-	const char *mark_params[] = { id, w->index_text };
 	int rows;
 
 	rows = worker_exec(w, SLOT_SELECT, 1, select_params, job_id, 1);
 	if (rows <= 0)
 		return rows < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
-	worker_id_text(id, *job_id);
-	return worker_exec(w, SLOT_MARK_ACTIVE, 2, mark_params, NULL, 0) < 0 ? CLAIM_ERROR : CLAIM_OK;
+	return worker_mark_active(w, *job_id) < 0 ? CLAIM_ERROR : CLAIM_OK;
 }
 
-/* Marks the job done whoever else claimed it; a failure is marked as any strategy's. */
+/*
+ * Marks the job done whoever else claimed it and whatever its state, whatever --fence
+ * says: that is the bug. A failure is marked as any strategy's.
+ */
 static int naive_finish(struct worker *w, int64_t job_id, int slot)
 {
 	char id[24];

@@ -33,9 +33,9 @@ static const struct option_def nowait_options[] = {
 
 static const struct strategy_statement nowait_statements[] = {
 	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				       "ORDER BY id LIMIT 1 FOR UPDATE NOWAIT",
-		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				   "ORDER BY id LIMIT 1",
 	} },
 };

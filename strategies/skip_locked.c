@@ -12,7 +12,7 @@ enum { SLOT_SELECT = SLOT_STRATEGY };
 
 static const struct strategy_statement skip_locked_statements[] = {
 	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				       "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
 	} },
 };

@@ -32,6 +32,7 @@ enum {
 	SLOT_AHEAD,			/* ($1 queue, $2 ticket) tickets ahead of ours */
 	SLOT_SELECT,			/* ($1 queue) the first new job */
 	SLOT_RETURN,			/* ($1 ticket) hand the ticket back */
+	SLOT_RETURN_MINE,		/* ($1 queue, $2 worker) hand back every ticket the worker took */
 };
 
 /* Its settings: the line's width, how often it is polled, and when a ticket is abandoned. */
@@ -57,6 +58,7 @@ static const struct option_def ticket_options[] = {
 /* A worker's place in the line. */
 struct ticket_state {
 	int64_t ticket;		/* the ticket it holds, or -1 */
+	bool unsure;		/* a statement failed: it may hold a ticket it does not know of (a lost answer) */
 };
 
 static const struct strategy_statement ticket_statements[] = {
@@ -77,10 +79,14 @@ static const struct strategy_statement ticket_statements[] = {
 		[BACKEND_POSTGRESQL] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < $2",
 		[BACKEND_SQLITE] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
 	} },
-	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1") },
+	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} ORDER BY id LIMIT 1") },
 	{ SLOT_RETURN, 1, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1",
 		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER)",
+	} },
+	{ SLOT_RETURN_MINE, 2, {
+		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = $2::integer",
+		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = CAST($2 AS INTEGER)",
 	} },
 };
 
@@ -124,8 +130,6 @@ static enum claim_result wait_turn(struct worker *w, const struct ticket_state *
 static enum claim_result claim_in_turn(struct worker *w, struct ticket_state *t, int64_t *job_id)
 {
 	const char *select_params[] = { w->queue };
-	char id[24];
-	const char *mark_params[] = { id, w->index_text };
 	int64_t ticket = t->ticket;	/* held again if the transaction that returns it rolls back */
 	int rows;
 
@@ -135,8 +139,7 @@ static enum claim_result claim_in_turn(struct worker *w, struct ticket_state *t,
 	if (rows < 0)
 		goto rollback;
 	if (rows > 0) {
-		worker_id_text(id, *job_id);
-		if (worker_exec(w, SLOT_MARK_ACTIVE, 2, mark_params, NULL, 0) < 0)
+		if (worker_mark_active(w, *job_id) < 0)
 			goto rollback;
 		if (w->shared->mode == MODE_HOLD)
 			return CLAIM_OK;
@@ -153,21 +156,44 @@ rollback:
 	return CLAIM_ERROR;
 }
 
+/*
+ * After a failed statement, hands back every ticket w took: a ticket whose taking
+ * committed but whose answer a lost connection swallowed would block the line until it
+ * went stale. 0 or -1.
+ */
+static int return_unsure(struct worker *w, struct ticket_state *t)
+{
+	const char *params[] = { w->queue, w->identity_text };
+
+	if (!t->unsure)
+		return 0;
+	if (worker_exec(w, SLOT_RETURN_MINE, 2, params, NULL, 0) < 0)
+		return -1;
+	t->ticket = -1;
+	t->unsure = false;
+	return 0;
+}
+
+/* Takes a ticket, waits for its turn and claims, after handing back what an earlier failure may have left. */
 static enum claim_result ticket_claim(struct worker *w, int64_t *job_id)
 {
 	struct ticket_state *t = w->strategy_data;
-	const char *take_params[] = { w->queue, w->index_text };
-	enum claim_result r;
+	const char *take_params[] = { w->queue, w->identity_text };
+	enum claim_result r = CLAIM_ERROR;
 
+	if (return_unsure(w, t) < 0)
+		goto out;
 	if (worker_exec(w, SLOT_TAKE, 2, take_params, &t->ticket, 1) != 1) {
 		t->ticket = -1;
-		return CLAIM_ERROR;
+		goto out;
 	}
 	r = wait_turn(w, t);
 	if (r == CLAIM_OK)
 		r = claim_in_turn(w, t, job_id);
 	if (r != CLAIM_OK || w->shared->mode == MODE_FLIP)
 		return_ticket(w, t);
+out:
+	t->unsure |= r == CLAIM_ERROR;
 	return r;
 }
 
@@ -175,21 +201,21 @@ static enum claim_result ticket_claim(struct worker *w, int64_t *job_id)
 static int ticket_finish(struct worker *w, int64_t job_id, int slot)
 {
 	struct ticket_state *t = w->strategy_data;
-	char id[24];
-	const char *params[] = { worker_id_text(id, job_id), w->index_text };
 	int64_t ticket = t->ticket;	/* held again if the transaction that returns it rolls back */
 
 	if (w->shared->mode == MODE_FLIP)
 		return worker_finish(w, job_id, slot);
-	if (worker_exec(w, slot, 2, params, NULL, 0) != 1 || return_ticket(w, t) < 0) {
+	if (worker_outcome(w, slot, job_id) != 1 || return_ticket(w, t) < 0) {
 		worker_sql(w, "ROLLBACK");
 		return_ticket(w, t);
+		t->unsure = true;
 		return -1;
 	}
 	if (worker_commit(w) == 0)
 		return 0;
 	t->ticket = ticket;
 	return_ticket(w, t);
+	t->unsure = true;
 	return -1;
 }
 
@@ -203,6 +229,7 @@ static int ticket_worker_init(struct worker *w, char *err, size_t errlen)
 		return -1;
 	}
 	t->ticket = -1;
+	t->unsure = false;
 	w->strategy_data = t;
 	return 0;
 }

@@ -18,26 +18,29 @@ enum { SLOT_CLAIM = SLOT_STRATEGY };
 
 static const struct strategy_statement update_returning_statements[] = {
 	{ SLOT_CLAIM, 2, SQL_ANY("UPDATE {jobs} SET status = 'active', claimed_by = $2, "
-				"claimed_at = {now}, attempts = attempts + 1 "
-				"WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
-				"ORDER BY id LIMIT 1) AND status = 'new' RETURNING id") },
+				"claimed_at = {now}, lease_until = {lease_until}, attempts = attempts + 1 "
+				"WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+				"ORDER BY id LIMIT 1) AND {claimable} RETURNING id, attempts") },
 };
 
 /* Claims in one statement; commits in flip mode, keeps the transaction open in hold mode. */
 static enum claim_result update_returning_claim(struct worker *w, int64_t *job_id)
 {
-	const char *params[] = { w->queue, w->index_text };
+	const char *params[] = { w->queue, w->identity_text };
+	int64_t claimed[2];	/* the job and its attempt number */
 	int rows;
 
 	if (worker_begin(w) < 0)
 		return CLAIM_ERROR;
-	rows = worker_exec(w, SLOT_CLAIM, 2, params, job_id, 1);
+	rows = worker_exec(w, SLOT_CLAIM, 2, params, claimed, 2);
 	if (rows < 0) {
 		worker_sql(w, "ROLLBACK");
 		return CLAIM_ERROR;
 	}
 	if (rows == 0)
 		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
+	*job_id = claimed[0];
+	worker_note_attempt(w, claimed[1]);
 	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
 		return CLAIM_ERROR;
 	return CLAIM_OK;

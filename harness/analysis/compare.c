@@ -135,7 +135,7 @@ static const char *broken_tolerance(const struct metric *m, const struct compare
 		break;
 	case GUARD_DUPLICATES:
 		if (!tol->allow_duplicates && row->base.mean == 0 && row->cand.mean > 0)
-			return "duplicates where the baseline had none";
+			return "repeated work (duplicates, zombie completions) where the baseline had none";
 		break;
 	case GUARD_LOSSES:
 		if (!tol->allow_losses && row->base.mean == 0 && row->cand.mean > 0)

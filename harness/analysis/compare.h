@@ -18,7 +18,7 @@
 struct compare_tolerance {
 	double throughput_drop_pct;	/* largest allowed fall of mean throughput, in % of the baseline's */
 	double jain_drop;		/* largest allowed fall of mean Jain's index, absolute */
-	bool allow_duplicates;		/* duplicates appearing where the baseline had none are no regression */
+	bool allow_duplicates;		/* duplicates, zombie completions appearing where the baseline had none are no regression */
 	bool allow_losses;		/* lost jobs appearing where the baseline had none are no regression */
 };
 

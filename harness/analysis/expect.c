@@ -17,6 +17,7 @@ struct expr_ref {
 	char strategy[64];	/* strategy name */
 	char mode[8];		/* claim mode, "" for any */
 	int workers;		/* worker count, 0 for any */
+	char group[64];		/* scenario section, "" for any */
 	char path[64];		/* metric path */
 	enum aggregate agg;	/* how the matching runs combine */
 };
@@ -79,13 +80,33 @@ static struct expr *new_expr(struct parser *ps, enum expr_kind kind)
 	return e;
 }
 
-/* True for the characters of a reference: strategy names, :mode, @workers, .path. */
+/* True for the characters of a reference: strategy names, :mode, @workers, [group], .path. */
 static bool ref_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == ':' || c == '@' || c == '.';
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == ':' || c == '@' || c == '.' || c == '[' ||
+	       c == ']';
 }
 
-/* Splits word (STRATEGY[:MODE][@WORKERS].PATH) into ref. 0, or -1 with an error. */
+/* Moves a trailing [GROUP] of head into ref->group. 0, or -1 with an error. */
+static int split_group(struct parser *ps, char *head, struct expr_ref *ref)
+{
+	char *open = strchr(head, '['), *close = strchr(head, ']');
+	size_t len = strlen(head);
+
+	if (!open && !close)
+		return 0;
+	if (!open || close != head + len - 1 || close < open + 2 || strchr(open + 1, '[') ||
+	    (size_t)(close - open - 1) >= sizeof(ref->group)) {
+		parse_error(ps, "a scenario section in [] at the end of STRATEGY[:MODE][@WORKERS][SECTION]");
+		return -1;
+	}
+	memcpy(ref->group, open + 1, (size_t)(close - open - 1));
+	ref->group[close - open - 1] = '\0';
+	*open = '\0';
+	return 0;
+}
+
+/* Splits word (STRATEGY[:MODE][@WORKERS][[SECTION]].PATH) into ref. 0, or -1 with an error. */
 static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
 {
 	const char *dot = strchr(word, '.');
@@ -100,6 +121,8 @@ static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
 	memcpy(head, word, (size_t)(dot - word));
 	head[dot - word] = '\0';
 	strcpy(ref->path, dot + 1);
+	if (split_group(ps, head, ref) < 0)
+		return -1;
 	at = strchr(head, '@');
 	if (at) {
 		char *end;
@@ -304,21 +327,28 @@ void expect_free(struct expectation *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Checks the references in tree x. 0, or -1 with err. */
-static int check_refs(const struct expr *x, const char *const *strategies, size_t n, char *err, size_t errlen)
+/* Checks the references in tree x against the n runs to be made. 0, or -1 with err. */
+static int check_refs(const struct expr *x, const struct expect_target *targets, size_t n, char *err, size_t errlen)
 {
-	bool known = false;
+	bool known = false, in_group = false;
 	char paths[2048];
 
 	if (!x)
 		return 0;
 	if (x->kind != EXPR_REF)
-		return check_refs(x->left, strategies, n, err, errlen) < 0 ? -1 :
-		       check_refs(x->right, strategies, n, err, errlen);
-	for (size_t i = 0; i < n; i++)
-		known |= strcmp(strategies[i], x->ref.strategy) == 0;
+		return check_refs(x->left, targets, n, err, errlen) < 0 ? -1 : check_refs(x->right, targets, n, err, errlen);
+	for (size_t i = 0; i < n; i++) {
+		bool same = strcmp(targets[i].strategy, x->ref.strategy) == 0;
+
+		known |= same;
+		in_group |= same && (!x->ref.group[0] || (targets[i].group && strcmp(targets[i].group, x->ref.group) == 0));
+	}
 	if (!known) {
 		snprintf(err, errlen, "strategy \"%s\" is not among the strategies this scenario runs", x->ref.strategy);
+		return -1;
+	}
+	if (!in_group) {
+		snprintf(err, errlen, "section [%s] runs no strategy \"%s\"", x->ref.group, x->ref.strategy);
 		return -1;
 	}
 	if (!metric_find(x->ref.path)) {
@@ -329,18 +359,20 @@ static int check_refs(const struct expr *x, const char *const *strategies, size_
 	return 0;
 }
 
-int expect_check(const struct expectation *e, const char *const *strategies, size_t n, char *err, size_t errlen)
+int expect_check(const struct expectation *e, const struct expect_target *targets, size_t n, char *err,
+		 size_t errlen)
 {
-	if (check_refs(e->lhs, strategies, n, err, errlen) < 0)
+	if (check_refs(e->lhs, targets, n, err, errlen) < 0)
 		return -1;
-	return check_refs(e->rhs, strategies, n, err, errlen);
+	return check_refs(e->rhs, targets, n, err, errlen);
 }
 
 /* Whether run r matches reference ref. */
 static bool matches(const struct expr_ref *ref, const struct run_result *r)
 {
 	return strcmp(r->strategy, ref->strategy) == 0 && (!ref->mode[0] || strcmp(r->claim_mode, ref->mode) == 0) &&
-	       (!ref->workers || r->workers == ref->workers);
+	       (!ref->workers || r->workers == ref->workers) &&
+	       (!ref->group[0] || (r->group && strcmp(r->group, ref->group) == 0));
 }
 
 /* Evaluates x over the runs into *out. 0, or -1 with err. */
@@ -375,8 +407,9 @@ static int eval(const struct expr *x, const struct run_result *runs, size_t n, d
 		count++;
 	}
 	if (count == 0) {
-		snprintf(err, errlen, "no run matches %s%s%s%s%.0d.%s", x->ref.strategy, x->ref.mode[0] ? ":" : "",
-			 x->ref.mode, x->ref.workers ? "@" : "", x->ref.workers, x->ref.path);
+		snprintf(err, errlen, "no run matches %s%s%s%s%.0d%s%s%s.%s", x->ref.strategy, x->ref.mode[0] ? ":" : "",
+			 x->ref.mode, x->ref.workers ? "@" : "", x->ref.workers, x->ref.group[0] ? "[" : "", x->ref.group,
+			 x->ref.group[0] ? "]" : "", x->ref.path);
 		return -1;
 	}
 	if (x->ref.agg == AGG_MEAN)

@@ -3,8 +3,9 @@
  *   skip-locked.duplicates == 0
  *   for-update.makespan_s >= 5 * skip-locked.makespan_s
  *   max(naive@10.duplicates) > 0
- * A reference is STRATEGY[:MODE][@WORKERS].METRIC; it stands for the mean of that metric
- * over the matching runs (repeats, sweep points), or min(...)/max(...) of it. Numbers,
+ * A reference is STRATEGY[:MODE][@WORKERS][[SECTION]].METRIC (skip-locked:flip[lease].lost);
+ * it stands for the mean of that metric over the matching runs (repeats, sweep points, and
+ * every section unless one is named), or min(...)/max(...) of it. Numbers,
  * + - * / (binary minus needs spaces around it) and parentheses combine them; one of
  * == != < <= > >= compares two sides.
  */
@@ -34,11 +35,18 @@ int expect_parse(const char *name, const char *text, struct expectation *out, ch
 /* Frees what e holds. */
 void expect_free(struct expectation *e);
 
+/* A strategy a scenario runs, and the section it runs in. */
+struct expect_target {
+	const char *strategy;	/* the strategy's name */
+	const char *group;	/* the scenario section, NULL or "" for none */
+};
+
 /*
- * Checks, before anything runs, that every reference of e names one of the n strategies
- * to be run and a known metric. 0, or -1 with err.
+ * Checks, before anything runs, that every reference of e names a strategy among the n
+ * targets (in the section it names, if it names one) and a known metric. 0, or -1 with err.
  */
-int expect_check(const struct expectation *e, const char *const *strategies, size_t n, char *err, size_t errlen);
+int expect_check(const struct expectation *e, const struct expect_target *targets, size_t n, char *err,
+		 size_t errlen);
 
 /*
  * Evaluates e over the n runs: both sides into *lhs and *rhs and the verdict into *pass.

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chart/chart_data.h"
+#include "model/faults.h"
 #include "model/metric_table.h"
 
 /* A strategy and its colour. */
@@ -431,9 +432,36 @@ static const struct run_result *timeline_run(const struct chart_set *set, size_t
 }
 
 /*
+ * The timeline's marks: one last block, after the cases', with a row per fault that
+ * struck a case's timeline run: its instant (s), the case's colour as a number, its kind.
+ * Written only when there is a fault, counted in c->marks.
+ */
+static void write_fault_marks(const struct chart_set *set, FILE *f, struct chart *c, size_t n_cases)
+{
+	const struct run_result *run;
+	unsigned int rgb;
+	char colour[8];
+	bool opened = false;
+
+	for (size_t k = 0; k < n_cases; k++) {
+		run = timeline_run(set, k);
+		for (size_t i = 0; run && i < run->n_faults; i++) {
+			if (!opened)
+				fprintf(f, "\n\n\"faults\"\t\"rgb\"\t\"kind\"\n");
+			opened = true;
+			chart_shade(set->series[set->cases[k].series].strategy, set->cases[k].variant, colour);
+			sscanf(colour, "#%6x", &rgb);
+			fprintf(f, "%.3f\t%u\t\"%s\"\n", (double)run->faults[i].at_ns / 1e9, rgb,
+				fault_kind_name(run->faults[i].kind));
+		}
+	}
+	c->marks = opened;
+}
+
+/*
  * Timeline: a block per case with a time series (its first repetition), a row per bucket:
  * its start (s), completions per second in it, completions before it; then a row at the
- * last bucket's end repeating its rate, with every completion.
+ * last bucket's end repeating its rate, with every completion. The faults' marks follow.
  */
 static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c)
 {
@@ -463,6 +491,7 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 			(unsigned long long)total);
 		add_block(c, set->series[set->cases[k].series].strategy, set->cases[k].variant);
 	}
+	write_fault_marks(set, f, c, k);
 }
 
 /* Integrity: a header of case titles, then a row per figure: its name and each case's mean over repeats. */

@@ -68,6 +68,7 @@ struct chart {
 	const char *name;		/* file stem: scripts/charts/NAME.gp, NAME.tsv, NAME.png, NAME.svg */
 	const char *title;		/* heading in the documents */
 	size_t blocks;			/* data blocks (or columns) written, one per series or case */
+	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */
 	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated */
 	char styles[CHART_LIST];	/* a small number per block (dash and point type), space-separated */
 };

@@ -95,8 +95,9 @@ static int draw_one(const char *gnuplot, const char *scripts, const char *dir, c
 	int status, rc, ret = -1;
 	pid_t pid;
 
-	snprintf(settings, sizeof(settings), "term='%s'; out='%s.%s'; data='%s.tsv'; n=%zu; colours='%s'; styles='%s'",
-		 term, c->name, term, c->name, c->blocks, c->colours, c->styles);
+	snprintf(settings, sizeof(settings),
+		 "term='%s'; out='%s.%s'; data='%s.tsv'; n=%zu; marks=%zu; colours='%s'; styles='%s'", term, c->name, term,
+		 c->name, c->blocks, c->marks, c->colours, c->styles);
 	snprintf(common, sizeof(common), "%s/charts/common.gp", scripts);
 	snprintf(script, sizeof(script), "%s/charts/%s.gp", scripts, c->name);
 	if (posix_spawn_file_actions_init(&actions) != 0) {

@@ -65,16 +65,25 @@ static void machine_read(struct machine *m)
 	fclose(f);
 }
 
-/* Builds the figures of d's runs into f. 0, or -1 with err. */
-static int build_figures(const struct report_doc *d, struct figures *f, char *err, size_t errlen)
+/*
+ * Builds the figures of d's runs into f and, when a run met faults, the faults table into
+ * faults (else left empty). 0, or -1 with err.
+ */
+static int build_figures(const struct report_doc *d, struct figures *f, struct figures *faults, char *err,
+			 size_t errlen)
 {
 	const struct run_result **runs = calloc(d->n_runs + 1, sizeof(*runs));
 	int rc = -1;
 
+	memset(faults, 0, sizeof(*faults));
 	if (runs) {
 		for (size_t i = 0; i < d->n_runs; i++)
 			runs[i] = &d->runs[i].run;
 		rc = figures_build(f, runs, d->n_runs);
+		if (rc == 0 && figures_any_faults(runs, d->n_runs) && figures_build_faults(faults, runs, d->n_runs) < 0) {
+			figures_free(f);
+			rc = -1;
+		}
 	}
 	free(runs);
 	if (rc < 0)
@@ -160,12 +169,12 @@ static void write_environment(FILE *out, const struct report_doc *d, const struc
 /* Writes the whole document of d in markup mk into d->dir. 0, or -1 with err. */
 static int write_doc(const struct report_doc *d, const struct doc_markup *mk, char *err, size_t errlen)
 {
-	struct figures f;
+	struct figures f, faults;
 	char path[4096], title[512];
 	FILE *out;
 	int ret = -1;
 
-	if (build_figures(d, &f, err, errlen) < 0)
+	if (build_figures(d, &f, &faults, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", d->dir, mk->file);
 	out = fopen(path, "w");
@@ -178,6 +187,14 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	mk->heading(out, 2, "Figures");
 	mk->paragraph(out, "As `claimbench show RUN` prints them; a run marked * is incomplete.");
 	mk->figures(out, d, &f);
+	if (faults.n_rows) {
+		mk->heading(out, 2, "Faults and recovery");
+		mk->paragraph(out, "What the injected faults cost each run: lost and stuck jobs, redeliveries, zombie "
+			      "completions, refused (fenced) completions, reconnects, recovery times (a fault on a job to "
+			      "that job's next commit), and which delivery guarantee held. The timeline marks each "
+			      "fault. docs/faults.md defines them.");
+		mk->figures(out, d, &faults);
+	}
 	mk->heading(out, 2, "Charts");
 	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
 		      "worker counts are shades of it.");
@@ -198,6 +215,7 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	}
 	ret = 0;
 out:
+	figures_free(&faults);
 	figures_free(&f);
 	return ret;
 }

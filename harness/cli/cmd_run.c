@@ -16,6 +16,7 @@
 #include "store/store.h"
 #include "engine/strategy.h"
 #include "analysis/summary.h"
+#include "db/restart_command.h"
 #include "db/throwaway.h"
 #include "engine/workload.h"
 #include "generated/version.h"
@@ -151,6 +152,9 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 		}
 		plan->cfg = cfg;
 		plan->work_ns = work_ns;
+		if (cfg->target)
+			plan->restart = (struct server_restart){ .fn = restart_command_run,
+								 .ctx = (void *)cfg->faults.restart_command };
 		group_status = run_matrix(cfg, plan, rs);
 		free(work_ns);
 		if (group_status != EXIT_DONE)
@@ -242,16 +246,22 @@ static const struct backend_ops *choose_backend(const struct run_config *cfg, ch
 	return NULL;
 }
 
-/* Refuses the faults db or the database cannot take: a killed backend or a restart on SQLite, a restart of a user's server with no command for it. 0, or -1 with err. */
+/*
+ * Refuses the faults driver db cannot take (a killed backend or a restart on SQLite) and a
+ * restart of a user's server with no command for it. 0, or -1 with err.
+ */
 static int check_faults(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
 	const struct fault_trigger *kill = &cfg->faults.when[FAULT_KILL_BACKEND];
 	const struct fault_trigger *restart = &cfg->faults.when[FAULT_RESTART];
 
-	if (db->kind != BACKEND_POSTGRESQL && (kill->n_at || kill->n_exec || kill->rate > 0 || restart->n_at)) {
-		snprintf(err, errlen, "--%s-...: SQLite has no server process to %s", kill->n_at || kill->n_exec ||
-			 kill->rate > 0 ? "kill-backend" : "restart", kill->n_at || kill->n_exec || kill->rate > 0 ?
-			 "terminate" : "restart");
+	if (db->kind != BACKEND_POSTGRESQL && (kill->n_at || kill->n_exec || kill->rate > 0)) {
+		snprintf(err, errlen, "--kill-backend-at, -exec and -rate are PostgreSQL's: %s has no server process to "
+			 "terminate", db->name);
+		return -1;
+	}
+	if (db->kind != BACKEND_POSTGRESQL && restart->n_at) {
+		snprintf(err, errlen, "--restart-at is PostgreSQL's: %s has no server to restart", db->name);
 		return -1;
 	}
 	if (restart->n_at && cfg->target && !cfg->faults.restart_command) {
@@ -390,6 +400,7 @@ int cmd_run(int argc, char **argv)
 			goto out_stop;
 		}
 		announce_throwaway(&throwaway, !cfg->backend);
+		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);

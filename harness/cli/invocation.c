@@ -260,15 +260,16 @@ static int expand_group(const struct build *b, const struct setting_list *list, 
 static int load_expectations(struct run_invocation *inv, char *err, size_t errlen)
 {
 	const struct scenario_section *sec = scenario_section(&inv->scenario, "expect");
-	const char *names[MAX_STRATEGIES * MAX_RUN_GROUPS];
-	size_t n_names = 0;
+	static struct expect_target targets[MAX_STRATEGIES * MAX_RUN_GROUPS];
+	size_t n_targets = 0;
 	char why[768];
 
 	if (!sec)
 		return 0;
 	for (size_t g = 0; g < inv->n_groups; g++)
 		for (size_t i = 0; i < inv->groups[g].n_strategies; i++)
-			names[n_names++] = inv->groups[g].strategies[i].ops->name;
+			targets[n_targets++] = (struct expect_target){ .strategy = inv->groups[g].strategies[i].ops->name,
+								       .group = inv->groups[g].group };
 	inv->expects = calloc(sec->n_entries, sizeof(*inv->expects));
 	if (!inv->expects) {
 		snprintf(err, errlen, "out of memory");
@@ -278,7 +279,7 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 		const struct scenario_entry *e = &sec->entries[i];
 
 		if (expect_parse(e->key, e->value, &inv->expects[i], why, sizeof(why)) < 0 ||
-		    (inv->n_expects++, expect_check(&inv->expects[i], names, n_names, why, sizeof(why)) < 0)) {
+		    (inv->n_expects++, expect_check(&inv->expects[i], targets, n_targets, why, sizeof(why)) < 0)) {
 			snprintf(err, errlen, "%s:%d: expectation \"%s\": %s", inv->scenario.path, e->line, e->key, why);
 			return -1;
 		}

@@ -457,9 +457,10 @@ const struct option_def command_options[] = {
 				       "COMMIT or ROLLBACK; a replacement starts after --respawn-ms)"),
 	{ RUN_ROW("respawn-ms", OPTION_INT, faults.respawn_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "500", .arg = "MS", .help = "how long after a crash the replacement worker, a new identity, starts" },
-	FAULT_ROWS("stall", FAULT_STALL, "a worker freezes in the middle of its job for --stall-ms, then resumes"),
+	FAULT_ROWS("stall", FAULT_STALL, "a worker's job hangs in the middle for --stall-ms, then resumes and "
+				       "completes"),
 	{ RUN_ROW("stall-ms", OPTION_INT, faults.stall_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
-	  .def = "2000", .arg = "MS", .help = "how long a stall freezes its worker (no work, no heartbeat)" },
+	  .def = "2000", .arg = "MS", .help = "how long a stall holds its job up (a heartbeat goes on beating)" },
 	FAULT_ROWS("kill-backend", FAULT_KILL_BACKEND, "PostgreSQL: a worker's server process is terminated "
 					    "(pg_terminate_backend) in the middle of its job"),
 	{ RUN_CUSTOM("restart-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
@@ -478,7 +479,7 @@ const struct option_def command_options[] = {
 	  .arg = "MS", .help = "flip mode: a worker extends its lease this often while it works (0: never)" },
 	{ RUN_ROW("reaper-ms", OPTION_INT, recovery.reaper_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
 	  .arg = "MS", .help = "flip mode: the harness gives jobs whose lease ran out back to new this often "
-			       "(a rescuer, as River's; 0: none)" },
+			       "(a rescuer, as River's), and only it: claims take new jobs alone (0: no reaper)" },
 	{ RUN_ROW("fence", OPTION_WORD, recovery.fence), .flags = OPTION_SWEEP, .words = fence_mode_names,
 	  .def = "owner", .arg = "F", .help = "what a completion checks: none (a late completion overwrites a "
 					      "successor's), owner (the job is still this worker's) or attempt (and "
@@ -514,7 +515,7 @@ const struct option_def command_options[] = {
 	  .arg = "X", .help = "a regression when mean Jain's index falls more than X" },
 	{ .name = "allow-duplicates", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, tol.allow_duplicates),
-	  .help = "duplicates where the baseline had none are no regression" },
+	  .help = "duplicates and zombie completions where the baseline had none are no regression" },
 	{ .name = "allow-losses", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, tol.allow_losses),
 	  .help = "lost jobs where the baseline had none are no regression" },

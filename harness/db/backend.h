@@ -96,6 +96,13 @@ struct backend_ops {
 	 */
 	int (*set_lock_wait)(struct db_conn *conn, int ms);
 	/*
+	 * Drops conn as a killed process would: no COMMIT, no ROLLBACK, no goodbye to the
+	 * server, which rolls back whatever was open; frees it. NULL is fine.
+	 */
+	void (*abandon)(struct db_conn *conn);
+	/* The server process serving conn (PostgreSQL's backend pid), or -1 when there is none (SQLite). */
+	int (*server_pid)(const struct db_conn *conn);
+	/*
 	 * Stops the statement conn is running, if any, which then fails. Safe from any thread
 	 * while conn is open; a statement begun after the call may not be stopped.
 	 */

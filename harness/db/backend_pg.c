@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <libpq-fe.h>
 
@@ -23,13 +24,16 @@ struct db_conn {
 	char last_error[512];			/* first line of the last error message */
 };
 
-/* Maps a SQLSTATE (or its absence) to an error kind. */
+/*
+ * Maps a SQLSTATE (or its absence) to an error kind. Every error the server sends has a
+ * SQLSTATE; one without is libpq's own, a failure to talk to the server: after a server
+ * restart libpq may say "server closed the connection unexpectedly" and still report the
+ * connection as good.
+ */
 static enum error_kind classify(const PGconn *pg, const char *sqlstate)
 {
-	if (PQstatus(pg) == CONNECTION_BAD)
+	if (PQstatus(pg) == CONNECTION_BAD || !sqlstate)
 		return ERR_CONNECTION_LOST;
-	if (!sqlstate)
-		return ERR_OTHER;
 	if (strcmp(sqlstate, "55P03") == 0)
 		return ERR_LOCK_NOT_AVAILABLE;
 	if (strcmp(sqlstate, "40P01") == 0)
@@ -293,6 +297,18 @@ static int pg_set_lock_wait(struct db_conn *conn, int ms)
 	return set_ms(conn, "lock_timeout", ms < 0 ? conn->lock_timeout_ms : ms);
 }
 
+static void pg_abandon(struct db_conn *conn)
+{
+	if (conn && PQsocket(conn->pg) >= 0)
+		shutdown(PQsocket(conn->pg), SHUT_RDWR);
+	pg_disconnect(conn);
+}
+
+static int pg_server_pid(const struct db_conn *conn)
+{
+	return PQbackendPID(conn->pg);
+}
+
 static void pg_cancel(struct db_conn *conn)
 {
 	char why[256];
@@ -408,5 +424,7 @@ const struct backend_ops backend_postgresql = {
 	.quote_identifier = pg_quote_identifier,
 	.settings = pg_settings,
 	.set_lock_wait = pg_set_lock_wait,
+	.abandon = pg_abandon,
+	.server_pid = pg_server_pid,
 	.cancel = pg_cancel,
 };

@@ -460,6 +460,18 @@ static int sqlite_set_lock_wait(struct db_conn *conn, int ms)
 	return 0;
 }
 
+/* SQLite rolls back an open transaction when its connection closes, as after a process died. */
+static void sqlite_abandon(struct db_conn *conn)
+{
+	sqlite_disconnect(conn);
+}
+
+static int sqlite_server_pid(const struct db_conn *conn)
+{
+	(void)conn;
+	return -1;
+}
+
 static void sqlite_cancel(struct db_conn *conn)
 {
 	atomic_store_explicit(&conn->cancelled, true, memory_order_relaxed);
@@ -486,5 +498,7 @@ const struct backend_ops backend_sqlite = {
 	.quote_identifier = sqlite_quote_identifier,
 	.settings = sqlite_settings,
 	.set_lock_wait = sqlite_set_lock_wait,
+	.abandon = sqlite_abandon,
+	.server_pid = sqlite_server_pid,
 	.cancel = sqlite_cancel,
 };

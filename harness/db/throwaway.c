@@ -56,6 +56,17 @@ int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char
 	return 0;
 }
 
+int throwaway_restart(void *throwaway, char *err, size_t errlen)
+{
+	struct throwaway *t = throwaway;
+
+	if (!t->own_server) {
+		snprintf(err, errlen, "there is no throwaway server to restart");
+		return -1;
+	}
+	return tmp_postgres_restart(&t->pg, err, errlen);
+}
+
 void throwaway_close(struct throwaway *t)
 {
 	if (t->own_server)

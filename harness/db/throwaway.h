@@ -35,6 +35,12 @@ int throwaway_prepare(struct throwaway *t, char *err, size_t errlen);
  */
 int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char **target, char *err, size_t errlen);
 
+/*
+ * Restarts the throwaway server (throwaway: a struct throwaway) in immediate mode, for a
+ * restart fault. 0, or -1 with err (also when t holds no server).
+ */
+int throwaway_restart(void *throwaway, char *err, size_t errlen);
+
 /* Removes the throwaway database, if one was made, and releases the watchdog. */
 void throwaway_close(struct throwaway *t);
 

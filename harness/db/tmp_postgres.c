@@ -424,15 +424,16 @@ static int run_initdb(const struct tmp_postgres *pg, char *err, size_t errlen)
 }
 
 /*
- * Starts the server with pg_ctl and waits until it accepts connections. 0, or -1
- * with a reason in err. pg_ctl passes the options through /bin/sh, which is why
- * make_dir allows only plain paths.
+ * Starts the server with pg_ctl (action "start", or "restart" after an immediate stop)
+ * and waits until it accepts connections. 0, or -1 with a reason in err. pg_ctl passes
+ * the options through /bin/sh, which is why make_dir allows only plain paths.
  */
-static int run_pg_ctl_start(const struct tmp_postgres *pg, char *err, size_t errlen)
+static int run_pg_ctl_start(const struct tmp_postgres *pg, const char *action, char *err, size_t errlen)
 {
 	static const char *const reasons[] = { "server.log", "pg_ctl.log", NULL };
 	char pg_ctl[PATH_MAX + 16], data[PATH_MAX + 16], log[PATH_MAX + 16], options[PATH_MAX + 128];
-	char *argv[] = { pg_ctl, "start", "-D", data, "-l", log, "-w", "-t", "60", "-o", options, NULL };
+	char *argv[] = { pg_ctl, (char *)action, "-D", data, "-l", log, "-w", "-t", "60", "-o", options,
+			 "-m", "immediate", NULL };
 
 	snprintf(pg_ctl, sizeof(pg_ctl), "%s/pg_ctl", pg->bindir);
 	snprintf(data, sizeof(data), "%s/data", pg->dir);
@@ -470,7 +471,7 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, 
 		goto fail;
 	/* From here a server may be running, even when pg_ctl reports failure. */
 	pg->started = true;
-	if (run_pg_ctl_start(pg, err, errlen) != 0)
+	if (run_pg_ctl_start(pg, "start", err, errlen) != 0)
 		goto fail;
 	if (snprintf(pg->conninfo, sizeof(pg->conninfo), "host=%s port=%d dbname=postgres user=%s", pg->dir,
 		     pg->port, PG_SUPERUSER) >= (int)sizeof(pg->conninfo)) {
@@ -481,6 +482,15 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, 
 fail:
 	tmp_postgres_stop(pg);
 	return -1;
+}
+
+int tmp_postgres_restart(struct tmp_postgres *pg, char *err, size_t errlen)
+{
+	if (!pg->started) {
+		snprintf(err, errlen, "the throwaway server is not running");
+		return -1;
+	}
+	return run_pg_ctl_start(pg, "restart", err, errlen);
 }
 
 void tmp_postgres_stop(struct tmp_postgres *pg)

@@ -44,6 +44,13 @@ struct tmp_postgres {
 int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, size_t errlen);
 
 /*
+ * Restarts pg's server in immediate mode (no shutdown checkpoint: the server starts with
+ * crash recovery, as after a crash) and waits until it accepts connections again, at the
+ * same socket. 0, or -1 with a reason in err.
+ */
+int tmp_postgres_restart(struct tmp_postgres *pg, char *err, size_t errlen);
+
+/*
  * Stops the server (immediate shutdown: nothing in it is kept) and removes the
  * directory as the programs' user. Safe on a zeroed or never-started pg, after a failed
  * start, and when called twice; pg->dir keeps naming the directory that was removed.

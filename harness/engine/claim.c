@@ -4,8 +4,6 @@
 enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_t *job_id)
 {
 	const char *select_params[] = { w->queue };
-	char id[24];
-	const char *mark_params[] = { id, w->index_text };
 	int rows;
 
 	if (worker_begin(w) < 0)
@@ -15,8 +13,7 @@ enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_
 		goto rollback;
 	if (rows == 0)
 		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
-	worker_id_text(id, *job_id);
-	if (worker_exec(w, SLOT_MARK_ACTIVE, 2, mark_params, NULL, 0) < 0)
+	if (worker_mark_active(w, *job_id) < 0)
 		goto rollback;
 	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
 		return CLAIM_ERROR;

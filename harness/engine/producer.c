@@ -1,10 +1,14 @@
-/* The producer thread: connect, prepare the INSERT, wait at the barrier, then insert on schedule. */
+/*
+ * The producer thread: connect, prepare the INSERT, wait at the barrier, then insert on
+ * schedule; a lost connection is made anew and the insert tried again.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "engine/producer.h"
+#include "engine/reconnect.h"
 #include "engine/signals.h"
 #include "engine/sql_template.h"
 
@@ -17,18 +21,53 @@
 /* Pause after a failed insert before trying the same job again. */
 #define PRODUCER_RETRY_NS 5000000
 
-/* The INSERT of one arrival ($1 id, $2 queue, $3 payload), per dialect. */
-static const char *const insert_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3)",
-	[BACKEND_SQLITE] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3)",
-};
+/*
+ * The INSERT of one arrival ($1 id, $2 queue, $3 payload), the same in both dialects. It
+ * does nothing when the job is there already: an insert that committed but whose answer
+ * a lost connection swallowed is tried again.
+ */
+static const char *const insert_sql =
+	"INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING";
 
-int producer_open(struct producer *p, struct run_shared *shared, int index, const char *target, char *err,
-		  size_t errlen)
+/* Closes p's connection, if any. */
+static void disconnect(struct producer *p)
 {
-	const struct backend_ops *db = shared->db;
+	if (!p->conn)
+		return;
+	signals_unwatch(p->conn);
+	p->shared->db->disconnect(p->conn);
+	p->conn = NULL;
+}
+
+/* Connects p (a struct producer) and prepares its INSERT. 0, or -1 with err (nothing left open). */
+static int connect_producer(void *arg, char *err, size_t errlen)
+{
+	struct producer *p = arg;
+	const struct run_shared *s = p->shared;
 	char sql[1024];
 
+	if (s->db->connect(s->target, &s->cfg->db_opts, &p->conn, err, errlen) < 0)
+		return -1;
+	if (signals_watch(s->db, p->conn, &p->finished) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (sql_expand(insert_sql, &s->names, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "the INSERT is too long");
+		goto fail;
+	}
+	if (s->db->prepare(p->conn, SLOT_INSERT, sql, 3) < 0) {
+		snprintf(err, errlen, "preparing the INSERT: %s", s->db->error_message(p->conn));
+		goto fail;
+	}
+	return 0;
+fail:
+	disconnect(p);
+	return -1;
+}
+
+int producer_open(struct producer *p, struct run_shared *shared, int index, char *err, size_t errlen)
+{
 	memset(p, 0, sizeof(*p));
 	p->index = index;
 	p->shared = shared;
@@ -37,33 +76,16 @@ int producer_open(struct producer *p, struct run_shared *shared, int index, cons
 		snprintf(err, errlen, "out of memory for the ledger");
 		return -1;
 	}
-	if (db->connect(target, &shared->cfg->db_opts, &p->conn, err, errlen) < 0)
-		goto fail;
-	if (signals_watch(db, p->conn) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	if (sql_expand(insert_sql[db->kind], &shared->names, sql, sizeof(sql)) < 0) {
-		snprintf(err, errlen, "the INSERT is too long");
-		goto fail;
-	}
-	if (db->prepare(p->conn, SLOT_INSERT, sql, 3) < 0) {
-		snprintf(err, errlen, "preparing the INSERT: %s", db->error_message(p->conn));
-		goto fail;
+	if (connect_producer(p, err, errlen) < 0) {
+		ledger_free(&p->ledger);
+		return -1;
 	}
 	return 0;
-fail:
-	producer_close(p);
-	return -1;
 }
 
 void producer_close(struct producer *p)
 {
-	if (p->conn) {
-		signals_unwatch(p->conn);
-		p->shared->db->disconnect(p->conn);
-	}
-	p->conn = NULL;
+	disconnect(p);
 	ledger_free(&p->ledger);
 }
 
@@ -157,8 +179,17 @@ static void *producer_main(void *arg)
 			break;
 		}
 		if (s->db->error_kind(p->conn) == ERR_CONNECTION_LOST) {
-			producer_abort(p, s->db->error_message(p->conn));
-			break;
+			char why[sizeof(p->abort_reason)];
+
+			disconnect(p);
+			if (run_reconnect(s, connect_producer, p, why, sizeof(why)) < 0) {
+				if (*why)
+					producer_abort(p, why);
+				break;
+			}
+			p->stats.reconnects++;
+			retry = true;
+			continue;
 		}
 		if (++consecutive_errors >= WORKER_MAX_CONSECUTIVE_ERRORS) {
 			char reason[sizeof(p->abort_reason)];

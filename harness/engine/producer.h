@@ -33,9 +33,8 @@ struct producer {
 	pthread_t thread;			/* its thread */
 };
 
-/* Connects p and prepares its INSERT. 0, or -1 with err (nothing left open). */
-int producer_open(struct producer *p, struct run_shared *shared, int index, const char *target, char *err,
-		  size_t errlen);
+/* Connects p to shared->target and prepares its INSERT. 0, or -1 with err (nothing left open). */
+int producer_open(struct producer *p, struct run_shared *shared, int index, char *err, size_t errlen);
 
 /* Closes p's connection and frees its ledger. */
 void producer_close(struct producer *p);

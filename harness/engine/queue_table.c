@@ -4,7 +4,11 @@
 #include "engine/queue_table.h"
 #include "engine/sql_template.h"
 
-/* The queue table and the indexes a real queue uses, per dialect (SQLite's timestamps are julian days). */
+/*
+ * The queue table and the indexes a real queue uses, per dialect (SQLite's timestamps are
+ * julian days): new jobs in claim order, and active ones by the end of their lease, which
+ * makes claiming or reaping an expired lease cheap.
+ */
 static const char *const create_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] =
 		"CREATE TABLE {jobs} ("
@@ -14,12 +18,13 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		" payload text,"
 		" claimed_by integer,"
 		" claimed_at timestamptz,"
+		" lease_until timestamptz,"
 		" attempts integer NOT NULL DEFAULT 0,"
 		" enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
 		" done_at timestamptz);"
 		"COMMENT ON TABLE {jobs} IS '{owner}';"
 		"CREATE INDEX ON {jobs} (queue, id) WHERE status = 'new';"
-		"CREATE INDEX ON {jobs} (queue, claimed_at) WHERE status = 'active'",
+		"CREATE INDEX ON {jobs} (queue, lease_until) WHERE status = 'active'",
 	[BACKEND_SQLITE] =
 		"CREATE TABLE {jobs} /* {owner} */ ("
 		" id INTEGER PRIMARY KEY,"
@@ -28,11 +33,12 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		" payload TEXT,"
 		" claimed_by INTEGER,"
 		" claimed_at REAL,"
+		" lease_until REAL,"
 		" attempts INTEGER NOT NULL DEFAULT 0,"
 		" enqueued_at REAL NOT NULL DEFAULT (julianday('now')),"
 		" done_at REAL);"
 		"CREATE INDEX {jobs:new} ON {jobs} (queue, id) WHERE status = 'new';"
-		"CREATE INDEX {jobs:active} ON {jobs} (queue, claimed_at) WHERE status = 'active'",
+		"CREATE INDEX {jobs:active} ON {jobs} (queue, lease_until) WHERE status = 'active'",
 };
 
 static const char *const analyze_sql[BACKEND_COUNT] = {
@@ -151,6 +157,38 @@ int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, c
 {
 	return run_sql(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL WHERE status = 'error'",
 		       "clearing the errors", err, errlen);
+}
+
+int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen)
+{
+	return run_sql(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
+			"WHERE status = 'active'", "giving the stuck jobs back", err, errlen);
+}
+
+/* Counts the rows of a query. */
+static int count_row(void *ctx, const int64_t *cols, int ncols)
+{
+	(void)cols;
+	(void)ncols;
+	++*(uint64_t *)ctx;
+	return 0;
+}
+
+int queue_table_reap(struct db_conn *conn, const struct run_shared *s, uint64_t *reaped, char *err, size_t errlen)
+{
+	static const char *const reap_sql = "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
+					    "WHERE status = 'active' AND lease_until < {now} RETURNING id";
+	char sql[1024];
+
+	if (sql_expand(reap_sql, &s->names, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "reaping: statement too long");
+		return -1;
+	}
+	if (s->db->query(conn, sql, count_row, reaped) < 0) {
+		snprintf(err, errlen, "reaping: %s", s->db->error_message(conn));
+		return -1;
+	}
+	return 0;
 }
 
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)

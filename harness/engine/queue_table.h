@@ -3,6 +3,7 @@
 #define CLAIMBENCH_QUEUE_TABLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "measure/metrics.h"
 #include "engine/worker.h"
@@ -21,6 +22,15 @@ int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, st
 
 /* Gives every job in state error back to state new (seed 000's clear_all_errors). 0, or -1 with err. */
 int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);
+
+/* Gives every job left active back to state new (seed 000's free, --rerun-stuck). 0, or -1 with err. */
+int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);
+
+/*
+ * The reaper's pass: gives every active job whose lease ran out back to state new, adding
+ * how many to *reaped. 0, or -1 with err.
+ */
+int queue_table_reap(struct db_conn *conn, const struct run_shared *s, uint64_t *reaped, char *err, size_t errlen);
 
 /* Drops the tables s notes the run created, and only those. 0, or -1 with err. */
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen);

@@ -3,24 +3,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/clock.h"
 #include "db/ownership.h"
+#include "engine/admin.h"
+#include "engine/monitor.h"
 #include "engine/producer.h"
-#include "engine/progress.h"
 #include "engine/queue_table.h"
 #include "engine/run.h"
-#include "engine/signals.h"
-#include "model/run_param.h"
 #include "engine/worker.h"
-
-/* How often the main thread looks at the workers while they run. */
-#define MONITOR_INTERVAL_NS 20000000
+#include "model/run_param.h"
 
 /* How long a statement of the harness's own may wait for a lock once the run is stopping. */
 #define STOPPING_LOCK_WAIT_MS 500
-
-/* How often the monitor cancels again the statements of threads that have not yet seen the stop. */
-#define RECANCEL_INTERVAL_NS 100000000
 
 /*
  * Names the run's tables (prefix + "jobs", + "tickets") in s, quoted for SQL, and writes
@@ -52,90 +45,35 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 	s->names = (struct sql_names){
 		.jobs = s->jobs_table, .tickets = s->tickets_table, .owner = s->owner, .dialect = plan->db->kind,
 	};
+	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,
+			plan->cfg->recovery.reaper_ms > 0);
 	return 0;
 }
 
-/* Sums the workers' completed counts as the progress line sees them. */
-static uint64_t progress_done(struct worker *w, int n)
+/* Copies the faults of merged, in the order they struck, into out. 0, or -1 when out of memory. */
+static int keep_faults(const struct ledger *merged, struct run_result *out)
 {
-	uint64_t done = 0;
-
-	for (int i = 0; i < n; i++)
-		done += atomic_load_explicit(&w[i].progress, memory_order_relaxed);
-	return done;
-}
-
-/* The run's threads the monitor waits for. */
-struct run_threads {
-	struct worker *w;	/* the workers */
-	int n_workers;		/* workers started */
-	struct producer *p;	/* the producers */
-	int n_producers;	/* producers started */
-};
-
-/* Whether every thread of t has finished its loop. */
-static bool all_finished(const struct run_threads *t)
-{
-	for (int i = 0; i < t->n_workers; i++)
-		if (!atomic_load(&t->w[i].finished))
-			return false;
-	for (int i = 0; i < t->n_producers; i++)
-		if (!atomic_load(&t->p[i].finished))
-			return false;
-	return true;
+	out->n_faults = merged->n_faults;
+	if (!merged->n_faults)
+		return 0;
+	out->faults = malloc(merged->n_faults * sizeof(*out->faults));
+	if (!out->faults)
+		return -1;
+	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
+	ledger_sort_faults(out->faults, out->n_faults);
+	return 0;
 }
 
 /*
- * Cancels the statements of the threads of t that have not yet seen the stop: one may
- * have begun a statement (and be blocked in it) after the signal's own cancel.
+ * Merges the workers', the producers' and the monitor's ledgers and computes the metrics,
+ * the time series and the list of faults into out. 0, or -1 with err.
  */
-static void cancel_unstopped(const struct run_shared *s, const struct run_threads *t)
-{
-	for (int i = 0; i < t->n_workers; i++)
-		if (!atomic_load(&t->w[i].saw_stop))
-			s->db->cancel(t->w[i].conn);
-	for (int i = 0; i < t->n_producers; i++)
-		if (!atomic_load(&t->p[i].finished))
-			s->db->cancel(t->p[i].conn);
-}
-
-/*
- * Waits for every worker and producer to finish, drawing progress. A signal becomes
- * the run's stop, and every RECANCEL_INTERVAL_NS after it the statements of threads that
- * have not seen it yet are cancelled.
- */
-static void monitor(struct run_shared *s, const struct run_threads *t, const char *label)
-{
-	const struct run_config *cfg = s->cfg;
-	int64_t next_cancel = 0;
-	struct progress p;
-
-	progress_init(&p, stderr, !cfg->no_progress);
-	while (!all_finished(t)) {
-		if (run_stopping(s)) {
-			atomic_store(&s->stop, true);
-			if (clock_now_ns() >= next_cancel) {
-				cancel_unstopped(s, t);
-				next_cancel = clock_now_ns() + RECANCEL_INTERVAL_NS;
-			}
-		}
-		progress_update(&p, label, progress_done(t->w, t->n_workers),
-				cfg->duration_s > 0 ? 0 : (uint64_t)(s->backlog + s->arrivals),
-				(double)(clock_now_ns() - s->start_ns) / 1e9);
-		clock_sleep_ns(MONITOR_INTERVAL_NS);
-	}
-	progress_clear(&p);
-}
-
-/*
- * Merges the workers' and producers' ledgers and computes the metrics and the time series
- * into out. 0, or -1 with err.
- */
-static int measure(const struct run_shared *s, const struct run_threads *t, const struct job_state *final,
+static int measure(const struct run_shared *s, const struct monitor *m, const struct job_state *final,
 		   struct run_result *out, char *err, size_t errlen)
 {
 	const struct run_config *cfg = s->cfg;
-	size_t n_parts = (size_t)t->n_workers + (size_t)t->n_producers;
+	const struct run_threads *t = m->t;
+	size_t n_parts = (size_t)t->n_workers + (size_t)t->n_producers + 1;
 	struct ledger merged;
 	struct ledger *parts = calloc(n_parts, sizeof(*parts));
 	struct producer_stats *producers = calloc((size_t)t->n_producers + 1, sizeof(*producers));
@@ -152,6 +90,7 @@ static int measure(const struct run_shared *s, const struct run_threads *t, cons
 		parts[t->n_workers + i] = t->p[i].ledger;
 		producers[i] = t->p[i].stats;
 	}
+	parts[n_parts - 1] = m->ledger;
 	if (ledger_merge(&merged, parts, n_parts) < 0)
 		goto out_free_merged;
 	struct metrics_input in = {
@@ -168,10 +107,13 @@ static int measure(const struct run_shared *s, const struct run_threads *t, cons
 		.n_queues = (size_t)cfg->n_queues,
 		.drain = cfg->duration_s <= 0 && !run_stopping(s),
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
+		.reaped = m->reaped,
 	};
 	rc = metrics_compute(&in, &out->metrics);
 	if (rc == 0)
 		rc = metrics_series(&in, &out->series, &out->n_series);
+	if (rc == 0)
+		rc = keep_faults(&merged, out);
 out_free_merged:
 	ledger_free(&merged);
 out_free_parts:
@@ -183,10 +125,9 @@ out_free_parts:
 }
 
 /* Connects and prepares n workers. 0, or -1 with err (the opened ones are closed). */
-static int open_workers(const struct run_plan *plan, struct run_shared *s, struct worker *w, int n,
-			char *err, size_t errlen)
+static int open_workers(struct run_shared *s, struct worker *w, int n, char *err, size_t errlen)
 {
-	const struct run_config *cfg = plan->cfg;
+	const struct run_config *cfg = s->cfg;
 	size_t expected = (size_t)(2 * (s->backlog + s->arrivals) / n) + 64;
 	size_t empties = expected;
 
@@ -198,7 +139,7 @@ static int open_workers(const struct run_plan *plan, struct run_shared *s, struc
 	for (int i = 0; i < n; i++) {
 		char why[512];
 
-		if (worker_open(&w[i], s, i, plan->target, expected, empties, why, sizeof(why)) < 0) {
+		if (worker_open(&w[i], s, i, expected, empties, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "worker %d: %s", i, why);
 			while (i--)
 				worker_close(&w[i]);
@@ -209,13 +150,12 @@ static int open_workers(const struct run_plan *plan, struct run_shared *s, struc
 }
 
 /* Connects and prepares n producers. 0, or -1 with err (the opened ones are closed). */
-static int open_producers(const struct run_plan *plan, struct run_shared *s, struct producer *p, int n,
-			  char *err, size_t errlen)
+static int open_producers(struct run_shared *s, struct producer *p, int n, char *err, size_t errlen)
 {
 	for (int i = 0; i < n; i++) {
 		char why[512];
 
-		if (producer_open(&p[i], s, i, plan->target, why, sizeof(why)) < 0) {
+		if (producer_open(&p[i], s, i, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "producer %d: %s", i, why);
 			while (i--)
 				producer_close(&p[i]);
@@ -237,11 +177,14 @@ static bool any_aborted(const struct run_threads *t)
 	return false;
 }
 
-/* Reports aborted workers and producers on stderr. true when any aborted. */
-static bool report_aborts(const struct run_threads *t)
+/* Reports aborted workers and producers, and a fault that failed, on stderr. true when there was any. */
+static bool report_aborts(const struct monitor *m, const char *label)
 {
-	bool any = false;
+	const struct run_threads *t = m->t;
+	bool any = m->failed;
 
+	if (m->failed)
+		fprintf(stderr, "claimbench: %s: %s\n", label, m->failure);
 	for (int i = 0; i < t->n_workers; i++) {
 		if (!t->w[i].aborted)
 			continue;
@@ -267,13 +210,34 @@ static int64_t *enqueue_times(long backlog, long total)
 	return enq;
 }
 
+/* A new array of total execution counters, each 0. */
+static atomic_uint *execution_counters(long total)
+{
+	atomic_uint *counters = malloc((size_t)total * sizeof(*counters));
+
+	for (long i = 0; counters && i < total; i++)
+		atomic_init(&counters[i], 0);
+	return counters;
+}
+
+/* Joins the first n workers and the producers of t. */
+static void join_threads(const struct run_threads *t, int n_workers)
+{
+	for (int i = 0; i < n_workers; i++)
+		pthread_join(t->w[i].thread, NULL);
+	for (int i = 0; i < t->n_producers; i++)
+		pthread_join(t->p[i].thread, NULL);
+}
+
 /*
  * Starts the workers and producers of t (counting those started in t), opens the gate
- * and waits for them all. A thread that cannot start stops the run; 0, or -1 with err then.
+ * and watches them until they have all finished. A thread that cannot start stops the
+ * run; 0, or -1 with err then.
  */
-static int start_and_wait(struct run_shared *s, struct run_threads *t, int workers, int producers,
-			  const char *label, char *err, size_t errlen)
+static int start_and_wait(struct monitor *m, struct run_threads *t, int workers, int producers, const char *label,
+			  char *err, size_t errlen)
 {
+	struct run_shared *s = m->s;
 	int rc = 0;
 
 	atomic_store(&s->producers_running, producers);
@@ -291,29 +255,31 @@ static int start_and_wait(struct run_shared *s, struct run_threads *t, int worke
 		rc = -1;
 	}
 	worker_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9));
-	monitor(s, t, label);
-	for (int i = 0; i < t->n_workers; i++)
-		pthread_join(t->w[i].thread, NULL);
-	for (int i = 0; i < t->n_producers; i++)
-		pthread_join(t->p[i].thread, NULL);
+	monitor_watch(m, label);
+	join_threads(t, t->n_workers);
 	return rc;
 }
 
 /*
- * The second pass of --rerun-errors: once the first has drained the queue, give the jobs
- * that failed back to state new and run the same workers again until it drains anew.
- * The start instant stays the first pass's, so the makespan covers both. 0, or -1 with err.
+ * The second pass of --rerun-errors and --rerun-stuck: once the first has drained the
+ * queue, give the jobs that failed, or those left active, back to state new (seed 000's
+ * clear and free) and run the same workers again until it drains anew. The start instant
+ * stays the first pass's, so the makespan covers both. 0, or -1 with err.
  */
-static int rerun_errors(struct db_conn *admin, struct run_shared *s, struct run_threads *t, const char *label,
-			char *err, size_t errlen)
+static int rerun(struct admin *admin, struct monitor *m, const char *label, char *err, size_t errlen)
 {
+	struct run_shared *s = m->s;
+	const struct run_threads *t = m->t;
 	int started = 0;
 
-	if (queue_table_clear_errors(admin, s, err, errlen) < 0)
+	if ((s->cfg->rerun_errors && queue_table_clear_errors(admin->conn, s, err, errlen) < 0) ||
+	    (s->cfg->recovery.rerun_stuck && queue_table_free_stuck(admin->conn, s, err, errlen) < 0))
 		return -1;
 	s->pass = 2;
-	for (int i = 0; i < t->n_workers; i++)
+	for (int i = 0; i < t->n_workers; i++) {
+		atomic_store(&t->w[i].saw_stop, false);
 		atomic_store(&t->w[i].finished, false);
+	}
 	for (; started < t->n_workers; started++)
 		if (worker_start(&t->w[started]) < 0)
 			break;
@@ -322,7 +288,7 @@ static int rerun_errors(struct db_conn *admin, struct run_shared *s, struct run_
 			atomic_store(&t->w[i].finished, true);
 		atomic_store(&s->stop, true);
 	}
-	monitor(s, t, label);
+	monitor_watch(m, label);
 	for (int i = 0; i < started; i++)
 		pthread_join(t->w[i].thread, NULL);
 	if (started < t->n_workers) {
@@ -330,84 +296,6 @@ static int rerun_errors(struct db_conn *admin, struct run_shared *s, struct run_
 		return -1;
 	}
 	return 0;
-}
-
-/* The harness's own connection to the run's database: it creates, reads back and drops the tables. */
-struct admin {
-	const struct run_plan *plan;	/* where it connects */
-	struct db_conn *conn;		/* the connection, NULL when closed */
-};
-
-/* Connects a and has a signal cancel its statements. 0, or -1 with err. */
-static int admin_open(struct admin *a, char *err, size_t errlen)
-{
-	char why[512];
-
-	if (a->plan->db->connect(a->plan->target, &a->plan->cfg->db_opts, &a->conn, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "cannot connect: %s", why);
-		return -1;
-	}
-	if (signals_watch(a->plan->db, a->conn) < 0) {
-		snprintf(err, errlen, "out of memory");
-		a->plan->db->disconnect(a->conn);
-		a->conn = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* Closes a's connection, if open. */
-static void admin_close(struct admin *a)
-{
-	if (!a->conn)
-		return;
-	signals_unwatch(a->conn);
-	a->plan->db->disconnect(a->conn);
-	a->conn = NULL;
-}
-
-/*
- * After a step of the admin failed: when its connection was lost (a server restart, a
- * network cut), connects anew so that the step can be tried again. true when it did.
- */
-static bool admin_reconnected(struct admin *a)
-{
-	char err[512];
-
-	if (a->plan->db->error_kind(a->conn) != ERR_CONNECTION_LOST)
-		return false;
-	admin_close(a);
-	if (admin_open(a, err, sizeof(err)) < 0) {
-		fprintf(stderr, "claimbench: the harness's own connection was lost and could not be made anew: %s\n", err);
-		return false;
-	}
-	return true;
-}
-
-/* Reads the final state of the total jobs into final, connecting anew once after a lost connection. 0, or -1 with err. */
-static int read_final_state(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
-			    char *err, size_t errlen)
-{
-	if (queue_table_final_state(a->conn, s, final, total, err, errlen) == 0)
-		return 0;
-	if (!admin_reconnected(a))
-		return -1;
-	return queue_table_final_state(a->conn, s, final, total, err, errlen);
-}
-
-/* Drops the tables the run created, connecting anew once after a lost connection; says so when it cannot. */
-static void drop_tables(struct admin *a, struct run_shared *s)
-{
-	char err[512];
-
-	if (!a->conn && admin_open(a, err, sizeof(err)) < 0)
-		goto left;
-	if (queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
-		return;
-	if (admin_reconnected(a) && queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
-		return;
-left:
-	fprintf(stderr, "claimbench: %s; its tables are left behind (claimbench cleanup removes them)\n", err);
 }
 
 /* The run's result with what the plan and choice say of it, and no figure yet. */
@@ -427,6 +315,53 @@ static struct run_result result_of(const struct run_config *cfg, const struct st
 	};
 }
 
+/* Whether the run of s, once its first pass is over, has a second one (--rerun-errors, --rerun-stuck). */
+static bool reruns(const struct run_shared *s, const struct run_threads *t)
+{
+	return (s->cfg->rerun_errors || s->cfg->recovery.rerun_stuck) && s->cfg->duration_s <= 0 && !run_stopping(s) &&
+	       !any_aborted(t);
+}
+
+/*
+ * Runs the threads of t from the gate to their end, both passes, then reads the table's
+ * final state and computes out. 0, or -1 with err.
+ */
+static int run_and_measure(struct admin *admin, struct monitor *m, struct run_threads *t, int workers, int producers,
+		       const char *label, struct run_result *out, char *err, size_t errlen)
+{
+	struct run_shared *s = m->s;
+	long total = s->backlog + s->arrivals;
+	struct job_state *final = calloc((size_t)total, sizeof(*final));
+	char why[512];
+	bool have_final;
+	int rc = -1;
+
+	if (!final) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (start_and_wait(m, t, workers, producers, label, err, errlen) < 0)
+		goto out_free;
+	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
+		goto out_free;
+	if (run_stopping(s) && admin->conn)
+		s->db->set_lock_wait(admin->conn, STOPPING_LOCK_WAIT_MS);
+	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
+	if (!have_final)
+		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
+	if (measure(s, m, have_final ? final : NULL, out, err, errlen) < 0)
+		goto out_free;
+	monitor_report_unstruck(m, label);
+	out->complete = !report_aborts(m, label) && !run_stopping(s) && have_final;
+	if (out->metrics.ledger_mismatches)
+		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
+			label, (unsigned long long)out->metrics.ledger_mismatches);
+	rc = 0;
+out_free:
+	free(final);
+	return rc;
+}
+
 int run_one(const struct run_plan *plan, const struct strategy_choice *choice, int workers, int repeat,
 	    struct run_result *out, char *err, size_t errlen)
 {
@@ -442,6 +377,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.pass = 1,
 		.backlog = cfg->jobs,
 		.arrivals = arrivals,
+		.target = plan->target,
 		.gate_lock = PTHREAD_MUTEX_INITIALIZER,
 		.gate_opened = PTHREAD_COND_INITIALIZER,
 	};
@@ -449,18 +385,21 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.w = calloc((size_t)workers, sizeof(*t.w)),
 		.p = calloc((size_t)producers + 1, sizeof(*t.p)),
 	};
-	struct admin admin = { .plan = plan };
-	struct job_state *final = calloc((size_t)total, sizeof(*final));
-	char label[96], why[512];
-	bool have_final;
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts };
+	struct monitor m;
+	char label[96];
 	int rc = -1;
 
 	atomic_init(&s.stop, false);
 	atomic_init(&s.producers_running, 0);
+	atomic_init(&s.executions_started, 0);
+	atomic_init(&s.next_identity, workers);
 	*out = result_of(cfg, choice, workers, repeat, arrivals);
 	s.work_ns = plan->work_ns;
 	s.enqueued_ns = enqueue_times(cfg->jobs, total);
-	if (!t.w || !t.p || !final || !s.work_ns || !s.enqueued_ns) {
+	s.job_executions = execution_counters(total);
+	if (!t.w || !t.p || !s.work_ns || !s.enqueued_ns || !s.job_executions ||
+	    monitor_init(&m, &s, &t, &admin, &plan->restart) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
@@ -468,41 +407,25 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_disconnect;
 	if (queue_table_create(admin.conn, &s, cfg->jobs, err, errlen) < 0)
 		goto out_drop;
-	if (open_workers(plan, &s, t.w, workers, err, errlen) < 0)
+	if (open_workers(&s, t.w, workers, err, errlen) < 0)
 		goto out_drop;
-	if (open_producers(plan, &s, t.p, producers, err, errlen) < 0)
+	if (open_producers(&s, t.p, producers, err, errlen) < 0)
 		goto out_close_workers;
 	snprintf(label, sizeof(label), "%s %s x%d #%d", choice->ops->name, out->claim_mode, workers, repeat);
-	if (start_and_wait(&s, &t, workers, producers, label, err, errlen) < 0)
-		goto out_close;
-	if (cfg->rerun_errors && !run_stopping(&s) && !any_aborted(&t) &&
-	    rerun_errors(admin.conn, &s, &t, label, err, errlen) < 0)
-		goto out_close;
-	if (run_stopping(&s))
-		plan->db->set_lock_wait(admin.conn, STOPPING_LOCK_WAIT_MS);
-	have_final = read_final_state(&admin, &s, final, total, why, sizeof(why)) == 0;
-	if (!have_final)
-		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
-	if (measure(&s, &t, have_final ? final : NULL, out, err, errlen) < 0)
-		goto out_close;
-	out->complete = !report_aborts(&t) && !run_stopping(&s) && have_final;
-	if (out->metrics.ledger_mismatches)
-		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
-			label, (unsigned long long)out->metrics.ledger_mismatches);
-	rc = 0;
-out_close:
+	rc = run_and_measure(&admin, &m, &t, workers, producers, label, out, err, errlen);
 	for (int i = 0; i < producers; i++)
 		producer_close(&t.p[i]);
 out_close_workers:
 	for (int i = 0; i < workers; i++)
 		worker_close(&t.w[i]);
 out_drop:
-	drop_tables(&admin, &s);
+	admin_drop_tables(&admin, &s);
 out_disconnect:
 	admin_close(&admin);
+	monitor_free(&m);
 out_free:
+	free(s.job_executions);
 	free(s.enqueued_ns);
-	free(final);
 	free(t.p);
 	free(t.w);
 	if (rc < 0)
@@ -517,5 +440,8 @@ void run_result_free(struct run_result *r)
 	free(r->series);
 	r->series = NULL;
 	r->n_series = 0;
+	free(r->faults);
+	r->faults = NULL;
+	r->n_faults = 0;
 	run_params_free(r);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "db/backend.h"
+#include "engine/monitor.h"
 #include "model/config.h"
 #include "model/result.h"
 
@@ -15,6 +16,7 @@ struct run_plan {
 	const struct backend_ops *db;		/* the backend driver */
 	const char *target;			/* where to connect (conninfo or path) */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
+	struct server_restart restart;		/* how the server restarts for --restart-at */
 };
 
 /*

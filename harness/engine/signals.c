@@ -13,6 +13,7 @@
 struct watched {
 	const struct backend_ops *db;	/* its driver */
 	struct db_conn *conn;		/* the connection */
+	const atomic_bool *stopped;	/* set once its thread has seen the stop; NULL: not cancelled again */
 };
 
 /* Set by the signal thread at the first signal; read by every thread. */
@@ -50,6 +51,15 @@ static void cancel_all(void)
 	pthread_mutex_lock(&watch_lock);
 	for (size_t i = 0; i < watch_len; i++)
 		watch_list[i].db->cancel(watch_list[i].conn);
+	pthread_mutex_unlock(&watch_lock);
+}
+
+void signals_cancel_again(void)
+{
+	pthread_mutex_lock(&watch_lock);
+	for (size_t i = 0; i < watch_len; i++)
+		if (watch_list[i].stopped && !atomic_load(watch_list[i].stopped))
+			watch_list[i].db->cancel(watch_list[i].conn);
 	pthread_mutex_unlock(&watch_lock);
 }
 
@@ -107,7 +117,7 @@ bool signals_interrupted(void)
 	return atomic_load(&interrupted);
 }
 
-int signals_watch(const struct backend_ops *db, struct db_conn *conn)
+int signals_watch(const struct backend_ops *db, struct db_conn *conn, const atomic_bool *stopped)
 {
 	int rc = 0;
 
@@ -123,7 +133,7 @@ int signals_watch(const struct backend_ops *db, struct db_conn *conn)
 		watch_list = grown;
 		watch_cap = cap;
 	}
-	watch_list[watch_len++] = (struct watched){ .db = db, .conn = conn };
+	watch_list[watch_len++] = (struct watched){ .db = db, .conn = conn, .stopped = stopped };
 out:
 	pthread_mutex_unlock(&watch_lock);
 	return rc;

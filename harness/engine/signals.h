@@ -8,6 +8,7 @@
 #ifndef CLAIMBENCH_SIGNALS_H
 #define CLAIMBENCH_SIGNALS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,8 +25,18 @@ int signals_install(char *err, size_t errlen);
 /* True once SIGINT, SIGTERM or SIGHUP has arrived. */
 bool signals_interrupted(void);
 
-/* Has a first signal cancel the statement of conn, a connection of driver db. 0, or -1 when out of memory. */
-int signals_watch(const struct backend_ops *db, struct db_conn *conn);
+/*
+ * Has a first signal cancel the statement of conn, a connection of driver db, and so does
+ * signals_cancel_again until *stopped (the thread that owns conn has seen the stop) is set;
+ * stopped NULL: only the first signal cancels it. 0, or -1 when out of memory.
+ */
+int signals_watch(const struct backend_ops *db, struct db_conn *conn, const atomic_bool *stopped);
+
+/*
+ * Cancels again the statements of the watched connections whose threads have not yet seen
+ * the stop: one may have begun a statement (and be blocked in it) after the first cancel.
+ */
+void signals_cancel_again(void);
 
 /* Forgets conn, which is about to be closed; nothing is cancelled on it after this returns. */
 void signals_unwatch(struct db_conn *conn);

@@ -1,4 +1,5 @@
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/sql_template.h"
@@ -52,25 +53,41 @@ static int append_text(char *buf, size_t len, size_t *pos, const char **tmpl, co
 	return append(buf, len, pos, text, strlen(text));
 }
 
+/* What the recovery placeholders stand for without leases. */
+#define NEW_ROWS "status = 'new'"
+
+/* Each dialect's clock: what {now} stands for. */
+static const char *const dialect_now[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = "clock_timestamp()",
+	[BACKEND_SQLITE] = "julianday('now')",
+};
+
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len)
 {
-	static const char *const now[BACKEND_COUNT] = {
-		[BACKEND_POSTGRESQL] = "clock_timestamp()",
-		[BACKEND_SQLITE] = "julianday('now')",
+	const struct {
+		const char *word;	/* the placeholder's word */
+		const char *text;	/* what it stands for */
+	} plain[] = {
+		{ "owner", names->owner ? names->owner : "" },
+		{ "now", dialect_now[names->dialect] },
+		{ "claimable", names->claimable ? names->claimable : NEW_ROWS },
+		{ "unfinished", names->unfinished ? names->unfinished : NEW_ROWS },
+		{ "lease_until", names->lease_until ? names->lease_until : "NULL" },
 	};
 	size_t pos = 0;
 
 	while (*tmpl) {
+		size_t i = 0;
 		int rc;
 
+		while (i < sizeof(plain) / sizeof(plain[0]) && !at(tmpl, plain[i].word, false))
+			i++;
 		if (at(tmpl, "jobs", true))
 			rc = append_name(buf, len, &pos, &tmpl, 5, names->jobs);
 		else if (at(tmpl, "tickets", true))
 			rc = append_name(buf, len, &pos, &tmpl, 8, names->tickets);
-		else if (at(tmpl, "owner", false))
-			rc = append_text(buf, len, &pos, &tmpl, "owner", names->owner);
-		else if (at(tmpl, "now", false))
-			rc = append_text(buf, len, &pos, &tmpl, "now", now[names->dialect]);
+		else if (i < sizeof(plain) / sizeof(plain[0]))
+			rc = append_text(buf, len, &pos, &tmpl, plain[i].word, plain[i].text);
 		else
 			rc = append(buf, len, &pos, tmpl++, 1);
 		if (rc < 0)
@@ -80,4 +97,24 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 		return -1;
 	buf[pos] = '\0';
 	return 0;
+}
+
+void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, int lease_ms, bool reaped)
+{
+	names->claimable = NULL;
+	names->unfinished = NULL;
+	names->lease_until = NULL;
+	if (lease_ms <= 0)
+		return;
+	snprintf(text->claimable, sizeof(text->claimable),
+		 "(status = 'new' OR (status = 'active' AND lease_until < %s))", dialect_now[names->dialect]);
+	snprintf(text->unfinished, sizeof(text->unfinished), "status IN ('new', 'active')");
+	if (names->dialect == BACKEND_SQLITE)
+		snprintf(text->lease_until, sizeof(text->lease_until), "julianday('now') + %d / 86400000.0", lease_ms);
+	else
+		snprintf(text->lease_until, sizeof(text->lease_until),
+			 "clock_timestamp() + interval '%d milliseconds'", lease_ms);
+	names->claimable = reaped ? NULL : text->claimable;
+	names->unfinished = text->unfinished;
+	names->lease_until = text->lease_until;
 }

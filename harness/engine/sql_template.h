@@ -5,6 +5,7 @@
 #ifndef CLAIMBENCH_SQL_TEMPLATE_H
 #define CLAIMBENCH_SQL_TEMPLATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "db/backend.h"
@@ -18,14 +19,33 @@ struct sql_names {
 	const char *tickets;		/* {tickets}: the ticket control table's quoted name */
 	const char *owner;		/* {owner}: the note that marks the run's tables as its own */
 	enum backend_kind dialect;	/* {now}: the dialect's clock (timestamptz, or a julian day on SQLite) */
+	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
+	const char *unfinished;		/* {unfinished}: the condition on a row still to be done; NULL: new rows */
+	const char *lease_until;	/* {lease_until}: when a claim made now runs out; NULL: never (SQL NULL) */
 };
+
+/* Room for the recovery texts of sql_names, in the dialect's SQL. */
+struct sql_recovery_text {
+	char claimable[160];	/* see sql_names.claimable */
+	char unfinished[64];	/* see sql_names.unfinished */
+	char lease_until[96];	/* see sql_names.lease_until */
+};
+
+/*
+ * Writes into text, and points names' claimable, unfinished and lease_until at, what
+ * leases of lease_ms (0: none) make of them in names' dialect: with a lease, active jobs
+ * are not finished, and one whose lease ran out is claimable again, unless a reaper
+ * (reaped true) alone gives such jobs back.
+ */
+void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, int lease_ms, bool reaped);
 
 /*
  * Writes tmpl into buf with {jobs} and {tickets} replaced by the quoted table names,
  * {jobs:SUFFIX} or {tickets:SUFFIX} by the name with "_SUFFIX" appended inside the quotes
- * (for dialects, such as SQLite, where an index must be named), {owner} by the owner note
- * and {now} by the dialect's current time. 0, or -1 when it does not fit or a suffixed
- * name's quoted form does not end in '"'.
+ * (for dialects, such as SQLite, where an index must be named), {owner} by the owner note,
+ * {now} by the dialect's current time, and {claimable}, {unfinished} and {lease_until} as
+ * names says. 0, or -1 when it does not fit or a suffixed name's quoted form does not end
+ * in '"'.
  */
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len);
 

@@ -27,11 +27,13 @@ enum claim_result {
 
 /* Statement slots the harness prepares on every worker connection. */
 enum harness_slot {
-	SLOT_COUNT_NEW,		/* ($1 queue) jobs still in state new */
-	SLOT_MARK_ACTIVE,	/* ($1 id, $2 worker) flip a claimed job to active, no status check */
-	SLOT_COMPLETE,		/* ($1 id, $2 worker) mark the worker's active job done, RETURNING id */
-	SLOT_FAIL,		/* ($1 id, $2 worker) mark the worker's active job error, RETURNING id */
+	SLOT_COUNT_UNFINISHED,	/* ($1 queue) jobs not yet finished: new, and with leases active too */
+	SLOT_MARK_ACTIVE,	/* ($1 id, $2 worker) flip a claimed job to active, no status check, RETURNING attempts */
+	SLOT_COMPLETE,		/* ($1 id[, $2 worker[, $3 attempt]]) mark the claim's active job done, RETURNING id */
+	SLOT_FAIL,		/* ($1 id[, $2 worker[, $3 attempt]]) mark the claim's active job error, RETURNING id */
 	SLOT_FREE,		/* ($1 id, $2 worker) give the worker's active job back to state new (seed 000's free) */
+	SLOT_HEARTBEAT,		/* ($1 id, $2 worker) extend the lease of the worker's active job */
+	SLOT_FINISHED_BY,	/* ($1 id, $2 worker, $3 attempt) 1 done, 2 error by that claim, else 0; no row: not its */
 	SLOT_STRATEGY,		/* first slot free for the strategy's own statements */
 };
 
@@ -67,11 +69,13 @@ struct strategy_ops {
 	const struct option_def *options;
 	size_t config_size;				/* bytes of its settings struct, at most STRATEGY_CONFIG_MAX */
 	/*
-	 * Sets up w->strategy_data, the strategy's own state for one worker, after the worker
-	 * has connected and before the start gate. 0, or -1 with err. NULL: no state.
+	 * Sets up w->strategy_data, the strategy's own state for one worker process: after the
+	 * worker has connected and before the start gate, and anew for a crashed worker's
+	 * replacement. It outlives a lost connection, as the process it stands for would. 0, or
+	 * -1 with err. NULL: no state.
 	 */
 	int (*worker_init)(struct worker *w, char *err, size_t errlen);
-	/* Releases what worker_init set up; called once for each worker it succeeded on. NULL: nothing to do. */
+	/* Releases what worker_init set up; called once for each time it succeeded. NULL: nothing to do. */
 	void (*worker_cleanup)(struct worker *w);
 
 	/* Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats. */

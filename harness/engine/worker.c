@@ -1,28 +1,59 @@
-/* The worker thread: connect, prepare, wait at the barrier, then claim -> work -> complete. */
+/*
+ * The worker thread: connect, prepare, wait at the barrier, then claim -> work ->
+ * complete until the queue is drained, the time is up or the run stops; a lost
+ * connection is made anew. The life of one job in hand is engine/job.c's.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/reconnect.h"
 #include "engine/signals.h"
 #include "engine/sql_template.h"
-#include "engine/workload.h"
 #include "engine/worker.h"
 
 /* Longest expanded statement. */
 #define SQL_MAX 2048
 
-/* The statements every worker prepares whatever its strategy. */
+/* The statements every worker prepares whatever its strategy, but the completions. */
 static const struct strategy_statement harness_statements[] = {
-	{ SLOT_COUNT_NEW, 1, SQL_ANY("SELECT count(*) FROM {jobs} WHERE queue = $1 AND status = 'new'") },
-	{ SLOT_MARK_ACTIVE, 2, SQL_ANY("UPDATE {jobs} SET status = 'active', claimed_by = $2, "
-				"claimed_at = {now}, attempts = attempts + 1 WHERE id = $1") },
-	{ SLOT_COMPLETE, 2, SQL_ANY("UPDATE {jobs} SET status = 'done', done_at = {now} "
-				"WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id") },
+	{ SLOT_COUNT_UNFINISHED, 1, SQL_ANY("SELECT count(*) FROM {jobs} WHERE queue = $1 AND {unfinished}") },
+	{ SLOT_MARK_ACTIVE, 2, SQL_ANY("UPDATE {jobs} SET status = 'active', claimed_by = $2, claimed_at = {now}, "
+				       "lease_until = {lease_until}, attempts = attempts + 1 WHERE id = $1 "
+				       "RETURNING attempts") },
 	{ SLOT_FREE, 2, SQL_ANY("UPDATE {jobs} SET status = 'new', claimed_by = NULL "
 				"WHERE id = $1 AND status = 'active' AND claimed_by = $2") },
-	{ SLOT_FAIL, 2, SQL_ANY("UPDATE {jobs} SET status = 'error', done_at = {now} "
-				"WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id") },
+	{ SLOT_HEARTBEAT, 2, SQL_ANY("UPDATE {jobs} SET lease_until = {lease_until} "
+				     "WHERE id = $1 AND status = 'active' AND claimed_by = $2") },
+	{ SLOT_FINISHED_BY, 3, SQL_ANY("SELECT CASE status WHEN 'done' THEN 1 WHEN 'error' THEN 2 ELSE 0 END "
+				       "FROM {jobs} WHERE id = $1 AND claimed_by = $2 AND attempts = $3") },
+};
+
+/*
+ * The completions, per fence mode: what they check of the job before they mark it done
+ * (SLOT_COMPLETE) or failed (SLOT_FAIL), with $1 the job, $2 the worker, $3 the attempt.
+ * Without a fence nothing is checked: a late completion overwrites whatever is there.
+ */
+static const struct strategy_statement outcome_statements[][2] = {
+	[FENCE_NONE] = {
+		{ SLOT_COMPLETE, 1, SQL_ANY("UPDATE {jobs} SET status = 'done', done_at = {now} WHERE id = $1 "
+					    "RETURNING id") },
+		{ SLOT_FAIL, 1, SQL_ANY("UPDATE {jobs} SET status = 'error', done_at = {now} WHERE id = $1 "
+					"RETURNING id") },
+	},
+	[FENCE_OWNER] = {
+		{ SLOT_COMPLETE, 2, SQL_ANY("UPDATE {jobs} SET status = 'done', done_at = {now} "
+					    "WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id") },
+		{ SLOT_FAIL, 2, SQL_ANY("UPDATE {jobs} SET status = 'error', done_at = {now} "
+					"WHERE id = $1 AND status = 'active' AND claimed_by = $2 RETURNING id") },
+	},
+	[FENCE_ATTEMPT] = {
+		{ SLOT_COMPLETE, 3, SQL_ANY("UPDATE {jobs} SET status = 'done', done_at = {now} WHERE id = $1 AND "
+					    "status = 'active' AND claimed_by = $2 AND attempts = $3 RETURNING id") },
+		{ SLOT_FAIL, 3, SQL_ANY("UPDATE {jobs} SET status = 'error', done_at = {now} WHERE id = $1 AND "
+					"status = 'active' AND claimed_by = $2 AND attempts = $3 RETURNING id") },
+	},
 };
 
 /* Prepares n statements on w's connection in the backend's dialect. 0, or -1 with err. */
@@ -50,62 +81,158 @@ static int prepare_all(struct worker *w, const struct strategy_statement *st, si
 	return 0;
 }
 
-int worker_open(struct worker *w, struct run_shared *shared, int index, const char *target,
-		size_t expected_execs, size_t expected_empties, char *err, size_t errlen)
+/* Takes identity as w's: the value it writes to claimed_by. */
+static void take_identity(struct worker *w, int identity)
 {
-	const struct strategy_ops *st = shared->strategy;
+	w->identity = identity;
+	snprintf(w->identity_text, sizeof(w->identity_text), "%d", identity);
+}
 
+/* Sets up the strategy's own state for w (worker_init). 0, or -1 with err. */
+static int start_strategy(struct worker *w, char *err, size_t errlen)
+{
+	const struct strategy_ops *st = w->shared->strategy;
+
+	if (!st->worker_init)
+		return 0;
+	if (st->worker_init(w, err, errlen) < 0)
+		return -1;
+	w->strategy_ready = true;
+	return 0;
+}
+
+/* Releases the strategy's own state for w, if set up. */
+static void stop_strategy(struct worker *w)
+{
+	if (w->strategy_ready && w->shared->strategy->worker_cleanup)
+		w->shared->strategy->worker_cleanup(w);
+	w->strategy_ready = false;
+}
+
+/* Closes w's connection, if any: abruptly (abandon) or not. */
+static void drop_connection(struct worker *w, bool abandon)
+{
+	const struct backend_ops *db = w->shared->db;
+
+	atomic_store(&w->server_pid, -1);
+	if (!w->conn)
+		return;
+	signals_unwatch(w->conn);
+	if (abandon)
+		db->abandon(w->conn);
+	else
+		db->disconnect(w->conn);
+	w->conn = NULL;
+}
+
+/* Connects w (a struct worker) and prepares every statement. 0, or -1 with err (nothing left open). */
+static int connect_worker(void *arg, char *err, size_t errlen)
+{
+	struct worker *w = arg;
+	const struct run_shared *s = w->shared;
+	const struct strategy_ops *st = s->strategy;
+	const struct strategy_statement *outcomes = outcome_statements[s->cfg->recovery.fence];
+
+	if (s->db->connect(s->target, &s->cfg->db_opts, &w->conn, err, errlen) < 0)
+		return -1;
+	if (signals_watch(s->db, w->conn, &w->saw_stop) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]), err,
+			errlen) < 0 ||
+	    prepare_all(w, outcomes, 2, err, errlen) < 0 || prepare_all(w, st->statements, st->n_statements, err, errlen) < 0)
+		goto fail;
+	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
+	return 0;
+fail:
+	drop_connection(w, false);
+	return -1;
+}
+
+int worker_open(struct worker *w, struct run_shared *shared, int index, size_t expected_execs,
+		size_t expected_empties, char *err, size_t errlen)
+{
 	memset(w, 0, sizeof(*w));
 	w->index = index;
 	w->queue = shared->cfg->queues[index % shared->cfg->n_queues];
 	w->shared = shared;
-	snprintf(w->index_text, sizeof(w->index_text), "%d", index);
+	take_identity(w, index);
 	hist_init(&w->stats.claim_latency);
 	atomic_init(&w->progress, 0);
 	atomic_init(&w->finished, false);
 	atomic_init(&w->saw_stop, false);
+	atomic_init(&w->pending_fault, 0);
+	atomic_init(&w->kill_requested, false);
+	atomic_init(&w->server_pid, -1);
+	atomic_init(&w->job_in_hand, 0);
 	if (ledger_init(&w->ledger, expected_execs, expected_empties, 64) < 0) {
 		snprintf(err, errlen, "out of memory for the ledger");
 		return -1;
 	}
-	if (shared->db->connect(target, &shared->cfg->db_opts, &w->conn, err, errlen) < 0)
-		goto fail;
-	if (signals_watch(shared->db, w->conn) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),
-			err, errlen) < 0)
-		goto fail;
-	if (prepare_all(w, st->statements, st->n_statements, err, errlen) < 0)
-		goto fail;
-	if (st->worker_init) {
-		if (st->worker_init(w, err, errlen) < 0)
-			goto fail;
-		w->strategy_ready = true;
-	}
+	if (connect_worker(w, err, errlen) < 0)
+		goto fail_ledger;
+	if (start_strategy(w, err, errlen) < 0)
+		goto fail_connection;
 	return 0;
-fail:
-	worker_close(w);
+fail_connection:
+	drop_connection(w, false);
+fail_ledger:
+	ledger_free(&w->ledger);
 	return -1;
 }
 
 void worker_close(struct worker *w)
 {
-	if (w->strategy_ready && w->shared->strategy->worker_cleanup)
-		w->shared->strategy->worker_cleanup(w);
-	w->strategy_ready = false;
-	if (w->conn) {
-		signals_unwatch(w->conn);
-		w->shared->db->disconnect(w->conn);
-	}
-	w->conn = NULL;
+	stop_strategy(w);
+	drop_connection(w, false);
 	ledger_free(&w->ledger);
 }
 
 bool run_stopping(const struct run_shared *s)
 {
 	return atomic_load_explicit(&s->stop, memory_order_relaxed) || signals_interrupted();
+}
+
+void worker_abort(struct worker *w, const char *reason)
+{
+	w->aborted = true;
+	snprintf(w->abort_reason, sizeof(w->abort_reason), "worker %d: %.200s", w->index, reason);
+}
+
+bool worker_lost_connection(const struct worker *w)
+{
+	return !w->conn || w->shared->db->error_kind(w->conn) == ERR_CONNECTION_LOST;
+}
+
+int worker_reconnect(struct worker *w)
+{
+	char err[512];
+
+	drop_connection(w, false);
+	if (run_reconnect(w->shared, connect_worker, w, err, sizeof(err)) < 0) {
+		if (*err)
+			worker_abort(w, err);
+		return -1;
+	}
+	w->stats.reconnects++;
+	return 0;
+}
+
+int worker_respawn(struct worker *w)
+{
+	char err[256];
+
+	drop_connection(w, true);
+	stop_strategy(w);
+	if (!worker_pause_ns(w, MS_TO_NS(w->shared->cfg->faults.respawn_ms)))
+		return -1;
+	take_identity(w, atomic_fetch_add(&w->shared->next_identity, 1));
+	if (start_strategy(w, err, sizeof(err)) < 0) {
+		worker_abort(w, err);
+		return -1;
+	}
+	return worker_reconnect(w);
 }
 
 /*
@@ -160,14 +287,14 @@ const char *worker_id_text(char *buf, int64_t id)
 	return buf;
 }
 
-bool worker_pause_ns(struct worker *w, int64_t duration_ns)
+bool run_pause_ns(const struct run_shared *s, int64_t duration_ns)
 {
 	int64_t until = clock_now_ns() + duration_ns;
 
 	for (;;) {
 		int64_t left = until - clock_now_ns();
 
-		if (run_stopping(w->shared))
+		if (run_stopping(s))
 			return false;
 		if (left <= 0)
 			return true;
@@ -175,83 +302,67 @@ bool worker_pause_ns(struct worker *w, int64_t duration_ns)
 	}
 }
 
-int worker_finish(struct worker *w, int64_t job_id, int slot)
+bool worker_pause_ns(struct worker *w, int64_t duration_ns)
+{
+	return run_pause_ns(w->shared, duration_ns);
+}
+
+void worker_note_attempt(struct worker *w, int64_t attempt)
+{
+	w->attempt = attempt;
+	worker_id_text(w->attempt_text, attempt);
+}
+
+int worker_mark_active(struct worker *w, int64_t job_id)
 {
 	char id[24];
-	const char *params[] = { worker_id_text(id, job_id), w->index_text };
-	int rows = worker_exec(w, slot, 2, params, NULL, 0);
+	const char *params[] = { worker_id_text(id, job_id), w->identity_text };
+	int64_t attempt = 0;
+	int rows = worker_exec(w, SLOT_MARK_ACTIVE, 2, params, &attempt, 1);
+
+	if (rows == 1)
+		worker_note_attempt(w, attempt);
+	return rows;
+}
+
+int worker_outcome(struct worker *w, int slot, int64_t job_id)
+{
+	char id[24];
+	const char *params[] = { worker_id_text(id, job_id), w->identity_text, w->attempt_text };
+	int fence = w->shared->cfg->recovery.fence;
+
+	return worker_exec(w, slot, outcome_statements[fence][0].nparams, params, NULL, 0);
+}
+
+int worker_finished_by_claim(struct worker *w, int slot, int64_t job_id)
+{
+	char id[24];
+	const char *params[] = { worker_id_text(id, job_id), w->identity_text, w->attempt_text };
+	int64_t finished = 0;
+	int rows = worker_exec(w, SLOT_FINISHED_BY, 3, params, &finished, 1);
+
+	if (rows < 0)
+		return -1;
+	return rows == 1 && finished == (slot == SLOT_COMPLETE ? 1 : 2);
+}
+
+int worker_finish(struct worker *w, int64_t job_id, int slot)
+{
+	int rows = worker_outcome(w, slot, job_id);
 
 	if (w->shared->mode == MODE_HOLD) {
 		if (rows == 1)
 			return worker_commit(w);
 		worker_sql(w, "ROLLBACK");
 	}
-	return rows == 1 ? 0 : -1;
-}
-
-/* Stops w with reason; the run will be marked incomplete. */
-static void worker_abort(struct worker *w, const char *reason)
-{
-	w->aborted = true;
-	snprintf(w->abort_reason, sizeof(w->abort_reason), "worker %d: %.200s", w->index, reason);
-}
-
-/* Gives the job in hand back, its work cut short by a stop: rolled back in hold mode, freed in flip mode. */
-static void give_back(struct worker *w, int64_t job_id)
-{
-	char id[24];
-	const char *params[] = { worker_id_text(id, job_id), w->index_text };
-
-	atomic_store(&w->saw_stop, true);
-	if (w->shared->mode == MODE_HOLD)
-		worker_sql(w, "ROLLBACK");
-	else
-		worker_exec(w, SLOT_FREE, 2, params, NULL, 0);
-}
-
-/*
- * Executes the job in hand: work, complete, note it in the ledger; or, when the run
- * stops during the work, give the job back. 0, or -1 when the ledger cannot grow.
- */
-static int execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_t in_hand)
-{
-	const struct run_shared *s = w->shared;
-	const struct strategy_ops *st = s->strategy;
-	struct execution e = {
-		.job_id = job_id,
-		.claim_start_ns = claim_start - s->start_ns,
-		.start_ns = in_hand - s->start_ns,
-		.worker = w->index,
-	};
-	bool fails = s->pass == 1 && workload_fails(s->cfg->seed, job_id, s->cfg->fail_rate);
-	int slot = fails ? SLOT_FAIL : SLOT_COMPLETE;
-	int64_t end;
-	int rc;
-
-	if (job_id >= 1 && job_id <= s->backlog + s->arrivals && !worker_pause_ns(w, s->work_ns[job_id - 1])) {
-		give_back(w, job_id);
-		end = clock_now_ns();
-		e.end_ns = end - s->start_ns;
-		e.outcome = EXEC_INTERRUPTED;
-		w->stats.busy_ns += end - in_hand;
-		return ledger_add_execution(&w->ledger, &e);
-	}
-	rc = st->finish ? st->finish(w, job_id, slot) : worker_finish(w, job_id, slot);
-	end = clock_now_ns();
-	e.end_ns = end - s->start_ns;
-	e.outcome = rc < 0 ? EXEC_UNCOMMITTED : fails ? EXEC_FAILED : EXEC_DONE;
-	w->stats.busy_ns += end - in_hand;
-	if (rc == 0 && !fails) {
-		w->stats.completed++;
-		atomic_store_explicit(&w->progress, w->stats.completed, memory_order_relaxed);
-	}
-	return ledger_add_execution(&w->ledger, &e);
+	return rows == 1 ? 0 : rows == 0 ? 1 : -1;
 }
 
 /*
  * After an empty claim in a drain run: true when the producers are done and the table
- * holds no job in state new. The producers' flag is read first, with acquire order, so
- * that the count sees every insert they committed.
+ * holds no unfinished job of w's class (new, or with leases active too: one may come
+ * back). The producers' flag is read first, with acquire order, so that the count sees
+ * every insert they committed.
  */
 static bool drained(struct worker *w, bool *failed)
 {
@@ -261,15 +372,15 @@ static bool drained(struct worker *w, bool *failed)
 	*failed = false;
 	if (atomic_load_explicit(&w->shared->producers_running, memory_order_acquire) > 0)
 		return false;
-	*failed = worker_exec(w, SLOT_COUNT_NEW, 1, params, &remaining, 1) != 1;
+	*failed = worker_exec(w, SLOT_COUNT_UNFINISHED, 1, params, &remaining, 1) != 1;
 	return !*failed && remaining == 0;
 }
 
 /*
- * After an error: whether w must stop (and why, in its abort reason). Lock contention is
- * what strategies are measured on, so it is retried for as long as WORKER_STALL_NS passes
- * with no success; other errors end the worker after WORKER_MAX_CONSECUTIVE_ERRORS in a
- * row, a lost connection at once.
+ * After an error: whether w must stop (and why, in its abort reason). A lost connection
+ * is made anew; lock contention is what strategies are measured on, so it is retried for
+ * as long as WORKER_STALL_NS passes with no success; other errors end the worker after
+ * WORKER_MAX_CONSECUTIVE_ERRORS in a row.
  */
 static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_success)
 {
@@ -277,10 +388,8 @@ static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_suc
 	enum error_kind kind = s->db->error_kind(w->conn);
 	char reason[sizeof(w->abort_reason)];
 
-	if (kind == ERR_CONNECTION_LOST) {
-		worker_abort(w, s->db->error_message(w->conn));
-		return true;
-	}
+	if (kind == ERR_CONNECTION_LOST)
+		return worker_reconnect(w) < 0;
 	if (error_kind_is_contention(kind)) {
 		if (clock_now_ns() - last_success < WORKER_STALL_NS)
 			return false;
@@ -297,6 +406,20 @@ static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_suc
 	return true;
 }
 
+/* Notes an empty claim made from claim_start to claim_end. 0, or -1 when the ledger cannot grow. */
+static int note_empty(struct worker *w, int64_t claim_start, int64_t claim_end)
+{
+	const struct run_shared *s = w->shared;
+	struct empty_claim e = {
+		.start_ns = claim_start - s->start_ns,
+		.end_ns = claim_end - s->start_ns,
+		.worker = w->index,
+	};
+
+	w->stats.empty++;
+	return ledger_add_empty(&w->ledger, &e);
+}
+
 /* The thread: the claim loop from the start barrier to the end of the run. */
 static void *worker_main(void *arg)
 {
@@ -307,7 +430,7 @@ static void *worker_main(void *arg)
 
 	worker_wait_gate(s);
 	last_success = clock_now_ns();
-	while (!run_stopping(w->shared)) {
+	while (!run_stopping(s)) {
 		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
 		enum claim_result r;
 		bool failed = false;
@@ -322,19 +445,10 @@ static void *worker_main(void *arg)
 		if (r == CLAIM_OK) {
 			if (!run_stopping(s))
 				hist_record(&w->stats.claim_latency, claim_end - claim_start);
-			if (execute(w, job_id, claim_start, claim_end) < 0) {
-				worker_abort(w, "out of memory for the ledger");
+			if (worker_execute(w, job_id, claim_start, claim_end) < 0)
 				break;
-			}
 		} else if (r == CLAIM_EMPTY) {
-			struct empty_claim e = {
-				.start_ns = claim_start - s->start_ns,
-				.end_ns = claim_end - s->start_ns,
-				.worker = w->index,
-			};
-
-			w->stats.empty++;
-			if (ledger_add_empty(&w->ledger, &e) < 0) {
+			if (note_empty(w, claim_start, claim_end) < 0) {
 				worker_abort(w, "out of memory for the ledger");
 				break;
 			}
@@ -365,7 +479,7 @@ static void *worker_main(void *arg)
 		}
 		if (gives_up(w, &consecutive_errors, last_success))
 			break;
-		if (error_kind_is_contention(s->db->error_kind(w->conn)))
+		if (w->conn && error_kind_is_contention(s->db->error_kind(w->conn)))
 			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
 	}
 	atomic_store(&w->saw_stop, true);

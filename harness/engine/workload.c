@@ -18,6 +18,11 @@ static double uniform01(uint64_t seed, long id)
 	return (double)(mix64(seed ^ mix64((uint64_t)id)) >> 11) * 0x1.0p-53;
 }
 
+double workload_draw(uint64_t seed, uint64_t stream, uint64_t a, uint64_t b)
+{
+	return (double)(mix64(seed ^ mix64(stream ^ mix64(a ^ mix64(b)))) >> 11) * 0x1.0p-53;
+}
+
 bool workload_fails(uint64_t seed, long id, double fail_rate)
 {
 	return fail_rate > 0 && uniform01(seed ^ 0xfa11fa11fa11fa11ULL, id) < fail_rate;

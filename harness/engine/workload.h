@@ -22,6 +22,9 @@ struct work_spec workload_spec(const struct run_config *cfg);
 /* An array of n work times in ns (job id-1), drawn as spec says under seed. NULL when out of memory. */
 int64_t *workload_make(long n, const struct work_spec *spec, uint64_t seed);
 
+/* A uniform draw in [0, 1) that depends on (seed, stream, a, b) only: the same for the same four. */
+double workload_draw(uint64_t seed, uint64_t stream, uint64_t a, uint64_t b);
+
 /* Whether job id's first pass fails under fail_rate (0..1): a draw of its own, fixed by (seed, id). */
 bool workload_fails(uint64_t seed, long id, double fail_rate);
 

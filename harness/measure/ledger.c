@@ -1,5 +1,5 @@
 /*
- * The ledger of ledger.h: three arrays preallocated for the expected run, grown
+ * The ledger of ledger.h: arrays preallocated for the expected run, grown
  * by doubling only when one is full so that recording stays cheap and rare
  * growths can be reported.
  */
@@ -69,52 +69,138 @@ void ledger_free(struct ledger *l)
 	free(l->execs);
 	free(l->empties);
 	free(l->errors);
+	free(l->faults);
 	memset(l, 0, sizeof(*l));
+}
+
+/*
+ * The array arr of n entries, of room *cap, with room for one more entry of size bytes:
+ * arr itself, or arr grown (l->growths counted). NULL when out of memory (arr untouched).
+ */
+static void *room_for_one(struct ledger *l, void *arr, size_t n, size_t *cap, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return arr;
+	p = grow_array(arr, cap, n + 1, size);
+	if (p)
+		l->growths++;
+	return p;
 }
 
 int ledger_add_execution(struct ledger *l, const struct execution *e)
 {
-	struct execution *p;
+	struct execution *p = room_for_one(l, l->execs, l->n_execs, &l->cap_execs, sizeof(*p));
 
-	if (l->n_execs == l->cap_execs) {
-		p = grow_array(l->execs, &l->cap_execs, l->n_execs + 1, sizeof(*p));
-		if (!p)
-			return -1;
-		l->execs = p;
-		l->growths++;
-	}
+	if (!p)
+		return -1;
+	l->execs = p;
 	l->execs[l->n_execs++] = *e;
 	return 0;
 }
 
 int ledger_add_empty(struct ledger *l, const struct empty_claim *e)
 {
-	struct empty_claim *p;
+	struct empty_claim *p = room_for_one(l, l->empties, l->n_empties, &l->cap_empties, sizeof(*p));
 
-	if (l->n_empties == l->cap_empties) {
-		p = grow_array(l->empties, &l->cap_empties, l->n_empties + 1, sizeof(*p));
-		if (!p)
-			return -1;
-		l->empties = p;
-		l->growths++;
-	}
+	if (!p)
+		return -1;
+	l->empties = p;
 	l->empties[l->n_empties++] = *e;
 	return 0;
 }
 
 int ledger_add_error(struct ledger *l, int64_t at_ns)
 {
-	int64_t *p;
+	int64_t *p = room_for_one(l, l->errors, l->n_errors, &l->cap_errors, sizeof(*p));
 
-	if (l->n_errors == l->cap_errors) {
-		p = grow_array(l->errors, &l->cap_errors, l->n_errors + 1, sizeof(*p));
-		if (!p)
-			return -1;
-		l->errors = p;
-		l->growths++;
-	}
+	if (!p)
+		return -1;
+	l->errors = p;
 	l->errors[l->n_errors++] = at_ns;
 	return 0;
+}
+
+int ledger_add_fault(struct ledger *l, const struct fault_record *f)
+{
+	struct fault_record *p = room_for_one(l, l->faults, l->n_faults, &l->cap_faults, sizeof(*p));
+
+	if (!p)
+		return -1;
+	l->faults = p;
+	l->faults[l->n_faults++] = *f;
+	return 0;
+}
+
+/*
+ * Appends the n_parts arrays of one kind (part_arr(i) of part_n(i) entries of size bytes)
+ * to *arr of *n entries and room *cap. 0, or -1 when out of memory.
+ */
+static int merge_array(void **arr, size_t *n, size_t *cap, size_t size, const struct ledger *parts, size_t n_parts,
+		       const void *(*part_arr)(const struct ledger *), size_t (*part_n)(const struct ledger *))
+{
+	size_t total = *n;
+	void *p;
+
+	for (size_t i = 0; i < n_parts; i++) {
+		if (part_n(&parts[i]) > SIZE_MAX - total)
+			return -1;
+		total += part_n(&parts[i]);
+	}
+	if (total > *cap) {
+		p = grow_array(*arr, cap, total, size);
+		if (!p)
+			return -1;
+		*arr = p;
+	}
+	for (size_t i = 0; i < n_parts; i++) {
+		if (part_n(&parts[i]))
+			memcpy((char *)*arr + *n * size, part_arr(&parts[i]), part_n(&parts[i]) * size);
+		*n += part_n(&parts[i]);
+	}
+	return 0;
+}
+
+/* The arrays of a ledger and their lengths, as merge_array reads them: executions, empty claims, errors, faults. */
+static const void *execs_of(const struct ledger *l)
+{
+	return l->execs;
+}
+
+static size_t n_execs_of(const struct ledger *l)
+{
+	return l->n_execs;
+}
+
+static const void *empties_of(const struct ledger *l)
+{
+	return l->empties;
+}
+
+static size_t n_empties_of(const struct ledger *l)
+{
+	return l->n_empties;
+}
+
+static const void *errors_of(const struct ledger *l)
+{
+	return l->errors;
+}
+
+static size_t n_errors_of(const struct ledger *l)
+{
+	return l->n_errors;
+}
+
+static const void *faults_of(const struct ledger *l)
+{
+	return l->faults;
+}
+
+static size_t n_faults_of(const struct ledger *l)
+{
+	return l->n_faults;
 }
 
 /*
@@ -124,53 +210,41 @@ int ledger_add_error(struct ledger *l, int64_t at_ns)
  */
 int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n)
 {
-	size_t n_execs = into->n_execs, n_empties = into->n_empties, n_errors = into->n_errors, i;
-	struct execution *execs;
-	struct empty_claim *empties;
-	int64_t *errors;
+	void *execs = into->execs, *empties = into->empties, *errors = into->errors, *faults = into->faults;
+	int rc = 0;
 
-	for (i = 0; i < n; i++) {
-		if (parts[i].n_execs > SIZE_MAX - n_execs ||
-		    parts[i].n_empties > SIZE_MAX - n_empties ||
-		    parts[i].n_errors > SIZE_MAX - n_errors)
-			return -1;
-		n_execs += parts[i].n_execs;
-		n_empties += parts[i].n_empties;
-		n_errors += parts[i].n_errors;
-	}
-	if (n_execs > into->cap_execs) {
-		execs = grow_array(into->execs, &into->cap_execs, n_execs, sizeof(*execs));
-		if (!execs)
-			return -1;
-		into->execs = execs;
-	}
-	if (n_empties > into->cap_empties) {
-		empties = grow_array(into->empties, &into->cap_empties, n_empties, sizeof(*empties));
-		if (!empties)
-			return -1;
-		into->empties = empties;
-	}
-	if (n_errors > into->cap_errors) {
-		errors = grow_array(into->errors, &into->cap_errors, n_errors, sizeof(*errors));
-		if (!errors)
-			return -1;
-		into->errors = errors;
-	}
-
-	for (i = 0; i < n; i++) {
-		if (parts[i].n_execs)
-			memcpy(into->execs + into->n_execs, parts[i].execs,
-			       parts[i].n_execs * sizeof(*into->execs));
-		into->n_execs += parts[i].n_execs;
-		if (parts[i].n_empties)
-			memcpy(into->empties + into->n_empties, parts[i].empties,
-			       parts[i].n_empties * sizeof(*into->empties));
-		into->n_empties += parts[i].n_empties;
-		if (parts[i].n_errors)
-			memcpy(into->errors + into->n_errors, parts[i].errors,
-			       parts[i].n_errors * sizeof(*into->errors));
-		into->n_errors += parts[i].n_errors;
+	rc |= merge_array(&execs, &into->n_execs, &into->cap_execs, sizeof(*into->execs), parts, n, execs_of, n_execs_of);
+	into->execs = execs;
+	rc |= merge_array(&empties, &into->n_empties, &into->cap_empties, sizeof(*into->empties), parts, n, empties_of,
+			  n_empties_of);
+	into->empties = empties;
+	rc |= merge_array(&errors, &into->n_errors, &into->cap_errors, sizeof(*into->errors), parts, n, errors_of,
+			  n_errors_of);
+	into->errors = errors;
+	rc |= merge_array(&faults, &into->n_faults, &into->cap_faults, sizeof(*into->faults), parts, n, faults_of,
+			  n_faults_of);
+	into->faults = faults;
+	for (size_t i = 0; i < n; i++)
 		into->growths += parts[i].growths;
-	}
-	return 0;
+	return rc ? -1 : 0;
+}
+
+/* qsort order of faults: by instant, then worker, kind and job (a total order). */
+static int cmp_fault(const void *pa, const void *pb)
+{
+	const struct fault_record *a = pa, *b = pb;
+
+	if (a->at_ns != b->at_ns)
+		return (a->at_ns > b->at_ns) - (a->at_ns < b->at_ns);
+	if (a->worker != b->worker)
+		return (a->worker > b->worker) - (a->worker < b->worker);
+	if (a->kind != b->kind)
+		return (a->kind > b->kind) - (a->kind < b->kind);
+	return (a->job_id > b->job_id) - (a->job_id < b->job_id);
+}
+
+void ledger_sort_faults(struct fault_record *faults, size_t n)
+{
+	if (n)
+		qsort(faults, n, sizeof(*faults), cmp_fault);
 }

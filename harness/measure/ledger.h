@@ -9,13 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/result.h"
+
 /* How an execution ended. */
 enum exec_outcome {
 	EXEC_DONE,		/* the completion committed: the job is done */
 	EXEC_FAILED,		/* the job was deliberately marked error, and that committed */
 	EXEC_UNCOMMITTED,	/* the work ran but neither completion nor error committed */
 	EXEC_INTERRUPTED,	/* the run was stopped during the work: the job was given back, not completed */
+	EXEC_CRASHED,		/* the worker crashed during the work: its connection dropped, the job abandoned */
+	EXEC_FENCED,		/* the work was done, but the completion was refused: the job was no longer this claim's */
 };
+
+/* execution.flags */
+#define EXEC_STALLED (1 << 0)	/* the worker stalled (froze) during this execution */
 
 /* One execution of one job by one worker; times are ns since the start barrier. */
 struct execution {
@@ -23,8 +30,10 @@ struct execution {
 	int64_t claim_start_ns;	/* when the claim attempt that returned this job began */
 	int64_t start_ns;	/* when the job was in hand and its work began */
 	int64_t end_ns;		/* when its completion (or failure) returned */
-	int32_t worker;		/* index of the worker that executed it */
+	int32_t worker;		/* the seat of the worker that executed it (its index, kept by a replacement) */
 	int32_t outcome;	/* an enum exec_outcome */
+	int32_t identity;	/* the worker's identity, the job's claimed_by (a crashed worker's replacement has a new one) */
+	int32_t flags;		/* EXEC_STALLED */
 };
 
 /* One claim attempt that returned no job; times are ns since the start barrier. */
@@ -34,7 +43,7 @@ struct empty_claim {
 	int32_t worker;		/* index of the worker that made it */
 };
 
-/* A growable array of executions, empty claims and error instants owned by one thread. */
+/* A growable array of executions, empty claims, error instants and faults owned by one thread. */
 struct ledger {
 	struct execution *execs;	/* executions in the order added (a worker's: the order they ended) */
 	size_t n_execs;			/* entries used in execs */
@@ -45,6 +54,9 @@ struct ledger {
 	int64_t *errors;		/* when each database error was met, ns since the start barrier, in order */
 	size_t n_errors;		/* entries used in errors */
 	size_t cap_errors;		/* entries allocated in errors */
+	struct fault_record *faults;	/* the faults injected, in order */
+	size_t n_faults;		/* entries used in faults */
+	size_t cap_faults;		/* entries allocated in faults */
 	size_t growths;			/* times an array had to grow during the run (0 when sized well) */
 };
 
@@ -66,10 +78,16 @@ int ledger_add_empty(struct ledger *l, const struct empty_claim *e);
 /* Appends one error instant (ns since the start barrier); grows (rarely) when full. 0, or -1 when out of memory. */
 int ledger_add_error(struct ledger *l, int64_t at_ns);
 
+/* Appends one fault; grows when full. 0, or -1 when out of memory. */
+int ledger_add_fault(struct ledger *l, const struct fault_record *f);
+
 /*
  * Appends every entry of the n ledgers in parts to into (which ledger_init prepared),
  * part after part, and adds their growths to into's. 0 or -1.
  */
 int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n);
+
+/* Sorts n faults by the instant they struck. */
+void ledger_sort_faults(struct fault_record *faults, size_t n);
 
 #endif

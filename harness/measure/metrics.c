@@ -20,8 +20,9 @@
  *		timed: completed / duration (0 when duration is 0).
  * lost		distinct jobs for which any of these holds:
  *		(a) drain run, and the final status is neither JOB_DONE nor JOB_ERROR;
- *		(b) the job has an EXEC_UNCOMMITTED execution u and no committed execution
- *		    whose start_ns is later than u's;
+ *		(b) the job has an execution u that did not commit (EXEC_UNCOMMITTED,
+ *		    EXEC_CRASHED or EXEC_FENCED) and no committed execution whose start_ns
+ *		    is later than u's;
  *		(c) the final status is JOB_ACTIVE (no worker is alive at the end).
  *		(a) and (c) need the final state; without it only (b) applies.
  * spurious	empty claims e for which some job j has enqueued_ns[j] <= e.start_ns
@@ -53,6 +54,32 @@
  *		is not JOB_DONE, it is EXEC_FAILED and the status is not JOB_ERROR, or there
  *		is none and the status is JOB_DONE or JOB_ERROR. 0 when the final state is
  *		unknown.
+ * stuck	jobs whose final status is JOB_ACTIVE; METRIC_UNKNOWN without the final state.
+ * redeliveries	executions x, not cut short by a stop, of a job with another such execution y
+ *		in hand before it (y.start_ns < x.start_ns) that either never committed (a crash,
+ *		a lost connection, a fenced completion: the job was handed out again) or held
+ *		the job when x's claim began (y.start_ns < x.claim_start_ns < y.end_ns: a lease
+ *		ran out under it). Two claims that raced for one job and both committed (naive's
+ *		duplicates) are not redeliveries.
+ * zombie_completions
+ *		committed executions y of a job with a redelivery x claimed after y was in
+ *		hand and in hand before y ended: y.start_ns < x.claim_start_ns, x.start_ns < y.end_ns.
+ * fenced	executions with outcome EXEC_FENCED.
+ * reaped	the input's reaped.
+ * faults_injected
+ *		entries in the ledger's faults.
+ * reconnects	the workers' and the producers' counters summed.
+ * recovery_ms	for every fault f on a job (job_id in 1..n_jobs): the smallest end_ns of a
+ *		committed execution of that job with end_ns >= f.at_ns, minus f.at_ns; faults
+ *		whose job never committed after them are left out. p50 (nearest rank) and max,
+ *		in ms; NaN when none is left.
+ * restart_first_completion_ms
+ *		the largest, over FAULT_RESTART faults r, of the smallest end_ns >= u of an
+ *		EXEC_DONE execution, minus u, where u = r.at_ns + r.duration_ns is when the
+ *		server accepted connections again; in ms; NaN without restarts or when none
+ *		completed after one.
+ * delivery	at_most_once: 1 when duplicates is 0, else 0; at_least_once: 1 when lost is
+ *		0, else 0, METRIC_UNKNOWN without the final state.
  *
  * A job never enqueued (enqueued_ns INT64_MAX: an arrival a stopped producer did not
  * insert) counts in no per-job figure: not in ideal_s, lost, ledger_mismatches, queue
@@ -71,6 +98,8 @@
  * that needs the job's planned work, enqueue time or final status.
  */
 #include "measure/metrics.h"
+#include "model/faults.h"
+#include "model/metric_table.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,7 +115,7 @@ struct job_summary {
 	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
 	bool executed;		/* it has at least one execution */
 	bool completed;		/* it has at least one EXEC_DONE execution */
-	bool uncommitted_lost;	/* lost by rule (b): work ran and no later committed execution followed */
+	bool uncommitted_lost;	/* lost by rule (b): work ran, did not commit, and no later committed execution followed */
 };
 
 /* A job that can make an empty claim spurious. */
@@ -152,6 +181,12 @@ static bool exec_committed(const struct execution *e)
 	return e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED;
 }
 
+/* Whether e's work ran (or began) and neither it nor its failure committed: uncommitted, crashed or fenced. */
+static bool exec_unfinished(const struct execution *e)
+{
+	return e->outcome == EXEC_UNCOMMITTED || e->outcome == EXEC_CRASHED || e->outcome == EXEC_FENCED;
+}
+
 /* Whether job id has a row (index id - 1) in the per-job inputs. */
 static bool job_in_range(const struct metrics_input *in, int64_t id)
 {
@@ -207,8 +242,11 @@ static void sum_workers(const struct metrics_input *in, struct run_metrics *out)
 			out->errors[k] += p->errors[k];
 	}
 	out->arrival_late_max_ms = (double)late_max_ns / NS_PER_MS;
+	for (i = 0; i < in->n_producers; i++)
+		out->reconnects += in->producers[i].reconnects;
 	for (i = 0; i < in->n_workers; i++) {
 		w = &in->workers[i];
+		out->reconnects += w->reconnects;
 		out->empty_claims += w->empty;
 		out->retries += w->retries;
 		out->give_ups += w->give_ups;
@@ -292,6 +330,34 @@ static int summarise_queue_wait(const struct metrics_input *in, const struct job
 	return 0;
 }
 
+/* Whether execution k of the n executions x of one job is a redelivery (see the definitions above). */
+static bool is_redelivery(const struct execution *x, size_t n, size_t k)
+{
+	if (x[k].outcome == EXEC_INTERRUPTED)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct execution *y = &x[i];
+
+		if (i == k || y->outcome == EXEC_INTERRUPTED || y->start_ns >= x[k].start_ns)
+			continue;
+		if (!exec_committed(y) || (y->start_ns < x[k].claim_start_ns && x[k].claim_start_ns < y->end_ns))
+			return true;
+	}
+	return false;
+}
+
+/* Whether committed execution i of the n executions x of one job is a zombie completion. */
+static bool is_zombie(const struct execution *x, size_t n, size_t i)
+{
+	if (!exec_committed(&x[i]))
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (k != i && x[i].start_ns < x[k].claim_start_ns && x[k].start_ns < x[i].end_ns &&
+		    is_redelivery(x, n, k))
+			return true;
+	return false;
+}
+
 /*
  * Counts the n >= 1 executions x of one job (sorted by start_ns) into out's
  * ledger figures and describes the job in *s.
@@ -330,9 +396,12 @@ static void scan_job(const struct execution *x, size_t n, struct run_metrics *ou
 			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
 				out->overlaps++;
 	}
-	for (i = 0; i < n; i++)
-		if (x[i].outcome == EXEC_UNCOMMITTED && x[i].start_ns >= last_commit_start)
+	for (i = 0; i < n; i++) {
+		if (exec_unfinished(&x[i]) && x[i].start_ns >= last_commit_start)
 			s->uncommitted_lost = true;
+		out->redeliveries += is_redelivery(x, n, i);
+		out->zombie_completions += is_zombie(x, n, i);
+	}
 	if (s->completed)
 		out->completed++;
 }
@@ -351,8 +420,10 @@ static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 	size_t i, k;
 
 	out->executions = l->n_execs;
-	for (i = 0; i < l->n_execs; i++)
+	for (i = 0; i < l->n_execs; i++) {
 		out->failed += l->execs[i].outcome == EXEC_FAILED;
+		out->fenced += l->execs[i].outcome == EXEC_FENCED;
+	}
 	x = alloc_zeroed(l->n_execs, sizeof(*x));
 	if (!x)
 		return -1;
@@ -506,6 +577,86 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 	}
 }
 
+/*
+ * The first instant at or after at_ns that an execution of job (any job when job is 0)
+ * committed: EXEC_DONE, or EXEC_FAILED too when failures count. INT64_MAX when none did.
+ */
+static int64_t first_commit_after(const struct ledger *l, int64_t job, int64_t at_ns, bool failures)
+{
+	int64_t first = INT64_MAX;
+
+	for (size_t i = 0; i < l->n_execs; i++) {
+		const struct execution *e = &l->execs[i];
+
+		if ((job && e->job_id != job) || e->end_ns < at_ns || e->end_ns >= first)
+			continue;
+		if (e->outcome == EXEC_DONE || (failures && e->outcome == EXEC_FAILED))
+			first = e->end_ns;
+	}
+	return first;
+}
+
+/* qsort order of doubles. */
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Fills the fault figures of out: faults_injected, the recovery times of faults on jobs
+ * and the first completion after a restart. 0, or -1 when out of memory.
+ */
+static int judge_faults(const struct metrics_input *in, struct run_metrics *out)
+{
+	const struct ledger *l = in->ledger;
+	double *recovered = alloc_zeroed(l->n_faults, sizeof(*recovered));
+	size_t n = 0;
+
+	if (!recovered)
+		return -1;
+	out->faults_injected = l->n_faults;
+	out->recovery_ms = (struct recovery_summary){ .p50 = NAN, .max = NAN };
+	out->restart_first_completion_ms = NAN;
+	for (size_t i = 0; i < l->n_faults; i++) {
+		const struct fault_record *f = &l->faults[i];
+		int64_t first;
+
+		if (f->kind == FAULT_RESTART) {
+			double ms;
+
+			first = first_commit_after(l, 0, f->at_ns + f->duration_ns, false);
+			ms = (double)(first - f->at_ns - f->duration_ns) / NS_PER_MS;
+			if (first != INT64_MAX && (isnan(out->restart_first_completion_ms) || ms > out->restart_first_completion_ms))
+				out->restart_first_completion_ms = ms;
+			continue;
+		}
+		if (!job_in_range(in, f->job_id))
+			continue;
+		first = first_commit_after(l, f->job_id, f->at_ns, true);
+		if (first != INT64_MAX)
+			recovered[n++] = (double)(first - f->at_ns) / NS_PER_MS;
+	}
+	if (n) {
+		qsort(recovered, n, sizeof(*recovered), cmp_double);
+		out->recovery_ms.p50 = recovered[(n + 1) / 2 - 1];
+		out->recovery_ms.max = recovered[n - 1];
+	}
+	free(recovered);
+	return 0;
+}
+
+/* Fills stuck and the delivery verdict of out, once duplicates and lost are known. */
+static void judge_delivery(const struct metrics_input *in, struct run_metrics *out)
+{
+	out->stuck = in->final ? 0 : METRIC_UNKNOWN;
+	for (size_t j = 0; in->final && j < in->n_jobs; j++)
+		out->stuck += enqueued_at(in, j) != INT64_MAX && in->final[j].status == JOB_ACTIVE;
+	out->delivery.at_most_once = out->duplicates == 0;
+	out->delivery.at_least_once = in->final ? out->lost == 0 : METRIC_UNKNOWN;
+}
+
 int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 {
 	struct job_summary *jobs;
@@ -530,7 +681,11 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 		goto out_free;
 	if (summarise_queue_wait(in, jobs, out))
 		goto out_free;
+	if (judge_faults(in, out))
+		goto out_free;
 	judge_jobs(in, jobs, out);
+	judge_delivery(in, out);
+	out->reaped = in->reaped;
 	ret = 0;
 
 out_free:

@@ -29,6 +29,7 @@ struct metrics_input {
 	size_t n_queues;			/* task classes: job id j in (j-1) % n_queues, worker w serves w % n_queues; 0 means 1 */
 	bool drain;				/* drain run (every job should finish) rather than a timed one */
 	int64_t duration_ns;			/* length of a timed run; unused in drain runs */
+	uint64_t reaped;			/* jobs the reaper gave back to new */
 };
 
 /* Computes every metric of out from in. 0, or -1 when out of memory. */

@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "model/faults.h"
 
 const char *const fault_kind_names[] = {
@@ -5,12 +7,19 @@ const char *const fault_kind_names[] = {
 	[FAULT_RESTART] = "restart", NULL,
 };
 
-const char *const fence_mode_names[] = { [FENCE_NONE] = "none", [FENCE_OWNER] = "owner", [FENCE_ATTEMPT] = "attempt", NULL };
+const char *const fence_mode_names[] = {
+	[FENCE_NONE] = "none", [FENCE_OWNER] = "owner", [FENCE_ATTEMPT] = "attempt", NULL,
+};
 
-bool fault_plan_any(const struct fault_plan *plan)
+const char *fault_kind_name(int kind)
+{
+	return kind >= 0 && kind < FAULT_KIND_COUNT ? fault_kind_names[kind] : "unknown";
+}
+
+int fault_kind_find(const char *name)
 {
 	for (int k = 0; k < FAULT_KIND_COUNT; k++)
-		if (plan->when[k].n_at || plan->when[k].n_exec || plan->when[k].rate > 0)
-			return true;
-	return false;
+		if (strcmp(fault_kind_names[k], name) == 0)
+			return k;
+	return -1;
 }

@@ -60,7 +60,10 @@ struct recovery_plan {
 extern const char *const fault_kind_names[];
 extern const char *const fence_mode_names[];
 
-/* Whether plan asks for any fault. */
-bool fault_plan_any(const struct fault_plan *plan);
+/* The name of fault kind (an enum fault_kind), "unknown" when it is none. */
+const char *fault_kind_name(int kind);
+
+/* The fault kind called name, or -1. */
+int fault_kind_find(const char *name);
 
 #endif

@@ -7,10 +7,13 @@
 /* The first four members of a row: path, column, type and offset of a double or of a count. */
 #define DBL(path, column, member) path, column, METRIC_DOUBLE, offsetof(struct run_metrics, member)
 #define CNT(path, column, member) path, column, METRIC_COUNT, offsetof(struct run_metrics, member)
+#define FLAG(path, column, member) path, column, METRIC_FLAG, offsetof(struct run_metrics, member)
 
-/* A metric's terminal-table column, and its absence. */
-#define CELL(header, unit, decimals) { header, unit, decimals }
-#define NO_CELL { NULL, "", 0 }
+/* A metric's column in the figures table, one shown there only when some run has it, one shown aside, and none. */
+#define CELL(header, unit, decimals) { header, unit, decimals, CELL_MAIN }
+#define CELL_IF_ANY(header, unit, decimals) { header, unit, decimals, CELL_MAIN_IF_ANY }
+#define CELL_ASIDE(header, unit, decimals) { header, unit, decimals, CELL_ASIDE }
+#define NO_CELL { NULL, "", 0, CELL_MAIN }
 
 /* A row of errors of one kind: "errors.NAME" in JSON, "errors_NAME" in CSV and the store. */
 #define ERRORS(kind, name, what)                                                                    \
@@ -89,6 +92,31 @@ const struct metric metric_table[] = {
 	  "arrivals inserted over 1 ms after their due instant" },
 	{ DBL("arrival_late_max_ms", "arrival_late_max_ms", arrival_late_max_ms), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "the most an insert was issued after its due instant, ms" },
+	{ CNT("faults_injected", "faults_injected", faults_injected), CELL_IF_ANY("faults", "", 0), false, NOT_COMPARED,
+	  GUARD_NONE, "faults that struck: crashes, stalls, killed server processes, restarts" },
+	{ CNT("stuck", "stuck", stuck), CELL_ASIDE("stuck", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	  "jobs still active at the end that no worker was on (counted in lost too)" },
+	{ CNT("redeliveries", "redeliveries", redeliveries), CELL_ASIDE("redel", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	  "executions of a job handed out again while an earlier one had not committed" },
+	{ CNT("zombie_completions", "zombie_completions", zombie_completions), CELL_ASIDE("zombie", "", 0), true,
+	  LOWER_IS_BETTER, GUARD_DUPLICATES, "completions that committed after their job had been handed out again" },
+	{ CNT("fenced", "fenced", fenced), CELL_ASIDE("fenced", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "completions refused by the fence: the job was no longer the claim's" },
+	{ CNT("reaped", "reaped", reaped), CELL_ASIDE("reaped", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "jobs the reaper gave back to new" },
+	{ CNT("reconnects", "reconnects", reconnects), CELL_ASIDE("recon", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	  "lost connections made anew, by workers (a crashed one's replacement too) and producers" },
+	{ DBL("recovery_ms.p50", "recovery_p50_ms", recovery_ms.p50), CELL_ASIDE("rec50", "ms", CELL_MS_DECIMALS), true,
+	  LOWER_IS_BETTER, GUARD_NONE, "recovery time, a fault on a job to that job's next commit: median, ms" },
+	{ DBL("recovery_ms.max", "recovery_max_ms", recovery_ms.max), CELL_ASIDE("recmax", "ms", CELL_MS_DECIMALS),
+	  false, NOT_COMPARED, GUARD_NONE, "recovery time, a fault on a job to that job's next commit: the longest, ms" },
+	{ DBL("restart_first_completion_ms", "restart_first_completion_ms", restart_first_completion_ms),
+	  CELL_ASIDE("rstrt", "ms", CELL_MS_DECIMALS), false, NOT_COMPARED, GUARD_NONE,
+	  "the server back after a restart to the next completion, the longest over restarts, ms" },
+	{ FLAG("delivery.at_most_once", "at_most_once", delivery.at_most_once), NO_CELL, false, NOT_COMPARED,
+	  GUARD_NONE, "no job was executed twice (duplicates is 0)" },
+	{ FLAG("delivery.at_least_once", "at_least_once", delivery.at_least_once), NO_CELL, false, NOT_COMPARED,
+	  GUARD_NONE, "no job was lost (lost is 0)" },
 };
 
 const size_t metric_table_len = sizeof(metric_table) / sizeof(metric_table[0]);

@@ -30,6 +30,7 @@
 enum metric_type {
 	METRIC_DOUBLE,	/* a double; NaN when not known */
 	METRIC_COUNT,	/* a uint64_t; METRIC_UNKNOWN when not known */
+	METRIC_FLAG,	/* a uint64_t, 1 true or 0 false; METRIC_UNKNOWN when not known */
 };
 
 /* Which way of a metric is better, for compare. */
@@ -48,11 +49,19 @@ enum metric_guard {
 	GUARD_LOSSES,		/* above 0 where the baseline was 0, unless --allow-losses */
 };
 
+/* Which table shows a metric's cell. */
+enum cell_place {
+	CELL_MAIN,		/* the figures table, always */
+	CELL_MAIN_IF_ANY,	/* the figures table, when some run has it known and not 0 */
+	CELL_ASIDE,		/* only a table that names it (the faults table, output/figures.h) */
+};
+
 /* A metric's column in the terminal table. */
 struct metric_cell {
-	const char *header;	/* the column's first header line, short ("thru"); NULL: not in the table */
+	const char *header;	/* the column's first header line, short ("thru"); NULL: no column */
 	const char *unit;	/* its second header line ("jobs/s"), "" when none */
 	int decimals;		/* digits after the point of a double, or CELL_MS_DECIMALS */
+	enum cell_place place;	/* which table shows it */
 };
 
 /* One metric: where it is, what it is called and who shows or judges it. */
@@ -80,13 +89,13 @@ const struct metric *metric_find(const char *path);
 /* m in rm as a double: a count converted, NaN when unknown. */
 double metric_get(const struct metric *m, const struct run_metrics *rm);
 
-/* Count m (METRIC_COUNT) in rm; METRIC_UNKNOWN when unknown. */
+/* Count or flag m (METRIC_COUNT, METRIC_FLAG) in rm; METRIC_UNKNOWN when unknown. */
 uint64_t metric_get_count(const struct metric *m, const struct run_metrics *rm);
 
 /* Sets double m (METRIC_DOUBLE) in rm to v. */
 void metric_set_double(const struct metric *m, struct run_metrics *rm, double v);
 
-/* Sets count m (METRIC_COUNT) in rm to v. */
+/* Sets count or flag m (METRIC_COUNT, METRIC_FLAG) in rm to v. */
 void metric_set_count(const struct metric *m, struct run_metrics *rm, uint64_t v);
 
 /* Sets every metric of rm to unknown: NaN and METRIC_UNKNOWN. */

@@ -27,6 +27,15 @@ struct job_state {
 	int32_t claimed_by;	/* worker index in claimed_by, -1 when NULL */
 };
 
+/* One fault the harness injected; times are ns since the start barrier. */
+struct fault_record {
+	int64_t at_ns;		/* when it struck */
+	int64_t duration_ns;	/* how long it lasted: a restart until the server accepted connections again; else 0 */
+	int64_t job_id;		/* the job in the struck worker's hand, 0 for none */
+	int32_t kind;		/* an enum fault_kind (model/faults.h) */
+	int32_t worker;		/* the seat of the worker it struck, -1 for the server */
+};
+
 /* One worker's counters, written only by its own thread during the run. */
 struct worker_stats {
 	uint64_t completed;			/* executions whose completion committed */
@@ -36,6 +45,7 @@ struct worker_stats {
 	uint64_t give_ups;			/* claim attempts abandoned after the last try */
 	uint64_t errors[ERR_KIND_COUNT];	/* database errors met, by kind */
 	int64_t busy_ns;			/* time spent executing jobs' work */
+	uint64_t reconnects;			/* lost connections made anew (a crashed worker's replacement's included) */
 	struct histogram claim_latency;		/* claim start to job in hand, successful claims only */
 };
 
@@ -45,6 +55,7 @@ struct producer_stats {
 	uint64_t late;				/* inserts issued over PRODUCER_LATE_NS late */
 	int64_t late_max_ns;			/* the most an insert was issued late; 0: never */
 	uint64_t errors[ERR_KIND_COUNT];	/* database errors met, by kind */
+	uint64_t reconnects;			/* lost connections made anew */
 };
 
 /* Width of one bucket of a run's time series. */
@@ -74,6 +85,18 @@ struct latency_summary {
 	double max;			/* exact largest value */
 };
 
+/* Recovery times of faults, in milliseconds; NaN when no fault's job was completed after it. */
+struct recovery_summary {
+	double p50;	/* nearest-rank median */
+	double max;	/* the longest */
+};
+
+/* The delivery guarantees a run kept: 1 held, 0 broken, METRIC_UNKNOWN (model/metric_table.h) not known. */
+struct delivery {
+	uint64_t at_most_once;	/* no job was executed twice: duplicates is 0 */
+	uint64_t at_least_once;	/* no job was lost: lost is 0 (unknown without the final state) */
+};
+
 /* Every figure of one run. */
 struct run_metrics {
 	double makespan_s;			/* start barrier to the last committed completion */
@@ -99,6 +122,16 @@ struct run_metrics {
 	uint64_t arrivals_late;			/* of those, inserts issued late, summed */
 	double arrival_late_max_ms;		/* the most an insert was issued after its instant */
 	uint64_t ledger_mismatches;		/* jobs whose final table status disagrees with the ledger */
+	uint64_t stuck;				/* jobs still active at the end, no worker on them */
+	uint64_t redeliveries;			/* executions of a job handed out again while an earlier one had not committed */
+	uint64_t zombie_completions;		/* completions that committed after their job was handed out again */
+	uint64_t fenced;			/* completions refused: the job was no longer the claim's */
+	uint64_t reaped;			/* jobs the reaper gave back to new */
+	uint64_t faults_injected;		/* faults that struck */
+	uint64_t reconnects;			/* lost connections made anew, workers' and producers' */
+	struct recovery_summary recovery_ms;	/* per fault on a job: the fault to that job's next commit */
+	double restart_first_completion_ms;	/* the longest, over restarts, from one to the next completion; NaN: none */
+	struct delivery delivery;		/* the delivery guarantees the run kept */
 };
 
 /* Server settings a report shows, at most this many. */
@@ -137,6 +170,8 @@ struct run_result {
 	size_t n_series;		/* entries in series */
 	struct run_param *params;	/* the run's parameters, n_params of them, in order (owned) */
 	size_t n_params;		/* entries in params */
+	struct fault_record *faults;	/* the faults injected, in the order they struck (owned); NULL when none */
+	size_t n_faults;		/* entries in faults */
 };
 
 /* Everything one invocation of `claimbench run` measured. */

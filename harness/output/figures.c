@@ -37,6 +37,8 @@ static void metric_cell(const struct metric *m, const struct run_result *run, ch
 
 	if (!isfinite(v)) {
 		snprintf(buf, size, "-");
+	} else if (m->type == METRIC_FLAG) {
+		snprintf(buf, size, "%s", metric_get_count(m, &run->metrics) ? "yes" : "no");
 	} else if (m->type == METRIC_COUNT) {
 		snprintf(buf, size, "%" PRIu64, metric_get_count(m, &run->metrics));
 	} else {
@@ -52,8 +54,59 @@ static void add_column(struct figures *f, const char *header, const char *unit, 
 	f->columns[f->n_columns++] = (struct figures_column){ .header = header, .unit = unit, .text = text };
 }
 
-/* Fills row r of f with run's cells, the columns being those figures_build chose. */
-static void fill_row(struct figures *f, size_t r, const struct run_result *run, bool points)
+/* Whether a run among the n has metric m known and not 0. */
+static bool any_has(const struct metric *m, const struct run_result *const *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double v = metric_get(m, &runs[i]->metrics);
+
+		if (isfinite(v) && v != 0)
+			return true;
+	}
+	return false;
+}
+
+/* The metrics of the faults table (its columns follow the metric table's order). */
+static const char *const fault_columns[] = {
+	"faults_injected", "lost", "stuck", "redeliveries", "duplicates", "overlaps", "zombie_completions", "fenced",
+	"reaped", "reconnects", "recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms",
+};
+
+void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
+{
+	bool most = m->delivery.at_most_once == 1, least = m->delivery.at_least_once == 1;
+	char dup[48] = "", lost[48] = "";
+
+	if (m->delivery.at_most_once == METRIC_UNKNOWN) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (!most)
+		snprintf(dup, sizeof(dup), "%" PRIu64 " executed twice or more", m->dup_jobs);
+	if (m->delivery.at_least_once == 0)
+		snprintf(lost, sizeof(lost), "%" PRIu64 " lost", m->lost);
+	if (m->delivery.at_least_once == METRIC_UNKNOWN)
+		snprintf(buf, size, "at-most-once %s, at-least-once unknown%s%s%s", most ? "held" : "broken",
+			 most ? "" : " (", dup, most ? "" : ")");
+	else if (most && least)
+		snprintf(buf, size, "both held");
+	else if (least)
+		snprintf(buf, size, "at-least-once only (%s)", dup);
+	else if (most)
+		snprintf(buf, size, "at-most-once only (%s)", lost);
+	else
+		snprintf(buf, size, "neither (%s, %s)", dup, lost);
+}
+
+/* What a table shows besides its metrics. */
+struct table_shape {
+	bool points;		/* a group/sweep column: a run has one */
+	bool delivery;		/* a delivery column (the faults table) */
+};
+
+/* Fills row r of f with run's cells, the columns being those build chose (shown[] per metric). */
+static void fill_row(struct figures *f, size_t r, const struct run_result *run, const bool *shown,
+		     const struct table_shape *shape)
 {
 	char (*cell)[FIGURES_CELL] = &f->cells[r * f->n_columns];
 
@@ -61,27 +114,31 @@ static void fill_row(struct figures *f, size_t r, const struct run_result *run, 
 	text_clean(*cell++, FIGURES_CELL, run->claim_mode, SIZE_MAX);
 	snprintf(*cell++, FIGURES_CELL, "%d", run->workers);
 	for (size_t i = 0; i < metric_table_len; i++)
-		if (metric_table[i].cell.header)
+		if (shown[i])
 			metric_cell(&metric_table[i], run, *cell++, FIGURES_CELL);
-	if (points)
+	if (shape->delivery)
+		figures_delivery(&run->metrics, *cell++, FIGURES_CELL);
+	if (shape->points)
 		point_cell(run, *cell, FIGURES_CELL);
 }
 
-int figures_build(struct figures *f, const struct run_result *const *runs, size_t n)
+/* Builds into f a table of the n runs with the metrics shown[] names and shape's other columns. 0, or -1. */
+static int build(struct figures *f, const struct run_result *const *runs, size_t n, const bool *shown,
+		 struct table_shape shape)
 {
-	bool points = false;
 	size_t i;
 
-	memset(f, 0, sizeof(*f));
 	for (i = 0; i < n; i++)
-		points |= has_point(runs[i]);
+		shape.points |= has_point(runs[i]);
 	add_column(f, "strategy", "", true);
 	add_column(f, "mode", "", true);
 	add_column(f, "wrk", "", false);
 	for (i = 0; i < metric_table_len; i++)
-		if (metric_table[i].cell.header)
+		if (shown[i])
 			add_column(f, metric_table[i].cell.header, metric_table[i].cell.unit, false);
-	if (points)
+	if (shape.delivery)
+		add_column(f, "delivery", "", true);
+	if (shape.points)
 		add_column(f, "group/sweep", "", true);
 	f->cells = calloc(n * f->n_columns + 1, sizeof(*f->cells));
 	if (!f->cells) {
@@ -89,9 +146,38 @@ int figures_build(struct figures *f, const struct run_result *const *runs, size_
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		fill_row(f, i, runs[i], points);
+		fill_row(f, i, runs[i], shown, &shape);
 	f->n_rows = n;
 	return 0;
+}
+
+int figures_build(struct figures *f, const struct run_result *const *runs, size_t n)
+{
+	bool shown[METRIC_MAX];
+
+	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; i < metric_table_len; i++) {
+		const struct metric *m = &metric_table[i];
+
+		shown[i] = m->cell.header && (m->cell.place == CELL_MAIN ||
+					      (m->cell.place == CELL_MAIN_IF_ANY && any_has(m, runs, n)));
+	}
+	return build(f, runs, n, shown, (struct table_shape){ .delivery = false });
+}
+
+bool figures_any_faults(const struct run_result *const *runs, size_t n)
+{
+	return any_has(metric_find("faults_injected"), runs, n);
+}
+
+int figures_build_faults(struct figures *f, const struct run_result *const *runs, size_t n)
+{
+	bool shown[METRIC_MAX] = { false };
+
+	memset(f, 0, sizeof(*f));
+	for (size_t c = 0; c < sizeof(fault_columns) / sizeof(fault_columns[0]); c++)
+		shown[metric_find(fault_columns[c]) - metric_table] = true;
+	return build(f, runs, n, shown, (struct table_shape){ .delivery = true });
 }
 
 const char *figures_cell(const struct figures *f, size_t r, size_t c)

@@ -1,8 +1,9 @@
 /*
  * The figures of runs as a table of text cells, built once and rendered by whoever shows
  * it: the terminal table (report_print_table) aligns it, report.md and report.html put it
- * in a document. Columns: strategy, mode, workers, every metric the metric table gives a
- * cell (in table order), then group/sweep when a run has one.
+ * in a document. Columns: strategy, mode, workers, every metric the metric table places
+ * in it (in table order), then group/sweep when a run has one. The faults table beside
+ * it holds the figures of faults and recovery.
  */
 #ifndef CLAIMBENCH_FIGURES_H
 #define CLAIMBENCH_FIGURES_H
@@ -16,8 +17,8 @@
 /* Room for one cell, NUL included. */
 #define FIGURES_CELL 200
 
-/* Columns the figures have at most: three before the metrics, one after. */
-#define FIGURES_MAX_COLUMNS (METRIC_MAX + 4)
+/* Columns the figures have at most: three before the metrics, two after. */
+#define FIGURES_MAX_COLUMNS (METRIC_MAX + 5)
 
 /* One column of the figures. */
 struct figures_column {
@@ -39,6 +40,23 @@ struct figures {
  * 0, or -1 when out of memory (f left empty). Release with figures_free.
  */
 int figures_build(struct figures *f, const struct run_result *const *runs, size_t n);
+
+/*
+ * Builds the faults table of the n runs into f (zeroed first): strategy, mode, workers,
+ * duplicates, overlaps, lost, faults, stuck, redeliveries, zombie completions, fenced,
+ * reaped, reconnects, recovery times, the first completion after a restart, the delivery
+ * verdict, then group/sweep when a run has one. 0, or -1 when out of memory.
+ */
+int figures_build_faults(struct figures *f, const struct run_result *const *runs, size_t n);
+
+/* Whether a run among the n met a fault: the faults table is worth showing. */
+bool figures_any_faults(const struct run_result *const *runs, size_t n);
+
+/*
+ * Writes the delivery verdict of m into buf: "both held", "at-least-once only (N executed
+ * twice or more)", "at-most-once only (N lost)", "neither (...)"; "-" when unknown.
+ */
+void figures_delivery(const struct run_metrics *m, char *buf, size_t size);
 
 /* The cell of row r, column c. */
 const char *figures_cell(const struct figures *f, size_t r, size_t c);

@@ -92,7 +92,11 @@ static void csv_metric(struct csv *c, const struct metric *m, const struct run_r
 	}
 	csv_sep(c);
 	count = metric_get_count(m, &run->metrics);
-	if (count != METRIC_UNKNOWN)
+	if (count == METRIC_UNKNOWN)
+		return;
+	if (m->type == METRIC_FLAG)
+		fputs(count ? "true" : "false", c->out);
+	else
 		fprintf(c->out, "%" PRIu64, count);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/summary.h"
+#include "model/faults.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
 #include "output/json_out.h"
@@ -63,12 +64,15 @@ static int put_metrics(json_object *obj, const struct run_result *run)
 	int bad = 0;
 
 	for (m = metric_table; m < metric_table + metric_table_len; m++) {
-		if (m->type == METRIC_DOUBLE) {
+		count = m->type == METRIC_DOUBLE ? 0 : metric_get_count(m, &run->metrics);
+		if (m->type == METRIC_DOUBLE)
 			value = json_number(metric_get(m, &run->metrics));
-		} else {
-			count = metric_get_count(m, &run->metrics);
-			value = count == METRIC_UNKNOWN ? NULL : json_object_new_uint64(count);
-		}
+		else if (count == METRIC_UNKNOWN)
+			value = NULL;
+		else if (m->type == METRIC_FLAG)
+			value = json_object_new_boolean(count != 0);
+		else
+			value = json_object_new_uint64(count);
 		bad |= json_put_path(obj, m->path, value);
 	}
 	return bad ? -1 : 0;
@@ -110,6 +114,24 @@ static int worker_members(json_object *obj, const struct run_result *run, size_t
 	bad |= json_put(obj, "retries", json_object_new_uint64(w->retries));
 	bad |= json_put(obj, "give_ups", json_object_new_uint64(w->give_ups));
 	bad |= json_put(obj, "busy_s", json_number((double)w->busy_ns / 1e9));
+	bad |= json_put(obj, "reconnects", json_object_new_uint64(w->reconnects));
+	return bad ? -1 : 0;
+}
+
+/*
+ * Adds the members of fault i of run to obj: kind, instant, duration, worker and job (null
+ * for none). 0, or -1 when out of memory.
+ */
+static int fault_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct fault_record *f = &run->faults[i];
+	int bad = 0;
+
+	bad |= json_put(obj, "kind", json_text(fault_kind_name(f->kind)));
+	bad |= json_put(obj, "at_s", json_number((double)f->at_ns / 1e9));
+	bad |= json_put(obj, "duration_s", json_number((double)f->duration_ns / 1e9));
+	bad |= json_put(obj, "worker", f->worker >= 0 ? json_object_new_int64(f->worker) : NULL);
+	bad |= json_put(obj, "job", f->job_id > 0 ? json_object_new_int64(f->job_id) : NULL);
 	return bad ? -1 : 0;
 }
 
@@ -152,7 +174,7 @@ static json_object *object_array(const struct run_result *run, size_t n,
 static json_object *run_object(const struct run_result *run)
 {
 	json_object *obj = json_object_new_object();
-	json_object *params, *workers, *series;
+	json_object *params, *workers, *series, *faults;
 
 	if (!obj)
 		return NULL;
@@ -166,6 +188,9 @@ static json_object *run_object(const struct run_result *run)
 		goto fail;
 	series = object_array(run, run->series ? run->n_series : 0, bucket_members);
 	if (!series || json_put(obj, "series", series) < 0)
+		goto fail;
+	faults = object_array(run, run->faults ? run->n_faults : 0, fault_members);
+	if (!faults || json_put(obj, "faults", faults) < 0)
 		goto fail;
 	return obj;
 fail:

@@ -189,7 +189,11 @@ static int read_metric(const struct run_place *p, json_object *obj, const struct
 
 	if (member_at(obj, m->path, &v) < 0 || !v)
 		return 0;
-	if (m->type == METRIC_COUNT) {
+	if (m->type == METRIC_FLAG) {
+		if (!json_object_is_type(v, json_type_boolean))
+			return bad_member(p, m->path, "not true, false or null", err, errlen);
+		metric_set_count(m, &r->metrics, json_object_get_boolean(v) ? 1 : 0);
+	} else if (m->type == METRIC_COUNT) {
 		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
 			return bad_member(p, m->path, "not a whole number from 0 or null", err, errlen);
 		metric_set_count(m, &r->metrics, json_object_get_uint64(v));

@@ -1,7 +1,7 @@
 /*
  * The table for a person at a terminal: the figures of report's runs aligned in columns
- * under two header lines (names, units), then the backend, the settings and a warning
- * when runs are incomplete.
+ * under two header lines (names, units), the faults table likewise when a run met faults,
+ * then the backend, the settings and a warning when runs are incomplete.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -104,10 +104,20 @@ static void print_footer(FILE *out, const struct report *r)
 			incomplete, r->n_results);
 }
 
+/* Prints f aligned, its rows r's runs in order. */
+static void print_figures(FILE *out, const struct figures *f, const struct report *r)
+{
+	int width[FIGURES_MAX_COLUMNS];
+
+	column_widths(f, width);
+	print_header(out, f, width);
+	for (size_t i = 0; i < f->n_rows; i++)
+		print_row(out, f, width, i, r->results[i].complete);
+}
+
 int report_print_table(FILE *out, const struct report *r)
 {
 	const struct run_result **runs = calloc(r->n_results + 1, sizeof(*runs));
-	int width[FIGURES_MAX_COLUMNS];
 	struct figures f;
 	int ret = -1;
 
@@ -117,12 +127,16 @@ int report_print_table(FILE *out, const struct report *r)
 		runs[i] = &r->results[i];
 	if (figures_build(&f, runs, r->n_results) < 0)
 		goto out;
-	column_widths(&f, width);
-	print_header(out, &f, width);
-	for (size_t i = 0; i < f.n_rows; i++)
-		print_row(out, &f, width, i, r->results[i].complete);
-	print_footer(out, r);
+	print_figures(out, &f, r);
 	figures_free(&f);
+	if (figures_any_faults(runs, r->n_results)) {
+		if (figures_build_faults(&f, runs, r->n_results) < 0)
+			goto out;
+		fputs("\nfaults and recovery:\n", out);
+		print_figures(out, &f, r);
+		figures_free(&f);
+	}
+	print_footer(out, r);
 	ret = 0;
 out:
 	free(runs);

@@ -1,6 +1,8 @@
 /* Appending a run to the result store, in one transaction; every value through a bound parameter. */
 #include <stdlib.h>
 
+#include "model/faults.h"
+#include "model/metric_table.h"
 #include "store/run_columns.h"
 #include "store/store_sql.h"
 
@@ -51,6 +53,23 @@ static bool bind_worker(struct binder *b, const void *ctx, size_t i)
 	bind_u64(b, w->retries);
 	bind_u64(b, w->give_ups);
 	bind_i64(b, w->busy_ns);
+	bind_u64(b, w->reconnects);
+	return true;
+}
+
+/* Binds run_faults row i: fault i, its worker and job NULL (as an unknown count) when there is none. */
+static bool bind_fault(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct fault_record *f = &rows->run->faults[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)i);
+	bind_text(b, fault_kind_name(f->kind));
+	bind_i64(b, f->at_ns);
+	bind_i64(b, f->duration_ns);
+	bind_count(b, f->worker >= 0 ? (uint64_t)f->worker : METRIC_UNKNOWN);
+	bind_count(b, f->job_id > 0 ? (uint64_t)f->job_id : METRIC_UNKNOWN);
 	return true;
 }
 
@@ -158,20 +177,22 @@ out:
 
 /*
  * Inserts the rows that hang off run rows->id: parameters, per-worker counters and
- * errors, the non-empty bins of the merged claim-latency histogram, the time series.
+ * errors, the non-empty bins of the merged claim-latency histogram, the time series, the faults.
  * 0, or -1 with err.
  */
 static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, size_t errlen)
 {
 	static const char params_sql[] = "INSERT INTO run_params (run_id, position, name, value) VALUES (?, ?, ?, ?)";
 	static const char workers_sql[] =
-		"INSERT INTO run_workers (run_id, worker, completed, claims, empty, retries, give_ups, busy_ns)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+		"INSERT INTO run_workers (run_id, worker, completed, claims, empty, retries, give_ups, busy_ns, reconnects)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char errors_sql[] = "INSERT INTO worker_errors (run_id, worker, kind, count) VALUES (?, ?, ?, ?)";
 	static const char bins_sql[] = "INSERT INTO run_latency_bins (run_id, bin_upper_ns, count) VALUES (?, ?, ?)";
 	static const char series_sql[] =
 		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?)";
+	static const char faults_sql[] =
+		"INSERT INTO run_faults (run_id, position, kind, at_ns, duration_ns, worker, job) VALUES (?, ?, ?, ?, ?, ?, ?)";
 	const struct run_result *run = rows->run;
 	size_t workers = run->per_worker ? (size_t)run->workers : 0;
 
@@ -182,10 +203,12 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 	    sql_insert_each(db, errors_sql, workers * ERR_KIND_COUNT, bind_worker_error, rows,
 			    "storing a worker's errors", err, errlen) < 0 ||
 	    sql_insert_each(db, bins_sql, HIST_BINS, bind_latency_bin, rows, "storing the claim-latency histogram",
-			    err, errlen) < 0)
+			    err, errlen) < 0 ||
+	    sql_insert_each(db, series_sql, run->series ? run->n_series : 0, bind_bucket, rows,
+			    "storing the time series", err, errlen) < 0)
 		return -1;
-	return sql_insert_each(db, series_sql, run->series ? run->n_series : 0, bind_bucket, rows,
-			       "storing the time series", err, errlen);
+	return sql_insert_each(db, faults_sql, run->faults ? run->n_faults : 0, bind_fault, rows,
+			       "storing the faults", err, errlen);
 }
 
 int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "model/run_param.h"
+#include "model/faults.h"
+#include "model/metric_table.h"
 #include "store/run_columns.h"
 #include "store/store_sql.h"
 
@@ -104,6 +106,7 @@ static int worker_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	w->retries = col_u64(c);
 	w->give_ups = col_u64(c);
 	w->busy_ns = col_i64(c);
+	w->reconnects = col_u64(c);
 	if (sqlite3_column_type(c->st, c->next) != SQLITE_NULL) {
 		kind = kind_of(sqlite3_column_text(c->st, c->next++));
 		w->errors[kind] += col_u64(c);
@@ -139,6 +142,36 @@ static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Adds a run_faults row to the struct run_result at ctx, its faults grown as series_row
+ * grows the series. 0, or -1 with err.
+ */
+static int fault_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	struct fault_record *grown, *f;
+	size_t n = run->n_faults;
+	uint64_t worker, job;
+
+	if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
+		grown = realloc(run->faults, (n ? 2 * n : 64) * sizeof(*grown));
+		if (!grown) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		run->faults = grown;
+	}
+	f = &run->faults[run->n_faults++];
+	f->kind = fault_kind_find((const char *)sqlite3_column_text(c->st, c->next++));
+	f->at_ns = col_i64(c);
+	f->duration_ns = col_i64(c);
+	worker = col_count(c);
+	job = col_count(c);
+	f->worker = worker == METRIC_UNKNOWN ? -1 : (int32_t)worker;
+	f->job_id = job == METRIC_UNKNOWN ? 0 : (int64_t)job;
+	return 0;
+}
+
 /* Adds an invocation_settings row to the struct report at ctx; past DB_MAX_SETTINGS it is left out. Always 0. */
 static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
@@ -155,17 +188,20 @@ static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
-/* Reads the parameters, per-worker counters, time series and settings of the run s holds. 0, or -1 with err. */
+/* Reads the parameters, per-worker counters, time series, faults and settings of the run s holds. 0, or -1 with err. */
 static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 {
 	static const char params_sql[] = "SELECT name, value FROM run_params WHERE run_id = ? ORDER BY position";
 	static const char workers_sql[] =
-		"SELECT w.worker, w.completed, w.claims, w.empty, w.retries, w.give_ups, w.busy_ns, e.kind, e.count"
+		"SELECT w.worker, w.completed, w.claims, w.empty, w.retries, w.give_ups, w.busy_ns, w.reconnects,"
+		" e.kind, e.count"
 		" FROM run_workers w LEFT JOIN worker_errors e ON e.run_id = w.run_id AND e.worker = w.worker"
 		" WHERE w.run_id = ? ORDER BY w.worker";
 	static const char series_sql[] =
 		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog FROM run_series"
 		" WHERE run_id = ? ORDER BY bucket_ms";
+	static const char faults_sql[] = "SELECT kind, at_ns, duration_ns, worker, job FROM run_faults"
+					 " WHERE run_id = ? ORDER BY position";
 	static const char settings_sql[] =
 		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position";
 
@@ -173,7 +209,8 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 			 errlen) < 0 ||
 	    sql_each_row(db, workers_sql, s->run_id, worker_row, &s->run, "reading the per-worker counters", err,
 			 errlen) < 0 ||
-	    sql_each_row(db, series_sql, s->run_id, series_row, &s->run, "reading the time series", err, errlen) < 0)
+	    sql_each_row(db, series_sql, s->run_id, series_row, &s->run, "reading the time series", err, errlen) < 0 ||
+	    sql_each_row(db, faults_sql, s->run_id, fault_row, &s->run, "reading the faults", err, errlen) < 0)
 		return -1;
 	return sql_each_row(db, settings_sql, s->invocation_id, setting_row, &s->report, "reading the server settings",
 			    err, errlen);
@@ -207,6 +244,7 @@ void store_run_free(struct store_run *run)
 	free(run->strings);
 	free(run->run.per_worker);
 	free(run->run.series);
+	free(run->run.faults);
 	run_params_free(&run->run);
 	memset(run, 0, sizeof(*run));
 }

@@ -237,6 +237,20 @@ const char *const store_migrations[] = {
 	"	PRIMARY KEY (run_id, position)\n"
 	") WITHOUT ROWID;\n"
 	"PRAGMA user_version = 6;\n",
+
+	/* 7: the faults a run injected, and each worker's reconnects. */
+	"CREATE TABLE run_faults (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	position INTEGER NOT NULL,		-- order they struck in, from 0\n"
+	"	kind TEXT NOT NULL,			-- 'crash', 'stall', 'kill-backend' or 'restart'\n"
+	"	at_ns INTEGER NOT NULL,			-- when, after the start barrier\n"
+	"	duration_ns INTEGER NOT NULL,		-- how long a restart took; 0 for the others\n"
+	"	worker INTEGER,				-- the worker it struck, NULL for the server\n"
+	"	job INTEGER,				-- the job in that worker's hand, NULL for none\n"
+	"	PRIMARY KEY (run_id, position)\n"
+	") WITHOUT ROWID;\n"
+	"ALTER TABLE run_workers ADD COLUMN reconnects INTEGER NOT NULL DEFAULT 0;	-- connections made anew\n"
+	"PRAGMA user_version = 7;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

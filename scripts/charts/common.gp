@@ -5,6 +5,7 @@
 #   data     the chart's tab-separated data file (blocks separated by two blank lines,
 #            each opening with a header line whose first column is its legend title)
 #   n        how many blocks (or data columns) the data file holds
+#   marks    how many blocks follow those n: the timeline's fault marks (0 or 1)
 #   colours  one "#rrggbb" per block, space-separated: the strategy's colour, shaded
 #   styles   one small number per block, space-separated: its dash and point type
 if (term eq 'svg') {

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[] = { "skip-locked", "naive" };
+	static const struct expect_target names[] = { { "skip-locked", "a" }, { "naive", NULL } };
 	struct run_result runs[2] = {
 		{ .strategy = "skip-locked", .claim_mode = "hold", .workers = 4 },
 		{ .strategy = "naive", .claim_mode = "flip", .workers = 8 },

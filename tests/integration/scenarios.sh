@@ -105,8 +105,9 @@ check "show prints the run with its host and scenario text" eval \
 expect_exit 3 'cannot open the result store' "an unusable --results path" run --results /nonexistent/dir/x.db \
 	--strategy skip-locked --jobs 1
 
-for s in classic race ramp lewis quartz steady sqlite-busy; do
+for s in classic race ramp lewis quartz steady sqlite-busy chaos; do
 	case $s in
+	chaos) scale=(--work-ms 10) ;;
 	sqlite-busy) scale=(--jobs 80) ;;
 	lewis) scale=(--jobs 60 --work-ms 10 --backoff-ms 20 --repeat 1) ;;
 	quartz) scale=(--jobs 300 --repeat 1) ;;

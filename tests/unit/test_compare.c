@@ -61,7 +61,7 @@ static void test_unchanged(const struct compare_tolerance *tol)
 	CHECK(compare_runs(base, REPEATS, cand, REPEATS, tol, &r) == 0, "unchanged: compared");
 	for (i = 0; i < r.n_rows; i++)
 		ok += r.rows[i].verdict == VERDICT_OK;
-	CHECK(r.n_rows == 6 && ok == 6, "unchanged: six metrics of one group, all ok (%zu of %zu)", ok, r.n_rows);
+	CHECK(r.n_rows == 8 && ok == 8, "unchanged: eight metrics of one group, all ok (%zu of %zu)", ok, r.n_rows);
 	CHECK(r.regressions == 0 && r.n_lone == 0, "unchanged: no regression, no one-sided group");
 	CHECK(row_of(&r, "throughput_jps")->base.n == 3 && row_of(&r, "throughput_jps")->welch.valid,
 	      "unchanged: three runs a side, so significance is known");
@@ -276,7 +276,7 @@ static void test_lone_groups(const struct compare_tolerance *tol)
 	cand[2] = make_run("skip-locked", "flip", 10, 100, 1.0, 0, 0);
 	base[0].metrics.claim_latency_ms.p99 = NAN;
 	CHECK(compare_runs(base, 3, cand, 3, tol, &r) == 0, "one-sided groups: compared");
-	CHECK(r.n_rows == 6 && strcmp(r.rows[0].group.strategy, "skip-locked") == 0 &&
+	CHECK(r.n_rows == 8 && strcmp(r.rows[0].group.strategy, "skip-locked") == 0 &&
 	      strcmp(r.rows[0].group.claim_mode, "hold") == 0, "only skip-locked/hold/10 is on both sides");
 	CHECK(r.n_lone == 3, "three groups on one side only (got %zu)", r.n_lone);
 	CHECK(r.n_lone == 3 && r.lone[0].side == SIDE_BASELINE && strcmp(r.lone[0].group.strategy, "naive") == 0 &&

@@ -178,6 +178,34 @@ static void test_bad_input(void)
 	REFUSED("--workers: at most 32 worker counts", "too many worker counts", "--workers", long_list);
 }
 
+/* Faults and recovery options: bounds, lists and the options that need each other. */
+static void test_bad_fault_input(void)
+{
+	char long_list[256] = "";
+
+	REFUSED("--crash-at 5: that instant is beyond the run's end (--duration 2)", "a crash after the end",
+		"--crash-at", "1,5", "--duration", "2");
+	REFUSED("--restart-at 2: that instant is beyond the run's end (--duration 2)", "a restart at the very end",
+		"--restart-at", "2", "--duration", "2");
+	REFUSED("--crash-at: expected a number from 0 to 86400, got \"-1\"", "a negative instant", "--crash-at", "-1");
+	REFUSED("--stall-exec: expected a whole number from 1 to 100000000, got \"0\"", "execution 0",
+		"--stall-exec", "0");
+	REFUSED("--kill-backend-exec: expected a comma-separated list without empty items", "an empty execution",
+		"--kill-backend-exec", "3,,4");
+	REFUSED("--crash-rate: expected a number from 0 to 1, got \"1.5\"", "a rate above 1", "--crash-rate", "1.5");
+	REFUSED("--fence: expected one of none, owner, attempt", "an unknown fence", "--fence", "maybe");
+	REFUSED("--heartbeat-ms needs --lease-ms: it works on leases", "a heartbeat without a lease",
+		"--heartbeat-ms", "100");
+	REFUSED("--reaper-ms needs --lease-ms: it works on leases", "a reaper without a lease", "--reaper-ms", "100");
+	REFUSED("--heartbeat-ms 500 must be shorter than --lease-ms 500", "a heartbeat as long as the lease",
+		"--heartbeat-ms", "500", "--lease-ms", "500");
+	REFUSED("--reconnect-limit-s: expected a number from 0.1 to 3600", "no time to reconnect",
+		"--reconnect-limit-s", "0");
+	for (int i = 0; i < 33; i++)
+		strcat(long_list, i ? ",1" : "1");
+	REFUSED("--crash-exec: at most 32 items", "too many executions", "--crash-exec", long_list);
+}
+
 /* The commands' table with one row more, as a contributor would add it. */
 static struct option_def extended[128];
 
@@ -284,6 +312,7 @@ int main(void)
 	test_command_line();
 	test_scenario_file();
 	test_bad_input();
+	test_bad_fault_input();
 	test_one_row_makes_an_option();
 	invocation_free(&inv);
 	return check_exit_status();

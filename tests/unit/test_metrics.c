@@ -12,6 +12,7 @@
 #include "base/histogram.h"
 #include "measure/ledger.h"
 #include "measure/metrics.h"
+#include "model/metric_table.h"
 
 #define MAX_JOBS 16
 #define MS(x) ((int64_t)(x) * 1000000)
@@ -494,13 +495,19 @@ static void test_empty_run(void)
 	case_init(&c, 0, 0, true);
 	case_compute(&c, "empty run");
 	memset(&zero, 0, sizeof(zero));
+	zero.recovery_ms = (struct recovery_summary){ .p50 = NAN, .max = NAN };
+	zero.restart_first_completion_ms = NAN;
+	zero.stuck = METRIC_UNKNOWN;
+	zero.delivery = (struct delivery){ .at_most_once = 1, .at_least_once = METRIC_UNKNOWN };
 	CHECK(c.out.executions == 0 && c.out.completed == 0 && c.out.lost == 0 &&
 	      c.out.spurious_empties == 0,
 	      "empty run: no jobs, no workers give zero counts");
 	CHECK(c.out.fairness.jain == 0.0 && c.out.claim_latency_ms.max == 0.0 &&
 	      c.out.ideal_s == 0.0,
 	      "empty run: no workers give Jain 0, latency 0 and ideal 0");
-	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0, "empty run: every figure is 0");
+	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0,
+	      "empty run: every figure is 0, but recovery times (none: NaN), at-most-once (held) and, without a final "
+	      "state, stuck and at-least-once (unknown)");
 	case_free(&c);
 
 	/* an id outside 1..n_jobs counts in the ledger's figures only */

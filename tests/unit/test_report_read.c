@@ -78,7 +78,10 @@ static void test_round_trip(void)
 	for (size_t i = 0; i < metric_table_len; i++) {
 		const struct metric *m = &metric_table[i];
 
-		if (m->type == METRIC_COUNT) {
+		if (m->type == METRIC_FLAG) {
+			metric_set_count(m, &runs[0].metrics, i % 2);
+			metric_set_count(m, &runs[1].metrics, i % 3 ? 1 - i % 2 : METRIC_UNKNOWN);
+		} else if (m->type == METRIC_COUNT) {
 			metric_set_count(m, &runs[0].metrics, 1000 + i);
 			metric_set_count(m, &runs[1].metrics, i % 3 ? i : METRIC_UNKNOWN);
 		} else {

@@ -78,10 +78,10 @@ static void test_bad_files(void)
 static void make_runs(struct run_result *runs)
 {
 	memset(runs, 0, 4 * sizeof(*runs));
-	runs[0] = (struct run_result){ .strategy = "skip-locked", .claim_mode = "hold", .workers = 10 };
+	runs[0] = (struct run_result){ .strategy = "skip-locked", .claim_mode = "hold", .workers = 10, .group = "a" };
 	runs[0].metrics.makespan_s = 2.0;
 	runs[0].metrics.fairness.jain = 1.0;
-	runs[1] = (struct run_result){ .strategy = "skip-locked", .claim_mode = "hold", .workers = 20 };
+	runs[1] = (struct run_result){ .strategy = "skip-locked", .claim_mode = "hold", .workers = 20, .group = "b" };
 	runs[1].metrics.makespan_s = 1.0;
 	runs[1].metrics.fairness.jain = 0.96;
 	runs[2] = (struct run_result){ .strategy = "for-update", .claim_mode = "hold", .workers = 10 };
@@ -110,7 +110,9 @@ static void test_expectations(void)
 {
 	struct run_result runs[4];
 	struct expectation e;
-	const char *strategies[] = { "skip-locked", "for-update", "naive" };
+	const struct expect_target strategies[] = {
+		{ "skip-locked", "a" }, { "skip-locked", "b" }, { "for-update", NULL }, { "naive", "" },
+	};
 	char err[512];
 
 	make_runs(runs);
@@ -123,6 +125,9 @@ static void test_expectations(void)
 	check_eval("for-update:hold.makespan_s >= 5 * skip-locked@10.makespan_s", runs, true, 20);
 	check_eval("for-update.makespan_s / skip-locked.makespan_s - 10 > 3", runs, true, 20.0 / 1.5 - 10);
 	check_eval("(1 + 2) * -2 == -6", runs, true, -6);
+	check_eval("skip-locked[a].makespan_s == 2", runs, true, 2);
+	check_eval("max(skip-locked:hold@20[b].fairness.jain) >= 0.98", runs, false, 0.96);
+	check_eval("skip-locked[b].makespan_s * 2 == skip-locked[a].makespan_s", runs, true, 2);
 
 	CHECK(expect_parse("t", "skip-locked.duplicates = 0", &e, err, sizeof(err)) == -1 &&
 	      strstr(err, "expected one of == != < <= > >= at column 24") != NULL, "a single = is refused (%s)", err);
@@ -135,19 +140,34 @@ static void test_expectations(void)
 	      strstr(err, "mean, min or max") != NULL, "an unknown aggregate (%s)", err);
 	CHECK(expect_parse("t", "naive:grab.duplicates == 0", &e, err, sizeof(err)) == -1 &&
 	      strstr(err, "hold or flip") != NULL, "an unknown claim mode (%s)", err);
+	CHECK(expect_parse("t", "naive[a.duplicates == 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "a scenario section in []") != NULL, "an unclosed section (%s)", err);
+	CHECK(expect_parse("t", "naive[].duplicates == 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "a scenario section in []") != NULL, "an empty section (%s)", err);
+	CHECK(expect_parse("t", "naive[a]:flip.duplicates == 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "a scenario section in []") != NULL, "a section not at the end (%s)", err);
 	CHECK(expect_parse("t", "naive.duplicates == 0 0", &e, err, sizeof(err)) == -1 &&
 	      strstr(err, "the end of the assertion") != NULL, "trailing text (%s)", err);
 
 	CHECK(expect_parse("t", "ticket.duplicates == 0", &e, err, sizeof(err)) == 0 &&
-	      expect_check(&e, strategies, 3, err, sizeof(err)) == -1 &&
+	      expect_check(&e, strategies, 4, err, sizeof(err)) == -1 &&
 	      strstr(err, "strategy \"ticket\" is not among") != NULL, "a strategy the scenario does not run (%s)", err);
 	expect_free(&e);
+	CHECK(expect_parse("t", "skip-locked[c].duplicates == 0", &e, err, sizeof(err)) == 0 &&
+	      expect_check(&e, strategies, 4, err, sizeof(err)) == -1 &&
+	      strstr(err, "section [c] runs no strategy \"skip-locked\"") != NULL, "a section that runs no such strategy (%s)",
+	      err);
+	expect_free(&e);
+	CHECK(expect_parse("t", "for-update[a].duplicates == 0", &e, err, sizeof(err)) == 0 &&
+	      expect_check(&e, strategies, 4, err, sizeof(err)) == -1 && strstr(err, "section [a] runs no strategy") != NULL,
+	      "a strategy run only outside the section (%s)", err);
+	expect_free(&e);
 	CHECK(expect_parse("t", "naive.dupes == 0", &e, err, sizeof(err)) == 0 &&
-	      expect_check(&e, strategies, 3, err, sizeof(err)) == -1 && strstr(err, "unknown metric \"dupes\"") != NULL,
+	      expect_check(&e, strategies, 4, err, sizeof(err)) == -1 && strstr(err, "unknown metric \"dupes\"") != NULL,
 	      "an unknown metric lists the known ones (%.60s...)", err);
 	expect_free(&e);
 	CHECK(expect_parse("t", "naive@99.duplicates == 0", &e, err, sizeof(err)) == 0 &&
-	      expect_check(&e, strategies, 3, err, sizeof(err)) == 0, "a well-formed expectation passes the check");
+	      expect_check(&e, strategies, 4, err, sizeof(err)) == 0, "a well-formed expectation passes the check");
 	CHECK(expect_eval(&e, runs, 4, &(double){ 0 }, &(double){ 0 }, &(bool){ false }, err, sizeof(err)) == -1 &&
 	      strstr(err, "no run matches naive@99.duplicates") != NULL, "a reference matching no run (%s)", err);
 	expect_free(&e);

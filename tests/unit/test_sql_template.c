@@ -67,10 +67,36 @@ static void test_suffixed_names(void)
 	CHECK(sql_expand("", &lite, buf, 0) == -1, "a buffer of no bytes is refused");
 }
 
+/* What a lease makes of {claimable}, {unfinished} and {lease_until}, with and without a reaper. */
+static void test_lease(void)
+{
+	struct sql_names pg = { .jobs = "\"j\"", .dialect = BACKEND_POSTGRESQL };
+	struct sql_names lite = { .jobs = "\"j\"", .dialect = BACKEND_SQLITE };
+	struct sql_recovery_text text, lite_text;
+	char buf[512];
+
+	sql_names_lease(&pg, &text, 0, false);
+	CHECK(sql_expand("{claimable}|{unfinished}|{lease_until}", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "status = 'new'|status = 'new'|NULL") == 0, "no lease: new rows only, no lease end (%s)", buf);
+	sql_names_lease(&pg, &text, 1500, false);
+	CHECK(sql_expand("{claimable}|{unfinished}|{lease_until}", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "(status = 'new' OR (status = 'active' AND lease_until < clock_timestamp()))|"
+		     "status IN ('new', 'active')|clock_timestamp() + interval '1500 milliseconds'") == 0,
+	      "a lease: an expired active row is claimable, active rows are unfinished (%s)", buf);
+	sql_names_lease(&pg, &text, 1500, true);
+	CHECK(sql_expand("{claimable}|{unfinished}", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "status = 'new'|status IN ('new', 'active')") == 0,
+	      "a lease with a reaper: only the reaper gives expired rows back (%s)", buf);
+	sql_names_lease(&lite, &lite_text, 250, false);
+	CHECK(sql_expand("{lease_until}", &lite, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "julianday('now') + 250 / 86400000.0") == 0, "SQLite's lease end is a julian day (%s)", buf);
+}
+
 int main(void)
 {
 	test_sql_template();
 	test_clock_and_owner();
 	test_suffixed_names();
+	test_lease();
 	return check_exit_status();
 }

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "print_capture.h"
+#include "model/faults.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
 #include "model/run_param.h"
@@ -55,6 +56,20 @@ static struct series_point first_series[] = {
 	{ .t_ms = 0, .completed = 40, .empty_claims = 56, .errors = 1, .enqueued = 20, .backlog = 3 },
 	{ .t_ms = 100, .completed = 19, .empty_claims = 64, .errors = 2, .enqueued = 21, .backlog = 2 },
 	{ .t_ms = 200, .completed = 7, .empty_claims = 5, .errors = 4, .enqueued = 9, .backlog = UINT64_MAX },
+};
+
+/* Three faults: a crash and a stall on jobs, a server restart (no worker, no job). */
+static struct fault_record first_faults[] = {
+	{ .at_ns = 1500000, .job_id = 17, .kind = FAULT_CRASH, .worker = 2 },
+	{ .at_ns = 2500000000LL, .job_id = 150, .kind = FAULT_STALL, .worker = 0 },
+	{ .at_ns = 3000000001LL, .duration_ns = 350000000, .job_id = 0, .kind = FAULT_RESTART, .worker = -1 },
+};
+
+/* The metrics a version 5 file's runs table has no column for: they read back unknown. */
+static const char *const after_v5[] = {
+	"faults_injected", "stuck", "redeliveries", "zombie_completions", "fenced", "reaped", "reconnects",
+	"recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms", "delivery.at_most_once",
+	"delivery.at_least_once",
 };
 
 /* Fills the first run: every metric and per-worker counter distinct and non-zero, latencies recorded. */
@@ -98,6 +113,18 @@ static void fill_first(struct run_result *run)
 	m->arrivals = 200;
 	m->arrivals_late = 11;
 	m->arrival_late_max_ms = 2.0 / 3.0;
+	m->faults_injected = 3;
+	m->stuck = 12;
+	m->redeliveries = 13;
+	m->zombie_completions = 14;
+	m->fenced = 15;
+	m->reaped = 16;
+	m->reconnects = 17;
+	m->recovery_ms = (struct recovery_summary){ .p50 = 31.25, .max = 1234.5 };
+	m->restart_first_completion_ms = 842.125;
+	m->delivery = (struct delivery){ .at_most_once = 0, .at_least_once = 1 };
+	run->faults = first_faults;
+	run->n_faults = sizeof(first_faults) / sizeof(first_faults[0]);
 	run->arrival_rate = 212.5;
 	run->series = first_series;
 	run->n_series = sizeof(first_series) / sizeof(first_series[0]);
@@ -111,6 +138,7 @@ static void fill_first(struct run_result *run)
 		for (k = 0; k < ERR_KIND_COUNT; k++)
 			w->errors[k] = (uint64_t)(i * ERR_KIND_COUNT + k);
 		w->busy_ns = 6000000000LL + i;
+		w->reconnects = 20 + (uint64_t)i;
 		hist_init(&w->claim_latency);
 	}
 	hist_record(&run->per_worker[0].claim_latency, 100);
@@ -192,6 +220,9 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 	SAME(a->n_series == b->n_series, "series length");
 	for (size_t j = 0; j < a->n_series; j++)
 		SAME(memcmp(&a->series[j], &b->series[j], sizeof(a->series[j])) == 0, "series bucket");
+	SAME(a->n_faults == b->n_faults, "faults length");
+	for (size_t j = 0; j < a->n_faults; j++)
+		SAME(memcmp(&a->faults[j], &b->faults[j], sizeof(a->faults[j])) == 0, "a fault");
 	SAME(a->n_params == b->n_params, "params length");
 	for (size_t j = 0; j < a->n_params; j++)
 		SAME(same_str(a->params[j].name, b->params[j].name) && same_str(a->params[j].value, b->params[j].value),
@@ -206,6 +237,7 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 		SAME(v->retries == w->retries, "worker retries");
 		SAME(v->give_ups == w->give_ups, "worker give_ups");
 		SAME(v->busy_ns == w->busy_ns, "worker busy_ns");
+		SAME(v->reconnects == w->reconnects, "worker reconnects");
 		for (k = 0; k < ERR_KIND_COUNT; k++)
 			SAME(v->errors[k] == w->errors[k], "worker errors");
 	}
@@ -588,6 +620,18 @@ static void test_migration_v5(void)
 	fill_first(&run);
 	run.group = "grp";
 	run.sweep = "w=3";
+	run.faults = NULL;
+	run.n_faults = 0;
+	for (int i = 0; i < run.workers; i++)
+		workers[i].reconnects = 0;
+	for (size_t i = 0; i < sizeof(after_v5) / sizeof(after_v5[0]); i++) {
+		const struct metric *m = metric_find(after_v5[i]);
+
+		if (m->type == METRIC_DOUBLE)
+			metric_set_double(m, &run.metrics, NAN);
+		else
+			metric_set_count(m, &run.metrics, METRIC_UNKNOWN);
+	}
 	v5_rows(rows, sizeof(rows), &run, &r);
 	tmp_path(path, sizeof(path), "v5.db");
 	if (sqlite3_open(path, &db) != SQLITE_OK)
@@ -605,10 +649,11 @@ static void test_migration_v5(void)
 		sqlite3_close(db);
 		return;
 	}
-	CHECK(query_int(db, "PRAGMA user_version") == 6 &&
+	CHECK(query_int(db, "PRAGMA user_version") == 7 &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_errors'") == 0 &&
-	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_params'") == 1,
-	      "migration 6: errors by kind folded into runs, run_errors gone, run_params made");
+	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_params'") == 1 &&
+	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_faults'") == 1,
+	      "migrations 6 and 7: errors by kind folded into runs, run_errors gone, run_params and run_faults made");
 	CHECK(query_int(db, "SELECT count(*) FROM run_workers") == 3 && query_int(db, "SELECT count(*) FROM run_series") == 3 &&
 	      query_int(db, "SELECT count(*) FROM worker_errors") == 3 * ERR_KIND_COUNT,
 	      "the rebuilt runs table kept its workers, their errors and the series");

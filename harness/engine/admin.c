@@ -1,0 +1,69 @@
+#include <stdio.h>
+
+#include "engine/admin.h"
+#include "engine/queue_table.h"
+#include "engine/signals.h"
+
+int admin_open(struct admin *a, char *err, size_t errlen)
+{
+	char why[512];
+
+	if (a->db->connect(a->target, a->opts, &a->conn, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "cannot connect: %s", why);
+		return -1;
+	}
+	if (signals_watch(a->db, a->conn, NULL) < 0) {
+		snprintf(err, errlen, "out of memory");
+		a->db->disconnect(a->conn);
+		a->conn = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void admin_close(struct admin *a)
+{
+	if (!a->conn)
+		return;
+	signals_unwatch(a->conn);
+	a->db->disconnect(a->conn);
+	a->conn = NULL;
+}
+
+bool admin_reconnected(struct admin *a)
+{
+	char err[512];
+
+	if (a->conn && a->db->error_kind(a->conn) != ERR_CONNECTION_LOST)
+		return false;
+	admin_close(a);
+	if (admin_open(a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench: the harness's own connection was lost and could not be made anew: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+int admin_read_final_state(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
+			   char *err, size_t errlen)
+{
+	if (a->conn && queue_table_final_state(a->conn, s, final, total, err, errlen) == 0)
+		return 0;
+	if (!admin_reconnected(a))
+		return -1;
+	return queue_table_final_state(a->conn, s, final, total, err, errlen);
+}
+
+void admin_drop_tables(struct admin *a, struct run_shared *s)
+{
+	char err[512];
+
+	if (!a->conn && admin_open(a, err, sizeof(err)) < 0)
+		goto left;
+	if (queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
+		return;
+	if (admin_reconnected(a) && queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
+		return;
+left:
+	fprintf(stderr, "claimbench: %s; its tables are left behind (claimbench cleanup removes them)\n", err);
+}

@@ -1,0 +1,143 @@
+# Faults and recovery on the throwaway server: crashes, stalls, killed server processes and
+# a restart, on hold and flip strategies, with the figures checked exactly where they are
+# deterministic (faults at fixed executions), and the ledger against the table every time.
+. "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+chmod 755 "$dir"
+trap 'stop_test_server; rm -rf "$dir"' EXIT
+store=$dir/results.db
+
+# run_json NAME ARGS...: claimbench run --format json ARGS into $dir/NAME.json; its exit status in $dir/NAME.status.
+run_json() {
+	local name=$1
+	shift
+	"$CLAIMBENCH" run --format json --no-progress --results "$store" "$@" >"$dir/$name.json" 2>"$dir/$name.err"
+	echo $? >"$dir/$name.status"
+}
+
+# result NAME STRATEGY MODE: the jq selector of that run in $dir/NAME.json.
+result() {
+	echo ".results[] | select(.strategy == \"$2\" and .claim_mode == \"$3\")"
+}
+
+# ---- crashes at executions 5, 20 and 40: hold frees the job, flip without a lease strands it ----
+run_json crash --jobs 60 --work-ms 20 --workers 4 --crash-exec 5,20,40 --respawn-ms 50 \
+	--strategy skip-locked:hold,for-update:hold,skip-locked:flip,update-returning:flip
+check "crash runs exit 0" test "$(cat "$dir/crash.status")" -eq 0
+for s in skip-locked for-update; do
+	check_jq "$dir/crash.json" "$(result crash $s hold) | .faults_injected == 3 and .lost == 0 and .stuck == 0 and
+		.redeliveries == 3 and .duplicates == 3 and .overlaps == 0 and .completed == 60 and .reconnects == 3" \
+		"$s hold, 3 crashes: nothing lost, each crashed job redelivered once (3 duplicates, no overlap)"
+	check_jq "$dir/crash.json" "$(result crash $s hold) | .delivery == {at_most_once: false, at_least_once: true}" \
+		"$s hold, 3 crashes: at-least-once held, at-most-once broken"
+done
+for s in skip-locked update-returning; do
+	check_jq "$dir/crash.json" "$(result crash $s flip) | .faults_injected == 3 and .lost == 3 and .stuck == 3 and
+		.redeliveries == 0 and .duplicates == 0 and .completed == 57" \
+		"$s flip without a lease, 3 crashes: the 3 crashed jobs are stuck active and lost"
+	check_jq "$dir/crash.json" "$(result crash $s flip) | .delivery == {at_most_once: true, at_least_once: false}" \
+		"$s flip without a lease: at-most-once held, at-least-once broken"
+done
+check_jq "$dir/crash.json" '[.results[] | .faults | length == 3 and all(.kind == "crash" and .worker != null and
+	.job != null)] | all' "each run lists its 3 crashes with their worker and job"
+check_jq "$dir/crash.json" '[.results[].ledger_mismatches] | all(. == 0)' "crash runs: the ledger agrees with the table"
+
+# ---- the same crashes with a lease and a reaper, and with seed 000's free ----
+run_json lease --jobs 60 --work-ms 20 --workers 4 --crash-exec 5,20,40 --respawn-ms 50 --lease-ms 200 \
+	--reaper-ms 50 --strategy skip-locked:flip,update-returning:flip,ticket:flip
+for s in skip-locked update-returning ticket; do
+	check_jq "$dir/lease.json" "$(result lease $s flip) | .lost == 0 and .stuck == 0 and .reaped == 3 and
+		.redeliveries == 3 and .duplicates >= 3 and .completed == 60 and .ledger_mismatches == 0" \
+		"$s flip, lease 200 ms and a reaper: the reaper gives the 3 crashed jobs back, nothing is lost"
+	check_jq "$dir/lease.json" "$(result lease $s flip) | .recovery_ms.max >= 200 and .recovery_ms.p50 <= .recovery_ms.max" \
+		"$s flip with a lease: recovery takes at least the lease"
+done
+run_json free --jobs 60 --work-ms 20 --workers 4 --crash-exec 5,20,40 --respawn-ms 50 --rerun-stuck \
+	--strategy nowait-backoff:flip
+check_jq "$dir/free.json" '.results[0] | .lost == 0 and .stuck == 0 and .redeliveries == 3 and .completed == 60 and
+	.ledger_mismatches == 0' "nowait-backoff flip, --rerun-stuck: the second pass frees the stuck jobs (seed 000's free)"
+
+# ---- a stall of 600 ms against a lease of 200 ms ----
+stall="--jobs 40 --work-ms 20 --workers 4 --stall-exec 10 --stall-ms 600 --lease-ms 200 --strategy skip-locked:flip,for-update:hold"
+run_json stall_none $stall --fence none
+check_jq "$dir/stall_none.json" "$(result stall_none skip-locked flip) | .overlaps == 1 and .redeliveries == 1 and
+	.zombie_completions == 1 and .fenced == 0 and .lost == 0" \
+	"skip-locked flip, stall past the lease, no fence: its successor overlaps it and its late completion is a zombie"
+check_jq "$dir/stall_none.json" "$(result stall_none for-update hold) | .overlaps == 0 and .duplicates == 0 and
+	.faults_injected == 1" "for-update hold, the same stall: the row lock holds, no overlap, no duplicate"
+run_json stall_fence $stall --fence owner
+check_jq "$dir/stall_fence.json" "$(result stall_fence skip-locked flip) | .fenced == 1 and .zombie_completions == 0 and
+	.lost == 0 and .ledger_mismatches == 0" "the same stall with --fence owner: the late completion is refused"
+run_json stall_beat $stall --heartbeat-ms 50
+check_jq "$dir/stall_beat.json" "$(result stall_beat skip-locked flip) | .overlaps == 0 and .redeliveries == 0 and
+	.duplicates == 0 and .lost == 0" "the same stall with a heartbeat every 50 ms: the lease never runs out"
+check_jq "$dir/stall_beat.json" '[.results[].ledger_mismatches] | all(. == 0)' \
+	"stall runs: the ledger agrees with the table"
+
+# ---- server processes terminated at executions 10 and 30 ----
+run_json kill --jobs 60 --work-ms 20 --workers 4 --kill-backend-exec 10,30 \
+	--strategy skip-locked:hold,update-returning:hold,skip-locked:flip
+check "kill-backend runs exit 0" test "$(cat "$dir/kill.status")" -eq 0
+for s in skip-locked update-returning; do
+	check_jq "$dir/kill.json" "$(result kill $s hold) | .faults_injected == 2 and .reconnects == 2 and
+		.redeliveries == 2 and .lost == 0 and .completed == 60" \
+		"$s hold, 2 killed server processes: the transactions die, both jobs go to another worker, 2 reconnects"
+done
+check_jq "$dir/kill.json" "$(result kill skip-locked flip) | .faults_injected == 2 and .reconnects == 2 and
+	.redeliveries == 0 and .duplicates == 0 and .lost == 0" \
+	"skip-locked flip: the claim outlives the connection, the completion is made after reconnecting"
+check_jq "$dir/kill.json" '[.results[].ledger_mismatches] | all(. == 0)' "kill-backend runs: the ledger agrees with the table"
+
+# ---- the server restarts in immediate mode in the middle ----
+run_json restart --jobs 100 --work-ms 20 --workers 4 --restart-at 0.3 --lease-ms 1500 \
+	--strategy skip-locked:hold,for-update:hold,skip-locked:flip,update-returning:flip
+check "a restart in the middle: every run completes (exit 0)" test "$(cat "$dir/restart.status")" -eq 0
+check_jq "$dir/restart.json" '[.results[] | .complete and .faults_injected == 1 and .faults[0].kind == "restart" and
+	.faults[0].worker == null and .reconnects >= 4 and .restart_first_completion_ms > 0 and .completed == 100] | all' \
+	"a restart: each run counts it, every worker reconnects, and work resumes"
+check_jq "$dir/restart.json" '[.results[] | select(.claim_mode == "hold") | .lost == 0] | all' \
+	"a restart: nothing is lost in hold mode"
+check_jq "$dir/restart.json" '[.results[] | .lost == 0 and .ledger_mismatches == 0] | all' \
+	"a restart: nothing is lost with leases either, and the ledger agrees with the table"
+
+# ---- the store keeps the faults ----
+id=$(sqlite3 "$store" "SELECT max(id) FROM runs")
+"$CLAIMBENCH" export "$id" --format json --results "$store" >"$dir/export.json" 2>/dev/null
+check_jq "$dir/export.json" '.results[0] | .faults[0].kind == "restart" and .reconnects >= 4 and
+	.delivery.at_least_once == true' "export reads the faults and the delivery verdict back from the store"
+
+# ---- SQLite: a crash abandons the connection, whose transaction rolls back ----
+run_json sqlite --db sqlite: --jobs 40 --work-ms 10 --workers 4 --crash-exec 5,20 --respawn-ms 20 \
+	--strategy update-returning:hold,update-returning:flip
+check_jq "$dir/sqlite.json" "$(result sqlite update-returning hold) | .lost == 0 and .redeliveries == 2 and
+	.ledger_mismatches == 0" "SQLite, update-returning hold: the crashed transactions roll back, the jobs are redelivered"
+check_jq "$dir/sqlite.json" "$(result sqlite update-returning flip) | .lost == 2 and .stuck == 2 and
+	.ledger_mismatches == 0" "SQLite, update-returning flip without a lease: the crashed jobs are stuck"
+
+# ---- a server of the user's own restarts only by the user's command ----
+if start_test_server; then
+	expect_exit 2 "needs --restart-command" "a restart on a user's server without --restart-command is refused" \
+		run --db "$TEST_DB" --restart-at 1 --jobs 10 --results "$store"
+	restart_cmd="$(printf '%q ' su postgres -s /bin/sh -c "$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null")"
+	[ "$(id -u)" -eq 0 ] || restart_cmd="$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null"
+	run_json own --db "$TEST_DB" --jobs 60 --work-ms 20 --workers 4 --restart-at 0.3 --restart-command "$restart_cmd" \
+		--strategy skip-locked:hold
+	check_jq "$dir/own.json" '.results[0] | .complete and .faults_injected == 1 and .reconnects >= 4 and .lost == 0 and
+		.completed == 60 and .ledger_mismatches == 0' "--restart-command restarts the user's server; the run goes on"
+	check "the restart command never enters the store" eval '! sqlite3 "$store" "SELECT value FROM run_params" | grep -q pg_ctl'
+	expect_exit 4 "restarting the server: the restart command exited with status 3" \
+		"a failing restart command makes the run incomplete" \
+		run --db "$TEST_DB" --jobs 40 --work-ms 20 --workers 2 --restart-at 0.1 --restart-command "exit 3" \
+		--strategy skip-locked --results "$store"
+else
+	echo "not ok - cannot start a test server for the user's-server checks"
+fi
+
+# ---- faults a backend cannot take ----
+expect_exit 2 "kill-backend-at, -exec and -rate are PostgreSQL's" "kill-backend on SQLite is refused" \
+	run --db sqlite: --kill-backend-exec 3 --jobs 10 --results "$store"
+expect_exit 2 "--restart-at is PostgreSQL's" "a restart on SQLite is refused" \
+	run --db sqlite: --restart-at 0.5 --jobs 10 --results "$store"
+expect_exit 2 "beyond the run's end" "a crash after the end of a timed run is refused" \
+	run --crash-at 3 --duration 1 --jobs 10 --results "$store"
