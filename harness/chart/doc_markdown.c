@@ -3,12 +3,22 @@
 
 #include "chart/doc_markup.h"
 
-/* Prints s with control characters as '?'; in a table cell ('|' ends one) also '|' escaped. */
+/*
+ * Prints s with control characters as '?'. In a table cell, which holds what a store or a
+ * user named (strategies, hosts, settings), '|' (which ends a cell) is escaped, and '<',
+ * '>' and '&' become entities, so that no name is taken as HTML.
+ */
 static void md_text(FILE *out, const char *s, bool cell)
 {
 	for (; s && *s; s++) {
 		if (cell && *s == '|')
 			fputs("\\|", out);
+		else if (cell && *s == '<')
+			fputs("&lt;", out);
+		else if (cell && *s == '>')
+			fputs("&gt;", out);
+		else if (cell && *s == '&')
+			fputs("&amp;", out);
 		else
 			putc((unsigned char)*s < 0x20 ? '?' : *s, out);
 	}

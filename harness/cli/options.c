@@ -78,7 +78,8 @@ static int add_strategy(struct run_config *cfg, const struct strategy_ops *ops, 
 		snprintf(err, errlen, "--strategy: at most %d strategies", MAX_STRATEGIES);
 		return -1;
 	}
-	cfg->strategies[cfg->n_strategies++] = (struct strategy_choice){ .ops = ops, .mode = mode };
+	cfg->strategies[cfg->n_strategies++] =
+		(struct strategy_choice){ .ops = ops, .mode = mode, .kind = strategy_index(ops) };
 	return 0;
 }
 

@@ -8,7 +8,7 @@
 
 #include "base/clock.h"
 #include "engine/fault.h"
-#include "engine/worker.h"
+#include "engine/job.h"
 #include "engine/workload.h"
 
 /* How the work of a job ended. */
@@ -125,8 +125,8 @@ static enum work_end work(struct worker *w, struct job_in_hand *j)
 		slice = j->work_ns - worked;
 		if (j->planned && j->work_ns / 2 - worked > 0 && j->work_ns / 2 - worked < slice)
 			slice = j->work_ns / 2 - worked;
-		if (slice > WORKER_WAKE_NS)
-			slice = WORKER_WAKE_NS;
+		if (slice > RUN_WAKE_NS)
+			slice = RUN_WAKE_NS;
 		if (next_beat - before < slice)
 			slice = next_beat - before;
 		clock_sleep_ns(slice);

@@ -158,7 +158,7 @@ static void *producer_main(void *arg)
 	bool retry = false, oom = false;
 	long k = p->index;
 
-	worker_wait_gate(s);
+	run_wait_gate(s);
 	while (k < s->arrivals) {
 		int64_t due = s->start_ns + producer_due_ns(k, s->cfg->arrival_rate);
 

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "engine/worker.h"
+#include "engine/run_shared.h"
 
 /*
  * Calls connect(ctx, err, errlen) until it returns 0, pausing between tries, for at most

@@ -9,7 +9,7 @@
 #include "engine/producer.h"
 #include "engine/queue_table.h"
 #include "engine/run.h"
-#include "engine/worker.h"
+#include "engine/worker_loop.h"
 #include "model/run_param.h"
 
 /* How long a statement of the harness's own may wait for a lock once the run is stopping. */
@@ -254,7 +254,7 @@ static int start_and_wait(struct monitor *m, struct run_threads *t, int workers,
 		atomic_store(&s->stop, true);
 		rc = -1;
 	}
-	worker_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9));
+	run_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9));
 	monitor_watch(m, label);
 	join_threads(t, t->n_workers);
 	return rc;
@@ -372,7 +372,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.cfg = cfg,
 		.db = plan->db,
 		.strategy = choice->ops,
-		.strategy_config = strategy_config(cfg, choice->ops),
+		.strategy_config = cfg->strategy_configs[choice->kind].bytes,
 		.mode = choice->mode,
 		.pass = 1,
 		.backlog = cfg->jobs,

@@ -1,8 +1,9 @@
 /*
- * Worker threads: each owns one connection, its counters, histogram and ledger,
- * and loops claim -> work -> complete from the start barrier until the queue is
- * drained, the time is up, or a stop is requested. Nothing on that path locks,
- * allocates (but for a rare ledger growth) or prints.
+ * A worker: one connection, its counters, histogram and ledger, and what the strategies
+ * and the life of a job (engine/job.c) do through it: statements, transactions, the
+ * claim's attempt, outcomes, reconnecting, a crash's respawn. Its thread, the claim loop,
+ * is engine/worker_loop.c's. Nothing on the claim path locks, allocates (but for a rare
+ * ledger growth) or prints.
  */
 #ifndef CLAIMBENCH_WORKER_H
 #define CLAIMBENCH_WORKER_H
@@ -16,56 +17,12 @@
 #include "model/config.h"
 #include "measure/ledger.h"
 #include "measure/metrics.h"
+#include "engine/run_shared.h"
 #include "engine/sql_template.h"
 #include "engine/strategy.h"
 
 /* Consecutive errors (other than lock contention) after which a worker gives up; the run is then incomplete. */
 #define WORKER_MAX_CONSECUTIVE_ERRORS 100
-
-/* The longest a worker sleeps (working, pausing) before it looks whether the run is stopping. */
-#define WORKER_WAKE_NS 10000000
-
-/* How long a worker keeps retrying lock contention (BUSY, 55P03 ...) without one success before it gives up. */
-#define WORKER_STALL_NS (30 * 1000000000LL)
-
-/*
- * What every worker and producer of one run shares; read-only during the run but for
- * stop, producers_running and the entries of enqueued_ns each producer owns.
- */
-struct run_shared {
-	const struct run_config *cfg;		/* the invocation's settings */
-	const struct backend_ops *db;		/* the backend driver */
-	const struct strategy_ops *strategy;	/* the strategy under test */
-	const void *strategy_config;		/* its settings in cfg (strategy_config()) */
-	enum claim_mode mode;			/* its claim mode in this run */
-	char jobs_table[160];			/* quoted name of the queue table */
-	char tickets_table[160];		/* quoted name of the ticket control table */
-	char jobs_name[128];			/* the queue table's name, unquoted */
-	char tickets_name[128];			/* the ticket control table's name, unquoted */
-	char owner[512];			/* the note that marks the run's tables as its own (for cleanup) */
-	bool created_jobs;			/* the run created the queue table: it drops it */
-	bool created_tickets;			/* the run created the ticket table: it drops it */
-	struct sql_names names;			/* what the SQL templates' placeholders stand for: the above */
-	struct sql_recovery_text recovery_sql;	/* the lease's texts names points into */
-	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
-	long backlog;				/* jobs 1..backlog are in the table before the start */
-	long arrivals;				/* jobs backlog+1..backlog+arrivals: producers' */
-	int64_t *enqueued_ns;			/* per job (id-1): ns after the start its insert
-						 * committed; 0 for the backlog, INT64_MAX until
-						 * inserted; each producer writes its own ids */
-	atomic_int producers_running;		/* producers still inserting; 0: no more arrivals */
-	int64_t start_ns;			/* the start barrier's instant (clock_now_ns), set when the gate opens */
-	int64_t deadline_ns;			/* end of a timed run (absolute), 0 in a drain run */
-	pthread_mutex_t gate_lock;		/* guards gate_open, start_ns and deadline_ns until the start */
-	pthread_cond_t gate_opened;		/* broadcast when the gate opens */
-	bool gate_open;				/* the start barrier: workers connected and ready wait for it */
-	atomic_bool stop;			/* set to make every worker finish its job and stop */
-	int pass;				/* 1, or 2 when --rerun-errors drains the cleared errors again; set before threads start */
-	const char *target;			/* where workers and producers connect, again after a lost connection */
-	atomic_long executions_started;		/* executions begun in the run, counted for --KIND-exec */
-	atomic_uint *job_executions;		/* per job (id-1): its executions so far, for the per-execution draws */
-	atomic_int next_identity;		/* the identity the next crashed worker's replacement takes */
-};
 
 struct worker {
 	int index;				/* 0-based worker number: its seat, kept by a crashed worker's replacement */
@@ -104,15 +61,6 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, size_t e
 /* Closes w's connection and frees its ledger. */
 void worker_close(struct worker *w);
 
-/* Starts w's thread, which waits at the start gate. 0 or -1. */
-int worker_start(struct worker *w);
-
-/* Blocks until the start gate of s opens. */
-void worker_wait_gate(struct run_shared *s);
-
-/* Opens the start gate of s: records the start instant (and deadline, for a timed run) and releases the workers. */
-void worker_open_gate(struct run_shared *s, int64_t duration_ns);
-
 /*
  * Runs the prepared statement in slot with text params, counting any error by kind in
  * w's stats and its instant in w's ledger. The number of rows (the first row's first nout columns in out), or -1.
@@ -137,17 +85,8 @@ const char *worker_id_text(char *buf, int64_t id);
 /* Milliseconds as nanoseconds. */
 #define MS_TO_NS(ms) ((int64_t)(ms) * 1000000)
 
-/*
- * Sleeps duration_ns (working, backing off, polling), waking early when the run of s
- * stops. true when it slept the whole time, false when the run is stopping.
- */
-bool run_pause_ns(const struct run_shared *s, int64_t duration_ns);
-
 /* run_pause_ns for w's run. */
 bool worker_pause_ns(struct worker *w, int64_t duration_ns);
-
-/* Whether the run of s is stopping: a stop was requested, or a signal arrived. */
-bool run_stopping(const struct run_shared *s);
 
 /*
  * Flips job_id to active for w (SLOT_MARK_ACTIVE), noting the claim's attempt number.
@@ -197,13 +136,5 @@ bool worker_lost_connection(const struct worker *w);
 
 /* Stops w with reason; the run will be marked incomplete. */
 void worker_abort(struct worker *w, const char *reason);
-
-/*
- * Executes the job job_id that w claimed (the attempt began at claim_start, the job was in
- * hand at in_hand): works on it (its heartbeats, and the faults that strike it), completes
- * it, and notes the execution in w's ledger; or gives it back when the run stops. 0, or -1
- * when w must stop (the ledger cannot grow, or a lost connection could not be made anew).
- */
-int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_t in_hand);
 
 #endif

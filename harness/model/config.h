@@ -58,6 +58,7 @@ struct db_options {
 struct strategy_choice {
 	const struct strategy_ops *ops;	/* the strategy */
 	enum claim_mode mode;		/* its claim mode for this invocation */
+	size_t kind;			/* its place in the registry: its settings are strategy_configs[kind] */
 };
 
 /* Strategies the registry may hold: each has a settings slot in every run_config. */

@@ -115,23 +115,34 @@ static int worker_row(struct reader *c, void *ctx, char *err, size_t errlen)
 }
 
 /*
- * Adds a run_series row (one 100 ms bucket) to the struct run_result at ctx, the array
- * grown to 64 buckets, then doubled whenever a power of two is full. 0, or -1 with err.
+ * Makes room in *array, which holds n elements of size bytes, for one more: 64 at first,
+ * then doubled whenever a power of two is full. 0, or -1 with err.
  */
+static int room_for_one(void **array, size_t n, size_t size, char *err, size_t errlen)
+{
+	void *grown;
+
+	if (n != 0 && (n < 64 || (n & (n - 1)) != 0))
+		return 0;
+	grown = realloc(*array, (n ? 2 * n : 64) * size);
+	if (!grown) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*array = grown;
+	return 0;
+}
+
+/* Adds a run_series row (one 100 ms bucket) to the struct run_result at ctx. 0, or -1 with err. */
 static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
 	struct run_result *run = ctx;
-	struct series_point *grown, *p;
-	size_t n = run->n_series;
+	void *series = run->series;
+	struct series_point *p;
 
-	if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
-		grown = realloc(run->series, (n ? 2 * n : 64) * sizeof(*grown));
-		if (!grown) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		run->series = grown;
-	}
+	if (room_for_one(&series, run->n_series, sizeof(*p), err, errlen) < 0)
+		return -1;
+	run->series = series;
 	p = &run->series[run->n_series++];
 	p->t_ms = col_i64(c);
 	p->completed = col_u64(c);
@@ -142,25 +153,17 @@ static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Adds a run_faults row to the struct run_result at ctx, its faults grown as series_row
- * grows the series. 0, or -1 with err.
- */
+/* Adds a run_faults row to the struct run_result at ctx. 0, or -1 with err. */
 static int fault_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
 	struct run_result *run = ctx;
-	struct fault_record *grown, *f;
-	size_t n = run->n_faults;
+	void *faults = run->faults;
+	struct fault_record *f;
 	uint64_t worker, job;
 
-	if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
-		grown = realloc(run->faults, (n ? 2 * n : 64) * sizeof(*grown));
-		if (!grown) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		run->faults = grown;
-	}
+	if (room_for_one(&faults, run->n_faults, sizeof(*f), err, errlen) < 0)
+		return -1;
+	run->faults = faults;
 	f = &run->faults[run->n_faults++];
 	f->kind = fault_kind_find((const char *)sqlite3_column_text(c->st, c->next++));
 	f->at_ns = col_i64(c);

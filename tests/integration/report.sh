@@ -115,3 +115,22 @@ expect_exit 3 'no result store|cannot open' "report on a missing store" report -
 "$CLAIMBENCH" report 1 2 --results "$store" --out "$tmp/two" >/dev/null 2>&1
 check "report of two run ids writes both documents" eval '[ -s "$tmp/two/report.md" ] && [ -s "$tmp/two/report.html" ]'
 check "the usage lists report" eval '"$CLAIMBENCH" --help | grep -q "^  report "'
+
+# A run with faults: the faults section, and the timeline's marks.
+faults_store="$tmp/faults.db"
+"$CLAIMBENCH" run --strategy update-returning:hold,update-returning:flip --jobs 40 --work-ms 5 --workers 2 \
+	--crash-exec 5,20 --respawn-ms 10 --db "sqlite:$tmp/f.db" --results "$faults_store" --no-progress >/dev/null 2>&1
+"$CLAIMBENCH" report --last --results "$faults_store" --out "$tmp/faults" >/dev/null 2>&1
+check "a run with faults: report.md has the faults section with each run's delivery verdict" eval \
+	'grep -q "^## Faults and recovery" "$tmp/faults/report.md" && grep -q "at-least-once only" "$tmp/faults/report.md" &&
+	 grep -q "at-most-once only (2 lost)" "$tmp/faults/report.md"'
+check "a run with faults: the timeline marks each of the 4 crashes" eval \
+	'[ "$(grep -c "\"crash\"$" "$tmp/faults/timeline.tsv")" -eq 4 ]'
+
+# Names a store holds are text, never markup.
+sqlite3 "$faults_store" "UPDATE invocations SET host = '<img src=x onerror=alert(1)> | &'" 2>/dev/null
+"$CLAIMBENCH" report --last --results "$faults_store" --out "$tmp/hostile" >/dev/null 2>&1
+check "a host name with HTML and a pipe is escaped in report.md and report.html" eval \
+	'grep -qF "&lt;img src=x onerror=alert(1)&gt; \| &amp;" "$tmp/hostile/report.md" &&
+	 ! grep -q "<img src=x" "$tmp/hostile/report.md" && grep -qF "&lt;img src=x" "$tmp/hostile/report.html" &&
+	 ! grep -q "<img src=x" "$tmp/hostile/report.html"'

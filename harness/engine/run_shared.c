@@ -1,0 +1,41 @@
+#include "base/clock.h"
+#include "engine/run_shared.h"
+#include "engine/signals.h"
+
+bool run_stopping(const struct run_shared *s)
+{
+	return atomic_load_explicit(&s->stop, memory_order_relaxed) || signals_interrupted();
+}
+
+bool run_pause_ns(const struct run_shared *s, int64_t duration_ns)
+{
+	int64_t until = clock_now_ns() + duration_ns;
+
+	for (;;) {
+		int64_t left = until - clock_now_ns();
+
+		if (run_stopping(s))
+			return false;
+		if (left <= 0)
+			return true;
+		clock_sleep_ns(left < RUN_WAKE_NS ? left : RUN_WAKE_NS);
+	}
+}
+
+void run_wait_gate(struct run_shared *s)
+{
+	pthread_mutex_lock(&s->gate_lock);
+	while (!s->gate_open)
+		pthread_cond_wait(&s->gate_opened, &s->gate_lock);
+	pthread_mutex_unlock(&s->gate_lock);
+}
+
+void run_open_gate(struct run_shared *s, int64_t duration_ns)
+{
+	pthread_mutex_lock(&s->gate_lock);
+	s->start_ns = clock_now_ns();
+	s->deadline_ns = duration_ns > 0 ? s->start_ns + duration_ns : 0;
+	s->gate_open = true;
+	pthread_cond_broadcast(&s->gate_opened);
+	pthread_mutex_unlock(&s->gate_lock);
+}

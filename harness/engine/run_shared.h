@@ -1,0 +1,76 @@
+/*
+ * What every worker and producer of one run shares: the run's settings and tables, the
+ * jobs' work times and enqueue times, the start gate, and the stop. Read-only during the
+ * run but for what each field says.
+ */
+#ifndef CLAIMBENCH_RUN_SHARED_H
+#define CLAIMBENCH_RUN_SHARED_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db/backend.h"
+#include "engine/sql_template.h"
+#include "engine/strategy.h"
+#include "model/config.h"
+
+/* The longest a thread sleeps (working, pausing) before it looks whether the run is stopping. */
+#define RUN_WAKE_NS 10000000
+
+/*
+ * What every worker and producer of one run shares; read-only during the run but for
+ * stop, producers_running and the entries of enqueued_ns each producer owns.
+ */
+struct run_shared {
+	const struct run_config *cfg;		/* the invocation's settings */
+	const struct backend_ops *db;		/* the backend driver */
+	const struct strategy_ops *strategy;	/* the strategy under test */
+	const void *strategy_config;		/* its settings in cfg (strategy_configs[its kind]) */
+	enum claim_mode mode;			/* its claim mode in this run */
+	char jobs_table[160];			/* quoted name of the queue table */
+	char tickets_table[160];		/* quoted name of the ticket control table */
+	char jobs_name[128];			/* the queue table's name, unquoted */
+	char tickets_name[128];			/* the ticket control table's name, unquoted */
+	char owner[512];			/* the note that marks the run's tables as its own (for cleanup) */
+	bool created_jobs;			/* the run created the queue table: it drops it */
+	bool created_tickets;			/* the run created the ticket table: it drops it */
+	struct sql_names names;			/* what the SQL templates' placeholders stand for: the above */
+	struct sql_recovery_text recovery_sql;	/* the lease's texts names points into */
+	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
+	long backlog;				/* jobs 1..backlog are in the table before the start */
+	long arrivals;				/* jobs backlog+1..backlog+arrivals: producers' */
+	int64_t *enqueued_ns;			/* per job (id-1): ns after the start its insert
+						 * committed; 0 for the backlog, INT64_MAX until
+						 * inserted; each producer writes its own ids */
+	atomic_int producers_running;		/* producers still inserting; 0: no more arrivals */
+	int64_t start_ns;			/* the start barrier's instant (clock_now_ns), set when the gate opens */
+	int64_t deadline_ns;			/* end of a timed run (absolute), 0 in a drain run */
+	pthread_mutex_t gate_lock;		/* guards gate_open, start_ns and deadline_ns until the start */
+	pthread_cond_t gate_opened;		/* broadcast when the gate opens */
+	bool gate_open;				/* the start barrier: workers connected and ready wait for it */
+	atomic_bool stop;			/* set to make every worker finish its job and stop */
+	int pass;				/* 1, or 2 when --rerun-errors drains the cleared errors again; set before threads start */
+	const char *target;			/* where workers and producers connect, again after a lost connection */
+	atomic_long executions_started;		/* executions begun in the run, counted for --KIND-exec */
+	atomic_uint *job_executions;		/* per job (id-1): its executions so far, for the per-execution draws */
+	atomic_int next_identity;		/* the identity the next crashed worker's replacement takes */
+};
+
+/* Whether the run of s is stopping: a stop was requested, or a signal arrived. */
+bool run_stopping(const struct run_shared *s);
+
+/*
+ * Sleeps duration_ns (working, backing off, polling), waking early when the run of s
+ * stops. true when it slept the whole time, false when the run is stopping.
+ */
+bool run_pause_ns(const struct run_shared *s, int64_t duration_ns);
+
+/* Blocks until the start gate of s opens. */
+void run_wait_gate(struct run_shared *s);
+
+/* Opens the start gate of s: records the start instant (and deadline, for a timed run) and releases the threads. */
+void run_open_gate(struct run_shared *s, int64_t duration_ns);
+
+#endif
