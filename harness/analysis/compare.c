@@ -4,13 +4,18 @@
  * verdict but ok.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "base/text.h"
 
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */
 #define TOLERANCE_SLACK 1e-9
+
+/* A change this small relative to the means is rounding in the means, and counts as none. */
+#define CHANGE_ROUNDING 1e-9
 
 void compare_default_tolerance(struct compare_tolerance *t)
 {
@@ -70,17 +75,108 @@ static bool same_name(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/* True when optional texts a and b are equal, NULL equal to "". */
+static bool same_optional(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
 /* True when run r belongs to group g. */
 static bool in_group(const struct run_result *r, const struct compare_group *g)
 {
 	return r->workers == g->workers && same_name(r->strategy, g->strategy) &&
-	       same_name(r->claim_mode, g->claim_mode);
+	       same_name(r->claim_mode, g->claim_mode) && same_optional(r->group, g->section) &&
+	       same_optional(r->sweep, g->sweep);
 }
 
 /* The group of run r. */
 static struct compare_group group_of(const struct run_result *r)
 {
-	return (struct compare_group){ .strategy = r->strategy, .claim_mode = r->claim_mode, .workers = r->workers };
+	return (struct compare_group){ .strategy = r->strategy, .claim_mode = r->claim_mode, .workers = r->workers,
+				       .section = r->group, .sweep = r->sweep };
+}
+
+/* True when scope takes run r: its strategy, or its strategy:mode, is listed, or none is. */
+static bool in_scope(const struct run_result *r, const struct compare_scope *scope)
+{
+	char both[128];
+
+	if (!scope->strategies)
+		return true;
+	if (!r->strategy)
+		return false;
+	snprintf(both, sizeof(both), "%s:%s", r->strategy, r->claim_mode ? r->claim_mode : "");
+	return text_list_has(scope->strategies, r->strategy) || text_list_has(scope->strategies, both);
+}
+
+/* Shallow copies of the runs of runs (n of them) in scope into a new *out; their count. (size_t)-1 when out of memory. */
+static size_t select_scope(const struct run_result *runs, size_t n, const struct compare_scope *scope,
+			   struct run_result **out)
+{
+	size_t i, kept = 0;
+
+	*out = malloc((n + 1) * sizeof(**out));
+	if (!*out)
+		return (size_t)-1;
+	for (i = 0; i < n; i++)
+		if (in_scope(&runs[i], scope))
+			(*out)[kept++] = runs[i];
+	return kept;
+}
+
+/* The value of parameter name in run r, or NULL when r has no such parameter. */
+static const char *param_value(const struct run_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_params; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			return r->params[i].value;
+	return NULL;
+}
+
+/* True when out already holds a diff of parameter name. */
+static bool diff_known(const struct compare_result *out, const char *name)
+{
+	for (size_t i = 0; i < out->n_diffs; i++)
+		if (strcmp(out->diffs[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Records in out, each once, the parameters that run c has with another value than run
+ * b, found in group g. 0, or -1 when out of memory.
+ */
+static int find_diffs(const struct run_result *b, const struct run_result *c, const struct compare_group *g,
+		      const struct compare_scope *scope, struct compare_result *out)
+{
+	struct compare_param_diff *grown, *d;
+	const char *value;
+
+	for (size_t i = 0; i < b->n_params; i++) {
+		value = param_value(c, b->params[i].name);
+		if (!value || strcmp(value, b->params[i].value) == 0 || diff_known(out, b->params[i].name))
+			continue;
+		grown = realloc(out->diffs, (out->n_diffs + 1) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		out->diffs = grown;
+		d = &out->diffs[out->n_diffs++];
+		*d = (struct compare_param_diff){ .group = *g, .name = b->params[i].name, .base_value = b->params[i].value,
+						  .cand_value = value,
+						  .allowed = text_list_has(scope->allowed_diffs, b->params[i].name) };
+		out->refused_diffs += !d->allowed;
+	}
+	return 0;
+}
+
+/* Compares the parameters of every candidate run in group g with the first baseline run's. 0, or -1 when out of memory. */
+static int group_diffs(const struct run_result *first_base, const struct run_result *cand, size_t n_cand,
+		       const struct compare_group *g, const struct compare_scope *scope, struct compare_result *out)
+{
+	for (size_t i = 0; i < n_cand; i++)
+		if (in_group(&cand[i], g) && find_diffs(first_base, &cand[i], g, scope, out) < 0)
+			return -1;
+	return 0;
 }
 
 /* True when runs[i] is the first of runs in its group. */
@@ -147,7 +243,17 @@ static const char *broken_tolerance(const struct metric *m, const struct compare
 	return NULL;
 }
 
-/* Fills the change, significance and verdict of row, whose summaries are set. */
+/* True when metric m's guard is a fact that one run proves (duplicates, losses), not a figure that noise moves. */
+static bool guards_a_fact(const struct metric *m)
+{
+	return m->guard == GUARD_DUPLICATES || m->guard == GUARD_LOSSES;
+}
+
+/*
+ * Fills the change, significance and verdict of row, whose summaries are set: beyond
+ * tolerance is a regression when significant, when untestable, or when a fact; beyond
+ * tolerance and not significant is worse.
+ */
 static void judge(const struct metric *m, struct compare_row *row, const struct compare_tolerance *tol)
 {
 	bool up;
@@ -159,11 +265,18 @@ static void judge(const struct metric *m, struct compare_row *row, const struct 
 	if (!row->base.n || !row->cand.n)
 		return;
 	row->change = row->cand.mean - row->base.mean;
+	if (fabs(row->change) <= CHANGE_ROUNDING * fmax(fabs(row->base.mean), fabs(row->cand.mean)))
+		row->change = 0;
 	if (row->base.mean != 0)
 		row->change_pct = 100.0 * row->change / fabs(row->base.mean);
 	row->reason = broken_tolerance(m, row, tol);
-	if (row->reason) {
+	row->beyond_tolerance = row->reason != NULL;
+	if (row->beyond_tolerance && (guards_a_fact(m) || !row->welch.valid || row->welch.significant)) {
 		row->verdict = VERDICT_REGRESSION;
+		return;
+	}
+	if (row->beyond_tolerance) {
+		row->verdict = VERDICT_WORSE;
 		return;
 	}
 	if (!row->welch.valid || !row->welch.significant || row->change == 0)
@@ -194,6 +307,7 @@ static void compare_one_group(const struct run_result *base, size_t n_base, cons
 		row->cand = summarize_group(cand, n_cand, g, m, buf);
 		judge(m, row, tol);
 		out->regressions += row->verdict == VERDICT_REGRESSION;
+		out->untested |= row->base.n && row->cand.n && !row->welch.valid;
 	}
 }
 
@@ -204,14 +318,22 @@ static void add_lone(struct compare_result *out, const struct compare_group *g, 
 	out->lone[out->n_lone++] = (struct compare_lone_group){ .group = *g, .side = side, .runs = runs };
 }
 
-int compare_runs(const struct run_result *base, size_t n_base, const struct run_result *cand, size_t n_cand,
-		 const struct compare_tolerance *tol, struct compare_result *out)
+int compare_runs(const struct run_result *all_base, size_t n_all_base, const struct run_result *all_cand,
+		 size_t n_all_cand, const struct compare_tolerance *tol, const struct compare_scope *scope,
+		 struct compare_result *out)
 {
+	struct run_result *base = NULL, *cand = NULL;
+	size_t i, n_base, n_cand;
 	struct compare_group g;
-	double *buf;
-	size_t i, matched;
+	double *buf = NULL;
 
 	memset(out, 0, sizeof(*out));
+	n_base = select_scope(all_base, n_all_base, scope, &base);
+	n_cand = select_scope(all_cand, n_all_cand, scope, &cand);
+	if (n_base == (size_t)-1 || n_cand == (size_t)-1)
+		goto fail;
+	out->runs_in_scope[0] = n_base;
+	out->runs_in_scope[1] = n_cand;
 	/* Upper bounds (+ 1: no allocation of size 0): every baseline run its own group, every run alone. */
 	buf = malloc(((n_base > n_cand ? n_base : n_cand) + 1) * sizeof(*buf));
 	out->rows = calloc(n_base * metric_table_len + 1, sizeof(*out->rows));
@@ -222,11 +344,13 @@ int compare_runs(const struct run_result *base, size_t n_base, const struct run_
 		if (!first_of_group(base, i))
 			continue;
 		g = group_of(&base[i]);
-		matched = count_group(cand, n_cand, &g);
-		if (matched)
-			compare_one_group(base, n_base, cand, n_cand, &g, tol, buf, out);
-		else
+		if (!count_group(cand, n_cand, &g)) {
 			add_lone(out, &g, SIDE_BASELINE, count_group(base, n_base, &g));
+			continue;
+		}
+		if (group_diffs(&base[i], cand, n_cand, &g, scope, out) < 0)
+			goto fail;
+		compare_one_group(base, n_base, cand, n_cand, &g, tol, buf, out);
 	}
 	for (i = 0; i < n_cand; i++) {
 		g = group_of(&cand[i]);
@@ -234,9 +358,13 @@ int compare_runs(const struct run_result *base, size_t n_base, const struct run_
 			add_lone(out, &g, SIDE_CANDIDATE, count_group(cand, n_cand, &g));
 	}
 	free(buf);
+	free(base);
+	free(cand);
 	return 0;
 fail:
 	free(buf);
+	free(base);
+	free(cand);
 	compare_result_free(out);
 	return -1;
 }
@@ -245,5 +373,6 @@ void compare_result_free(struct compare_result *r)
 {
 	free(r->rows);
 	free(r->lone);
+	free(r->diffs);
 	memset(r, 0, sizeof(*r));
 }

@@ -1,8 +1,9 @@
 /*
- * Baseline against candidate: runs grouped by (strategy, claim mode, workers), each
- * group's metrics compared over its repetitions with Welch's t-test, and the guarded
- * metrics held to tolerances. Pure computation, no I/O: `claimbench compare` loads
- * and prints.
+ * Baseline against candidate: runs grouped by (strategy, claim mode, workers, scenario
+ * section, sweep point), each group's metrics compared over its repetitions with Welch's
+ * t-test, and the guarded metrics held to tolerances. The two sides' parameters are
+ * compared first, so that a changed workload is not taken for a regression. Pure
+ * computation, no I/O: `claimbench compare` loads and prints.
  */
 #ifndef CLAIMBENCH_COMPARE_H
 #define CLAIMBENCH_COMPARE_H
@@ -22,6 +23,12 @@ struct compare_tolerance {
 	bool allow_losses;		/* lost jobs appearing where the baseline had none are no regression */
 };
 
+/* Which runs a comparison takes, and which parameters may differ between the sides. */
+struct compare_scope {
+	const char *strategies;		/* comma-separated NAME or NAME:MODE; only their runs are compared; NULL: all */
+	const char *allowed_diffs;	/* comma-separated parameter names whose values may differ; NULL: none */
+};
+
 /* Defaults: 10 % throughput, 0.05 of Jain's index, no new duplicates, no new losses. */
 #define COMPARE_THROUGHPUT_DROP_PCT 10.0
 #define COMPARE_JAIN_DROP 0.05
@@ -30,8 +37,8 @@ struct compare_tolerance {
 enum compare_verdict {
 	VERDICT_OK,		/* no significant change, or significance unknown and within tolerance */
 	VERDICT_BETTER,		/* significantly better */
-	VERDICT_WORSE,		/* significantly worse, within tolerance */
-	VERDICT_REGRESSION,	/* a guarded metric beyond its tolerance */
+	VERDICT_WORSE,		/* significantly worse and not a regression, or beyond tolerance and not significant */
+	VERDICT_REGRESSION,	/* a guarded metric beyond its tolerance: significantly, or untested with one run a side */
 };
 
 /* Welch's unequal-variances t-test of candidate against baseline. */
@@ -47,6 +54,8 @@ struct compare_group {
 	const char *strategy;	/* strategy name; may be NULL (points into the caller's runs) */
 	const char *claim_mode;	/* "hold" or "flip"; may be NULL (points into the caller's runs) */
 	int workers;		/* worker threads */
+	const char *section;	/* the scenario section; NULL or "" for none (points into the caller's runs) */
+	const char *sweep;	/* the sweep point's values; NULL or "" for none (points into the caller's runs) */
 };
 
 /* One compared metric (a metric_table row with a direction) of one group present on both sides. */
@@ -59,8 +68,9 @@ struct compare_row {
 	double change;				/* cand.mean - base.mean; NaN when a side has no value */
 	double change_pct;			/* change in % of base.mean; NaN when base.mean is 0 or unknown */
 	struct welch_result welch;		/* significance of the change */
+	bool beyond_tolerance;			/* a guarded metric moved the wrong way beyond its tolerance */
 	enum compare_verdict verdict;		/* what the change means */
-	const char *reason;			/* for a regression, the tolerance it broke; NULL otherwise */
+	const char *reason;			/* the tolerance it broke when beyond_tolerance; NULL otherwise */
 };
 
 /* Which side a group was found on alone. */
@@ -76,6 +86,15 @@ struct compare_lone_group {
 	size_t runs;			/* its runs there */
 };
 
+/* A parameter whose value differs between the sides in a group present on both. */
+struct compare_param_diff {
+	struct compare_group group;	/* the first group it differs in */
+	const char *name;		/* the parameter, e.g. "work-ms" (points into the caller's runs) */
+	const char *base_value;		/* its value in the baseline (points into the caller's runs) */
+	const char *cand_value;		/* its value in the candidate (points into the caller's runs) */
+	bool allowed;			/* named in the scope's allowed_diffs */
+};
+
 /* Everything compare_runs found; release with compare_result_free. */
 struct compare_result {
 	struct compare_row *rows;		/* group x compared metric, groups in baseline order (owned) */
@@ -83,6 +102,11 @@ struct compare_result {
 	struct compare_lone_group *lone;	/* groups on one side only: baseline's, then candidate's (owned) */
 	size_t n_lone;				/* entries in lone */
 	size_t regressions;			/* rows whose verdict is VERDICT_REGRESSION */
+	struct compare_param_diff *diffs;	/* each differing parameter once, in order found (owned) */
+	size_t n_diffs;				/* entries in diffs */
+	size_t refused_diffs;			/* diffs not allowed: the workloads differ, the verdicts mean nothing */
+	size_t runs_in_scope[2];		/* the baseline's and the candidate's runs the scope took */
+	bool untested;				/* a compared group has fewer than 2 runs on a side: no significance */
 };
 
 /* Fills t with the defaults above. */
@@ -96,12 +120,17 @@ void compare_default_tolerance(struct compare_tolerance *t);
 struct welch_result compare_welch(const struct stats_summary *base, const struct stats_summary *cand);
 
 /*
- * Compares the n_cand runs cand against the n_base runs base under tolerance tol, into out
- * (zeroed first). out's group names point into base and cand, which must outlive it.
+ * Compares the n_cand runs cand against the n_base runs base, those in scope, under
+ * tolerance tol, into out (zeroed first). A parameter that both sides' runs of a group
+ * have with different values is a diff; one that a side's runs lack (stored before it
+ * existed) is not compared. A guarded metric beyond its tolerance is a regression when
+ * the change is significant, or when significance cannot be tested (a side with one run);
+ * duplicates and losses where the baseline had none are a regression at once: they are
+ * facts, not noise. out's names point into base and cand, which must outlive it.
  * 0, or -1 when out of memory (out left empty).
  */
 int compare_runs(const struct run_result *base, size_t n_base, const struct run_result *cand, size_t n_cand,
-		 const struct compare_tolerance *tol, struct compare_result *out);
+		 const struct compare_tolerance *tol, const struct compare_scope *scope, struct compare_result *out);
 
 /* Frees what compare_runs allocated in r and zeroes it; a zeroed r is fine. */
 void compare_result_free(struct compare_result *r);

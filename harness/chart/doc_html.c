@@ -101,7 +101,7 @@ static void html_figures(FILE *out, const struct report_doc *d, const struct fig
 	for (r = 0; r < f->n_rows; r++) {
 		k = d->set->case_of[r];
 		chart_shade(d->set->series[d->set->cases[k].series].strategy, d->set->cases[k].variant, rgb);
-		fprintf(out, "<tr><td>%lld%s</td>", d->runs[r].run_id, d->runs[r].run.complete ? "" : " *");
+		fprintf(out, "<tr><td>%lld%s</td>", d->runs[r].run.run_id, d->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			fputs(f->columns[c].text ? "<td class=\"t\">" : "<td>", out);
 			if (c == 0)

@@ -66,7 +66,7 @@ static void md_figures(FILE *out, const struct report_doc *d, const struct figur
 		fputs(f->columns[c].text ? "---|" : "---:|", out);
 	putc('\n', out);
 	for (r = 0; r < f->n_rows; r++) {
-		fprintf(out, "| %lld%s |", d->runs[r].run_id, d->runs[r].run.complete ? "" : " *");
+		fprintf(out, "| %lld%s |", d->runs[r].run.run_id, d->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			putc(' ', out);
 			md_text(out, figures_cell(f, r, c), true);

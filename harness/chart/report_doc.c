@@ -95,7 +95,7 @@ static int build_figures(const struct report_doc *d, struct figures *f, struct f
 static bool seen_before(const struct report_doc *d, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (d->runs[j].invocation_id == d->runs[i].invocation_id)
+		if (d->runs[j].report.invocation_id == d->runs[i].report.invocation_id)
 			return true;
 	return false;
 }
@@ -151,10 +151,10 @@ static void write_environment(FILE *out, const struct report_doc *d, const struc
 
 		if (seen_before(d, i))
 			continue;
-		snprintf(text, sizeof(text), "Invocation %lld", s->invocation_id);
+		snprintf(text, sizeof(text), "Invocation %lld", s->report.invocation_id);
 		mk->heading(out, 3, text);
 		mk->pairs(out, rows, env_rows(s, rows, seed, sizeof(seed)));
-		snprintf(text, sizeof(text), "Scenario text of invocation %lld:", s->invocation_id);
+		snprintf(text, sizeof(text), "Scenario text of invocation %lld:", s->report.invocation_id);
 		mk->paragraph(out, text);
 		mk->code(out, s->ctx.scenario_text ? s->ctx.scenario_text : "(none stored)");
 	}

@@ -1,8 +1,10 @@
 /*
  * `claimbench compare BASELINE CANDIDATE`: loads two sets of runs, each a stored run, a
  * stored invocation (store/store.h) or a JSON file of the output contract
- * (output/report_read.h), lets analysis/compare.c judge them and prints the verdicts
- * (output/compare_print.h). Exit 1 when a guarded metric regressed.
+ * (output/report_read.h), or with --last the store's latest invocations, lets
+ * analysis/compare.c judge them and prints the verdicts (output/compare_print.h). Exit 1
+ * when a guarded metric regressed; 2, printing no verdict, when the workloads differ or
+ * no group is on both sides.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -12,7 +14,10 @@
 #include "analysis/compare.h"
 #include "base/exit_status.h"
 #include "base/parse.h"
+#include "base/text.h"
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "engine/strategy.h"
 #include "output/compare_print.h"
 #include "output/report_read.h"
 #include "store/store.h"
@@ -27,7 +32,8 @@ enum spec_kind {
 /* One side of the comparison: what its argument names and the runs loaded from it. */
 struct side {
 	const char *label;		/* "baseline" or "candidate", for messages */
-	const char *spec;		/* the argument as given */
+	const char *spec;		/* the argument as given, or spec_text */
+	char spec_text[32];		/* "inv:N" of an invocation --last chose */
 	enum spec_kind kind;		/* what spec names */
 	long long id;			/* the run or invocation id (SPEC_RUN, SPEC_INVOCATION) */
 	const struct run_result *runs;	/* the runs loaded, n_runs of them: own_runs or file.runs */
@@ -68,6 +74,39 @@ static int parse_side(struct side *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* True when name is a stored run parameter: a command's run option or a strategy's option. */
+static bool run_parameter(const char *name)
+{
+	const struct option_def *o = option_find(command_options, name);
+
+	if (o && o->place == OPTION_IN_RUN && !(o->flags & OPTION_NOT_STORED))
+		return true;
+	for (size_t i = 0; i < strategy_registry_len; i++)
+		if (strategy_registry[i]->options && option_find(strategy_registry[i]->options, name))
+			return true;
+	return false;
+}
+
+/* Checks that every name of --allow-diff is a run parameter. 0, or -1 with err. */
+static int check_allowed(const char *list, char *err, size_t errlen)
+{
+	size_t len;
+	char name[64];
+
+	while (list && *list) {
+		len = strcspn(list, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) - 1 ? len : sizeof(name) - 1), list);
+		if (!run_parameter(name)) {
+			snprintf(err, errlen, "--allow-diff: \"%s\" is not a run parameter (claimbench show RUN lists them)",
+				 name);
+			return -1;
+		}
+		list += len;
+		list += *list == ',';
+	}
+	return 0;
+}
+
 /*
  * Parses the command line (argv[0] is "compare") into a. EXIT_DONE to go on, -1 when
  * --help was printed, EXIT_USAGE after printing the error.
@@ -76,24 +115,60 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	const struct command *c = command_find("compare");
 	enum command_start start;
+	int i, given, wanted;
 	char err[512];
-	int i;
 
 	*a = (struct compare_args){ .sides = { { .label = "baseline" }, { .label = "candidate" } } };
 	start = command_read(c, argc, argv, &a->settings);
 	if (start != COMMAND_GO)
 		return start == COMMAND_HELP_SHOWN ? -1 : EXIT_USAGE;
-	if (argc - optind != 2) {
-		snprintf(err, sizeof(err), "expected BASELINE and CANDIDATE, got %d argument%s", argc - optind,
-			 argc - optind == 1 ? "" : "s");
+	given = argc - optind;
+	wanted = a->settings.last ? given : 2;
+	if (a->settings.last ? given > 1 : given != 2) {
+		snprintf(err, sizeof(err), a->settings.last ? "--last takes at most a BASELINE, got %d arguments" :
+			 "expected BASELINE and CANDIDATE (or --last), got %d argument%s", given, given == 1 ? "" : "s");
 		return command_usage_error(c, err);
 	}
-	for (i = 0; i < 2; i++) {
+	if (check_allowed(a->settings.scope.allowed_diffs, err, sizeof(err)) < 0)
+		return command_usage_error(c, err);
+	for (i = 0; i < wanted; i++) {
 		a->sides[i].spec = argv[optind + i];
 		if (parse_side(&a->sides[i], err, sizeof(err)) < 0)
 			return command_usage_error(c, err);
 	}
 	return EXIT_DONE;
+}
+
+/*
+ * Names the sides --last leaves open after the store's latest invocations: the
+ * candidate the latest, the baseline (when not given) the one before. 0, or -1 after
+ * printing why.
+ */
+static int choose_last(struct store *db, const char *path, struct compare_args *a)
+{
+	bool baseline_given = a->sides[0].spec != NULL;
+	size_t want = baseline_given ? 1 : 2, found;
+	long long ids[2];
+	char err[1024];
+
+	if (store_latest_invocations(db, ids, want, &found, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench compare: %s\n", err);
+		return -1;
+	}
+	if (found < want) {
+		fprintf(stderr, "claimbench compare: --last needs %zu invocation%s in %s, which holds %zu\n", want,
+			want == 1 ? "" : "s", path, found);
+		return -1;
+	}
+	for (size_t k = 0; k < want; k++) {
+		struct side *s = &a->sides[baseline_given ? 1 : 1 - k];
+
+		s->kind = SPEC_INVOCATION;
+		s->id = ids[k];
+		snprintf(s->spec_text, sizeof(s->spec_text), "inv:%lld", ids[k]);
+		s->spec = s->spec_text;
+	}
+	return 0;
 }
 
 /* ---- loading from the store ---- */
@@ -173,6 +248,61 @@ static void free_side(struct side *s)
 
 /* ---- the command ---- */
 
+/* Prints the workload's differences that no --allow-diff allows, and how to allow them. */
+static void print_refused_diffs(const struct compare_result *res)
+{
+	const struct compare_param_diff *d;
+	char value[2][64], strategy[48];
+	bool first = true;
+
+	fprintf(stderr, "claimbench compare: the two sides ran different workloads, so their figures cannot be compared:\n");
+	for (size_t i = 0; i < res->n_diffs; i++) {
+		d = &res->diffs[i];
+		if (d->allowed)
+			continue;
+		text_clean(value[0], sizeof(value[0]), d->base_value, SIZE_MAX);
+		text_clean(value[1], sizeof(value[1]), d->cand_value, SIZE_MAX);
+		text_clean(strategy, sizeof(strategy), d->group.strategy, SIZE_MAX);
+		fprintf(stderr, "  %s: baseline %s, candidate %s (first in %s at %d workers)\n", d->name, value[0],
+			value[1], strategy, d->group.workers);
+	}
+	fputs("Compare them anyway with --allow-diff ", stderr);
+	for (size_t i = 0; i < res->n_diffs; i++) {
+		if (res->diffs[i].allowed)
+			continue;
+		fprintf(stderr, "%s%s", first ? "" : ",", res->diffs[i].name);
+		first = false;
+	}
+	fputs(", or pick runs of one workload.\n", stderr);
+}
+
+/*
+ * True, after saying why on stderr, when res must not be shown as verdicts: a side with no
+ * run in scope, the workloads differ, or no group is on both sides.
+ */
+static bool refuse(const struct compare_args *a, const struct compare_result *res)
+{
+	for (int i = 0; i < 2; i++) {
+		if (res->runs_in_scope[i])
+			continue;
+		fprintf(stderr, "claimbench compare: the %s %s has no run of --strategy %s\n", a->sides[i].label,
+			a->sides[i].spec, a->settings.scope.strategies);
+		return true;
+	}
+	if (res->refused_diffs) {
+		print_refused_diffs(res);
+		return true;
+	}
+	if (!res->n_rows) {
+		fprintf(stderr, "claimbench compare: no group (strategy, claim mode, workers, section, sweep point) is on "
+				"both sides: %s has %zu run%s, %s %zu, none alike; nothing was compared\n",
+			a->sides[0].spec, a->sides[0].n_runs, a->sides[0].n_runs == 1 ? "" : "s", a->sides[1].spec,
+			a->sides[1].n_runs);
+		return true;
+	}
+	return false;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_result res = { 0 };
@@ -188,18 +318,24 @@ int cmd_compare(int argc, char **argv)
 	if (status != EXIT_DONE)
 		return status;
 	status = EXIT_ENVIRONMENT;
-	if ((a.sides[0].kind != SPEC_FILE || a.sides[1].kind != SPEC_FILE) &&
+	if ((a.settings.last || a.sides[0].kind != SPEC_FILE || a.sides[1].kind != SPEC_FILE) &&
 	    store_open_existing(a.settings.results, &db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench compare: %s\n", err);
 		goto out;
 	}
+	if (a.settings.last && choose_last(db, a.settings.results, &a) < 0)
+		goto out;
 	for (i = 0; i < 2; i++)
 		if (load_side(db, a.settings.results, &a.sides[i]) < 0)
 			goto out;
-	if (compare_runs(a.sides[0].runs, a.sides[0].n_runs, a.sides[1].runs, a.sides[1].n_runs, &a.settings.tol, &res) < 0) {
+	if (compare_runs(a.sides[0].runs, a.sides[0].n_runs, a.sides[1].runs, a.sides[1].n_runs, &a.settings.tol,
+			 &a.settings.scope, &res) < 0) {
 		fprintf(stderr, "claimbench compare: out of memory\n");
 		goto out;
 	}
+	status = EXIT_USAGE;
+	if (refuse(&a, &res))
+		goto out;
 	shown = (struct compare_report){ .baseline = a.sides[0].spec, .baseline_runs = a.sides[0].n_runs,
 					 .candidate = a.sides[1].spec, .candidate_runs = a.sides[1].n_runs,
 					 .tol = &a.settings.tol, .res = &res };

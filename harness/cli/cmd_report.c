@@ -117,13 +117,14 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 {
 	char text[64], err[1024];
 	long long id;
+	size_t found;
 	int i, rc;
 
 	if (!a->n_operands) {
-		rc = store_latest_invocation(db, &id, err, sizeof(err));
-		if (rc != 0) {
-			fprintf(stderr, "claimbench report: %s%s\n", rc > 0 ? "no runs in " : "",
-				rc > 0 ? a->settings.results : err);
+		rc = store_latest_invocations(db, &id, 1, &found, err, sizeof(err));
+		if (rc < 0 || !found) {
+			fprintf(stderr, "claimbench report: %s%s\n", rc == 0 ? "no runs in " : "",
+				rc == 0 ? a->settings.results : err);
 			return EXIT_ENVIRONMENT;
 		}
 		snprintf(sel->subject, sizeof(sel->subject), "invocation %lld", id);

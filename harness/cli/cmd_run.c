@@ -126,7 +126,7 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 					return EXIT_ENVIRONMENT;
 				}
 				incomplete |= !res->complete;
-				if (store_append(rs->store, &rs->stored, &rs->ctx, r, res, NULL, err, sizeof(err)) < 0 &&
+				if (store_append(rs->store, &rs->stored, &rs->ctx, r, res, &res->run_id, err, sizeof(err)) < 0 &&
 				    rs->unstored++ == 0)
 					snprintf(rs->store_error, sizeof(rs->store_error), "%s", err);
 			}
@@ -183,6 +183,32 @@ static bool print_report(const struct run_invocation *inv, const struct report *
 	all_pass = verdicts_print(verdicts, inv->expects, inv->n_expects, r);
 	fflush(stdout);
 	return all_pass;
+}
+
+/*
+ * Says on stderr which invocation and runs of the store at path hold r, and how to name
+ * them: nothing when none was stored.
+ */
+static void announce_stored(const struct report *r, const char *path)
+{
+	long long first = 0, last = 0, stored = 0;
+
+	for (size_t i = 0; i < r->n_results; i++) {
+		if (!r->results[i].run_id)
+			continue;
+		first = first ? first : r->results[i].run_id;
+		last = r->results[i].run_id;
+		stored++;
+	}
+	if (!r->invocation_id || !first)
+		return;
+	fprintf(stderr, "claimbench: stored in %s as invocation %lld, ", path, r->invocation_id);
+	if (stored == 1)
+		fprintf(stderr, "run %lld", first);
+	else
+		fprintf(stderr, "%s%lld runs from %lld to %lld", last - first + 1 == stored ? "" : "not consecutive: ",
+			stored, first, last);
+	fprintf(stderr, " (claimbench report inv:%lld; claimbench compare --last)\n", r->invocation_id);
 }
 
 /* The number of runs inv asks for. */
@@ -407,8 +433,10 @@ int cmd_run(int argc, char **argv)
 		goto out_stop;
 	}
 	status = run_groups(&inv, &plan, &rs);
+	r.invocation_id = rs.stored.invocation_id;
 	if (r.n_results && !print_report(&inv, &r) && status == EXIT_DONE)
 		status = EXIT_EXPECTATION;
+	announce_stored(&r, inv.settings.results);
 	if (status == EXIT_INCOMPLETE)
 		fprintf(stderr, "claimbench: results incomplete%s\n",
 			signals_interrupted() ? " (interrupted)" : " (a worker aborted)");

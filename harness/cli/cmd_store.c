@@ -212,7 +212,7 @@ int cmd_show(int argc, char **argv)
 	status = prepare_command(&show_command, argc, argv, &a, &db, &s);
 	if (!db)
 		return status;
-	printf("run %lld, stored %s\n\n", s.run_id, s.recorded_at);
+	printf("run %lld of invocation %lld, stored %s\n\n", s.run.run_id, s.report.invocation_id, s.recorded_at);
 	if (report_print_table(stdout, &s.report) < 0) {
 		fprintf(stderr, "claimbench show: out of memory\n");
 		status = EXIT_ENVIRONMENT;

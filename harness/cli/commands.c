@@ -3,12 +3,13 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
+#include "output/report.h"
 
 const struct command commands[] = {
 	{
 		.name = "run",
 		.summary = "run strategies against a queue table and print the measurements",
-		.synopsis = "claimbench run [options]",
+		.synopsis = "claimbench run [options] [SCENARIO.ini]",
 		.about = "Runs each strategy at each worker count on a fresh queue table and prints the measurements.\n"
 			 "With no option it runs the classic scenario (seed 001): every strategy, 200 jobs,\n"
 			 "10 workers, 100 ms of work each, on a throwaway PostgreSQL (or, when no PostgreSQL\n"
@@ -17,6 +18,7 @@ const struct command commands[] = {
 			"(the results could not be stored among them), 4 run incomplete (interrupted, or a worker\n"
 			"aborted). A first Ctrl-C or SIGTERM stops the run and keeps what was measured; a second\n"
 			"ends the process at once.\n",
+		.legend = report_print_legend,
 		.options = COMMAND_RUN,
 		.run = cmd_run,
 	},
@@ -64,19 +66,26 @@ const struct command commands[] = {
 	{
 		.name = "compare",
 		.summary = "compare a candidate's runs with a baseline's; exit 1 on a regression",
-		.synopsis = "claimbench compare BASELINE CANDIDATE [options]",
-		.about = "Compares the candidate's runs with the baseline's, grouped by strategy, claim mode and\n"
-			 "workers: for each group on both sides and each metric, the means, the change and whether\n"
-			 "it is significant at 95 % (Welch's t-test; n/a with fewer than 2 runs on a side). Exits 1\n"
-			 "when a guarded metric regressed beyond its tolerance.\n"
+		.synopsis = "claimbench compare {BASELINE CANDIDATE | [BASELINE] --last} [options]",
+		.about = "Compares the candidate's runs with the baseline's, grouped by strategy, claim mode,\n"
+			 "workers, scenario section and sweep point: for each group on both sides and each metric,\n"
+			 "the means, the change and whether it is significant at 95 % (Welch's t-test; n/a with fewer\n"
+			 "than 2 runs on a side). First it checks that both sides ran the same workload: a run\n"
+			 "parameter (work-ms, jobs, duration, arrival-rate, seed, ...) with other values on the two\n"
+			 "sides is refused unless --allow-diff names it.\n"
 			 "\n"
 			 "BASELINE and CANDIDATE are each\n"
 			 "  42          run 42 of the result store (see claimbench history)\n"
-			 "  inv:7       every run of invocation 7 of the result store\n"
+			 "  inv:7       every run of invocation 7 of the result store (claimbench run prints it)\n"
 			 "  FILE        a JSON file of claimbench run --format json or claimbench export --format json\n"
 			 "              (a file whose name is all digits: ./42)\n",
-		.tail = "Verdicts: ok, better or worse (significant changes), REGRESSION (beyond a tolerance).\n"
-			"Exit status: 0 no regression, 1 a regression, 2 usage error, 3 a side cannot be read.\n",
+		.tail = "Verdicts: ok; better or worse (significant changes; worse also beyond a tolerance but not\n"
+			"significant); REGRESSION: a guarded metric (throughput, Jain's index) beyond its tolerance\n"
+			"and significantly so, or with one run on a side where significance cannot be tested; new\n"
+			"duplicates, zombie completions or lost jobs at once. Run --repeat 3 or more on both sides\n"
+			"to tell a change from noise.\n"
+			"Exit status: 0 no regression, 1 a regression, 2 usage error, the workloads differ or no\n"
+			"group is on both sides, 3 a side cannot be read.\n",
 		.options = COMMAND_COMPARE,
 		.run = cmd_compare,
 	},
@@ -141,6 +150,10 @@ void command_print_usage(const struct command *c, const struct option_set *set, 
 	}
 	if (c->tail)
 		fprintf(out, "\n%s", c->tail);
+	if (c->legend) {
+		putc('\n', out);
+		c->legend(out);
+	}
 }
 
 enum command_start command_read(const struct command *c, int argc, char **argv, struct command_settings *settings)

@@ -16,6 +16,7 @@ struct command {
 	const char *synopsis;			/* its usage line, after "usage: " */
 	const char *about;			/* what it does: lines ending in \n */
 	const char *tail;			/* what --help says after the options (operands, exit status), or NULL */
+	void (*legend)(FILE *out);		/* prints what its output's columns mean, after the tail; or NULL */
 	int options;				/* its enum command_id in the option table, or -1 when its file has its own */
 	int (*run)(int argc, char **argv);	/* runs it (argv[0] is its name); the exit status */
 };

@@ -401,10 +401,13 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 	case ARGS_OK:
 		break;
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument \"%s\"", argv[optind]);
+	if (optind < argc && (argc - optind > 1 || inv->settings.scenario)) {
+		snprintf(err, errlen, "unexpected argument \"%s\": run takes one scenario file, as FILE or --scenario FILE",
+			 argv[argc - 1]);
 		return INVOCATION_ERROR;
 	}
+	if (optind < argc)
+		inv->settings.scenario = argv[optind];
 	if (inv->settings.scenario) {
 		if (scenario_load(inv->settings.scenario, &inv->scenario, err, errlen) < 0)
 			return INVOCATION_ERROR;

@@ -492,7 +492,8 @@ const struct option_def command_options[] = {
 	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
 	  .offset = offsetof(struct command_settings, scenario), .arg = "FILE",
 	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "
-		  "every run option is a key, and the command line overrides the file" },
+		  "every run option is a key, and the command line overrides the file; the file may also be given "
+		  "as run's argument, as fio takes a job file" },
 	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_HISTORY) | COMMAND_BIT(COMMAND_SHOW) |
 		      COMMAND_BIT(COMMAND_EXPORT) | COMMAND_BIT(COMMAND_COMPARE) | COMMAND_BIT(COMMAND_REPORT),
@@ -520,6 +521,17 @@ const struct option_def command_options[] = {
 	{ .name = "allow-losses", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, tol.allow_losses),
 	  .help = "lost jobs where the baseline had none are no regression" },
+	{ .name = "strategy", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_COMPARE),
+	  .offset = offsetof(struct command_settings, scope.strategies), .arg = "LIST",
+	  .help = "compare only these strategies, comma-separated, each NAME or NAME:MODE" },
+	{ .name = "allow-diff", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
+	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, scope.allowed_diffs),
+	  .arg = "LIST",
+	  .help = "run parameters whose values may differ between the sides, comma-separated (e.g. work-ms,seed); "
+		  "compare refuses runs whose other parameters differ" },
+	{ .name = "last", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_COMPARE),
+	  .offset = offsetof(struct command_settings, last),
+	  .help = "the latest invocation is the candidate, and with no BASELINE the invocation before it the baseline" },
 	{ .name = "out", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
 	  .offset = offsetof(struct command_settings, out), .arg = "DIR",
 	  .help = "the output directory (default results/report-inv-N, or results/report-run-ID for run ids)" },

@@ -41,8 +41,9 @@ struct command_settings {
 	int export_format;		/* --format (export): an enum export_format, -1 when not given */
 	int compare_format;		/* --format (compare): an enum compare_format */
 	struct compare_tolerance tol;	/* compare's tolerances */
+	struct compare_scope scope;	/* --strategy and --allow-diff (compare): the runs compared, the diffs allowed */
 	const char *out;		/* --out (report): the output directory, or NULL */
-	bool last;			/* --last (report): the latest invocation */
+	bool last;			/* --last (report, compare): the latest invocation */
 	const char *db;			/* --db (cleanup): the database to look in, or NULL */
 	bool dry_run;			/* --dry-run (cleanup): say what would be removed, remove nothing */
 };

@@ -39,9 +39,18 @@
  *		the producers' inserted and late counters summed; arrival_late_max_ms
  *		the largest of their late_max_ns, in milliseconds.
  * queue wait	for every job j in 1..n_jobs that was enqueued (enqueued_ns[j] is not
- *		INT64_MAX; every job at 0 when enqueued_ns is NULL) and executed:
+ *		INT64_MAX; every job at 0 when enqueued_ns is NULL):
  *		max(0, first_start(j) - enqueued_ns[j]), where first_start(j) is the
- *		smallest start_ns of j's executions; percentiles as for claim latency.
+ *		smallest start_ns of j's executions, or the run's end (the series' last
+ *		instant, below) for a job never in hand, so that a strategy that falls
+ *		behind is not flattered by leaving its waiting jobs out; percentiles as
+ *		for claim latency.
+ * end to end	likewise, to first_done(j), the smallest end_ns of j's EXEC_DONE
+ *		executions, or the run's end for a job never done.
+ * jobs_total	the jobs enqueued; backlog_end those of them never in hand.
+ * makespan_ratio
+ *		makespan_s / ideal_s in a drain run with ideal_s above 0; NaN otherwise
+ *		(a timed run's makespan is its duration).
  * fairness	over the workers' completed counters x_1..x_n: Jain's index
  *		(sum x)^2 / (n * sum x^2), 1 when every x is 0; min; max; cv, the
  *		population standard deviation / mean, 0 when the mean is 0. All 0 when n is 0.
@@ -112,6 +121,7 @@
 struct job_summary {
 	int64_t first_claim_ns;	/* smallest claim_start_ns of its executions; INT64_MAX when none */
 	int64_t first_start_ns;	/* smallest start_ns of its executions (first in hand); INT64_MAX when none */
+	int64_t first_done_ns;	/* smallest end_ns of its EXEC_DONE executions; INT64_MAX when none */
 	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
 	bool executed;		/* it has at least one execution */
 	bool completed;		/* it has at least one EXEC_DONE execution */
@@ -169,6 +179,7 @@ static void job_summary_init(struct job_summary *s)
 {
 	s->first_claim_ns = INT64_MAX;
 	s->first_start_ns = INT64_MAX;
+	s->first_done_ns = INT64_MAX;
 	s->expected = -1;
 	s->executed = false;
 	s->completed = false;
@@ -308,26 +319,51 @@ static int64_t enqueued_at(const struct metrics_input *in, size_t j)
 	return in->enqueued_ns ? in->enqueued_ns[j] : 0;
 }
 
-/* Fills out->queue_wait_ms from the job summaries. 0, or -1 when out of memory. */
-static int summarise_queue_wait(const struct metrics_input *in, const struct job_summary *jobs,
-				struct run_metrics *out)
-{
-	struct histogram *h;
-	int64_t enq;
-	size_t j;
+static int64_t series_last_ns(const struct metrics_input *in);
 
-	h = malloc(sizeof(*h));
-	if (!h)
-		return -1;
-	hist_init(h);
+/* The time from enq to instant, or to end when instant is INT64_MAX (it never came): a censored wait. */
+static int64_t censored(int64_t enq, int64_t instant, int64_t end)
+{
+	int64_t until = instant != INT64_MAX ? instant : end;
+
+	return until > enq ? until - enq : 0;
+}
+
+/*
+ * Fills out's queue wait and end-to-end latency from the job summaries, each enqueued job
+ * counted (one never in hand, or never done, as waiting until the run's end), the jobs
+ * enqueued in all and those never in hand at the end. 0, or -1 when out of memory.
+ */
+static int summarise_waits(const struct metrics_input *in, const struct job_summary *jobs,
+			   struct run_metrics *out)
+{
+	struct histogram *wait, *e2e;
+	int64_t enq, end = series_last_ns(in);
+	size_t j;
+	int ret = -1;
+
+	wait = malloc(sizeof(*wait));
+	e2e = malloc(sizeof(*e2e));
+	if (!wait || !e2e)
+		goto out;
+	hist_init(wait);
+	hist_init(e2e);
 	for (j = 0; j < in->n_jobs; j++) {
 		enq = enqueued_at(in, j);
-		if (enq != INT64_MAX && jobs[j].first_start_ns != INT64_MAX)
-			hist_record(h, jobs[j].first_start_ns - enq);
+		if (enq == INT64_MAX)
+			continue;
+		out->jobs_total++;
+		out->backlog_end += jobs[j].first_start_ns == INT64_MAX;
+		hist_record(wait, censored(enq, jobs[j].first_start_ns, end));
+		hist_record(e2e, censored(enq, jobs[j].first_done_ns, end));
 	}
-	out->queue_wait_ms = summarise_hist(h);
-	free(h);
-	return 0;
+	out->queue_wait_ms = summarise_hist(wait);
+	out->end_to_end_ms = summarise_hist(e2e);
+	ret = 0;
+out:
+	free(wait);
+	free(e2e);
+	return ret;
 }
 
 /* Whether execution k of the n executions x of one job is a redelivery (see the definitions above). */
@@ -382,8 +418,11 @@ static void scan_job(const struct execution *x, size_t n, struct run_metrics *ou
 			s->first_claim_ns = x[i].claim_start_ns;
 		if (x[i].start_ns < s->first_start_ns)
 			s->first_start_ns = x[i].start_ns;
-		if (x[i].outcome == EXEC_DONE)
+		if (x[i].outcome == EXEC_DONE) {
 			s->completed = true;
+			if (x[i].end_ns < s->first_done_ns)
+				s->first_done_ns = x[i].end_ns;
+		}
 		if (exec_committed(&x[i])) {
 			if (x[i].start_ns > last_commit_start)
 				last_commit_start = x[i].start_ns;
@@ -567,6 +606,7 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 	}
 	if (in->n_workers)
 		out->ideal_s = work_ns / (double)in->n_workers / NS_PER_S;
+	out->makespan_ratio = in->drain && out->ideal_s > 0.0 ? out->makespan_s / out->ideal_s : NAN;
 	if (in->drain) {
 		if (out->makespan_s > 0.0)
 			out->throughput_jps = (double)out->completed / out->makespan_s;
@@ -679,7 +719,7 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 		goto out_free;
 	if (count_spurious(in, jobs, out))
 		goto out_free;
-	if (summarise_queue_wait(in, jobs, out))
+	if (summarise_waits(in, jobs, out))
 		goto out_free;
 	if (judge_faults(in, out))
 		goto out_free;

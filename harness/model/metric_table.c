@@ -9,16 +9,20 @@
 #define CNT(path, column, member) path, column, METRIC_COUNT, offsetof(struct run_metrics, member)
 #define FLAG(path, column, member) path, column, METRIC_FLAG, offsetof(struct run_metrics, member)
 
-/* A metric's column in the figures table, one shown there only when some run has it, one shown aside, and none. */
-#define CELL(header, unit, decimals) { header, unit, decimals, CELL_MAIN }
-#define CELL_IF_ANY(header, unit, decimals) { header, unit, decimals, CELL_MAIN_IF_ANY }
-#define CELL_ASIDE(header, unit, decimals) { header, unit, decimals, CELL_ASIDE }
-#define NO_CELL { NULL, "", 0, CELL_MAIN }
+/*
+ * A metric's column in the figures table: always, only when some run has it, only when
+ * some run had arrivals, only in a table that names it; and none.
+ */
+#define CELL(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN, gloss }
+#define CELL_IF_ANY(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN_IF_ANY, gloss }
+#define CELL_IF_ARRIVALS(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN_IF_ARRIVALS, gloss }
+#define CELL_ASIDE(header, unit, decimals, gloss) { header, unit, decimals, CELL_ASIDE, gloss }
+#define NO_CELL { NULL, "", 0, CELL_MAIN, NULL }
 
-/* A row of errors of one kind: "errors.NAME" in JSON, "errors_NAME" in CSV and the store. */
-#define ERRORS(kind, name, what)                                                                    \
-	{ CNT("errors." name, "errors_" name, errors[kind]), NO_CELL, false, NOT_COMPARED, GUARD_NONE, \
-	  "database errors " what }
+/* A row of errors of one kind: "errors.NAME" in JSON, "errors_NAME" in CSV and the store; a column when any. */
+#define ERRORS(kind, name, header, what)                                                              \
+	{ CNT("errors." name, "errors_" name, errors[kind]), CELL_IF_ANY(header, "", 0, "errors: " name), false, \
+	  NOT_COMPARED, GUARD_NONE, "database errors " what }
 
 /* The rows of a duration's percentiles: path prefix, column prefix, member, what it measures. */
 #define PERCENTILES(path, column, member, p50_cell, p99_cell, summarised, p99_direction, what)         \
@@ -34,84 +38,98 @@
 	  what ": the largest, exactly, ms" }
 
 const struct metric metric_table[] = {
-	{ DBL("makespan_s", "makespan_s", makespan_s), CELL("makespan", "s", 3), true, LOWER_IS_BETTER, GUARD_NONE,
+	{ DBL("makespan_s", "makespan_s", makespan_s), CELL("makespan", "s", 3, "start to the last completion"), true, LOWER_IS_BETTER, GUARD_NONE,
 	  "start barrier to the latest end of a committed execution, s" },
-	{ DBL("ideal_s", "ideal_s", ideal_s), CELL("ideal", "s", 3), false, NOT_COMPARED, GUARD_NONE,
+	{ DBL("ideal_s", "ideal_s", ideal_s), CELL("ideal", "s", 3, "work time / workers"), false, NOT_COMPARED, GUARD_NONE,
 	  "planned work time divided by the workers: a perfect strategy's makespan, s" },
-	{ DBL("throughput_jps", "throughput_jps", throughput_jps), CELL("thru", "jobs/s", 1), true, HIGHER_IS_BETTER,
+	{ DBL("makespan_ratio", "makespan_ratio", makespan_ratio), CELL("x_ideal", "", 2, "makespan / ideal"), true,
+	  NOT_COMPARED, GUARD_NONE, "makespan divided by ideal: 1 is perfect (drain runs; unknown in a timed run)" },
+	{ DBL("throughput_jps", "throughput_jps", throughput_jps), CELL("thru", "jobs/s", 1, "completed / makespan or duration"), true, HIGHER_IS_BETTER,
 	  GUARD_THROUGHPUT, "jobs completed per second of makespan (drain) or of duration (timed)" },
-	{ CNT("completed", "completed", completed), CELL("done", "jobs", 0), false, NOT_COMPARED, GUARD_NONE,
-	  "distinct jobs with a committed completion" },
+	{ CNT("completed", "completed", completed), CELL("done", "jobs", 0, "distinct jobs completed"), false, NOT_COMPARED,
+	  GUARD_NONE, "distinct jobs with a committed completion" },
+	{ CNT("jobs_total", "jobs_total", jobs_total), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "jobs enqueued in all: the initial backlog (jobs) and the arrivals" },
 	{ CNT("executions", "executions", executions), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
 	  "executions in the ledger, whatever their outcome" },
 	{ CNT("failed", "failed", failed), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
 	  "executions that marked their job error, and committed" },
-	{ CNT("duplicates", "duplicates", duplicates), CELL("dup", "", 0), true, LOWER_IS_BETTER, GUARD_DUPLICATES,
+	{ CNT("duplicates", "duplicates", duplicates), CELL("dup", "", 0, "executions beyond the first"), true, LOWER_IS_BETTER, GUARD_DUPLICATES,
 	  "executions beyond the first, summed over jobs" },
 	{ CNT("dup_jobs", "dup_jobs", dup_jobs), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
 	  "jobs executed more than once" },
-	{ CNT("overlaps", "overlaps", overlaps), CELL("ovl", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("overlaps", "overlaps", overlaps), CELL("ovl", "", 0, "pairs of executions of one job at once"), true, NOT_COMPARED, GUARD_NONE,
 	  "pairs of executions of one job that ran at the same time" },
-	{ CNT("lost", "lost", lost), CELL("lost", "", 0), true, LOWER_IS_BETTER, GUARD_LOSSES,
+	{ CNT("lost", "lost", lost), CELL("lost", "", 0, "jobs that should have finished and did not"), true, LOWER_IS_BETTER, GUARD_LOSSES,
 	  "jobs that should have finished and did not" },
-	{ CNT("empty_claims", "empty_claims", empty_claims), CELL("empty", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	{ CNT("empty_claims", "empty_claims", empty_claims), CELL("empty", "", 0, "claims that returned no job"), true, NOT_COMPARED, GUARD_NONE,
 	  "claim attempts that returned no job" },
-	{ CNT("spurious_empties", "spurious_empties", spurious_empties), CELL("spur", "", 0), false, NOT_COMPARED,
+	{ CNT("spurious_empties", "spurious_empties", spurious_empties), CELL("spur", "", 0, "empty claims while a job waited"), true, NOT_COMPARED,
 	  GUARD_NONE, "empty claims made while a job the worker could take was waiting" },
-	{ CNT("retries", "retries", retries), CELL("retry", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	{ CNT("retries", "retries", retries), CELL("retry", "", 0, "tries again inside claims"), true, NOT_COMPARED, GUARD_NONE,
 	  "tries again inside claim attempts (back-offs, polls, claims again after an empty one)" },
-	{ CNT("give_ups", "give_ups", give_ups), CELL("giveup", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("give_ups", "give_ups", give_ups), CELL("giveup", "", 0, "claims abandoned after the last try"), true, NOT_COMPARED, GUARD_NONE,
 	  "claim attempts abandoned after their last try" },
-	{ CNT("errors_total", "errors_total", errors_total), CELL("err", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("errors_total", "errors_total", errors_total), NO_CELL, true, NOT_COMPARED, GUARD_NONE,
 	  "database errors of every kind, the workers' and the producers'" },
-	ERRORS(ERR_LOCK_NOT_AVAILABLE, "lock_not_available", "lock_not_available (PostgreSQL 55P03)"),
-	ERRORS(ERR_DEADLOCK, "deadlock", "deadlock (PostgreSQL 40P01)"),
-	ERRORS(ERR_SERIALIZATION, "serialization", "serialization (PostgreSQL 40001)"),
-	ERRORS(ERR_SQLITE_BUSY, "sqlite_busy", "SQLITE_BUSY: the database file was locked"),
-	ERRORS(ERR_SQLITE_BUSY_SNAPSHOT, "sqlite_busy_snapshot", "SQLITE_BUSY_SNAPSHOT: a WAL snapshot went stale"),
-	ERRORS(ERR_CONNECTION_LOST, "connection_lost", "connection_lost: the connection broke"),
-	ERRORS(ERR_OTHER, "other", "of any other kind"),
+	ERRORS(ERR_LOCK_NOT_AVAILABLE, "lock_not_available", "e_lock", "lock_not_available (PostgreSQL 55P03)"),
+	ERRORS(ERR_DEADLOCK, "deadlock", "e_dlock", "deadlock (PostgreSQL 40P01)"),
+	ERRORS(ERR_SERIALIZATION, "serialization", "e_serial", "serialization (PostgreSQL 40001)"),
+	ERRORS(ERR_SQLITE_BUSY, "sqlite_busy", "e_busy", "SQLITE_BUSY: the database file was locked"),
+	ERRORS(ERR_SQLITE_BUSY_SNAPSHOT, "sqlite_busy_snapshot", "e_snap",
+	       "SQLITE_BUSY_SNAPSHOT: a WAL snapshot went stale"),
+	ERRORS(ERR_CONNECTION_LOST, "connection_lost", "e_conn", "connection_lost: the connection broke"),
+	ERRORS(ERR_OTHER, "other", "e_other", "of any other kind"),
 	{ CNT("ledger_mismatches", "ledger_mismatches", ledger_mismatches), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "jobs whose final status in the table disagrees with the ledger" },
-	{ DBL("fairness.jain", "jain", fairness.jain), CELL("jain", "", 3), true, HIGHER_IS_BETTER, GUARD_JAIN,
+	{ DBL("fairness.jain", "jain", fairness.jain), CELL("jain", "", 3, "Jain's fairness index, 1 even"), true, HIGHER_IS_BETTER, GUARD_JAIN,
 	  "Jain's index of the workers' completed counts: 1 even, 1/n all by one worker" },
-	{ CNT("fairness.min", "fairness_min", fairness.min), CELL("min", "jobs", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("fairness.min", "fairness_min", fairness.min), CELL("min", "jobs", 0, "fewest jobs of one worker"), false, NOT_COMPARED, GUARD_NONE,
 	  "the fewest jobs one worker completed" },
-	{ CNT("fairness.max", "fairness_max", fairness.max), CELL("max", "jobs", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("fairness.max", "fairness_max", fairness.max), CELL("max", "jobs", 0, "most jobs of one worker"), false, NOT_COMPARED, GUARD_NONE,
 	  "the most jobs one worker completed" },
 	{ DBL("fairness.cv", "fairness_cv", fairness.cv), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
 	  "coefficient of variation of the workers' completed counts" },
-	PERCENTILES("claim_latency_ms", "latency", claim_latency_ms, CELL("p50", "ms", CELL_MS_DECIMALS),
-		    CELL("p99", "ms", CELL_MS_DECIMALS), true, LOWER_IS_BETTER,
+	PERCENTILES("claim_latency_ms", "latency", claim_latency_ms,
+		    CELL("claim_p50", "ms", CELL_MS_DECIMALS, "claim latency, median"),
+		    CELL("claim_p99", "ms", CELL_MS_DECIMALS, "claim latency, 99th percentile"), true, LOWER_IS_BETTER,
 		    "claim latency, attempt start to job in hand"),
-	PERCENTILES("queue_wait_ms", "queue_wait", queue_wait_ms, NO_CELL, NO_CELL, false, NOT_COMPARED,
-		    "queue wait, a job's enqueue to its first claim"),
-	{ CNT("arrivals", "arrivals", arrivals), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	PERCENTILES("queue_wait_ms", "queue_wait", queue_wait_ms,
+		    CELL_IF_ARRIVALS("wait_p50", "ms", CELL_MS_DECIMALS, "enqueue to first in hand, median"),
+		    CELL_IF_ARRIVALS("wait_p99", "ms", CELL_MS_DECIMALS, "the same, 99th percentile"), true, NOT_COMPARED,
+		    "queue wait, a job's enqueue to its first claim (a job never claimed: to the run's end)"),
+	PERCENTILES("end_to_end_ms", "end_to_end", end_to_end_ms,
+		    CELL_IF_ARRIVALS("e2e_p50", "ms", CELL_MS_DECIMALS, "enqueue to done, median"),
+		    CELL_IF_ARRIVALS("e2e_p99", "ms", CELL_MS_DECIMALS, "the same, 99th percentile"), true, NOT_COMPARED,
+		    "end-to-end latency, a job's enqueue to its first completion (a job not done: to the run's end)"),
+	{ CNT("backlog_end", "backlog_end", backlog_end), CELL_IF_ARRIVALS("backlog", "jobs", 0, "waiting at the end"),
+	  true, NOT_COMPARED, GUARD_NONE, "jobs enqueued and never claimed when the run ended" },
+	{ CNT("arrivals", "arrivals", arrivals), CELL_IF_ARRIVALS("arrive", "jobs", 0, "arrivals inserted"), true, NOT_COMPARED, GUARD_NONE,
 	  "arrivals whose INSERT committed" },
 	{ CNT("arrivals_late", "arrivals_late", arrivals_late), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
 	  "arrivals inserted over 1 ms after their due instant" },
 	{ DBL("arrival_late_max_ms", "arrival_late_max_ms", arrival_late_max_ms), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "the most an insert was issued after its due instant, ms" },
-	{ CNT("faults_injected", "faults_injected", faults_injected), CELL_IF_ANY("faults", "", 0), false, NOT_COMPARED,
+	{ CNT("faults_injected", "faults_injected", faults_injected), CELL_IF_ANY("faults", "", 0, "faults that struck"), false, NOT_COMPARED,
 	  GUARD_NONE, "faults that struck: crashes, stalls, killed server processes, restarts" },
-	{ CNT("stuck", "stuck", stuck), CELL_ASIDE("stuck", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	{ CNT("stuck", "stuck", stuck), CELL_ASIDE("stuck", "", 0, "active at the end, no worker on them"), true, NOT_COMPARED, GUARD_NONE,
 	  "jobs still active at the end that no worker was on (counted in lost too)" },
-	{ CNT("redeliveries", "redeliveries", redeliveries), CELL_ASIDE("redel", "", 0), true, NOT_COMPARED, GUARD_NONE,
+	{ CNT("redeliveries", "redeliveries", redeliveries), CELL_ASIDE("redel", "", 0, "handed out again before a commit"), true, NOT_COMPARED, GUARD_NONE,
 	  "executions of a job handed out again while an earlier one had not committed" },
-	{ CNT("zombie_completions", "zombie_completions", zombie_completions), CELL_ASIDE("zombie", "", 0), true,
+	{ CNT("zombie_completions", "zombie_completions", zombie_completions), CELL_ASIDE("zombie", "", 0, "completions after a redelivery"), true,
 	  LOWER_IS_BETTER, GUARD_DUPLICATES, "completions that committed after their job had been handed out again" },
-	{ CNT("fenced", "fenced", fenced), CELL_ASIDE("fenced", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("fenced", "fenced", fenced), CELL_ASIDE("fenced", "", 0, "completions the fence refused"), false, NOT_COMPARED, GUARD_NONE,
 	  "completions refused by the fence: the job was no longer the claim's" },
-	{ CNT("reaped", "reaped", reaped), CELL_ASIDE("reaped", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("reaped", "reaped", reaped), CELL_ASIDE("reaped", "", 0, "jobs the reaper gave back"), false, NOT_COMPARED, GUARD_NONE,
 	  "jobs the reaper gave back to new" },
-	{ CNT("reconnects", "reconnects", reconnects), CELL_ASIDE("recon", "", 0), false, NOT_COMPARED, GUARD_NONE,
+	{ CNT("reconnects", "reconnects", reconnects), CELL_ASIDE("recon", "", 0, "connections made anew"), false, NOT_COMPARED, GUARD_NONE,
 	  "lost connections made anew, by workers (a crashed one's replacement too) and producers" },
-	{ DBL("recovery_ms.p50", "recovery_p50_ms", recovery_ms.p50), CELL_ASIDE("rec50", "ms", CELL_MS_DECIMALS), true,
+	{ DBL("recovery_ms.p50", "recovery_p50_ms", recovery_ms.p50), CELL_ASIDE("rec50", "ms", CELL_MS_DECIMALS, "fault to that job's commit, median"), true,
 	  LOWER_IS_BETTER, GUARD_NONE, "recovery time, a fault on a job to that job's next commit: median, ms" },
-	{ DBL("recovery_ms.max", "recovery_max_ms", recovery_ms.max), CELL_ASIDE("recmax", "ms", CELL_MS_DECIMALS),
+	{ DBL("recovery_ms.max", "recovery_max_ms", recovery_ms.max), CELL_ASIDE("recmax", "ms", CELL_MS_DECIMALS, "the same, longest"),
 	  false, NOT_COMPARED, GUARD_NONE, "recovery time, a fault on a job to that job's next commit: the longest, ms" },
 	{ DBL("restart_first_completion_ms", "restart_first_completion_ms", restart_first_completion_ms),
-	  CELL_ASIDE("rstrt", "ms", CELL_MS_DECIMALS), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_ASIDE("rstrt", "ms", CELL_MS_DECIMALS, "restart to the next completion"), false, NOT_COMPARED, GUARD_NONE,
 	  "the server back after a restart to the next completion, the longest over restarts, ms" },
 	{ FLAG("delivery.at_most_once", "at_most_once", delivery.at_most_once), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "no job was executed twice (duplicates is 0)" },

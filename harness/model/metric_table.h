@@ -53,6 +53,7 @@ enum metric_guard {
 enum cell_place {
 	CELL_MAIN,		/* the figures table, always */
 	CELL_MAIN_IF_ANY,	/* the figures table, when some run has it known and not 0 */
+	CELL_MAIN_IF_ARRIVALS,	/* the figures table, when some run had arrivals (open loop) */
 	CELL_ASIDE,		/* only a table that names it (the faults table, output/figures.h) */
 };
 
@@ -62,6 +63,7 @@ struct metric_cell {
 	const char *unit;	/* its second header line ("jobs/s"), "" when none */
 	int decimals;		/* digits after the point of a double, or CELL_MS_DECIMALS */
 	enum cell_place place;	/* which table shows it */
+	const char *gloss;	/* a few words for the key under the table ("executions beyond the first") */
 };
 
 /* One metric: where it is, what it is called and who shows or judges it. */

@@ -101,8 +101,10 @@ struct delivery {
 struct run_metrics {
 	double makespan_s;			/* start barrier to the last committed completion */
 	double ideal_s;				/* total work time / workers (drain: all jobs; timed: jobs completed) */
+	double makespan_ratio;			/* makespan / ideal in a drain run; NaN in a timed run */
 	double throughput_jps;			/* completed / makespan (drain) or / duration (timed) */
 	uint64_t completed;			/* distinct jobs with a committed completion */
+	uint64_t jobs_total;			/* jobs enqueued in all: the initial backlog and the arrivals */
 	uint64_t executions;			/* entries in the ledger */
 	uint64_t failed;			/* executions that marked their job error, and committed */
 	uint64_t duplicates;			/* sum over jobs of max(0, executions - 1) */
@@ -117,7 +119,9 @@ struct run_metrics {
 	uint64_t errors[ERR_KIND_COUNT];	/* errors by kind, workers' and producers' */
 	struct fairness fairness;		/* over per-worker completed counts */
 	struct latency_summary claim_latency_ms; /* from the merged per-worker histograms */
-	struct latency_summary queue_wait_ms;	/* per job: its enqueue to its first execution's start */
+	struct latency_summary queue_wait_ms;	/* per job: its enqueue to its first execution's start (censored at the end) */
+	struct latency_summary end_to_end_ms;	/* per job: its enqueue to its first completion (censored at the end) */
+	uint64_t backlog_end;			/* jobs enqueued and never in a worker's hand when the run ended */
 	uint64_t arrivals;			/* arrivals the producers inserted, summed */
 	uint64_t arrivals_late;			/* of those, inserts issued late, summed */
 	double arrival_late_max_ms;		/* the most an insert was issued after its instant */
@@ -172,6 +176,7 @@ struct run_result {
 	size_t n_params;		/* entries in params */
 	struct fault_record *faults;	/* the faults injected, in the order they struck (owned); NULL when none */
 	size_t n_faults;		/* entries in faults */
+	long long run_id;		/* its row in the result store; 0 when not stored */
 };
 
 /* Everything one invocation of `claimbench run` measured. */
@@ -186,6 +191,7 @@ struct report {
 	unsigned long long seed;	/* the RNG seed of the work times */
 	struct run_result *results;	/* the runs, in the order they ran */
 	size_t n_results;		/* runs in results */
+	long long invocation_id;	/* its row in the result store; 0 when none of its runs was stored */
 };
 
 #endif

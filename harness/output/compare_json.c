@@ -13,6 +13,10 @@ static int put_group(json_object *obj, const struct compare_group *g)
 
 	if (json_put(obj, "strategy", strategy) < 0 || json_put(obj, "claim_mode", mode) < 0)
 		return -1;
+	if (g->section && *g->section && json_put(obj, "group", json_object_new_string(g->section)) < 0)
+		return -1;
+	if (g->sweep && *g->sweep && json_put(obj, "sweep", json_object_new_string(g->sweep)) < 0)
+		return -1;
 	return json_put(obj, "workers", json_object_new_int(g->workers));
 }
 
@@ -50,6 +54,7 @@ static json_object *json_row(const struct compare_row *row)
 	    json_put(obj, "significant", w->valid ? json_object_new_boolean(w->significant) : NULL) < 0 ||
 	    json_put(obj, "t", w->valid ? json_number(w->t) : NULL) < 0 ||
 	    json_put(obj, "df", w->valid ? json_number(w->df) : NULL) < 0 ||
+	    json_put(obj, "beyond_tolerance", json_object_new_boolean(row->beyond_tolerance)) < 0 ||
 	    json_put(obj, "verdict", json_object_new_string(compare_verdict_name(row->verdict))) < 0 ||
 	    json_put(obj, "reason", row->reason ? json_object_new_string(row->reason) : NULL) < 0) {
 		json_object_put(obj);
@@ -74,6 +79,28 @@ static json_object *json_lone(const struct compare_result *res, enum compare_sid
 		}
 		if (put_group(obj, &res->lone[i].group) < 0 ||
 		    json_put(obj, "runs", json_object_new_uint64(res->lone[i].runs)) < 0)
+			goto fail;
+	}
+	return arr;
+fail:
+	json_object_put(arr);
+	return NULL;
+}
+
+/* The array of the parameter differences --allow-diff allowed, or NULL when out of memory. */
+static json_object *json_diffs(const struct compare_result *res)
+{
+	json_object *arr = json_object_new_array(), *obj;
+
+	for (size_t i = 0; arr && i < res->n_diffs; i++) {
+		obj = json_object_new_object();
+		if (!obj || json_object_array_add(arr, obj) < 0) {
+			json_object_put(obj);
+			goto fail;
+		}
+		if (json_put(obj, "name", json_object_new_string(res->diffs[i].name)) < 0 ||
+		    json_put(obj, "baseline", json_object_new_string(res->diffs[i].base_value)) < 0 ||
+		    json_put(obj, "candidate", json_object_new_string(res->diffs[i].cand_value)) < 0)
 			goto fail;
 	}
 	return arr;
@@ -118,7 +145,9 @@ int compare_print_json(FILE *out, const struct compare_report *c)
 	if (json_put(top, "baseline", json_object_new_string(c->baseline)) < 0 ||
 	    json_put(top, "candidate", json_object_new_string(c->candidate)) < 0 ||
 	    json_put(top, "tolerance", json_tolerance(c->tol)) < 0 ||
-	    json_put(top, "regressions", json_object_new_uint64(res->regressions)) < 0)
+	    json_put(top, "regressions", json_object_new_uint64(res->regressions)) < 0 ||
+	    json_put(top, "significance_tested", json_object_new_boolean(!res->untested)) < 0 ||
+	    json_put(top, "allowed_differences", json_diffs(res)) < 0)
 		goto out;
 	added = json_put(top, "comparisons", rows);
 	rows = NULL;	/* top holds it now, or json_put released it */

@@ -6,13 +6,25 @@
 #include "base/text.h"
 #include "output/compare_print.h"
 
-/* Formats v with six significant digits, sign when signed; "-" when not finite. */
+/*
+ * Formats v at the precision of the table's other figures: whole numbers from 1000, then
+ * one, two or three decimals as it gets smaller; sign when signed; "-" when not finite.
+ */
 static void number_text(char *buf, size_t size, double v, bool sign)
 {
+	double a = fabs(v);
+	int decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
+
 	if (!isfinite(v))
 		snprintf(buf, size, "-");
 	else
-		snprintf(buf, size, sign ? "%+.6g" : "%.6g", v);
+		snprintf(buf, size, sign ? "%+.*f" : "%.*f", decimals, v);
+}
+
+/* The tolerance column: "beyond" when a guarded metric moved beyond its tolerance, else blank. */
+static const char *tolerance_text(const struct compare_row *row)
+{
+	return row->beyond_tolerance ? "beyond" : "";
 }
 
 /* The significance column: "yes", "no" or "n/a". */
@@ -23,14 +35,18 @@ static const char *significance_text(const struct welch_result *w)
 	return w->significant ? "yes" : "no";
 }
 
-/* Prints group g as "strategy mode workers" columns. */
+/* Prints group g as "strategy mode workers" columns, then its section and sweep point when it has them. */
 static void print_group(FILE *out, const struct compare_group *g)
 {
-	char strategy[48], mode[16];
+	char strategy[48], mode[16], where[96];
 
 	text_clean(strategy, sizeof(strategy), g->strategy, SIZE_MAX);
 	text_clean(mode, sizeof(mode), g->claim_mode, SIZE_MAX);
 	fprintf(out, "%-16s %-4s %4d", strategy, mode, g->workers);
+	if ((g->section && *g->section) || (g->sweep && *g->sweep)) {
+		text_clean(where, sizeof(where), g->sweep && *g->sweep ? g->sweep : g->section, SIZE_MAX);
+		fprintf(out, "  [%s]", where);
+	}
 }
 
 /* Prints one row of the table; a side with no value of the metric shows "-". */
@@ -46,19 +62,45 @@ static void print_row(FILE *out, const struct compare_row *row)
 	else
 		snprintf(pct, sizeof(pct), "-");
 	snprintf(runs, sizeof(runs), "%zu/%zu", row->base.n, row->cand.n);
-	print_group(out, &row->group);
-	fprintf(out, "  %-20s %7s %11s %11s %11s %8s  %-4s  %s\n", row->metric, runs, base, cand, change, pct,
-		significance_text(&row->welch), compare_verdict_name(row->verdict));
+	fprintf(out, "%-24s %7s %11s %11s %11s %8s  %-4s %-6s  %s\n", row->metric, runs, base, cand, change, pct,
+		significance_text(&row->welch), tolerance_text(row), compare_verdict_name(row->verdict));
 }
 
-/* Prints group g in words: "strategy mode N workers". */
+/* Prints group g in words: "strategy mode N workers", then its section and sweep point when it has them. */
 static void print_group_words(FILE *out, const struct compare_group *g)
 {
-	char strategy[48], mode[16];
+	char strategy[48], mode[16], text[96];
 
 	text_clean(strategy, sizeof(strategy), g->strategy, SIZE_MAX);
 	text_clean(mode, sizeof(mode), g->claim_mode, SIZE_MAX);
 	fprintf(out, "%s %s %d worker%s", strategy, mode, g->workers, g->workers == 1 ? "" : "s");
+	if (g->section && *g->section) {
+		text_clean(text, sizeof(text), g->section, SIZE_MAX);
+		fprintf(out, " in [%s]", text);
+	}
+	if (g->sweep && *g->sweep) {
+		text_clean(text, sizeof(text), g->sweep, SIZE_MAX);
+		fprintf(out, " at %s", text);
+	}
+}
+
+/* True when rows' groups a and b are the same one: compare_runs points both at one run's names. */
+static bool same_group(const struct compare_group *a, const struct compare_group *b)
+{
+	return a->strategy == b->strategy && a->claim_mode == b->claim_mode && a->workers == b->workers &&
+	       a->section == b->section && a->sweep == b->sweep;
+}
+
+/* Prints the differences in the runs' parameters that --allow-diff allowed. */
+static void print_allowed_diffs(FILE *out, const struct compare_result *res)
+{
+	char base[64], cand[64];
+
+	for (size_t i = 0; i < res->n_diffs; i++) {
+		text_clean(base, sizeof(base), res->diffs[i].base_value, SIZE_MAX);
+		text_clean(cand, sizeof(cand), res->diffs[i].cand_value, SIZE_MAX);
+		fprintf(out, "allowed difference: %s %s -> %s\n", res->diffs[i].name, base, cand);
+	}
 }
 
 /* Prints the lines naming the groups found on one side only. */
@@ -80,27 +122,41 @@ void compare_print_table(FILE *out, const struct compare_report *c)
 	const struct compare_tolerance *t = c->tol;
 	const struct compare_result *res = c->res;
 	const struct compare_row *row;
+	char base[32], cand[32];
 	size_t i;
 
-	fprintf(out, "baseline: %s (%zu runs); candidate: %s (%zu runs)\n\n", c->baseline, c->baseline_runs,
-		c->candidate, c->candidate_runs);
-	fprintf(out, "%-16s %-4s %4s  %-20s %7s %11s %11s %11s %8s  %-4s  %s\n", "strategy", "mode", "wrk", "metric",
-		"runs", "baseline", "candidate", "change", "change%", "sig", "verdict");
-	for (i = 0; i < res->n_rows; i++)
+	fprintf(out, "baseline: %s (%zu run%s); candidate: %s (%zu run%s)\n", c->baseline, c->baseline_runs,
+		c->baseline_runs == 1 ? "" : "s", c->candidate, c->candidate_runs, c->candidate_runs == 1 ? "" : "s");
+	print_allowed_diffs(out, res);
+	putc('\n', out);
+	for (i = 0; i < res->n_rows; i++) {
+		if (i == 0 || !same_group(&res->rows[i].group, &res->rows[i - 1].group)) {
+			if (i)
+				putc('\n', out);
+			print_group(out, &res->rows[i].group);
+			fprintf(out, "\n  %-24s %7s %11s %11s %11s %8s  %-4s %-6s  %s\n", "metric", "runs", "baseline",
+				"candidate", "change", "change%", "sig", "tol", "verdict");
+		}
+		fputs("  ", out);
 		print_row(out, &res->rows[i]);
-	if (!res->n_rows)
-		fputs("(no group is on both sides)\n", out);
+	}
 	if (res->n_lone)
 		putc('\n', out);
 	print_lone(out, res);
 	putc('\n', out);
+	if (res->untested)
+		fputs("sig n/a: fewer than 2 runs on a side, so no change could be told from noise; a guarded metric "
+		      "beyond its tolerance counts as a regression all the same (run --repeat 3 or more)\n", out);
 	for (i = 0; i < res->n_rows; i++) {
 		row = &res->rows[i];
 		if (row->verdict != VERDICT_REGRESSION)
 			continue;
+		number_text(base, sizeof(base), row->base.mean, false);
+		number_text(cand, sizeof(cand), row->cand.mean, false);
 		fputs("REGRESSION: ", out);
 		print_group_words(out, &row->group);
-		fprintf(out, ", %s %.6g -> %.6g: %s\n", row->metric, row->base.mean, row->cand.mean, row->reason);
+		fprintf(out, ", %s %s -> %s: %s%s\n", row->metric, base, cand, row->reason,
+			row->welch.valid ? " (significant)" : " (significance not tested)");
 	}
 	fprintf(out, "%zu regression%s (tolerances: throughput drop %g %%, Jain drop %g, duplicates %s, losses %s)\n",
 		res->regressions, res->regressions == 1 ? "" : "s", t->throughput_drop_pct, t->jain_drop,

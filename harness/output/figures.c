@@ -48,10 +48,11 @@ static void metric_cell(const struct metric *m, const struct run_result *run, ch
 	}
 }
 
-/* Adds a column to f. */
-static void add_column(struct figures *f, const char *header, const char *unit, bool text)
+/* Adds a column to f; metric is NULL for a column that is no metric. */
+static void add_column(struct figures *f, const char *header, const char *unit, bool text, const struct metric *metric)
 {
-	f->columns[f->n_columns++] = (struct figures_column){ .header = header, .unit = unit, .text = text };
+	f->columns[f->n_columns++] = (struct figures_column){ .header = header, .unit = unit, .text = text,
+							      .metric = metric };
 }
 
 /* Whether a run among the n has metric m known and not 0. */
@@ -130,16 +131,16 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 
 	for (i = 0; i < n; i++)
 		shape.points |= has_point(runs[i]);
-	add_column(f, "strategy", "", true);
-	add_column(f, "mode", "", true);
-	add_column(f, "wrk", "", false);
+	add_column(f, "strategy", "", true, NULL);
+	add_column(f, "mode", "", true, NULL);
+	add_column(f, "wrk", "", false, NULL);
 	for (i = 0; i < metric_table_len; i++)
 		if (shown[i])
-			add_column(f, metric_table[i].cell.header, metric_table[i].cell.unit, false);
+			add_column(f, metric_table[i].cell.header, metric_table[i].cell.unit, false, &metric_table[i]);
 	if (shape.delivery)
-		add_column(f, "delivery", "", true);
+		add_column(f, "delivery", "", true, NULL);
 	if (shape.points)
-		add_column(f, "group/sweep", "", true);
+		add_column(f, "group/sweep", "", true, NULL);
 	f->cells = calloc(n * f->n_columns + 1, sizeof(*f->cells));
 	if (!f->cells) {
 		memset(f, 0, sizeof(*f));
@@ -153,14 +154,15 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 
 int figures_build(struct figures *f, const struct run_result *const *runs, size_t n)
 {
-	bool shown[METRIC_MAX];
+	bool shown[METRIC_MAX], arrivals = any_has(metric_find("arrivals"), runs, n);
 
 	memset(f, 0, sizeof(*f));
 	for (size_t i = 0; i < metric_table_len; i++) {
 		const struct metric *m = &metric_table[i];
 
 		shown[i] = m->cell.header && (m->cell.place == CELL_MAIN ||
-					      (m->cell.place == CELL_MAIN_IF_ANY && any_has(m, runs, n)));
+					      (m->cell.place == CELL_MAIN_IF_ANY && any_has(m, runs, n)) ||
+					      (m->cell.place == CELL_MAIN_IF_ARRIVALS && arrivals));
 	}
 	return build(f, runs, n, shown, (struct table_shape){ .delivery = false });
 }

@@ -2,8 +2,9 @@
  * The figures of runs as a table of text cells, built once and rendered by whoever shows
  * it: the terminal table (report_print_table) aligns it, report.md and report.html put it
  * in a document. Columns: strategy, mode, workers, every metric the metric table places
- * in it (in table order), then group/sweep when a run has one. The faults table beside
- * it holds the figures of faults and recovery.
+ * in it (in table order; the open-loop ones when a run had arrivals, the error kinds a run
+ * met), then group/sweep when a run has one. The faults table beside it holds the figures
+ * of faults and recovery.
  */
 #ifndef CLAIMBENCH_FIGURES_H
 #define CLAIMBENCH_FIGURES_H
@@ -25,6 +26,7 @@ struct figures_column {
 	const char *header;	/* first header line, short: "thru" */
 	const char *unit;	/* second header line: the unit, or "" */
 	bool text;		/* left-aligned text rather than a right-aligned number */
+	const struct metric *metric;	/* the metric it shows (its gloss and definition); NULL for strategy, mode ... */
 };
 
 /* The figures of some runs. */

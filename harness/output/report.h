@@ -14,8 +14,15 @@
 #include "analysis/expect.h"
 #include "model/result.h"
 
-/* Prints one row per run with the key columns, then the footer. 0, or -1 when out of memory (nothing printed). */
+/*
+ * Prints one row per run with the key columns, a key of the columns' abbreviations, the
+ * faults table when a run met faults, then the footer. 0, or -1 when out of memory
+ * (nothing printed).
+ */
 int report_print_table(FILE *out, const struct report *r);
+
+/* Prints what every column of the terminal tables means, from the metric table (for --help). */
+void report_print_legend(FILE *out);
 
 /* Prints a header line and one CSV row per run (per-worker rows are left out). 0 (it cannot run out of memory). */
 int report_print_csv(FILE *out, const struct report *r);

@@ -178,6 +178,8 @@ static json_object *run_object(const struct run_result *run)
 
 	if (!obj)
 		return NULL;
+	if (run->run_id && json_put(obj, "run_id", json_object_new_int64(run->run_id)) < 0)
+		goto fail;
 	if (put_descriptors(obj, run) < 0 || put_metrics(obj, run) < 0)
 		goto fail;
 	params = params_object(run);
@@ -285,6 +287,8 @@ int report_print_json(FILE *out, const struct report *r)
 	bad |= json_put(top, "settings", settings_object(r));
 	bad |= json_put(top, "started_at", json_textn(r->started_at, sizeof(r->started_at)));
 	bad |= json_put(top, "seed", json_object_new_uint64(r->seed));
+	if (r->invocation_id)
+		bad |= json_put(top, "invocation", json_object_new_int64(r->invocation_id));
 	results = json_object_new_array();
 	bad |= json_put(top, "results", results);
 	for (size_t i = 0; results && i < r->n_results; i++)

@@ -10,6 +10,7 @@
 
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
+#include "model/run_param.h"
 #include "output/report_read.h"
 
 /* Reads the whole file path into a new NUL-terminated *text of *len bytes. 0, or -1 with err. */
@@ -205,7 +206,43 @@ static int read_metric(const struct run_place *p, json_object *obj, const struct
 	return 0;
 }
 
-/* Reads the result object obj at p into r: its descriptors and every metric. 0, or -1 with err. */
+/* Reads the params object of obj, when it has one, into r's parameters. 0, or -1 with err. */
+static int read_params(const struct run_place *p, json_object *obj, struct run_result *r, char *err, size_t errlen)
+{
+	json_object *params;
+
+	if (!json_object_object_get_ex(obj, "params", &params) || !params)
+		return 0;
+	if (!json_object_is_type(params, json_type_object))
+		return bad_member(p, "params", "not an object", err, errlen);
+	json_object_object_foreach(params, name, value) {
+		if (!json_object_is_type(value, json_type_string))
+			return bad_member(p, "params", "an object of strings", err, errlen);
+		if (run_param_add(r, name, json_object_get_string(value)) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads the optional run_id member of obj into r. 0, or -1 with err. */
+static int read_run_id(const struct run_place *p, json_object *obj, struct run_result *r, char *err, size_t errlen)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, "run_id", &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 1)
+		return bad_member(p, "run_id", "not a whole number from 1", err, errlen);
+	r->run_id = json_object_get_int64(v);
+	return 0;
+}
+
+/*
+ * Reads the result object obj at p into r: its descriptors, every metric, its run id and
+ * parameters. 0, or -1 with err.
+ */
 static int read_run(const struct run_place *p, json_object *obj, struct run_result *r, char *err, size_t errlen)
 {
 	size_t i;
@@ -221,7 +258,7 @@ static int read_run(const struct run_place *p, json_object *obj, struct run_resu
 	for (i = 0; i < metric_table_len; i++)
 		if (read_metric(p, obj, &metric_table[i], r, err, errlen) < 0)
 			return -1;
-	return 0;
+	return read_run_id(p, obj, r, err, errlen) < 0 ? -1 : read_params(p, obj, r, err, errlen);
 }
 
 int report_file_read(const char *path, struct report_file *out, char *err, size_t errlen)
@@ -258,15 +295,17 @@ int report_file_read(const char *path, struct report_file *out, char *err, size_
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	out->n_runs = n;
 	for (p.index = 0; p.index < n; p.index++)
 		if (read_run(&p, json_object_array_get_idx(results, p.index), &out->runs[p.index], err, errlen) < 0)
 			return -1;
-	out->n_runs = n;
 	return 0;
 }
 
 void report_file_free(struct report_file *f)
 {
+	for (size_t i = 0; f->runs && i < f->n_runs; i++)
+		run_params_free(&f->runs[i]);
 	json_object_put(f->doc);
 	free(f->runs);
 	memset(f, 0, sizeof(*f));

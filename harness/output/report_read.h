@@ -3,7 +3,7 @@
  * `claimbench export --format json` wrote, its results turned into runs again. Each
  * result's descriptors and every metric of the metric table are read by name, the same
  * way for all: a metric missing or null is unknown; only the identity descriptors
- * (strategy, claim_mode, workers) must be there.
+ * (strategy, claim_mode, workers) must be there; the parameters and run id are read when present.
  */
 #ifndef CLAIMBENCH_REPORT_READ_H
 #define CLAIMBENCH_REPORT_READ_H
@@ -17,7 +17,7 @@ struct json_object;
 /* The runs of one result file. */
 struct report_file {
 	struct json_object *doc;	/* the parsed file, whose strings the runs point to (owned) */
-	struct run_result *runs;	/* its results, in order, n_runs of them (owned array; no per_worker, series, params) */
+	struct run_result *runs;	/* its results, in order, n_runs of them (owned, with their params; no per_worker or series) */
 	size_t n_runs;			/* entries in runs, at least 1 */
 };
 

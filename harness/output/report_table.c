@@ -104,7 +104,36 @@ static void print_footer(FILE *out, const struct report *r)
 			incomplete, r->n_results);
 }
 
-/* Prints f aligned, its rows r's runs in order. */
+/* Width the key under a table is wrapped to at least. */
+#define KEY_MIN_WIDTH 100
+
+/* Prints the key of f's metric columns, "header = gloss" each, wrapped to the table's width (width[] its columns'). */
+static void print_key(FILE *out, const struct figures *f, const int *width)
+{
+	const struct metric *m;
+	size_t used = 0, len, wrap = 0;
+
+	for (size_t c = 0; c < f->n_columns; c++)
+		wrap += (size_t)width[c] + 1;
+	wrap = wrap < KEY_MIN_WIDTH ? KEY_MIN_WIDTH : wrap;
+	for (size_t c = 0; c < f->n_columns; c++) {
+		m = f->columns[c].metric;
+		if (!m || !m->cell.gloss)
+			continue;
+		len = strlen(m->cell.header) + strlen(m->cell.gloss) + 4;
+		if (used && used + len > wrap) {
+			fputs(";\n    ", out);
+			used = 4;
+		} else if (used) {
+			fputs("; ", out);
+		}
+		used += (size_t)fprintf(out, "%s%s = %s", used ? "" : "key: ", m->cell.header, m->cell.gloss);
+	}
+	if (used)
+		putc('\n', out);
+}
+
+/* Prints f aligned, its rows r's runs in order, then its key. */
 static void print_figures(FILE *out, const struct figures *f, const struct report *r)
 {
 	int width[FIGURES_MAX_COLUMNS];
@@ -113,6 +142,24 @@ static void print_figures(FILE *out, const struct figures *f, const struct repor
 	print_header(out, f, width);
 	for (size_t i = 0; i < f->n_rows; i++)
 		print_row(out, f, width, i, r->results[i].complete);
+	print_key(out, f, width);
+}
+
+void report_print_legend(FILE *out)
+{
+	const struct metric *m;
+
+	fputs("Columns of the table, with each one's name in JSON and expectations in [ ] (docs/metrics.md\n"
+	      "defines each; --format csv and json carry every figure):\n", out);
+	for (m = metric_table; m < metric_table + metric_table_len; m++) {
+		if (!m->cell.header)
+			continue;
+		fprintf(out, "  %-10s %s%s [%s]\n", m->cell.header, m->definition,
+			m->cell.place == CELL_MAIN_IF_ANY ? " (shown when a run has any)" :
+			m->cell.place == CELL_MAIN_IF_ARRIVALS ? " (shown when a run has arrivals)" :
+			m->cell.place == CELL_ASIDE ? " (in the faults table)" : "", m->path);
+	}
+	fputs("A row ending in * is of a run that was interrupted or lost a worker.\n", out);
 }
 
 int report_print_table(FILE *out, const struct report *r)

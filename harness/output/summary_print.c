@@ -1,4 +1,5 @@
 /* The repetitions' summaries as text, after the runs' table. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "analysis/summary.h"
@@ -8,6 +9,23 @@
 static const char *text(const char *s)
 {
 	return s ? s : "";
+}
+
+/*
+ * Whether the summary of row shows metric m: one with a value, and the open-loop and
+ * fault figures only when the point had arrivals or faults.
+ */
+static bool shows(const struct metric *m, const struct summary_row *row, const struct stats_summary *stat)
+{
+	const struct run_metrics *first = &row->first->metrics;
+
+	if (!m->summarised || !isfinite(stat->mean))
+		return false;
+	if (m->cell.place == CELL_MAIN_IF_ARRIVALS)
+		return first->arrivals != 0 && first->arrivals != METRIC_UNKNOWN;
+	if (m->cell.place == CELL_ASIDE)
+		return first->faults_injected != 0 && first->faults_injected != METRIC_UNKNOWN;
+	return true;
 }
 
 void summary_print_table(FILE *out, const struct report *r)
@@ -25,7 +43,7 @@ void summary_print_table(FILE *out, const struct report *r)
 			text(f->group)[0] ? " [" : "", text(f->group), text(f->group)[0] ? "]" : "",
 			text(f->sweep)[0] ? " " : "", text(f->sweep), rows[i].runs);
 		for (size_t m = 0; m < metric_table_len; m++)
-			if (metric_table[m].summarised)
+			if (shows(&metric_table[m], &rows[i], &rows[i].stats[m]))
 				fprintf(out, "  %-22s %12.4g +- %-10.3g (sd %.3g)\n", metric_table[m].path,
 					rows[i].stats[m].mean, rows[i].stats[m].ci95, rows[i].stats[m].sd);
 	}

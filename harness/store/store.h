@@ -50,8 +50,6 @@ struct store_session {
  * empties it. report.results points into the struct itself: do not copy it.
  */
 struct store_run {
-	long long run_id;		/* the run's row */
-	long long invocation_id;	/* the row of the invocation it belongs to */
 	char recorded_at[32];		/* when the run was stored, UTC ISO 8601 */
 	struct report report;		/* the invocation, its settings included; results is &run, n_results 1 */
 	struct run_result run;		/* the run; per_worker allocated, their claim_latency histograms empty */
@@ -130,7 +128,10 @@ void store_run_list_free(struct store_run_list *list);
 int store_invocation_runs(struct store *s, long long invocation_id, long long **ids, size_t *n, char *err,
 			  size_t errlen);
 
-/* The invocation of the newest run into *id. 0; 1 when the store holds no run; -1 with err. */
-int store_latest_invocation(struct store *s, long long *id, char *err, size_t errlen);
+/*
+ * The invocations of the newest runs, newest first, at most want of them, into ids (room
+ * for want); *found of them (0 when the store holds no run). 0, or -1 with err.
+ */
+int store_latest_invocations(struct store *s, long long *ids, size_t want, size_t *found, char *err, size_t errlen);
 
 #endif

@@ -32,7 +32,7 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 {
 	static const char sql[] =
 		"SELECT id, recorded_at, strategy, claim_mode, workers, makespan_s, throughput_jps, duplicates,"
-		" lost, jain, complete FROM runs ORDER BY id DESC LIMIT ?";
+		" lost, jain, complete, invocation_id FROM runs ORDER BY id DESC LIMIT ?";
 	char when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32];
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -40,8 +40,8 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
-	fprintf(out, "%6s  %-20s  %-16s %-4s %4s %10s %10s %6s %6s %6s  %s\n", "id", "when", "strategy", "mode",
-		"wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete");
+	fprintf(out, "%6s %6s  %-20s  %-16s %-4s %4s %10s %10s %6s %6s %6s  %s\n", "id", "inv", "when", "strategy",
+		"mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
 		text_clean(strategy, sizeof(strategy), (const char *)sqlite3_column_text(st, 2), SIZE_MAX);
@@ -51,8 +51,9 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 		count_text(dup, sizeof(dup), st, 7);
 		count_text(lost, sizeof(lost), st, 8);
 		fixed_text(jain, sizeof(jain), st, 9, 3);
-		fprintf(out, "%6lld  %-20s  %-16s %-4s %4d %10s %10s %6s %6s %6s  %s\n",
-			(long long)sqlite3_column_int64(st, 0), when, strategy, mode, sqlite3_column_int(st, 4),
+		fprintf(out, "%6lld %6lld  %-20s  %-16s %-4s %4d %10s %10s %6s %6s %6s  %s\n",
+			(long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 11), when, strategy,
+			mode, sqlite3_column_int(st, 4),
 			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no");
 	}
 	if (rc != SQLITE_DONE)
@@ -106,18 +107,21 @@ int store_invocation_runs(struct store *s, long long invocation_id, long long **
 	return list.found ? 0 : 1;
 }
 
-int store_latest_invocation(struct store *s, long long *id, char *err, size_t errlen)
+int store_latest_invocations(struct store *s, long long *ids, size_t want, size_t *found, char *err, size_t errlen)
 {
+	static const char sql[] =
+		"SELECT invocation_id FROM runs GROUP BY invocation_id ORDER BY max(id) DESC LIMIT ?";
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (sql_prepare(s->db, "SELECT invocation_id FROM runs ORDER BY id DESC LIMIT 1", &st, err, errlen) < 0)
+	*found = 0;
+	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	else if (rc != SQLITE_DONE)
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)want);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *found < want)
+		ids[(*found)++] = sqlite3_column_int64(st, 0);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		sql_fail(s->db, "reading the store", err, errlen);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }

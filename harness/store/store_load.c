@@ -45,7 +45,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 		goto out;
 	}
 	col_copy(&c, s->recorded_at, sizeof(s->recorded_at));
-	s->invocation_id = col_i64(&c);
+	s->report.invocation_id = col_i64(&c);
 	col_copy(&c, s->report.started_at, sizeof(s->report.started_at));
 	if (col_owned(&c, s, &s->ctx.host) < 0 || col_owned(&c, s, &s->ctx.version) < 0 ||
 	    col_owned(&c, s, &s->ctx.git_revision) < 0 || col_owned(&c, s, &s->report.scenario) < 0 ||
@@ -208,14 +208,14 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	static const char settings_sql[] =
 		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position";
 
-	if (sql_each_row(db, params_sql, s->run_id, param_row, &s->run, "reading the run's parameters", err,
+	if (sql_each_row(db, params_sql, s->run.run_id, param_row, &s->run, "reading the run's parameters", err,
 			 errlen) < 0 ||
-	    sql_each_row(db, workers_sql, s->run_id, worker_row, &s->run, "reading the per-worker counters", err,
+	    sql_each_row(db, workers_sql, s->run.run_id, worker_row, &s->run, "reading the per-worker counters", err,
 			 errlen) < 0 ||
-	    sql_each_row(db, series_sql, s->run_id, series_row, &s->run, "reading the time series", err, errlen) < 0 ||
-	    sql_each_row(db, faults_sql, s->run_id, fault_row, &s->run, "reading the faults", err, errlen) < 0)
+	    sql_each_row(db, series_sql, s->run.run_id, series_row, &s->run, "reading the time series", err, errlen) < 0 ||
+	    sql_each_row(db, faults_sql, s->run.run_id, fault_row, &s->run, "reading the faults", err, errlen) < 0)
 		return -1;
-	return sql_each_row(db, settings_sql, s->invocation_id, setting_row, &s->report, "reading the server settings",
+	return sql_each_row(db, settings_sql, s->report.invocation_id, setting_row, &s->report, "reading the server settings",
 			    err, errlen);
 }
 
@@ -224,7 +224,7 @@ int store_load(struct store *s, long long run_id, struct store_run *out, char *e
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	out->run_id = run_id;
+	out->run.run_id = run_id;
 	rc = load_run(s->db, run_id, out, err, errlen);
 	if (rc != 0)
 		goto fail;

@@ -30,8 +30,8 @@ out=$("$CLAIMBENCH" compare "$tmp/base.json" "$tmp/slow.json")
 status=$?
 check "throughput down 30 %: exit 1" [ "$status" -eq 1 ]
 check "the regression is named on stdout" eval \
-	'grep -Eq "^skip-locked +hold +10 +throughput_jps .*-30\.0% .*REGRESSION$" <<<"$out" &&
-	 grep -q "^REGRESSION: skip-locked hold 10 workers, throughput_jps 99 -> 69.3" <<<"$out"'
+	'grep -Eq "^  throughput_jps .*-30\.0% +yes +beyond +REGRESSION$" <<<"$out" &&
+	 grep -q "^REGRESSION: skip-locked hold 10 workers, throughput_jps 99.00 -> 69.30: .* (significant)$" <<<"$out"'
 check "a group on one side only is listed, not an error" \
 	grep -q "^only in the baseline: naive flip 4 workers (1 run)" <<<"$out"
 check "--throughput-drop 35 accepts a 30 % drop" eval \
@@ -49,8 +49,8 @@ check_jq "$tmp/out.json" \
 check_jq "$tmp/out.json" '.only_baseline == [{"strategy": "naive", "claim_mode": "flip", "workers": 4, "runs": 1}]' \
 	"--format json: the group on one side only"
 
-expect_exit 2 'expected BASELINE and CANDIDATE, got 1 argument' "one argument" compare "$tmp/base.json"
-expect_exit 2 'expected BASELINE and CANDIDATE, got 3 arguments' "three arguments" \
+expect_exit 2 'expected BASELINE and CANDIDATE \(or --last\), got 1 argument' "one argument" compare "$tmp/base.json"
+expect_exit 2 'expected BASELINE and CANDIDATE \(or --last\), got 3 arguments' "three arguments" \
 	compare "$tmp/base.json" "$tmp/base.json" "$tmp/base.json"
 expect_exit 2 '--throughput-drop: expected a number from 0 to 100, got "abc"' "--throughput-drop abc" \
 	compare --throughput-drop abc "$tmp/base.json" "$tmp/base.json"
@@ -67,7 +67,7 @@ expect_exit 3 "candidate $tmp/noresults.json: .*no \"results\" array" "a JSON fi
 	compare "$tmp/base.json" "$tmp/noresults.json"
 check "a run without metrics compares, each of its metrics unknown (-, no verdict but ok)" eval \
 	'out=$("$CLAIMBENCH" compare "$tmp/base.json" "$tmp/nometrics.json") &&
-	 grep -Eq "^skip-locked +hold +10 +throughput_jps +2/0 +99 +- +- +- +n/a +ok$" <<<"$out" &&
+	 grep -Eq "^  throughput_jps +2/0 +99.00 +- +- +- +n/a +ok$" <<<"$out" &&
 	 grep -q "^0 regressions" <<<"$out"'
 expect_exit 3 'results\[0\]: "workers" is missing or not a whole number from 1' "a run without workers" \
 	compare "$tmp/base.json" "$tmp/noworkers.json"
@@ -99,7 +99,7 @@ if command -v sqlite3 >/dev/null; then
 		       (3, 2, 'skip-locked', 'hold', 10, 200, 1, 1, 4.0, 50, 200, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.0,
 			20, 20, 1.5);"
 	check "inv:1 against run 1 of the store: exit 0, two runs against one" eval \
-		'"$CLAIMBENCH" compare inv:1 1 --results "$tmp/empty.db" | grep -q "(2 runs); candidate: 1 (1 runs)"'
+		'"$CLAIMBENCH" compare inv:1 1 --results "$tmp/empty.db" | grep -q "(2 runs); candidate: 1 (1 run)$"'
 	check "inv:1 against inv:2, throughput halved: exit 1" eval \
 		'"$CLAIMBENCH" compare inv:1 inv:2 --results "$tmp/empty.db" >/dev/null; [ $? -eq 1 ]'
 else

@@ -8,6 +8,9 @@
 /* Runs per side in most cases: enough for Welch's t-test. */
 #define REPEATS 3
 
+/* Every run, no parameter difference allowed. */
+static const struct compare_scope everything = { .strategies = NULL };
+
 /* A run of strategy/mode/workers with the figures compare looks at; makespan from 200 jobs. */
 static struct run_result make_run(const char *strategy, const char *mode, int workers, double thru, double jain,
 				  uint64_t duplicates, uint64_t lost)
@@ -58,7 +61,7 @@ static void test_unchanged(const struct compare_tolerance *tol)
 
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, base_thru, 1.0, NULL);
-	CHECK(compare_runs(base, REPEATS, cand, REPEATS, tol, &r) == 0, "unchanged: compared");
+	CHECK(compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r) == 0, "unchanged: compared");
 	for (i = 0; i < r.n_rows; i++)
 		ok += r.rows[i].verdict == VERDICT_OK;
 	CHECK(r.n_rows == 8 && ok == 8, "unchanged: eight metrics of one group, all ok (%zu of %zu)", ok, r.n_rows);
@@ -78,7 +81,7 @@ static void test_better(const struct compare_tolerance *tol)
 
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, thru, 1.0, NULL);
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	row = row_of(&r, "throughput_jps");
 	CHECK(row && row->verdict == VERDICT_BETTER && row->welch.significant,
 	      "throughput up 20 %%: better and significant");
@@ -98,7 +101,7 @@ static void test_worse_within_tolerance(const struct compare_tolerance *tol)
 
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, thru, 1.0, NULL);
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	row = row_of(&r, "throughput_jps");
 	CHECK(row && row->verdict == VERDICT_WORSE && row->welch.significant && row->reason == NULL,
 	      "throughput down 6 %%: worse, significant, no tolerance broken");
@@ -118,7 +121,7 @@ static void test_throughput_drop(const struct compare_tolerance *tol)
 
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, thru, 1.0, NULL);
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	row = row_of(&r, "throughput_jps");
 	CHECK(row && row->verdict == VERDICT_REGRESSION && r.regressions == 1,
 	      "throughput down 20 %%: REGRESSION, the only one");
@@ -126,13 +129,13 @@ static void test_throughput_drop(const struct compare_tolerance *tol)
 	compare_result_free(&r);
 
 	relaxed.throughput_drop_pct = 25;
-	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &everything, &r);
 	CHECK(verdict_of(&r, "throughput_jps") == VERDICT_WORSE && r.regressions == 0,
 	      "--throughput-drop 25 relaxes a 20 %% drop to worse");
 	compare_result_free(&r);
 
 	fill(cand, tenth, 1.0, NULL);
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	CHECK(r.regressions == 0, "a drop of exactly 10 %% is within the tolerance");
 	compare_result_free(&r);
 }
@@ -147,24 +150,24 @@ static void test_new_duplicates_and_losses(const struct compare_tolerance *tol)
 
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, base_thru, 1.0, dups);
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	CHECK(verdict_of(&r, "duplicates") == VERDICT_REGRESSION && r.regressions == 1,
 	      "duplicates appearing (0 -> 0.67 a run, not significant): REGRESSION");
 	compare_result_free(&r);
 
 	relaxed.allow_duplicates = true;
-	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &everything, &r);
 	CHECK(verdict_of(&r, "duplicates") == VERDICT_OK && r.regressions == 0,
 	      "--allow-duplicates: not significant, so ok");
 	compare_result_free(&r);
 
 	cand[1].metrics.duplicates = 0;
 	cand[2].metrics.lost = 1;
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	CHECK(verdict_of(&r, "lost") == VERDICT_REGRESSION && r.regressions == 1, "a lost job appearing: REGRESSION");
 	compare_result_free(&r);
 	relaxed.allow_losses = true;
-	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &everything, &r);
 	CHECK(r.regressions == 0, "--allow-losses relaxes it");
 	compare_result_free(&r);
 
@@ -173,7 +176,7 @@ static void test_new_duplicates_and_losses(const struct compare_tolerance *tol)
 		cand[i].metrics.duplicates = 9;
 		cand[i].metrics.lost = 0;
 	}
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	CHECK(verdict_of(&r, "duplicates") == VERDICT_WORSE && r.regressions == 0,
 	      "more duplicates where the baseline had some already: worse, no regression");
 	compare_result_free(&r);
@@ -189,7 +192,7 @@ static void test_jain(const struct compare_tolerance *tol)
 
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, base_thru, 0.9, NULL);
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	row = row_of(&r, "fairness.jain");
 	CHECK(row && row->verdict == VERDICT_REGRESSION && r.regressions == 1, "Jain down 0.1: REGRESSION");
 	CHECK(row && isinf(row->welch.t) && row->welch.significant,
@@ -197,12 +200,12 @@ static void test_jain(const struct compare_tolerance *tol)
 	compare_result_free(&r);
 
 	relaxed.jain_drop = 0.2;
-	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &everything, &r);
 	CHECK(verdict_of(&r, "fairness.jain") == VERDICT_WORSE && r.regressions == 0, "--jain-drop 0.2 relaxes it");
 	compare_result_free(&r);
 
 	fill(cand, base_thru, 0.96, NULL);
-	compare_runs(base, REPEATS, cand, REPEATS, tol, &r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	CHECK(verdict_of(&r, "fairness.jain") == VERDICT_WORSE && r.regressions == 0,
 	      "Jain down 0.04: worse, within the 0.05 tolerance");
 	compare_result_free(&r);
@@ -250,13 +253,13 @@ static void test_single_runs(const struct compare_tolerance *tol)
 	const struct compare_row *row;
 	struct compare_result r;
 
-	compare_runs(&base, 1, &cand, 1, tol, &r);
+	compare_runs(&base, 1, &cand, 1, tol, &everything, &r);
 	row = row_of(&r, "throughput_jps");
-	CHECK(row && !row->welch.valid && row->verdict == VERDICT_OK,
-	      "one run a side, throughput down 5 %%: significance n/a, ok");
+	CHECK(row && !row->welch.valid && row->verdict == VERDICT_OK && r.untested,
+	      "one run a side, throughput down 5 %%: significance n/a (untested), ok");
 	compare_result_free(&r);
 	cand = make_run("skip-locked", "hold", 10, 80, 1.0, 0, 0);
-	compare_runs(&base, 1, &cand, 1, tol, &r);
+	compare_runs(&base, 1, &cand, 1, tol, &everything, &r);
 	CHECK(verdict_of(&r, "throughput_jps") == VERDICT_REGRESSION, "one run a side, down 20 %%: REGRESSION");
 	compare_result_free(&r);
 }
@@ -275,7 +278,7 @@ static void test_lone_groups(const struct compare_tolerance *tol)
 	cand[1] = make_run("skip-locked", "hold", 10, 100, 1.0, 0, 0);
 	cand[2] = make_run("skip-locked", "flip", 10, 100, 1.0, 0, 0);
 	base[0].metrics.claim_latency_ms.p99 = NAN;
-	CHECK(compare_runs(base, 3, cand, 3, tol, &r) == 0, "one-sided groups: compared");
+	CHECK(compare_runs(base, 3, cand, 3, tol, &everything, &r) == 0, "one-sided groups: compared");
 	CHECK(r.n_rows == 8 && strcmp(r.rows[0].group.strategy, "skip-locked") == 0 &&
 	      strcmp(r.rows[0].group.claim_mode, "hold") == 0, "only skip-locked/hold/10 is on both sides");
 	CHECK(r.n_lone == 3, "three groups on one side only (got %zu)", r.n_lone);
@@ -291,8 +294,119 @@ static void test_lone_groups(const struct compare_tolerance *tol)
 	      "a metric with no value on a side: no change, ok");
 	compare_result_free(&r);
 
-	CHECK(compare_runs(base, 3, NULL, 0, tol, &r) == 0 && r.n_rows == 0 && r.n_lone == 2,
+	CHECK(compare_runs(base, 3, NULL, 0, tol, &everything, &r) == 0 && r.n_rows == 0 && r.n_lone == 2,
 	      "an empty candidate: every baseline group alone");
+	compare_result_free(&r);
+}
+
+/* A throughput drop beyond the tolerance but lost in the noise is worse, not a regression. */
+static void test_beyond_tolerance_not_significant(const struct compare_tolerance *tol)
+{
+	static const double noisy[REPEATS] = { 50, 130, 80 };
+	struct run_result base[REPEATS], cand[REPEATS];
+	const struct compare_row *row;
+	struct compare_result r;
+
+	fill(base, base_thru, 1.0, NULL);
+	fill(cand, noisy, 1.0, NULL);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
+	row = row_of(&r, "throughput_jps");
+	CHECK(row && row->beyond_tolerance && !row->welch.significant && row->verdict == VERDICT_WORSE,
+	      "throughput down 13 %% with a spread of 40: beyond the tolerance, not significant, worse");
+	CHECK(r.regressions == 0 && !r.untested, "so no regression; three runs a side were tested");
+	compare_result_free(&r);
+}
+
+/* Means equal but for the order they were summed in: no change, not +4e-17. */
+static void test_rounding_is_no_change(const struct compare_tolerance *tol)
+{
+	static const double up[REPEATS] = { 0.1, 0.2, 0.3 }, down[REPEATS] = { 0.3, 0.2, 0.1 };
+	struct run_result base[REPEATS], cand[REPEATS];
+	const struct compare_row *row;
+	struct compare_result r;
+
+	fill(base, up, 1.0, NULL);
+	fill(cand, down, 1.0, NULL);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
+	row = row_of(&r, "throughput_jps");
+	CHECK(row && row->change == 0 && row->change_pct == 0 && row->verdict == VERDICT_OK,
+	      "0.1+0.2+0.3 against 0.3+0.2+0.1: change 0 (got %g)", row ? row->change : NAN);
+	compare_result_free(&r);
+}
+
+/* --strategy keeps the runs it names, by NAME or NAME:MODE. */
+static void test_scope_strategies(const struct compare_tolerance *tol)
+{
+	const struct compare_scope only_naive = { .strategies = "ticket,naive:flip" };
+	const struct compare_scope nothing = { .strategies = "naive:hold" };
+	struct run_result base[3], cand[3];
+	struct compare_result r;
+
+	base[0] = make_run("skip-locked", "hold", 10, 100, 1.0, 0, 0);
+	base[1] = make_run("naive", "flip", 4, 100, 1.0, 3, 0);
+	base[2] = make_run("ticket", "flip", 4, 100, 1.0, 0, 0);
+	for (int i = 0; i < 3; i++)
+		cand[i] = base[i];
+	cand[0].metrics.throughput_jps = 10;
+	compare_runs(base, 3, cand, 3, tol, &only_naive, &r);
+	CHECK(r.runs_in_scope[0] == 2 && r.runs_in_scope[1] == 2 && r.n_rows == 16 && r.regressions == 0,
+	      "--strategy ticket,naive:flip: two groups, skip-locked's collapse not looked at");
+	compare_result_free(&r);
+	compare_runs(base, 3, cand, 3, tol, &nothing, &r);
+	CHECK(r.runs_in_scope[0] == 0 && r.n_rows == 0, "--strategy naive:hold: no run in scope");
+	compare_result_free(&r);
+}
+
+/* Parameters that differ are found once, refused unless allowed; one missing on a side is not compared. */
+static void test_workload_differences(const struct compare_tolerance *tol)
+{
+	static struct run_param p20[] = { { "work-ms", "20" }, { "seed", "1" } };
+	static struct run_param p25[] = { { "work-ms", "25" }, { "seed", "1" } };
+	static struct run_param p25_seed2[] = { { "work-ms", "25" }, { "seed", "2" }, { "lease-ms", "0" } };
+	const struct compare_scope allow = { .allowed_diffs = "seed,work-ms" };
+	struct run_result base[REPEATS], cand[REPEATS];
+	struct compare_result r;
+
+	fill(base, base_thru, 1.0, NULL);
+	fill(cand, base_thru, 1.0, NULL);
+	for (int i = 0; i < REPEATS; i++) {
+		base[i].params = p20;
+		base[i].n_params = 2;
+		cand[i].params = i == 2 ? p25_seed2 : p25;
+		cand[i].n_params = i == 2 ? 3 : 2;
+	}
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
+	CHECK(r.n_diffs == 2 && r.refused_diffs == 2, "work-ms and seed differ, each named once (%zu)", r.n_diffs);
+	CHECK(r.n_diffs == 2 && strcmp(r.diffs[0].name, "work-ms") == 0 && strcmp(r.diffs[0].base_value, "20") == 0 &&
+	      strcmp(r.diffs[0].cand_value, "25") == 0 && !r.diffs[0].allowed, "work-ms 20 -> 25, not allowed");
+	compare_result_free(&r);
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &allow, &r);
+	CHECK(r.n_diffs == 2 && r.refused_diffs == 0 && r.diffs[1].allowed, "--allow-diff seed,work-ms allows both");
+	compare_result_free(&r);
+	for (int i = 0; i < REPEATS; i++)
+		cand[i].params = p20;
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
+	CHECK(r.n_diffs == 0, "the same parameters: no difference");
+	compare_result_free(&r);
+}
+
+/* Sweep points and scenario sections are groups of their own. */
+static void test_sweep_points_are_groups(const struct compare_tolerance *tol)
+{
+	struct run_result base[2], cand[2];
+	struct compare_result r;
+
+	base[0] = make_run("skip-locked", "hold", 10, 100, 1.0, 0, 0);
+	base[1] = make_run("skip-locked", "hold", 10, 50, 1.0, 0, 0);
+	base[0].sweep = "jobs=100";
+	base[1].sweep = "jobs=1000";
+	cand[0] = base[1];
+	cand[1] = base[0];
+	cand[1].group = "drain";
+	compare_runs(base, 2, cand, 2, tol, &everything, &r);
+	CHECK(r.n_rows == 8 && strcmp(r.rows[0].group.sweep, "jobs=1000") == 0 && r.regressions == 0,
+	      "jobs=1000 meets jobs=1000 only: one group, 50 against 50");
+	CHECK(r.n_lone == 2, "jobs=100 outside a section and jobs=100 in [drain] are apart (%zu alone)", r.n_lone);
 	compare_result_free(&r);
 }
 
@@ -314,5 +428,10 @@ int main(void)
 	test_welch();
 	test_single_runs(&tol);
 	test_lone_groups(&tol);
+	test_beyond_tolerance_not_significant(&tol);
+	test_rounding_is_no_change(&tol);
+	test_scope_strategies(&tol);
+	test_workload_differences(&tol);
+	test_sweep_points_are_groups(&tol);
 	return check_exit_status();
 }

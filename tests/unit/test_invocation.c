@@ -155,7 +155,8 @@ static void test_bad_input(void)
 	REFUSED("--rerun-errors: only a drain run can be re-run", "a re-run of a timed run", "--rerun-errors",
 		"--duration", "2");
 	REFUSED("--arrival-rate in a drain run needs --arrival-s", "arrivals with no end", "--arrival-rate", "5");
-	REFUSED("unexpected argument \"extra\"", "a stray operand", "extra");
+	REFUSED("unexpected argument \"extra2\": run takes one scenario file", "a second operand", "extra1", "extra2");
+	REFUSED("extra: cannot read the scenario", "one operand is a scenario file", "extra");
 	REFUSED("--workers: expected a comma-separated list without empty items, got \"1,,2\"", "an empty worker count",
 		"--workers", "1,,2");
 	REFUSED("--strategy: expected a comma-separated list without empty items", "a trailing comma", "--strategy",

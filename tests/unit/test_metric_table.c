@@ -64,7 +64,7 @@ static bool error_rows_match(void)
 /* Rows with a table column, summarised ones and compared ones, by count. */
 static void test_roles(void)
 {
-	size_t cells = 0, if_any = 0, aside = 0, summarised = 0, compared = 0, guarded = 0;
+	size_t cells = 0, if_any = 0, if_arrivals = 0, aside = 0, summarised = 0, compared = 0, guarded = 0;
 
 	for (size_t i = 0; i < metric_table_len; i++) {
 		const struct metric *m = &metric_table[i];
@@ -72,6 +72,9 @@ static void test_roles(void)
 		cells += m->cell.header != NULL;
 		if_any += m->cell.header && m->cell.place == CELL_MAIN_IF_ANY;
 		aside += m->cell.header && m->cell.place == CELL_ASIDE;
+		if_arrivals += m->cell.header && m->cell.place == CELL_MAIN_IF_ARRIVALS;
+		CHECK(!m->cell.header || (m->cell.gloss && *m->cell.gloss), "%s: its column has a gloss for the key",
+		      m->path);
 		summarised += m->summarised;
 		compared += m->direction != NOT_COMPARED;
 		guarded += m->guard != GUARD_NONE;
@@ -79,10 +82,11 @@ static void test_roles(void)
 		CHECK(m->guard == GUARD_NONE || m->direction != NOT_COMPARED, "%s: a guarded metric is compared",
 		      m->path);
 	}
-	CHECK(cells == 27 && if_any == 1 && aside == 9,
-	      "27 metrics have a column: 17 always in the figures table, faults when a run has some, 9 in the faults "
-	      "table (%zu, %zu, %zu)", cells, if_any, aside);
-	CHECK(summarised == 13, "the repetitions' summary covers 13 metrics (%zu)", summarised);
+	CHECK(cells == 40 && if_any == 8 && if_arrivals == 6 && aside == 9,
+	      "40 metrics have a column: 17 always in the figures table, 8 when a run has some (faults, each error "
+	      "kind), 6 when a run had arrivals, 9 in the faults table (%zu, %zu, %zu, %zu)", cells, if_any,
+	      if_arrivals, aside);
+	CHECK(summarised == 24, "the repetitions' summary covers 24 metrics (%zu)", summarised);
 	CHECK(compared == 8 && guarded == 5, "compare looks at 8 metrics, 5 of them guarded (%zu, %zu)", compared,
 	      guarded);
 }
@@ -121,7 +125,7 @@ int main(void)
 	test_roles();
 	test_values();
 	metric_paths_list(list, sizeof(list));
-	CHECK(strncmp(list, "makespan_s, ideal_s, throughput_jps,", 36) == 0 && strstr(list, "fairness.jain"),
+	CHECK(strncmp(list, "makespan_s, ideal_s, makespan_ratio, throughput_jps,", 52) == 0 && strstr(list, "fairness.jain"),
 	      "metric_paths_list names the paths in table order");
 	return check_exit_status();
 }

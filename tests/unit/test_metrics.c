@@ -497,6 +497,7 @@ static void test_empty_run(void)
 	memset(&zero, 0, sizeof(zero));
 	zero.recovery_ms = (struct recovery_summary){ .p50 = NAN, .max = NAN };
 	zero.restart_first_completion_ms = NAN;
+	zero.makespan_ratio = NAN;
 	zero.stuck = METRIC_UNKNOWN;
 	zero.delivery = (struct delivery){ .at_most_once = 1, .at_least_once = METRIC_UNKNOWN };
 	CHECK(c.out.executions == 0 && c.out.completed == 0 && c.out.lost == 0 &&
@@ -506,8 +507,8 @@ static void test_empty_run(void)
 	      c.out.ideal_s == 0.0,
 	      "empty run: no workers give Jain 0, latency 0 and ideal 0");
 	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0,
-	      "empty run: every figure is 0, but recovery times (none: NaN), at-most-once (held) and, without a final "
-	      "state, stuck and at-least-once (unknown)");
+	      "empty run: every figure is 0, but recovery times and makespan / ideal (none: NaN), at-most-once (held) "
+	      "and, without a final state, stuck and at-least-once (unknown)");
 	case_free(&c);
 
 	/* an id outside 1..n_jobs counts in the ledger's figures only */

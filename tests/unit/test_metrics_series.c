@@ -49,7 +49,7 @@ static void add_empty(struct ledger *l, int64_t start_ms, int64_t end_ms)
  *   3    50        60 - 130 uncommitted, 200 - 250 done     10 (first in hand 60)
  *   4    150       145 - 310 done                           0 (in hand before the enqueue was noted)
  *   5    160       300 - 305 failed                         140
- *   6    420       never executed                           -
+ *   6    420       never executed                           10 (until the run's end, 430)
  *   7    never     never executed                           -
  *
  * Empty claims [90, 95], [301, 305], [425, 430]; errors at 5, 99.999, 100 and 410 ms,
@@ -141,12 +141,19 @@ static void test_queue_wait(void)
 	build_run(&l, enqueued);
 	input_init(&in, &l, enqueued, work, w, p);
 	CHECK(metrics_compute(&in, &m) == 0, "metrics_compute returns 0");
-	/* waits sorted: 0, 10, 10, 20, 140; nearest rank p50 is the 3rd, p90 and above the 5th */
+	/* waits sorted: 0, 10, 10, 10, 20, 140; nearest rank p50 is the 3rd, p90 and above the 6th */
 	CHECK_NEAR(m.queue_wait_ms.p50, 10.0, 10.0 / 64, "queue wait p50 = 10 ms (%g)", m.queue_wait_ms.p50);
 	CHECK_NEAR(m.queue_wait_ms.p90, 140.0, 1e-9, "queue wait p90 = 140 ms (%g)", m.queue_wait_ms.p90);
 	CHECK_NEAR(m.queue_wait_ms.p99, 140.0, 1e-9, "queue wait p99 = 140 ms (%g)", m.queue_wait_ms.p99);
 	CHECK_NEAR(m.queue_wait_ms.p999, 140.0, 1e-9, "queue wait p99.9 = 140 ms (%g)", m.queue_wait_ms.p999);
 	CHECK_NEAR(m.queue_wait_ms.max, 140.0, 1e-9, "queue wait max = 140 ms, exact (%g)", m.queue_wait_ms.max);
+	/* enqueue to first done, job 5 (failed) and 6 (never run) to the end at 430: 10, 90, 120, 160, 200, 270 */
+	CHECK_NEAR(m.end_to_end_ms.p50, 120.0, 120.0 / 64, "end to end p50 = 120 ms (%g)", m.end_to_end_ms.p50);
+	CHECK_NEAR(m.end_to_end_ms.max, 270.0, 1e-9, "end to end max = 270 ms: job 5 failed, counted to the end (%g)",
+		   m.end_to_end_ms.max);
+	CHECK(m.backlog_end == 1 && m.jobs_total == 6, "job 6 waits at the end; 6 jobs enqueued, job 7 never (%llu, %llu)",
+	      (unsigned long long)m.backlog_end, (unsigned long long)m.jobs_total);
+	CHECK_NEAR(m.makespan_ratio, 0.310 / 0.060, 1e-9, "makespan / ideal = 310 ms / 60 ms (%g)", m.makespan_ratio);
 	CHECK(m.arrivals == 4 && m.arrivals_late == 1, "arrivals 3 + 1, late 1 + 0 (%llu, %llu)",
 	      (unsigned long long)m.arrivals, (unsigned long long)m.arrivals_late);
 	CHECK_NEAR(m.arrival_late_max_ms, 2.5, 1e-12, "worst lateness: the larger of 2.5 and 0.5 ms (%g)",
@@ -170,10 +177,11 @@ static void test_queue_wait(void)
 	in.final = NULL;
 	in.enqueued_ns = NULL;
 	CHECK(metrics_compute(&in, &m) == 0, "without enqueue times: metrics_compute returns 0");
-	/* every job at 0: waits 10, 20, 60, 145, 300; p50 the 3rd */
-	CHECK_NEAR(m.queue_wait_ms.p50, 60.0, 60.0 / 64, "without enqueue times every job waits from 0 (p50 %g)",
+	/* every job at 0: waits 10, 20, 60, 145, 300, and jobs 6 and 7 until the end, 430; p50 the 4th */
+	CHECK_NEAR(m.queue_wait_ms.p50, 145.0, 145.0 / 64, "without enqueue times every job waits from 0 (p50 %g)",
 		   m.queue_wait_ms.p50);
-	CHECK_NEAR(m.queue_wait_ms.max, 300.0, 1e-9, "without enqueue times: max 300 ms (%g)", m.queue_wait_ms.max);
+	CHECK_NEAR(m.queue_wait_ms.max, 430.0, 1e-9, "without enqueue times: max 430 ms, to the end (%g)",
+		   m.queue_wait_ms.max);
 	ledger_free(&l);
 	free(w);
 }

@@ -16,7 +16,7 @@
 #include "output/report.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
-#define CSV_COLUMNS (12 + 52)		/* the run descriptors, then the metrics */
+#define CSV_COLUMNS (12 + 60)		/* the run descriptors, then the metrics */
 
 /* Fills the first run: a clean skip-locked drain run with even shares. */
 static void fill_first(struct run_result *run)
@@ -180,12 +180,14 @@ static void check_csv(const char *csv, size_t n_runs)
 	for (i = 1; i < n && i < 8; i++)
 		CHECK(fields[i] == fields[0], "csv line %zu has as many columns as the header", i + 1);
 	CHECK(!strncmp(csv, "strategy,claim_mode,workers,jobs,work_ms,", 41), "csv header starts as specified");
-	CHECK(contains(csv, ",repeat,complete,group,sweep,arrival_rate,makespan_s,ideal_s,throughput_jps,completed,") &&
+	CHECK(contains(csv, ",repeat,complete,group,sweep,arrival_rate,makespan_s,ideal_s,makespan_ratio,throughput_jps,"
+			    "completed,jobs_total,") &&
 	      contains(csv, ",errors_total,errors_lock_not_available,") &&
-	      contains(csv, ",latency_max_ms,queue_wait_p50_ms,") && contains(csv, ",arrivals_late,arrival_late_max_ms,faults_injected,") &&
+	      contains(csv, ",latency_max_ms,queue_wait_p50_ms,") &&
+	      contains(csv, ",end_to_end_max_ms,backlog_end,arrivals,") && contains(csv, ",arrivals_late,arrival_late_max_ms,faults_injected,") &&
 	      contains(csv, ",restart_first_completion_ms,at_most_once,at_least_once\n"),
 	      "csv header: the run descriptors, then the metrics in table order");
-	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,39.0363,200,200,0,0,0,0,0,4,0,"),
+	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,0,39.0363,200,0,200,0,0,0,0,0,4,0,"),
 	      "csv row of run 1: descriptors, group and sweep empty, then the metrics");
 	CHECK(contains(csv, ",22,0,3,2,1,1,0,,7,1,3,"), "csv leaves an unknown count empty");
 	CHECK(contains(csv, "\n\"say \"\"hi\"\", \\ok\",flip,"), "csv quotes a field with a comma and a quote");
@@ -209,9 +211,17 @@ static void check_table(const char *table, const struct report *r)
 				naming[i]++;
 	}
 	CHECK(naming[0] == 1 && naming[1] == 1, "table has one line naming each strategy");
-	CHECK(count_lines(table) == 2 + r->n_results + 3,
-	      "table has two header lines, a line per run and three footer lines");
-	CHECK(widest <= 120, "table fits in 120 columns (widest line %zu)", widest);
+	CHECK(count_lines(table) == 2 + r->n_results + 6 + 3,
+	      "table has two header lines, a line per run, six lines of key and three footer lines (%zu)",
+	      count_lines(table));
+	CHECK(widest <= 160, "table fits in 160 columns (widest line %zu)", widest);
+	CHECK(contains(table, "\nkey: makespan = start to the last completion; ideal = ") &&
+	      contains(table, "; x_ideal = makespan / ideal;") && contains(table, "claim_p99 = claim latency, 99th"),
+	      "the key under the table says what each column is");
+	CHECK(contains(table, " e_lock e_dlock e_other ") && !contains(table, " e_busy") && !contains(table, " err "),
+	      "errors by kind: a column for each kind a run met, none for the others");
+	CHECK(contains(table, " claim_p50 claim_p99\n") && !contains(table, "wait_p50"),
+	      "claim latency says so; no queue-wait column without arrivals");
 	CHECK(contains(table, "1500 *\n"), "table marks the incomplete run");
 	CHECK(contains(table, " min  max ") && contains(table, "0.750    5   14 "), "table shows min and max shares");
 	CHECK(contains(table, "    0    -     7 "), "table shows an unknown count as -");

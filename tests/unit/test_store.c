@@ -69,7 +69,8 @@ static struct fault_record first_faults[] = {
 static const char *const after_v5[] = {
 	"faults_injected", "stuck", "redeliveries", "zombie_completions", "fenced", "reaped", "reconnects",
 	"recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms", "delivery.at_most_once",
-	"delivery.at_least_once",
+	"delivery.at_least_once", "makespan_ratio", "jobs_total", "end_to_end_ms.p50", "end_to_end_ms.p90",
+	"end_to_end_ms.p99", "end_to_end_ms.p999", "end_to_end_ms.max", "backlog_end",
 };
 
 /* Fills the first run: every metric and per-worker counter distinct and non-zero, latencies recorded. */
@@ -403,7 +404,7 @@ static void test_round_trip(void)
 		CHECK(rc == 0, "run %d loads (%s)", i + 1, rc ? err : "");
 		if (rc)
 			continue;
-		CHECK(loaded.run_id == ids[i] && loaded.recorded_at[0] == '2', "run %d: id and storage time", i + 1);
+		CHECK(loaded.run.run_id == ids[i] && loaded.recorded_at[0] == '2', "run %d: id and storage time", i + 1);
 		CHECK(same_run(&runs[i], &loaded.run, &field), "run %d: every field equal (first different: %s)",
 		      i + 1, field);
 		CHECK(loaded.run.per_worker[0].claim_latency.count == 0,
@@ -423,6 +424,8 @@ static void test_round_trip(void)
 		one = r;
 		one.results = &runs[i];
 		one.n_results = 1;
+		one.invocation_id = loaded.report.invocation_id;
+		runs[i].run_id = ids[i];
 		CHECK(same_print(report_print_json, &one, &loaded.report), "run %d: JSON identical", i + 1);
 		CHECK(same_print(report_print_csv, &one, &loaded.report), "run %d: CSV identical", i + 1);
 		CHECK(same_print(report_print_table, &one, &loaded.report), "run %d: table identical", i + 1);
