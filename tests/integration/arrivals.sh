@@ -51,7 +51,7 @@ check_jq "$out" '.results[0] | .arrivals == 100 and .completed >= 80 and .duplic
 "$CLAIMBENCH" run --format csv --no-progress --results "$results" --jobs 5 --arrival-rate 50 --arrival-s 0.2 \
 	--work-ms 1 --workers 2 --strategy skip-locked >"$out" 2>/dev/null
 check "csv has the arrival and queue-wait columns" eval \
-	'head -n 1 "$out" | grep -q ",arrival_rate,makespan_s,.*,queue_wait_p50_ms,.*,queue_wait_max_ms,arrivals,arrivals_late,arrival_late_max_ms,"'
+	'head -n 1 "$out" | grep -q ",arrival_rate,makespan_s,.*,queue_wait_p50_ms,.*,queue_wait_max_ms,end_to_end_p50_ms,.*,backlog_end,arrivals,arrivals_late,arrival_late_max_ms,"'
 
 expect_exit 2 '--arrival-rate in a drain run needs --arrival-s' "arrivals in a drain run need --arrival-s" \
 	run --results "$results" --jobs 20 --arrival-rate 50

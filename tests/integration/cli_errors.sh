@@ -19,7 +19,7 @@ expect_exit 2 '--claim-mode: expected one of hold, flip' "unknown claim mode" ru
 expect_exit 2 'strategy naive has no hold claim mode \(it supports flip\)' "naive asked to hold" \
 	run --strategy naive --claim-mode hold
 expect_exit 2 'strategy naive has no hold claim mode' "naive:hold in the list" run --strategy skip-locked,naive:hold
-expect_exit 2 'unexpected argument "extra"' "stray argument" run extra
+expect_exit 2 'unexpected argument "extra2": run takes one scenario file' "a second stray argument" run extra1 extra2
 expect_exit 2 'unknown command "fly"' "unknown command" fly
 expect_exit 2 'unexpected argument' "list takes no argument" list --all
 expect_exit 3 'cannot connect to the database' "unreachable server" \

@@ -42,13 +42,13 @@ if command -v sqlite3 >/dev/null; then
 	check "show prints the run's parameters in order, and unknown figures as -" eval \
 		'out=$("$CLAIMBENCH" show 1 --results "$empty") &&
 		 grep -A2 "^parameters:" <<<"$out" | tr "\n" "|" | grep -q "^parameters:|  work-ms = 100|  queue = a,b|" &&
-		 grep -Eq "^skip-locked +hold +2 +- +- +- +10 " <<<"$out"'
+		 grep -Eq "^skip-locked +hold +2 +- +- +- +- +10 " <<<"$out"'
 	"$CLAIMBENCH" export 1 --format json --results "$empty" >"$tmp/export.json"
 	check_jq "$tmp/export.json" '.results[0].params == {"work-ms": "100", "queue": "a,b"} and
 		.results[0].completed == 10 and .results[0].duplicates == null and .results[0].fairness.jain == null' \
 		"export prints the parameters as an object, unknown figures as null"
 	check "export --format csv leaves unknown figures empty" eval \
-		'"$CLAIMBENCH" export 1 --format csv --results "$empty" | tail -n 1 | grep -q "^skip-locked,hold,2,10,,,,1,true,,,0,,,,10,,"'
+		'"$CLAIMBENCH" export 1 --format csv --results "$empty" | tail -n 1 | grep -q "^skip-locked,hold,2,10,,,,1,true,,,0,,,,,10,,"'
 else
 	echo "ok - # SKIP the sqlite3 shell is not installed: no parameters shown"
 fi
