@@ -41,7 +41,7 @@ check_jq "$dir/export.json" "(.results[0].samples | length) == $(jq "$r.samples 
 check "show prints the server table and the diagnosis" eval \
 	'"$CLAIMBENCH" show "$run_id" --results "$store" >"$dir/show" &&
 	 grep -q "^the server, sampled:" "$dir/show" && grep -q "^  skip-locked hold x8: " "$dir/show" &&
-	 grep -q "before the held snapshot" "$dir/show"'
+	 tr "\n" " " <"$dir/show" | grep -q "Throughput *was [0-9]* *jobs/s *before *the *held *snapshot"'
 
 "$CLAIMBENCH" run --results "$store" --no-progress --strategy skip-locked --workers 2 --jobs 100 --work-ms 0 \
 	--sample-ms 0 --format json >"$dir/none.json" 2>/dev/null
