@@ -10,6 +10,7 @@
 #include "engine/producer.h"
 #include "engine/queue_table.h"
 #include "engine/run.h"
+#include "engine/table_probe.h"
 #include "engine/worker_loop.h"
 #include "measure/server_metrics.h"
 #include "model/run_param.h"
@@ -374,10 +375,12 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	table_probe_take(admin, s, &out->probes[PROBE_BEFORE], label);
 	if (start_and_wait(m, t, pressure, workers, producers, label, err, errlen) < 0)
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
+	table_probe_take(admin, s, &out->probes[PROBE_AFTER], label);
 	if (run_stopping(s) && admin->conn)
 		s->db->set_lock_wait(admin->conn, STOPPING_LOCK_WAIT_MS);
 	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
@@ -489,5 +492,7 @@ void run_result_free(struct run_result *r)
 	free(r->phases);
 	r->phases = NULL;
 	r->n_phases = 0;
+	for (int k = 0; k < PROBE_MOMENTS; k++)
+		table_probe_free(&r->probes[k]);
 	run_params_free(r);
 }
