@@ -57,9 +57,11 @@ struct strategy_ops {
 	unsigned modes;					/* MODE_BIT()s it supports */
 	enum claim_mode default_mode;			/* mode used when none is asked for */
 	/*
-	 * Its statements. One in a harness slot (below SLOT_STRATEGY) replaces the harness's
-	 * own there: where the claim moves the job's row out of {jobs}, giving it back or
-	 * asking whether it was finished looks where the row went.
+	 * Its statements. One in a harness slot (below SLOT_STRATEGY), with the harness's
+	 * parameters, replaces the harness's own there: where the claim moves the job's row
+	 * out of {jobs}, giving it back or asking whether it was finished looks where the row
+	 * went. SLOT_COMPLETE and SLOT_FAIL, whose parameters the fence decides, cannot be
+	 * replaced: a strategy that completes its own way has a finish hook.
 	 */
 	const struct strategy_statement *statements;
 	size_t n_statements;				/* entries in statements */

@@ -155,7 +155,7 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	}
 	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]), st, err,
 			errlen) < 0 ||
-	    prepare_all(w, outcomes, 2, st, err, errlen) < 0 ||
+	    prepare_all(w, outcomes, 2, NULL, err, errlen) < 0 ||
 	    prepare_all(w, st->statements, st->n_statements, NULL, err, errlen) < 0)
 		goto fail;
 	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
