@@ -336,8 +336,8 @@ static void report_leftovers(const struct admin *admin, const struct run_shared 
 	if (queue_table_leftovers(admin->conn, s, &count, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s\n", label, why);
 	else if (count)
-		fprintf(stderr, "claimbench: %s: %lld %s still held by the workers at the end of the run: leaked\n",
-			label, (long long)count, s->strategy->leftover_what);
+		fprintf(stderr, "claimbench: %s: %lld %s of the run still held at its end: leaked\n", label,
+			(long long)count, s->strategy->leftover_what);
 }
 
 /*
