@@ -16,8 +16,8 @@
  * the ledger never saw in hand is a ledger mismatch. docs/metrics.md, "Lost jobs".
  *
  * flip only (the pop commits at once). PostgreSQL only: it needs SKIP LOCKED, as
- * skip-locked does. --lease-ms, --reaper-ms, --fence and --rerun-stuck change nothing:
- * there is no row left for them to act on.
+ * skip-locked does. --lease-ms, --reaper-ms, --fence, --rerun-stuck and --rerun-errors
+ * change nothing: there is no row left for them to act on.
  */
 #include "engine/strategy.h"
 #include "engine/worker.h"

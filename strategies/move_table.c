@@ -12,8 +12,8 @@
  * key refuses a second claim of a job), so the figures are the usual ones. A worker that
  * crashes leaves its job active in the claimed table: stuck, and lost. Solid Queue's
  * supervisor would release the claimed executions of a dead process back to the ready
- * table after its heartbeat expires; that is not modelled, and --lease-ms, --reaper-ms and
- * --rerun-stuck act on the ready table only: they change nothing here. A job in hand when
+ * table after its heartbeat expires; that is not modelled, and --lease-ms, --reaper-ms,
+ * --rerun-stuck and --rerun-errors act on the ready table only: they change nothing here. A job in hand when
  * the run stops is given back as new where it is, in the claimed table (the run is ending:
  * nothing claims it again).
  *

@@ -33,14 +33,17 @@ check "advisory: no advisory lock of the run is still held at its end" eval '! g
 check_jq "$dir/drain.json" '.results[] | select(.strategy == "advisory") | .give_ups > 0' \
 	"advisory --candidates 2: a claim that finds both its candidates locked gives up (and is counted)"
 
-# ---- three crashes at fixed executions: who redelivers, who loses ----
-run_json crash --strategy "$field" --workers 4 --jobs 60 --work-ms 20 --crash-exec 5,20,40 --respawn-ms 50
+# ---- three crashes at fixed executions, with a lease and a reaper: who redelivers, who loses ----
+run_json crash --strategy "$field" --workers 4 --jobs 60 --work-ms 20 --crash-exec 5,20,40 --respawn-ms 50 \
+	--lease-ms 200 --reaper-ms 50
 check_jq "$dir/crash.json" '.results[] | select(.strategy == "advisory") | .lost == 0 and .redeliveries == 3 and
-	.completed == 60' "advisory, 3 crashes: the dead session's locks go with it, the 3 jobs are claimed again"
-check_jq "$dir/crash.json" '.results[] | select(.strategy == "cas") | .lost == 3 and .stuck == 3 and
-	.completed == 57' "cas, 3 crashes: the 3 jobs are left active, lost (flip without a lease)"
+	.reaped == 0 and .completed == 60' \
+	"advisory, 3 crashes: the dead sessions' locks go with them, the 3 jobs are claimed again"
+check_jq "$dir/crash.json" '.results[] | select(.strategy == "cas") | .lost == 0 and .reaped == 3 and
+	.redeliveries == 3 and .completed == 60' "cas, 3 crashes: the reaper gives the 3 active jobs back, nothing is lost"
 check_jq "$dir/crash.json" '.results[] | select(.strategy == "move-table") | .lost == 3 and .stuck == 3 and
-	.completed == 57' "move-table, 3 crashes: the 3 jobs are left active in the claimed table, read by the audit, lost"
+	.reaped == 0 and .completed == 57' \
+	"move-table, 3 crashes: the 3 jobs stay active in the claimed table, out of the lease's reach, lost"
 check_jq "$dir/crash.json" '.results[] | select(.strategy == "delete-returning") | .lost == 3 and .stuck == 0 and
 	.completed == 57 and .delivery == {at_most_once: true, at_least_once: false}' \
 	"delete-returning, 3 crashes: the 3 popped jobs are gone, lost; the 57 the ledger completed count as done"
