@@ -358,6 +358,24 @@ static bool reruns(const struct run_shared *s, const struct run_threads *t)
 }
 
 /*
+ * Says on stderr how many of what the strategy's workers must not still hold once stopped
+ * (advisory locks) they still hold, while they are still connected; nothing when none.
+ */
+static void report_leftovers(const struct admin *admin, const struct run_shared *s, const char *label)
+{
+	int64_t count = 0;
+	char why[512];
+
+	if (!admin->conn || !s->strategy->leftover_sql[s->db->kind])
+		return;
+	if (queue_table_leftovers(admin->conn, s, &count, why, sizeof(why)) < 0)
+		fprintf(stderr, "claimbench: %s: %s\n", label, why);
+	else if (count)
+		fprintf(stderr, "claimbench: %s: %lld %s of the run still held at its end: leaked\n", label,
+			(long long)count, s->strategy->leftover_what);
+}
+
+/*
  * Runs the threads of t from the gate to their end, both passes, then reads the table's
  * final state and computes out. 0, or -1 with err.
  */
@@ -386,6 +404,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
+	report_leftovers(admin, s, label);
 	if (measure(s, m, have_final ? final : NULL, out, err, errlen) < 0 ||
 	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;

@@ -13,13 +13,14 @@
 #include "model/error_kind.h"
 #include "model/server_sample.h"
 
-/* A job's status in the queue table. */
+/* A job's status in the queue table; the final-state queries write it as its number (0 new ... 5 consumed). */
 enum job_status {
 	JOB_NEW,	/* waiting to be claimed */
 	JOB_ACTIVE,	/* claimed (flip mode) and not finished */
 	JOB_DONE,	/* completed */
 	JOB_ERROR,	/* deliberately marked failed */
 	JOB_MISSING,	/* not in the table at the end */
+	JOB_CONSUMED,	/* taken out of the queue by its claim (delete-returning): the ledger says whether it was done */
 };
 
 /* One job's row in the table when the run ended. */
