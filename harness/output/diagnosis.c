@@ -78,10 +78,15 @@ static void say_blocks(struct text *t, const struct server_figures *f)
 /* Says what dead tuples, vacuums and the oldest transaction did. */
 static void say_mvcc(struct text *t, const struct server_figures *f)
 {
-	if (f->dead_tuples_peak != METRIC_UNKNOWN && f->dead_tuples_peak > 0)
+	bool vacuumed = f->vacuums != METRIC_UNKNOWN && f->vacuums > 0;
+
+	if (f->dead_tuples_peak != METRIC_UNKNOWN && f->dead_tuples_peak > 0 && f->dead_tuples_peak == f->dead_tuples_end)
+		say(t, "Dead tuples in the queue table grew to %llu by the end%s.", (unsigned long long)f->dead_tuples_end,
+		    vacuumed ? "" : "; no vacuum ran");
+	else if (f->dead_tuples_peak != METRIC_UNKNOWN && f->dead_tuples_peak > 0)
 		say(t, "Dead tuples in the queue table peaked at %llu and were %llu at the end%s.",
 		    (unsigned long long)f->dead_tuples_peak, (unsigned long long)f->dead_tuples_end,
-		    f->vacuums != METRIC_UNKNOWN && f->vacuums ? ", after a vacuum" : "");
+		    vacuumed ? ", after a vacuum" : "");
 	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN)
 		say(t, "The oldest transaction on the server grew %llu transactions old and held the xmin horizon back: "
 		       "no dead tuple younger than it could be removed.", (unsigned long long)f->xmin_age_max);

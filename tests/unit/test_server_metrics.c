@@ -124,6 +124,11 @@ static void test_phases(void)
 	      strstr(text, "Throughput was 100 jobs/s before the held snapshot, 50 while it was held and 80 after its "
 			   "release.") != NULL, "the diagnosis says what the snapshot cost: %s", text);
 	CHECK(diagnosis_write(&r, text, 40) && strlen(text) == 39, "a diagnosis is cut to the buffer it is given");
+	r.samples[0].dead_tuples = 300;
+	server_metrics_compute(&r);
+	CHECK(diagnosis_write(&r, text, sizeof(text)) &&
+	      strstr(text, "Dead tuples in the queue table grew to 300 by the end; no vacuum ran.") != NULL,
+	      "dead tuples never vacuumed are said to grow to their end: %s", text);
 }
 
 int main(void)
