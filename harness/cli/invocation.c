@@ -385,7 +385,7 @@ struct command_line {
 static int collect_option(int code, const char *value, void *ctx, char *err, size_t errlen)
 {
 	struct command_line *cl = ctx;
-	struct setting st = { .opt = cl->set->rows[code], .value = value ? value : "true" };
+	struct setting st = { .opt = cl->set->rows[OPTION_ROW(code)], .value = value ? value : "true" };
 
 	if (st.opt->place == OPTION_IN_COMMAND)
 		return option_apply(st.opt, value, &cl->inv->settings, err, errlen);
@@ -417,7 +417,7 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 	}
 	if (option_set_build(&set, table, COMMAND_RUN, err, errlen) < 0 || command_defaults(inv, &set, err, errlen) < 0)
 		return INVOCATION_ERROR;
-	switch (args_options(argc, argv, set.longopts, (int)set.n_rows, NULL, collect_option, &cl, err, errlen)) {
+	switch (args_options(argc, argv, set.longopts, OPTION_CODE(set.n_rows), NULL, collect_option, &cl, err, errlen)) {
 	case ARGS_HELP:
 		command_print_usage(command_find("run"), &set, stdout);
 		return INVOCATION_HELP;

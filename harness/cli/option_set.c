@@ -21,7 +21,7 @@ static int add_row(struct option_set *set, const struct option_def *o, char *err
 	set->longopts[set->n_rows] = (struct option){
 		.name = o->name,
 		.has_arg = o->type == OPTION_FLAG ? no_argument : required_argument,
-		.val = (int)set->n_rows,
+		.val = OPTION_CODE(set->n_rows),
 	};
 	set->rows[set->n_rows++] = o;
 	return 0;
@@ -39,7 +39,8 @@ int option_set_build(struct option_set *set, const struct option_def *table, enu
 		for (const struct option_def *o = strategy_registry[i]->options; o && o->name; o++)
 			if (add_row(set, o, err, errlen) < 0)
 				return -1;
-	set->longopts[set->n_rows] = (struct option){ .name = "help", .has_arg = no_argument, .val = (int)set->n_rows };
+	set->longopts[set->n_rows] = (struct option){ .name = "help", .has_arg = no_argument,
+						      .val = OPTION_CODE(set->n_rows) };
 	return 0;
 }
 
@@ -174,7 +175,7 @@ static int apply_command_option(int code, const char *value, void *ctx, char *er
 {
 	struct command_line_context *c = ctx;
 
-	return option_apply(c->set->rows[code], value, c->settings, err, errlen);
+	return option_apply(c->set->rows[OPTION_ROW(code)], value, c->settings, err, errlen);
 }
 
 enum args_outcome command_parse(const struct option_set *set, int argc, char **argv,
@@ -186,7 +187,7 @@ enum args_outcome command_parse(const struct option_set *set, int argc, char **a
 	for (size_t i = 0; i < set->n_command_rows; i++)
 		if (set->rows[i]->place == OPTION_IN_COMMAND && option_apply_default(set->rows[i], settings, err, errlen) < 0)
 			return ARGS_ERROR;
-	return args_options(argc, argv, set->longopts, (int)set->n_rows, NULL, apply_command_option, &ctx, err,
+	return args_options(argc, argv, set->longopts, OPTION_CODE(set->n_rows), NULL, apply_command_option, &ctx, err,
 			    errlen);
 }
 

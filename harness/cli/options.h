@@ -65,11 +65,19 @@ extern const struct option_def command_options[];
 #define OPTION_SET_MAX 96
 
 /* The options one command's line is read with: its rows and the getopt table made from them. */
+/*
+ * getopt_long's code of row i of an option set, and the row of a code: past every
+ * character, so that no row's code is ever ':' or '?', which getopt returns for errors.
+ */
+#define OPTION_CODE_BASE 256
+#define OPTION_CODE(i) (OPTION_CODE_BASE + (int)(i))
+#define OPTION_ROW(code) ((size_t)((code) - OPTION_CODE_BASE))
+
 struct option_set {
 	const struct option_def *rows[OPTION_SET_MAX];	/* the command's rows in table order, then the strategies' */
 	size_t n_rows;					/* entries used in rows */
 	size_t n_command_rows;				/* of them, the command's own (the rest: strategies') */
-	struct option longopts[OPTION_SET_MAX + 2];	/* getopt_long's table: val is the row's index, n_rows for --help */
+	struct option longopts[OPTION_SET_MAX + 2];	/* getopt_long's table: val is OPTION_CODE(row), OPTION_CODE(n_rows) for --help */
 };
 
 /*

@@ -307,10 +307,32 @@ static void test_one_row_makes_an_option(void)
 	check_stored(&knob);
 }
 
+/*
+ * Every row of run's options, the strategies' too, gets a getopt code that is not one of
+ * getopt's own (':' a missing value, '?' an unknown option), however many rows there are:
+ * row 58 once read as "needs a value" whatever it was given.
+ */
+static void test_option_codes(void)
+{
+	struct option_set set;
+	char err[256];
+	bool clash = false;
+
+	CHECK(option_set_build(&set, command_options, COMMAND_RUN, err, sizeof(err)) == 0 && set.n_rows > 58,
+	      "run's option set builds, with more rows than the code of ':' (%zu)", set.n_rows);
+	for (size_t i = 0; i <= set.n_rows; i++)
+		clash |= set.longopts[i].val == ':' || set.longopts[i].val == '?' || set.longopts[i].val < 256;
+	CHECK(!clash, "no option's getopt code is a character, ':' and '?' above all");
+	CHECK(PARSE(err, "--tries", "3", "--ticket-limit", "4", "--candidates", "2", "--sample-ms", "50") ==
+	      INVOCATION_RUN && strategy_ints(0, "nowait-backoff")[0] == 3 && inv.groups[0].pressure.sample_ms == 50,
+	      "the options at the end of the set parse with their values (%s)", err);
+}
+
 int main(void)
 {
 	test_defaults();
 	test_command_line();
+	test_option_codes();
 	test_scenario_file();
 	test_bad_input();
 	test_bad_fault_input();
