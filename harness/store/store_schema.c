@@ -251,6 +251,10 @@ const char *const store_migrations[] = {
 	") WITHOUT ROWID;\n"
 	"ALTER TABLE run_workers ADD COLUMN reconnects INTEGER NOT NULL DEFAULT 0;	-- connections made anew\n"
 	"PRAGMA user_version = 7;\n",
+
+	/* 8: each bucket's first completions of their jobs: distinct jobs done, duplicates apart. */
+	"ALTER TABLE run_series ADD COLUMN first_completed INTEGER;	-- jobs done for the first time; NULL: not kept\n"
+	"PRAGMA user_version = 8;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));
