@@ -41,7 +41,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
 ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
 
-.PHONY: all deps demo check test test-tsan install uninstall clean FORCE
+.PHONY: all deps demo docs check test test-tsan install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/claimbench $(UNIT_BIN)
@@ -68,6 +68,10 @@ $(VERSION_H): FORCE
 $(BUILD)/claimbench.1: $(BUILD)/claimbench
 	@echo "  GEN   $@"
 	$(Q)$(BUILD)/claimbench manpage >$@
+
+# The docs generated from the binary's own tables; tests/integration/docs.sh checks they are current.
+docs: $(BUILD)/claimbench
+	$(BUILD)/claimbench list metrics >docs/metric-list.md
 
 deps:
 	@scripts/install-deps

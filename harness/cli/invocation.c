@@ -41,6 +41,15 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 		snprintf(err, errlen, "--rerun-errors: only a drain run can be re-run (drop --duration)");
 		return -1;
 	}
+	if (cfg->warmup_s > 0 && cfg->warmup_s >= cfg->duration_s) {
+		if (cfg->duration_s > 0)
+			snprintf(err, errlen, "--warmup %g must be shorter than the run (--duration %g)", cfg->warmup_s,
+				 cfg->duration_s);
+		else
+			snprintf(err, errlen, "--warmup needs a timed run (--duration): a drain run's figures are the "
+				 "whole drain");
+		return -1;
+	}
 	if (cfg->arrival_rate > 0 && run_config_arrival_s(cfg) <= 0) {
 		snprintf(err, errlen, "--arrival-rate in a drain run needs --arrival-s: how long the producers "
 			 "insert (a timed run's default is its --duration)");

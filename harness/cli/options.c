@@ -414,6 +414,9 @@ const struct option_def command_options[] = {
 	  .arg = "A", .help = "pareto work times: the tail index (the smaller, the heavier the tail)" },
 	{ RUN_ROW("duration", OPTION_DOUBLE, duration_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
 	  .arg = "S", .help = "a timed run of S seconds instead of draining the backlog" },
+	{ RUN_ROW("warmup", OPTION_DOUBLE, warmup_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400, .arg = "S",
+	  .help = "a timed run: leave its first S seconds out of the rate and latency figures (throughput, claim "
+		  "latency, shares, queue wait); duplicates, losses and errors still count over the whole run" },
 	{ RUN_ROW("arrival-rate", OPTION_DOUBLE, arrival_rate), .flags = OPTION_SWEEP, .min = 0, .max = 1000000,
 	  .arg = "R", .help = "open-loop arrivals: producers insert R jobs/s in all after the backlog (0: none); "
 			      "a drain run ends when they are done and the queue is empty" },
@@ -489,6 +492,10 @@ const struct option_def command_options[] = {
 	  .help = "once the queue is drained, give jobs left active back to new and drain it again (seed 000's free)" },
 	{ RUN_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
+	{ RUN_ROW("progress-interval", OPTION_DOUBLE, progress_interval_s), .flags = OPTION_NOT_STORED, .min = 0,
+	  .max = 3600, .arg = "S",
+	  .help = "every S seconds, a line on stderr with that interval's throughput, claim latency, empty claims "
+		  "and errors, as pgbench -P prints (0: none); on a terminal or not" },
 	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
 	  .offset = offsetof(struct command_settings, scenario), .arg = "FILE",
 	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "

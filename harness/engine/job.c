@@ -237,8 +237,8 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	e.flags = j.stalled ? EXEC_STALLED : 0;
 	w->stats.busy_ns += end - in_hand;
 	if (e.outcome == EXEC_DONE) {
-		w->stats.completed++;
-		atomic_store_explicit(&w->progress, w->stats.completed, memory_order_relaxed);
+		w->stats.completed += end >= s->measured_from_ns;
+		live_add(&w->live.completed, 1);
 	}
 	if (ledger_add_execution(&w->ledger, &e) < 0 || w->ledger_full) {
 		worker_abort(w, "out of memory for the ledger");

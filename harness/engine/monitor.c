@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/interval_lines.h"
 #include "engine/monitor.h"
 #include "engine/progress.h"
 #include "engine/queue_table.h"
@@ -46,14 +47,16 @@ void monitor_free(struct monitor *m)
 	ledger_free(&m->ledger);
 }
 
-/* Sums the workers' completed counts as the progress line sees them. */
-static uint64_t progress_done(const struct run_threads *t)
+/* The running totals of t's workers and producers, summed. */
+static struct live_totals live_totals(const struct run_threads *t)
 {
-	uint64_t done = 0;
+	struct live_totals sum = { 0 };
 
 	for (int i = 0; i < t->n_workers; i++)
-		done += atomic_load_explicit(&t->w[i].progress, memory_order_relaxed);
-	return done;
+		live_totals_add(&sum, &t->w[i].live);
+	for (int i = 0; i < t->n_producers; i++)
+		live_totals_add(&sum, &t->p[i].live);
+	return sum;
 }
 
 /* Whether every thread of t has finished its loop. */
@@ -257,10 +260,14 @@ void monitor_watch(struct monitor *m, const char *label)
 {
 	struct run_shared *s = m->s;
 	const struct run_config *cfg = s->cfg;
-	int64_t next_cancel = 0;
+	int64_t next_cancel = 0, now;
+	struct interval_lines lines;
+	struct live_totals totals;
 	struct progress p;
 
 	progress_init(&p, stderr, !cfg->no_progress);
+	interval_lines_init(&lines, stderr, cfg->progress_interval_s, s->start_ns, s->measured_from_ns,
+			    m->t->n_producers > 0);
 	while (!all_finished(m->t)) {
 		if (run_stopping(s)) {
 			atomic_store(&s->stop, true);
@@ -271,12 +278,19 @@ void monitor_watch(struct monitor *m, const char *label)
 		} else {
 			inject(m);
 		}
-		progress_update(&p, label, progress_done(m->t),
-				cfg->duration_s > 0 ? 0 : (uint64_t)(s->backlog + s->arrivals),
-				(double)(clock_now_ns() - s->start_ns) / 1e9);
+		now = clock_now_ns();
+		totals = live_totals(m->t);
+		if (interval_lines_due(&lines, now)) {
+			progress_clear(&p);
+			interval_lines_print(&lines, label, &totals, now);
+		}
+		progress_update(&p, label, totals.completed, cfg->duration_s > 0 ? 0 : (uint64_t)(s->backlog + s->arrivals),
+				now - s->start_ns);
 		clock_sleep_ns(MONITOR_INTERVAL_NS);
 	}
 	progress_clear(&p);
+	totals = live_totals(m->t);
+	interval_lines_finish(&lines, label, &totals, clock_now_ns());
 }
 
 void monitor_report_unstruck(const struct monitor *m, const char *label)

@@ -72,6 +72,7 @@ int producer_open(struct producer *p, struct run_shared *shared, int index, char
 	p->index = index;
 	p->shared = shared;
 	atomic_init(&p->finished, false);
+	live_counters_init(&p->live);
 	if (ledger_init(&p->ledger, 0, 0, 64) < 0) {
 		snprintf(err, errlen, "out of memory for the ledger");
 		return -1;
@@ -139,12 +140,14 @@ static int insert_job(struct producer *p, int64_t id, bool *oom)
 	if (s->db->exec_prepared(p->conn, SLOT_INSERT, 3, params, NULL, 0) >= 0) {
 		s->enqueued_ns[id - 1] = clock_now_ns() - s->start_ns;
 		p->stats.inserted++;
+		live_add(&p->live.inserted, 1);
 		return 0;
 	}
 	if (run_stopping(s))
 		return -1;
 	now = clock_now_ns();
 	p->stats.errors[s->db->error_kind(p->conn)]++;
+	live_add(&p->live.errors, 1);
 	*oom = ledger_add_error(&p->ledger, now - s->start_ns) < 0;
 	return -1;
 }

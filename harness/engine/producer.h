@@ -26,6 +26,7 @@ struct producer {
 	struct db_conn *conn;			/* its own connection */
 	struct run_shared *shared;		/* the run it belongs to */
 	struct producer_stats stats;		/* its counters */
+	struct live_counters live;		/* its running totals (inserted, errors), read by the interval lines */
 	struct ledger ledger;			/* its error instants (no executions or empty claims) */
 	atomic_bool finished;			/* set when its loop has ended */
 	bool aborted;				/* stopped by an error rather than by the end of its schedule */

@@ -5,26 +5,42 @@
 
 void progress_init(struct progress *p, FILE *out, bool wanted)
 {
-	p->out = out;
-	p->enabled = wanted && isatty(fileno(out));
-	p->last_draw_ns = 0;
-	p->drawn = false;
+	*p = (struct progress){
+		.out = out,
+		.enabled = wanted && isatty(fileno(out)),
+		.recent_rate = -1.0,
+	};
 }
 
-void progress_update(struct progress *p, const char *label, uint64_t done, uint64_t total, double elapsed_s)
+/* Closes the rate window of p when it is a second long: its rate becomes the one shown as now. */
+static void roll_window(struct progress *p, uint64_t done, int64_t elapsed_ns)
+{
+	if (elapsed_ns - p->window_ns < PROGRESS_WINDOW_NS)
+		return;
+	p->recent_rate = (double)(done - p->window_done) * 1e9 / (double)(elapsed_ns - p->window_ns);
+	p->window_ns = elapsed_ns;
+	p->window_done = done;
+}
+
+void progress_update(struct progress *p, const char *label, uint64_t done, uint64_t total, int64_t elapsed_ns)
 {
 	int64_t now = clock_now_ns();
+	double elapsed_s = (double)elapsed_ns / 1e9;
 	double rate = elapsed_s > 0 ? (double)done / elapsed_s : 0;
 
-	if (!p->enabled || now - p->last_draw_ns < PROGRESS_INTERVAL_NS)
+	if (!p->enabled)
+		return;
+	roll_window(p, done, elapsed_ns);
+	if (now - p->last_draw_ns < PROGRESS_INTERVAL_NS)
 		return;
 	p->last_draw_ns = now;
+	fprintf(p->out, "\r\033[K%s: %llu", label, (unsigned long long)done);
 	if (total)
-		fprintf(p->out, "\r\033[K%s: %llu/%llu jobs, %.1f jobs/s, %.1f s", label,
-			(unsigned long long)done, (unsigned long long)total, rate, elapsed_s);
-	else
-		fprintf(p->out, "\r\033[K%s: %llu jobs, %.1f jobs/s, %.1f s", label,
-			(unsigned long long)done, rate, elapsed_s);
+		fprintf(p->out, "/%llu", (unsigned long long)total);
+	fprintf(p->out, " jobs, ");
+	if (p->recent_rate >= 0)
+		fprintf(p->out, "%.1f jobs/s now, ", p->recent_rate);
+	fprintf(p->out, "%.1f jobs/s since the start, %.1f s", rate, elapsed_s);
 	fflush(p->out);
 	p->drawn = true;
 }

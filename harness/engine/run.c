@@ -107,6 +107,7 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		.n_queues = (size_t)cfg->n_queues,
 		.drain = cfg->duration_s <= 0 && !run_stopping(s),
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
+		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
 		.reaped = m->reaped,
 	};
 	rc = metrics_compute(&in, &out->metrics);
@@ -254,7 +255,7 @@ static int start_and_wait(struct monitor *m, struct run_threads *t, int workers,
 		atomic_store(&s->stop, true);
 		rc = -1;
 	}
-	run_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9));
+	run_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9), (int64_t)(s->cfg->warmup_s * 1e9));
 	monitor_watch(m, label);
 	join_threads(t, t->n_workers);
 	return rc;

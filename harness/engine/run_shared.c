@@ -30,11 +30,12 @@ void run_wait_gate(struct run_shared *s)
 	pthread_mutex_unlock(&s->gate_lock);
 }
 
-void run_open_gate(struct run_shared *s, int64_t duration_ns)
+void run_open_gate(struct run_shared *s, int64_t duration_ns, int64_t warmup_ns)
 {
 	pthread_mutex_lock(&s->gate_lock);
 	s->start_ns = clock_now_ns();
 	s->deadline_ns = duration_ns > 0 ? s->start_ns + duration_ns : 0;
+	s->measured_from_ns = s->start_ns + warmup_ns;
 	s->gate_open = true;
 	pthread_cond_broadcast(&s->gate_opened);
 	pthread_mutex_unlock(&s->gate_lock);

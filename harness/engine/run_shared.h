@@ -47,7 +47,9 @@ struct run_shared {
 	atomic_int producers_running;		/* producers still inserting; 0: no more arrivals */
 	int64_t start_ns;			/* the start barrier's instant (clock_now_ns), set when the gate opens */
 	int64_t deadline_ns;			/* end of a timed run (absolute), 0 in a drain run */
-	pthread_mutex_t gate_lock;		/* guards gate_open, start_ns and deadline_ns until the start */
+	int64_t measured_from_ns;		/* the warm-up's end (absolute): claims and completions before it are
+						 * left out of the rate and latency figures; start_ns without one */
+	pthread_mutex_t gate_lock;		/* guards gate_open and the instants above until the start */
 	pthread_cond_t gate_opened;		/* broadcast when the gate opens */
 	bool gate_open;				/* the start barrier: workers connected and ready wait for it */
 	atomic_bool stop;			/* set to make every worker finish its job and stop */
@@ -70,7 +72,10 @@ bool run_pause_ns(const struct run_shared *s, int64_t duration_ns);
 /* Blocks until the start gate of s opens. */
 void run_wait_gate(struct run_shared *s);
 
-/* Opens the start gate of s: records the start instant (and deadline, for a timed run) and releases the threads. */
-void run_open_gate(struct run_shared *s, int64_t duration_ns);
+/*
+ * Opens the start gate of s: records the start instant, the end of a timed run of
+ * duration_ns (0: a drain run) and of a warm-up of warmup_ns, and releases the threads.
+ */
+void run_open_gate(struct run_shared *s, int64_t duration_ns, int64_t warmup_ns);
 
 #endif

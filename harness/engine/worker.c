@@ -158,7 +158,7 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, size_t e
 	w->shared = shared;
 	take_identity(w, index);
 	hist_init(&w->stats.claim_latency);
-	atomic_init(&w->progress, 0);
+	live_counters_init(&w->live);
 	atomic_init(&w->finished, false);
 	atomic_init(&w->saw_stop, false);
 	atomic_init(&w->pending_fault, 0);
@@ -238,6 +238,7 @@ static void count_error(struct worker *w)
 	if (run_stopping(w->shared))
 		return;
 	w->stats.errors[w->shared->db->error_kind(w->conn)]++;
+	live_add(&w->live.errors, 1);
 	if (ledger_add_error(&w->ledger, clock_now_ns() - w->shared->start_ns) < 0)
 		w->ledger_full = true;
 }

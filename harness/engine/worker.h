@@ -17,6 +17,7 @@
 #include "model/config.h"
 #include "measure/ledger.h"
 #include "measure/metrics.h"
+#include "engine/live_counters.h"
 #include "engine/run_shared.h"
 #include "engine/sql_template.h"
 #include "engine/strategy.h"
@@ -35,7 +36,7 @@ struct worker {
 	struct run_shared *shared;		/* the run it belongs to */
 	struct worker_stats stats;		/* its counters and claim-latency histogram */
 	struct ledger ledger;			/* its executions, empty claims and error instants */
-	atomic_uint_fast64_t progress;		/* completed jobs, read by the progress line */
+	struct live_counters live;		/* its running totals, read by the progress and interval lines */
 	atomic_bool finished;			/* set when its loop has ended */
 	atomic_bool saw_stop;			/* it has seen the run's stop: it only gives back what it holds now */
 	bool aborted;				/* stopped by an error rather than by the end of the run */

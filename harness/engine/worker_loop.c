@@ -71,6 +71,7 @@ static int note_empty(struct worker *w, int64_t claim_start, int64_t claim_end)
 	};
 
 	w->stats.empty++;
+	live_add(&w->live.empty, 1);
 	return ledger_add_empty(&w->ledger, &e);
 }
 
@@ -97,8 +98,10 @@ static void *worker_main(void *arg)
 		if (r != CLAIM_EMPTY)
 			empty_streak = 0;
 		if (r == CLAIM_OK) {
-			if (!run_stopping(s))
+			if (!run_stopping(s) && claim_start >= s->measured_from_ns)
 				hist_record(&w->stats.claim_latency, claim_end - claim_start);
+			live_add(&w->live.claimed, 1);
+			live_add(&w->live.claim_ns, (uint64_t)(claim_end - claim_start));
 			if (worker_execute(w, job_id, claim_start, claim_end) < 0)
 				break;
 		} else if (r == CLAIM_EMPTY) {

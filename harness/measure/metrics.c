@@ -332,9 +332,9 @@ static int64_t censored(int64_t enq, int64_t instant, int64_t end)
 }
 
 /*
- * Fills out's queue wait and end-to-end latency from the job summaries, each enqueued job
- * counted (one never in hand, or never done, as waiting until the run's end), the jobs
- * enqueued in all and those never in hand at the end. 0, or -1 when out of memory.
+ * Fills out's queue wait and end-to-end latency from the job summaries, each job enqueued
+ * after the warm-up counted (one never in hand, or never done, as waiting until the run's
+ * end), the jobs enqueued in all and those never in hand at the end. 0, or -1 when out of memory.
  */
 static int summarise_waits(const struct metrics_input *in, const struct job_summary *jobs,
 			   struct run_metrics *out)
@@ -356,6 +356,8 @@ static int summarise_waits(const struct metrics_input *in, const struct job_summ
 			continue;
 		out->jobs_total++;
 		out->backlog_end += jobs[j].first_start_ns == INT64_MAX;
+		if (enq < in->warmup_ns)
+			continue;
 		hist_record(wait, censored(enq, jobs[j].first_start_ns, end));
 		hist_record(e2e, censored(enq, jobs[j].first_done_ns, end));
 	}
@@ -588,17 +590,20 @@ static int count_spurious(const struct metrics_input *in, const struct job_summa
 
 /*
  * Fills lost, ledger_mismatches, ideal_s and throughput_jps of out from the job summaries;
- * a job never enqueued (an arrival no producer inserted) counts in none of them.
+ * a job never enqueued (an arrival no producer inserted) counts in none of them. A timed
+ * run's throughput counts the jobs first done after its warm-up, over the time after it.
  */
 static void judge_jobs(const struct metrics_input *in, const struct job_summary *jobs,
 		       struct run_metrics *out)
 {
 	double work_ns = 0.0, duration_s;
+	uint64_t measured = 0;
 	size_t j;
 
 	for (j = 0; j < in->n_jobs; j++) {
 		if (enqueued_at(in, j) == INT64_MAX)
 			continue;
+		measured += jobs[j].completed && jobs[j].first_done_ns >= in->warmup_ns;
 		if (in->drain || jobs[j].completed)
 			work_ns += (double)in->work_ns[j];
 		if (job_lost(in, &jobs[j], j))
@@ -613,9 +618,9 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 		if (out->makespan_s > 0.0)
 			out->throughput_jps = (double)out->completed / out->makespan_s;
 	} else {
-		duration_s = (double)in->duration_ns / NS_PER_S;
+		duration_s = (double)(in->duration_ns - in->warmup_ns) / NS_PER_S;
 		if (duration_s > 0.0)
-			out->throughput_jps = (double)out->completed / duration_s;
+			out->throughput_jps = (double)measured / duration_s;
 	}
 }
 

@@ -29,6 +29,9 @@ struct metrics_input {
 	size_t n_queues;			/* task classes: job id j in (j-1) % n_queues, worker w serves w % n_queues; 0 means 1 */
 	bool drain;				/* drain run (every job should finish) rather than a timed one */
 	int64_t duration_ns;			/* length of a timed run; unused in drain runs */
+	int64_t warmup_ns;			/* a timed run's warm-up: completions and enqueues before it are left
+						 * out of throughput, queue wait and end-to-end latency (the workers'
+						 * counters and histograms leave it out already); 0: none */
 	uint64_t reaped;			/* jobs the reaper gave back to new */
 };
 

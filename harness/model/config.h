@@ -92,6 +92,7 @@ struct run_config {
 	double work_sigma;				/* lognormal: sigma of the underlying normal */
 	double work_alpha;				/* pareto: the tail index, > 1 */
 	double duration_s;				/* timed run length; 0 for a drain run */
+	double warmup_s;				/* a timed run's first seconds left out of its rate and latency figures */
 	double arrival_rate;				/* jobs per second the producers insert in all; 0: no arrivals */
 	double arrival_s;				/* how long producers insert; 0: the run's duration_s */
 	int producers;					/* producer threads sharing arrival_rate */
@@ -109,6 +110,7 @@ struct run_config {
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	union strategy_config strategy_configs[MAX_STRATEGY_KINDS]; /* each registered strategy's settings, by registry index */
 	bool no_progress;				/* draw no progress line on stderr */
+	double progress_interval_s;			/* print each interval's figures on stderr this often; 0: never */
 };
 
 /* How long cfg's producers insert, in seconds: arrival_s, or duration_s when that is 0. */

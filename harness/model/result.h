@@ -38,7 +38,7 @@ struct fault_record {
 
 /* One worker's counters, written only by its own thread during the run. */
 struct worker_stats {
-	uint64_t completed;			/* executions whose completion committed */
+	uint64_t completed;			/* executions whose completion committed after the warm-up */
 	uint64_t claims;			/* claim attempts, whatever they returned */
 	uint64_t empty;				/* claim attempts that returned no job */
 	uint64_t retries;			/* retries inside claim attempts (back-offs, polls) */
@@ -46,7 +46,7 @@ struct worker_stats {
 	uint64_t errors[ERR_KIND_COUNT];	/* database errors met, by kind */
 	int64_t busy_ns;			/* time spent executing jobs' work */
 	uint64_t reconnects;			/* lost connections made anew (a crashed worker's replacement's included) */
-	struct histogram claim_latency;		/* claim start to job in hand, successful claims only */
+	struct histogram claim_latency;		/* claim start to job in hand, successful claims begun after the warm-up */
 };
 
 /* One producer's counters, written only by its own thread during the run. */

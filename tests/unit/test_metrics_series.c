@@ -186,6 +186,44 @@ static void test_queue_wait(void)
 	free(w);
 }
 
+/*
+ * The hand-made run as a timed run of 500 ms with a 300 ms warm-up: throughput counts the
+ * jobs first done after it over the 200 ms after it, the waits those enqueued after it;
+ * the accounting (done, jobs enqueued, waiting at the end) covers the whole run.
+ */
+static void test_warmup(void)
+{
+	struct metrics_input in;
+	struct run_metrics m;
+	struct ledger l;
+	struct worker_stats *w = malloc(sizeof(*w));
+	struct producer_stats p[2];
+	int64_t enqueued[N_JOBS], work[N_JOBS];
+
+	check_need(w != NULL, "worker allocation");
+	build_run(&l, enqueued);
+	input_init(&in, &l, enqueued, work, w, p);
+	in.drain = false;
+	in.duration_ns = MS(500);
+	CHECK(metrics_compute(&in, &m) == 0, "timed: metrics_compute returns 0");
+	CHECK_NEAR(m.throughput_jps, 8.0, 1e-9, "timed, no warm-up: 4 jobs done in 0.5 s (%g)", m.throughput_jps);
+	CHECK_NEAR(m.queue_wait_ms.max, 140.0, 1e-9, "timed, no warm-up: job 5 waited longest, 140 ms (%g)",
+		   m.queue_wait_ms.max);
+	in.warmup_ns = MS(300);
+	CHECK(metrics_compute(&in, &m) == 0, "warm-up: metrics_compute returns 0");
+	CHECK_NEAR(m.throughput_jps, 5.0, 1e-9, "warm-up: job 4 alone was first done after it, 1 job in 0.2 s (%g)",
+		   m.throughput_jps);
+	CHECK_NEAR(m.queue_wait_ms.max, 80.0, 1e-5,
+		   "warm-up: job 6 alone was enqueued after it, and waits from 420 ms to the end at 500 (%g)",
+		   m.queue_wait_ms.max);
+	CHECK_NEAR(m.end_to_end_ms.p50, 80.0, 80.0 / 64, "warm-up: end to end, job 6 alone (%g)", m.end_to_end_ms.p50);
+	CHECK(m.completed == 4 && m.jobs_total == 6 && m.backlog_end == 1,
+	      "warm-up: done, jobs enqueued and waiting at the end still count the whole run (%llu, %llu, %llu)",
+	      (unsigned long long)m.completed, (unsigned long long)m.jobs_total, (unsigned long long)m.backlog_end);
+	ledger_free(&l);
+	free(w);
+}
+
 /* Whether the uint64_t member at offset of each of the n points equals want[], five values. */
 static bool column_is(const struct series_point *pts, size_t n, size_t offset, const uint64_t want[5])
 {
@@ -287,6 +325,7 @@ int main(void)
 {
 	test_error_instants();
 	test_queue_wait();
+	test_warmup();
 	test_series();
 	test_first_completions();
 	return check_exit_status();
