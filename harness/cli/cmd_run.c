@@ -273,8 +273,8 @@ static const struct backend_ops *choose_backend(const struct run_config *cfg, ch
 }
 
 /*
- * Refuses the faults driver db cannot take (a killed backend or a restart on SQLite) and a
- * restart of a user's server with no command for it. 0, or -1 with err.
+ * Refuses the faults and pressure driver db cannot take (a killed backend, a restart or a
+ * VACUUM on SQLite) and a restart of a user's server with no command for it. 0, or -1 with err.
  */
 static int check_faults(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -288,6 +288,11 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 	}
 	if (db->kind != BACKEND_POSTGRESQL && restart->n_at) {
 		snprintf(err, errlen, "--restart-at is PostgreSQL's: %s has no server to restart", db->name);
+		return -1;
+	}
+	if (db->kind != BACKEND_POSTGRESQL && cfg->pressure.vacuum.n_at) {
+		snprintf(err, errlen, "--vacuum-at is PostgreSQL's: %s's VACUUM rewrites the whole file under an exclusive "
+			 "lock, nothing like a table's vacuum beside running claims", db->name);
 		return -1;
 	}
 	if (restart->n_at && cfg->target && !cfg->faults.restart_command) {

@@ -50,6 +50,22 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 				 "whole drain");
 		return -1;
 	}
+	if (cfg->pressure.snapshot_at_s > 0 && cfg->pressure.snapshot_s <= 0) {
+		snprintf(err, errlen, "--snapshot-at needs --snapshot-s: how long the snapshot is held");
+		return -1;
+	}
+	if (cfg->duration_s > 0 && cfg->pressure.snapshot_s > 0 && cfg->pressure.snapshot_at_s >= cfg->duration_s) {
+		snprintf(err, errlen, "--snapshot-at %g: that instant is beyond the run's end (--duration %g)",
+			 cfg->pressure.snapshot_at_s, cfg->duration_s);
+		return -1;
+	}
+	for (size_t i = 0; cfg->duration_s > 0 && i < cfg->pressure.vacuum.n_at; i++) {
+		if (cfg->pressure.vacuum.at_s[i] >= cfg->duration_s) {
+			snprintf(err, errlen, "--vacuum-at %g: that instant is beyond the run's end (--duration %g)",
+				 cfg->pressure.vacuum.at_s[i], cfg->duration_s);
+			return -1;
+		}
+	}
 	if (cfg->arrival_rate > 0 && run_config_arrival_s(cfg) <= 0) {
 		snprintf(err, errlen, "--arrival-rate in a drain run needs --arrival-s: how long the producers "
 			 "insert (a timed run's default is its --duration)");

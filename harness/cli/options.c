@@ -490,6 +490,19 @@ const struct option_def command_options[] = {
 					      "still this claim's)" },
 	{ RUN_ROW("rerun-stuck", OPTION_FLAG, recovery.rerun_stuck),
 	  .help = "once the queue is drained, give jobs left active back to new and drain it again (seed 000's free)" },
+	{ RUN_ROW("sample-ms", OPTION_INT, pressure.sample_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
+	  .def = "100", .arg = "MS",
+	  .help = "sample the server this often from the harness's own connection: where the workers' backends wait, "
+		  "the queue table's live and dead tuples, blocks and vacuums, the oldest transaction (SQLite: the "
+		  "-wal file's size); 0: never" },
+	{ RUN_ROW("snapshot-at", OPTION_DOUBLE, pressure.snapshot_at_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400,
+	  .arg = "S", .help = "MVCC pressure: at S seconds, a session of the harness opens a REPEATABLE READ "
+			      "transaction and holds its snapshot for --snapshot-s (SQLite: a read transaction, "
+			      "which holds back checkpoints)" },
+	{ RUN_ROW("snapshot-s", OPTION_DOUBLE, pressure.snapshot_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400,
+	  .arg = "S", .help = "how long the snapshot of --snapshot-at is held (0: none)" },
+	{ RUN_CUSTOM("vacuum-at", parse_instants, format_instants), .offset = offsetof(struct run_config, pressure.vacuum),
+	  .arg = "S,...", .help = "PostgreSQL: VACUUM the queue table at these instants, seconds after the start" },
 	{ RUN_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
 	{ RUN_ROW("progress-interval", OPTION_DOUBLE, progress_interval_s), .flags = OPTION_NOT_STORED, .min = 0,

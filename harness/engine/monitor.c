@@ -39,12 +39,14 @@ int monitor_init(struct monitor *m, struct run_shared *s, const struct run_threa
 	m->restart = restart;
 	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
 		fault_clock_init(&m->clocks[kind], &s->cfg->faults.when[kind]);
+	sampler_init(&m->sampler, s, admin);
 	return ledger_init(&m->ledger, 0, 0, 0);
 }
 
 void monitor_free(struct monitor *m)
 {
 	ledger_free(&m->ledger);
+	sampler_free(&m->sampler);
 }
 
 /* The running totals of t's workers and producers, summed. */
@@ -279,6 +281,8 @@ void monitor_watch(struct monitor *m, const char *label)
 			inject(m);
 		}
 		now = clock_now_ns();
+		if (!run_stopping(s))
+			sampler_take_if_due(&m->sampler, m->t, now);
 		totals = live_totals(m->t);
 		if (interval_lines_due(&lines, now)) {
 			progress_clear(&p);

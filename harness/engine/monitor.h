@@ -15,16 +15,11 @@
 #include "engine/admin.h"
 #include "engine/fault.h"
 #include "engine/producer.h"
+#include "engine/run_threads.h"
+#include "engine/sampler.h"
 #include "engine/worker.h"
 #include "measure/ledger.h"
 
-/* The run's threads the monitor watches. */
-struct run_threads {
-	struct worker *w;	/* the workers */
-	int n_workers;		/* workers started */
-	struct producer *p;	/* the producers */
-	int n_producers;	/* producers started */
-};
 
 /*
  * How the server is restarted for a restart fault: fn(ctx, err, errlen) restarts it in
@@ -46,6 +41,7 @@ struct monitor {
 	int64_t next_reap_ns;			/* when the reaper passes next (clock_now_ns), 0 before the start */
 	uint64_t reaped;			/* jobs the reaper gave back */
 	struct ledger ledger;			/* the faults it injected itself (kill-backend, restart) */
+	struct sampler sampler;			/* the server's samples */
 	bool failed;				/* a fault could not be injected: the run is incomplete */
 	char failure[512];			/* why, when failed */
 };

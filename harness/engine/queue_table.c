@@ -41,6 +41,17 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		"CREATE INDEX {jobs:active} ON {jobs} (queue, lease_until) WHERE status = 'active'",
 };
 
+/*
+ * PostgreSQL 15 and later: publish the load's table counters when this statement ends
+ * (a backend does so at most once a second otherwise), before ANALYZE sets the live
+ * tuples, so that the server's samples start from them rather than see them arrive (and
+ * counted twice) in the run's first second.
+ */
+static const char *const publish_counters_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = "DO $$ BEGIN IF current_setting('server_version_num')::int >= 150000 THEN "
+			       "PERFORM pg_stat_force_next_flush(); END IF; END $$",
+};
+
 static const char *const analyze_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = "ANALYZE {jobs}",
 	[BACKEND_SQLITE] = "ANALYZE {jobs}",
@@ -106,6 +117,9 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 		snprintf(err, errlen, "loading %ld jobs: %s", n, s->db->error_message(conn));
 		return -1;
 	}
+	if (publish_counters_sql[s->db->kind] &&
+	    run_sql(conn, s, publish_counters_sql[s->db->kind], "publishing the load's counters", err, errlen) < 0)
+		return -1;
 	return run_sql(conn, s, analyze_sql[s->db->kind], "analysing the queue table", err, errlen);
 }
 

@@ -6,10 +6,12 @@
 #include "db/ownership.h"
 #include "engine/admin.h"
 #include "engine/monitor.h"
+#include "engine/pressure.h"
 #include "engine/producer.h"
 #include "engine/queue_table.h"
 #include "engine/run.h"
 #include "engine/worker_loop.h"
+#include "measure/server_metrics.h"
 #include "model/run_param.h"
 
 /* How long a statement of the harness's own may wait for a lock once the run is stopping. */
@@ -61,6 +63,32 @@ static int keep_faults(const struct ledger *merged, struct run_result *out)
 		return -1;
 	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
 	ledger_sort_faults(out->faults, out->n_faults);
+	return 0;
+}
+
+/*
+ * Moves the monitor's server samples and the pressure phases into out and computes their
+ * figures; says on stderr, under label, when the sampling stopped or a phase failed.
+ * 0, or -1 with err.
+ */
+static int keep_diagnostics(struct monitor *m, const struct pressure *pressure, const char *label,
+			    struct run_result *out, char *err, size_t errlen)
+{
+	if (m->sampler.failed)
+		fprintf(stderr, "claimbench: %s: the server's sampling stopped: %s\n", label, m->sampler.failure);
+	if (pressure->failed)
+		fprintf(stderr, "claimbench: %s: %s\n", label, pressure->failure);
+	sampler_take_samples(&m->sampler, &out->samples, &out->n_samples);
+	if (pressure->n_phases) {
+		out->phases = malloc(pressure->n_phases * sizeof(*out->phases));
+		if (!out->phases) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		memcpy(out->phases, pressure->phases, pressure->n_phases * sizeof(*out->phases));
+		out->n_phases = pressure->n_phases;
+	}
+	server_metrics_compute(out);
 	return 0;
 }
 
@@ -231,17 +259,21 @@ static void join_threads(const struct run_threads *t, int n_workers)
 }
 
 /*
- * Starts the workers and producers of t (counting those started in t), opens the gate
- * and watches them until they have all finished. A thread that cannot start stops the
- * run; 0, or -1 with err then.
+ * Starts the pressure thread, the workers and producers of t (counting those started in
+ * t), opens the gate and watches them until they have all finished, then ends the
+ * pressure phases. A thread that cannot start stops the run; 0, or -1 with err then.
  */
-static int start_and_wait(struct monitor *m, struct run_threads *t, int workers, int producers, const char *label,
-			  char *err, size_t errlen)
+static int start_and_wait(struct monitor *m, struct run_threads *t, struct pressure *pressure, int workers,
+			  int producers, const char *label, char *err, size_t errlen)
 {
 	struct run_shared *s = m->s;
 	int rc = 0;
 
 	atomic_store(&s->producers_running, producers);
+	if (pressure_start(pressure) < 0) {
+		snprintf(err, errlen, "cannot start the pressure thread");
+		return -1;
+	}
 	for (; t->n_workers < workers; t->n_workers++)
 		if (worker_start(&t->w[t->n_workers]) < 0)
 			break;
@@ -258,6 +290,7 @@ static int start_and_wait(struct monitor *m, struct run_threads *t, int workers,
 	run_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9), (int64_t)(s->cfg->warmup_s * 1e9));
 	monitor_watch(m, label);
 	join_threads(t, t->n_workers);
+	pressure_join(pressure);
 	return rc;
 }
 
@@ -327,8 +360,8 @@ static bool reruns(const struct run_shared *s, const struct run_threads *t)
  * Runs the threads of t from the gate to their end, both passes, then reads the table's
  * final state and computes out. 0, or -1 with err.
  */
-static int run_and_measure(struct admin *admin, struct monitor *m, struct run_threads *t, int workers, int producers,
-		       const char *label, struct run_result *out, char *err, size_t errlen)
+static int run_and_measure(struct admin *admin, struct monitor *m, struct run_threads *t, struct pressure *pressure,
+			   int workers, int producers, const char *label, struct run_result *out, char *err, size_t errlen)
 {
 	struct run_shared *s = m->s;
 	long total = s->backlog + s->arrivals;
@@ -341,7 +374,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (start_and_wait(m, t, workers, producers, label, err, errlen) < 0)
+	if (start_and_wait(m, t, pressure, workers, producers, label, err, errlen) < 0)
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
@@ -350,7 +383,8 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
-	if (measure(s, m, have_final ? final : NULL, out, err, errlen) < 0)
+	if (measure(s, m, have_final ? final : NULL, out, err, errlen) < 0 ||
+	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;
 	monitor_report_unstruck(m, label);
 	out->complete = !report_aborts(m, label) && !run_stopping(s) && have_final;
@@ -387,6 +421,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.p = calloc((size_t)producers + 1, sizeof(*t.p)),
 	};
 	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts };
+	struct pressure pressure = { 0 };
 	struct monitor m;
 	char label[96];
 	int rc = -1;
@@ -412,8 +447,12 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_drop;
 	if (open_producers(&s, t.p, producers, err, errlen) < 0)
 		goto out_close_workers;
+	if (pressure_open(&pressure, &s, err, errlen) < 0)
+		goto out_close_pressure;
 	snprintf(label, sizeof(label), "%s %s x%d #%d", choice->ops->name, out->claim_mode, workers, repeat);
-	rc = run_and_measure(&admin, &m, &t, workers, producers, label, out, err, errlen);
+	rc = run_and_measure(&admin, &m, &t, &pressure, workers, producers, label, out, err, errlen);
+out_close_pressure:
+	pressure_close(&pressure);
 	for (int i = 0; i < producers; i++)
 		producer_close(&t.p[i]);
 out_close_workers:
@@ -444,5 +483,11 @@ void run_result_free(struct run_result *r)
 	free(r->faults);
 	r->faults = NULL;
 	r->n_faults = 0;
+	free(r->samples);
+	r->samples = NULL;
+	r->n_samples = 0;
+	free(r->phases);
+	r->phases = NULL;
+	r->n_phases = 0;
 	run_params_free(r);
 }

@@ -73,6 +73,14 @@ union strategy_config {
 	unsigned char bytes[STRATEGY_CONFIG_MAX];	/* the strategy's settings struct */
 };
 
+/* How the server is watched during a run, and the MVCC pressure put on it. */
+struct pressure_plan {
+	int sample_ms;			/* sample the server this often from the harness's connection; 0: never */
+	double snapshot_at_s;		/* hold a snapshot open from this instant (s after the start) ... */
+	double snapshot_s;		/* ... for this long; 0: no snapshot */
+	struct fault_trigger vacuum;	/* VACUUM the queue table at its at_s instants (only those are used) */
+};
+
 struct run_config {
 	const struct backend_ops *backend;		/* the driver --db names; NULL: cmd_run chooses */
 	const char *target;				/* --db: conninfo or file path; NULL for a throwaway database */
@@ -108,6 +116,7 @@ struct run_config {
 	int empty_wait_ms;				/* pause after an empty claim while jobs remain */
 	struct fault_plan faults;			/* the faults to inject */
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
+	struct pressure_plan pressure;			/* the server's sampling and MVCC pressure phases */
 	union strategy_config strategy_configs[MAX_STRATEGY_KINDS]; /* each registered strategy's settings, by registry index */
 	bool no_progress;				/* draw no progress line on stderr */
 	double progress_interval_s;			/* print each interval's figures on stderr this often; 0: never */

@@ -37,6 +37,12 @@
 	{ DBL(path ".max", column "_max_ms", member.max), NO_CELL, false, NOT_COMPARED, GUARD_NONE,       \
 	  what ": the largest, exactly, ms" }
 
+/* The row of one wait class's share of the sampled states: "server.wait_NAME_pct", a column in the server table. */
+#define WAIT_SHARE(class, name, header, what)                                                                \
+	{ DBL("server.wait_" name "_pct", "server_wait_" name "_pct", server.wait_pct[class]),                   \
+	  CELL_ASIDE(header, "", 0, "backends on " name), false, NOT_COMPARED, GUARD_NONE,                        \
+	  "share of the worker backends' sampled states " what ", %" }
+
 const struct metric metric_table[] = {
 	{ DBL("makespan_s", "makespan_s", makespan_s), CELL("makespan", "s", 3, "start to the last completion"), true, LOWER_IS_BETTER, GUARD_NONE,
 	  "start barrier to the latest end of a committed execution, s" },
@@ -135,6 +141,43 @@ const struct metric metric_table[] = {
 	  GUARD_NONE, "no job was executed twice (duplicates is 0)" },
 	{ FLAG("delivery.at_least_once", "at_least_once", delivery.at_least_once), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "no job was lost (lost is 0)" },
+	{ CNT("server.samples", "server_samples", server.samples), CELL_ASIDE("smpl", "", 0, "server samples taken"), false,
+	  NOT_COMPARED, GUARD_NONE, "samples of the server taken during the run (--sample-ms)" },
+	WAIT_SHARE(WAIT_CPU, "cpu", "cpu%", "running: active, waiting on nothing"),
+	WAIT_SHARE(WAIT_LOCK, "lock", "lock%", "waiting on a heavyweight lock: a row, tuple or transaction"),
+	WAIT_SHARE(WAIT_LWLOCK, "lwlock", "lwlk%", "waiting on an LWLock: a shared-memory structure"),
+	WAIT_SHARE(WAIT_IO, "io", "io%", "waiting on I/O: a data or WAL file"),
+	WAIT_SHARE(WAIT_CLIENT, "client", "clnt%", "idle or waiting on the client: the harness's side, work included"),
+	WAIT_SHARE(WAIT_OTHER, "other", "oth%", "waiting on anything else: IPC, timeouts, buffer pins"),
+	{ DBL("server.blocks_per_claim_start", "server_blocks_per_claim_start", server.blocks_per_claim_start),
+	  CELL_ASIDE("blk0", "", 1, "blocks per claim, first 2 s"), false, NOT_COMPARED, GUARD_NONE,
+	  "the queue table's heap and index blocks (read or hit) per claim over the first 2 s sampled" },
+	{ DBL("server.blocks_per_claim_end", "server_blocks_per_claim_end", server.blocks_per_claim_end),
+	  CELL_ASIDE("blk1", "", 1, "blocks per claim, last 2 s"), false, NOT_COMPARED, GUARD_NONE,
+	  "the queue table's heap and index blocks (read or hit) per claim over the last 2 s sampled" },
+	{ CNT("server.dead_tuples_peak", "server_dead_tuples_peak", server.dead_tuples_peak),
+	  CELL_ASIDE("deadmax", "", 0, "most dead tuples sampled"), false, NOT_COMPARED, GUARD_NONE,
+	  "the most dead tuples sampled in the queue table (n_dead_tup)" },
+	{ CNT("server.dead_tuples_end", "server_dead_tuples_end", server.dead_tuples_end),
+	  CELL_ASIDE("deadend", "", 0, "dead tuples at the end"), false, NOT_COMPARED, GUARD_NONE,
+	  "dead tuples in the queue table at the last sample" },
+	{ CNT("server.vacuums", "server_vacuums", server.vacuums), CELL_ASIDE("vac", "", 0, "vacuums of the table"), false,
+	  NOT_COMPARED, GUARD_NONE, "vacuums and autovacuums of the queue table between the first and the last sample" },
+	{ CNT("server.xmin_age_max", "server_xmin_age_max", server.xmin_age_max),
+	  CELL_ASIDE("xminage", "xacts", 0, "oldest transaction's age"), false, NOT_COMPARED, GUARD_NONE,
+	  "the oldest xmin or xid of any backend on the server, in transactions, the most sampled" },
+	{ CNT("server.wal_bytes_peak", "server_wal_bytes_peak", server.wal_bytes_peak),
+	  CELL_ASIDE("walmax", "bytes", 0, "SQLite: largest -wal file"), false, NOT_COMPARED, GUARD_NONE,
+	  "SQLite: the largest size of the -wal file sampled, bytes" },
+	{ DBL("mvcc.throughput_before_jps", "mvcc_throughput_before_jps", phases.before_jps),
+	  CELL_ASIDE("thru0", "jobs/s", 1, "throughput before the snapshot"), false, NOT_COMPARED, GUARD_NONE,
+	  "completions per second from the start to the held snapshot (--snapshot-at)" },
+	{ DBL("mvcc.throughput_during_jps", "mvcc_throughput_during_jps", phases.during_jps),
+	  CELL_ASIDE("thru1", "jobs/s", 1, "throughput while it was held"), false, NOT_COMPARED, GUARD_NONE,
+	  "completions per second while the snapshot was held" },
+	{ DBL("mvcc.throughput_after_jps", "mvcc_throughput_after_jps", phases.after_jps),
+	  CELL_ASIDE("thru2", "jobs/s", 1, "throughput after its release"), false, NOT_COMPARED, GUARD_NONE,
+	  "completions per second from the snapshot's release to the run's end" },
 };
 
 const size_t metric_table_len = sizeof(metric_table) / sizeof(metric_table[0]);

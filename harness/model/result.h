@@ -11,6 +11,7 @@
 
 #include "base/histogram.h"
 #include "model/error_kind.h"
+#include "model/server_sample.h"
 
 /* A job's status in the queue table. */
 enum job_status {
@@ -98,6 +99,26 @@ struct delivery {
 	uint64_t at_least_once;	/* no job was lost: lost is 0 (unknown without the final state) */
 };
 
+/* The figures of a run's server samples (model/server_sample.h); NaN or METRIC_UNKNOWN without them. */
+struct server_figures {
+	uint64_t samples;			/* samples taken */
+	double wait_pct[WAIT_CLASS_COUNT];	/* share of the worker backends' sampled states in each wait class, % */
+	double blocks_per_claim_start;		/* heap and index blocks per claim over the first second sampled */
+	double blocks_per_claim_end;		/* the same over the last second sampled */
+	uint64_t dead_tuples_peak;		/* the most dead tuples sampled in the queue table */
+	uint64_t dead_tuples_end;		/* dead tuples at the last sample */
+	uint64_t vacuums;			/* vacuums and autovacuums of the queue table during the run */
+	uint64_t xmin_age_max;			/* the oldest transaction sampled on the server, in transactions */
+	uint64_t wal_bytes_peak;		/* SQLite: the largest -wal file sampled, bytes */
+};
+
+/* Throughput before, during and after the run's held snapshot, from the time series. */
+struct phase_figures {
+	double before_jps;	/* completions per second from the start to the snapshot */
+	double during_jps;	/* while it was held */
+	double after_jps;	/* from its release to the run's end */
+};
+
 /* Every figure of one run. */
 struct run_metrics {
 	double makespan_s;			/* start barrier to the last committed completion */
@@ -137,6 +158,8 @@ struct run_metrics {
 	struct recovery_summary recovery_ms;	/* per fault on a job: the fault to that job's next commit */
 	double restart_first_completion_ms;	/* the longest, over restarts, from one to the next completion; NaN: none */
 	struct delivery delivery;		/* the delivery guarantees the run kept */
+	struct server_figures server;		/* what the samples of the server say; unknown without samples */
+	struct phase_figures phases;		/* throughput around a held snapshot; unknown without one */
 };
 
 /* Server settings a report shows, at most this many. */
@@ -177,6 +200,10 @@ struct run_result {
 	size_t n_params;		/* entries in params */
 	struct fault_record *faults;	/* the faults injected, in the order they struck (owned); NULL when none */
 	size_t n_faults;		/* entries in faults */
+	struct server_sample *samples;	/* the server's samples, in time order (owned); NULL when none */
+	size_t n_samples;		/* entries in samples */
+	struct phase_record *phases;	/* the pressure phases, in the order they began (owned); NULL when none */
+	size_t n_phases;		/* entries in phases */
 	long long run_id;		/* its row in the result store; 0 when not stored */
 };
 

@@ -81,6 +81,14 @@ static const char *const fault_columns[] = {
 	"reaped", "reconnects", "recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms",
 };
 
+/* The metrics of the server table: the samples' figures and the throughput around a held snapshot. */
+static const char *const server_columns[] = {
+	"server.samples", "server.wait_cpu_pct", "server.wait_lock_pct", "server.wait_lwlock_pct", "server.wait_io_pct",
+	"server.wait_client_pct", "server.wait_other_pct", "server.blocks_per_claim_start", "server.blocks_per_claim_end",
+	"server.dead_tuples_peak", "server.dead_tuples_end", "server.vacuums", "server.xmin_age_max",
+	"server.wal_bytes_peak", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps", "mvcc.throughput_after_jps",
+};
+
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
 {
 	bool most = m->delivery.at_most_once == 1, least = m->delivery.at_least_once == 1;
@@ -190,6 +198,24 @@ int figures_build_faults(struct figures *f, const struct run_result *const *runs
 	for (size_t c = 0; c < sizeof(fault_columns) / sizeof(fault_columns[0]); c++)
 		shown[metric_find(fault_columns[c]) - metric_table] = true;
 	return build(f, runs, n, shown, (struct table_shape){ .delivery = true });
+}
+
+bool figures_any_server(const struct run_result *const *runs, size_t n)
+{
+	return any_has(metric_find("server.samples"), runs, n);
+}
+
+int figures_build_server(struct figures *f, const struct run_result *const *runs, size_t n)
+{
+	bool shown[METRIC_MAX] = { false };
+
+	memset(f, 0, sizeof(*f));
+	for (size_t c = 0; c < sizeof(server_columns) / sizeof(server_columns[0]); c++) {
+		const struct metric *m = metric_find(server_columns[c]);
+
+		shown[m - metric_table] = any_has(m, runs, n) || c == 0;
+	}
+	return build(f, runs, n, shown, (struct table_shape){ .delivery = false });
 }
 
 const char *figures_cell(const struct figures *f, size_t r, size_t c)

@@ -56,6 +56,17 @@ int figures_build_faults(struct figures *f, const struct run_result *const *runs
 /* Whether a run among the n met a fault: the faults table is worth showing. */
 bool figures_any_faults(const struct run_result *const *runs, size_t n);
 
+/* Whether a run among the n sampled the server: the server table is worth showing. */
+bool figures_any_server(const struct run_result *const *runs, size_t n);
+
+/*
+ * Builds the server table of the n runs into f (zeroed first): strategy, mode, workers, the
+ * samples, and of the wait shares, blocks per claim, dead tuples, vacuums, the oldest
+ * transaction, SQLite's -wal file and the throughput around a held snapshot those that some
+ * run knows and has not 0, then group/sweep when a run has one. 0, or -1 when out of memory.
+ */
+int figures_build_server(struct figures *f, const struct run_result *const *runs, size_t n);
+
 /*
  * Writes the delivery verdict of m into buf: "both held", "at-least-once only (N executed
  * twice or more)", "at-most-once only (N lost)", "neither (...)"; "-" when unknown.

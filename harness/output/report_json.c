@@ -152,6 +152,49 @@ static int bucket_members(json_object *obj, const struct run_result *run, size_t
 	return bad ? -1 : 0;
 }
 
+/* v as a JSON integer, or null when it is SAMPLE_UNKNOWN. */
+static json_object *sampled(int64_t v)
+{
+	return v == SAMPLE_UNKNOWN ? NULL : json_object_new_int64(v);
+}
+
+/*
+ * Adds the members of server sample i of run to obj: its instant, the worker backends in
+ * each wait class, the queue table's figures, the oldest transaction, SQLite's -wal file
+ * and the claims by then; a figure not read is null. 0, or -1 when out of memory.
+ */
+static int sample_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct server_sample *p = &run->samples[i];
+	json_object *waits = json_object_new_object();
+	int bad = json_put(obj, "waits", waits);
+
+	for (int k = 0; waits && k < WAIT_CLASS_COUNT; k++)
+		bad |= json_put(waits, wait_class_names[k], json_object_new_int64(p->waits[k]));
+	bad |= json_put(obj, "t_ms", json_object_new_int64(p->t_ms));
+	bad |= json_put(obj, "live_tuples", sampled(p->live_tuples));
+	bad |= json_put(obj, "dead_tuples", sampled(p->dead_tuples));
+	bad |= json_put(obj, "heap_blocks", sampled(p->heap_blocks));
+	bad |= json_put(obj, "index_blocks", sampled(p->index_blocks));
+	bad |= json_put(obj, "vacuums", sampled(p->vacuums));
+	bad |= json_put(obj, "xmin_age", sampled(p->xmin_age));
+	bad |= json_put(obj, "wal_bytes", sampled(p->wal_bytes));
+	bad |= json_put(obj, "claims", json_object_new_uint64(p->claims));
+	return bad ? -1 : 0;
+}
+
+/* Adds the members of pressure phase i of run to obj: kind, instant and duration. 0, or -1 when out of memory. */
+static int phase_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct phase_record *ph = &run->phases[i];
+	int bad = 0;
+
+	bad |= json_put(obj, "kind", json_text(phase_kind_names[ph->kind]));
+	bad |= json_put(obj, "at_s", json_number((double)ph->at_ns / 1e9));
+	bad |= json_put(obj, "duration_s", json_number((double)ph->duration_ns / 1e9));
+	return bad ? -1 : 0;
+}
+
 /* An array of n objects, object i given its members by members(obj, run, i). NULL when out of memory. */
 static json_object *object_array(const struct run_result *run, size_t n,
 				 int (*members)(json_object *obj, const struct run_result *run, size_t i))
@@ -176,7 +219,7 @@ static json_object *object_array(const struct run_result *run, size_t n,
 static json_object *run_object(const struct run_result *run)
 {
 	json_object *obj = json_object_new_object();
-	json_object *params, *workers, *series, *faults;
+	json_object *params, *workers, *series, *faults, *samples, *phases;
 
 	if (!obj)
 		return NULL;
@@ -195,6 +238,12 @@ static json_object *run_object(const struct run_result *run)
 		goto fail;
 	faults = object_array(run, run->faults ? run->n_faults : 0, fault_members);
 	if (!faults || json_put(obj, "faults", faults) < 0)
+		goto fail;
+	samples = object_array(run, run->samples ? run->n_samples : 0, sample_members);
+	if (!samples || json_put(obj, "samples", samples) < 0)
+		goto fail;
+	phases = object_array(run, run->phases ? run->n_phases : 0, phase_members);
+	if (!phases || json_put(obj, "phases", phases) < 0)
 		goto fail;
 	return obj;
 fail:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "output/diagnosis.h"
 #include "output/figures.h"
 #include "output/report.h"
 
@@ -133,6 +134,31 @@ static void print_key(FILE *out, const struct figures *f, const int *width)
 		putc('\n', out);
 }
 
+/*
+ * Prints text after what the line already holds (start columns), wrapped at spaces to
+ * width columns, continuation lines indented by indent, and ends the line.
+ */
+static void print_wrapped(FILE *out, const char *text, size_t start, size_t width, int indent)
+{
+	size_t col = start, word;
+
+	while (*text) {
+		word = strcspn(text, " ");
+		if (col > (size_t)indent && col + word + 1 > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = (size_t)indent;
+		} else if (col > (size_t)indent) {
+			putc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, word, out);
+		col += word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	putc('\n', out);
+}
+
 /* Prints f aligned, its rows r's runs in order, then its key. */
 static void print_figures(FILE *out, const struct figures *f, const struct report *r)
 {
@@ -162,6 +188,24 @@ void report_print_legend(FILE *out)
 	fputs("A row ending in * is of a run that was interrupted or lost a worker.\n", out);
 }
 
+/* Prints under "diagnosis:" each sampled run's diagnosis, labelled by strategy, mode and workers, wrapped. */
+static void print_diagnoses(FILE *out, const struct report *r)
+{
+	char text[1024];
+	int label;
+
+	fputs("diagnosis:\n", out);
+	for (size_t i = 0; i < r->n_results; i++) {
+		const struct run_result *run = &r->results[i];
+
+		if (!diagnosis_write(run, text, sizeof(text)) || !*text)
+			continue;
+		label = fprintf(out, "  %s %s x%d%s%s:", run->strategy, run->claim_mode, run->workers,
+				run->group && *run->group ? " " : "", run->group ? run->group : "");
+		print_wrapped(out, text, label > 0 ? (size_t)label : 0, KEY_MIN_WIDTH, 4);
+	}
+}
+
 int report_print_table(FILE *out, const struct report *r)
 {
 	const struct run_result **runs = calloc(r->n_results + 1, sizeof(*runs));
@@ -182,6 +226,14 @@ int report_print_table(FILE *out, const struct report *r)
 		fputs("\nfaults and recovery:\n", out);
 		print_figures(out, &f, r);
 		figures_free(&f);
+	}
+	if (figures_any_server(runs, r->n_results)) {
+		if (figures_build_server(&f, runs, r->n_results) < 0)
+			goto out;
+		fputs("\nthe server, sampled:\n", out);
+		print_figures(out, &f, r);
+		figures_free(&f);
+		print_diagnoses(out, r);
 	}
 	print_footer(out, r);
 	ret = 0;

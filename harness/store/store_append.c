@@ -116,6 +116,47 @@ static bool bind_bucket(struct binder *b, const void *ctx, size_t i)
 	return true;
 }
 
+/* Binds a sampled value: NULL when it was not read. */
+static void bind_sampled(struct binder *b, int64_t v)
+{
+	bind_count(b, v == SAMPLE_UNKNOWN ? METRIC_UNKNOWN : (uint64_t)v);
+}
+
+/* Binds run_samples row i: sample i of the server. */
+static bool bind_sample(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct server_sample *p = &rows->run->samples[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, p->t_ms);
+	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
+		bind_i64(b, p->waits[k]);
+	bind_sampled(b, p->live_tuples);
+	bind_sampled(b, p->dead_tuples);
+	bind_sampled(b, p->heap_blocks);
+	bind_sampled(b, p->index_blocks);
+	bind_sampled(b, p->vacuums);
+	bind_sampled(b, p->xmin_age);
+	bind_sampled(b, p->wal_bytes);
+	bind_u64(b, p->claims);
+	return true;
+}
+
+/* Binds run_phases row i: pressure phase i. */
+static bool bind_phase(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct phase_record *ph = &rows->run->phases[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)i);
+	bind_text(b, phase_kind_names[ph->kind]);
+	bind_i64(b, ph->at_ns);
+	bind_i64(b, ph->duration_ns);
+	return true;
+}
+
 /* Inserts the invocation row and its settings; its id in *id. 0, or -1 with err. */
 static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct report *r, long long *id,
 			     char *err, size_t errlen)
@@ -178,8 +219,8 @@ out:
 
 /*
  * Inserts the rows that hang off run rows->id: parameters, per-worker counters and
- * errors, the non-empty bins of the merged claim-latency histogram, the time series, the faults.
- * 0, or -1 with err.
+ * errors, the non-empty bins of the merged claim-latency histogram, the time series, the faults,
+ * the server's samples and the pressure phases. 0, or -1 with err.
  */
 static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, size_t errlen)
 {
@@ -194,6 +235,12 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 		" first_completed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char faults_sql[] =
 		"INSERT INTO run_faults (run_id, position, kind, at_ns, duration_ns, worker, job) VALUES (?, ?, ?, ?, ?, ?, ?)";
+	static const char samples_sql[] =
+		"INSERT INTO run_samples (run_id, t_ms, wait_cpu, wait_lock, wait_lwlock, wait_io, wait_client, wait_other,"
+		" live_tuples, dead_tuples, heap_blocks, index_blocks, vacuums, xmin_age, wal_bytes, claims)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	static const char phases_sql[] =
+		"INSERT INTO run_phases (run_id, position, kind, at_ns, duration_ns) VALUES (?, ?, ?, ?, ?)";
 	const struct run_result *run = rows->run;
 	size_t workers = run->per_worker ? (size_t)run->workers : 0;
 
@@ -208,8 +255,13 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 	    sql_insert_each(db, series_sql, run->series ? run->n_series : 0, bind_bucket, rows,
 			    "storing the time series", err, errlen) < 0)
 		return -1;
-	return sql_insert_each(db, faults_sql, run->faults ? run->n_faults : 0, bind_fault, rows,
-			       "storing the faults", err, errlen);
+	if (sql_insert_each(db, faults_sql, run->faults ? run->n_faults : 0, bind_fault, rows, "storing the faults", err,
+			    errlen) < 0 ||
+	    sql_insert_each(db, samples_sql, run->samples ? run->n_samples : 0, bind_sample, rows,
+			    "storing the server's samples", err, errlen) < 0)
+		return -1;
+	return sql_insert_each(db, phases_sql, run->phases ? run->n_phases : 0, bind_phase, rows,
+			       "storing the pressure phases", err, errlen);
 }
 
 int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,

@@ -198,6 +198,60 @@ static int fault_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+/* A sampled column: SAMPLE_UNKNOWN for NULL. */
+static int64_t col_sampled(struct reader *c)
+{
+	uint64_t v = col_count(c);
+
+	return v == METRIC_UNKNOWN ? SAMPLE_UNKNOWN : (int64_t)v;
+}
+
+/* Adds a run_samples row to the struct run_result at ctx. 0, or -1 with err. */
+static int sample_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	void *samples = run->samples;
+	struct server_sample *p;
+
+	if (room_for_one(&samples, run->n_samples, sizeof(*p), err, errlen) < 0)
+		return -1;
+	run->samples = samples;
+	p = &run->samples[run->n_samples++];
+	p->t_ms = col_i64(c);
+	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
+		p->waits[k] = (uint32_t)col_u64(c);
+	p->live_tuples = col_sampled(c);
+	p->dead_tuples = col_sampled(c);
+	p->heap_blocks = col_sampled(c);
+	p->index_blocks = col_sampled(c);
+	p->vacuums = col_sampled(c);
+	p->xmin_age = col_sampled(c);
+	p->wal_bytes = col_sampled(c);
+	p->claims = col_u64(c);
+	return 0;
+}
+
+/* Adds a run_phases row to the struct run_result at ctx; a kind this binary does not know is left out. 0, or -1 with err. */
+static int phase_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	const char *kind = (const char *)sqlite3_column_text(c->st, c->next++);
+	void *phases = run->phases;
+	int k;
+
+	for (k = 0; k < PHASE_KIND_COUNT && (!kind || strcmp(kind, phase_kind_names[k]) != 0); k++)
+		;
+	if (k == PHASE_KIND_COUNT)
+		return 0;
+	if (room_for_one(&phases, run->n_phases, sizeof(*run->phases), err, errlen) < 0)
+		return -1;
+	run->phases = phases;
+	run->phases[run->n_phases].kind = (enum phase_kind)k;
+	run->phases[run->n_phases].at_ns = col_i64(c);
+	run->phases[run->n_phases++].duration_ns = col_i64(c);
+	return 0;
+}
+
 /* Adds an invocation_settings row to the struct report at ctx; past DB_MAX_SETTINGS it is left out. Always 0. */
 static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
@@ -214,7 +268,10 @@ static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
-/* Reads the parameters, per-worker counters, time series, faults and settings of the run s holds. 0, or -1 with err. */
+/*
+ * Reads the parameters, per-worker counters, time series, faults, server samples, pressure
+ * phases and settings of the run s holds. 0, or -1 with err.
+ */
 static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 {
 	static const char params_sql[] = "SELECT name, value FROM run_params WHERE run_id = ? ORDER BY position";
@@ -232,6 +289,12 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 					 " WHERE run_id = ? ORDER BY position";
 	static const char settings_sql[] =
 		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position";
+	static const char samples_sql[] =
+		"SELECT t_ms, wait_cpu, wait_lock, wait_lwlock, wait_io, wait_client, wait_other, live_tuples, dead_tuples,"
+		" heap_blocks, index_blocks, vacuums, xmin_age, wal_bytes, claims FROM run_samples WHERE run_id = ?"
+		" ORDER BY t_ms";
+	static const char phases_sql[] =
+		"SELECT kind, at_ns, duration_ns FROM run_phases WHERE run_id = ? ORDER BY position";
 
 	if (sql_each_row(db, params_sql, s->run.run_id, param_row, &s->run, "reading the run's parameters", err,
 			 errlen) < 0 ||
@@ -240,7 +303,11 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	    sql_each_row(db, series_sql, s->run.run_id, series_row, &s->run, "reading the time series", err, errlen) < 0 ||
 	    sql_each_row(db, bins_sql, s->run.run_id, latency_bin_row, s, "reading the claim-latency histogram", err,
 			 errlen) < 0 ||
-	    sql_each_row(db, faults_sql, s->run.run_id, fault_row, &s->run, "reading the faults", err, errlen) < 0)
+	    sql_each_row(db, faults_sql, s->run.run_id, fault_row, &s->run, "reading the faults", err, errlen) < 0 ||
+	    sql_each_row(db, samples_sql, s->run.run_id, sample_row, &s->run, "reading the server's samples", err,
+			 errlen) < 0 ||
+	    sql_each_row(db, phases_sql, s->run.run_id, phase_row, &s->run, "reading the pressure phases", err,
+			 errlen) < 0)
 		return -1;
 	return sql_each_row(db, settings_sql, s->report.invocation_id, setting_row, &s->report, "reading the server settings",
 			    err, errlen);
@@ -276,6 +343,8 @@ void store_run_free(struct store_run *run)
 	free(run->run.series);
 	free(run->run.faults);
 	free(run->claim_latency);
+	free(run->run.samples);
+	free(run->run.phases);
 	run_params_free(&run->run);
 	memset(run, 0, sizeof(*run));
 }

@@ -252,9 +252,39 @@ const char *const store_migrations[] = {
 	"ALTER TABLE run_workers ADD COLUMN reconnects INTEGER NOT NULL DEFAULT 0;	-- connections made anew\n"
 	"PRAGMA user_version = 7;\n",
 
-	/* 8: each bucket's first completions of their jobs: distinct jobs done, duplicates apart. */
-	"ALTER TABLE run_series ADD COLUMN first_completed INTEGER;	-- jobs done for the first time; NULL: not kept\n"
+	/* 8: the server's samples during a run, and the MVCC pressure phases it put on the server. */
+	"CREATE TABLE run_samples (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	t_ms INTEGER NOT NULL,			-- when, after the start barrier\n"
+	"	wait_cpu INTEGER NOT NULL,		-- the run's worker backends running\n"
+	"	wait_lock INTEGER NOT NULL,		-- waiting on a heavyweight lock\n"
+	"	wait_lwlock INTEGER NOT NULL,		-- waiting on an LWLock\n"
+	"	wait_io INTEGER NOT NULL,		-- waiting on I/O\n"
+	"	wait_client INTEGER NOT NULL,		-- idle or waiting on the client\n"
+	"	wait_other INTEGER NOT NULL,		-- waiting on anything else\n"
+	"	live_tuples INTEGER,			-- the queue table's, NULL when not read (SQLite)\n"
+	"	dead_tuples INTEGER,\n"
+	"	heap_blocks INTEGER,			-- read and hit, cumulative\n"
+	"	index_blocks INTEGER,			-- read and hit, cumulative\n"
+	"	vacuums INTEGER,			-- vacuums and autovacuums, cumulative\n"
+	"	xmin_age INTEGER,			-- the oldest xmin or xid on the server, in transactions\n"
+	"	wal_bytes INTEGER,			-- SQLite: the -wal file's size\n"
+	"	claims INTEGER NOT NULL,		-- claims that returned a job by then\n"
+	"	PRIMARY KEY (run_id, t_ms)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE run_phases (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	position INTEGER NOT NULL,		-- order they began in, from 0\n"
+	"	kind TEXT NOT NULL,			-- 'snapshot' or 'vacuum'\n"
+	"	at_ns INTEGER NOT NULL,			-- when it began, after the start barrier\n"
+	"	duration_ns INTEGER NOT NULL,		-- how long it lasted\n"
+	"	PRIMARY KEY (run_id, position)\n"
+	") WITHOUT ROWID;\n"
 	"PRAGMA user_version = 8;\n",
+
+	/* 9: each bucket's first completions of their jobs: distinct jobs done, duplicates apart. */
+	"ALTER TABLE run_series ADD COLUMN first_completed INTEGER;	-- jobs done for the first time; NULL: not kept\n"
+	"PRAGMA user_version = 9;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

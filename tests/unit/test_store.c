@@ -72,7 +72,12 @@ static const char *const after_v5[] = {
 	"faults_injected", "stuck", "redeliveries", "zombie_completions", "fenced", "reaped", "reconnects",
 	"recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms", "delivery.at_most_once",
 	"delivery.at_least_once", "makespan_ratio", "jobs_total", "end_to_end_ms.p50", "end_to_end_ms.p90",
-	"end_to_end_ms.p99", "end_to_end_ms.p999", "end_to_end_ms.max", "backlog_end",
+	"end_to_end_ms.p99", "end_to_end_ms.p999", "end_to_end_ms.max", "backlog_end", "server.samples",
+	"server.wait_cpu_pct", "server.wait_lock_pct", "server.wait_lwlock_pct", "server.wait_io_pct",
+	"server.wait_client_pct", "server.wait_other_pct", "server.blocks_per_claim_start",
+	"server.blocks_per_claim_end", "server.dead_tuples_peak", "server.dead_tuples_end", "server.vacuums",
+	"server.xmin_age_max", "server.wal_bytes_peak", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps",
+	"mvcc.throughput_after_jps",
 };
 
 /* Fills the first run: every metric and per-worker counter distinct and non-zero, latencies recorded. */
@@ -662,8 +667,10 @@ static void test_migration_v5(void)
 	CHECK(query_int(db, "PRAGMA user_version") == store_schema_version &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_errors'") == 0 &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_params'") == 1 &&
-	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_faults'") == 1,
-	      "migrations 6 to 8: errors by kind folded into runs, run_errors gone, run_params and run_faults made");
+	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_faults'") == 1 &&
+	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('run_samples', 'run_phases')") == 2,
+	      "migrations 6 to 9: errors by kind folded into runs, run_errors gone, run_params, run_faults, "
+	      "run_samples and run_phases made");
 	CHECK(query_int(db, "SELECT count(*) FROM run_workers") == 3 && query_int(db, "SELECT count(*) FROM run_series") == 3 &&
 	      query_int(db, "SELECT count(*) FROM worker_errors") == 3 * ERR_KIND_COUNT,
 	      "the rebuilt runs table kept its workers, their errors and the series");

@@ -1,0 +1,119 @@
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/metric_table.h"
+#include "output/diagnosis.h"
+
+/* What each wait class means, as the end of "most of the workers' backends' sampled time was spent ...". */
+static const char *const wait_meaning[WAIT_CLASS_COUNT] = {
+	[WAIT_CPU] = "running on the server's CPU",
+	[WAIT_LOCK] = "waiting on a row or transaction lock held by another worker",
+	[WAIT_LWLOCK] = "waiting on LWLocks (shared buffers, the WAL), contention inside the server",
+	[WAIT_IO] = "waiting on I/O",
+	[WAIT_CLIENT] = "idle or waiting on the client: the harness's work and round trips, not the server",
+	[WAIT_OTHER] = "waiting on IPC, timeouts or buffer pins",
+};
+
+/* A growing text in a caller's buffer. */
+struct text {
+	char *buf;	/* the buffer */
+	size_t size;	/* its size */
+	size_t used;	/* characters written, NUL not counted */
+};
+
+/* Appends to t as printf does, with a space before it when t is not empty; truncates at the end of the buffer. */
+static void say(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->used + 1 >= t->size)
+		return;
+	if (t->used)
+		t->buf[t->used++] = ' ';
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->used, t->size - t->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->used += (size_t)n < t->size - t->used ? (size_t)n : t->size - t->used - 1;
+}
+
+/* Says where the worker backends spent the sampled time: the largest class, and a lock or LWLock share beside it. */
+static void say_waits(struct text *t, const struct server_figures *f)
+{
+	int top = 0;
+
+	if (isnan(f->wait_pct[WAIT_CPU]))
+		return;
+	for (int k = 1; k < WAIT_CLASS_COUNT; k++)
+		if (f->wait_pct[k] > f->wait_pct[top])
+			top = k;
+	say(t, "%s of the workers' server backends' sampled time was spent %s (%.0f%%).",
+	    f->wait_pct[top] >= DIAGNOSIS_DOMINANT_PCT ? "Most" : "The largest share", wait_meaning[top],
+	    f->wait_pct[top]);
+	if (top != WAIT_LOCK && f->wait_pct[WAIT_LOCK] >= 10.0)
+		say(t, "%.0f%% was spent waiting on locks.", f->wait_pct[WAIT_LOCK]);
+	if (top != WAIT_LWLOCK && f->wait_pct[WAIT_LWLOCK] >= 10.0)
+		say(t, "%.0f%% was spent on LWLocks inside the server.", f->wait_pct[WAIT_LWLOCK]);
+}
+
+/* Says how the queue table's blocks per claim moved from the first to the last seconds sampled. */
+static void say_blocks(struct text *t, const struct server_figures *f)
+{
+	double a = f->blocks_per_claim_start, b = f->blocks_per_claim_end;
+
+	if (isnan(a) || isnan(b) || a <= 0)
+		return;
+	if (b > a * DIAGNOSIS_GROWTH)
+		say(t, "Each claim touched %.0f blocks of the queue table at the start and %.0f at the end: dead entries "
+		       "piled up where the claims look (the head of the index), and every claim walked past them.", a, b);
+	else if (a > b * DIAGNOSIS_GROWTH)
+		say(t, "Each claim touched %.0f blocks of the queue table at the start and %.0f at the end.", a, b);
+	else
+		say(t, "Each claim touched about %.0f blocks of the queue table throughout.", (a + b) / 2);
+}
+
+/* Says what dead tuples, vacuums and the oldest transaction did. */
+static void say_mvcc(struct text *t, const struct server_figures *f)
+{
+	if (f->dead_tuples_peak != METRIC_UNKNOWN && f->dead_tuples_peak > 0)
+		say(t, "Dead tuples in the queue table peaked at %llu and were %llu at the end%s.",
+		    (unsigned long long)f->dead_tuples_peak, (unsigned long long)f->dead_tuples_end,
+		    f->vacuums != METRIC_UNKNOWN && f->vacuums ? ", after a vacuum" : "");
+	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN)
+		say(t, "The oldest transaction on the server grew %llu transactions old and held the xmin horizon back: "
+		       "no dead tuple younger than it could be removed.", (unsigned long long)f->xmin_age_max);
+	if (f->wal_bytes_peak != METRIC_UNKNOWN && f->wal_bytes_peak > 0)
+		say(t, "The -wal file grew to %.1f MB.", (double)f->wal_bytes_peak / 1e6);
+}
+
+/* Says what the held snapshot did to throughput. */
+static void say_snapshot(struct text *t, const struct phase_figures *p)
+{
+	if (isnan(p->before_jps) || isnan(p->during_jps))
+		return;
+	if (isnan(p->after_jps))
+		say(t, "Throughput was %.0f jobs/s before the held snapshot and %.0f while it was held.", p->before_jps,
+		    p->during_jps);
+	else
+		say(t, "Throughput was %.0f jobs/s before the held snapshot, %.0f while it was held and %.0f after its "
+		       "release.", p->before_jps, p->during_jps, p->after_jps);
+}
+
+bool diagnosis_write(const struct run_result *run, char *buf, size_t size)
+{
+	struct text t = { .buf = buf, .size = size };
+	const struct server_figures *f = &run->metrics.server;
+
+	if (size)
+		buf[0] = '\0';
+	if (f->samples == METRIC_UNKNOWN || f->samples == 0)
+		return false;
+	say_waits(&t, f);
+	say_blocks(&t, f);
+	say_mvcc(&t, f);
+	say_snapshot(&t, &run->metrics.phases);
+	return true;
+}

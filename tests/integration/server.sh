@@ -1,0 +1,67 @@
+# Why a queue slows, on real runs: the server's samples exist, are in range and belong to
+# the run's own backends and table; a held snapshot ages the xmin horizon and dead tuples
+# pile up until a VACUUM; the phases are recorded, stored and exported; SQLite's -wal file
+# grows behind a held read; the server table and the diagnosis are printed; bad input is refused.
+. "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+store=$dir/results.db
+
+"$CLAIMBENCH" run --results "$store" --no-progress --strategy skip-locked --workers 8 --jobs 50000 --work-ms 0 \
+	--duration 3 --snapshot-at 1 --snapshot-s 1 --vacuum-at 2.4 --format json >"$dir/held.json" 2>"$dir/err"
+r='.results[0]'
+check_jq "$dir/held.json" "$r.server.samples >= 20 and $r.server.samples <= 40 and ($r.samples | length) == $r.server.samples" \
+	"a 3 s run sampled every 100 ms has 20 to 40 samples, each in the JSON"
+check_jq "$dir/held.json" "[$r.samples[].t_ms] as \$t | \$t == (\$t | sort) and \$t[0] >= 0 and \$t[-1] <= 3500" \
+	"samples are in time order, within the run"
+check_jq "$dir/held.json" "[$r.samples[] | [.waits[]] | add] | (map(select(. > 8)) | length) == 0 and (sort | .[length / 2 | floor]) == 8" \
+	"each sample counts the run's 8 worker backends alone (not the harness's own, nor the snapshot's)"
+check_jq "$dir/held.json" "[$r.samples[] | .live_tuples + .dead_tuples] | all(. >= 40000 and . <= 60000)" \
+	"the table sampled is the run's own: live and dead tuples about its 50000 jobs"
+check_jq "$dir/held.json" \
+	"([$r.samples[] | select(.t_ms < 900) | .xmin_age] | max) as \$before |
+	 ([$r.samples[] | select(.t_ms >= 1300 and .t_ms < 1950) | .xmin_age] | max) as \$held |
+	 \$held > 100 and \$held > 5 * \$before" \
+	"the held snapshot ages the oldest transaction on the server (tied to the phase, not to chance)"
+check_jq "$dir/held.json" "$r.server.dead_tuples_peak > 1000 and $r.server.dead_tuples_end < $r.server.dead_tuples_peak / 2" \
+	"dead tuples pile up, and the VACUUM at 2.4 s removes them"
+check_jq "$dir/held.json" \
+	"[$r.phases[] | [.kind, (.at_s * 10 | round)]] == [[\"snapshot\", 10], [\"vacuum\", 24]] and
+	 ($r.phases[0].duration_s - 1 | fabs) < 0.1" \
+	"the phases as they happened: the snapshot at 1 s for 1 s, the vacuum at 2.4 s"
+check_jq "$dir/held.json" "[$r.mvcc[]] | all(. > 0)" "throughput before, during and after the snapshot is known"
+check_jq "$dir/held.json" "$r.server.blocks_per_claim_start > 0 and $r.server.blocks_per_claim_end > 0" \
+	"blocks per claim at the start and at the end are known"
+run_id=$(jq "$r.run_id" "$dir/held.json")
+"$CLAIMBENCH" export "$run_id" --results "$store" --format json >"$dir/export.json" 2>/dev/null
+check_jq "$dir/export.json" "(.results[0].samples | length) == $(jq "$r.samples | length" "$dir/held.json") and
+	(.results[0].phases | length) == 2 and .results[0].samples[3] == $(jq -c "$r.samples[3]" "$dir/held.json")" \
+	"the samples and phases are stored and read back as they were"
+check "show prints the server table and the diagnosis" eval \
+	'"$CLAIMBENCH" show "$run_id" --results "$store" >"$dir/show" &&
+	 grep -q "^the server, sampled:" "$dir/show" && grep -q "^  skip-locked hold x8: " "$dir/show" &&
+	 grep -q "before the held snapshot" "$dir/show"'
+
+"$CLAIMBENCH" run --results "$store" --no-progress --strategy skip-locked --workers 2 --jobs 100 --work-ms 0 \
+	--sample-ms 0 --format json >"$dir/none.json" 2>/dev/null
+check_jq "$dir/none.json" '.results[0].server.samples == 0 and (.results[0].samples | length) == 0 and
+	.results[0].server.wait_lock_pct == null and .results[0].mvcc.throughput_during_jps == null' \
+	"--sample-ms 0: no samples, the figures unknown"
+check "and no server table" eval \
+	'! "$CLAIMBENCH" run --results "$store" --no-progress --strategy skip-locked --workers 2 --jobs 100 --work-ms 0 \
+	 --sample-ms 0 2>/dev/null | grep -q "the server, sampled"'
+
+"$CLAIMBENCH" run --db "sqlite:$dir/q.db" --results "$store" --no-progress --strategy update-returning --workers 2 \
+	--jobs 20000 --work-ms 0 --duration 2 --snapshot-at 0.5 --snapshot-s 1 --format json >"$dir/sqlite.json" 2>/dev/null
+check_jq "$dir/sqlite.json" '.results[0] | .server.wal_bytes_peak > 1000000 and .server.dead_tuples_peak == null and
+	.server.wait_lock_pct == null and (.phases[0].kind == "snapshot")' \
+	"SQLite: the -wal file grows behind a held read; no tuples or wait events there"
+
+expect_exit 2 "--snapshot-at needs --snapshot-s" "a snapshot with no length" run --snapshot-at 1 --results "$store"
+expect_exit 2 "--snapshot-at 5: that instant is beyond the run's end \(--duration 3\)" "a snapshot after the end" \
+	run --snapshot-at 5 --snapshot-s 1 --duration 3 --results "$store"
+expect_exit 2 "--vacuum-at is PostgreSQL's" "a VACUUM on SQLite" run --db "sqlite:$dir/q.db" --vacuum-at 1 \
+	--results "$store"
+expect_exit 2 "sample-ms" "a negative --sample-ms" run --sample-ms -5 --results "$store"
+expect_exit 2 "vacuum-at" "a --vacuum-at that is not a number" run --vacuum-at soon --results "$store"
