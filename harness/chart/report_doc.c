@@ -36,7 +36,7 @@ static const struct {
 	[CHART_THROUGHPUT] = { "Completed jobs per second against the number of workers, a marker per strategy and "
 			       "worker count (the mean over repeats, min-max bars), nudged sideways so that equal values "
 			       "stay apart; no line joins them, since the worker counts between were not measured. The "
-			       "dashed line is the ceiling the work time sets (workers / work time), the dotted one the "
+			       "dashed line is the ceiling the work time sets (workers / work time), the dotted one, in open-loop runs, the "
 			       "arrival rate asked.",
 			       "How to read it: the closer a strategy keeps to the dashed ceiling as workers grow, the "
 			       "better it scales; markers that level off or fall show contention." },
