@@ -23,6 +23,17 @@
 /* Room above the highest bar of clustered counts, whose values stand on them upright. */
 #define COUNTS_HEADROOM 0.4
 
+/*
+ * The worker axis' margins: a log axis reaches this factor beyond the fewest and the most
+ * workers; a linear one this fraction of its span beyond them, at least the minimum.
+ */
+#define LOG_AXIS_MARGIN 1.5
+#define LINEAR_AXIS_MARGIN 0.08
+#define LINEAR_AXIS_MIN_PAD 0.6
+
+/* The width of a cluster of bars, one position being 1. */
+#define CLUSTER_WIDTH 0.8
+
 /* The shares' y range reaches at least this many fair shares. */
 #define SHARES_MIN_TOP 1.5
 
@@ -111,11 +122,12 @@ static int worker_axis(const struct chart_set *set, struct chart *c)
 	}
 	c->log_x = lo >= 1 && hi >= LOG_WORKERS_RATIO * lo;
 	if (c->log_x) {
-		c->xlo = lo / 1.5;
-		c->xhi = hi * 1.5;
+		c->xlo = lo / LOG_AXIS_MARGIN;
+		c->xhi = hi * LOG_AXIS_MARGIN;
 		return lo;
 	}
-	pad = 0.08 * (hi - lo) > 0.6 ? 0.08 * (hi - lo) : 0.6;
+	pad = LINEAR_AXIS_MARGIN * (hi - lo);
+	pad = pad > LINEAR_AXIS_MIN_PAD ? pad : LINEAR_AXIS_MIN_PAD;
 	c->xlo = lo - pad;
 	c->xhi = hi + pad;
 	return lo;
@@ -306,7 +318,7 @@ static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, s
 {
 	const struct chart_case *kc = &set->cases[k];
 	double *sum = calloc((size_t)kc->workers, sizeof(*sum)), *scratch = calloc((size_t)kc->workers, sizeof(*scratch));
-	double width = 0.8 / kc->workers, v;
+	double width = CLUSTER_WIDTH / kc->workers, v;
 	int w, n = 0, ret = -1;
 
 	if (!sum || !scratch)
@@ -316,7 +328,7 @@ static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, s
 			n += add_ranked_shares(&set->runs[i].run, sum, scratch);
 	for (w = 0; w < kc->workers; w++) {
 		v = n ? sum[w] / n : NAN;
-		fprintf(f, "%.9g\t", (double)x - 0.4 + width * (w + 0.5));
+		fprintf(f, "%.9g\t", (double)x - CLUSTER_WIDTH / 2 + width * (w + 0.5));
 		chart_put_num(f, v);
 		fprintf(f, "\t%.9g\t\"\"\n", width);
 		*top = isfinite(v) && v > *top ? v : *top;

@@ -133,7 +133,7 @@ static void add_case(struct chart_set *set, size_t series, int workers)
 	set->cases[set->n_cases++] = (struct chart_case){ .series = series, .workers = workers };
 }
 
-/* Labels the sorted cases, counts their variants and maps each run to its case. */
+/* Labels the sorted cases, counts their variants, maps each run to its case and counts its repeats and kinds. */
 static void finish_cases(struct chart_set *set, const size_t *series_of_run)
 {
 	struct chart_case *c;

@@ -91,8 +91,11 @@ static const char *const pooling_notes[] = {
 /* Room for a chart's caption. */
 #define CAPTION_TEXT 1024
 
-/* Room for one line of the glossary or the settings. */
+/* Room for one line of the glossary. */
 #define ROW_TEXT 640
+
+/* Room for the settings every run shares, "name=value, ...": more are left out. */
+#define SHARED_TEXT 6144
 
 /* Reads the machine's name, processors and memory. */
 static void machine_read(struct machine *m)
@@ -274,7 +277,7 @@ static void write_glossary(FILE *out, const struct figures *f, const struct figu
 static void write_settings(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
 {
 	static struct setting_spread spread[SETTINGS_MAX];
-	static char same[SETTINGS_MAX * 48];
+	static char same[SHARED_TEXT];
 	struct env_row rows[SETTINGS_MAX + 1];
 	size_t n = report_settings(d->runs, d->n_runs, spread, SETTINGS_MAX), n_rows = 0, len = 0;
 
@@ -282,7 +285,7 @@ static void write_settings(FILE *out, const struct report_doc *d, const struct d
 	for (size_t i = 0; i < n; i++) {
 		if (spread[i].n_values > 1)
 			rows[n_rows++] = (struct env_row){ "", spread[i].name, spread[i].values, "", "" };
-		else if (len + strlen(spread[i].name) + strlen(spread[i].values) + 8 < sizeof(same))
+		else if (len + strlen(spread[i].name) + strlen(spread[i].values) + sizeof(", =\"\"") < sizeof(same))
 			len += (size_t)snprintf(same + len, sizeof(same) - len, "%s%s=%s", len ? ", " : "",
 						spread[i].name, spread[i].values[0] ? spread[i].values : "\"\"");
 	}

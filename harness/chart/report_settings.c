@@ -55,7 +55,7 @@ static void add_value(struct setting_spread *sp, const char *value)
 	if (has_value(sp, value))
 		return;
 	sp->n_values++;
-	if (len + strlen(value) + 6 >= sizeof(sp->values)) {
+	if (len + strlen(value) + sizeof(", ...") >= sizeof(sp->values)) {
 		if (!strstr(sp->values, "..."))
 			snprintf(sp->values + len, sizeof(sp->values) - len, ", ...");
 		return;

@@ -154,7 +154,7 @@ static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
-/* Adds a run_latency_bins row to the merged claim-latency histogram of the struct store_run at ctx. 0, or -1 with err. */
+/* Adds a run_latency_bins row to the merged claim-latency histogram of the store_run at ctx. 0, or -1 with err. */
 static int latency_bin_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
 	struct store_run *s = ctx;
