@@ -3,6 +3,10 @@
 
 #include "engine/strategy.h"
 
+extern const struct strategy_ops strategy_advisory;
+extern const struct strategy_ops strategy_cas;
+extern const struct strategy_ops strategy_delete_returning;
+extern const struct strategy_ops strategy_move_table;
 extern const struct strategy_ops strategy_naive;
 extern const struct strategy_ops strategy_for_update;
 extern const struct strategy_ops strategy_nowait_backoff;
@@ -17,6 +21,10 @@ const struct strategy_ops *const strategy_registry[] = {
 	&strategy_skip_locked,
 	&strategy_ticket,
 	&strategy_update_returning,
+	&strategy_advisory,
+	&strategy_cas,
+	&strategy_delete_returning,
+	&strategy_move_table,
 };
 
 const size_t strategy_registry_len = sizeof(strategy_registry) / sizeof(strategy_registry[0]);

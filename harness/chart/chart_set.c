@@ -12,7 +12,8 @@
 /* A strategy and its colour. */
 struct strategy_colour {
 	const char *name;	/* strategy name */
-	const char *rgb;	/* "#rrggbb", from the Okabe-Ito palette, which colour-blind readers can tell apart */
+	const char *rgb;	/* "#rrggbb": the Okabe-Ito palette, then Paul Tol's darker ones and black, which
+				   colour-blind readers can tell apart */
 };
 
 static const struct strategy_colour palette[] = {
@@ -22,6 +23,10 @@ static const struct strategy_colour palette[] = {
 	{ "skip-locked", "#009e73" },
 	{ "ticket", "#cc79a7" },
 	{ "update-returning", "#56b4e9" },
+	{ "advisory", "#332288" },
+	{ "cas", "#882255" },
+	{ "delete-returning", "#999933" },
+	{ "move-table", "#000000" },
 };
 
 /* The colour of a strategy palette does not name. */

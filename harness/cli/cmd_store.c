@@ -152,6 +152,18 @@ static void print_params(FILE *out, const struct run_result *run)
 	putc('\n', out);
 }
 
+/* Prints the head lookup's plans of run, before and after it, each line indented; nothing when none was read. */
+static void print_plans(FILE *out, const struct run_result *run)
+{
+	for (int k = 0; k < PROBE_MOMENTS; k++) {
+		if (!run->probes[k].plan)
+			continue;
+		fprintf(out, "plan of the head lookup %s the run:\n  ", probe_moment_names[k]);
+		print_clean(out, run->probes[k].plan, "  ");
+		putc('\n', out);
+	}
+}
+
 /* Prints the invocation of s: host, version, revision, scenario, settings and scenario text. */
 static void print_invocation(FILE *out, const struct store_run *s)
 {
@@ -220,6 +232,7 @@ int cmd_show(int argc, char **argv)
 	}
 	putc('\n', stdout);
 	print_params(stdout, &s.run);
+	print_plans(stdout, &s.run);
 	print_invocation(stdout, &s);
 	status = finish_output(&show_command);
 out:

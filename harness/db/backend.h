@@ -42,6 +42,9 @@ typedef void (*db_marked_fn)(void *ctx, const char *name, const char *note);
 /* Called once per result row of db->query with the row's columns as integers (NULL as -1). 0 to go on. */
 typedef int (*db_row_fn)(void *ctx, const int64_t *cols, int ncols);
 
+/* Called once per result row of db->query_text with the row's columns as text (NULL as NULL). 0 to go on. */
+typedef int (*db_text_row_fn)(void *ctx, const char *const *cols, int ncols);
+
 struct backend_ops {
 	const char *name;		/* "postgresql" or "sqlite", as in output */
 	enum backend_kind kind;		/* which dialect its SQL is written in */
@@ -68,6 +71,12 @@ struct backend_ops {
 	int (*exec)(struct db_conn *conn, const char *sql);
 	/* Runs sql and calls row for each row. The number of rows, or -1 on error. */
 	int (*query)(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx);
+	/*
+	 * Runs one statement sql with text parameters $1..$nparams and calls row for each row,
+	 * its columns as text (at most 16). The number of rows, or -1 on error.
+	 */
+	int (*query_text)(struct db_conn *conn, const char *sql, int nparams, const char *const *params,
+			  db_text_row_fn row, void *ctx);
 	/* Fills table (columns id, queue, payload) with jobs 1..n, each in cfg's task class for it, in one bulk load. 0 or -1. */
 	int (*load_jobs)(struct db_conn *conn, const char *table, const struct run_config *cfg, long n);
 	/* The kind of the last error on conn. */

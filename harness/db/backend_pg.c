@@ -230,6 +230,29 @@ out:
 	return rows;
 }
 
+static int pg_query_text(struct db_conn *conn, const char *sql, int nparams, const char *const *params,
+			 db_text_row_fn row, void *ctx)
+{
+	const char *cols[16];
+	PGresult *res;
+	int rows = -1, ncols;
+
+	res = PQexecParams(conn->pg, sql, nparams, NULL, params, NULL, NULL, 0);
+	if (!result_ok(conn, res))
+		goto out;
+	rows = PQntuples(res);
+	ncols = PQnfields(res) < 16 ? PQnfields(res) : 16;
+	for (int r = 0; r < rows; r++) {
+		for (int c = 0; c < ncols; c++)
+			cols[c] = PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
+		if (row(ctx, cols, ncols) != 0)
+			break;
+	}
+out:
+	PQclear(res);
+	return rows;
+}
+
 /* Appends s to buf in COPY text format, escaping backslash, tab and line ends. */
 static size_t copy_escape(char *buf, const char *s)
 {
@@ -415,6 +438,7 @@ const struct backend_ops backend_postgresql = {
 	.exec_prepared = pg_exec_prepared,
 	.exec = pg_exec,
 	.query = pg_query,
+	.query_text = pg_query_text,
 	.load_jobs = pg_load_jobs,
 	.error_kind = pg_error_kind,
 	.error_message = pg_error_message,

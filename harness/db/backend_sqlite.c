@@ -293,6 +293,38 @@ static int sqlite_query(struct db_conn *conn, const char *sql, db_row_fn row, vo
 	return rows;
 }
 
+static int sqlite_query_text(struct db_conn *conn, const char *sql, int nparams, const char *const *params,
+			     db_text_row_fn row, void *ctx)
+{
+	const char *cols[16];
+	sqlite3_stmt *stmt;
+	int rows = 0, rc, ncols;
+
+	begin_statement(conn);
+	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		set_db_error(conn);
+		return -1;
+	}
+	for (int i = 0; i < nparams; i++)
+		sqlite3_bind_text(stmt, i + 1, params[i], -1, SQLITE_TRANSIENT);
+	ncols = sqlite3_column_count(stmt) < 16 ? sqlite3_column_count(stmt) : 16;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		for (int c = 0; c < ncols; c++)
+			cols[c] = (const char *)sqlite3_column_text(stmt, c);
+		rows++;
+		if (row(ctx, cols, ncols) != 0) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		set_db_error(conn);
+		rows = -1;
+	}
+	sqlite3_finalize(stmt);
+	return rows;
+}
+
 /* One transaction, one prepared INSERT stepped n times. */
 static int sqlite_load_jobs(struct db_conn *conn, const char *table, const struct run_config *cfg, long n)
 {
@@ -489,6 +521,7 @@ const struct backend_ops backend_sqlite = {
 	.exec_prepared = sqlite_exec_prepared,
 	.exec = sqlite_exec,
 	.query = sqlite_query,
+	.query_text = sqlite_query_text,
 	.load_jobs = sqlite_load_jobs,
 	.error_kind = sqlite_error_kind,
 	.error_message = sqlite_error_message,

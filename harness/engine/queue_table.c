@@ -149,10 +149,11 @@ int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, st
 {
 	struct final_state_sink sink = { .states = states, .n = n };
 	char sql[1024];
+	const char *tmpl = s->strategy->final_state_sql[s->db->kind];
 
 	for (long i = 0; i < n; i++)
 		states[i] = (struct job_state){ .status = JOB_MISSING, .claimed_by = -1 };
-	if (sql_expand(final_state_sql, &s->names, sql, sizeof(sql)) < 0) {
+	if (sql_expand(tmpl ? tmpl : final_state_sql, &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "reading the final state: statement too long");
 		return -1;
 	}
@@ -162,6 +163,33 @@ int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, st
 	}
 	if (sink.unexpected) {
 		snprintf(err, errlen, "the queue table holds %ld rows with unexpected ids", sink.unexpected);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stores the first column of a one-row count. */
+static int store_count(void *ctx, const int64_t *cols, int ncols)
+{
+	if (ncols >= 1)
+		*(int64_t *)ctx = cols[0];
+	return 0;
+}
+
+int queue_table_leftovers(struct db_conn *conn, const struct run_shared *s, int64_t *count, char *err, size_t errlen)
+{
+	const char *tmpl = s->strategy->leftover_sql[s->db->kind];
+	char sql[1024];
+
+	*count = 0;
+	if (!tmpl)
+		return 0;
+	if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "counting the %s left: statement too long", s->strategy->leftover_what);
+		return -1;
+	}
+	if (s->db->query(conn, sql, store_count, count) < 0) {
+		snprintf(err, errlen, "counting the %s left: %s", s->strategy->leftover_what, s->db->error_message(conn));
 		return -1;
 	}
 	return 0;

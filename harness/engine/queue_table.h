@@ -16,9 +16,18 @@
  */
 int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen);
 
-/* Reads every job's final status and owner into states (n entries, indexed id-1). 0, or -1 with err. */
+/*
+ * Reads every job's final status and owner into states (n entries, indexed id-1), through
+ * the strategy's final_state_sql when it has one. 0, or -1 with err.
+ */
 int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, struct job_state *states, long n,
 			    char *err, size_t errlen);
+
+/*
+ * Counts into *count what the strategy's leftover_sql counts (what the workers must not
+ * still hold once stopped); 0 when it has none. 0, or -1 with err.
+ */
+int queue_table_leftovers(struct db_conn *conn, const struct run_shared *s, int64_t *count, char *err, size_t errlen);
 
 /* Gives every job in state error back to state new (seed 000's clear_all_errors). 0, or -1 with err. */
 int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 #include "engine/producer.h"
 #include "engine/queue_table.h"
 #include "engine/run.h"
+#include "engine/table_probe.h"
 #include "engine/worker_loop.h"
 #include "measure/server_metrics.h"
 #include "model/run_param.h"
@@ -357,6 +358,24 @@ static bool reruns(const struct run_shared *s, const struct run_threads *t)
 }
 
 /*
+ * Says on stderr how many of what the strategy's workers must not still hold once stopped
+ * (advisory locks) they still hold, while they are still connected; nothing when none.
+ */
+static void report_leftovers(const struct admin *admin, const struct run_shared *s, const char *label)
+{
+	int64_t count = 0;
+	char why[512];
+
+	if (!admin->conn || !s->strategy->leftover_sql[s->db->kind])
+		return;
+	if (queue_table_leftovers(admin->conn, s, &count, why, sizeof(why)) < 0)
+		fprintf(stderr, "claimbench: %s: %s\n", label, why);
+	else if (count)
+		fprintf(stderr, "claimbench: %s: %lld %s of the run still held at its end: leaked\n", label,
+			(long long)count, s->strategy->leftover_what);
+}
+
+/*
  * Runs the threads of t from the gate to their end, both passes, then reads the table's
  * final state and computes out. 0, or -1 with err.
  */
@@ -374,15 +393,18 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	table_probe_take(admin, s, &out->probes[PROBE_BEFORE], label);
 	if (start_and_wait(m, t, pressure, workers, producers, label, err, errlen) < 0)
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
+	table_probe_take(admin, s, &out->probes[PROBE_AFTER], label);
 	if (run_stopping(s) && admin->conn)
 		s->db->set_lock_wait(admin->conn, STOPPING_LOCK_WAIT_MS);
 	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
+	report_leftovers(admin, s, label);
 	if (measure(s, m, have_final ? final : NULL, out, err, errlen) < 0 ||
 	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;
@@ -489,5 +511,7 @@ void run_result_free(struct run_result *r)
 	free(r->phases);
 	r->phases = NULL;
 	r->n_phases = 0;
+	for (int k = 0; k < PROBE_MOMENTS; k++)
+		table_probe_free(&r->probes[k]);
 	run_params_free(r);
 }

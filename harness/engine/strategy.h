@@ -56,10 +56,30 @@ struct strategy_ops {
 	unsigned needs_caps[BACKEND_COUNT];
 	unsigned modes;					/* MODE_BIT()s it supports */
 	enum claim_mode default_mode;			/* mode used when none is asked for */
-	const struct strategy_statement *statements;	/* its statements */
+	/*
+	 * Its statements. One in a harness slot (below SLOT_STRATEGY), with the harness's
+	 * parameters, replaces the harness's own there: where the claim moves the job's row
+	 * out of {jobs}, giving it back or asking whether it was finished looks where the row
+	 * went. SLOT_COMPLETE and SLOT_FAIL, whose parameters the fence decides, cannot be
+	 * replaced: a strategy that completes its own way has a finish hook.
+	 */
+	const struct strategy_statement *statements;
 	size_t n_statements;				/* entries in statements */
 	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
 	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin; NULL: "BEGIN" */
+	/*
+	 * Per dialect, the end-of-run audit's query where the claim takes rows out of {jobs}:
+	 * (id, status as the number of an enum job_status, claimed_by or -1) of every job, in
+	 * whichever table holds it. NULL: the harness's, which reads {jobs} alone.
+	 */
+	const char *final_state_sql[BACKEND_COUNT];
+	/*
+	 * Per dialect, a query counting what the run's workers must not still hold once they
+	 * have stopped (the advisory locks of jobs they finished), read before they disconnect.
+	 * NULL: nothing to count.
+	 */
+	const char *leftover_sql[BACKEND_COUNT];
+	const char *leftover_what;			/* what leftover_sql counts, for the message ("advisory locks") */
 	/*
 	 * Its own options, NULL-name terminated (NULL: none): rows placed OPTION_IN_STRATEGY whose
 	 * offsets are in its settings struct of config_size bytes, which the worker reads as

@@ -55,8 +55,21 @@ static const struct strategy_statement outcome_statements[][2] = {
 	},
 };
 
-/* Prepares n statements on w's connection in the backend's dialect. 0, or -1 with err. */
-static int prepare_all(struct worker *w, const struct strategy_statement *st, size_t n, char *err, size_t errlen)
+/* Whether strategy st has a statement of its own in slot, which replaces the harness's there. */
+static bool replaced_by(const struct strategy_ops *st, int slot)
+{
+	for (size_t i = 0; i < st->n_statements; i++)
+		if (st->statements[i].slot == slot)
+			return true;
+	return false;
+}
+
+/*
+ * Prepares n statements on w's connection in the backend's dialect, but those in a slot
+ * that replacer (NULL: none) has a statement of its own in. 0, or -1 with err.
+ */
+static int prepare_all(struct worker *w, const struct strategy_statement *st, size_t n,
+		       const struct strategy_ops *replacer, char *err, size_t errlen)
 {
 	const struct run_shared *s = w->shared;
 	char sql[SQL_MAX];
@@ -64,6 +77,8 @@ static int prepare_all(struct worker *w, const struct strategy_statement *st, si
 	for (size_t i = 0; i < n; i++) {
 		const char *tmpl = st[i].sql[s->db->kind];
 
+		if (replacer && replaced_by(replacer, st[i].slot))
+			continue;
 		if (!tmpl) {
 			snprintf(err, errlen, "statement %d has no %s form", st[i].slot, s->db->name);
 			return -1;
@@ -138,9 +153,10 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]), err,
+	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]), st, err,
 			errlen) < 0 ||
-	    prepare_all(w, outcomes, 2, err, errlen) < 0 || prepare_all(w, st->statements, st->n_statements, err, errlen) < 0)
+	    prepare_all(w, outcomes, 2, NULL, err, errlen) < 0 ||
+	    prepare_all(w, st->statements, st->n_statements, NULL, err, errlen) < 0)
 		goto fail;
 	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
 	return 0;

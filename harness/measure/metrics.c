@@ -19,18 +19,21 @@
  * throughput	drain: completed / makespan_s (0 when makespan_s is 0);
  *		timed: completed / duration (0 when duration is 0).
  * lost		distinct jobs for which any of these holds:
- *		(a) drain run, and the final status is neither JOB_DONE nor JOB_ERROR;
+ *		(a) drain run, and the final status is neither JOB_DONE nor JOB_ERROR
+ *		    nor JOB_CONSUMED;
  *		(b) the job has an execution u that did not commit (EXEC_UNCOMMITTED,
  *		    EXEC_CRASHED or EXEC_FENCED) and no committed execution whose start_ns
  *		    is later than u's;
- *		(c) the final status is JOB_ACTIVE (no worker is alive at the end).
- *		(a) and (c) need the final state; without it only (b) applies.
+ *		(c) the final status is JOB_ACTIVE (no worker is alive at the end);
+ *		(d) the final status is JOB_CONSUMED (its claim took it out of the
+ *		    queue) and no execution of it committed.
+ *		(a), (c) and (d) need the final state; without it only (b) applies.
  * spurious	empty claims e for which some job j has enqueued_ns[j] <= e.start_ns
  *		(every job at 0 when enqueued_ns is NULL) and first_claim(j) > e.end_ns,
  *		where first_claim(j) is the smallest claim_start_ns of j's executions, or
  *		+infinity for a job never executed whose final status is JOB_NEW,
  *		JOB_ACTIVE or JOB_MISSING (or unknown). A job never executed whose final
- *		status is JOB_DONE or JOB_ERROR is left out.
+ *		status is JOB_DONE, JOB_ERROR or JOB_CONSUMED is left out.
  * empty_claims, retries, give_ups
  *		the workers' counters summed.
  * errors	the workers' and the producers' counters summed, kind by kind;
@@ -61,8 +64,9 @@
  *		jobs whose final status disagrees with the committed execution that ended
  *		last (on a tie, the one that started last): it is EXEC_DONE and the status
  *		is not JOB_DONE, it is EXEC_FAILED and the status is not JOB_ERROR, or there
- *		is none and the status is JOB_DONE or JOB_ERROR. 0 when the final state is
- *		unknown.
+ *		is none and the status is JOB_DONE or JOB_ERROR; a JOB_CONSUMED job
+ *		disagrees only when the ledger holds no execution of it. 0 when the final
+ *		state is unknown.
  * stuck	jobs whose final status is JOB_ACTIVE; METRIC_UNKNOWN without the final state.
  * redeliveries	executions x, not cut short by a stop, of a job with another such execution y
  *		in hand before it (y.start_ns < x.start_ns) that either never committed (a crash,
@@ -489,7 +493,7 @@ static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 	return 0;
 }
 
-/* Whether the job at index j (id j + 1), summarised in s, is lost by rule (a), (b) or (c). */
+/* Whether the job at index j (id j + 1), summarised in s, is lost by rule (a), (b), (c) or (d). */
 static bool job_lost(const struct metrics_input *in, const struct job_summary *s, size_t j)
 {
 	int32_t status;
@@ -499,14 +503,21 @@ static bool job_lost(const struct metrics_input *in, const struct job_summary *s
 	if (!in->final)
 		return false;
 	status = in->final[j].status;
+	if (status == JOB_CONSUMED)
+		return s->expected < 0;
 	if (in->drain && status != JOB_DONE && status != JOB_ERROR)
 		return true;
 	return status == JOB_ACTIVE;
 }
 
-/* Whether a job's final status disagrees with what its ledger says. */
+/*
+ * Whether a job's final status disagrees with what its ledger says. A job its claim took
+ * out of the queue (JOB_CONSUMED) agrees with any ledger that shows it in a worker's hand.
+ */
 static bool ledger_disagrees(const struct job_summary *s, int32_t status)
 {
+	if (status == JOB_CONSUMED)
+		return !s->executed;
 	switch (s->expected) {
 	case EXEC_DONE:
 		return status != JOB_DONE;

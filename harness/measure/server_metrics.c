@@ -118,14 +118,25 @@ static void phase_figures(struct run_result *r)
 	}
 }
 
+/* A probed value as a count: METRIC_UNKNOWN when it was not read. */
+static uint64_t probed(int64_t v)
+{
+	return v == SAMPLE_UNKNOWN ? METRIC_UNKNOWN : (uint64_t)v;
+}
+
 void server_metrics_compute(struct run_result *r)
 {
 	struct server_figures *f = &r->metrics.server;
+	const struct table_probe *before = &r->probes[PROBE_BEFORE], *after = &r->probes[PROBE_AFTER];
 
 	*f = (struct server_figures){
 		.blocks_per_claim_start = NAN, .blocks_per_claim_end = NAN, .dead_tuples_peak = METRIC_UNKNOWN,
 		.dead_tuples_end = METRIC_UNKNOWN, .vacuums = METRIC_UNKNOWN, .xmin_age_max = METRIC_UNKNOWN,
 		.wal_bytes_peak = METRIC_UNKNOWN,
+		.head_buffers_before = probed(before->head_buffers), .head_buffers_after = probed(after->head_buffers),
+		.table_bytes_before = probed(before->table_bytes), .table_bytes_after = probed(after->table_bytes),
+		.index_bytes_before = probed(before->index_bytes), .index_bytes_after = probed(after->index_bytes),
+		.locks_left = probed(after->locks),
 	};
 	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
 		f->wait_pct[k] = NAN;

@@ -13,9 +13,9 @@
 #define BLOCKS_WINDOW_MS 2000
 
 /*
- * Fills r->metrics.server from r's samples and r->metrics.phases from its time series and
- * phases; a figure the samples do not have (none taken, SQLite's tuples, no snapshot) is
- * unknown: NaN or METRIC_UNKNOWN.
+ * Fills r->metrics.server from r's samples and probes, and r->metrics.phases from its time
+ * series and phases; a figure they do not have (none taken, SQLite's tuples, no snapshot)
+ * is unknown: NaN or METRIC_UNKNOWN.
  */
 void server_metrics_compute(struct run_result *r);
 

@@ -13,13 +13,14 @@
 #include "model/error_kind.h"
 #include "model/server_sample.h"
 
-/* A job's status in the queue table. */
+/* A job's status in the queue table; the final-state queries write it as its number (0 new ... 5 consumed). */
 enum job_status {
 	JOB_NEW,	/* waiting to be claimed */
 	JOB_ACTIVE,	/* claimed (flip mode) and not finished */
 	JOB_DONE,	/* completed */
 	JOB_ERROR,	/* deliberately marked failed */
 	JOB_MISSING,	/* not in the table at the end */
+	JOB_CONSUMED,	/* taken out of the queue by its claim (delete-returning): the ledger says whether it was done */
 };
 
 /* One job's row in the table when the run ended. */
@@ -110,6 +111,13 @@ struct server_figures {
 	uint64_t vacuums;			/* vacuums and autovacuums of the queue table during the run */
 	uint64_t xmin_age_max;			/* the oldest transaction sampled on the server, in transactions */
 	uint64_t wal_bytes_peak;		/* SQLite: the largest -wal file sampled, bytes */
+	uint64_t head_buffers_before;		/* buffers the head lookup touched before the run (EXPLAIN ANALYZE) */
+	uint64_t head_buffers_after;		/* the same after it */
+	uint64_t table_bytes_before;		/* the queue table's size before the run */
+	uint64_t table_bytes_after;		/* and after it */
+	uint64_t index_bytes_before;		/* its indexes' size before the run */
+	uint64_t index_bytes_after;		/* and after it */
+	uint64_t locks_left;			/* locks other sessions still held on it after the workers stopped */
 };
 
 /* Throughput before, during and after the run's held snapshot, from the time series. */
@@ -204,6 +212,7 @@ struct run_result {
 	size_t n_samples;		/* entries in samples */
 	struct phase_record *phases;	/* the pressure phases, in the order they began (owned); NULL when none */
 	size_t n_phases;		/* entries in phases */
+	struct table_probe probes[PROBE_MOMENTS]; /* the queue table before and after the run (plans owned) */
 	long long run_id;		/* its row in the result store; 0 when not stored */
 };
 

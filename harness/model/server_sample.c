@@ -9,3 +9,8 @@ const char *const phase_kind_names[PHASE_KIND_COUNT] = {
 	[PHASE_SNAPSHOT] = "snapshot",
 	[PHASE_VACUUM] = "vacuum",
 };
+
+const char *const probe_moment_names[PROBE_MOMENTS] = {
+	[PROBE_BEFORE] = "before",
+	[PROBE_AFTER] = "after",
+};

@@ -57,4 +57,19 @@ struct phase_record {
 	int64_t duration_ns;	/* how long it lasted */
 };
 
+/* When the harness looks at the queue table outside the run: before the start, after the workers stopped. */
+enum probe_moment { PROBE_BEFORE, PROBE_AFTER, PROBE_MOMENTS };
+
+/* Each moment's name: "before", "after". */
+extern const char *const probe_moment_names[PROBE_MOMENTS];
+
+/* What the harness read of the queue table at one moment. */
+struct table_probe {
+	char *plan;		/* the head lookup's plan, EXPLAIN (ANALYZE, BUFFERS) lines (owned); NULL when not read */
+	int64_t head_buffers;	/* the buffers it touched, shared hit and read, or SAMPLE_UNKNOWN */
+	int64_t table_bytes;	/* the table's size, heap and TOAST (pg_table_size), or SAMPLE_UNKNOWN */
+	int64_t index_bytes;	/* its indexes' size (pg_indexes_size), or SAMPLE_UNKNOWN */
+	int64_t locks;		/* locks other sessions hold on it (pg_locks), or SAMPLE_UNKNOWN */
+};
+
 #endif

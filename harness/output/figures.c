@@ -86,7 +86,8 @@ static const char *const server_columns[] = {
 	"server.samples", "server.wait_cpu_pct", "server.wait_lock_pct", "server.wait_lwlock_pct", "server.wait_io_pct",
 	"server.wait_client_pct", "server.wait_other_pct", "server.blocks_per_claim_start", "server.blocks_per_claim_end",
 	"server.dead_tuples_peak", "server.dead_tuples_end", "server.vacuums", "server.xmin_age_max",
-	"server.wal_bytes_peak", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps", "mvcc.throughput_after_jps",
+	"server.wal_bytes_peak", "server.head_buffers_before", "server.head_buffers_after", "server.locks_left",
+	"mvcc.throughput_before_jps", "mvcc.throughput_during_jps", "mvcc.throughput_after_jps",
 };
 
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size)

@@ -195,6 +195,23 @@ static int phase_members(json_object *obj, const struct run_result *run, size_t 
 	return bad ? -1 : 0;
 }
 
+/*
+ * The plans object of run: before and after, each the head lookup's plan as its lines
+ * joined by line ends, null when it was not read. NULL when out of memory.
+ */
+static json_object *plans_object(const struct run_result *run)
+{
+	json_object *obj = json_object_new_object();
+	int bad = !obj;
+
+	for (int k = 0; obj && k < PROBE_MOMENTS; k++)
+		bad |= json_put(obj, probe_moment_names[k], run->probes[k].plan ? json_text(run->probes[k].plan) : NULL);
+	if (!bad)
+		return obj;
+	json_object_put(obj);
+	return NULL;
+}
+
 /* An array of n objects, object i given its members by members(obj, run, i). NULL when out of memory. */
 static json_object *object_array(const struct run_result *run, size_t n,
 				 int (*members)(json_object *obj, const struct run_result *run, size_t i))
@@ -219,7 +236,7 @@ static json_object *object_array(const struct run_result *run, size_t n,
 static json_object *run_object(const struct run_result *run)
 {
 	json_object *obj = json_object_new_object();
-	json_object *params, *workers, *series, *faults, *samples, *phases;
+	json_object *params, *workers, *series, *faults, *samples, *phases, *plans;
 
 	if (!obj)
 		return NULL;
@@ -244,6 +261,9 @@ static json_object *run_object(const struct run_result *run)
 		goto fail;
 	phases = object_array(run, run->phases ? run->n_phases : 0, phase_members);
 	if (!phases || json_put(obj, "phases", phases) < 0)
+		goto fail;
+	plans = plans_object(run);
+	if (!plans || json_put(obj, "plans", plans) < 0)
 		goto fail;
 	return obj;
 fail:

@@ -157,6 +157,20 @@ static bool bind_phase(struct binder *b, const void *ctx, size_t i)
 	return true;
 }
 
+/* Binds run_plans row i: the plan of moment i, when it was read (sql_insert_each skips a row bound false). */
+static bool bind_plan(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const char *plan = rows->run->probes[i].plan;
+
+	if (!plan)
+		return false;
+	bind_i64(b, rows->id);
+	bind_text(b, probe_moment_names[i]);
+	bind_text(b, plan);
+	return true;
+}
+
 /* Inserts the invocation row and its settings; its id in *id. 0, or -1 with err. */
 static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct report *r, long long *id,
 			     char *err, size_t errlen)
@@ -241,6 +255,7 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char phases_sql[] =
 		"INSERT INTO run_phases (run_id, position, kind, at_ns, duration_ns) VALUES (?, ?, ?, ?, ?)";
+	static const char plans_sql[] = "INSERT INTO run_plans (run_id, moment, plan) VALUES (?, ?, ?)";
 	const struct run_result *run = rows->run;
 	size_t workers = run->per_worker ? (size_t)run->workers : 0;
 
@@ -260,8 +275,10 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 	    sql_insert_each(db, samples_sql, run->samples ? run->n_samples : 0, bind_sample, rows,
 			    "storing the server's samples", err, errlen) < 0)
 		return -1;
-	return sql_insert_each(db, phases_sql, run->phases ? run->n_phases : 0, bind_phase, rows,
-			       "storing the pressure phases", err, errlen);
+	if (sql_insert_each(db, phases_sql, run->phases ? run->n_phases : 0, bind_phase, rows,
+			    "storing the pressure phases", err, errlen) < 0)
+		return -1;
+	return sql_insert_each(db, plans_sql, PROBE_MOMENTS, bind_plan, rows, "storing the plans", err, errlen);
 }
 
 int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,

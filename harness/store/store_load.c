@@ -252,6 +252,25 @@ static int phase_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+/* Keeps a run_plans row's plan in the struct run_result at ctx; a moment this binary does not know is left out. 0, or -1 with err. */
+static int plan_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	const char *moment = (const char *)sqlite3_column_text(c->st, c->next++);
+	const char *plan = (const char *)sqlite3_column_text(c->st, c->next++);
+
+	for (int k = 0; moment && plan && k < PROBE_MOMENTS; k++) {
+		if (strcmp(moment, probe_moment_names[k]) != 0 || run->probes[k].plan)
+			continue;
+		run->probes[k].plan = strdup(plan);
+		if (!run->probes[k].plan) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Adds an invocation_settings row to the struct report at ctx; past DB_MAX_SETTINGS it is left out. Always 0. */
 static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
@@ -270,7 +289,7 @@ static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 
 /*
  * Reads the parameters, per-worker counters, time series, faults, server samples, pressure
- * phases and settings of the run s holds. 0, or -1 with err.
+ * phases, plans and settings of the run s holds. 0, or -1 with err.
  */
 static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 {
@@ -295,6 +314,7 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 		" ORDER BY t_ms";
 	static const char phases_sql[] =
 		"SELECT kind, at_ns, duration_ns FROM run_phases WHERE run_id = ? ORDER BY position";
+	static const char plans_sql[] = "SELECT moment, plan FROM run_plans WHERE run_id = ?";
 
 	if (sql_each_row(db, params_sql, s->run.run_id, param_row, &s->run, "reading the run's parameters", err,
 			 errlen) < 0 ||
@@ -307,7 +327,8 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	    sql_each_row(db, samples_sql, s->run.run_id, sample_row, &s->run, "reading the server's samples", err,
 			 errlen) < 0 ||
 	    sql_each_row(db, phases_sql, s->run.run_id, phase_row, &s->run, "reading the pressure phases", err,
-			 errlen) < 0)
+			 errlen) < 0 ||
+	    sql_each_row(db, plans_sql, s->run.run_id, plan_row, &s->run, "reading the plans", err, errlen) < 0)
 		return -1;
 	return sql_each_row(db, settings_sql, s->report.invocation_id, setting_row, &s->report, "reading the server settings",
 			    err, errlen);
@@ -345,6 +366,8 @@ void store_run_free(struct store_run *run)
 	free(run->claim_latency);
 	free(run->run.samples);
 	free(run->run.phases);
+	for (int k = 0; k < PROBE_MOMENTS; k++)
+		free(run->run.probes[k].plan);
 	run_params_free(&run->run);
 	memset(run, 0, sizeof(*run));
 }

@@ -252,7 +252,10 @@ const char *const store_migrations[] = {
 	"ALTER TABLE run_workers ADD COLUMN reconnects INTEGER NOT NULL DEFAULT 0;	-- connections made anew\n"
 	"PRAGMA user_version = 7;\n",
 
-	/* 8: the server's samples during a run, and the MVCC pressure phases it put on the server. */
+	/*
+	 * 8: the server's samples during a run, the MVCC pressure phases it put on the server,
+	 * and the queue table's plans before and after it.
+	 */
 	"CREATE TABLE run_samples (\n"
 	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"	t_ms INTEGER NOT NULL,			-- when, after the start barrier\n"
@@ -279,6 +282,12 @@ const char *const store_migrations[] = {
 	"	at_ns INTEGER NOT NULL,			-- when it began, after the start barrier\n"
 	"	duration_ns INTEGER NOT NULL,		-- how long it lasted\n"
 	"	PRIMARY KEY (run_id, position)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE run_plans (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	moment TEXT NOT NULL,			-- 'before' the run or 'after' it\n"
+	"	plan TEXT NOT NULL,			-- the head lookup's plan (EXPLAIN ANALYZE, BUFFERS), line by line\n"
+	"	PRIMARY KEY (run_id, moment)\n"
 	") WITHOUT ROWID;\n"
 	"PRAGMA user_version = 8;\n",
 

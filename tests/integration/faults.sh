@@ -130,6 +130,17 @@ if start_test_server; then
 		"a failing restart command makes the run incomplete" \
 		run --db "$TEST_DB" --jobs 40 --work-ms 20 --workers 2 --restart-at 0.1 --restart-command "exit 3" \
 		--strategy skip-locked --results "$store"
+	# a session of the test's holds an advisory lock of the run's key through its end: the end-of-run check counts it
+	(until psql "$TEST_DB" -Atqc "SELECT 'leak_jobs'::regclass" >/dev/null 2>&1; do sleep 0.02; done
+	 psql "$TEST_DB" -Atqc "SELECT pg_advisory_lock('leak_jobs'::regclass::oid::integer, 999999), pg_sleep(3)" \
+		>/dev/null 2>&1) &
+	holder=$!
+	run_json leak --db "$TEST_DB" --table-prefix leak_ --strategy advisory --jobs 200 --work-ms 10 --workers 2
+	wait "$holder"
+	check "advisory: an advisory lock of the run still held at its end is reported as leaked" \
+		grep -q "advisory flip x2 #1: 1 advisory locks of the run still held at its end: leaked" "$dir/leak.err"
+	check_jq "$dir/leak.json" '.results[0] | .completed == 200 and .lost == 0' \
+		"advisory: a lock on a key no job has stops no claim"
 else
 	echo "not ok - cannot start a test server for the user's-server checks"
 fi

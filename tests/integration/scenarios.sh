@@ -105,7 +105,7 @@ check "show prints the run with its host and scenario text" eval \
 expect_exit 3 'cannot open the result store' "an unusable --results path" run --results /nonexistent/dir/x.db \
 	--strategy skip-locked --jobs 1
 
-for s in classic race ramp lewis quartz steady sqlite-busy chaos; do
+for s in classic race ramp lewis quartz steady sqlite-busy chaos mvcc field; do
 	case $s in
 	chaos) scale=(--work-ms 10) ;;
 	sqlite-busy) scale=(--jobs 80) ;;
@@ -115,6 +115,8 @@ for s in classic race ramp lewis quartz steady sqlite-busy chaos; do
 	classic) scale=(--jobs 100 --work-ms 50) ;;
 	race) scale=(--jobs 150 --work-ms 5 --repeat 2) ;;
 	ramp) scale=(--jobs 300 --workers 1,4) ;;
+	mvcc) scale=(--jobs 50000) ;;
+	field) scale=(--jobs 300) ;;
 	esac
 	"$CLAIMBENCH" run --scenario "scenarios/$s.ini" "${scale[@]}" --no-progress --results "$store" \
 		>"$tmp/$s.txt" 2>&1

@@ -1,7 +1,8 @@
 # Why a queue slows, on real runs: the server's samples exist, are in range and belong to
 # the run's own backends and table; a held snapshot ages the xmin horizon and dead tuples
-# pile up until a VACUUM; the phases are recorded, stored and exported; SQLite's -wal file
-# grows behind a held read; the server table and the diagnosis are printed; bad input is refused.
+# pile up until a VACUUM; the head lookup's plan before and after the run shows its buffers
+# grow; the phases are recorded, stored and exported; SQLite's -wal file grows behind a held
+# read; the server table, the diagnosis and the plans are printed; bad input is refused.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -33,30 +34,36 @@ check_jq "$dir/held.json" \
 check_jq "$dir/held.json" "[$r.mvcc[]] | all(. > 0)" "throughput before, during and after the snapshot is known"
 check_jq "$dir/held.json" "$r.server.blocks_per_claim_start > 0 and $r.server.blocks_per_claim_end > 0" \
 	"blocks per claim at the start and at the end are known"
+check_jq "$dir/held.json" "$r.server.locks_left == 0 and $r.server.table_bytes_after >= $r.server.table_bytes_before and
+	$r.server.index_bytes_before > 0" "no lock is left on the table; its sizes before and after are read"
+check_jq "$dir/held.json" "[$r.plans.before, $r.plans.after] | all(test(\"Buffers: shared hit=\"))" \
+	"the head lookup's plans before and after are kept, with their buffers"
 run_id=$(jq "$r.run_id" "$dir/held.json")
 "$CLAIMBENCH" export "$run_id" --results "$store" --format json >"$dir/export.json" 2>/dev/null
 check_jq "$dir/export.json" "(.results[0].samples | length) == $(jq "$r.samples | length" "$dir/held.json") and
 	(.results[0].phases | length) == 2 and .results[0].samples[3] == $(jq -c "$r.samples[3]" "$dir/held.json")" \
 	"the samples and phases are stored and read back as they were"
-check "show prints the server table and the diagnosis" eval \
+check "show prints the server table, the diagnosis and the plans" eval \
 	'"$CLAIMBENCH" show "$run_id" --results "$store" >"$dir/show" &&
 	 grep -q "^the server, sampled:" "$dir/show" && grep -q "^  skip-locked hold x8: " "$dir/show" &&
-	 grep -q "before the held snapshot" "$dir/show"'
+	 grep -q "^plan of the head lookup after the run:" "$dir/show" &&
+	 tr "\n" " " <"$dir/show" | grep -q "Throughput *was [0-9]* *jobs/s *before *the *held *snapshot"'
 
-"$CLAIMBENCH" run --results "$store" --no-progress --strategy skip-locked --workers 2 --jobs 100 --work-ms 0 \
-	--sample-ms 0 --format json >"$dir/none.json" 2>/dev/null
+"$CLAIMBENCH" run --results "$store" --no-progress --strategy skip-locked --workers 8 --jobs 50000 --work-ms 0 \
+	--duration 2 --sample-ms 0 --format json >"$dir/none.json" 2>/dev/null
 check_jq "$dir/none.json" '.results[0].server.samples == 0 and (.results[0].samples | length) == 0 and
 	.results[0].server.wait_lock_pct == null and .results[0].mvcc.throughput_during_jps == null' \
 	"--sample-ms 0: no samples, the figures unknown"
 check "and no server table" eval \
-	'! "$CLAIMBENCH" run --results "$store" --no-progress --strategy skip-locked --workers 2 --jobs 100 --work-ms 0 \
-	 --sample-ms 0 2>/dev/null | grep -q "the server, sampled"'
+	'! "$CLAIMBENCH" show "$(jq .results[0].run_id "$dir/none.json")" --results "$store" | grep -q "the server, sampled"'
+check_jq "$dir/none.json" '.results[0].server | .head_buffers_before > 0 and .head_buffers_after > 10 * .head_buffers_before' \
+	"with no vacuum, one head lookup touches over ten times the buffers after the drain than before it (EXPLAIN ANALYZE)"
 
 "$CLAIMBENCH" run --db "sqlite:$dir/q.db" --results "$store" --no-progress --strategy update-returning --workers 2 \
 	--jobs 20000 --work-ms 0 --duration 2 --snapshot-at 0.5 --snapshot-s 1 --format json >"$dir/sqlite.json" 2>/dev/null
 check_jq "$dir/sqlite.json" '.results[0] | .server.wal_bytes_peak > 1000000 and .server.dead_tuples_peak == null and
-	.server.wait_lock_pct == null and (.phases[0].kind == "snapshot")' \
-	"SQLite: the -wal file grows behind a held read; no tuples or wait events there"
+	.server.wait_lock_pct == null and (.phases[0].kind == "snapshot") and (.plans.before | test("SCAN|SEARCH"))' \
+	"SQLite: the -wal file grows behind a held read; no tuples or wait events there; its query plan is kept"
 
 expect_exit 2 "--snapshot-at needs --snapshot-s" "a snapshot with no length" run --snapshot-at 1 --results "$store"
 expect_exit 2 "--snapshot-at 5: that instant is beyond the run's end \(--duration 3\)" "a snapshot after the end" \

@@ -248,6 +248,35 @@ static void test_lost(void)
 	case_free(&c);
 }
 
+/*
+ * Rule (d) and the ledger check on jobs their claim took out of the queue (JOB_CONSUMED):
+ * the ledger alone says whether such a job was done.
+ */
+static void test_consumed(void)
+{
+	struct run_case c;
+
+	case_init(&c, 2, 6, true);
+	/* done, and failed: consumed and committed, neither lost nor a mismatch */
+	add_exec(&c, 1, 0, 0, 10, 0, EXEC_DONE);
+	add_exec(&c, 2, 0, 0, 10, 1, EXEC_FAILED);
+	/* crashed, and stopped: consumed and never committed, lost */
+	add_exec(&c, 3, 10, 10, 20, 0, EXEC_CRASHED);
+	add_exec(&c, 4, 10, 10, 20, 1, EXEC_INTERRUPTED);
+	/* consumed with no execution in the ledger: lost, and a mismatch */
+	for (int64_t job = 1; job <= 5; job++)
+		set_final(&c, job, JOB_CONSUMED);
+	/* job 6 was never claimed, and is still new: lost by rule (a) */
+	case_compute(&c, "consumed");
+	CHECK(c.out.lost == 4, "lost (d): consumed jobs with no committed execution are lost (jobs 3, 4, 5; 6 by (a))");
+	CHECK(c.out.ledger_mismatches == 1, "a consumed job no worker held is the one ledger mismatch");
+	CHECK(c.out.completed == 1 && c.out.failed == 1, "consumed jobs count as completed or failed by the ledger");
+	c.in.drain = false;
+	case_compute(&c, "consumed timed");
+	CHECK(c.out.lost == 3, "lost (d) holds in a timed run too: a consumed job is gone either way");
+	case_free(&c);
+}
+
 /* Spurious empty claims: timing against first claims, enqueue times, jobs never executed. */
 static void test_spurious_empties(void)
 {
@@ -533,6 +562,7 @@ int main(void)
 	test_fairness();
 	test_duplicates_and_overlaps();
 	test_lost();
+	test_consumed();
 	test_spurious_empties();
 	test_times();
 	test_ledger_mismatches();

@@ -8,6 +8,24 @@
 #include "check.h"
 #include "engine/strategy.h"
 
+/* Whether a per-dialect query is given for some dialect. */
+static bool query_given(const char *const sql[BACKEND_COUNT])
+{
+	for (int k = 0; k < BACKEND_COUNT; k++)
+		if (sql[k])
+			return true;
+	return false;
+}
+
+/* Whether a per-dialect query is given for some dialect but not for every one in backends. */
+static bool query_missing(const char *const sql[BACKEND_COUNT], unsigned backends)
+{
+	for (int k = 0; k < BACKEND_COUNT; k++)
+		if ((backends & BACKEND_BIT(k)) && !sql[k])
+			return query_given(sql);
+	return false;
+}
+
 /* Checks one strategy's declaration the way a registration check would. */
 static void check_strategy(const struct strategy_ops *st)
 {
@@ -21,7 +39,8 @@ static void check_strategy(const struct strategy_ops *st)
 	for (size_t i = 0; i < st->n_statements; i++) {
 		const struct strategy_statement *s = &st->statements[i];
 
-		if (s->slot < SLOT_STRATEGY || s->slot >= DB_MAX_STATEMENTS || (slots & (1u << s->slot)))
+		if (s->slot == SLOT_COMPLETE || s->slot == SLOT_FAIL || s->slot >= DB_MAX_STATEMENTS ||
+		    (slots & (1u << s->slot)))
 			slots_ok = false;
 		else
 			slots |= 1u << s->slot;
@@ -29,14 +48,18 @@ static void check_strategy(const struct strategy_ops *st)
 			if ((st->backends & BACKEND_BIT(k)) && !s->sql[k])
 				sql_ok = false;
 	}
-	CHECK(slots_ok, "%s: statement slots are its own, distinct and in range", st->name);
-	CHECK(sql_ok, "%s: every statement has SQL for every backend it claims", st->name);
+	if (query_missing(st->final_state_sql, st->backends) || query_missing(st->leftover_sql, st->backends))
+		sql_ok = false;
+	CHECK(slots_ok, "%s: statement slots are distinct, in range, and replace no completion", st->name);
+	CHECK(sql_ok, "%s: every statement and query has SQL for every backend it claims", st->name);
+	CHECK(query_given(st->leftover_sql) == (st->leftover_what != NULL),
+	      "%s: what its leftover query counts is named", st->name);
 }
 
 /* Every registered strategy, and a name that is not one. */
 static void test_registry(void)
 {
-	CHECK(strategy_registry_len >= 5, "the registry holds the five seed strategies");
+	CHECK(strategy_registry_len >= 10, "the registry holds the six seed strategies and the four of real queues");
 	for (size_t i = 0; i < strategy_registry_len; i++)
 		check_strategy(strategy_registry[i]);
 	CHECK(strategy_find("no-such-strategy") == NULL, "strategy_find returns NULL for an unknown name");

@@ -76,7 +76,9 @@ static const char *const after_v5[] = {
 	"server.wait_cpu_pct", "server.wait_lock_pct", "server.wait_lwlock_pct", "server.wait_io_pct",
 	"server.wait_client_pct", "server.wait_other_pct", "server.blocks_per_claim_start",
 	"server.blocks_per_claim_end", "server.dead_tuples_peak", "server.dead_tuples_end", "server.vacuums",
-	"server.xmin_age_max", "server.wal_bytes_peak", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps",
+	"server.xmin_age_max", "server.wal_bytes_peak", "server.head_buffers_before", "server.head_buffers_after",
+	"server.table_bytes_before", "server.table_bytes_after", "server.index_bytes_before",
+	"server.index_bytes_after", "server.locks_left", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps",
 	"mvcc.throughput_after_jps",
 };
 
@@ -668,9 +670,10 @@ static void test_migration_v5(void)
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_errors'") == 0 &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_params'") == 1 &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_faults'") == 1 &&
-	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('run_samples', 'run_phases')") == 2,
+	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('run_samples', 'run_phases', "
+			    "'run_plans')") == 3,
 	      "migrations 6 to 9: errors by kind folded into runs, run_errors gone, run_params, run_faults, "
-	      "run_samples and run_phases made");
+	      "run_samples, run_phases and run_plans made");
 	CHECK(query_int(db, "SELECT count(*) FROM run_workers") == 3 && query_int(db, "SELECT count(*) FROM run_series") == 3 &&
 	      query_int(db, "SELECT count(*) FROM worker_errors") == 3 * ERR_KIND_COUNT,
 	      "the rebuilt runs table kept its workers, their errors and the series");

@@ -1,0 +1,165 @@
+/*
+ * advisory (que, GoodJob): the claim is a session-level advisory lock keyed on the job,
+ * not a row lock and not a status change. One statement walks the first K new jobs in
+ * order and stops at the first whose pg_try_advisory_lock succeeds (que's lock_job
+ * walk); the jobs other workers hold are passed over, their try failing at once. The
+ * row stays 'new' while the job is worked on, outside any transaction; the claim only
+ * writes who holds it and the attempt (GoodJob's locked_by_id), and completion marks it
+ * done or failed, then unlocks.
+ *
+ * The walk's snapshot is taken before its lock: the job it locks may have been finished
+ * and unlocked by another worker in between. So the claim's write checks that the job is
+ * still new under the lock (que checks again too); when it is not, the lock goes back and
+ * the walk starts again, a lost race counted as a retry. When all K candidates are held
+ * by others the claim gives up (a give-up) and the worker waits the empty wait.
+ *
+ * A worker that crashes or loses its connection loses its locks with its session: the job,
+ * still new, is claimed again at once, with no lease and no reaper (the crash-recovery that
+ * que and GoodJob are built on). --lease-ms, --reaper-ms and --fence change nothing here:
+ * the session is the lease, and the completion always checks holder and attempt.
+ *
+ * PostgreSQL only (SQLite has no advisory locks). The lock's key is the pair (the queue
+ * table's oid, the job id): the end-of-run check counts the pairs of the run's table that
+ * the stopped workers still hold in pg_locks, which should be none (a leak otherwise).
+ */
+#include <stddef.h>
+
+#include "engine/strategy.h"
+#include "engine/worker.h"
+
+enum {
+	SLOT_LOCK_FIRST = SLOT_STRATEGY,	/* ($1 queue, $2 K) the candidates seen, and the first locked (0: none) */
+	SLOT_TAKE,				/* ($1 id, $2 worker) the locked job is still new: note the claim */
+	SLOT_DONE,				/* ($1 id, $2 worker, $3 attempt) mark the claim's job done */
+	SLOT_FAILED,				/* ($1 id, $2 worker, $3 attempt) mark the claim's job failed */
+	SLOT_UNLOCK,				/* ($1 id) release the job's lock */
+};
+
+/* The advisory lock of job $1 in the run: the queue table's oid and the job id. */
+#define JOB_LOCK_KEY "'{jobs}'::regclass::oid::integer, $1::integer"
+
+/* Its settings: how far down the line a claim looks for a job nobody holds. */
+struct advisory_config {
+	int candidates;		/* new jobs each claim's walk tries to lock, in order (K) */
+};
+
+static const struct option_def advisory_options[] = {
+	{ .name = "candidates", .type = OPTION_INT, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
+	  .offset = offsetof(struct advisory_config, candidates), .min = 1, .max = 10000, .def = "16", .arg = "K",
+	  .help = "new jobs each advisory claim tries to lock, in order, before it gives up" },
+	{ .name = NULL },
+};
+
+static const struct strategy_statement advisory_statements[] = {
+	{ SLOT_LOCK_FIRST, 2, { [BACKEND_POSTGRESQL] =
+		"WITH candidates AS MATERIALIZED (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		"ORDER BY id LIMIT $2) "
+		"SELECT (SELECT count(*) FROM candidates), coalesce((SELECT id FROM candidates "
+		"WHERE pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) LIMIT 1), 0)" } },
+	{ SLOT_TAKE, 2, { [BACKEND_POSTGRESQL] =
+		"UPDATE {jobs} SET claimed_by = $2, claimed_at = {now}, attempts = attempts + 1 "
+		"WHERE id = $1 AND status = 'new' RETURNING attempts" } },
+	{ SLOT_DONE, 3, { [BACKEND_POSTGRESQL] =
+		"UPDATE {jobs} SET status = 'done', done_at = {now} "
+		"WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id" } },
+	{ SLOT_FAILED, 3, { [BACKEND_POSTGRESQL] =
+		"UPDATE {jobs} SET status = 'error', done_at = {now} "
+		"WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id" } },
+	{ SLOT_UNLOCK, 1, { [BACKEND_POSTGRESQL] = "SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer" } },
+	/* giving back the job in hand when the run stops: its lock, if this worker claimed it */
+	{ SLOT_FREE, 2, { [BACKEND_POSTGRESQL] =
+		"SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer FROM {jobs} WHERE id = $1 AND claimed_by = $2" } },
+};
+
+/* Releases w's lock on job id; a lock its lost session took along needs nothing. */
+static void unlock_job(struct worker *w, const char *id)
+{
+	const char *params[] = { id };
+
+	worker_exec(w, SLOT_UNLOCK, 1, params, NULL, 0);
+}
+
+/*
+ * Notes w's claim of job id, which it has just locked, if the job is still new.
+ * 1 taken, 0 finished meanwhile (the lock released), -1 on an error (the lock released).
+ */
+static int take_locked(struct worker *w, int64_t job_id)
+{
+	char id[24];
+	const char *params[] = { worker_id_text(id, job_id), w->identity_text };
+	int64_t attempt = 0;
+	int rows = worker_exec(w, SLOT_TAKE, 2, params, &attempt, 1);
+
+	if (rows == 1) {
+		worker_note_attempt(w, attempt);
+		return 1;
+	}
+	unlock_job(w, id);
+	return rows < 0 ? -1 : 0;
+}
+
+/* Locks the first free job of the first K new ones and notes the claim, walking again after a lost race. */
+static enum claim_result advisory_claim(struct worker *w, int64_t *job_id)
+{
+	const struct advisory_config *p = w->shared->strategy_config;
+	char k[24];
+	const char *walk_params[] = { w->queue, worker_id_text(k, p->candidates) };
+	int64_t walked[2];	/* the candidates seen, and the one locked (0: none) */
+
+	for (;;) {
+		int taken;
+
+		if (worker_exec(w, SLOT_LOCK_FIRST, 2, walk_params, walked, 2) != 1)
+			return CLAIM_ERROR;
+		if (walked[0] == 0)
+			return CLAIM_EMPTY;
+		if (walked[1] == 0) {
+			w->stats.give_ups++;
+			return CLAIM_BUSY;
+		}
+		taken = take_locked(w, walked[1]);
+		if (taken != 0) {
+			*job_id = walked[1];
+			return taken > 0 ? CLAIM_OK : CLAIM_ERROR;
+		}
+		w->stats.retries++;
+		if (run_stopping(w->shared))
+			return CLAIM_BUSY;
+	}
+}
+
+/* Marks the job done or failed if this claim still holds it, then releases its lock. */
+static int advisory_finish(struct worker *w, int64_t job_id, int slot)
+{
+	char id[24];
+	const char *params[] = { worker_id_text(id, job_id), w->identity_text, w->attempt_text };
+	int rows = worker_exec(w, slot == SLOT_COMPLETE ? SLOT_DONE : SLOT_FAILED, 3, params, NULL, 0);
+
+	if (rows < 0 && worker_lost_connection(w))
+		return -1;
+	unlock_job(w, id);
+	return rows == 1 ? 0 : rows == 0 ? 1 : -1;
+}
+
+const struct strategy_ops strategy_advisory = {
+	.name = "advisory",
+	.summary = "pg_try_advisory_lock on the first free of K new jobs, held to completion (que, GoodJob)",
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.needs_caps = {
+		[BACKEND_POSTGRESQL] = CAP_ADVISORY_LOCKS,
+		[BACKEND_SQLITE] = CAP_ADVISORY_LOCKS,
+	},
+	.modes = MODE_BIT(MODE_FLIP),
+	.default_mode = MODE_FLIP,
+	.statements = advisory_statements,
+	.n_statements = sizeof(advisory_statements) / sizeof(advisory_statements[0]),
+	.leftover_sql = { [BACKEND_POSTGRESQL] =
+		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 "
+		"AND classid = '{jobs}'::regclass::oid "
+		"AND database = (SELECT oid FROM pg_database WHERE datname = current_database())" },
+	.leftover_what = "advisory locks",
+	.options = advisory_options,
+	.config_size = sizeof(struct advisory_config),
+	.claim = advisory_claim,
+	.finish = advisory_finish,
+};

@@ -1,0 +1,80 @@
+# The strategies real queues use (advisory, cas, delete-returning, move-table): each one's
+# contract in a contended drain run on the throwaway PostgreSQL and on SQLite where it runs,
+# what a crash costs each (the accounting of rows the claim deletes or moves), its refusals
+# and its option's bad values.
+# tier: fast
+. "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+store=$dir/results.db
+field=advisory,cas,delete-returning,move-table
+
+# run_json NAME ARGS...: claimbench run --format json ARGS into $dir/NAME.json, stderr into $dir/NAME.err.
+run_json() {
+	local name=$1
+	shift
+	"$CLAIMBENCH" run --format json --no-progress --results "$store" "$@" >"$dir/$name.json" 2>"$dir/$name.err"
+	echo $? >"$dir/$name.status"
+}
+
+# ---- a contended drain: 8 workers, 300 jobs of 1 ms; advisory walks 2 candidates, fewer than the workers ----
+run_json drain --strategy "$field" --workers 8 --jobs 300 --work-ms 1 --candidates 2
+check "the four strategies drain on PostgreSQL (exit 0)" test "$(cat "$dir/drain.status")" -eq 0
+for s in advisory cas delete-returning move-table; do
+	check_jq "$dir/drain.json" ".results[] | select(.strategy == \"$s\") | .completed == 300 and .duplicates == 0 and
+		.overlaps == 0 and .lost == 0 and .stuck == 0 and .ledger_mismatches == 0 and .complete" \
+		"$s: 300 jobs done by 8 workers, no duplicates or losses, the table's audit agrees with the ledger"
+done
+check_jq "$dir/drain.json" '.results[] | select(.strategy == "cas") | .retries > 0' \
+	"cas: the races it lost (zero rows updated) are counted as retries"
+check_jq "$dir/drain.json" '.results[] | select(.strategy == "advisory") | .give_ups > 0' \
+	"advisory --candidates 2: a claim that finds both its candidates locked gives up (and is counted)"
+check "advisory: no advisory lock of the run is still held at its end" eval '! grep -q "still held" "$dir/drain.err"'
+
+# ---- three crashes at fixed executions, with a lease and a reaper: who redelivers, who loses ----
+run_json crash --strategy "$field" --workers 4 --jobs 60 --work-ms 20 --crash-exec 5,20,40 --respawn-ms 50 \
+	--lease-ms 200 --reaper-ms 50
+check_jq "$dir/crash.json" '.results[] | select(.strategy == "advisory") | .lost == 0 and .redeliveries == 3 and
+	.reaped == 0 and .completed == 60' \
+	"advisory, 3 crashes: the dead sessions' locks go with them, the 3 jobs are claimed again"
+check_jq "$dir/crash.json" '.results[] | select(.strategy == "cas") | .lost == 0 and .reaped == 3 and
+	.redeliveries == 3 and .completed == 60' "cas, 3 crashes: the reaper gives the 3 active jobs back, nothing is lost"
+check_jq "$dir/crash.json" '.results[] | select(.strategy == "move-table") | .lost == 3 and .stuck == 3 and
+	.reaped == 0 and .completed == 57' \
+	"move-table, 3 crashes: the 3 jobs stay active in the claimed table, out of the lease's reach, lost"
+check_jq "$dir/crash.json" '.results[] | select(.strategy == "delete-returning") | .lost == 3 and .stuck == 0 and
+	.completed == 57 and .delivery == {at_most_once: true, at_least_once: false}' \
+	"delete-returning, 3 crashes: the 3 popped jobs are gone, lost; the 57 the ledger completed count as done"
+check_jq "$dir/crash.json" '[.results[].ledger_mismatches] | all(. == 0)' \
+	"crash runs: the audit of moved and deleted rows agrees with the ledger"
+
+# ---- SQLite: cas and move-table run, advisory and delete-returning are refused ----
+run_json sqlite --db "sqlite:$dir/q.db" --strategy cas,move-table --workers 8 --jobs 300 --work-ms 1
+for s in cas move-table; do
+	check_jq "$dir/sqlite.json" ".results[] | select(.strategy == \"$s\") | .completed == 300 and .duplicates == 0 and
+		.overlaps == 0 and .lost == 0 and .ledger_mismatches == 0" "$s on SQLite: 300 jobs, no duplicates or losses"
+done
+run_json sqlite-crash --db "sqlite:$dir/q.db" --strategy move-table --workers 4 --jobs 60 --work-ms 5 \
+	--crash-exec 5,20 --respawn-ms 20
+check_jq "$dir/sqlite-crash.json" '.results[0] | .lost == 2 and .stuck == 2 and .completed == 58 and
+	.ledger_mismatches == 0' "move-table on SQLite, 2 crashes: 2 jobs stuck in the claimed table, lost"
+expect_exit 2 'strategy advisory cannot run on sqlite: it needs advisory locks' \
+	"advisory is refused on SQLite, with the reason" run --db "sqlite:$dir/q.db" --strategy advisory --jobs 1
+expect_exit 2 'strategy delete-returning cannot run on sqlite: it needs FOR UPDATE SKIP LOCKED' \
+	"delete-returning is refused on SQLite, with the reason" run --db "sqlite:$dir/q.db" \
+	--strategy delete-returning --jobs 1
+
+# ---- modes and options ----
+for s in advisory cas delete-returning move-table; do
+	expect_exit 2 "strategy $s has no hold claim mode \\(it supports flip\\)" "$s:hold is refused" \
+		run --db "sqlite:$dir/q.db" --strategy "$s:hold" --jobs 1
+done
+for v in 0 10001 x ""; do
+	expect_exit 2 "--candidates: expected a whole number from 1 to 10000, got \"$v\"" \
+		"--candidates \"$v\" is refused" run --db "sqlite:$dir/q.db" --strategy cas --candidates "$v" --jobs 1
+done
+check "list shows the four with their modes and backends" eval \
+	'"$CLAIMBENCH" list | grep -Eq "^advisory +flip\* +- " && "$CLAIMBENCH" list | grep -Eq "^cas +flip\* +flip\* " &&
+	 "$CLAIMBENCH" list | grep -Eq "^delete-returning +flip\* +- .*a crash loses it" &&
+	 "$CLAIMBENCH" list | grep -Eq "^move-table +flip\* +flip\* "'
