@@ -31,6 +31,9 @@
 #define LINEAR_AXIS_MARGIN 0.08
 #define LINEAR_AXIS_MIN_PAD 0.6
 
+/* A log y axis reaches this factor below the least and beyond the most. */
+#define LOG_Y_MARGIN 2
+
 /* The width of a cluster of bars, one position being 1. */
 #define CLUSTER_WIDTH 0.8
 
@@ -391,7 +394,7 @@ static int write_percentiles(const struct chart_set *set, FILE *f, struct chart 
 	struct histogram *h = malloc(sizeof(*h));
 	char path[64];
 	bool pooled, repeated = false, all_pooled = true;
-	double v;
+	double v, lo = INFINITY, hi = 0;
 	size_t k, p;
 
 	if (!h)
@@ -414,10 +417,16 @@ static int write_percentiles(const struct chart_set *set, FILE *f, struct chart 
 			fprintf(f, "%zu\t", p);
 			chart_put_num(f, v > 0 ? v : NAN);
 			fprintf(f, "\t\"%s\"\n", percentiles[p].name);
+			lo = v > 0 && v < lo ? v : lo;
+			hi = v > hi ? v : hi;
 		}
 		chart_add_case_block(set, c, k);
 	}
 	c->pooling = !repeated ? POOL_SINGLE : all_pooled ? POOL_HISTOGRAMS : POOL_MEAN;
+	if (hi > 0) {
+		c->ylo = lo / LOG_Y_MARGIN;
+		c->ymax = hi * LOG_Y_MARGIN;
+	}
 	free(h);
 	return 0;
 }

@@ -92,7 +92,9 @@ struct chart {
 	double xlo, xhi;		/* the throughput's worker range; charts over time: xhi, the last instant (s) */
 	bool log_x;			/* workers on a log scale: they span a wide range */
 	char ticks[CHART_LIST];		/* throughput: the worker counts measured, space-separated: its x tics */
+	double ylo;			/* the bottom of a log y range (percentile charts); 0: a range from 0 */
 	double ymax;			/* the top of the y range; 0: automatic */
+	double ymax2;			/* the top of a second plot's y range: the timeline's jobs done so far */
 	double ceiling;			/* jobs/s one worker can complete (1000 / work_ms), common to every run; -1: they differ; 0: none */
 	double arrival_rate;		/* jobs/s the producers were asked for, common to every run; 0: none or unequal */
 	enum chart_pooling pooling;	/* percentile charts: how repeats are pooled */

@@ -97,10 +97,10 @@ static int draw_one(const char *gnuplot, const char *scripts, const char *dir, c
 
 	snprintf(settings, sizeof(settings),
 		 "term='%s'; out='%s.%s'; data='%s.tsv'; n=%zu; marks=%zu; colours='%s'; styles='%s'; height=%d; "
-		 "xlo=%.9g; xhi=%.9g; logx=%d; ymax=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; dups=%d; panels=%zu; "
+		 "xlo=%.9g; xhi=%.9g; logx=%d; ylo=%.9g; ymax=%.9g; ymax2=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; dups=%d; panels=%zu; "
 		 "firsts='%s'; ticks='%s'; layer='%s'",
 		 term, c->name, term, c->name, c->blocks, c->marks, c->colours, c->styles, c->height, c->xlo, c->xhi,
-		 c->log_x, c->ymax, c->ceiling, c->arrival_rate, (int)c->pooling, c->dups_known, c->panels, c->firsts,
+		 c->log_x, c->ylo, c->ymax, c->ymax2, c->ceiling, c->arrival_rate, (int)c->pooling, c->dups_known, c->panels, c->firsts,
 		 c->ticks, c->layer);
 	snprintf(common, sizeof(common), "%s/charts/common.gp", scripts);
 	snprintf(script, sizeof(script), "%s/charts/%s.gp", scripts, c->name);

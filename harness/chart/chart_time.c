@@ -16,10 +16,10 @@
 #define PANEL_ROW_HEIGHT 260
 #define PANEL_TITLE_HEIGHT 80
 
-/* Room above the highest rate of the timeline's panels, which share one y range, as a fraction of it. */
+/* Room above the timeline's highest rate (its panels share one y range) and most jobs done, as a fraction. */
 #define TIMELINE_HEADROOM 0.1
 
-/* Room above the arrivals' highest rate or the rate asked, as a fraction of it, for the key. */
+/* Room above the arrivals' highest rate or the rate asked, or the highest backlog, as a fraction of it. */
 #define ARRIVALS_HEADROOM 0.25
 
 /* Width of bucket i of run's series in ms: to the next bucket, the bucket width for the last. */
@@ -100,7 +100,7 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 	size_t series_of_block[CHART_MAX_BLOCKS];
 	const struct run_result *run;
 	uint64_t first, dups, total_first, total_dups;
-	double width = 0, rate = 0, dup_rate = 0, top = 0, end;
+	double width = 0, rate = 0, dup_rate = 0, top = 0, done = 0, end;
 	bool known;
 	size_t k, i;
 
@@ -139,6 +139,8 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 		fprintf(f, "\t%llu\t", (unsigned long long)total_first);
 		chart_put_num(f, known ? (double)total_dups : NAN);
 		putc('\n', f);
+		done = (double)total_first > done ? (double)total_first : done;
+		done = (double)total_dups > done ? (double)total_dups : done;
 		if (total_dups)
 			chart_add_layer_block(c);
 		series_of_block[c->blocks] = set->cases[k].series;
@@ -147,8 +149,8 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 	c->height = TIMELINE_HEIGHT;
 	if (c->blocks)
 		timeline_panels(c, series_of_block);
-	if (c->panels)
-		c->ymax = top * (1 + TIMELINE_HEADROOM);
+	c->ymax = top > 0 ? top * (1 + TIMELINE_HEADROOM) : 1;
+	c->ymax2 = done > 0 ? done * (1 + TIMELINE_HEADROOM) : 1;
 	write_fault_marks(set, f, c);
 }
 
@@ -174,7 +176,8 @@ static void write_open_loop(const struct chart_set *set, FILE *f, struct chart *
 
 			width = bucket_ms(run, i);
 			rate = (double)p->enqueued * 1000.0 / width;
-			top = rate > top ? rate : top;
+			top = c->kind == CHART_BACKLOG ? ((double)p->backlog > top ? (double)p->backlog : top) :
+							 (rate > top ? rate : top);
 			if (c->kind == CHART_BACKLOG)
 				fprintf(f, "%.3f\t%llu\n", (p->t_ms + width) / 1000.0, (unsigned long long)p->backlog);
 			else
@@ -184,13 +187,13 @@ static void write_open_loop(const struct chart_set *set, FILE *f, struct chart *
 		c->xhi = end > c->xhi ? end : c->xhi;
 		if (c->kind == CHART_ARRIVALS)
 			fprintf(f, "%.3f\t%.9g\t%.9g\n", end, rate, run->arrival_rate);
-		top = run->arrival_rate > top ? run->arrival_rate : top;
+		if (c->kind == CHART_ARRIVALS)
+			top = run->arrival_rate > top ? run->arrival_rate : top;
 		asked = asked < 0 || asked == run->arrival_rate ? run->arrival_rate : 0;
 		chart_add_case_block(set, c, k);
 	}
 	c->arrival_rate = asked > 0 ? asked : 0;
-	if (c->kind == CHART_ARRIVALS)
-		c->ymax = top > 0 ? top * (1 + ARRIVALS_HEADROOM) : 1;
+	c->ymax = top > 0 ? top * (1 + ARRIVALS_HEADROOM) : 1;
 }
 
 void chart_write_time(const struct chart_set *set, FILE *f, struct chart *c)

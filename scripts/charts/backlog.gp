@@ -6,7 +6,6 @@
 set title "Backlog: jobs waiting for a worker (first repetition of each)"
 set xlabel "time since the start barrier (s)"
 set ylabel "jobs waiting"
-set yrange [0:*]
 set xrange [0:xhi]
 if (n == 0) {
 	set xrange [0:1]

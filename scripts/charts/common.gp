@@ -12,7 +12,8 @@
 #   xlo, xhi the worker axis' range, logx 1 when it is a log scale (throughput); for the
 #            charts over time, xhi is the end of the time axis (s)
 #   ticks    the worker counts measured, space-separated: the worker axis' tics
-#   ymax     the top of the y range, 0 for automatic
+#   ylo      the bottom of a log y range (percentile charts), 0 for a range from 0
+#   ymax     the top of the y range, 0 for automatic; ymax2, the timeline's second plot's
 #   ceiling  jobs/s one worker can complete (1000 / work ms), common to every run;
 #            -1 when the runs' work times differ (each row's ceiling column), 0 for none
 #   arrival  the arrival rate every run asked for (jobs/s), 0 for none or unequal
@@ -39,7 +40,7 @@ set tics nomirror
 set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2
 set style fill solid 0.9 border -1
 if (ymax > 0) {
-	set yrange [0:ymax]
+	set yrange [ylo:ymax]
 }
 
 # The colour, dash type and point type of block i (from 1): point types cycle through

@@ -6,7 +6,6 @@ set title "Claim latency: start of a claim attempt to the job in hand" . \
 	(pooling == 1 ? " (repeats pooled)" : pooling == 2 ? " (mean of the repeats' percentiles)" : "")
 set xlabel "percentile"
 set ylabel "claim latency (ms, log scale)"
-set yrange [*:*]
 set logscale y
 set xrange [-0.3:4.3]
 set xtics scale 0

@@ -6,7 +6,6 @@ set title "Queue wait: a job's arrival to its first claim" . \
 	(pooling == 2 ? " (mean of the repeats' percentiles)" : "")
 set xlabel "percentile"
 set ylabel "queue wait (ms, log scale)"
-set yrange [*:*]
 set logscale y
 set xrange [-0.3:4.3]
 set xtics scale 0

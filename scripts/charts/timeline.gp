@@ -13,9 +13,6 @@
 set xlabel "time since the start barrier (s)"
 set lmargin 10
 set xrange [0:xhi]
-if (ymax == 0) {
-	set yrange [0:*]
-}
 set y2range [0:1]
 unset y2tics
 dupnote = dups ? ", duplicate executions dotted" : " (this store counts a duplicate as a completion)"
@@ -45,6 +42,7 @@ if (n == 0) {
 		}
 		eval cmd
 		set ylabel "distinct jobs done so far"
+		set yrange [0:ymax2]
 		set key off
 		cmd = "plot for [i=1:n] data index (i-1) using 1:4 with lines lc rgb colour(i) lw stacked(i, n) dt dash(i) notitle"
 		if (words(layer) > 0) {

@@ -161,6 +161,27 @@ static void test_timeline_distinct(const char *dir)
 	chart_set_free(&set);
 }
 
+/* An open-loop run whose workers kept up: no backlog at all still gets a y range, so gnuplot does not warn. */
+static void test_empty_backlog(const char *dir)
+{
+	struct series_point series[2] = { { .t_ms = 0, .enqueued = 10 }, { .t_ms = 100, .enqueued = 12 } };
+	struct store_run run;
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+
+	fake_run(&run, "skip-locked", "hold", 2, 1);
+	run.run.arrival_rate = 100;
+	run.run.series = series;
+	run.run.n_series = 2;
+	chart_set_build(&set, &run, 1);
+	write_chart(&set, CHART_BACKLOG, dir, &c, data, sizeof(data));
+	CHECK(c.blocks == 1 && c.ymax == 1 && c.xhi > 0.19, "a backlog of 0 throughout: the y range 0 to 1 (%g)", c.ymax);
+	write_chart(&set, CHART_ARRIVALS, dir, &c, data, sizeof(data));
+	CHECK(c.arrival_rate == 100 && c.ymax >= 120, "the arrivals' range holds the rate asked (%g)", c.ymax);
+	chart_set_free(&set);
+}
+
 /* Two strategies at 8 workers with one throughput, 10 ms of work: markers apart, the ceiling 100 jobs/s a worker. */
 static void test_throughput_apart(const char *dir)
 {
@@ -226,6 +247,7 @@ static void test_latency_pooled(const char *dir)
 	chart_set_build(&set, runs, 2);
 	write_chart(&set, CHART_LATENCY, dir, &c, data, sizeof(data));
 	CHECK(c.pooling == POOL_HISTOGRAMS, "repeats with histograms are pooled");
+	CHECK(c.ylo > 0 && c.ylo < 1 && c.ymax > 3, "the log range spans the values with room (%g to %g)", c.ylo, c.ymax);
 	CHECK(strstr(data, "4\t3\t\"max\"") != NULL, "the pooled max is the largest of the repeats, 3 ms");
 	chart_set_free(&set);
 	runs[1].claim_latency = NULL;
@@ -263,7 +285,7 @@ static void test_settings(void)
 
 int main(void)
 {
-	static const char *const written[] = { "timeline", "throughput", "shares", "latency" };
+	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency" };
 	char dir[] = "/tmp/claimbench-test-chart-XXXXXX";
 
 	test_palette();
@@ -273,6 +295,7 @@ int main(void)
 	test_settings();
 	check_need(mkdtemp(dir) != NULL, "a temporary directory");
 	test_timeline_distinct(dir);
+	test_empty_backlog(dir);
 	test_throughput_apart(dir);
 	test_shares(dir);
 	test_latency_pooled(dir);
