@@ -1,15 +1,15 @@
-# Completions over time, the first repetition of each strategy and worker count. Duplicates
-# are drawn for the blocks that have one (layer). Data: per
+# Completions over time, the first repetition of each strategy and worker count. Data: per
 # block, rows of bucket start (s), distinct jobs completed per second in it, duplicate
 # executions per second (NaN when the store does not tell them apart: dups 0), distinct
 # jobs completed before it, duplicates before it; a last row at the end of the last bucket.
 # When faults struck, a last block holds a row per fault: its instant (s), the colour of
-# its strategy as a number, its kind; each is a dashed vertical line.
-# Up to a few cases (panels 0): above, distinct completions per second in each 100 ms
-# bucket (blocking shows as gaps, convoys as bursts); below, distinct jobs done so far;
-# duplicates dotted in both. More cases: a panel per series, two panels a row, its worker
-# counts in shades, per second as above, every panel on one x and one y range. Lines are
-# drawn thick to thin so that coinciding ones stay visible.
+# its strategy as a number, its kind; each is a dashed vertical line. Duplicates are drawn,
+# dotted, for the blocks that have one (layer).
+# Up to four cases (panels 0): above, distinct completions per second in each 100 ms
+# bucket (blocking shows as gaps, convoys as bursts); below, distinct jobs done so far.
+# More cases: a panel per series, two panels a row, its worker counts in shades, per second
+# as above, every panel on one x and one y range. Lines are drawn thick to thin so that
+# coinciding ones stay visible.
 set xlabel "time since the start barrier (s)"
 set lmargin 10
 set xrange [0:xhi]
