@@ -133,4 +133,16 @@ const struct backend_ops *backend_of_target(const char *text, const char **targe
 /* Copies the first line of message (no newline, cut to fit) into dst, len > 0 bytes. */
 void db_first_line(char *dst, size_t len, const char *message);
 
+/* Where db_rows_as_ints hands each row on: the integer row callback of a query, and its context. */
+struct db_int_rows {
+	db_row_fn row;	/* called with the row's columns as integers */
+	void *ctx;	/* what row is given */
+};
+
+/*
+ * A db_text_row_fn (ctx a struct db_int_rows) that converts a row's columns to integers,
+ * NULL to -1, and hands them on: how a driver's query rides on its query_text.
+ */
+int db_rows_as_ints(void *ctx, const char *const *cols, int ncols);
+
 #endif

@@ -208,28 +208,6 @@ static int pg_exec(struct db_conn *conn, const char *sql)
 	return ok ? 0 : -1;
 }
 
-static int pg_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
-{
-	int64_t cols[16];
-	PGresult *res;
-	int rows = -1, ncols;
-
-	res = PQexec(conn->pg, sql);
-	if (!result_ok(conn, res))
-		goto out;
-	rows = PQntuples(res);
-	ncols = PQnfields(res) < 16 ? PQnfields(res) : 16;
-	for (int r = 0; r < rows; r++) {
-		for (int c = 0; c < ncols; c++)
-			cols[c] = column_int(res, r, c);
-		if (row(ctx, cols, ncols) != 0)
-			break;
-	}
-out:
-	PQclear(res);
-	return rows;
-}
-
 static int pg_query_text(struct db_conn *conn, const char *sql, int nparams, const char *const *params,
 			 db_text_row_fn row, void *ctx)
 {
@@ -251,6 +229,13 @@ static int pg_query_text(struct db_conn *conn, const char *sql, int nparams, con
 out:
 	PQclear(res);
 	return rows;
+}
+
+static int pg_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
+{
+	struct db_int_rows to = { .row = row, .ctx = ctx };
+
+	return pg_query_text(conn, sql, 0, NULL, db_rows_as_ints, &to);
 }
 
 /* Appends s to buf in COPY text format, escaping backslash, tab and line ends. */

@@ -264,35 +264,6 @@ static int sqlite_exec(struct db_conn *conn, const char *sql)
 	return 0;
 }
 
-static int sqlite_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
-{
-	int64_t cols[16];
-	sqlite3_stmt *stmt;
-	int rows = 0, rc, ncols;
-
-	begin_statement(conn);
-	if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		set_db_error(conn);
-		return -1;
-	}
-	ncols = sqlite3_column_count(stmt) < 16 ? sqlite3_column_count(stmt) : 16;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		for (int c = 0; c < ncols; c++)
-			cols[c] = sqlite3_column_type(stmt, c) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, c);
-		rows++;
-		if (row(ctx, cols, ncols) != 0) {
-			rc = SQLITE_DONE;
-			break;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		set_db_error(conn);
-		rows = -1;
-	}
-	sqlite3_finalize(stmt);
-	return rows;
-}
-
 static int sqlite_query_text(struct db_conn *conn, const char *sql, int nparams, const char *const *params,
 			     db_text_row_fn row, void *ctx)
 {
@@ -323,6 +294,13 @@ static int sqlite_query_text(struct db_conn *conn, const char *sql, int nparams,
 	}
 	sqlite3_finalize(stmt);
 	return rows;
+}
+
+static int sqlite_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
+{
+	struct db_int_rows to = { .row = row, .ctx = ctx };
+
+	return sqlite_query_text(conn, sql, 0, NULL, db_rows_as_ints, &to);
 }
 
 /* One transaction, one prepared INSERT stepped n times. */

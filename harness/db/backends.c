@@ -1,4 +1,5 @@
 /* The backend drivers claimbench knows. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "db/backend.h"
@@ -26,4 +27,16 @@ void db_first_line(char *dst, size_t len, const char *message)
 		n = len - 1;
 	memcpy(dst, message, n);
 	dst[n] = '\0';
+}
+
+int db_rows_as_ints(void *ctx, const char *const *cols, int ncols)
+{
+	const struct db_int_rows *to = ctx;
+	int64_t values[16];
+
+	if (ncols > 16)
+		ncols = 16;
+	for (int c = 0; c < ncols; c++)
+		values[c] = cols[c] ? strtoll(cols[c], NULL, 10) : -1;
+	return to->row(to->ctx, values, ncols);
 }

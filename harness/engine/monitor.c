@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "engine/interval_lines.h"
 #include "engine/monitor.h"
 #include "engine/progress.h"
 #include "engine/queue_table.h"
@@ -263,13 +262,14 @@ void monitor_watch(struct monitor *m, const char *label)
 	struct run_shared *s = m->s;
 	const struct run_config *cfg = s->cfg;
 	int64_t next_cancel = 0, now;
-	struct interval_lines lines;
 	struct live_totals totals;
 	struct progress p;
 
 	progress_init(&p, stderr, !cfg->no_progress);
-	interval_lines_init(&lines, stderr, cfg->progress_interval_s, s->start_ns, s->measured_from_ns,
-			    m->t->n_producers > 0);
+	if (!m->lines_ready)
+		interval_lines_init(&m->lines, stderr, cfg->progress_interval_s, s->start_ns, s->measured_from_ns,
+				    m->t->n_producers > 0);
+	m->lines_ready = true;
 	while (!all_finished(m->t)) {
 		if (run_stopping(s)) {
 			atomic_store(&s->stop, true);
@@ -284,9 +284,9 @@ void monitor_watch(struct monitor *m, const char *label)
 		if (!run_stopping(s))
 			sampler_take_if_due(&m->sampler, m->t, now);
 		totals = live_totals(m->t);
-		if (interval_lines_due(&lines, now)) {
+		if (interval_lines_due(&m->lines, now)) {
 			progress_clear(&p);
-			interval_lines_print(&lines, label, &totals, now);
+			interval_lines_print(&m->lines, label, &totals, now);
 		}
 		progress_update(&p, label, totals.completed, cfg->duration_s > 0 ? 0 : (uint64_t)(s->backlog + s->arrivals),
 				now - s->start_ns);
@@ -294,7 +294,7 @@ void monitor_watch(struct monitor *m, const char *label)
 	}
 	progress_clear(&p);
 	totals = live_totals(m->t);
-	interval_lines_finish(&lines, label, &totals, clock_now_ns());
+	interval_lines_finish(&m->lines, label, &totals, clock_now_ns());
 }
 
 void monitor_report_unstruck(const struct monitor *m, const char *label)

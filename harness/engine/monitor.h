@@ -14,6 +14,7 @@
 
 #include "engine/admin.h"
 #include "engine/fault.h"
+#include "engine/interval_lines.h"
 #include "engine/producer.h"
 #include "engine/run_threads.h"
 #include "engine/sampler.h"
@@ -42,6 +43,8 @@ struct monitor {
 	uint64_t reaped;			/* jobs the reaper gave back */
 	struct ledger ledger;			/* the faults it injected itself (kill-backend, restart) */
 	struct sampler sampler;			/* the server's samples */
+	struct interval_lines lines;		/* the --progress-interval lines, across both passes */
+	bool lines_ready;			/* lines is set up: the first pass has begun */
 	bool failed;				/* a fault could not be injected: the run is incomplete */
 	char failure[512];			/* why, when failed */
 };

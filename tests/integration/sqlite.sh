@@ -79,9 +79,9 @@ check "--db sqlite: names the throwaway file, and it is removed at exit" \
 	eval 'grep -q "temporary SQLite database $dir/claimbench-sqlite-" <<<"$err" && [ -z "$(ls "$dir" | grep claimbench-)" ]'
 
 "$CLAIMBENCH" run --db "$db" --format json --no-progress --jobs 20 --work-ms 1 --workers 2 \
-	--strategy update-returning --sqlite-journal delete --sqlite-synchronous full --sqlite-busy-timeout-ms 250 \
+	--strategy update-returning --sqlite-journal delete --sqlite-synchronous full --sqlite-busy-timeout-ms 4000 \
 	>"$out" 2>/dev/null
-check_jq "$out" '.settings == {"journal_mode": "delete", "synchronous": "full", "busy_timeout_ms": "250"} and
+check_jq "$out" '.settings == {"journal_mode": "delete", "synchronous": "full", "busy_timeout_ms": "4000"} and
 	.results[0].completed == 20' "--sqlite-* settings reach the connection and the report"
 
 "$CLAIMBENCH" run --db "$db" --format table --no-progress --jobs 20 --work-ms 1 --workers 2 \
