@@ -1,8 +1,6 @@
 /*
- * The charts' data files of chart_data.h. Each is tab-separated text for a script in
- * scripts/charts/: blocks separated by two blank lines (gnuplot's `index`), each
- * opening with a header line whose first column, quoted, is the block's legend title.
- * An undefined figure is written as NaN, which gnuplot skips.
+ * The charts' data files of chart_data.h, one writer per chart of a case's figures; the
+ * charts over time are chart_time.c's. The file format is chart_block.h's.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,30 +8,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart/chart_data.h"
-#include "model/faults.h"
+#include "chart/chart_block.h"
 #include "model/metric_table.h"
 
-/* A strategy and its colour. */
-struct strategy_colour {
-	const char *name;	/* strategy name */
-	const char *rgb;	/* "#rrggbb", from the Okabe-Ito palette, which colour-blind readers can tell apart */
-};
+/* The height of a chart's image unless its writer sets another, in pixels. */
+#define CHART_HEIGHT 540
 
-static const struct strategy_colour palette[] = {
-	{ "naive", "#d55e00" },
-	{ "for-update", "#0072b2" },
-	{ "nowait-backoff", "#e69f00" },
-	{ "skip-locked", "#009e73" },
-	{ "ticket", "#cc79a7" },
-	{ "update-returning", "#56b4e9" },
-};
+/* Workers go on a log scale when the most is at least this many times the fewest. */
+#define LOG_WORKERS_RATIO 8
 
-/* The colour of a strategy palette does not name. */
-#define FALLBACK_COLOUR "#666666"
+/* Room above the highest value, as a fraction of it, for the labels and the key. */
+#define Y_HEADROOM 0.2
 
-/* How far each shade variant moves towards white (> 0) or black (< 0); variant 0 is the colour itself. */
-static const double shade_mix[] = { 0, 0.45, -0.3, 0.7, -0.5 };
+/* Room above the highest bar of clustered counts, whose values stand on them upright. */
+#define COUNTS_HEADROOM 0.4
+
+/*
+ * The worker axis' margins: a log axis reaches this factor beyond the fewest and the most
+ * workers; a linear one this fraction of its span beyond them, at least the minimum.
+ */
+#define LOG_AXIS_MARGIN 1.5
+#define LINEAR_AXIS_MARGIN 0.08
+#define LINEAR_AXIS_MIN_PAD 0.6
+
+/* A log y axis reaches this factor below the least and beyond the most. */
+#define LOG_Y_MARGIN 2
+
+/* The width of a cluster of bars, one position being 1. */
+#define CLUSTER_WIDTH 0.8
+
+/* The shares' y range reaches at least this many fair shares. */
+#define SHARES_MIN_TOP 1.5
+
+/*
+ * How far apart the throughput's series sit at one worker count, so that equal values stay
+ * apart: in octaves on a log axis, in fractions of the axis on a linear one; and the most
+ * all of them may spread over.
+ */
+#define NUDGE_OCTAVES 0.07
+#define NUDGE_OCTAVES_SPAN 0.5
+#define NUDGE_LINEAR 0.02
+#define NUDGE_LINEAR_SPAN 0.1
 
 /* Every chart's file stem and heading, indexed by enum chart_kind. */
 static const struct {
@@ -44,479 +59,435 @@ static const struct {
 	[CHART_MAKESPAN] = { "makespan", "Makespan per strategy" },
 	[CHART_SHARES] = { "shares", "Each worker's share of completed jobs" },
 	[CHART_LATENCY] = { "latency", "Claim-latency percentiles" },
+	[CHART_QUEUE_WAIT] = { "queue_wait", "Queue-wait percentiles" },
 	[CHART_TIMELINE] = { "timeline", "Completions over time" },
+	[CHART_BACKLOG] = { "backlog", "Backlog over time" },
+	[CHART_ARRIVALS] = { "arrivals", "Arrivals over time" },
+	[CHART_EMPTIES] = { "empties", "Empty and spurious empty claims" },
 	[CHART_INTEGRITY] = { "integrity", "Duplicates, overlaps and lost jobs" },
 };
 
-/* A figure over a case's repeats. */
-struct figure_stats {
-	double mean;	/* mean of the finite values; NaN when none */
-	double min;	/* smallest finite value; NaN when none */
-	double max;	/* largest finite value; NaN when none */
-	int n;		/* finite values seen */
+/* A percentile a chart of percentiles draws. */
+struct percentile {
+	const char *name;	/* tick label */
+	const char *suffix;	/* the metric's path after the duration's: ".p50" */
+	double p;		/* the percentile, for a histogram; 100 for the max */
 };
 
-const char *chart_strategy_colour(const char *strategy)
-{
-	size_t i;
+static const struct percentile percentiles[] = {
+	{ "p50", ".p50", 50 }, { "p90", ".p90", 90 }, { "p99", ".p99", 99 }, { "p99.9", ".p999", 99.9 },
+	{ "max", ".max", 100 },
+};
 
-	for (i = 0; strategy && i < sizeof(palette) / sizeof(palette[0]); i++)
-		if (strcmp(strategy, palette[i].name) == 0)
-			return palette[i].rgb;
-	return FALLBACK_COLOUR;
+/* A count a chart of clustered bars draws. */
+struct count_figure {
+	const char *name;	/* cluster label */
+	const char *path;	/* the count's metric */
+};
+
+static const struct count_figure integrity_figures[] = {
+	{ "duplicates", "duplicates" }, { "overlaps", "overlaps" }, { "lost", "lost" },
+};
+
+static const struct count_figure empties_figures[] = {
+	{ "empty claims", "empty_claims" }, { "spurious empties", "spurious_empties" },
+};
+
+/* The jobs/s one worker of run can complete at most, 1000 / work_ms; 0 when the work time is 0. */
+static double worker_ceiling(const struct run_result *run)
+{
+	return run->work_ms > 0 ? 1000.0 / run->work_ms : 0;
 }
 
-void chart_shade(const char *strategy, int variant, char *buf)
+/* Whether a case before k has k's worker count. */
+static bool workers_seen(const struct chart_set *set, size_t k)
 {
-	const char *rgb = chart_strategy_colour(strategy);
-	size_t n = sizeof(shade_mix) / sizeof(shade_mix[0]);
-	double mix = shade_mix[variant < 0 ? 0 : (size_t)variant % n];
-	unsigned int c[3], i;
-
-	sscanf(rgb, "#%2x%2x%2x", &c[0], &c[1], &c[2]);
-	for (i = 0; i < 3; i++)
-		c[i] = (unsigned int)lround(mix >= 0 ? c[i] + (255 - c[i]) * mix : c[i] * (1 + mix));
-	snprintf(buf, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
+	for (size_t j = 0; j < k; j++)
+		if (set->cases[j].workers == set->cases[k].workers)
+			return true;
+	return false;
 }
 
-void chart_clean_label(char *buf, size_t size, const char *s)
+/* Sets c's worker axis from the cases' counts: its tics, log or linear, and its range. The fewest workers. */
+static int worker_axis(const struct chart_set *set, struct chart *c)
 {
-	size_t i;
-
-	if (!size)
-		return;
-	for (i = 0; s && s[i] && i + 1 < size; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		buf[i] = c < 0x20 || c == 0x7f ? '?' : c == '"' ? '\'' : c == '\\' ? '/' : (char)c;
-	}
-	buf[i] = '\0';
-}
-
-/* s, or "" for NULL. */
-static const char *or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
-/* Whether run belongs to series s. */
-static bool same_series(const struct chart_series *s, const struct run_result *run)
-{
-	return strcmp(s->strategy, or_empty(run->strategy)) == 0 && strcmp(s->mode, or_empty(run->claim_mode)) == 0 &&
-	       strcmp(s->group, or_empty(run->group)) == 0 && strcmp(s->sweep, or_empty(run->sweep)) == 0;
-}
-
-/* Fills series s from run, its variant counted among the set's series so far. */
-static void init_series(const struct chart_set *set, struct chart_series *s, const struct run_result *run)
-{
-	char label[CHART_LABEL * 2];
-	size_t i;
-
-	s->strategy = or_empty(run->strategy);
-	s->mode = or_empty(run->claim_mode);
-	s->group = or_empty(run->group);
-	s->sweep = or_empty(run->sweep);
-	snprintf(label, sizeof(label), "%s%s%s%s%s%s%s", s->strategy, *s->mode ? ":" : "", s->mode,
-		 *s->group ? " [" : "", s->group, *s->group ? "]" : "", *s->sweep ? " " : "");
-	snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s", s->sweep);
-	chart_clean_label(s->label, sizeof(s->label), label);
-	s->variant = 0;
-	for (i = 0; i < set->n_series; i++)
-		if (strcmp(set->series[i].strategy, s->strategy) == 0)
-			s->variant++;
-}
-
-/* Orders cases by series, then by worker count. */
-static int case_order(const void *a, const void *b)
-{
-	const struct chart_case *x = a, *y = b;
-
-	if (x->series != y->series)
-		return x->series < y->series ? -1 : 1;
-	return (x->workers > y->workers) - (x->workers < y->workers);
-}
-
-/* The index of the series of run, added when new. */
-static size_t series_of(struct chart_set *set, const struct run_result *run)
-{
-	size_t i;
-
-	for (i = 0; i < set->n_series; i++)
-		if (same_series(&set->series[i], run))
-			return i;
-	init_series(set, &set->series[set->n_series], run);
-	return set->n_series++;
-}
-
-/* Adds the case (series, workers) when new. */
-static void add_case(struct chart_set *set, size_t series, int workers)
-{
-	size_t i;
-
-	for (i = 0; i < set->n_cases; i++)
-		if (set->cases[i].series == series && set->cases[i].workers == workers)
-			return;
-	set->cases[set->n_cases++] = (struct chart_case){ .series = series, .workers = workers };
-}
-
-/* Labels the sorted cases, counts their variants and maps each run to its case. */
-static void finish_cases(struct chart_set *set, const size_t *series_of_run)
-{
-	struct chart_case *c;
-	size_t i, j;
-
-	for (i = 0; i < set->n_cases; i++) {
-		c = &set->cases[i];
-		snprintf(c->label, sizeof(c->label), "%.*s, %d wrk", CHART_LABEL - 16, set->series[c->series].label,
-			 c->workers);
-		for (j = 0; j < i; j++)
-			if (strcmp(set->series[set->cases[j].series].strategy, set->series[c->series].strategy) == 0)
-				c->variant++;
-	}
-	for (i = 0; i < set->n_runs; i++)
-		for (j = 0; j < set->n_cases; j++)
-			if (set->cases[j].series == series_of_run[i] && set->cases[j].workers == set->runs[i].run.workers)
-				set->case_of[i] = j;
-}
-
-int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t n)
-{
-	size_t *series_of_run = NULL, i;
-	int ret = -1;
-
-	memset(set, 0, sizeof(*set));
-	set->runs = runs;
-	set->n_runs = n;
-	set->series = calloc(n ? n : 1, sizeof(*set->series));
-	set->cases = calloc(n ? n : 1, sizeof(*set->cases));
-	set->case_of = calloc(n ? n : 1, sizeof(*set->case_of));
-	series_of_run = calloc(n ? n : 1, sizeof(*series_of_run));
-	if (!set->series || !set->cases || !set->case_of || !series_of_run)
-		goto out;
-	for (i = 0; i < n; i++) {
-		series_of_run[i] = series_of(set, &runs[i].run);
-		add_case(set, series_of_run[i], runs[i].run.workers);
-		if (!runs[i].run.n_series)
-			set->runs_without_series++;
-	}
-	qsort(set->cases, set->n_cases, sizeof(*set->cases), case_order);
-	finish_cases(set, series_of_run);
-	ret = 0;
-out:
-	free(series_of_run);
-	if (ret < 0)
-		chart_set_free(set);
-	return ret;
-}
-
-void chart_set_free(struct chart_set *set)
-{
-	free(set->series);
-	free(set->cases);
-	free(set->case_of);
-	memset(set, 0, sizeof(*set));
-}
-
-/* The mean, min and max of the metric at path over the runs of case c; unknown values left out. */
-static struct figure_stats case_stats(const struct chart_set *set, size_t c, const char *path)
-{
-	struct figure_stats st = { .mean = NAN, .min = NAN, .max = NAN };
-	const struct metric *m = metric_find(path);
-	double v, sum = 0;
-	size_t i;
-
-	for (i = 0; m && i < set->n_runs; i++) {
-		if (set->case_of[i] != c)
-			continue;
-		v = metric_get(m, &set->runs[i].run.metrics);
-		if (!isfinite(v))
-			continue;
-		sum += v;
-		st.min = st.n && st.min < v ? st.min : v;
-		st.max = st.n && st.max > v ? st.max : v;
-		st.n++;
-	}
-	if (st.n)
-		st.mean = sum / st.n;
-	return st;
-}
-
-/* Prints v for gnuplot: NaN when not finite. */
-static void put_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.9g", v);
-	else
-		fputs("NaN", f);
-}
-
-/* Appends one block's colour (strategy at shade variant) and style to c. */
-static void add_block(struct chart *c, const char *strategy, int variant)
-{
-	char rgb[8];
+	int lo = 0, hi = 0;
+	double pad;
 	size_t len;
 
-	chart_shade(strategy, variant, rgb);
-	len = strlen(c->colours);
-	snprintf(c->colours + len, sizeof(c->colours) - len, "%s%s", c->blocks ? " " : "", rgb);
-	len = strlen(c->styles);
-	snprintf(c->styles + len, sizeof(c->styles) - len, "%s%d", c->blocks ? " " : "", variant);
-	c->blocks++;
+	for (size_t k = 0; k < set->n_cases; k++) {
+		lo = !k || set->cases[k].workers < lo ? set->cases[k].workers : lo;
+		hi = !k || set->cases[k].workers > hi ? set->cases[k].workers : hi;
+		if (workers_seen(set, k))
+			continue;
+		len = strlen(c->ticks);
+		snprintf(c->ticks + len, sizeof(c->ticks) - len, "%s%d", len ? " " : "", set->cases[k].workers);
+	}
+	c->log_x = lo >= 1 && hi >= LOG_WORKERS_RATIO * lo;
+	if (c->log_x) {
+		c->xlo = lo / LOG_AXIS_MARGIN;
+		c->xhi = hi * LOG_AXIS_MARGIN;
+		return lo;
+	}
+	pad = LINEAR_AXIS_MARGIN * (hi - lo);
+	pad = pad > LINEAR_AXIS_MIN_PAD ? pad : LINEAR_AXIS_MIN_PAD;
+	c->xlo = lo - pad;
+	c->xhi = hi + pad;
+	return lo;
 }
 
-/* Starts a block with its title line: a blank-line pair before every block but the first. */
-static void open_block(FILE *f, const struct chart *c, const char *title, const char *columns)
+/* Where series i of n sits at workers w: nudged sideways from the others. */
+static double nudged_x(const struct chart *c, int w, size_t i, size_t n)
 {
-	fprintf(f, "%s\"%s\"\t%s\n", c->blocks ? "\n\n" : "", title, columns);
+	double step = c->log_x ? NUDGE_OCTAVES : NUDGE_LINEAR;
+	double span = c->log_x ? NUDGE_OCTAVES_SPAN : NUDGE_LINEAR_SPAN;
+	double offset;
+
+	if (n > 1 && step * (double)(n - 1) > span)
+		step = span / (double)(n - 1);
+	offset = ((double)i - (double)(n - 1) / 2.0) * step;
+	return c->log_x ? w * pow(2, offset) : w + offset * (c->xhi - c->xlo);
 }
 
-/* Throughput: a block per series, a row per worker count: workers, mean, min, max. */
+/* Sets c->ceiling: the common per-worker ceiling, -1 when the runs' work times differ, 0 when none. */
+static void common_ceiling(const struct chart_set *set, struct chart *c)
+{
+	double first = worker_ceiling(&set->runs[0].run);
+
+	c->ceiling = first;
+	for (size_t i = 1; i < set->n_runs; i++)
+		if (worker_ceiling(&set->runs[i].run) != first)
+			c->ceiling = -1;
+}
+
+/* The mean per-worker ceiling of case k's runs times its workers; NaN when the work time is 0. */
+static double case_ceiling(const struct chart_set *set, size_t k)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (size_t i = 0; i < set->n_runs; i++) {
+		if (set->case_of[i] == k) {
+			sum += worker_ceiling(&set->runs[i].run);
+			n++;
+		}
+	}
+	return n && sum > 0 ? set->cases[k].workers * sum / n : NAN;
+}
+
+/* Sets c->arrival_rate to the rate every run asked for, 0 when none or they differ. */
+static void common_arrival_rate(const struct chart_set *set, struct chart *c)
+{
+	c->arrival_rate = set->runs[0].run.arrival_rate;
+	for (size_t i = 1; i < set->n_runs; i++)
+		if (set->runs[i].run.arrival_rate != c->arrival_rate)
+			c->arrival_rate = 0;
+}
+
+/*
+ * Throughput: a block per series, a row per worker count: x (the workers, nudged apart
+ * from the other series), mean, min, max, the ceiling (workers / work time), workers. When
+ * the runs' work times differ, the series with a ceiling form the layer of ceiling marks.
+ */
 static void write_throughput(const struct chart_set *set, FILE *f, struct chart *c)
 {
 	const struct chart_series *s;
 	struct figure_stats st;
-	size_t i, k;
+	double top = 0, lowest, ceiling;
+	bool own_ceiling;
+	size_t i, k, n = set->n_series < CHART_MAX_BLOCKS ? set->n_series : CHART_MAX_BLOCKS;
+	int fewest;
 
-	for (i = 0; i < set->n_series && c->blocks < CHART_MAX_BLOCKS; i++) {
+	if (!set->n_runs)
+		return;
+	fewest = worker_axis(set, c);
+	common_ceiling(set, c);
+	common_arrival_rate(set, c);
+	for (i = 0; i < n; i++) {
 		s = &set->series[i];
-		open_block(f, c, s->label, "\"mean\"\t\"min\"\t\"max\"");
+		chart_open_block(f, c, s->label, "\"mean\"\t\"min\"\t\"max\"\t\"ceiling\"\t\"workers\"");
+		own_ceiling = false;
 		for (k = 0; k < set->n_cases; k++) {
 			if (set->cases[k].series != i)
 				continue;
-			st = case_stats(set, k, "throughput_jps");
-			fprintf(f, "%d\t", set->cases[k].workers);
-			put_num(f, st.mean);
+			st = chart_case_stats(set, k, "throughput_jps");
+			fprintf(f, "%.9g\t", nudged_x(c, set->cases[k].workers, i, n));
+			chart_put_num(f, st.mean);
 			putc('\t', f);
-			put_num(f, st.min);
+			chart_put_num(f, st.min);
 			putc('\t', f);
-			put_num(f, st.max);
-			putc('\n', f);
+			chart_put_num(f, st.max);
+			putc('\t', f);
+			ceiling = case_ceiling(set, k);
+			own_ceiling |= c->ceiling < 0 && isfinite(ceiling);
+			chart_put_num(f, ceiling);
+			fprintf(f, "\t%d\n", set->cases[k].workers);
+			top = isfinite(st.max) && st.max > top ? st.max : top;
 		}
-		add_block(c, s->strategy, s->variant);
+		if (own_ceiling)
+			chart_add_layer_block(c);
+		chart_add_block(c, s->strategy, s->variant);
 	}
+	top = c->arrival_rate > top ? c->arrival_rate : top;
+	lowest = c->ceiling > 0 ? c->ceiling * fewest : 0;
+	top = lowest > top ? lowest : top;
+	c->ymax = top > 0 ? top * (1 + Y_HEADROOM) : 1;
 }
 
 /*
- * Makespan: a block per series, a row per case: x position, mean, min, max, ideal,
- * tick label, repeats. Series are a position apart.
+ * Makespan: a block per series with a drain case, a row per drain case: x position, mean,
+ * min, max, ideal, tick label (the workers), repeats. Series are a position apart; those
+ * with a repeated case form the layer of min-max bars.
  */
 static void write_makespan(const struct chart_set *set, FILE *f, struct chart *c)
 {
 	struct figure_stats st, ideal;
+	double top = 0;
 	size_t i, k, x = 0;
+	bool opened, repeated;
 
 	for (i = 0; i < set->n_series && c->blocks < CHART_MAX_BLOCKS; i++) {
-		open_block(f, c, set->series[i].label, "\"mean\"\t\"min\"\t\"max\"\t\"ideal\"\t\"tick\"\t\"repeats\"");
+		opened = repeated = false;
 		for (k = 0; k < set->n_cases; k++) {
-			if (set->cases[k].series != i)
+			if (set->cases[k].series != i || set->cases[k].timed)
 				continue;
-			st = case_stats(set, k, "makespan_s");
-			ideal = case_stats(set, k, "ideal_s");
+			if (!opened)
+				chart_open_block(f, c, set->series[i].label,
+						 "\"mean\"\t\"min\"\t\"max\"\t\"ideal\"\t\"tick\"\t\"repeats\"");
+			opened = true;
+			st = chart_case_stats(set, k, "makespan_s");
+			ideal = chart_case_stats(set, k, "ideal_s");
 			fprintf(f, "%zu\t", x++);
-			put_num(f, st.mean);
+			chart_put_num(f, st.mean);
 			putc('\t', f);
-			put_num(f, st.min);
+			chart_put_num(f, st.min);
 			putc('\t', f);
-			put_num(f, st.max);
+			chart_put_num(f, st.max);
 			putc('\t', f);
-			put_num(f, ideal.mean);
-			fprintf(f, "\t\"%d wrk\"\t%d\n", set->cases[k].workers, st.n);
+			chart_put_num(f, ideal.mean);
+			fprintf(f, "\t\"%d\"\t%d\n", set->cases[k].workers, st.n);
+			repeated |= st.n > 1;
+			top = isfinite(st.max) && st.max > top ? st.max : top;
+			top = isfinite(ideal.mean) && ideal.mean > top ? ideal.mean : top;
 		}
+		if (!opened)
+			continue;
 		x++;
-		add_block(c, set->series[i].strategy, set->series[i].variant);
+		if (repeated)
+			chart_add_layer_block(c);
+		chart_add_block(c, set->series[i].strategy, set->series[i].variant);
 	}
+	c->ymax = top > 0 ? top * (1 + Y_HEADROOM) : 1;
 }
 
-/* Worker w's share of run's completed jobs, in percent; NaN when the run has no per-worker rows or completions. */
-static double worker_share(const struct run_result *run, int w)
+/* Orders doubles from the largest down. */
+static int descending(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * Adds to sum[] run's workers' shares as multiples of a fair share (completed * workers /
+ * total), largest first. false when the run has no per-worker rows or no completion.
+ */
+static bool add_ranked_shares(const struct run_result *run, double *sum, double *scratch)
 {
 	uint64_t total = 0;
-	int i;
-
-	if (!run->per_worker || w >= run->workers)
-		return NAN;
-	for (i = 0; i < run->workers; i++)
-		total += run->per_worker[i].completed;
-	if (!total)
-		return NAN;
-	return 100.0 * (double)run->per_worker[w].completed / (double)total;
-}
-
-/* Worker w's share, in percent, averaged over case k's runs; NaN when none has it. */
-static double case_share(const struct chart_set *set, size_t k, int w)
-{
-	double v, sum = 0;
-	size_t i;
-	int n = 0;
-
-	for (i = 0; i < set->n_runs; i++) {
-		if (set->case_of[i] != k)
-			continue;
-		v = worker_share(&set->runs[i].run, w);
-		if (isfinite(v)) {
-			sum += v;
-			n++;
-		}
-	}
-	return n ? sum / n : NAN;
-}
-
-/*
- * Shares: a block per series; per case a centre row (x, NaN, 0, fair share, tick label, 1)
- * then a row per worker (bar centre, share, bar width, fair share, "", 0).
- */
-static void write_shares(const struct chart_set *set, FILE *f, struct chart *c)
-{
-	const struct chart_case *k;
-	double width, fair;
-	size_t i, j, x = 0;
 	int w;
 
+	if (!run->per_worker || run->workers < 1)
+		return false;
+	for (w = 0; w < run->workers; w++)
+		total += run->per_worker[w].completed;
+	if (!total)
+		return false;
+	for (w = 0; w < run->workers; w++)
+		scratch[w] = (double)run->per_worker[w].completed * run->workers / (double)total;
+	qsort(scratch, (size_t)run->workers, sizeof(*scratch), descending);
+	for (w = 0; w < run->workers; w++)
+		sum[w] += scratch[w];
+	return true;
+}
+
+/*
+ * Writes case k's cluster at x: a row per worker, largest share first (bar centre, share in
+ * fair shares averaged by rank over the repeats, bar width, ""), then a tick row (x, 0, 0,
+ * workers: a bar of no size, last so that no worker's empty label replaces it). The
+ * largest share in *top. 0, or -1 when out of memory.
+ */
+static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, size_t x, double *top)
+{
+	const struct chart_case *kc = &set->cases[k];
+	double *sum = calloc((size_t)kc->workers, sizeof(*sum)), *scratch = calloc((size_t)kc->workers, sizeof(*scratch));
+	double width = CLUSTER_WIDTH / kc->workers, v;
+	int w, n = 0, ret = -1;
+
+	if (!sum || !scratch)
+		goto out;
+	for (size_t i = 0; i < set->n_runs; i++)
+		if (set->case_of[i] == k && set->runs[i].run.workers == kc->workers)
+			n += add_ranked_shares(&set->runs[i].run, sum, scratch);
+	for (w = 0; w < kc->workers; w++) {
+		v = n ? sum[w] / n : NAN;
+		fprintf(f, "%.9g\t", (double)x - CLUSTER_WIDTH / 2 + width * (w + 0.5));
+		chart_put_num(f, v);
+		fprintf(f, "\t%.9g\t\"\"\n", width);
+		*top = isfinite(v) && v > *top ? v : *top;
+	}
+	fprintf(f, "%zu\t0\t0\t\"%d\"\n", x, kc->workers);
+	ret = 0;
+out:
+	free(sum);
+	free(scratch);
+	return ret;
+}
+
+/*
+ * Shares: a block per series, per case a cluster of bars (write_share_cluster), clusters a
+ * position apart. 0, or -1 when out of memory.
+ */
+static int write_shares(const struct chart_set *set, FILE *f, struct chart *c)
+{
+	double top = 0;
+	size_t i, j, x = 0;
+
 	for (i = 0; i < set->n_series && c->blocks < CHART_MAX_BLOCKS; i++) {
-		open_block(f, c, set->series[i].label, "\"share\"\t\"width\"\t\"fair\"\t\"tick\"\t\"centre\"");
+		chart_open_block(f, c, set->series[i].label, "\"share\"\t\"width\"\t\"tick\"");
 		for (j = 0; j < set->n_cases; j++) {
-			k = &set->cases[j];
-			if (k->series != i || k->workers < 1)
+			if (set->cases[j].series != i || set->cases[j].workers < 1)
 				continue;
-			width = 0.8 / k->workers;
-			fair = 100.0 / k->workers;
-			fprintf(f, "%zu\tNaN\t0\t%.9g\t\"%d wrk\"\t1\n", x, fair, k->workers);
-			for (w = 0; w < k->workers; w++) {
-				fprintf(f, "%.9g\t", (double)x - 0.4 + width * (w + 0.5));
-				put_num(f, case_share(set, j, w));
-				fprintf(f, "\t%.9g\t%.9g\t\"\"\t0\n", width, fair);
-			}
-			x++;
+			if (write_share_cluster(set, f, j, x++, &top) < 0)
+				return -1;
 		}
 		x++;
-		add_block(c, set->series[i].strategy, set->series[i].variant);
+		chart_add_block(c, set->series[i].strategy, set->series[i].variant);
 	}
+	top *= 1 + Y_HEADROOM;
+	c->ymax = top > SHARES_MIN_TOP ? top : SHARES_MIN_TOP;
+	return 0;
 }
 
-/* Latency: a block per case, a row per percentile: position, mean over repeats (NaN unless > 0), name. */
-static void write_latency(const struct chart_set *set, FILE *f, struct chart *c)
+/* The claim-latency histograms of case k's runs merged into h; false when a run has none stored. */
+static bool merged_latency(const struct chart_set *set, size_t k, struct histogram *h)
 {
-	static const struct {
-		const char *name;	/* tick label */
-		const char *path;	/* the percentile's metric */
-	} pct[] = { { "p50", "claim_latency_ms.p50" }, { "p90", "claim_latency_ms.p90" },
-		    { "p99", "claim_latency_ms.p99" }, { "p99.9", "claim_latency_ms.p999" },
-		    { "max", "claim_latency_ms.max" } };
-	struct figure_stats st;
+	hist_init(h);
+	for (size_t i = 0; i < set->n_runs; i++) {
+		if (set->case_of[i] != k)
+			continue;
+		if (!set->runs[i].claim_latency)
+			return false;
+		hist_merge(h, set->runs[i].claim_latency);
+	}
+	return h->count > 0;
+}
+
+/*
+ * Latency and queue wait: a block per case (open-loop cases only for the queue wait), a
+ * row per percentile: position, ms (NaN unless > 0), name. A claim latency of repeats
+ * comes from their histograms merged when the store holds them; otherwise, and for the
+ * queue wait, it is the mean of the repeats' percentiles; c->pooling says which.
+ */
+static int write_percentiles(const struct chart_set *set, FILE *f, struct chart *c, const char *duration)
+{
+	struct histogram *h = malloc(sizeof(*h));
+	char path[64];
+	bool pooled, repeated = false, all_pooled = true;
+	double v, lo = INFINITY, hi = 0;
 	size_t k, p;
 
+	if (!h)
+		return -1;
 	for (k = 0; k < set->n_cases && c->blocks < CHART_MAX_BLOCKS; k++) {
-		open_block(f, c, set->cases[k].label, "\"ms\"\t\"percentile\"");
-		for (p = 0; p < sizeof(pct) / sizeof(pct[0]); p++) {
-			st = case_stats(set, k, pct[p].path);
-			fprintf(f, "%zu\t", p);
-			put_num(f, st.mean > 0 ? st.mean : NAN);
-			fprintf(f, "\t\"%s\"\n", pct[p].name);
-		}
-		add_block(c, set->series[set->cases[k].series].strategy, set->cases[k].variant);
-	}
-}
-
-/* The first run of case k (by repetition number) that has a time series, or NULL. */
-static const struct run_result *timeline_run(const struct chart_set *set, size_t k)
-{
-	const struct run_result *best = NULL, *run;
-	size_t i;
-
-	for (i = 0; i < set->n_runs; i++) {
-		run = &set->runs[i].run;
-		if (set->case_of[i] == k && run->n_series && (!best || run->repeat < best->repeat))
-			best = run;
-	}
-	return best;
-}
-
-/*
- * The timeline's marks: one last block, after the cases', with a row per fault that
- * struck a case's timeline run: its instant (s), the case's colour as a number, its kind.
- * Written only when there is a fault, counted in c->marks.
- */
-static void write_fault_marks(const struct chart_set *set, FILE *f, struct chart *c, size_t n_cases)
-{
-	const struct run_result *run;
-	unsigned int rgb;
-	char colour[8];
-	bool opened = false;
-
-	for (size_t k = 0; k < n_cases; k++) {
-		run = timeline_run(set, k);
-		for (size_t i = 0; run && i < run->n_faults; i++) {
-			if (!opened)
-				fprintf(f, "\n\n\"faults\"\t\"rgb\"\t\"kind\"\n");
-			opened = true;
-			chart_shade(set->series[set->cases[k].series].strategy, set->cases[k].variant, colour);
-			sscanf(colour, "#%6x", &rgb);
-			fprintf(f, "%.3f\t%u\t\"%s\"\n", (double)run->faults[i].at_ns / 1e9, rgb,
-				fault_kind_name(run->faults[i].kind));
-		}
-	}
-	c->marks = opened;
-}
-
-/*
- * Timeline: a block per case with a time series (its first repetition), a row per bucket:
- * its start (s), completions per second in it, completions before it; then a row at the
- * last bucket's end repeating its rate, with every completion. The faults' marks follow.
- */
-static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c)
-{
-	const struct run_result *run;
-	const struct series_point *p;
-	uint64_t total;
-	int64_t width;
-	double rate = 0;
-	size_t k, i;
-
-	for (k = 0; k < set->n_cases && c->blocks < CHART_MAX_BLOCKS; k++) {
-		run = timeline_run(set, k);
-		if (!run)
+		if (c->kind == CHART_QUEUE_WAIT && !set->cases[k].open_loop)
 			continue;
-		open_block(f, c, set->cases[k].label, "\"jobs_per_s\"\t\"completions\"");
-		total = 0;
-		width = 100;
-		for (i = 0; i < run->n_series; i++) {
-			p = &run->series[i];
-			if (i + 1 < run->n_series && run->series[i + 1].t_ms > p->t_ms)
-				width = run->series[i + 1].t_ms - p->t_ms;
-			rate = (double)p->completed * 1000.0 / (double)width;
-			fprintf(f, "%.3f\t%.9g\t%llu\n", p->t_ms / 1000.0, rate, (unsigned long long)total);
-			total += p->completed;
+		pooled = c->kind == CHART_LATENCY && merged_latency(set, k, h);
+		repeated |= set->cases[k].repeats > 1;
+		all_pooled &= pooled || set->cases[k].repeats < 2;
+		chart_open_block(f, c, set->cases[k].label, "\"ms\"\t\"percentile\"");
+		for (p = 0; p < sizeof(percentiles) / sizeof(percentiles[0]); p++) {
+			snprintf(path, sizeof(path), "%s%s", duration, percentiles[p].suffix);
+			if (pooled && percentiles[p].p < 100)
+				v = (double)hist_percentile(h, percentiles[p].p) / 1e6;
+			else if (pooled)
+				v = chart_case_stats(set, k, path).max;
+			else
+				v = chart_case_stats(set, k, path).mean;
+			fprintf(f, "%zu\t", p);
+			chart_put_num(f, v > 0 ? v : NAN);
+			fprintf(f, "\t\"%s\"\n", percentiles[p].name);
+			lo = v > 0 && v < lo ? v : lo;
+			hi = v > hi ? v : hi;
 		}
-		fprintf(f, "%.3f\t%.9g\t%llu\n", (run->series[run->n_series - 1].t_ms + width) / 1000.0, rate,
-			(unsigned long long)total);
-		add_block(c, set->series[set->cases[k].series].strategy, set->cases[k].variant);
+		chart_add_case_block(set, c, k);
 	}
-	write_fault_marks(set, f, c, k);
+	c->pooling = !repeated ? POOL_SINGLE : all_pooled ? POOL_HISTOGRAMS : POOL_MEAN;
+	if (hi > 0) {
+		c->ylo = lo / LOG_Y_MARGIN;
+		c->ymax = hi * LOG_Y_MARGIN;
+	}
+	free(h);
+	return 0;
 }
 
-/* Integrity: a header of case titles, then a row per figure: its name and each case's mean over repeats. */
-static void write_integrity(const struct chart_set *set, FILE *f, struct chart *c)
+/* Clustered counts: a header of case titles, then a row per figure: its name and each case's mean over repeats. */
+static void write_counts(const struct chart_set *set, FILE *f, struct chart *c, const struct count_figure *figs,
+			 size_t n_figs)
 {
-	static const struct {
-		const char *name;	/* cluster label */
-		const char *path;	/* the count's metric */
-	} figs[] = { { "duplicates", "duplicates" }, { "overlaps", "overlaps" }, { "lost", "lost" } };
 	size_t k, i, n = set->n_cases < CHART_MAX_BLOCKS ? set->n_cases : CHART_MAX_BLOCKS;
+	double v, top = 0;
 
 	fputs("\"figure\"", f);
 	for (k = 0; k < n; k++) {
 		fprintf(f, "\t\"%s\"", set->cases[k].label);
-		add_block(c, set->series[set->cases[k].series].strategy, set->cases[k].variant);
+		chart_add_case_block(set, c, k);
 	}
 	putc('\n', f);
-	for (i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+	for (i = 0; i < n_figs; i++) {
 		fprintf(f, "\"%s\"", figs[i].name);
 		for (k = 0; k < n; k++) {
+			v = chart_case_stats(set, k, figs[i].path).mean;
 			putc('\t', f);
-			put_num(f, case_stats(set, k, figs[i].path).mean);
+			chart_put_num(f, v);
+			top = isfinite(v) && v > top ? v : top;
 		}
 		putc('\n', f);
 	}
+	c->ymax = top > 0 ? top * (1 + COUNTS_HEADROOM) : 1;
+}
+
+/* Writes chart c's data into f. 0, or -1 when out of memory. */
+static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
+{
+	switch (c->kind) {
+	case CHART_THROUGHPUT:
+		write_throughput(set, f, c);
+		break;
+	case CHART_MAKESPAN:
+		write_makespan(set, f, c);
+		break;
+	case CHART_SHARES:
+		return write_shares(set, f, c);
+	case CHART_LATENCY:
+		return write_percentiles(set, f, c, "claim_latency_ms");
+	case CHART_QUEUE_WAIT:
+		return write_percentiles(set, f, c, "queue_wait_ms");
+	case CHART_TIMELINE:
+	case CHART_BACKLOG:
+	case CHART_ARRIVALS:
+		chart_write_time(set, f, c);
+		break;
+	case CHART_EMPTIES:
+		write_counts(set, f, c, empties_figures, sizeof(empties_figures) / sizeof(empties_figures[0]));
+		break;
+	case CHART_INTEGRITY:
+		write_counts(set, f, c, integrity_figures, sizeof(integrity_figures) / sizeof(integrity_figures[0]));
+		break;
+	case CHART_COUNT:
+		break;
+	}
+	return 0;
 }
 
 int chart_write(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c, char *err,
@@ -524,11 +495,13 @@ int chart_write(const struct chart_set *set, enum chart_kind kind, const char *d
 {
 	char path[4096];
 	FILE *f;
+	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
 	c->name = chart_names[kind].name;
 	c->title = chart_names[kind].title;
+	c->height = CHART_HEIGHT;
 	if (snprintf(path, sizeof(path), "%s/%s.tsv", dir, c->name) >= (int)sizeof(path)) {
 		snprintf(err, errlen, "%s: path too long", dir);
 		return -1;
@@ -538,30 +511,9 @@ int chart_write(const struct chart_set *set, enum chart_kind kind, const char *d
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	switch (kind) {
-	case CHART_THROUGHPUT:
-		write_throughput(set, f, c);
-		break;
-	case CHART_MAKESPAN:
-		write_makespan(set, f, c);
-		break;
-	case CHART_SHARES:
-		write_shares(set, f, c);
-		break;
-	case CHART_LATENCY:
-		write_latency(set, f, c);
-		break;
-	case CHART_TIMELINE:
-		write_timeline(set, f, c);
-		break;
-	case CHART_INTEGRITY:
-		write_integrity(set, f, c);
-		break;
-	case CHART_COUNT:
-		break;
-	}
-	if (ferror(f) | (fclose(f) != 0)) {
-		snprintf(err, errlen, "cannot write %s", path);
+	rc = chart_wanted(set, kind) ? write_data(set, f, c) : 0;
+	if (ferror(f) | (fclose(f) != 0) || rc < 0) {
+		snprintf(err, errlen, rc < 0 ? "out of memory writing %s" : "cannot write %s", path);
 		return -1;
 	}
 	return 0;

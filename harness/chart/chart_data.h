@@ -21,15 +21,29 @@
 /* Blocks one chart holds at most: a longer report is cut to this many series or cases. */
 #define CHART_MAX_BLOCKS 256
 
+/* Cases the timeline draws in one shared pair of plots at most; more get a panel per series. */
+#define CHART_TIMELINE_SHARED 4
+
 /* The charts, in the order the report shows them. */
 enum chart_kind {
-	CHART_THROUGHPUT,	/* throughput against workers, a line per series */
-	CHART_MAKESPAN,		/* makespan per case, bars with min-max and the ideal */
-	CHART_SHARES,		/* each worker's share of completed jobs, clustered bars per case */
+	CHART_THROUGHPUT,	/* throughput against workers, markers per series, the work time's ceiling */
+	CHART_MAKESPAN,		/* makespan per drain case, bars with min-max and the ideal */
+	CHART_SHARES,		/* each worker's share of completed jobs against a fair share, per case */
 	CHART_LATENCY,		/* claim-latency percentiles per case, log scale */
-	CHART_TIMELINE,		/* completions per 100 ms bucket and cumulative, per case */
+	CHART_QUEUE_WAIT,	/* queue-wait percentiles per open-loop case, log scale */
+	CHART_TIMELINE,		/* distinct completions and duplicates per second and cumulative, per case */
+	CHART_BACKLOG,		/* jobs waiting over time, per open-loop case */
+	CHART_ARRIVALS,		/* arrivals per second over time against the rate asked, per open-loop case */
+	CHART_EMPTIES,		/* empty claims and spurious empties per case */
 	CHART_INTEGRITY,	/* duplicates, overlaps and lost jobs per case */
 	CHART_COUNT
+};
+
+/* How a chart of percentiles treats a case's repeats. */
+enum chart_pooling {
+	POOL_SINGLE,		/* every case is one run: nothing to pool */
+	POOL_HISTOGRAMS,	/* the repeats' histograms merged, percentiles of the whole */
+	POOL_MEAN,		/* the mean of the repeats' percentiles (no histogram stored) */
 };
 
 /* Runs that draw one line or one set of bars: everything but the worker count and the repeat alike. */
@@ -47,6 +61,9 @@ struct chart_case {
 	size_t series;			/* index in chart_set.series */
 	int workers;			/* worker threads */
 	int variant;			/* cases of the same strategy before this one: picks its shade */
+	int repeats;			/* runs in the case */
+	bool timed;			/* a run of it is timed (duration_s > 0): no makespan */
+	bool open_loop;			/* a run of it had arrivals (arrival_rate > 0) */
 	char label[CHART_LABEL];	/* the series' label, then ", N wrk" */
 };
 
@@ -70,7 +87,23 @@ struct chart {
 	size_t blocks;			/* data blocks (or columns) written, one per series or case */
 	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */
 	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated */
-	char styles[CHART_LIST];	/* a small number per block (dash and point type), space-separated */
+	char styles[CHART_LIST];	/* a small number per block (dash type), space-separated */
+	int height;			/* the image's height in pixels */
+	double xlo, xhi;		/* the throughput's worker range; charts over time: xhi, the last instant (s) */
+	bool log_x;			/* workers on a log scale: they span a wide range */
+	char ticks[CHART_LIST];		/* throughput: the worker counts measured, space-separated: its x tics */
+	double ylo;			/* the bottom of a log y range (percentile charts); 0: a range from 0 */
+	double ymax;			/* the top of the y range; 0: automatic */
+	double ymax2;			/* the top of a second plot's y range: the timeline's jobs done so far */
+	double ceiling;			/* jobs/s one worker can complete (1000 / work_ms), common to every run; -1: they differ; 0: none */
+	double arrival_rate;		/* jobs/s the producers were asked for, common to every run; 0: none or unequal */
+	enum chart_pooling pooling;	/* percentile charts: how repeats are pooled */
+	bool dups_known;		/* timeline: every run's series tells first completions from duplicates */
+	char layer[CHART_LIST];		/* the blocks (from 1) a second layer draws, space-separated: the
+					   timeline's with a duplicate, the throughput's with a ceiling of
+					   their own, the makespan's with a repeated case */
+	size_t panels;			/* timeline: panels, one per series; 0: the shared layout */
+	char firsts[CHART_LIST];	/* timeline: each panel's first block (from 1), then blocks + 1, space-separated */
 };
 
 /* The colour of strategy, "#rrggbb": fixed for the known strategies, grey for any other. */
@@ -88,6 +121,12 @@ void chart_shade(const char *strategy, int variant, char *buf);
  */
 void chart_clean_label(char *buf, size_t size, const char *s);
 
+/*
+ * Whether the report draws chart kind for set: the makespan only when a case is a drain
+ * run, the queue wait, backlog and arrivals only when a case had arrivals; the others always.
+ */
+bool chart_wanted(const struct chart_set *set, enum chart_kind kind);
+
 /* Groups the n runs into set (zeroed first). 0, or -1 when out of memory. */
 int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t n);
 
@@ -95,7 +134,8 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
 void chart_set_free(struct chart_set *set);
 
 /*
- * Writes chart kind's data file NAME.tsv into directory dir and fills *c. 0, or -1
+ * Writes chart kind's data file NAME.tsv into directory dir and fills *c (a chart kind
+ * chart_wanted refuses is written with no block). 0, or -1
  * with err when the file cannot be written.
  */
 int chart_write(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c, char *err,

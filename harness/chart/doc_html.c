@@ -8,9 +8,10 @@
 /* The page's style. */
 static const char html_style[] =
 	"body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222}\n"
-	"table{border-collapse:collapse;font-size:13px;margin:1em 0}\n"
+	"table{border-collapse:collapse;font-size:13px;margin:1em 0;display:block;overflow-x:auto}\n"
 	"th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}\n"
 	"td.t,table.env td,table.env th{text-align:left}\n"
+	"td.t{white-space:nowrap}\n"
 	"th{background:#f3f3f3}\n"
 	".chip{display:inline-block;width:.9em;height:.9em;margin-right:.4em;vertical-align:middle}\n"
 	"svg{max-width:100%;height:auto;display:block}\n"
@@ -88,7 +89,9 @@ static void html_figures(FILE *out, const struct report_doc *d, const struct fig
 
 	fputs("<table>\n<tr><th>run</th>", out);
 	for (c = 0; c < f->n_columns; c++) {
-		fputs("<th>", out);
+		fputs("<th title=\"", out);
+		html_text(out, f->columns[c].gloss);
+		fputs("\">", out);
 		html_text(out, f->columns[c].header);
 		if (f->columns[c].unit[0]) {
 			fputs("<br><small>", out);

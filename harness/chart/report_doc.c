@@ -12,6 +12,7 @@
 
 #include "chart/doc_markup.h"
 #include "chart/report_doc.h"
+#include "chart/report_settings.h"
 #include "generated/version.h"
 
 /* The machine the report is made on. */
@@ -27,21 +28,74 @@ struct machine {
 /* The most rows env_rows writes: six fixed ones and the settings. */
 #define ENV_ROWS (6 + DB_MAX_SETTINGS)
 
-/* What each chart shows, under its heading. */
-static const char *const chart_captions[CHART_COUNT] = {
-	[CHART_THROUGHPUT] = "Completed jobs per second against the number of workers, a line per strategy; "
-			     "the mean over repeats with min-max bars.",
-	[CHART_MAKESPAN] = "Start barrier to the last completion, per strategy and worker count, the mean over "
-			   "repeats; the dashed mark is the ideal, the total work divided by the workers.",
-	[CHART_SHARES] = "Each worker's share of the completed jobs (a bar per worker); a fair strategy keeps every "
-			 "bar at the dashed fair share.",
-	[CHART_LATENCY] = "Claim latency (start of a claim attempt to the job in hand, retries and lock waits "
-			  "included) at p50, p90, p99, p99.9 and max, log scale.",
-	[CHART_TIMELINE] = "Completions per 100 ms bucket (above) and completed jobs so far (below), the first "
-			   "repetition of each strategy and worker count: blocking shows as gaps, convoys as bursts.",
-	[CHART_INTEGRITY] = "Duplicate executions, overlapping executions of one job, and lost jobs, the mean over "
-			    "repeats: a correct strategy shows none.",
+/* What each chart shows and one sentence on how to read it, under its heading. */
+static const struct {
+	const char *what;	/* what it draws */
+	const char *read;	/* how to read it */
+} chart_captions[CHART_COUNT] = {
+	[CHART_THROUGHPUT] = { "Completed jobs per second against the number of workers, a marker per strategy and "
+			       "worker count (the mean over repeats, min-max bars), nudged sideways so that equal values "
+			       "stay apart; no line joins them, since the worker counts between were not measured. The "
+			       "dashed line is the ceiling the work time sets (workers / work time), the dotted one, in open-loop runs, the "
+			       "arrival rate asked.",
+			       "How to read it: the closer a strategy keeps to the dashed ceiling as workers grow, the "
+			       "better it scales; markers that level off or fall show contention." },
+	[CHART_MAKESPAN] = { "Start barrier to the last completion of each drain run, per strategy and worker count "
+			     "(the mean over repeats, min-max bars); the dashed mark is the ideal, the total work divided "
+			     "by the workers. Timed runs are left out: their makespan is their duration.",
+			     "How to read it: a bar that ends at its dashed mark is perfect; the part above the mark is "
+			     "time lost to claiming." },
+	[CHART_SHARES] = { "Each worker's share of the completed jobs as a multiple of a fair share (1 / workers), a bar "
+			   "per worker ranked largest first, averaged by rank over repeats.",
+			   "How to read it: a fair strategy keeps every bar at the dashed 1; bars that fall from left to "
+			   "right show a few workers taking most of the jobs." },
+	[CHART_LATENCY] = { "Claim latency (start of a claim attempt to the job in hand, retries and lock waits "
+			    "included) at p50, p90, p99, p99.9 and max, log scale.",
+			    "How to read it: lower is better; a line that climbs steeply from p50 to p99 means a few "
+			    "claims waited far longer than most." },
+	[CHART_QUEUE_WAIT] = { "Queue wait of the open-loop runs (a job's arrival to its first claim; a job never "
+			       "claimed waits to the run's end) at p50, p90, p99, p99.9 and max, log scale.",
+			       "How to read it: lower is better; a wait that grows towards the run's length means the "
+			       "workers fell behind the arrivals." },
+	[CHART_TIMELINE] = { "Distinct jobs completed per second in each 100 ms bucket and, in the shared layout, "
+			     "distinct jobs done so far, the first repetition of each strategy and worker count; "
+			     "duplicate executions are dotted apart, never counted as completions. With many strategies, "
+			     "a panel per strategy, its worker counts in shades.",
+			     "How to read it: gaps show blocking, bursts convoys, and a dotted line above zero a job "
+			     "run twice." },
+	[CHART_BACKLOG] = { "Jobs enqueued and not yet in a worker's hand at the end of each 100 ms bucket, the "
+			    "open-loop runs' first repetitions.",
+			    "How to read it: a flat line means the workers keep up with the arrivals, a rising one that "
+			    "they fall behind." },
+	[CHART_ARRIVALS] = { "Jobs the producers inserted per second in each 100 ms bucket, against the rate asked "
+			     "(dashed), the open-loop runs' first repetitions.",
+			     "How to read it: the steps should hover at the dashed rate; a shortfall means the run "
+			     "measured less load than it asked for." },
+	[CHART_EMPTIES] = { "Claims that returned no job, and of them the spurious ones, made while a job the worker "
+			    "could take was waiting, the mean over repeats.",
+			    "How to read it: empty claims at the end of a drain are normal; spurious empties mean the "
+			    "strategy hid waiting jobs from its workers." },
+	[CHART_INTEGRITY] = { "Duplicate executions, overlapping executions of one job, and lost jobs, the mean over "
+			      "repeats.",
+			      "How to read it: a correct strategy shows no bar at all; any bar is a job run twice or "
+			      "never." },
 };
+
+/* What a chart of percentiles says about the repeats, by its pooling. */
+static const char *const pooling_notes[] = {
+	[POOL_SINGLE] = "",
+	[POOL_HISTOGRAMS] = " With repeats, the percentiles of their histograms merged.",
+	[POOL_MEAN] = " With repeats, the mean of each repeat's percentile (the store keeps no histogram to merge).",
+};
+
+/* Room for a chart's caption. */
+#define CAPTION_TEXT 1024
+
+/* Room for one line of the glossary. */
+#define ROW_TEXT 640
+
+/* Room for the settings every run shares, "name=value, ...": more are left out. */
+#define SHARED_TEXT 6144
 
 /* Reads the machine's name, processors and memory. */
 static void machine_read(struct machine *m)
@@ -166,6 +220,86 @@ static void write_environment(FILE *out, const struct report_doc *d, const struc
 	mk->paragraph(out, text);
 }
 
+/* The caption of chart c: what it shows, notes on repeats and old data, how to read it. */
+static void write_caption(FILE *out, const struct chart *c, const struct doc_markup *mk)
+{
+	char text[CAPTION_TEXT];
+
+	snprintf(text, sizeof(text), "%s%s%s %s", chart_captions[c->kind].what, pooling_notes[c->pooling],
+		 c->kind == CHART_TIMELINE && c->blocks && !c->dups_known ?
+			 " These runs were stored before first completions were kept: a duplicate counts here as a "
+			 "completion." : "",
+		 chart_captions[c->kind].read);
+	mk->paragraph(out, text);
+}
+
+/* Whether f has a column headed header. */
+static bool has_column(const struct figures *f, const char *header)
+{
+	for (size_t c = 0; c < f->n_columns; c++)
+		if (strcmp(f->columns[c].header, header) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The glossary of f's columns, those except does not have (NULL: all): each header (and
+ * unit), its gloss and, for a metric, its definition, as the metric table has them; a
+ * definition that starts with the gloss stands alone.
+ */
+static void write_glossary(FILE *out, const struct figures *f, const struct figures *except,
+			   const struct doc_markup *mk)
+{
+	static char keys[FIGURES_MAX_COLUMNS][ROW_TEXT];
+	struct env_row rows[FIGURES_MAX_COLUMNS];
+	size_t n = 0;
+
+	for (size_t c = 0; c < f->n_columns; c++) {
+		const struct figures_column *col = &f->columns[c];
+
+		if (except && has_column(except, col->header))
+			continue;
+
+		snprintf(keys[n], sizeof(keys[n]), "%s%s%s%s", col->header, col->unit[0] ? " (" : "", col->unit,
+			 col->unit[0] ? ")" : "");
+		rows[n] = (struct env_row){ "", keys[n], col->gloss ? col->gloss : "", "", "" };
+		if (col->definition && col->gloss && strncmp(col->definition, col->gloss, strlen(col->gloss)) == 0)
+			rows[n].value = col->definition;
+		else if (col->definition)
+			rows[n] = (struct env_row){ "", keys[n], col->gloss ? col->gloss : "", ": ", col->definition };
+		n++;
+	}
+	if (n)
+		mk->pairs(out, rows, n);
+}
+
+/* The settings that differ between d's runs, each with its values, then in one row those they share. */
+static void write_settings(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
+{
+	static struct setting_spread spread[SETTINGS_MAX];
+	static char same[SHARED_TEXT];
+	struct env_row rows[SETTINGS_MAX + 1];
+	size_t n = report_settings(d->runs, d->n_runs, spread, SETTINGS_MAX), n_rows = 0, len = 0;
+
+	same[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (spread[i].n_values > 1)
+			rows[n_rows++] = (struct env_row){ "", spread[i].name, spread[i].values, "", "" };
+		else if (len + strlen(spread[i].name) + strlen(spread[i].values) + sizeof(", =\"\"") < sizeof(same))
+			len += (size_t)snprintf(same + len, sizeof(same) - len, "%s%s=%s", len ? ", " : "",
+						spread[i].name, spread[i].values[0] ? spread[i].values : "\"\"");
+	}
+	mk->heading(out, 2, "Settings");
+	if (n_rows)
+		mk->paragraph(out, "The settings that differ between the runs of this report, each with its values "
+			      "(strategy, mode and workers are the table's own columns), then those they share:");
+	else
+		mk->paragraph(out, "Every run of this report had the same settings (strategy, mode and workers aside, "
+			      "which the table shows):");
+	rows[n_rows++] = (struct env_row){ "", "the same in every run", same, "", "" };
+	mk->pairs(out, rows, n_rows);
+}
+
 /* Writes the whole document of d in markup mk into d->dir. 0, or -1 with err. */
 static int write_doc(const struct report_doc *d, const struct doc_markup *mk, char *err, size_t errlen)
 {
@@ -187,6 +321,9 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	mk->heading(out, 2, "Figures");
 	mk->paragraph(out, "As `claimbench show RUN` prints them; a run marked * is incomplete.");
 	mk->figures(out, d, &f);
+	mk->paragraph(out, "What each column means, from the metric table:");
+	write_glossary(out, &f, NULL, mk);
+	write_settings(out, d, mk);
 	if (faults.n_rows) {
 		mk->heading(out, 2, "Faults and recovery");
 		mk->paragraph(out, "What the injected faults cost each run: lost and stuck jobs, redeliveries, zombie "
@@ -194,13 +331,15 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 			      "that job's next commit), and which delivery guarantee held. The timeline marks each "
 			      "fault. docs/faults.md defines them.");
 		mk->figures(out, d, &faults);
+		mk->paragraph(out, "Its columns that the figures table does not have:");
+		write_glossary(out, &faults, &f, mk);
 	}
 	mk->heading(out, 2, "Charts");
 	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
 		      "worker counts are shades of it.");
 	for (size_t i = 0; i < d->n_charts; i++) {
 		mk->heading(out, 3, d->charts[i].title);
-		mk->paragraph(out, chart_captions[d->charts[i].kind]);
+		write_caption(out, &d->charts[i], mk);
 		if (mk->chart(out, d->dir, &d->charts[i], err, errlen) < 0) {
 			fclose(out);
 			goto out;

@@ -177,21 +177,28 @@ fail:
 	return -1;
 }
 
-/* Writes every chart's data into dir and draws it. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
+/*
+ * Writes the data of every chart set calls for into dir and draws it, into charts[] and
+ * *n. EXIT_DONE, or EXIT_ENVIRONMENT after printing why.
+ */
 static int draw_charts(const struct chart_set *set, const char *gnuplot, const char *scripts, const char *dir,
-		       struct chart *charts)
+		       struct chart *charts, size_t *n)
 {
 	char err[1024], log[4096];
 	int k;
 
 	snprintf(log, sizeof(log), "%s/%s", dir, CHART_LOG);
 	unlink(log);
+	*n = 0;
 	for (k = 0; k < CHART_COUNT; k++) {
-		if (chart_write(set, (enum chart_kind)k, dir, &charts[k], err, sizeof(err)) < 0 ||
-		    chart_draw(gnuplot, scripts, dir, &charts[k], err, sizeof(err)) < 0) {
+		if (!chart_wanted(set, (enum chart_kind)k))
+			continue;
+		if (chart_write(set, (enum chart_kind)k, dir, &charts[*n], err, sizeof(err)) < 0 ||
+		    chart_draw(gnuplot, scripts, dir, &charts[*n], err, sizeof(err)) < 0) {
 			fprintf(stderr, "claimbench report: %s\n", err);
 			return EXIT_ENVIRONMENT;
 		}
+		(*n)++;
 	}
 	return EXIT_DONE;
 }
@@ -203,25 +210,26 @@ static int make_report(const struct selection *sel, const char *gnuplot, const c
 	struct chart_set set;
 	struct report_doc doc;
 	char err[1024];
+	size_t n_charts;
 	int status;
 
 	if (chart_set_build(&set, sel->list.runs, sel->list.n) < 0) {
 		fprintf(stderr, "claimbench report: out of memory\n");
 		return EXIT_ENVIRONMENT;
 	}
-	status = draw_charts(&set, gnuplot, scripts, dir, charts);
+	status = draw_charts(&set, gnuplot, scripts, dir, charts, &n_charts);
 	if (status != EXIT_DONE)
 		goto out;
 	doc = (struct report_doc){ .subject = sel->subject, .dir = dir, .runs = sel->list.runs,
 				   .n_runs = sel->list.n, .set = &set,
-				   .charts = charts, .n_charts = CHART_COUNT };
+				   .charts = charts, .n_charts = n_charts };
 	if (report_doc_markdown(&doc, err, sizeof(err)) < 0 || report_doc_html(&doc, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench report: %s\n", err);
 		status = EXIT_ENVIRONMENT;
 		goto out;
 	}
-	printf("report of %s: %zu runs, %d charts (PNG and SVG)\n  %s/report.md\n  %s/report.html\n", sel->subject,
-	       sel->list.n, CHART_COUNT, dir, dir);
+	printf("report of %s: %zu runs, %zu charts (PNG and SVG)\n  %s/report.md\n  %s/report.html\n", sel->subject,
+	       sel->list.n, n_charts, dir, dir);
 	if (set.runs_without_series)
 		printf("note: %zu of %zu runs have no time series in the store; the timeline leaves them out\n",
 		       set.runs_without_series, sel->list.n);

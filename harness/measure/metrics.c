@@ -101,7 +101,9 @@
  * series	100 ms buckets [k * 100, (k + 1) * 100) ms, k from 0 to the bucket of the
  *		latest instant recorded (execution and empty-claim ends, error instants,
  *		enqueue times) and, in a timed run, at least to duration_ns - 1. completed:
- *		EXEC_DONE executions by end_ns; empty_claims by end_ns; errors by instant;
+ *		EXEC_DONE executions by end_ns; first_completed: of those, each job's
+ *		earliest-ending one (every one of a job outside 1..n_jobs), so that
+ *		completed - first_completed are duplicates; empty_claims by end_ns; errors by instant;
  *		enqueued: jobs past n_backlog by enqueue time; backlog: jobs enqueued in
  *		buckets up to k minus jobs first in hand in buckets up to k, a job's first
  *		in hand being max(first_start, enqueued_ns).
@@ -829,6 +831,38 @@ out_free:
 	return ret;
 }
 
+/*
+ * Adds each job's first completion, the earliest end of its EXEC_DONE executions, to the
+ * first_completed column; an execution of a job outside 1..n_jobs counts as a first. 0, or
+ * -1 when out of memory.
+ */
+static int series_first_completions(const struct metrics_input *in, struct series_point *pts)
+{
+	const struct ledger *l = in->ledger;
+	int64_t *first_end = alloc_zeroed(in->n_jobs, sizeof(*first_end));
+	size_t i, j;
+
+	if (!first_end)
+		return -1;
+	for (j = 0; j < in->n_jobs; j++)
+		first_end[j] = INT64_MAX;
+	for (i = 0; i < l->n_execs; i++) {
+		const struct execution *e = &l->execs[i];
+
+		if (e->outcome != EXEC_DONE)
+			continue;
+		if (!job_in_range(in, e->job_id))
+			pts[bucket_of(e->end_ns)].first_completed++;
+		else if (e->end_ns < first_end[e->job_id - 1])
+			first_end[e->job_id - 1] = e->end_ns;
+	}
+	for (j = 0; j < in->n_jobs; j++)
+		if (first_end[j] != INT64_MAX)
+			pts[bucket_of(first_end[j])].first_completed++;
+	free(first_end);
+	return 0;
+}
+
 int metrics_series(const struct metrics_input *in, struct series_point **out, size_t *n)
 {
 	const struct ledger *l = in->ledger;
@@ -849,7 +883,7 @@ int metrics_series(const struct metrics_input *in, struct series_point **out, si
 		pts[bucket_of(l->empties[i].end_ns)].empty_claims++;
 	for (i = 0; i < l->n_errors; i++)
 		pts[bucket_of(l->errors[i])].errors++;
-	if (series_backlog(in, pts, count) < 0) {
+	if (series_first_completions(in, pts) < 0 || series_backlog(in, pts, count) < 0) {
 		free(pts);
 		return -1;
 	}

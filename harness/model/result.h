@@ -67,6 +67,7 @@ struct producer_stats {
 struct series_point {
 	int64_t t_ms;		/* the bucket's start, ms after the start barrier */
 	uint64_t completed;	/* executions whose completion committed (outcome done), by end time */
+	uint64_t first_completed; /* of those, each job's first: distinct jobs done; METRIC_UNKNOWN when not stored */
 	uint64_t empty_claims;	/* empty claims, by the instant they returned */
 	uint64_t errors;	/* database errors of every kind, workers' and producers', by instant */
 	uint64_t enqueued;	/* arrivals whose insert committed in the bucket (the backlog not included) */

@@ -48,11 +48,19 @@ static void metric_cell(const struct metric *m, const struct run_result *run, ch
 	}
 }
 
-/* Adds a column to f; metric is NULL for a column that is no metric. */
-static void add_column(struct figures *f, const char *header, const char *unit, bool text, const struct metric *metric)
+/* Adds a column that is no metric to f, with what it holds. */
+static void add_column(struct figures *f, const char *header, bool text, const char *gloss)
 {
-	f->columns[f->n_columns++] = (struct figures_column){ .header = header, .unit = unit, .text = text,
-							      .metric = metric };
+	f->columns[f->n_columns++] = (struct figures_column){ .header = header, .unit = "", .text = text,
+							      .gloss = gloss };
+}
+
+/* Adds metric m's column to f, with its gloss and definition. */
+static void add_metric_column(struct figures *f, const struct metric *m)
+{
+	f->columns[f->n_columns++] = (struct figures_column){ .header = m->cell.header, .unit = m->cell.unit,
+							      .metric = m, .gloss = m->cell.gloss,
+							      .definition = m->definition };
 }
 
 /* Whether a run among the n has metric m known and not 0. */
@@ -140,16 +148,18 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 
 	for (i = 0; i < n; i++)
 		shape.points |= has_point(runs[i]);
-	add_column(f, "strategy", "", true, NULL);
-	add_column(f, "mode", "", true, NULL);
-	add_column(f, "wrk", "", false, NULL);
+	add_column(f, "strategy", true, "the claiming strategy");
+	add_column(f, "mode", true, "claim mode: hold (the claim's transaction stays open while the job runs) or flip "
+		   "(the claim commits the job's status to active)");
+	add_column(f, "wrk", false, "worker threads, each with its own connection");
 	for (i = 0; i < metric_table_len; i++)
 		if (shown[i])
-			add_column(f, metric_table[i].cell.header, metric_table[i].cell.unit, false, &metric_table[i]);
+			add_metric_column(f, &metric_table[i]);
 	if (shape.delivery)
-		add_column(f, "delivery", "", true, NULL);
+		add_column(f, "delivery", true, "the delivery guarantees the run kept: at-most-once (no job executed "
+			   "twice) and at-least-once (no job lost)");
 	if (shape.points)
-		add_column(f, "group/sweep", "", true, NULL);
+		add_column(f, "group/sweep", true, "the scenario section and the swept keys' values of the run");
 	f->cells = calloc(n * f->n_columns + 1, sizeof(*f->cells));
 	if (!f->cells) {
 		memset(f, 0, sizeof(*f));

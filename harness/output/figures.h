@@ -27,6 +27,8 @@ struct figures_column {
 	const char *unit;	/* second header line: the unit, or "" */
 	bool text;		/* left-aligned text rather than a right-aligned number */
 	const struct metric *metric;	/* the metric it shows (its gloss and definition); NULL for strategy, mode ... */
+	const char *gloss;		/* a few words on what it holds: the metric's gloss, or the column's own */
+	const char *definition;		/* the metric's one-line definition; NULL for a column that is no metric */
 };
 
 /* The figures of some runs. */

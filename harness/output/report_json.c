@@ -143,6 +143,8 @@ static int bucket_members(json_object *obj, const struct run_result *run, size_t
 
 	bad |= json_put(obj, "t_ms", json_object_new_int64(p->t_ms));
 	bad |= json_put(obj, "completed", json_object_new_uint64(p->completed));
+	bad |= json_put(obj, "first_completed", p->first_completed == METRIC_UNKNOWN ? NULL :
+					      json_object_new_uint64(p->first_completed));
 	bad |= json_put(obj, "empty_claims", json_object_new_uint64(p->empty_claims));
 	bad |= json_put(obj, "errors", json_object_new_uint64(p->errors));
 	bad |= json_put(obj, "enqueued", json_object_new_uint64(p->enqueued));

@@ -53,6 +53,8 @@ struct store_run {
 	char recorded_at[32];		/* when the run was stored, UTC ISO 8601 */
 	struct report report;		/* the invocation, its settings included; results is &run, n_results 1 */
 	struct run_result run;		/* the run; per_worker allocated, their claim_latency histograms empty */
+	struct histogram *claim_latency; /* the workers' claim-latency histograms merged, as stored (owned); NULL: no
+					    bins; min and max are its first and last bins' upper edges */
 	struct store_context ctx;	/* host, version, git revision, scenario text */
 	char **strings;			/* every string report, run and ctx point to (owned) */
 	size_t n_strings;		/* entries in strings */

@@ -112,6 +112,7 @@ static bool bind_bucket(struct binder *b, const void *ctx, size_t i)
 	bind_u64(b, p->errors);
 	bind_u64(b, p->enqueued);
 	bind_u64(b, p->backlog);
+	bind_count(b, p->first_completed);
 	return true;
 }
 
@@ -244,8 +245,8 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 	static const char errors_sql[] = "INSERT INTO worker_errors (run_id, worker, kind, count) VALUES (?, ?, ?, ?)";
 	static const char bins_sql[] = "INSERT INTO run_latency_bins (run_id, bin_upper_ns, count) VALUES (?, ?, ?)";
 	static const char series_sql[] =
-		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?)";
+		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog,"
+		" first_completed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char faults_sql[] =
 		"INSERT INTO run_faults (run_id, position, kind, at_ns, duration_ns, worker, job) VALUES (?, ?, ?, ?, ?, ?, ?)";
 	static const char samples_sql[] =

@@ -150,6 +150,29 @@ static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	p->errors = col_u64(c);
 	p->enqueued = col_u64(c);
 	p->backlog = col_u64(c);
+	p->first_completed = col_count(c);
+	return 0;
+}
+
+/* Adds a run_latency_bins row to the merged claim-latency histogram of the store_run at ctx. 0, or -1 with err. */
+static int latency_bin_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct store_run *s = ctx;
+	int64_t upper = col_i64(c);
+	uint64_t count = col_u64(c);
+
+	if (!s->claim_latency) {
+		s->claim_latency = malloc(sizeof(*s->claim_latency));
+		if (!s->claim_latency) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		hist_init(s->claim_latency);
+		s->claim_latency->min = upper;
+	}
+	s->claim_latency->bins[hist_bin_of(upper)] += count;
+	s->claim_latency->count += count;
+	s->claim_latency->max = upper;
 	return 0;
 }
 
@@ -277,8 +300,10 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 		" FROM run_workers w LEFT JOIN worker_errors e ON e.run_id = w.run_id AND e.worker = w.worker"
 		" WHERE w.run_id = ? ORDER BY w.worker";
 	static const char series_sql[] =
-		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog FROM run_series"
+		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog, first_completed FROM run_series"
 		" WHERE run_id = ? ORDER BY bucket_ms";
+	static const char bins_sql[] =
+		"SELECT bin_upper_ns, count FROM run_latency_bins WHERE run_id = ? ORDER BY bin_upper_ns";
 	static const char faults_sql[] = "SELECT kind, at_ns, duration_ns, worker, job FROM run_faults"
 					 " WHERE run_id = ? ORDER BY position";
 	static const char settings_sql[] =
@@ -296,6 +321,8 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	    sql_each_row(db, workers_sql, s->run.run_id, worker_row, &s->run, "reading the per-worker counters", err,
 			 errlen) < 0 ||
 	    sql_each_row(db, series_sql, s->run.run_id, series_row, &s->run, "reading the time series", err, errlen) < 0 ||
+	    sql_each_row(db, bins_sql, s->run.run_id, latency_bin_row, s, "reading the claim-latency histogram", err,
+			 errlen) < 0 ||
 	    sql_each_row(db, faults_sql, s->run.run_id, fault_row, &s->run, "reading the faults", err, errlen) < 0 ||
 	    sql_each_row(db, samples_sql, s->run.run_id, sample_row, &s->run, "reading the server's samples", err,
 			 errlen) < 0 ||
@@ -336,6 +363,7 @@ void store_run_free(struct store_run *run)
 	free(run->run.per_worker);
 	free(run->run.series);
 	free(run->run.faults);
+	free(run->claim_latency);
 	free(run->run.samples);
 	free(run->run.phases);
 	for (int k = 0; k < PROBE_MOMENTS; k++)

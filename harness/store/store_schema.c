@@ -290,6 +290,10 @@ const char *const store_migrations[] = {
 	"	PRIMARY KEY (run_id, moment)\n"
 	") WITHOUT ROWID;\n"
 	"PRAGMA user_version = 8;\n",
+
+	/* 9: each bucket's first completions of their jobs: distinct jobs done, duplicates apart. */
+	"ALTER TABLE run_series ADD COLUMN first_completed INTEGER;	-- jobs done for the first time; NULL: not kept\n"
+	"PRAGMA user_version = 9;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

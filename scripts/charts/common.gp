@@ -7,11 +7,28 @@
 #   n        how many blocks (or data columns) the data file holds
 #   marks    how many blocks follow those n: the timeline's fault marks (0 or 1)
 #   colours  one "#rrggbb" per block, space-separated: the strategy's colour, shaded
-#   styles   one small number per block, space-separated: its dash and point type
+#   styles   one small number per block, space-separated: its dash type
+#   height   the image's height in pixels
+#   xlo, xhi the worker axis' range, logx 1 when it is a log scale (throughput); for the
+#            charts over time, xhi is the end of the time axis (s)
+#   ticks    the worker counts measured, space-separated: the worker axis' tics
+#   ylo      the bottom of a log y range (percentile charts), 0 for a range from 0
+#   ymax     the top of the y range, 0 for automatic; ymax2, the timeline's second plot's
+#   ceiling  jobs/s one worker can complete (1000 / work ms), common to every run;
+#            -1 when the runs' work times differ (each row's ceiling column), 0 for none
+#   arrival  the arrival rate every run asked for (jobs/s), 0 for none or unequal
+#   pooling  percentile charts: 0 one run per case, 1 repeats' histograms merged,
+#            2 the mean of the repeats' percentiles
+#   dups     timeline: 1 when the store tells first completions from duplicates
+#   layer    the blocks (from 1) a second layer draws, space-separated: the timeline's
+#            with a duplicate, the throughput's with a ceiling of their own, the
+#            makespan's with a repeated case
+#   panels   timeline: a panel per series, 0 for the shared layout; firsts, each panel's
+#            first block (from 1) then n + 1
 if (term eq 'svg') {
-	set terminal svg size 960,540 font "sans,12" background rgb "white"
+	set terminal svg size 960,height font "sans,12" background rgb "white"
 } else {
-	set terminal pngcairo size 960,540 font "sans,10" background rgb "white"
+	set terminal pngcairo size 960,height font "sans,10" background rgb "white"
 }
 set output out
 set termoption noenhanced
@@ -22,9 +39,23 @@ set border 3
 set tics nomirror
 set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2
 set style fill solid 0.9 border -1
+if (ymax > 0) {
+	set yrange [ylo:ymax]
+}
 
-# The colour, dash type and point type of block i (from 1).
+# The colour, dash type and point type of block i (from 1): point types cycle through
+# ten shapes, so that series of one colour or one place stay apart.
 colour(i) = word(colours, i)
 style(i) = int(word(styles, i))
 dash(i) = 1 + style(i) % 5
-point(i) = 7 + 2 * (style(i) % 4)
+point(i) = int(word("7 5 9 11 13 6 4 8 10 12", 1 + (i - 1) % 10))
+# The k-th block of a list of blocks such as layer.
+block(list, k) = int(word(list, k))
+
+# An optional part of a plot is added to its command only when it has something to draw,
+# and the command is run with eval: gnuplot reads the data of a loop over nothing once, and
+# warns when that holds no valid point.
+
+# The line width of block i of n: the first drawn thickest, each later one thinner, so that
+# lines that coincide still show every colour as a border around the next.
+stacked(i, n) = 1.2 + 2.8 * (n - i) / (n > 1 ? n - 1.0 : 1.0)

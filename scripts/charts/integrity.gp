@@ -1,11 +1,10 @@
 # Duplicates, overlaps and lost jobs: a cluster per figure, a bar per strategy and worker
-# count (mean over repeats), its value written above it; bar k of n in cluster r sits at
-# r + (k - (n - 1) / 2) / (n + gap). Data: a header of titles, then
-# rows of figure name and one value per strategy and worker count.
+# count (mean over repeats), its value written up its top; bar k of n in cluster r sits at
+# r + (k - (n - 1) / 2) / (n + gap). Data: a header of titles, then rows of figure name
+# and one value per strategy and worker count.
 set title "Duplicates, overlaps and lost jobs (a correct strategy shows none)"
 set xlabel "figure"
 set ylabel "count (jobs or pairs, mean over repeats)"
-set yrange [0:*]
 set style data histograms
 set style histogram clustered gap 1
 set xtics scale 0
@@ -17,5 +16,5 @@ if (n == 0) {
 } else {
 	plot for [i=2:n+1] data using i:xtic(1) lc rgb colour(i-1) title columnheader(i), \
 	     for [i=2:n+1] data skip 1 using ($0 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):i:(sprintf("%g", column(i))) \
-		with labels offset 0, 0.6 font ",8" notitle
+		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
 }

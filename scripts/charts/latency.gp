@@ -1,7 +1,9 @@
 # Claim-latency percentiles: a line per strategy and worker count across p50, p90, p99,
-# p99.9 and max, on a log scale (mean over repeats). Data: per block, rows of position,
-# latency (ms), percentile name.
-set title "Claim latency: start of a claim attempt to the job in hand"
+# p99.9 and max, on a log scale; with repeats, the percentiles of their histograms merged
+# (pooling 1) or the mean of each repeat's percentile (pooling 2), as the title says. Data:
+# per block, rows of position, latency (ms), percentile name.
+set title "Claim latency: start of a claim attempt to the job in hand" . \
+	(pooling == 1 ? " (repeats pooled)" : pooling == 2 ? " (mean of the repeats' percentiles)" : "")
 set xlabel "percentile"
 set ylabel "claim latency (ms, log scale)"
 set logscale y

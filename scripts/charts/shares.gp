@@ -1,20 +1,21 @@
-# Each worker's share of the completed jobs: per strategy and worker count a cluster of
-# bars, one per worker (mean over repeats), and the fair share 100 / workers dashed.
-# Data: per block, a centre row (x, NaN, 0, fair, tick label, 1) per cluster, then a row
-# per worker (bar centre, share %, bar width, fair, "", 0).
-set title "Each worker's share of completed jobs (fair share dashed)"
-set xlabel "strategy, by worker count (a bar per worker)"
-set ylabel "share of the run's completed jobs (%)"
-set yrange [0:*]
+# Each worker's share of the completed jobs against a fair share: per strategy and worker
+# count a cluster of bars, one per worker, largest first (each run's workers ranked, then
+# averaged by rank over repeats), as multiples of the fair share 1/workers, so that every
+# worker count reads on one scale; 1 (fair) dashed. Bars have no outline, so that 64 thin
+# bars still read as a profile. Data: per block, a tick row (x, 0, 0, workers) per
+# cluster, then a row per worker (bar centre, share in fair shares, bar width, "").
+set title "Each worker's share of completed jobs, in fair shares (workers ranked, largest first)"
+set xlabel "workers, a cluster per strategy and worker count (colours in the key)"
+set ylabel "share / fair share (1 = all equal)"
 set xtics scale 0
+set offsets 0.3, 0.3, 0, 0
+set style fill solid 1.0 noborder
 if (n == 0) {
 	set xrange [0:1]
 	set yrange [0:1]
 	set label 1 "no runs" at graph 0.5, 0.5 center
 	plot NaN notitle
 } else {
-	plot for [i=1:n] data index (i-1) using 1:2:3 with boxes lc rgb colour(i) title columnheader(1), \
-	     for [i=1:n] data index (i-1) using 1:(NaN):xtic(5) with points notitle, \
-	     for [i=1:n] data index (i-1) using ($6 == 1 ? $1 - 0.45 : NaN):4:(0.9):(0) with vectors nohead \
-		lc rgb "black" lw 2 dt 2 title (i == 1 ? "fair share: 100 / workers" : "")
+	plot for [i=1:n] data index (i-1) using 1:2:3:xtic(4) with boxes lc rgb colour(i) title columnheader(1), \
+	     1 with lines lc rgb "black" lw 2 dt 2 title "fair share"
 }

@@ -1,5 +1,7 @@
 # claimbench report: charts (PNG and SVG) and report.md / report.html of a small stored
-# invocation, the figures equal to claimbench show's, the HTML rendered by headless
+# invocation, the figures equal to claimbench show's and explained column by column, the
+# settings that differ, gnuplot without a warning, the charts a drain and an open-loop timed
+# run call for, the timeline's distinct completions, the HTML rendered by headless
 # Chromium, the install hint without gnuplot, and bad inputs.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
@@ -8,7 +10,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 store="$tmp/r.db"
 rep="$tmp/rep"
-charts=(throughput makespan shares latency timeline integrity)
+charts=(throughput makespan shares latency timeline empties integrity)
+open_loop=(queue_wait backlog arrivals)
 strategies=(skip-locked for-update naive)
 
 "$CLAIMBENCH" run --strategy skip-locked,for-update:flip,naive --workers 2,4 --jobs 40 --work-ms 2 \
@@ -44,8 +47,35 @@ for c in "${charts[@]}"; do
 		'is_svg "$rep/$c.svg" && [ "$(stat -c %s "$rep/$c.svg")" -gt 5000 ]'
 	check "$c.svg names every strategy of the run" names_all "$rep/$c.svg"
 done
+check "a drain report draws no open-loop chart" eval \
+	'for c in "${open_loop[@]}"; do [ ! -e "$rep/$c.png" ] || exit 1; done'
+# no_warning DIR: DIR/gnuplot.log holds no warning; else its first lines are shown.
+no_warning() {
+	! grep -qi warning "$1/gnuplot.log" && return 0
+	sed 's/^/    /' "$1/gnuplot.log" | head -3 >&2
+	return 1
+}
+check "gnuplot.log holds no warning after a normal report" no_warning "$rep"
+
+# glossed FILE: every column of report.md's figures table has a row in the glossary below it.
+glossed() {
+	local header col
+	header=$(grep -m1 '^| run |' "$1")
+	IFS='|' read -ra cols <<<"$header"
+	for col in "${cols[@]:2}"; do
+		col=$(sed 's/^ *//; s/ *$//' <<<"$col")
+		[ -z "$col" ] || grep -qF "| $col | " <(sed -n '/^What each column means/,$p' "$1") || return 1
+	done
+}
+check "report.md explains every column of its table, from the metric table" glossed "$rep/report.md"
+check "report.html explains every column in its header's title and the glossary" eval \
+	'! grep -q "<th title=\"\">" "$rep/report.html" && grep -q "distinct jobs with a committed completion" "$rep/report.html"'
+check "every chart has a sentence on how to read it" eval \
+	'[ "$(grep -c "How to read it:" "$rep/report.md")" -eq ${#charts[@]} ] &&
+	 [ "$(grep -c "How to read it:" "$rep/report.html")" -eq ${#charts[@]} ]'
 check "the timeline is drawn from the stored time series" eval \
-	'[ "$(sqlite3 "$store" "SELECT count(*) FROM run_series")" -gt 0 ] && grep -Eq "^[0-9.]+\s[0-9.]+\s[0-9]+$" "$rep/timeline.tsv"'
+	'[ "$(sqlite3 "$store" "SELECT count(*) FROM run_series")" -gt 0 ] &&
+	 grep -Eq "^[0-9.]+\s[0-9.]+\s[0-9.]+\s[0-9]+\s[0-9]+$" "$rep/timeline.tsv"'
 check "report.md names every strategy and shows every chart" eval \
 	'names_all "$rep/report.md" && [ "$(grep -c "^!\[.*\](.*\.png)$" "$rep/report.md")" -eq ${#charts[@]} ]'
 check "report.html names every strategy and holds every chart inline as SVG" eval \
@@ -114,6 +144,35 @@ expect_exit 3 "no runs of invocation 999" "report of an invocation the store doe
 expect_exit 3 'no result store|cannot open' "report on a missing store" report --results "$tmp/none.db"
 "$CLAIMBENCH" report 1 2 --results "$store" --out "$tmp/two" >/dev/null 2>&1
 check "report of two run ids writes both documents" eval '[ -s "$tmp/two/report.md" ] && [ -s "$tmp/two/report.html" ]'
+check "runs of one invocation differ in no setting" grep -q "^Every run of this report had the same settings" \
+	"$tmp/two/report.md"
+"$CLAIMBENCH" report 1 7 --results "$store" --out "$tmp/mixed" >/dev/null 2>&1
+sed -n '/^## Settings/,/^## Charts/p' "$tmp/mixed/report.md" >"$tmp/settings.md"
+check "runs of two invocations: report.md lists the settings that differ, with their values" eval \
+	'grep -q "^| backend | postgresql, sqlite |" "$tmp/settings.md" && grep -q "^| jobs | 40, 4 |" "$tmp/settings.md" &&
+	 grep -q "^| work-ms | 2, 0 |" "$tmp/settings.md" && ! grep -q "^| seed |" "$tmp/settings.md" &&
+	 grep -q "^| the same in every run | .*seed=1" "$tmp/settings.md"'
+"$CLAIMBENCH" report 7 --results "$store" --out "$tmp/one" >/dev/null 2>&1
+check "a report of one run at one worker count leaves gnuplot.log without a warning" eval \
+	'[ -s "$tmp/one/throughput.png" ] && no_warning "$tmp/one"'
+
+# An open-loop timed run: no makespan, the queue-wait, backlog and arrivals charts, and a
+# timeline of distinct completions (naive's duplicates apart).
+open_store="$tmp/open.db"
+"$CLAIMBENCH" run --strategy naive,skip-locked --workers 4 --duration 0.5 --arrival-rate 100 --jobs 20 --work-ms 2 \
+	--results "$open_store" --no-progress >/dev/null 2>&1
+"$CLAIMBENCH" report --last --results "$open_store" --out "$tmp/open" >/dev/null 2>&1
+check "a timed run: no makespan chart" eval '[ -s "$tmp/open/throughput.png" ] && [ ! -e "$tmp/open/makespan.png" ]'
+check "an open-loop run: the queue-wait, backlog and arrivals charts" eval \
+	'for c in "${open_loop[@]}"; do [ -s "$tmp/open/$c.png" ] && [ -s "$tmp/open/$c.svg" ] || exit 1; done'
+check "an open-loop report leaves gnuplot.log without a warning" no_warning "$tmp/open"
+naive_jobs=$(sqlite3 "$open_store" "SELECT jobs_total FROM runs WHERE strategy = 'naive'")
+naive_done=$(awk -F'\t' '/^"naive/ { on = 1; next } /^"/ { on = 0 } on && NF == 5 { last = $4 } END { print last }' \
+	"$tmp/open/timeline.tsv")
+naive_dups=$(sqlite3 "$open_store" "SELECT sum(s.completed - s.first_completed) FROM run_series s JOIN runs r ON r.id = s.run_id
+	WHERE r.strategy = 'naive'")
+check "the timeline counts distinct completions: naive's $naive_done of $naive_jobs jobs, $naive_dups duplicates apart" \
+	eval '[ -n "$naive_done" ] && [ "$naive_done" -le "$naive_jobs" ]'
 check "the usage lists report" eval '"$CLAIMBENCH" --help | grep -q "^  report "'
 
 # A run with faults: the faults section, and the timeline's marks.

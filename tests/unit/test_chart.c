@@ -1,8 +1,18 @@
-/* The pure parts of the report's charts: the palette, labels, and runs grouped into series and cases. */
+/*
+ * The pure parts of the report's charts: the palette, labels, runs grouped into series and
+ * cases, which charts a report draws, the data of the timeline, throughput, shares and
+ * latency charts, and the settings that differ between runs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chart/chart_data.h"
+#include "chart/report_settings.h"
 #include "check.h"
+#include "model/metric_table.h"
 
 /* Fills s as a stored run of strategy:mode at workers, repetition repeat. */
 static void fake_run(struct store_run *s, const char *strategy, const char *mode, int workers, int repeat)
@@ -67,10 +77,234 @@ static void test_grouping(void)
 	chart_set_free(&set);
 }
 
+/* Reads dir/NAME.tsv into buf (size bytes, NUL-terminated); buf is "" when it cannot. */
+static void read_data(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[512];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.tsv", dir, name);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/* Writes chart kind of set into dir, its data into buf. 0, or -1. */
+static int write_chart(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c,
+		       char *buf, size_t size)
+{
+	char err[256];
+
+	if (chart_write(set, kind, dir, c, err, sizeof(err)) < 0)
+		return -1;
+	read_data(dir, c->name, buf, size);
+	return 0;
+}
+
+static void test_wanted(void)
+{
+	struct store_run runs[2];
+	struct chart_set set;
+
+	fake_run(&runs[0], "skip-locked", "hold", 2, 1);
+	fake_run(&runs[1], "skip-locked", "hold", 4, 1);
+	chart_set_build(&set, runs, 2);
+	CHECK(chart_wanted(&set, CHART_MAKESPAN) && !chart_wanted(&set, CHART_QUEUE_WAIT) &&
+	      !chart_wanted(&set, CHART_BACKLOG) && !chart_wanted(&set, CHART_ARRIVALS) && chart_wanted(&set, CHART_EMPTIES),
+	      "drain runs: a makespan chart and no open-loop chart");
+	chart_set_free(&set);
+	runs[0].run.duration_s = runs[1].run.duration_s = 4;
+	runs[0].run.arrival_rate = runs[1].run.arrival_rate = 120;
+	chart_set_build(&set, runs, 2);
+	CHECK(!chart_wanted(&set, CHART_MAKESPAN), "timed runs: no makespan chart (it would be their duration)");
+	CHECK(chart_wanted(&set, CHART_QUEUE_WAIT) && chart_wanted(&set, CHART_BACKLOG) &&
+	      chart_wanted(&set, CHART_ARRIVALS), "runs with arrivals: the queue-wait, backlog and arrivals charts");
+	chart_set_free(&set);
+}
+
+/* A naive run of 5 jobs in two buckets: 5 executions done in each, of them 3 and 2 firsts. */
+static void test_timeline_distinct(const char *dir)
+{
+	struct series_point series[2] = {
+		{ .t_ms = 0, .completed = 5, .first_completed = 3 },
+		{ .t_ms = 100, .completed = 5, .first_completed = 2 },
+	};
+	struct store_run run;
+	struct chart_set set;
+	struct chart c;
+	char data[4096], *last;
+	double t, rate, dup_rate, jobs = -1, dups = -1;
+
+	fake_run(&run, "naive", "flip", 2, 1);
+	run.run.series = series;
+	run.run.n_series = 2;
+	chart_set_build(&set, &run, 1);
+	CHECK(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)) == 0, "the timeline's data is written");
+	last = strrchr(data, '\n');
+	while (last && last > data && last[-1] != '\n')
+		last--;
+	CHECK(last && sscanf(last, "%lf\t%lf\t%lf\t%lf\t%lf", &t, &rate, &dup_rate, &jobs, &dups) == 5,
+	      "the timeline's last row has five columns");
+	CHECK(jobs == 5 && dups == 5, "it counts 5 distinct jobs, not 10 executions, and 5 duplicates apart (%g, %g)",
+	      jobs, dups);
+	CHECK(strstr(data, "0.000\t30\t20\t0\t0\n") != NULL, "the first bucket: 30 jobs/s, 20 duplicates/s");
+	CHECK(c.dups_known && strcmp(c.layer, "1") == 0, "the block with duplicates is named (%s)", c.layer);
+	chart_set_free(&set);
+	series[0].first_completed = METRIC_UNKNOWN;
+	chart_set_build(&set, &run, 1);
+	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
+	CHECK(!c.dups_known, "a series stored without first completions is flagged");
+	chart_set_free(&set);
+}
+
+/* An open-loop run whose workers kept up: no backlog at all still gets a y range, so gnuplot does not warn. */
+static void test_empty_backlog(const char *dir)
+{
+	struct series_point series[2] = { { .t_ms = 0, .enqueued = 10 }, { .t_ms = 100, .enqueued = 12 } };
+	struct store_run run;
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+
+	fake_run(&run, "skip-locked", "hold", 2, 1);
+	run.run.arrival_rate = 100;
+	run.run.series = series;
+	run.run.n_series = 2;
+	chart_set_build(&set, &run, 1);
+	write_chart(&set, CHART_BACKLOG, dir, &c, data, sizeof(data));
+	CHECK(c.blocks == 1 && c.ymax == 1 && c.xhi > 0.19, "a backlog of 0 throughout: the y range 0 to 1 (%g)", c.ymax);
+	write_chart(&set, CHART_ARRIVALS, dir, &c, data, sizeof(data));
+	CHECK(c.arrival_rate == 100 && c.ymax >= 120, "the arrivals' range holds the rate asked (%g)", c.ymax);
+	chart_set_free(&set);
+}
+
+/* Two strategies at 8 workers with one throughput, 10 ms of work: markers apart, the ceiling 100 jobs/s a worker. */
+static void test_throughput_apart(const char *dir)
+{
+	struct store_run runs[2];
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+	double x1 = 0, x2 = 0;
+	const char *second;
+
+	fake_run(&runs[0], "skip-locked", "hold", 8, 1);
+	fake_run(&runs[1], "ticket", "hold", 8, 1);
+	for (int i = 0; i < 2; i++) {
+		runs[i].run.work_ms = 10;
+		runs[i].run.metrics.throughput_jps = 128.3;
+	}
+	chart_set_build(&set, runs, 2);
+	write_chart(&set, CHART_THROUGHPUT, dir, &c, data, sizeof(data));
+	second = strstr(data, "\"ticket:hold\"");
+	CHECK(sscanf(strchr(data, '\n') + 1, "%lf", &x1) == 1 && second &&
+	      sscanf(strchr(second, '\n') + 1, "%lf", &x2) == 1 && x1 < 8 && x2 > 8,
+	      "equal throughputs at 8 workers are drawn either side of 8 (%g, %g)", x1, x2);
+	CHECK(c.ceiling == 100 && c.ymax >= 128.3 && c.xlo < 8 && c.xhi > 8 && strcmp(c.ticks, "8") == 0,
+	      "one work time: a common ceiling of 100 jobs/s a worker, one tick, a range around it (%g)", c.ceiling);
+	chart_set_free(&set);
+}
+
+/* A run whose two workers completed 6 and 2 jobs: shares of 1.5 and 0.5 fair shares, largest first. */
+static void test_shares(const char *dir)
+{
+	struct worker_stats w[2] = { { .completed = 2 }, { .completed = 6 } };
+	struct store_run run;
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+
+	fake_run(&run, "for-update", "hold", 2, 1);
+	run.run.per_worker = w;
+	chart_set_build(&set, &run, 1);
+	write_chart(&set, CHART_SHARES, dir, &c, data, sizeof(data));
+	CHECK(strstr(data, "-0.2\t1.5\t0.4\t\"\"\n0.2\t0.5\t0.4\t\"\"\n0\t0\t0\t\"2\"\n") != NULL,
+	      "shares in fair shares, ranked, then the cluster's tick");
+	chart_set_free(&set);
+}
+
+/* Two repeats whose histograms the store kept: the latency chart pools them. */
+static void test_latency_pooled(const char *dir)
+{
+	struct histogram *h = calloc(2, sizeof(*h));
+	struct store_run runs[2];
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+
+	check_need(h != NULL, "histogram allocation");
+	for (int i = 0; i < 2; i++) {
+		fake_run(&runs[i], "skip-locked", "hold", 2, i + 1);
+		hist_init(&h[i]);
+		hist_record(&h[i], i ? 3000000 : 1000000);
+		runs[i].claim_latency = &h[i];
+		runs[i].run.metrics.claim_latency_ms.max = i ? 3 : 1;
+	}
+	chart_set_build(&set, runs, 2);
+	write_chart(&set, CHART_LATENCY, dir, &c, data, sizeof(data));
+	CHECK(c.pooling == POOL_HISTOGRAMS, "repeats with histograms are pooled");
+	CHECK(c.ylo > 0 && c.ylo < 1 && c.ymax > 3, "the log range spans the values with room (%g to %g)", c.ylo, c.ymax);
+	CHECK(strstr(data, "4\t3\t\"max\"") != NULL, "the pooled max is the largest of the repeats, 3 ms");
+	chart_set_free(&set);
+	runs[1].claim_latency = NULL;
+	chart_set_build(&set, runs, 2);
+	write_chart(&set, CHART_LATENCY, dir, &c, data, sizeof(data));
+	CHECK(c.pooling == POOL_MEAN && strstr(data, "4\t2\t\"max\"") != NULL,
+	      "without a histogram, the mean of the repeats' percentiles, and the chart says so");
+	chart_set_free(&set);
+	free(h);
+}
+
+static void test_settings(void)
+{
+	struct run_param a[2] = { { "work-ms", "10" }, { "jobs", "50" } }, b[2] = { { "work-ms", "20" }, { "jobs", "50" } };
+	struct setting_spread spread[SETTINGS_MAX];
+	struct store_run runs[2];
+	size_t n, i, work = SIZE_MAX, jobs = SIZE_MAX;
+
+	fake_run(&runs[0], "naive", "flip", 2, 1);
+	fake_run(&runs[1], "naive", "flip", 2, 1);
+	runs[0].run.params = a;
+	runs[1].run.params = b;
+	runs[0].run.n_params = runs[1].run.n_params = 2;
+	runs[0].report.backend = runs[1].report.backend = "postgresql";
+	n = report_settings(runs, 2, spread, SETTINGS_MAX);
+	for (i = 0; i < n; i++) {
+		work = strcmp(spread[i].name, "work-ms") == 0 ? i : work;
+		jobs = strcmp(spread[i].name, "jobs") == 0 ? i : jobs;
+	}
+	CHECK(work < n && spread[work].n_values == 2 && strcmp(spread[work].values, "10, 20") == 0,
+	      "work-ms differs: 10, 20");
+	CHECK(jobs < n && spread[jobs].n_values == 1 && strcmp(spread[0].name, "backend") == 0 &&
+	      spread[0].n_values == 1, "jobs and the backend are the same in both");
+}
+
 int main(void)
 {
+	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency" };
+	char dir[] = "/tmp/claimbench-test-chart-XXXXXX";
+
 	test_palette();
 	test_clean_label();
 	test_grouping();
+	test_wanted();
+	test_settings();
+	check_need(mkdtemp(dir) != NULL, "a temporary directory");
+	test_timeline_distinct(dir);
+	test_empty_backlog(dir);
+	test_throughput_apart(dir);
+	test_shares(dir);
+	test_latency_pooled(dir);
+	for (size_t k = 0; k < sizeof(written) / sizeof(written[0]); k++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/%s.tsv", dir, written[k]);
+		unlink(path);
+	}
+	rmdir(dir);
 	return check_exit_status();
 }

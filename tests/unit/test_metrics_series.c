@@ -263,6 +263,7 @@ static void test_series(void)
 	      "five buckets of 100 ms, to the one holding 430 ms (%zu)", n);
 	/* done executions by end: 90 | 120 | 250 | 310 | -; the failed and the uncommitted do not count */
 	CHECK(COLUMN_IS(pts, n, completed, 1, 1, 1, 1, 0), "completed by end time");
+	CHECK(COLUMN_IS(pts, n, first_completed, 1, 1, 1, 1, 0), "without duplicates every completion is a first");
 	CHECK(COLUMN_IS(pts, n, empty_claims, 1, 0, 0, 1, 1), "empty claims by the instant they returned");
 	/* 5 and 99.999 ms in the first bucket, 100 ms exactly in the second, 410 in the last */
 	CHECK(COLUMN_IS(pts, n, errors, 2, 1, 0, 0, 1), "errors by instant, workers' and producers'");
@@ -295,11 +296,37 @@ static void test_series(void)
 	free(w);
 }
 
+/* A job done twice: its second completion counts in completed, not in first_completed. */
+static void test_first_completions(void)
+{
+	struct metrics_input in;
+	struct ledger l;
+	struct series_point *pts;
+	struct worker_stats *w = malloc(sizeof(*w));
+	struct producer_stats p[2];
+	int64_t enqueued[N_JOBS], work[N_JOBS];
+	size_t n;
+
+	check_need(w != NULL, "worker allocation");
+	build_run(&l, enqueued);
+	add_exec(&l, 1, 330, 350, EXEC_DONE);
+	input_init(&in, &l, enqueued, work, w, p);
+	CHECK(metrics_series(&in, &pts, &n) == 0, "metrics_series returns 0 with a duplicate");
+	/* job 1 done at 120 and again at 350: two completions in bucket 300, one of them a first */
+	CHECK(COLUMN_IS(pts, n, completed, 1, 1, 1, 2, 0), "the duplicate counts as an execution done");
+	CHECK(COLUMN_IS(pts, n, first_completed, 1, 1, 1, 1, 0),
+	      "first_completed counts each job once, at its earliest completion");
+	free(pts);
+	ledger_free(&l);
+	free(w);
+}
+
 int main(void)
 {
 	test_error_instants();
 	test_queue_wait();
 	test_warmup();
 	test_series();
+	test_first_completions();
 	return check_exit_status();
 }

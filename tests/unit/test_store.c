@@ -53,9 +53,11 @@ static void remove_store(const char *path)
 
 /* A time series of three buckets, every column distinct and non-zero, backlog past 2^63 in the last. */
 static struct series_point first_series[] = {
-	{ .t_ms = 0, .completed = 40, .empty_claims = 56, .errors = 1, .enqueued = 20, .backlog = 3 },
-	{ .t_ms = 100, .completed = 19, .empty_claims = 64, .errors = 2, .enqueued = 21, .backlog = 2 },
-	{ .t_ms = 200, .completed = 7, .empty_claims = 5, .errors = 4, .enqueued = 9, .backlog = UINT64_MAX },
+	{ .t_ms = 0, .completed = 40, .first_completed = 38, .empty_claims = 56, .errors = 1, .enqueued = 20, .backlog = 3 },
+	{ .t_ms = 100, .completed = 19, .first_completed = 17, .empty_claims = 64, .errors = 2, .enqueued = 21,
+	  .backlog = 2 },
+	{ .t_ms = 200, .completed = 7, .first_completed = 6, .empty_claims = 5, .errors = 4, .enqueued = 9,
+	  .backlog = UINT64_MAX },
 };
 
 /* Three faults: a crash and a stall on jobs, a server restart (no worker, no job). */
@@ -619,6 +621,7 @@ static void test_migration_v5(void)
 		.started_at = "2024-06-01T08:00:00Z",
 		.seed = BIG_SEED,
 	};
+	struct series_point v5_series[sizeof(first_series) / sizeof(first_series[0])]; /* no first completions kept */
 	struct store_run loaded = { 0 };
 	char path[256], err[512];
 	const char *field;
@@ -628,6 +631,10 @@ static void test_migration_v5(void)
 
 	memset(workers, 0, sizeof(workers));
 	fill_first(&run);
+	memcpy(v5_series, first_series, sizeof(v5_series));
+	for (size_t i = 0; i < sizeof(v5_series) / sizeof(v5_series[0]); i++)
+		v5_series[i].first_completed = METRIC_UNKNOWN;
+	run.series = v5_series;
 	run.group = "grp";
 	run.sweep = "w=3";
 	run.faults = NULL;
@@ -659,13 +666,13 @@ static void test_migration_v5(void)
 		sqlite3_close(db);
 		return;
 	}
-	CHECK(query_int(db, "PRAGMA user_version") == 8 &&
+	CHECK(query_int(db, "PRAGMA user_version") == store_schema_version &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_errors'") == 0 &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_params'") == 1 &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_faults'") == 1 &&
 	      query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('run_samples', 'run_phases', "
 			    "'run_plans')") == 3,
-	      "migrations 6 to 8: errors by kind folded into runs, run_errors gone, run_params, run_faults, "
+	      "migrations 6 to 9: errors by kind folded into runs, run_errors gone, run_params, run_faults, "
 	      "run_samples, run_phases and run_plans made");
 	CHECK(query_int(db, "SELECT count(*) FROM run_workers") == 3 && query_int(db, "SELECT count(*) FROM run_series") == 3 &&
 	      query_int(db, "SELECT count(*) FROM worker_errors") == 3 * ERR_KIND_COUNT,
