@@ -8,6 +8,7 @@
 #ifndef CLAIMBENCH_CHART_BLOCK_H
 #define CLAIMBENCH_CHART_BLOCK_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "chart/chart_data.h"
@@ -43,5 +44,14 @@ const struct run_result *chart_timeline_run(const struct chart_set *set, size_t 
 
 /* Writes the timeline, backlog or arrivals chart's data into f (chart_time.c). */
 void chart_write_time(const struct chart_set *set, FILE *f, struct chart *c);
+
+/*
+ * Whether the pressure chart can draw run: it has a time series, and a sample of it knows
+ * the queue table's dead tuples or the -wal file's size (chart_server.c).
+ */
+bool chart_pressure_drawable(const struct run_result *run);
+
+/* Writes the wait shares, pressure or buffers chart's data into f (chart_server.c). */
+void chart_write_server(const struct chart_set *set, FILE *f, struct chart *c);
 
 #endif

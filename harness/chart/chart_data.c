@@ -1,6 +1,7 @@
 /*
  * The charts' data files of chart_data.h, one writer per chart of a case's figures; the
- * charts over time are chart_time.c's. The file format is chart_block.h's.
+ * charts over time are chart_time.c's, those of the server's samples chart_server.c's. The
+ * file format is chart_block.h's.
  */
 #include <errno.h>
 #include <math.h>
@@ -65,6 +66,9 @@ static const struct {
 	[CHART_ARRIVALS] = { "arrivals", "Arrivals over time" },
 	[CHART_EMPTIES] = { "empties", "Empty and spurious empty claims" },
 	[CHART_INTEGRITY] = { "integrity", "Duplicates, overlaps and lost jobs" },
+	[CHART_WAITS] = { "waits", "Where the workers' server backends were, sampled" },
+	[CHART_PRESSURE] = { "pressure", "Throughput and dead tuples over time, the pressure phases marked" },
+	[CHART_BUFFERS] = { "buffers", "Blocks per claim and the head lookup's buffers" },
 };
 
 /* A percentile a chart of percentiles draws. */
@@ -483,6 +487,11 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 		break;
 	case CHART_INTEGRITY:
 		write_counts(set, f, c, integrity_figures, sizeof(integrity_figures) / sizeof(integrity_figures[0]));
+		break;
+	case CHART_WAITS:
+	case CHART_PRESSURE:
+	case CHART_BUFFERS:
+		chart_write_server(set, f, c);
 		break;
 	case CHART_COUNT:
 		break;

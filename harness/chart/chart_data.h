@@ -24,6 +24,9 @@
 /* Cases the timeline draws in one shared pair of plots at most; more get a panel per series. */
 #define CHART_TIMELINE_SHARED 4
 
+/* Panels the pressure chart draws at most, one per sampled case: a longer report is cut to these. */
+#define CHART_PRESSURE_PANELS 12
+
 /* The charts, in the order the report shows them. */
 enum chart_kind {
 	CHART_THROUGHPUT,	/* throughput against workers, markers per series, the work time's ceiling */
@@ -36,6 +39,9 @@ enum chart_kind {
 	CHART_ARRIVALS,		/* arrivals per second over time against the rate asked, per open-loop case */
 	CHART_EMPTIES,		/* empty claims and spurious empties per case */
 	CHART_INTEGRITY,	/* duplicates, overlaps and lost jobs per case */
+	CHART_WAITS,		/* sampled backend states by wait class, a stacked bar per case */
+	CHART_PRESSURE,		/* throughput and dead tuples (or the -wal file) over time, the phases marked */
+	CHART_BUFFERS,		/* blocks per claim at both ends, the head lookup's buffers before and after */
 	CHART_COUNT
 };
 
@@ -86,7 +92,7 @@ struct chart {
 	const char *title;		/* heading in the documents */
 	size_t blocks;			/* data blocks (or columns) written, one per series or case */
 	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */
-	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated */
+	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated; the wait shares': per wait class */
 	char styles[CHART_LIST];	/* a small number per block (dash type), space-separated */
 	int height;			/* the image's height in pixels */
 	double xlo, xhi;		/* the throughput's worker range; charts over time: xhi, the last instant (s) */
@@ -101,9 +107,13 @@ struct chart {
 	bool dups_known;		/* timeline: every run's series tells first completions from duplicates */
 	char layer[CHART_LIST];		/* the blocks (from 1) a second layer draws, space-separated: the
 					   timeline's with a duplicate, the throughput's with a ceiling of
-					   their own, the makespan's with a repeated case */
-	size_t panels;			/* timeline: panels, one per series; 0: the shared layout */
+					   their own, the makespan's with a repeated case; the pressure
+					   chart's panels drawing the -wal file; the buffers chart's panels
+					   written (1 blocks per claim, 2 the head lookup) */
+	size_t panels;			/* timeline: panels, one per series; 0: the shared layout; pressure: one per case */
 	char firsts[CHART_LIST];	/* timeline: each panel's first block (from 1), then blocks + 1, space-separated */
+	char phases[CHART_LIST];	/* pressure: per phase "panel kind start end" (panel from 1, kind 0 a held
+					   snapshot, 1 a vacuum, instants in s), space-separated */
 };
 
 /* The colour of strategy, "#rrggbb": fixed for the known strategies, grey for any other. */
@@ -123,7 +133,10 @@ void chart_clean_label(char *buf, size_t size, const char *s);
 
 /*
  * Whether the report draws chart kind for set: the makespan only when a case is a drain
- * run, the queue wait, backlog and arrivals only when a case had arrivals; the others always.
+ * run, the queue wait, backlog and arrivals only when a case had arrivals; the wait shares
+ * only when a run sampled its backends' wait events, the pressure chart when a run with a
+ * time series sampled dead tuples or the -wal file, the buffers when a sampled run knows
+ * blocks per claim or the head lookup's buffers; the others always.
  */
 bool chart_wanted(const struct chart_set *set, enum chart_kind kind);
 

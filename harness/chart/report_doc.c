@@ -14,6 +14,7 @@
 #include "chart/report_doc.h"
 #include "chart/report_settings.h"
 #include "generated/version.h"
+#include "output/diagnosis.h"
 
 /* The machine the report is made on. */
 struct machine {
@@ -79,6 +80,26 @@ static const struct {
 			      "repeats.",
 			      "How to read it: a correct strategy shows no bar at all; any bar is a job run twice or "
 			      "never." },
+	[CHART_WAITS] = { "Where the run's worker backends were at each server sample (pg_stat_activity), a bar per "
+			  "sampled strategy and worker count: each wait class's share of the sampled states, the mean "
+			  "over repeats. cpu is running, lock a row or transaction lock, lwlock contention inside the "
+			  "server, io a file, client the harness's side (work, round trips); each class keeps its "
+			  "colour.",
+			  "How to read it: the taller the red (lock) and orange (lwlock) parts, the more of the workers' "
+			  "time went to waiting on each other rather than to work." },
+	[CHART_PRESSURE] = { "A panel per sampled strategy and worker count, its first repetition: completed jobs per "
+			     "second in each 100 ms bucket (left axis, the case's colour) and the queue table's dead tuples "
+			     "at each sample (right axis, black; on SQLite the -wal file's size); a held snapshot is "
+			     "shaded, a VACUUM a dashed red line.",
+			     "How to read it: throughput that sinks while the dead tuples climb is the claims walking "
+			     "past dead entries; a vacuum that brings the dead tuples down should bring throughput back, "
+			     "unless a held snapshot keeps them alive." },
+	[CHART_BUFFERS] = { "Per strategy and worker count (the mean over repeats): the queue table's heap and "
+			    "index blocks per claim over the first and the last 2 s sampled, and the buffers the head "
+			    "lookup (the lowest claimable id) touched before and after the run, from EXPLAIN ANALYZE.",
+			    "How to read it: a bar that grows from the start to the end, or from before to after, is "
+			    "a claim that costs more as the queue ages; the head lookup's plans, in the server section "
+			    "above, say why." },
 };
 
 /* What a chart of percentiles says about the repeats, by its pooling. */
@@ -90,6 +111,9 @@ static const char *const pooling_notes[] = {
 
 /* Room for a chart's caption. */
 #define CAPTION_TEXT 1024
+
+/* Room for a run's diagnosis. */
+#define DIAGNOSIS_TEXT 2048
 
 /* Room for one line of the glossary. */
 #define ROW_TEXT 640
@@ -121,24 +145,31 @@ static void machine_read(struct machine *m)
 
 /*
  * Builds the figures of d's runs into f and, when a run met faults, the faults table into
- * faults (else left empty). 0, or -1 with err.
+ * faults, when a run sampled the server, the server table into server (else left empty).
+ * 0, or -1 with err.
  */
-static int build_figures(const struct report_doc *d, struct figures *f, struct figures *faults, char *err,
-			 size_t errlen)
+static int build_figures(const struct report_doc *d, struct figures *f, struct figures *faults,
+			 struct figures *server, char *err, size_t errlen)
 {
 	const struct run_result **runs = calloc(d->n_runs + 1, sizeof(*runs));
 	int rc = -1;
 
 	memset(faults, 0, sizeof(*faults));
-	if (runs) {
-		for (size_t i = 0; i < d->n_runs; i++)
-			runs[i] = &d->runs[i].run;
-		rc = figures_build(f, runs, d->n_runs);
-		if (rc == 0 && figures_any_faults(runs, d->n_runs) && figures_build_faults(faults, runs, d->n_runs) < 0) {
-			figures_free(f);
-			rc = -1;
-		}
+	memset(server, 0, sizeof(*server));
+	if (!runs)
+		goto out;
+	for (size_t i = 0; i < d->n_runs; i++)
+		runs[i] = &d->runs[i].run;
+	rc = figures_build(f, runs, d->n_runs);
+	if (rc == 0 && figures_any_faults(runs, d->n_runs))
+		rc = figures_build_faults(faults, runs, d->n_runs);
+	if (rc == 0 && figures_any_server(runs, d->n_runs))
+		rc = figures_build_server(server, runs, d->n_runs);
+	if (rc < 0) {
+		figures_free(f);
+		figures_free(faults);
 	}
+out:
 	free(runs);
 	if (rc < 0)
 		snprintf(err, errlen, "out of memory");
@@ -300,15 +331,68 @@ static void write_settings(FILE *out, const struct report_doc *d, const struct d
 	mk->pairs(out, rows, n_rows);
 }
 
+/* Writes run i of d's plan of the head lookup at moment m under a line naming it and its buffers, when it has one. */
+static void write_plan(FILE *out, const struct report_doc *d, size_t i, enum probe_moment m,
+		       const struct doc_markup *mk)
+{
+	const struct run_result *run = &d->runs[i].run;
+	uint64_t buffers = m == PROBE_BEFORE ? run->metrics.server.head_buffers_before :
+					       run->metrics.server.head_buffers_after;
+	char text[ROW_TEXT];
+
+	if (!run->probes[m].plan)
+		return;
+	if (buffers == METRIC_UNKNOWN)
+		snprintf(text, sizeof(text), "The head lookup's plan %s the run:",
+			 m == PROBE_BEFORE ? "before" : "after");
+	else
+		snprintf(text, sizeof(text), "The head lookup's plan %s the run (%llu buffers):",
+			 m == PROBE_BEFORE ? "before" : "after", (unsigned long long)buffers);
+	mk->paragraph(out, text);
+	mk->code(out, run->probes[m].plan);
+}
+
+/*
+ * The server section: the server table (f, the figures table, for its glossary), then per
+ * sampled run its diagnosis and the head lookup's plans before and after it.
+ */
+static void write_server(FILE *out, const struct report_doc *d, const struct figures *server,
+			 const struct figures *f, const struct doc_markup *mk)
+{
+	static char diagnosis[DIAGNOSIS_TEXT];
+	char text[ROW_TEXT];
+
+	mk->heading(out, 2, "The server, sampled");
+	mk->paragraph(out, "What the harness read of the server while each run went (docs/server.md): where the "
+		      "workers' server backends were, blocks per claim, dead tuples, vacuums, the oldest transaction, "
+		      "the head lookup's buffers, and the throughput around a held snapshot.");
+	mk->figures(out, d, server);
+	mk->paragraph(out, "Its columns that the figures table does not have:");
+	write_glossary(out, server, f, mk);
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const struct run_result *run = &d->runs[i].run;
+
+		if (!diagnosis_write(run, diagnosis, sizeof(diagnosis)))
+			continue;
+		snprintf(text, sizeof(text), "Run %lld: %s %s, %d workers%s%s", run->run_id, run->strategy,
+			 run->claim_mode, run->workers, run->group && *run->group ? ", " : "",
+			 run->group ? run->group : "");
+		mk->heading(out, 3, text);
+		mk->paragraph(out, *diagnosis ? diagnosis : "The samples say nothing worth a sentence.");
+		write_plan(out, d, i, PROBE_BEFORE, mk);
+		write_plan(out, d, i, PROBE_AFTER, mk);
+	}
+}
+
 /* Writes the whole document of d in markup mk into d->dir. 0, or -1 with err. */
 static int write_doc(const struct report_doc *d, const struct doc_markup *mk, char *err, size_t errlen)
 {
-	struct figures f, faults;
+	struct figures f, faults, server;
 	char path[4096], title[512];
 	FILE *out;
 	int ret = -1;
 
-	if (build_figures(d, &f, &faults, err, errlen) < 0)
+	if (build_figures(d, &f, &faults, &server, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", d->dir, mk->file);
 	out = fopen(path, "w");
@@ -334,6 +418,8 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 		mk->paragraph(out, "Its columns that the figures table does not have:");
 		write_glossary(out, &faults, &f, mk);
 	}
+	if (server.n_rows)
+		write_server(out, d, &server, &f, mk);
 	mk->heading(out, 2, "Charts");
 	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
 		      "worker counts are shades of it.");
@@ -354,6 +440,7 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	}
 	ret = 0;
 out:
+	figures_free(&server);
 	figures_free(&faults);
 	figures_free(&f);
 	return ret;

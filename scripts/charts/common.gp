@@ -6,7 +6,8 @@
 #            each opening with a header line whose first column is its legend title)
 #   n        how many blocks (or data columns) the data file holds
 #   marks    how many blocks follow those n: the timeline's fault marks (0 or 1)
-#   colours  one "#rrggbb" per block, space-separated: the strategy's colour, shaded
+#   colours  one "#rrggbb" per block, space-separated: the strategy's colour, shaded (the
+#            wait shares: one per wait class)
 #   styles   one small number per block, space-separated: its dash type
 #   height   the image's height in pixels
 #   xlo, xhi the worker axis' range, logx 1 when it is a log scale (throughput); for the
@@ -22,9 +23,13 @@
 #   dups     timeline: 1 when the store tells first completions from duplicates
 #   layer    the blocks (from 1) a second layer draws, space-separated: the timeline's
 #            with a duplicate, the throughput's with a ceiling of their own, the
-#            makespan's with a repeated case
+#            makespan's with a repeated case; the pressure chart's panels (from 1) that
+#            draw the -wal file; the buffers chart's panels written (1 blocks per
+#            claim, 2 the head lookup)
 #   panels   timeline: a panel per series, 0 for the shared layout; firsts, each panel's
-#            first block (from 1) then n + 1
+#            first block (from 1) then n + 1; pressure: a panel per case
+#   phases   pressure: per phase "panel kind from to", kind 0 a held snapshot, 1 a vacuum,
+#            from and to in s
 if (term eq 'svg') {
 	set terminal svg size 960,height font "sans,12" background rgb "white"
 } else {

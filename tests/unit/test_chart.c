@@ -1,7 +1,7 @@
 /*
  * The pure parts of the report's charts: the palette, labels, runs grouped into series and
- * cases, which charts a report draws, the data of the timeline, throughput, shares and
- * latency charts, and the settings that differ between runs.
+ * cases, which charts a report draws, the data of the timeline, throughput, shares,
+ * latency and server charts, and the settings that differ between runs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "chart/chart_data.h"
 #include "chart/report_settings.h"
 #include "check.h"
+#include "measure/server_metrics.h"
 #include "model/metric_table.h"
 
 /* Fills s as a stored run of strategy:mode at workers, repetition repeat. */
@@ -259,6 +260,164 @@ static void test_latency_pooled(const char *dir)
 	free(h);
 }
 
+/*
+ * A skip-locked run at 4 workers sampled twice, 100 ms apart: 8 backend states (cpu 1, lock
+ * 3, lwlock 1, client 3), 400 blocks for 10 claims, dead tuples 0 then 50; 3 buckets of 10,
+ * 20 and 5 completions; a snapshot held from 100 to 200 ms and a vacuum at 250 ms for 10
+ * ms; the head lookup touched 3 buffers before and 25 after. Its figures computed.
+ */
+static struct server_sample sampled_samples[2] = {
+	{ .t_ms = 0, .waits = { 1, 2, 0, 0, 1, 0 }, .dead_tuples = 0, .heap_blocks = 100, .index_blocks = 50,
+	  .vacuums = 0, .xmin_age = 5, .wal_bytes = SAMPLE_UNKNOWN, .claims = 0 },
+	{ .t_ms = 100, .waits = { 0, 1, 1, 0, 2, 0 }, .dead_tuples = 50, .heap_blocks = 400, .index_blocks = 150,
+	  .vacuums = 1, .xmin_age = 7, .wal_bytes = SAMPLE_UNKNOWN, .claims = 10 },
+};
+static struct series_point sampled_series[3] = {
+	{ .t_ms = 0, .completed = 10 }, { .t_ms = 100, .completed = 20 }, { .t_ms = 200, .completed = 5 },
+};
+static struct phase_record sampled_phases[2] = {
+	{ PHASE_SNAPSHOT, 100000000, 100000000 }, { PHASE_VACUUM, 250000000, 10000000 },
+};
+
+static void sampled_run(struct store_run *s)
+{
+	fake_run(s, "skip-locked", "hold", 4, 1);
+	s->run.samples = sampled_samples;
+	s->run.n_samples = 2;
+	s->run.series = sampled_series;
+	s->run.n_series = 3;
+	s->run.phases = sampled_phases;
+	s->run.n_phases = 2;
+	s->run.probes[PROBE_BEFORE].head_buffers = 3;
+	s->run.probes[PROBE_AFTER].head_buffers = 25;
+	s->run.probes[PROBE_BEFORE].table_bytes = s->run.probes[PROBE_AFTER].table_bytes = SAMPLE_UNKNOWN;
+	s->run.probes[PROBE_BEFORE].index_bytes = s->run.probes[PROBE_AFTER].index_bytes = SAMPLE_UNKNOWN;
+	s->run.probes[PROBE_BEFORE].locks = s->run.probes[PROBE_AFTER].locks = SAMPLE_UNKNOWN;
+	server_metrics_compute(&s->run);
+}
+
+/* The server's charts only when a run sampled the server; a SQLite run's samples draw the pressure alone. */
+static void test_server_wanted(void)
+{
+	static struct server_sample wal[1] = { { .dead_tuples = SAMPLE_UNKNOWN, .heap_blocks = SAMPLE_UNKNOWN,
+						 .index_blocks = SAMPLE_UNKNOWN, .vacuums = SAMPLE_UNKNOWN,
+						 .xmin_age = SAMPLE_UNKNOWN, .wal_bytes = 4000000 } };
+	struct store_run runs[2];
+	struct chart_set set;
+
+	fake_run(&runs[0], "skip-locked", "hold", 4, 1);
+	runs[0].run.series = sampled_series;
+	runs[0].run.n_series = 3;
+	for (int k = 0; k < PROBE_MOMENTS; k++)
+		runs[0].run.probes[k] = (struct table_probe){ NULL, 3, SAMPLE_UNKNOWN, SAMPLE_UNKNOWN, SAMPLE_UNKNOWN };
+	server_metrics_compute(&runs[0].run);
+	chart_set_build(&set, runs, 1);
+	CHECK(!chart_wanted(&set, CHART_WAITS) && !chart_wanted(&set, CHART_PRESSURE) &&
+	      !chart_wanted(&set, CHART_BUFFERS),
+	      "a run without samples (--sample-ms 0): no server chart, though its head lookup was probed");
+	chart_set_free(&set);
+	sampled_run(&runs[1]);
+	chart_set_build(&set, runs, 2);
+	CHECK(chart_wanted(&set, CHART_WAITS) && chart_wanted(&set, CHART_PRESSURE) &&
+	      chart_wanted(&set, CHART_BUFFERS),
+	      "a sampled run beside it: the wait shares, pressure and buffers charts");
+	chart_set_free(&set);
+	runs[0].run.samples = wal;
+	runs[0].run.n_samples = 1;
+	for (int k = 0; k < PROBE_MOMENTS; k++)
+		runs[0].run.probes[k].head_buffers = SAMPLE_UNKNOWN;
+	server_metrics_compute(&runs[0].run);
+	chart_set_build(&set, runs, 1);
+	CHECK(!chart_wanted(&set, CHART_WAITS) && chart_wanted(&set, CHART_PRESSURE) &&
+	      !chart_wanted(&set, CHART_BUFFERS),
+	      "a SQLite run's samples (the -wal file only): the pressure chart alone");
+	chart_set_free(&set);
+}
+
+/* The wait shares of the sampled run: each class's states of the 8 sampled, summing to 100. */
+static void test_waits_data(const char *dir)
+{
+	static const char header[] = "\"case\"\t\"cpu\"\t\"lock\"\t\"lwlock\"\t\"io\"\t\"client\"\t\"other\"\n";
+	struct store_run run;
+	struct chart_set set;
+	struct chart c;
+	char data[4096], label[64];
+	double pct[WAIT_CLASS_COUNT], sum = 0;
+
+	sampled_run(&run);
+	chart_set_build(&set, &run, 1);
+	CHECK(write_chart(&set, CHART_WAITS, dir, &c, data, sizeof(data)) == 0, "the wait shares' data is written");
+	CHECK(strncmp(data, header, sizeof(header) - 1) == 0,
+	      "its header names the six wait classes");
+	CHECK(sscanf(strchr(data, '\n') + 1, "\"%63[^\"]\"\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf", label, &pct[0], &pct[1],
+		     &pct[2], &pct[3], &pct[4], &pct[5]) == 7, "a row per case: its label and six shares");
+	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
+		sum += pct[k];
+	CHECK(fabs(sum - 100) < 1e-9 && pct[WAIT_LOCK] == 37.5 && pct[WAIT_CPU] == 12.5 && pct[WAIT_IO] == 0,
+	      "the shares of 8 states: lock 3 of 8 is 37.5 %%, all 100 %% (%g)", sum);
+	CHECK(c.blocks == 1 && strcmp(c.colours, "#009988 #cc3311 #ee7733 #0077bb #bbbbbb #aa3377") == 0,
+	      "one row, the classes' own colours (%s)", c.colours);
+	chart_set_free(&set);
+}
+
+/* The pressure chart of the sampled run beside a SQLite run: throughput, dead tuples or the -wal file, the phases. */
+static void test_pressure_data(const char *dir)
+{
+	static struct server_sample wal[2] = {
+		{ .t_ms = 0, .dead_tuples = SAMPLE_UNKNOWN, .wal_bytes = 0 },
+		{ .t_ms = 100, .dead_tuples = SAMPLE_UNKNOWN, .wal_bytes = 2500000 },
+	};
+	struct store_run runs[2];
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+
+	sampled_run(&runs[0]);
+	fake_run(&runs[1], "update-returning", "flip", 2, 1);
+	runs[1].run.samples = wal;
+	runs[1].run.n_samples = 2;
+	runs[1].run.series = sampled_series;
+	runs[1].run.n_series = 3;
+	chart_set_build(&set, runs, 2);
+	CHECK(write_chart(&set, CHART_PRESSURE, dir, &c, data, sizeof(data)) == 0,
+	      "the pressure chart's data is written");
+	CHECK(strstr(data, "\"skip-locked:hold, 4 wrk\"\t\"jobs_per_s\"\n"
+			   "0.000\t100\n0.100\t200\n0.200\t50\n0.300\t50\n") != NULL,
+	      "throughput per 100 ms bucket as jobs/s, then the last bucket's end");
+	CHECK(strstr(data, "\"dead tuples\"\t\"dead_tuples\"\n0.000\t0\n0.100\t50\n") != NULL,
+	      "dead tuples at each sample");
+	CHECK(strstr(data, "\"-wal file (MB)\"\t\"wal_mb\"\n0.000\t0\n0.100\t2.5\n") != NULL,
+	      "the SQLite run's -wal file in MB instead");
+	CHECK(strstr(data, "\"panel\"\t\"phase\"\t\"from_s\"\t\"to_s\"\n"
+			   "1\t\"snapshot\"\t0.100\t0.200\n1\t\"vacuum\"\t0.250\t0.260\n") != NULL,
+	      "the phases last: the snapshot's span and the vacuum, on panel 1");
+	CHECK(strcmp(c.phases, "1 0 0.100 0.200 1 1 0.250 0.260") == 0, "the phases for drawing (%s)", c.phases);
+	CHECK(c.panels == 2 && c.blocks == 2 && strcmp(c.layer, "2") == 0 && c.xhi > 0.29,
+	      "a panel per case, the second drawing the -wal file (%zu, %s)", c.panels, c.layer);
+	chart_set_free(&set);
+}
+
+/* The buffers chart of the sampled run: 400 blocks for 10 claims, 3 buffers before and 25 after. */
+static void test_buffers_data(const char *dir)
+{
+	struct store_run run;
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+
+	sampled_run(&run);
+	chart_set_build(&set, &run, 1);
+	CHECK(write_chart(&set, CHART_BUFFERS, dir, &c, data, sizeof(data)) == 0,
+	      "the buffers chart's data is written");
+	CHECK(strstr(data, "\"first 2 s\"\t40\n\"last 2 s\"\t40\n") != NULL,
+	      "40 blocks per claim at the start and the end");
+	CHECK(strstr(data, "\n\n\n\"figure\"\t\"skip-locked:hold, 4 wrk\"\n"
+			   "\"before the run\"\t3\n\"after the run\"\t25\n") != NULL,
+	      "the head lookup's buffers in a block of their own: 3 before, 25 after");
+	CHECK(strcmp(c.layer, "1 2") == 0 && c.blocks == 1, "both panels, one case (%s)", c.layer);
+	chart_set_free(&set);
+}
+
 static void test_settings(void)
 {
 	struct run_param a[2] = { { "work-ms", "10" }, { "jobs", "50" } }, b[2] = { { "work-ms", "20" }, { "jobs", "50" } };
@@ -285,13 +444,15 @@ static void test_settings(void)
 
 int main(void)
 {
-	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency" };
+	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency",
+					       "waits", "pressure", "buffers" };
 	char dir[] = "/tmp/claimbench-test-chart-XXXXXX";
 
 	test_palette();
 	test_clean_label();
 	test_grouping();
 	test_wanted();
+	test_server_wanted();
 	test_settings();
 	check_need(mkdtemp(dir) != NULL, "a temporary directory");
 	test_timeline_distinct(dir);
@@ -299,6 +460,9 @@ int main(void)
 	test_throughput_apart(dir);
 	test_shares(dir);
 	test_latency_pooled(dir);
+	test_waits_data(dir);
+	test_pressure_data(dir);
+	test_buffers_data(dir);
 	for (size_t k = 0; k < sizeof(written) / sizeof(written[0]); k++) {
 		char path[256];
 
