@@ -1,8 +1,9 @@
 # claimbench report: charts (PNG and SVG) and report.md / report.html of a small stored
 # invocation, the figures equal to claimbench show's and explained column by column, the
 # settings that differ, gnuplot without a warning, the charts a drain and an open-loop timed
-# run call for, the timeline's distinct completions, the HTML rendered by headless
-# Chromium, the install hint without gnuplot, and bad inputs.
+# run call for (the server's only when a run sampled it: report_server.sh), the timeline's
+# distinct completions, the HTML rendered by headless Chromium, the install hint without
+# gnuplot, and bad inputs.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
@@ -14,9 +15,9 @@ charts=(throughput makespan shares latency timeline empties integrity)
 open_loop=(queue_wait backlog arrivals)
 strategies=(skip-locked for-update naive)
 
-"$CLAIMBENCH" run --strategy skip-locked,for-update:flip,naive --workers 2,4 --jobs 40 --work-ms 2 \
+"$CLAIMBENCH" run --strategy skip-locked,for-update:flip,naive --workers 2,4 --jobs 40 --work-ms 2 --sample-ms 0 \
 	--results "$store" --no-progress >"$tmp/run.txt" 2>&1
-check "a small sweep of three strategies runs into a fresh store" test $? -eq 0
+check "a small sweep of three strategies runs into a fresh store, unsampled" test $? -eq 0
 "$CLAIMBENCH" report --last --results "$store" --out "$rep" >"$tmp/report.txt" 2>&1
 status=$?
 check "report --last draws the charts and writes the documents" test "$status" -eq 0
@@ -49,6 +50,9 @@ for c in "${charts[@]}"; do
 done
 check "a drain report draws no open-loop chart" eval \
 	'for c in "${open_loop[@]}"; do [ ! -e "$rep/$c.png" ] || exit 1; done'
+check "runs that did not sample the server get no server chart and no server section" eval \
+	'for c in waits pressure buffers; do [ ! -e "$rep/$c.png" ] || exit 1; done &&
+	 ! grep -q "^## The server, sampled" "$rep/report.md"'
 # no_warning DIR: DIR/gnuplot.log holds no warning; else its first lines are shown.
 no_warning() {
 	! grep -qi warning "$1/gnuplot.log" && return 0
