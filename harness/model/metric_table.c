@@ -11,12 +11,13 @@
 
 /*
  * A metric's column in the figures table: always, only when some run has it, only when
- * some run had arrivals, only in a table that names it; and none.
+ * some run had arrivals; in the faults table; in the server table; and none.
  */
 #define CELL(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN, gloss }
 #define CELL_IF_ANY(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN_IF_ANY, gloss }
 #define CELL_IF_ARRIVALS(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN_IF_ARRIVALS, gloss }
 #define CELL_ASIDE(header, unit, decimals, gloss) { header, unit, decimals, CELL_ASIDE, gloss }
+#define CELL_SERVER(header, unit, decimals, gloss) { header, unit, decimals, CELL_SERVER, gloss }
 #define NO_CELL { NULL, "", 0, CELL_MAIN, NULL }
 
 /* A row of errors of one kind: "errors.NAME" in JSON, "errors_NAME" in CSV and the store; a column when any. */
@@ -40,7 +41,7 @@
 /* The row of one wait class's share of the sampled states: "server.wait_NAME_pct", a column in the server table. */
 #define WAIT_SHARE(class, name, header, what)                                                                \
 	{ DBL("server.wait_" name "_pct", "server_wait_" name "_pct", server.wait_pct[class]),                   \
-	  CELL_ASIDE(header, "", 0, "backends on " name), false, NOT_COMPARED, GUARD_NONE,                        \
+	  CELL_SERVER(header, "", 0, "backends on " name), false, NOT_COMPARED, GUARD_NONE,                        \
 	  "share of the worker backends' sampled states " what ", %" }
 
 const struct metric metric_table[] = {
@@ -141,7 +142,7 @@ const struct metric metric_table[] = {
 	  GUARD_NONE, "no job was executed twice (duplicates is 0)" },
 	{ FLAG("delivery.at_least_once", "at_least_once", delivery.at_least_once), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "no job was lost (lost is 0)" },
-	{ CNT("server.samples", "server_samples", server.samples), CELL_ASIDE("smpl", "", 0, "server samples taken"), false,
+	{ CNT("server.samples", "server_samples", server.samples), CELL_SERVER("smpl", "", 0, "server samples taken"), false,
 	  NOT_COMPARED, GUARD_NONE, "samples of the server taken during the run (--sample-ms)" },
 	WAIT_SHARE(WAIT_CPU, "cpu", "cpu%", "running: active, waiting on nothing"),
 	WAIT_SHARE(WAIT_LOCK, "lock", "lock%", "waiting on a heavyweight lock: a row, tuple or transaction"),
@@ -150,30 +151,30 @@ const struct metric metric_table[] = {
 	WAIT_SHARE(WAIT_CLIENT, "client", "clnt%", "idle or waiting on the client: the harness's side, work included"),
 	WAIT_SHARE(WAIT_OTHER, "other", "oth%", "waiting on anything else: IPC, timeouts, buffer pins"),
 	{ DBL("server.blocks_per_claim_start", "server_blocks_per_claim_start", server.blocks_per_claim_start),
-	  CELL_ASIDE("blk0", "", 1, "blocks per claim, first 2 s"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("blk0", "", 1, "blocks per claim, first 2 s"), false, NOT_COMPARED, GUARD_NONE,
 	  "the queue table's heap and index blocks (read or hit) per claim over the first 2 s sampled" },
 	{ DBL("server.blocks_per_claim_end", "server_blocks_per_claim_end", server.blocks_per_claim_end),
-	  CELL_ASIDE("blk1", "", 1, "blocks per claim, last 2 s"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("blk1", "", 1, "blocks per claim, last 2 s"), false, NOT_COMPARED, GUARD_NONE,
 	  "the queue table's heap and index blocks (read or hit) per claim over the last 2 s sampled" },
 	{ CNT("server.dead_tuples_peak", "server_dead_tuples_peak", server.dead_tuples_peak),
-	  CELL_ASIDE("deadmax", "", 0, "most dead tuples sampled"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("deadmax", "", 0, "most dead tuples sampled"), false, NOT_COMPARED, GUARD_NONE,
 	  "the most dead tuples sampled in the queue table (n_dead_tup)" },
 	{ CNT("server.dead_tuples_end", "server_dead_tuples_end", server.dead_tuples_end),
-	  CELL_ASIDE("deadend", "", 0, "dead tuples at the end"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("deadend", "", 0, "dead tuples at the end"), false, NOT_COMPARED, GUARD_NONE,
 	  "dead tuples in the queue table at the last sample" },
-	{ CNT("server.vacuums", "server_vacuums", server.vacuums), CELL_ASIDE("vac", "", 0, "vacuums of the table"), false,
+	{ CNT("server.vacuums", "server_vacuums", server.vacuums), CELL_SERVER("vac", "", 0, "vacuums of the table"), false,
 	  NOT_COMPARED, GUARD_NONE, "vacuums and autovacuums of the queue table between the first and the last sample" },
 	{ CNT("server.xmin_age_max", "server_xmin_age_max", server.xmin_age_max),
-	  CELL_ASIDE("xminage", "xacts", 0, "oldest transaction's age"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("xminage", "xacts", 0, "oldest transaction's age"), false, NOT_COMPARED, GUARD_NONE,
 	  "the oldest xmin or xid of any backend on the server, in transactions, the most sampled" },
 	{ CNT("server.wal_bytes_peak", "server_wal_bytes_peak", server.wal_bytes_peak),
-	  CELL_ASIDE("walmax", "bytes", 0, "SQLite: largest -wal file"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("walmax", "bytes", 0, "SQLite: largest -wal file"), false, NOT_COMPARED, GUARD_NONE,
 	  "SQLite: the largest size of the -wal file sampled, bytes" },
 	{ CNT("server.head_buffers_before", "server_head_buffers_before", server.head_buffers_before),
-	  CELL_ASIDE("head0", "bufs", 0, "head lookup's buffers before"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("head0", "bufs", 0, "head lookup's buffers before"), false, NOT_COMPARED, GUARD_NONE,
 	  "buffers one head lookup touched before the run (EXPLAIN ANALYZE, BUFFERS: shared hit and read)" },
 	{ CNT("server.head_buffers_after", "server_head_buffers_after", server.head_buffers_after),
-	  CELL_ASIDE("head1", "bufs", 0, "head lookup's buffers after"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("head1", "bufs", 0, "head lookup's buffers after"), false, NOT_COMPARED, GUARD_NONE,
 	  "buffers one head lookup touched after the workers stopped" },
 	{ CNT("server.table_bytes_before", "server_table_bytes_before", server.table_bytes_before), NO_CELL, false,
 	  NOT_COMPARED, GUARD_NONE, "the queue table's size before the run (pg_table_size), bytes" },
@@ -184,16 +185,16 @@ const struct metric metric_table[] = {
 	{ CNT("server.index_bytes_after", "server_index_bytes_after", server.index_bytes_after), NO_CELL, false,
 	  NOT_COMPARED, GUARD_NONE,
 	  "its indexes' size after the run, bytes" },
-	{ CNT("server.locks_left", "server_locks_left", server.locks_left), CELL_ASIDE("locks", "", 0, "locks left"),
+	{ CNT("server.locks_left", "server_locks_left", server.locks_left), CELL_SERVER("locks", "", 0, "locks left"),
 	  false, NOT_COMPARED, GUARD_NONE, "locks other sessions still held on the queue table after the workers stopped" },
 	{ DBL("mvcc.throughput_before_jps", "mvcc_throughput_before_jps", phases.before_jps),
-	  CELL_ASIDE("thru0", "jobs/s", 1, "throughput before the snapshot"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("thru0", "jobs/s", 1, "throughput before the snapshot"), false, NOT_COMPARED, GUARD_NONE,
 	  "completions per second from the start to the held snapshot (--snapshot-at)" },
 	{ DBL("mvcc.throughput_during_jps", "mvcc_throughput_during_jps", phases.during_jps),
-	  CELL_ASIDE("thru1", "jobs/s", 1, "throughput while it was held"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("thru1", "jobs/s", 1, "throughput while it was held"), false, NOT_COMPARED, GUARD_NONE,
 	  "completions per second while the snapshot was held" },
 	{ DBL("mvcc.throughput_after_jps", "mvcc_throughput_after_jps", phases.after_jps),
-	  CELL_ASIDE("thru2", "jobs/s", 1, "throughput after its release"), false, NOT_COMPARED, GUARD_NONE,
+	  CELL_SERVER("thru2", "jobs/s", 1, "throughput after its release"), false, NOT_COMPARED, GUARD_NONE,
 	  "completions per second from the snapshot's release to the run's end" },
 };
 

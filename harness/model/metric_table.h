@@ -54,7 +54,8 @@ enum cell_place {
 	CELL_MAIN,		/* the figures table, always */
 	CELL_MAIN_IF_ANY,	/* the figures table, when some run has it known and not 0 */
 	CELL_MAIN_IF_ARRIVALS,	/* the figures table, when some run had arrivals (open loop) */
-	CELL_ASIDE,		/* only a table that names it (the faults table, output/figures.h) */
+	CELL_ASIDE,		/* the faults table (output/figures.h), when some run met a fault */
+	CELL_SERVER,		/* the server table (output/figures.h), when some run sampled the server */
 };
 
 /* A metric's column in the terminal table. */

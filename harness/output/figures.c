@@ -81,15 +81,6 @@ static const char *const fault_columns[] = {
 	"reaped", "reconnects", "recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms",
 };
 
-/* The metrics of the server table: the samples' figures and the throughput around a held snapshot. */
-static const char *const server_columns[] = {
-	"server.samples", "server.wait_cpu_pct", "server.wait_lock_pct", "server.wait_lwlock_pct", "server.wait_io_pct",
-	"server.wait_client_pct", "server.wait_other_pct", "server.blocks_per_claim_start", "server.blocks_per_claim_end",
-	"server.dead_tuples_peak", "server.dead_tuples_end", "server.vacuums", "server.xmin_age_max",
-	"server.wal_bytes_peak", "server.head_buffers_before", "server.head_buffers_after", "server.locks_left",
-	"mvcc.throughput_before_jps", "mvcc.throughput_during_jps", "mvcc.throughput_after_jps",
-};
-
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
 {
 	bool most = m->delivery.at_most_once == 1, least = m->delivery.at_least_once == 1;
@@ -211,10 +202,11 @@ int figures_build_server(struct figures *f, const struct run_result *const *runs
 	bool shown[METRIC_MAX] = { false };
 
 	memset(f, 0, sizeof(*f));
-	for (size_t c = 0; c < sizeof(server_columns) / sizeof(server_columns[0]); c++) {
-		const struct metric *m = metric_find(server_columns[c]);
+	for (size_t i = 0; i < metric_table_len; i++) {
+		const struct metric *m = &metric_table[i];
 
-		shown[m - metric_table] = any_has(m, runs, n) || c == 0;
+		shown[i] = m->cell.header && m->cell.place == CELL_SERVER &&
+			   (any_has(m, runs, n) || strcmp(m->path, "server.samples") == 0);
 	}
 	return build(f, runs, n, shown, (struct table_shape){ .delivery = false });
 }

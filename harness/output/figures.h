@@ -61,9 +61,10 @@ bool figures_any_server(const struct run_result *const *runs, size_t n);
 
 /*
  * Builds the server table of the n runs into f (zeroed first): strategy, mode, workers, the
- * samples, and of the wait shares, blocks per claim, dead tuples, vacuums, the oldest
- * transaction, SQLite's -wal file and the throughput around a held snapshot those that some
- * run knows and has not 0, then group/sweep when a run has one. 0, or -1 when out of memory.
+ * samples, and of the metrics placed CELL_SERVER (wait shares, blocks per claim, dead
+ * tuples, vacuums, the oldest transaction, SQLite's -wal file, the head lookup's buffers,
+ * locks left, the throughput around a held snapshot) those that some run knows and has not
+ * 0, then group/sweep when a run has one. 0, or -1 when out of memory.
  */
 int figures_build_server(struct figures *f, const struct run_result *const *runs, size_t n);
 

@@ -183,7 +183,8 @@ void report_print_legend(FILE *out)
 		fprintf(out, "  %-10s %s%s [%s]\n", m->cell.header, m->definition,
 			m->cell.place == CELL_MAIN_IF_ANY ? " (shown when a run has any)" :
 			m->cell.place == CELL_MAIN_IF_ARRIVALS ? " (shown when a run has arrivals)" :
-			m->cell.place == CELL_ASIDE ? " (in the faults table)" : "", m->path);
+			m->cell.place == CELL_ASIDE ? " (in the faults table)" :
+			m->cell.place == CELL_SERVER ? " (in the server table)" : "", m->path);
 	}
 	fputs("A row ending in * is of a run that was interrupted or lost a worker.\n", out);
 }
