@@ -3,9 +3,10 @@
 # sampled, and the buffers the head lookup touched before and after the run (EXPLAIN
 # ANALYZE), each value written up its bar. Data: a block per panel (layer: 1 blocks per
 # claim, 2 the head lookup), a header of the cases' labels, then rows of figure name and one
-# value per case; n cases. The header line is row 0 of its block (no number: no label), so
-# a figure's cluster r sits at its row - 1. An unknown value (NaN) gets a bar of 0 and no label,
-# so that a case knowing none of a panel's figures leaves gnuplot no series without a point.
+# value per case; n cases. The header line is row 0 of its block (no number: no label),
+# so a figure's cluster r sits at its row - 1. An unknown value (NaN) gets a bar of 0 and
+# no label, so that a case knowing none of a panel's figures leaves gnuplot no series
+# without a point.
 panel_title(p) = p == 1 ? "blocks per claim (heap and index)" : "head lookup's buffers (EXPLAIN ANALYZE)"
 set style data histograms
 set style histogram clustered gap 1

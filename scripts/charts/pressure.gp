@@ -1,9 +1,9 @@
 # Throughput beside what MVCC pressure leaves in the queue table: a panel per sampled
 # strategy and worker count (its first repetition). Data: per panel two blocks, its
 # completions per second in each 100 ms bucket (steps in the case's colour, left axis),
-# then a row per server sample, the queue table's dead tuples,
-# or the -wal file in MB for the panels in layer (black, right axis). The phases (a held
-# snapshot shaded, a vacuum a dashed red line) come in phases.
+# then a row per server sample, the queue table's dead tuples, or the -wal file in MB for
+# the panels in layer (black, right axis). The phases (a held snapshot shaded, a vacuum a
+# dashed red line) come in phases; the data file's last block repeats them for readers.
 set xlabel "time since the start barrier (s)"
 set ylabel "jobs done per second"
 set xrange [0:xhi]
