@@ -264,7 +264,7 @@ static void test_latency_pooled(const char *dir)
  * A skip-locked run at 4 workers sampled twice, 100 ms apart: 8 backend states (cpu 1, lock
  * 3, lwlock 1, client 3), 400 blocks for 10 claims, dead tuples 0 then 50; 3 buckets of 10,
  * 20 and 5 completions; a snapshot held from 100 to 200 ms and a vacuum at 250 ms for 10
- * ms; the head lookup touched 3 buffers before and 25 after. Its figures computed.
+ * ms; the head lookup touched 3 buffers before and 25 after.
  */
 static struct server_sample sampled_samples[2] = {
 	{ .t_ms = 0, .waits = { 1, 2, 0, 0, 1, 0 }, .dead_tuples = 0, .heap_blocks = 100, .index_blocks = 50,
@@ -279,6 +279,7 @@ static struct phase_record sampled_phases[2] = {
 	{ PHASE_SNAPSHOT, 100000000, 100000000 }, { PHASE_VACUUM, 250000000, 10000000 },
 };
 
+/* Fills s as that run, its server figures computed from its samples and probes. */
 static void sampled_run(struct store_run *s)
 {
 	fake_run(s, "skip-locked", "hold", 4, 1);
