@@ -45,6 +45,13 @@ typedef int (*db_row_fn)(void *ctx, const int64_t *cols, int ncols);
 /* Called once per result row of db->query_text with the row's columns as text (NULL as NULL). 0 to go on. */
 typedef int (*db_text_row_fn)(void *ctx, const char *const *cols, int ncols);
 
+/* What a connection's statements met since it connected, as its driver counts them (SQLite's). */
+struct db_waits {
+	int64_t lock_wait_ns;		/* time slept waiting for a lock (SQLite's busy handler) */
+	uint64_t checkpoints;		/* WAL checkpoints run at its commits */
+	uint64_t checkpoints_partial;	/* of them, those that could not copy the whole WAL: a reader held it back */
+};
+
 struct backend_ops {
 	const char *name;		/* "postgresql" or "sqlite", as in output */
 	enum backend_kind kind;		/* which dialect its SQL is written in */
@@ -116,6 +123,12 @@ struct backend_ops {
 	 * while conn is open; a statement begun after the call may not be stopped.
 	 */
 	void (*cancel)(struct db_conn *conn);
+	/*
+	 * Copies into out what conn's statements have waited and checkpointed since it
+	 * connected; only conn's own thread may call it. NULL: the driver cannot tell
+	 * (PostgreSQL, whose waits the server's samples show).
+	 */
+	void (*waits)(const struct db_conn *conn, struct db_waits *out);
 };
 
 extern const struct backend_ops backend_postgresql;

@@ -30,6 +30,7 @@ struct db_conn {
 	int lock_wait_ms;					/* the wait for a lock now (set_lock_wait) */
 	int waited_ms;						/* of it, waited so far by the statement waiting */
 	atomic_bool cancelled;					/* cancel was called: stop waiting */
+	struct db_waits waits;					/* what its statements waited and checkpointed */
 	enum error_kind last_kind;				/* kind of the last error */
 	char last_error[512];					/* the last error message */
 };
@@ -80,12 +81,43 @@ static int wait_for_lock(void *arg, int tries)
 	if (step <= 0)
 		return 0;
 	for (int slept = 0; slept < step; slept += LOCK_WAIT_SLICE_MS) {
+		int64_t slice = (int64_t)(step - slept < LOCK_WAIT_SLICE_MS ? step - slept : LOCK_WAIT_SLICE_MS) * 1000000;
+
 		if (atomic_load_explicit(&conn->cancelled, memory_order_relaxed))
 			return 0;
-		clock_sleep_ns((int64_t)(step - slept < LOCK_WAIT_SLICE_MS ? step - slept : LOCK_WAIT_SLICE_MS) * 1000000);
+		clock_sleep_ns(slice);
+		conn->waits.lock_wait_ns += slice;
 	}
 	conn->waited_ms += step;
 	return 1;
+}
+
+/* The WAL's size in pages at a commit from which that commit checkpoints it: SQLite's own default. */
+#define WAL_CHECKPOINT_PAGES 1000
+
+/*
+ * SQLite's WAL hook, called after each commit in WAL mode with the WAL's pages: from
+ * WAL_CHECKPOINT_PAGES on, a passive checkpoint, as SQLite's automatic one does (this hook
+ * stands in for it), counted, and counted partial when it could not copy every frame
+ * because a reader still needs them.
+ */
+static int checkpoint_at_commit(void *arg, sqlite3 *db, const char *name, int pages)
+{
+	struct db_conn *conn = arg;
+	int frames = 0, copied = 0;
+
+	if (pages < WAL_CHECKPOINT_PAGES)
+		return SQLITE_OK;
+	if (sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied) != SQLITE_OK)
+		return SQLITE_OK;
+	conn->waits.checkpoints++;
+	conn->waits.checkpoints_partial += copied < frames;
+	return SQLITE_OK;
+}
+
+static void sqlite_waits(const struct db_conn *conn, struct db_waits *out)
+{
+	*out = conn->waits;
 }
 
 /* Readies conn for a new statement: a cancel that came before it is forgotten. */
@@ -176,6 +208,7 @@ static int sqlite_connect(const char *target, const struct db_options *opts, str
 	conn->lock_wait_ms = conn->busy_timeout_ms;
 	atomic_init(&conn->cancelled, false);
 	sqlite3_busy_handler(conn->db, wait_for_lock, conn);
+	sqlite3_wal_hook(conn->db, checkpoint_at_commit, conn);
 	if (apply_options(conn, opts) < 0) {
 		snprintf(err, errlen, "%s: %s", target, conn->last_error);
 		goto fail;
@@ -512,4 +545,5 @@ const struct backend_ops backend_sqlite = {
 	.abandon = sqlite_abandon,
 	.server_pid = sqlite_server_pid,
 	.cancel = sqlite_cancel,
+	.waits = sqlite_waits,
 };

@@ -123,7 +123,22 @@ static void stop_strategy(struct worker *w)
 	w->strategy_ready = false;
 }
 
-/* Closes w's connection, if any: abruptly (abandon) or not. */
+void worker_count_waits(struct worker *w)
+{
+	const struct backend_ops *db = w->shared->db;
+	struct db_waits now;
+
+	if (!w->conn || !db->waits)
+		return;
+	db->waits(w->conn, &now);
+	w->stats.waits_counted = true;
+	w->stats.lock_wait_ns += now.lock_wait_ns - w->waits_seen.lock_wait_ns;
+	w->stats.checkpoints += now.checkpoints - w->waits_seen.checkpoints;
+	w->stats.checkpoints_partial += now.checkpoints_partial - w->waits_seen.checkpoints_partial;
+	w->waits_seen = now;
+}
+
+/* Closes w's connection, if any: abruptly (abandon) or not, its waits counted first. */
 static void drop_connection(struct worker *w, bool abandon)
 {
 	const struct backend_ops *db = w->shared->db;
@@ -131,6 +146,8 @@ static void drop_connection(struct worker *w, bool abandon)
 	atomic_store(&w->server_pid, -1);
 	if (!w->conn)
 		return;
+	worker_count_waits(w);
+	w->waits_seen = (struct db_waits){ 0 };
 	signals_unwatch(w->conn);
 	if (abandon)
 		db->abandon(w->conn);

@@ -37,6 +37,7 @@ struct worker {
 	struct worker_stats stats;		/* its counters and claim-latency histogram */
 	struct ledger ledger;			/* its executions, empty claims and error instants */
 	struct live_counters live;		/* its running totals, read by the progress and interval lines */
+	struct db_waits waits_seen;		/* what its connection had waited and checkpointed when last counted */
 	atomic_bool finished;			/* set when its loop has ended */
 	atomic_bool saw_stop;			/* it has seen the run's stop: it only gives back what it holds now */
 	bool aborted;				/* stopped by an error rather than by the end of the run */
@@ -58,6 +59,9 @@ struct worker {
  */
 int worker_open(struct worker *w, struct run_shared *shared, int index, size_t expected_execs,
 		size_t expected_empties, char *err, size_t errlen);
+
+/* Adds to w's stats what its connection has waited and checkpointed since last counted; w's own thread only. */
+void worker_count_waits(struct worker *w);
 
 /* Closes w's connection and frees its ledger. */
 void worker_close(struct worker *w);

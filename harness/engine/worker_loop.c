@@ -139,6 +139,7 @@ static void *worker_main(void *arg)
 		if (w->conn && error_kind_is_contention(s->db->error_kind(w->conn)))
 			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
 	}
+	worker_count_waits(w);
 	atomic_store(&w->saw_stop, true);
 	atomic_store(&w->finished, true);
 	return NULL;

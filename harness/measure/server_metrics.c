@@ -99,6 +99,27 @@ static double rate_between(const struct run_result *r, double from_ms, double to
 	return buckets ? (double)done / ((double)buckets * SERIES_BUCKET_NS / 1e9) : NAN;
 }
 
+/*
+ * Fills f's SQLite figures from r's workers when their driver counts them: the time they
+ * waited for the write lock over their time in the run (workers x makespan), and the
+ * checkpoints their commits ran.
+ */
+static void lock_wait_figures(const struct run_result *r, struct server_figures *f)
+{
+	int64_t waited = 0;
+
+	if (!r->per_worker || r->workers < 1 || !r->per_worker[0].waits_counted)
+		return;
+	f->checkpoints = f->checkpoints_partial = 0;
+	for (int i = 0; i < r->workers; i++) {
+		waited += r->per_worker[i].lock_wait_ns;
+		f->checkpoints += r->per_worker[i].checkpoints;
+		f->checkpoints_partial += r->per_worker[i].checkpoints_partial;
+	}
+	if (r->metrics.makespan_s > 0)
+		f->lock_wait_pct = 100.0 * (double)waited / 1e9 / ((double)r->workers * r->metrics.makespan_s);
+}
+
 /* Fills r's phase figures from its first snapshot phase, if it has one. */
 static void phase_figures(struct run_result *r)
 {
@@ -136,11 +157,13 @@ void server_metrics_compute(struct run_result *r)
 		.head_buffers_before = probed(before->head_buffers), .head_buffers_after = probed(after->head_buffers),
 		.table_bytes_before = probed(before->table_bytes), .table_bytes_after = probed(after->table_bytes),
 		.index_bytes_before = probed(before->index_bytes), .index_bytes_after = probed(after->index_bytes),
-		.locks_left = probed(after->locks),
+		.locks_left = probed(after->locks), .lock_wait_pct = NAN, .checkpoints = METRIC_UNKNOWN,
+		.checkpoints_partial = METRIC_UNKNOWN,
 	};
 	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
 		f->wait_pct[k] = NAN;
 	if (r->n_samples)
 		sample_figures(r->samples, r->n_samples, f);
+	lock_wait_figures(r, f);
 	phase_figures(r);
 }

@@ -48,6 +48,10 @@ struct worker_stats {
 	uint64_t errors[ERR_KIND_COUNT];	/* database errors met, by kind */
 	int64_t busy_ns;			/* time spent executing jobs' work */
 	uint64_t reconnects;			/* lost connections made anew (a crashed worker's replacement's included) */
+	bool waits_counted;			/* its driver counts the three below (SQLite) */
+	int64_t lock_wait_ns;			/* time its statements slept waiting for a lock */
+	uint64_t checkpoints;			/* WAL checkpoints its commits ran */
+	uint64_t checkpoints_partial;		/* of them, those a reader kept from copying the whole WAL */
 	struct histogram claim_latency;		/* claim start to job in hand, successful claims begun after the warm-up */
 };
 
@@ -118,6 +122,9 @@ struct server_figures {
 	uint64_t index_bytes_before;		/* its indexes' size before the run */
 	uint64_t index_bytes_after;		/* and after it */
 	uint64_t locks_left;			/* locks other sessions still held on it after the workers stopped */
+	double lock_wait_pct;			/* SQLite: the workers' time waiting for the write lock, % of theirs */
+	uint64_t checkpoints;			/* SQLite: WAL checkpoints at the workers' commits */
+	uint64_t checkpoints_partial;		/* of them, those a reader kept from copying the whole WAL */
 };
 
 /* Throughput before, during and after the run's held snapshot, from the time series. */

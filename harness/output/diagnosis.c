@@ -90,8 +90,13 @@ static void say_mvcc(struct text *t, const struct server_figures *f)
 	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN)
 		say(t, "The oldest transaction on the server grew %llu transactions old and held the xmin horizon back: "
 		       "no dead tuple younger than it could be removed.", (unsigned long long)f->xmin_age_max);
+	if (!isnan(f->lock_wait_pct))
+		say(t, "The workers spent %.0f%% of their time waiting for SQLite's write lock.", f->lock_wait_pct);
 	if (f->wal_bytes_peak != METRIC_UNKNOWN && f->wal_bytes_peak > 0)
 		say(t, "The -wal file grew to %.1f MB.", (double)f->wal_bytes_peak / 1e6);
+	if (f->checkpoints_partial != METRIC_UNKNOWN && f->checkpoints_partial > 0)
+		say(t, "%llu of %llu checkpoints could not copy the whole WAL: a reader still needed it, so the file could "
+		       "not be reset.", (unsigned long long)f->checkpoints_partial, (unsigned long long)f->checkpoints);
 }
 
 /* Says what the held snapshot did to throughput. */

@@ -131,8 +131,44 @@ static void test_phases(void)
 	      "dead tuples never vacuumed are said to grow to their end: %s", text);
 }
 
+/*
+ * SQLite's counts from the workers: 2 workers waited 1 s and 0.5 s for the write lock in a
+ * 3 s run, 25 %; their checkpoints add up; a PostgreSQL run's workers count none: unknown.
+ */
+static void test_lock_waits(void)
+{
+	struct worker_stats w[2] = {
+		{ .waits_counted = true, .lock_wait_ns = 1000000000, .checkpoints = 7, .checkpoints_partial = 2 },
+		{ .waits_counted = true, .lock_wait_ns = 500000000, .checkpoints = 3, .checkpoints_partial = 1 },
+	};
+	struct run_result r = { .per_worker = w, .workers = 2 };
+	char text[1024];
+
+	r.metrics.makespan_s = 3.0;
+	server_metrics_compute(&r);
+	CHECK_NEAR(r.metrics.server.lock_wait_pct, 25.0, 1e-9, "1.5 s of lock waits over 2 workers x 3 s: 25%% (%g)",
+		   r.metrics.server.lock_wait_pct);
+	CHECK(r.metrics.server.checkpoints == 10 && r.metrics.server.checkpoints_partial == 3,
+	      "checkpoints 7 + 3, partial 2 + 1 (%llu, %llu)", (unsigned long long)r.metrics.server.checkpoints,
+	      (unsigned long long)r.metrics.server.checkpoints_partial);
+	r.samples = (struct server_sample[]){ { .wal_bytes = 5000000, .live_tuples = SAMPLE_UNKNOWN,
+						.dead_tuples = SAMPLE_UNKNOWN, .heap_blocks = SAMPLE_UNKNOWN,
+						.index_blocks = SAMPLE_UNKNOWN, .vacuums = SAMPLE_UNKNOWN,
+						.xmin_age = SAMPLE_UNKNOWN } };
+	r.n_samples = 1;
+	server_metrics_compute(&r);
+	CHECK(diagnosis_write(&r, text, sizeof(text)) &&
+	      strstr(text, "The workers spent 25% of their time waiting for SQLite's write lock.") &&
+	      strstr(text, "3 of 10 checkpoints could not copy the whole WAL"), "the diagnosis says so: %s", text);
+	w[0].waits_counted = w[1].waits_counted = false;
+	server_metrics_compute(&r);
+	CHECK(isnan(r.metrics.server.lock_wait_pct) && r.metrics.server.checkpoints == METRIC_UNKNOWN,
+	      "a driver that counts nothing leaves them unknown");
+}
+
 int main(void)
 {
+	test_lock_waits();
 	test_samples();
 	test_no_samples();
 	test_phases();

@@ -78,7 +78,8 @@ static const char *const after_v5[] = {
 	"server.blocks_per_claim_end", "server.dead_tuples_peak", "server.dead_tuples_end", "server.vacuums",
 	"server.xmin_age_max", "server.wal_bytes_peak", "server.head_buffers_before", "server.head_buffers_after",
 	"server.table_bytes_before", "server.table_bytes_after", "server.index_bytes_before",
-	"server.index_bytes_after", "server.locks_left", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps",
+	"server.index_bytes_after", "server.locks_left", "server.lock_wait_pct", "server.checkpoints",
+	"server.checkpoints_partial", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps",
 	"mvcc.throughput_after_jps",
 };
 
