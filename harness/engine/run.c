@@ -347,6 +347,7 @@ static struct run_result result_of(const struct run_config *cfg, const struct st
 		.duration_s = cfg->duration_s,
 		.arrival_rate = arrivals ? cfg->arrival_rate : 0,
 		.repeat = repeat,
+		.probes = { TABLE_PROBE_UNKNOWN, TABLE_PROBE_UNKNOWN },
 	};
 }
 
@@ -398,9 +399,10 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
-	table_probe_take(admin, s, &out->probes[PROBE_AFTER], label);
 	if (run_stopping(s) && admin->conn)
 		s->db->set_lock_wait(admin->conn, STOPPING_LOCK_WAIT_MS);
+	else
+		table_probe_take(admin, s, &out->probes[PROBE_AFTER], label);
 	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);

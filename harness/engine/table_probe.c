@@ -107,10 +107,7 @@ void table_probe_take(struct admin *a, const struct run_shared *s, struct table_
 	const struct backend_ops *db = s->db;
 	char sql[1024];
 
-	*p = (struct table_probe){
-		.head_buffers = SAMPLE_UNKNOWN, .table_bytes = SAMPLE_UNKNOWN, .index_bytes = SAMPLE_UNKNOWN,
-		.locks = SAMPLE_UNKNOWN,
-	};
+	*p = (struct table_probe)TABLE_PROBE_UNKNOWN;
 	if (!a->conn && !admin_reconnected(a))
 		return;
 	if (explain(a, s, p, label) < 0 || !sizes_sql[db->kind])

@@ -15,7 +15,9 @@
 
 /*
  * Reads the queue table of s into p on a's connection. It never fails the run: what
- * cannot be read stays unknown (SAMPLE_UNKNOWN, plan NULL) and is said on stderr under label.
+ * cannot be read stays unknown (SAMPLE_UNKNOWN, plan NULL) and is said on stderr under
+ * label. It waits for the table's locks as any reader does: a run that is stopping
+ * (Ctrl-C) skips the probe after it.
  */
 void table_probe_take(struct admin *a, const struct run_shared *s, struct table_probe *p, const char *label);
 

@@ -63,6 +63,11 @@ enum probe_moment { PROBE_BEFORE, PROBE_AFTER, PROBE_MOMENTS };
 /* Each moment's name: "before", "after". */
 extern const char *const probe_moment_names[PROBE_MOMENTS];
 
+/* A table_probe with nothing read. */
+#define TABLE_PROBE_UNKNOWN                                                                                  \
+	{ .plan = NULL, .head_buffers = SAMPLE_UNKNOWN, .table_bytes = SAMPLE_UNKNOWN, .index_bytes = SAMPLE_UNKNOWN, \
+	  .locks = SAMPLE_UNKNOWN }
+
 /* What the harness read of the queue table at one moment. */
 struct table_probe {
 	char *plan;		/* the head lookup's plan, EXPLAIN (ANALYZE, BUFFERS) lines (owned); NULL when not read */
