@@ -69,6 +69,15 @@ static int64_t plan_buffers(const char *plan)
 	return sum;
 }
 
+/* Ignores a row: a statement run to see whether the connection still lives. */
+static int ignore_text_row(void *ctx, const char *const *cols, int ncols)
+{
+	(void)ctx;
+	(void)cols;
+	(void)ncols;
+	return 0;
+}
+
 /* Copies the three figures of a sizes row into the probe at ctx. */
 static int read_sizes(void *ctx, const int64_t *cols, int ncols)
 {
@@ -109,6 +118,8 @@ void table_probe_take(struct admin *a, const struct run_shared *s, struct table_
 
 	*p = (struct table_probe)TABLE_PROBE_UNKNOWN;
 	if (!a->conn && !admin_reconnected(a))
+		return;
+	if (db->query_text(a->conn, "SELECT 1", 0, NULL, ignore_text_row, NULL) < 0 && !admin_reconnected(a))
 		return;
 	if (explain(a, s, p, label) < 0 || !sizes_sql[db->kind])
 		return;

@@ -14,7 +14,8 @@
 #include "model/server_sample.h"
 
 /*
- * Reads the queue table of s into p on a's connection. It never fails the run: what
+ * Reads the queue table of s into p on a's connection, made anew first when it was lost
+ * (a restart during the run). It never fails the run: what
  * cannot be read stays unknown (SAMPLE_UNKNOWN, plan NULL) and is said on stderr under
  * label. It waits for the table's locks as any reader does: a run that is stopping
  * (Ctrl-C) skips the probe after it.

@@ -121,10 +121,10 @@ if start_test_server; then
 		run --db "$TEST_DB" --restart-at 1 --jobs 10 --results "$store"
 	restart_cmd="$(printf '%q ' su postgres -s /bin/sh -c "$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null")"
 	[ "$(id -u)" -eq 0 ] || restart_cmd="$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null"
-	run_json own --db "$TEST_DB" --jobs 60 --work-ms 20 --workers 4 --restart-at 0.3 --restart-command "$restart_cmd" \
+	run_json own --db "$TEST_DB" --jobs 120 --work-ms 20 --workers 4 --restart-at 0.3 --restart-command "$restart_cmd" \
 		--strategy skip-locked:hold
 	check_jq "$dir/own.json" '.results[0] | .complete and .faults_injected == 1 and .reconnects >= 4 and .lost == 0 and
-		.completed == 60 and .ledger_mismatches == 0' "--restart-command restarts the user's server; the run goes on"
+		.completed == 120 and .ledger_mismatches == 0' "--restart-command restarts the user's server; the run goes on"
 	check "the restart command never enters the store" eval '! sqlite3 "$store" "SELECT value FROM run_params" | grep -q pg_ctl'
 	expect_exit 4 "restarting the server: the restart command exited with status 3" \
 		"a failing restart command makes the run incomplete" \
