@@ -1,11 +1,11 @@
-# The seed 001 experiment, three times, on a throwaway PostgreSQL the harness starts itself:
+# The seed 001 experiment, twice, on a throwaway PostgreSQL the harness starts itself:
 # 200 jobs, 10 workers, 100 ms of work, every strategy in its default mode: the six of the seeds and
 # the four of real queues (advisory, cas, delete-returning, move-table).
 # CLAIMBENCH_CLASSIC_REPEATS sets how many times (the sanitized pass of scripts/test-all
 # runs it once: its bounds are the plain pass's to hold, the sanitizers look for errors).
 . "$(dirname "$0")/lib.sh"
 
-repeats=${CLAIMBENCH_CLASSIC_REPEATS:-3}
+repeats=${CLAIMBENCH_CLASSIC_REPEATS:-2}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$CLAIMBENCH" run --repeat "$repeats" --format json --no-progress >"$out" 2>/dev/null
