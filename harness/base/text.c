@@ -13,16 +13,23 @@ void text_clean(char *buf, size_t size, const char *s, size_t max)
 	buf[i] = '\0';
 }
 
+const char *text_list_next(const char **cursor, size_t *len)
+{
+	const char *item = *cursor;
+
+	if (!item || !*item)
+		return NULL;
+	*len = strcspn(item, ",");
+	*cursor = item + *len + (item[*len] == ',');
+	return item;
+}
+
 bool text_list_has(const char *list, const char *word)
 {
-	size_t len = strlen(word), item;
+	size_t len = strlen(word), item_len;
 
-	while (list && *list) {
-		item = strcspn(list, ",");
-		if (item == len && strncmp(list, word, len) == 0)
+	for (const char *item; (item = text_list_next(&list, &item_len));)
+		if (item_len == len && strncmp(item, word, len) == 0)
 			return true;
-		list += item;
-		list += *list == ',';
-	}
 	return false;
 }

@@ -11,6 +11,12 @@
  */
 void text_clean(char *buf, size_t size, const char *s, size_t max);
 
+/*
+ * The next item of the comma-separated list at *cursor (NULL: an empty list): its start,
+ * its length in *len, and *cursor moved past it and its comma. NULL when none is left.
+ */
+const char *text_list_next(const char **cursor, size_t *len);
+
 /* True when word is one of the comma-separated items of list (NULL: an empty list). */
 bool text_list_has(const char *list, const char *word);
 

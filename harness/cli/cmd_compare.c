@@ -93,16 +93,13 @@ static int check_allowed(const char *list, char *err, size_t errlen)
 	size_t len;
 	char name[64];
 
-	while (list && *list) {
-		len = strcspn(list, ",");
-		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) - 1 ? len : sizeof(name) - 1), list);
+	for (const char *item; (item = text_list_next(&list, &len));) {
+		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) - 1 ? len : sizeof(name) - 1), item);
 		if (!run_parameter(name)) {
 			snprintf(err, errlen, "--allow-diff: \"%s\" is not a run parameter (claimbench show RUN lists them)",
 				 name);
 			return -1;
 		}
-		list += len;
-		list += *list == ',';
 	}
 	return 0;
 }

@@ -60,26 +60,6 @@ int pressure_open(struct pressure *p, struct run_shared *s, char *err, size_t er
 	return 0;
 }
 
-/* Whether p's thread should end now: the run is stopping or its threads have finished. */
-static bool ending(const struct pressure *p)
-{
-	return run_stopping(p->s) || atomic_load(&p->quit);
-}
-
-/* Sleeps until at_ns (absolute), waking every RUN_WAKE_NS to look whether p is ending. true when it got there. */
-static bool sleep_until(const struct pressure *p, int64_t at_ns)
-{
-	for (;;) {
-		int64_t left = at_ns - clock_now_ns();
-
-		if (ending(p))
-			return false;
-		if (left <= 0)
-			return true;
-		clock_sleep_ns(left < RUN_WAKE_NS ? left : RUN_WAKE_NS);
-	}
-}
-
 /* Marks p failed for the first reason why: what was tried and the server's message on conn. */
 static void fail(struct pressure *p, const char *what, struct db_conn *conn)
 {
@@ -166,7 +146,7 @@ static void *pressure_main(void *arg)
 	int64_t held_from = 0, at;
 
 	run_wait_gate(p->s);
-	while ((at = next_event(p, stage, next_vacuum)) != INT64_MAX && sleep_until(p, at)) {
+	while ((at = next_event(p, stage, next_vacuum)) != INT64_MAX && run_sleep_until(p->s, at, &p->quit)) {
 		if (next_vacuum < p->n_vacuums && at == p->s->start_ns + (int64_t)(p->vacuum_at_s[next_vacuum] * 1e9)) {
 			vacuum(p);
 			next_vacuum++;

@@ -7,19 +7,22 @@ bool run_stopping(const struct run_shared *s)
 	return atomic_load_explicit(&s->stop, memory_order_relaxed) || signals_interrupted();
 }
 
-bool run_pause_ns(const struct run_shared *s, int64_t duration_ns)
+bool run_sleep_until(const struct run_shared *s, int64_t at_ns, const atomic_bool *quit)
 {
-	int64_t until = clock_now_ns() + duration_ns;
-
 	for (;;) {
-		int64_t left = until - clock_now_ns();
+		int64_t left = at_ns - clock_now_ns();
 
-		if (run_stopping(s))
+		if (run_stopping(s) || (quit && atomic_load(quit)))
 			return false;
 		if (left <= 0)
 			return true;
 		clock_sleep_ns(left < RUN_WAKE_NS ? left : RUN_WAKE_NS);
 	}
+}
+
+bool run_pause_ns(const struct run_shared *s, int64_t duration_ns)
+{
+	return run_sleep_until(s, clock_now_ns() + duration_ns, NULL);
 }
 
 void run_wait_gate(struct run_shared *s)

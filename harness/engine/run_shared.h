@@ -64,6 +64,13 @@ struct run_shared {
 bool run_stopping(const struct run_shared *s);
 
 /*
+ * Sleeps until the instant at_ns (clock_now_ns), waking every RUN_WAKE_NS to look whether
+ * the run of s is stopping or *quit (NULL: none) is set. true when it got there, false
+ * when it woke for the stop or quit.
+ */
+bool run_sleep_until(const struct run_shared *s, int64_t at_ns, const atomic_bool *quit);
+
+/*
  * Sleeps duration_ns (working, backing off, polling), waking early when the run of s
  * stops. true when it slept the whole time, false when the run is stopping.
  */
