@@ -79,7 +79,7 @@ static enum claim_result move_table_claim(struct worker *w, int64_t *job_id)
 	worker_note_attempt(w, attempt);
 	return CLAIM_OK;
 rollback:
-	worker_sql(w, "ROLLBACK");
+	worker_rollback(w);
 	return CLAIM_ERROR;
 }
 

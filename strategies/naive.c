@@ -29,7 +29,7 @@ static enum claim_result naive_claim(struct worker *w, int64_t *job_id)
 	rows = worker_exec(w, SLOT_SELECT, 1, select_params, job_id, 1);
 	if (rows <= 0)
 		return rows < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
-	return worker_mark_active(w, *job_id) < 0 ? CLAIM_ERROR : CLAIM_OK;
+	return worker_mark_active(w, *job_id, false) < 0 ? CLAIM_ERROR : CLAIM_OK;
 }
 
 /*

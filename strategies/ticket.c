@@ -139,7 +139,7 @@ static enum claim_result claim_in_turn(struct worker *w, struct ticket_state *t,
 	if (rows < 0)
 		goto rollback;
 	if (rows > 0) {
-		if (worker_mark_active(w, *job_id) < 0)
+		if (worker_mark_active(w, *job_id, false) < 0)
 			goto rollback;
 		if (w->shared->mode == MODE_HOLD)
 			return CLAIM_OK;
@@ -152,7 +152,7 @@ static enum claim_result claim_in_turn(struct worker *w, struct ticket_state *t,
 	}
 	return rows > 0 ? CLAIM_OK : CLAIM_EMPTY;
 rollback:
-	worker_sql(w, "ROLLBACK");
+	worker_rollback(w);
 	return CLAIM_ERROR;
 }
 
@@ -206,7 +206,7 @@ static int ticket_finish(struct worker *w, int64_t job_id, int slot)
 	if (w->shared->mode == MODE_FLIP)
 		return worker_finish(w, job_id, slot);
 	if (worker_outcome(w, slot, job_id) != 1 || return_ticket(w, t) < 0) {
-		worker_sql(w, "ROLLBACK");
+		worker_rollback(w);
 		return_ticket(w, t);
 		t->unsure = true;
 		return -1;

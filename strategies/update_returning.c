@@ -32,17 +32,17 @@ static enum claim_result update_returning_claim(struct worker *w, int64_t *job_i
 
 	if (worker_begin(w) < 0)
 		return CLAIM_ERROR;
-	rows = worker_exec(w, SLOT_CLAIM, 2, params, claimed, 2);
-	if (rows < 0) {
-		worker_sql(w, "ROLLBACK");
-		return CLAIM_ERROR;
+	if (w->shared->mode == MODE_FLIP) {
+		rows = worker_exec_commit(w, SLOT_CLAIM, 2, params, claimed, 2);
+	} else if ((rows = worker_exec(w, SLOT_CLAIM, 2, params, claimed, 2)) == 0) {
+		rows = worker_commit(w) < 0 ? -1 : 0;
+	} else if (rows < 0) {
+		worker_rollback(w);
 	}
-	if (rows == 0)
-		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
+	if (rows <= 0)
+		return rows < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
 	*job_id = claimed[0];
 	worker_note_attempt(w, claimed[1]);
-	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
-		return CLAIM_ERROR;
 	return CLAIM_OK;
 }
 

@@ -36,8 +36,8 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 }
 
 /*
- * Refuses, before anything runs, a strategy that was asked for by name and cannot run
- * on db, saying why. With --strategy all the ones db cannot run are left out instead,
+ * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
+ * that was asked for by name and cannot run on db, saying why. With --strategy all the ones db cannot run are left out instead,
  * with a note on stderr; never is another strategy run in their place. 0, or -1 with err.
  */
 static int check_backend(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
@@ -45,6 +45,11 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 	size_t kept = 0;
 	char why[256];
 
+	if (cfg->db_opts.pipeline && !db->exec_pipeline) {
+		snprintf(err, errlen, "--pipeline cannot run on %s: its statements make no network round trips to save",
+			 db->name);
+		return -1;
+	}
 	for (size_t i = 0; i < cfg->n_strategies; i++) {
 		const struct strategy_ops *st = cfg->strategies[i].ops;
 

@@ -457,6 +457,10 @@ const struct option_def command_options[] = {
 		  "(0: none); a timeout counts as lock_not_available" },
 	{ RUN_ROW("statement-timeout-ms", OPTION_INT, db_opts.statement_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
 	  .max = 3600000, .arg = "MS", .help = "PostgreSQL: statement_timeout of every connection (0: none)" },
+	{ RUN_ROW("pipeline", OPTION_FLAG, db_opts.pipeline),
+	  .help = "PostgreSQL: a worker sends a claim transaction's statements in libpq's pipeline mode where they "
+		  "do not wait on each other's answers (BEGIN with the first statement, the last with COMMIT): "
+		  "fewer round trips" },
 	FAULT_ROWS("crash", FAULT_CRASH, "a worker crashes in the middle of its job (its connection dropped with no "
 				       "COMMIT or ROLLBACK; a replacement starts after --respawn-ms)"),
 	{ RUN_ROW("respawn-ms", OPTION_INT, faults.respawn_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,

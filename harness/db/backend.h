@@ -31,7 +31,7 @@ enum backend_cap {
 };
 
 /* Prepared statements per connection, addressed by slot number. */
-#define DB_MAX_STATEMENTS 16
+#define DB_MAX_STATEMENTS 24
 
 /* One open connection; each driver defines its own. */
 struct db_conn;
@@ -50,6 +50,13 @@ struct db_waits {
 	int64_t lock_wait_ns;		/* time slept waiting for a lock (SQLite's busy handler) */
 	uint64_t checkpoints;		/* WAL checkpoints run at its commits */
 	uint64_t checkpoints_partial;	/* of them, those that could not copy the whole WAL: a reader held it back */
+};
+
+/* One prepared statement of a pipeline: its slot and its text parameters. */
+struct db_step {
+	int slot;			/* the slot it was prepared in */
+	int nparams;			/* parameters in params */
+	const char *const *params;	/* $1..$nparams as text */
 };
 
 struct backend_ops {
@@ -74,6 +81,15 @@ struct backend_ops {
 	 */
 	int (*exec_prepared)(struct db_conn *conn, int slot, int nparams, const char *const *params,
 			     int64_t *out, int nout);
+	/*
+	 * Sends the n prepared steps at once and then reads their results (libpq's pipeline
+	 * mode): one round trip instead of n. Copies the first row's first nout columns of
+	 * steps[result] into out. The rows of steps[result], or -1 when a step failed (its
+	 * error kept as conn's last; the steps after it were not run). NULL: the driver has no
+	 * round trips to save (SQLite).
+	 */
+	int (*exec_pipeline)(struct db_conn *conn, const struct db_step *steps, int n, int result, int64_t *out,
+			     int nout);
 	/* Runs sql (no parameters), discarding any rows. 0 or -1. */
 	int (*exec)(struct db_conn *conn, const char *sql);
 	/* Runs sql and calls row for each row. The number of rows, or -1 on error. */

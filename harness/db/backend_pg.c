@@ -199,6 +199,80 @@ out:
 	return rows;
 }
 
+/*
+ * Reads the results of n pipelined statements and of their sync, keeping the first error
+ * on conn and the first row's first nout columns of statement result in out. Each
+ * statement's result is followed by a NULL; after a failed one the server skips the rest
+ * (PGRES_PIPELINE_ABORTED) up to the sync. The rows of statement result, or -1.
+ */
+static int read_pipeline(struct db_conn *conn, int n, int result, int64_t *out, int nout)
+{
+	int rows = -1, step = 0;
+	bool failed = false, after_null = false;
+
+	for (;;) {
+		PGresult *res = PQgetResult(conn->pg);
+		ExecStatusType st;
+
+		if (!res) {
+			if (after_null || PQstatus(conn->pg) == CONNECTION_BAD) {
+				if (!failed)
+					set_error(conn, ERR_CONNECTION_LOST, PQerrorMessage(conn->pg));
+				return -1;
+			}
+			after_null = true;
+			step++;
+			continue;
+		}
+		after_null = false;
+		st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (st != PGRES_PIPELINE_ABORTED && !failed && !result_ok(conn, res))
+			failed = true;
+		else if (st != PGRES_PIPELINE_ABORTED && step == result) {
+			rows = PQntuples(res);
+			for (int i = 0; rows > 0 && i < nout && i < PQnfields(res); i++)
+				out[i] = column_int(res, 0, i);
+		}
+		PQclear(res);
+	}
+	return failed || step != n ? -1 : rows;
+}
+
+static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, int n, int result, int64_t *out,
+			    int nout)
+{
+	int rows;
+
+	for (int i = 0; i < n; i++) {
+		if (steps[i].slot < 0 || steps[i].slot >= DB_MAX_STATEMENTS || !conn->stmt_name[steps[i].slot][0]) {
+			set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+			return -1;
+		}
+	}
+	if (!PQenterPipelineMode(conn->pg))
+		goto send_failed;
+	for (int i = 0; i < n; i++)
+		if (!PQsendQueryPrepared(conn->pg, conn->stmt_name[steps[i].slot], steps[i].nparams, steps[i].params,
+					 NULL, NULL, 0))
+			goto send_failed;
+	if (!PQpipelineSync(conn->pg))
+		goto send_failed;
+	rows = read_pipeline(conn, n, result, out, nout);
+	if (!PQexitPipelineMode(conn->pg) && rows >= 0) {
+		set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+		return -1;
+	}
+	return rows;
+send_failed:
+	set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+	PQexitPipelineMode(conn->pg);
+	return -1;
+}
+
 static int pg_exec(struct db_conn *conn, const char *sql)
 {
 	PGresult *res = PQexec(conn->pg, sql);
@@ -421,6 +495,7 @@ const struct backend_ops backend_postgresql = {
 	.disconnect = pg_disconnect,
 	.prepare = pg_prepare,
 	.exec_prepared = pg_exec_prepared,
+	.exec_pipeline = pg_exec_pipeline,
 	.exec = pg_exec,
 	.query = pg_query,
 	.query_text = pg_query_text,

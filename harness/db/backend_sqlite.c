@@ -26,6 +26,7 @@ struct db_conn {
 	sqlite3 *db;						/* the connection */
 	sqlite3_stmt *stmt[DB_MAX_STATEMENTS];			/* the statement prepared in each slot, or NULL */
 	int param_index[DB_MAX_STATEMENTS][SQLITE_MAX_PARAMS];	/* bind index of $1..$n per slot, 0 when unused */
+	bool is_rollback[DB_MAX_STATEMENTS];			/* the slot holds ROLLBACK (see sqlite_exec) */
 	int busy_timeout_ms;					/* the configured wait for a lock */
 	int lock_wait_ms;					/* the wait for a lock now (set_lock_wait) */
 	int waited_ms;						/* of it, waited so far by the statement waiting */
@@ -232,6 +233,7 @@ static int sqlite_prepare(struct db_conn *conn, int slot, const char *sql, int n
 	}
 	sqlite3_finalize(conn->stmt[slot]);
 	conn->stmt[slot] = NULL;
+	conn->is_rollback[slot] = strcmp(sql, "ROLLBACK") == 0;
 	if (sqlite3_prepare_v3(conn->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &conn->stmt[slot], &tail) != SQLITE_OK) {
 		set_db_error(conn);
 		return -1;
@@ -261,6 +263,8 @@ static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, con
 	int rows = 0, rc;
 
 	begin_statement(conn);
+	if (conn->is_rollback[slot] && sqlite3_get_autocommit(conn->db))
+		return 0;
 	for (int i = 0; i < nparams; i++) {
 		if (conn->param_index[slot][i] > 0 &&
 		    sqlite3_bind_text(stmt, conn->param_index[slot][i], params[i], -1, SQLITE_STATIC) != SQLITE_OK) {
@@ -284,7 +288,7 @@ out:
 	return rows;
 }
 
-/* ROLLBACK with no transaction open succeeds, as on PostgreSQL (where it only warns). */
+/* ROLLBACK with no transaction open succeeds, as on PostgreSQL (where it only warns), prepared or not. */
 static int sqlite_exec(struct db_conn *conn, const char *sql)
 {
 	begin_statement(conn);

@@ -13,12 +13,12 @@ enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_
 		goto rollback;
 	if (rows == 0)
 		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
-	if (worker_mark_active(w, *job_id) < 0)
+	if (w->shared->mode == MODE_FLIP)
+		return worker_mark_active(w, *job_id, true) < 0 ? CLAIM_ERROR : CLAIM_OK;
+	if (worker_mark_active(w, *job_id, false) < 0)
 		goto rollback;
-	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
-		return CLAIM_ERROR;
 	return CLAIM_OK;
 rollback:
-	worker_sql(w, "ROLLBACK");
+	worker_rollback(w);
 	return CLAIM_ERROR;
 }

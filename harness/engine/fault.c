@@ -17,12 +17,23 @@ static bool listed(const long *list, size_t n, long exec_no)
 	return false;
 }
 
+/* The faults that strike a worker in the middle of an execution. */
+static const enum fault_kind worker_kinds[] = { FAULT_CRASH, FAULT_STALL, FAULT_KILL_BACKEND };
+#define N_WORKER_KINDS (sizeof(worker_kinds) / sizeof(worker_kinds[0]))
+
+bool fault_plans_executions(const struct fault_plan *plan)
+{
+	for (size_t i = 0; i < N_WORKER_KINDS; i++)
+		if (plan->when[worker_kinds[i]].n_exec > 0 || plan->when[worker_kinds[i]].rate > 0)
+			return true;
+	return false;
+}
+
 unsigned fault_planned(const struct fault_plan *plan, uint64_t seed, long exec_no, int64_t job_id, unsigned k)
 {
-	static const enum fault_kind worker_kinds[] = { FAULT_CRASH, FAULT_STALL, FAULT_KILL_BACKEND };
 	unsigned planned = 0;
 
-	for (size_t i = 0; i < sizeof(worker_kinds) / sizeof(worker_kinds[0]); i++) {
+	for (size_t i = 0; i < N_WORKER_KINDS; i++) {
 		const struct fault_trigger *t = &plan->when[worker_kinds[i]];
 
 		if (listed(t->exec, t->n_exec, exec_no) ||

@@ -22,6 +22,9 @@
  */
 unsigned fault_planned(const struct fault_plan *plan, uint64_t seed, long exec_no, int64_t job_id, unsigned k);
 
+/* Whether plan has worker faults planned per execution (by number or by rate): only then are executions counted. */
+bool fault_plans_executions(const struct fault_plan *plan);
+
 /* A kind's instants in order, and how many of them have struck. */
 struct fault_clock {
 	double at_s[MAX_FAULT_POINTS];	/* the instants, sorted */

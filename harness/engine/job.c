@@ -146,7 +146,7 @@ static void give_back(struct worker *w, int64_t job_id)
 	if (!w->conn)
 		return;
 	if (w->shared->mode == MODE_HOLD)
-		worker_sql(w, "ROLLBACK");
+		worker_rollback(w);
 	else
 		worker_exec(w, SLOT_FREE, 2, params, NULL, 0);
 }
@@ -196,14 +196,14 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	bool in_range = job_id >= 1 && job_id <= s->backlog + s->arrivals;
 	bool fails = s->pass == 1 && workload_fails(s->cfg->seed, job_id, s->cfg->fail_rate);
 	struct job_in_hand j = { .id = job_id, .work_ns = in_range ? s->work_ns[job_id - 1] : 0 };
-	long exec_no = atomic_fetch_add(&s->executions_started, 1) + 1;
 	bool crashed = false;
 	int64_t end = 0;
 	int rc = 0;
 
-	if (in_range)
-		j.planned = fault_planned(&s->cfg->faults, s->cfg->seed, exec_no, job_id,
-					  atomic_fetch_add(&s->job_executions[job_id - 1], 1));
+	/* the run's shared execution counters only where faults are planned by them */
+	if (in_range && fault_plans_executions(&s->cfg->faults))
+		j.planned = fault_planned(&s->cfg->faults, s->cfg->seed, atomic_fetch_add(&s->executions_started, 1) + 1,
+					  job_id, atomic_fetch_add(&s->job_executions[job_id - 1], 1));
 	switch (work(w, &j)) {
 	case WORK_STOPPED:
 		give_back(w, job_id);

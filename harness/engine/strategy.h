@@ -34,6 +34,9 @@ enum harness_slot {
 	SLOT_FREE,		/* ($1 id, $2 worker) give the worker's active job back to state new (seed 000's free) */
 	SLOT_HEARTBEAT,		/* ($1 id, $2 worker) extend the lease of the worker's active job */
 	SLOT_FINISHED_BY,	/* ($1 id, $2 worker, $3 attempt) 1 done, 2 error by that claim, else 0; no row: not its */
+	SLOT_BEGIN,		/* () begins a claim transaction: the strategy's begin_sql, or BEGIN */
+	SLOT_COMMIT,		/* () COMMIT */
+	SLOT_ROLLBACK,		/* () ROLLBACK */
 	SLOT_STRATEGY,		/* first slot free for the strategy's own statements */
 };
 
@@ -66,7 +69,7 @@ struct strategy_ops {
 	const struct strategy_statement *statements;
 	size_t n_statements;				/* entries in statements */
 	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
-	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin; NULL: "BEGIN" */
+	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin (SLOT_BEGIN); NULL: "BEGIN" */
 	/*
 	 * Per dialect, the end-of-run audit's query where the claim takes rows out of {jobs}:
 	 * (id, status as the number of an enum job_status, claimed_by or -1) of every job, in

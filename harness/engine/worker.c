@@ -27,6 +27,8 @@ static const struct strategy_statement harness_statements[] = {
 				     "WHERE id = $1 AND status = 'active' AND claimed_by = $2") },
 	{ SLOT_FINISHED_BY, 3, SQL_ANY("SELECT CASE status WHEN 'done' THEN 1 WHEN 'error' THEN 2 ELSE 0 END "
 				       "FROM {jobs} WHERE id = $1 AND claimed_by = $2 AND attempts = $3") },
+	{ SLOT_COMMIT, 0, SQL_ANY("COMMIT") },
+	{ SLOT_ROLLBACK, 0, SQL_ANY("ROLLBACK") },
 };
 
 /*
@@ -144,6 +146,7 @@ static void drop_connection(struct worker *w, bool abandon)
 	const struct backend_ops *db = w->shared->db;
 
 	atomic_store(&w->server_pid, -1);
+	w->begin_pending = false;
 	if (!w->conn)
 		return;
 	worker_count_waits(w);
@@ -163,7 +166,9 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	const struct run_shared *s = w->shared;
 	const struct strategy_ops *st = s->strategy;
 	const struct strategy_statement *outcomes = outcome_statements[s->cfg->recovery.fence];
+	struct strategy_statement begin = { .slot = SLOT_BEGIN };
 
+	begin.sql[s->db->kind] = st->begin_sql[s->db->kind] ? st->begin_sql[s->db->kind] : "BEGIN";
 	if (s->db->connect(s->target, &s->cfg->db_opts, &w->conn, err, errlen) < 0)
 		return -1;
 	if (signals_watch(s->db, w->conn, &w->saw_stop) < 0) {
@@ -172,7 +177,7 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	}
 	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]), st, err,
 			errlen) < 0 ||
-	    prepare_all(w, outcomes, 2, NULL, err, errlen) < 0 ||
+	    prepare_all(w, outcomes, 2, NULL, err, errlen) < 0 || prepare_all(w, &begin, 1, st, err, errlen) < 0 ||
 	    prepare_all(w, st->statements, st->n_statements, NULL, err, errlen) < 0)
 		goto fail;
 	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
@@ -276,36 +281,84 @@ static void count_error(struct worker *w)
 		w->ledger_full = true;
 }
 
+/* Whether w sends its transactions' statements in pipelines (--pipeline, where the driver has them). */
+static bool pipelined(const struct worker *w)
+{
+	return w->shared->cfg->db_opts.pipeline && w->shared->db->exec_pipeline;
+}
+
 int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout)
 {
-	int rows = w->shared->db->exec_prepared(w->conn, slot, nparams, params, out, nout);
+	const struct backend_ops *db = w->shared->db;
+	int rows;
 
+	if (w->begin_pending) {
+		const struct db_step steps[] = { { SLOT_BEGIN, 0, NULL }, { slot, nparams, params } };
+
+		w->begin_pending = false;
+		rows = db->exec_pipeline(w->conn, steps, 2, 1, out, nout);
+	} else {
+		rows = db->exec_prepared(w->conn, slot, nparams, params, out, nout);
+	}
 	if (rows < 0)
 		count_error(w);
 	return rows;
 }
 
-int worker_sql(struct worker *w, const char *sql)
-{
-	if (w->shared->db->exec(w->conn, sql) < 0) {
-		count_error(w);
-		return -1;
-	}
-	return 0;
-}
-
 int worker_begin(struct worker *w)
 {
-	const char *begin = w->shared->strategy->begin_sql[w->shared->db->kind];
-
-	return worker_sql(w, begin ? begin : "BEGIN");
+	if (pipelined(w)) {
+		w->begin_pending = true;
+		return 0;
+	}
+	return worker_exec(w, SLOT_BEGIN, 0, NULL, NULL, 0) < 0 ? -1 : 0;
 }
 
 int worker_commit(struct worker *w)
 {
-	if (worker_sql(w, "COMMIT") == 0)
+	if (w->begin_pending) {
+		w->begin_pending = false;
 		return 0;
-	worker_sql(w, "ROLLBACK");
+	}
+	if (worker_exec(w, SLOT_COMMIT, 0, NULL, NULL, 0) >= 0)
+		return 0;
+	worker_rollback(w);
+	return -1;
+}
+
+int worker_rollback(struct worker *w)
+{
+	if (w->begin_pending) {
+		w->begin_pending = false;
+		return 0;
+	}
+	return worker_exec(w, SLOT_ROLLBACK, 0, NULL, NULL, 0) < 0 ? -1 : 0;
+}
+
+int worker_exec_commit(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout)
+{
+	struct db_step steps[3];
+	int n = 0, result, rows;
+
+	if (!pipelined(w)) {
+		rows = worker_exec(w, slot, nparams, params, out, nout);
+		if (rows < 0) {
+			worker_rollback(w);
+			return -1;
+		}
+		return worker_commit(w) < 0 ? -1 : rows;
+	}
+	if (w->begin_pending)
+		steps[n++] = (struct db_step){ SLOT_BEGIN, 0, NULL };
+	result = n;
+	steps[n++] = (struct db_step){ slot, nparams, params };
+	steps[n++] = (struct db_step){ SLOT_COMMIT, 0, NULL };
+	w->begin_pending = false;
+	rows = w->shared->db->exec_pipeline(w->conn, steps, n, result, out, nout);
+	if (rows >= 0)
+		return rows;
+	count_error(w);
+	worker_rollback(w);
 	return -1;
 }
 
@@ -326,12 +379,13 @@ void worker_note_attempt(struct worker *w, int64_t attempt)
 	worker_id_text(w->attempt_text, attempt);
 }
 
-int worker_mark_active(struct worker *w, int64_t job_id)
+int worker_mark_active(struct worker *w, int64_t job_id, bool commit)
 {
 	char id[24];
 	const char *params[] = { worker_id_text(id, job_id), w->identity_text };
 	int64_t attempt = 0;
-	int rows = worker_exec(w, SLOT_MARK_ACTIVE, 2, params, &attempt, 1);
+	int rows = commit ? worker_exec_commit(w, SLOT_MARK_ACTIVE, 2, params, &attempt, 1)
+			  : worker_exec(w, SLOT_MARK_ACTIVE, 2, params, &attempt, 1);
 
 	if (rows == 1)
 		worker_note_attempt(w, attempt);
@@ -366,7 +420,7 @@ int worker_finish(struct worker *w, int64_t job_id, int slot)
 	if (w->shared->mode == MODE_HOLD) {
 		if (rows == 1)
 			return worker_commit(w);
-		worker_sql(w, "ROLLBACK");
+		worker_rollback(w);
 	}
 	return rows == 1 ? 0 : rows == 0 ? 1 : -1;
 }

@@ -29,6 +29,7 @@ struct worker {
 	int index;				/* 0-based worker number: its seat, kept by a crashed worker's replacement */
 	int identity;				/* who it is, written to claimed_by: index, or a replacement's new number */
 	char identity_text[16];			/* identity as an SQL parameter */
+	bool begin_pending;			/* --pipeline: its BEGIN waits to be sent with the next statement */
 	int64_t attempt;			/* the attempt number of the job in hand (its claim's), for fencing */
 	char attempt_text[24];			/* attempt as an SQL parameter */
 	const char *queue;			/* the task class it serves: queues[index % n_queues] */
@@ -67,15 +68,17 @@ void worker_count_waits(struct worker *w);
 void worker_close(struct worker *w);
 
 /*
- * Runs the prepared statement in slot with text params, counting any error by kind in
- * w's stats and its instant in w's ledger. The number of rows (the first row's first nout columns in out), or -1.
+ * Runs the prepared statement in slot with text params (after a BEGIN held back for it,
+ * in the same round trip), counting any error by kind in w's stats and its instant in
+ * w's ledger. The number of rows (the first row's first nout columns in out), or -1.
  */
 int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout);
 
-/* Runs sql (BEGIN, COMMIT, ROLLBACK ...) counting any error. 0 or -1. */
-int worker_sql(struct worker *w, const char *sql);
-
-/* Begins a claim transaction the strategy's way in this dialect (plain BEGIN unless it says otherwise). 0 or -1. */
+/*
+ * Begins a claim transaction the strategy's way in this dialect (plain BEGIN unless it
+ * says otherwise). With --pipeline the BEGIN is held back and sent with the transaction's
+ * first statement. 0 or -1.
+ */
 int worker_begin(struct worker *w);
 
 /*
@@ -83,6 +86,16 @@ int worker_begin(struct worker *w);
  * transaction open) rolls it back. 0 when it committed, else -1.
  */
 int worker_commit(struct worker *w);
+
+/* Rolls w's transaction back (nothing happens when none is open). 0 or -1. */
+int worker_rollback(struct worker *w);
+
+/*
+ * worker_exec, then worker_commit; with --pipeline both (and a BEGIN held back) in one
+ * round trip. When the statement fails the transaction is rolled back. Its rows, or -1
+ * when it or the COMMIT failed.
+ */
+int worker_exec_commit(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout);
 
 /* Writes id as decimal text into buf (at least 24 bytes) and returns buf. */
 const char *worker_id_text(char *buf, int64_t id);
@@ -94,10 +107,11 @@ const char *worker_id_text(char *buf, int64_t id);
 bool worker_pause_ns(struct worker *w, int64_t duration_ns);
 
 /*
- * Flips job_id to active for w (SLOT_MARK_ACTIVE), noting the claim's attempt number.
- * The rows it updated (1), or -1 on an error.
+ * Flips job_id to active for w (SLOT_MARK_ACTIVE), noting the claim's attempt number, and
+ * commits with it when commit is true (worker_exec_commit). The rows it updated (1), or -1
+ * on an error.
  */
-int worker_mark_active(struct worker *w, int64_t job_id);
+int worker_mark_active(struct worker *w, int64_t job_id, bool commit);
 
 /* Notes attempt as the attempt number of the job w has just claimed. */
 void worker_note_attempt(struct worker *w, int64_t attempt);

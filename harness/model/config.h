@@ -52,6 +52,7 @@ struct db_options {
 	int sqlite_busy_timeout_ms;	/* SQLite: how long a statement waits for a lock before SQLITE_BUSY */
 	int lock_timeout_ms;		/* PostgreSQL: lock_timeout of every connection, 0: none */
 	int statement_timeout_ms;	/* PostgreSQL: statement_timeout of every connection, 0: none */
+	bool pipeline;			/* PostgreSQL: a worker sends a transaction's statements in pipelines */
 };
 
 /* One strategy to run and the claim mode to run it in. */
