@@ -72,6 +72,12 @@ void worker_close(struct worker *w);
  */
 int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout);
 
+/*
+ * Waits up to timeout_ns for a notification on w's connection (db wait_notification),
+ * counting an error: 1 notified, 0 not, -1.
+ */
+int worker_wait_notification(struct worker *w, int64_t timeout_ns);
+
 /* Runs sql (BEGIN, COMMIT, ROLLBACK ...) counting any error. 0 or -1. */
 int worker_sql(struct worker *w, const char *sql);
 
