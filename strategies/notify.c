@@ -1,31 +1,33 @@
 /*
- * notify (River, Oban, graphile-worker, que): skip-locked's claim (FOR UPDATE SKIP LOCKED
- * LIMIT 1, hold or flip), but an idle worker is woken rather than polling. Each worker
- * connection LISTENs on the run's channel (the queue table's name, so that two runs on one
- * server do not wake each other) as soon as it is made, again after a reconnect and for a
- * crashed worker's replacement, always before its next claim. A producer inserts an
- * arrival and calls pg_notify in the same statement, so in the same transaction: the
- * notification is delivered at the commit, and only when the row went in (an insert tried
- * again after a lost answer notifies nobody). River and Oban notify from the inserting
- * client like this; graphile-worker and que use a trigger on the jobs table, which would
- * need a function of the run's own that dropping the table leaves behind. Nothing is made
- * on the server: LISTEN ends with its session.
+ * notify (River, Oban): skip-locked's claim (FOR UPDATE SKIP LOCKED LIMIT 1, hold or flip),
+ * but an idle worker is woken rather than polling. Each worker connection LISTENs on the
+ * run's channel (the queue table's name, so that two runs on one server do not wake each
+ * other) as soon as it is made, again after a reconnect and for a crashed worker's
+ * replacement, always before its next claim. A producer inserts an arrival and calls
+ * pg_notify in the same statement, so in the same transaction: the notification is
+ * delivered at the commit, and only when the row went in (an insert tried again after a
+ * lost answer notifies nobody). River and Oban notify from the inserting client like this;
+ * graphile-worker and que use a trigger on the jobs table, which would need a function of
+ * the run's own that dropping the table leaves behind. Nothing is made on the server:
+ * LISTEN ends with its session.
  *
  * After an empty claim the worker waits on its connection's socket for a notification
  * instead of sleeping --empty-wait-ms (which still paces retries after lock contention),
  * waking every RUN_WAKE_NS to see the run stop and at the run's deadline, and claiming
  * again when notified or after --listen-fallback-ms without one: a notification missed
  * (sent while the worker was reconnecting) or a job given back without one (a lease run
- * out, a crashed worker's job, the backlog) must not leave it idle for ever. Real
- * libraries keep such a poll too (graphile-worker's pollInterval, 2 s by default; que's
- * wake_interval). The backlog loaded before the start notifies nobody: every worker claims
- * before it first waits. Once the producers of a drain run are done nothing notifies, yet
- * a worker must see the queue drained (or a job another worker gave back) to end: it then
- * waits the poll interval as skip-locked does. A drain run without arrivals is therefore
- * skip-locked; the difference shows only while jobs arrive. Every listener is woken by every notification, so with W idle
- * workers one arrival makes one claim and W-1 empty ones: the thundering herd shows in the
- * empty-claim counters. Notifications received while a worker was busy wake it at once
- * when it next waits: one more empty claim, never a lost wake-up.
+ * out, a crashed worker's job) must not leave it idle for ever. Real libraries keep such
+ * a poll (graphile-worker's pollInterval, 2 s by default, the default here too).
+ *
+ * The backlog loaded before the start notifies nobody: every worker claims before it
+ * first waits. Once the producers of a drain run are done nothing notifies, yet a worker
+ * must see the queue drained (or a job another worker gave back) to end: it then waits
+ * the poll interval as skip-locked does. A drain run without arrivals is therefore
+ * skip-locked; the difference shows only while jobs arrive. Every listener is woken by
+ * every notification, so with W idle workers one arrival makes one claim and W-1 empty
+ * ones: the thundering herd shows in the empty-claim counters. Notifications received
+ * while a worker was busy wake it at once when it next waits: one more empty claim, never
+ * a lost wake-up.
  */
 #include <stddef.h>
 

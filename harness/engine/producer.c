@@ -39,7 +39,11 @@ static void disconnect(struct producer *p)
 	p->conn = NULL;
 }
 
-/* Connects p (a struct producer) and prepares its INSERT (the strategy's, if it has one). 0, or -1 with err (nothing left open). */
+/*
+ * Connects p (a struct producer) and prepares its INSERT: the strategy's insert_sql if it
+ * has one (notify's sends a notification with it), else the harness's. 0, or -1 with err
+ * (nothing left open).
+ */
 static int connect_producer(void *arg, char *err, size_t errlen)
 {
 	struct producer *p = arg;
