@@ -9,6 +9,7 @@ extern const struct strategy_ops strategy_delete_returning;
 extern const struct strategy_ops strategy_move_table;
 extern const struct strategy_ops strategy_naive;
 extern const struct strategy_ops strategy_for_update;
+extern const struct strategy_ops strategy_notify;
 extern const struct strategy_ops strategy_nowait_backoff;
 extern const struct strategy_ops strategy_skip_locked;
 extern const struct strategy_ops strategy_ticket;
@@ -25,6 +26,7 @@ const struct strategy_ops *const strategy_registry[] = {
 	&strategy_cas,
 	&strategy_delete_returning,
 	&strategy_move_table,
+	&strategy_notify,
 };
 
 const size_t strategy_registry_len = sizeof(strategy_registry) / sizeof(strategy_registry[0]);

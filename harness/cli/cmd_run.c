@@ -30,6 +30,11 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 		snprintf(buf, len, "it has no SQL for %s", db->name);
 		return;
 	}
+	if (missing & CAP_LISTEN_NOTIFY) {
+		snprintf(buf, len, "it needs LISTEN/NOTIFY, which %s does not have: no connection can wake another "
+			 "waiting for new jobs", db->name);
+		return;
+	}
 	snprintf(buf, len, "it needs %s, and %s", missing & CAP_SKIP_LOCKED ? "FOR UPDATE SKIP LOCKED" :
 		 missing & CAP_NOWAIT ? "FOR UPDATE NOWAIT" : missing & CAP_ROW_LOCKS ? "row locks" :
 		 "advisory locks", db->locking);

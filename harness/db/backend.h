@@ -28,6 +28,7 @@ enum backend_cap {
 	CAP_NOWAIT = 1 << 1,		/* FOR UPDATE NOWAIT */
 	CAP_SKIP_LOCKED = 1 << 2,	/* FOR UPDATE SKIP LOCKED */
 	CAP_ADVISORY_LOCKS = 1 << 3,	/* application-defined locks */
+	CAP_LISTEN_NOTIFY = 1 << 4,	/* LISTEN/NOTIFY: one connection's commit wakes another waiting */
 };
 
 /* Prepared statements per connection, addressed by slot number. */
@@ -145,6 +146,13 @@ struct backend_ops {
 	 * (PostgreSQL, whose waits the server's samples show).
 	 */
 	void (*waits)(const struct db_conn *conn, struct db_waits *out);
+	/*
+	 * Waits up to timeout_ns for a notification to a channel conn LISTENs on, taking every
+	 * one already received (they are all one wake-up): 1 notified, 0 timed out (or only
+	 * other traffic arrived), -1 with the error on conn (a lost connection). Only outside
+	 * a statement, on conn's own thread. NULL where the backend has no CAP_LISTEN_NOTIFY.
+	 */
+	int (*wait_notification)(struct db_conn *conn, int64_t timeout_ns);
 };
 
 extern const struct backend_ops backend_postgresql;

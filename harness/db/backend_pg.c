@@ -1,4 +1,6 @@
 /* The PostgreSQL driver, through libpq: prepared statements with text parameters, COPY for loading. */
+#include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,6 +400,54 @@ static void pg_cancel(struct db_conn *conn)
 	PQcancel(conn->canceller, why, sizeof(why));
 }
 
+/* Takes every notification libpq has read on conn. true when there was one. */
+static bool take_notifications(struct db_conn *conn)
+{
+	PGnotify *note;
+	bool any = false;
+
+	while ((note = PQnotifies(conn->pg)) != NULL) {
+		PQfreemem(note);
+		any = true;
+	}
+	return any;
+}
+
+/* Reads what the server has sent conn without blocking. 0, or -1 with the lost connection noted on conn. */
+static int consume_input(struct db_conn *conn)
+{
+	if (PQstatus(conn->pg) != CONNECTION_BAD && PQconsumeInput(conn->pg))
+		return 0;
+	set_error(conn, ERR_CONNECTION_LOST, PQerrorMessage(conn->pg));
+	return -1;
+}
+
+/*
+ * Notifications arrive on the socket between statements; libpq queues those that come
+ * with a statement's answer. A terminated backend's farewell is read as a notice and the
+ * end of the stream that follows fails PQconsumeInput: the connection is lost.
+ */
+static int pg_wait_notification(struct db_conn *conn, int64_t timeout_ns)
+{
+	struct pollfd pfd = { .fd = PQsocket(conn->pg), .events = POLLIN };
+	int ready;
+
+	if (consume_input(conn) < 0)
+		return -1;
+	if (take_notifications(conn))
+		return 1;
+	ready = poll(&pfd, 1, (int)((timeout_ns + 999999) / 1000000));
+	if (ready < 0 && errno != EINTR) {
+		set_error(conn, ERR_OTHER, strerror(errno));
+		return -1;
+	}
+	if (ready <= 0)
+		return 0;
+	if (consume_input(conn) < 0)
+		return -1;
+	return take_notifications(conn) ? 1 : 0;
+}
+
 static enum error_kind pg_error_kind(const struct db_conn *conn)
 {
 	return conn->last_kind;
@@ -489,7 +539,7 @@ out:
 const struct backend_ops backend_postgresql = {
 	.name = "postgresql",
 	.kind = BACKEND_POSTGRESQL,
-	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
+	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_LISTEN_NOTIFY,
 	.locking = "PostgreSQL locks rows",
 	.connect = pg_connect,
 	.disconnect = pg_disconnect,
@@ -511,4 +561,5 @@ const struct backend_ops backend_postgresql = {
 	.abandon = pg_abandon,
 	.server_pid = pg_server_pid,
 	.cancel = pg_cancel,
+	.wait_notification = pg_wait_notification,
 };

@@ -39,11 +39,16 @@ static void disconnect(struct producer *p)
 	p->conn = NULL;
 }
 
-/* Connects p (a struct producer) and prepares its INSERT. 0, or -1 with err (nothing left open). */
+/*
+ * Connects p (a struct producer) and prepares its INSERT: the strategy's insert_sql if it
+ * has one (notify's sends a notification with it), else the harness's. 0, or -1 with err
+ * (nothing left open).
+ */
 static int connect_producer(void *arg, char *err, size_t errlen)
 {
 	struct producer *p = arg;
 	const struct run_shared *s = p->shared;
+	const char *tmpl = s->strategy->insert_sql[s->db->kind];
 	char sql[1024];
 
 	if (s->db->connect(s->target, &s->cfg->db_opts, &p->conn, err, errlen) < 0)
@@ -52,7 +57,7 @@ static int connect_producer(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (sql_expand(insert_sql, &s->names, sql, sizeof(sql)) < 0) {
+	if (sql_expand(tmpl ? tmpl : insert_sql, &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "the INSERT is too long");
 		goto fail;
 	}

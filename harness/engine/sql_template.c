@@ -38,6 +38,24 @@ static int append_name(char *buf, size_t len, size_t *pos, const char **tmpl, si
 	return append(buf, len, pos, "\"", 1);
 }
 
+/*
+ * Appends the quoted name as an SQL string literal ('name' for "name": what LISTEN of the
+ * quoted name listens on) and moves *tmpl past the placeholder {word}. 0, or -1 when it
+ * does not fit or the name holds a quote of either kind.
+ */
+static int append_literal(char *buf, size_t len, size_t *pos, const char **tmpl, const char *word,
+			  const char *name)
+{
+	size_t n = strlen(name);
+
+	*tmpl += strlen(word) + 2;
+	if (n < 2 || name[0] != '"' || name[n - 1] != '"' || strpbrk(name + 1, "'\"") != name + n - 1)
+		return -1;
+	if (append(buf, len, pos, "'", 1) < 0 || append(buf, len, pos, name + 1, n - 2) < 0)
+		return -1;
+	return append(buf, len, pos, "'", 1);
+}
+
 /* Whether the template at tmpl holds the placeholder word ("{word}" or, with suffix, "{word:"). */
 static bool at(const char *tmpl, const char *word, bool suffix)
 {
@@ -84,6 +102,8 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 			i++;
 		if (at(tmpl, "jobs", true))
 			rc = append_name(buf, len, &pos, &tmpl, 5, names->jobs);
+		else if (at(tmpl, "channel", false))
+			rc = append_literal(buf, len, &pos, &tmpl, "channel", names->jobs);
 		else if (at(tmpl, "tickets", true))
 			rc = append_name(buf, len, &pos, &tmpl, 8, names->tickets);
 		else if (i < sizeof(plain) / sizeof(plain[0]))

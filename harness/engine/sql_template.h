@@ -42,10 +42,12 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
 /*
  * Writes tmpl into buf with {jobs} and {tickets} replaced by the quoted table names,
  * {jobs:SUFFIX} or {tickets:SUFFIX} by the name with "_SUFFIX" appended inside the quotes
- * (for dialects, such as SQLite, where an index must be named), {owner} by the owner note,
+ * (for dialects, such as SQLite, where an index must be named), {channel} by the queue
+ * table's name as a string literal (the run's notification channel: the one LISTEN {jobs}
+ * listens on), {owner} by the owner note,
  * {now} by the dialect's current time, and {claimable}, {unfinished} and {lease_until} as
- * names says. 0, or -1 when it does not fit or a suffixed name's quoted form does not end
- * in '"'.
+ * names says. 0, or -1 when it does not fit, a suffixed name's quoted form does not end
+ * in '"', or the name of {channel} holds a quote.
  */
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len);
 

@@ -71,6 +71,18 @@ struct strategy_ops {
 	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
 	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin (SLOT_BEGIN); NULL: "BEGIN" */
 	/*
+	 * Per dialect, a statement run on each worker connection once its statements are
+	 * prepared: again after a lost connection and for a crashed worker's replacement, always
+	 * before the next claim (LISTEN). NULL: none.
+	 */
+	const char *connect_sql[BACKEND_COUNT];
+	/*
+	 * Per dialect, how a producer inserts one arrival ($1 id, $2 queue, $3 payload) in one
+	 * statement, doing nothing when the job is there already, where the strategy wants more
+	 * done in the insert's transaction (a notification). NULL: the harness's INSERT.
+	 */
+	const char *insert_sql[BACKEND_COUNT];
+	/*
 	 * Per dialect, the end-of-run audit's query where the claim takes rows out of {jobs}:
 	 * (id, status as the number of an enum job_status, claimed_by or -1) of every job, in
 	 * whichever table holds it. NULL: the harness's, which reads {jobs} alone.
@@ -103,6 +115,13 @@ struct strategy_ops {
 
 	/* Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats. */
 	enum claim_result (*claim)(struct worker *w, int64_t *job_id);
+	/*
+	 * Waits for new work after an empty claim (and the --empty-retries), in place of
+	 * sleeping the poll interval (--empty-wait-ms): returns when work may have come, the
+	 * run is stopping or its time is up. 0, or -1 with the error counted on w's connection.
+	 * NULL: sleep the poll interval.
+	 */
+	int (*idle_wait)(struct worker *w);
 	/*
 	 * Marks job_id done (slot SLOT_COMPLETE) or failed (SLOT_FAIL), committing in hold mode.
 	 * 0, or -1 when that did not commit. NULL: worker_finish.

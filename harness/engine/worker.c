@@ -159,7 +159,27 @@ static void drop_connection(struct worker *w, bool abandon)
 	w->conn = NULL;
 }
 
-/* Connects w (a struct worker) and prepares every statement. 0, or -1 with err (nothing left open). */
+/* Runs the strategy's connect_sql template tmpl on w's new connection. 0, or -1 with err. */
+static int run_connect_sql(struct worker *w, const char *tmpl, char *err, size_t errlen)
+{
+	const struct run_shared *s = w->shared;
+	char sql[SQL_MAX];
+
+	if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "the strategy's connection statement is too long");
+		return -1;
+	}
+	if (s->db->exec(w->conn, sql) < 0) {
+		snprintf(err, errlen, "the strategy's connection statement: %s", s->db->error_message(w->conn));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Connects w (a struct worker), prepares every statement and runs the strategy's
+ * connect_sql. 0, or -1 with err (nothing left open).
+ */
 static int connect_worker(void *arg, char *err, size_t errlen)
 {
 	struct worker *w = arg;
@@ -179,6 +199,8 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 			errlen) < 0 ||
 	    prepare_all(w, outcomes, 2, NULL, err, errlen) < 0 || prepare_all(w, &begin, 1, st, err, errlen) < 0 ||
 	    prepare_all(w, st->statements, st->n_statements, NULL, err, errlen) < 0)
+		goto fail;
+	if (st->connect_sql[s->db->kind] && run_connect_sql(w, st->connect_sql[s->db->kind], err, errlen) < 0)
 		goto fail;
 	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
 	return 0;
@@ -303,6 +325,15 @@ int worker_exec(struct worker *w, int slot, int nparams, const char *const *para
 	if (rows < 0)
 		count_error(w);
 	return rows;
+}
+
+int worker_wait_notification(struct worker *w, int64_t timeout_ns)
+{
+	int rc = w->shared->db->wait_notification(w->conn, timeout_ns);
+
+	if (rc < 0)
+		count_error(w);
+	return rc;
 }
 
 int worker_begin(struct worker *w)

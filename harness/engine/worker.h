@@ -75,6 +75,12 @@ void worker_close(struct worker *w);
 int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout);
 
 /*
+ * Waits up to timeout_ns for a notification on w's connection (db wait_notification),
+ * counting an error: 1 notified, 0 not, -1.
+ */
+int worker_wait_notification(struct worker *w, int64_t timeout_ns);
+
+/*
  * Begins a claim transaction the strategy's way in this dialect (plain BEGIN unless it
  * says otherwise). With --pipeline the BEGIN is held back and sent with the transaction's
  * first statement. 0 or -1.

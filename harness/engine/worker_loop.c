@@ -75,6 +75,20 @@ static int note_empty(struct worker *w, int64_t claim_start, int64_t claim_end)
 	return ledger_add_empty(&w->ledger, &e);
 }
 
+/*
+ * After an empty claim: waits for new work the strategy's way (idle_wait) or sleeps the
+ * poll interval. 0, or -1 with the error counted on w's connection.
+ */
+static int wait_for_work(struct worker *w)
+{
+	const struct run_shared *s = w->shared;
+
+	if (s->strategy->idle_wait)
+		return s->strategy->idle_wait(w);
+	worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
+	return 0;
+}
+
 /* The thread: the claim loop from the start barrier to the end of the run. */
 static void *worker_main(void *arg)
 {
@@ -118,7 +132,7 @@ static void *worker_main(void *arg)
 			if (!s->deadline_ns && drained(w, &failed))
 				break;
 			if (!failed)
-				worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
+				failed = wait_for_work(w) < 0;
 		} else if (r == CLAIM_ERROR) {
 			failed = true;
 		} else if (r == CLAIM_BUSY) {

@@ -1,7 +1,8 @@
 /*
  * Unit tests of the SQL templates (engine/sql_template.c): {jobs} and {tickets} replaced
  * by the quoted table names, {jobs:SUFFIX} naming an object inside the quotes, {now} the
- * dialect's clock, {owner} the owner note, and results that do not fit refused.
+ * dialect's clock, {owner} the owner note, {channel} the queue table's name as a string
+ * literal, and results that do not fit refused.
  */
 #include <string.h>
 
@@ -67,6 +68,24 @@ static void test_suffixed_names(void)
 	CHECK(sql_expand("", &lite, buf, 0) == -1, "a buffer of no bytes is refused");
 }
 
+/* {channel}: the quoted queue table name as a string literal, refused when the name holds a quote. */
+static void test_channel(void)
+{
+	const struct sql_names bare = { .jobs = "j", .owner = "" };
+	const struct sql_names quote_inside = { .jobs = "\"j'x\"", .owner = "" };
+	const struct sql_names doubled = { .jobs = "\"j\"\"x\"", .owner = "" };
+	char buf[128];
+
+	CHECK(sql_expand("LISTEN {jobs}; SELECT pg_notify({channel}, '')", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "LISTEN \"j\"; SELECT pg_notify('j', '')") == 0, "{channel} is the table's name as a literal");
+	CHECK(sql_expand("{channel}", &bare, buf, sizeof(buf)) == -1, "{channel} of an unquoted name is refused");
+	CHECK(sql_expand("{channel}", &quote_inside, buf, sizeof(buf)) == -1,
+	      "{channel} of a name holding a single quote is refused");
+	CHECK(sql_expand("{channel}", &doubled, buf, sizeof(buf)) == -1,
+	      "{channel} of a name holding a double quote is refused");
+	CHECK(sql_expand("{channel}", &pg, buf, 3) == -1, "{channel} that does not fit is refused");
+}
+
 /* What a lease makes of {claimable}, {unfinished} and {lease_until}, with and without a reaper. */
 static void test_lease(void)
 {
@@ -97,6 +116,7 @@ int main(void)
 	test_sql_template();
 	test_clock_and_owner();
 	test_suffixed_names();
+	test_channel();
 	test_lease();
 	return check_exit_status();
 }
