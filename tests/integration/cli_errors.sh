@@ -4,7 +4,7 @@
 
 expect_exit 2 'unknown option --bogus' "unknown option" run --bogus
 expect_exit 2 'needs a value' "option without its value" run --jobs
-expect_exit 2 'unknown strategy "nope"; known: naive for-update nowait-backoff skip-locked ticket update-returning' \
+expect_exit 2 'unknown strategy "nope"; known: naive for-update nowait-backoff skip-locked skip-locked-cursor ticket update-returning' \
 	"unknown strategy names the known ones" run --strategy nope
 expect_exit 2 '--workers: expected a whole number from 1 to 1024, got "abc"' "non-numeric worker count" \
 	run --workers abc
