@@ -12,6 +12,7 @@ extern const struct strategy_ops strategy_for_update;
 extern const struct strategy_ops strategy_notify;
 extern const struct strategy_ops strategy_nowait_backoff;
 extern const struct strategy_ops strategy_skip_locked;
+extern const struct strategy_ops strategy_skip_locked_cursor;
 extern const struct strategy_ops strategy_ticket;
 extern const struct strategy_ops strategy_update_returning;
 
@@ -20,6 +21,7 @@ const struct strategy_ops *const strategy_registry[] = {
 	&strategy_for_update,
 	&strategy_nowait_backoff,
 	&strategy_skip_locked,
+	&strategy_skip_locked_cursor,
 	&strategy_ticket,
 	&strategy_update_returning,
 	&strategy_advisory,

@@ -92,6 +92,8 @@ static void print_metrics(void)
 
 int cmd_list(int argc, char **argv)
 {
+	size_t name_width = strlen("strategy");	/* the strategy column: its longest name */
+
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "metrics") != 0)) {
 		if (argc == 2 && strcmp(argv[1], "--help") == 0) {
 			command_print_usage(command_find("list"), NULL, stdout);
@@ -105,7 +107,10 @@ int cmd_list(int argc, char **argv)
 		print_metrics();
 		return EXIT_DONE;
 	}
-	printf("%-16s", "strategy");
+	for (size_t i = 0; i < strategy_registry_len; i++)
+		if (strlen(strategy_registry[i]->name) > name_width)
+			name_width = strlen(strategy_registry[i]->name);
+	printf("%-*s", (int)name_width, "strategy");
 	for (int k = 0; k < BACKEND_COUNT; k++)
 		printf(" %-11s", backend_registry[k]->name);
 	printf(" %s\n", "what it does");
@@ -113,7 +118,7 @@ int cmd_list(int argc, char **argv)
 		const struct strategy_ops *st = strategy_registry[i];
 		char modes[32];
 
-		printf("%-16s", st->name);
+		printf("%-*s", (int)name_width, st->name);
 		for (int k = 0; k < BACKEND_COUNT; k++) {
 			modes_text(st, backend_registry[k], modes, sizeof(modes));
 			printf(" %-11s", modes);

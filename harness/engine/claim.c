@@ -4,11 +4,14 @@
 enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_t *job_id)
 {
 	const char *select_params[] = { w->queue };
-	int rows;
 
 	if (worker_begin(w) < 0)
 		return CLAIM_ERROR;
-	rows = worker_exec(w, select_slot, 1, select_params, job_id, 1);
+	return claim_picked(w, worker_exec(w, select_slot, 1, select_params, job_id, 1), job_id);
+}
+
+enum claim_result claim_picked(struct worker *w, int rows, int64_t *job_id)
+{
 	if (rows < 0)
 		goto rollback;
 	if (rows == 0)

@@ -14,4 +14,11 @@
  */
 enum claim_result claim_in_transaction(struct worker *w, int select_slot, int64_t *job_id);
 
+/*
+ * The end of a claim whose transaction w has begun and whose pick, inside it, locked
+ * *job_id and returned rows (-1 an error, 0 nothing to claim, 1 a job): as
+ * claim_in_transaction goes on after its select.
+ */
+enum claim_result claim_picked(struct worker *w, int rows, int64_t *job_id);
+
 #endif

@@ -4,7 +4,7 @@
 
 expect_exit 2 'unknown option --bogus' "unknown option" run --bogus
 expect_exit 2 'needs a value' "option without its value" run --jobs
-expect_exit 2 'unknown strategy "nope"; known: naive for-update nowait-backoff skip-locked ticket update-returning' \
+expect_exit 2 'unknown strategy "nope"; known: naive for-update nowait-backoff skip-locked skip-locked-cursor ticket update-returning' \
 	"unknown strategy names the known ones" run --strategy nope
 expect_exit 2 '--workers: expected a whole number from 1 to 1024, got "abc"' "non-numeric worker count" \
 	run --workers abc
@@ -36,8 +36,8 @@ check "--version prints the version and the git revision" eval \
 	'"$CLAIMBENCH" --version | grep -Eq "^claimbench [0-9]+\.[0-9]+\.[0-9]+ \(git ([0-9a-f]{7,}(-dirty)?|unknown)\)$"'
 check "--version's version is the VERSION file's" eval \
 	'[ "$("$CLAIMBENCH" --version | cut -d " " -f 2)" = "$(cat VERSION)" ]'
-check "list names all eleven strategies with their modes on postgresql and sqlite" eval \
-	'[ "$("$CLAIMBENCH" list | grep -Ec "^(naive|for-update|nowait-backoff|skip-locked|ticket|update-returning|advisory|cas|delete-returning|move-table|notify) +[a-z*,]+ +([a-z*,]+|-) ")" -eq 11 ]'
+check "list names all twelve strategies with their modes on postgresql and sqlite" eval \
+	'[ "$("$CLAIMBENCH" list | grep -Ec "^(naive|for-update|nowait-backoff|skip-locked|skip-locked-cursor|ticket|update-returning|advisory|cas|delete-returning|move-table|notify) +[a-z*,]+ +([a-z*,]+|-) ")" -eq 12 ]'
 check "list shows skip-locked as impossible on sqlite" eval \
 	'"$CLAIMBENCH" list | grep -Eq "^skip-locked +hold\*,flip +- "'
 check "run --help documents the SQLite options" eval \
