@@ -134,6 +134,11 @@ int sql_strategy_set(struct sql_strategy *def, enum sql_role role, const char *t
 
 	memset(st, 0, sizeof(*st));
 	snprintf(st->origin, sizeof(st->origin), "%s", origin);
+	if (strlen(text) >= sizeof(st->written)) {
+		snprintf(err, errlen, "the statement is longer than %zu bytes", sizeof(st->written) - 1);
+		return -1;
+	}
+	strcpy(st->written, text);
 	while (*text) {
 		char piece[8];
 		const char *from = text;
@@ -166,10 +171,17 @@ int sql_strategy_set(struct sql_strategy *def, enum sql_role role, const char *t
 	return 0;
 }
 
-/* The definition whose ops w runs: ops is its first member. */
+static enum claim_result sql_claim(struct worker *w, int64_t *job_id);
+
+const struct sql_strategy *sql_strategy_of(const struct strategy_ops *st)
+{
+	return st->claim == sql_claim ? (const struct sql_strategy *)st : NULL;	/* ops is its first member */
+}
+
+/* The definition whose strategy w runs. */
 static const struct sql_strategy *definition(const struct worker *w)
 {
-	return (const struct sql_strategy *)w->shared->strategy;
+	return sql_strategy_of(w->shared->strategy);
 }
 
 /* Points params at what st's $1..$n stand for for w, with id the job's id as text. */

@@ -178,8 +178,11 @@ static int on_entry(void *user, const char *section, const char *key, const char
 		if (!sec)
 			return fail(ps, ps->line, "out of memory", NULL);
 	}
-	if (ps->continued && sec->n_entries && strcmp(sec->entries[sec->n_entries - 1].key, key) == 0)
-		return continue_entry(&sec->entries[sec->n_entries - 1], value) < 0 ? fail(ps, ps->line, "out of memory", NULL) : 1;
+	if (ps->continued && sec->n_entries && strcmp(sec->entries[sec->n_entries - 1].key, key) == 0) {
+		if (continue_entry(&sec->entries[sec->n_entries - 1], value) < 0)
+			return fail(ps, ps->line, "out of memory", NULL);
+		return 1;
+	}
 	for (size_t i = 0; i < sec->n_entries; i++) {
 		if (strcmp(sec->entries[i].key, key) == 0) {
 			char detail[64];

@@ -38,6 +38,7 @@ enum sql_param {
 
 /* One statement of a definition. */
 struct sql_defined_statement {
+	char written[SQL_DEFINED_MAX];			/* the text as the scenario wrote it, kept with the results */
 	char sql[SQL_DEFINED_MAX];			/* the text with :names turned into $1..$n */
 	char origin[SQL_ORIGIN_MAX];			/* where it was written: "file:line: claim of strategy NAME" */
 	enum sql_param params[SQL_PARAM_COUNT];	/* what $1..$nparams stand for, in order */
@@ -55,6 +56,9 @@ struct sql_strategy {
 	const char *origins[SQL_ROLE_COUNT];			/* per entry of statements, its origin */
 	bool claim_marks;					/* its claim writes :worker: it marks the job active itself */
 };
+
+/* The definition st was built from, or NULL when st is not a strategy defined in SQL. */
+const struct sql_strategy *sql_strategy_of(const struct strategy_ops *st);
 
 /* The parameters a statement of role may use: SQL_PARAM bits. */
 unsigned sql_role_params(enum sql_role role);
