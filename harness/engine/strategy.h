@@ -2,7 +2,8 @@
  * The strategy interface, one struct per strategy (like fio's ioengines): what it
  * is, where it runs, its SQL per dialect, its own options and per-worker state, and the
  * claim hook the worker loop calls. SQL templates name the run's tables as {jobs} and
- * {tickets}. A strategy is one file in strategies/ and one line of the registry.
+ * {tickets}. A strategy is one file in strategies/ and one line of the registry; those a
+ * scenario file defines in SQL are built by strategies/sql_defined.c (engine/sql_strategy.h).
  */
 #ifndef CLAIMBENCH_STRATEGY_H
 #define CLAIMBENCH_STRATEGY_H

@@ -78,6 +78,22 @@ expect_exit 4 "claim of strategy no-attempt marks the job active \(it writes :wo
 	"a claim that marks the job without returning its attempts stops the worker, saying why" \
 	run --no-progress --results "$store" "$dir/noattempt.ini"
 
+# ---- a claim must take at most one job ----
+cat >"$dir/rows.ini" <<INI
+[global]
+jobs = 20
+workers = 2
+db = sqlite:$dir/q.db
+[strategy every-row]
+backends = sqlite
+claim = SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new'
+[one]
+strategy = every-row
+INI
+expect_exit 4 "claim of strategy every-row returned several rows: it must take at most one job" \
+	"a claim that returns several rows stops the worker, saying why" \
+	run --no-progress --results "$store" "$dir/rows.ini"
+
 # ---- statements the server cannot prepare: refused before any run, with the file and line ----
 bad() { # bad NAME TEXT: writes $dir/NAME.ini
 	printf '%s\n' "$2" >"$dir/$1.ini"
