@@ -140,9 +140,9 @@ int sql_strategy_set(struct sql_strategy *def, enum sql_role role, const char *t
 	}
 	strcpy(st->written, text);
 	while (*text) {
-		char piece[8];
-		const char *from = text;
-		size_t n = verbatim_length(text);
+		char piece[8];		/* the $n a :name becomes */
+		const char *from = text;	/* what is copied: the text itself, or piece */
+		size_t n = verbatim_length(text), copied;
 
 		if (n == 0 && text[0] == '$' && isdigit((unsigned char)text[1])) {
 			snprintf(err, errlen, "write parameters by name (:queue, :worker, :id, :attempt), not as $n");
@@ -158,12 +158,13 @@ int sql_strategy_set(struct sql_strategy *def, enum sql_role role, const char *t
 		}
 		if (n == 0)
 			n = 1;
-		if (pos + (from == piece ? strlen(piece) : n) >= sizeof(st->sql)) {
+		copied = from == piece ? strlen(piece) : n;
+		if (pos + copied >= sizeof(st->sql)) {
 			snprintf(err, errlen, "the statement is longer than %zu bytes", sizeof(st->sql) - 1);
 			return -1;
 		}
-		memcpy(st->sql + pos, from, from == piece ? strlen(piece) : n);
-		pos += from == piece ? strlen(piece) : n;
+		memcpy(st->sql + pos, from, copied);
+		pos += copied;
 		text += n;
 	}
 	st->sql[pos] = '\0';
