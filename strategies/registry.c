@@ -43,12 +43,10 @@ const struct strategy_ops *strategy_find(const char *name)
 
 size_t strategy_index(const struct strategy_ops *st)
 {
-	size_t i;
-
-	for (i = 0; i + 1 < strategy_registry_len; i++)
+	for (size_t i = 0; i < strategy_registry_len; i++)
 		if (strategy_registry[i] == st)
-			break;
-	return i;
+			return i;
+	return 0;
 }
 
 const void *strategy_config(const struct run_config *cfg, const struct strategy_ops *st)

@@ -5,8 +5,9 @@
 
 /*
  * Prints s with control characters as '?'. In a table cell, which holds what a store or a
- * user named (strategies, hosts, settings), '|' (which ends a cell) is escaped, and '<',
- * '>' and '&' become entities, so that no name is taken as HTML.
+ * user named (strategies, hosts, settings), '|' (which ends a cell) is escaped, '<', '>'
+ * and '&' become entities, so that no name is taken as HTML, and a line break (in a
+ * strategy's SQL) is a space.
  */
 static void md_text(FILE *out, const char *s, bool cell)
 {
@@ -19,6 +20,8 @@ static void md_text(FILE *out, const char *s, bool cell)
 			fputs("&gt;", out);
 		else if (cell && *s == '&')
 			fputs("&amp;", out);
+		else if (cell && *s == '\n')
+			putc(' ', out);
 		else
 			putc((unsigned char)*s < 0x20 ? '?' : *s, out);
 	}

@@ -145,6 +145,41 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 	return incomplete ? EXIT_INCOMPLETE : EXIT_DONE;
 }
 
+/*
+ * Prepares the statements of every strategy a scenario defines in SQL that a group runs,
+ * once each, before anything runs: a statement the server cannot prepare is the
+ * scenario's error. EXIT_DONE, or EXIT_USAGE with err ("FILE:LINE: claim of strategy
+ * NAME: ...") or EXIT_ENVIRONMENT with err.
+ */
+static int check_defined_statements(const struct run_invocation *inv, struct run_plan *plan, char *err,
+				    size_t errlen)
+{
+	for (size_t d = 0; d < inv->strategies.n; d++) {
+		const struct strategy_ops *ops = inv->strategies.ops[d];
+
+		for (size_t g = 0; g < inv->n_groups; g++) {
+			const struct run_config *cfg = &inv->groups[g];
+			size_t i = 0;
+
+			while (i < cfg->n_strategies && cfg->strategies[i].ops != ops)
+				i++;
+			if (i == cfg->n_strategies)
+				continue;
+			plan->cfg = cfg;
+			switch (run_check_statements(plan, &cfg->strategies[i], err, errlen)) {
+			case 0:
+				break;
+			case 1:
+				return EXIT_USAGE;
+			default:
+				return EXIT_ENVIRONMENT;
+			}
+			break;
+		}
+	}
+	return EXIT_DONE;
+}
+
 /* Runs every group of inv on one database. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT. */
 static int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct run_session *rs)
 {
@@ -444,6 +479,11 @@ int cmd_run(int argc, char **argv)
 		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench run: %s\n", err);
+		goto out_stop;
+	}
+	status = check_defined_statements(&inv, &plan, err, sizeof(err));
+	if (status != EXIT_DONE) {
 		fprintf(stderr, "claimbench run: %s\n", err);
 		goto out_stop;
 	}

@@ -226,6 +226,8 @@ static int build_group(const struct build *b, const struct setting_list *list, s
 	if (run_config_defaults(cfg, b->table, err, errlen) < 0)
 		return -1;
 	snprintf(cfg->group, sizeof(cfg->group), "%s", group);
+	cfg->defined = b->inv->strategies.ops;
+	cfg->n_defined = b->inv->strategies.n;
 	for (size_t i = 0; i < list->n; i++) {
 		const struct setting *st = &list->items[i];
 		const char *value = st->value;
@@ -338,7 +340,7 @@ static int build_groups(const struct build *b, const struct setting_list *comman
 	for (size_t i = 0; inv->has_scenario && i < sc->n_sections; i++) {
 		const struct scenario_section *sec = &sc->sections[i];
 
-		if (sec == global || strcmp(sec->name, "expect") == 0)
+		if (sec == global || strcmp(sec->name, "expect") == 0 || scenario_strategy_section(sec))
 			continue;
 		groups++;
 		if (build_section(b, global, sec, command_line, err, errlen) < 0)
@@ -441,6 +443,8 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 			snprintf(err, errlen, "out of memory");
 			return INVOCATION_ERROR;
 		}
+		if (scenario_strategies_load(&inv->scenario, &inv->strategies, err, errlen) < 0)
+			return INVOCATION_ERROR;
 	}
 	if (build_groups(&b, &cl.settings, err, errlen) < 0 || load_expectations(inv, err, errlen) < 0)
 		return INVOCATION_ERROR;
@@ -457,6 +461,7 @@ void invocation_free(struct run_invocation *inv)
 	free(inv->expects);
 	if (inv->has_scenario)
 		scenario_free(&inv->scenario);
+	scenario_strategies_free(&inv->strategies);
 	inv->expects = NULL;
 	inv->n_expects = 0;
 	inv->has_scenario = false;

@@ -8,6 +8,7 @@
 #include "analysis/expect.h"
 #include "cli/options.h"
 #include "cli/scenario.h"
+#include "cli/scenario_strategies.h"
 #include "model/config.h"
 
 /* Run groups one invocation may expand into (scenario sections x sweep points). */
@@ -20,6 +21,7 @@ struct run_invocation {
 	struct command_settings settings;		/* what the command line says once: --scenario, --results */
 	struct scenario scenario;			/* the scenario file, when one was given (its text's passwords masked) */
 	bool has_scenario;				/* --scenario was given */
+	struct scenario_strategies strategies;		/* the strategies the scenario defines in SQL */
 	struct expectation *expects;			/* the scenario's [expect] assertions */
 	size_t n_expects;				/* entries in expects */
 	char *command_line;				/* the options as typed, passwords masked, kept with the results (owned) */

@@ -1,7 +1,9 @@
 /* The rows one command line is read with: getopt's table, --help, defaults and applying a value. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/options.h"
+#include "engine/sql_strategy.h"
 #include "engine/strategy.h"
 #include "model/run_param.h"
 
@@ -191,6 +193,25 @@ enum args_outcome command_parse(const struct option_set *set, int argc, char **a
 			    errlen);
 }
 
+/*
+ * Adds, for a strategy defined in SQL (def; NULL: none), its statements as the scenario
+ * wrote them ("claim-sql" ...), so that a stored run says which SQL ran. 0, or -1 when
+ * out of memory.
+ */
+static int add_defined_sql(struct run_result *r, const struct sql_strategy *def)
+{
+	char name[32];
+
+	for (int role = 0; def && role < SQL_ROLE_COUNT; role++) {
+		if (!def->roles[role].given)
+			continue;
+		snprintf(name, sizeof(name), "%s-sql", sql_role_key(role));
+		if (run_param_add(r, name, def->roles[role].written) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int run_params_fill(struct run_result *r, const struct option_def *table, const struct run_config *cfg,
 		    const struct strategy_ops *st)
 {
@@ -210,5 +231,5 @@ int run_params_fill(struct run_result *r, const struct option_def *table, const 
 		if (run_param_add(r, o->name, value) < 0)
 			return -1;
 	}
-	return 0;
+	return add_defined_sql(r, sql_strategy_of(st));
 }

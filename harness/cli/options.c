@@ -116,11 +116,16 @@ static int parse_strategies(const struct option_def *o, const char *text, void *
 				return -1;
 		}
 		ops = strategy_find(item);
+		for (size_t i = 0; !ops && i < cfg->n_defined; i++)
+			if (strcmp(cfg->defined[i]->name, item) == 0)
+				ops = cfg->defined[i];
 		if (!ops) {
 			size_t used = (size_t)snprintf(err, errlen, "--%s: unknown strategy \"%s\"; known:", o->name, item);
 
 			for (size_t i = 0; i < strategy_registry_len && used < errlen; i++)
 				used += (size_t)snprintf(err + used, errlen - used, " %s", strategy_registry[i]->name);
+			for (size_t i = 0; i < cfg->n_defined && used < errlen; i++)
+				used += (size_t)snprintf(err + used, errlen - used, " %s", cfg->defined[i]->name);
 			return -1;
 		}
 		if (add_strategy(cfg, ops, (enum claim_mode)mode, err, errlen) < 0)

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <ini.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@ struct parse_state {
 	size_t errlen;		/* its size */
 	int failed;		/* an error was recorded */
 	int failed_line;	/* the line of the recorded error */
+	bool continued;		/* the line read last is indented: it continues the value above */
+	int header_line;	/* the line of the [section] header read last */
 	char **headers;		/* the [section] names seen so far, in order (owned) */
 	size_t n_headers;	/* entries in headers */
 };
@@ -52,6 +55,7 @@ static int note_header(struct parse_state *ps, const char *line)
 			return -1;
 		}
 	}
+	ps->header_line = ps->line;
 	grown = realloc(ps->headers, (ps->n_headers + 1) * sizeof(*grown));
 	copy = strndup(name, (size_t)(end - name));
 	if (grown)
@@ -79,6 +83,7 @@ static char *read_line(char *buf, int size, void *stream)
 	if (!got)
 		return NULL;
 	ps->line++;
+	ps->continued = buf[0] == ' ' || buf[0] == '\t';
 	len = strlen(buf);
 	if (len + 1 == (size_t)size && buf[len - 1] != '\n' && !feof(ps->file)) {
 		char detail[32];
@@ -90,8 +95,8 @@ static char *read_line(char *buf, int size, void *stream)
 	return note_header(ps, buf) < 0 ? NULL : got;
 }
 
-/* Appends a section called name. NULL when out of memory. */
-static struct scenario_section *add_section(struct scenario *s, const char *name)
+/* Appends a section called name, its header at line. NULL when out of memory. */
+static struct scenario_section *add_section(struct scenario *s, const char *name, int line)
 {
 	struct scenario_section *sec;
 
@@ -107,6 +112,7 @@ static struct scenario_section *add_section(struct scenario *s, const char *name
 	sec = &s->sections[s->n_sections];
 	memset(sec, 0, sizeof(*sec));
 	sec->name = strdup(name);
+	sec->line = line;
 	if (!sec->name)
 		return NULL;
 	s->n_sections++;
@@ -140,6 +146,20 @@ static int add_entry(struct scenario_section *sec, const char *key, const char *
 	return 0;
 }
 
+/* Appends value to e's on a line of its own (an indented line continues it). 0 or -1 when out of memory. */
+static int continue_entry(struct scenario_entry *e, const char *value)
+{
+	size_t len = strlen(e->value);
+	char *grown = realloc(e->value, len + strlen(value) + 2);
+
+	if (!grown)
+		return -1;
+	grown[len] = '\n';
+	strcpy(grown + len + 1, value);
+	e->value = grown;
+	return 0;
+}
+
 /* libinih's handler: one key = value in section. Nonzero to go on. */
 static int on_entry(void *user, const char *section, const char *key, const char *value)
 {
@@ -154,9 +174,14 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	if (!sec || strcmp(sec->name, section) != 0) {
 		if (scenario_section(s, section))
 			return fail(ps, ps->line, "this section was already given: ", section);
-		sec = add_section(s, section);
+		sec = add_section(s, section, ps->header_line);
 		if (!sec)
 			return fail(ps, ps->line, "out of memory", NULL);
+	}
+	if (ps->continued && sec->n_entries && strcmp(sec->entries[sec->n_entries - 1].key, key) == 0) {
+		if (continue_entry(&sec->entries[sec->n_entries - 1], value) < 0)
+			return fail(ps, ps->line, "out of memory", NULL);
+		return 1;
 	}
 	for (size_t i = 0; i < sec->n_entries; i++) {
 		if (strcmp(sec->entries[i].key, key) == 0) {

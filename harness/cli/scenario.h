@@ -11,13 +11,14 @@
 /* One `key = value` line. */
 struct scenario_entry {
 	char *key;	/* the key, as written */
-	char *value;	/* the value, trimmed */
+	char *value;	/* the value, trimmed; indented lines after it continue it, each after a newline */
 	int line;	/* its line in the file, from 1 */
 };
 
 /* One [section] and its lines, in file order. */
 struct scenario_section {
-	char *name;			/* the section's name ("global", "expect" or a group's) */
+	char *name;			/* the section's name ("global", "expect", a group's or "strategy NAME") */
+	int line;			/* the line of its [header] */
 	struct scenario_entry *entries;	/* its lines */
 	size_t n_entries;		/* entries used */
 	size_t cap_entries;		/* entries allocated */

@@ -497,6 +497,30 @@ out_free:
 	return rc;
 }
 
+int run_check_statements(const struct run_plan *plan, const struct strategy_choice *choice, char *err, size_t errlen)
+{
+	struct run_shared s = {
+		.cfg = plan->cfg,
+		.db = plan->db,
+		.strategy = choice->ops,
+		.mode = choice->mode,
+		.target = plan->target,
+	};
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts };
+	int rc = -1;
+
+	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
+		goto out_disconnect;
+	if (queue_table_create(admin.conn, &s, 0, err, errlen) < 0)
+		goto out_drop;
+	rc = worker_prepare_strategy(&s, admin.conn, err, errlen) < 0 ? 1 : 0;
+out_drop:
+	admin_drop_tables(&admin, &s);
+out_disconnect:
+	admin_close(&admin);
+	return rc;
+}
+
 void run_result_free(struct run_result *r)
 {
 	free(r->per_worker);

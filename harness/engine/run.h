@@ -28,6 +28,15 @@ struct run_plan {
 int run_one(const struct run_plan *plan, const struct strategy_choice *choice, int workers, int repeat,
 	    struct run_result *out, char *err, size_t errlen);
 
+/*
+ * Prepares choice's own statements on a connection of their own against an empty queue
+ * table of plan's, made and dropped for it: a statement the server cannot prepare (a
+ * syntax error, an unknown column) is found before any worker starts. 0; 1 with err
+ * naming that statement (its origin when it has one) and the server's message; -1 with
+ * err when the table could not be made.
+ */
+int run_check_statements(const struct run_plan *plan, const struct strategy_choice *choice, char *err, size_t errlen);
+
 /* Frees what run_one allocated in r. */
 void run_result_free(struct run_result *r);
 

@@ -2,7 +2,8 @@
  * The strategy interface, one struct per strategy (like fio's ioengines): what it
  * is, where it runs, its SQL per dialect, its own options and per-worker state, and the
  * claim hook the worker loop calls. SQL templates name the run's tables as {jobs} and
- * {tickets}. A strategy is one file in strategies/ and one line of the registry.
+ * {tickets}. A strategy is one file in strategies/ and one line of the registry; those a
+ * scenario file defines in SQL are built by strategies/sql_defined.c (engine/sql_strategy.h).
  */
 #ifndef CLAIMBENCH_STRATEGY_H
 #define CLAIMBENCH_STRATEGY_H
@@ -68,6 +69,11 @@ struct strategy_ops {
 	 */
 	const struct strategy_statement *statements;
 	size_t n_statements;				/* entries in statements */
+	/*
+	 * Per entry of statements, where its SQL was written ("FILE:LINE: claim of strategy
+	 * NAME"), which an error preparing it names. NULL: built in, named by its slot.
+	 */
+	const char *const *origins;
 	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
 	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin (SLOT_BEGIN); NULL: "BEGIN" */
 	/*
@@ -136,7 +142,10 @@ extern const size_t strategy_registry_len;
 /* The strategy called name, or NULL. */
 const struct strategy_ops *strategy_find(const char *name);
 
-/* The registry index of st, which is registered: its settings slot in run_config.strategy_configs. */
+/*
+ * The registry index of st: its settings slot in run_config.strategy_configs. 0 for a
+ * strategy a scenario defines, which has no settings of its own.
+ */
 size_t strategy_index(const struct strategy_ops *st);
 
 /* st's settings in cfg, the struct its option rows point into. */

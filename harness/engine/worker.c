@@ -67,13 +67,14 @@ static bool replaced_by(const struct strategy_ops *st, int slot)
 }
 
 /*
- * Prepares n statements on w's connection in the backend's dialect, but those in a slot
- * that replacer (NULL: none) has a statement of its own in. 0, or -1 with err.
+ * Prepares n statements on conn in s's dialect, but those in a slot that replacer (NULL:
+ * none) has a statement of its own in; origins (NULL: none) says where each was written,
+ * for the message. 0, or -1 with err.
  */
-static int prepare_all(struct worker *w, const struct strategy_statement *st, size_t n,
-		       const struct strategy_ops *replacer, char *err, size_t errlen)
+static int prepare_all(const struct run_shared *s, struct db_conn *conn, const struct strategy_statement *st,
+		       size_t n, const char *const *origins, const struct strategy_ops *replacer, char *err,
+		       size_t errlen)
 {
-	const struct run_shared *s = w->shared;
 	char sql[SQL_MAX];
 
 	for (size_t i = 0; i < n; i++) {
@@ -89,12 +90,22 @@ static int prepare_all(struct worker *w, const struct strategy_statement *st, si
 			snprintf(err, errlen, "statement %d is too long", st[i].slot);
 			return -1;
 		}
-		if (s->db->prepare(w->conn, st[i].slot, sql, st[i].nparams) < 0) {
-			snprintf(err, errlen, "preparing statement %d: %s", st[i].slot, s->db->error_message(w->conn));
+		if (s->db->prepare(conn, st[i].slot, sql, st[i].nparams) < 0) {
+			if (origins)
+				snprintf(err, errlen, "%s: %s", origins[i], s->db->error_message(conn));
+			else
+				snprintf(err, errlen, "preparing statement %d: %s", st[i].slot, s->db->error_message(conn));
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int worker_prepare_strategy(const struct run_shared *s, struct db_conn *conn, char *err, size_t errlen)
+{
+	const struct strategy_ops *st = s->strategy;
+
+	return prepare_all(s, conn, st->statements, st->n_statements, st->origins, NULL, err, errlen);
 }
 
 /* Takes identity as w's: the value it writes to claimed_by. */
@@ -195,10 +206,11 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (prepare_all(w, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]), st, err,
-			errlen) < 0 ||
-	    prepare_all(w, outcomes, 2, NULL, err, errlen) < 0 || prepare_all(w, &begin, 1, st, err, errlen) < 0 ||
-	    prepare_all(w, st->statements, st->n_statements, NULL, err, errlen) < 0)
+	if (prepare_all(s, w->conn, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),
+			NULL, st, err, errlen) < 0 ||
+	    prepare_all(s, w->conn, outcomes, 2, NULL, NULL, err, errlen) < 0 ||
+	    prepare_all(s, w->conn, &begin, 1, NULL, st, err, errlen) < 0 ||
+	    worker_prepare_strategy(s, w->conn, err, errlen) < 0)
 		goto fail;
 	if (st->connect_sql[s->db->kind] && run_connect_sql(w, st->connect_sql[s->db->kind], err, errlen) < 0)
 		goto fail;
@@ -446,8 +458,11 @@ int worker_finished_by_claim(struct worker *w, int slot, int64_t job_id)
 
 int worker_finish(struct worker *w, int64_t job_id, int slot)
 {
-	int rows = worker_outcome(w, slot, job_id);
+	return worker_settle(w, worker_outcome(w, slot, job_id));
+}
 
+int worker_settle(struct worker *w, int rows)
+{
 	if (w->shared->mode == MODE_HOLD) {
 		if (rows == 1)
 			return worker_commit(w);

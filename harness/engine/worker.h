@@ -142,6 +142,19 @@ int worker_finished_by_claim(struct worker *w, int slot, int64_t job_id);
 int worker_finish(struct worker *w, int64_t job_id, int slot);
 
 /*
+ * Ends a completion statement that updated rows rows (-1: failed), as worker_finish does:
+ * in hold mode commits when it updated one, else rolls back. 0 committed, 1 refused, -1 error.
+ */
+int worker_settle(struct worker *w, int rows);
+
+/*
+ * Prepares s's strategy's own statements on conn as a worker does, to find one the server
+ * cannot prepare before any worker starts: 0, or -1 with err naming the statement (its
+ * origin when it has one).
+ */
+int worker_prepare_strategy(const struct run_shared *s, struct db_conn *conn, char *err, size_t errlen);
+
+/*
  * After w's connection was lost or dropped: connects anew, with a back-off from 50 ms
  * to 1 s, until the run's reconnect limit; prepares every statement and the strategy's
  * state afresh. 0, or -1 when it gave up (w then aborted) or the run is stopping.

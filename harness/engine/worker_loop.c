@@ -134,6 +134,8 @@ static void *worker_main(void *arg)
 			if (!failed)
 				failed = wait_for_work(w) < 0;
 		} else if (r == CLAIM_ERROR) {
+			if (w->aborted)	/* the claim broke its contract with the harness */
+				break;
 			failed = true;
 		} else if (r == CLAIM_BUSY) {
 			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));

@@ -90,6 +90,8 @@ struct run_config {
 	const char *scenario;				/* scenario name shown in output */
 	char group[64];					/* the scenario section this run group comes from, or "" */
 	char sweep[160];				/* the swept keys' values of this point ("tries=3,backoff-ms=10"), or "" */
+	const struct strategy_ops *const *defined;	/* the strategies the scenario defines in SQL, by name after the registry's */
+	size_t n_defined;				/* entries in defined */
 	struct strategy_choice strategies[MAX_STRATEGIES]; /* what to run, in order */
 	enum claim_mode claim_mode;			/* --claim-mode for strategies given without one; MODE_COUNT: each one's own */
 	size_t n_strategies;				/* entries used in strategies */

@@ -7,6 +7,7 @@
 #include "temp_file.h"
 #include "analysis/expect.h"
 #include "cli/scenario.h"
+#include "cli/scenario_strategies.h"
 
 /* Loads text as a scenario file; on failure err holds the message. 0 or -1. */
 static int load(const char *name, const char *text, struct scenario *s, char *err, size_t errlen)
@@ -173,10 +174,108 @@ static void test_expectations(void)
 	expect_free(&e);
 }
 
+/* Loads text and its [strategy NAME] sections into ss. 0, or -1 with err. */
+static int load_strategies(const char *text, struct scenario *s, struct scenario_strategies *ss, char *err,
+			   size_t errlen)
+{
+	if (load("defs", text, s, err, errlen) < 0)
+		return -1;
+	if (scenario_strategies_load(s, ss, err, errlen) == 0)
+		return 0;
+	scenario_free(s);
+	return -1;
+}
+
+/* Checks that the definitions in text are refused with a message containing want. */
+static void check_bad_definition(const char *what, const char *text, const char *want)
+{
+	struct scenario s;
+	struct scenario_strategies ss;
+	char err[768] = "";
+	int rc = load_strategies(text, &s, &ss, err, sizeof(err));
+
+	if (rc == 0) {
+		scenario_strategies_free(&ss);
+		scenario_free(&s);
+	}
+	CHECK(rc == -1 && strstr(err, want) != NULL, "%s: refused with \"%s\" (got \"%s\")", what, want, err);
+}
+
+static void test_sql_strategies(void)
+{
+	struct scenario s;
+	struct scenario_strategies ss;
+	char err[768] = "";
+	const struct sql_strategy *seed, *plain;
+	int rc = load_strategies("[global]\njobs = 5\n"
+				 "[strategy seed-002]\n"
+				 "claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, attempts = attempts + 1\n"
+				 "    WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new'\n"
+				 "    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, attempts\n"
+				 "complete = UPDATE {jobs} SET status = 'done' WHERE id = :id AND claimed_by = :worker\n"
+				 "    AND attempts = :attempt::int AND ':id' <> 'x' -- :nope\n"
+				 "modes = hold,flip\nbackends = postgresql,sqlite\n"
+				 "[strategy plain]\nclaim = SELECT id FROM {jobs} WHERE queue = :queue /* :worker */ LIMIT 1\n"
+				 "[group]\nstrategy = seed-002,skip-locked\n",
+				 &s, &ss, err, sizeof(err));
+
+	CHECK(rc == 0 && ss.n == 2, "two definitions load (%s)", err);
+	if (rc < 0)
+		return;
+	seed = &ss.defs[0];
+	plain = &ss.defs[1];
+	CHECK(ss.ops[0] == &seed->ops && strcmp(seed->ops.name, "seed-002") == 0, "a definition's strategy is named");
+	CHECK(strstr(seed->roles[SQL_ROLE_CLAIM].sql, "claimed_by = $1") &&
+	      strstr(seed->roles[SQL_ROLE_CLAIM].sql, "queue = $2") && seed->roles[SQL_ROLE_CLAIM].nparams == 2 &&
+	      seed->roles[SQL_ROLE_CLAIM].params[0] == SQL_PARAM_WORKER, "placeholders are numbered by first use (%s)",
+	      seed->roles[SQL_ROLE_CLAIM].sql);
+	CHECK(strstr(seed->roles[SQL_ROLE_CLAIM].sql, "\nWHERE id = (SELECT") != NULL,
+	      "an indented line continues the value on a line of its own");
+	CHECK(strstr(seed->roles[SQL_ROLE_COMPLETE].sql, "attempts = $3::int AND ':id' <> 'x' -- :nope") &&
+	      seed->roles[SQL_ROLE_COMPLETE].nparams == 3,
+	      "casts, quoted text and comments are left alone (%s)", seed->roles[SQL_ROLE_COMPLETE].sql);
+	CHECK(strstr(seed->roles[SQL_ROLE_COMPLETE].origin, "defs.ini:7: complete of strategy seed-002") != NULL,
+	      "a statement knows where it was written (%s)", seed->roles[SQL_ROLE_COMPLETE].origin);
+	CHECK(seed->claim_marks && !plain->claim_marks, "a claim that writes :worker marks the job active itself");
+	CHECK(seed->ops.modes == (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP)) && seed->ops.default_mode == MODE_FLIP &&
+	      seed->ops.backends == (BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE)),
+	      "modes and backends are read");
+	CHECK(plain->ops.modes == MODE_BIT(MODE_FLIP) && plain->ops.backends == BACKEND_BIT(BACKEND_POSTGRESQL) &&
+	      plain->ops.n_statements == 1 && !plain->roles[SQL_ROLE_COMPLETE].given,
+	      "by default flip mode, PostgreSQL, and the harness's completions");
+	CHECK(strstr(plain->ops.summary, "defs.ini:11") != NULL, "the default summary says where it is defined (%s)",
+	      plain->ops.summary);
+	scenario_strategies_free(&ss);
+	scenario_free(&s);
+
+	check_bad_definition("no claim", "[strategy a]\nmodes = flip\n", "defs.ini:1: [strategy a]: no claim key");
+	check_bad_definition("a built-in's name", "[x]\njobs = 1\n[strategy skip-locked]\nclaim = SELECT 1\n",
+			     "defs.ini:3: [strategy skip-locked]: skip-locked is a built-in strategy");
+	check_bad_definition("a name with a colon", "[strategy a:b]\nclaim = SELECT 1\n",
+			     "defs.ini:1: [strategy a:b]: a strategy's name is a word");
+	check_bad_definition("an unknown key", "[strategy a]\nclaim = SELECT 1\nlock = yes\n",
+			     "defs.ini:3: strategy a: unknown key \"lock\"");
+	check_bad_definition("an unknown placeholder", "[strategy a]\nclaim = SELECT id FROM {jobs} WHERE queue = :q\n",
+			     "defs.ini:2: claim of strategy a: unknown placeholder :q");
+	check_bad_definition("a placeholder the claim has no value for", "[strategy a]\nclaim = SELECT :attempt\n",
+			     "defs.ini:2: claim of strategy a: no value for the placeholder :attempt");
+	check_bad_definition("an unknown table placeholder", "[strategy a]\nclaim = SELECT id FROM {tickets}\n",
+			     "defs.ini:2: claim of strategy a: unknown placeholder {tickets}");
+	check_bad_definition("a numbered parameter", "[strategy a]\nclaim = SELECT 1\nfail = UPDATE {jobs} SET x = $1\n",
+			     "defs.ini:3: fail of strategy a: write parameters by name");
+	check_bad_definition("a mode that does not exist", "[strategy a]\nclaim = SELECT 1\nmodes = flip,grab\n",
+			     "defs.ini:3: strategy a: modes: unknown name \"grab\"; known: hold flip");
+	check_bad_definition("a backend that does not exist", "[strategy a]\nclaim = SELECT 1\nbackends = mysql\n",
+			     "defs.ini:3: strategy a: backends: unknown name \"mysql\"; known: postgresql sqlite");
+	check_bad_definition("a key given twice", "[strategy a]\nclaim = SELECT 1\nmodes = flip\nclaim = SELECT 2\n",
+			     "defs.ini:4: key given twice in this section (first at line 2)");
+}
+
 int main(void)
 {
 	test_good_file();
 	test_bad_files();
+	test_sql_strategies();
 	test_expectations();
 	return check_exit_status();
 }
