@@ -35,13 +35,35 @@ static long server_pid(const char *data_dir)
 	return pid;
 }
 
-/* In a child that has become the server's user: SIGQUIT to the server of data_dir (arg), then wait for it to go. */
+/*
+ * Whether process pid works in data_dir, as the postmaster of that cluster does (it makes
+ * its data directory its working directory). A postmaster.pid left by a server that died
+ * without removing it names a pid the system may since have given to any process: another
+ * cluster's server, anything of the user's. No /proc, no such process: false.
+ */
+static bool works_in(long pid, const char *data_dir)
+{
+	char link[64], cwd[PATH_MAX], want[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%ld/cwd", pid);
+	n = readlink(link, cwd, sizeof(cwd) - 1);
+	if (n < 0 || !realpath(data_dir, want))
+		return false;
+	cwd[n] = '\0';
+	return strcmp(cwd, want) == 0;
+}
+
+/*
+ * In a child that has become the server's user: SIGQUIT to the server of data_dir (arg),
+ * if the pid its postmaster.pid names is still that server, then wait for it to go.
+ */
 static int stop_server(void *arg)
 {
 	long pid = server_pid(arg);
 	int64_t until = clock_now_ns() + SERVER_GONE_WAIT_NS;
 
-	if (pid < 0 || kill((pid_t)pid, SIGQUIT) != 0)
+	if (pid < 0 || !works_in(pid, arg) || kill((pid_t)pid, SIGQUIT) != 0)
 		return 0;
 	while (kill((pid_t)pid, 0) == 0) {
 		if (clock_now_ns() >= until)

@@ -97,6 +97,19 @@ check "claimbench cleanup (exit 0) says it removed the cluster" grep -q "removed
 check "after cleanup no server and no directory are left" \
 	eval '[ ! -e "$cluster" ] && ! pgrep -f "postgres -D $cluster/data" >/dev/null'
 
+# ---- a dead run's cluster whose postmaster.pid names a pid the system gave to another process ----
+mkdir -p "$dir/stale/claimbench-pg-stale/data"
+perl -e '$SIG{QUIT} = "DEFAULT"; sleep 60' &	# a background job of the script would ignore SIGQUIT
+bystander=$!
+echo "$bystander" >"$dir/stale/claimbench-pg-stale/data/postmaster.pid"
+echo "claimbench run: pid 999999 on $(hostname) started 1" >"$dir/stale/claimbench-pg-stale/claimbench.owner"
+out=$(TMPDIR=$dir/stale "$CLAIMBENCH" cleanup)
+check "cleanup removes a dead run's cluster whose server is gone" grep -q "removed $dir/stale/claimbench-pg-stale" <<<"$out"
+check "and leaves alone the process its stale postmaster.pid names (not a server of that directory)" \
+	kill -0 "$bystander"
+kill "$bystander" 2>/dev/null
+wait "$bystander" 2>/dev/null
+
 # ---- a table of the user's with the run's name is never dropped ----
 lite=$dir/user.db
 sqlite3 "$lite" "CREATE TABLE myapp_jobs (id INTEGER PRIMARY KEY, what TEXT); INSERT INTO myapp_jobs VALUES (1, 'precious')"
