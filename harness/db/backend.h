@@ -74,6 +74,14 @@ struct backend_ops {
 	 */
 	int (*exec_prepared)(struct db_conn *conn, int slot, int nparams, const char *const *params,
 			     int64_t *out, int nout);
+	/*
+	 * Runs the statement in slot with text parameters; copies the first ncols columns of
+	 * up to maxrows rows into out, row-major (row r's column c at out[r * ncols + c]), as
+	 * integers, NULL as -1. Allocates nothing. The number of rows (maybe more than
+	 * maxrows), or -1 on error.
+	 */
+	int (*exec_rows)(struct db_conn *conn, int slot, int nparams, const char *const *params, int64_t *out,
+			 int ncols, int maxrows);
 	/* Runs sql (no parameters), discarding any rows. 0 or -1. */
 	int (*exec)(struct db_conn *conn, const char *sql);
 	/* Runs sql and calls row for each row. The number of rows, or -1 on error. */

@@ -178,11 +178,11 @@ static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int npara
 	return ok ? 0 : -1;
 }
 
-static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
-			    int64_t *out, int nout)
+static int pg_exec_rows(struct db_conn *conn, int slot, int nparams, const char *const *params, int64_t *out,
+			int ncols, int maxrows)
 {
 	PGresult *res;
-	int rows = -1;
+	int rows = -1, ncopy;
 
 	if (slot < 0 || slot >= DB_MAX_STATEMENTS || !conn->stmt_name[slot][0]) {
 		set_error(conn, ERR_OTHER, "no statement prepared in that slot");
@@ -192,11 +192,19 @@ static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const c
 	if (!result_ok(conn, res))
 		goto out;
 	rows = PQntuples(res);
-	for (int i = 0; rows > 0 && i < nout && i < PQnfields(res); i++)
-		out[i] = column_int(res, 0, i);
+	ncopy = PQnfields(res) < ncols ? PQnfields(res) : ncols;
+	for (int r = 0; r < rows && r < maxrows; r++)
+		for (int i = 0; i < ncopy; i++)
+			out[(size_t)r * (size_t)ncols + (size_t)i] = column_int(res, r, i);
 out:
 	PQclear(res);
 	return rows;
+}
+
+static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
+			    int64_t *out, int nout)
+{
+	return pg_exec_rows(conn, slot, nparams, params, out, nout, 1);
 }
 
 static int pg_exec(struct db_conn *conn, const char *sql)
@@ -421,6 +429,7 @@ const struct backend_ops backend_postgresql = {
 	.disconnect = pg_disconnect,
 	.prepare = pg_prepare,
 	.exec_prepared = pg_exec_prepared,
+	.exec_rows = pg_exec_rows,
 	.exec = pg_exec,
 	.query = pg_query,
 	.query_text = pg_query_text,
