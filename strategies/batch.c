@@ -4,7 +4,7 @@
  * them active for the worker, who works them in turn and completes them all in one
  * statement (done or error per job, unnest of the ids and their attempts). flip commits
  * the claim (the jobs wait their turn active, under the lease, which the heartbeat extends
- * for the job in hand and every job after it in the batch); hold keeps the claim's
+ * for every job of the batch, worked or waiting); hold keeps the claim's
  * transaction, and its N row locks, open across the batch's work until the completion
  * commits. PostgreSQL only: the claim needs FOR UPDATE SKIP LOCKED.
  */
@@ -51,9 +51,13 @@ static const struct strategy_statement batch_statements[] = {
 		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 RETURNING j.id" } },
 	{ SLOT_FINISH_ATTEMPT, 4, { [BACKEND_POSTGRESQL] =
 		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 AND j.attempts = b.attempt RETURNING j.id" } },
-	/* the lease of the job in hand and of the batch's jobs after it, all the worker's still */
+	/*
+	 * the leases of the whole batch, the jobs worked (awaiting the one completion), the one
+	 * in hand and those after it: every job the worker holds in the job in hand's queue
+	 */
 	{ SLOT_HEARTBEAT, 2, { [BACKEND_POSTGRESQL] =
-		"UPDATE {jobs} SET lease_until = {lease_until} WHERE status = 'active' AND claimed_by = $2 AND id >= $1" } },
+		"UPDATE {jobs} SET lease_until = {lease_until} WHERE status = 'active' AND claimed_by = $2 "
+		"AND queue = (SELECT queue FROM {jobs} WHERE id = $1)" } },
 };
 
 /* Longest decimal integer with its comma. */

@@ -86,16 +86,33 @@ static bool strike_planned(struct worker *w, struct job_in_hand *j)
 	return alive;
 }
 
-/*
- * Works on j: its work time, heartbeats in flip mode with a lease, and the faults that
- * strike it. A kill-backend it asked for lands before the work ends.
- */
-static enum work_end work(struct worker *w, struct job_in_hand *j)
+/* The interval of w's heartbeats: in flip mode with a lease and a heartbeat, else 0 (none). */
+static int64_t beat_interval(const struct worker *w)
 {
 	const struct run_shared *s = w->shared;
 	const struct recovery_plan *rec = &s->cfg->recovery;
-	int64_t beat_ns = s->mode == MODE_FLIP && rec->lease_ms && rec->heartbeat_ms ? MS_TO_NS(rec->heartbeat_ms) : 0;
-	int64_t worked = 0, next_beat = beat_ns ? clock_now_ns() + beat_ns : INT64_MAX;
+
+	return s->mode == MODE_FLIP && rec->lease_ms && rec->heartbeat_ms ? MS_TO_NS(rec->heartbeat_ms) : 0;
+}
+
+/* When w's first heartbeat after a claim that ended at in_hand is due; INT64_MAX for none. */
+static int64_t first_beat(const struct worker *w, int64_t in_hand)
+{
+	int64_t beat_ns = beat_interval(w);
+
+	return beat_ns ? in_hand + beat_ns : INT64_MAX;
+}
+
+/*
+ * Works on j: its work time, heartbeats in flip mode with a lease, and the faults that
+ * strike it. A kill-backend it asked for lands before the work ends. *next_beat is when
+ * the next heartbeat is due (first_beat's, then as it left it: the jobs of a batch share
+ * one rhythm, since their leases began with one claim).
+ */
+static enum work_end work(struct worker *w, struct job_in_hand *j, int64_t *next_beat)
+{
+	const struct run_shared *s = w->shared;
+	int64_t beat_ns = beat_interval(w), worked = 0, next = *next_beat;
 	enum work_end end = WORK_DONE;
 
 	atomic_store(&w->job_in_hand, j->id);
@@ -115,24 +132,25 @@ static enum work_end work(struct worker *w, struct job_in_hand *j)
 		if (worked >= j->work_ns && !atomic_load(&w->kill_requested))
 			break;
 		before = clock_now_ns();
-		if (before >= next_beat) {
+		if (before >= next) {
 			if (!beat(w, j->id)) {
 				end = run_stopping(s) ? WORK_STOPPED : WORK_ABANDONED;
 				break;
 			}
-			next_beat = clock_now_ns() + beat_ns;
+			next = clock_now_ns() + beat_ns;
 		}
 		slice = j->work_ns - worked;
 		if (j->planned && j->work_ns / 2 - worked > 0 && j->work_ns / 2 - worked < slice)
 			slice = j->work_ns / 2 - worked;
 		if (slice > RUN_WAKE_NS)
 			slice = RUN_WAKE_NS;
-		if (next_beat - before < slice)
-			slice = next_beat - before;
+		if (next - before < slice)
+			slice = next - before;
 		clock_sleep_ns(slice);
 		worked += clock_now_ns() - before;
 	}
 	atomic_store(&w->job_in_hand, 0);
+	*next_beat = next;
 	return end;
 }
 
@@ -244,11 +262,11 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	struct execution e;
 	struct job_in_hand j;
 	bool fails = job_fails(s, job_id), crashed = false;
-	int64_t end = 0;
+	int64_t end = 0, next_beat = first_beat(w, in_hand);
 	int rc = 0;
 
 	begin_execution(w, job_id, claim_start, in_hand, &e, &j);
-	switch (work(w, &j)) {
+	switch (work(w, &j, &next_beat)) {
 	case WORK_STOPPED:
 		give_back(w, job_id);
 		e.outcome = EXEC_INTERRUPTED;
@@ -338,7 +356,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	struct batch_job *b = w->batch;
 	struct execution *x = w->batch_execs;
 	enum work_end how = WORK_DONE;
-	int64_t end = 0;
+	int64_t end = 0, next_beat = first_beat(w, in_hand);
 	int worked, rc = 0, begun;
 
 	for (worked = 0; worked < n; worked++) {
@@ -347,7 +365,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 		b[worked].fails = job_fails(s, b[worked].id);
 		b[worked].completed = false;
 		begin_execution(w, b[worked].id, claim_start, worked ? clock_now_ns() : in_hand, &x[worked], &j);
-		how = work(w, &j);
+		how = work(w, &j, &next_beat);
 		x[worked].flags = j.stalled ? EXEC_STALLED : 0;
 		if (how != WORK_DONE)
 			break;
