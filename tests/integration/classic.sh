@@ -1,6 +1,6 @@
 # The seed 001 experiment, twice, on a throwaway PostgreSQL the harness starts itself:
 # 200 jobs, 10 workers, 100 ms of work, every strategy in its default mode: the six of the seeds and
-# the four of real queues (advisory, cas, delete-returning, move-table).
+# the five of real queues (advisory, cas, delete-returning, move-table, batch).
 # CLAIMBENCH_CLASSIC_REPEATS sets how many times (the sanitized pass of scripts/test-all
 # runs it once: its bounds are the plain pass's to hold, the sanitizers look for errors).
 . "$(dirname "$0")/lib.sh"
@@ -10,11 +10,11 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$CLAIMBENCH" run --repeat "$repeats" --format json --no-progress >"$out" 2>/dev/null
 check "the classic scenario runs to the end (exit 0)" test $? -eq 0
-check_jq "$out" ".results | length == $((10 * repeats))" "$((10 * repeats)) runs: 10 strategies x $repeats repeats"
+check_jq "$out" ".results | length == $((11 * repeats))" "$((11 * repeats)) runs: 11 strategies x $repeats repeats"
 check_jq "$out" '.scenario == "classic" and .backend == "postgresql" and (.server_version | length > 0)' \
 	"header names scenario, backend and server version"
 
-for s in for-update nowait-backoff skip-locked ticket update-returning advisory cas delete-returning move-table; do
+for s in for-update nowait-backoff skip-locked ticket update-returning advisory cas delete-returning move-table batch; do
 	for r in $(seq 1 "$repeats"); do
 		run=".results[] | select(.strategy == \"$s\" and .repeat == $r)"
 		check_jq "$out" "$run | .duplicates == 0 and .overlaps == 0 and .lost == 0" \
