@@ -333,8 +333,8 @@ static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 
 /*
  * Gives back jobs [from, n) of w's batch, the one a stop cut short and those never begun:
- * freed, inside the claim's transaction in hold mode (whose COMMIT the completion of the
- * jobs before them makes; with none, it is rolled back).
+ * freed; in hold mode inside the claim's transaction, whose COMMIT the completion of the
+ * jobs before them makes, or, with none before them, rolled back with it.
  */
 static void give_back_rest(struct worker *w, int from, int n)
 {
@@ -342,12 +342,16 @@ static void give_back_rest(struct worker *w, int from, int n)
 	const char *params[] = { id, w->identity_text };
 
 	atomic_store(&w->saw_stop, true);
-	for (int i = from; w->conn && i < n; i++) {
+	if (!w->conn)
+		return;
+	if (from == 0 && w->shared->mode == MODE_HOLD) {
+		worker_sql(w, "ROLLBACK");
+		return;
+	}
+	for (int i = from; i < n; i++) {
 		worker_id_text(id, w->batch[i].id);
 		worker_exec(w, SLOT_FREE, 2, params, NULL, 0);
 	}
-	if (w->conn && from == 0 && w->shared->mode == MODE_HOLD)
-		worker_sql(w, "ROLLBACK");
 }
 
 int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t in_hand)
