@@ -1,8 +1,8 @@
-# The batch strategy's contract (claims of N jobs, one completion for all), on one throwaway
-# PostgreSQL for every run (one scenario, a group per case): a contended drain at three batch
-# sizes with a job count no size divides, crashes mid-batch (flip with lease and reaper;
-# hold, whose rollback gives the batch back), heartbeats that keep a batch longer than its
-# lease, --fail-rate's failures marked in the one completion; its refusals and bad values.
+# The batch strategy's contract (claims of N jobs, one completion for all). One scenario on one
+# throwaway PostgreSQL, a group per case: a contended drain at three batch sizes with a job
+# count no size divides, crashes mid-batch (flip with lease and reaper; hold, whose rollback
+# gives the batch back), heartbeats that keep a batch longer than its lease, --fail-rate's
+# failures marked in the one completion. Then a Ctrl-C mid-batch, its refusals and bad values.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
@@ -78,6 +78,22 @@ check_jq "$out" '.results[] | select(.group == "hold") | .claim_mode == "hold" a
 	.lost == 0 and .stuck == 0 and .reaped == 0 and .completed + .failed == 200 and .failed > 0 and
 	.ledger_mismatches == 0' \
 	"hold, 2 crashes mid-batch: the rollback gives the batch back; the failures the run asks for are marked error"
+
+# ---- Ctrl-C in the middle of hold-mode batches: the jobs worked commit, the rest go back ----
+"$CLAIMBENCH" run --format json --no-progress --strategy batch:hold --batch 10 --workers 4 --jobs 800 --work-ms 30 \
+	--results "$dir/results.db" >"$dir/stop.json" 2>"$dir/stop.err" &
+pid=$!
+for _ in $(seq 100); do
+	grep -q 'throwaway PostgreSQL in' "$dir/stop.err" && break
+	sleep 0.1
+done
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+check "an interrupted batch run exits 4" test $? -eq 4
+check_jq "$dir/stop.json" '.results[0] | .complete == false and .completed > 0 and .completed < 800 and
+	.executions - .completed <= 4 and .duplicates == 0 and .lost == 0 and .stuck == 0 and .ledger_mismatches == 0' \
+	"hold, stopped mid-batch: the worked jobs committed, the job in hand and those not begun given back, none stuck"
 
 expect_exit 2 'strategy batch cannot run on sqlite: it needs FOR UPDATE SKIP LOCKED' \
 	"batch is refused on SQLite, with the reason" run --db "sqlite:$dir/q.db" --strategy batch --jobs 1
