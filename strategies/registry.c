@@ -4,6 +4,7 @@
 #include "engine/strategy.h"
 
 extern const struct strategy_ops strategy_advisory;
+extern const struct strategy_ops strategy_batch;
 extern const struct strategy_ops strategy_cas;
 extern const struct strategy_ops strategy_delete_returning;
 extern const struct strategy_ops strategy_move_table;
@@ -29,6 +30,7 @@ const struct strategy_ops *const strategy_registry[] = {
 	&strategy_delete_returning,
 	&strategy_move_table,
 	&strategy_notify,
+	&strategy_batch,
 };
 
 const size_t strategy_registry_len = sizeof(strategy_registry) / sizeof(strategy_registry[0]);

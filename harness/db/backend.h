@@ -84,13 +84,21 @@ struct backend_ops {
 			     int64_t *out, int nout);
 	/*
 	 * Sends the n prepared steps at once and then reads their results (libpq's pipeline
-	 * mode): one round trip instead of n. Copies the first row's first nout columns of
-	 * steps[result] into out. The rows of steps[result], or -1 when a step failed (its
-	 * error kept as conn's last; the steps after it were not run). NULL: the driver has no
-	 * round trips to save (SQLite).
+	 * mode): one round trip instead of n. Copies up to maxrows rows of steps[result] into
+	 * out as exec_rows does. The rows of steps[result], or -1 when a step failed (its error
+	 * kept as conn's last; the steps after it were not run). NULL: the driver has no round
+	 * trips to save (SQLite).
 	 */
 	int (*exec_pipeline)(struct db_conn *conn, const struct db_step *steps, int n, int result, int64_t *out,
-			     int nout);
+			     int ncols, int maxrows);
+	/*
+	 * Runs the statement in slot with text parameters; copies the first ncols columns of
+	 * up to maxrows rows into out, row-major (row r's column c at out[r * ncols + c]), as
+	 * integers, NULL as -1. Allocates nothing. The number of rows (maybe more than
+	 * maxrows), or -1 on error.
+	 */
+	int (*exec_rows)(struct db_conn *conn, int slot, int nparams, const char *const *params, int64_t *out,
+			 int ncols, int maxrows);
 	/* Runs sql (no parameters), discarding any rows. 0 or -1. */
 	int (*exec)(struct db_conn *conn, const char *sql);
 	/* Runs sql and calls row for each row. The number of rows, or -1 on error. */

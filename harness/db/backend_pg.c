@@ -180,8 +180,22 @@ static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int npara
 	return ok ? 0 : -1;
 }
 
-static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
-			    int64_t *out, int nout)
+/*
+ * Copies the first ncols columns of up to maxrows rows of res into out, row-major, as
+ * integers. The rows res has.
+ */
+static int copy_rows(const PGresult *res, int64_t *out, int ncols, int maxrows)
+{
+	int rows = PQntuples(res), ncopy = PQnfields(res) < ncols ? PQnfields(res) : ncols;
+
+	for (int r = 0; r < rows && r < maxrows; r++)
+		for (int i = 0; i < ncopy; i++)
+			out[(size_t)r * (size_t)ncols + (size_t)i] = column_int(res, r, i);
+	return rows;
+}
+
+static int pg_exec_rows(struct db_conn *conn, int slot, int nparams, const char *const *params, int64_t *out,
+			int ncols, int maxrows)
 {
 	PGresult *res;
 	int rows = -1;
@@ -193,21 +207,25 @@ static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const c
 	res = PQexecPrepared(conn->pg, conn->stmt_name[slot], nparams, params, NULL, NULL, 0);
 	if (!result_ok(conn, res))
 		goto out;
-	rows = PQntuples(res);
-	for (int i = 0; rows > 0 && i < nout && i < PQnfields(res); i++)
-		out[i] = column_int(res, 0, i);
+	rows = copy_rows(res, out, ncols, maxrows);
 out:
 	PQclear(res);
 	return rows;
 }
 
+static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
+			    int64_t *out, int nout)
+{
+	return pg_exec_rows(conn, slot, nparams, params, out, nout, 1);
+}
+
 /*
  * Reads the results of n pipelined statements and of their sync, keeping the first error
- * on conn and the first row's first nout columns of statement result in out. Each
- * statement's result is followed by a NULL; after a failed one the server skips the rest
+ * on conn and statement result's rows in out as copy_rows does. Each statement's result
+ * is followed by a NULL; after a failed one the server skips the rest
  * (PGRES_PIPELINE_ABORTED) up to the sync. The rows of statement result, or -1.
  */
-static int read_pipeline(struct db_conn *conn, int n, int result, int64_t *out, int nout)
+static int read_pipeline(struct db_conn *conn, int n, int result, int64_t *out, int ncols, int maxrows)
 {
 	int rows = -1, step = 0;
 	bool failed = false, after_null = false;
@@ -234,18 +252,15 @@ static int read_pipeline(struct db_conn *conn, int n, int result, int64_t *out, 
 		}
 		if (st != PGRES_PIPELINE_ABORTED && !failed && !result_ok(conn, res))
 			failed = true;
-		else if (st != PGRES_PIPELINE_ABORTED && step == result) {
-			rows = PQntuples(res);
-			for (int i = 0; rows > 0 && i < nout && i < PQnfields(res); i++)
-				out[i] = column_int(res, 0, i);
-		}
+		else if (st != PGRES_PIPELINE_ABORTED && step == result)
+			rows = copy_rows(res, out, ncols, maxrows);
 		PQclear(res);
 	}
 	return failed || step != n ? -1 : rows;
 }
 
 static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, int n, int result, int64_t *out,
-			    int nout)
+			    int ncols, int maxrows)
 {
 	int rows;
 
@@ -263,7 +278,7 @@ static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, i
 			goto send_failed;
 	if (!PQpipelineSync(conn->pg))
 		goto send_failed;
-	rows = read_pipeline(conn, n, result, out, nout);
+	rows = read_pipeline(conn, n, result, out, ncols, maxrows);
 	if (!PQexitPipelineMode(conn->pg) && rows >= 0) {
 		set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
 		return -1;
@@ -546,6 +561,7 @@ const struct backend_ops backend_postgresql = {
 	.prepare = pg_prepare,
 	.exec_prepared = pg_exec_prepared,
 	.exec_pipeline = pg_exec_pipeline,
+	.exec_rows = pg_exec_rows,
 	.exec = pg_exec,
 	.query = pg_query,
 	.query_text = pg_query_text,

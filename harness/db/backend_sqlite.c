@@ -256,8 +256,8 @@ static int sqlite_prepare(struct db_conn *conn, int slot, const char *sql, int n
 	return 0;
 }
 
-static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
-				int64_t *out, int nout)
+static int sqlite_exec_rows(struct db_conn *conn, int slot, int nparams, const char *const *params,
+			    int64_t *out, int ncols, int maxrows)
 {
 	sqlite3_stmt *stmt = conn->stmt[slot];
 	int rows = 0, rc;
@@ -274,8 +274,9 @@ static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, con
 		}
 	}
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		for (int i = 0; rows == 0 && i < nout && i < sqlite3_column_count(stmt); i++)
-			out[i] = sqlite3_column_type(stmt, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, i);
+		for (int i = 0; rows < maxrows && i < ncols && i < sqlite3_column_count(stmt); i++)
+			out[(size_t)rows * (size_t)ncols + (size_t)i] =
+				sqlite3_column_type(stmt, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, i);
 		rows++;
 	}
 	if (rc != SQLITE_DONE) {
@@ -286,6 +287,12 @@ out:
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
 	return rows;
+}
+
+static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
+				int64_t *out, int nout)
+{
+	return sqlite_exec_rows(conn, slot, nparams, params, out, nout, 1);
 }
 
 /* ROLLBACK with no transaction open succeeds, as on PostgreSQL (where it only warns), prepared or not. */
@@ -534,6 +541,7 @@ const struct backend_ops backend_sqlite = {
 	.disconnect = sqlite_disconnect,
 	.prepare = sqlite_prepare,
 	.exec_prepared = sqlite_exec_prepared,
+	.exec_rows = sqlite_exec_rows,
 	.exec = sqlite_exec,
 	.query = sqlite_query,
 	.query_text = sqlite_query_text,

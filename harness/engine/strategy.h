@@ -41,6 +41,14 @@ enum harness_slot {
 	SLOT_STRATEGY,		/* first slot free for the strategy's own statements */
 };
 
+/* One job of a batch claim: what the claim took, and what the batch's completion made of it. */
+struct batch_job {
+	int64_t id;		/* the job */
+	int64_t attempt;	/* its claim's attempt number, which the completion checks under --fence attempt */
+	bool fails;		/* the run's --fail-rate marks it: the completion marks it error, not done */
+	bool completed;		/* set by finish_batch: the completion (done or error) took hold of it and committed */
+};
+
 /* One statement of a strategy, prepared on each worker connection. */
 struct strategy_statement {
 	int slot;				/* slot number, SLOT_STRATEGY or above */
@@ -119,7 +127,10 @@ struct strategy_ops {
 	/* Releases what worker_init set up; called once for each time it succeeded. NULL: nothing to do. */
 	void (*worker_cleanup)(struct worker *w);
 
-	/* Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats. */
+	/*
+	 * Claims one job into *job_id. Counts its own retries and give-ups in the worker's stats.
+	 * NULL for a strategy whose claims take batches (claim_batch).
+	 */
 	enum claim_result (*claim)(struct worker *w, int64_t *job_id);
 	/*
 	 * Waits for new work after an empty claim (and the --empty-retries), in place of
@@ -133,6 +144,24 @@ struct strategy_ops {
 	 * 0, or -1 when that did not commit. NULL: worker_finish.
 	 */
 	int (*finish)(struct worker *w, int64_t job_id, int slot);
+	/*
+	 * A strategy whose claims take several jobs at once fills these three instead of claim
+	 * and finish. batch_max: from its settings (w->shared->strategy_config), the most jobs
+	 * one claim takes, at least 1; the harness sizes w->batch for it before worker_init.
+	 */
+	int (*batch_max)(const void *config);
+	/*
+	 * Claims up to max jobs into jobs[0..*n), sorted by id, each with its attempt number; in
+	 * hold mode inside a transaction left open. CLAIM_OK only with *n >= 1.
+	 */
+	enum claim_result (*claim_batch)(struct worker *w, struct batch_job *jobs, int max, int *n);
+	/*
+	 * Completes jobs[0..n) of the claim in one statement, each done or, when it fails,
+	 * error, checked as the run's --fence asks, and commits in hold mode; sets completed on
+	 * each job the statement took hold of (the others were fenced). 0 when it committed,
+	 * -1 when it did not (no job is then completed).
+	 */
+	int (*finish_batch)(struct worker *w, struct batch_job *jobs, int n);
 };
 
 /* Every strategy claimbench knows, in the order `list` and `all` use. */

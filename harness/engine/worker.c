@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
@@ -221,6 +222,28 @@ fail:
 	return -1;
 }
 
+/* Sizes w's batch for its strategy's largest claim, when its claims take batches. 0, or -1 out of memory. */
+static int alloc_batch(struct worker *w)
+{
+	const struct strategy_ops *st = w->shared->strategy;
+
+	if (!st->claim_batch)
+		return 0;
+	w->batch_max = st->batch_max(w->shared->strategy_config);
+	w->batch = calloc((size_t)w->batch_max, sizeof(*w->batch));
+	w->batch_execs = calloc((size_t)w->batch_max, sizeof(*w->batch_execs));
+	return w->batch && w->batch_execs ? 0 : -1;
+}
+
+/* Frees what alloc_batch allocated. */
+static void free_batch(struct worker *w)
+{
+	free(w->batch);
+	free(w->batch_execs);
+	w->batch = NULL;
+	w->batch_execs = NULL;
+}
+
 int worker_open(struct worker *w, struct run_shared *shared, int index, size_t expected_execs,
 		size_t expected_empties, char *err, size_t errlen)
 {
@@ -241,14 +264,19 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, size_t e
 		snprintf(err, errlen, "out of memory for the ledger");
 		return -1;
 	}
+	if (alloc_batch(w) < 0) {
+		snprintf(err, errlen, "out of memory for the batch");
+		goto fail_batch;
+	}
 	if (connect_worker(w, err, errlen) < 0)
-		goto fail_ledger;
+		goto fail_batch;
 	if (start_strategy(w, err, errlen) < 0)
 		goto fail_connection;
 	return 0;
 fail_connection:
 	drop_connection(w, false);
-fail_ledger:
+fail_batch:
+	free_batch(w);
 	ledger_free(&w->ledger);
 	return -1;
 }
@@ -257,6 +285,7 @@ void worker_close(struct worker *w)
 {
 	stop_strategy(w);
 	drop_connection(w, false);
+	free_batch(w);
 	ledger_free(&w->ledger);
 }
 
@@ -323,6 +352,12 @@ static bool pipelined(const struct worker *w)
 
 int worker_exec(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int nout)
 {
+	return worker_exec_rows(w, slot, nparams, params, out, nout, 1);
+}
+
+int worker_exec_rows(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int ncols,
+		     int maxrows)
+{
 	const struct backend_ops *db = w->shared->db;
 	int rows;
 
@@ -330,9 +365,9 @@ int worker_exec(struct worker *w, int slot, int nparams, const char *const *para
 		const struct db_step steps[] = { { SLOT_BEGIN, 0, NULL }, { slot, nparams, params } };
 
 		w->begin_pending = false;
-		rows = db->exec_pipeline(w->conn, steps, 2, 1, out, nout);
+		rows = db->exec_pipeline(w->conn, steps, 2, 1, out, ncols, maxrows);
 	} else {
-		rows = db->exec_prepared(w->conn, slot, nparams, params, out, nout);
+		rows = db->exec_rows(w->conn, slot, nparams, params, out, ncols, maxrows);
 	}
 	if (rows < 0)
 		count_error(w);
@@ -397,7 +432,7 @@ int worker_exec_commit(struct worker *w, int slot, int nparams, const char *cons
 	steps[n++] = (struct db_step){ slot, nparams, params };
 	steps[n++] = (struct db_step){ SLOT_COMMIT, 0, NULL };
 	w->begin_pending = false;
-	rows = w->shared->db->exec_pipeline(w->conn, steps, n, result, out, nout);
+	rows = w->shared->db->exec_pipeline(w->conn, steps, n, result, out, nout, 1);
 	if (rows >= 0)
 		return rows;
 	count_error(w);

@@ -48,6 +48,9 @@ struct worker {
 	atomic_bool kill_requested;		/* it asks the monitor to terminate its server process now */
 	atomic_int server_pid;			/* its connection's server process, -1 while it has none */
 	atomic_int_fast64_t job_in_hand;	/* the job it works on, 0 for none: a fault at an instant may strike it */
+	struct batch_job *batch;		/* a batch strategy's claimed jobs, batch_max of them; else NULL */
+	struct execution *batch_execs;		/* the executions of batch's jobs, noted once its completion is over */
+	int batch_max;				/* the most jobs one of its claims takes; 0 for a one-job strategy */
 	void *strategy_data;			/* the strategy's own state for this worker (worker_init), or NULL */
 	bool strategy_ready;			/* worker_init succeeded: worker_cleanup is due */
 	pthread_t thread;			/* its thread */
@@ -79,6 +82,14 @@ int worker_exec(struct worker *w, int slot, int nparams, const char *const *para
  * counting an error: 1 notified, 0 not, -1.
  */
 int worker_wait_notification(struct worker *w, int64_t timeout_ns);
+
+/*
+ * As worker_exec, but copies the first ncols columns of up to maxrows rows into out,
+ * row-major (the backend's exec_rows). The number of rows, or -1.
+ */
+int worker_exec_rows(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int ncols,
+		     int maxrows);
+
 
 /*
  * Begins a claim transaction the strategy's way in this dialect (plain BEGIN unless it

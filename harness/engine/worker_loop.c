@@ -103,10 +103,12 @@ static void *worker_main(void *arg)
 		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
 		enum claim_result r;
 		bool failed = false;
+		int n = 1;
 
 		if (s->deadline_ns && claim_start >= s->deadline_ns)
 			break;
-		r = s->strategy->claim(w, &job_id);
+		r = s->strategy->claim_batch ? s->strategy->claim_batch(w, w->batch, w->batch_max, &n)
+					     : s->strategy->claim(w, &job_id);
 		claim_end = clock_now_ns();
 		w->stats.claims++;
 		if (r != CLAIM_EMPTY)
@@ -116,7 +118,8 @@ static void *worker_main(void *arg)
 				hist_record(&w->stats.claim_latency, claim_end - claim_start);
 			live_add(&w->live.claimed, 1);
 			live_add(&w->live.claim_ns, (uint64_t)(claim_end - claim_start));
-			if (worker_execute(w, job_id, claim_start, claim_end) < 0)
+			if ((s->strategy->claim_batch ? worker_execute_batch(w, n, claim_start, claim_end)
+						      : worker_execute(w, job_id, claim_start, claim_end)) < 0)
 				break;
 		} else if (r == CLAIM_EMPTY) {
 			if (note_empty(w, claim_start, claim_end) < 0) {

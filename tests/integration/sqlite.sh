@@ -91,9 +91,9 @@ check "table footer names the SQLite settings" grep -q '^settings: journal_mode=
 err=$("$CLAIMBENCH" run --db "$db" --format json --no-progress --jobs 20 --work-ms 1 --workers 2 2>&1 >"$out")
 check_jq "$out" '[.results[].strategy] == ["naive", "for-update", "nowait-backoff", "ticket", "update-returning",
 	"cas", "move-table"]' "--strategy all on SQLite runs every strategy SQLite can run"
-check "--strategy all says on stderr that skip-locked, advisory and delete-returning are left out" eval \
+check "--strategy all says on stderr that skip-locked, advisory, delete-returning and batch are left out" eval \
 	'grep -q "leaving out skip-locked" <<<"$err" && grep -q "leaving out advisory" <<<"$err" &&
-	 grep -q "leaving out delete-returning" <<<"$err"'
+	 grep -q "leaving out delete-returning" <<<"$err" && grep -q "leaving out batch" <<<"$err"'
 
 # With no PostgreSQL server programs (CLAIMBENCH_PG_BINDIR=none says so) and no --db, a temporary SQLite
 # file is used and removed.

@@ -32,7 +32,10 @@ static void check_strategy(const struct strategy_ops *st)
 	unsigned slots = 0;
 	bool sql_ok = true, slots_ok = true;
 
-	CHECK(st->name && st->summary && st->claim, "%s: has a name, a summary and a claim hook", st->name);
+	CHECK(st->name && st->summary && (st->claim != NULL) != (st->claim_batch != NULL),
+	      "%s: has a name, a summary and one claim hook (claim or claim_batch)", st->name);
+	CHECK(!st->claim_batch || (st->batch_max && st->finish_batch && !st->finish),
+	      "%s: a batch claim comes with batch_max and finish_batch", st->name);
 	CHECK(st->modes & MODE_BIT(st->default_mode), "%s: its default mode is one it supports", st->name);
 	CHECK(st->backends != 0, "%s: runs on at least one backend", st->name);
 	CHECK(strategy_find(st->name) == st, "%s: strategy_find finds it by name", st->name);
