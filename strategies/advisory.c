@@ -21,6 +21,12 @@
  * PostgreSQL only (SQLite has no advisory locks). The lock's key is the pair (the queue
  * table's oid, the job id): the end-of-run check counts the pairs of the run's table that
  * the stopped workers still hold in pg_locks, which should be none (a leak otherwise).
+ *
+ * --advisory-walk inline puts the try in the scan's own WHERE instead, the form that leaked
+ * in the field (que#298): how many rows it runs on is the planner's choice. A lock the walk
+ * took on a job it did not return stays with the session; the holder takes it again on a
+ * later walk (the locks count), claims the job and unlocks once, so that the job's lock
+ * outlives it and the end-of-run check counts it.
  */
 #include <stddef.h>
 
@@ -29,6 +35,7 @@
 
 enum {
 	SLOT_LOCK_FIRST = SLOT_STRATEGY,	/* ($1 queue, $2 K) the candidates seen, and the first locked (0: none) */
+	SLOT_LOCK_INLINE,			/* the same, the lock's try in the scan's own WHERE (--advisory-walk inline) */
 	SLOT_TAKE,				/* ($1 id, $2 worker) the locked job is still new: note the claim */
 	SLOT_DONE,				/* ($1 id, $2 worker, $3 attempt) mark the claim's job done */
 	SLOT_FAILED,				/* ($1 id, $2 worker, $3 attempt) mark the claim's job failed */
@@ -38,15 +45,28 @@ enum {
 /* The advisory lock of job $1 in the run: the queue table's oid and the job id. */
 #define JOB_LOCK_KEY "'{jobs}'::regclass::oid::integer, $1::integer"
 
-/* Its settings: how far down the line a claim looks for a job nobody holds. */
+/* How the walk's statement calls pg_try_advisory_lock: the values of --advisory-walk. */
+enum advisory_walk {
+	WALK_MATERIALIZED,	/* on the rows of a materialized list of K candidates: until the first success */
+	WALK_INLINE,		/* in the scan's WHERE: on as many rows as the plan filters (que#298's leak) */
+};
+
+static const char *const advisory_walk_names[] = { "materialized", "inline", NULL };
+
+/* Its settings: how far down the line a claim looks for a job nobody holds, and how. */
 struct advisory_config {
 	int candidates;		/* new jobs each claim's walk tries to lock, in order (K) */
+	int walk;		/* an enum advisory_walk */
 };
 
 static const struct option_def advisory_options[] = {
 	{ .name = "candidates", .type = OPTION_INT, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
 	  .offset = offsetof(struct advisory_config, candidates), .min = 1, .max = 10000, .def = "16", .arg = "K",
 	  .help = "new jobs each advisory claim tries to lock, in order, before it gives up" },
+	{ .name = "advisory-walk", .type = OPTION_WORD, .place = OPTION_IN_STRATEGY, .flags = OPTION_SWEEP,
+	  .offset = offsetof(struct advisory_config, walk), .words = advisory_walk_names, .def = "materialized",
+	  .help = "where the advisory claim tries its locks: on a materialized candidate list, or inline in the "
+		  "scan (which, planned as a sequential scan and a sort, locks every new job: que#298's leak)" },
 	{ .name = NULL },
 };
 
@@ -56,6 +76,16 @@ static const struct strategy_statement advisory_statements[] = {
 		"ORDER BY id LIMIT $2) "
 		"SELECT (SELECT count(*) FROM candidates), coalesce((SELECT id FROM candidates "
 		"WHERE pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) LIMIT 1), 0)" } },
+	/*
+	 * The try is one more condition of the scan: an index scan in id order runs it until
+	 * the first success, a sequential scan under a sort on every new job of the queue, and
+	 * the locks of the jobs it does not return stay taken (the first K only tell a give-up
+	 * from an empty queue).
+	 */
+	{ SLOT_LOCK_INLINE, 2, { [BACKEND_POSTGRESQL] =
+		"SELECT (SELECT count(*) FROM (SELECT FROM {jobs} WHERE queue = $1 AND status = 'new' LIMIT $2) seen), "
+		"coalesce((SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		"AND pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) ORDER BY id LIMIT 1), 0)" } },
 	{ SLOT_TAKE, 2, { [BACKEND_POSTGRESQL] =
 		"UPDATE {jobs} SET claimed_by = $2, claimed_at = {now}, attempts = attempts + 1 "
 		"WHERE id = $1 AND status = 'new' RETURNING attempts" } },
@@ -98,18 +128,22 @@ static int take_locked(struct worker *w, int64_t job_id)
 	return rows < 0 ? -1 : 0;
 }
 
-/* Locks the first free job of the first K new ones and notes the claim, walking again after a lost race. */
+/*
+ * Locks the first free job of the first K new ones (the inline walk: of all) and notes the
+ * claim, walking again after a lost race. The job returned is the one its completion unlocks.
+ */
 static enum claim_result advisory_claim(struct worker *w, int64_t *job_id)
 {
 	const struct advisory_config *p = w->shared->strategy_config;
 	char k[24];
 	const char *walk_params[] = { w->queue, worker_id_text(k, p->candidates) };
+	int walk_slot = p->walk == WALK_INLINE ? SLOT_LOCK_INLINE : SLOT_LOCK_FIRST;
 	int64_t walked[2];	/* the candidates seen, and the one locked (0: none) */
 
 	for (;;) {
 		int taken;
 
-		if (worker_exec(w, SLOT_LOCK_FIRST, 2, walk_params, walked, 2) != 1)
+		if (worker_exec(w, walk_slot, 2, walk_params, walked, 2) != 1)
 			return CLAIM_ERROR;
 		if (walked[0] == 0)
 			return CLAIM_EMPTY;

@@ -447,7 +447,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts };
 	struct pressure pressure = { 0 };
 	struct monitor m;
-	char label[96];
+	char label[256];
 	int rc = -1;
 
 	atomic_init(&s.stop, false);
@@ -473,7 +473,8 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_close_workers;
 	if (pressure_open(&pressure, &s, err, errlen) < 0)
 		goto out_close_pressure;
-	snprintf(label, sizeof(label), "%s %s x%d #%d", choice->ops->name, out->claim_mode, workers, repeat);
+	snprintf(label, sizeof(label), "%s %s x%d #%d%s%s%s", choice->ops->name, out->claim_mode, workers, repeat,
+		 *cfg->sweep ? " (" : "", cfg->sweep, *cfg->sweep ? ")" : "");
 	rc = run_and_measure(&admin, &m, &t, &pressure, workers, producers, label, out, err, errlen);
 out_close_pressure:
 	pressure_close(&pressure);

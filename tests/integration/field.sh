@@ -32,6 +32,18 @@ check_jq "$dir/drain.json" '.results[] | select(.strategy == "advisory") | .give
 	"advisory --candidates 2: a claim that finds both its candidates locked gives up (and is counted)"
 check "advisory: no advisory lock of the run is still held at its end" eval '! grep -q "still held" "$dir/drain.err"'
 
+# ---- que#298: the lock's try inline in the scan, on a queue of 20 jobs (planned as a sequential scan and a sort) ----
+run_json walk --strategy advisory --advisory-walk materialized,inline --workers 4 --jobs 20 --work-ms 1
+check "advisory --advisory-walk materialized,inline: both drain (exit 0)" test "$(cat "$dir/walk.status")" -eq 0
+check_jq "$dir/walk.json" '[.results[] | .completed == 20 and .duplicates == 0 and .lost == 0 and
+	.ledger_mismatches == 0] == [true, true]' "both walks: 20 jobs done, no duplicates or losses"
+check "the inline walk leaks advisory locks (the sequential scan locked every new job), reported on stderr" \
+	grep -Eq "^claimbench: advisory flip x4 #1 \(advisory-walk=inline\): [1-9][0-9]* advisory locks of the run still held" \
+	"$dir/walk.err"
+check "the materialized walk leaks none" eval '! grep -q "(advisory-walk=materialized).*still held" "$dir/walk.err"'
+check_jq "$dir/walk.json" '.results[] | select(.params["advisory-walk"] == "inline") | .give_ups > 0' \
+	"the inline walk: the others give up on the jobs the leaking session holds"
+
 # ---- three crashes at fixed executions, with a lease and a reaper: who redelivers, who loses ----
 run_json crash --strategy "$field" --workers 4 --jobs 60 --work-ms 20 --crash-exec 5,20,40 --respawn-ms 50 \
 	--lease-ms 200 --reaper-ms 50
@@ -69,6 +81,10 @@ expect_exit 2 'strategy delete-returning cannot run on sqlite: it needs FOR UPDA
 for s in advisory cas delete-returning move-table; do
 	expect_exit 2 "strategy $s has no hold claim mode \\(it supports flip\\)" "$s:hold is refused" \
 		run --db "sqlite:$dir/q.db" --strategy "$s:hold" --jobs 1
+done
+for v in x materialised ""; do
+	expect_exit 2 "--advisory-walk: expected one of materialized, inline, got \"$v\"" \
+		"--advisory-walk \"$v\" is refused" run --db "sqlite:$dir/q.db" --strategy cas --advisory-walk "$v" --jobs 1
 done
 for v in 0 10001 x ""; do
 	expect_exit 2 "--candidates: expected a whole number from 1 to 10000, got \"$v\"" \
