@@ -9,15 +9,6 @@ trap 'rm -rf "$dir"' EXIT
 store=$dir/results.db
 modes=skip-locked-cursor:hold,skip-locked-cursor:flip
 
-# run_json NAME ARGS...: claimbench run --format json ARGS into $dir/NAME.json, stderr into $dir/NAME.err.
-run_json() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" run --format json --no-progress --sample-ms 0 --results "$store" "$@" >"$dir/$name.json" \
-		2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
-
 # mode M: the jq selection of the cursor's result in claim mode M.
 mode() {
 	echo ".results[] | select(.strategy == \"skip-locked-cursor\" and .claim_mode == \"$1\")"

@@ -8,14 +8,6 @@ chmod 755 "$dir"
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
-# run_json NAME ARGS...: claimbench run --format json ARGS into $dir/NAME.json; its exit status in $dir/NAME.status.
-run_json() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" run --format json --no-progress --results "$store" "$@" >"$dir/$name.json" 2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
-
 # result NAME STRATEGY MODE: the jq selector of that run in $dir/NAME.json.
 result() {
 	echo ".results[] | select(.strategy == \"$2\" and .claim_mode == \"$3\")"

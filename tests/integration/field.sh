@@ -10,14 +10,6 @@ trap 'rm -rf "$dir"' EXIT
 store=$dir/results.db
 field=advisory,cas,delete-returning,move-table
 
-# run_json NAME ARGS...: claimbench run --format json ARGS into $dir/NAME.json, stderr into $dir/NAME.err.
-run_json() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" run --format json --no-progress --results "$store" "$@" >"$dir/$name.json" 2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
-
 # ---- a contended drain: 8 workers, 300 jobs of 1 ms; advisory walks 2 candidates, fewer than the workers ----
 run_json drain --strategy "$field" --workers 8 --jobs 300 --work-ms 1 --candidates 2
 check "the four strategies drain on PostgreSQL (exit 0)" test "$(cat "$dir/drain.status")" -eq 0

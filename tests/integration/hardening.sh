@@ -124,7 +124,7 @@ check "the user's table and its row survive" test "$(sqlite3 "$lite" "SELECT wha
 pid=$!
 # run_tables N: whether the run's N tables are in the user's SQLite file.
 run_tables() {
-	[ "$(sqlite3 "$lite" "SELECT count(*) FROM sqlite_master WHERE name LIKE 'claimbench_${pid}_%'" 2>/dev/null)" -eq "$1" ]
+	[ "$(sqlite3 "$lite" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'claimbench_${pid}_%'" 2>/dev/null)" -eq "$1" ]
 }
 wait_for 20 run_tables 2
 kill -KILL "$pid"

@@ -38,6 +38,16 @@ expect_exit() {
 	fi
 }
 
+# run_json NAME ARGS...: claimbench run --format json --no-progress --results "$store" ARGS,
+# its output into $dir/NAME.json, its stderr into $dir/NAME.err and its exit status into
+# $dir/NAME.status ($dir and $store are the calling script's).
+run_json() {
+	local name=$1
+	shift
+	"$CLAIMBENCH" run --format json --no-progress --results "$store" "$@" >"$dir/$name.json" 2>"$dir/$name.err"
+	echo $? >"$dir/$name.status"
+}
+
 # A PostgreSQL server the test itself starts, standing for a user's own server: in a
 # temporary directory, on a Unix socket only, never port 5432; run as the postgres system
 # user when the test runs as root. start_test_server sets TEST_SERVER_DIR and TEST_DB (a

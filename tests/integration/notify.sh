@@ -9,14 +9,6 @@ dir=$(mktemp -d)
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
-# run_json NAME ARGS...: claimbench run --format json ARGS into $dir/NAME.json, stderr into $dir/NAME.err.
-run_json() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" run --format json --no-progress --results "$store" "$@" >"$dir/$name.json" 2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
-
 check "a PostgreSQL server for the test starts" start_test_server
 
 # ---- a contended drain: 8 workers, 200 jobs of 1 ms and 100 arriving, in both modes ----

@@ -6,19 +6,11 @@
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-
-# run_json NAME ARGS...: claimbench run --pipeline --format json ARGS into $dir/NAME.json, stderr into $dir/NAME.err.
-run_json() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" run --pipeline --format json --no-progress --results "$dir/r.db" "$@" >"$dir/$name.json" \
-		2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
+store=$dir/results.db
 
 modes=for-update:hold,nowait-backoff:flip,skip-locked:hold,skip-locked:flip,ticket:hold,update-returning:hold
 modes=$modes,update-returning:flip,cas,move-table
-run_json drain --strategy "$modes" --workers 8 --jobs 150 --work-ms 1 --tries 50 --backoff-ms 2
+run_json drain --pipeline --strategy "$modes" --workers 8 --jobs 150 --work-ms 1 --tries 50 --backoff-ms 2
 check "every strategy drains in pipeline mode (exit 0)" test "$(cat "$dir/drain.status")" -eq 0
 check_jq "$dir/drain.json" '[.results[] | select(.completed == 150 and .duplicates == 0 and .overlaps == 0 and
 	.lost == 0 and .ledger_mismatches == 0 and .complete)] | length == 9' \
@@ -28,7 +20,7 @@ check_jq "$dir/drain.json" '.results[] | select(.strategy == "nowait-backoff") |
 	"nowait-backoff: the NOWAIT failures met inside pipelines are counted and retried as without them"
 check_jq "$dir/drain.json" '.results[0].params.pipeline == "true"' "the run records that it was pipelined"
 
-run_json kill --jobs 60 --work-ms 20 --workers 4 --kill-backend-exec 10,30 --strategy skip-locked:hold,skip-locked:flip
+run_json kill --pipeline --jobs 60 --work-ms 20 --workers 4 --kill-backend-exec 10,30 --strategy skip-locked:hold,skip-locked:flip
 check_jq "$dir/kill.json" '.results[] | select(.claim_mode == "hold") | .faults_injected == 2 and .reconnects == 2 and
 	.redeliveries == 2 and .lost == 0 and .completed == 60 and .ledger_mismatches == 0' \
 	"skip-locked hold, 2 server processes killed: both transactions die, the jobs go again, nothing lost"

@@ -10,14 +10,6 @@ trap 'rm -rf "$dir"' EXIT
 store=$dir/results.db
 scenario=$(dirname "$0")/sql_strategy.ini
 
-# run_json NAME ARGS...: claimbench run --format json ARGS into $dir/NAME.json, stderr into $dir/NAME.err.
-run_json() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" run --format json --no-progress --results "$store" "$@" >"$dir/$name.json" 2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
-
 # ---- PostgreSQL: 8 workers drain 300 jobs of 2 ms; the scenario's expectations hold ----
 run_json drain "$scenario"
 check "the scenario's expectations hold (exit 0)" test "$(cat "$dir/drain.status")" -eq 0
