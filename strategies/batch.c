@@ -71,11 +71,15 @@ struct batch_data {
 	int64_t *returned;	/* rows a statement returned: the claim's (id, attempts) pairs, the completion's ids */
 };
 
+/* The batch size its settings ask for (--batch): the most jobs one claim takes. */
 static int batch_max(const void *config)
 {
 	return ((const struct batch_config *)config)->batch;
 }
 
+static void batch_worker_cleanup(struct worker *w);
+
+/* Sizes w's parameter texts and row buffer for its largest batch. 0, or -1 with err (nothing left allocated). */
 static int batch_worker_init(struct worker *w, char *err, size_t errlen)
 {
 	size_t text = (size_t)w->batch_max * NUMBER_TEXT + 3;
@@ -91,10 +95,12 @@ static int batch_worker_init(struct worker *w, char *err, size_t errlen)
 	if (d->ids && d->attempts && d->failed && d->returned)
 		return 0;
 fail:
+	batch_worker_cleanup(w);
 	snprintf(err, errlen, "out of memory for the batch");
 	return -1;
 }
 
+/* Frees what batch_worker_init allocated for w, if anything. */
 static void batch_worker_cleanup(struct worker *w)
 {
 	struct batch_data *d = w->strategy_data;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/claim.h"
 #include "engine/sql_strategy.h"
 #include "engine/worker.h"
 
@@ -235,24 +236,15 @@ static enum claim_result sql_claim(struct worker *w, int64_t *job_id)
 	if (worker_begin(w) < 0)
 		return CLAIM_ERROR;
 	rows = worker_exec(w, SLOT_CLAIM, st->nparams, params, claimed, 2);
-	if (rows < 0) {
-		worker_rollback(w);
-		return CLAIM_ERROR;
-	}
-	if (rows == 0)
-		return worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
 	if (rows > 1)
 		return broken_claim(w, "returned several rows: it must take at most one job");
 	*job_id = claimed[0];
-	if (def->claim_marks && claimed[1] < 0)
+	if (!def->claim_marks || rows <= 0)
+		return claim_picked(w, rows, job_id);
+	if (claimed[1] < 0)
 		return broken_claim(w, "marks the job active (it writes :worker) but returned no attempt "
 				    "number: end it with RETURNING id, attempts");
-	if (def->claim_marks)
-		worker_note_attempt(w, claimed[1]);
-	else if (worker_mark_active(w, *job_id, false) < 0) {
-		worker_rollback(w);
-		return CLAIM_ERROR;
-	}
+	worker_note_attempt(w, claimed[1]);
 	if (w->shared->mode == MODE_FLIP && worker_commit(w) < 0)
 		return CLAIM_ERROR;
 	return CLAIM_OK;

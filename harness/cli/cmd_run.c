@@ -42,8 +42,9 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 
 /*
  * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
- * that was asked for by name and cannot run on db, saying why. With --strategy all the ones db cannot run are left out instead,
- * with a note on stderr; never is another strategy run in their place. 0, or -1 with err.
+ * that was asked for by name and cannot run on db, saying why. With --strategy all the
+ * ones db cannot run are left out instead, with a note on stderr; never is another
+ * strategy run in their place. 0, or -1 with err.
  */
 static int check_backend(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {

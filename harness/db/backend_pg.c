@@ -180,6 +180,15 @@ static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int npara
 	return ok ? 0 : -1;
 }
 
+/* Whether a statement is prepared in slot on conn; false with the error on conn. */
+static bool slot_prepared(struct db_conn *conn, int slot)
+{
+	if (slot >= 0 && slot < DB_MAX_STATEMENTS && conn->stmt_name[slot][0])
+		return true;
+	set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+	return false;
+}
+
 /*
  * Copies the first ncols columns of up to maxrows rows of res into out, row-major, as
  * integers. The rows res has.
@@ -200,10 +209,8 @@ static int pg_exec_rows(struct db_conn *conn, int slot, int nparams, const char 
 	PGresult *res;
 	int rows = -1;
 
-	if (slot < 0 || slot >= DB_MAX_STATEMENTS || !conn->stmt_name[slot][0]) {
-		set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+	if (!slot_prepared(conn, slot))
 		return -1;
-	}
 	res = PQexecPrepared(conn->pg, conn->stmt_name[slot], nparams, params, NULL, NULL, 0);
 	if (!result_ok(conn, res))
 		goto out;
@@ -256,7 +263,11 @@ static int read_pipeline(struct db_conn *conn, int n, int result, int64_t *out, 
 			rows = copy_rows(res, out, ncols, maxrows);
 		PQclear(res);
 	}
-	return failed || step != n ? -1 : rows;
+	if (!failed && step != n) {
+		set_error(conn, ERR_CONNECTION_LOST, "the pipeline's results were out of step with its statements");
+		return -1;
+	}
+	return failed ? -1 : rows;
 }
 
 static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, int n, int result, int64_t *out,
@@ -264,12 +275,9 @@ static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, i
 {
 	int rows;
 
-	for (int i = 0; i < n; i++) {
-		if (steps[i].slot < 0 || steps[i].slot >= DB_MAX_STATEMENTS || !conn->stmt_name[steps[i].slot][0]) {
-			set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+	for (int i = 0; i < n; i++)
+		if (!slot_prepared(conn, steps[i].slot))
 			return -1;
-		}
-	}
 	if (!PQenterPipelineMode(conn->pg))
 		goto send_failed;
 	for (int i = 0; i < n; i++)
@@ -279,6 +287,7 @@ static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, i
 	if (!PQpipelineSync(conn->pg))
 		goto send_failed;
 	rows = read_pipeline(conn, n, result, out, ncols, maxrows);
+	/* a connection left in pipeline mode is called lost (no SQLSTATE): the worker connects anew */
 	if (!PQexitPipelineMode(conn->pg) && rows >= 0) {
 		set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
 		return -1;

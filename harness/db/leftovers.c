@@ -1,8 +1,8 @@
 #include <errno.h>
 #include <ftw.h>
-#include <stdbool.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,33 +37,43 @@ static long server_pid(const char *data_dir)
 
 /*
  * Whether process pid works in data_dir, as the postmaster of that cluster does (it makes
- * its data directory its working directory). A postmaster.pid left by a server that died
- * without removing it names a pid the system may since have given to any process: another
- * cluster's server, anything of the user's. No /proc, no such process: false.
+ * its data directory its working directory): 1 it does, 0 it does not (or is gone), -1
+ * nobody can tell (no /proc, a process hidden from this user). A postmaster.pid left by a
+ * server that died without removing it names a pid the system may since have given to any
+ * process: another cluster's server, anything of the user's.
  */
-static bool works_in(long pid, const char *data_dir)
+static int works_in(long pid, const char *data_dir)
 {
 	char link[64], cwd[PATH_MAX], want[PATH_MAX];
 	ssize_t n;
 
 	snprintf(link, sizeof(link), "/proc/%ld/cwd", pid);
 	n = readlink(link, cwd, sizeof(cwd) - 1);
-	if (n < 0 || !realpath(data_dir, want))
-		return false;
+	if (n < 0)
+		return kill((pid_t)pid, 0) != 0 && errno == ESRCH ? 0 : -1;
+	if (!realpath(data_dir, want))
+		return -1;
 	cwd[n] = '\0';
 	return strcmp(cwd, want) == 0;
 }
 
 /*
  * In a child that has become the server's user: SIGQUIT to the server of data_dir (arg),
- * if the pid its postmaster.pid names is still that server, then wait for it to go.
+ * if the pid its postmaster.pid names is still that server, then wait for it to go. 0 when
+ * none runs there any more, 1 when one may still (it would not go, or nobody can tell).
  */
 static int stop_server(void *arg)
 {
 	long pid = server_pid(arg);
 	int64_t until = clock_now_ns() + SERVER_GONE_WAIT_NS;
+	int ours;
 
-	if (pid < 0 || !works_in(pid, arg) || kill((pid_t)pid, SIGQUIT) != 0)
+	if (pid < 0)
+		return 0;
+	ours = works_in(pid, arg);
+	if (ours <= 0)
+		return ours < 0;
+	if (kill((pid_t)pid, SIGQUIT) != 0)
 		return 0;
 	while (kill((pid_t)pid, 0) == 0) {
 		if (clock_now_ns() >= until)

@@ -21,7 +21,7 @@ int leftovers_mark(const char *dir, char *err, size_t errlen);
  * Stops, in immediate mode (SIGQUIT), the PostgreSQL server whose data directory is
  * data_dir, if one runs there, acting as as; waits up to 10 s for it to go. A stale
  * postmaster.pid's pid, now another process's, is left alone. 0 when no server runs
- * there any more, -1 when one still does.
+ * there any more, -1 when one still does or may (its process cannot be seen).
  */
 int leftovers_stop_server(const char *data_dir, const struct run_as *as);
 

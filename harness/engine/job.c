@@ -379,7 +379,8 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 		give_back_rest(w, worked, n);
 		x[worked].outcome = EXEC_INTERRUPTED;
 	}
-	if (how == WORK_DONE || (how == WORK_STOPPED && worked > 0)) {
+	/* a stop whose heartbeat lost the connection for good leaves nothing to complete through */
+	if ((how == WORK_DONE || (how == WORK_STOPPED && worked > 0)) && w->conn) {
 		rc = complete_batch(w, worked, &end);
 		for (int i = 0; i < worked; i++)
 			x[i].outcome = completion_outcome(rc < 0 ? -1 : b[i].completed ? 0 : 1, b[i].fails);

@@ -90,7 +90,6 @@ int worker_wait_notification(struct worker *w, int64_t timeout_ns);
 int worker_exec_rows(struct worker *w, int slot, int nparams, const char *const *params, int64_t *out, int ncols,
 		     int maxrows);
 
-
 /*
  * Begins a claim transaction the strategy's way in this dialect (plain BEGIN unless it
  * says otherwise). With --pipeline the BEGIN is held back and sent with the transaction's
