@@ -77,12 +77,6 @@ struct backend_ops {
 	/* Prepares sql (parameters $1..$nparams) in slot. 0 or -1. */
 	int (*prepare)(struct db_conn *conn, int slot, const char *sql, int nparams);
 	/*
-	 * Runs the statement in slot with text parameters; copies the first row's first nout
-	 * columns into out as integers. Returns the number of rows (0 or more), or -1 on error.
-	 */
-	int (*exec_prepared)(struct db_conn *conn, int slot, int nparams, const char *const *params,
-			     int64_t *out, int nout);
-	/*
 	 * Sends the n prepared steps at once and then reads their results (libpq's pipeline
 	 * mode): one round trip instead of n. Copies up to maxrows rows of steps[result] into
 	 * out as exec_rows does. The rows of steps[result], or -1 when a step failed (its error

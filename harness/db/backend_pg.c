@@ -220,12 +220,6 @@ out:
 	return rows;
 }
 
-static int pg_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
-			    int64_t *out, int nout)
-{
-	return pg_exec_rows(conn, slot, nparams, params, out, nout, 1);
-}
-
 /*
  * Reads the results of n pipelined statements and of their sync, keeping the first error
  * on conn and statement result's rows in out as copy_rows does. Each statement's result
@@ -568,7 +562,6 @@ const struct backend_ops backend_postgresql = {
 	.connect = pg_connect,
 	.disconnect = pg_disconnect,
 	.prepare = pg_prepare,
-	.exec_prepared = pg_exec_prepared,
 	.exec_pipeline = pg_exec_pipeline,
 	.exec_rows = pg_exec_rows,
 	.exec = pg_exec,

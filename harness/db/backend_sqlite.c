@@ -289,12 +289,6 @@ out:
 	return rows;
 }
 
-static int sqlite_exec_prepared(struct db_conn *conn, int slot, int nparams, const char *const *params,
-				int64_t *out, int nout)
-{
-	return sqlite_exec_rows(conn, slot, nparams, params, out, nout, 1);
-}
-
 /* ROLLBACK with no transaction open succeeds, as on PostgreSQL (where it only warns), prepared or not. */
 static int sqlite_exec(struct db_conn *conn, const char *sql)
 {
@@ -540,7 +534,6 @@ const struct backend_ops backend_sqlite = {
 	.connect = sqlite_connect,
 	.disconnect = sqlite_disconnect,
 	.prepare = sqlite_prepare,
-	.exec_prepared = sqlite_exec_prepared,
 	.exec_rows = sqlite_exec_rows,
 	.exec = sqlite_exec,
 	.query = sqlite_query,
