@@ -83,10 +83,7 @@ check_jq "$out" '.results[] | select(.group == "hold") | .claim_mode == "hold" a
 "$CLAIMBENCH" run --format json --no-progress --strategy batch:hold --batch 10 --workers 4 --jobs 800 --work-ms 30 \
 	--results "$dir/results.db" >"$dir/stop.json" 2>"$dir/stop.err" &
 pid=$!
-for _ in $(seq 100); do
-	grep -q 'throwaway PostgreSQL in' "$dir/stop.err" && break
-	sleep 0.1
-done
+wait_for 10 grep -q 'throwaway PostgreSQL in' "$dir/stop.err"
 sleep 1.5
 kill -INT "$pid"
 wait "$pid"

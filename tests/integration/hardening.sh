@@ -7,17 +7,6 @@ chmod 755 "$dir"	# a throwaway cluster under $dir/tmp must be reachable by the p
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
-# wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds; false on timeout.
-wait_for() {
-	local tries=$(($1 * 10))
-	shift
-	while ! "$@" 2>/dev/null; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
 # throwaway_dir FILE: the throwaway cluster's directory claimbench named on stderr (in FILE).
 throwaway_dir() {
 	sed -n 's/^claimbench: throwaway PostgreSQL in //p' "$1"

@@ -7,10 +7,7 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 "$CLAIMBENCH" run --format json --no-progress --strategy for-update --jobs 200 --work-ms 50 >"$out" 2>"$err" &
 pid=$!
-for _ in $(seq 100); do
-	grep -q 'throwaway PostgreSQL in' "$err" && break
-	sleep 0.1
-done
+wait_for 10 grep -q 'throwaway PostgreSQL in' "$err"
 sleep 2
 kill -INT "$pid"
 wait "$pid"

@@ -38,6 +38,17 @@ expect_exit() {
 	fi
 }
 
+# wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds; false on timeout.
+wait_for() {
+	local tries=$(($1 * 10))
+	shift
+	while ! "$@" 2>/dev/null; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # run_json NAME ARGS...: claimbench run --format json --no-progress --results "$store" ARGS,
 # its output into $dir/NAME.json, its stderr into $dir/NAME.err and its exit status into
 # $dir/NAME.status ($dir and $store are the calling script's).
