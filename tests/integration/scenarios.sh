@@ -114,7 +114,7 @@ for s in classic race ramp lewis quartz steady sqlite-busy chaos mvcc field; do
 	steady) scale=(--repeat 1) ;;
 	classic) scale=(--jobs 100 --work-ms 50) ;;
 	race) scale=(--jobs 150 --work-ms 5 --repeat 2) ;;
-	ramp) scale=(--jobs 300 --workers 1,4) ;;
+	ramp) scale=(--jobs 600 --workers 8) ;;
 	mvcc) scale=(--jobs 50000) ;;
 	field) scale=(--jobs 300) ;;
 	esac
