@@ -21,7 +21,7 @@
 #define METRIC_UNKNOWN UINT64_MAX
 
 /* Rows metric_table may hold at most; arrays indexed by a metric's row are this long. */
-#define METRIC_MAX 96
+#define METRIC_MAX 128
 
 /* Decimals of a table cell that shrink as a duration in ms grows: 3 below 10, 1 below 1000, then 0. */
 #define CELL_MS_DECIMALS (-1)
@@ -56,6 +56,7 @@ enum cell_place {
 	CELL_MAIN_IF_ARRIVALS,	/* the figures table, when some run had arrivals (open loop) */
 	CELL_ASIDE,		/* the faults table (output/figures.h), when some run met a fault */
 	CELL_SERVER,		/* the server table (output/figures.h), when some run sampled the server */
+	CELL_GUARD,		/* the guarded-resources table (output/figures.h), when some run was of a guarded workload */
 };
 
 /* A metric's column in the terminal table. */

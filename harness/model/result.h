@@ -134,6 +134,43 @@ struct phase_figures {
 	double after_jps;	/* from its release to the run's end */
 };
 
+/*
+ * The figures of a guarded-resource run (refresh, exclusive-use, resource) from its
+ * acquisitions ledger (measure/acquisitions.h); NaN or METRIC_UNKNOWN in a queue run.
+ */
+struct guard_figures {
+	uint64_t grants;			/* acquisitions granted */
+	double grants_per_s;			/* grants per second of the run: the throughput of uses */
+	uint64_t timeouts;			/* acquisitions that gave up at the wait limit */
+	uint64_t refusals;			/* acquisitions refused at once and not retried (NOWAIT, TRUNCATE) */
+	uint64_t starved;			/* acquisitions still waiting when the run ended */
+	uint64_t expired;			/* tickets removed as stale by another participant before their release */
+	uint64_t abandoned;			/* grants left without release (a crashed participant's ticket) */
+	double polls_per_grant;			/* tries (polls, retries) of granted acquisitions per grant */
+	uint64_t periods;			/* stale periods the run reached into (workloads with a cache) */
+	uint64_t refreshes;			/* refreshes of the cache */
+	uint64_t duplicate_refreshes;		/* sum over periods of max(0, its refreshes - 1) */
+	double refreshes_per_period;		/* refreshes / periods with at least one: 1 is correct */
+	uint64_t waited_skips;			/* checks granted after waiting that found the cache fresh and skipped */
+	uint64_t stale_uses;			/* uses that read a cache older than the period their check saw */
+	uint64_t torn_uses;			/* uses that read a half-written cache */
+	uint64_t max_holders;			/* most grants held at once on one resource, any mode */
+	uint64_t max_exclusive;			/* most exclusive grants held at once on one resource */
+	uint64_t max_shared;			/* most shared grants (readers) held at once on one resource */
+	uint64_t violations;			/* grants made while a conflicting holder held, or beyond the limit X */
+	uint64_t fifo_inversions;		/* pairs of conflicting grants of one resource made against ticket order */
+	struct latency_summary wait_ms;		/* start to grant of granted acquisitions */
+	struct latency_summary writer_wait_ms;	/* the same, writers' only */
+};
+
+/* One resource in one 100 ms bucket of a guarded run: how many held it and waited for it. */
+struct holder_point {
+	int64_t t_ms;		/* the bucket's start, ms after the start barrier */
+	int32_t resource;	/* the resource, 0..resources-1 */
+	uint32_t holders;	/* the most grants held at once in the bucket */
+	uint32_t waiting;	/* the most acquisitions waiting at once in the bucket */
+};
+
 /* Every figure of one run. */
 struct run_metrics {
 	double makespan_s;			/* start barrier to the last committed completion */
@@ -175,6 +212,7 @@ struct run_metrics {
 	struct delivery delivery;		/* the delivery guarantees the run kept */
 	struct server_figures server;		/* what the samples of the server say; unknown without samples */
 	struct phase_figures phases;		/* throughput around a held snapshot; unknown without one */
+	struct guard_figures guarded;		/* a guarded-resource run's figures; unknown in a queue run */
 };
 
 /* Server settings a report shows, at most this many. */
@@ -211,6 +249,8 @@ struct run_result {
 	struct worker_stats *per_worker; /* per-worker counters, workers of them (owned) */
 	struct series_point *series;	/* the 100 ms time series, n_series buckets (owned); NULL when none */
 	size_t n_series;		/* entries in series */
+	struct holder_point *holders;	/* a guarded run's holders over time, resource after resource (owned); NULL when none */
+	size_t n_holders;		/* entries in holders */
 	struct run_param *params;	/* the run's parameters, n_params of them, in order (owned) */
 	size_t n_params;		/* entries in params */
 	struct fault_record *faults;	/* the faults injected, in the order they struck (owned); NULL when none */
