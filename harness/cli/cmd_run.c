@@ -11,6 +11,8 @@
 #include "cli/invocation.h"
 #include "cli/commands.h"
 #include "output/report.h"
+#include "engine/guard.h"
+#include "engine/guarded_run.h"
 #include "engine/run.h"
 #include "engine/signals.h"
 #include "store/store.h"
@@ -111,28 +113,43 @@ struct run_session {
 	char store_error[1024];		/* why it refused the first of them */
 };
 
+/*
+ * Runs the s-th strategy of cfg, or its s-th guard in a guarded workload, at workers into
+ * res. 0, or -1 with err.
+ */
+static int run_point(const struct run_config *cfg, const struct run_plan *plan, size_t s, int workers, int rep,
+		     struct run_result *res, char *err, size_t errlen)
+{
+	if (cfg->guarded.workload != WORKLOAD_QUEUE)
+		return guarded_run_one(plan, cfg->guarded.guards[s], workers, rep, res, err, errlen);
+	return run_one(plan, &cfg->strategies[s], workers, rep, res, err, errlen);
+}
+
 /* Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT. */
 static int run_matrix(const struct run_config *cfg, const struct run_plan *plan, struct run_session *rs)
 {
 	struct report *r = rs->report;
+	bool guarded = cfg->guarded.workload != WORKLOAD_QUEUE;
+	size_t n = guarded ? cfg->guarded.n_guards : cfg->n_strategies;
 	bool incomplete = false;
 	char err[1024];
 
-	for (size_t s = 0; s < cfg->n_strategies; s++) {
+	for (size_t s = 0; s < n; s++) {
 		for (size_t p = 0; p < cfg->n_worker_points; p++) {
 			for (int rep = 1; rep <= cfg->repeat; rep++) {
 				struct run_result *res = &r->results[r->n_results];
 
 				if (signals_interrupted())
 					return EXIT_INCOMPLETE;
-				if (run_one(plan, &cfg->strategies[s], cfg->workers[p], rep, res, err, sizeof(err)) < 0) {
-					fprintf(stderr, "claimbench: %s: %s\n", cfg->strategies[s].ops->name, err);
+				if (run_point(cfg, plan, s, cfg->workers[p], rep, res, err, sizeof(err)) < 0) {
+					fprintf(stderr, "claimbench: %s: %s\n", guarded ? cfg->guarded.guards[s]->name :
+						cfg->strategies[s].ops->name, err);
 					return EXIT_ENVIRONMENT;
 				}
 				res->group = cfg->group;
 				res->sweep = cfg->sweep;
 				r->n_results++;
-				if (run_params_fill(res, command_options, cfg, cfg->strategies[s].ops) < 0) {
+				if (run_params_fill(res, command_options, cfg, guarded ? NULL : cfg->strategies[s].ops) < 0) {
 					fprintf(stderr, "claimbench run: out of memory\n");
 					return EXIT_ENVIRONMENT;
 				}
@@ -263,7 +280,8 @@ static size_t count_runs(const struct run_invocation *inv)
 	size_t n = 0;
 
 	for (size_t g = 0; g < inv->n_groups; g++)
-		n += inv->groups[g].n_strategies * inv->groups[g].n_worker_points * (size_t)inv->groups[g].repeat;
+		n += (inv->groups[g].guarded.workload == WORKLOAD_QUEUE ? inv->groups[g].n_strategies :
+		      inv->groups[g].guarded.n_guards) * inv->groups[g].n_worker_points * (size_t)inv->groups[g].repeat;
 	return n;
 }
 
@@ -350,15 +368,63 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 }
 
 /* Applies check_backend to every group. 0, or -1 with err. */
+/*
+ * Keeps in cfg's guarded plan the guards that guard its workload and can run on db. One
+ * asked for by name that does not is refused, saying why; --guard all takes those of the
+ * workload db can run, with a note for each left out. 0, or -1 with err.
+ */
+static int check_guards(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	struct guarded_plan *plan = &cfg->guarded;
+	unsigned bit = WORKLOAD_BIT(plan->workload);
+	const char *workload = workload_name((enum workload)plan->workload);
+	size_t kept = 0;
+	char why[256];
+
+	if (plan->all_guards)
+		for (size_t i = plan->n_guards = 0; i < guard_registry_len && plan->n_guards < MAX_GUARDS; i++)
+			if (guard_registry[i]->workloads & bit)
+				plan->guards[plan->n_guards++] = guard_registry[i];
+	for (size_t i = 0; i < plan->n_guards; i++) {
+		const struct guard_ops *g = plan->guards[i];
+
+		if (!(g->workloads & bit)) {
+			snprintf(err, errlen, "guard %s does not guard the %s workload (claimbench list guards)", g->name,
+				 workload);
+			return -1;
+		}
+		if (guard_runs_on(g, db)) {
+			plan->guards[kept++] = g;
+			continue;
+		}
+		guard_refusal(g, db, why, sizeof(why));
+		if (!plan->all_guards) {
+			snprintf(err, errlen, "guard %s cannot run on %s: %s", g->name, db->name, why);
+			return -1;
+		}
+		fprintf(stderr, "claimbench: leaving out %s, which cannot run on %s: %s\n", g->name, db->name, why);
+	}
+	plan->n_guards = kept;
+	if (!kept) {
+		snprintf(err, errlen, "no guard of the %s workload asked for can run on %s", workload, db->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_groups(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
 {
 	for (size_t g = 0; g < inv->n_groups; g++) {
 		const struct run_config *cfg = &inv->groups[g];
 		int most = 0;
 
-		if (check_backend(&inv->groups[g], db, err, errlen) < 0)
+		if (cfg->guarded.workload != WORKLOAD_QUEUE) {
+			if (check_guards(&inv->groups[g], db, err, errlen) < 0)
+				return -1;
+		} else if (check_backend(&inv->groups[g], db, err, errlen) < 0) {
 			return -1;
-		if (cfg->n_strategies == 0) {
+		}
+		if (cfg->guarded.workload == WORKLOAD_QUEUE && cfg->n_strategies == 0) {
 			snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
 			return -1;
 		}

@@ -224,6 +224,8 @@ int run_params_fill(struct run_result *r, const struct option_def *table, const 
 		if (run_param_add(r, o->name, value) < 0)
 			return -1;
 	}
+	if (!st)
+		return 0;
 	for (const struct option_def *o = st->options; o && o->name; o++) {
 		if (o->flags & OPTION_NOT_STORED)
 			continue;

@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "db/backend.h"
 #include "db/conninfo.h"
+#include "engine/guard.h"
 #include "engine/strategy.h"
 #include "store/store.h"
 
@@ -136,6 +137,54 @@ static int parse_strategies(const struct option_def *o, const char *text, void *
 		return -1;
 	}
 	return 0;
+}
+
+/* --guard: "all" (NULL too) or "name,..."; whether each guards the workload is checked once all is parsed. */
+static int parse_guards(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct guarded_plan *plan = &config_of(base)->guarded;
+	char buf[512], *save = NULL;
+
+	plan->n_guards = 0;
+	plan->all_guards = !text || strcmp(text, "all") == 0;
+	if (plan->all_guards)
+		return 0;
+	if (check_list(o, text, err, errlen) < 0)
+		return -1;
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(err, errlen, "--%s: list too long", o->name);
+		return -1;
+	}
+	strcpy(buf, text);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		const struct guard_ops *g = guard_find(item);
+
+		if (!g) {
+			size_t used = (size_t)snprintf(err, errlen, "--%s: unknown guard \"%s\"; known:", o->name, item);
+
+			for (size_t i = 0; i < guard_registry_len && used < errlen; i++)
+				used += (size_t)snprintf(err + used, errlen - used, " %s", guard_registry[i]->name);
+			return -1;
+		}
+		if (plan->n_guards == MAX_GUARDS) {
+			snprintf(err, errlen, "--%s: at most %d guards", o->name, MAX_GUARDS);
+			return -1;
+		}
+		plan->guards[plan->n_guards++] = g;
+	}
+	return 0;
+}
+
+/* --guard as text: "all", or the guards given. */
+static void format_guards(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct guarded_plan *plan = &((const struct run_config *)base)->guarded;
+	size_t used = 0;
+
+	(void)o;
+	snprintf(buf, len, "%s", plan->all_guards ? "all" : "");
+	for (size_t i = 0; !plan->all_guards && i < plan->n_guards && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", plan->guards[i]->name);
 }
 
 /* --strategy as text: "all", or each strategy with the claim mode given for it. */
@@ -403,6 +452,40 @@ const struct option_def command_options[] = {
 	  .arg = "LIST", .help = "strategies, comma-separated, each NAME or NAME:MODE; all: every one the backend can run" },
 	{ RUN_CUSTOM("claim-mode", parse_claim_mode, format_claim_mode), .flags = OPTION_NOT_STORED, .arg = "MODE",
 	  .help = "hold or flip, for the strategies given without a mode (default: each one's own)" },
+	{ RUN_ROW("workload", OPTION_WORD, guarded.workload), .words = workload_names, .def = "queue", .arg = "W",
+	  .help = "what the workers do: queue (claim jobs, the strategies), or a guarded resource (docs/guarded.md): "
+		  "refresh (seed 003: check a shared cache, refresh it when stale), exclusive-use (seed 003: users "
+		  "hold the cache table locked, a refresher waits) or resource (seed 004: a ticket line over "
+		  "--resources); a guarded run lasts --duration (default 2 s)" },
+	{ RUN_CUSTOM("guard", parse_guards, format_guards), .flags = OPTION_NOT_STORED, .def = "all", .arg = "LIST",
+	  .help = "a guarded workload's guards, comma-separated; all: every one of the workload the backend can run "
+		  "(claimbench list guards)" },
+	{ RUN_ROW("stale-ms", OPTION_INT, guarded.stale_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
+	  .def = "200", .arg = "MS", .help = "refresh, exclusive-use: the cache goes stale every MS (a stale period)" },
+	{ RUN_ROW("refresh-ms", OPTION_INT, guarded.refresh_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	  .def = "20", .arg = "MS", .help = "refresh, exclusive-use: a refresh takes MS between writing its two "
+					      "halves: the window in which the cache is half-written" },
+	{ RUN_ROW("wait-limit-ms", OPTION_INT, guarded.wait_limit_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	  .def = "50", .arg = "MS", .help = "row-lock-wait: how long the lock may be waited for (lock_timeout on PostgreSQL, the busy "
+					      "timeout on SQLite); a timeout is counted and the check skipped (0: no limit)" },
+	{ RUN_ROW("retry-ms", OPTION_INT, guarded.retry_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	  .def = "5", .arg = "MS", .help = "nowait-retry, truncate-nowait: pause before trying a refused lock again" },
+	{ RUN_ROW("poll-ms", OPTION_INT, guarded.poll_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	  .def = "5", .arg = "MS", .help = "ticket-line: pause between a ticket's polls of the line" },
+	{ RUN_ROW("resources", OPTION_INT, guarded.resources), .flags = OPTION_SWEEP, .min = 1, .max = 1000,
+	  .def = "1", .arg = "N", .help = "resource: the resources requests spread over, uniformly" },
+	{ RUN_ROW("limit", OPTION_INT, guarded.limit), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
+	  .def = "1", .arg = "X", .help = "resource: at most X holders of one resource at once (top-X); a write "
+					    "always holds it alone" },
+	{ RUN_ROW("write-share", OPTION_DOUBLE, guarded.write_share), .flags = OPTION_SWEEP, .min = 0, .max = 1,
+	  .def = "0", .arg = "F", .help = "resource: the share of requests that are writes (readers go unless a "
+					    "write is ahead of them in the line; a write goes when first)" },
+	{ RUN_ROW("ticket-expiry-ms", OPTION_INT, guarded.ticket_expiry_ms), .flags = OPTION_SWEEP, .min = 0,
+	  .max = 3600000, .arg = "MS", .help = "ticket-line: each poll first deletes tickets taken over MS ago, "
+					       "a crashed holder's (0: never)" },
+	{ RUN_ROW("abandon-share", OPTION_DOUBLE, guarded.abandon_share), .flags = OPTION_SWEEP, .min = 0, .max = 1,
+	  .arg = "F", .help = "ticket-line: the share of holders that leave without deleting their ticket, as a "
+			      "crashed participant does" },
 	{ RUN_CUSTOM("workers", parse_workers, format_workers), .flags = OPTION_NOT_STORED, .def = "10",
 	  .arg = "LIST", .help = "worker counts, comma-separated; each strategy runs at each" },
 	{ RUN_ROW("jobs", OPTION_LONG, jobs), .flags = OPTION_SWEEP, .min = 1, .max = 100000000, .def = "200",

@@ -120,8 +120,9 @@ int run_config_apply(struct run_config *cfg, const struct option_def *o, const c
 
 /*
  * Appends to r's parameters every stored run option of table (OPTION_IN_RUN, not
- * OPTION_NOT_STORED) with its value in cfg, then the options of r's strategy st with
- * their values for it: what the run measured under, as text. 0, or -1 when out of memory.
+ * OPTION_NOT_STORED) with its value in cfg, then the options of r's strategy st (NULL: a guarded
+ * run, whose guards have none) with their values for it: what the run measured under, as text. 0,
+ * or -1 when out of memory.
  */
 int run_params_fill(struct run_result *r, const struct option_def *table, const struct run_config *cfg,
 		    const struct strategy_ops *st);

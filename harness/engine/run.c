@@ -529,6 +529,9 @@ void run_result_free(struct run_result *r)
 	free(r->series);
 	r->series = NULL;
 	r->n_series = 0;
+	free(r->holders);
+	r->holders = NULL;
+	r->n_holders = 0;
 	free(r->faults);
 	r->faults = NULL;
 	r->n_faults = 0;

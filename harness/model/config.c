@@ -16,12 +16,21 @@ const char *const work_dist_names[] = {
 const char *const output_format_names[] = {
 	[FORMAT_TABLE] = "table", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL,
 };
+const char *const workload_names[] = {
+	[WORKLOAD_QUEUE] = "queue", [WORKLOAD_REFRESH] = "refresh", [WORKLOAD_EXCLUSIVE_USE] = "exclusive-use",
+	[WORKLOAD_RESOURCE] = "resource", NULL,
+};
 const char *const sqlite_journal_modes[] = { "delete", "truncate", "persist", "memory", "wal", "off", NULL };
 const char *const sqlite_synchronous_levels[] = { "off", "normal", "full", "extra", NULL };
 
 const char *claim_mode_name(enum claim_mode mode)
 {
 	return (unsigned)mode < MODE_COUNT ? claim_mode_names[mode] : "none";
+}
+
+const char *workload_name(enum workload w)
+{
+	return (unsigned)w < WORKLOAD_COUNT ? workload_names[w] : "unknown";
 }
 
 const char *work_dist_name(enum work_dist dist)

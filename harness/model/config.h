@@ -36,13 +36,26 @@ enum output_format {
 	FORMAT_JSON,
 };
 
+/* What a run's workers do: claim jobs from a queue, or take a guarded resource (docs/guarded.md). */
+enum workload {
+	WORKLOAD_QUEUE,		/* claim and work jobs: the strategies */
+	WORKLOAD_REFRESH,	/* seed 003, step 1: check a shared cache, refresh it when stale, use it */
+	WORKLOAD_EXCLUSIVE_USE,	/* seed 003, step 2: users hold the cache table locked; a refresher must wait */
+	WORKLOAD_RESOURCE,	/* seed 004: requests for several resources through a ticket line */
+	WORKLOAD_COUNT
+};
+
+#define WORKLOAD_BIT(w) (1u << (w))
+
 #define MAX_STRATEGIES 16
+#define MAX_GUARDS 16
 #define MAX_WORKER_POINTS 32
 #define MAX_WORKERS 1024
 #define MAX_QUEUES 16
 #define QUEUE_NAME_MAX 64
 
 struct backend_ops;
+struct guard_ops;
 struct strategy_ops;
 
 /* How a connection is set up; each driver reads the members that concern it. */
@@ -80,6 +93,24 @@ struct pressure_plan {
 	double snapshot_at_s;		/* hold a snapshot open from this instant (s after the start) ... */
 	double snapshot_s;		/* ... for this long; 0: no snapshot */
 	struct fault_trigger vacuum;	/* VACUUM the queue table at its at_s instants (only those are used) */
+};
+
+/* A guarded-resource workload's settings (docs/guarded.md); unused by the queue workload. */
+struct guarded_plan {
+	int workload;					/* an enum workload; WORKLOAD_QUEUE: no guarded run */
+	const struct guard_ops *guards[MAX_GUARDS];	/* the guards to run, in order */
+	size_t n_guards;				/* entries used in guards */
+	bool all_guards;				/* --guard all (the default): those of the workload the backend can run */
+	int stale_ms;					/* the cache goes stale every this many ms (refresh, exclusive-use) */
+	int refresh_ms;					/* a refresh takes this long between its two halves: the half-written window */
+	int wait_limit_ms;				/* a guard with a wait limit gives up after this long; 0: none */
+	int retry_ms;					/* pause before a refused or NOWAIT acquisition tries again */
+	int poll_ms;					/* pause between a ticket's polls of the line */
+	int resources;					/* resource: how many resources the requests spread over */
+	int limit;					/* resource: X, the most holders of one resource at once */
+	double write_share;				/* resource: the share of requests that are writes, 0..1 */
+	int ticket_expiry_ms;				/* resource: tickets older than this are removed as stale; 0: never */
+	double abandon_share;				/* resource: the share of grants whose holder leaves its ticket behind */
 };
 
 struct run_config {
@@ -120,6 +151,7 @@ struct run_config {
 	struct fault_plan faults;			/* the faults to inject */
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	struct pressure_plan pressure;			/* the server's sampling and MVCC pressure phases */
+	struct guarded_plan guarded;			/* a guarded-resource workload's settings */
 	union strategy_config strategy_configs[MAX_STRATEGY_KINDS]; /* each registered strategy's settings, by registry index */
 	bool no_progress;				/* draw no progress line on stderr */
 	double progress_interval_s;			/* print each interval's figures on stderr this often; 0: never */
@@ -138,6 +170,7 @@ const char *run_config_queue_of_job(const struct run_config *cfg, long id);
 extern const char *const claim_mode_names[];
 extern const char *const work_dist_names[];
 extern const char *const output_format_names[];
+extern const char *const workload_names[];
 
 /* SQLite's journal modes and synchronous levels as the options name them (db_options indexes), NULL-terminated. */
 extern const char *const sqlite_journal_modes[];
@@ -145,6 +178,9 @@ extern const char *const sqlite_synchronous_levels[];
 
 /* The name of a claim mode ("hold", "flip"; "none" for MODE_COUNT). */
 const char *claim_mode_name(enum claim_mode mode);
+
+/* The name of a workload ("queue", "refresh", "exclusive-use", "resource"). */
+const char *workload_name(enum workload w);
 
 /* The name of a work distribution ("fixed", "uniform", "exp", "lognormal", "pareto"). */
 const char *work_dist_name(enum work_dist dist);

@@ -111,6 +111,7 @@ void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
 struct table_shape {
 	bool points;		/* a group/sweep column: a run has one */
 	bool delivery;		/* a delivery column (the faults table) */
+	bool guarded;		/* its first columns are guard and workload (the guarded-resources table) */
 };
 
 /* Fills row r of f with run's cells, the columns being those build chose (shown[] per metric). */
@@ -139,9 +140,14 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 
 	for (i = 0; i < n; i++)
 		shape.points |= has_point(runs[i]);
-	add_column(f, "strategy", true, "the claiming strategy");
-	add_column(f, "mode", true, "claim mode: hold (the claim's transaction stays open while the job runs) or flip "
-		   "(the claim commits the job's status to active)");
+	if (shape.guarded) {
+		add_column(f, "guard", true, "how the workers take the guarded resource (claimbench list guards)");
+		add_column(f, "workload", true, "refresh, exclusive-use or resource (docs/guarded.md)");
+	} else {
+		add_column(f, "strategy", true, "the claiming strategy");
+		add_column(f, "mode", true, "claim mode: hold (the claim's transaction stays open while the job runs) "
+			   "or flip (the claim commits the job's status to active)");
+	}
 	add_column(f, "wrk", false, "worker threads, each with its own connection");
 	for (i = 0; i < metric_table_len; i++)
 		if (shown[i])
@@ -209,6 +215,24 @@ int figures_build_server(struct figures *f, const struct run_result *const *runs
 			   (any_has(m, runs, n) || strcmp(m->path, "server.samples") == 0);
 	}
 	return build(f, runs, n, shown, (struct table_shape){ .delivery = false });
+}
+
+bool figures_is_guarded(const struct run_result *run)
+{
+	return run->metrics.guarded.grants != METRIC_UNKNOWN;
+}
+
+int figures_build_guarded(struct figures *f, const struct run_result *const *runs, size_t n)
+{
+	bool shown[METRIC_MAX];
+
+	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; i < metric_table_len; i++) {
+		const struct metric *m = &metric_table[i];
+
+		shown[i] = m->cell.header && m->cell.place == CELL_GUARD;
+	}
+	return build(f, runs, n, shown, (struct table_shape){ .guarded = true });
 }
 
 const char *figures_cell(const struct figures *f, size_t r, size_t c)

@@ -74,6 +74,16 @@ int figures_build_server(struct figures *f, const struct run_result *const *runs
  */
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size);
 
+/* Whether run is of a guarded-resource workload: its figures are the guarded-resources table's. */
+bool figures_is_guarded(const struct run_result *run);
+
+/*
+ * Builds the guarded-resources table of the n runs (each of a guarded workload) into f
+ * (zeroed first): guard, workload, workers, every metric placed CELL_GUARD, then
+ * group/sweep when a run has one. 0, or -1 when out of memory.
+ */
+int figures_build_guarded(struct figures *f, const struct run_result *const *runs, size_t n);
+
 /* The cell of row r, column c. */
 const char *figures_cell(const struct figures *f, size_t r, size_t c);
 

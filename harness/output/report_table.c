@@ -159,15 +159,15 @@ static void print_wrapped(FILE *out, const char *text, size_t start, size_t widt
 	putc('\n', out);
 }
 
-/* Prints f aligned, its rows r's runs in order, then its key. */
-static void print_figures(FILE *out, const struct figures *f, const struct report *r)
+/* Prints f aligned, its rows the runs in order, then its key. */
+static void print_figures(FILE *out, const struct figures *f, const struct run_result *const *runs)
 {
 	int width[FIGURES_MAX_COLUMNS];
 
 	column_widths(f, width);
 	print_header(out, f, width);
 	for (size_t i = 0; i < f->n_rows; i++)
-		print_row(out, f, width, i, r->results[i].complete);
+		print_row(out, f, width, i, runs[i]->complete);
 	print_key(out, f, width);
 }
 
@@ -208,38 +208,65 @@ static void print_diagnoses(FILE *out, const struct report *r)
 	}
 }
 
+/*
+ * Prints the tables of the n queue runs: the figures, then the faults and the server
+ * tables when a run has any. 0, or -1 when out of memory.
+ */
+static int print_queue_tables(FILE *out, const struct report *r, const struct run_result *const *runs, size_t n)
+{
+	struct figures f;
+
+	if (figures_build(&f, runs, n) < 0)
+		return -1;
+	print_figures(out, &f, runs);
+	figures_free(&f);
+	if (figures_any_faults(runs, n)) {
+		if (figures_build_faults(&f, runs, n) < 0)
+			return -1;
+		fputs("\nfaults and recovery:\n", out);
+		print_figures(out, &f, runs);
+		figures_free(&f);
+	}
+	if (figures_any_server(runs, n)) {
+		if (figures_build_server(&f, runs, n) < 0)
+			return -1;
+		fputs("\nthe server, sampled:\n", out);
+		print_figures(out, &f, runs);
+		figures_free(&f);
+		print_diagnoses(out, r);
+	}
+	return 0;
+}
+
 int report_print_table(FILE *out, const struct report *r)
 {
-	const struct run_result **runs = calloc(r->n_results + 1, sizeof(*runs));
+	const struct run_result **queue = calloc(r->n_results + 1, sizeof(*queue));
+	const struct run_result **guarded = calloc(r->n_results + 1, sizeof(*guarded));
+	size_t n_queue = 0, n_guarded = 0;
 	struct figures f;
 	int ret = -1;
 
-	if (!runs)
-		return -1;
-	for (size_t i = 0; i < r->n_results; i++)
-		runs[i] = &r->results[i];
-	if (figures_build(&f, runs, r->n_results) < 0)
+	if (!queue || !guarded)
 		goto out;
-	print_figures(out, &f, r);
-	figures_free(&f);
-	if (figures_any_faults(runs, r->n_results)) {
-		if (figures_build_faults(&f, runs, r->n_results) < 0)
-			goto out;
-		fputs("\nfaults and recovery:\n", out);
-		print_figures(out, &f, r);
-		figures_free(&f);
+	for (size_t i = 0; i < r->n_results; i++) {
+		if (figures_is_guarded(&r->results[i]))
+			guarded[n_guarded++] = &r->results[i];
+		else
+			queue[n_queue++] = &r->results[i];
 	}
-	if (figures_any_server(runs, r->n_results)) {
-		if (figures_build_server(&f, runs, r->n_results) < 0)
+	if (n_queue && print_queue_tables(out, r, queue, n_queue) < 0)
+		goto out;
+	if (n_guarded) {
+		if (figures_build_guarded(&f, guarded, n_guarded) < 0)
 			goto out;
-		fputs("\nthe server, sampled:\n", out);
-		print_figures(out, &f, r);
+		fputs(n_queue ? "\nguarded resources:\n" : "guarded resources:\n", out);
+		print_figures(out, &f, guarded);
 		figures_free(&f);
-		print_diagnoses(out, r);
 	}
 	print_footer(out, r);
 	ret = 0;
 out:
-	free(runs);
+	free(guarded);
+	free(queue);
 	return ret;
 }

@@ -1,0 +1,21 @@
+/*
+ * row-lock-wait (seed 003's FOR UPDATE WAIT n): row-lock with a wait limit. PostgreSQL has
+ * no WAIT n clause; lock_timeout set to --wait-limit-ms on the worker's connection does
+ * the same, failing with 55P03. SQLite: the busy timeout is the limit. A timeout is
+ * counted, the check is skipped, and the worker goes on.
+ */
+#include "engine/guard.h"
+
+const struct guard_ops guard_row_lock_wait = {
+	.name = "row-lock-wait",
+	.summary = "refresh: row-lock with a wait limit (lock_timeout for Oracle's FOR UPDATE WAIT n); timeouts counted",
+	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS },
+	.user = {
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+		.lock_sql = { [BACKEND_POSTGRESQL] = "SELECT slot FROM {control} WHERE slot = 0 FOR UPDATE" },
+		.wait = GUARD_WAIT_LIMIT,
+		.mode = ACQ_EXCLUSIVE,
+	},
+};

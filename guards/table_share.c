@@ -1,0 +1,28 @@
+/*
+ * table-share: seed 003's step 2 with readers that overlap: users take the cache table IN
+ * SHARE MODE, which other SHARE holders do not conflict with; the refresher's EXCLUSIVE
+ * MODE waits for all of them, and they for it. SQLite has no shared lock that keeps its
+ * writer out.
+ */
+#include "engine/guard.h"
+
+const struct guard_ops guard_table_share = {
+	.name = "table-share",
+	.summary = "exclusive-use: users LOCK TABLE cache IN SHARE MODE and overlap; the refresher's EXCLUSIVE waits",
+	.workloads = WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.no_form = { [BACKEND_SQLITE] = "SQLite has no shared lock that keeps its writer out: in WAL mode "
+					"readers never block the writer" },
+	.user = {
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN" },
+		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {cache} IN SHARE MODE" },
+		.wait = GUARD_WAITS,
+		.mode = ACQ_SHARED,
+	},
+	.writer = {
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN" },
+		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {cache} IN EXCLUSIVE MODE" },
+		.wait = GUARD_WAITS,
+		.mode = ACQ_EXCLUSIVE,
+	},
+};

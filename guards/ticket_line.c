@@ -1,0 +1,28 @@
+/*
+ * ticket-line (seed 004): a request inserts its ticket (resource, read or write, when)
+ * into the control table, whose identity orders the line, and polls every --poll-ms how
+ * many tickets of its resource are ahead of it: a write goes when first, a read when no
+ * write is ahead and fewer than --limit are; the release deletes the ticket. With
+ * --ticket-expiry-ms each poll first deletes tickets older than that (a crashed holder's,
+ * and a slow live one's). No lock is held while waiting.
+ *
+ * On PostgreSQL the insert takes the control table IN SHARE ROW EXCLUSIVE MODE first, which
+ * conflicts with itself: tickets then commit in the order of their numbers. Without it (the
+ * seed as written: ticket-line-racy) a ticket numbered earlier may commit after a later one
+ * has polled and gone ahead. SQLite's inserts are serialised by its write lock already.
+ */
+#include "engine/guard.h"
+
+const struct guard_ops guard_ticket_line = {
+	.name = "ticket-line",
+	.summary = "resource: a ticket in a control table, polled until first (writes) or in the top X (reads) (seed 004)",
+	.workloads = WORKLOAD_BIT(WORKLOAD_RESOURCE),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.user = {
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN" },
+		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {control} IN SHARE ROW EXCLUSIVE MODE" },
+		.wait = GUARD_WAITS,
+		.mode = ACQ_EXCLUSIVE,
+	},
+	.ticket_line = true,
+};

@@ -1,0 +1,29 @@
+/*
+ * truncate-nowait (seed 003's TRUNCATE): users hold the cache table IN EXCLUSIVE MODE; the
+ * refresher empties it with TRUNCATE, whose ACCESS EXCLUSIVE lock it asks for NOWAIT, as
+ * Oracle's TRUNCATE does: meeting a user's lock it fails at once (ORA-00054 there, 55P03
+ * here), is counted as a refusal and tries again after --retry-ms. SQLite: BEGIN IMMEDIATE
+ * with no busy wait, and DELETE without WHERE, its truncate.
+ */
+#include "engine/guard.h"
+
+const struct guard_ops guard_truncate_nowait = {
+	.name = "truncate-nowait",
+	.summary = "exclusive-use: the refresher's TRUNCATE asks its lock NOWAIT and fails at once while a user holds",
+	.workloads = WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_NOWAIT },
+	.user = {
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {cache} IN EXCLUSIVE MODE" },
+		.wait = GUARD_WAITS,
+		.mode = ACQ_EXCLUSIVE,
+	},
+	.writer = {
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {cache} IN ACCESS EXCLUSIVE MODE NOWAIT" },
+		.wait = GUARD_REFUSES,
+		.mode = ACQ_EXCLUSIVE,
+	},
+	.truncates = true,
+};

@@ -1,0 +1,68 @@
+/*
+ * The guard interface, one struct per guard (as strategy.h is for claiming): how the
+ * workers of a guarded-resource workload (refresh, exclusive-use, resource; docs/guarded.md)
+ * take the resource before they touch it. A guard is a lock taken a certain way, written
+ * per dialect: the statement that begins its transaction, the one that takes the lock,
+ * how that statement meets a lock another session holds, and the mode its grants hold.
+ * The workloads' own statements (read the cache, refresh it, take a ticket) are the
+ * harness's (engine/guarded_tables.c). SQL names the run's tables {cache} and {control}.
+ * A guard is one file in guards/ and one line of guards/registry.c.
+ */
+#ifndef CLAIMBENCH_GUARD_H
+#define CLAIMBENCH_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db/backend.h"
+#include "measure/acquisitions.h"
+#include "model/config.h"
+
+/* How a guard's lock meets a lock another session holds. */
+enum guard_wait {
+	GUARD_WAITS,		/* waits until the lock is free (the connection's configured lock wait) */
+	GUARD_WAIT_LIMIT,	/* waits up to --wait-limit-ms, then the acquisition times out: counted, not fatal */
+	GUARD_RETRIES,		/* fails at once; the worker tries again after --retry-ms, counting each try */
+	GUARD_REFUSES,		/* fails at once: the acquisition is refused and counted; the next try is a new one */
+};
+
+/* One way of taking the resource: a user's, or exclusive-use's refresher's. */
+struct guard_lock {
+	/* Per dialect, the statement that begins the lock's transaction; NULL: none, autocommit (the naive guard). */
+	const char *begin_sql[BACKEND_COUNT];
+	/* Per dialect, the statement that takes the lock once begun; NULL: the begin takes it, or nothing does. */
+	const char *lock_sql[BACKEND_COUNT];
+	enum guard_wait wait;	/* how it meets a held lock */
+	enum acq_mode mode;	/* the mode its grants hold the resource in, for the figures' conflict rules */
+};
+
+struct guard_ops {
+	const char *name;			/* as typed after --guard */
+	const char *summary;			/* one line for `claimbench list guards` */
+	unsigned workloads;			/* WORKLOAD_BIT()s of the workloads it guards */
+	unsigned backends;			/* BACKEND_BIT()s of the dialects it has a form in */
+	unsigned needs_caps[BACKEND_COUNT];	/* per dialect, the backend capabilities its form relies on */
+	const char *no_form[BACKEND_COUNT];	/* per dialect it has no form in, why not: the refusal's reason */
+	struct guard_lock user;			/* how a check (refresh), a use (exclusive-use) or a request (resource) takes it */
+	struct guard_lock writer;		/* how exclusive-use's refresher takes it */
+	bool truncates;				/* exclusive-use's refresher empties the cache with TRUNCATE, not DELETE */
+	bool ticket_line;			/* resource: a request takes a ticket in the line and polls until its turn */
+};
+
+/* Every guard claimbench knows, in the order `list guards` and `--guard all` use. */
+extern const struct guard_ops *const guard_registry[];
+extern const size_t guard_registry_len;
+
+/* The guard called name, or NULL. */
+const struct guard_ops *guard_find(const char *name);
+
+/* True when g has a form in db's dialect and db has every capability that form relies on. */
+bool guard_runs_on(const struct guard_ops *g, const struct backend_ops *db);
+
+/* Why g cannot run on db, into buf ("SQLite has no advisory locks"); call when guard_runs_on is false. */
+void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char *buf, size_t len);
+
+/* True when g's lock, taken by a user, begins a transaction that its release commits. */
+bool guard_lock_transactional(const struct guard_lock *l, enum backend_kind dialect);
+
+#endif

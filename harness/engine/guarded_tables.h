@@ -1,0 +1,84 @@
+/*
+ * The tables of a guarded-resource run and the harness's statements on them: the cache
+ * (CACHE_SLOTS rows, each with the version and stale period of the refresh that wrote it)
+ * and the control table (the status row of refresh and exclusive-use; the ticket line of
+ * the resource workload), made, marked as the run's own and dropped, one pair per run.
+ */
+#ifndef CLAIMBENCH_GUARDED_TABLES_H
+#define CLAIMBENCH_GUARDED_TABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db/backend.h"
+#include "model/config.h"
+
+/* Rows of the cache; a use that reads fewer, or rows of different refreshes, read it half-written. */
+#define CACHE_SLOTS 16
+
+/* The statements the harness prepares on each guarded worker's connection, by slot. */
+enum guarded_slot {
+	GSLOT_BEGIN_USER,	/* the guard's user begin_sql */
+	GSLOT_LOCK_USER,	/* its user lock_sql */
+	GSLOT_BEGIN_WRITER,	/* its writer begin_sql (exclusive-use's refresher) */
+	GSLOT_LOCK_WRITER,	/* its writer lock_sql */
+	GSLOT_COMMIT,		/* () COMMIT */
+	GSLOT_ROLLBACK,		/* () ROLLBACK */
+	GSLOT_READ_STATUS,	/* () the status row: period, refreshed_ns */
+	GSLOT_WRITE_HALF_1,	/* ($1 version, $2 period) the first half of the cache's rows */
+	GSLOT_WRITE_HALF_2,	/* ($1 version, $2 period) the second half */
+	GSLOT_MARK_STATUS,	/* ($1 period, $2 refreshed_ns) the status row says the cache is of period */
+	GSLOT_EMPTY_CACHE,	/* () DELETE FROM the cache, or TRUNCATE it */
+	GSLOT_FILL_CACHE,	/* ($1 version, $2 period) inserts the CACHE_SLOTS rows */
+	GSLOT_READ_CACHE,	/* () min(version), max(version), min(period), count(*) of the cache */
+	GSLOT_TAKE_TICKET,	/* ($1 resource, $2 worker, $3 1 write or 0 read, $4 taken_ns) RETURNING ticket */
+	GSLOT_POLL_LINE,	/* ($1 resource, $2 ticket) tickets ahead, writes ahead */
+	GSLOT_EXPIRE_TICKETS,	/* ($1 taken_ns) deletes the tickets taken before it, RETURNING ticket */
+	GSLOT_DROP_TICKET,	/* ($1 ticket) deletes it, RETURNING ticket: no row when it was expired */
+	GSLOT_COUNT
+};
+
+/* The run's two tables: names, quoted names, and whether the run made them. */
+struct guarded_tables {
+	const struct backend_ops *db;	/* the backend driver */
+	enum workload workload;		/* which tables: the status row, or the ticket line */
+	char cache_name[128];		/* the cache's name, unquoted */
+	char control_name[128];		/* the control table's name, unquoted */
+	char cache[160];		/* the cache's quoted name, {cache} in SQL */
+	char control[160];		/* the control table's quoted name, {control} in SQL */
+	char owner[512];		/* the note that marks both as this process's (for cleanup) */
+	bool created;			/* the run made them: it drops them */
+};
+
+/*
+ * Names t's tables (prefix, or claimbench_<pid>_, + "cache" and "control") on conn and
+ * writes their owner note. 0, or -1 with err.
+ */
+int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
+			size_t errlen);
+
+/*
+ * Creates t's tables for its workload, refusing when either exists already, with the
+ * status row at period 0 and the cache filled as of period 0 (stale at once). 0, or -1 with err.
+ */
+int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen);
+
+/* Drops t's tables when the run made them. 0, or -1 with err. */
+int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen);
+
+/*
+ * Writes tmpl into buf with {cache} and {control} replaced by t's quoted names. 0, or -1
+ * when it does not fit.
+ */
+int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *buf, size_t len);
+
+/*
+ * The harness's statement of slot (GSLOT_COMMIT and above) in dialect, {cache} and
+ * {control} not yet expanded; truncates: the cache is emptied with TRUNCATE. NULL: none.
+ */
+const char *guarded_statement(enum guarded_slot slot, enum backend_kind dialect, bool truncates);
+
+/* Parameters of the statement of slot. */
+int guarded_statement_params(enum guarded_slot slot);
+
+#endif
