@@ -286,7 +286,8 @@ static void judge(const struct metric *m, struct compare_row *row, const struct 
 }
 
 /*
- * Appends one row per compared metric of group g, present on both sides, to out. buf holds
+ * Appends one row per compared metric of group g, present on both sides, to out, but for a
+ * metric no run of either side knows (a guarded-resource figure of queue runs). buf holds
  * max(n_base, n_cand) doubles.
  */
 static void compare_one_group(const struct run_result *base, size_t n_base, const struct run_result *cand,
@@ -305,6 +306,10 @@ static void compare_one_group(const struct run_result *base, size_t n_base, cons
 		row->direction = m->direction;
 		row->base = summarize_group(base, n_base, g, m, buf);
 		row->cand = summarize_group(cand, n_cand, g, m, buf);
+		if (!row->base.n && !row->cand.n) {
+			out->n_rows--;
+			continue;
+		}
 		judge(m, row, tol);
 		out->regressions += row->verdict == VERDICT_REGRESSION;
 		out->untested |= row->base.n && row->cand.n && !row->welch.valid;

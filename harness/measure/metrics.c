@@ -93,6 +93,8 @@
  *		completed after one.
  * delivery	at_most_once: 1 when duplicates is 0, else 0; at_least_once: 1 when lost is
  *		0, else 0, METRIC_UNKNOWN without the final state.
+ * guarded	every figure unknown (NaN, METRIC_UNKNOWN): a queue run has no acquisitions;
+ *		measure/acquisitions.c computes them for a guarded-resource run.
  *
  * A job never enqueued (enqueued_ns INT64_MAX: an arrival a stopped producer did not
  * insert) counts in no per-job figure: not in ideal_s, lost, ledger_mismatches, queue
@@ -715,6 +717,23 @@ static void judge_delivery(const struct metrics_input *in, struct run_metrics *o
 	out->delivery.at_least_once = in->final ? out->lost == 0 : METRIC_UNKNOWN;
 }
 
+/* Sets the guarded-resource figures of out unknown: a queue run has none (measure/acquisitions.c fills them). */
+static void guarded_unknown(struct run_metrics *out)
+{
+	static const char prefix[] = "guarded.";
+
+	for (size_t i = 0; i < metric_table_len; i++) {
+		const struct metric *m = &metric_table[i];
+
+		if (strncmp(m->path, prefix, sizeof(prefix) - 1) != 0)
+			continue;
+		if (m->type == METRIC_DOUBLE)
+			metric_set_double(m, out, NAN);
+		else
+			metric_set_count(m, out, METRIC_UNKNOWN);
+	}
+}
+
 int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 {
 	struct job_summary *jobs;
@@ -722,6 +741,7 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	guarded_unknown(out);
 	jobs = alloc_zeroed(in->n_jobs, sizeof(*jobs));
 	if (!jobs)
 		return -1;

@@ -11,13 +11,15 @@
 
 /*
  * A metric's column in the figures table: always, only when some run has it, only when
- * some run had arrivals; in the faults table; in the server table; and none.
+ * some run had arrivals; in the faults table; in the server table; in the guarded-resources
+ * table; and none.
  */
 #define CELL(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN, gloss }
 #define CELL_IF_ANY(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN_IF_ANY, gloss }
 #define CELL_IF_ARRIVALS(header, unit, decimals, gloss) { header, unit, decimals, CELL_MAIN_IF_ARRIVALS, gloss }
 #define CELL_ASIDE(header, unit, decimals, gloss) { header, unit, decimals, CELL_ASIDE, gloss }
 #define CELL_SERVER(header, unit, decimals, gloss) { header, unit, decimals, CELL_SERVER, gloss }
+#define CELL_GUARD(header, unit, decimals, gloss) { header, unit, decimals, CELL_GUARD, gloss }
 #define NO_CELL { NULL, "", 0, CELL_MAIN, NULL }
 
 /* A row of errors of one kind: "errors.NAME" in JSON, "errors_NAME" in CSV and the store; a column when any. */
@@ -205,6 +207,63 @@ const struct metric metric_table[] = {
 	{ DBL("mvcc.throughput_after_jps", "mvcc_throughput_after_jps", phases.after_jps),
 	  CELL_SERVER("thru2", "jobs/s", 1, "throughput after its release"), false, NOT_COMPARED, GUARD_NONE,
 	  "completions per second from the snapshot's release to the run's end" },
+	{ CNT("guarded.grants", "guarded_grants", guarded.grants), CELL_GUARD("grants", "", 0, "acquisitions granted"), false,
+	  NOT_COMPARED, GUARD_NONE, "guarded runs: acquisitions of the guarded resource granted (and released)" },
+	{ DBL("guarded.grants_per_s", "guarded_grants_per_s", guarded.grants_per_s),
+	  CELL_GUARD("rate", "grants/s", 1, "grants per second"), true, HIGHER_IS_BETTER, GUARD_NONE,
+	  "guarded runs: grants per second of the run's duration" },
+	{ CNT("guarded.timeouts", "guarded_timeouts", guarded.timeouts), CELL_GUARD("tmout", "", 0, "gave up at the wait limit"),
+	  false, NOT_COMPARED, GUARD_NONE, "guarded runs: acquisitions that gave up at the wait limit (lock or busy timeout)" },
+	{ CNT("guarded.refusals", "guarded_refusals", guarded.refusals), CELL_GUARD("refused", "", 0, "refused at once"), false,
+	  NOT_COMPARED, GUARD_NONE, "guarded runs: acquisitions refused at once and not retried (NOWAIT, TRUNCATE)" },
+	{ CNT("guarded.starved", "guarded_starved", guarded.starved), CELL_GUARD("starved", "", 0, "still waiting at the end"),
+	  false, NOT_COMPARED, GUARD_NONE, "guarded runs: acquisitions still waiting when the run ended" },
+	{ CNT("guarded.expired", "guarded_expired", guarded.expired), CELL_GUARD("expired", "", 0, "tickets removed as stale"),
+	  false, NOT_COMPARED, GUARD_NONE, "guarded runs: tickets another participant removed as stale before their release" },
+	{ CNT("guarded.abandoned", "guarded_abandoned", guarded.abandoned), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs: grants left without a release (a crashed participant's ticket)" },
+	{ DBL("guarded.polls_per_grant", "guarded_polls_per_grant", guarded.polls_per_grant),
+	  CELL_GUARD("polls", "/grant", 2, "tries per grant"), false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs: tries (polls of the line, retries) of the granted acquisitions per grant" },
+	{ CNT("guarded.periods", "guarded_periods", guarded.periods), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs with a cache: stale periods the run reached into, duration / stale interval + 1" },
+	{ CNT("guarded.refreshes", "guarded_refreshes", guarded.refreshes), CELL_GUARD("refr", "", 0, "refreshes of the cache"),
+	  false, NOT_COMPARED, GUARD_NONE, "guarded runs with a cache: refreshes of the cache, whatever their outcome" },
+	{ CNT("guarded.duplicate_refreshes", "guarded_duplicate_refreshes", guarded.duplicate_refreshes),
+	  CELL_GUARD("duprefr", "", 0, "refreshes beyond one a period"), true, LOWER_IS_BETTER, GUARD_NONE,
+	  "guarded runs with a cache: refreshes beyond the first of their period, summed over periods" },
+	{ DBL("guarded.refreshes_per_period", "guarded_refreshes_per_period", guarded.refreshes_per_period),
+	  CELL_GUARD("refr/p", "", 2, "refreshes per refreshed period, 1 correct"), false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs with a cache: refreshes per period that had at least one; 1 is correct" },
+	{ CNT("guarded.waited_skips", "guarded_waited_skips", guarded.waited_skips),
+	  CELL_GUARD("wskip", "", 0, "waited, found it fresh, skipped"), false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs with a cache: checks granted after waiting that found the cache fresh and did not refresh" },
+	{ CNT("guarded.stale_uses", "guarded_stale_uses", guarded.stale_uses), CELL_GUARD("stale", "", 0, "uses of an old cache"),
+	  true, LOWER_IS_BETTER, GUARD_NONE, "guarded runs: uses that read a cache older than the period their check saw" },
+	{ CNT("guarded.torn_uses", "guarded_torn_uses", guarded.torn_uses), CELL_GUARD("torn", "", 0, "uses of a half-written cache"),
+	  true, LOWER_IS_BETTER, GUARD_NONE, "guarded runs: uses that read a half-written cache (rows of two refreshes, or too few)" },
+	{ CNT("guarded.max_holders", "guarded_max_holders", guarded.max_holders),
+	  CELL_GUARD("maxhold", "", 0, "most holders at once"), false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs: the most grants held at once on one resource, any mode" },
+	{ CNT("guarded.max_exclusive", "guarded_max_exclusive", guarded.max_exclusive),
+	  CELL_GUARD("maxexcl", "", 0, "most exclusive holders at once"), false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs: the most exclusive grants held at once on one resource; 1 is correct" },
+	{ CNT("guarded.max_shared", "guarded_max_shared", guarded.max_shared),
+	  CELL_GUARD("maxshr", "", 0, "most readers at once"), false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs: the most shared grants (readers) held at once on one resource" },
+	{ CNT("guarded.violations", "guarded_violations", guarded.violations),
+	  CELL_GUARD("viol", "", 0, "grants beside a conflicting holder"), true, LOWER_IS_BETTER, GUARD_NONE,
+	  "guarded runs: grants made while a conflicting holder held the resource, or beyond the limit X" },
+	{ CNT("guarded.fifo_inversions", "guarded_fifo_inversions", guarded.fifo_inversions),
+	  CELL_GUARD("fifoinv", "", 0, "conflicting pairs granted out of line"), false, NOT_COMPARED, GUARD_NONE,
+	  "guarded runs: pairs of conflicting grants of one resource made against their tickets' order" },
+	PERCENTILES("guarded.wait_ms", "guarded_wait", guarded.wait_ms,
+		    CELL_GUARD("acq_p50", "ms", CELL_MS_DECIMALS, "start to grant, median"),
+		    CELL_GUARD("acq_p99", "ms", CELL_MS_DECIMALS, "start to grant, 99th percentile"), true, LOWER_IS_BETTER,
+		    "guarded runs: wait for a grant, an acquisition's start to its grant (granted ones)"),
+	PERCENTILES("guarded.writer_wait_ms", "guarded_writer_wait", guarded.writer_wait_ms, NO_CELL,
+		    CELL_GUARD("wrt_p99", "ms", CELL_MS_DECIMALS, "writers' start to grant, 99th percentile"), false,
+		    NOT_COMPARED, "guarded runs: writers' wait for a grant, start to grant (granted ones)"),
 };
 
 const size_t metric_table_len = sizeof(metric_table) / sizeof(metric_table[0]);

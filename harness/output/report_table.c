@@ -184,7 +184,8 @@ void report_print_legend(FILE *out)
 			m->cell.place == CELL_MAIN_IF_ANY ? " (shown when a run has any)" :
 			m->cell.place == CELL_MAIN_IF_ARRIVALS ? " (shown when a run has arrivals)" :
 			m->cell.place == CELL_ASIDE ? " (in the faults table)" :
-			m->cell.place == CELL_SERVER ? " (in the server table)" : "", m->path);
+			m->cell.place == CELL_SERVER ? " (in the server table)" :
+			m->cell.place == CELL_GUARD ? " (in the guarded-resources table)" : "", m->path);
 	}
 	fputs("A row ending in * is of a run that was interrupted or lost a worker.\n", out);
 }

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "analysis/compare.h"
+#include "model/metric_table.h"
 
 /* Runs per side in most cases: enough for Welch's t-test. */
 #define REPEATS 3
@@ -11,7 +12,23 @@
 /* Every run, no parameter difference allowed. */
 static const struct compare_scope everything = { .strategies = NULL };
 
-/* A run of strategy/mode/workers with the figures compare looks at; makespan from 200 jobs. */
+/* Sets the guarded-resource figures of m unknown, as in a queue run. */
+static void guarded_unknown(struct run_metrics *m)
+{
+	for (size_t i = 0; i < metric_table_len; i++) {
+		if (strncmp(metric_table[i].path, "guarded.", 8) != 0)
+			continue;
+		if (metric_table[i].type == METRIC_DOUBLE)
+			metric_set_double(&metric_table[i], m, NAN);
+		else
+			metric_set_count(&metric_table[i], m, METRIC_UNKNOWN);
+	}
+}
+
+/*
+ * A queue run of strategy/mode/workers with the figures compare looks at; makespan from
+ * 200 jobs; its guarded-resource figures unknown.
+ */
 static struct run_result make_run(const char *strategy, const char *mode, int workers, double thru, double jain,
 				  uint64_t duplicates, uint64_t lost)
 {
@@ -23,6 +40,7 @@ static struct run_result make_run(const char *strategy, const char *mode, int wo
 	r.metrics.duplicates = duplicates;
 	r.metrics.lost = lost;
 	r.metrics.claim_latency_ms.p99 = 1.0;
+	guarded_unknown(&r.metrics);
 	return r;
 }
 
@@ -48,6 +66,26 @@ static int verdict_of(const struct compare_result *r, const char *metric)
 	const struct compare_row *row = row_of(r, metric);
 
 	return row ? (int)row->verdict : -1;
+}
+
+/* A metric no run of either side knows gets no row; one a side knows does. */
+static void test_unknown_on_both_sides(const struct compare_tolerance *tol)
+{
+	struct run_result base[REPEATS], cand[REPEATS];
+	struct compare_result r;
+
+	for (int i = 0; i < REPEATS; i++) {
+		base[i] = make_run("skip-locked", "hold", 10, 100, 1.0, 0, 0);
+		cand[i] = make_run("skip-locked", "hold", 10, 100, 1.0, 0, 0);
+	}
+	CHECK(compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r) == 0 && !row_of(&r, "guarded.violations"),
+	      "queue runs: no row for a guarded-resource figure");
+	compare_result_free(&r);
+	cand[0].metrics.guarded.violations = 2;
+	CHECK(compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r) == 0 && row_of(&r, "guarded.violations") &&
+	      row_of(&r, "guarded.violations")->base.n == 0 && row_of(&r, "guarded.violations")->cand.n == 1,
+	      "one candidate run knows its violations: the row is there, none on the baseline's side");
+	compare_result_free(&r);
 }
 
 static const double base_thru[REPEATS] = { 100, 102, 98 };
@@ -433,5 +471,6 @@ int main(void)
 	test_scope_strategies(&tol);
 	test_workload_differences(&tol);
 	test_sweep_points_are_groups(&tol);
+	test_unknown_on_both_sides(&tol);
 	return check_exit_status();
 }

@@ -64,7 +64,8 @@ static bool error_rows_match(void)
 /* Rows with a table column, summarised ones and compared ones, by count. */
 static void test_roles(void)
 {
-	size_t cells = 0, if_any = 0, if_arrivals = 0, aside = 0, server = 0, summarised = 0, compared = 0, guarded = 0;
+	size_t cells = 0, if_any = 0, if_arrivals = 0, aside = 0, server = 0, guard_table = 0, summarised = 0, compared = 0,
+	       guarded = 0;
 
 	for (size_t i = 0; i < metric_table_len; i++) {
 		const struct metric *m = &metric_table[i];
@@ -73,6 +74,7 @@ static void test_roles(void)
 		if_any += m->cell.header && m->cell.place == CELL_MAIN_IF_ANY;
 		aside += m->cell.header && m->cell.place == CELL_ASIDE;
 		server += m->cell.header && m->cell.place == CELL_SERVER;
+		guard_table += m->cell.header && m->cell.place == CELL_GUARD;
 		if_arrivals += m->cell.header && m->cell.place == CELL_MAIN_IF_ARRIVALS;
 		CHECK(!m->cell.header || (m->cell.gloss && *m->cell.gloss), "%s: its column has a gloss for the key",
 		      m->path);
@@ -83,12 +85,13 @@ static void test_roles(void)
 		CHECK(m->guard == GUARD_NONE || m->direction != NOT_COMPARED, "%s: a guarded metric is compared",
 		      m->path);
 	}
-	CHECK(cells == 63 && if_any == 8 && if_arrivals == 6 && aside == 9 && server == 23,
-	      "63 metrics have a column: 17 always in the figures table, 8 when a run has some (faults, each error "
-	      "kind), 6 when a run had arrivals, 9 in the faults table, 23 in the server table (%zu, %zu, %zu, %zu, %zu)",
-	      cells, if_any, if_arrivals, aside, server);
-	CHECK(summarised == 24, "the repetitions' summary covers 24 metrics (%zu)", summarised);
-	CHECK(compared == 8 && guarded == 5, "compare looks at 8 metrics, 5 of them guarded (%zu, %zu)", compared,
+	CHECK(cells == 84 && if_any == 8 && if_arrivals == 6 && aside == 9 && server == 23 && guard_table == 21,
+	      "84 metrics have a column: 17 always in the figures table, 8 when a run has some (faults, each error "
+	      "kind), 6 when a run had arrivals, 9 in the faults table, 23 in the server table, 21 in the "
+	      "guarded-resources table (%zu, %zu, %zu, %zu, %zu, %zu)",
+	      cells, if_any, if_arrivals, aside, server, guard_table);
+	CHECK(summarised == 31, "the repetitions' summary covers 31 metrics (%zu)", summarised);
+	CHECK(compared == 14 && guarded == 5, "compare looks at 14 metrics, 5 of them guarded (%zu, %zu)", compared,
 	      guarded);
 }
 

@@ -529,6 +529,15 @@ static void test_empty_run(void)
 	zero.makespan_ratio = NAN;
 	zero.stuck = METRIC_UNKNOWN;
 	zero.delivery = (struct delivery){ .at_most_once = 1, .at_least_once = METRIC_UNKNOWN };
+	zero.guarded = (struct guard_figures){
+		.grants = METRIC_UNKNOWN, .grants_per_s = NAN, .timeouts = METRIC_UNKNOWN, .refusals = METRIC_UNKNOWN,
+		.starved = METRIC_UNKNOWN, .expired = METRIC_UNKNOWN, .abandoned = METRIC_UNKNOWN, .polls_per_grant = NAN,
+		.periods = METRIC_UNKNOWN, .refreshes = METRIC_UNKNOWN, .duplicate_refreshes = METRIC_UNKNOWN,
+		.refreshes_per_period = NAN, .waited_skips = METRIC_UNKNOWN, .stale_uses = METRIC_UNKNOWN,
+		.torn_uses = METRIC_UNKNOWN, .max_holders = METRIC_UNKNOWN, .max_exclusive = METRIC_UNKNOWN,
+		.max_shared = METRIC_UNKNOWN, .violations = METRIC_UNKNOWN, .fifo_inversions = METRIC_UNKNOWN,
+		.wait_ms = { NAN, NAN, NAN, NAN, NAN }, .writer_wait_ms = { NAN, NAN, NAN, NAN, NAN },
+	};
 	CHECK(c.out.executions == 0 && c.out.completed == 0 && c.out.lost == 0 &&
 	      c.out.spurious_empties == 0,
 	      "empty run: no jobs, no workers give zero counts");
@@ -536,8 +545,8 @@ static void test_empty_run(void)
 	      c.out.ideal_s == 0.0,
 	      "empty run: no workers give Jain 0, latency 0 and ideal 0");
 	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0,
-	      "empty run: every figure is 0, but recovery times and makespan / ideal (none: NaN), at-most-once (held) "
-	      "and, without a final state, stuck and at-least-once (unknown)");
+	      "empty run: every figure is 0, but recovery times and makespan / ideal (none: NaN), at-most-once (held), "
+	      "without a final state, stuck and at-least-once (unknown), and a queue run's guarded figures (unknown)");
 	case_free(&c);
 
 	/* an id outside 1..n_jobs counts in the ledger's figures only */

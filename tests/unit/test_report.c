@@ -16,7 +16,7 @@
 #include "output/report.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
-#define CSV_COLUMNS (12 + 87)		/* the run descriptors, then the metrics */
+#define CSV_COLUMNS (12 + 117)		/* the run descriptors, then the metrics */
 
 /* Fills the first run: a clean skip-locked drain run with even shares. */
 static void fill_first(struct run_result *run)
@@ -186,7 +186,9 @@ static void check_csv(const char *csv, size_t n_runs)
 	      contains(csv, ",latency_max_ms,queue_wait_p50_ms,") &&
 	      contains(csv, ",end_to_end_max_ms,backlog_end,arrivals,") && contains(csv, ",arrivals_late,arrival_late_max_ms,faults_injected,") &&
 	      contains(csv, ",restart_first_completion_ms,at_most_once,at_least_once,server_samples,") &&
-	      contains(csv, ",mvcc_throughput_during_jps,mvcc_throughput_after_jps\n"),
+	      contains(csv, ",mvcc_throughput_during_jps,mvcc_throughput_after_jps,guarded_grants,guarded_grants_per_s,") &&
+	      contains(csv, ",guarded_wait_max_ms,guarded_writer_wait_p50_ms,") &&
+	      contains(csv, ",guarded_writer_wait_p999_ms,guarded_writer_wait_max_ms\n"),
 	      "csv header: the run descriptors, then the metrics in table order");
 	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,0,39.0363,200,0,200,0,0,0,0,0,4,0,"),
 	      "csv row of run 1: descriptors, group and sweep empty, then the metrics");

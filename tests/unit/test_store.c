@@ -80,7 +80,14 @@ static const char *const after_v5[] = {
 	"server.table_bytes_before", "server.table_bytes_after", "server.index_bytes_before",
 	"server.index_bytes_after", "server.locks_left", "server.lock_wait_pct", "server.checkpoints",
 	"server.checkpoints_partial", "mvcc.throughput_before_jps", "mvcc.throughput_during_jps",
-	"mvcc.throughput_after_jps",
+	"mvcc.throughput_after_jps", "guarded.grants", "guarded.grants_per_s", "guarded.timeouts", "guarded.refusals",
+	"guarded.starved", "guarded.expired", "guarded.abandoned", "guarded.polls_per_grant", "guarded.periods",
+	"guarded.refreshes", "guarded.duplicate_refreshes", "guarded.refreshes_per_period", "guarded.waited_skips",
+	"guarded.stale_uses", "guarded.torn_uses", "guarded.max_holders", "guarded.max_exclusive", "guarded.max_shared",
+	"guarded.violations", "guarded.fifo_inversions", "guarded.wait_ms.p50", "guarded.wait_ms.p90",
+	"guarded.wait_ms.p99", "guarded.wait_ms.p999", "guarded.wait_ms.max", "guarded.writer_wait_ms.p50",
+	"guarded.writer_wait_ms.p90", "guarded.writer_wait_ms.p99", "guarded.writer_wait_ms.p999",
+	"guarded.writer_wait_ms.max",
 };
 
 /* Fills the first run: every metric and per-worker counter distinct and non-zero, latencies recorded. */
@@ -134,6 +141,13 @@ static void fill_first(struct run_result *run)
 	m->recovery_ms = (struct recovery_summary){ .p50 = 31.25, .max = 1234.5 };
 	m->restart_first_completion_ms = 842.125;
 	m->delivery = (struct delivery){ .at_most_once = 0, .at_least_once = 1 };
+	m->guarded = (struct guard_figures){
+		.grants = 401, .grants_per_s = 40.1, .timeouts = 41, .refusals = 42, .starved = 43, .expired = 44,
+		.abandoned = 45, .polls_per_grant = 1.75, .periods = 46, .refreshes = 47, .duplicate_refreshes = 48,
+		.refreshes_per_period = 47.0 / 3.0, .waited_skips = 49, .stale_uses = 50, .torn_uses = 51,
+		.max_holders = 52, .max_exclusive = 53, .max_shared = 54, .violations = 55, .fifo_inversions = 56,
+		.wait_ms = { 2.125, 3.5, 17.0 / 3.0, 8.25, 9.5 }, .writer_wait_ms = { 4.125, 5.5, 19.0 / 7.0, 10.25, 11.5 },
+	};
 	run->faults = first_faults;
 	run->n_faults = sizeof(first_faults) / sizeof(first_faults[0]);
 	run->arrival_rate = 212.5;
