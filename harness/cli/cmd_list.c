@@ -1,7 +1,8 @@
 /*
  * `claimbench list`: every strategy, what it does, and the claim modes it offers on each
  * backend; `claimbench list metrics`: every metric of the metric table, as the Markdown
- * table docs/metric-list.md is generated from.
+ * table docs/metric-list.md is generated from; `claimbench list guards`: every guard of the
+ * guarded-resource workloads, the workloads it guards and the backends it runs on.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,8 +10,39 @@
 #include "base/exit_status.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "engine/guard.h"
 #include "engine/strategy.h"
 #include "model/metric_table.h"
+
+/* Prints every guard: its name, the workloads it guards, where it runs ("-" where not, and why under the table). */
+static void print_guards(void)
+{
+	printf("%-17s %-30s %-11s %-11s %s\n", "guard", "workloads", backend_registry[0]->name,
+	       backend_registry[1]->name, "what it does");
+	for (size_t i = 0; i < guard_registry_len; i++) {
+		const struct guard_ops *g = guard_registry[i];
+		char workloads[64] = "";
+		size_t used = 0;
+
+		for (int w = 1; w < WORKLOAD_COUNT; w++)
+			if (g->workloads & WORKLOAD_BIT(w))
+				used += (size_t)snprintf(workloads + used, sizeof(workloads) - used, "%s%s", used ? "," : "",
+							 workload_name((enum workload)w));
+		printf("%-17s %-30s %-11s %-11s %s\n", g->name, workloads,
+		       guard_runs_on(g, backend_registry[0]) ? "yes" : "-",
+		       guard_runs_on(g, backend_registry[1]) ? "yes" : "-", g->summary);
+	}
+	printf("\n- cannot run on that backend:\n");
+	for (size_t i = 0; i < guard_registry_len; i++)
+		for (int k = 0; k < BACKEND_COUNT; k++)
+			if (!guard_runs_on(guard_registry[i], backend_registry[k])) {
+				char why[256];
+
+				guard_refusal(guard_registry[i], backend_registry[k], why, sizeof(why));
+				printf("  %s on %s: %s\n", guard_registry[i]->name, backend_registry[k]->name, why);
+			}
+	printf("\nRun one with claimbench run --workload W --guard NAME (docs/guarded.md).\n");
+}
 
 /* Writes "hold*,flip" style text (the default starred) into buf, or "-" when st cannot run on db. */
 static void modes_text(const struct strategy_ops *st, const struct backend_ops *db, char *buf, size_t len)
@@ -95,14 +127,18 @@ int cmd_list(int argc, char **argv)
 {
 	size_t name_width = strlen("strategy");	/* the strategy column: its longest name */
 
-	if (argc > 2 || (argc == 2 && strcmp(argv[1], "metrics") != 0)) {
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "metrics") != 0 && strcmp(argv[1], "guards") != 0)) {
 		if (argc == 2 && strcmp(argv[1], "--help") == 0) {
 			command_print_usage(command_find("list"), NULL, stdout);
 			return EXIT_DONE;
 		}
-		fprintf(stderr, "claimbench list: unexpected argument \"%s\" (list takes none, or \"metrics\")\n"
+		fprintf(stderr, "claimbench list: unexpected argument \"%s\" (list takes none, \"metrics\" or \"guards\")\n"
 			"(see claimbench list --help)\n", argv[argc - 1]);
 		return EXIT_USAGE;
+	}
+	if (argc == 2 && strcmp(argv[1], "guards") == 0) {
+		print_guards();
+		return EXIT_DONE;
 	}
 	if (argc == 2) {
 		print_metrics();

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "cli/secrets.h"
+#include "engine/guard.h"
 #include "engine/strategy.h"
 
 /* Gives each strategy its mode (its own, the --claim-mode one or its default) and checks it supports it. */
@@ -283,6 +284,31 @@ static int expand_group(const struct build *b, const struct setting_list *list, 
 	return 0;
 }
 
+/*
+ * Appends to targets what group cfg runs: its strategies, or in a guarded workload its
+ * guards (with --guard all, every guard of the workload). At most MAX_STRATEGIES.
+ */
+static void add_targets(const struct run_config *cfg, struct expect_target *targets, size_t *n)
+{
+	const struct guarded_plan *plan = &cfg->guarded;
+	size_t added = 0;
+
+	if (plan->workload == WORKLOAD_QUEUE) {
+		for (size_t i = 0; i < cfg->n_strategies; i++)
+			targets[(*n)++] = (struct expect_target){ .strategy = cfg->strategies[i].ops->name,
+								  .group = cfg->group };
+		return;
+	}
+	for (size_t i = 0; i < (plan->all_guards ? guard_registry_len : plan->n_guards) && added < MAX_STRATEGIES; i++) {
+		const struct guard_ops *g = plan->all_guards ? guard_registry[i] : plan->guards[i];
+
+		if (!(g->workloads & WORKLOAD_BIT(plan->workload)))
+			continue;
+		targets[(*n)++] = (struct expect_target){ .strategy = g->name, .group = cfg->group };
+		added++;
+	}
+}
+
 /* Parses the scenario's [expect] section and checks it against the strategies inv runs. 0, or -1 with err. */
 static int load_expectations(struct run_invocation *inv, char *err, size_t errlen)
 {
@@ -294,9 +320,7 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 	if (!sec)
 		return 0;
 	for (size_t g = 0; g < inv->n_groups; g++)
-		for (size_t i = 0; i < inv->groups[g].n_strategies; i++)
-			targets[n_targets++] = (struct expect_target){ .strategy = inv->groups[g].strategies[i].ops->name,
-								       .group = inv->groups[g].group };
+		add_targets(&inv->groups[g], targets, &n_targets);
 	inv->expects = calloc(sec->n_entries, sizeof(*inv->expects));
 	if (!inv->expects) {
 		snprintf(err, errlen, "out of memory");

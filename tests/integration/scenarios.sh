@@ -105,7 +105,7 @@ check "show prints the run with its host and scenario text" eval \
 expect_exit 3 'cannot open the result store' "an unusable --results path" run --results /nonexistent/dir/x.db \
 	--strategy skip-locked --jobs 1
 
-for s in classic race ramp lewis quartz steady sqlite-busy chaos mvcc field; do
+for s in classic race ramp lewis quartz steady sqlite-busy chaos mvcc field semaphore tickets; do
 	case $s in
 	chaos) scale=(--work-ms 10) ;;
 	sqlite-busy) scale=(--jobs 80) ;;
@@ -117,6 +117,8 @@ for s in classic race ramp lewis quartz steady sqlite-busy chaos mvcc field; do
 	ramp) scale=(--jobs 600 --workers 8) ;;
 	mvcc) scale=(--jobs 50000) ;;
 	field) scale=(--jobs 300) ;;
+	semaphore) scale=(--duration 0.6) ;;
+	tickets) scale=(--duration 1) ;;
 	esac
 	"$CLAIMBENCH" run --scenario "scenarios/$s.ini" "${scale[@]}" --no-progress --results "$store" \
 		>"$tmp/$s.txt" 2>&1

@@ -1,0 +1,86 @@
+# The guarded-resource workloads (seeds 003 and 004, docs/guarded.md): every guard on every
+# backend that can run it, each with its invariant in a run that could break it (the naive
+# guard, run beside it, does break it); seed 003's two-session observations; the refusals
+# and the bad values of the workloads' options.
+# tier: fast
+. "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+store=$dir/results.db
+
+# ---- PostgreSQL: every guard of each workload, and seed 003's sessions (tests/integration/guarded.ini) ----
+run_json pg --scenario "$(dirname "$0")/guarded.ini"
+check "the guarded workloads run on PostgreSQL (exit 0)" test "$(cat "$dir/pg.status")" -eq 0
+check_jq "$dir/pg.json" '[.results[] | select(.group == "refresh") | .strategy] ==
+	["row-lock", "row-lock-wait", "nowait-retry", "advisory", "naive"]' \
+	"refresh: --guard all runs the five guards of the workload"
+check_jq "$dir/pg.json" '[.results[] | select(.group == "refresh" and .strategy != "naive") | .complete and
+	.guarded.duplicate_refreshes == 0 and .guarded.refreshes_per_period == 1 and .guarded.torn_uses == 0 and
+	.guarded.violations == 0] | length == 4 and all' \
+	"refresh: the four locking guards refresh once per stale period, no use reads a half-written cache"
+check_jq "$dir/pg.json" '.results[] | select(.group == "refresh" and .strategy == "naive") |
+	.guarded.duplicate_refreshes > 0 and .guarded.violations > 0' \
+	"refresh: the naive guard refreshes more than once in a period (checks overlap)"
+check_jq "$dir/pg.json" '.results[] | select(.strategy == "nowait-retry") | .guarded.polls_per_grant > 1' \
+	"refresh: nowait-retry's refused tries are counted as polls"
+check_jq "$dir/pg.json" '[.results[] | select(.group == "exclusive-use" and (.strategy == "table-exclusive" or
+	.strategy == "truncate-nowait")) | .guarded.max_holders == 1 and .guarded.violations == 0 and
+	.guarded.torn_uses == 0] == [true, true]' "exclusive-use: table-exclusive and truncate-nowait never have two holders"
+check_jq "$dir/pg.json" '.results[] | select(.strategy == "table-share") | .guarded.max_shared == 2 and
+	.guarded.violations == 0 and .guarded.refreshes > 0' \
+	"exclusive-use: table-share's users overlap, never the refresher, who still refreshes"
+check_jq "$dir/pg.json" '.results[] | select(.group == "exclusive-use" and .strategy == "naive") |
+	.guarded.violations > 0' "exclusive-use: naive users overlap the refresher"
+check_jq "$dir/pg.json" '.results[] | select(.group == "resource" and .strategy == "ticket-line") | .complete and
+	.guarded.max_holders <= 2 and .guarded.violations == 0 and .guarded.fifo_inversions == 0' \
+	"resource: the ticket line never exceeds X, no reader overlaps a writer, writers go in ticket order"
+check_jq "$dir/pg.json" '.results[] | select(.group == "resource" and .strategy == "naive") |
+	.guarded.max_holders > 2 and .guarded.violations > 0' "resource: without the line, more than X hold at once"
+
+# ---- seed 003's two-session observations, and FOR UPDATE WAIT n ----
+check_jq "$dir/pg.json" '.results[] | select(.group == "waits-then-skips") | .guarded.refreshes == 1 and
+	.guarded.waited_skips >= 1 and .guarded.wait_ms.max >= 250' \
+	"the second initialiser waits for the first one's refresh (300 ms), then skips"
+check_jq "$dir/pg.json" '.results[] | select(.group == "user-blocks-refresher") | .guarded.writer_wait_ms.max >= 80 and
+	.guarded.max_holders == 1' "a user holding the cache table blocks the refresher until it is done"
+check_jq "$dir/pg.json" '.results[] | select(.group == "truncate-fails-at-once") | .guarded.refusals >= 10' \
+	"the refresher's TRUNCATE fails at once while a user holds the table (tried every 10 ms, refused each time)"
+check_jq "$dir/pg.json" '.results[] | select(.group == "wait-limit") | .complete and .guarded.timeouts >= 1 and
+	.guarded.wait_ms.max < 300' "FOR UPDATE WAIT n: waits over the limit time out and are counted, not fatal"
+
+# ---- SQLite: every guard with a form there, in each workload ----
+for w in refresh exclusive-use resource; do
+	run_json "sqlite-$w" --db "sqlite:$dir/$w.db" --workload "$w" --workers 3 --duration 0.3 --stale-ms 100 \
+		--work-ms 5 --limit 2 --write-share 0.3
+	check "$w on SQLite: runs (exit 0)" test "$(cat "$dir/sqlite-$w.status")" -eq 0
+done
+check_jq "$dir/sqlite-refresh.json" '[.results[] | select(.strategy != "naive") | .guarded.duplicate_refreshes == 0 and
+	.guarded.torn_uses == 0] == [true, true, true]' \
+	"refresh on SQLite: row-lock, row-lock-wait and nowait-retry (BEGIN IMMEDIATE) refresh once per period"
+check "refresh on SQLite: advisory is left out, and why" grep -q "leaving out advisory.*SQLite has no advisory locks" \
+	"$dir/sqlite-refresh.err"
+check_jq "$dir/sqlite-exclusive-use.json" '[.results[] | select(.strategy != "naive") | .guarded.max_holders == 1 and
+	.guarded.violations == 0] == [true, true]' "exclusive-use on SQLite: table-exclusive and truncate-nowait hold alone"
+check_jq "$dir/sqlite-resource.json" '.results[] | select(.strategy == "ticket-line") | .guarded.violations == 0 and
+	.guarded.max_holders <= 2' "resource on SQLite: the ticket line keeps top-X and readers apart from writers"
+
+# ---- refusals and bad input: exit 2, nothing run ----
+expect_exit 2 'guard advisory cannot run on sqlite: SQLite has no advisory locks' "advisory on SQLite is refused" \
+	run --db "sqlite:$dir/r.db" --workload refresh --guard advisory
+expect_exit 2 'guard table-share cannot run on sqlite: SQLite has no shared lock' "table-share on SQLite is refused" \
+	run --db "sqlite:$dir/r.db" --workload exclusive-use --guard table-share
+expect_exit 2 'guard ticket-line does not guard the refresh workload' "a guard of another workload is refused" \
+	run --db "sqlite:$dir/r.db" --workload refresh --guard ticket-line
+expect_exit 2 'unknown guard "latch"; known: row-lock' "an unknown guard" run --workload refresh --guard latch
+expect_exit 2 '--workload: expected one of queue, refresh, exclusive-use, resource, got "cache"' "an unknown workload" run --workload cache
+expect_exit 2 '--limit: expected a whole number from 1' "a limit X of 0" run --workload resource --limit 0
+expect_exit 2 '--write-share: expected a number from 0 to 1' "a write share above 1" \
+	run --workload resource --write-share 1.5
+expect_exit 2 '--write-share: expected a number from 0 to 1' "a negative write share" \
+	run --workload resource --write-share -0.1
+expect_exit 2 '--stale-ms: expected a whole number from 1' "a stale interval of 0" run --workload refresh --stale-ms 0
+expect_exit 2 '--wait-limit-ms: expected a whole number' "a wait limit that is not a number" \
+	run --workload refresh --wait-limit-ms soon
+check "claimbench list guards lists every guard with its workloads" eval \
+	'"$CLAIMBENCH" list guards | grep -Eq "^ticket-line-racy +resource +yes +yes"'
