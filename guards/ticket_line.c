@@ -1,6 +1,6 @@
 /*
  * ticket-line (seed 004): a request inserts its ticket (resource, read or write, when)
- * into the control table, whose identity orders the line, and polls every --poll-ms how
+ * into the control table, whose identity orders the line, and polls every --line-poll-ms how
  * many tickets of its resource are ahead of it: a write goes when first, a read when no
  * write is ahead and fewer than --limit are; the release deletes the ticket. With
  * --ticket-expiry-ms each poll first deletes tickets older than that (a crashed holder's,

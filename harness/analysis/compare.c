@@ -237,6 +237,11 @@ static const char *broken_tolerance(const struct metric *m, const struct compare
 		if (!tol->allow_losses && row->base.mean == 0 && row->cand.mean > 0)
 			return "lost jobs where the baseline had none";
 		break;
+	case GUARD_EXCLUSION:
+		if (row->base.mean == 0 && row->cand.mean > 0)
+			return "the guard broke (grants beside a conflicting holder, duplicate refreshes, half-written reads) "
+			       "where the baseline had none";
+		break;
 	case GUARD_NONE:
 		break;
 	}
@@ -246,7 +251,7 @@ static const char *broken_tolerance(const struct metric *m, const struct compare
 /* True when metric m's guard is a fact that one run proves (duplicates, losses), not a figure that noise moves. */
 static bool guards_a_fact(const struct metric *m)
 {
-	return m->guard == GUARD_DUPLICATES || m->guard == GUARD_LOSSES;
+	return m->guard == GUARD_DUPLICATES || m->guard == GUARD_LOSSES || m->guard == GUARD_EXCLUSION;
 }
 
 /*

@@ -84,6 +84,7 @@ static const char *compare_words(const struct metric *m)
 		[GUARD_JAIN] = ", guarded by --jain-drop",
 		[GUARD_DUPLICATES] = ", guarded: any where the baseline had none",
 		[GUARD_LOSSES] = ", guarded: any where the baseline had none",
+		[GUARD_EXCLUSION] = ", guarded: any where the baseline had none",
 	};
 	static char buf[96];
 

@@ -460,7 +460,7 @@ const struct option_def command_options[] = {
 	{ RUN_CUSTOM("guard", parse_guards, format_guards), .flags = OPTION_NOT_STORED, .def = "all", .arg = "LIST",
 	  .help = "a guarded workload's guards, comma-separated; all: every one of the workload the backend can run "
 		  "(claimbench list guards)" },
-	{ RUN_ROW("stale-ms", OPTION_INT, guarded.stale_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
+	{ RUN_ROW("stale-interval-ms", OPTION_INT, guarded.stale_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
 	  .def = "200", .arg = "MS", .help = "refresh, exclusive-use: the cache goes stale every MS (a stale period)" },
 	{ RUN_ROW("refresh-ms", OPTION_INT, guarded.refresh_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "20", .arg = "MS", .help = "refresh, exclusive-use: a refresh takes MS between writing its two "
@@ -470,7 +470,7 @@ const struct option_def command_options[] = {
 					      "timeout on SQLite); a timeout is counted and the check skipped (0: no limit)" },
 	{ RUN_ROW("retry-ms", OPTION_INT, guarded.retry_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "5", .arg = "MS", .help = "nowait-retry, truncate-nowait: pause before trying a refused lock again" },
-	{ RUN_ROW("poll-ms", OPTION_INT, guarded.poll_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	{ RUN_ROW("line-poll-ms", OPTION_INT, guarded.poll_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "5", .arg = "MS", .help = "ticket-line: pause between a ticket's polls of the line" },
 	{ RUN_ROW("resources", OPTION_INT, guarded.resources), .flags = OPTION_SWEEP, .min = 1, .max = 1000,
 	  .def = "1", .arg = "N", .help = "resource: the resources requests spread over, uniformly" },

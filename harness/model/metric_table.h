@@ -47,6 +47,7 @@ enum metric_guard {
 	GUARD_JAIN,		/* absolute drop beyond --jain-drop */
 	GUARD_DUPLICATES,	/* above 0 where the baseline was 0, unless --allow-duplicates */
 	GUARD_LOSSES,		/* above 0 where the baseline was 0, unless --allow-losses */
+	GUARD_EXCLUSION,	/* above 0 where the baseline was 0: a guarded resource's guard broke */
 };
 
 /* Which table shows a metric's cell. */

@@ -62,7 +62,7 @@ static void print_row(FILE *out, const struct compare_row *row)
 	else
 		snprintf(pct, sizeof(pct), "-");
 	snprintf(runs, sizeof(runs), "%zu/%zu", row->base.n, row->cand.n);
-	fprintf(out, "%-24s %7s %11s %11s %11s %8s  %-4s %-6s  %s\n", row->metric, runs, base, cand, change, pct,
+	fprintf(out, "%-27s %7s %11s %11s %11s %8s  %-4s %-6s  %s\n", row->metric, runs, base, cand, change, pct,
 		significance_text(&row->welch), tolerance_text(row), compare_verdict_name(row->verdict));
 }
 
@@ -134,7 +134,7 @@ void compare_print_table(FILE *out, const struct compare_report *c)
 			if (i)
 				putc('\n', out);
 			print_group(out, &res->rows[i].group);
-			fprintf(out, "\n  %-24s %7s %11s %11s %11s %8s  %-4s %-6s  %s\n", "metric", "runs", "baseline",
+			fprintf(out, "\n  %-27s %7s %11s %11s %11s %8s  %-4s %-6s  %s\n", "metric", "runs", "baseline",
 				"candidate", "change", "change%", "sig", "tol", "verdict");
 		}
 		fputs("  ", out);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/config.h"
 #include "output/figures.h"
 
 /* Whether run belongs to a scenario group or a sweep point. */
@@ -219,7 +220,10 @@ int figures_build_server(struct figures *f, const struct run_result *const *runs
 
 bool figures_is_guarded(const struct run_result *run)
 {
-	return run->metrics.guarded.grants != METRIC_UNKNOWN;
+	for (int w = WORKLOAD_QUEUE + 1; w < WORKLOAD_COUNT; w++)
+		if (run->claim_mode && strcmp(run->claim_mode, workload_names[w]) == 0)
+			return true;
+	return false;
 }
 
 int figures_build_guarded(struct figures *f, const struct run_result *const *runs, size_t n)

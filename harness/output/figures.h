@@ -74,7 +74,10 @@ int figures_build_server(struct figures *f, const struct run_result *const *runs
  */
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size);
 
-/* Whether run is of a guarded-resource workload: its figures are the guarded-resources table's. */
+/*
+ * Whether run is of a guarded-resource workload (its mode is the workload's name): its
+ * figures are the guarded-resources table's.
+ */
 bool figures_is_guarded(const struct run_result *run);
 
 /*

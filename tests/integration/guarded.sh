@@ -51,7 +51,7 @@ check_jq "$dir/pg.json" '.results[] | select(.group == "wait-limit") | .complete
 
 # ---- SQLite: every guard with a form there, in each workload ----
 for w in refresh exclusive-use resource; do
-	run_json "sqlite-$w" --db "sqlite:$dir/$w.db" --workload "$w" --workers 3 --duration 0.3 --stale-ms 100 \
+	run_json "sqlite-$w" --db "sqlite:$dir/$w.db" --workload "$w" --workers 3 --duration 0.3 --stale-interval-ms 100 \
 		--work-ms 5 --limit 2 --write-share 0.3
 	check "$w on SQLite: runs (exit 0)" test "$(cat "$dir/sqlite-$w.status")" -eq 0
 done
@@ -79,7 +79,7 @@ expect_exit 2 '--write-share: expected a number from 0 to 1' "a write share abov
 	run --workload resource --write-share 1.5
 expect_exit 2 '--write-share: expected a number from 0 to 1' "a negative write share" \
 	run --workload resource --write-share -0.1
-expect_exit 2 '--stale-ms: expected a whole number from 1' "a stale interval of 0" run --workload refresh --stale-ms 0
+expect_exit 2 '--stale-interval-ms: expected a whole number from 1' "a stale interval of 0" run --workload refresh --stale-interval-ms 0
 expect_exit 2 '--wait-limit-ms: expected a whole number' "a wait limit that is not a number" \
 	run --workload refresh --wait-limit-ms soon
 check "claimbench list guards lists every guard with its workloads" eval \
