@@ -141,7 +141,7 @@ int sql_strategy_set(struct sql_strategy *def, enum sql_role role, const char *t
 	}
 	strcpy(st->written, text);
 	while (*text) {
-		char piece[8];		/* the $n a :name becomes */
+		char piece[12];		/* the $n a :name becomes: room for any int */
 		const char *from = text;	/* what is copied: the text itself, or piece */
 		size_t n = verbatim_length(text), copied;
 
