@@ -71,14 +71,17 @@ static int start_and_join(struct run_shared *s, struct guarded_worker *w, int n)
 	return started;
 }
 
-/* Fills out's per-worker counters, errors and figures from the n workers. 0, or -1 when out of memory. */
+/*
+ * Fills out's per-worker counters, errors and figures from the n workers; the run lasted
+ * until the last of them stopped (past --duration by the cycle in hand, short of it when
+ * interrupted). 0, or -1 when out of memory.
+ */
 static int measure(const struct run_config *cfg, const struct guarded_worker *w, int n, struct run_result *out)
 {
 	struct acquisitions_input in = {
 		.resources = cfg->guarded.workload == WORKLOAD_RESOURCE ? cfg->guarded.resources : 1,
 		.limit = cfg->guarded.workload == WORKLOAD_RESOURCE ? cfg->guarded.limit : 1,
 		.stale_ns = cfg->guarded.workload == WORKLOAD_RESOURCE ? 0 : (int64_t)cfg->guarded.stale_ms * 1000000,
-		.duration_ns = duration_ns_of(cfg),
 	};
 	struct acquisition *all;
 	size_t total = 0;
@@ -89,6 +92,8 @@ static int measure(const struct run_config *cfg, const struct guarded_worker *w,
 		if (w[i].finished_ns > in.duration_ns)
 			in.duration_ns = w[i].finished_ns;
 	}
+	if (!in.duration_ns)
+		in.duration_ns = duration_ns_of(cfg);
 	all = malloc((total + 1) * sizeof(*all));
 	out->per_worker = calloc((size_t)n, sizeof(*out->per_worker));
 	if (!all || !out->per_worker)
