@@ -152,6 +152,19 @@ static int bucket_members(json_object *obj, const struct run_result *run, size_t
 	return bad ? -1 : 0;
 }
 
+/* Adds the members of point i of a guarded run's holders over time to obj. 0, or -1 when out of memory. */
+static int holder_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct holder_point *p = &run->holders[i];
+	int bad = 0;
+
+	bad |= json_put(obj, "t_ms", json_object_new_int64(p->t_ms));
+	bad |= json_put(obj, "resource", json_object_new_int64(p->resource));
+	bad |= json_put(obj, "holders", json_object_new_int64(p->holders));
+	bad |= json_put(obj, "waiting", json_object_new_int64(p->waiting));
+	return bad ? -1 : 0;
+}
+
 /* v as a JSON integer, or null when it is SAMPLE_UNKNOWN. */
 static json_object *sampled(int64_t v)
 {
@@ -236,7 +249,7 @@ static json_object *object_array(const struct run_result *run, size_t n,
 static json_object *run_object(const struct run_result *run)
 {
 	json_object *obj = json_object_new_object();
-	json_object *params, *workers, *series, *faults, *samples, *phases, *plans;
+	json_object *params, *workers, *series, *holders, *faults, *samples, *phases, *plans;
 
 	if (!obj)
 		return NULL;
@@ -252,6 +265,9 @@ static json_object *run_object(const struct run_result *run)
 		goto fail;
 	series = object_array(run, run->series ? run->n_series : 0, bucket_members);
 	if (!series || json_put(obj, "series", series) < 0)
+		goto fail;
+	holders = object_array(run, run->holders ? run->n_holders : 0, holder_members);
+	if (!holders || json_put(obj, "holders", holders) < 0)
 		goto fail;
 	faults = object_array(run, run->faults ? run->n_faults : 0, fault_members);
 	if (!faults || json_put(obj, "faults", faults) < 0)

@@ -65,6 +65,21 @@ check_jq "$dir/sqlite-exclusive-use.json" '[.results[] | select(.strategy != "na
 check_jq "$dir/sqlite-resource.json" '.results[] | select(.strategy == "ticket-line") | .guarded.violations == 0 and
 	.guarded.max_holders <= 2' "resource on SQLite: the ticket line keeps top-X and readers apart from writers"
 
+check_jq "$dir/sqlite-resource.json" '.results[0] | (.holders | length) > 0 and ([.holders[].resource] | max) == 0 and
+	([.holders[].holders] | max) == .guarded.max_holders' \
+	"the holders over time are in the JSON, their peak the run's most holders"
+
+# ---- Ctrl-C: the workers stop, what was measured is kept and marked incomplete (exit 4) ----
+"$CLAIMBENCH" run --db "sqlite:$dir/c.db" --workload exclusive-use --guard table-exclusive --workers 3 --duration 30 \
+	--work-ms 50 --format json --no-progress --results "$store" >"$dir/ctrl-c.json" 2>"$dir/ctrl-c.err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+check "Ctrl-C stops a guarded run at once (exit 4)" test $? -eq 4
+check_jq "$dir/ctrl-c.json" '.results[0] | .complete == false and .guarded.grants > 5 and .guarded.grants_per_s > 10' \
+	"the interrupted run keeps its acquisitions, its rate over the time it ran, and is marked incomplete"
+
 # ---- refusals and bad input: exit 2, nothing run ----
 expect_exit 2 'guard advisory cannot run on sqlite: SQLite has no advisory locks' "advisory on SQLite is refused" \
 	run --db "sqlite:$dir/r.db" --workload refresh --guard advisory
