@@ -2,9 +2,9 @@
  * The acquisitions ledger of a guarded-resource run (refresh, exclusive-use, resource;
  * docs/guarded.md): every acquisition of the guarded resource with its start, grant,
  * release and outcome, one array per worker thread, written only by that thread and
- * merged after the run. The
- * figures of struct guard_figures and the holders-over-time series are computed from it
- * alone, exactly (no sampling): docs/metrics.md ("Guarded resources") defines each.
+ * merged after the run. The figures of struct guard_figures and the holders-over-time
+ * series are computed from it alone, exactly (no sampling): docs/metrics.md ("Guarded
+ * resources") defines each.
  */
 #ifndef CLAIMBENCH_ACQUISITIONS_H
 #define CLAIMBENCH_ACQUISITIONS_H
