@@ -174,7 +174,10 @@ static enum acq_outcome take(struct guarded_worker *w, const struct guard_lock *
 	return ACQ_GRANTED;
 }
 
-/* Ends a's hold: notes the release instant and commits l's transaction. 0, or -1 (w aborted). */
+/*
+ * Ends a's hold: notes the release instant and commits l's transaction. 0, or -1 when the
+ * commit failed (a recorded as an error, w aborted).
+ */
 static int release(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
 	a->release_ns = now_rel(w);
@@ -182,6 +185,8 @@ static int release(struct guarded_worker *w, const struct guard_lock *l, struct 
 	if (l->begin_sql[w->g->run->db->kind] && run_slot(w, GSLOT_COMMIT, NULL, 0, NULL, 0) < 0) {
 		count_error(w);
 		abort_worker(w, "commit");
+		a->outcome = ACQ_ERROR;
+		record(w, a);
 		return -1;
 	}
 	return 0;
@@ -225,6 +230,22 @@ static int not_granted(struct guarded_worker *w, struct acquisition *a, enum acq
 }
 
 /*
+ * After a check that timed out: records it, then uses the cache unchecked, as a job that
+ * gave up waiting goes on with what there is, judged against the period current then. 0, or -1.
+ */
+static int use_unchecked(struct guarded_worker *w, struct acquisition *a)
+{
+	a->outcome = ACQ_TIMEOUT;
+	a->release_ns = now_rel(w);
+	if (read_cache(w, period_at(w, a->release_ns), &a->seen) < 0)
+		return fail(w, a, "using the cache");
+	if (record(w, a) < 0)
+		return -1;
+	run_pause_ns(w->g->run, (int64_t)(w->g->run->cfg->work_ms * 1e6));
+	return 0;
+}
+
+/*
  * One cycle of the refresh workload (seed 003, step 1): take the guard, read the status,
  * refresh the cache in two halves when it is of an earlier period, release, then use it.
  */
@@ -235,6 +256,8 @@ static int refresh_cycle(struct guarded_worker *w)
 	enum acq_outcome outcome = take(w, l, &a);
 	int64_t status[2], seen_period, version;
 
+	if (outcome == ACQ_TIMEOUT)
+		return use_unchecked(w, &a);
 	if (outcome != ACQ_GRANTED)
 		return not_granted(w, &a, outcome);
 	a.period = period_at(w, a.grant_ns);
@@ -255,7 +278,7 @@ static int refresh_cycle(struct guarded_worker *w)
 		a.waited = status[1] > a.start_ns;
 	}
 	if (release(w, l, &a) < 0)
-		return record(w, &a), -1;
+		return -1;
 	if (read_cache(w, seen_period, &a.seen) < 0)
 		return fail(w, &a, "using the cache");
 	if (record(w, &a) < 0)
@@ -264,22 +287,25 @@ static int refresh_cycle(struct guarded_worker *w)
 	return 0;
 }
 
-/* One use of exclusive-use's cache: take the guard, read status and cache, use it for --work-ms, release. */
+/*
+ * One use of exclusive-use's cache: take the guard, read the cache (stale when of an
+ * earlier period than the one current at the grant: the refresher is behind), use it for
+ * --work-ms, release.
+ */
 static int use_cycle(struct guarded_worker *w)
 {
 	const struct guard_lock *l = lock_of(w);
 	struct acquisition a = asked(w, 0, l->mode, ROLE_USER);
 	enum acq_outcome outcome = take(w, l, &a);
-	int64_t status[2];
 
 	if (outcome != ACQ_GRANTED)
 		return not_granted(w, &a, outcome);
 	a.period = period_at(w, a.grant_ns);
-	if (run_slot(w, GSLOT_READ_STATUS, NULL, 0, status, 2) != 1 || read_cache(w, status[0], &a.seen) < 0)
+	if (read_cache(w, a.period, &a.seen) < 0)
 		return fail(w, &a, "using the cache");
 	clock_sleep_ns((int64_t)(w->g->run->cfg->work_ms * 1e6));
 	if (release(w, l, &a) < 0)
-		return record(w, &a), -1;
+		return -1;
 	return record(w, &a);
 }
 
@@ -318,7 +344,7 @@ static int refresher_cycle(struct guarded_worker *w)
 			return fail(w, &a, "filling the cache");
 		a.refreshed = 1;
 		if (release(w, l, &a) < 0)
-			return record(w, &a), -1;
+			return -1;
 		if (record(w, &a) < 0)
 			return -1;
 		break;
@@ -464,12 +490,12 @@ static bool slot_used(enum workload workload, enum guarded_slot slot)
 	case GSLOT_ROLLBACK:
 		return true;
 	case GSLOT_READ_STATUS:
-	case GSLOT_MARK_STATUS:
-	case GSLOT_READ_CACHE:
-		return workload != WORKLOAD_RESOURCE;
 	case GSLOT_WRITE_HALF_1:
 	case GSLOT_WRITE_HALF_2:
 		return workload == WORKLOAD_REFRESH;
+	case GSLOT_MARK_STATUS:
+	case GSLOT_READ_CACHE:
+		return workload != WORKLOAD_RESOURCE;
 	case GSLOT_EMPTY_CACHE:
 	case GSLOT_FILL_CACHE:
 		return workload == WORKLOAD_EXCLUSIVE_USE;

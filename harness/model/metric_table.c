@@ -239,7 +239,8 @@ const struct metric metric_table[] = {
 	  CELL_GUARD("wskip", "", 0, "waited, found it fresh, skipped"), false, NOT_COMPARED, GUARD_NONE,
 	  "guarded runs with a cache: checks granted after waiting that found the cache fresh and did not refresh" },
 	{ CNT("guarded.stale_uses", "guarded_stale_uses", guarded.stale_uses), CELL_GUARD("stale", "", 0, "uses of an old cache"),
-	  true, LOWER_IS_BETTER, GUARD_NONE, "guarded runs: uses that read a cache older than the period their check saw" },
+	  true, LOWER_IS_BETTER, GUARD_NONE, "guarded runs: uses that read a cache older than the period their check saw (refresh) or current at "
+	  "their grant (exclusive-use)" },
 	{ CNT("guarded.torn_uses", "guarded_torn_uses", guarded.torn_uses), CELL_GUARD("torn", "", 0, "uses of a half-written cache"),
 	  true, LOWER_IS_BETTER, GUARD_EXCLUSION, "guarded runs: uses that read a half-written cache (rows of two refreshes, or too few)" },
 	{ CNT("guarded.max_holders", "guarded_max_holders", guarded.max_holders),

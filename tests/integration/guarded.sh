@@ -48,6 +48,8 @@ check_jq "$dir/pg.json" '.results[] | select(.group == "truncate-fails-at-once")
 	"the refresher's TRUNCATE fails at once while a user holds the table (tried every 10 ms, refused each time)"
 check_jq "$dir/pg.json" '.results[] | select(.group == "wait-limit") | .complete and .guarded.timeouts >= 1 and
 	.guarded.wait_ms.max < 300' "FOR UPDATE WAIT n: waits over the limit time out and are counted, not fatal"
+check_jq "$dir/pg.json" '.results[] | select(.group == "wait-limit") | .guarded.stale_uses == .guarded.timeouts' \
+	"each timed-out check's worker uses the cache unchecked, and reads it stale while the refresh is under way"
 
 # ---- SQLite: every guard with a form there, in each workload ----
 for w in refresh exclusive-use resource; do
