@@ -71,6 +71,22 @@ static int check_list(const struct option_def *o, const char *text, char *err, s
 	return -1;
 }
 
+/*
+ * Copies the comma-separated list text into buf of len for strtok, refusing an empty item
+ * or a list too long. 0, or -1 with err.
+ */
+static int copy_list(const struct option_def *o, const char *text, char *buf, size_t len, char *err, size_t errlen)
+{
+	if (check_list(o, text, err, errlen) < 0)
+		return -1;
+	if (strlen(text) >= len) {
+		snprintf(err, errlen, "--%s: list too long", o->name);
+		return -1;
+	}
+	strcpy(buf, text);
+	return 0;
+}
+
 /* Appends strategy ops with mode (MODE_COUNT: not given) to cfg. 0, or -1 with err. */
 static int add_strategy(struct run_config *cfg, const struct strategy_ops *ops, enum claim_mode mode, char *err,
 			size_t errlen)
@@ -98,13 +114,8 @@ static int parse_strategies(const struct option_def *o, const char *text, void *
 				return -1;
 		return 0;
 	}
-	if (check_list(o, text, err, errlen) < 0)
+	if (copy_list(o, text, buf, sizeof(buf), err, errlen) < 0)
 		return -1;
-	if (strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "--%s: list too long", o->name);
-		return -1;
-	}
-	strcpy(buf, text);
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(item, ':');
 		const struct strategy_ops *ops;
@@ -149,13 +160,8 @@ static int parse_guards(const struct option_def *o, const char *text, void *base
 	plan->all_guards = !text || strcmp(text, "all") == 0;
 	if (plan->all_guards)
 		return 0;
-	if (check_list(o, text, err, errlen) < 0)
+	if (copy_list(o, text, buf, sizeof(buf), err, errlen) < 0)
 		return -1;
-	if (strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "--%s: list too long", o->name);
-		return -1;
-	}
-	strcpy(buf, text);
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		const struct guard_ops *g = guard_find(item);
 
@@ -210,13 +216,8 @@ static int parse_workers(const struct option_def *o, const char *text, void *bas
 	char buf[512], *save = NULL;
 	long v;
 
-	if (check_list(o, text, err, errlen) < 0)
+	if (copy_list(o, text, buf, sizeof(buf), err, errlen) < 0)
 		return -1;
-	if (strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "--%s: list too long", o->name);
-		return -1;
-	}
-	strcpy(buf, text);
 	cfg->n_worker_points = 0;
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		if (cfg->n_worker_points == MAX_WORKER_POINTS) {
@@ -370,9 +371,8 @@ static int parse_fault_list(const struct option_def *o, const char *text, struct
 	*count = 0;
 	if (!text)
 		return 0;
-	if (check_list(o, text, err, errlen) < 0)
+	if (copy_list(o, text, buf, sizeof(buf), err, errlen) < 0)
 		return -1;
-	snprintf(buf, sizeof(buf), "%s", text);
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		if (*count == MAX_FAULT_POINTS) {
 			snprintf(err, errlen, "--%s: at most %d items", o->name, MAX_FAULT_POINTS);

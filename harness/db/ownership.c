@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db/backend.h"
 #include "db/ownership.h"
 
 /* How far a process's start may lie from its note's, in seconds (the note has whole seconds, /proc ticks). */
@@ -104,4 +105,22 @@ bool owner_alive(const struct owner *o)
 		return false;
 	started = process_start(o->pid);
 	return started < 0 || (started >= o->started - START_SLACK_S && started <= o->started + START_SLACK_S);
+}
+
+int owner_refuse_existing(const struct backend_ops *db, struct db_conn *conn, const char *name, char *err,
+			  size_t errlen)
+{
+	int exists = db->table_exists(conn, name);
+
+	if (exists < 0) {
+		snprintf(err, errlen, "looking for a table %s: %s", name, db->error_message(conn));
+		return -1;
+	}
+	if (exists) {
+		snprintf(err, errlen, "a table %s exists already; claimbench never uses or drops a table it did not "
+			 "create (choose another --table-prefix; claimbench cleanup removes the tables of dead claimbench "
+			 "runs)", name);
+		return -1;
+	}
+	return 0;
 }

@@ -38,4 +38,14 @@ int owner_parse(const char *note, struct owner *o);
 /* Whether o's process is still running on this host: its pid is alive and started when o says. */
 bool owner_alive(const struct owner *o);
 
+struct backend_ops;
+struct db_conn;
+
+/*
+ * Refuses when a table called name (unquoted) exists where conn would create one:
+ * claimbench never uses or drops a table it did not create. 0, or -1 with err.
+ */
+int owner_refuse_existing(const struct backend_ops *db, struct db_conn *conn, const char *name, char *err,
+			  size_t errlen);
+
 #endif

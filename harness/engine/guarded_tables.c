@@ -149,25 +149,6 @@ int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const ch
 	return 0;
 }
 
-/* Refuses when a table called name exists: claimbench never drops what it did not create. 0, or -1 with err. */
-static int refuse_existing(const struct guarded_tables *t, struct db_conn *conn, const char *name, char *err,
-			   size_t errlen)
-{
-	int exists = t->db->table_exists(conn, name);
-
-	if (exists < 0) {
-		snprintf(err, errlen, "looking for a table %s: %s", name, t->db->error_message(conn));
-		return -1;
-	}
-	if (exists) {
-		snprintf(err, errlen, "a table %s exists already; claimbench never uses or drops a table it did not "
-			 "create (choose another --table-prefix; claimbench cleanup removes the tables of dead claimbench "
-			 "runs)", name);
-		return -1;
-	}
-	return 0;
-}
-
 /* Expands tmpl and runs it on conn. 0, or -1 with err naming what. */
 static int run_sql(const struct guarded_tables *t, struct db_conn *conn, const char *line_index, const char *tmpl,
 		   const char *what, char *err, size_t errlen)
@@ -190,8 +171,8 @@ int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *
 	enum backend_kind k = t->db->kind;
 	char index_name[160], line_index[200];
 
-	if (refuse_existing(t, conn, t->cache_name, err, errlen) < 0 ||
-	    refuse_existing(t, conn, t->control_name, err, errlen) < 0)
+	if (owner_refuse_existing(t->db, conn, t->cache_name, err, errlen) < 0 ||
+	    owner_refuse_existing(t->db, conn, t->control_name, err, errlen) < 0)
 		return -1;
 	snprintf(index_name, sizeof(index_name), "%s_line", t->control_name);
 	if (t->db->quote_identifier(conn, index_name, line_index, sizeof(line_index)) < 0) {

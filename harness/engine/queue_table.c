@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "db/ownership.h"
 #include "engine/queue_table.h"
 #include "engine/sql_template.h"
 
@@ -81,31 +82,12 @@ static int run_sql(struct db_conn *conn, const struct run_shared *s, const char 
 	return 0;
 }
 
-/* Refuses when a table called name exists: claimbench never drops what it did not create. 0, or -1 with err. */
-static int refuse_existing(struct db_conn *conn, const struct run_shared *s, const char *name, char *err,
-			   size_t errlen)
-{
-	int exists = s->db->table_exists(conn, name);
-
-	if (exists < 0) {
-		snprintf(err, errlen, "looking for a table %s: %s", name, s->db->error_message(conn));
-		return -1;
-	}
-	if (exists) {
-		snprintf(err, errlen, "a table %s exists already; claimbench never uses or drops a table it did not "
-			 "create (choose another --table-prefix; claimbench cleanup removes the tables of dead claimbench "
-			 "runs)", name);
-		return -1;
-	}
-	return 0;
-}
-
 int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen)
 {
 	const char *setup = s->strategy->setup_sql[s->db->kind];
 
-	if (refuse_existing(conn, s, s->jobs_name, err, errlen) < 0 ||
-	    refuse_existing(conn, s, s->tickets_name, err, errlen) < 0)
+	if (owner_refuse_existing(s->db, conn, s->jobs_name, err, errlen) < 0 ||
+	    owner_refuse_existing(s->db, conn, s->tickets_name, err, errlen) < 0)
 		return -1;
 	s->created_jobs = true;
 	if (run_sql(conn, s, create_sql[s->db->kind], "creating the queue table", err, errlen) < 0)
