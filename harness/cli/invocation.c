@@ -35,9 +35,61 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The first option given that only the queue workload runs, or NULL: faults, arrivals,
+ * MVCC pressure, leases, pipelines (a guarded run samples no server: --sample-ms does
+ * not apply, whatever its value).
+ */
+static const char *queue_only_option(const struct run_config *cfg)
+{
+	for (int k = 0; k < FAULT_KIND_COUNT; k++)
+		if (cfg->faults.when[k].n_at || cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
+			return "the faults (--crash-at ...)";
+	if (cfg->arrival_rate > 0)
+		return "--arrival-rate";
+	if (cfg->pressure.snapshot_s > 0 || cfg->pressure.vacuum.n_at)
+		return "MVCC pressure (--snapshot-at, --vacuum-at)";
+	if (cfg->recovery.lease_ms || cfg->rerun_errors)
+		return "leases and re-runs (--lease-ms, --rerun-errors)";
+	if (cfg->db_opts.pipeline)
+		return "--pipeline";
+	return NULL;
+}
+
+/*
+ * Refuses what the group's workload does not run: --guard for the queue, --strategy and
+ * the queue's own options for a guarded one. 0, or -1 with err.
+ */
+static int check_workload(const struct run_config *cfg, char *err, size_t errlen)
+{
+	const char *workload = workload_name((enum workload)cfg->guarded.workload);
+	const char *queue_only = queue_only_option(cfg);
+
+	if (cfg->guarded.workload == WORKLOAD_QUEUE) {
+		if (cfg->guarded.all_guards)
+			return 0;
+		snprintf(err, errlen, "--guard chooses the guards of a guarded workload (--workload refresh, exclusive-use "
+			 "or resource); the queue workload runs --strategy");
+		return -1;
+	}
+	if (!cfg->all_strategies) {
+		snprintf(err, errlen, "--strategy chooses the queue workload's strategies; the %s workload runs --guard "
+			 "(claimbench list guards)", workload);
+		return -1;
+	}
+	if (queue_only) {
+		snprintf(err, errlen, "%s: the queue workload's, not the %s workload's (docs/guarded.md)", queue_only,
+			 workload);
+		return -1;
+	}
+	return 0;
+}
+
 /* Checks what needs several options together. 0, or -1 with err. */
 static int check_combination(const struct run_config *cfg, char *err, size_t errlen)
 {
+	if (check_workload(cfg, err, errlen) < 0)
+		return -1;
 	if (cfg->rerun_errors && cfg->duration_s > 0) {
 		snprintf(err, errlen, "--rerun-errors: only a drain run can be re-run (drop --duration)");
 		return -1;

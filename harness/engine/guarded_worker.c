@@ -73,7 +73,10 @@ static void abort_worker(struct guarded_worker *w, const char *what)
 		 w->conn ? w->g->run->db->error_message(w->conn) : "not connected");
 }
 
-/* Runs the prepared statement of slot with the n params (text); copies up to ncols columns of its first row into out. Rows, or -1. */
+/*
+ * Runs the prepared statement of slot with the n params (text); copies up to ncols columns
+ * of its first row into out. Its rows, or -1.
+ */
 static int run_slot(struct guarded_worker *w, enum guarded_slot slot, const char *const *params, int n,
 		    int64_t *out, int ncols)
 {

@@ -99,5 +99,10 @@ expect_exit 2 '--write-share: expected a number from 0 to 1' "a negative write s
 expect_exit 2 '--stale-interval-ms: expected a whole number from 1' "a stale interval of 0" run --workload refresh --stale-interval-ms 0
 expect_exit 2 '--wait-limit-ms: expected a whole number' "a wait limit that is not a number" \
 	run --workload refresh --wait-limit-ms soon
+expect_exit 2 '--strategy chooses the queue workload.s strategies; the refresh workload runs --guard' \
+	"--strategy with a guarded workload" run --workload refresh --strategy naive
+expect_exit 2 '--guard chooses the guards of a guarded workload' "--guard with the queue workload" run --guard naive
+expect_exit 2 'the faults \(--crash-at ...\): the queue workload.s, not the resource workload.s' \
+	"a fault with a guarded workload" run --workload resource --crash-rate 0.1
 check "claimbench list guards lists every guard with its workloads" eval \
 	'"$CLAIMBENCH" list guards | grep -Eq "^ticket-line-racy +resource +yes +yes"'
