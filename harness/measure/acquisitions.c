@@ -2,7 +2,7 @@
  * The figures of a guarded-resource run from its acquisitions ledger, exactly
  * (docs/metrics.md, "Guarded resources", says the same for users):
  *
- * granted	an acquisition whose outcome is ACQ_GRANTED. grants counts them;
+ * granted	a holder (below): granted, then released, abandoned or expired. grants counts them;
  *		grants_per_s is grants / duration; polls_per_grant the polls of the
  *		granted / grants (NaN without a grant); wait_ms the nearest-rank p50,
  *		p90, p99, p99.9 and the exact max of grant_ns - start_ns over them, in ms,
@@ -220,10 +220,12 @@ static void count_outcomes(const struct acquisitions_input *in, struct guard_fig
 	for (size_t i = 0; i < in->n; i++) {
 		const struct acquisition *a = &in->acqs[i];
 
-		switch (a->outcome) {
-		case ACQ_GRANTED:
+		if (is_holder(a)) {
 			out->grants++;
 			polls += a->polls;
+		}
+		switch (a->outcome) {
+		case ACQ_GRANTED:
 			out->waited_skips += a->waited && !a->refreshed && a->role == ROLE_USER;
 			break;
 		case ACQ_TIMEOUT:
@@ -257,7 +259,7 @@ static size_t collect_waits(const struct acquisitions_input *in, bool writers_on
 	for (size_t i = 0; i < in->n; i++) {
 		const struct acquisition *a = &in->acqs[i];
 
-		if (a->outcome != ACQ_GRANTED || a->grant_ns < 0 || (writers_only && a->role != ROLE_WRITER))
+		if (!is_holder(a) || (writers_only && a->role != ROLE_WRITER))
 			continue;
 		v[k++] = a->grant_ns > a->start_ns ? a->grant_ns - a->start_ns : 0;
 	}

@@ -208,7 +208,8 @@ const struct metric metric_table[] = {
 	  CELL_SERVER("thru2", "jobs/s", 1, "throughput after its release"), false, NOT_COMPARED, GUARD_NONE,
 	  "completions per second from the snapshot's release to the run's end" },
 	{ CNT("guarded.grants", "guarded_grants", guarded.grants), CELL_GUARD("grants", "", 0, "acquisitions granted"), false,
-	  NOT_COMPARED, GUARD_NONE, "guarded runs: acquisitions of the guarded resource granted (and released)" },
+	  NOT_COMPARED, GUARD_NONE, "guarded runs: acquisitions of the guarded resource granted, whatever came after (released, abandoned, "
+	  "expired)" },
 	{ DBL("guarded.grants_per_s", "guarded_grants_per_s", guarded.grants_per_s),
 	  CELL_GUARD("rate", "grants/s", 1, "grants per second"), true, HIGHER_IS_BETTER, GUARD_NONE,
 	  "guarded runs: grants per second of the run's duration" },
