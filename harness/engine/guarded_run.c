@@ -110,7 +110,7 @@ static int measure(const struct run_config *cfg, const struct guarded_worker *w,
 		in.n += w[i].n_acqs;
 		ws->claims = w[i].n_acqs;
 		for (size_t a = 0; a < w[i].n_acqs; a++)
-			ws->completed += w[i].acqs[a].grant_ns >= 0;
+			ws->completed += w[i].acqs[a].grant_ns >= 0 && w[i].acqs[a].outcome != ACQ_ERROR;
 		for (int k = 0; k < ERR_KIND_COUNT; k++) {
 			ws->errors[k] = w[i].errors[k];
 			out->metrics.errors[k] += w[i].errors[k];
