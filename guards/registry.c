@@ -50,8 +50,3 @@ void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char
 	else
 		snprintf(buf, len, "it relies on what %s cannot do: %s", db->name, db->locking);
 }
-
-bool guard_lock_transactional(const struct guard_lock *l, enum backend_kind dialect)
-{
-	return l->begin_sql[dialect] != NULL;
-}

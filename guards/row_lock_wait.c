@@ -1,8 +1,10 @@
 /*
  * row-lock-wait (seed 003's FOR UPDATE WAIT n): row-lock with a wait limit. PostgreSQL has
- * no WAIT n clause; lock_timeout set to --wait-limit-ms on the worker's connection does
- * the same, failing with 55P03. SQLite: the busy timeout is the limit. A timeout is
- * counted, the check is skipped, and the worker goes on.
+ * no WAIT n clause; lock_timeout set to --wait-limit-ms on the worker's connection comes
+ * nearest, failing with 55P03, though it bounds each lock wait rather than the statement
+ * (a FOR UPDATE may wait for the tuple lock, then for its holder's transaction). SQLite:
+ * the busy timeout while taking the lock. A timeout is counted and the worker uses the
+ * cache unchecked.
  */
 #include "engine/guard.h"
 

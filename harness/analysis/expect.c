@@ -367,6 +367,21 @@ int expect_check(const struct expectation *e, const struct expect_target *target
 	return check_refs(e->rhs, targets, n, err, errlen);
 }
 
+/* Whether tree x has a reference to strategy name. */
+static bool names_strategy(const struct expr *x, const char *name)
+{
+	if (!x)
+		return false;
+	if (x->kind == EXPR_REF)
+		return strcmp(x->ref.strategy, name) == 0;
+	return names_strategy(x->left, name) || names_strategy(x->right, name);
+}
+
+bool expect_references(const struct expectation *e, const char *name)
+{
+	return names_strategy(e->lhs, name) || names_strategy(e->rhs, name);
+}
+
 /* Whether run r matches reference ref. */
 static bool matches(const struct expr_ref *ref, const struct run_result *r)
 {

@@ -48,6 +48,9 @@ struct expect_target {
 int expect_check(const struct expectation *e, const struct expect_target *targets, size_t n, char *err,
 		 size_t errlen);
 
+/* Whether a reference of e names the strategy (or guard) called name. */
+bool expect_references(const struct expectation *e, const char *name);
+
 /*
  * Evaluates e over the n runs: both sides into *lhs and *rhs and the verdict into *pass.
  * 0, or -1 with err when a reference matches no run.

@@ -71,6 +71,7 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 			return -1;
 		}
 		fprintf(stderr, "claimbench: leaving out %s, which cannot run on %s: %s\n", st->name, db->name, why);
+		cfg->left_out[cfg->n_left_out++] = st->name;
 	}
 	cfg->n_strategies = kept;
 	return 0;
@@ -228,10 +229,24 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 	return status;
 }
 
-/* Prints r in the asked format on stdout, with the repeat summaries and the expectations' verdicts. */
+/* Whether name is among the n names. */
+static bool name_in(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Prints r in the asked format on stdout, with the repeat summaries and the expectations'
+ * verdicts (SKIP for those naming what the backend left out).
+ */
 static bool print_report(const struct run_invocation *inv, const struct report *r)
 {
 	const struct run_config *cfg = &inv->groups[0];
+	const char *left_out[MAX_STRATEGIES];
+	size_t n_left_out = 0;
 	FILE *verdicts = cfg->format == FORMAT_TABLE ? stdout : stderr;
 	bool all_pass;
 
@@ -243,7 +258,11 @@ static bool print_report(const struct run_invocation *inv, const struct report *
 		report_print_table(stdout, r);
 	if (cfg->format == FORMAT_TABLE)
 		summary_print_table(stdout, r);
-	all_pass = verdicts_print(verdicts, inv->expects, inv->n_expects, r);
+	for (size_t g = 0; g < inv->n_groups; g++)
+		for (size_t i = 0; i < inv->groups[g].n_left_out && n_left_out < MAX_STRATEGIES; i++)
+			if (!name_in(left_out, n_left_out, inv->groups[g].left_out[i]))
+				left_out[n_left_out++] = inv->groups[g].left_out[i];
+	all_pass = verdicts_print(verdicts, inv->expects, inv->n_expects, r, left_out, n_left_out);
 	fflush(stdout);
 	return all_pass;
 }
@@ -367,7 +386,6 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 	return 0;
 }
 
-/* Applies check_backend to every group. 0, or -1 with err. */
 /*
  * Keeps in cfg's guarded plan the guards that guard its workload and can run on db. One
  * asked for by name that does not is refused, saying why; --guard all takes those of the
@@ -403,6 +421,7 @@ static int check_guards(struct run_config *cfg, const struct backend_ops *db, ch
 			return -1;
 		}
 		fprintf(stderr, "claimbench: leaving out %s, which cannot run on %s: %s\n", g->name, db->name, why);
+		cfg->left_out[cfg->n_left_out++] = g->name;
 	}
 	plan->n_guards = kept;
 	if (!kept) {
@@ -412,6 +431,10 @@ static int check_guards(struct run_config *cfg, const struct backend_ops *db, ch
 	return 0;
 }
 
+/*
+ * Checks every group against db: its strategies (check_backend) or guards (check_guards),
+ * faults, timeouts and connections. 0, or -1 with err.
+ */
 static int check_groups(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
 {
 	for (size_t g = 0; g < inv->n_groups; g++) {

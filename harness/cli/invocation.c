@@ -57,6 +57,41 @@ static const char *queue_only_option(const struct run_config *cfg)
 }
 
 /*
+ * Refuses in a guarded group what its workload would ignore or what would stall it: a
+ * claim mode, drawn use times, the resource workload's settings elsewhere, exclusive-use
+ * without a user, abandoned tickets that nothing expires. 0, or -1 with err.
+ */
+static int check_guarded_settings(const struct run_config *cfg, const char *workload, char *err, size_t errlen)
+{
+	const struct guarded_plan *p = &cfg->guarded;
+
+	if (cfg->claim_mode != MODE_COUNT || cfg->work_dist != WORK_FIXED) {
+		snprintf(err, errlen, "--%s: the queue workload's; a guarded workload has no claim mode, and its uses "
+			 "take --work-ms each", cfg->claim_mode != MODE_COUNT ? "claim-mode" : "work-dist");
+		return -1;
+	}
+	if (p->workload != WORKLOAD_RESOURCE && (p->resources != 1 || p->limit != 1 || p->write_share > 0 ||
+						  p->ticket_expiry_ms || p->abandon_share > 0)) {
+		snprintf(err, errlen, "--resources, --limit, --write-share, --ticket-expiry-ms and --abandon-share are "
+			 "the resource workload's, not the %s workload's", workload);
+		return -1;
+	}
+	for (size_t i = 0; p->workload == WORKLOAD_EXCLUSIVE_USE && i < cfg->n_worker_points; i++) {
+		if (cfg->workers[i] < 2) {
+			snprintf(err, errlen, "--workers %d: exclusive-use needs 2 or more (seat 0 refreshes, the others "
+				 "use the cache)", cfg->workers[i]);
+			return -1;
+		}
+	}
+	if (p->abandon_share > 0 && !p->ticket_expiry_ms) {
+		snprintf(err, errlen, "--abandon-share needs --ticket-expiry-ms: nothing else removes a dead holder's "
+			 "ticket, and its resource would stay blocked to the run's end");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Refuses what the group's workload does not run: --guard for the queue, --strategy and
  * the queue's own options for a guarded one. 0, or -1 with err.
  */
@@ -82,7 +117,7 @@ static int check_workload(const struct run_config *cfg, char *err, size_t errlen
 			 workload);
 		return -1;
 	}
-	return 0;
+	return check_guarded_settings(cfg, workload, err, errlen);
 }
 
 /* Checks what needs several options together. 0, or -1 with err. */

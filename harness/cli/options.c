@@ -465,10 +465,10 @@ const struct option_def command_options[] = {
 	{ RUN_ROW("refresh-ms", OPTION_INT, guarded.refresh_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "20", .arg = "MS", .help = "refresh, exclusive-use: a refresh takes MS between writing its two "
 					      "halves: the window in which the cache is half-written" },
-	{ RUN_ROW("wait-limit-ms", OPTION_INT, guarded.wait_limit_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	{ RUN_ROW("wait-limit-ms", OPTION_INT, guarded.wait_limit_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
 	  .def = "50", .arg = "MS",
 	  .help = "row-lock-wait: how long the lock may be waited for (lock_timeout on PostgreSQL, the busy timeout on "
-		  "SQLite); a timeout is counted and its worker uses the cache unchecked (0: no limit)" },
+		  "SQLite); a timeout is counted and its worker uses the cache unchecked" },
 	{ RUN_ROW("retry-ms", OPTION_INT, guarded.retry_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "5", .arg = "MS", .help = "nowait-retry, truncate-nowait: pause before trying a refused lock again" },
 	{ RUN_ROW("line-poll-ms", OPTION_INT, guarded.poll_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,

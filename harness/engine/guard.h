@@ -62,7 +62,4 @@ bool guard_runs_on(const struct guard_ops *g, const struct backend_ops *db);
 /* Why g cannot run on db, into buf ("SQLite has no advisory locks"); call when guard_runs_on is false. */
 void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char *buf, size_t len);
 
-/* True when g's lock, taken by a user, begins a transaction that its release commits. */
-bool guard_lock_transactional(const struct guard_lock *l, enum backend_kind dialect);
-
 #endif

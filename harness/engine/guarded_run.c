@@ -9,8 +9,9 @@
 #include "engine/signals.h"
 #include "model/metric_table.h"
 
-/* Acquisitions a worker is sized for per second of the run before its array grows. */
+/* Acquisitions a worker is sized for per second of the run, up to RESERVED_S seconds, before its array grows. */
 #define EXPECTED_ACQS_PER_S 2000
+#define RESERVED_S 10.0
 
 /* The run's duration in ns: --duration, or the default of a guarded run. */
 static int64_t duration_ns_of(const struct run_config *cfg)
@@ -37,7 +38,8 @@ static struct run_result result_of(const struct run_config *cfg, const struct gu
 /* Connects and prepares n workers. 0, or -1 with err (the opened ones are closed). */
 static int open_workers(const struct guarded_shared *g, struct guarded_worker *w, int n, char *err, size_t errlen)
 {
-	size_t expected = (size_t)((double)duration_ns_of(g->run->cfg) / 1e9 * EXPECTED_ACQS_PER_S) + 64;
+	double seconds = (double)duration_ns_of(g->run->cfg) / 1e9;
+	size_t expected = (size_t)((seconds < RESERVED_S ? seconds : RESERVED_S) * EXPECTED_ACQS_PER_S) + 64;
 
 	for (int i = 0; i < n; i++) {
 		char why[512];

@@ -141,25 +141,36 @@ static int64_t next_version(struct guarded_worker *w)
 	return ((int64_t)(w->seat + 1) << 32) | (int64_t)++w->refreshes;
 }
 
+/* How long w's statements wait for a held lock while taking l, in set_lock_wait's terms. */
+static int lock_wait_ms(const struct guarded_worker *w, const struct guard_lock *l)
+{
+	switch (l->wait) {
+	case GUARD_WAIT_LIMIT:
+		return plan_of(w)->wait_limit_ms;
+	case GUARD_RETRIES:
+	case GUARD_REFUSES:
+		return w->g->run->db->kind == BACKEND_SQLITE ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
 /*
- * Takes lock l for a (its begin, then its lock statement), meeting a held lock as l
- * says: ACQ_GRANTED with a->grant_ns set, inside the lock's transaction when it has one;
- * ACQ_TIMEOUT, ACQ_REFUSED, ACQ_WAITING (the run ended while retrying) or ACQ_ERROR with
- * the transaction rolled back. Counts each try in a->polls.
+ * Tries l for a until it is granted or l gives up, as take() says; each try counted in
+ * a->polls.
  */
-static enum acq_outcome take(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
+static enum acq_outcome try_lock(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
 	enum backend_kind k = w->g->run->db->kind;
 	enum guarded_slot begin = l == &w->g->guard->writer ? GSLOT_BEGIN_WRITER : GSLOT_BEGIN_USER;
+	enum guarded_slot lock = l == &w->g->guard->writer ? GSLOT_LOCK_WRITER : GSLOT_LOCK_USER;
 	enum error_kind kind;
 
 	for (;;) {
 		a->polls++;
-		if (!l->begin_sql[k])
-			break;
-		if (run_slot(w, begin, NULL, 0, NULL, 0) >= 0 &&
-		    (!l->lock_sql[k] || run_slot(w, begin + 1, NULL, 0, NULL, 0) >= 0))
-			break;
+		if (!l->begin_sql[k] || (run_slot(w, begin, NULL, 0, NULL, 0) >= 0 &&
+					 (!l->lock_sql[k] || run_slot(w, lock, NULL, 0, NULL, 0) >= 0)))
+			return ACQ_GRANTED;
 		kind = count_error(w);
 		run_slot(w, GSLOT_ROLLBACK, NULL, 0, NULL, 0);
 		if (run_stopping(w->g->run))
@@ -173,13 +184,34 @@ static enum acq_outcome take(struct guarded_worker *w, const struct guard_lock *
 		if (!run_pause_ns(w->g->run, (int64_t)plan_of(w)->retry_ms * 1000000) || time_up(w))
 			return ACQ_WAITING;
 	}
-	a->grant_ns = now_rel(w);
-	return ACQ_GRANTED;
+}
+
+/*
+ * Takes lock l for a (its begin, then its lock statement), meeting a held lock as l
+ * says: ACQ_GRANTED with a->grant_ns set, inside the lock's transaction when it has one;
+ * ACQ_TIMEOUT, ACQ_REFUSED, ACQ_WAITING (the run ended while retrying) or ACQ_ERROR with
+ * the transaction rolled back. On SQLite the busy wait l asks for holds while taking it
+ * only (PostgreSQL's lock_timeout is the connection's, set once: its NOWAIT is in the SQL).
+ */
+static enum acq_outcome take(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
+{
+	const struct backend_ops *db = w->g->run->db;
+	bool own_wait = db->kind == BACKEND_SQLITE && lock_wait_ms(w, l) >= 0;
+	enum acq_outcome outcome;
+
+	if (own_wait)
+		db->set_lock_wait(w->conn, lock_wait_ms(w, l));
+	outcome = try_lock(w, l, a);
+	if (own_wait)
+		db->set_lock_wait(w->conn, -1);
+	if (outcome == ACQ_GRANTED)
+		a->grant_ns = now_rel(w);
+	return outcome;
 }
 
 /*
  * Ends a's hold: notes the release instant and commits l's transaction. 0, or -1 when the
- * commit failed (a recorded as an error, w aborted).
+ * commit failed (rolled back, a recorded as an error, w aborted).
  */
 static int release(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
@@ -188,6 +220,7 @@ static int release(struct guarded_worker *w, const struct guard_lock *l, struct 
 	if (l->begin_sql[w->g->run->db->kind] && run_slot(w, GSLOT_COMMIT, NULL, 0, NULL, 0) < 0) {
 		count_error(w);
 		abort_worker(w, "commit");
+		run_slot(w, GSLOT_ROLLBACK, NULL, 0, NULL, 0);
 		a->outcome = ACQ_ERROR;
 		record(w, a);
 		return -1;
@@ -203,6 +236,18 @@ static int fail(struct guarded_worker *w, struct acquisition *a, const char *wha
 	run_slot(w, GSLOT_ROLLBACK, NULL, 0, NULL, 0);
 	a->outcome = ACQ_ERROR;
 	a->release_ns = now_rel(w);
+	record(w, a);
+	return -1;
+}
+
+/*
+ * Ends a's cycle on the error of the use that followed its release: a keeps its outcome
+ * (its hold was done), the error is counted and w aborted. -1.
+ */
+static int use_failed(struct guarded_worker *w, struct acquisition *a)
+{
+	count_error(w);
+	abort_worker(w, "using the cache");
 	record(w, a);
 	return -1;
 }
@@ -241,7 +286,7 @@ static int use_unchecked(struct guarded_worker *w, struct acquisition *a)
 	a->outcome = ACQ_TIMEOUT;
 	a->release_ns = now_rel(w);
 	if (read_cache(w, period_at(w, a->release_ns), &a->seen) < 0)
-		return fail(w, a, "using the cache");
+		return use_failed(w, a);
 	if (record(w, a) < 0)
 		return -1;
 	run_pause_ns(w->g->run, (int64_t)(w->g->run->cfg->work_ms * 1e6));
@@ -283,7 +328,7 @@ static int refresh_cycle(struct guarded_worker *w)
 	if (release(w, l, &a) < 0)
 		return -1;
 	if (read_cache(w, seen_period, &a.seen) < 0)
-		return fail(w, &a, "using the cache");
+		return use_failed(w, &a);
 	if (record(w, &a) < 0)
 		return -1;
 	run_pause_ns(w->g->run, (int64_t)(w->g->run->cfg->work_ms * 1e6));
@@ -314,15 +359,15 @@ static int use_cycle(struct guarded_worker *w)
 
 /*
  * exclusive-use's refresher: at the start of every stale period, empty and refill the
- * cache under the writer's lock, trying again after --retry-ms while the lock is refused.
+ * cache under the writer's lock, trying again after --retry-ms while the lock is refused;
+ * then sleep to the next period's start (or the run's end), however late the grant came.
  */
 static int refresher_cycle(struct guarded_worker *w)
 {
 	const struct guard_lock *l = lock_of(w);
 	const struct run_shared *s = w->g->run;
 	int64_t stale_ns = (int64_t)plan_of(w)->stale_ms * 1000000;
-	int64_t boundary = s->start_ns + (period_at(w, now_rel(w)) - 1) * stale_ns;
-	int64_t version;
+	int64_t version, next;
 
 	for (;;) {
 		struct acquisition a = asked(w, 0, l->mode, ROLE_WRITER);
@@ -346,13 +391,12 @@ static int refresher_cycle(struct guarded_worker *w)
 		    run_slot2(w, GSLOT_MARK_STATUS, a.period, now_rel(w)) < 0)
 			return fail(w, &a, "filling the cache");
 		a.refreshed = 1;
-		if (release(w, l, &a) < 0)
-			return -1;
-		if (record(w, &a) < 0)
+		if (release(w, l, &a) < 0 || record(w, &a) < 0)
 			return -1;
 		break;
 	}
-	run_sleep_until(s, boundary + stale_ns, NULL);
+	next = s->start_ns + (int64_t)period_at(w, now_rel(w)) * stale_ns;
+	run_sleep_until(s, s->deadline_ns && s->deadline_ns < next ? s->deadline_ns : next, NULL);
 	return 0;
 }
 
@@ -547,22 +591,6 @@ static int prepare_all(struct guarded_worker *w, char *err, size_t errlen)
 	return 0;
 }
 
-/* How long w's statements wait for a held lock: what its guard's lock asks of the connection. */
-static int lock_wait_ms(const struct guarded_worker *w)
-{
-	const struct guard_lock *l = lock_of(w);
-
-	switch (l->wait) {
-	case GUARD_WAIT_LIMIT:
-		return plan_of(w)->wait_limit_ms;
-	case GUARD_RETRIES:
-	case GUARD_REFUSES:
-		return w->g->run->db->kind == BACKEND_SQLITE ? 0 : -1;
-	default:
-		return -1;
-	}
-}
-
 int guarded_worker_open(struct guarded_worker *w, const struct guarded_shared *g, int seat, size_t expected,
 			char *err, size_t errlen)
 {
@@ -583,7 +611,7 @@ int guarded_worker_open(struct guarded_worker *w, const struct guarded_shared *g
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (db->set_lock_wait(w->conn, lock_wait_ms(w)) < 0) {
+	if (db->kind == BACKEND_POSTGRESQL && db->set_lock_wait(w->conn, lock_wait_ms(w, lock_of(w))) < 0) {
 		snprintf(err, errlen, "setting its lock wait: %s", db->error_message(w->conn));
 		goto fail;
 	}

@@ -23,7 +23,8 @@
  *		A holder whose interval is empty (end <= grant) is judged at its grant
  *		and never held.
  * fifo_inversions
- *		per resource, over holders with ticket > 0: unordered pairs {a, b} with
+ *		unknown when no holder has a ticket (no line); else per resource, over
+ *		holders with ticket > 0: unordered pairs {a, b} with
  *		a.ticket < b.ticket and b.grant_ns < a.grant_ns that conflict: either is
  *		EXCLUSIVE, or both are LIMITED and limit is 1. Counted with a Fenwick tree
  *		over grant ranks: inversions(all) - inversions(non-exclusive), plus
@@ -431,7 +432,7 @@ static uint64_t count_inversions(const struct line_entry *e, size_t n, int64_t *
 	return inversions;
 }
 
-/* Fills out's fifo_inversions. 0, or -1 when out of memory. */
+/* Fills out's fifo_inversions: unknown when no holder has a ticket (no line). 0, or -1 when out of memory. */
 static int count_fifo_inversions(const struct acquisitions_input *in, struct guard_figures *out)
 {
 	struct line_entry *e = alloc_zeroed(in->n, sizeof(*e));
@@ -448,6 +449,11 @@ static int count_fifo_inversions(const struct acquisitions_input *in, struct gua
 			e[n++] = (struct line_entry){ .ticket = a->ticket, .grant_ns = a->grant_ns,
 						      .resource = a->resource, .mode = mode_of(a) };
 	}
+	ret = 0;
+	out->fifo_inversions = METRIC_UNKNOWN;
+	if (!n)
+		goto out;
+	ret = -1;
 	qsort(e, n, sizeof(*e), cmp_line_grant);
 	for (size_t i = 0; i < n; i++) {
 		m += i == 0 || e[i].grant_ns != e[i - 1].grant_ns;

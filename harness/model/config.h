@@ -124,6 +124,8 @@ struct run_config {
 	const struct strategy_ops *const *defined;	/* the strategies the scenario defines in SQL, by name after the registry's */
 	size_t n_defined;				/* entries in defined */
 	struct strategy_choice strategies[MAX_STRATEGIES]; /* what to run, in order */
+	const char *left_out[MAX_STRATEGIES];		/* the strategies or guards "all" left out: the backend cannot run them */
+	size_t n_left_out;				/* entries used in left_out */
 	enum claim_mode claim_mode;			/* --claim-mode for strategies given without one; MODE_COUNT: each one's own */
 	size_t n_strategies;				/* entries used in strategies */
 	int workers[MAX_WORKER_POINTS];			/* worker counts to run each strategy at */

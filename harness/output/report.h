@@ -33,7 +33,12 @@ int report_print_json(FILE *out, const struct report *r);
 /* Prints, after the runs' table, a table of the repetitions' summaries (nothing when no run was repeated). */
 void summary_print_table(FILE *out, const struct report *r);
 
-/* Prints each expectation with its measured sides and PASS or FAIL. true when every one passed. */
-bool verdicts_print(FILE *out, const struct expectation *expects, size_t n, const struct report *r);
+/*
+ * Prints each expectation with its measured sides and PASS or FAIL; SKIP, with the reason,
+ * for one that no run matches because it names one of the n_left_out strategies or guards
+ * the backend could not run (left_out). true when none failed.
+ */
+bool verdicts_print(FILE *out, const struct expectation *expects, size_t n, const struct report *r,
+		    const char *const *left_out, size_t n_left_out);
 
 #endif

@@ -117,7 +117,7 @@ for s in classic race ramp lewis quartz steady sqlite-busy chaos mvcc field sema
 	ramp) scale=(--jobs 600 --workers 8) ;;
 	mvcc) scale=(--jobs 50000) ;;
 	field) scale=(--jobs 300) ;;
-	semaphore) scale=(--duration 0.6) ;;
+	semaphore) scale=(--duration 0.4) ;;
 	tickets) scale=(--duration 1) ;;
 	esac
 	"$CLAIMBENCH" run --scenario "scenarios/$s.ini" "${scale[@]}" --no-progress --results "$store" \

@@ -179,6 +179,10 @@ static void test_inversion_pairs(void)
 	};
 
 	CHECK(figures(excl, 2, 1, 0, 100).fifo_inversions == 1, "an exclusive pair granted against its tickets: 1");
+	excl[0].ticket = excl[1].ticket = 0;
+	CHECK(figures(excl, 2, 1, 0, 100).fifo_inversions == METRIC_UNKNOWN, "no ticket, no line: unknown");
+	excl[0].ticket = 1;
+	excl[1].ticket = 2;
 	CHECK(figures(readers, 2, 1, 0, 100).fifo_inversions == 0, "two readers in either order: 0");
 	CHECK(figures(mixed, 2, 1, 0, 100).fifo_inversions == 1, "a writer granted before an earlier reader: 1");
 	CHECK(figures(limited, 2, 1, 0, 100).fifo_inversions == 1, "a limited pair reversed under X = 1: 1");
@@ -314,13 +318,14 @@ static void test_outcomes(void)
 	CHECK_NEAR(f.grants_per_s, 2.0, 1e-12, "3 grants in 1.5 s: 2 a second (%g)", f.grants_per_s);
 }
 
-/* An empty ledger: counts 0, every duration and ratio unknown. */
+/* An empty ledger: counts 0, every duration and ratio unknown, and the line's inversions. */
 static void test_empty(void)
 {
 	struct guard_figures f = figures(NULL, 0, 1, 0, 1000);
 
-	CHECK(f.grants == 0 && f.grants_per_s == 0 && f.violations == 0 && f.fifo_inversions == 0 && f.max_holders == 0 &&
-	      f.starved == 0 && f.stale_uses == 0, "empty ledger: counts 0");
+	CHECK(f.grants == 0 && f.grants_per_s == 0 && f.violations == 0 && f.max_holders == 0 && f.starved == 0 &&
+	      f.stale_uses == 0, "empty ledger: counts 0");
+	CHECK(f.fifo_inversions == METRIC_UNKNOWN, "empty ledger: no line, its inversions unknown");
 	CHECK(isnan(f.polls_per_grant) && isnan(f.wait_ms.p50) && isnan(f.wait_ms.max) && isnan(f.writer_wait_ms.p99),
 	      "empty ledger: polls per grant and waits unknown");
 	CHECK(f.refreshes == METRIC_UNKNOWN, "empty ledger without a cache: refreshes unknown");
