@@ -85,7 +85,7 @@ static void write_resource(const struct chart_set *set, FILE *f, struct chart *c
 {
 	const struct holder_point *p = &run->holders[*i];
 	int32_t resource = p->resource;
-	double limit = holders_limit(run);
+	double limit = holders_limit(run), end;
 	char title[CHART_LABEL + 32];
 
 	if (*i == 0)
@@ -101,12 +101,12 @@ static void write_resource(const struct chart_set *set, FILE *f, struct chart *c
 		*top = p->holders > *top ? p->holders : *top;
 		*top = p->waiting > *top ? p->waiting : *top;
 	}
-	fprintf(f, "%.3f\t%u\t%u\t", (p->t_ms + SERIES_BUCKET_NS / 1e6) / 1000.0, p->holders, p->waiting);
+	end = (p->t_ms + SERIES_BUCKET_NS / 1e6) / 1000.0;
+	fprintf(f, "%.3f\t%u\t%u\t", end, p->holders, p->waiting);
 	chart_put_num(f, limit);
 	putc('\n', f);
 	*top = limit > *top ? limit : *top;
-	c->xhi = (p->t_ms + SERIES_BUCKET_NS / 1e6) / 1000.0 > c->xhi ? (p->t_ms + SERIES_BUCKET_NS / 1e6) / 1000.0 :
-									 c->xhi;
+	c->xhi = end > c->xhi ? end : c->xhi;
 	chart_add_case_block(set, c, k);
 }
 
