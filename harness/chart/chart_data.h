@@ -114,7 +114,8 @@ struct chart {
 					   timeline's with a duplicate, the throughput's with a ceiling of
 					   their own, the makespan's with a repeated case; the pressure
 					   chart's panels drawing the -wal file; the buffers chart's panels
-					   written (1 blocks per claim, 2 the head lookup) */
+					   written (1 blocks per claim, 2 the head lookup); the holders
+					   chart's panels with a limit */
 	size_t panels;			/* timeline: panels, one per series; 0: the shared layout; pressure, holders:
 					   one per case */
 	char firsts[CHART_LIST];	/* timeline, holders: each panel's first block (from 1), then blocks + 1,

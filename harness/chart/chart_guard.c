@@ -67,12 +67,12 @@ static const struct run_result *holders_run(const struct chart_set *set, size_t 
 	return best;
 }
 
-/* Appends n to c->firsts, space-separated. */
-static void add_first(struct chart *c, size_t n)
+/* Appends n to list (CHART_LIST bytes), space-separated. */
+static void add_number(char *list, size_t n)
 {
-	size_t len = strlen(c->firsts);
+	size_t len = strlen(list);
 
-	snprintf(c->firsts + len, sizeof(c->firsts) - len, "%s%zu", len ? " " : "", n);
+	snprintf(list + len, CHART_LIST - len, "%s%zu", len ? " " : "", n);
 }
 
 /*
@@ -113,7 +113,7 @@ static void write_resource(const struct chart_set *set, FILE *f, struct chart *c
 /*
  * Holders: a panel per guarded case with a holders series (its first repetition), at most
  * CHART_PRESSURE_PANELS; in it a block per resource (write_resource). c->firsts holds each
- * panel's first block, then blocks + 1.
+ * panel's first block, then blocks + 1; c->layer the panels (from 1) whose workload has a limit.
  */
 static void write_holders(const struct chart_set *set, FILE *f, struct chart *c)
 {
@@ -125,12 +125,14 @@ static void write_holders(const struct chart_set *set, FILE *f, struct chart *c)
 		run = holders_run(set, k);
 		if (!run)
 			continue;
-		add_first(c, c->blocks + 1);
+		add_number(c->firsts, c->blocks + 1);
+		if (isfinite(holders_limit(run)))
+			add_number(c->layer, c->panels + 1);
 		for (i = 0; i < run->n_holders && c->blocks < CHART_MAX_BLOCKS;)
 			write_resource(set, f, c, k, run, &i, &top);
 		c->panels++;
 	}
-	add_first(c, c->blocks + 1);
+	add_number(c->firsts, c->blocks + 1);
 	c->height = HOLDERS_TITLE_HEIGHT + HOLDERS_PANEL_HEIGHT * (int)(c->panels ? c->panels : 1);
 	c->ymax = top > 0 ? top * (1 + HOLDERS_HEADROOM) : 1;
 }

@@ -465,6 +465,7 @@ static void test_guarded_data(const char *dir)
 	CHECK(strstr(data, "exclusive-use, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\t1\n") &&
 	      strstr(data, "refresh, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\tNaN\n"),
 	      "exclusive use allows 1 holder; refresh draws no limit");
+	CHECK(strcmp(c.layer, "1 2") == 0, "the panels with a limit: resource and exclusive use (%s)", c.layer);
 	CHECK(c.ymax > 5 && c.xhi > 0.19, "the y range holds the most waiting (%g)", c.ymax);
 	CHECK(write_chart(&set, CHART_GUARD_WAITS, dir, &c, data, sizeof(data)) == 0, "the waits' data is written");
 	gap = strstr(data, "\"\"\t\"\"\tNaN\tNaN\tNaN\tNaN\n");
