@@ -54,4 +54,7 @@ bool chart_pressure_drawable(const struct run_result *run);
 /* Writes the wait shares, pressure or buffers chart's data into f (chart_server.c). */
 void chart_write_server(const struct chart_set *set, FILE *f, struct chart *c);
 
+/* Writes the holders or the guard waits chart's data into f (chart_guard.c). */
+void chart_write_guarded(const struct chart_set *set, FILE *f, struct chart *c);
+
 #endif

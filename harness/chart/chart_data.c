@@ -1,6 +1,7 @@
 /*
  * The charts' data files of chart_data.h, one writer per chart of a case's figures; the
- * charts over time are chart_time.c's, those of the server's samples chart_server.c's. The
+ * charts over time are chart_time.c's, those of the server's samples chart_server.c's, those
+ * of guarded runs chart_guard.c's. The
  * file format is chart_block.h's.
  */
 #include <errno.h>
@@ -69,6 +70,8 @@ static const struct {
 	[CHART_WAITS] = { "waits", "Where the workers' server backends were, sampled" },
 	[CHART_PRESSURE] = { "pressure", "Throughput and dead tuples over time, the pressure phases marked" },
 	[CHART_BUFFERS] = { "buffers", "Blocks per claim and the head lookup's buffers" },
+	[CHART_HOLDERS] = { "holders", "Guarded resources: holders and waiters over time" },
+	[CHART_GUARD_WAITS] = { "guard_waits", "Guarded resources: wait for a grant" },
 };
 
 /* A percentile a chart of percentiles draws. */
@@ -492,6 +495,10 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	case CHART_PRESSURE:
 	case CHART_BUFFERS:
 		chart_write_server(set, f, c);
+		break;
+	case CHART_HOLDERS:
+	case CHART_GUARD_WAITS:
+		chart_write_guarded(set, f, c);
 		break;
 	case CHART_COUNT:
 		break;

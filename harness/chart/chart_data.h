@@ -24,8 +24,11 @@
 /* Cases the timeline draws in one shared pair of plots at most; more get a panel per series. */
 #define CHART_TIMELINE_SHARED 4
 
-/* Panels the pressure chart draws at most, one per sampled case: a longer report is cut to these. */
+/* Panels the pressure (or holders) chart draws at most, one per sampled (or guarded) case: a longer report is cut to these. */
 #define CHART_PRESSURE_PANELS 12
+
+/* The first chart of guarded-resource runs: it and those after it draw only those, the others only queue runs. */
+#define CHART_FIRST_GUARDED CHART_HOLDERS
 
 /* The charts, in the order the report shows them. */
 enum chart_kind {
@@ -42,6 +45,8 @@ enum chart_kind {
 	CHART_WAITS,		/* sampled backend states by wait class, a stacked bar per case */
 	CHART_PRESSURE,		/* throughput and dead tuples (or the -wal file) over time, the phases marked */
 	CHART_BUFFERS,		/* blocks per claim at both ends, the head lookup's buffers before and after */
+	CHART_HOLDERS,		/* guarded runs: holders and waiters per resource over time, a panel per case */
+	CHART_GUARD_WAITS,	/* guarded runs: wait for a grant (p50, p99, max, writers' p99) per case, log scale */
 	CHART_COUNT
 };
 
@@ -109,9 +114,12 @@ struct chart {
 					   timeline's with a duplicate, the throughput's with a ceiling of
 					   their own, the makespan's with a repeated case; the pressure
 					   chart's panels drawing the -wal file; the buffers chart's panels
-					   written (1 blocks per claim, 2 the head lookup) */
-	size_t panels;			/* timeline: panels, one per series; 0: the shared layout; pressure: one per case */
-	char firsts[CHART_LIST];	/* timeline: each panel's first block (from 1), then blocks + 1, space-separated */
+					   written (1 blocks per claim, 2 the head lookup); the holders
+					   chart's panels with a limit */
+	size_t panels;			/* timeline: panels, one per series; 0: the shared layout; pressure, holders:
+					   one per case */
+	char firsts[CHART_LIST];	/* timeline, holders: each panel's first block (from 1), then blocks + 1,
+					   space-separated */
 	char phases[CHART_LIST];	/* pressure: per phase "panel kind start end" (panel from 1, kind 0 a held
 					   snapshot, 1 a vacuum, instants in s), space-separated */
 };
@@ -136,7 +144,10 @@ void chart_clean_label(char *buf, size_t size, const char *s);
  * run, the queue wait, backlog and arrivals only when a case had arrivals; the wait shares
  * only when a run sampled its backends' wait events, the pressure chart when a run with a
  * time series sampled dead tuples or the -wal file, the buffers when a sampled run knows
- * blocks per claim or the head lookup's buffers; the others always.
+ * blocks per claim or the head lookup's buffers; the holders when a run has a holders series,
+ * the guard waits when set has a case; the others always, but never for a set of no run.
+ * The charts from CHART_FIRST_GUARDED on are meant for a set of guarded runs, the others
+ * for a set of queue runs.
  */
 bool chart_wanted(const struct chart_set *set, enum chart_kind kind);
 

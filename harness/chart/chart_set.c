@@ -230,8 +230,12 @@ static bool any_sampled(const struct chart_set *set, enum chart_kind kind)
 
 bool chart_wanted(const struct chart_set *set, enum chart_kind kind)
 {
-	bool drain = false, open_loop = false;
+	bool drain = false, open_loop = false, holders = false;
 
+	if (!set->n_runs)
+		return false;
+	for (size_t i = 0; i < set->n_runs; i++)
+		holders |= set->runs[i].run.n_holders > 0;
 	for (size_t k = 0; k < set->n_cases; k++) {
 		drain |= !set->cases[k].timed;
 		open_loop |= set->cases[k].open_loop;
@@ -247,6 +251,8 @@ bool chart_wanted(const struct chart_set *set, enum chart_kind kind)
 	case CHART_BACKLOG:
 	case CHART_ARRIVALS:
 		return open_loop;
+	case CHART_HOLDERS:
+		return holders;
 	default:
 		return kind < CHART_COUNT;
 	}

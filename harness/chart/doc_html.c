@@ -82,7 +82,7 @@ static void html_paragraph(FILE *out, const char *text)
 }
 
 /* The figures table, each run's strategy with its colour beside it. */
-static void html_figures(FILE *out, const struct report_doc *d, const struct figures *f)
+static void html_figures(FILE *out, const struct chart_set *set, const struct figures *f)
 {
 	char rgb[8];
 	size_t r, c, k;
@@ -102,9 +102,9 @@ static void html_figures(FILE *out, const struct report_doc *d, const struct fig
 	}
 	fputs("</tr>\n", out);
 	for (r = 0; r < f->n_rows; r++) {
-		k = d->set->case_of[r];
-		chart_shade(d->set->series[d->set->cases[k].series].strategy, d->set->cases[k].variant, rgb);
-		fprintf(out, "<tr><td>%lld%s</td>", d->runs[r].run.run_id, d->runs[r].run.complete ? "" : " *");
+		k = set->case_of[r];
+		chart_shade(set->series[set->cases[k].series].strategy, set->cases[k].variant, rgb);
+		fprintf(out, "<tr><td>%lld%s</td>", set->runs[r].run.run_id, set->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			fputs(f->columns[c].text ? "<td class=\"t\">" : "<td>", out);
 			if (c == 0)

@@ -52,7 +52,7 @@ static void md_paragraph(FILE *out, const char *text)
 }
 
 /* The figures table: a row per run, its id first. */
-static void md_figures(FILE *out, const struct report_doc *d, const struct figures *f)
+static void md_figures(FILE *out, const struct chart_set *set, const struct figures *f)
 {
 	size_t r, c;
 
@@ -69,7 +69,7 @@ static void md_figures(FILE *out, const struct report_doc *d, const struct figur
 		fputs(f->columns[c].text ? "---|" : "---:|", out);
 	putc('\n', out);
 	for (r = 0; r < f->n_rows; r++) {
-		fprintf(out, "| %lld%s |", d->runs[r].run.run_id, d->runs[r].run.complete ? "" : " *");
+		fprintf(out, "| %lld%s |", set->runs[r].run.run_id, set->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			putc(' ', out);
 			md_text(out, figures_cell(f, r, c), true);

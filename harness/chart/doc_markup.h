@@ -27,7 +27,8 @@ struct doc_markup {
 	void (*begin)(FILE *out, const char *title);		/* the document's start and its title */
 	void (*heading)(FILE *out, int level, const char *text);	/* a section heading, level 2 or 3 */
 	void (*paragraph)(FILE *out, const char *text);		/* a paragraph; `text` in backquotes is code */
-	void (*figures)(FILE *out, const struct report_doc *d, const struct figures *f); /* runs' figures */
+	/* A table of figures whose row r is of set->runs[r], coloured as set grouped it. */
+	void (*figures)(FILE *out, const struct chart_set *set, const struct figures *f);
 	/* Chart c drawn in d->dir, under its heading and caption. 0, or -1 with err. */
 	int (*chart)(FILE *out, const char *dir, const struct chart *c, char *err, size_t errlen);
 	void (*list)(FILE *out, char (*items)[256], size_t n);	/* a bulleted list of n items */

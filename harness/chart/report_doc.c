@@ -100,6 +100,19 @@ static const struct {
 			    "How to read it: a bar that grows from the start to the end, or from before to after, is "
 			    "a claim that costs more as the queue ages; the head lookup's plans, in the server section "
 			    "above, say why." },
+	[CHART_HOLDERS] = { "A panel per guard, workload and worker count, its first repetition: per resource, the "
+			    "most holders at once in each 100 ms bucket (a solid line per resource) and the most "
+			    "acquisitions waiting for it (dashed, the same colour); the dotted black line is the most "
+			    "holders the workload allows at once (1 for exclusive use, the limit X for resource).",
+			    "How to read it: a solid line above the dotted one is a guard letting too many in; a dashed "
+			    "line that climbs while the solid one stays low is waiters queueing behind a lock nobody "
+			    "holds for long, or a guard that polls." },
+	[CHART_GUARD_WAITS] = { "Wait for a grant (an acquisition's start to its grant, granted ones) per guard and "
+				"worker count, grouped by workload: p50, p99 and max over all acquisitions, and the "
+				"writers' p99, the mean over repeats, log scale; a wait of 0 draws no bar.",
+				"How to read it: lower is better, but a guard that waits for nothing may be one that "
+				"lets conflicting holders in (the violations column says); a max far above the p99 is "
+				"an acquisition left behind." },
 };
 
 /* What a chart of percentiles says about the repeats, by its pooling. */
@@ -143,36 +156,63 @@ static void machine_read(struct machine *m)
 	fclose(f);
 }
 
-/*
- * Builds the figures of d's runs into f and, when a run met faults, the faults table into
- * faults, when a run sampled the server, the server table into server (else left empty).
- * 0, or -1 with err.
- */
-static int build_figures(const struct report_doc *d, struct figures *f, struct figures *faults,
-			 struct figures *server, char *err, size_t errlen)
+/* The tables of a report: its queue runs' and its guarded runs', each with its runs in row order. */
+struct doc_tables {
+	const struct run_result **queue;	/* the queue runs, in the order given (owned array) */
+	size_t n_queue;				/* entries in queue */
+	const struct run_result **guarded;	/* the runs of guarded workloads, in the order given (owned array) */
+	size_t n_guarded;			/* entries in guarded */
+	struct figures f;			/* the queue runs' figures; empty when none */
+	struct figures faults;			/* the queue runs' faults table; empty when no run met a fault */
+	struct figures server;			/* the queue runs' server table; empty when no run sampled it */
+	struct figures guard;			/* the guarded-resources table; empty when no guarded run */
+};
+
+/* Frees what build_tables allocated in t and zeroes it. */
+static void tables_free(struct doc_tables *t)
 {
-	const struct run_result **runs = calloc(d->n_runs + 1, sizeof(*runs));
+	figures_free(&t->f);
+	figures_free(&t->faults);
+	figures_free(&t->server);
+	figures_free(&t->guard);
+	free(t->queue);
+	free(t->guarded);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * Splits d's runs into queue runs and guarded ones and builds their tables into t (zeroed
+ * first): the queue runs' figures and, when a run met faults, the faults table, when a run
+ * sampled the server, the server table; the guarded runs' guarded-resources table. 0, or
+ * -1 with err (t freed).
+ */
+static int build_tables(const struct report_doc *d, struct doc_tables *t, char *err, size_t errlen)
+{
 	int rc = -1;
 
-	memset(faults, 0, sizeof(*faults));
-	memset(server, 0, sizeof(*server));
-	if (!runs)
+	memset(t, 0, sizeof(*t));
+	t->queue = calloc(d->n_runs + 1, sizeof(*t->queue));
+	t->guarded = calloc(d->n_runs + 1, sizeof(*t->guarded));
+	if (!t->queue || !t->guarded)
 		goto out;
-	for (size_t i = 0; i < d->n_runs; i++)
-		runs[i] = &d->runs[i].run;
-	rc = figures_build(f, runs, d->n_runs);
-	if (rc == 0 && figures_any_faults(runs, d->n_runs))
-		rc = figures_build_faults(faults, runs, d->n_runs);
-	if (rc == 0 && figures_any_server(runs, d->n_runs))
-		rc = figures_build_server(server, runs, d->n_runs);
-	if (rc < 0) {
-		figures_free(f);
-		figures_free(faults);
+	for (size_t i = 0; i < d->n_runs; i++) {
+		if (figures_is_guarded(&d->runs[i].run))
+			t->guarded[t->n_guarded++] = &d->runs[i].run;
+		else
+			t->queue[t->n_queue++] = &d->runs[i].run;
 	}
+	rc = t->n_queue ? figures_build(&t->f, t->queue, t->n_queue) : 0;
+	if (rc == 0 && figures_any_faults(t->queue, t->n_queue))
+		rc = figures_build_faults(&t->faults, t->queue, t->n_queue);
+	if (rc == 0 && figures_any_server(t->queue, t->n_queue))
+		rc = figures_build_server(&t->server, t->queue, t->n_queue);
+	if (rc == 0 && t->n_guarded)
+		rc = figures_build_guarded(&t->guard, t->guarded, t->n_guarded);
 out:
-	free(runs);
-	if (rc < 0)
+	if (rc < 0) {
+		tables_free(t);
 		snprintf(err, errlen, "out of memory");
+	}
 	return rc;
 }
 
@@ -185,18 +225,18 @@ static bool seen_before(const struct report_doc *d, size_t i)
 	return false;
 }
 
-/* The notes under the charts: runs without a time series, incomplete runs. */
+/* The notes under the charts: queue runs without a time series, incomplete runs. */
 static void write_notes(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
 {
 	char notes[DOC_MAX_NOTES][256];
 	size_t i, n = 0, incomplete = 0;
 
-	if (d->set->runs_without_series == d->n_runs)
+	if (d->set->n_runs && d->set->runs_without_series == d->set->n_runs)
 		snprintf(notes[n++], sizeof(notes[0]), "No run has a time series in the store (it was recorded by a "
 			 "claimbench that did not keep one): the timeline is empty.");
 	else if (d->set->runs_without_series)
 		snprintf(notes[n++], sizeof(notes[0]), "%zu of %zu runs have no time series in the store: the timeline "
-			 "shows the others.", d->set->runs_without_series, d->n_runs);
+			 "shows the others.", d->set->runs_without_series, d->set->n_runs);
 	for (i = 0; i < d->n_runs; i++)
 		incomplete += !d->runs[i].run.complete;
 	if (incomplete)
@@ -353,11 +393,11 @@ static void write_plan(FILE *out, const struct report_doc *d, size_t i, enum pro
 }
 
 /*
- * The server section: the server table (f, the figures table, for its glossary), then per
+ * The server section: the server table of t (its figures table for its glossary), then per
  * sampled run its diagnosis and the head lookup's plans before and after it.
  */
-static void write_server(FILE *out, const struct report_doc *d, const struct figures *server,
-			 const struct figures *f, const struct doc_markup *mk)
+static void write_server(FILE *out, const struct report_doc *d, const struct doc_tables *t,
+			 const struct doc_markup *mk)
 {
 	static char diagnosis[DIAGNOSIS_TEXT];
 	char text[ROW_TEXT];
@@ -366,9 +406,9 @@ static void write_server(FILE *out, const struct report_doc *d, const struct fig
 	mk->paragraph(out, "What the harness read of the server while each run went (docs/server.md): where the "
 		      "workers' server backends were, blocks per claim, dead tuples, vacuums, the oldest transaction, "
 		      "the head lookup's buffers, and the throughput around a held snapshot.");
-	mk->figures(out, d, server);
+	mk->figures(out, d->set, &t->server);
 	mk->paragraph(out, "Its columns that the figures table does not have:");
-	write_glossary(out, server, f, mk);
+	write_glossary(out, &t->server, &t->f, mk);
 	for (size_t i = 0; i < d->n_runs; i++) {
 		const struct run_result *run = &d->runs[i].run;
 
@@ -384,15 +424,40 @@ static void write_server(FILE *out, const struct report_doc *d, const struct fig
 	}
 }
 
+/*
+ * The figures section: the queue runs' figures and their glossary, then the guarded-resources
+ * table and the glossary of its columns (under a heading of its own when queue runs came first).
+ */
+static void write_figures(FILE *out, const struct report_doc *d, const struct doc_tables *t,
+			  const struct doc_markup *mk)
+{
+	mk->heading(out, 2, "Figures");
+	mk->paragraph(out, "As `claimbench show RUN` prints them; a run marked * is incomplete.");
+	if (t->n_queue) {
+		mk->figures(out, d->set, &t->f);
+		mk->paragraph(out, "What each column means, from the metric table:");
+		write_glossary(out, &t->f, NULL, mk);
+	}
+	if (!t->n_guarded)
+		return;
+	if (t->n_queue)
+		mk->heading(out, 3, "Guarded resources");
+	mk->paragraph(out, "The runs of guarded-resource workloads (refresh, exclusive-use, resource): a row per "
+		      "guard, workload and worker count; docs/metrics.md defines their figures.");
+	mk->figures(out, d->guarded, &t->guard);
+	mk->paragraph(out, "What each of its columns means, from the metric table:");
+	write_glossary(out, &t->guard, NULL, mk);
+}
+
 /* Writes the whole document of d in markup mk into d->dir. 0, or -1 with err. */
 static int write_doc(const struct report_doc *d, const struct doc_markup *mk, char *err, size_t errlen)
 {
-	struct figures f, faults, server;
+	struct doc_tables t;
 	char path[4096], title[512];
 	FILE *out;
 	int ret = -1;
 
-	if (build_figures(d, &f, &faults, &server, err, errlen) < 0)
+	if (build_tables(d, &t, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", d->dir, mk->file);
 	out = fopen(path, "w");
@@ -402,24 +467,20 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	}
 	snprintf(title, sizeof(title), "claimbench report: %s", d->subject);
 	mk->begin(out, title);
-	mk->heading(out, 2, "Figures");
-	mk->paragraph(out, "As `claimbench show RUN` prints them; a run marked * is incomplete.");
-	mk->figures(out, d, &f);
-	mk->paragraph(out, "What each column means, from the metric table:");
-	write_glossary(out, &f, NULL, mk);
+	write_figures(out, d, &t, mk);
 	write_settings(out, d, mk);
-	if (faults.n_rows) {
+	if (t.faults.n_rows) {
 		mk->heading(out, 2, "Faults and recovery");
 		mk->paragraph(out, "What the injected faults cost each run: lost and stuck jobs, redeliveries, zombie "
 			      "completions, refused (fenced) completions, reconnects, recovery times (a fault on a job to "
 			      "that job's next commit), and which delivery guarantee held. The timeline marks each "
 			      "fault. docs/faults.md defines them.");
-		mk->figures(out, d, &faults);
+		mk->figures(out, d->set, &t.faults);
 		mk->paragraph(out, "Its columns that the figures table does not have:");
-		write_glossary(out, &faults, &f, mk);
+		write_glossary(out, &t.faults, &t.f, mk);
 	}
-	if (server.n_rows)
-		write_server(out, d, &server, &f, mk);
+	if (t.server.n_rows)
+		write_server(out, d, &t, mk);
 	mk->heading(out, 2, "Charts");
 	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
 		      "worker counts are shades of it.");
@@ -440,9 +501,7 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	}
 	ret = 0;
 out:
-	figures_free(&server);
-	figures_free(&faults);
-	figures_free(&f);
+	tables_free(&t);
 	return ret;
 }
 

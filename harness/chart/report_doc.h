@@ -17,7 +17,9 @@ struct report_doc {
 	const char *dir;		/* the output directory: images read from, documents written to */
 	const struct store_run *runs;	/* the runs, in the order given */
 	size_t n_runs;			/* entries in runs */
-	const struct chart_set *set;	/* the runs grouped as the charts drew them */
+	const struct chart_set *set;	/* the queue runs (not of a guarded workload), in order, grouped as the
+					   charts drew them */
+	const struct chart_set *guarded; /* the runs of guarded workloads, in order, grouped the same way */
 	const struct chart *charts;	/* the charts drawn, in order */
 	size_t n_charts;		/* entries in charts */
 };

@@ -13,6 +13,7 @@
 #include "chart/chart_plot.h"
 #include "cli/commands.h"
 #include "chart/report_doc.h"
+#include "output/figures.h"
 
 /* Where the report goes when --out is not given: this, then the invocation or the first run. */
 #define REPORT_DEFAULT_DIR "results/report-"
@@ -177,13 +178,58 @@ fail:
 	return -1;
 }
 
+/* The runs of a report grouped for the charts: its queue runs and its guarded runs apart. */
+struct report_sets {
+	struct store_run *queue_runs;	/* shallow copies of the queue runs, in order (owned array, not their data) */
+	struct store_run *guarded_runs;	/* shallow copies of the guarded runs, in order (the same) */
+	struct chart_set queue;		/* queue_runs grouped: the queue charts' */
+	struct chart_set guarded;	/* guarded_runs grouped: the guarded charts' */
+};
+
+/* Frees what sets_build allocated in s and zeroes it; a zeroed s is fine. */
+static void sets_free(struct report_sets *s)
+{
+	chart_set_free(&s->queue);
+	chart_set_free(&s->guarded);
+	free(s->queue_runs);
+	free(s->guarded_runs);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Splits sel's runs into queue and guarded runs and groups each into s. 0, or -1 when out of memory (s freed). */
+static int sets_build(const struct selection *sel, struct report_sets *s)
+{
+	size_t n_queue = 0, n_guarded = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->queue_runs = calloc(sel->list.n + 1, sizeof(*s->queue_runs));
+	s->guarded_runs = calloc(sel->list.n + 1, sizeof(*s->guarded_runs));
+	if (!s->queue_runs || !s->guarded_runs)
+		goto fail;
+	for (size_t i = 0; i < sel->list.n; i++) {
+		if (figures_is_guarded(&sel->list.runs[i].run))
+			s->guarded_runs[n_guarded++] = sel->list.runs[i];
+		else
+			s->queue_runs[n_queue++] = sel->list.runs[i];
+	}
+	if (chart_set_build(&s->queue, s->queue_runs, n_queue) < 0 ||
+	    chart_set_build(&s->guarded, s->guarded_runs, n_guarded) < 0)
+		goto fail;
+	return 0;
+fail:
+	sets_free(s);
+	return -1;
+}
+
 /*
- * Writes the data of every chart set calls for into dir and draws it, into charts[] and
- * *n. EXIT_DONE, or EXIT_ENVIRONMENT after printing why.
+ * Writes the data of every chart s calls for into dir and draws it, into charts[] and
+ * *n: the queue charts of its queue runs, the guarded ones of its guarded runs.
+ * EXIT_DONE, or EXIT_ENVIRONMENT after printing why.
  */
-static int draw_charts(const struct chart_set *set, const char *gnuplot, const char *scripts, const char *dir,
+static int draw_charts(const struct report_sets *s, const char *gnuplot, const char *scripts, const char *dir,
 		       struct chart *charts, size_t *n)
 {
+	const struct chart_set *set;
 	char err[1024], log[4096];
 	int k;
 
@@ -191,6 +237,7 @@ static int draw_charts(const struct chart_set *set, const char *gnuplot, const c
 	unlink(log);
 	*n = 0;
 	for (k = 0; k < CHART_COUNT; k++) {
+		set = k >= CHART_FIRST_GUARDED ? &s->guarded : &s->queue;
 		if (!chart_wanted(set, (enum chart_kind)k))
 			continue;
 		if (chart_write(set, (enum chart_kind)k, dir, &charts[*n], err, sizeof(err)) < 0 ||
@@ -207,21 +254,21 @@ static int draw_charts(const struct chart_set *set, const char *gnuplot, const c
 static int make_report(const struct selection *sel, const char *gnuplot, const char *scripts, const char *dir)
 {
 	struct chart charts[CHART_COUNT];
-	struct chart_set set;
+	struct report_sets sets;
 	struct report_doc doc;
 	char err[1024];
 	size_t n_charts;
 	int status;
 
-	if (chart_set_build(&set, sel->list.runs, sel->list.n) < 0) {
+	if (sets_build(sel, &sets) < 0) {
 		fprintf(stderr, "claimbench report: out of memory\n");
 		return EXIT_ENVIRONMENT;
 	}
-	status = draw_charts(&set, gnuplot, scripts, dir, charts, &n_charts);
+	status = draw_charts(&sets, gnuplot, scripts, dir, charts, &n_charts);
 	if (status != EXIT_DONE)
 		goto out;
 	doc = (struct report_doc){ .subject = sel->subject, .dir = dir, .runs = sel->list.runs,
-				   .n_runs = sel->list.n, .set = &set,
+				   .n_runs = sel->list.n, .set = &sets.queue, .guarded = &sets.guarded,
 				   .charts = charts, .n_charts = n_charts };
 	if (report_doc_markdown(&doc, err, sizeof(err)) < 0 || report_doc_html(&doc, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench report: %s\n", err);
@@ -230,11 +277,11 @@ static int make_report(const struct selection *sel, const char *gnuplot, const c
 	}
 	printf("report of %s: %zu runs, %zu charts (PNG and SVG)\n  %s/report.md\n  %s/report.html\n", sel->subject,
 	       sel->list.n, n_charts, dir, dir);
-	if (set.runs_without_series)
+	if (sets.queue.runs_without_series)
 		printf("note: %zu of %zu runs have no time series in the store; the timeline leaves them out\n",
-		       set.runs_without_series, sel->list.n);
+		       sets.queue.runs_without_series, sets.queue.n_runs);
 out:
-	chart_set_free(&set);
+	sets_free(&sets);
 	return status;
 }
 

@@ -97,7 +97,8 @@ const struct command commands[] = {
 		.synopsis = "claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]",
 		.about = "Draws charts of stored runs with gnuplot (PNG and SVG: throughput against workers,\n"
 			 "makespan, each worker's share, claim-latency percentiles, completions over time,\n"
-			 "duplicates/overlaps/losses) and writes report.md and report.html beside them.\n"
+			 "duplicates/overlaps/losses; for guarded runs holders over time and waits for a\n"
+			 "grant) and writes report.md and report.html beside them.\n"
 			 "\n"
 			 "  RUN...           run ids, as claimbench history lists them\n"
 			 "  inv:N            every run of invocation N\n",

@@ -116,6 +116,20 @@ static bool bind_bucket(struct binder *b, const void *ctx, size_t i)
 	return true;
 }
 
+/* Binds run_holders row i: one resource in one bucket of the holders series. */
+static bool bind_holders(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct holder_point *p = &rows->run->holders[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, p->t_ms);
+	bind_i64(b, p->resource);
+	bind_u64(b, p->holders);
+	bind_u64(b, p->waiting);
+	return true;
+}
+
 /* Binds a sampled value: NULL when it was not read. */
 static void bind_sampled(struct binder *b, int64_t v)
 {
@@ -233,8 +247,8 @@ out:
 
 /*
  * Inserts the rows that hang off run rows->id: parameters, per-worker counters and
- * errors, the non-empty bins of the merged claim-latency histogram, the time series, the faults,
- * the server's samples and the pressure phases. 0, or -1 with err.
+ * errors, the non-empty bins of the merged claim-latency histogram, the time series, the holders
+ * over time, the faults, the server's samples and the pressure phases. 0, or -1 with err.
  */
 static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, size_t errlen)
 {
@@ -247,6 +261,8 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 	static const char series_sql[] =
 		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog,"
 		" first_completed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+	static const char holders_sql[] =
+		"INSERT INTO run_holders (run_id, bucket_ms, resource, holders, waiting) VALUES (?, ?, ?, ?, ?)";
 	static const char faults_sql[] =
 		"INSERT INTO run_faults (run_id, position, kind, at_ns, duration_ns, worker, job) VALUES (?, ?, ?, ?, ?, ?, ?)";
 	static const char samples_sql[] =
@@ -268,7 +284,9 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 	    sql_insert_each(db, bins_sql, HIST_BINS, bind_latency_bin, rows, "storing the claim-latency histogram",
 			    err, errlen) < 0 ||
 	    sql_insert_each(db, series_sql, run->series ? run->n_series : 0, bind_bucket, rows,
-			    "storing the time series", err, errlen) < 0)
+			    "storing the time series", err, errlen) < 0 ||
+	    sql_insert_each(db, holders_sql, run->holders ? run->n_holders : 0, bind_holders, rows,
+			    "storing the holders over time", err, errlen) < 0)
 		return -1;
 	if (sql_insert_each(db, faults_sql, run->faults ? run->n_faults : 0, bind_fault, rows, "storing the faults", err,
 			    errlen) < 0 ||

@@ -154,6 +154,24 @@ static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+/* Adds a run_holders row (one resource in one bucket) to the struct run_result at ctx. 0, or -1 with err. */
+static int holders_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	void *holders = run->holders;
+	struct holder_point *p;
+
+	if (room_for_one(&holders, run->n_holders, sizeof(*p), err, errlen) < 0)
+		return -1;
+	run->holders = holders;
+	p = &run->holders[run->n_holders++];
+	p->t_ms = col_i64(c);
+	p->resource = (int32_t)col_i64(c);
+	p->holders = (uint32_t)col_u64(c);
+	p->waiting = (uint32_t)col_u64(c);
+	return 0;
+}
+
 /* Adds a run_latency_bins row to the merged claim-latency histogram of the store_run at ctx. 0, or -1 with err. */
 static int latency_bin_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
@@ -288,7 +306,7 @@ static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 }
 
 /*
- * Reads the parameters, per-worker counters, time series, faults, server samples, pressure
+ * Reads the parameters, per-worker counters, time series, holders over time, faults, server samples, pressure
  * phases, plans and settings of the run s holds. 0, or -1 with err.
  */
 static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
@@ -302,6 +320,8 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	static const char series_sql[] =
 		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog, first_completed FROM run_series"
 		" WHERE run_id = ? ORDER BY bucket_ms";
+	static const char holders_sql[] = "SELECT bucket_ms, resource, holders, waiting FROM run_holders"
+					  " WHERE run_id = ? ORDER BY resource, bucket_ms";
 	static const char bins_sql[] =
 		"SELECT bin_upper_ns, count FROM run_latency_bins WHERE run_id = ? ORDER BY bin_upper_ns";
 	static const char faults_sql[] = "SELECT kind, at_ns, duration_ns, worker, job FROM run_faults"
@@ -321,6 +341,8 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	    sql_each_row(db, workers_sql, s->run.run_id, worker_row, &s->run, "reading the per-worker counters", err,
 			 errlen) < 0 ||
 	    sql_each_row(db, series_sql, s->run.run_id, series_row, &s->run, "reading the time series", err, errlen) < 0 ||
+	    sql_each_row(db, holders_sql, s->run.run_id, holders_row, &s->run, "reading the holders over time", err,
+			 errlen) < 0 ||
 	    sql_each_row(db, bins_sql, s->run.run_id, latency_bin_row, s, "reading the claim-latency histogram", err,
 			 errlen) < 0 ||
 	    sql_each_row(db, faults_sql, s->run.run_id, fault_row, &s->run, "reading the faults", err, errlen) < 0 ||
@@ -362,6 +384,7 @@ void store_run_free(struct store_run *run)
 	free(run->strings);
 	free(run->run.per_worker);
 	free(run->run.series);
+	free(run->run.holders);
 	free(run->run.faults);
 	free(run->claim_latency);
 	free(run->run.samples);

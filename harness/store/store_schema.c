@@ -294,6 +294,17 @@ const char *const store_migrations[] = {
 	/* 9: each bucket's first completions of their jobs: distinct jobs done, duplicates apart. */
 	"ALTER TABLE run_series ADD COLUMN first_completed INTEGER;	-- jobs done for the first time; NULL: not kept\n"
 	"PRAGMA user_version = 9;\n",
+
+	/* 10: a guarded run's holders over time, per resource and 100 ms bucket. */
+	"CREATE TABLE run_holders (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	bucket_ms INTEGER NOT NULL,		-- start of a 100 ms bucket, after the start barrier\n"
+	"	resource INTEGER NOT NULL,		-- the guarded resource, from 0\n"
+	"	holders INTEGER NOT NULL,		-- the most grants held at once in the bucket\n"
+	"	waiting INTEGER NOT NULL,		-- the most acquisitions waiting at once in the bucket\n"
+	"	PRIMARY KEY (run_id, resource, bucket_ms)\n"
+	") WITHOUT ROWID;\n"
+	"PRAGMA user_version = 10;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -25,9 +25,11 @@
 #            with a duplicate, the throughput's with a ceiling of their own, the
 #            makespan's with a repeated case; the pressure chart's panels (from 1) that
 #            draw the -wal file; the buffers chart's panels written (1 blocks per
-#            claim, 2 the head lookup)
+#            claim, 2 the head lookup); the holders chart's panels (from 1) whose
+#            workload has a limit
 #   panels   timeline: a panel per series, 0 for the shared layout; firsts, each panel's
-#            first block (from 1) then n + 1; pressure: a panel per case
+#            first block (from 1) then n + 1; pressure: a panel per case; holders: a
+#            panel per guarded case, firsts as the timeline's
 #   phases   pressure: per phase "panel kind from to", kind 0 a held snapshot, 1 a vacuum,
 #            from and to in s
 if (term eq 'svg') {

@@ -1,7 +1,7 @@
 /*
  * The pure parts of the report's charts: the palette, labels, runs grouped into series and
  * cases, which charts a report draws, the data of the timeline, throughput, shares,
- * latency and server charts, and the settings that differ between runs.
+ * latency, server and guarded-resource charts, and the settings that differ between runs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "check.h"
 #include "measure/server_metrics.h"
 #include "model/metric_table.h"
+#include "model/run_param.h"
 
 /* Fills s as a stored run of strategy:mode at workers, repetition repeat. */
 static void fake_run(struct store_run *s, const char *strategy, const char *mode, int workers, int repeat)
@@ -419,6 +420,72 @@ static void test_buffers_data(const char *dir)
 	chart_set_free(&set);
 }
 
+/*
+ * Guarded runs: a resource run with X = 3 on two resources, an exclusive-use one, a refresh
+ * one and a resource one again: a holders panel per run with a block per resource and the
+ * limit its workload allows; the waits grouped by workload, an empty row between groups.
+ */
+static void test_guarded_data(const char *dir)
+{
+	static struct holder_point two[] = {
+		{ .t_ms = 0, .resource = 0, .holders = 3, .waiting = 2 },
+		{ .t_ms = 100, .resource = 0, .holders = 1, .waiting = 0 },
+		{ .t_ms = 0, .resource = 1, .holders = 2, .waiting = 4 },
+		{ .t_ms = 100, .resource = 1, .holders = 0, .waiting = 0 },
+	};
+	static struct holder_point one[] = { { .t_ms = 0, .resource = 0, .holders = 1, .waiting = 5 } };
+	struct store_run runs[4];
+	struct chart_set set;
+	struct chart c;
+	char data[4096];
+	const char *gap;
+
+	fake_run(&runs[0], "ticket-line", "resource", 4, 1);
+	fake_run(&runs[1], "row-lock", "exclusive-use", 4, 1);
+	fake_run(&runs[2], "advisory", "refresh", 4, 1);
+	fake_run(&runs[3], "naive", "resource", 4, 1);
+	runs[0].run.holders = two;
+	runs[0].run.n_holders = 4;
+	runs[1].run.holders = runs[2].run.holders = one;
+	runs[1].run.n_holders = runs[2].run.n_holders = 1;
+	runs[0].run.metrics.guarded.wait_ms = (struct latency_summary){ .p50 = 2, .p99 = 40, .max = 80 };
+	runs[0].run.metrics.guarded.writer_wait_ms.p99 = 50;
+	runs[3].run.metrics.guarded.wait_ms.max = 0;
+	if (run_param_add(&runs[0].run, "limit", "3") < 0)
+		return;
+	chart_set_build(&set, runs, 4);
+	CHECK(chart_wanted(&set, CHART_HOLDERS) && chart_wanted(&set, CHART_GUARD_WAITS), "guarded runs: both charts");
+	CHECK(write_chart(&set, CHART_HOLDERS, dir, &c, data, sizeof(data)) == 0, "the holders' data is written");
+	CHECK(c.panels == 3 && strcmp(c.firsts, "1 3 4 5") == 0 && c.blocks == 4,
+	      "a panel per run with a series, a block per resource (panels %zu, firsts %s)", c.panels, c.firsts);
+	CHECK(strstr(data, "\"ticket-line:resource, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n"
+			   "0.000\t3\t2\t3\n0.100\t1\t0\t3\n0.200\t1\t0\t3\n") != NULL &&
+	      strstr(data, "\n\"resource 1\"\t") != NULL,
+	      "resource: X = 3 beside each bucket, the last repeated at its end; the next resource titled alone");
+	CHECK(strstr(data, "exclusive-use, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\t1\n") &&
+	      strstr(data, "refresh, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\tNaN\n"),
+	      "exclusive use allows 1 holder; refresh draws no limit");
+	CHECK(strcmp(c.layer, "1 2") == 0, "the panels with a limit: resource and exclusive use (%s)", c.layer);
+	CHECK(c.ymax > 5 && c.xhi > 0.19, "the y range holds the most waiting (%g)", c.ymax);
+	CHECK(write_chart(&set, CHART_GUARD_WAITS, dir, &c, data, sizeof(data)) == 0, "the waits' data is written");
+	gap = strstr(data, "\"\"\t\"\"\tNaN\tNaN\tNaN\tNaN\n");
+	CHECK(strstr(data, "\"ticket-line:resource, 4 wrk\"\t\"resource\"\t2\t40\t80\t50\n"
+			   "\"naive:resource, 4 wrk\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&
+	      gap && strstr(gap, "row-lock:exclusive-use") && strstr(gap + 1, "\"\"\t\"\"") &&
+	      strstr(strstr(gap + 1, "\"\"\t\"\""), "advisory:refresh"),
+	      "a row per case grouped by workload, an empty row between groups, a wait of 0 as NaN");
+	CHECK(c.blocks == 4 && c.ylo == 1 && c.ymax == 160, "the log range reaches past the least and the most wait");
+	chart_set_free(&set);
+	chart_set_build(&set, runs + 3, 1);
+	CHECK(!chart_wanted(&set, CHART_HOLDERS), "no run with a holders series: no holders chart");
+	chart_set_free(&set);
+	chart_set_build(&set, runs, 0);
+	CHECK(!chart_wanted(&set, CHART_THROUGHPUT) && !chart_wanted(&set, CHART_GUARD_WAITS),
+	      "a set of no run draws nothing (a report of guarded runs only has no queue charts)");
+	chart_set_free(&set);
+	run_params_free(&runs[0].run);
+}
+
 static void test_settings(void)
 {
 	struct run_param a[2] = { { "work-ms", "10" }, { "jobs", "50" } }, b[2] = { { "work-ms", "20" }, { "jobs", "50" } };
@@ -446,7 +513,7 @@ static void test_settings(void)
 int main(void)
 {
 	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency",
-					       "waits", "pressure", "buffers" };
+					       "waits", "pressure", "buffers", "holders", "guard_waits" };
 	char dir[] = "/tmp/claimbench-test-chart-XXXXXX";
 
 	test_palette();
@@ -464,6 +531,7 @@ int main(void)
 	test_waits_data(dir);
 	test_pressure_data(dir);
 	test_buffers_data(dir);
+	test_guarded_data(dir);
 	for (size_t k = 0; k < sizeof(written) / sizeof(written[0]); k++) {
 		char path[256];
 

@@ -60,6 +60,14 @@ static struct series_point first_series[] = {
 	  .backlog = UINT64_MAX },
 };
 
+/* A guarded run's holders over time: two resources of two buckets, the counts at their widest. */
+static struct holder_point second_holders[] = {
+	{ .t_ms = 0, .resource = 0, .holders = 2, .waiting = 5 },
+	{ .t_ms = 100, .resource = 0, .holders = 1, .waiting = UINT32_MAX },
+	{ .t_ms = 0, .resource = 1, .holders = UINT32_MAX, .waiting = 0 },
+	{ .t_ms = 100, .resource = 1, .holders = 3, .waiting = 7 },
+};
+
 /* Three faults: a crash and a stall on jobs, a server restart (no worker, no job). */
 static struct fault_record first_faults[] = {
 	{ .at_ns = 1500000, .job_id = 17, .kind = FAULT_CRASH, .worker = 2 },
@@ -173,7 +181,10 @@ static void fill_first(struct run_result *run)
 	hist_record(&run->per_worker[1].claim_latency, 1000000000);
 }
 
-/* Fills the second run: an odd name, an interrupted timed run, NaN and infinite figures, huge and unknown counters. */
+/*
+ * Fills the second run: an odd name, an interrupted timed run, NaN and infinite figures, huge and unknown
+ * counters, a holders series.
+ */
 static void fill_second(struct run_result *run)
 {
 	struct run_metrics *m = &run->metrics;
@@ -201,6 +212,8 @@ static void fill_second(struct run_result *run)
 	m->queue_wait_ms = (struct latency_summary){ NAN, 0, 0, 0, INFINITY };
 	run->per_worker[0] = (struct worker_stats){ .completed = 14, .claims = 16, .retries = 7, .busy_ns = -1 };
 	run->per_worker[1] = (struct worker_stats){ .completed = 5, .claims = 6, .give_ups = 1, .errors = { 0, 3 } };
+	run->holders = second_holders;
+	run->n_holders = sizeof(second_holders) / sizeof(second_holders[0]);
 }
 
 /* Whether two doubles are the same figure: equal, or both NaN. */
@@ -245,6 +258,11 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 	SAME(a->n_series == b->n_series, "series length");
 	for (size_t j = 0; j < a->n_series; j++)
 		SAME(memcmp(&a->series[j], &b->series[j], sizeof(a->series[j])) == 0, "series bucket");
+	SAME(a->n_holders == b->n_holders, "holders length");
+	for (size_t j = 0; j < a->n_holders; j++)
+		SAME(a->holders[j].t_ms == b->holders[j].t_ms && a->holders[j].resource == b->holders[j].resource &&
+		     a->holders[j].holders == b->holders[j].holders && a->holders[j].waiting == b->holders[j].waiting,
+		     "holders bucket");
 	SAME(a->n_faults == b->n_faults, "faults length");
 	for (size_t j = 0; j < a->n_faults; j++)
 		SAME(memcmp(&a->faults[j], &b->faults[j], sizeof(a->faults[j])) == 0, "a fault");
@@ -422,6 +440,10 @@ static void test_round_trip(void)
 	CHECK(bins_match(db, ids[0], &runs[0]), "the merged latency histogram is stored as its non-empty bins");
 	CHECK(query_int(db, "SELECT count(*) FROM run_latency_bins r JOIN runs ON runs.id = r.run_id"
 			    " WHERE runs.workers = 2") == 0, "a run without latencies stores no bins");
+	CHECK(query_int(db, "SELECT count(*) FROM run_holders") == 4 &&
+	      query_int(db, "SELECT count(*) FROM run_holders h JOIN runs ON runs.id = h.run_id"
+			    " WHERE runs.workers = 3") == 0,
+	      "the guarded run's holders series is stored row by row; the queue run stores none");
 
 	for (i = 0; i < 2; i++) {
 		rc = store_load(st, ids[i], &loaded, err, sizeof(err));
@@ -431,6 +453,8 @@ static void test_round_trip(void)
 		CHECK(loaded.run.run_id == ids[i] && loaded.recorded_at[0] == '2', "run %d: id and storage time", i + 1);
 		CHECK(same_run(&runs[i], &loaded.run, &field), "run %d: every field equal (first different: %s)",
 		      i + 1, field);
+		CHECK(i == 1 ? loaded.run.n_holders == 4 : loaded.run.holders == NULL && loaded.run.n_holders == 0,
+		      "run %d: %s", i + 1, i == 1 ? "the holders series comes back" : "a queue run has no holders series");
 		CHECK(loaded.run.per_worker[0].claim_latency.count == 0,
 		      "run %d: per-worker histograms are not rebuilt (documented)", i + 1);
 		CHECK(same_str(loaded.report.version, r.version) && same_str(loaded.report.scenario, r.scenario) &&
@@ -529,6 +553,8 @@ static void test_migration_v1(void)
 	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master"
 			    " WHERE name IN ('invocation_settings', 'run_series')") == 2,
 	      "migration 2 added the settings and series tables");
+	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_holders'") == 1,
+	      "migration 10 added the holders table");
 	rc = store_load(st, 7, &loaded, err, sizeof(err));
 	CHECK(rc == 0 && same_str(loaded.run.strategy, "for-update") && loaded.run.workers == 2 &&
 	      loaded.run.metrics.makespan_s == 2.5 && loaded.run.metrics.claim_latency_ms.max == 5 &&
