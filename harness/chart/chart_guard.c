@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chart/chart_block.h"
+#include "engine/guard.h"
 #include "model/metric_table.h"
 
 /* The holders chart's image height: its title, and per panel. */
@@ -40,15 +41,17 @@ static const char *param_of(const struct run_result *run, const char *name)
 }
 
 /*
- * The most holders run's workload lets one resource have at once: 1 for exclusive use,
- * the parameter limit for resource; NaN for another workload (refresh), drawn as no line.
+ * The most holders run's workload lets one resource have at once: 1 for exclusive use
+ * (but under a guard whose users share it), the parameter limit for resource; NaN for
+ * another workload (refresh), drawn as no line.
  */
 static double holders_limit(const struct run_result *run)
 {
 	const char *limit = param_of(run, "limit");
+	const struct guard_ops *guard = guard_find(run->strategy);
 
 	if (run->claim_mode && strcmp(run->claim_mode, "exclusive-use") == 0)
-		return 1;
+		return guard && guard->user.mode == ACQ_SHARED ? NAN : 1;
 	if (run->claim_mode && strcmp(run->claim_mode, "resource") == 0 && limit)
 		return atof(limit);
 	return NAN;
@@ -146,14 +149,28 @@ static bool workload_seen(const struct chart_set *set, size_t k)
 	return false;
 }
 
+/* Writes label into buf without its ":mode" (a guarded case's workload, which the grouping shows). */
+static void label_without_mode(char *buf, size_t size, const char *label, const char *mode)
+{
+	const char *at = strstr(label, ":");
+	size_t n = strlen(mode);
+
+	if (at && strncmp(at + 1, mode, n) == 0)
+		snprintf(buf, size, "%.*s%s", (int)(at - label), label, at + 1 + n);
+	else
+		snprintf(buf, size, "%s", label);
+}
+
 /*
  * Waits: a header, then a row per guarded case, grouped by workload (in order of first
- * appearance) with an empty row between groups: the case's label, its workload, and per
- * wait of wait_paths its mean over the repeats in ms (NaN unless > 0: the axis is log).
+ * appearance) with an empty row between groups: the case's label (its workload left out),
+ * its workload, and per wait of wait_paths its mean over the repeats in ms (NaN unless
+ * > 0: the axis is log).
  */
 static void write_guard_waits(const struct chart_set *set, FILE *f, struct chart *c)
 {
 	const char *mode;
+	char label[CHART_LABEL];
 	double v, lo = INFINITY, hi = 0;
 	size_t k, j, p, n_waits = sizeof(wait_paths) / sizeof(wait_paths[0]);
 
@@ -167,7 +184,8 @@ static void write_guard_waits(const struct chart_set *set, FILE *f, struct chart
 		for (j = k; j < set->n_cases && c->blocks < CHART_MAX_BLOCKS; j++) {
 			if (strcmp(set->series[set->cases[j].series].mode, mode) != 0)
 				continue;
-			fprintf(f, "\"%s\"\t\"%s\"", set->cases[j].label, mode);
+			label_without_mode(label, sizeof(label), set->cases[j].label, mode);
+			fprintf(f, "\"%s\"\t\"%s\"", label, mode);
 			for (p = 0; p < n_waits; p++) {
 				v = chart_case_stats(set, j, wait_paths[p]).mean;
 				putc('\t', f);

@@ -7,7 +7,7 @@ set ylabel "wait for a grant (ms, log scale)"
 set style data histograms
 set style histogram clustered gap 1
 set xtics scale 0 rotate by 30 right
-set bmargin 10
+set bmargin 13
 set lmargin 24
 set format y "%g"
 waitcolour(i) = word("#009e73 #e69f00 #d55e00 #332288", i)
