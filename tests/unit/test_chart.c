@@ -469,11 +469,12 @@ static void test_guarded_data(const char *dir)
 	CHECK(c.ymax > 5 && c.xhi > 0.19, "the y range holds the most waiting (%g)", c.ymax);
 	CHECK(write_chart(&set, CHART_GUARD_WAITS, dir, &c, data, sizeof(data)) == 0, "the waits' data is written");
 	gap = strstr(data, "\"\"\t\"\"\tNaN\tNaN\tNaN\tNaN\n");
-	CHECK(strstr(data, "\"ticket-line:resource, 4 wrk\"\t\"resource\"\t2\t40\t80\t50\n"
-			   "\"naive:resource, 4 wrk\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&
-	      gap && strstr(gap, "row-lock:exclusive-use") && strstr(gap + 1, "\"\"\t\"\"") &&
-	      strstr(strstr(gap + 1, "\"\"\t\"\""), "advisory:refresh"),
-	      "a row per case grouped by workload, an empty row between groups, a wait of 0 as NaN");
+	CHECK(strstr(data, "\"ticket-line, 4 wrk\"\t\"resource\"\t2\t40\t80\t50\n"
+			   "\"naive, 4 wrk\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&
+	      gap && strstr(gap, "\"row-lock, 4 wrk\"\t\"exclusive-use\"") && strstr(gap + 1, "\"\"\t\"\"") &&
+	      strstr(strstr(gap + 1, "\"\"\t\"\""), "\"advisory, 4 wrk\"\t\"refresh\""),
+	      "a row per case grouped by workload (its label without it), an empty row between groups, a wait of 0 "
+	      "as NaN");
 	CHECK(c.blocks == 4 && c.ylo == 1 && c.ymax == 160, "the log range reaches past the least and the most wait");
 	chart_set_free(&set);
 	chart_set_build(&set, runs + 3, 1);
