@@ -441,7 +441,7 @@ static enum acq_outcome wait_in_line(struct guarded_worker *w, struct acquisitio
 	const char *poll_params[2] = { t_resource, t_ticket };
 	const char *ticket_params[1] = { t_ticket };
 	const char *expiry_params[1] = { t_expiry };
-	int64_t ahead[2];
+	int64_t ahead[2], expiry_ns = (int64_t)p->ticket_expiry_ms * 1000000;
 
 	if (take_ticket(w, a, write) < 0)
 		return ACQ_ERROR;
@@ -449,7 +449,7 @@ static enum acq_outcome wait_in_line(struct guarded_worker *w, struct acquisitio
 	snprintf(t_ticket, sizeof(t_ticket), "%lld", (long long)a->ticket);
 	for (;;) {
 		a->polls++;
-		snprintf(t_expiry, sizeof(t_expiry), "%lld", (long long)(now_rel(w) - (int64_t)p->ticket_expiry_ms * 1000000));
+		snprintf(t_expiry, sizeof(t_expiry), "%lld", (long long)(now_rel(w) - expiry_ns));
 		if (p->ticket_expiry_ms && run_slot(w, GSLOT_EXPIRE_TICKETS, expiry_params, 1, NULL, 0) < 0)
 			return ACQ_ERROR;
 		if (run_slot(w, GSLOT_POLL_LINE, poll_params, 2, ahead, 2) != 1)
