@@ -41,7 +41,7 @@ static const char *const create_line_sql[BACKEND_COUNT] = {
 		"CREATE TABLE {control} /* {owner} */ (ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
 		" resource INTEGER NOT NULL, worker INTEGER NOT NULL, writes INTEGER NOT NULL,"
 		" taken_ns INTEGER NOT NULL);"
-		"CREATE INDEX {line_index} ON {control} (resource, ticket)",
+		"CREATE INDEX {control:line} ON {control} (resource, ticket)",
 };
 
 /* The harness's statements, by slot; the same text in both dialects unless said. */
@@ -84,44 +84,9 @@ int guarded_statement_params(enum guarded_slot slot)
 	return slot < GSLOT_COUNT ? statement_params[slot] : 0;
 }
 
-/* Appends text to buf at *used; false when it does not fit. */
-static bool append(char *buf, size_t len, size_t *used, const char *text, size_t n)
-{
-	if (*used + n >= len)
-		return false;
-	memcpy(buf + *used, text, n);
-	*used += n;
-	buf[*used] = '\0';
-	return true;
-}
-
-/* Expands {cache}, {control}, {owner} and, given, {line_index} in tmpl into buf. 0, or -1 when it does not fit. */
-static int expand(const struct guarded_tables *t, const char *line_index, const char *tmpl, char *buf, size_t len)
-{
-	static const char *const keys[] = { "{cache}", "{control}", "{owner}", "{line_index}" };
-	const char *values[] = { t->cache, t->control, t->owner, line_index ? line_index : "" };
-	size_t used = 0;
-
-	buf[0] = '\0';
-	while (*tmpl) {
-		size_t k = 0;
-
-		while (k < 4 && strncmp(tmpl, keys[k], strlen(keys[k])) != 0)
-			k++;
-		if (k < 4) {
-			if (!append(buf, len, &used, values[k], strlen(values[k])))
-				return -1;
-			tmpl += strlen(keys[k]);
-		} else if (!append(buf, len, &used, tmpl++, 1)) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
 int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *buf, size_t len)
 {
-	return expand(t, NULL, tmpl, buf, len);
+	return sql_expand(tmpl, &t->names, buf, len);
 }
 
 int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
@@ -146,16 +111,19 @@ int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const ch
 	snprintf(self.tables[1], sizeof(self.tables[1]), "%s", t->control_name);
 	self.n_tables = 2;
 	owner_format(&self, t->owner, sizeof(t->owner));
+	t->names = (struct sql_names){
+		.cache = t->cache, .control = t->control, .owner = t->owner, .dialect = t->db->kind,
+	};
 	return 0;
 }
 
 /* Expands tmpl and runs it on conn. 0, or -1 with err naming what. */
-static int run_sql(const struct guarded_tables *t, struct db_conn *conn, const char *line_index, const char *tmpl,
-		   const char *what, char *err, size_t errlen)
+static int run_sql(const struct guarded_tables *t, struct db_conn *conn, const char *tmpl, const char *what,
+		   char *err, size_t errlen)
 {
 	char sql[2048];
 
-	if (expand(t, line_index, tmpl, sql, sizeof(sql)) < 0) {
+	if (guarded_sql_expand(t, tmpl, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "%s: statement too long", what);
 		return -1;
 	}
@@ -169,20 +137,14 @@ static int run_sql(const struct guarded_tables *t, struct db_conn *conn, const c
 int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
 {
 	enum backend_kind k = t->db->kind;
-	char index_name[160], line_index[200];
 
 	if (owner_refuse_existing(t->db, conn, t->cache_name, err, errlen) < 0 ||
 	    owner_refuse_existing(t->db, conn, t->control_name, err, errlen) < 0)
 		return -1;
-	snprintf(index_name, sizeof(index_name), "%s_line", t->control_name);
-	if (t->db->quote_identifier(conn, index_name, line_index, sizeof(line_index)) < 0) {
-		snprintf(err, errlen, "cannot quote the index name %s", index_name);
-		return -1;
-	}
 	t->created = true;
-	if (run_sql(t, conn, NULL, create_cache_sql[k], "creating the cache", err, errlen) < 0)
+	if (run_sql(t, conn, create_cache_sql[k], "creating the cache", err, errlen) < 0)
 		return -1;
-	return run_sql(t, conn, line_index, t->workload == WORKLOAD_RESOURCE ? create_line_sql[k] : create_status_sql[k],
+	return run_sql(t, conn, t->workload == WORKLOAD_RESOURCE ? create_line_sql[k] : create_status_sql[k],
 		       "creating the control table", err, errlen);
 }
 
@@ -190,8 +152,8 @@ int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *er
 {
 	if (!t->created)
 		return 0;
-	if (run_sql(t, conn, NULL, "DROP TABLE IF EXISTS {control}", "dropping the control table", err, errlen) < 0 ||
-	    run_sql(t, conn, NULL, "DROP TABLE IF EXISTS {cache}", "dropping the cache", err, errlen) < 0)
+	if (run_sql(t, conn, "DROP TABLE IF EXISTS {control}", "dropping the control table", err, errlen) < 0 ||
+	    run_sql(t, conn, "DROP TABLE IF EXISTS {cache}", "dropping the cache", err, errlen) < 0)
 		return -1;
 	t->created = false;
 	return 0;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "db/backend.h"
+#include "engine/sql_template.h"
 #include "model/config.h"
 
 /* Rows of the cache; a use that reads fewer, or rows of different refreshes, read it half-written. */
@@ -47,6 +48,7 @@ struct guarded_tables {
 	char cache[160];		/* the cache's quoted name, {cache} in SQL */
 	char control[160];		/* the control table's quoted name, {control} in SQL */
 	char owner[512];		/* the note that marks both as this process's (for cleanup) */
+	struct sql_names names;		/* what {cache}, {control} and {owner} stand for: the above */
 	bool created;			/* the run made them: it drops them */
 };
 
@@ -67,8 +69,8 @@ int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *
 int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen);
 
 /*
- * Writes tmpl into buf with {cache} and {control} replaced by t's quoted names. 0, or -1
- * when it does not fit.
+ * Writes tmpl into buf with {cache}, {control} and {owner} replaced as t's names say
+ * (sql_expand). 0, or -1 when it does not fit.
  */
 int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *buf, size_t len);
 

@@ -16,13 +16,16 @@ static int append(char *buf, size_t len, size_t *pos, const char *s, size_t n)
 
 /*
  * Appends the quoted name for the placeholder at *tmpl ("{key}" or "{key:suffix}") and moves
- * *tmpl past it. 0, or -1 when it does not fit or name cannot take a suffix.
+ * *tmpl past it. 0, or -1 when it does not fit, name is NULL or cannot take a suffix.
  */
 static int append_name(char *buf, size_t len, size_t *pos, const char **tmpl, size_t keylen, const char *name)
 {
 	const char *suffix = *tmpl + keylen, *end;
-	size_t n = strlen(name);
+	size_t n;
 
+	if (!name)
+		return -1;
+	n = strlen(name);
 	if (*suffix == '}') {
 		*tmpl = suffix + 1;
 		return append(buf, len, pos, name, n);
@@ -106,6 +109,10 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 			rc = append_literal(buf, len, &pos, &tmpl, "channel", names->jobs);
 		else if (at(tmpl, "tickets", true))
 			rc = append_name(buf, len, &pos, &tmpl, 8, names->tickets);
+		else if (at(tmpl, "cache", true))
+			rc = append_name(buf, len, &pos, &tmpl, 6, names->cache);
+		else if (at(tmpl, "control", true))
+			rc = append_name(buf, len, &pos, &tmpl, 8, names->control);
 		else if (i < sizeof(plain) / sizeof(plain[0]))
 			rc = append_text(buf, len, &pos, &tmpl, plain[i].word, plain[i].text);
 		else

@@ -17,6 +17,8 @@
 struct sql_names {
 	const char *jobs;		/* {jobs}: the queue table's quoted name */
 	const char *tickets;		/* {tickets}: the ticket control table's quoted name */
+	const char *cache;		/* {cache}: a guarded run's cache, quoted; NULL in a queue run */
+	const char *control;		/* {control}: a guarded run's control table, quoted; NULL in a queue run */
 	const char *owner;		/* {owner}: the note that marks the run's tables as its own */
 	enum backend_kind dialect;	/* {now}: the dialect's clock (timestamptz, or a julian day on SQLite) */
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
@@ -40,14 +42,14 @@ struct sql_recovery_text {
 void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, int lease_ms, bool reaped);
 
 /*
- * Writes tmpl into buf with {jobs} and {tickets} replaced by the quoted table names,
- * {jobs:SUFFIX} or {tickets:SUFFIX} by the name with "_SUFFIX" appended inside the quotes
+ * Writes tmpl into buf with {jobs}, {tickets}, {cache} and {control} replaced by the quoted
+ * table names, {jobs:SUFFIX} (and so on) by the name with "_SUFFIX" appended inside the quotes
  * (for dialects, such as SQLite, where an index must be named), {channel} by the queue
  * table's name as a string literal (the run's notification channel: the one LISTEN {jobs}
  * listens on), {owner} by the owner note,
  * {now} by the dialect's current time, and {claimable}, {unfinished} and {lease_until} as
  * names says. 0, or -1 when it does not fit, a suffixed name's quoted form does not end
- * in '"', or the name of {channel} holds a quote.
+ * in '"', the name of {channel} holds a quote, or tmpl names a table names has none of.
  */
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len);
 

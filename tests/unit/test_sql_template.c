@@ -68,6 +68,20 @@ static void test_suffixed_names(void)
 	CHECK(sql_expand("", &lite, buf, 0) == -1, "a buffer of no bytes is refused");
 }
 
+/* {cache} and {control}: a guarded run's tables, suffixed or not; refused in a queue run, which has none. */
+static void test_guarded_names(void)
+{
+	const struct sql_names guarded = { .cache = "\"c\"", .control = "\"k\"", .owner = "o" };
+	char buf[128];
+
+	CHECK(sql_expand("LOCK TABLE {cache}; CREATE INDEX {control:line} ON {control} /* {owner} */", &guarded, buf,
+			 sizeof(buf)) == 0 &&
+	      strcmp(buf, "LOCK TABLE \"c\"; CREATE INDEX \"k_line\" ON \"k\" /* o */") == 0,
+	      "{cache}, {control} and {control:SUFFIX} are the guarded run's quoted names");
+	CHECK(sql_expand("SELECT 1 FROM {cache}", &lite, buf, sizeof(buf)) == -1,
+	      "{cache} in a queue run, which has no cache, is refused");
+}
+
 /* {channel}: the quoted queue table name as a string literal, refused when the name holds a quote. */
 static void test_channel(void)
 {
@@ -116,6 +130,7 @@ int main(void)
 	test_sql_template();
 	test_clock_and_owner();
 	test_suffixed_names();
+	test_guarded_names();
 	test_channel();
 	test_lease();
 	return check_exit_status();
