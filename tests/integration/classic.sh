@@ -13,9 +13,13 @@ if [ "$repeats" -eq 0 ]; then
 	exit 0
 fi
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-"$CLAIMBENCH" run scenarios/classic.ini --repeat "$repeats" --format json --no-progress >"$out" 2>/dev/null
-check "the classic scenario runs to the end, its expectations passing (exit 0)" test $? -eq 0
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+"$CLAIMBENCH" run scenarios/classic.ini --repeat "$repeats" --format json --no-progress >"$out" 2>"$err"
+status=$?
+why=
+[ "$status" -eq 0 ] || why=" -- exit $status: $(grep -E 'FAIL|claimbench:' "$err" | head -3 | tr -s ' \n' ' ')"
+check "the classic scenario runs to the end, its expectations passing (exit 0)$why" test "$status" -eq 0
 check_jq "$out" ".results | length == $((11 * repeats))" "$((11 * repeats)) runs: 11 strategies x $repeats repeats"
 check_jq "$out" '.scenario == "classic" and .backend == "postgresql" and (.server_version | length > 0)' \
 	"header names scenario, backend and server version"

@@ -19,7 +19,7 @@ check "the store keeps each guarded run's holders series: both resources, both r
 "$CLAIMBENCH" report --last --results "$store" --out "$tmp/g" >"$tmp/report.txt" 2>&1
 status=$?
 check "report of the guarded invocation draws and writes the documents" test "$status" -eq 0
-[ "$status" -eq 0 ] || sed 's/^/    /' "$tmp/report.txt" | head -5
+[ "$status" -eq 0 ] || sed 's/^/    /' "$tmp/report.txt" | head -5 >&2
 check "it draws the holders and guard-waits charts, PNG and SVG" eval \
 	'(for c in "${guarded_charts[@]}"; do [ -s "$tmp/g/$c.png" ] && [ -s "$tmp/g/$c.svg" ] || exit 1; done)'
 check "it draws no queue chart for guarded runs" eval \

@@ -21,7 +21,7 @@ check "a small sweep of three strategies runs into a fresh store, unsampled" tes
 "$CLAIMBENCH" report --last --results "$store" --out "$rep" >"$tmp/report.txt" 2>&1
 status=$?
 check "report --last draws the charts and writes the documents" test "$status" -eq 0
-[ "$status" -eq 0 ] || sed 's/^/    /' "$tmp/report.txt" | head -5
+[ "$status" -eq 0 ] || sed 's/^/    /' "$tmp/report.txt" | head -5 >&2
 
 # is_png FILE: the PNG signature, and file(1)'s verdict when it is installed.
 is_png() {

@@ -123,7 +123,8 @@ for s in classic race ramp lewis quartz steady sqlite-busy chaos mvcc field sema
 	"$CLAIMBENCH" run --scenario "scenarios/$s.ini" "${scale[@]}" --no-progress --results "$store" \
 		>"$tmp/$s.txt" 2>&1
 	status=$?
-	check "shipped scenario $s runs to the end with its expectations passing (scaled: ${scale[*]})" \
+	why=
+	[ "$status" -eq 0 ] || why=" -- exit $status: $(grep -E 'FAIL|claimbench:' "$tmp/$s.txt" | head -3 | tr -s ' \n' ' ')"
+	check "shipped scenario $s runs to the end with its expectations passing (scaled: ${scale[*]})$why" \
 		test "$status" -eq 0
-	[ "$status" -eq 0 ] || grep -E 'FAIL|claimbench:' "$tmp/$s.txt" | head -5 | sed 's/^/    /'
 done
