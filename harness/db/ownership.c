@@ -29,11 +29,15 @@ static time_t process_start(long pid)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	/* Field 22, the start in clock ticks after boot, counted past the command's closing parenthesis (field 2). */
+	/*
+	 * Field 22, the start in clock ticks after boot, counted past the command's closing
+	 * parenthesis (the end of field 2): the space after it comes before field 3, and each
+	 * further space before the next field.
+	 */
 	close_paren = strrchr(buf, ')');
 	if (!close_paren || hz <= 0)
 		return -1;
-	for (field = 2, close_paren++; field < 22 && close_paren; field++)
+	for (field = 3, close_paren++; field < 22 && close_paren; field++)
 		close_paren = strchr(close_paren + 1, ' ');
 	if (!close_paren || sscanf(close_paren, " %llu", &ticks) != 1)
 		return -1;

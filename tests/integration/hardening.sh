@@ -66,6 +66,10 @@ wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/kill.err"
 cluster=$(throwaway_dir "$dir/kill.err")
 wait_for 20 test -e "$cluster/data/postmaster.pid"
 sleep 1
+out=$("$CLAIMBENCH" cleanup)
+check "cleanup leaves a running run's throwaway cluster alone, and the run goes on" \
+	eval 'grep -q "left alone: $cluster (claimbench pid $pid is running)" <<<"$out" &&
+	[ -e "$cluster/data/postmaster.pid" ] && kill -0 "$pid"'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 check "SIGKILL: the watchdog stops the server and removes its directory within 10 s" wait_for 10 \
@@ -116,6 +120,9 @@ run_tables() {
 	[ "$(sqlite3 "$lite" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'claimbench_${pid}_%'" 2>/dev/null)" -eq "$1" ]
 }
 wait_for 20 run_tables 2
+out=$("$CLAIMBENCH" cleanup --db "sqlite:$lite")
+check "cleanup --db leaves a running run's tables alone" \
+	eval 'grep -q "left alone: table claimbench_${pid}_jobs (claimbench pid $pid is running)" <<<"$out" && run_tables 2'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 out=$("$CLAIMBENCH" cleanup --db "sqlite:$lite")
