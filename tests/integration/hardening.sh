@@ -48,9 +48,15 @@ wait "$locker" 2>/dev/null
 
 # ---- an interrupted drain run does not call the jobs it never reached lost ----
 "$CLAIMBENCH" run --strategy skip-locked --workers 2 --jobs 200 --work-ms 50 --no-progress --format json \
-	--results "$store" >"$dir/int.json" 2>/dev/null &
+	--results "$store" >"$dir/int.json" 2>"$dir/int.err" &
 pid=$!
-sleep 3
+wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/int.err"
+cluster=$(throwaway_dir "$dir/int.err")
+# jobs_done_at_least N: whether the run has finished N jobs or more.
+jobs_done_at_least() {
+	[ "$(on_throwaway "$cluster" "SELECT count(*) FROM claimbench_${pid}_jobs WHERE status = 'done'" 2>/dev/null)" -ge "$1" ]
+}
+wait_for 20 jobs_done_at_least 4
 kill -INT "$pid"
 wait "$pid"
 check_jq "$dir/int.json" '.results[0] | .complete == false and .completed > 0 and .completed < 200 and .lost == 0' \
