@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/parse.h"
 #include "cli/options.h"
@@ -40,6 +41,15 @@ static int parse_db(const struct option_def *o, const char *text, void *base, ch
 	cfg->backend = backend_of_target(text, &cfg->target);
 	if (cfg->backend == &backend_sqlite && !*cfg->target)
 		cfg->target = NULL;
+	if (cfg->backend != &backend_sqlite && !conninfo_parses(text)) {
+		snprintf(err, errlen, "--%s: the conninfo is malformed: libpq cannot parse it (its text is not shown, since "
+			 "it may hold a password); expected key=value pairs or a postgresql:// URI%s", o->name,
+			 strcasecmp(text, "sqlite") == 0 ? ", or for SQLite sqlite:PATH, or sqlite: for a throwaway file"
+							 : ", or sqlite:PATH");
+		cfg->backend = NULL;
+		cfg->target = NULL;
+		return -1;
+	}
 	return 0;
 }
 

@@ -38,6 +38,16 @@ static void append_value(char *out, const char *value)
 	*p = '\0';
 }
 
+bool conninfo_parses(const char *conninfo)
+{
+	char *message = NULL;
+	PQconninfoOption *opts = PQconninfoParse(conninfo, &message);
+
+	PQfreemem(message);
+	PQconninfoFree(opts);
+	return opts != NULL;
+}
+
 char *conninfo_masked(const char *conninfo)
 {
 	PQconninfoOption *opts, *o;

@@ -2,6 +2,8 @@
 #ifndef CLAIMBENCH_CONNINFO_H
 #define CLAIMBENCH_CONNINFO_H
 
+#include <stdbool.h>
+
 /* What a masked secret reads as. */
 #define CONNINFO_MASK "***"
 
@@ -11,6 +13,9 @@
  * sqlite:PATH as it is. NULL when out of memory.
  */
 char *conninfo_masked(const char *conninfo);
+
+/* Whether libpq can parse conninfo (a conninfo or URI); its message, which may quote a password, is dropped. */
+bool conninfo_parses(const char *conninfo);
 
 /* Masks in text, in place, every occurrence of the passwords that conninfo holds. */
 void conninfo_scrub(char *text, const char *conninfo);
