@@ -188,7 +188,8 @@ out_close:
 	for (int i = 0; i < workers; i++)
 		guarded_worker_close(&w[i]);
 out_drop:
-	if (admin.conn && guarded_tables_drop(&tables, admin.conn, why, sizeof(why)) < 0)
+	if (admin.conn && !(plan->throwaway && signals_interrupted()) &&
+	    guarded_tables_drop(&tables, admin.conn, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s\n", label, why);
 out_disconnect:
 	admin_close(&admin);

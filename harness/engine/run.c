@@ -10,6 +10,7 @@
 #include "engine/producer.h"
 #include "engine/queue_table.h"
 #include "engine/run.h"
+#include "engine/signals.h"
 #include "engine/table_probe.h"
 #include "engine/worker_loop.h"
 #include "measure/server_metrics.h"
@@ -484,7 +485,8 @@ out_close_workers:
 	for (int i = 0; i < workers; i++)
 		worker_close(&t.w[i]);
 out_drop:
-	admin_drop_tables(&admin, &s);
+	if (!(plan->throwaway && signals_interrupted()))
+		admin_drop_tables(&admin, &s);
 out_disconnect:
 	admin_close(&admin);
 	monitor_free(&m);

@@ -2,6 +2,7 @@
 #ifndef CLAIMBENCH_RUN_H
 #define CLAIMBENCH_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,8 @@ struct run_plan {
 	const char *target;			/* where to connect (conninfo or path) */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	struct server_restart restart;		/* how the server restarts for --restart-at */
+	bool throwaway;				/* the server or SQLite file is the harness's own, removed at exit:
+						   an interrupted run leaves its tables to go with it */
 };
 
 /*
