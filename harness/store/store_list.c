@@ -31,7 +31,8 @@ static void count_text(char *buf, size_t size, sqlite3_stmt *st, int col)
 int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 {
 	static const char sql[] =
-		"SELECT id, recorded_at, strategy, claim_mode, workers, makespan_s, throughput_jps, duplicates,"
+		"SELECT id, recorded_at, strategy, claim_mode, workers, makespan_s,"
+		" coalesce(throughput_jps, guarded_grants_per_s), duplicates,"
 		" lost, jain, complete, invocation_id FROM runs ORDER BY id DESC LIMIT ?";
 	char when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32];
 	sqlite3_stmt *st = NULL;
@@ -40,7 +41,7 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
-	fprintf(out, "%6s %6s  %-20s  %-16s %-4s %4s %10s %10s %6s %6s %6s  %s\n", "id", "inv", "when", "strategy",
+	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %s\n", "id", "inv", "when", "strategy",
 		"mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
@@ -51,7 +52,7 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 		count_text(dup, sizeof(dup), st, 7);
 		count_text(lost, sizeof(lost), st, 8);
 		fixed_text(jain, sizeof(jain), st, 9, 3);
-		fprintf(out, "%6lld %6lld  %-20s  %-16s %-4s %4d %10s %10s %6s %6s %6s  %s\n",
+		fprintf(out, "%6lld %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %s\n",
 			(long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 11), when, strategy,
 			mode, sqlite3_column_int(st, 4),
 			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no");

@@ -47,6 +47,10 @@ check_jq "$dir/sqlite-resource.json" '.results[] | select(.strategy == "ticket-l
 check_jq "$dir/sqlite-resource.json" '.results[0] | (.holders | length) > 0 and ([.holders[].resource] | max) == 0 and
 	([.holders[].holders] | max) == .guarded.max_holders' \
 	"the holders over time are in the JSON, their peak the run's most holders"
+line=$("$CLAIMBENCH" history --results "$store" --limit 1 | awk 'NR == 2 { print $4, $5, $8 }')
+want="$(jq -r '.results[-1].strategy' "$dir/sqlite-resource.json") resource $(printf '%.1f' \
+	"$(jq '.results[-1].guarded.grants_per_s' "$dir/sqlite-resource.json")")"
+check "history lists a guarded run: guard, workload, grants per second ($line; want $want)" test "$line" = "$want"
 
 # ---- Ctrl-C: the workers stop, what was measured is kept and marked incomplete (exit 4) ----
 "$CLAIMBENCH" run --db "sqlite:$dir/c.db" --workload exclusive-use --guard table-exclusive --workers 3 --duration 30 \
