@@ -188,9 +188,12 @@ out_close:
 	for (int i = 0; i < workers; i++)
 		guarded_worker_close(&w[i]);
 out_drop:
+	if (admin.conn && signals_interrupted())
+		plan->db->set_lock_wait(admin.conn, RUN_STOPPING_LOCK_WAIT_MS);
 	if (admin.conn && !(plan->throwaway && signals_interrupted()) &&
 	    guarded_tables_drop(&tables, admin.conn, why, sizeof(why)) < 0)
-		fprintf(stderr, "claimbench: %s: %s\n", label, why);
+		fprintf(stderr, "claimbench: %s: %s; its tables are left behind (claimbench cleanup removes them)\n",
+			label, why);
 out_disconnect:
 	admin_close(&admin);
 	free(w);

@@ -16,9 +16,6 @@
 #include "measure/server_metrics.h"
 #include "model/run_param.h"
 
-/* How long a statement of the harness's own may wait for a lock once the run is stopping. */
-#define STOPPING_LOCK_WAIT_MS 500
-
 /*
  * Names the run's tables (prefix + "jobs", + "tickets") in s, quoted for SQL, and writes
  * the owner note that marks them as this process's: pid, host, start and the tables, so
@@ -401,7 +398,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
 	if (run_stopping(s) && admin->conn)
-		s->db->set_lock_wait(admin->conn, STOPPING_LOCK_WAIT_MS);
+		s->db->set_lock_wait(admin->conn, RUN_STOPPING_LOCK_WAIT_MS);
 	else
 		table_probe_take(admin, s, &out->probes[PROBE_AFTER], label);
 	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;

@@ -11,6 +11,9 @@
 #include "model/config.h"
 #include "model/result.h"
 
+/* How long a statement of the harness's own may wait for a lock once the run is stopping. */
+#define RUN_STOPPING_LOCK_WAIT_MS 500
+
 /* What a run needs that stays the same across the runs of an invocation. */
 struct run_plan {
 	const struct run_config *cfg;		/* the invocation's settings */

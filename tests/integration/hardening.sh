@@ -212,6 +212,32 @@ if start_test_server; then
 	check_jq "$dir/cut.json" '.results[0] | .complete and .completed == 40 and .lost == 0 and .ledger_mismatches == 0' \
 		"after the cut the final state is read through a new connection: complete, nothing lost"
 	check "and the run's tables are dropped" test "$(test_sql "SELECT count(*) FROM pg_class WHERE relname LIKE 'claimbench_${pid}_%'")" -eq 0
+
+	# Ctrl-C of a guarded run whose cache table another session holds: the drop waits 500 ms
+	# for the lock at most, then leaves the tables to cleanup.
+	"$CLAIMBENCH" run --db "$TEST_DB" --workload exclusive-use --guard table-exclusive --workers 3 --duration 30 \
+		--no-progress --results "$store" >/dev/null 2>"$dir/glock.err" &
+	pid=$!
+	# cache_table_in_use: whether the run's cache table exists and a worker has used it.
+	cache_table_in_use() {
+		[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'claimbench' AND query LIKE 'LOCK TABLE%cache%'")" -ge 1 ]
+	}
+	wait_for 20 cache_table_in_use
+	psql "$TEST_DB" -Xq -c "BEGIN; LOCK TABLE claimbench_${pid}_cache IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)" \
+		>/dev/null 2>&1 &
+	locker=$!
+	wait_for 10 eval '[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '\''BEGIN; LOCK TABLE claimbench_%'\'' AND state = '\''active'\''")" -ge 1 ]'
+	start=$(date +%s%N)
+	kill -INT "$pid"
+	wait "$pid"
+	status=$?
+	took=$(elapsed_ms "$start")
+	check "Ctrl-C of a guarded run meeting a foreign lock on its table exits 4 in under 5 s (exit $status, $took ms)" \
+		eval '[ "$status" -eq 4 ] && [ "$took" -lt 5000 ]'
+	check "and says its tables are left for cleanup" grep -q "its tables are left behind (claimbench cleanup removes them)" \
+		"$dir/glock.err"
+	kill "$locker" 2>/dev/null
+	wait "$locker" 2>/dev/null
 	stop_test_server
 else
 	echo "not ok - a test PostgreSQL server could not be started"
