@@ -218,15 +218,15 @@ if start_test_server; then
 	"$CLAIMBENCH" run --db "$TEST_DB" --workload exclusive-use --guard table-exclusive --workers 3 --duration 30 \
 		--no-progress --results "$store" >/dev/null 2>"$dir/glock.err" &
 	pid=$!
-	# cache_table_in_use: whether the run's cache table exists and a worker has used it.
-	cache_table_in_use() {
-		[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'claimbench' AND query LIKE 'LOCK TABLE%cache%'")" -ge 1 ]
+	# sessions_running SQL_PATTERN: whether a session's current or last statement is LIKE the pattern.
+	sessions_running() {
+		[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '$1'")" -ge 1 ]
 	}
-	wait_for 20 cache_table_in_use
+	wait_for 20 sessions_running "LOCK TABLE%claimbench_${pid}_cache%"
 	psql "$TEST_DB" -Xq -c "BEGIN; LOCK TABLE claimbench_${pid}_cache IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)" \
 		>/dev/null 2>&1 &
 	locker=$!
-	wait_for 10 eval '[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '\''BEGIN; LOCK TABLE claimbench_%'\'' AND state = '\''active'\''")" -ge 1 ]'
+	wait_for 10 sessions_running "BEGIN; LOCK TABLE claimbench_${pid}_cache IN ACCESS EXCLUSIVE MODE%"
 	start=$(date +%s%N)
 	kill -INT "$pid"
 	wait "$pid"
