@@ -44,7 +44,7 @@ static void test_alive_after_growth(void)
 /* A process that has exited is not alive; a live pid that started at another time is another process. */
 static void test_dead_and_reused(void)
 {
-	struct owner self, child = { .pid = 0 }, reused;
+	struct owner self, child, reused;
 	pid_t pid = fork();
 
 	check_need(pid >= 0, "fork");
