@@ -116,22 +116,37 @@ static void vacuum(struct pressure *p)
 	note_phase(p, PHASE_VACUUM, from);
 }
 
-/* The instant (absolute) of the next event: the snapshot's start or end, or the next vacuum; INT64_MAX: none. */
-static int64_t next_event(const struct pressure *p, int stage, size_t next_vacuum)
+/* What happens next in the pressure thread. */
+enum pressure_event {
+	EVENT_NONE,		/* nothing more */
+	EVENT_SNAPSHOT,		/* the snapshot begins or ends */
+	EVENT_VACUUM,		/* the next vacuum */
+};
+
+/*
+ * The next event and its instant (absolute) in *at. At one instant the snapshot's begin or
+ * end comes before a vacuum: a snapshot held from 1 s to 2 s with a vacuum at 2 s is
+ * released, then vacuumed after, as the vacuum is meant to clean up after it.
+ */
+static enum pressure_event next_event(const struct pressure *p, int stage, size_t next_vacuum, int64_t *at)
 {
 	const struct pressure_plan *plan = &p->s->cfg->pressure;
-	int64_t start = p->s->start_ns, at = INT64_MAX, vacuum_at;
+	int64_t start = p->s->start_ns, vacuum_at;
+	enum pressure_event event = EVENT_NONE;
 
-	if (p->holder && stage == 0)
-		at = start + (int64_t)(plan->snapshot_at_s * 1e9);
-	else if (p->holder && stage == 1)
-		at = start + (int64_t)((plan->snapshot_at_s + plan->snapshot_s) * 1e9);
+	*at = INT64_MAX;
+	if (p->holder && stage < 2) {
+		*at = start + (int64_t)((stage == 0 ? plan->snapshot_at_s : plan->snapshot_at_s + plan->snapshot_s) * 1e9);
+		event = EVENT_SNAPSHOT;
+	}
 	if (next_vacuum < p->n_vacuums) {
 		vacuum_at = start + (int64_t)(p->vacuum_at_s[next_vacuum] * 1e9);
-		if (vacuum_at < at)
-			at = vacuum_at;
+		if (vacuum_at < *at) {
+			*at = vacuum_at;
+			event = EVENT_VACUUM;
+		}
 	}
-	return at;
+	return event;
 }
 
 /*
@@ -144,10 +159,11 @@ static void *pressure_main(void *arg)
 	int stage = 0;			/* the snapshot: 0 to come, 1 held, 2 over */
 	size_t next_vacuum = 0;
 	int64_t held_from = 0, at;
+	enum pressure_event event;
 
 	run_wait_gate(p->s);
-	while ((at = next_event(p, stage, next_vacuum)) != INT64_MAX && run_sleep_until(p->s, at, &p->quit)) {
-		if (next_vacuum < p->n_vacuums && at == p->s->start_ns + (int64_t)(p->vacuum_at_s[next_vacuum] * 1e9)) {
+	while ((event = next_event(p, stage, next_vacuum, &at)) != EVENT_NONE && run_sleep_until(p->s, at, &p->quit)) {
+		if (event == EVENT_VACUUM) {
 			vacuum(p);
 			next_vacuum++;
 		} else if (stage == 0) {

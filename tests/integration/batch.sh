@@ -83,8 +83,7 @@ check_jq "$out" '.results[] | select(.group == "hold") | .claim_mode == "hold" a
 "$CLAIMBENCH" run --format json --no-progress --strategy batch:hold --batch 10 --workers 4 --jobs 800 --work-ms 30 \
 	--results "$dir/results.db" >"$dir/stop.json" 2>"$dir/stop.err" &
 pid=$!
-wait_for 10 grep -q 'throwaway PostgreSQL in' "$dir/stop.err"
-sleep 1.5
+wait_for 30 jobs_done_at_least "$dir/stop.err" "$pid" 4
 kill -INT "$pid"
 wait "$pid"
 check "an interrupted batch run exits 4" test $? -eq 4

@@ -7,16 +7,6 @@ chmod 755 "$dir"	# a throwaway cluster under $dir/tmp must be reachable by the p
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
-# throwaway_dir FILE: the throwaway cluster's directory claimbench named on stderr (in FILE).
-throwaway_dir() {
-	sed -n 's/^claimbench: throwaway PostgreSQL in //p' "$1"
-}
-
-# on_throwaway DIR SQL: runs SQL on the throwaway cluster in DIR.
-on_throwaway() {
-	psql "host=$1 port=15432 dbname=postgres user=claimbench" -XAtq -c "$2"
-}
-
 # ---- Ctrl-C while a worker is blocked on another session's lock ----
 "$CLAIMBENCH" run --strategy for-update:flip --workers 4 --jobs 40 --work-ms 1500 --no-progress \
 	--results "$store" >"$dir/stop.out" 2>"$dir/stop.err" &
@@ -50,13 +40,7 @@ wait "$locker" 2>/dev/null
 "$CLAIMBENCH" run --strategy skip-locked --workers 2 --jobs 200 --work-ms 50 --no-progress --format json \
 	--results "$store" >"$dir/int.json" 2>"$dir/int.err" &
 pid=$!
-wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/int.err"
-cluster=$(throwaway_dir "$dir/int.err")
-# jobs_done_at_least N: whether the run has finished N jobs or more.
-jobs_done_at_least() {
-	[ "$(on_throwaway "$cluster" "SELECT count(*) FROM claimbench_${pid}_jobs WHERE status = 'done'" 2>/dev/null)" -ge "$1" ]
-}
-wait_for 20 jobs_done_at_least 4
+wait_for 30 jobs_done_at_least "$dir/int.err" "$pid" 4
 kill -INT "$pid"
 wait "$pid"
 check_jq "$dir/int.json" '.results[0] | .complete == false and .completed > 0 and .completed < 200 and .lost == 0' \

@@ -105,6 +105,26 @@ test_sql() {
 	psql "$TEST_DB" -XAtq -c "$1"
 }
 
+# throwaway_dir FILE: the throwaway cluster's directory claimbench named on stderr (in FILE).
+throwaway_dir() {
+	sed -n 's/^claimbench: throwaway PostgreSQL in //p' "$1"
+}
+
+# on_throwaway DIR SQL: runs SQL on the throwaway cluster in DIR.
+on_throwaway() {
+	psql "host=$1 port=15432 dbname=postgres user=claimbench" -XAtq -c "$2"
+}
+
+# jobs_done_at_least ERR_FILE PID N: whether the run of process PID, its stderr in ERR_FILE,
+# has finished N jobs or more on its throwaway server (for wait_for: stop a run once it has
+# done some work, however long the server took to start).
+jobs_done_at_least() {
+	local cluster
+	cluster=$(throwaway_dir "$1")
+	[ -n "$cluster" ] &&
+		[ "$(on_throwaway "$cluster" "SELECT count(*) FROM claimbench_$2_jobs WHERE status = 'done'" 2>/dev/null)" -ge "$3" ]
+}
+
 # elapsed_ms START_NS: the milliseconds since START_NS ($(date +%s%N)).
 elapsed_ms() {
 	echo $(( ($(date +%s%N) - $1) / 1000000 ))

@@ -29,6 +29,9 @@ check "the wait shares of the run sum to 100 %" eval \
 	'awk -F"\t" "NR == 2 { s = 0; for (i = 2; i <= NF; i++) s += \$i; exit !(s > 99.9 && s < 100.1) }" "$rep/waits.tsv"'
 check "the pressure chart's data holds the snapshot from 1 s and the vacuum at 2 s" eval \
 	'grep -Eq "^1\s\"snapshot\"\s1\.0[0-9]*\s2\.0" "$rep/pressure.tsv" && grep -Eq "^1\s\"vacuum\"\s2\.0" "$rep/pressure.tsv"'
+check "the snapshot ending at 2 s is released before the vacuum at 2 s begins" \
+	awk -F'\t' '$2 == "\"snapshot\"" { end = $4 } $2 == "\"vacuum\"" { start = $3 } END { exit !(end > 0 && end <= start) }' \
+	"$rep/pressure.tsv"
 check "the pressure chart's samples are dead tuples" grep -q '"dead tuples"' "$rep/pressure.tsv"
 check "report.md has the server section with the run's diagnosis" eval \
 	'grep -q "^## The server, sampled" "$rep/report.md" &&
