@@ -560,7 +560,6 @@ int cmd_run(int argc, char **argv)
 		goto out_close;
 	}
 	plan.target = cfg->target;
-	plan.throwaway = !cfg->target;
 	if (!cfg->target) {
 		if (throwaway_open(&throwaway, db, &plan.target, err, sizeof(err)) < 0) {
 			report_throwaway_failure(db, err);

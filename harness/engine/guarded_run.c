@@ -190,7 +190,7 @@ out_close:
 out_drop:
 	if (admin.conn && signals_interrupted())
 		plan->db->set_lock_wait(admin.conn, RUN_STOPPING_LOCK_WAIT_MS);
-	if (admin.conn && !(plan->throwaway && signals_interrupted()) &&
+	if (admin.conn && !run_leaves_tables(plan) &&
 	    guarded_tables_drop(&tables, admin.conn, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s; its tables are left behind (claimbench cleanup removes them)\n",
 			label, why);

@@ -482,7 +482,7 @@ out_close_workers:
 	for (int i = 0; i < workers; i++)
 		worker_close(&t.w[i]);
 out_drop:
-	if (!(plan->throwaway && signals_interrupted()))
+	if (!run_leaves_tables(plan))
 		admin_drop_tables(&admin, &s);
 out_disconnect:
 	admin_close(&admin);
@@ -495,6 +495,11 @@ out_free:
 	if (rc < 0)
 		run_result_free(out);
 	return rc;
+}
+
+bool run_leaves_tables(const struct run_plan *plan)
+{
+	return !plan->cfg->target && signals_interrupted();
 }
 
 int run_check_statements(const struct run_plan *plan, const struct strategy_choice *choice, char *err, size_t errlen)

@@ -21,9 +21,13 @@ struct run_plan {
 	const char *target;			/* where to connect (conninfo or path) */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	struct server_restart restart;		/* how the server restarts for --restart-at */
-	bool throwaway;				/* the server or SQLite file is the harness's own, removed at exit:
-						   an interrupted run leaves its tables to go with it */
 };
+
+/*
+ * Whether a run of plan leaves its tables where they are: it was interrupted, and its
+ * server or SQLite file is the harness's throwaway (no --db), removed at exit with them.
+ */
+bool run_leaves_tables(const struct run_plan *plan);
 
 /*
  * Creates the run's tables, connects and prepares the workers, opens the start gate,
