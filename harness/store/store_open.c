@@ -140,6 +140,7 @@ int store_open(const char *path, struct store **out, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	s->lock_fd = -1;
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;
@@ -210,6 +211,35 @@ static int path_uri(const char *path, const char *query, char *buf, size_t len)
 	return 0;
 }
 
+/* Where SQLite's unix locks lie in a database file: the shared range, which EXCLUSIVE writes over. */
+#define SQLITE_PENDING_BYTE 0x40000000
+#define SQLITE_SHARED_FIRST (SQLITE_PENDING_BYTE + 2)
+#define SQLITE_SHARED_SIZE 510
+
+/*
+ * Takes, on a descriptor of its own kept in s, the shared lock SQLite's readers take on
+ * the file at path: while it is held no connection gets the exclusive lock, which SQLite
+ * takes to checkpoint a WAL into the file and remove it when its last connection closes.
+ * So a WAL store found without a -wal file can be read as immutable: a writer that comes
+ * meanwhile leaves its -wal in place, and the file stays as it was. 0, or -1 when another
+ * holds the file exclusively (or it cannot be opened).
+ */
+static int hold_shared_lock(struct store *s, const char *path)
+{
+	struct flock lock = {
+		.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = SQLITE_SHARED_FIRST, .l_len = SQLITE_SHARED_SIZE,
+	};
+
+	s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->lock_fd < 0)
+		return -1;
+	if (fcntl(s->lock_fd, F_SETLK, &lock) == 0)
+		return 0;
+	close(s->lock_fd);
+	s->lock_fd = -1;
+	return -1;
+}
+
 /*
  * Whether the open store s is of this claimbench's schema with a column for every metric:
  * 1 it is, 0 it must be migrated first (an older claimbench's), -1 with err when it is
@@ -245,6 +275,7 @@ int store_open_existing(const char *path, struct store **out, char *err, size_t 
 {
 	char uri[4200], wal[4200], why[512];
 	struct store *s;
+	bool immutable;
 	int in_wal, current;
 
 	*out = NULL;
@@ -258,20 +289,23 @@ int store_open_existing(const char *path, struct store **out, char *err, size_t 
 	in_wal = read_header(path, err, errlen);
 	if (in_wal < 0)
 		return -1;
-	/*
-	 * A store in WAL mode whose -wal file is gone has no connection open on it: read it as
-	 * immutable, which needs no -shm and -wal files, so that none is left beside it (a
-	 * read-only connection cannot remove them, and on a read-only mount cannot make them).
-	 */
-	snprintf(wal, sizeof(wal), "%s-wal", path);
-	if (path_uri(path, in_wal && access(wal, F_OK) < 0 ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof(uri)) < 0) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -1;
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
+	}
+	s->lock_fd = -1;
+	/*
+	 * A store in WAL mode whose -wal file is gone has no connection open on it: read it as
+	 * immutable, which needs no -shm and -wal files, so that none is left beside it (a
+	 * read-only connection cannot remove them, and on a read-only mount cannot make them),
+	 * under a shared lock that keeps any writer from changing the file meanwhile.
+	 */
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	immutable = in_wal && hold_shared_lock(s, path) == 0 && access(wal, F_OK) < 0;
+	if (path_uri(path, immutable ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof(uri)) < 0) {
+		snprintf(err, errlen, "%s: path too long", path);
+		goto fail;
 	}
 	if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -301,5 +335,7 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_close(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	free(s);
 }
