@@ -39,6 +39,21 @@ expect_exit 3 'a table race_jobs exists already' \
 wait "$session"
 check "sqlite: the session's table and its row survive" test "$(sqlite3 "$lite" "SELECT what FROM race_jobs")" = theirs
 
+# ---- SQLite: a guarded run's control table made by a session while the run makes its cache ----
+sqlite3 "$lite" "DROP TABLE race_jobs"
+(echo "BEGIN IMMEDIATE; CREATE TABLE gr_control (what TEXT); INSERT INTO gr_control VALUES ('theirs');"
+	sleep 2; echo "COMMIT;") | sqlite3 "$lite" &
+session=$!
+wait_for 10 locked
+expect_exit 3 'a table gr_(cache|control) exists already' \
+	"sqlite: a guarded run whose CREATE loses to another session's says the table exists" \
+	run --db "sqlite:$lite" --table-prefix gr_ --workload refresh --guard row-lock --workers 2 --duration 1 \
+	--sqlite-busy-timeout-ms 10000 --no-progress --results "$store"
+wait "$session"
+check "sqlite: the session's control table and its row survive, and the run's cache is gone" \
+	eval '[ "$(sqlite3 "$lite" "SELECT what FROM gr_control")" = theirs ] &&
+	[ "$(sqlite3 "$lite" "SELECT count(*) FROM sqlite_master WHERE name = '"'gr_cache'"'")" = 0 ]'
+
 if ! start_test_server; then
 	echo "not ok - cannot start a test PostgreSQL server"
 	exit 0
