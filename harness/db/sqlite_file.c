@@ -76,17 +76,20 @@ out:
  */
 static int drop_empty_stats(sqlite3 *db)
 {
-	char rows[24];
+	char rows[24] = "";
+	int stats;
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
-	if (has_table(db, "sqlite_stat1") == 1 && (single_text(db, "SELECT count(*) FROM sqlite_stat1", rows, sizeof(rows)) < 0 ||
-				   (strcmp(rows, "0") == 0 &&
-				    sqlite3_exec(db, "DROP TABLE sqlite_stat1", NULL, NULL, NULL) != SQLITE_OK))) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
+	stats = has_table(db, "sqlite_stat1");
+	if (stats < 0 || (stats && single_text(db, "SELECT count(*) FROM sqlite_stat1", rows, sizeof(rows)) < 0))
+		goto rollback;
+	if (stats && strcmp(rows, "0") == 0 && sqlite3_exec(db, "DROP TABLE sqlite_stat1", NULL, NULL, NULL) != SQLITE_OK)
+		goto rollback;
 	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+rollback:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
 }
 
 int sqlite_file_restore(const char *path, const struct sqlite_file *f, char *err, size_t errlen)
