@@ -123,8 +123,9 @@ check "cleanup --db drops a dead run's queue and ticket tables" \
 psql "$TEST_DB" -Xq -c "BEGIN; CREATE TABLE race_jobs (id bigint PRIMARY KEY, what text);
 	INSERT INTO race_jobs VALUES (1, 'theirs'); SELECT pg_sleep(2); COMMIT" >/dev/null &
 session=$!
-wait_for 10 eval '[ "$(test_sql "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
-	WHERE a.query LIKE '"'%pg_sleep%'"' AND l.locktype = '"'relation'"'")" -gt 0 ]'
+# the session has created race_jobs, uncommitted, and sleeps
+wait_for 10 eval '[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE wait_event = '"'PgSleep'"'
+	AND pid <> pg_backend_pid()")" -gt 0 ]'
 expect_exit 3 'a table race_jobs exists already' \
 	"a run whose CREATE waits on another session's and loses says the table exists" \
 	run --db "$TEST_DB" --table-prefix race_ --strategy skip-locked --jobs 5 --work-ms 1 --no-progress \
