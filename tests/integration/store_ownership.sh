@@ -63,6 +63,17 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && runuser -u nobody -- tes
 	check "as nobody, beside a writer's -wal file, history still reads the store" \
 		eval 'runuser -u nobody -- "$CLAIMBENCH" history --results "$store" >/dev/null'
 	wait "$holder"
+	# a store an older claimbench wrote (a metric column missing) must be migrated, which needs write access
+	cp "$store" "$dir/ro/old.db"
+	sqlite3 "$dir/ro/old.db" "ALTER TABLE runs DROP COLUMN latency_p99_ms"
+	chmod 644 "$dir/ro/old.db"
+	err=$(runuser -u nobody -- "$CLAIMBENCH" history --results "$dir/ro/old.db" 2>&1 >/dev/null)
+	check "as nobody, an older store that needs migrating is refused, saying so ($err)" \
+		eval '[[ $err == *"old.db was written by an older claimbench and must be migrated first, which needs write access"* ]]'
+	check "its owner's reading command migrates it once, then reads it" eval \
+		'"$CLAIMBENCH" history --results "$dir/ro/old.db" >/dev/null &&
+		[ "$(sqlite3 "$dir/ro/old.db" "SELECT count(*) FROM pragma_table_info('"'runs'"') WHERE name = '"'latency_p99_ms'"'")" = 1 ]'
+	rm -f "$dir/ro/old.db"*
 else
 	echo "ok - (skipped: reading as another user needs root and the user nobody)"
 fi
