@@ -72,7 +72,8 @@ const struct strategy_ops strategy_delete_returning = {
 		" id bigint NOT NULL,"
 		" consumed_by integer NOT NULL,"
 		" attempt integer NOT NULL,"
-		" consumed_at timestamptz NOT NULL DEFAULT clock_timestamp())" },
+		" consumed_at timestamptz NOT NULL DEFAULT clock_timestamp());"
+		"{mark:tickets}" },
 	.final_state_sql = { [BACKEND_POSTGRESQL] =
 		"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 		" coalesce(claimed_by, -1) FROM {jobs} "

@@ -104,9 +104,9 @@ const struct strategy_ops strategy_move_table = {
 	.n_statements = sizeof(move_table_statements) / sizeof(move_table_statements[0]),
 	.setup_sql = {
 		[BACKEND_POSTGRESQL] = "CREATE TABLE {tickets} (LIKE {jobs} INCLUDING DEFAULTS INCLUDING CONSTRAINTS, "
-				       "PRIMARY KEY (id))",
+				       "PRIMARY KEY (id));{mark:tickets}",
 		[BACKEND_SQLITE] =
-			"CREATE TABLE {tickets} ("
+			"CREATE TABLE {tickets} {mark:tickets} ("
 			" id INTEGER PRIMARY KEY,"
 			" queue TEXT NOT NULL,"
 			" status TEXT NOT NULL CHECK (status IN ('new', 'active', 'done', 'error')),"

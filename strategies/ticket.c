@@ -264,9 +264,10 @@ const struct strategy_ops strategy_ticket = {
 			" resource text NOT NULL,"
 			" requester integer NOT NULL,"
 			" taken_at timestamptz NOT NULL DEFAULT clock_timestamp());"
+			"{mark:tickets};"
 			"CREATE INDEX ON {tickets} (resource, ticket)",
 		[BACKEND_SQLITE] =
-			"CREATE TABLE {tickets} ("
+			"CREATE TABLE {tickets} {mark:tickets} ("
 			" ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
 			" resource TEXT NOT NULL,"
 			" requester INTEGER NOT NULL,"

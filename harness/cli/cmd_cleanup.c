@@ -130,9 +130,10 @@ static void clean_temporary(struct tally *t)
 
 /* A table found in the database with its owner note. */
 struct marked_table {
-	char name[128];		/* its name, unquoted */
-	struct owner owner;	/* what its note says */
-	bool readable;		/* the note could be read */
+	char name[128];			/* its name, unquoted */
+	unsigned long long oid;		/* its oid (PostgreSQL's), 0 on SQLite */
+	struct owner owner;		/* what its note says */
+	bool readable;			/* the note could be read */
 };
 
 /* The marked tables of one database, as db_marked_fn collects them. */
@@ -142,7 +143,7 @@ struct marked_list {
 };
 
 /* db_marked_fn: keeps one marked table. */
-static void keep_marked(void *ctx, const char *name, const char *note)
+static void keep_marked(void *ctx, const char *name, unsigned long long oid, const char *note)
 {
 	struct marked_list *l = ctx;
 	struct marked_table *m;
@@ -151,34 +152,62 @@ static void keep_marked(void *ctx, const char *name, const char *note)
 		return;
 	m = &l->items[l->n++];
 	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->oid = oid;
 	m->readable = owner_parse(note, &m->owner) == 0;
 }
 
-/* Drops the tables a dead run's note lists (its queue table and its ticket table), those that exist. */
-static void drop_run_tables(const struct backend_ops *db, struct db_conn *conn, const struct owner *o,
-			    struct tally *t)
+/* Drops the table name, a dead run's: the one that carries its note, never one the note names. */
+static void drop_table(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
 {
-	for (size_t i = 0; i < o->n_tables; i++) {
-		char quoted[300], sql[340];
+	char quoted[300], sql[340];
 
-		if (db->table_exists(conn, o->tables[i]) != 1)
-			continue;
-		if (t->dry_run) {
-			printf("would drop table %s\n", o->tables[i]);
-			t->removed++;
-			continue;
-		}
-		if (db->quote_identifier(conn, o->tables[i], quoted, sizeof(quoted)) < 0)
-			continue;
-		snprintf(sql, sizeof(sql), "DROP TABLE %s", quoted);
-		if (db->exec(conn, sql) == 0) {
-			printf("dropped table %s\n", o->tables[i]);
-			t->removed++;
-		} else {
-			printf("cannot drop table %s: %s\n", o->tables[i], db->error_message(conn));
-			t->failed++;
-		}
+	if (t->dry_run) {
+		printf("would drop table %s\n", name);
+		t->removed++;
+		return;
 	}
+	if (db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0) {
+		printf("cannot drop table %s: its name cannot be quoted\n", name);
+		t->failed++;
+		return;
+	}
+	snprintf(sql, sizeof(sql), "DROP TABLE %s", quoted);
+	if (db->exec(conn, sql) == 0) {
+		printf("dropped table %s\n", name);
+		t->removed++;
+	} else {
+		printf("cannot drop table %s: %s\n", name, db->error_message(conn));
+		t->failed++;
+	}
+}
+
+/*
+ * Drops, or leaves alone saying why, the marked table m: it goes only when its own note
+ * was written for it (its name and, on PostgreSQL, its oid: not a note copied onto another
+ * table, nor an older claimbench's list of tables) by a run of this host that is dead.
+ */
+static void visit_table(const struct backend_ops *db, struct db_conn *conn, const struct marked_table *m,
+			const struct owner *self, struct tally *t)
+{
+	bool its_own = m->readable && owner_marks(&m->owner, m->name, m->oid);
+
+	if (its_own && strcmp(m->owner.host, self->host) == 0 && !owner_alive(&m->owner)) {
+		drop_table(db, conn, m->name, t);
+		return;
+	}
+	t->kept++;
+	if (!m->readable)
+		printf("left alone: table %s (its owner note cannot be read)\n", m->name);
+	else if (m->owner.listing)
+		printf("left alone: table %s (an older claimbench's note, which lists tables instead of marking "
+		       "this one: drop it by hand if it is a dead run's)\n", m->name);
+	else if (!its_own)
+		printf("left alone: table %s (its owner note was written for another table: copied or renamed)\n",
+		       m->name);
+	else if (strcmp(m->owner.host, self->host) != 0)
+		printf("left alone: table %s (made on host %s: run cleanup there)\n", m->name, m->owner.host);
+	else
+		printf("left alone: table %s (claimbench pid %ld is running)\n", m->name, m->owner.pid);
 }
 
 /* Drops the tables of dead runs of this host in the database target names. EXIT_DONE, or EXIT_ENVIRONMENT. */
@@ -202,22 +231,8 @@ static int clean_database(const char *target, struct tally *t)
 		return EXIT_ENVIRONMENT;
 	}
 	owner_self(&self);
-	for (size_t i = 0; i < found.n; i++) {
-		const struct marked_table *m = &found.items[i];
-
-		if (!m->readable) {
-			printf("left alone: table %s (its owner note cannot be read)\n", m->name);
-			t->kept++;
-		} else if (strcmp(m->owner.host, self.host) != 0) {
-			printf("left alone: table %s (made on host %s: run cleanup there)\n", m->name, m->owner.host);
-			t->kept++;
-		} else if (owner_alive(&m->owner)) {
-			printf("left alone: table %s (claimbench pid %ld is running)\n", m->name, m->owner.pid);
-			t->kept++;
-		} else {
-			drop_run_tables(db, conn, &m->owner, t);
-		}
-	}
+	for (size_t i = 0; i < found.n; i++)
+		visit_table(db, conn, &found.items[i], &self, t);
 	db->disconnect(conn);
 	return EXIT_DONE;
 }

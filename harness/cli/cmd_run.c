@@ -19,6 +19,7 @@
 #include "engine/strategy.h"
 #include "analysis/summary.h"
 #include "db/restart_command.h"
+#include "db/sqlite_file.h"
 #include "db/throwaway.h"
 #include "engine/workload.h"
 #include "generated/version.h"
@@ -502,6 +503,8 @@ int cmd_run(int argc, char **argv)
 	char host[256] = "unknown";
 	const struct run_config *cfg;
 	bool throwaway_ready = false;
+	struct sqlite_file user_file;
+	bool user_file_noted = false;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
@@ -560,6 +563,13 @@ int cmd_run(int argc, char **argv)
 		goto out_close;
 	}
 	plan.target = cfg->target;
+	if (cfg->target && db->kind == BACKEND_SQLITE) {
+		if (sqlite_file_note(cfg->target, &user_file, err, sizeof(err)) < 0) {
+			fprintf(stderr, "claimbench run: %s\n", err);
+			goto out_stop;
+		}
+		user_file_noted = true;
+	}
 	if (!cfg->target) {
 		if (throwaway_open(&throwaway, db, &plan.target, err, sizeof(err)) < 0) {
 			report_throwaway_failure(db, err);
@@ -588,6 +598,8 @@ int cmd_run(int argc, char **argv)
 	if (rs.unstored && keep_unstored(&rs, inv.settings.results) != EXIT_DONE && status != EXIT_INCOMPLETE)
 		status = EXIT_ENVIRONMENT;
 out_stop:
+	if (user_file_noted && sqlite_file_restore(cfg->target, &user_file, err, sizeof(err)) != 0)
+		fprintf(stderr, "claimbench: %s\n", err);
 	for (size_t i = 0; i < r.n_results; i++)
 		run_result_free(&r.results[i]);
 	free(r.results);

@@ -37,8 +37,11 @@ enum backend_cap {
 /* One open connection; each driver defines its own. */
 struct db_conn;
 
-/* Called once per table marked as claimbench's, with its unquoted name and its owner note. */
-typedef void (*db_marked_fn)(void *ctx, const char *name, const char *note);
+/*
+ * Called once per table marked as claimbench's, with its unquoted name, its oid
+ * (PostgreSQL's; 0 where tables have none, SQLite) and its owner note.
+ */
+typedef void (*db_marked_fn)(void *ctx, const char *name, unsigned long long oid, const char *note);
 
 /* Called once per result row of db->query with the row's columns as integers (NULL as -1). 0 to go on. */
 typedef int (*db_row_fn)(void *ctx, const int64_t *cols, int ncols);
@@ -115,7 +118,7 @@ struct backend_ops {
 	int (*table_exists)(struct db_conn *conn, const char *name);
 	/*
 	 * Calls found(ctx, name, note) for each table conn sees whose owner note (db/ownership.h)
-	 * marks it as made by claimbench: its name, unquoted, and the note. The number found,
+	 * marks it as made by claimbench: its name, unquoted, its oid and the note. The number found,
 	 * or -1 with the error on conn.
 	 */
 	int (*marked_tables)(struct db_conn *conn, db_marked_fn found, void *ctx);

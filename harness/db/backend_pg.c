@@ -501,7 +501,7 @@ static int pg_table_exists(struct db_conn *conn, const char *name)
 
 static int pg_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
 {
-	PGresult *res = PQexec(conn->pg, "SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
+	PGresult *res = PQexec(conn->pg, "SELECT c.relname, c.oid, obj_description(c.oid, 'pg_class') FROM pg_class c"
 					 " WHERE c.relkind = 'r' AND pg_table_is_visible(c.oid)"
 					 " AND obj_description(c.oid, 'pg_class') LIKE '" OWNER_NOTE_PREFIX "%'");
 	int n = -1;
@@ -509,7 +509,8 @@ static int pg_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
 	if (result_ok(conn, res)) {
 		n = PQntuples(res);
 		for (int i = 0; i < n; i++)
-			found(ctx, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
+			found(ctx, PQgetvalue(res, i, 0), strtoull(PQgetvalue(res, i, 1), NULL, 10),
+			      PQgetvalue(res, i, 2));
 	}
 	PQclear(res);
 	return n;

@@ -440,7 +440,7 @@ static int sqlite_marked_tables(struct db_conn *conn, db_marked_fn found, void *
 		const char *sql = (const char *)sqlite3_column_text(stmt, 1);
 
 		if (name && sql && note_of(sql, note, sizeof(note))) {
-			found(ctx, name, note);
+			found(ctx, name, 0, note);
 			n++;
 		}
 	}

@@ -68,8 +68,29 @@ void owner_format(const struct owner *o, char *buf, size_t len)
 	size_t used = (size_t)snprintf(buf, len, OWNER_NOTE_PREFIX "pid %ld on %s started %lld", o->pid, o->host,
 				       (long long)o->started);
 
-	for (size_t i = 0; i < o->n_tables && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "; tables ", o->tables[i]);
+	if (o->table[0] && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "; table %s", o->table);
+	if (o->oid && used < len)
+		snprintf(buf + used, len - used, " oid %llu", o->oid);
+}
+
+/* Reads what follows "; table " in a note: a name and maybe " oid N", nothing after. 0, or -1. */
+static int parse_table(const char *rest, struct owner *o)
+{
+	size_t n = strcspn(rest, " ");
+	int consumed = 0;
+
+	if (n == 0 || n >= sizeof(o->table))
+		return -1;
+	memcpy(o->table, rest, n);
+	o->table[n] = '\0';
+	rest += n;
+	if (!*rest)
+		return 0;
+	if (strncmp(rest, " oid ", 5) != 0 || rest[5] < '1' || rest[5] > '9' ||
+	    sscanf(rest + 5, "%llu%n", &o->oid, &consumed) != 1)
+		return -1;
+	return rest[5 + consumed] ? -1 : 0;
 }
 
 int owner_parse(const char *note, struct owner *o)
@@ -86,19 +107,19 @@ int owner_parse(const char *note, struct owner *o)
 		return -1;
 	o->started = (time_t)started;
 	rest = note + strlen(OWNER_NOTE_PREFIX) + consumed;
+	if (!*rest)
+		return 0;
+	if (strncmp(rest, "; table ", 8) == 0)
+		return parse_table(rest + 8, o);
 	if (strncmp(rest, "; tables ", 9) != 0)
-		return *rest ? -1 : 0;
-	rest += 9;
-	while (*rest && o->n_tables < OWNER_MAX_TABLES) {
-		size_t n = strcspn(rest, " ");
+		return -1;
+	o->listing = true;
+	return 0;
+}
 
-		if (n == 0 || n >= sizeof(o->tables[0]))
-			return -1;
-		memcpy(o->tables[o->n_tables], rest, n);
-		o->tables[o->n_tables++][n] = '\0';
-		rest += n + strspn(rest + n, " ");
-	}
-	return *rest ? -1 : 0;
+bool owner_marks(const struct owner *o, const char *name, unsigned long long oid)
+{
+	return !o->listing && o->table[0] && strcmp(o->table, name) == 0 && o->oid == oid;
 }
 
 bool owner_alive(const struct owner *o)
@@ -127,4 +148,20 @@ int owner_refuse_existing(const struct backend_ops *db, struct db_conn *conn, co
 		return -1;
 	}
 	return 0;
+}
+
+int owner_create_table(const struct backend_ops *db, struct db_conn *conn, const char *sql, const char *name,
+		       const char *what, char *err, size_t errlen)
+{
+	if (db->exec(conn, "BEGIN") < 0) {
+		snprintf(err, errlen, "%s: %s", what, db->error_message(conn));
+		return -1;
+	}
+	if (db->exec(conn, sql) == 0 && db->exec(conn, "COMMIT") == 0)
+		return 0;
+	snprintf(err, errlen, "%s: %s", what, db->error_message(conn));
+	db->exec(conn, "ROLLBACK");
+	if (db->table_exists(conn, name) == 1)
+		owner_refuse_existing(db, conn, name, err, errlen);
+	return -1;
 }

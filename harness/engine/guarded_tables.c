@@ -9,10 +9,10 @@
 static const char *const create_cache_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] =
 		"CREATE TABLE {cache} (slot integer PRIMARY KEY, version bigint NOT NULL, period bigint NOT NULL);"
-		"COMMENT ON TABLE {cache} IS '{owner}';"
+		"{mark:cache};"
 		"INSERT INTO {cache} SELECT g, 0, 0 FROM generate_series(1, 16) AS g",
 	[BACKEND_SQLITE] =
-		"CREATE TABLE {cache} /* {owner} */ (slot INTEGER PRIMARY KEY, version INTEGER NOT NULL,"
+		"CREATE TABLE {cache} {mark:cache} (slot INTEGER PRIMARY KEY, version INTEGER NOT NULL,"
 		" period INTEGER NOT NULL);"
 		"WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 16)"
 		" INSERT INTO {cache} SELECT g, 0, 0 FROM s",
@@ -22,10 +22,10 @@ static const char *const create_cache_sql[BACKEND_COUNT] = {
 static const char *const create_status_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] =
 		"CREATE TABLE {control} (slot integer PRIMARY KEY, period bigint NOT NULL, refreshed_ns bigint NOT NULL);"
-		"COMMENT ON TABLE {control} IS '{owner}';"
+		"{mark:control};"
 		"INSERT INTO {control} VALUES (0, 0, -1)",
 	[BACKEND_SQLITE] =
-		"CREATE TABLE {control} /* {owner} */ (slot INTEGER PRIMARY KEY, period INTEGER NOT NULL,"
+		"CREATE TABLE {control} {mark:control} (slot INTEGER PRIMARY KEY, period INTEGER NOT NULL,"
 		" refreshed_ns INTEGER NOT NULL);"
 		"INSERT INTO {control} VALUES (0, 0, -1)",
 };
@@ -35,10 +35,10 @@ static const char *const create_line_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] =
 		"CREATE TABLE {control} (ticket bigserial PRIMARY KEY, resource integer NOT NULL,"
 		" worker integer NOT NULL, writes integer NOT NULL, taken_ns bigint NOT NULL);"
-		"COMMENT ON TABLE {control} IS '{owner}';"
+		"{mark:control};"
 		"CREATE INDEX ON {control} (resource, ticket)",
 	[BACKEND_SQLITE] =
-		"CREATE TABLE {control} /* {owner} */ (ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
+		"CREATE TABLE {control} {mark:control} (ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
 		" resource INTEGER NOT NULL, worker INTEGER NOT NULL, writes INTEGER NOT NULL,"
 		" taken_ns INTEGER NOT NULL);"
 		"CREATE INDEX {control:line} ON {control} (resource, ticket)",
@@ -92,7 +92,6 @@ int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *b
 int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
 			size_t errlen)
 {
-	struct owner self;
 	char own[64];
 
 	if (!prefix) {
@@ -106,13 +105,9 @@ int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const ch
 		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
 		return -1;
 	}
-	owner_self(&self);
-	snprintf(self.tables[0], sizeof(self.tables[0]), "%s", t->cache_name);
-	snprintf(self.tables[1], sizeof(self.tables[1]), "%s", t->control_name);
-	self.n_tables = 2;
-	owner_format(&self, t->owner, sizeof(t->owner));
+	owner_self(&t->owner);
 	t->names = (struct sql_names){
-		.cache = t->cache, .control = t->control, .owner = t->owner, .dialect = t->db->kind,
+		.cache = t->cache, .control = t->control, .owner = &t->owner, .dialect = t->db->kind,
 	};
 	return 0;
 }
@@ -134,6 +129,19 @@ static int run_sql(const struct guarded_tables *t, struct db_conn *conn, const c
 	return 0;
 }
 
+/* Expands ddl, which creates the table name with its note, and runs it in one transaction. 0, or -1 with err. */
+static int create_table(const struct guarded_tables *t, struct db_conn *conn, const char *ddl, const char *name,
+			const char *what, char *err, size_t errlen)
+{
+	char sql[2048];
+
+	if (guarded_sql_expand(t, ddl, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "%s: statement too long", what);
+		return -1;
+	}
+	return owner_create_table(t->db, conn, sql, name, what, err, errlen);
+}
+
 int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
 {
 	enum backend_kind k = t->db->kind;
@@ -141,20 +149,24 @@ int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *
 	if (owner_refuse_existing(t->db, conn, t->cache_name, err, errlen) < 0 ||
 	    owner_refuse_existing(t->db, conn, t->control_name, err, errlen) < 0)
 		return -1;
-	t->created = true;
-	if (run_sql(t, conn, create_cache_sql[k], "creating the cache", err, errlen) < 0)
+	if (create_table(t, conn, create_cache_sql[k], t->cache_name, "creating the cache", err, errlen) < 0)
 		return -1;
-	return run_sql(t, conn, t->workload == WORKLOAD_RESOURCE ? create_line_sql[k] : create_status_sql[k],
-		       "creating the control table", err, errlen);
+	t->created_cache = true;
+	if (create_table(t, conn, t->workload == WORKLOAD_RESOURCE ? create_line_sql[k] : create_status_sql[k],
+			 t->control_name, "creating the control table", err, errlen) < 0)
+		return -1;
+	t->created_control = true;
+	return 0;
 }
 
 int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
 {
-	if (!t->created)
-		return 0;
-	if (run_sql(t, conn, "DROP TABLE IF EXISTS {control}", "dropping the control table", err, errlen) < 0 ||
-	    run_sql(t, conn, "DROP TABLE IF EXISTS {cache}", "dropping the cache", err, errlen) < 0)
+	if (t->created_control &&
+	    run_sql(t, conn, "DROP TABLE IF EXISTS {control}", "dropping the control table", err, errlen) < 0)
 		return -1;
-	t->created = false;
+	t->created_control = false;
+	if (t->created_cache && run_sql(t, conn, "DROP TABLE IF EXISTS {cache}", "dropping the cache", err, errlen) < 0)
+		return -1;
+	t->created_cache = false;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "db/backend.h"
+#include "db/ownership.h"
 #include "engine/sql_template.h"
 #include "model/config.h"
 
@@ -47,29 +48,32 @@ struct guarded_tables {
 	char control_name[128];		/* the control table's name, unquoted */
 	char cache[160];		/* the cache's quoted name, {cache} in SQL */
 	char control[160];		/* the control table's quoted name, {control} in SQL */
-	char owner[512];		/* the note that marks both as this process's (for cleanup) */
-	struct sql_names names;		/* what {cache}, {control} and {owner} stand for: the above */
-	bool created;			/* the run made them: it drops them */
+	struct owner owner;		/* this process, whose note marks each of them (for cleanup) */
+	struct sql_names names;		/* what {cache}, {control} and {mark:...} stand for: the above */
+	bool created_cache;		/* the run made the cache: it drops it */
+	bool created_control;		/* the run made the control table: it drops it */
 };
 
 /*
  * Names t's tables (prefix, or claimbench_<pid>_, + "cache" and "control") on conn and
- * writes their owner note. 0, or -1 with err.
+ * keeps the owner whose note will mark each. 0, or -1 with err.
  */
 int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
 			size_t errlen);
 
 /*
- * Creates t's tables for its workload, refusing when either exists already, with the
- * status row at period 0 and the cache filled as of period 0 (stale at once). 0, or -1 with err.
+ * Creates t's tables for its workload, each marked with its own note in the transaction
+ * that creates it, refusing when either exists already, with the status row at period 0
+ * and the cache filled as of period 0 (stale at once). Notes in t each table it created
+ * (once its CREATE succeeded, never before). 0, or -1 with err.
  */
 int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen);
 
-/* Drops t's tables when the run made them. 0, or -1 with err. */
+/* Drops those of t's tables the run made, and only those. 0, or -1 with err. */
 int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen);
 
 /*
- * Writes tmpl into buf with {cache}, {control} and {owner} replaced as t's names say
+ * Writes tmpl into buf with {cache}, {control} and {mark:...} replaced as t's names say
  * (sql_expand). 0, or -1 when it does not fit.
  */
 int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *buf, size_t len);

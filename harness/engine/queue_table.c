@@ -24,11 +24,11 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		" attempts integer NOT NULL DEFAULT 0,"
 		" enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
 		" done_at timestamptz);"
-		"COMMENT ON TABLE {jobs} IS '{owner}';"
+		"{mark:jobs};"
 		"CREATE INDEX ON {jobs} (queue, id) WHERE status = 'new';"
 		"CREATE INDEX ON {jobs} (queue, lease_until) WHERE status = 'active'",
 	[BACKEND_SQLITE] =
-		"CREATE TABLE {jobs} /* {owner} */ ("
+		"CREATE TABLE {jobs} {mark:jobs} ("
 		" id INTEGER PRIMARY KEY,"
 		" queue TEXT NOT NULL,"
 		" status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
@@ -83,6 +83,19 @@ static int run_sql(struct db_conn *conn, const struct run_shared *s, const char 
 	return 0;
 }
 
+/* Expands tmpl, which creates the table name with its note, and runs it in one transaction. 0, or -1 with err. */
+static int create_table(struct db_conn *conn, const struct run_shared *s, const char *tmpl, const char *name,
+			const char *what, char *err, size_t errlen)
+{
+	char sql[4096];
+
+	if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "%s: statement too long", what);
+		return -1;
+	}
+	return owner_create_table(s->db, conn, sql, name, what, err, errlen);
+}
+
 int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen)
 {
 	const char *setup = s->strategy->setup_sql[s->db->kind];
@@ -90,12 +103,12 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 	if (owner_refuse_existing(s->db, conn, s->jobs_name, err, errlen) < 0 ||
 	    owner_refuse_existing(s->db, conn, s->tickets_name, err, errlen) < 0)
 		return -1;
+	if (create_table(conn, s, create_sql[s->db->kind], s->jobs_name, "creating the queue table", err, errlen) < 0)
+		return -1;
 	s->created_jobs = true;
-	if (run_sql(conn, s, create_sql[s->db->kind], "creating the queue table", err, errlen) < 0)
+	if (setup && create_table(conn, s, setup, s->tickets_name, "creating the strategy's tables", err, errlen) < 0)
 		return -1;
 	s->created_tickets = setup != NULL;
-	if (setup && run_sql(conn, s, setup, "creating the strategy's tables", err, errlen) < 0)
-		return -1;
 	if (s->db->load_jobs(conn, s->jobs_table, s->cfg, n) < 0) {
 		snprintf(err, errlen, "loading %ld jobs: %s", n, s->db->error_message(conn));
 		return -1;

@@ -9,10 +9,12 @@
 #include "engine/worker.h"
 
 /*
- * Creates the queue table (and the strategy's own tables) named in s, marked with s's
- * owner note, loads jobs 1..n of the configured queue in one bulk load, and analyses it;
- * notes in s which tables it created. Refuses, creating nothing, when a table of either
- * name exists already. 0, or -1 with err.
+ * Creates the queue table (and the strategy's ticket table) named in s, each marked with
+ * its own note in the transaction that creates it, loads jobs 1..n of the configured
+ * queue in one bulk load, and analyses it; notes in s each table it created, once its
+ * CREATE succeeded (never before: a table another session made meanwhile is not the
+ * run's to drop). Refuses, creating nothing, when a table of either name exists
+ * already. 0, or -1 with err.
  */
 int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen);
 

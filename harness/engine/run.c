@@ -17,14 +17,13 @@
 #include "model/run_param.h"
 
 /*
- * Names the run's tables (prefix + "jobs", + "tickets") in s, quoted for SQL, and writes
- * the owner note that marks them as this process's: pid, host, start and the tables, so
- * that `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
+ * Names the run's tables (prefix + "jobs", + "tickets") in s, quoted for SQL, and keeps
+ * the owner (pid, host, start) whose note marks each table the run creates, so that
+ * `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
  */
 static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct run_shared *s, char *err,
 		       size_t errlen)
 {
-	struct owner self;
 	char prefix[64];
 
 	if (plan->cfg->table_prefix)
@@ -38,13 +37,9 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
 		return -1;
 	}
-	owner_self(&self);
-	snprintf(self.tables[0], sizeof(self.tables[0]), "%s", s->jobs_name);
-	snprintf(self.tables[1], sizeof(self.tables[1]), "%s", s->tickets_name);
-	self.n_tables = 2;
-	owner_format(&self, s->owner, sizeof(s->owner));
+	owner_self(&s->owner);
 	s->names = (struct sql_names){
-		.jobs = s->jobs_table, .tickets = s->tickets_table, .owner = s->owner, .dialect = plan->db->kind,
+		.jobs = s->jobs_table, .tickets = s->tickets_table, .owner = &s->owner, .dialect = plan->db->kind,
 	};
 	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,
 			plan->cfg->recovery.reaper_ms > 0);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "db/backend.h"
+#include "db/ownership.h"
 #include "engine/sql_template.h"
 #include "engine/strategy.h"
 #include "model/config.h"
@@ -33,7 +34,7 @@ struct run_shared {
 	char tickets_table[160];		/* quoted name of the ticket control table */
 	char jobs_name[128];			/* the queue table's name, unquoted */
 	char tickets_name[128];			/* the ticket control table's name, unquoted */
-	char owner[512];			/* the note that marks the run's tables as its own (for cleanup) */
+	struct owner owner;			/* this process, whose note marks each table the run makes (for cleanup) */
 	bool created_jobs;			/* the run created the queue table: it drops it */
 	bool created_tickets;			/* the run created the ticket table: it drops it */
 	struct sql_names names;			/* what the SQL templates' placeholders stand for: the above */

@@ -14,6 +14,15 @@ static int append(char *buf, size_t len, size_t *pos, const char *s, size_t n)
 	return 0;
 }
 
+/* Appends the n strings of parts one after another at *pos in buf. 0, or -1 when they do not fit. */
+static int append_all(char *buf, size_t len, size_t *pos, const char *const *parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (append(buf, len, pos, parts[i], strlen(parts[i])) < 0)
+			return -1;
+	return 0;
+}
+
 /*
  * Appends the quoted name for the placeholder at *tmpl ("{key}" or "{key:suffix}") and moves
  * *tmpl past it. 0, or -1 when it does not fit, name is NULL or cannot take a suffix.
@@ -74,6 +83,62 @@ static int append_text(char *buf, size_t len, size_t *pos, const char **tmpl, co
 	return append(buf, len, pos, text, strlen(text));
 }
 
+/* The quoted name of the table the placeholder {mark:KEY} at tmpl names, or NULL; *end the placeholder's '}'. */
+static const char *marked_name(const char *tmpl, const struct sql_names *names, const char **end)
+{
+	const struct {
+		const char *key;	/* the word after "mark:" */
+		const char *name;	/* the table's quoted name */
+	} tables[] = {
+		{ "jobs", names->jobs }, { "tickets", names->tickets },
+		{ "cache", names->cache }, { "control", names->control },
+	};
+	const char *key = tmpl + strlen("{mark:");
+
+	*end = strchr(key, '}');
+	for (size_t i = 0; *end && i < sizeof(tables) / sizeof(tables[0]); i++)
+		if ((size_t)(*end - key) == strlen(tables[i].key) && strncmp(key, tables[i].key, (size_t)(*end - key)) == 0)
+			return tables[i].name;
+	return NULL;
+}
+
+/*
+ * Appends what marks the table of the placeholder {mark:KEY} at *tmpl as names' owner's
+ * (see sql_expand) and moves *tmpl past it. 0, or -1 when it does not fit, there is no
+ * such table or owner, or the name holds a character a note may not.
+ */
+static int append_mark(char *buf, size_t len, size_t *pos, const char **tmpl, const struct sql_names *names)
+{
+	const char *end, *quoted = marked_name(*tmpl, names, &end);
+	char note[512];
+	struct owner o;
+	size_t n;
+
+	if (!quoted || !names->owner)
+		return -1;
+	*tmpl = end + 1;
+	n = strlen(quoted);
+	if (n < 3 || n - 2 >= sizeof(o.table) || quoted[0] != '"' || quoted[n - 1] != '"' ||
+	    strspn(quoted + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != n - 2)
+		return -1;
+	o = *names->owner;
+	memcpy(o.table, quoted + 1, n - 2);
+	o.table[n - 2] = '\0';
+	o.oid = 0;
+	owner_format(&o, note, sizeof(note));
+	if (names->dialect == BACKEND_SQLITE) {
+		const char *const parts[] = { "/* ", note, " */" };
+
+		return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
+	}
+	const char *const parts[] = {
+		"DO $mark$BEGIN EXECUTE format('COMMENT ON TABLE %s IS %L', '", quoted, "'::regclass, '", note,
+		" oid ' || '", quoted, "'::regclass::oid); END$mark$",
+	};
+
+	return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
+}
+
 /* What the recovery placeholders stand for without leases. */
 #define NEW_ROWS "status = 'new'"
 
@@ -89,7 +154,6 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 		const char *word;	/* the placeholder's word */
 		const char *text;	/* what it stands for */
 	} plain[] = {
-		{ "owner", names->owner ? names->owner : "" },
 		{ "now", dialect_now[names->dialect] },
 		{ "claimable", names->claimable ? names->claimable : NEW_ROWS },
 		{ "unfinished", names->unfinished ? names->unfinished : NEW_ROWS },
@@ -103,7 +167,9 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 
 		while (i < sizeof(plain) / sizeof(plain[0]) && !at(tmpl, plain[i].word, false))
 			i++;
-		if (at(tmpl, "jobs", true))
+		if (strncmp(tmpl, "{mark:", 6) == 0)
+			rc = append_mark(buf, len, &pos, &tmpl, names);
+		else if (at(tmpl, "jobs", true))
 			rc = append_name(buf, len, &pos, &tmpl, 5, names->jobs);
 		else if (at(tmpl, "channel", false))
 			rc = append_literal(buf, len, &pos, &tmpl, "channel", names->jobs);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "db/backend.h"
+#include "db/ownership.h"
 
 /* A template written the same for every dialect: one strategy_statement.sql entry per dialect. */
 #define SQL_ANY(text) { [BACKEND_POSTGRESQL] = (text), [BACKEND_SQLITE] = (text) }
@@ -19,7 +20,7 @@ struct sql_names {
 	const char *tickets;		/* {tickets}: the ticket control table's quoted name */
 	const char *cache;		/* {cache}: a guarded run's cache, quoted; NULL in a queue run */
 	const char *control;		/* {control}: a guarded run's control table, quoted; NULL in a queue run */
-	const char *owner;		/* {owner}: the note that marks the run's tables as its own */
+	const struct owner *owner;	/* {mark:TABLE}: the process whose note marks each table it makes */
 	enum backend_kind dialect;	/* {now}: the dialect's clock (timestamptz, or a julian day on SQLite) */
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
 	const char *unfinished;		/* {unfinished}: the condition on a row still to be done; NULL: new rows */
@@ -46,10 +47,15 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
  * table names, {jobs:SUFFIX} (and so on) by the name with "_SUFFIX" appended inside the quotes
  * (for dialects, such as SQLite, where an index must be named), {channel} by the queue
  * table's name as a string literal (the run's notification channel: the one LISTEN {jobs}
- * listens on), {owner} by the owner note,
+ * listens on), {mark:jobs} (and so on) by what marks that table alone as the owner's
+ * (db/ownership.h: its note names it, and on PostgreSQL its oid): on SQLite a comment
+ * "/" "* note *" "/" to stand in its CREATE TABLE after the name, on PostgreSQL a statement
+ * (COMMENT ON TABLE, through DO for the oid) to run after the CREATE in its transaction;
  * {now} by the dialect's current time, and {claimable}, {unfinished} and {lease_until} as
  * names says. 0, or -1 when it does not fit, a suffixed name's quoted form does not end
- * in '"', the name of {channel} holds a quote, or tmpl names a table names has none of.
+ * in '"', the name of {channel} holds a quote, the name of {mark:...} holds anything but
+ * letters, digits, '_', '.' and '-' (or names has no owner), or tmpl names a table names
+ * has none of.
  */
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len);
 

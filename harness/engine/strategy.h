@@ -84,7 +84,9 @@ struct strategy_ops {
 	 * NAME"), which an error preparing it names. NULL: built in, named by its slot.
 	 */
 	const char *const *origins;
-	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, or NULL */
+	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, in one
+							 * transaction, or NULL: creates {tickets} and marks it
+							 * with {mark:tickets} (sql_template.h), nothing else */
 	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin (SLOT_BEGIN); NULL: "BEGIN" */
 	/*
 	 * Per dialect, a statement run on each worker connection once its statements are

@@ -75,8 +75,13 @@ struct store_run_list {
 int store_open(const char *path, struct store **out, char *err, size_t errlen);
 
 /*
- * Opens the store at path as store_open does, but only when the file exists: reading
- * commands must not create an empty store. 0 with *out open, or -1 with err.
+ * Opens the existing store at path for reading commands: read-only (SQLite's
+ * SQLITE_OPEN_READONLY), so that it works on a file or folder the user may not write, and
+ * without leaving -wal or -shm files beside a store no connection has open (such a store
+ * in WAL mode is read as immutable). Refuses a missing or empty file and an SQLite file
+ * that is not a store, creating nothing. A store an older claimbench wrote is first
+ * migrated as store_open does, which alone needs write access. 0 with *out open, or -1
+ * with err.
  */
 int store_open_existing(const char *path, struct store **out, char *err, size_t errlen);
 

@@ -2,9 +2,11 @@
  * Opening the result store: the file created when missing, migrated through
  * store_migrations, then given a column in runs for every metric of the metric table
  * it lacks (REAL or INTEGER, NULL in the rows already there: unknown), so that a new
- * metric needs no migration of its own.
+ * metric needs no migration of its own. Reading commands open an existing store
+ * read-only instead, and write nothing to it nor beside it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +140,7 @@ int store_open(const char *path, struct store **out, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	s->lock_fd = -1;
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;
@@ -155,8 +158,126 @@ fail:
 	return -1;
 }
 
+/* The first 16 bytes of every SQLite database file. */
+static const char sqlite_magic[16] = "SQLite format 3";
+
+/*
+ * Reads the header of path: 1 when it is an SQLite database in WAL mode (its write and
+ * read versions, bytes 18 and 19, are 2), 0 when in a rollback-journal mode, -1 with err
+ * when it is empty, no SQLite database, or cannot be read.
+ */
+static int read_header(const char *path, char *err, size_t errlen)
+{
+	unsigned char header[100];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, header, sizeof(header));
+	close(fd);
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "%s is empty, not a claimbench result store (claimbench run creates one)", path);
+		return -1;
+	}
+	if ((size_t)n < sizeof(header) || memcmp(header, sqlite_magic, sizeof(sqlite_magic)) != 0) {
+		snprintf(err, errlen, "%s is not a claimbench result store (not an SQLite database)", path);
+		return -1;
+	}
+	return header[18] == 2 && header[19] == 2;
+}
+
+/*
+ * Writes into buf the URI "file:PATH?query" for path, with '%', '?' and '#' in it
+ * percent-encoded (an absolute path after "file://", an empty authority). 0, or -1 when
+ * it does not fit.
+ */
+static int path_uri(const char *path, const char *query, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "%s", path[0] == '/' ? "file://" : "file:");
+
+	for (; *path && used + 4 < len; path++)
+		used += (size_t)(strchr("%?#", *path) ? snprintf(buf + used, len - used, "%%%02X", (unsigned char)*path)
+						     : snprintf(buf + used, len - used, "%c", *path));
+	if (*path || used + 1 + strlen(query) >= len)
+		return -1;
+	snprintf(buf + used, len - used, "?%s", query);
+	return 0;
+}
+
+/* Where SQLite's unix locks lie in a database file: the shared range, which EXCLUSIVE writes over. */
+#define SQLITE_PENDING_BYTE 0x40000000
+#define SQLITE_SHARED_FIRST (SQLITE_PENDING_BYTE + 2)
+#define SQLITE_SHARED_SIZE 510
+
+/*
+ * Takes, on a descriptor of its own kept in s, the shared lock SQLite's readers take on
+ * the file at path: while it is held no connection gets the exclusive lock, which SQLite
+ * takes to checkpoint a WAL into the file and remove it when its last connection closes.
+ * So a WAL store found without a -wal file can be read as immutable: a writer that comes
+ * meanwhile leaves its -wal in place, and the file stays as it was. 0, or -1 when another
+ * holds the file exclusively (or it cannot be opened).
+ */
+static int hold_shared_lock(struct store *s, const char *path)
+{
+	struct flock lock = {
+		.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = SQLITE_SHARED_FIRST, .l_len = SQLITE_SHARED_SIZE,
+	};
+
+	s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->lock_fd < 0)
+		return -1;
+	if (fcntl(s->lock_fd, F_SETLK, &lock) == 0)
+		return 0;
+	close(s->lock_fd);
+	s->lock_fd = -1;
+	return -1;
+}
+
+/*
+ * Whether the open store s is of this claimbench's schema with a column for every metric:
+ * 1 it is, 0 it must be migrated first (an older claimbench's), -1 with err when it is
+ * not a store or a newer claimbench's.
+ */
+static int is_current(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	bool has[METRIC_MAX] = { false };
+	long long version;
+
+	if (sql_query_int(db, "PRAGMA user_version", &version, err, errlen) < 0)
+		return -1;
+	if (version > store_schema_version) {
+		snprintf(err, errlen, "%s was written by a newer claimbench (schema version %lld; this one knows up to %d)",
+			 path, version, store_schema_version);
+		return -1;
+	}
+	if (version == 0) {
+		snprintf(err, errlen, "%s is an SQLite database but not a claimbench result store", path);
+		return -1;
+	}
+	if (version < store_schema_version)
+		return 0;
+	if (find_metric_columns(db, has, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < metric_table_len; i++)
+		if (!has[i])
+			return 0;
+	return 1;
+}
+
 int store_open_existing(const char *path, struct store **out, char *err, size_t errlen)
 {
+	char uri[4200], wal[4200], why[512];
+	struct store *s;
+	bool immutable;
+	int in_wal, current;
+
 	*out = NULL;
 	if (access(path, F_OK) < 0) {
 		if (errno == ENOENT)
@@ -165,7 +286,48 @@ int store_open_existing(const char *path, struct store **out, char *err, size_t 
 			snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	return store_open(path, out, err, errlen);
+	in_wal = read_header(path, err, errlen);
+	if (in_wal < 0)
+		return -1;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	s->lock_fd = -1;
+	/*
+	 * A store in WAL mode whose -wal file is gone has no connection open on it: read it as
+	 * immutable, which needs no -shm and -wal files, so that none is left beside it (a
+	 * read-only connection cannot remove them, and on a read-only mount cannot make them),
+	 * under a shared lock that keeps any writer from changing the file meanwhile.
+	 */
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	immutable = in_wal && hold_shared_lock(s, path) == 0 && access(wal, F_OK) < 0;
+	if (path_uri(path, immutable ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof(uri)) < 0) {
+		snprintf(err, errlen, "%s: path too long", path);
+		goto fail;
+	}
+	if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	current = is_current(s->db, path, err, errlen);
+	if (current < 0)
+		goto fail;
+	if (current) {
+		*out = s;
+		return 0;
+	}
+	store_close(s);
+	if (store_open(path, out, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "%s was written by an older claimbench and must be migrated first, which needs write "
+		 "access: %s", path, why);
+	return -1;
+fail:
+	store_close(s);
+	return -1;
 }
 
 void store_close(struct store *s)
@@ -173,5 +335,7 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_close(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	free(s);
 }

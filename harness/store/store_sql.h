@@ -18,6 +18,7 @@
 /* An open result store. */
 struct store {
 	sqlite3 *db;	/* the SQLite connection, migrated to store_schema_version */
+	int lock_fd;	/* the file, open for the shared lock an immutable read holds on it; -1: none */
 };
 
 /* Describes in err what failed and SQLite's reason. Returns -1. */

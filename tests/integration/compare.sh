@@ -76,7 +76,11 @@ expect_exit 3 'results\[0\]: "lost" is not a whole number from 0 or null' "a cou
 	compare "$tmp/base.json" "$tmp/badlost.json"
 expect_exit 3 "is not JSON" "a file that is not JSON" compare "$tmp/broken.json" "$tmp/base.json"
 
-: >"$tmp/empty.db"
+# An empty store: a run's store emptied (its rows go with the invocation's); a reading
+# command never makes a store of an empty file.
+"$CLAIMBENCH" run --db sqlite: --strategy update-returning --jobs 1 --work-ms 1 --no-progress \
+	--results "$tmp/empty.db" >/dev/null 2>&1
+sqlite3 "$tmp/empty.db" "PRAGMA foreign_keys = ON; DELETE FROM invocations"
 expect_exit 3 "baseline 12345: no run 12345 in $tmp/empty.db" "a run id not in the store" \
 	compare 12345 "$tmp/base.json" --results "$tmp/empty.db"
 expect_exit 3 "candidate inv:7: no invocation 7 in $tmp/empty.db" "an invocation not in the store" \

@@ -4,8 +4,12 @@
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# An empty store: a run's store emptied (its rows go with the invocation's). A reading
+# command never makes one of an empty file (store_ownership.sh).
 empty="$tmp/empty.db"
-: >"$empty"
+"$CLAIMBENCH" run --db sqlite: --strategy update-returning --jobs 1 --work-ms 1 --no-progress --results "$empty" \
+	>/dev/null 2>&1
+sqlite3 "$empty" "PRAGMA foreign_keys = ON; DELETE FROM invocations"
 
 expect_exit 3 'no result store at /nonexistent/dir/x\.db' "history on a missing store" \
 	history --results /nonexistent/dir/x.db
@@ -20,7 +24,8 @@ expect_exit 2 'unknown option --bogus' "history with an unknown option" history 
 expect_exit 2 '--limit: expected a whole number' "history with a negative limit" history --limit -1
 
 echo "not a database, just text" >"$tmp/text.db"
-expect_exit 3 'file is not a database' "history on a file that is not SQLite" history --results "$tmp/text.db"
+expect_exit 3 'text.db is not a claimbench result store \(not an SQLite database\)' \
+	"history on a file that is not SQLite" history --results "$tmp/text.db"
 
 check "history on an empty store prints the header and exits 0" eval \
 	'[ "$("$CLAIMBENCH" history --results "$empty")" = "$("$CLAIMBENCH" history --results "$empty" | head -n 1)" ] &&

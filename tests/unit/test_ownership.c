@@ -1,7 +1,8 @@
 /*
  * Unit tests of the owner notes (db/ownership.c): a process's own note names when it
  * started, it stays alive by that note however its memory grows, a dead or reused pid is
- * not alive, and notes round-trip through their text while malformed ones are refused.
+ * not alive, notes round-trip through their text while malformed ones are refused, and a
+ * note marks only the table it was written for (its name and oid), never one it lists.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@ static void test_self(void)
 	CHECK(self.pid == (long)getpid(), "the note names this process (%ld)", self.pid);
 	CHECK(self.started <= now && self.started >= now - 30, "it started at most 30 s ago (%lld s ago)",
 	      (long long)(now - self.started));
-	CHECK(self.host[0] != '\0' && self.n_tables == 0, "it names the host (%s) and no tables yet", self.host);
+	CHECK(self.host[0] != '\0' && self.table[0] == '\0' && self.oid == 0,
+	      "it names the host (%s) and no table", self.host);
 	CHECK(owner_alive(&self), "a running process is alive by its own note");
 }
 
@@ -60,27 +62,58 @@ static void test_dead_and_reused(void)
 	CHECK(!owner_alive(&reused), "a live pid that started an hour after the note is another process");
 }
 
-/* A note with tables reads back as written; notes claimbench did not write are refused. */
+/* A note of one table reads back as written; notes claimbench did not write are refused. */
 static void test_round_trip(void)
 {
-	struct owner o = { .pid = 4242, .host = "build-1.example", .started = 1700000000, .n_tables = 2 }, back;
+	struct owner o = { .pid = 4242, .host = "build-1.example", .started = 1700000000, .table = "app_jobs",
+			   .oid = 16384 }, back;
 	char note[512];
 
-	strcpy(o.tables[0], "claimbench_4242_jobs");
-	strcpy(o.tables[1], "claimbench_4242_tickets");
 	owner_format(&o, note, sizeof(note));
-	CHECK(strcmp(note, "claimbench run: pid 4242 on build-1.example started 1700000000; tables "
-		     "claimbench_4242_jobs claimbench_4242_tickets") == 0, "the note's text (%s)", note);
+	CHECK(strcmp(note, "claimbench run: pid 4242 on build-1.example started 1700000000; table app_jobs oid 16384") ==
+	      0, "the note's text (%s)", note);
 	CHECK(owner_parse(note, &back) == 0 && back.pid == 4242 && back.started == 1700000000 &&
-	      strcmp(back.host, "build-1.example") == 0 && back.n_tables == 2 &&
-	      strcmp(back.tables[1], "claimbench_4242_tickets") == 0, "it reads back as written");
-	CHECK(owner_parse("claimbench run: pid 7 on h started 5", &back) == 0 && back.n_tables == 0,
-	      "a note without tables reads");
+	      strcmp(back.host, "build-1.example") == 0 && strcmp(back.table, "app_jobs") == 0 && back.oid == 16384 &&
+	      !back.listing, "it reads back as written");
+	o.oid = 0;
+	owner_format(&o, note, sizeof(note));
+	CHECK(strcmp(note, "claimbench run: pid 4242 on build-1.example started 1700000000; table app_jobs") == 0 &&
+	      owner_parse(note, &back) == 0 && back.oid == 0 && strcmp(back.table, "app_jobs") == 0,
+	      "an SQLite table's note has no oid (%s)", note);
+	CHECK(owner_parse("claimbench run: pid 7 on h started 5", &back) == 0 && back.table[0] == '\0',
+	      "a directory's note, of no table, reads");
 	CHECK(owner_parse("some other comment", &back) < 0, "a comment claimbench did not write is no note");
 	CHECK(owner_parse("claimbench run: pid 0 on h started 5", &back) < 0, "pid 0 is refused");
 	CHECK(owner_parse("claimbench run: pid 7 on h started 5 and more", &back) < 0, "trailing text is refused");
-	CHECK(owner_parse("claimbench run: pid 7 on h started 5; tables ", &back) == 0 && back.n_tables == 0,
-	      "an empty table list reads as none");
+	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table ", &back) < 0, "a table without a name is refused");
+	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table a b", &back) < 0,
+	      "a second table after the first is refused");
+	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table a oid 0", &back) < 0, "oid 0 is refused");
+	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table a oid 5x", &back) < 0,
+	      "text after the oid is refused");
+}
+
+/*
+ * What a note marks: the one table it names, with that table's oid; an older claimbench's
+ * list of tables (the decoy of issue 21: a note on decoy listing payroll) marks nothing.
+ */
+static void test_marks(void)
+{
+	struct owner o;
+
+	check_need(owner_parse("claimbench run: pid 9 on h started 5; table app_jobs oid 300", &o) == 0, "a note");
+	CHECK(owner_marks(&o, "app_jobs", 300), "a note marks the table it names, with its oid");
+	CHECK(!owner_marks(&o, "app_jobs", 301), "not a table of that name with another oid (a copy, a restore)");
+	CHECK(!owner_marks(&o, "decoy", 300), "not a table of another name (the note copied or the table renamed)");
+	check_need(owner_parse("claimbench run: pid 9 on h started 5; table app_jobs", &o) == 0, "an SQLite note");
+	CHECK(owner_marks(&o, "app_jobs", 0), "an SQLite note marks its table, which has no oid");
+	CHECK(!owner_marks(&o, "app_jobs", 300), "a note without an oid marks no PostgreSQL table");
+	check_need(owner_parse("claimbench run: pid 4000000 on h started 0; tables payroll", &o) == 0,
+		   "an older note with a list of tables reads");
+	CHECK(o.listing && !owner_marks(&o, "payroll", 0) && !owner_marks(&o, "decoy", 0),
+	      "a list of tables marks neither a table it lists nor the table that carries it");
+	check_need(owner_parse("claimbench run: pid 9 on h started 5", &o) == 0, "a directory's note");
+	CHECK(!owner_marks(&o, "app_jobs", 0), "a note of no table marks no table");
 }
 
 int main(void)
@@ -89,5 +122,6 @@ int main(void)
 	test_alive_after_growth();
 	test_dead_and_reused();
 	test_round_trip();
+	test_marks();
 	return check_exit_status();
 }

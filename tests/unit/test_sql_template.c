@@ -1,7 +1,8 @@
 /*
  * Unit tests of the SQL templates (engine/sql_template.c): {jobs} and {tickets} replaced
  * by the quoted table names, {jobs:SUFFIX} naming an object inside the quotes, {now} the
- * dialect's clock, {owner} the owner note, {channel} the queue table's name as a string
+ * dialect's clock, {mark:TABLE} the note of that table alone (a comment on SQLite, a
+ * COMMENT ON with the oid on PostgreSQL), {channel} the queue table's name as a string
  * literal, and results that do not fit refused.
  */
 #include <string.h>
@@ -9,18 +10,23 @@
 #include "check.h"
 #include "engine/sql_template.h"
 
-/* The names of a PostgreSQL run, with an owner note. */
+/* The process whose notes mark the tables. */
+static const struct owner run_owner = { .pid = 42, .host = "h", .started = 7 };
+
+/* The names of a PostgreSQL run, with an owner. */
 static const struct sql_names pg = {
-	.jobs = "\"j\"", .tickets = "\"t\"", .owner = "claimbench run: x", .dialect = BACKEND_POSTGRESQL,
+	.jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner, .dialect = BACKEND_POSTGRESQL,
 };
 
 /* The names of an SQLite run. */
-static const struct sql_names lite = { .jobs = "\"j\"", .tickets = "\"t\"", .owner = "", .dialect = BACKEND_SQLITE };
+static const struct sql_names lite = {
+	.jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner, .dialect = BACKEND_SQLITE,
+};
 
 /* Placeholders replaced, other braces kept, the buffer's limit respected. */
 static void test_sql_template(void)
 {
-	const struct sql_names long_name = { .jobs = "a_very_long_table_name", .tickets = "t", .owner = "" };
+	const struct sql_names long_name = { .jobs = "a_very_long_table_name", .tickets = "t" };
 	char buf[128];
 
 	CHECK(sql_expand("SELECT 1 FROM {jobs} JOIN {tickets} ON {jobs}.id = 1", &pg, buf, sizeof(buf)) == 0 &&
@@ -34,8 +40,8 @@ static void test_sql_template(void)
 	      "sql_expand fills a buffer exactly");
 }
 
-/* {now} per dialect and {owner}. */
-static void test_clock_and_owner(void)
+/* {now} per dialect. */
+static void test_clock(void)
 {
 	char buf[128];
 
@@ -43,15 +49,13 @@ static void test_clock_and_owner(void)
 	      strcmp(buf, "SET done_at = clock_timestamp()") == 0, "{now} is clock_timestamp() on PostgreSQL");
 	CHECK(sql_expand("SET done_at = {now}", &lite, buf, sizeof(buf)) == 0 &&
 	      strcmp(buf, "SET done_at = julianday('now')") == 0, "{now} is julianday('now') on SQLite");
-	CHECK(sql_expand("COMMENT ON TABLE {jobs} IS '{owner}'", &pg, buf, sizeof(buf)) == 0 &&
-	      strcmp(buf, "COMMENT ON TABLE \"j\" IS 'claimbench run: x'") == 0, "{owner} is the owner note");
 	CHECK(sql_expand("x{now}", &pg, buf, 18) == -1, "{now} that does not fit is refused");
 }
 
 /* {jobs:SUFFIX} and {tickets:SUFFIX}, and the names that cannot take a suffix. */
 static void test_suffixed_names(void)
 {
-	const struct sql_names bare = { .jobs = "j", .tickets = "t", .owner = "" };
+	const struct sql_names bare = { .jobs = "j", .tickets = "t" };
 	char buf[128];
 
 	CHECK(sql_expand("CREATE INDEX {jobs:new} ON {jobs}", &lite, buf, sizeof(buf)) == 0 &&
@@ -68,15 +72,47 @@ static void test_suffixed_names(void)
 	CHECK(sql_expand("", &lite, buf, 0) == -1, "a buffer of no bytes is refused");
 }
 
+/*
+ * {mark:TABLE}: the note of that one table, naming it and no other; on PostgreSQL a
+ * COMMENT ON it that adds its oid. Refused for a table the run has none of, without an
+ * owner, or for a name a note could not carry.
+ */
+static void test_marks(void)
+{
+	const struct sql_names guarded = {
+		.cache = "\"app_c\"", .control = "\"k\"", .owner = &run_owner, .dialect = BACKEND_SQLITE,
+	};
+	const struct sql_names no_owner = { .jobs = "\"j\"", .dialect = BACKEND_SQLITE };
+	const struct sql_names odd = { .jobs = "\"j x\"", .owner = &run_owner, .dialect = BACKEND_SQLITE };
+	char buf[512];
+
+	CHECK(sql_expand("CREATE TABLE {tickets} {mark:tickets} (", &lite, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "CREATE TABLE \"t\" /* claimbench run: pid 42 on h started 7; table t */ (") == 0,
+	      "{mark:tickets} on SQLite is a comment with the note of the ticket table alone (%s)", buf);
+	CHECK(sql_expand("{mark:jobs}", &pg, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "DO $mark$BEGIN EXECUTE format('COMMENT ON TABLE %s IS %L', '\"j\"'::regclass, "
+		     "'claimbench run: pid 42 on h started 7; table j oid ' || '\"j\"'::regclass::oid); END$mark$") == 0,
+	      "{mark:jobs} on PostgreSQL comments the queue table with its name and oid (%s)", buf);
+	CHECK(sql_expand("{mark:cache}", &guarded, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "/* claimbench run: pid 42 on h started 7; table app_c */") == 0, "{mark:cache} (%s)", buf);
+	CHECK(sql_expand("{mark:cache}", &lite, buf, sizeof(buf)) == -1, "{mark:cache} in a queue run is refused");
+	CHECK(sql_expand("{mark:payroll}", &lite, buf, sizeof(buf)) == -1, "{mark:} of no table of the run is refused");
+	CHECK(sql_expand("{mark:jobs", &lite, buf, sizeof(buf)) == -1, "{mark: without its closing brace is refused");
+	CHECK(sql_expand("{mark:jobs}", &no_owner, buf, sizeof(buf)) == -1, "{mark:} without an owner is refused");
+	CHECK(sql_expand("{mark:jobs}", &odd, buf, sizeof(buf)) == -1,
+	      "{mark:} of a name a note cannot carry (a space) is refused");
+	CHECK(sql_expand("{mark:jobs}", &pg, buf, 60) == -1, "{mark:} that does not fit is refused");
+}
+
 /* {cache} and {control}: a guarded run's tables, suffixed or not; refused in a queue run, which has none. */
 static void test_guarded_names(void)
 {
-	const struct sql_names guarded = { .cache = "\"c\"", .control = "\"k\"", .owner = "o" };
+	const struct sql_names guarded = { .cache = "\"c\"", .control = "\"k\"" };
 	char buf[128];
 
-	CHECK(sql_expand("LOCK TABLE {cache}; CREATE INDEX {control:line} ON {control} /* {owner} */", &guarded, buf,
+	CHECK(sql_expand("LOCK TABLE {cache}; CREATE INDEX {control:line} ON {control}", &guarded, buf,
 			 sizeof(buf)) == 0 &&
-	      strcmp(buf, "LOCK TABLE \"c\"; CREATE INDEX \"k_line\" ON \"k\" /* o */") == 0,
+	      strcmp(buf, "LOCK TABLE \"c\"; CREATE INDEX \"k_line\" ON \"k\"") == 0,
 	      "{cache}, {control} and {control:SUFFIX} are the guarded run's quoted names");
 	CHECK(sql_expand("SELECT 1 FROM {cache}", &lite, buf, sizeof(buf)) == -1,
 	      "{cache} in a queue run, which has no cache, is refused");
@@ -85,9 +121,9 @@ static void test_guarded_names(void)
 /* {channel}: the quoted queue table name as a string literal, refused when the name holds a quote. */
 static void test_channel(void)
 {
-	const struct sql_names bare = { .jobs = "j", .owner = "" };
-	const struct sql_names quote_inside = { .jobs = "\"j'x\"", .owner = "" };
-	const struct sql_names doubled = { .jobs = "\"j\"\"x\"", .owner = "" };
+	const struct sql_names bare = { .jobs = "j" };
+	const struct sql_names quote_inside = { .jobs = "\"j'x\"" };
+	const struct sql_names doubled = { .jobs = "\"j\"\"x\"" };
 	char buf[128];
 
 	CHECK(sql_expand("LISTEN {jobs}; SELECT pg_notify({channel}, '')", &pg, buf, sizeof(buf)) == 0 &&
@@ -128,7 +164,8 @@ static void test_lease(void)
 int main(void)
 {
 	test_sql_template();
-	test_clock_and_owner();
+	test_clock();
+	test_marks();
 	test_suffixed_names();
 	test_guarded_names();
 	test_channel();
