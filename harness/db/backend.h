@@ -77,6 +77,18 @@ struct backend_ops {
 	/* Prepares sql (parameters $1..$nparams) in slot. 0 or -1. */
 	int (*prepare)(struct db_conn *conn, int slot, const char *sql, int nparams);
 	/*
+	 * Prepares sql in slot as prepare does, for a statement a scenario file wrote, and sets
+	 * *ncols to the columns of its result (0: it returns no rows). With own_table (an
+	 * unquoted table name, NULL: no confinement), the server's own account of the
+	 * statement must show one SELECT, INSERT, UPDATE or DELETE (WITH allowed) that reads and
+	 * writes own_table alone and calls no function outside the server's own
+	 * (docs/scenarios.md, "What a scenario file may do"). 0; 1 when confinement refused
+	 * it, with what it does in why ("deletes from table public.audit_log"); -1 with the
+	 * error on conn (the server refused to prepare it).
+	 */
+	int (*prepare_checked)(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
+			       int *ncols, char *why, size_t whylen);
+	/*
 	 * Sends the n prepared steps at once and then reads their results (libpq's pipeline
 	 * mode): one round trip instead of n. Copies up to maxrows rows of steps[result] into
 	 * out as exec_rows does. The rows of steps[result], or -1 when a step failed (its error

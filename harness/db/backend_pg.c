@@ -12,6 +12,7 @@
 #include "db/backend.h"
 #include "db/conninfo.h"
 #include "db/ownership.h"
+#include "db/pg_confine.h"
 #include "model/config.h"
 
 /* COPY is fed in chunks of about this many bytes. */
@@ -178,6 +179,31 @@ static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int npara
 	ok = result_ok(conn, res);
 	PQclear(res);
 	return ok ? 0 : -1;
+}
+
+/* Prepares sql in slot, reads the columns of its result and, with own_table, checks its confinement (pg_confine.h). */
+static int pg_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
+			      int *ncols, char *why, size_t whylen)
+{
+	char err[sizeof(conn->last_error)];
+	PGresult *res;
+	int rc;
+
+	if (pg_prepare(conn, slot, sql, nparams) < 0)
+		return -1;
+	res = PQdescribePrepared(conn->pg, conn->stmt_name[slot]);
+	if (!result_ok(conn, res)) {
+		PQclear(res);
+		return -1;
+	}
+	*ncols = PQnfields(res);
+	PQclear(res);
+	if (!own_table)
+		return 0;
+	rc = pg_confine_check(conn->pg, conn->stmt_name[slot], nparams, own_table, why, whylen, err, sizeof(err));
+	if (rc < 0)
+		set_error(conn, PQstatus(conn->pg) == CONNECTION_BAD ? ERR_CONNECTION_LOST : ERR_OTHER, err);
+	return rc;
 }
 
 /* Whether a statement is prepared in slot on conn; false with the error on conn. */
@@ -562,6 +588,7 @@ const struct backend_ops backend_postgresql = {
 	.connect = pg_connect,
 	.disconnect = pg_disconnect,
 	.prepare = pg_prepare,
+	.prepare_checked = pg_prepare_checked,
 	.exec_pipeline = pg_exec_pipeline,
 	.exec_rows = pg_exec_rows,
 	.exec = pg_exec,

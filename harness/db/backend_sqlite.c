@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "db/backend.h"
 #include "db/ownership.h"
+#include "db/sqlite_confine.h"
 #include "model/config.h"
 
 /* Parameters a prepared statement may have. */
@@ -253,6 +254,27 @@ static int sqlite_prepare(struct db_conn *conn, int slot, const char *sql, int n
 		set_error(conn, ERR_OTHER, "parameters must be written $1..$n");
 		return -1;
 	}
+	return 0;
+}
+
+/* Prepares sql in slot with the confinement's authorizer set while SQLite compiles it, when own_table is given. */
+static int sqlite_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
+				  int *ncols, char *why, size_t whylen)
+{
+	struct sqlite_confinement confinement = { .own_table = own_table };
+	int rc;
+
+	if (own_table)
+		sqlite3_set_authorizer(conn->db, sqlite_confine_authorize, &confinement);
+	rc = sqlite_prepare(conn, slot, sql, nparams);
+	sqlite3_set_authorizer(conn->db, NULL, NULL);
+	if (confinement.refused[0]) {
+		snprintf(why, whylen, "%s", confinement.refused);
+		return 1;
+	}
+	if (rc < 0)
+		return -1;
+	*ncols = sqlite3_column_count(conn->stmt[slot]);
 	return 0;
 }
 
@@ -534,6 +556,7 @@ const struct backend_ops backend_sqlite = {
 	.connect = sqlite_connect,
 	.disconnect = sqlite_disconnect,
 	.prepare = sqlite_prepare,
+	.prepare_checked = sqlite_prepare_checked,
 	.exec_rows = sqlite_exec_rows,
 	.exec = sqlite_exec,
 	.query = sqlite_query,
