@@ -78,8 +78,13 @@ int sqlite_confine_authorize(void *ctx, int action, const char *arg1, const char
 	(void)arg2;
 	(void)trigger;
 	switch (action) {
-	case SQLITE_SELECT: case SQLITE_RECURSIVE: case SQLITE_FUNCTION:
+	case SQLITE_SELECT: case SQLITE_RECURSIVE:
 		return SQLITE_OK;
+	case SQLITE_FUNCTION:
+		if (!arg2 || strcasecmp(arg2, "load_extension") != 0)
+			return SQLITE_OK;
+		refuse(c, "loads an extension (load_extension)", NULL, NULL);
+		return SQLITE_DENY;
 	case SQLITE_READ:
 		what = "reads";
 		break;

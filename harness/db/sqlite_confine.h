@@ -18,8 +18,8 @@ struct sqlite_confinement {
 /*
  * A sqlite3_set_authorizer callback (ctx a struct sqlite_confinement): allows a SELECT,
  * INSERT, UPDATE or DELETE (WITH and WITH RECURSIVE too) of own_table in the main
- * database, and SQLite's functions (claimbench registers none of its own, and SQLite's
- * load_extension is off); denies anything else, noting it in refused. A write to the
+ * database, and SQLite's functions but load_extension (claimbench registers none of its
+ * own); denies anything else, noting it in refused. A write to the
  * schema table is noted but let through, so that the DDL behind it is named: a statement
  * is confined only when refused is empty after it was prepared.
  */

@@ -64,6 +64,9 @@ expect_exit 2 "lread\.ini:8: claim of strategy mine reads table audit_log" \
 lite_file lpragma "PRAGMA table_info(audit_log)"
 expect_exit 2 "lpragma\.ini:8: claim of strategy mine runs a PRAGMA" "SQLite: a PRAGMA is refused" \
 	run --no-progress --results "$store" "$dir/lpragma.ini"
+lite_file lext "SELECT load_extension('$dir/none') AS id"
+expect_exit 2 "lext\.ini:8: claim of strategy mine loads an extension" "SQLite: load_extension is refused" \
+	run --no-progress --results "$store" "$dir/lext.ini"
 check "the user's SQLite table is still there, rows and all" \
 	test "$(sqlite3 "$lite" "SELECT count(*) FROM audit_log")" = 2
 lite_file lnoret "UPDATE {jobs} SET status = 'active' WHERE queue = :queue AND status = 'new'"
@@ -102,6 +105,9 @@ head="SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new'"
 strategy_file drop "claim = DROP TABLE payroll"
 pg drop "6: claim of strategy mine is not a SELECT, INSERT, UPDATE or DELETE \(a utility statement\): without --trust-scenario" \
 	"a claim that drops a table (a utility statement, which prepares fine) is refused at its line"
+strategy_file explain "claim = EXPLAIN ANALYZE DELETE FROM audit_log"
+pg explain "6: claim of strategy mine is not a SELECT, INSERT, UPDATE or DELETE" \
+	"a claim that is a utility statement returning rows (EXPLAIN ANALYZE of a DELETE) is refused"
 strategy_file cte "claim = WITH gone AS (DELETE FROM audit_log RETURNING 1) $head ORDER BY id LIMIT 1"
 pg cte "6: claim of strategy mine deletes from table public\.audit_log: without --trust-scenario, a scenario file's SQL may only read and write the run's queue table \{jobs\}" \
 	"a claim whose WITH deletes from another table is refused, naming it"
