@@ -257,7 +257,10 @@ static int sqlite_prepare(struct db_conn *conn, int slot, const char *sql, int n
 	return 0;
 }
 
-/* Prepares sql in slot with the confinement's authorizer set while SQLite compiles it, when own_table is given. */
+/*
+ * Prepares sql in slot with the confinement's authorizer set while SQLite compiles it, when
+ * own_table is given; an EXPLAIN, which the authorizer is not asked about, is refused then too.
+ */
 static int sqlite_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
 				  int *ncols, char *why, size_t whylen)
 {
@@ -268,6 +271,9 @@ static int sqlite_prepare_checked(struct db_conn *conn, int slot, const char *sq
 		sqlite3_set_authorizer(conn->db, sqlite_confine_authorize, &confinement);
 	rc = sqlite_prepare(conn, slot, sql, nparams);
 	sqlite3_set_authorizer(conn->db, NULL, NULL);
+	if (rc == 0 && own_table && sqlite3_stmt_isexplain(conn->stmt[slot]))
+		snprintf(confinement.refused, sizeof(confinement.refused), "is an EXPLAIN, not a SELECT, INSERT, UPDATE "
+			 "or DELETE");
 	if (confinement.refused[0]) {
 		snprintf(why, whylen, "%s", confinement.refused);
 		return 1;

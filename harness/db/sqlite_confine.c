@@ -73,7 +73,8 @@ int sqlite_confine_authorize(void *ctx, int action, const char *arg1, const char
 {
 	struct sqlite_confinement *c = ctx;
 	const char *what = NULL;
-	bool own = arg1 && database && strcasecmp(arg1, c->own_table) == 0 && strcmp(database, "main") == 0;
+	/* the run's table in the main database; SQLite names no database for a table read for none of its columns */
+	bool own = arg1 && strcasecmp(arg1, c->own_table) == 0 && (!database || strcmp(database, "main") == 0);
 
 	(void)arg2;
 	(void)trigger;

@@ -64,6 +64,9 @@ expect_exit 2 "lread\.ini:8: claim of strategy mine reads table audit_log" \
 lite_file lpragma "PRAGMA table_info(audit_log)"
 expect_exit 2 "lpragma\.ini:8: claim of strategy mine runs a PRAGMA" "SQLite: a PRAGMA is refused" \
 	run --no-progress --results "$store" "$dir/lpragma.ini"
+lite_file lexplain "EXPLAIN SELECT id FROM {jobs} LIMIT 1"
+expect_exit 2 "lexplain\.ini:8: claim of strategy mine is an EXPLAIN" "SQLite: an EXPLAIN is refused" \
+	run --no-progress --results "$store" "$dir/lexplain.ini"
 lite_file lext "SELECT load_extension('$dir/none') AS id"
 expect_exit 2 "lext\.ini:8: claim of strategy mine loads an extension" "SQLite: load_extension is refused" \
 	run --no-progress --results "$store" "$dir/lext.ini"
@@ -76,6 +79,12 @@ expect_exit 2 "lnoret\.ini:8: claim of strategy mine: returns 0 columns; the har
 expect_exit 2 "lnoret\.ini:8: claim of strategy mine: returns 0 columns" \
 	"and --trust-scenario does not lift the result contract" \
 	run --no-progress --results "$store" --trust-scenario "$dir/lnoret.ini"
+
+lite_file lfine "SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new' AND (SELECT count(*) FROM {jobs}) > 0 ORDER BY id LIMIT 1"
+run_json lfine "$dir/lfine.ini"
+check "SQLite: confined SQL runs without the flag (exit 0)" test "$(cat "$dir/lfine.status")" -eq 0
+check_jq "$dir/lfine.json" '.results[0] | .completed == 20' \
+	"SQLite: a claim reading the run's table alone (a count(*) of it too) runs without the flag"
 
 # ---- a run in which nothing completes: its completion figures are unknown, not perfect ----
 lite_file never "SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new' ORDER BY id LIMIT 1"
