@@ -294,8 +294,8 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 	}
 	if (def->roles[SQL_ROLE_CLAIM].given)
 		def->contracts[0] = def->claim_marks ?
-			(struct result_contract){ .columns = 2, .returns = marking_claim_returns } :
-			(struct result_contract){ .columns = 1, .returns = claim_returns };
+			(struct result_contract){ .columns = 2, .integers = 2, .returns = marking_claim_returns } :
+			(struct result_contract){ .columns = 1, .integers = 1, .returns = claim_returns };
 	def->ops = (struct strategy_ops){
 		.name = def->name,
 		.summary = def->summary,

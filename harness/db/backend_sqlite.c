@@ -258,11 +258,29 @@ static int sqlite_prepare(struct db_conn *conn, int slot, const char *sql, int n
 }
 
 /*
+ * Describes stmt's result into shape: a column holds integers when it is an expression (no
+ * declared type) or a table column declared with integer affinity (a type naming INT).
+ */
+static void describe_result(sqlite3_stmt *stmt, struct db_result_shape *shape)
+{
+	*shape = (struct db_result_shape){ .columns = sqlite3_column_count(stmt) };
+	for (; shape->integers < shape->columns; shape->integers++) {
+		const char *type = sqlite3_column_decltype(stmt, shape->integers);
+
+		if (type && !strcasestr(type, "int")) {
+			snprintf(shape->first_other, sizeof(shape->first_other), "%.40s (%.16s)",
+				 sqlite3_column_name(stmt, shape->integers), type);
+			break;
+		}
+	}
+}
+
+/*
  * Prepares sql in slot with the confinement's authorizer set while SQLite compiles it, when
  * own_table is given; an EXPLAIN, which the authorizer is not asked about, is refused then too.
  */
 static int sqlite_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
-				  int *ncols, char *why, size_t whylen)
+				  struct db_result_shape *shape, char *why, size_t whylen)
 {
 	struct sqlite_confinement confinement = { .own_table = own_table };
 	int rc;
@@ -280,7 +298,7 @@ static int sqlite_prepare_checked(struct db_conn *conn, int slot, const char *sq
 	}
 	if (rc < 0)
 		return -1;
-	*ncols = sqlite3_column_count(conn->stmt[slot]);
+	describe_result(conn->stmt[slot], shape);
 	return 0;
 }
 

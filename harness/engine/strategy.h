@@ -59,6 +59,7 @@ struct strategy_statement {
 /* What the harness reads from the result of a statement a scenario file wrote. */
 struct result_contract {
 	int columns;		/* result columns it reads; a statement returning fewer is refused before the run */
+	int integers;		/* of them, the first ones it reads as integers; a column of another type is refused */
 	const char *returns;	/* what they are, for that refusal ("the job's id first ...") */
 };
 

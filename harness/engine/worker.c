@@ -118,14 +118,15 @@ static int check_written(const struct run_shared *s, struct db_conn *conn, const
 			 const char *origin, const struct result_contract *contract, bool confined, char *err,
 			 size_t errlen)
 {
+	struct db_result_shape shape = { .columns = 0 };
 	char sql[SQL_MAX], why[256];
-	int ncols = 0, rc;
+	int rc;
 
 	if (sql_expand(st->sql[s->db->kind], &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "%s: the statement is too long once its placeholders are filled", origin);
 		return 1;
 	}
-	rc = s->db->prepare_checked(conn, st->slot, sql, st->nparams, confined ? s->jobs_name : NULL, &ncols, why,
+	rc = s->db->prepare_checked(conn, st->slot, sql, st->nparams, confined ? s->jobs_name : NULL, &shape, why,
 				    sizeof(why));
 	if (rc < 0) {
 		snprintf(err, errlen, "%s: %s", origin, s->db->error_message(conn));
@@ -137,9 +138,14 @@ static int check_written(const struct run_shared *s, struct db_conn *conn, const
 			 s->jobs_name);
 		return 1;
 	}
-	if (ncols < contract->columns) {
-		snprintf(err, errlen, "%s: returns %d column%s; the harness reads %s", origin, ncols, ncols == 1 ? "" : "s",
-			 contract->returns);
+	if (shape.columns < contract->columns) {
+		snprintf(err, errlen, "%s: returns %d column%s; the harness reads %s", origin, shape.columns,
+			 shape.columns == 1 ? "" : "s", contract->returns);
+		return 1;
+	}
+	if (shape.integers < contract->integers) {
+		snprintf(err, errlen, "%s: its column %d, %s, is no integer; the harness reads %s", origin,
+			 shape.integers + 1, shape.first_other, contract->returns);
 		return 1;
 	}
 	return 0;

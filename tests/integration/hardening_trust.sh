@@ -141,6 +141,9 @@ pg noret "6: claim of strategy mine: returns 0 columns; the harness reads the jo
 strategy_file noattempt "claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, attempts = attempts + 1 WHERE id = (SELECT min(id) FROM {jobs} WHERE status = 'new') RETURNING id"
 pg noattempt "6: claim of strategy mine: returns 1 column; the harness reads the job's id and attempts" \
 	"a claim that marks the job itself and returns only its id is refused when prepared"
+strategy_file textid "claim = SELECT status FROM {jobs} WHERE queue = :queue AND status = 'new' LIMIT 1"
+pg textid "6: claim of strategy mine: its column 1, status \(text\), is no integer; the harness reads the job's id first" \
+	"a claim whose first column cannot hold a job id is refused, naming the column and its type"
 strategy_file nofence "claim = $head LIMIT 1" "complete = UPDATE {jobs} SET status = 'done' WHERE id = :id"
 pg nofence "7: complete of strategy mine: returns 0 columns; the harness reads a row when it marked the job" \
 	"a complete statement without RETURNING is refused"
@@ -149,11 +152,11 @@ pg nofence "7: complete of strategy mine: returns 0 columns; the harness reads a
 strategy_file fine "claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, claimed_at = now(),
     attempts = attempts + 1 WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new'
     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, attempts" \
-	"complete = UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() WHERE id = :id AND claimed_by = :worker RETURNING id"
+	"complete = UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() WHERE id = :id AND claimed_by = :worker RETURNING status"
 run_json fine --db "$TEST_DB" "$dir/fine.ini"
 check "confined SQL runs without the flag (exit 0)" test "$(cat "$dir/fine.status")" -eq 0
 check_jq "$dir/fine.json" '.results[0] | .completed == 20 and .lost == 0 and .duplicates == 0' \
-	"a claim and completion on the run's table alone, with pg_catalog's functions, run without the flag"
+	"a claim and completion on the run's table alone, with pg_catalog's functions, run without the flag (a completion returns any column)"
 run_json trusted --db "$TEST_DB" --trust-scenario "$dir/read.ini"
 check "with --trust-scenario the same file runs (exit 0)" test "$(cat "$dir/trusted.status")" -eq 0
 check_jq "$dir/trusted.json" '.results[0] | .completed == 20' "with --trust-scenario the claim reading payroll runs"
