@@ -266,6 +266,13 @@ static int sql_finish(struct worker *w, int64_t job_id, int slot)
 					    params, NULL, 0));
 }
 
+/* What the harness reads from each statement's result, for the refusal of one that cannot return it. */
+static const char claim_returns[] = "the job's id first, at most one row: SELECT id ... LIMIT 1, or an UPDATE "
+				    "... RETURNING id";
+static const char marking_claim_returns[] = "the job's id and attempts (it writes :worker, so it marks the job "
+					    "active itself): end it with RETURNING id, attempts";
+static const char finish_returns[] = "a row when it marked the job, none when it refused: end it with RETURNING id";
+
 void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsigned mode_bits)
 {
 	static const int slots[SQL_ROLE_COUNT] = { SLOT_CLAIM, SLOT_DONE, SLOT_FAILED };
@@ -280,10 +287,15 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 		def->statements[n] = (struct strategy_statement){ .slot = slots[r], .nparams = st->nparams,
 								  .sql = { [BACKEND_POSTGRESQL] = st->sql,
 									   [BACKEND_SQLITE] = st->sql } };
+		def->contracts[n] = (struct result_contract){ .columns = 1, .returns = finish_returns };
 		def->origins[n++] = st->origin;
 		for (int i = 0; r == SQL_ROLE_CLAIM && i < st->nparams; i++)
 			def->claim_marks |= st->params[i] == SQL_PARAM_WORKER;
 	}
+	if (def->roles[SQL_ROLE_CLAIM].given)
+		def->contracts[0] = def->claim_marks ?
+			(struct result_contract){ .columns = 2, .integers = 2, .returns = marking_claim_returns } :
+			(struct result_contract){ .columns = 1, .integers = 1, .returns = claim_returns };
 	def->ops = (struct strategy_ops){
 		.name = def->name,
 		.summary = def->summary,
@@ -293,6 +305,7 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 		.statements = def->statements,
 		.n_statements = n,
 		.origins = def->origins,
+		.contracts = def->contracts,
 		.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
 		.claim = sql_claim,
 		.finish = sql_finish,

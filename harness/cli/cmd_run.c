@@ -358,7 +358,8 @@ static const struct backend_ops *choose_backend(const struct run_config *cfg, ch
 
 /*
  * Refuses the faults and pressure driver db cannot take (a killed backend, a restart or a
- * VACUUM on SQLite) and a restart of a user's server with no command for it. 0, or -1 with err.
+ * VACUUM on SQLite), a restart command where claimbench would not run it (SQLite, the
+ * throwaway server) and a restart of a user's server with no command for it. 0, or -1 with err.
  */
 static int check_faults(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -377,6 +378,12 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 	if (db->kind != BACKEND_POSTGRESQL && cfg->pressure.vacuum.n_at) {
 		snprintf(err, errlen, "--vacuum-at is PostgreSQL's: %s's VACUUM rewrites the whole file under an exclusive "
 			 "lock, nothing like a table's vacuum beside running claims", db->name);
+		return -1;
+	}
+	if (cfg->faults.restart_command && (db->kind != BACKEND_POSTGRESQL || !cfg->target)) {
+		snprintf(err, errlen, "--restart-command restarts a PostgreSQL server of your own (--db CONNINFO) for "
+			 "--restart-at; %s", db->kind != BACKEND_POSTGRESQL ? "SQLite has no server to restart" :
+			 "the throwaway server (no --db) is claimbench's, which restarts it itself: drop --restart-command");
 		return -1;
 	}
 	if (restart->n_at && cfg->target && !cfg->faults.restart_command) {
@@ -570,6 +577,7 @@ int cmd_run(int argc, char **argv)
 		}
 		user_file_noted = true;
 	}
+	plan.trust_scenario = inv.settings.trust_scenario;
 	if (!cfg->target) {
 		if (throwaway_open(&throwaway, db, &plan.target, err, sizeof(err)) < 0) {
 			report_throwaway_failure(db, err);

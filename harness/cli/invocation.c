@@ -249,7 +249,12 @@ static int add_section(const struct build *b, struct setting_list *list, const s
 		const struct option_def *o = option_set_find(b->set, e->key);
 		struct setting st = { .opt = o, .value = e->value, .file = sc->path, .line = e->line };
 
-		if (!o || o->place == OPTION_IN_COMMAND) {
+		if (o && o->place == OPTION_IN_COMMAND) {
+			snprintf(err, errlen, "%s:%d: \"%s\" in [%s]: --%s is the command line's to give, never a scenario "
+				 "file's", sc->path, e->line, e->key, sec->name, o->name);
+			return -1;
+		}
+		if (!o) {
 			snprintf(err, errlen, "%s:%d: unknown key \"%s\" in [%s]; the keys are run's long options "
 				 "(see claimbench run --help)", sc->path, e->line, e->key, sec->name);
 			return -1;
@@ -425,6 +430,34 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 	return 0;
 }
 
+/*
+ * Refuses in list a setting from the scenario file that the user must give or allow
+ * (--trust-scenario): a shell command (restart-command), a PostgreSQL server to connect to
+ * (db other than sqlite:PATH), since the connection carries the user's credentials. 0, or
+ * -1 with err.
+ */
+static int check_trust(const struct build *b, const struct setting_list *list, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < list->n && !b->inv->settings.trust_scenario; i++) {
+		const struct setting *st = &list->items[i];
+
+		if (st->file && strcmp(st->opt->name, "restart-command") == 0) {
+			snprintf(err, errlen, "%s:%d: restart-command: a scenario file may not run a shell command (it would "
+				 "run with sh -c as you); give --trust-scenario to allow it, or --restart-command on the "
+				 "command line", st->file, st->line);
+			return -1;
+		}
+		if (st->file && strcmp(st->opt->name, "db") == 0 &&
+		    strncmp(st->value, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) != 0) {
+			snprintf(err, errlen, "%s:%d: db: a scenario file may name a SQLite file (sqlite:PATH), not a "
+				 "PostgreSQL server to connect to as you (with your password, .pgpass or certificates); "
+				 "give --db on the command line, or --trust-scenario to allow it", st->file, st->line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Builds the group of section sec (NULL: the one group of a file without sections) with the command line's settings. */
 static int build_section(const struct build *b, const struct scenario_section *global,
 			 const struct scenario_section *sec, const struct setting_list *command_line, char *err,
@@ -437,6 +470,8 @@ static int build_section(const struct build *b, const struct scenario_section *g
 	for (size_t j = 0; j < command_line->n; j++)
 		if (put_setting(&list, &command_line->items[j], err, errlen) < 0)
 			return -1;
+	if (check_trust(b, &list, err, errlen) < 0)
+		return -1;
 	return expand_group(b, &list, sec ? sec->name : "", err, errlen);
 }
 

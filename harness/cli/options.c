@@ -617,6 +617,11 @@ const struct option_def command_options[] = {
 	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "
 		  "every run option is a key, and the command line overrides the file; the file may also be given "
 		  "as run's argument, as fio takes a job file" },
+	{ .name = "trust-scenario", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	  .offset = offsetof(struct command_settings, trust_scenario),
+	  .help = "lets the scenario file run its restart-command (a shell command, as you), name a PostgreSQL "
+		  "server (db) and carry SQL beyond one SELECT, INSERT, UPDATE or DELETE of the run's queue table; "
+		  "without it such a file is refused (exit 2); the command line only" },
 	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_HISTORY) | COMMAND_BIT(COMMAND_SHOW) |
 		      COMMAND_BIT(COMMAND_EXPORT) | COMMAND_BIT(COMMAND_COMPARE) | COMMAND_BIT(COMMAND_REPORT),

@@ -37,6 +37,7 @@ enum command_id {
 struct command_settings {
 	const char *results;		/* --results: the result store */
 	const char *scenario;		/* --scenario (run): the scenario file, or NULL */
+	bool trust_scenario;		/* --trust-scenario (run): the scenario file may run a shell command and any SQL */
 	long limit;			/* --limit (history): runs to list, 0 for all */
 	int export_format;		/* --format (export): an enum export_format, -1 when not given */
 	int compare_format;		/* --format (compare): an enum compare_format */

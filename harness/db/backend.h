@@ -56,6 +56,13 @@ struct db_waits {
 	uint64_t checkpoints_partial;	/* of them, those that could not copy the whole WAL: a reader held it back */
 };
 
+/* What a prepared statement's result holds, as its description tells before it runs. */
+struct db_result_shape {
+	int columns;		/* its columns; 0 when it returns no rows */
+	int integers;		/* of its first columns, how many in a row may hold integers (of a type not known: may) */
+	char first_other[64];	/* the first column that may not, "name (type)"; "" when none */
+};
+
 /* One prepared statement of a pipeline: its slot and its text parameters. */
 struct db_step {
 	int slot;			/* the slot it was prepared in */
@@ -79,6 +86,18 @@ struct backend_ops {
 	void (*disconnect)(struct db_conn *conn);
 	/* Prepares sql (parameters $1..$nparams) in slot. 0 or -1. */
 	int (*prepare)(struct db_conn *conn, int slot, const char *sql, int nparams);
+	/*
+	 * Prepares sql in slot as prepare does, for a statement a scenario file wrote, and
+	 * describes its result in *shape (no columns: it returns no rows). With own_table (an
+	 * unquoted table name, NULL: no confinement), the server's own account of the
+	 * statement must show one SELECT, INSERT, UPDATE or DELETE (WITH allowed) that reads and
+	 * writes own_table alone and calls no function outside the server's own
+	 * (docs/scenarios.md, "What a scenario file may do"). 0; 1 when confinement refused
+	 * it, with what it does in why ("deletes from table public.audit_log"); -1 with the
+	 * error on conn (the server refused to prepare it).
+	 */
+	int (*prepare_checked)(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
+			       struct db_result_shape *shape, char *why, size_t whylen);
 	/*
 	 * Sends the n prepared steps at once and then reads their results (libpq's pipeline
 	 * mode): one round trip instead of n. Copies up to maxrows rows of steps[result] into

@@ -12,6 +12,7 @@
 #include "db/backend.h"
 #include "db/conninfo.h"
 #include "db/ownership.h"
+#include "db/pg_confine.h"
 #include "model/config.h"
 
 /* COPY is fed in chunks of about this many bytes. */
@@ -178,6 +179,62 @@ static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int npara
 	ok = result_ok(conn, res);
 	PQclear(res);
 	return ok ? 0 : -1;
+}
+
+/* Whether a result column of type oid holds integers: smallint, integer, bigint (pg_type.h's INT2OID, INT4OID, INT8OID). */
+static bool integer_type(Oid type)
+{
+	return type == 21 || type == 23 || type == 20;
+}
+
+/* Writes "name (type)" of a result column into buf, the type as the server names it (its oid if it cannot). */
+static void name_column(struct db_conn *conn, const char *name, Oid type, char *buf, size_t len)
+{
+	char oid[16];
+	const char *params[1] = { oid };
+	PGresult *res;
+
+	snprintf(oid, sizeof(oid), "%u", type);
+	res = PQexecParams(conn->pg, "SELECT format_type($1::oid, NULL)", 1, NULL, params, NULL, NULL, 0);
+	snprintf(buf, len, "%.40s (%.20s)", name, PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 ?
+		 PQgetvalue(res, 0, 0) : oid);
+	PQclear(res);
+}
+
+/* Describes the result of the statement prepared as name into shape. 0, or -1 with the error on conn. */
+static int describe_result(struct db_conn *conn, const char *name, struct db_result_shape *shape)
+{
+	PGresult *res = PQdescribePrepared(conn->pg, name);
+
+	if (!result_ok(conn, res)) {
+		PQclear(res);
+		return -1;
+	}
+	*shape = (struct db_result_shape){ .columns = PQnfields(res) };
+	while (shape->integers < shape->columns && integer_type(PQftype(res, shape->integers)))
+		shape->integers++;
+	if (shape->integers < shape->columns)
+		name_column(conn, PQfname(res, shape->integers), PQftype(res, shape->integers), shape->first_other,
+			    sizeof(shape->first_other));
+	PQclear(res);
+	return 0;
+}
+
+/* Prepares sql in slot, describes its result and, with own_table, checks its confinement (pg_confine.h). */
+static int pg_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
+			      struct db_result_shape *shape, char *why, size_t whylen)
+{
+	char err[sizeof(conn->last_error)];
+	int rc;
+
+	if (pg_prepare(conn, slot, sql, nparams) < 0 || describe_result(conn, conn->stmt_name[slot], shape) < 0)
+		return -1;
+	if (!own_table)
+		return 0;
+	rc = pg_confine_check(conn->pg, conn->stmt_name[slot], nparams, own_table, why, whylen, err, sizeof(err));
+	if (rc < 0)
+		set_error(conn, PQstatus(conn->pg) == CONNECTION_BAD ? ERR_CONNECTION_LOST : ERR_OTHER, err);
+	return rc;
 }
 
 /* Whether a statement is prepared in slot on conn; false with the error on conn. */
@@ -563,6 +620,7 @@ const struct backend_ops backend_postgresql = {
 	.connect = pg_connect,
 	.disconnect = pg_disconnect,
 	.prepare = pg_prepare,
+	.prepare_checked = pg_prepare_checked,
 	.exec_pipeline = pg_exec_pipeline,
 	.exec_rows = pg_exec_rows,
 	.exec = pg_exec,

@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "db/backend.h"
 #include "db/ownership.h"
+#include "db/sqlite_confine.h"
 #include "model/config.h"
 
 /* Parameters a prepared statement may have. */
@@ -253,6 +254,51 @@ static int sqlite_prepare(struct db_conn *conn, int slot, const char *sql, int n
 		set_error(conn, ERR_OTHER, "parameters must be written $1..$n");
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Describes stmt's result into shape: a column holds integers when it is an expression (no
+ * declared type) or a table column declared with integer affinity (a type naming INT).
+ */
+static void describe_result(sqlite3_stmt *stmt, struct db_result_shape *shape)
+{
+	*shape = (struct db_result_shape){ .columns = sqlite3_column_count(stmt) };
+	for (; shape->integers < shape->columns; shape->integers++) {
+		const char *type = sqlite3_column_decltype(stmt, shape->integers);
+
+		if (type && !strcasestr(type, "int")) {
+			snprintf(shape->first_other, sizeof(shape->first_other), "%.40s (%.16s)",
+				 sqlite3_column_name(stmt, shape->integers), type);
+			break;
+		}
+	}
+}
+
+/*
+ * Prepares sql in slot with the confinement's authorizer set while SQLite compiles it, when
+ * own_table is given; an EXPLAIN, which the authorizer is not asked about, is refused then too.
+ */
+static int sqlite_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
+				  struct db_result_shape *shape, char *why, size_t whylen)
+{
+	struct sqlite_confinement confinement = { .own_table = own_table };
+	int rc;
+
+	if (own_table)
+		sqlite3_set_authorizer(conn->db, sqlite_confine_authorize, &confinement);
+	rc = sqlite_prepare(conn, slot, sql, nparams);
+	sqlite3_set_authorizer(conn->db, NULL, NULL);
+	if (rc == 0 && own_table && sqlite3_stmt_isexplain(conn->stmt[slot]))
+		snprintf(confinement.refused, sizeof(confinement.refused), "is an EXPLAIN, not a SELECT, INSERT, UPDATE "
+			 "or DELETE");
+	if (confinement.refused[0]) {
+		snprintf(why, whylen, "%s", confinement.refused);
+		return 1;
+	}
+	if (rc < 0)
+		return -1;
+	describe_result(conn->stmt[slot], shape);
 	return 0;
 }
 
@@ -534,6 +580,7 @@ const struct backend_ops backend_sqlite = {
 	.connect = sqlite_connect,
 	.disconnect = sqlite_disconnect,
 	.prepare = sqlite_prepare,
+	.prepare_checked = sqlite_prepare_checked,
 	.exec_rows = sqlite_exec_rows,
 	.exec = sqlite_exec,
 	.query = sqlite_query,

@@ -516,7 +516,7 @@ int run_check_statements(const struct run_plan *plan, const struct strategy_choi
 		goto out_disconnect;
 	if (queue_table_create(admin.conn, &s, 0, err, errlen) < 0)
 		goto out_drop;
-	rc = worker_prepare_strategy(&s, admin.conn, err, errlen) < 0 ? 1 : 0;
+	rc = worker_check_strategy(&s, admin.conn, !plan->trust_scenario, err, errlen);
 out_drop:
 	admin_drop_tables(&admin, &s);
 out_disconnect:

@@ -21,6 +21,7 @@ struct run_plan {
 	const char *target;			/* where to connect (conninfo or path) */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	struct server_restart restart;		/* how the server restarts for --restart-at */
+	bool trust_scenario;			/* --trust-scenario: the scenario's SQL may do what the user may */
 };
 
 /*
@@ -41,9 +42,11 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 /*
  * Prepares choice's own statements on a connection of their own against an empty queue
  * table of plan's, made and dropped for it: a statement the server cannot prepare (a
- * syntax error, an unknown column) is found before any worker starts. 0; 1 with err
- * naming that statement (its origin when it has one) and the server's message; -1 with
- * err when the table could not be made.
+ * syntax error, an unknown column), one a scenario file wrote that cannot return what the
+ * harness reads from it or, without plan->trust_scenario, that does more than read and
+ * write that table (worker_check_strategy) is found before any worker starts. 0; 1 with
+ * err naming that statement (its origin when it has one) and what is wrong; -1 with err
+ * when the table could not be made or the connection failed.
  */
 int run_check_statements(const struct run_plan *plan, const struct strategy_choice *choice, char *err, size_t errlen);
 

@@ -54,6 +54,7 @@ struct sql_strategy {
 	struct sql_defined_statement roles[SQL_ROLE_COUNT];	/* its statements, by role */
 	struct strategy_statement statements[SQL_ROLE_COUNT];	/* those given, as the harness prepares them */
 	const char *origins[SQL_ROLE_COUNT];			/* per entry of statements, its origin */
+	struct result_contract contracts[SQL_ROLE_COUNT];	/* per entry of statements, what its result must hold */
 	bool claim_marks;					/* its claim writes :worker: it marks the job active itself */
 };
 

@@ -56,6 +56,13 @@ struct strategy_statement {
 	const char *sql[BACKEND_COUNT];		/* template per dialect; NULL where not offered */
 };
 
+/* What the harness reads from the result of a statement a scenario file wrote. */
+struct result_contract {
+	int columns;		/* result columns it reads; a statement returning fewer is refused before the run */
+	int integers;		/* of them, the first ones it reads as integers; a column of another type is refused */
+	const char *returns;	/* what they are, for that refusal ("the job's id first ...") */
+};
+
 struct strategy_ops {
 	const char *name;				/* as typed on the command line */
 	const char *summary;				/* one line for `claimbench list` */
@@ -84,6 +91,8 @@ struct strategy_ops {
 	 * NAME"), which an error preparing it names. NULL: built in, named by its slot.
 	 */
 	const char *const *origins;
+	/* Per entry of statements when origins is set, what the harness reads from its result. */
+	const struct result_contract *contracts;
 	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, in one
 							 * transaction, or NULL: creates {tickets} and marks it
 							 * with {mark:tickets} (sql_template.h), nothing else */

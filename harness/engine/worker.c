@@ -109,6 +109,64 @@ int worker_prepare_strategy(const struct run_shared *s, struct db_conn *conn, ch
 	return prepare_all(s, conn, st->statements, st->n_statements, st->origins, NULL, err, errlen);
 }
 
+/*
+ * Prepares statement st of a scenario file (written at origin) in its slot as a check: its
+ * result's columns against contract and, when confined, what it touches. 0; 1 with err (a
+ * refusal, or the server's message); -1 with err when the connection was lost.
+ */
+static int check_written(const struct run_shared *s, struct db_conn *conn, const struct strategy_statement *st,
+			 const char *origin, const struct result_contract *contract, bool confined, char *err,
+			 size_t errlen)
+{
+	struct db_result_shape shape = { .columns = 0 };
+	char sql[SQL_MAX], why[256];
+	int rc;
+
+	if (sql_expand(st->sql[s->db->kind], &s->names, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "%s: the statement is too long once its placeholders are filled", origin);
+		return 1;
+	}
+	rc = s->db->prepare_checked(conn, st->slot, sql, st->nparams, confined ? s->jobs_name : NULL, &shape, why,
+				    sizeof(why));
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: %s", origin, s->db->error_message(conn));
+		return s->db->error_kind(conn) == ERR_CONNECTION_LOST ? -1 : 1;
+	}
+	if (rc > 0) {
+		snprintf(err, errlen, "%s %s: without --trust-scenario, a scenario file's SQL may only read and write "
+			 "the run's queue table {jobs} (here %s), in one SELECT, INSERT, UPDATE or DELETE", origin, why,
+			 s->jobs_name);
+		return 1;
+	}
+	if (shape.columns < contract->columns) {
+		snprintf(err, errlen, "%s: returns %d column%s; the harness reads %s", origin, shape.columns,
+			 shape.columns == 1 ? "" : "s", contract->returns);
+		return 1;
+	}
+	if (shape.integers < contract->integers) {
+		snprintf(err, errlen, "%s: its column %d, %s, is no integer; the harness reads %s", origin,
+			 shape.integers + 1, shape.first_other, contract->returns);
+		return 1;
+	}
+	return 0;
+}
+
+int worker_check_strategy(const struct run_shared *s, struct db_conn *conn, bool confined, char *err, size_t errlen)
+{
+	const struct strategy_ops *st = s->strategy;
+
+	if (!st->origins)
+		return prepare_all(s, conn, st->statements, st->n_statements, NULL, NULL, err, errlen) < 0 ? 1 : 0;
+	for (size_t i = 0; i < st->n_statements; i++) {
+		int rc = check_written(s, conn, &st->statements[i], st->origins[i], &st->contracts[i], confined, err,
+				       errlen);
+
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* Takes identity as w's: the value it writes to claimed_by. */
 static void take_identity(struct worker *w, int identity)
 {

@@ -167,6 +167,15 @@ int worker_settle(struct worker *w, int rows);
 int worker_prepare_strategy(const struct run_shared *s, struct db_conn *conn, char *err, size_t errlen);
 
 /*
+ * Prepares s's strategy's own statements on conn and checks those a scenario file wrote
+ * (they have an origin): each must return the columns the harness reads from it and, when
+ * confined, keep to the run's queue table (backend_ops.prepare_checked). 0; 1 with err
+ * naming the statement's origin and what is wrong with it (a refusal, or the server's
+ * message); -1 with err when the connection failed.
+ */
+int worker_check_strategy(const struct run_shared *s, struct db_conn *conn, bool confined, char *err, size_t errlen);
+
+/*
  * After w's connection was lost or dropped: connects anew, with a back-off from 50 ms
  * to 1 s, until the run's reconnect limit; prepares every statement and the strategy's
  * state afresh. 0, or -1 when it gave up (w then aborted) or the run is stopping.

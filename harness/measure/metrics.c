@@ -16,10 +16,10 @@
  * dup_jobs	jobs with n_j > 1.
  * overlaps	unordered pairs {a, b} of executions of one job, neither cut short by a stop,
  *		whose [start_ns, end_ns) intervals intersect: a.start < b.end && b.start < a.end.
- * makespan_s	largest end_ns of a committed execution, in seconds; 0 when none.
+ * makespan_s	largest end_ns of a committed execution, in seconds; NaN (unknown) when none.
  * ideal_s	drain: work_ns summed over every job / n_workers;
  *		timed: work_ns summed over the completed jobs / n_workers.
- * throughput	drain: completed / makespan_s (0 when makespan_s is 0);
+ * throughput	drain: completed / makespan_s (NaN when makespan_s is NaN or 0);
  *		timed: completed / duration (0 when duration is 0).
  * lost		jobs (enqueued, in 1..n_jobs) whose final status is neither JOB_DONE nor
  *		JOB_ERROR and that are (a) JOB_ACTIVE; (b) JOB_NEW or JOB_MISSING in a drain
@@ -50,11 +50,12 @@
  *		executions, or the run's end for a job never done.
  * jobs_total	the jobs enqueued; backlog_end those of them never in hand.
  * makespan_ratio
- *		makespan_s / ideal_s in a drain run with ideal_s above 0; NaN otherwise
- *		(a timed run's makespan is its duration).
+ *		makespan_s / ideal_s in a drain run with ideal_s above 0 and a makespan;
+ *		NaN otherwise (a timed run's makespan is its duration).
  * fairness	over the workers' completed counters x_1..x_n: Jain's index
- *		(sum x)^2 / (n * sum x^2), 1 when every x is 0; min; max; cv, the
- *		population standard deviation / mean, 0 when the mean is 0. All 0 when n is 0.
+ *		(sum x)^2 / (n * sum x^2), NaN (unknown: no share to compare) when every x
+ *		is 0; min; max; cv, the population standard deviation / mean, NaN when the
+ *		mean is 0. All 0 when n is 0.
  * claim latency
  *		nearest-rank p50, p90, p99 and p99.9 and the exact max of the workers'
  *		histograms merged, in milliseconds.
@@ -235,7 +236,8 @@ struct fairness metrics_fairness(const uint64_t *x, size_t n)
 			f.max = x[i];
 	}
 	if (sum_sq == 0.0) {
-		f.jain = 1.0;
+		f.jain = NAN;
+		f.cv = NAN;
 		return f;
 	}
 	f.jain = sum * sum / ((double)n * sum_sq);
@@ -562,6 +564,7 @@ static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 	enum redelivery_cause *cause = NULL;
 	struct job_summary s;
 	int64_t last_end = 0;
+	bool committed = false;	/* some execution committed: there is a makespan */
 	size_t i, k, next_return = 0;
 	int ret = -1;
 
@@ -590,10 +593,13 @@ static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 		if (job_in_range(in, x[i].job_id))
 			jobs[x[i].job_id - 1] = s;
 	}
-	for (i = 0; i < l->n_execs; i++)
-		if (exec_committed(&x[i]) && x[i].end_ns > last_end)
+	for (i = 0; i < l->n_execs; i++) {
+		if (exec_committed(&x[i]) && x[i].end_ns >= last_end) {
 			last_end = x[i].end_ns;
-	out->makespan_s = (double)last_end / NS_PER_S;
+			committed = true;
+		}
+	}
+	out->makespan_s = committed ? (double)last_end / NS_PER_S : NAN;
 	ret = 0;
 out_free:
 	free(cause);
@@ -739,8 +745,7 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 		out->ideal_s = work_ns / (double)in->n_workers / NS_PER_S;
 	out->makespan_ratio = in->drain && out->ideal_s > 0.0 ? out->makespan_s / out->ideal_s : NAN;
 	if (in->drain) {
-		if (out->makespan_s > 0.0)
-			out->throughput_jps = (double)out->completed / out->makespan_s;
+		out->throughput_jps = out->makespan_s > 0.0 ? (double)out->completed / out->makespan_s : NAN;
 	} else {
 		duration_s = (double)(in->duration_ns - in->warmup_ns) / NS_PER_S;
 		if (duration_s > 0.0)

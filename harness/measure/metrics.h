@@ -49,7 +49,7 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out);
  */
 int metrics_series(const struct metrics_input *in, struct series_point **out, size_t *n);
 
-/* Jain's index, min, max and cv of the n counts x; all four 0 when n is 0. */
+/* Jain's index, min, max and cv of the n counts x; all four 0 when n is 0, Jain's and cv NaN when every x is 0. */
 struct fairness metrics_fairness(const uint64_t *x, size_t n);
 
 #endif

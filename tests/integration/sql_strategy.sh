@@ -53,7 +53,7 @@ check_jq "$dir/lite.json" '[.results[] | select(.strategy == "lite")] | length =
 	.duplicates == 0 and .lost == 0 and .ledger_mismatches == 0)' \
 	"lite on SQLite, hold and flip: 200 jobs, no duplicates or losses, the audit agrees"
 
-# ---- a claim that marks the job itself (it writes :worker) must return the attempt number ----
+# ---- a claim that marks the job itself (it writes :worker) must return the attempt number: refused when prepared ----
 cat >"$dir/noattempt.ini" <<INI
 [global]
 jobs = 20
@@ -66,8 +66,8 @@ claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, attempts = at
 [one]
 strategy = no-attempt
 INI
-expect_exit 4 "claim of strategy no-attempt marks the job active \(it writes :worker\) but returned no attempt number" \
-	"a claim that marks the job without returning its attempts stops the worker, saying why" \
+expect_exit 2 "noattempt\.ini:7: claim of strategy no-attempt: returns 1 column; the harness reads the job's id and attempts" \
+	"a claim that marks the job without returning its attempts is refused when prepared, saying what it must return" \
 	run --no-progress --results "$store" "$dir/noattempt.ini"
 
 # ---- a claim must take at most one job ----

@@ -127,6 +127,31 @@ static void test_scenario_file(void)
 	unlink(path);
 }
 
+/* A scenario file's shell command runs only with the user's say: --trust-scenario, or theirs on the command line. */
+static void test_scenario_trust(void)
+{
+	char err[512];
+	const char *path = temp_file_write("trusted", "[global]\njobs = 5\nrestart-command = pg_ctl restart\n");
+
+	CHECK(PARSE(err, "--scenario", path, "--trust-scenario") == INVOCATION_RUN && inv.settings.trust_scenario &&
+	      strcmp(inv.groups[0].faults.restart_command, "pg_ctl restart") == 0,
+	      "with --trust-scenario the file's restart-command is taken (%s)", err);
+	CHECK(PARSE(err, "--scenario", path, "--restart-command", "mine") == INVOCATION_RUN &&
+	      !inv.settings.trust_scenario && strcmp(inv.groups[0].faults.restart_command, "mine") == 0,
+	      "the command line's --restart-command replaces the file's, which then never runs (%s)", err);
+	unlink(path);
+	path = temp_file_write("server", "[global]\njobs = 5\ndb = host=db.example dbname=queue\n");
+	CHECK(PARSE(err, "--scenario", path, "--trust-scenario") == INVOCATION_RUN &&
+	      strcmp(inv.groups[0].target, "host=db.example dbname=queue") == 0,
+	      "with --trust-scenario the file's server is taken (%s)", err);
+	CHECK(PARSE(err, "--scenario", path, "--db", "sqlite:/tmp/q.db") == INVOCATION_RUN,
+	      "the command line's --db replaces the file's (%s)", err);
+	unlink(path);
+	path = temp_file_write("lite", "[global]\njobs = 5\ndb = sqlite:/tmp/q.db\n");
+	CHECK(PARSE(err, "--scenario", path) == INVOCATION_RUN, "a scenario file may name a SQLite file (%s)", err);
+	unlink(path);
+}
+
 /* Checks that the arguments fail to parse with a message holding want. */
 #define REFUSED(want, what, ...)                                                                        \
 	do {                                                                                            \
@@ -163,7 +188,20 @@ static void test_bad_input(void)
 		"naive,");
 	REFUSED("--queue: expected 1 to 16 comma-separated names", "an empty task class", "--queue", "a,,b");
 	path = temp_file_write("unknown", "[global]\njobs = 5\nscenario = x.ini\n");
-	REFUSED(":3: unknown key \"scenario\" in [global]", "--scenario as a scenario key", "--scenario", path);
+	REFUSED(":3: \"scenario\" in [global]: --scenario is the command line's to give", "--scenario as a scenario key",
+		"--scenario", path);
+	unlink(path);
+	path = temp_file_write("trust", "[global]\njobs = 5\ntrust-scenario = true\n");
+	REFUSED(":3: \"trust-scenario\" in [global]: --trust-scenario is the command line's to give, never a scenario "
+		"file's", "a scenario file that trusts itself", "--scenario", path);
+	unlink(path);
+	path = temp_file_write("restart", "[global]\njobs = 5\nrestart-command = touch pwned\n");
+	REFUSED(":3: restart-command: a scenario file may not run a shell command (it would run with sh -c as you); "
+		"give --trust-scenario", "a scenario file's shell command, without --trust-scenario", "--scenario", path);
+	unlink(path);
+	path = temp_file_write("server", "[global]\njobs = 5\n[g]\ndb = host=db.example dbname=queue\n");
+	REFUSED(":4: db: a scenario file may name a SQLite file (sqlite:PATH), not a PostgreSQL server to connect to as "
+		"you", "a scenario file's PostgreSQL server, without --trust-scenario", "--scenario", path);
 	unlink(path);
 	path = temp_file_write("badvalue", "[g]\nwork-ms = fast\n");
 	REFUSED("badvalue.ini:2: work-ms = fast: --work-ms: expected a number", "a bad value in a file, located",
@@ -334,6 +372,7 @@ int main(void)
 	test_command_line();
 	test_option_codes();
 	test_scenario_file();
+	test_scenario_trust();
 	test_bad_input();
 	test_bad_fault_input();
 	test_one_row_makes_an_option();

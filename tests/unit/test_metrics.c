@@ -134,9 +134,9 @@ static void test_fairness(void)
 	CHECK_NEAR(f.cv, sqrt(0.2), 1e-12, "fairness: shares 1,2,3,4 give cv sqrt(0.2)");
 
 	f = metrics_fairness(zeros, 3);
-	CHECK_NEAR(f.jain, 1.0, 1e-12, "fairness: all-zero shares give Jain 1");
+	CHECK(isnan(f.jain), "fairness: all-zero shares give Jain unknown (NaN): no share to compare, not an even one");
 	CHECK(f.min == 0 && f.max == 0, "fairness: all-zero shares give min = max = 0");
-	CHECK_NEAR(f.cv, 0.0, 1e-12, "fairness: all-zero shares give cv 0 (mean 0)");
+	CHECK(isnan(f.cv), "fairness: all-zero shares give cv unknown (NaN, mean 0)");
 
 	f = metrics_fairness(NULL, 0);
 	CHECK(f.jain == 0.0 && f.min == 0 && f.max == 0 && f.cv == 0.0,
@@ -430,8 +430,8 @@ static void test_times(void)
 	case_init(&c, 2, 2, true);
 	add_exec(&c, 1, 0, 0, 50, 0, EXEC_UNCOMMITTED);
 	case_compute(&c, "nothing committed");
-	CHECK(c.out.makespan_s == 0.0 && c.out.throughput_jps == 0.0,
-	      "times: with no committed execution makespan and drain throughput are 0");
+	CHECK(isnan(c.out.makespan_s) && isnan(c.out.throughput_jps) && isnan(c.out.makespan_ratio),
+	      "times: with no committed execution makespan, drain throughput and makespan / ideal are unknown (NaN)");
 	CHECK_NEAR(c.out.ideal_s, 0.1, 1e-12,
 	           "times: drain ideal counts jobs never completed (200 ms / 2)");
 	case_free(&c);
@@ -541,6 +541,8 @@ static void test_empty_run(void)
 	zero.recovery_ms = (struct recovery_summary){ .p50 = NAN, .max = NAN };
 	zero.restart_first_completion_ms = NAN;
 	zero.makespan_ratio = NAN;
+	zero.makespan_s = NAN;
+	zero.throughput_jps = NAN;
 	zero.stuck = METRIC_UNKNOWN;
 	zero.lost = METRIC_UNKNOWN;
 	zero.delivery = (struct delivery){ .at_most_once = 1, .at_least_once = METRIC_UNKNOWN };
@@ -560,7 +562,8 @@ static void test_empty_run(void)
 	      c.out.ideal_s == 0.0,
 	      "empty run: no workers give Jain 0, latency 0 and ideal 0");
 	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0,
-	      "empty run: every figure is 0, but recovery times and makespan / ideal (none: NaN), at-most-once (held), "
+	      "empty run: every figure is 0, but recovery times, makespan, throughput and makespan / ideal (none: "
+	      "NaN), at-most-once (held), "
 	      "without a final state, lost, stuck and at-least-once (unknown), and a queue run's guarded figures (unknown)");
 	case_free(&c);
 
