@@ -15,9 +15,10 @@ check() {
 	fi
 }
 
-# check_jq FILE FILTER DESCRIPTION: ok when jq -e FILTER holds on FILE.
+# check_jq FILE FILTER DESCRIPTION: ok when FILE holds JSON and jq -e FILTER holds on it (jq -e
+# alone exits 0 on an empty file, so a run that printed nothing would pass every filter).
 check_jq() {
-	if jq -e "$2" "$1" >/dev/null 2>&1; then
+	if [ -s "$1" ] && jq -e "$2" "$1" >/dev/null 2>&1; then
 		echo "ok - $3"
 	else
 		echo "not ok - $3 (jq -e '$2' failed)"
