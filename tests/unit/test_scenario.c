@@ -174,6 +174,66 @@ static void test_expectations(void)
 	expect_free(&e);
 }
 
+/* Checks that text is refused as an assertion with a message containing want. */
+static void check_refused_assertion(const char *what, const char *text, const char *want)
+{
+	struct expectation e;
+	char err[768] = "";
+	int rc = expect_parse("t", text, &e, err, sizeof(err));
+
+	if (rc == 0)
+		expect_free(&e);
+	CHECK(rc == -1 && strstr(err, want) != NULL, "%s: refused with \"%s\" (got \"%s\")", what, want, err);
+}
+
+/* Text of n copies of unit, then tail; a static buffer. */
+static const char *repeated(const char *unit, int n, const char *tail)
+{
+	static char text[8192];
+
+	text[0] = '\0';
+	for (int i = 0; i < n; i++)
+		strcat(text, unit);
+	strcat(text, tail);
+	return text;
+}
+
+/* Deep nesting and long chains are bounded; numbers are decimal and finite; a side that is no number fails. */
+static void test_expectation_bounds(void)
+{
+	struct run_result runs[4];
+	struct expectation e;
+	char err[512] = "";
+	bool pass = true;
+
+	make_runs(runs);
+	check_refused_assertion("100 unary minus signs", repeated("-", 100, "1 == 1"),
+				"expected at most 32 levels of ( and unary - inside each other at column 33");
+	check_refused_assertion("100 parentheses", repeated("(", 100, "1 == 1"),
+				"expected at most 32 levels of ( and unary - inside each other at column 33");
+	check_refused_assertion("a chain of 300 terms", repeated("1 + ", 300, "1 == 1"),
+				"expected at most 256 numbers, references and operators");
+	check_eval(repeated("-", 32, "1 == 1"), runs, true, 1);
+	check_eval("((((((((((((((((((((((((((((((((1)))))))))))))))))))))))))))))))) == 1", runs, true, 1);
+	check_refused_assertion("a hexadecimal number", "naive.duplicates == 0x10", "expected a decimal number");
+	check_refused_assertion("an infinite number", "naive.duplicates < 1e999",
+				"expected a number within the range of a double");
+	check_refused_assertion("a number that ends in a letter", "naive.duplicates < 12abc", "expected a decimal number");
+	check_refused_assertion("a division by 0", "naive.duplicates < 1/0", "expected a divisor other than 0");
+	check_refused_assertion("0/0", "naive.duplicates != 0/0", "expected a divisor other than 0");
+	check_refused_assertion("a division by a sum that is 0", "naive.duplicates / (1 - 1) > 0",
+				"expected a divisor other than 0");
+	check_refused_assertion("numbers that overflow", "naive.duplicates < 1e300 * 1e300",
+				"expected numbers whose result is within the range of a double");
+	check_eval("naive.duplicates < 2e3", runs, true, 7);
+	check_eval("naive.duplicates == .7E1", runs, true, 7);
+	CHECK(expect_parse("t", "naive.duplicates / skip-locked@10.duplicates != 0", &e, err, sizeof(err)) == 0 &&
+	      expect_eval(&e, runs, 4, &(double){ 0 }, &(double){ 0 }, &pass, err, sizeof(err)) == -1 &&
+	      strstr(err, "a side is not a finite number") != NULL,
+	      "a division by a measured 0 fails instead of passing (%s)", err);
+	expect_free(&e);
+}
+
 /* Loads text and its [strategy NAME] sections into ss. 0, or -1 with err. */
 static int load_strategies(const char *text, struct scenario *s, struct scenario_strategies *ss, char *err,
 			   size_t errlen)
@@ -277,5 +337,6 @@ int main(void)
 	test_bad_files();
 	test_sql_strategies();
 	test_expectations();
+	test_expectation_bounds();
 	return check_exit_status();
 }
