@@ -7,6 +7,12 @@
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+store=$dir/results.db	# where a run would go that a refusal failed to stop
+
+# json_holds FILE FILTER: whether FILE holds JSON and jq -e FILTER holds on it (jq 1.6 passes an empty file).
+json_holds() {
+	[ -s "$1" ] && jq -e "$2" "$1" >/dev/null
+}
 
 # repeat N TEXT: TEXT N times.
 repeat() {
@@ -27,4 +33,59 @@ expect_exit 2 '--jobs: expected a whole number' "300 x password=a in one argumen
 	echo 'jobs = 0'
 } >"$dir/comments.ini"
 expect_exit 2 'comments.ini:24: jobs = 0: --jobs: expected a whole number' \
-	"a scenario whose comments hold password=a password=b ... is masked, not overflowed" run "$dir/comments.ini"
+	"a scenario whose comments hold password=a password=b ... is masked, not overflowed" run --results "$store" "$dir/comments.ini"
+
+# ---- expectations nested past any use: refused with the file and line, no stack overflow ----
+{
+	printf '[global]\njobs = 10\n[g]\nstrategy = skip-locked\n[expect]\ndeep = skip-locked.duplicates ==\n'
+	for ((i = 0; i < 100; i++)); do echo '    -'; done
+	echo '    0'
+} >"$dir/minus.ini"
+expect_exit 2 'minus.ini:6: expectation "deep": expected at most 32 levels of \( and unary - inside each other' \
+	"100 continuation lines of - in an expectation are refused with the file and line" run --results "$store" "$dir/minus.ini"
+sed 's/^    -$/    (/' "$dir/minus.ini" >"$dir/paren.ini"
+expect_exit 2 'paren.ini:6: expectation "deep": expected at most 32 levels of \( and unary - inside each other' \
+	"100 continuation lines of ( are refused likewise" run --results "$store" "$dir/paren.ini"
+printf '[global]\njobs = 10\n[g]\nstrategy = skip-locked\n[expect]\ndeep = %s\n' \
+	"$(repeat 60000 -)0 == 0" >"$dir/deep.ini"
+expect_exit 2 'deep.ini:6: expectation "deep": expected at most 32 levels' \
+	"60,000 minus signs on one line are refused likewise" run --results "$store" "$dir/deep.ini"
+
+# ---- a scenario is text: a NUL byte is refused, not a way to hide the rest of a line ----
+printf '[global]\njobs = 10\n; a comment\0 that hides\nworkers = 2\n' >"$dir/nul.ini"
+expect_exit 2 'nul.ini:3: a NUL byte in the line: a scenario is text' "a NUL byte is refused with the file and line" \
+	run --results "$store" "$dir/nul.ini"
+{
+	printf '[global]\njobs = 10\n; '
+	repeat 70000 x
+	printf '\n[g]\nstrategy = skip-locked\n'
+} >"$dir/long.ini"
+expect_exit 2 'long.ini:3: line too long: a line may hold at most 65536 bytes' \
+	"a line beyond 64 KiB is refused with the file and line" run --results "$store" "$dir/long.ini"
+
+# ---- a real claim on one line of several hundred bytes runs ----
+cat >"$dir/oneline.ini" <<'INI'
+[global]
+jobs = 100
+work-ms = 1
+workers = 4
+
+[strategy one-line]
+summary = seed 002's claim with an attempt cap, each statement written on one line
+claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, claimed_at = now(), attempts = attempts + 1 WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new' AND attempts < 1000 AND (claimed_at IS NULL OR claimed_at < now() + interval '1 day') AND (claimed_by IS NULL OR claimed_by >= 0) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, attempts ; a comment after the statement
+complete = UPDATE {jobs} SET status = 'done', done_at = now() WHERE id = :id AND status = 'active' AND claimed_by = :worker AND attempts = :attempt RETURNING id
+modes = flip
+
+[drain]
+strategy = one-line
+
+[expect]
+the one-line claim completes every job = one-line.completed == 100
+INI
+claim_bytes=$(grep -m1 '^claim = ' "$dir/oneline.ini" | wc -c)
+run_json oneline "$dir/oneline.ini"
+check "a claim of $claim_bytes bytes on one line runs (exit 0; a line held 198 bytes)" \
+	test "$(cat "$dir/oneline.status")" -eq 0
+check "its 100 jobs done once each, the audit agrees, the claim kept whole without its comment" \
+	json_holds "$dir/oneline.json" '[.results[] | select(.strategy == "one-line")] | length == 1 and all(.completed == 100 and .duplicates == 0 and
+		.lost == 0 and .ledger_mismatches == 0 and (.params["claim-sql"] | endswith("RETURNING id, attempts")))'
