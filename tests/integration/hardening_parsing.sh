@@ -63,6 +63,13 @@ expect_exit 2 'nul.ini:3: a NUL byte in the line: a scenario is text' "a NUL byt
 expect_exit 2 'long.ini:3: line too long: a line may hold at most 65536 bytes' \
 	"a line beyond 64 KiB is refused with the file and line" run --results "$store" "$dir/long.ini"
 
+# ---- files a command reads are bounded while read ----
+echo '{"results": [{"strategy": "a", "claim_mode": "hold", "workers": 1}]}' >"$dir/base.json"
+expect_exit 3 'candidate /dev/zero: /dev/zero: larger than the 64 MiB a result file may hold' \
+	"compare refuses a file without end (/dev/zero) after 64 MiB" compare "$dir/base.json" /dev/zero
+expect_exit 3 'baseline /dev/stdin: /dev/stdin: larger than the 64 MiB a result file may hold' \
+	"and a pipe that brings more than 64 MiB" compare /dev/stdin "$dir/base.json" < <(head -c 70M /dev/zero)
+
 # ---- a real claim on one line of several hundred bytes runs ----
 cat >"$dir/oneline.ini" <<'INI'
 [global]
