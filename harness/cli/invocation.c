@@ -159,6 +159,11 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 			 "insert (a timed run's default is its --duration)");
 		return -1;
 	}
+	if (cfg->progress_interval_s > 0 && cfg->progress_interval_s < PROGRESS_MIN_INTERVAL_S) {
+		snprintf(err, errlen, "--progress-interval: expected 0 (no lines) or a number from %g to 3600, got %g",
+			 PROGRESS_MIN_INTERVAL_S, cfg->progress_interval_s);
+		return -1;
+	}
 	if ((cfg->recovery.heartbeat_ms || cfg->recovery.reaper_ms) && !cfg->recovery.lease_ms) {
 		snprintf(err, errlen, "--%s needs --lease-ms: it works on leases", cfg->recovery.heartbeat_ms ? "heartbeat-ms" :
 			 "reaper-ms");
@@ -425,6 +430,32 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 	return 0;
 }
 
+/* The setting of the option called name in list, or NULL. */
+static const struct setting *find_setting(const struct setting_list *list, const char *name)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (strcmp(list->items[i].opt->name, name) == 0)
+			return &list->items[i];
+	return NULL;
+}
+
+/*
+ * Refuses a setting that means nothing without another one, which would be ignored without
+ * a word: --arrival-s without --arrival-rate. 0, or -1 with err located at it.
+ */
+static int check_needed(const struct setting_list *list, char *err, size_t errlen)
+{
+	const struct setting *st = find_setting(list, "arrival-s");
+
+	if (st && !find_setting(list, "arrival-rate")) {
+		snprintf(err, errlen, "--arrival-s needs --arrival-rate: it says how long producers insert, and without "
+			 "an arrival rate there are none");
+		locate_error(st, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
 /* Builds the group of section sec (NULL: the one group of a file without sections) with the command line's settings. */
 static int build_section(const struct build *b, const struct scenario_section *global,
 			 const struct scenario_section *sec, const struct setting_list *command_line, char *err,
@@ -437,6 +468,8 @@ static int build_section(const struct build *b, const struct scenario_section *g
 	for (size_t j = 0; j < command_line->n; j++)
 		if (put_setting(&list, &command_line->items[j], err, errlen) < 0)
 			return -1;
+	if (check_needed(&list, err, errlen) < 0)
+		return -1;
 	return expand_group(b, &list, sec ? sec->name : "", err, errlen);
 }
 

@@ -33,9 +33,10 @@ static int parse_db(const struct option_def *o, const char *text, void *base, ch
 	cfg->target = NULL;
 	if (!text)
 		return 0;
-	if (!*text) {
-		snprintf(err, errlen, "--%s: expected a libpq conninfo or URI, or sqlite:PATH, got an empty value "
-			 "(an unset variable?)", o->name);
+	if (!text[strspn(text, " \t\n\r\f\v")]) {
+		snprintf(err, errlen, "--%s: expected a libpq conninfo or URI, or sqlite:PATH, got %s (an unset "
+			 "variable?); libpq would take its defaults from the environment", o->name,
+			 *text ? "only blanks" : "an empty value");
 		return -1;
 	}
 	cfg->backend = backend_of_target(text, &cfg->target);
@@ -520,7 +521,8 @@ const struct option_def command_options[] = {
 	  .arg = "R", .help = "open-loop arrivals: producers insert R jobs/s in all after the backlog (0: none); "
 			      "a drain run ends when they are done and the queue is empty" },
 	{ RUN_ROW("arrival-s", OPTION_DOUBLE, arrival_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
-	  .arg = "S", .help = "how long producers insert (default: --duration; required in a drain run)" },
+	  .arg = "S", .help = "how long producers insert (default: --duration; required in a drain run; "
+			      "only with --arrival-rate)" },
 	{ RUN_ROW("producers", OPTION_INT, producers), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
 	  .def = "1", .arg = "N", .help = "producer threads, each with its own connection" },
 	{ RUN_ROW("repeat", OPTION_INT, repeat), .flags = OPTION_NOT_STORED, .min = 1, .max = 1000, .def = "1",
@@ -610,8 +612,8 @@ const struct option_def command_options[] = {
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
 	{ RUN_ROW("progress-interval", OPTION_DOUBLE, progress_interval_s), .flags = OPTION_NOT_STORED, .min = 0,
 	  .max = 3600, .arg = "S",
-	  .help = "every S seconds, a line on stderr with that interval's throughput, claim latency, empty claims "
-		  "and errors, as pgbench -P prints (0: none); on a terminal or not" },
+	  .help = "every S seconds (at least 0.1), a line on stderr with that interval's throughput, claim latency, "
+		  "empty claims and errors, as pgbench -P prints (0: none); on a terminal or not" },
 	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
 	  .offset = offsetof(struct command_settings, scenario), .arg = "FILE",
 	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "

@@ -63,6 +63,23 @@ expect_exit 2 'nul.ini:3: a NUL byte in the line: a scenario is text' "a NUL byt
 expect_exit 2 'long.ini:3: line too long: a line may hold at most 65536 bytes' \
 	"a line beyond 64 KiB is refused with the file and line" run --results "$store" "$dir/long.ini"
 
+# ---- loose values: each refused with what was expected, the file and line for a scenario ----
+printf '[global]\njobs = 10\nno-progress = banana\n[g]\nstrategy = skip-locked\n' >"$dir/banana.ini"
+expect_exit 2 'banana.ini:3: no-progress = banana: --no-progress: expected true or false, got "banana"' \
+	"no-progress = banana is refused" run --results "$store" "$dir/banana.ini"
+for bad in 0x10 1e999 1/0 '0/0'; do
+	printf '[global]\njobs = 10\n[g]\nstrategy = skip-locked\n[expect]\nloose = skip-locked.duplicates != %s\n' \
+		"$bad" >"$dir/loose.ini"
+	expect_exit 2 'loose.ini:6: expectation "loose": expected (a decimal number|a number within the range|a divisor other than 0)' \
+		"the expectation skip-locked.duplicates != $bad is refused" run --results "$store" "$dir/loose.ini"
+done
+expect_exit 2 '--progress-interval: expected 0 \(no lines\) or a number from 0.1 to 3600, got 1e-10' \
+	"--progress-interval 1e-10 is refused, not silent" run --results "$store" --strategy skip-locked --jobs 10 --progress-interval 1e-10
+expect_exit 2 '--arrival-s needs --arrival-rate' "--arrival-s without --arrival-rate is refused, not ignored" \
+	run --results "$store" --strategy skip-locked --jobs 10 --arrival-s 5
+expect_exit 2 '--db: expected a libpq conninfo or URI, or sqlite:PATH, got only blanks' \
+	"--db \" \" is refused, not libpq's defaults" run --results "$store" --strategy skip-locked --jobs 10 --db " "
+
 # ---- files a command reads are bounded while read ----
 echo '{"results": [{"strategy": "a", "claim_mode": "hold", "workers": 1}]}' >"$dir/base.json"
 expect_exit 3 'candidate /dev/zero: /dev/zero: larger than the 64 MiB a result file may hold' \
