@@ -159,11 +159,6 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 			 "insert (a timed run's default is its --duration)");
 		return -1;
 	}
-	if (cfg->progress_interval_s > 0 && cfg->progress_interval_s < PROGRESS_MIN_INTERVAL_S) {
-		snprintf(err, errlen, "--progress-interval: expected 0 (no lines) or a number from %g to 3600, got %g",
-			 PROGRESS_MIN_INTERVAL_S, cfg->progress_interval_s);
-		return -1;
-	}
 	if ((cfg->recovery.heartbeat_ms || cfg->recovery.reaper_ms) && !cfg->recovery.lease_ms) {
 		snprintf(err, errlen, "--%s needs --lease-ms: it works on leases", cfg->recovery.heartbeat_ms ? "heartbeat-ms" :
 			 "reaper-ms");

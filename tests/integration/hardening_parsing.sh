@@ -73,7 +73,7 @@ for bad in 0x10 1e999 1/0 '0/0'; do
 	expect_exit 2 'loose.ini:6: expectation "loose": expected (a decimal number|a number within the range|a divisor other than 0)' \
 		"the expectation skip-locked.duplicates != $bad is refused" run --results "$store" "$dir/loose.ini"
 done
-expect_exit 2 '--progress-interval: expected 0 \(no lines\) or a number from 0.1 to 3600, got 1e-10' \
+expect_exit 2 '--progress-interval: expected 0 \(no lines\) or a number from 0.1 to 3600, got "1e-10"' \
 	"--progress-interval 1e-10 is refused, not silent" run --results "$store" --strategy skip-locked --jobs 10 --progress-interval 1e-10
 expect_exit 2 '--arrival-s needs --arrival-rate' "--arrival-s without --arrival-rate is refused, not ignored" \
 	run --results "$store" --strategy skip-locked --jobs 10 --arrival-s 5
