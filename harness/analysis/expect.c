@@ -222,15 +222,19 @@ static size_t digits(const char *p)
 static struct expr *parse_number(struct parser *ps)
 {
 	const char *p = ps->p;
-	char text[64], *end;
+	char text[64];
 	size_t len;
 	struct expr *e;
 
 	p += digits(p);
 	if (*p == '.')
 		p += 1 + digits(p + 1);
-	if ((*p == 'e' || *p == 'E') && digits(p + 1 + (p[1] == '+' || p[1] == '-')))
-		p += 1 + (p[1] == '+' || p[1] == '-') + digits(p + 1 + (p[1] == '+' || p[1] == '-'));
+	if (*p == 'e' || *p == 'E') {
+		size_t sign = p[1] == '+' || p[1] == '-';
+
+		if (digits(p + 1 + sign))
+			p += 1 + sign + digits(p + 1 + sign);
+	}
 	len = (size_t)(p - ps->p);
 	if (ref_char(*p) || len >= sizeof(text))
 		return parse_error(ps, "a decimal number such as 12, 0.5 or 2e3");
@@ -239,7 +243,7 @@ static struct expr *parse_number(struct parser *ps)
 	e = new_expr(ps, EXPR_NUMBER);
 	if (!e)
 		return NULL;
-	e->number = strtod(text, &end);
+	e->number = strtod(text, NULL);
 	if (!isfinite(e->number)) {
 		free(e);
 		return parse_error(ps, "a number within the range of a double");
@@ -287,6 +291,12 @@ static struct expr *parse_factor(struct parser *ps)
 	return parse_ref(ps);
 }
 
+/* a op b, op one of + - * / */
+static double apply(char op, double a, double b)
+{
+	return op == '+' ? a + b : op == '-' ? a - b : op == '*' ? a * b : a / b;
+}
+
 /* Whether x holds numbers only; then its value is in *value. */
 static bool constant(const struct expr *x, double *value)
 {
@@ -304,7 +314,7 @@ static bool constant(const struct expr *x, double *value)
 	case EXPR_BINARY:
 		if (!constant(x->left, &a) || !constant(x->right, &b))
 			return false;
-		*value = x->op == '+' ? a + b : x->op == '-' ? a - b : x->op == '*' ? a * b : a / b;
+		*value = apply(x->op, a, b);
 		return true;
 	case EXPR_REF:
 		break;
@@ -496,7 +506,7 @@ static int eval(const struct expr *x, const struct run_result *runs, size_t n, d
 	case EXPR_BINARY:
 		if (eval(x->left, runs, n, &a, err, errlen) < 0 || eval(x->right, runs, n, &b, err, errlen) < 0)
 			return -1;
-		*out = x->op == '+' ? a + b : x->op == '-' ? a - b : x->op == '*' ? a * b : a / b;
+		*out = apply(x->op, a, b);
 		return 0;
 	case EXPR_REF:
 		break;
