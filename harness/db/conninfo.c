@@ -152,7 +152,7 @@ struct masked_copy {
 	size_t len;	/* bytes written */
 };
 
-/* Starts a copy of text's length in out. 0, or -1 when out of memory. */
+/* Starts c, with room for text masked at worst. 0, or -1 when out of memory. */
 static int copy_start(struct masked_copy *c, const char *text)
 {
 	c->out = malloc(strlen(text) * strlen(CONNINFO_MASK) + 1);
