@@ -4,7 +4,7 @@
 # and UBSan); `make install` puts the binary, chart templates, scenarios and man page under PREFIX.
 
 CC ?= cc
-PKGS := libpq sqlite3 inih json-c
+PKGS := libpq sqlite3 json-c
 SANITIZE ?=
 BUILD ?= build
 # V=1 shows the compiler's command lines.

@@ -9,6 +9,10 @@
 #include "model/config.h"
 #include "model/metric_table.h"
 
+/* The text of a number macro's value, such as "256". */
+#define TEXT_OF(n) #n
+#define NUMBER_TEXT(n) TEXT_OF(n)
+
 enum expr_kind { EXPR_NUMBER, EXPR_REF, EXPR_BINARY, EXPR_NEGATE };
 enum aggregate { AGG_MEAN, AGG_MIN, AGG_MAX };
 
@@ -39,6 +43,8 @@ struct parser {
 	char *err;		/* where an error goes */
 	size_t errlen;		/* its size */
 	bool failed;		/* an error was recorded */
+	int depth;		/* the ( and unary - open around ps->p */
+	int nodes;		/* the nodes made so far */
 };
 
 static struct expr *parse_sum(struct parser *ps);
@@ -71,8 +77,11 @@ static void free_expr(struct expr *e)
 /* A new node of kind, or NULL with an error. */
 static struct expr *new_expr(struct parser *ps, enum expr_kind kind)
 {
-	struct expr *e = calloc(1, sizeof(*e));
+	struct expr *e;
 
+	if (++ps->nodes > EXPECT_MAX_TERMS)
+		return parse_error(ps, "at most " NUMBER_TEXT(EXPECT_MAX_TERMS) " numbers, references and operators");
+	e = calloc(1, sizeof(*e));
 	if (!e)
 		parse_error(ps, "memory");
 	else
@@ -199,15 +208,63 @@ static struct expr *parse_ref(struct parser *ps)
 	return e;
 }
 
-/* number | reference | aggregate | ( sum ) | - factor */
+/* The length of the run of decimal digits at p. */
+static size_t digits(const char *p)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)p[n]))
+		n++;
+	return n;
+}
+
+/* A decimal number at ps->p: DIGITS[.DIGITS][e[+-]DIGITS] or .DIGITS..., finite. */
+static struct expr *parse_number(struct parser *ps)
+{
+	const char *p = ps->p;
+	char text[64];
+	size_t len;
+	struct expr *e;
+
+	p += digits(p);
+	if (*p == '.')
+		p += 1 + digits(p + 1);
+	if (*p == 'e' || *p == 'E') {
+		size_t sign = p[1] == '+' || p[1] == '-';
+
+		if (digits(p + 1 + sign))
+			p += 1 + sign + digits(p + 1 + sign);
+	}
+	len = (size_t)(p - ps->p);
+	if (ref_char(*p) || len >= sizeof(text))
+		return parse_error(ps, "a decimal number such as 12, 0.5 or 2e3");
+	memcpy(text, ps->p, len);
+	text[len] = '\0';
+	e = new_expr(ps, EXPR_NUMBER);
+	if (!e)
+		return NULL;
+	e->number = strtod(text, NULL);
+	if (!isfinite(e->number)) {
+		free(e);
+		return parse_error(ps, "a number within the range of a double");
+	}
+	ps->p = p;
+	return e;
+}
+
+/* number | reference | aggregate | ( sum ) | - factor, at most EXPECT_MAX_DEPTH ( and - deep */
 static struct expr *parse_factor(struct parser *ps)
 {
 	struct expr *e;
 
 	skip_space(ps);
+	if ((*ps->p == '(' || *ps->p == '-') && ps->depth >= EXPECT_MAX_DEPTH)
+		return parse_error(ps, "at most " NUMBER_TEXT(EXPECT_MAX_DEPTH) " levels of ( and unary - inside each other");
 	if (*ps->p == '(') {
 		ps->p++;
+		ps->depth++;
 		e = parse_sum(ps);
+		ps->depth--;
 		if (!e)
 			return NULL;
 		skip_space(ps);
@@ -221,23 +278,64 @@ static struct expr *parse_factor(struct parser *ps)
 	if (*ps->p == '-') {
 		ps->p++;
 		e = new_expr(ps, EXPR_NEGATE);
+		ps->depth++;
 		if (e && !(e->left = parse_factor(ps))) {
 			free(e);
-			return NULL;
+			e = NULL;
 		}
+		ps->depth--;
 		return e;
 	}
-	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
-		char *end;
-
-		e = new_expr(ps, EXPR_NUMBER);
-		if (!e)
-			return NULL;
-		e->number = strtod(ps->p, &end);
-		ps->p = end;
-		return e;
-	}
+	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1])))
+		return parse_number(ps);
 	return parse_ref(ps);
+}
+
+/* a op b, op one of + - * / */
+static double apply(char op, double a, double b)
+{
+	return op == '+' ? a + b : op == '-' ? a - b : op == '*' ? a * b : a / b;
+}
+
+/* Whether x holds numbers only; then its value is in *value. */
+static bool constant(const struct expr *x, double *value)
+{
+	double a, b;
+
+	switch (x->kind) {
+	case EXPR_NUMBER:
+		*value = x->number;
+		return true;
+	case EXPR_NEGATE:
+		if (!constant(x->left, &a))
+			return false;
+		*value = -a;
+		return true;
+	case EXPR_BINARY:
+		if (!constant(x->left, &a) || !constant(x->right, &b))
+			return false;
+		*value = apply(x->op, a, b);
+		return true;
+	case EXPR_REF:
+		break;
+	}
+	return false;
+}
+
+/* Refuses a division by a constant 0 and numbers that combine into no finite number. 0, or -1 with an error. */
+static int check_constant(struct parser *ps, const struct expr *node)
+{
+	double v;
+
+	if (node->op == '/' && constant(node->right, &v) && v == 0) {
+		parse_error(ps, "a divisor other than 0");
+		return -1;
+	}
+	if (constant(node, &v) && !isfinite(v)) {
+		parse_error(ps, "numbers whose result is within the range of a double");
+		return -1;
+	}
+	return 0;
 }
 
 /* Parses a left-associative chain of next separated by the operators in ops. */
@@ -258,7 +356,7 @@ static struct expr *parse_chain(struct parser *ps, const char *ops, struct expr 
 		node->left = left;
 		left = node;
 		node->right = next(ps);
-		if (!node->right)
+		if (!node->right || check_constant(ps, node) < 0)
 			break;
 	}
 	free_expr(left);
@@ -408,7 +506,7 @@ static int eval(const struct expr *x, const struct run_result *runs, size_t n, d
 	case EXPR_BINARY:
 		if (eval(x->left, runs, n, &a, err, errlen) < 0 || eval(x->right, runs, n, &b, err, errlen) < 0)
 			return -1;
-		*out = x->op == '+' ? a + b : x->op == '-' ? a - b : x->op == '*' ? a * b : a / b;
+		*out = apply(x->op, a, b);
 		return 0;
 	case EXPR_REF:
 		break;
@@ -437,6 +535,10 @@ int expect_eval(const struct expectation *e, const struct run_result *runs, size
 {
 	if (eval(e->lhs, runs, n, lhs, err, errlen) < 0 || eval(e->rhs, runs, n, rhs, err, errlen) < 0)
 		return -1;
+	if (!isfinite(*lhs) || !isfinite(*rhs)) {
+		snprintf(err, errlen, "%g vs %g: a side is not a finite number (a division by 0?)", *lhs, *rhs);
+		return -1;
+	}
 	switch (e->op) {
 	case CMP_EQ: *pass = *lhs == *rhs; break;
 	case CMP_NE: *pass = *lhs != *rhs; break;

@@ -7,7 +7,10 @@
  * it stands for the mean of that metric over the matching runs (repeats, sweep points, and
  * every section unless one is named), or min(...)/max(...) of it. Numbers,
  * + - * / (binary minus needs spaces around it) and parentheses combine them; one of
- * == != < <= > >= compares two sides.
+ * == != < <= > >= compares two sides. Numbers are decimal (12, 0.5, 2e3) and finite; a
+ * division by a constant 0 is refused, and a side that evaluates to no finite number
+ * fails. An assertion holds at most EXPECT_MAX_TERMS numbers, references and operators,
+ * and at most EXPECT_MAX_DEPTH levels of ( and unary - inside each other.
  */
 #ifndef CLAIMBENCH_EXPECT_H
 #define CLAIMBENCH_EXPECT_H
@@ -18,6 +21,11 @@
 #include "model/result.h"
 
 struct expr;
+
+/* The most numbers, references and operators an assertion may hold. */
+#define EXPECT_MAX_TERMS 256
+/* The most levels of ( and unary - inside each other. */
+#define EXPECT_MAX_DEPTH 32
 
 enum compare_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 

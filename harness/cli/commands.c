@@ -80,7 +80,7 @@ const struct command commands[] = {
 			 "  42          run 42 of the result store (see claimbench history)\n"
 			 "  inv:7       every run of invocation 7 of the result store (claimbench run prints it)\n"
 			 "  FILE        a JSON file of claimbench run --format json or claimbench export --format json\n"
-			 "              (a file whose name is all digits: ./42)\n",
+			 "              of at most 64 MiB (a file whose name is all digits: ./42)\n",
 		.tail = "Verdicts: ok; better or worse (significant changes; worse also beyond a tolerance but not\n"
 			"significant); REGRESSION: a guarded metric (throughput, Jain's index) beyond its tolerance\n"
 			"and significantly so, or with one run on a side where significance cannot be tested; new\n"

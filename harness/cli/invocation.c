@@ -458,6 +458,32 @@ static int check_trust(const struct build *b, const struct setting_list *list, c
 	return 0;
 }
 
+/* The setting of the option called name in list, or NULL. */
+static const struct setting *find_setting(const struct setting_list *list, const char *name)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (strcmp(list->items[i].opt->name, name) == 0)
+			return &list->items[i];
+	return NULL;
+}
+
+/*
+ * Refuses a setting that means nothing without another one, which would be ignored without
+ * a word: --arrival-s without --arrival-rate. 0, or -1 with err located at it.
+ */
+static int check_needed(const struct setting_list *list, char *err, size_t errlen)
+{
+	const struct setting *st = find_setting(list, "arrival-s");
+
+	if (st && !find_setting(list, "arrival-rate")) {
+		snprintf(err, errlen, "--arrival-s needs --arrival-rate: it says how long producers insert, and without "
+			 "an arrival rate there are none");
+		locate_error(st, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
 /* Builds the group of section sec (NULL: the one group of a file without sections) with the command line's settings. */
 static int build_section(const struct build *b, const struct scenario_section *global,
 			 const struct scenario_section *sec, const struct setting_list *command_line, char *err,
@@ -470,7 +496,7 @@ static int build_section(const struct build *b, const struct scenario_section *g
 	for (size_t j = 0; j < command_line->n; j++)
 		if (put_setting(&list, &command_line->items[j], err, errlen) < 0)
 			return -1;
-	if (check_trust(b, &list, err, errlen) < 0)
+	if (check_trust(b, &list, err, errlen) < 0 || check_needed(&list, err, errlen) < 0)
 		return -1;
 	return expand_group(b, &list, sec ? sec->name : "", err, errlen);
 }

@@ -1,6 +1,7 @@
 /*
  * The table of the commands' options, and the parsers of the values that are more than
- * one number or word (--db, --strategy, --workers, --queue, --claim-mode, --table-prefix).
+ * one number or word (--db, --strategy, --workers, --queue, --claim-mode, --table-prefix)
+ * or one number with a gap in its range (--progress-interval).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -33,9 +34,10 @@ static int parse_db(const struct option_def *o, const char *text, void *base, ch
 	cfg->target = NULL;
 	if (!text)
 		return 0;
-	if (!*text) {
-		snprintf(err, errlen, "--%s: expected a libpq conninfo or URI, or sqlite:PATH, got an empty value "
-			 "(an unset variable?)", o->name);
+	if (!text[strspn(text, " \t\n\r\f\v")]) {
+		snprintf(err, errlen, "--%s: expected a libpq conninfo or URI, or sqlite:PATH, got %s (an unset "
+			 "variable?); libpq would take its defaults from the environment", o->name,
+			 *text ? "only blanks" : "an empty value");
 		return -1;
 	}
 	cfg->backend = backend_of_target(text, &cfg->target);
@@ -68,6 +70,35 @@ static void format_db(const struct option_def *o, const void *base, char *buf, s
 	masked = conninfo_masked(cfg->target);
 	snprintf(buf, len, "%s", masked ? masked : CONNINFO_MASK);
 	free(masked);
+}
+
+/*
+ * --progress-interval: 0 (no lines), or from PROGRESS_MIN_INTERVAL_S to 3600 seconds; a
+ * shorter interval would round to no interval at all and print nothing.
+ */
+static int parse_progress_interval(const struct option_def *o, const char *text, void *base, char *err,
+				   size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+	double v = 0;
+
+	if (text && (parse_double(o->name, text, 0, 3600, &v, err, errlen) < 0 ||
+		     (v > 0 && v < PROGRESS_MIN_INTERVAL_S))) {
+		snprintf(err, errlen, "--%s: expected 0 (no lines) or a number from %g to 3600, got \"%s\"", o->name,
+			 PROGRESS_MIN_INTERVAL_S, text);
+		return -1;
+	}
+	cfg->progress_interval_s = v;
+	return 0;
+}
+
+/* --progress-interval as text. */
+static void format_progress_interval(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+
+	(void)o;
+	snprintf(buf, len, "%.15g", cfg->progress_interval_s);
 }
 
 /* Refuses a comma-separated list with an empty item ("1,,2", ",1", "1,"), which strtok would skip. 0, or -1 with err. */
@@ -520,7 +551,8 @@ const struct option_def command_options[] = {
 	  .arg = "R", .help = "open-loop arrivals: producers insert R jobs/s in all after the backlog (0: none); "
 			      "a drain run ends when they are done and the queue is empty" },
 	{ RUN_ROW("arrival-s", OPTION_DOUBLE, arrival_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
-	  .arg = "S", .help = "how long producers insert (default: --duration; required in a drain run)" },
+	  .arg = "S", .help = "how long producers insert (default: --duration; required in a drain run; "
+			      "only with --arrival-rate)" },
 	{ RUN_ROW("producers", OPTION_INT, producers), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
 	  .def = "1", .arg = "N", .help = "producer threads, each with its own connection" },
 	{ RUN_ROW("repeat", OPTION_INT, repeat), .flags = OPTION_NOT_STORED, .min = 1, .max = 1000, .def = "1",
@@ -608,10 +640,10 @@ const struct option_def command_options[] = {
 	  .arg = "S,...", .help = "PostgreSQL: VACUUM the queue table at these instants, seconds after the start" },
 	{ RUN_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
-	{ RUN_ROW("progress-interval", OPTION_DOUBLE, progress_interval_s), .flags = OPTION_NOT_STORED, .min = 0,
-	  .max = 3600, .arg = "S",
-	  .help = "every S seconds, a line on stderr with that interval's throughput, claim latency, empty claims "
-		  "and errors, as pgbench -P prints (0: none); on a terminal or not" },
+	{ RUN_CUSTOM("progress-interval", parse_progress_interval, format_progress_interval),
+	  .flags = OPTION_NOT_STORED, .arg = "S",
+	  .help = "every S seconds (at least 0.1), a line on stderr with that interval's throughput, claim latency, "
+		  "empty claims and errors, as pgbench -P prints (0: none); on a terminal or not" },
 	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
 	  .offset = offsetof(struct command_settings, scenario), .arg = "FILE",
 	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "

@@ -1,5 +1,5 @@
+#include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,91 +8,57 @@
 
 #include "cli/scenario.h"
 
-/* What the libinih callbacks share while a file is parsed. */
+/* The text of a number macro's value, such as "65536". */
+#define TEXT_OF(n) #n
+#define NUMBER_TEXT(n) TEXT_OF(n)
+
+/* The file's state while its lines are read. */
 struct parse_state {
 	struct scenario *s;	/* the scenario being filled */
-	FILE *file;		/* the file being read */
-	int line;		/* the line the reader returned last: the one the handler sees */
-	char *err;		/* where the first error goes */
+	int line;		/* the line being read, from 1 */
+	char *err;		/* where the error goes */
 	size_t errlen;		/* its size */
-	int failed;		/* an error was recorded */
-	int failed_line;	/* the line of the recorded error */
-	bool continued;		/* the line read last is indented: it continues the value above */
-	int header_line;	/* the line of the [section] header read last */
+	char *section;		/* the name of the [section] read last, NULL before the first (owned) */
+	int header_line;	/* the line of that [section] header */
+	bool has_key;		/* a key was read since that header: an indented line continues it */
 	char **headers;		/* the [section] names seen so far, in order (owned) */
 	size_t n_headers;	/* entries in headers */
 };
 
-/* Records an error as path:line: message, keeping the one of the earliest line. Returns 0 (an error to libinih). */
-static int fail(struct parse_state *ps, int line, const char *message, const char *detail)
+/* Records an error as path:line: message detail. Returns -1. */
+static int fail(struct parse_state *ps, const char *message, const char *detail)
 {
-	if (ps->failed && ps->failed_line <= line)
-		return 0;
-	snprintf(ps->err, ps->errlen, "%s:%d: %s%s", ps->s->path, line, message, detail ? detail : "");
-	ps->failed = 1;
-	ps->failed_line = line;
-	return 0;
+	snprintf(ps->err, ps->errlen, "%s:%d: %s%s", ps->s->path, ps->line, message, detail ? detail : "");
+	return -1;
 }
 
 /*
- * Notes the [section] header line holds, if any, refusing one given before: libinih
- * would merge a second [global] into the first without a word. 0, or -1 after fail().
+ * Notes the [section] called name, refusing one given before (it would merge into the
+ * first without a word). 0, or -1 after fail().
  */
-static int note_header(struct parse_state *ps, const char *line)
+static int note_header(struct parse_state *ps, const char *name)
 {
-	const char *name = line + strspn(line, " \t"), *end;
 	char **grown, *copy;
 
-	if (*name != '[' || !(end = strchr(name, ']')))
-		return 0;
-	name++;
-	name += strspn(name, " \t");
-	while (end > name && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	for (size_t i = 0; i < ps->n_headers; i++) {
-		if (strlen(ps->headers[i]) == (size_t)(end - name) && strncmp(ps->headers[i], name, (size_t)(end - name)) == 0) {
-			fail(ps, ps->line, "this section was already given: ", ps->headers[i]);
-			return -1;
-		}
-	}
-	ps->header_line = ps->line;
+	for (size_t i = 0; i < ps->n_headers; i++)
+		if (strcmp(ps->headers[i], name) == 0)
+			return fail(ps, "this section was already given: ", name);
 	grown = realloc(ps->headers, (ps->n_headers + 1) * sizeof(*grown));
-	copy = strndup(name, (size_t)(end - name));
+	copy = strdup(name);
 	if (grown)
 		ps->headers = grown;
 	if (!grown || !copy) {
 		free(copy);
-		fail(ps, ps->line, "out of memory", NULL);
-		return -1;
+		return fail(ps, "out of memory", NULL);
 	}
 	ps->headers[ps->n_headers++] = copy;
+	free(ps->section);
+	ps->section = strdup(name);
+	if (!ps->section)
+		return fail(ps, "out of memory", NULL);
+	ps->header_line = ps->line;
+	ps->has_key = false;
 	return 0;
-}
-
-/*
- * libinih's reader: one line at a time, counting them. A line that does not fit the
- * reader's buffer, which libinih would split and read as two, or a header given twice,
- * ends the file with an error.
- */
-static char *read_line(char *buf, int size, void *stream)
-{
-	struct parse_state *ps = stream;
-	char *got = ps->failed ? NULL : fgets(buf, size, ps->file);
-	size_t len;
-
-	if (!got)
-		return NULL;
-	ps->line++;
-	ps->continued = buf[0] == ' ' || buf[0] == '\t';
-	len = strlen(buf);
-	if (len + 1 == (size_t)size && buf[len - 1] != '\n' && !feof(ps->file)) {
-		char detail[32];
-
-		snprintf(detail, sizeof(detail), "%d bytes", size - 2);
-		fail(ps, ps->line, "line too long: a line may hold at most ", detail);
-		return NULL;
-	}
-	return note_header(ps, buf) < 0 ? NULL : got;
 }
 
 /* Appends a section called name, its header at line. NULL when out of memory. */
@@ -160,66 +126,172 @@ static int continue_entry(struct scenario_entry *e, const char *value)
 	return 0;
 }
 
-/* libinih's handler: one key = value in section. Nonzero to go on. */
-static int on_entry(void *user, const char *section, const char *key, const char *value)
+/* Takes in key = value (or the next line of its value, when continued) at the current line. 0, or -1 after fail(). */
+static int on_entry(struct parse_state *ps, const char *key, const char *value, bool continued)
 {
-	struct parse_state *ps = user;
 	struct scenario *s = ps->s;
 	struct scenario_section *sec = s->n_sections ? &s->sections[s->n_sections - 1] : NULL;
 
-	if (ps->failed)
-		return 1;
-	if (!*section)
-		return fail(ps, ps->line, "a key before any [section]; put it under [global]", NULL);
-	if (!sec || strcmp(sec->name, section) != 0) {
-		if (scenario_section(s, section))
-			return fail(ps, ps->line, "this section was already given: ", section);
-		sec = add_section(s, section, ps->header_line);
+	if (!ps->section)
+		return fail(ps, "a key before any [section]; put it under [global]", NULL);
+	if (continued)
+		return continue_entry(&sec->entries[sec->n_entries - 1], value) < 0 ? fail(ps, "out of memory", NULL) : 0;
+	if (!sec || strcmp(sec->name, ps->section) != 0) {
+		sec = add_section(s, ps->section, ps->header_line);
 		if (!sec)
-			return fail(ps, ps->line, "out of memory", NULL);
-	}
-	if (ps->continued && sec->n_entries && strcmp(sec->entries[sec->n_entries - 1].key, key) == 0) {
-		if (continue_entry(&sec->entries[sec->n_entries - 1], value) < 0)
-			return fail(ps, ps->line, "out of memory", NULL);
-		return 1;
+			return fail(ps, "out of memory", NULL);
 	}
 	for (size_t i = 0; i < sec->n_entries; i++) {
 		if (strcmp(sec->entries[i].key, key) == 0) {
 			char detail[64];
 
 			snprintf(detail, sizeof(detail), " (first at line %d)", sec->entries[i].line);
-			return fail(ps, ps->line, "key given twice in this section", detail);
+			return fail(ps, "key given twice in this section", detail);
 		}
 	}
 	if (add_entry(sec, key, value, ps->line) < 0)
-		return fail(ps, ps->line, "out of memory", NULL);
-	return 1;
+		return fail(ps, "out of memory", NULL);
+	ps->has_key = true;
+	return 0;
 }
 
-/* Reads the whole file into a string. NULL with errno set on failure. */
-static char *slurp(FILE *f)
+/* Cuts the blanks off the end of text. Returns text. */
+static char *trim_end(char *text)
 {
-	size_t len = 0, cap = 4096;
+	size_t len = strlen(text);
+
+	while (len && isspace((unsigned char)text[len - 1]))
+		text[--len] = '\0';
+	return text;
+}
+
+/* text past its leading blanks. */
+static char *skip_blanks(char *text)
+{
+	while (isspace((unsigned char)*text))
+		text++;
+	return text;
+}
+
+/* The first of the characters stop in text, or a ';' after a blank (a comment), or the end of text. */
+static char *find_stop(char *text, const char *stop)
+{
+	bool after_blank = false;
+
+	for (; *text; text++) {
+		if ((stop && strchr(stop, *text)) || (after_blank && *text == ';'))
+			break;
+		after_blank = isspace((unsigned char)*text);
+	}
+	return text;
+}
+
+/*
+ * Reads one line (its newline cut off): a ; or # comment, a blank line, a [section]
+ * header, key = value (or key: value), or an indented line that continues the value of
+ * the key above it. A ';' after a blank starts a comment. 0, or -1 after fail().
+ */
+static int parse_line(struct parse_state *ps, char *line)
+{
+	bool indented = line[0] == ' ' || line[0] == '\t';
+	char *start = skip_blanks(trim_end(line)), *end, *value;
+
+	if (!*start || *start == ';' || *start == '#')
+		return 0;
+	if (indented && ps->has_key) {
+		*find_stop(start, NULL) = '\0';
+		return on_entry(ps, NULL, trim_end(start), true);
+	}
+	if (*start == '[') {
+		end = find_stop(start + 1, "]");
+		if (*end != ']')
+			return fail(ps, "expected [section], key = value, or a ; or # comment", NULL);
+		*end = '\0';
+		return note_header(ps, start + 1);
+	}
+	end = find_stop(start, "=:");
+	if (*end != '=' && *end != ':')
+		return fail(ps, "expected [section], key = value, or a ; or # comment", NULL);
+	*end = '\0';
+	value = skip_blanks(end + 1);
+	*find_stop(value, NULL) = '\0';
+	return on_entry(ps, trim_end(start), trim_end(value), false);
+}
+
+/*
+ * Reads the len bytes of text line by line into ps->s. A line of more than
+ * SCENARIO_MAX_LINE bytes or one holding a NUL byte is refused. 0, or -1 after fail().
+ */
+static int parse_text(struct parse_state *ps, const char *text, size_t len)
+{
+	static const char bom[] = "\xEF\xBB\xBF";
+	const char *p = text, *end = text + len;
+	char *line = malloc(SCENARIO_MAX_LINE + 1);
+	int rc = 0;
+
+	if (!line)
+		return fail(ps, "out of memory", NULL);
+	if (len >= 3 && memcmp(p, bom, 3) == 0)
+		p += 3;
+	while (rc == 0 && p < end) {
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((newline ? newline : end) - p);
+
+		ps->line++;
+		if (memchr(p, '\0', n))
+			rc = fail(ps, "a NUL byte in the line: a scenario is text", NULL);
+		else if (n > SCENARIO_MAX_LINE)
+			rc = fail(ps, "line too long: a line may hold at most " NUMBER_TEXT(SCENARIO_MAX_LINE) " bytes", NULL);
+		if (rc < 0)
+			break;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		rc = parse_line(ps, line);
+		p = newline ? newline + 1 : end;
+	}
+	free(line);
+	return rc;
+}
+
+/*
+ * Reads the whole file, at most SCENARIO_MAX_BYTES, into a new string and its length into
+ * *len. 0, or -1 with "path: what went wrong" in ps->err.
+ */
+static int slurp(struct parse_state *ps, FILE *f, char **out, size_t *len)
+{
+	const char *why = "out of memory";
+	size_t cap = 4096;
 	char *buf = malloc(cap);
 
+	*out = NULL;
+	*len = 0;
 	while (buf) {
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
-
-		len += got;
-		if (len < cap - 1)
+		*len += fread(buf + *len, 1, cap - *len - 1, f);
+		if (*len > SCENARIO_MAX_BYTES) {
+			why = "the file is larger than the " NUMBER_TEXT(SCENARIO_MAX_BYTES) " bytes a scenario may hold";
 			break;
+		}
+		if (*len < cap - 1) {
+			if (ferror(f))
+				why = "cannot read the scenario";
+			else
+				*out = buf;
+			break;
+		}
 		char *grown = realloc(buf, cap * 2);
 
-		if (!grown) {
-			free(buf);
-			return NULL;
-		}
+		if (!grown)
+			break;
 		buf = grown;
 		cap *= 2;
 	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
+	if (buf && *out == buf) {
+		buf[*len] = '\0';
+		return 0;
+	}
+	free(buf);
+	snprintf(ps->err, ps->errlen, "%s: %s", ps->s->path, why);
+	return -1;
 }
 
 /* The base name of path without a trailing ".ini", newly allocated. */
@@ -234,52 +306,50 @@ static char *base_name(const char *path)
 	return strndup(start, len);
 }
 
-/* Frees the header names ps noted. */
-static void free_headers(struct parse_state *ps)
+/* Frees what ps holds. */
+static void free_state(struct parse_state *ps)
 {
 	for (size_t i = 0; i < ps->n_headers; i++)
 		free(ps->headers[i]);
 	free(ps->headers);
+	free(ps->section);
 }
 
 int scenario_load(const char *path, struct scenario *out, char *err, size_t errlen)
 {
 	struct parse_state ps = { .s = out, .err = err, .errlen = errlen };
 	struct stat st;
-	int rc;
+	size_t len;
+	FILE *file;
 
 	memset(out, 0, sizeof(*out));
 	out->path = strdup(path);
 	out->name = base_name(path);
-	ps.file = fopen(path, "r");
-	if (!ps.file) {
-		snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (fstat(fileno(ps.file), &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: cannot read the scenario: not a regular file", path);
-		goto fail;
-	}
-	out->text = slurp(ps.file);
-	if (!out->path || !out->name || !out->text) {
+	if (!out->path || !out->name) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
-	rewind(ps.file);
-	rc = ini_parse_stream(read_line, &ps, on_entry, &ps);
-	if (rc > 0)
-		fail(&ps, rc, "expected [section], key = value, or a ; or # comment", NULL);
-	if (rc < 0 && !ps.failed)
-		fail(&ps, ps.line, "cannot parse the file", NULL);
-	if (ps.failed)
+	file = fopen(path, "r");
+	if (!file) {
+		snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
 		goto fail;
-	fclose(ps.file);
-	free_headers(&ps);
+	}
+	if (fstat(fileno(file), &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: cannot read the scenario: not a regular file", path);
+		fclose(file);
+		goto fail;
+	}
+	if (slurp(&ps, file, &out->text, &len) < 0) {
+		fclose(file);
+		goto fail;
+	}
+	fclose(file);
+	if (parse_text(&ps, out->text, len) < 0)
+		goto fail;
+	free_state(&ps);
 	return 0;
 fail:
-	if (ps.file)
-		fclose(ps.file);
-	free_headers(&ps);
+	free_state(&ps);
 	scenario_free(out);
 	return -1;
 }

@@ -1,12 +1,21 @@
 /*
- * Scenario files: INI (parsed by libinih), a [global] section of defaults, one section
- * per group of runs, and an [expect] section of named assertions. This module only
- * reads the file and keeps every key with its line; what keys mean is cli.c's business.
+ * Scenario files: INI, a [global] section of defaults, one section per group of runs, and
+ * an [expect] section of named assertions. This module only reads the file and keeps every
+ * key with its line; what keys mean is cli.c's business.
+ *
+ * The dialect: `key = value` (or `key: value`), `[section]` headers, comment lines that
+ * begin with ; or #, a ';' after a blank starts a comment, and a line that begins with a
+ * space or a tab after a key continues that key's value on a line of its own.
  */
 #ifndef CLAIMBENCH_SCENARIO_H
 #define CLAIMBENCH_SCENARIO_H
 
 #include <stddef.h>
+
+/* The most bytes a line may hold, its newline not counted: room for a real statement on one line. */
+#define SCENARIO_MAX_LINE 65536
+/* The most bytes a scenario file may hold. */
+#define SCENARIO_MAX_BYTES 4194304
 
 /* One `key = value` line. */
 struct scenario_entry {
@@ -34,9 +43,10 @@ struct scenario {
 };
 
 /*
- * Reads and parses the file at path (a regular file) into out. 0, or -1 with
- * "path:line: what was expected" in err (a syntax error, a key outside any section, a key
- * or section given twice, a line too long to read whole).
+ * Reads and parses the file at path (a regular file of at most SCENARIO_MAX_BYTES) into
+ * out. 0, or -1 with "path:line: what was expected" in err (a syntax error, a key outside
+ * any section, a key or section given twice, a line of more than SCENARIO_MAX_LINE bytes,
+ * a NUL byte).
  */
 int scenario_load(const char *path, struct scenario *out, char *err, size_t errlen);
 

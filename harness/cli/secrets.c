@@ -58,7 +58,7 @@ static int append(char **buf, size_t *len, const char *text)
 
 char *secrets_command_line(int argc, char **argv)
 {
-	char *line = NULL;
+	char *line = NULL, *redacted;
 	size_t len = 0;
 
 	if (append(&line, &len, "claimbench") < 0)
@@ -77,8 +77,9 @@ char *secrets_command_line(int argc, char **argv)
 			return NULL;
 		}
 	}
-	conninfo_redact(line);
-	return line;
+	redacted = conninfo_redacted(line);
+	free(line);
+	return redacted;
 }
 
 /* Replaces the value of the key on line (from 1) of text, after its '=', by value. 0, or -1 when out of memory. */
@@ -113,6 +114,8 @@ static int replace_value(char **text, int line, const char *value)
 
 int secrets_mask_scenario(struct scenario *sc)
 {
+	char *masked;
+
 	for (size_t s = 0; s < sc->n_sections; s++) {
 		for (size_t i = 0; i < sc->sections[s].n_entries; i++) {
 			const struct scenario_entry *e = &sc->sections[s].entries[i];
@@ -128,6 +131,10 @@ int secrets_mask_scenario(struct scenario *sc)
 				return -1;
 		}
 	}
-	conninfo_redact(sc->text);
+	masked = conninfo_redacted(sc->text);
+	if (!masked)
+		return -1;
+	free(sc->text);
+	sc->text = masked;
 	return 0;
 }

@@ -120,7 +120,7 @@ static int hex_value(int c)
  * Whether the text at p spells word, each letter as itself in either case or
  * percent-encoded (%77 for w, as in a URI's query); *end is set past it.
  */
-static bool spells(char *p, const char *word, char **end)
+static bool spells(const char *p, const char *word, const char **end)
 {
 	for (; *word; word++) {
 		if (p[0] == '%' && hex_value(p[1]) >= 0 && hex_value(p[2]) >= 0 &&
@@ -136,61 +136,126 @@ static bool spells(char *p, const char *word, char **end)
 	return true;
 }
 
-/* Replaces the len bytes at p by CONNINFO_MASK, moving the rest of the string. */
-static void mask(char *p, size_t len)
-{
-	memmove(p + strlen(CONNINFO_MASK), p + len, strlen(p + len) + 1);
-	memcpy(p, CONNINFO_MASK, strlen(CONNINFO_MASK));
-}
-
 /* Whether the len bytes at p are CONNINFO_MASK already. */
 static bool is_mask(const char *p, size_t len)
 {
 	return len == strlen(CONNINFO_MASK) && strncmp(p, CONNINFO_MASK, len) == 0;
 }
 
-/* Masks the value after "=" at p (blanks around it allowed): quoted, or up to a blank or '&'. Returns past it. */
-static char *mask_value(char *p)
-{
-	char *value, *end;
+/*
+ * A copy of text being written with secrets masked. Each secret masked is at least one
+ * byte and becomes strlen(CONNINFO_MASK) bytes, so the copy needs at most that many bytes
+ * for each byte of text.
+ */
+struct masked_copy {
+	char *out;	/* the copy, allocated for the worst case */
+	size_t len;	/* bytes written */
+};
 
-	p += strspn(p, " \t");
-	if (*p != '=')
+/* Starts c, with room for text masked at worst. 0, or -1 when out of memory. */
+static int copy_start(struct masked_copy *c, const char *text)
+{
+	c->out = malloc(strlen(text) * strlen(CONNINFO_MASK) + 1);
+	c->len = 0;
+	if (c->out)
+		c->out[0] = '\0';
+	return c->out ? 0 : -1;
+}
+
+/* Appends the len bytes at p to the copy. */
+static void copy_bytes(struct masked_copy *c, const char *p, size_t len)
+{
+	memcpy(c->out + c->len, p, len);
+	c->len += len;
+	c->out[c->len] = '\0';
+}
+
+/* Appends the len bytes at value to the copy, or CONNINFO_MASK in their place when they are a secret not masked yet. */
+static void copy_secret(struct masked_copy *c, const char *value, size_t len)
+{
+	if (len && !is_mask(value, len))
+		copy_bytes(c, CONNINFO_MASK, strlen(CONNINFO_MASK));
+	else
+		copy_bytes(c, value, len);
+}
+
+/*
+ * Copies the value after "=" at p (blanks around it allowed) masked: quoted, or up to a
+ * blank or '&'; text at p that is no "=" is left for the caller. Returns past what it copied.
+ */
+static const char *copy_value(struct masked_copy *c, const char *p)
+{
+	const char *eq = p + strspn(p, " \t"), *value, *end;
+
+	if (*eq != '=')
 		return p;
-	value = p + 1 + strspn(p + 1, " \t");
-	end = value;
+	value = eq + 1 + strspn(eq + 1, " \t");
+	copy_bytes(c, p, (size_t)(value - p));
 	if (*value == '\'') {
 		for (end = value + 1; *end && *end != '\''; end += *end == '\\' && end[1] ? 2 : 1)
 			;
 		end += *end == '\'';
 	} else {
-		end += strcspn(value, " \t\n&");
+		end = value + strcspn(value, " \t\n&");
 	}
-	if (end > value && !is_mask(value, (size_t)(end - value))) {
-		mask(value, (size_t)(end - value));
-		end = value + strlen(CONNINFO_MASK);
-	}
+	copy_secret(c, value, (size_t)(end - value));
 	return end;
 }
 
-void conninfo_redact(char *text)
+/* text with the value of every password= and sslpassword= masked, as a new string; NULL when out of memory. */
+static char *mask_keywords(const char *text)
 {
-	for (char *p = text; *p; ) {
-		char *end;
+	struct masked_copy c;
 
-		if (spells(p, "sslpassword", &end) || spells(p, "password", &end))
-			p = mask_value(end);
-		else
-			p++;
+	if (copy_start(&c, text) < 0)
+		return NULL;
+	for (const char *p = text; *p; ) {
+		const char *end;
+
+		if (spells(p, "sslpassword", &end) || spells(p, "password", &end)) {
+			copy_bytes(&c, p, (size_t)(end - p));
+			p = copy_value(&c, end);
+		} else {
+			copy_bytes(&c, p++, 1);
+		}
 	}
-	for (char *p = text; (p = strstr(p, "://")); ) {
-		char *user = p + 3, *at, *colon;
+	return c.out;
+}
+
+/* text with the password of every URI's user:password@ masked, as a new string; NULL when out of memory. */
+static char *mask_uris(const char *text)
+{
+	struct masked_copy c;
+	const char *p = text, *scheme;
+
+	if (copy_start(&c, text) < 0)
+		return NULL;
+	while ((scheme = strstr(p, "://"))) {
+		const char *user = scheme + 3, *at, *colon;
 		size_t span = strcspn(user, "/?# \t\n");
 
 		at = memchr(user, '@', span);
 		colon = at ? memchr(user, ':', (size_t)(at - user)) : NULL;
-		if (colon && at - colon > 1 && !is_mask(colon + 1, (size_t)(at - colon - 1)))
-			mask(colon + 1, (size_t)(at - colon - 1));
-		p = user;
+		if (colon && at - colon > 1) {
+			copy_bytes(&c, p, (size_t)(colon + 1 - p));
+			copy_secret(&c, colon + 1, (size_t)(at - colon - 1));
+			p = at;
+		} else {
+			copy_bytes(&c, p, (size_t)(user - p));
+			p = user;
+		}
 	}
+	copy_bytes(&c, p, strlen(p));
+	return c.out;
+}
+
+char *conninfo_redacted(const char *text)
+{
+	char *keywords = mask_keywords(text), *out;
+
+	if (!keywords)
+		return NULL;
+	out = mask_uris(keywords);
+	free(keywords);
+	return out;
 }

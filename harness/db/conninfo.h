@@ -21,10 +21,11 @@ bool conninfo_parses(const char *conninfo);
 void conninfo_scrub(char *text, const char *conninfo);
 
 /*
- * Masks, in place, what looks like a password in any text: the value of password= or
- * sslpassword= (blanks around '=' allowed, the key in any case or percent-encoded) and the
- * password of a URI's user:password@. Already masked text is left as it is.
+ * text, as a new string (free it), with what looks like a password masked: the value of
+ * password= or sslpassword= (blanks around '=' allowed, the key in any case or
+ * percent-encoded) and the password of a URI's user:password@, each as CONNINFO_MASK
+ * whatever its length. Already masked text is left as it is. NULL when out of memory.
  */
-void conninfo_redact(char *text);
+char *conninfo_redacted(const char *text);
 
 #endif

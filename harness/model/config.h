@@ -159,6 +159,9 @@ struct run_config {
 	double progress_interval_s;			/* print each interval's figures on stderr this often; 0: never */
 };
 
+/* The shortest interval of --progress-interval, in seconds: ten lines a second at most. */
+#define PROGRESS_MIN_INTERVAL_S 0.1
+
 /* How long cfg's producers insert, in seconds: arrival_s, or duration_s when that is 0. */
 double run_config_arrival_s(const struct run_config *cfg);
 

@@ -13,7 +13,10 @@
 #include "model/run_param.h"
 #include "output/report_read.h"
 
-/* Reads the whole file path into a new NUL-terminated *text of *len bytes. 0, or -1 with err. */
+/*
+ * Reads the whole file path, at most REPORT_FILE_MAX_BYTES (it may be a pipe: no size is
+ * trusted before reading), into a new NUL-terminated *text of *len bytes. 0, or -1 with err.
+ */
 static int read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
 	char *buf = NULL, *grown;
@@ -37,6 +40,11 @@ static int read_file(const char *path, char **text, size_t *len, char *err, size
 		}
 		got = fread(buf + used, 1, cap - used, f);
 		used += got;
+		if (used > REPORT_FILE_MAX_BYTES) {
+			snprintf(err, errlen, "%s: larger than the %d MiB a result file may hold", path,
+				 REPORT_FILE_MAX_BYTES >> 20);
+			goto fail;
+		}
 	} while (got);
 	if (ferror(f)) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));

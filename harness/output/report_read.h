@@ -14,6 +14,9 @@
 
 struct json_object;
 
+/* The most bytes a result file may hold (64 MiB): what is beyond is refused while reading. */
+#define REPORT_FILE_MAX_BYTES (64 << 20)
+
 /* The runs of one result file. */
 struct report_file {
 	struct json_object *doc;	/* the parsed file, whose strings the runs point to (owned) */
@@ -23,8 +26,9 @@ struct report_file {
 
 /*
  * Reads the result file at path into out (zeroed first). 0, or -1 with err saying what
- * is wrong where (a file that is not JSON, no results, an identity missing, a value of
- * the wrong type). Release out with report_file_free either way.
+ * is wrong where (a file larger than REPORT_FILE_MAX_BYTES, one that is not JSON, no
+ * results, an identity missing, a value of the wrong type). Release out with
+ * report_file_free either way.
  */
 int report_file_read(const char *path, struct report_file *out, char *err, size_t errlen);
 

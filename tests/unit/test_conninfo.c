@@ -13,11 +13,11 @@
 /* Checks that redacting text gives want. */
 static void check_redacted(const char *text, const char *want)
 {
-	char buf[256];
+	char *got = conninfo_redacted(text);
 
-	snprintf(buf, sizeof(buf), "%s", text);
-	conninfo_redact(buf);
-	CHECK(strcmp(buf, want) == 0, "redacted \"%s\" is \"%s\" (got \"%s\")", text, want, buf);
+	CHECK(got && strcmp(got, want) == 0, "redacted \"%s\" is \"%s\" (got \"%s\")", text, want,
+	      got ? got : "(null)");
+	free(got);
 }
 
 /* Passwords in keyword=value and URI form, quoted and not, and text that only looks like one. */
@@ -33,6 +33,31 @@ static void test_redaction(void)
 	check_redacted("postgresql:///q?pass%77ord=s3cr3t&x=1", "postgresql:///q?pass%77ord=***&x=1");
 	check_redacted("host=h sslpassword=s3cr3t", "host=h sslpassword=***");
 	check_redacted("password=*** again", "password=*** again");
+}
+
+/* Text of n copies of unit; a static buffer. */
+static const char *repeated(const char *unit, int n)
+{
+	static char text[4096];
+
+	text[0] = '\0';
+	for (int i = 0; i < n; i++)
+		strcat(text, unit);
+	return text;
+}
+
+/* Secrets shorter than the mask grow the text: the copy is made for it (an exact-size buffer overflowed). */
+static void test_short_secrets(void)
+{
+	char want[4096];
+
+	check_redacted("password=a", "password=***");
+	check_redacted("PGPASSWORD=a pg_ctl restart", "PGPASSWORD=*** pg_ctl restart");
+	check_redacted("password=ab&sslpassword=c", "password=***&sslpassword=***");
+	check_redacted("postgresql://u:a@h/q", "postgresql://u:***@h/q");
+	check_redacted("; password=a password=b postgresql://u:c@h", "; password=*** password=*** postgresql://u:***@h");
+	snprintf(want, sizeof(want), "%s", repeated("password=*** ", 300));
+	check_redacted(repeated("password=a ", 300), want);
 }
 
 /* Checks that conninfo_masked(text) is want and holds no "s3cr3t". */
@@ -71,6 +96,7 @@ static void test_scrub(void)
 int main(void)
 {
 	test_redaction();
+	test_short_secrets();
 	test_masked();
 	test_scrub();
 	return check_exit_status();

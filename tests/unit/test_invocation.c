@@ -180,6 +180,10 @@ static void test_bad_input(void)
 	REFUSED("--rerun-errors: only a drain run can be re-run", "a re-run of a timed run", "--rerun-errors",
 		"--duration", "2");
 	REFUSED("--arrival-rate in a drain run needs --arrival-s", "arrivals with no end", "--arrival-rate", "5");
+	REFUSED("--arrival-s needs --arrival-rate", "an arrival time without arrivals", "--arrival-s", "5");
+	REFUSED("--db: expected a libpq conninfo or URI, or sqlite:PATH, got only blanks", "a blank --db", "--db", " \t");
+	REFUSED("--progress-interval: expected 0 (no lines) or a number from 0.1 to 3600, got \"1e-10\"",
+		"a progress interval shorter than 0.1 s", "--progress-interval", "1e-10");
 	REFUSED("unexpected argument \"extra2\": run takes one scenario file", "a second operand", "extra1", "extra2");
 	REFUSED("extra: cannot read the scenario", "one operand is a scenario file", "extra");
 	REFUSED("--workers: expected a comma-separated list without empty items, got \"1,,2\"", "an empty worker count",
@@ -202,6 +206,18 @@ static void test_bad_input(void)
 	path = temp_file_write("server", "[global]\njobs = 5\n[g]\ndb = host=db.example dbname=queue\n");
 	REFUSED(":4: db: a scenario file may name a SQLite file (sqlite:PATH), not a PostgreSQL server to connect to as "
 		"you", "a scenario file's PostgreSQL server, without --trust-scenario", "--scenario", path);
+	unlink(path);
+	path = temp_file_write("loose", "[global]\njobs = 5\nno-progress = banana\n[g]\nstrategy = skip-locked\n");
+	REFUSED("loose.ini:3: no-progress = banana: --no-progress: expected true or false, got \"banana\"",
+		"a flag's key that is neither true nor false", "--scenario", path);
+	unlink(path);
+	path = temp_file_write("interval", "[global]\njobs = 5\nprogress-interval = 0.01\n[g]\nstrategy = skip-locked\n");
+	REFUSED("interval.ini:3: progress-interval = 0.01: --progress-interval: expected 0 (no lines) or a number from 0.1",
+		"a progress interval shorter than 0.1 s in a file", "--scenario", path);
+	unlink(path);
+	path = temp_file_write("arrivals", "[global]\njobs = 5\narrival-s = 3\n[g]\nstrategy = skip-locked\n");
+	REFUSED("arrivals.ini:3: arrival-s = 3: --arrival-s needs --arrival-rate", "arrival-s without arrival-rate in a file",
+		"--scenario", path);
 	unlink(path);
 	path = temp_file_write("badvalue", "[g]\nwork-ms = fast\n");
 	REFUSED("badvalue.ini:2: work-ms = fast: --work-ms: expected a number", "a bad value in a file, located",

@@ -174,6 +174,25 @@ static void test_refusals(void)
 	report_file_free(&f);
 }
 
+/* A file past REPORT_FILE_MAX_BYTES, or one without end, is refused while reading, not read whole. */
+static void test_bounds(void)
+{
+	struct report_file f;
+	char err[512] = "";
+	int rc;
+
+	write_file(" ");
+	check_need(truncate(path, REPORT_FILE_MAX_BYTES + 1) == 0, "growing the file");
+	rc = report_file_read(path, &f, err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, ": larger than the 64 MiB a result file may hold"), "64 MiB and a byte are refused (%s)",
+	      err);
+	report_file_free(&f);
+	err[0] = '\0';
+	rc = report_file_read("/dev/zero", &f, err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, "/dev/zero: larger than the 64 MiB"), "/dev/zero is refused after 64 MiB (%s)", err);
+	report_file_free(&f);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -184,6 +203,7 @@ int main(void)
 	test_round_trip();
 	test_missing_metrics();
 	test_refusals();
+	test_bounds();
 	unlink(path);
 	return check_exit_status();
 }

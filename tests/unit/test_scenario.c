@@ -75,6 +75,63 @@ static void test_bad_files(void)
 	      err);
 }
 
+/* Loads text of len bytes (NUL bytes allowed) as a scenario file; on failure err holds the message. 0 or -1. */
+static int load_bytes(const char *text, size_t len, struct scenario *s, char *err, size_t errlen)
+{
+	const char *path = temp_file_write("bytes", "");
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	check_need(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "writing a scenario");
+	rc = scenario_load(path, s, err, errlen);
+	unlink(path);
+	return rc;
+}
+
+/* Lines as long as real statements, up to SCENARIO_MAX_LINE; NUL bytes and longer lines refused with file:line. */
+static void test_line_limits(void)
+{
+	static char text[2 * SCENARIO_MAX_LINE];
+	struct scenario s;
+	char err[512] = "";
+	const struct scenario_section *sec;
+	size_t head;
+	int rc;
+
+	head = (size_t)snprintf(text, sizeof(text), "[global]\njobs = 1\n[strategy long]\nclaim = SELECT id FROM {jobs} WHERE ");
+	while (head < SCENARIO_MAX_LINE - 100)
+		head += (size_t)snprintf(text + head, sizeof(text) - head, "queue = :queue AND ");
+	head += (size_t)snprintf(text + head, sizeof(text) - head, "true LIMIT 1 ; a comment\n");
+	rc = load("long", text, &s, err, sizeof(err));
+	sec = rc == 0 ? scenario_section(&s, "strategy long") : NULL;
+	CHECK(sec && sec->n_entries == 1 && strlen(sec->entries[0].value) > 60000 &&
+	      strcmp(sec->entries[0].value + strlen(sec->entries[0].value) - 12, "true LIMIT 1") == 0,
+	      "a line of %zu bytes is read whole, its comment cut off (%s)", strlen(strstr(text, "claim")), err);
+	if (rc == 0)
+		scenario_free(&s);
+	snprintf(text, sizeof(text), "[global]\njobs = 1\n; ");
+	memset(text + strlen(text), 'x', SCENARIO_MAX_LINE);
+	strcat(text, "\nworkers = 2\n");
+	CHECK(load("toolong", text, &s, err, sizeof(err)) == -1 &&
+	      strstr(err, "toolong.ini:3: line too long: a line may hold at most 65536 bytes") != NULL,
+	      "a line of 65,538 bytes is refused with its line (%s)", err);
+	rc = load_bytes("[global]\njobs = 1 ;\0\nworkers = 2\n", 32, &s, err, sizeof(err));
+	CHECK(rc == -1 && strstr(err, "bytes.ini:2: a NUL byte in the line: a scenario is text") != NULL,
+	      "a NUL byte is refused with its line, not hiding the rest of the line (%s)", err);
+	if (rc == 0)
+		scenario_free(&s);
+	err[0] = '\0';
+	rc = load("dialect", "\xEF\xBB\xBF[global]\njobs: 5\n  ; an indented comment\nworkers = 1,2 ;a comment\n"
+		  "note = a;b\n[g]\n  jobs = 7\n", &s, err, sizeof(err));
+	sec = rc == 0 ? scenario_section(&s, "global") : NULL;
+	CHECK(sec && sec->n_entries == 3 && strcmp(sec->entries[0].value, "5") == 0 &&
+	      strcmp(sec->entries[1].value, "1,2") == 0 && strcmp(sec->entries[2].value, "a;b") == 0 &&
+	      scenario_section(&s, "g") && scenario_section(&s, "g")->entries[0].line == 7,
+	      "a byte order mark, key: value, indented comments, ; after a blank only, an indented first key (%s)", err);
+	if (rc == 0)
+		scenario_free(&s);
+}
+
 /* Two hand-made runs per strategy to evaluate expectations over. */
 static void make_runs(struct run_result *runs)
 {
@@ -171,6 +228,66 @@ static void test_expectations(void)
 	      expect_check(&e, strategies, 4, err, sizeof(err)) == 0, "a well-formed expectation passes the check");
 	CHECK(expect_eval(&e, runs, 4, &(double){ 0 }, &(double){ 0 }, &(bool){ false }, err, sizeof(err)) == -1 &&
 	      strstr(err, "no run matches naive@99.duplicates") != NULL, "a reference matching no run (%s)", err);
+	expect_free(&e);
+}
+
+/* Checks that text is refused as an assertion with a message containing want. */
+static void check_refused_assertion(const char *what, const char *text, const char *want)
+{
+	struct expectation e;
+	char err[768] = "";
+	int rc = expect_parse("t", text, &e, err, sizeof(err));
+
+	if (rc == 0)
+		expect_free(&e);
+	CHECK(rc == -1 && strstr(err, want) != NULL, "%s: refused with \"%s\" (got \"%s\")", what, want, err);
+}
+
+/* Text of n copies of unit, then tail; a static buffer. */
+static const char *repeated(const char *unit, int n, const char *tail)
+{
+	static char text[8192];
+
+	text[0] = '\0';
+	for (int i = 0; i < n; i++)
+		strcat(text, unit);
+	strcat(text, tail);
+	return text;
+}
+
+/* Deep nesting and long chains are bounded; numbers are decimal and finite; a side that is no number fails. */
+static void test_expectation_bounds(void)
+{
+	struct run_result runs[4];
+	struct expectation e;
+	char err[512] = "";
+	bool pass = true;
+
+	make_runs(runs);
+	check_refused_assertion("100 unary minus signs", repeated("-", 100, "1 == 1"),
+				"expected at most 32 levels of ( and unary - inside each other at column 33");
+	check_refused_assertion("100 parentheses", repeated("(", 100, "1 == 1"),
+				"expected at most 32 levels of ( and unary - inside each other at column 33");
+	check_refused_assertion("a chain of 300 terms", repeated("1 + ", 300, "1 == 1"),
+				"expected at most 256 numbers, references and operators");
+	check_eval(repeated("-", 32, "1 == 1"), runs, true, 1);
+	check_eval("((((((((((((((((((((((((((((((((1)))))))))))))))))))))))))))))))) == 1", runs, true, 1);
+	check_refused_assertion("a hexadecimal number", "naive.duplicates == 0x10", "expected a decimal number");
+	check_refused_assertion("an infinite number", "naive.duplicates < 1e999",
+				"expected a number within the range of a double");
+	check_refused_assertion("a number that ends in a letter", "naive.duplicates < 12abc", "expected a decimal number");
+	check_refused_assertion("a division by 0", "naive.duplicates < 1/0", "expected a divisor other than 0");
+	check_refused_assertion("0/0", "naive.duplicates != 0/0", "expected a divisor other than 0");
+	check_refused_assertion("a division by a sum that is 0", "naive.duplicates / (1 - 1) > 0",
+				"expected a divisor other than 0");
+	check_refused_assertion("numbers that overflow", "naive.duplicates < 1e300 * 1e300",
+				"expected numbers whose result is within the range of a double");
+	check_eval("naive.duplicates < 2e3", runs, true, 7);
+	check_eval("naive.duplicates == .7E1", runs, true, 7);
+	CHECK(expect_parse("t", "naive.duplicates / skip-locked@10.duplicates != 0", &e, err, sizeof(err)) == 0 &&
+	      expect_eval(&e, runs, 4, &(double){ 0 }, &(double){ 0 }, &pass, err, sizeof(err)) == -1 &&
+	      strstr(err, "a side is not a finite number") != NULL,
+	      "a division by a measured 0 fails instead of passing (%s)", err);
 	expect_free(&e);
 }
 
@@ -275,7 +392,9 @@ int main(void)
 {
 	test_good_file();
 	test_bad_files();
+	test_line_limits();
 	test_sql_strategies();
 	test_expectations();
+	test_expectation_bounds();
 	return check_exit_status();
 }
