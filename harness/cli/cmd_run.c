@@ -126,7 +126,10 @@ static int run_point(const struct run_config *cfg, const struct run_plan *plan, 
 	return run_one(plan, &cfg->strategies[s], workers, rep, res, err, errlen);
 }
 
-/* Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT. */
+/*
+ * Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE (also when a
+ * signal stopped a run's setup) or EXIT_ENVIRONMENT.
+ */
 static int run_matrix(const struct run_config *cfg, const struct run_plan *plan, struct run_session *rs)
 {
 	struct report *r = rs->report;
@@ -143,9 +146,10 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				if (signals_interrupted())
 					return EXIT_INCOMPLETE;
 				if (run_point(cfg, plan, s, cfg->workers[p], rep, res, err, sizeof(err)) < 0) {
-					fprintf(stderr, "claimbench: %s: %s\n", guarded ? cfg->guarded.guards[s]->name :
-						cfg->strategies[s].ops->name, err);
-					return EXIT_ENVIRONMENT;
+					fprintf(stderr, "claimbench: %s: %s%s\n", guarded ? cfg->guarded.guards[s]->name :
+						cfg->strategies[s].ops->name,
+						signals_interrupted() ? "interrupted while setting up the run: " : "", err);
+					return signals_interrupted() ? EXIT_INCOMPLETE : EXIT_ENVIRONMENT;
 				}
 				res->group = cfg->group;
 				res->sweep = cfg->sweep;
@@ -574,7 +578,8 @@ int cmd_run(int argc, char **argv)
 	}
 	status = check_defined_statements(&inv, &plan, err, sizeof(err));
 	if (status != EXIT_DONE) {
-		fprintf(stderr, "claimbench run: %s\n", err);
+		fprintf(stderr, "claimbench run: %s%s\n", signals_interrupted() ? "interrupted: " : "", err);
+		status = signals_interrupted() ? EXIT_INCOMPLETE : status;
 		goto out_stop;
 	}
 	status = run_groups(&inv, &plan, &rs);

@@ -2,6 +2,7 @@
 
 #include "engine/admin.h"
 #include "engine/queue_table.h"
+#include "engine/run.h"
 #include "engine/signals.h"
 
 int admin_open(struct admin *a, char *err, size_t errlen)
@@ -54,15 +55,28 @@ int admin_read_final_state(struct admin *a, const struct run_shared *s, struct j
 	return queue_table_final_state(a->conn, s, final, total, err, errlen);
 }
 
+/*
+ * Drops the tables s created on a's connection; once a signal has stopped the run, waiting
+ * RUN_STOPPING_LOCK_WAIT_MS at most for another session's lock on them. 0, or -1 with err.
+ */
+static int drop_tables(struct admin *a, struct run_shared *s, char *err, size_t errlen)
+{
+	if (signals_interrupted() && a->db->set_lock_wait(a->conn, RUN_STOPPING_LOCK_WAIT_MS) < 0) {
+		snprintf(err, errlen, "limiting the wait for a lock: %s", a->db->error_message(a->conn));
+		return -1;
+	}
+	return queue_table_drop(a->conn, s, err, errlen);
+}
+
 void admin_drop_tables(struct admin *a, struct run_shared *s)
 {
 	char err[512];
 
 	if (!a->conn && admin_open(a, err, sizeof(err)) < 0)
 		goto left;
-	if (queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
+	if (drop_tables(a, s, err, sizeof(err)) == 0)
 		return;
-	if (admin_reconnected(a) && queue_table_drop(a->conn, s, err, sizeof(err)) == 0)
+	if (admin_reconnected(a) && drop_tables(a, s, err, sizeof(err)) == 0)
 		return;
 left:
 	fprintf(stderr, "claimbench: %s; its tables are left behind (claimbench cleanup removes them)\n", err);

@@ -41,7 +41,11 @@ bool admin_reconnected(struct admin *a);
 int admin_read_final_state(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
 			   char *err, size_t errlen);
 
-/* Drops the tables s created, connecting anew once after a lost connection; says on stderr when it cannot. */
+/*
+ * Drops the tables s created, connecting anew once after a lost connection; once a signal
+ * has stopped the run it waits RUN_STOPPING_LOCK_WAIT_MS at most for another session's
+ * lock on them. Says on stderr when it cannot.
+ */
 void admin_drop_tables(struct admin *a, struct run_shared *s);
 
 #endif

@@ -133,6 +133,7 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		.final = final,
 		.n_queues = (size_t)cfg->n_queues,
 		.drain = cfg->duration_s <= 0 && !run_stopping(s),
+		.stopped = run_stopping(s),
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
 		.reaped = m->reaped,
