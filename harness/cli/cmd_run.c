@@ -212,6 +212,11 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 		const struct run_config *cfg = &inv->groups[g];
 		const struct work_spec spec = workload_spec(cfg);
 		int64_t *work_ns = workload_make(cfg->jobs + run_config_arrivals(cfg), &spec, cfg->seed);
+		struct restart_command restart = {
+			.command = cfg->faults.restart_command,
+			.limit_s = cfg->faults.restart_limit_s,
+			.stopping = signals_interrupted,
+		};
 		int group_status;
 
 		if (!work_ns) {
@@ -221,8 +226,7 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 		plan->cfg = cfg;
 		plan->work_ns = work_ns;
 		if (cfg->target)
-			plan->restart = (struct server_restart){ .fn = restart_command_run,
-								 .ctx = (void *)cfg->faults.restart_command };
+			plan->restart = (struct server_restart){ .fn = restart_command_run, .ctx = &restart };
 		group_status = run_matrix(cfg, plan, rs);
 		free(work_ns);
 		if (group_status != EXIT_DONE)

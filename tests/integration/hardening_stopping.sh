@@ -7,7 +7,7 @@
 dir=$(mktemp -d)
 chmod 755 "$dir"	# a throwaway cluster under $dir/tmp must be reachable by the postgres user
 locker=
-trap '[ -n "$locker" ] && kill "$locker" 2>/dev/null; stop_test_server; rm -rf "$dir"' EXIT
+trap '[ -n "$locker" ] && kill "$locker" 2>/dev/null; stop_test_server; cp -r "$dir" /tmp/stp/last; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
 # ---- an interrupted drain run keeps the throughput it measured ----
@@ -23,6 +23,24 @@ check_jq "$dir/thru.json" '.results[0] | .complete == false and .completed > 0 a
 run=$(jq '.results[0].run_id' "$dir/thru.json")
 check "and so is the stored one" eval '[ "$("$CLAIMBENCH" export "$run" --format json --results "$store" |
 	jq ".results[0].throughput_jps > 0")" = true ]'
+
+# ---- GNU timeout signals the process and its group: one stop, the results kept ----
+# The run needs 20 s; timeout stops it after 6 (the throwaway server's start included).
+kept=0
+for try in 1 2 3; do
+	timeout --preserve-status -s INT 6 "$CLAIMBENCH" run --strategy skip-locked --workers 2 --jobs 2000 --work-ms 20 \
+		--no-progress --format json --results "$store" >"$dir/timeout.json" 2>"$dir/timeout.err"
+	status=$?
+	if [ "$status" -eq 4 ] && grep -q 'results incomplete (interrupted)' "$dir/timeout.err" &&
+		! grep -q 'results not kept' "$dir/timeout.err" &&
+		jq -e '.results[0] | .complete == false and .completed > 0 and .run_id > 0' "$dir/timeout.json" >/dev/null; then
+		kept=$((kept + 1))
+	else
+		echo "# try $try: exit $status: $(tail -n 2 "$dir/timeout.err")"
+	fi
+done
+check "under timeout -s INT (two signals at once) the run keeps, prints and stores its results, exit 4, 3 tries of 3 ($kept)" \
+	test "$kept" -eq 3
 
 if ! start_test_server; then
 	echo "not ok - a test PostgreSQL server could not be started"
@@ -62,3 +80,31 @@ kill "$locker" 2>/dev/null
 wait "$locker" 2>/dev/null
 locker=
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
+
+# ---- a restart command that hangs: ended at its limit, and at once by a stop ----
+# The command writes its pid, which is its process group's id: group_gone NAME says whether
+# no process of that group is left.
+group_gone() {
+	[ -s "$dir/$1.pid" ] && ! pgrep -g "$(cat "$dir/$1.pid")" >/dev/null
+}
+"$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked --workers 2 --jobs 100000 --work-ms 0 --duration 8 \
+	--restart-at 1 --restart-command "echo \$\$ >$dir/hang1.pid; trap '' TERM; sleep 25" --restart-limit-s 2 \
+	--no-progress --results "$store" >/dev/null 2>"$dir/hang1.err"
+status=$?
+check "a restart command that ignores SIGTERM is ended at --restart-limit-s: the run is incomplete (exit $status)" \
+	eval '[ "$status" -eq 4 ] && grep -q "the restart command was still running after 2 s (--restart-limit-s): ended" "$dir/hang1.err"'
+check "and no process of its group is left" wait_for 5 group_gone hang1
+
+"$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked --workers 2 --jobs 100000 --work-ms 0 --duration 30 \
+	--restart-at 1 --restart-command "echo \$\$ >$dir/hang2.pid; sleep 25" --no-progress --results "$store" \
+	>/dev/null 2>"$dir/hang2.err" &
+pid=$!
+check "the restart command runs" wait_for 30 test -s "$dir/hang2.pid"
+start=$(date +%s%N)
+kill -TERM "$pid"
+wait "$pid"
+status=$?
+took=$(elapsed_ms "$start")
+check "SIGTERM during a restart command that hangs ends it and the run in under 5 s (exit $status, $took ms)" \
+	eval '[ "$status" -eq 4 ] && [ "$took" -lt 5000 ] && grep -q "the restart command was ended by the stop" "$dir/hang2.err"'
+check "and no process of its group is left" wait_for 5 group_gone hang2
