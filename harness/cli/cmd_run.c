@@ -593,7 +593,7 @@ int cmd_run(int argc, char **argv)
 	announce_stored(&r, inv.settings.results);
 	if (status == EXIT_INCOMPLETE)
 		fprintf(stderr, "claimbench: results incomplete%s\n",
-			signals_interrupted() ? " (interrupted)" : " (a worker aborted)");
+			signals_interrupted() ? " (interrupted)" : " (a worker aborted, or the run could not progress)");
 	if (rs.unstored && keep_unstored(&rs, inv.settings.results) != EXIT_DONE && status != EXIT_INCOMPLETE)
 		status = EXIT_ENVIRONMENT;
 out_stop:

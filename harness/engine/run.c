@@ -206,12 +206,22 @@ static bool any_aborted(const struct run_threads *t)
 	return false;
 }
 
-/* Reports aborted workers and producers, and a fault that failed, on stderr. true when there was any. */
+/*
+ * Reports a run stopped for want of progress, aborted workers and producers, and a fault
+ * that failed, on stderr. true when there was any.
+ */
 static bool report_aborts(const struct monitor *m, const char *label)
 {
 	const struct run_threads *t = m->t;
+	const struct run_shared *s = m->s;
 	bool any = m->failed;
 
+	if (atomic_load(&s->no_progress)) {
+		fprintf(stderr, "claimbench: %s: stopped: the run cannot progress: its workers lost their connection or "
+			"crashed %ld times in a row with no job completed; the last: %s\n", label, s->loss_limit,
+			s->no_progress_reason);
+		any = true;
+	}
 	if (m->failed)
 		fprintf(stderr, "claimbench: %s: %s\n", label, m->failure);
 	for (int i = 0; i < t->n_workers; i++) {
@@ -453,6 +463,11 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	atomic_init(&s.producers_running, 0);
 	atomic_init(&s.executions_started, 0);
 	atomic_init(&s.next_identity, workers);
+	atomic_init(&s.losses_in_a_row, 0);
+	atomic_init(&s.no_progress, false);
+	s.loss_limit = (long)workers * RUN_LOSSES_WITHOUT_PROGRESS_PER_WORKER;
+	if (s.loss_limit < RUN_MIN_LOSSES_WITHOUT_PROGRESS)
+		s.loss_limit = RUN_MIN_LOSSES_WITHOUT_PROGRESS;
 	*out = result_of(cfg, choice, workers, repeat, arrivals);
 	s.work_ns = plan->work_ns;
 	s.enqueued_ns = enqueue_times(cfg->jobs, total);

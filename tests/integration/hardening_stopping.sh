@@ -81,6 +81,27 @@ wait "$locker" 2>/dev/null
 locker=
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
 
+# ---- a run that can never progress ends, saying why, and keeps what it measured ----
+# Every execution holds its transaction open through 100 ms of work, and the server ends a
+# session idle in a transaction after 50 ms: every execution loses its connection.
+start=$(date +%s%N)
+timeout 90 "$CLAIMBENCH" run --db "$TEST_DB options='-c idle_in_transaction_session_timeout=50'" \
+	--strategy skip-locked:hold --workers 2 --jobs 20 --work-ms 100 --no-progress --format json \
+	--results "$store" >"$dir/idle.json" 2>"$dir/idle.err"
+status=$?
+took=$(elapsed_ms "$start")
+check "every execution losing its connection: the run ends, exit 4, saying why ($status, $took ms)" eval \
+	'[ "$status" -eq 4 ] && grep -q "stopped: the run cannot progress: its workers lost their connection or crashed 50 times in a row with no job completed; the last: " "$dir/idle.err"'
+check_jq "$dir/idle.json" '.results[0] | .complete == false and .completed == 0 and .run_id > 0 and .reconnects >= 49' \
+	"and its figures are printed and stored, marked incomplete"
+timeout 90 "$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked --workers 2 --jobs 20 --work-ms 10 --crash-rate 1 \
+	--respawn-ms 10 --no-progress --format json --results "$store" >"$dir/crash.json" 2>"$dir/crash.err"
+status=$?
+check "a drain run whose every execution crashes ends, exit 4, saying why ($status)" eval \
+	'[ "$status" -eq 4 ] && grep -q "stopped: the run cannot progress: .* 50 times in a row .*; the last: the worker crashed" "$dir/crash.err"'
+check_jq "$dir/crash.json" '.results[0] | .complete == false and .completed == 0 and .faults_injected >= 50 and .run_id > 0' \
+	"and its figures are kept"
+
 # ---- a restart command that hangs: ended at its limit, and at once by a stop ----
 # The command writes its pid, which is its process group's id: group_gone NAME says whether
 # no process of that group is left.
