@@ -575,6 +575,8 @@ int cmd_run(int argc, char **argv)
 		}
 		announce_throwaway(&throwaway, !cfg->backend);
 		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
+		plan.server_gone = throwaway_server_gone;
+		plan.server_ctx = &throwaway;
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);

@@ -31,18 +31,28 @@ void admin_close(struct admin *a)
 	a->conn = NULL;
 }
 
+bool admin_server_gone(const struct admin *a)
+{
+	return a->server_gone && a->server_gone(a->server_ctx);
+}
+
 bool admin_reconnected(struct admin *a)
 {
-	char err[512];
-
 	if (a->conn && a->db->error_kind(a->conn) != ERR_CONNECTION_LOST)
 		return false;
 	admin_close(a);
-	if (admin_open(a, err, sizeof(err)) < 0) {
-		fprintf(stderr, "claimbench: the harness's own connection was lost and could not be made anew: %s\n", err);
+	if (admin_open(a, a->failure, sizeof(a->failure)) == 0)
+		return true;
+	if (!admin_server_gone(a)) {
+		fprintf(stderr, "claimbench: the harness's own connection was lost and could not be made anew: %s\n",
+			a->failure);
 		return false;
 	}
-	return true;
+	snprintf(a->failure, sizeof(a->failure), "%s", ADMIN_SERVER_GONE);
+	if (!a->said_gone)
+		fprintf(stderr, "claimbench: %s\n", ADMIN_SERVER_GONE);
+	a->said_gone = true;
+	return false;
 }
 
 int admin_read_final_state(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
@@ -50,9 +60,11 @@ int admin_read_final_state(struct admin *a, const struct run_shared *s, struct j
 {
 	if (a->conn && queue_table_final_state(a->conn, s, final, total, err, errlen) == 0)
 		return 0;
-	if (!admin_reconnected(a))
-		return -1;
-	return queue_table_final_state(a->conn, s, final, total, err, errlen);
+	if (admin_reconnected(a))
+		return queue_table_final_state(a->conn, s, final, total, err, errlen);
+	if (!a->conn)
+		snprintf(err, errlen, "reading the final state: %s", a->failure);
+	return -1;
 }
 
 /*
@@ -79,5 +91,7 @@ void admin_drop_tables(struct admin *a, struct run_shared *s)
 	if (admin_reconnected(a) && drop_tables(a, s, err, sizeof(err)) == 0)
 		return;
 left:
+	if (admin_server_gone(a))
+		return;
 	fprintf(stderr, "claimbench: %s; its tables are left behind (claimbench cleanup removes them)\n", err);
 }

@@ -453,7 +453,8 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.w = calloc((size_t)workers, sizeof(*t.w)),
 		.p = calloc((size_t)producers + 1, sizeof(*t.p)),
 	};
-	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts };
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts,
+			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
 	struct pressure pressure = { 0 };
 	struct monitor m;
 	char label[256];
@@ -527,7 +528,8 @@ int run_check_statements(const struct run_plan *plan, const struct strategy_choi
 		.mode = choice->mode,
 		.target = plan->target,
 	};
-	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts };
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts,
+			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
 	int rc = -1;
 
 	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)

@@ -21,6 +21,9 @@ struct run_plan {
 	const char *target;			/* where to connect (conninfo or path) */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	struct server_restart restart;		/* how the server restarts for --restart-at */
+	bool (*server_gone)(void *ctx);		/* whether the throwaway server is gone (its postmaster
+						 * died); NULL on a server of the user's, which cannot be told */
+	void *server_ctx;			/* what server_gone is given */
 };
 
 /*

@@ -42,6 +42,25 @@ done
 check "under timeout -s INT (two signals at once) the run keeps, prints and stores its results, exit 4, 3 tries of 3 ($kept)" \
 	test "$kept" -eq 3
 
+# ---- the throwaway server's postmaster killed: the real reason, no tables said left behind ----
+"$CLAIMBENCH" run --strategy skip-locked --workers 2 --jobs 2000 --work-ms 20 --no-progress --format json \
+	--results "$store" >"$dir/gone.json" 2>"$dir/gone.err" &
+pid=$!
+wait_for 30 jobs_done_at_least "$dir/gone.err" "$pid" 20
+cluster=$(throwaway_dir "$dir/gone.err")
+start=$(date +%s%N)
+kill -KILL "$(head -n 1 "$cluster/data/postmaster.pid")"
+wait "$pid"
+status=$?
+took=$(elapsed_ms "$start")
+check "a run whose throwaway server was killed ends in under 10 s, exit 4 ($status, $took ms)" \
+	eval '[ "$status" -eq 4 ] && [ "$took" -lt 10000 ]'
+check "and says the server is gone, with no empty reason and no tables left on it" eval \
+	'grep -q "the throwaway server is gone: its postmaster is no longer running" "$dir/gone.err" &&
+	! grep -q "left behind" "$dir/gone.err" && ! grep -Eq ": *;|: *\$" "$dir/gone.err"'
+check_jq "$dir/gone.json" '.results[0] | .complete == false and .completed >= 20 and .run_id > 0' \
+	"and what it measured is kept"
+
 if ! start_test_server; then
 	echo "not ok - a test PostgreSQL server could not be started"
 	exit 0
@@ -101,6 +120,15 @@ check "a drain run whose every execution crashes ends, exit 4, saying why ($stat
 	'[ "$status" -eq 4 ] && grep -q "stopped: the run cannot progress: .* 50 times in a row .*; the last: the worker crashed" "$dir/crash.err"'
 check_jq "$dir/crash.json" '.results[0] | .complete == false and .completed == 0 and .faults_injected >= 50 and .run_id > 0' \
 	"and its figures are kept"
+
+# ---- the server's statement timeout is an error kind of its own ----
+# Two workers hold a row lock each through 200 ms of work: the other's claim waits past the
+# 50 ms statement timeout.
+run_json stmt --db "$TEST_DB" --strategy for-update:hold --workers 2 --jobs 10 --work-ms 200 \
+	--statement-timeout-ms 50
+check_jq "$dir/stmt.json" '.results[0] | .errors.statement_timeout > 0 and .errors.other == 0 and
+	.errors_total == .errors.statement_timeout' \
+	"statement timeouts are counted as statement_timeout, not other ($(jq -c .results[0].errors "$dir/stmt.json" 2>/dev/null))"
 
 # ---- a restart command that hangs: ended at its limit, and at once by a stop ----
 # The command writes its pid, which is its process group's id: group_gone NAME says whether
