@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -46,11 +47,14 @@ static void stop_signals(sigset_t *set)
 static void exit_now(int signo)
 {
 	static const char message[] = "claimbench: stopped at once by a second signal; results not kept\n";
+	int saved_errno = errno;
 	ssize_t written;
 
 	(void)signo;
-	if (clock_now_ns() - atomic_load(&first_signal_ns) < SIGNALS_SAME_STOP_MS * 1000000LL)
+	if (clock_now_ns() - atomic_load(&first_signal_ns) < SIGNALS_SAME_STOP_MS * 1000000LL) {
+		errno = saved_errno;	/* the interrupted thread's errno, as it was */
 		return;
+	}
 	written = write(STDERR_FILENO, message, sizeof(message) - 1);
 	(void)written;
 	_exit(EXIT_INCOMPLETE);
