@@ -7,7 +7,7 @@
 dir=$(mktemp -d)
 chmod 755 "$dir"	# a throwaway cluster under $dir/tmp must be reachable by the postgres user
 locker=
-trap '[ -n "$locker" ] && kill "$locker" 2>/dev/null; stop_test_server; cp -r "$dir" /tmp/stp/last; rm -rf "$dir"' EXIT
+trap '[ -n "$locker" ] && kill "$locker" 2>/dev/null; stop_test_server; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
 # ---- an interrupted drain run keeps the throughput it measured ----
