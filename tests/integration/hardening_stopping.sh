@@ -100,6 +100,39 @@ wait "$locker" 2>/dev/null
 locker=
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
 
+# ---- a second signal within 1 s of the first is the same stop; one later ends the process ----
+# The test server's processes are stopped (SIGSTOP), so that the first signal's cancel
+# waits for an answer that does not come and the run cannot end by itself.
+server_pids() {
+	local pm
+	pm=$(head -n 1 "$TEST_SERVER_DIR/data/postmaster.pid")
+	echo "$pm" $(pgrep -P "$pm")
+}
+"$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked --workers 2 --jobs 100000 --work-ms 0 --duration 30 \
+	--no-progress --results "$store" >/dev/null 2>"$dir/twice.err" &
+pid=$!
+wait_for 30 eval '[ "$(test_sql "SELECT count(*) FROM pg_stat_activity WHERE application_name = '"'claimbench'"'
+	AND query LIKE '"'%claimbench_${pid}_jobs%'"'")" -ge 2 ]'
+frozen=$(server_pids)
+trap '[ -n "$locker" ] && kill "$locker" 2>/dev/null; kill -CONT $frozen 2>/dev/null; stop_test_server; rm -rf "$dir"' EXIT
+kill -STOP $frozen
+kill -INT "$pid"
+sleep 0.3
+kill -INT "$pid"
+sleep 0.5
+check "a second signal 0.3 s after the first is the same stop: the run goes on stopping" kill -0 "$pid"
+sleep 0.7
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+status=$?
+took=$(elapsed_ms "$start")
+check "a signal 1.5 s after the first ends the process at once, exit 4 ($status, $took ms)" eval \
+	'[ "$status" -eq 4 ] && [ "$took" -lt 2000 ] && grep -q "stopped at once by a second signal; results not kept" "$dir/twice.err"'
+kill -CONT $frozen
+frozen=
+"$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
+
 # ---- a run that can never progress ends, saying why, and keeps what it measured ----
 # Every execution holds its transaction open through 100 ms of work, and the server ends a
 # session idle in a transaction after 50 ms: every execution loses its connection.
