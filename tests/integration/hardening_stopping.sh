@@ -1,5 +1,6 @@
 # How a run stops: Ctrl-C during the setup against another session's lock, the two
-# signals GNU timeout sends, a restart command that hangs, a run that can never progress,
+# signals GNU timeout sends (one stop) and a second signal well after the first (the end at
+# once), a restart command that hangs, a run that can never progress,
 # the throughput an interrupted drain run keeps, a server that is gone and a statement
 # timeout of the server's own.
 . "$(dirname "$0")/lib.sh"
