@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chart/chart_block.h"
+#include "chart/out_dir.h"
 #include "model/metric_table.h"
 
 /* The height of a chart's image unless its writer sets another, in pixels. */
@@ -509,7 +510,7 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 int chart_write(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c, char *err,
 		size_t errlen)
 {
-	char path[4096];
+	char path[4096], name[256];
 	FILE *f;
 	int rc;
 
@@ -518,15 +519,11 @@ int chart_write(const struct chart_set *set, enum chart_kind kind, const char *d
 	c->name = chart_names[kind].name;
 	c->title = chart_names[kind].title;
 	c->height = CHART_HEIGHT;
-	if (snprintf(path, sizeof(path), "%s/%s.tsv", dir, c->name) >= (int)sizeof(path)) {
-		snprintf(err, errlen, "%s: path too long", dir);
+	snprintf(name, sizeof(name), "%s.tsv", c->name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = out_dir_fopen(dir, name, err, errlen);
+	if (!f)
 		return -1;
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
 	rc = chart_wanted(set, kind) ? write_data(set, f, c) : 0;
 	if (ferror(f) | (fclose(f) != 0) || rc < 0) {
 		snprintf(err, errlen, rc < 0 ? "out of memory writing %s" : "cannot write %s", path);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "chart/chart_plot.h"
+#include "chart/out_dir.h"
 
 extern char **environ;
 
@@ -85,35 +86,51 @@ int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen)
 	return -1;
 }
 
-/* Runs gnuplot once: chart c in terminal term. 0, or -1 with err. */
+/* The descriptor gnuplot writes its image through (its output is set to /dev/fd/N). */
+#define CHART_IMAGE_FD 3
+
+/*
+ * Runs gnuplot once: chart c in terminal term, into dir/NAME.TERM, which claimbench
+ * creates afresh (out_dir_create) and gnuplot writes through the descriptor it inherits,
+ * never by name; its messages are appended to dir/CHART_LOG, which must exist and is not
+ * followed if it is a link. 0, or -1 with err.
+ */
 static int draw_one(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c,
 		    const char *term, char *err, size_t errlen)
 {
 	char settings[6 * CHART_LIST + 512], common[PATH_MAX + 32], script[PATH_MAX + 32];
 	char *argv[] = { "gnuplot", "-e", settings, common, script, NULL };
 	posix_spawn_file_actions_t actions;
-	int status, rc, ret = -1;
+	char image[256];
+	int status, rc, ret = -1, fd;
 	pid_t pid;
 
+	snprintf(image, sizeof(image), "%s.%s", c->name, term);
+	fd = out_dir_create(dir, image, err, errlen);
+	if (fd < 0)
+		return -1;
 	snprintf(settings, sizeof(settings),
-		 "term='%s'; out='%s.%s'; data='%s.tsv'; n=%zu; marks=%zu; colours='%s'; styles='%s'; height=%d; "
+		 "term='%s'; out='/dev/fd/%d'; data='%s.tsv'; n=%zu; marks=%zu; colours='%s'; styles='%s'; height=%d; "
 		 "xlo=%.9g; xhi=%.9g; logx=%d; ylo=%.9g; ymax=%.9g; ymax2=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; dups=%d; panels=%zu; "
 		 "firsts='%s'; ticks='%s'; layer='%s'; phases='%s'",
-		 term, c->name, term, c->name, c->blocks, c->marks, c->colours, c->styles, c->height, c->xlo, c->xhi,
+		 term, CHART_IMAGE_FD, c->name, c->blocks, c->marks, c->colours, c->styles, c->height, c->xlo, c->xhi,
 		 c->log_x, c->ylo, c->ymax, c->ymax2, c->ceiling, c->arrival_rate, (int)c->pooling, c->dups_known, c->panels, c->firsts,
 		 c->ticks, c->layer, c->phases);
 	snprintf(common, sizeof(common), "%s/charts/common.gp", scripts);
 	snprintf(script, sizeof(script), "%s/charts/%s.gp", scripts, c->name);
 	if (posix_spawn_file_actions_init(&actions) != 0) {
 		snprintf(err, errlen, "out of memory");
+		close(fd);
 		return -1;
 	}
 	rc = posix_spawn_file_actions_addchdir_np(&actions, dir);
 	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&actions, fd, CHART_IMAGE_FD);
+	if (!rc)
 		rc = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	if (!rc)
 		rc = posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, CHART_LOG,
-						      O_WRONLY | O_CREAT | O_APPEND, 0666);
+						      O_WRONLY | O_APPEND | O_NOFOLLOW, 0);
 	if (!rc)
 		rc = posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
 	if (!rc)
@@ -136,6 +153,7 @@ static int draw_one(const char *gnuplot, const char *scripts, const char *dir, c
 	ret = 0;
 out:
 	posix_spawn_file_actions_destroy(&actions);
+	close(fd);
 	return ret;
 }
 

@@ -35,7 +35,9 @@ int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen);
 /*
  * Draws chart c, whose data file chart_write put in dir, as dir/NAME.png and
  * dir/NAME.svg: gnuplot (at path gnuplot) runs charts/common.gp then charts/NAME.gp
- * from scripts, in dir, its messages appended to dir/CHART_LOG. 0, or -1 with err.
+ * from scripts, in dir, its messages appended to dir/CHART_LOG (which must exist: the
+ * caller creates it with out_dir_create). The images are created afresh (out_dir_create).
+ * 0, or -1 with err.
  */
 int chart_draw(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c, char *err,
 	       size_t errlen);

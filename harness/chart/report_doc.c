@@ -13,6 +13,7 @@
 #include "chart/doc_markup.h"
 #include "chart/report_doc.h"
 #include "chart/report_settings.h"
+#include "chart/out_dir.h"
 #include "generated/version.h"
 #include "output/diagnosis.h"
 
@@ -460,11 +461,9 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	if (build_tables(d, &t, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", d->dir, mk->file);
-	out = fopen(path, "w");
-	if (!out) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	out = out_dir_fopen(d->dir, mk->file, err, errlen);
+	if (!out)
 		goto out;
-	}
 	snprintf(title, sizeof(title), "claimbench report: %s", d->subject);
 	mk->begin(out, title);
 	write_figures(out, d, &t, mk);

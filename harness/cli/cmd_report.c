@@ -11,6 +11,7 @@
 #include "base/parse.h"
 #include "base/exit_status.h"
 #include "chart/chart_plot.h"
+#include "chart/out_dir.h"
 #include "cli/commands.h"
 #include "chart/report_doc.h"
 #include "output/figures.h"
@@ -152,30 +153,37 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 	return EXIT_DONE;
 }
 
-/* Creates dir and its missing parents. 0, or -1 after printing why. */
+/*
+ * Creates dir's missing parents and makes dir the report's folder (out_dir_claim).
+ * EXIT_DONE; EXIT_USAGE or EXIT_ENVIRONMENT after printing why.
+ */
 static int make_dirs(const char *dir)
 {
-	char path[4096];
+	char path[4096], err[4200];
 	size_t i;
+	int rc;
 
 	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
 		fprintf(stderr, "claimbench report: %s: path too long\n", dir);
-		return -1;
+		return EXIT_USAGE;
 	}
+	for (i = strlen(path); i > 1 && path[i - 1] == '/'; i--)
+		path[i - 1] = '\0';
 	for (i = 1; path[i]; i++) {
 		if (path[i] != '/')
 			continue;
 		path[i] = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST)
-			goto fail;
+		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+			fprintf(stderr, "claimbench report: cannot create %s: %s\n", path, strerror(errno));
+			return EXIT_ENVIRONMENT;
+		}
 		path[i] = '/';
 	}
-	if (mkdir(path, 0777) < 0 && errno != EEXIST)
-		goto fail;
-	return 0;
-fail:
-	fprintf(stderr, "claimbench report: cannot create %s: %s\n", path, strerror(errno));
-	return -1;
+	rc = out_dir_claim(path, err, sizeof(err));
+	if (rc == 0)
+		return EXIT_DONE;
+	fprintf(stderr, "claimbench report: %s\n", err);
+	return rc > 0 ? EXIT_USAGE : EXIT_ENVIRONMENT;
 }
 
 /* The runs of a report grouped for the charts: its queue runs and its guarded runs apart. */
@@ -230,11 +238,15 @@ static int draw_charts(const struct report_sets *s, const char *gnuplot, const c
 		       struct chart *charts, size_t *n)
 {
 	const struct chart_set *set;
-	char err[1024], log[4096];
-	int k;
+	char err[1024];
+	int k, fd;
 
-	snprintf(log, sizeof(log), "%s/%s", dir, CHART_LOG);
-	unlink(log);
+	fd = out_dir_create(dir, CHART_LOG, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		return EXIT_ENVIRONMENT;
+	}
+	close(fd);
 	*n = 0;
 	for (k = 0; k < CHART_COUNT; k++) {
 		set = k >= CHART_FIRST_GUARDED ? &s->guarded : &s->queue;
@@ -315,7 +327,9 @@ int cmd_report(int argc, char **argv)
 	if (status != EXIT_DONE)
 		goto out;
 	dir = a.settings.out ? a.settings.out : sel.default_dir;
-	status = make_dirs(dir) < 0 ? EXIT_ENVIRONMENT : make_report(&sel, gnuplot, scripts, dir);
+	status = make_dirs(dir);
+	if (status == EXIT_DONE)
+		status = make_report(&sel, gnuplot, scripts, dir);
 out:
 	store_run_list_free(&sel.list);
 	store_close(db);

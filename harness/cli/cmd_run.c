@@ -127,7 +127,10 @@ static int run_point(const struct run_config *cfg, const struct run_plan *plan, 
 	return run_one(plan, &cfg->strategies[s], workers, rep, res, err, errlen);
 }
 
-/* Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT. */
+/*
+ * Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE (also when a
+ * signal stopped a run's setup) or EXIT_ENVIRONMENT.
+ */
 static int run_matrix(const struct run_config *cfg, const struct run_plan *plan, struct run_session *rs)
 {
 	struct report *r = rs->report;
@@ -144,9 +147,10 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				if (signals_interrupted())
 					return EXIT_INCOMPLETE;
 				if (run_point(cfg, plan, s, cfg->workers[p], rep, res, err, sizeof(err)) < 0) {
-					fprintf(stderr, "claimbench: %s: %s\n", guarded ? cfg->guarded.guards[s]->name :
-						cfg->strategies[s].ops->name, err);
-					return EXIT_ENVIRONMENT;
+					fprintf(stderr, "claimbench: %s: %s%s\n", guarded ? cfg->guarded.guards[s]->name :
+						cfg->strategies[s].ops->name,
+						signals_interrupted() ? "interrupted while setting up the run: " : "", err);
+					return signals_interrupted() ? EXIT_INCOMPLETE : EXIT_ENVIRONMENT;
 				}
 				res->group = cfg->group;
 				res->sweep = cfg->sweep;
@@ -209,6 +213,11 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 		const struct run_config *cfg = &inv->groups[g];
 		const struct work_spec spec = workload_spec(cfg);
 		int64_t *work_ns = workload_make(cfg->jobs + run_config_arrivals(cfg), &spec, cfg->seed);
+		struct restart_command restart = {
+			.command = cfg->faults.restart_command,
+			.limit_s = cfg->faults.restart_limit_s,
+			.stopping = signals_interrupted,
+		};
 		int group_status;
 
 		if (!work_ns) {
@@ -218,8 +227,7 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 		plan->cfg = cfg;
 		plan->work_ns = work_ns;
 		if (cfg->target)
-			plan->restart = (struct server_restart){ .fn = restart_command_run,
-								 .ctx = (void *)cfg->faults.restart_command };
+			plan->restart = (struct server_restart){ .fn = restart_command_run, .ctx = &restart };
 		group_status = run_matrix(cfg, plan, rs);
 		free(work_ns);
 		if (group_status != EXIT_DONE)
@@ -585,6 +593,8 @@ int cmd_run(int argc, char **argv)
 		}
 		announce_throwaway(&throwaway, !cfg->backend);
 		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
+		plan.server_gone = throwaway_server_gone;
+		plan.server_ctx = &throwaway;
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);
@@ -592,7 +602,8 @@ int cmd_run(int argc, char **argv)
 	}
 	status = check_defined_statements(&inv, &plan, err, sizeof(err));
 	if (status != EXIT_DONE) {
-		fprintf(stderr, "claimbench run: %s\n", err);
+		fprintf(stderr, "claimbench run: %s%s\n", signals_interrupted() ? "interrupted: " : "", err);
+		status = signals_interrupted() ? EXIT_INCOMPLETE : status;
 		goto out_stop;
 	}
 	status = run_groups(&inv, &plan, &rs);
@@ -602,7 +613,7 @@ int cmd_run(int argc, char **argv)
 	announce_stored(&r, inv.settings.results);
 	if (status == EXIT_INCOMPLETE)
 		fprintf(stderr, "claimbench: results incomplete%s\n",
-			signals_interrupted() ? " (interrupted)" : " (a worker aborted)");
+			signals_interrupted() ? " (interrupted)" : " (a worker aborted, or the run could not progress)");
 	if (rs.unstored && keep_unstored(&rs, inv.settings.results) != EXIT_DONE && status != EXIT_INCOMPLETE)
 		status = EXIT_ENVIRONMENT;
 out_stop:

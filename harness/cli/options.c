@@ -608,6 +608,10 @@ const struct option_def command_options[] = {
 		  "claimbench, a server of your own by --restart-command" },
 	{ RUN_ROW("restart-command", OPTION_TEXT, faults.restart_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
 	  .help = "a shell command that restarts your server in immediate mode, for --restart-at with --db" },
+	{ RUN_ROW("restart-limit-s", OPTION_DOUBLE, faults.restart_limit_s), .flags = OPTION_NOT_STORED, .min = 0.1,
+	  .max = 3600, .def = "60", .arg = "S",
+	  .help = "how long --restart-command may run: then its process group is ended (SIGTERM, SIGKILL a second "
+		  "later) and the run is incomplete; a stop ends it at once" },
 	{ RUN_ROW("reconnect-limit-s", OPTION_DOUBLE, faults.reconnect_limit_s), .min = 0.1, .max = 3600, .def = "30",
 	  .arg = "S", .help = "how long a worker or producer keeps connecting anew after losing its connection before "
 			      "it gives up (the run is then incomplete)" },

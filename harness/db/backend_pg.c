@@ -28,12 +28,14 @@ struct db_conn {
 };
 
 /*
- * Maps a SQLSTATE (or its absence) to an error kind. Every error the server sends has a
- * SQLSTATE; one without is libpq's own, a failure to talk to the server: after a server
- * restart libpq may say "server closed the connection unexpectedly" and still report the
- * connection as good.
+ * Maps a SQLSTATE (or its absence) and the primary message to an error kind. Every error
+ * the server sends has a SQLSTATE; one without is libpq's own, a failure to talk to the
+ * server: after a server restart libpq may say "server closed the connection unexpectedly"
+ * and still report the connection as good. 57014 is both a cancel and the statement
+ * timeout; only the message tells them apart (in English: a server whose lc_messages is
+ * another language has its timeouts counted as other).
  */
-static enum error_kind classify(const PGconn *pg, const char *sqlstate)
+static enum error_kind classify(const PGconn *pg, const char *sqlstate, const char *message)
 {
 	if (PQstatus(pg) == CONNECTION_BAD || !sqlstate)
 		return ERR_CONNECTION_LOST;
@@ -45,6 +47,8 @@ static enum error_kind classify(const PGconn *pg, const char *sqlstate)
 		return ERR_SERIALIZATION;
 	if (strncmp(sqlstate, "08", 2) == 0 || strcmp(sqlstate, "57P01") == 0)
 		return ERR_CONNECTION_LOST;
+	if (strcmp(sqlstate, "57014") == 0 && message && strstr(message, "statement timeout"))
+		return ERR_STATEMENT_TIMEOUT;
 	return ERR_OTHER;
 }
 
@@ -63,10 +67,11 @@ static bool result_ok(struct db_conn *conn, const PGresult *res)
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_COPY_IN)
 		return true;
 	if (!res) {
-		set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+		set_error(conn, classify(conn->pg, NULL, NULL), PQerrorMessage(conn->pg));
 		return false;
 	}
-	set_error(conn, classify(conn->pg, PQresultErrorField(res, PG_DIAG_SQLSTATE)),
+	set_error(conn, classify(conn->pg, PQresultErrorField(res, PG_DIAG_SQLSTATE),
+			       PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY)),
 		  PQresultErrorMessage(res));
 	return false;
 }
@@ -340,12 +345,12 @@ static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, i
 	rows = read_pipeline(conn, n, result, out, ncols, maxrows);
 	/* a connection left in pipeline mode is called lost (no SQLSTATE): the worker connects anew */
 	if (!PQexitPipelineMode(conn->pg) && rows >= 0) {
-		set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+		set_error(conn, classify(conn->pg, NULL, NULL), PQerrorMessage(conn->pg));
 		return -1;
 	}
 	return rows;
 send_failed:
-	set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+	set_error(conn, classify(conn->pg, NULL, NULL), PQerrorMessage(conn->pg));
 	PQexitPipelineMode(conn->pg);
 	return -1;
 }
@@ -439,7 +444,7 @@ static int pg_load_jobs(struct db_conn *conn, const char *table, const struct ru
 	rc = result_ok(conn, res) ? 0 : -1;
 	goto drain;
 copy_failed:
-	set_error(conn, classify(conn->pg, NULL), PQerrorMessage(conn->pg));
+	set_error(conn, classify(conn->pg, NULL, NULL), PQerrorMessage(conn->pg));
 drain:
 	PQclear(res);
 	while ((res = PQgetResult(conn->pg)))

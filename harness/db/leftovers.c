@@ -135,3 +135,10 @@ fail:
 	snprintf(err, errlen, "could not write %s: %s", path, strerror(errno));
 	return -1;
 }
+
+int leftovers_server_runs(const char *data_dir)
+{
+	long pid = server_pid(data_dir);
+
+	return pid < 0 ? 0 : works_in(pid, data_dir);
+}

@@ -25,6 +25,12 @@ int leftovers_mark(const char *dir, char *err, size_t errlen);
  */
 int leftovers_stop_server(const char *data_dir, const struct run_as *as);
 
+/*
+ * Whether a PostgreSQL server runs in data_dir: 1 yes, 0 no (no postmaster.pid, or the pid
+ * it names is gone or works elsewhere), -1 nobody can tell (its process cannot be seen).
+ */
+int leftovers_server_runs(const char *data_dir);
+
 /* Removes path (a file, or a directory and all below it, links not followed) acting as as. 0, or -1. */
 int leftovers_remove(const char *path, const struct run_as *as);
 

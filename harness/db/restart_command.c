@@ -1,38 +1,124 @@
 #include <errno.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "db/restart_command.h"
 
 extern char **environ;
 
-int restart_command_run(void *command, char *err, size_t errlen)
-{
-	char *argv[] = { "sh", "-c", command, NULL };
-	posix_spawn_file_actions_t actions;
-	int rc, status;
-	pid_t pid;
+/* How often the wait for the command looks at its limit and at the stop. */
+#define POLL_NS 10000000LL
 
-	if (posix_spawn_file_actions_init(&actions) != 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+/*
+ * Starts sh -c command as pid, in a process group of its own (so that a signal to
+ * claimbench's group does not reach it, and its own children are ended with it), with the
+ * signals claimbench blocks or ignores back to their defaults. 0, or an errno value.
+ */
+static int spawn_command(const char *command, pid_t *pid)
+{
+	char *argv[] = { "sh", "-c", (char *)command, NULL };
+	posix_spawn_file_actions_t actions;
+	posix_spawnattr_t attr;
+	sigset_t none, defaults;
+	int rc;
+
+	sigemptyset(&none);
+	sigemptyset(&defaults);
+	sigaddset(&defaults, SIGINT);
+	sigaddset(&defaults, SIGTERM);
+	sigaddset(&defaults, SIGHUP);
+	sigaddset(&defaults, SIGPIPE);
+	if ((rc = posix_spawn_file_actions_init(&actions)) != 0)
+		return rc;
+	if ((rc = posix_spawnattr_init(&attr)) != 0) {
+		posix_spawn_file_actions_destroy(&actions);
+		return rc;
 	}
 	rc = posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
 	if (rc == 0)
-		rc = posix_spawn(&pid, "/bin/sh", &actions, NULL, argv, environ);
+		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+						     POSIX_SPAWN_SETSIGDEF);
+	if (rc == 0)
+		rc = posix_spawnattr_setpgroup(&attr, 0);
+	if (rc == 0)
+		rc = posix_spawnattr_setsigmask(&attr, &none);
+	if (rc == 0)
+		rc = posix_spawnattr_setsigdefault(&attr, &defaults);
+	if (rc == 0)
+		rc = posix_spawn(pid, "/bin/sh", &actions, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&actions);
-	if (rc != 0) {
-		snprintf(err, errlen, "cannot run the restart command: %s", strerror(rc));
+	return rc;
+}
+
+/*
+ * Waits for pid until the instant until_ns (clock_now_ns) or, when stopping is given, until
+ * it says the run stops. 1 with *status when pid exited, 0 when it still runs, -1 on an
+ * error of waitpid (errno).
+ */
+static int wait_until(pid_t pid, int64_t until_ns, bool (*stopping)(void), int *status)
+{
+	for (;;) {
+		pid_t got = waitpid(pid, status, WNOHANG);
+
+		if (got == pid)
+			return 1;
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if (clock_now_ns() >= until_ns || (stopping && stopping()))
+			return 0;
+		clock_sleep_ns(POLL_NS);
+	}
+}
+
+/* Ends the process group of pid: SIGTERM, SIGKILL after RESTART_COMMAND_GRACE_MS, and reaps pid. */
+static void end_group(pid_t pid)
+{
+	int status;
+
+	kill(-pid, SIGTERM);
+	if (wait_until(pid, clock_now_ns() + RESTART_COMMAND_GRACE_MS * 1000000LL, NULL, &status) == 1) {
+		kill(-pid, SIGKILL);	/* what it started may outlive it */
+		return;
+	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+int restart_command_run(void *arg, char *err, size_t errlen)
+{
+	const struct restart_command *rc = arg;
+	int status, waited, spawned;
+	pid_t pid;
+
+	spawned = spawn_command(rc->command, &pid);
+	if (spawned != 0) {
+		snprintf(err, errlen, "cannot run the restart command: %s", strerror(spawned));
 		return -1;
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			snprintf(err, errlen, "cannot wait for the restart command: %s", strerror(errno));
-			return -1;
-		}
+	waited = wait_until(pid, clock_now_ns() + (int64_t)(rc->limit_s * 1e9), rc->stopping, &status);
+	if (waited < 0) {
+		snprintf(err, errlen, "cannot wait for the restart command: %s", strerror(errno));
+		end_group(pid);
+		return -1;
+	}
+	if (waited == 0) {
+		bool stopped = rc->stopping && rc->stopping();
+
+		end_group(pid);
+		if (stopped)
+			snprintf(err, errlen, "the restart command was ended by the stop");
+		else
+			snprintf(err, errlen, "the restart command was still running after %g s (--restart-limit-s): "
+				 "ended", rc->limit_s);
+		return -1;
 	}
 	if (WIFSIGNALED(status)) {
 		snprintf(err, errlen, "the restart command was killed by signal %d", WTERMSIG(status));

@@ -2,12 +2,26 @@
 #ifndef CLAIMBENCH_RESTART_COMMAND_H
 #define CLAIMBENCH_RESTART_COMMAND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+/* How long a command ended early is given to exit after SIGTERM before its process group is killed. */
+#define RESTART_COMMAND_GRACE_MS 1000
+
+/* The restart command and what bounds it. */
+struct restart_command {
+	const char *command;		/* the shell command (sh -c) */
+	double limit_s;			/* how long it may run before it is ended (--restart-limit-s) */
+	bool (*stopping)(void);		/* whether the run is stopping: the command is then ended at once */
+};
+
 /*
- * Runs command (a const char *) with /bin/sh -c, its output to stderr, and waits for it.
- * It is to restart the server in immediate mode and return once the server accepts
- * connections again. 0 when it exits with status 0, or -1 with err.
+ * Runs the command of a struct restart_command (command) with /bin/sh -c in a process
+ * group of its own, with the default signal dispositions and no signal blocked, its output
+ * to stderr, and waits for it. It is to restart the server in immediate mode and return
+ * once the server accepts connections again. When it outlasts its limit, or the run stops,
+ * its process group is sent SIGTERM, then SIGKILL after RESTART_COMMAND_GRACE_MS. 0 when
+ * it exits with status 0, or -1 with err.
  */
 int restart_command_run(void *command, char *err, size_t errlen);
 

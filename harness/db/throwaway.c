@@ -67,6 +67,16 @@ int throwaway_restart(void *throwaway, char *err, size_t errlen)
 	return tmp_postgres_restart(&t->pg, err, errlen);
 }
 
+bool throwaway_server_gone(void *throwaway)
+{
+	const struct throwaway *t = throwaway;
+	char data[PATH_MAX + 8];
+
+	if (!t->own_server || snprintf(data, sizeof(data), "%s/data", t->pg.dir) >= (int)sizeof(data))
+		return false;
+	return leftovers_server_runs(data) == 0;
+}
+
 void throwaway_close(struct throwaway *t)
 {
 	if (t->own_server)

@@ -41,6 +41,13 @@ int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char
  */
 int throwaway_restart(void *throwaway, char *err, size_t errlen);
 
+/*
+ * Whether the throwaway server (throwaway: a struct throwaway) was started and is gone:
+ * its postmaster no longer runs (killed, or dead of itself). false for a SQLite file, and
+ * when nobody can tell.
+ */
+bool throwaway_server_gone(void *throwaway);
+
 /* Removes the throwaway database, if one was made, and releases the watchdog. */
 void throwaway_close(struct throwaway *t);
 

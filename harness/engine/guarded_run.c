@@ -158,7 +158,8 @@ int guarded_run_one(const struct run_plan *plan, const struct guard_ops *guard, 
 	struct guarded_tables tables = { .db = plan->db, .workload = (enum workload)cfg->guarded.workload };
 	struct guarded_shared g = { .run = &s, .guard = guard, .tables = &tables };
 	struct guarded_worker *w = calloc((size_t)workers, sizeof(*w));
-	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts };
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts,
+			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
 	char label[256], why[512];
 	int started, rc = -1;
 

@@ -252,6 +252,8 @@ static int note_execution(struct worker *w, struct execution *e, int64_t end)
 	const struct run_shared *s = w->shared;
 
 	e->end_ns = end - s->start_ns;
+	if (e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED)
+		run_note_progress(w->shared);
 	if (e->outcome == EXEC_DONE) {
 		w->stats.completed += end >= s->measured_from_ns;
 		live_add(&w->live.completed, 1);

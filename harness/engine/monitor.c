@@ -10,6 +10,9 @@
 /* How often the monitor looks at the threads while they run. */
 #define MONITOR_INTERVAL_NS 20000000
 
+/* How often the monitor looks whether the throwaway server is gone. */
+#define SERVER_CHECK_INTERVAL_NS 500000000LL
+
 /* How often the monitor cancels again the statements of threads that have not yet seen the stop. */
 #define RECANCEL_INTERVAL_NS 100000000
 
@@ -262,6 +265,21 @@ static void inject(struct monitor *m)
 	reap(m, now);
 }
 
+/*
+ * Stops the run of m, failed, when the throwaway server is gone (its postmaster died): no
+ * thread could connect again, and each would try for its reconnect limit.
+ */
+static void watch_server(struct monitor *m, int64_t now)
+{
+	if (now < m->next_server_check_ns)
+		return;
+	m->next_server_check_ns = now + SERVER_CHECK_INTERVAL_NS;
+	if (!admin_server_gone(m->admin))
+		return;
+	fail(m, ADMIN_SERVER_GONE);
+	atomic_store(&m->s->stop, true);
+}
+
 void monitor_watch(struct monitor *m, const char *label)
 {
 	struct run_shared *s = m->s;
@@ -284,6 +302,7 @@ void monitor_watch(struct monitor *m, const char *label)
 			}
 		} else {
 			inject(m);
+			watch_server(m, clock_now_ns());
 		}
 		now = clock_now_ns();
 		if (!run_stopping(s))

@@ -45,6 +45,7 @@ struct monitor {
 	struct sampler sampler;			/* the server's samples */
 	struct interval_lines lines;		/* the --progress-interval lines, across both passes */
 	bool lines_ready;			/* lines is set up: the first pass has begun */
+	int64_t next_server_check_ns;		/* when it looks next whether the throwaway server is gone */
 	bool failed;				/* a fault could not be injected: the run is incomplete */
 	char failure[512];			/* why, when failed */
 };

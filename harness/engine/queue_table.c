@@ -96,6 +96,18 @@ static int create_table(struct db_conn *conn, const struct run_shared *s, const 
 	return owner_create_table(s->db, conn, sql, name, what, err, errlen);
 }
 
+/*
+ * Whether the run of s was stopped before the setup's next step (which a signal that came
+ * after the last cancel could not cancel): true with err saying so.
+ */
+static bool stopped_before(const struct run_shared *s, const char *step, char *err, size_t errlen)
+{
+	if (!run_stopping(s))
+		return false;
+	snprintf(err, errlen, "stopped before %s", step);
+	return true;
+}
+
 int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen)
 {
 	const char *setup = s->strategy->setup_sql[s->db->kind];
@@ -106,15 +118,20 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 	if (create_table(conn, s, create_sql[s->db->kind], s->jobs_name, "creating the queue table", err, errlen) < 0)
 		return -1;
 	s->created_jobs = true;
-	if (setup && create_table(conn, s, setup, s->tickets_name, "creating the strategy's tables", err, errlen) < 0)
+	if (setup && (stopped_before(s, "creating the strategy's tables", err, errlen) ||
+		      create_table(conn, s, setup, s->tickets_name, "creating the strategy's tables", err, errlen) < 0))
 		return -1;
 	s->created_tickets = setup != NULL;
+	if (stopped_before(s, "loading the jobs", err, errlen))
+		return -1;
 	if (s->db->load_jobs(conn, s->jobs_table, s->cfg, n) < 0) {
 		snprintf(err, errlen, "loading %ld jobs: %s", n, s->db->error_message(conn));
 		return -1;
 	}
 	if (publish_counters_sql[s->db->kind] &&
 	    run_sql(conn, s, publish_counters_sql[s->db->kind], "publishing the load's counters", err, errlen) < 0)
+		return -1;
+	if (stopped_before(s, "analysing the queue table", err, errlen))
 		return -1;
 	return run_sql(conn, s, analyze_sql[s->db->kind], "analysing the queue table", err, errlen);
 }

@@ -128,6 +128,7 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		.final = final,
 		.n_queues = (size_t)cfg->n_queues,
 		.drain = cfg->duration_s <= 0 && !run_stopping(s),
+		.stopped = run_stopping(s),
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
 		.reaped = m->reaped,
@@ -203,12 +204,22 @@ static bool any_aborted(const struct run_threads *t)
 	return false;
 }
 
-/* Reports aborted workers and producers, and a fault that failed, on stderr. true when there was any. */
+/*
+ * Reports a run stopped for want of progress, aborted workers and producers, and a fault
+ * that failed, on stderr. true when there was any.
+ */
 static bool report_aborts(const struct monitor *m, const char *label)
 {
 	const struct run_threads *t = m->t;
+	const struct run_shared *s = m->s;
 	bool any = m->failed;
 
+	if (atomic_load(&s->no_progress)) {
+		fprintf(stderr, "claimbench: %s: stopped: the run cannot progress: its workers lost their connection or "
+			"crashed %ld times in a row with no job completed; the last: %s\n", label, s->loss_limit,
+			s->no_progress_reason);
+		any = true;
+	}
 	if (m->failed)
 		fprintf(stderr, "claimbench: %s: %s\n", label, m->failure);
 	for (int i = 0; i < t->n_workers; i++) {
@@ -440,7 +451,8 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.w = calloc((size_t)workers, sizeof(*t.w)),
 		.p = calloc((size_t)producers + 1, sizeof(*t.p)),
 	};
-	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts };
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts,
+			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
 	struct pressure pressure = { 0 };
 	struct monitor m;
 	char label[256];
@@ -450,6 +462,11 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	atomic_init(&s.producers_running, 0);
 	atomic_init(&s.executions_started, 0);
 	atomic_init(&s.next_identity, workers);
+	atomic_init(&s.losses_in_a_row, 0);
+	atomic_init(&s.no_progress, false);
+	s.loss_limit = (long)workers * RUN_LOSSES_WITHOUT_PROGRESS_PER_WORKER;
+	if (s.loss_limit < RUN_MIN_LOSSES_WITHOUT_PROGRESS)
+		s.loss_limit = RUN_MIN_LOSSES_WITHOUT_PROGRESS;
 	*out = result_of(cfg, choice, workers, repeat, arrivals);
 	s.work_ns = plan->work_ns;
 	s.enqueued_ns = enqueue_times(cfg->jobs, total);
@@ -509,7 +526,8 @@ int run_check_statements(const struct run_plan *plan, const struct strategy_choi
 		.mode = choice->mode,
 		.target = plan->target,
 	};
-	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts };
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts,
+			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
 	int rc = -1;
 
 	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)

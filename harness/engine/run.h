@@ -22,6 +22,9 @@ struct run_plan {
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	struct server_restart restart;		/* how the server restarts for --restart-at */
 	bool trust_scenario;			/* --trust-scenario: the scenario's SQL may do what the user may */
+	bool (*server_gone)(void *ctx);		/* whether the throwaway server is gone (its postmaster
+						 * died); NULL on a server of the user's, which cannot be told */
+	void *server_ctx;			/* what server_gone is given */
 };
 
 /*

@@ -1,3 +1,5 @@
+#include <stdio.h>
+
 #include "base/clock.h"
 #include "engine/run_shared.h"
 #include "engine/signals.h"
@@ -42,4 +44,19 @@ void run_open_gate(struct run_shared *s, int64_t duration_ns, int64_t warmup_ns)
 	s->gate_open = true;
 	pthread_cond_broadcast(&s->gate_opened);
 	pthread_mutex_unlock(&s->gate_lock);
+}
+
+void run_note_progress(struct run_shared *s)
+{
+	/* read before written: the line is shared, and is written only after a loss */
+	if (atomic_load_explicit(&s->losses_in_a_row, memory_order_relaxed))
+		atomic_store_explicit(&s->losses_in_a_row, 0, memory_order_relaxed);
+}
+
+void run_note_loss(struct run_shared *s, const char *why)
+{
+	if (atomic_fetch_add(&s->losses_in_a_row, 1) + 1 < s->loss_limit || atomic_exchange(&s->no_progress, true))
+		return;
+	snprintf(s->no_progress_reason, sizeof(s->no_progress_reason), "%s", why);
+	atomic_store(&s->stop, true);
 }

@@ -21,6 +21,14 @@
 #define RUN_WAKE_NS 10000000
 
 /*
+ * A run that cannot progress is stopped: when its workers lost their connection or crashed
+ * this many times per worker in a row (RUN_MIN_LOSSES_WITHOUT_PROGRESS at least), with no
+ * execution committed in between.
+ */
+#define RUN_LOSSES_WITHOUT_PROGRESS_PER_WORKER 10
+#define RUN_MIN_LOSSES_WITHOUT_PROGRESS 50
+
+/*
  * What every worker and producer of one run shares; read-only during the run but for
  * stop, producers_running and the entries of enqueued_ns each producer owns.
  */
@@ -59,6 +67,12 @@ struct run_shared {
 	atomic_long executions_started;		/* executions begun in the run, counted for --KIND-exec */
 	atomic_uint *job_executions;		/* per job (id-1): its executions so far, for the per-execution draws */
 	atomic_int next_identity;		/* the identity the next crashed worker's replacement takes */
+	long loss_limit;			/* losses in a row without progress that stop the run (set before
+						 * threads start) */
+	atomic_long losses_in_a_row;		/* workers' lost connections and crashes since the last
+						 * committed execution */
+	atomic_bool no_progress;		/* set (once) when losses_in_a_row reached loss_limit: the run stops */
+	char no_progress_reason[256];		/* the last loss then; written by the thread that set no_progress */
 };
 
 /* Whether the run of s is stopping: a stop was requested, or a signal arrived. */
@@ -76,6 +90,15 @@ bool run_sleep_until(const struct run_shared *s, int64_t at_ns, const atomic_boo
  * stops. true when it slept the whole time, false when the run is stopping.
  */
 bool run_pause_ns(const struct run_shared *s, int64_t duration_ns);
+
+/* Notes that an execution committed in the run of s: the losses in a row start again from 0. */
+void run_note_progress(struct run_shared *s);
+
+/*
+ * Notes that a worker of the run of s lost its connection or crashed, the last error being
+ * why; the loss that reaches s->loss_limit in a row sets no_progress and stops the run.
+ */
+void run_note_loss(struct run_shared *s, const char *why);
 
 /* Blocks until the start gate of s opens. */
 void run_wait_gate(struct run_shared *s);

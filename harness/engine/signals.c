@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/exit_status.h"
 #include "engine/signals.h"
 
@@ -18,6 +20,9 @@ struct watched {
 
 /* Set by the signal thread at the first signal; read by every thread. */
 static atomic_bool interrupted;
+
+/* The first signal's instant (clock_now_ns), set before a second can reach exit_now. */
+static _Atomic int64_t first_signal_ns;
 
 /* The connections to cancel, guarded by watch_lock. */
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -34,13 +39,23 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-/* The handler of a second signal: ends the process now (async-signal-safe calls only). */
+/*
+ * The handler of the signals after the first: one within SIGNALS_SAME_STOP_MS of the first
+ * is part of the same stop and is ignored; a later one ends the process now
+ * (async-signal-safe calls only).
+ */
 static void exit_now(int signo)
 {
 	static const char message[] = "claimbench: stopped at once by a second signal; results not kept\n";
-	ssize_t written = write(STDERR_FILENO, message, sizeof(message) - 1);
+	int saved_errno = errno;
+	ssize_t written;
 
 	(void)signo;
+	if (clock_now_ns() - atomic_load(&first_signal_ns) < SIGNALS_SAME_STOP_MS * 1000000LL) {
+		errno = saved_errno;	/* the interrupted thread's errno, as it was */
+		return;
+	}
+	written = write(STDERR_FILENO, message, sizeof(message) - 1);
 	(void)written;
 	_exit(EXIT_INCOMPLETE);
 }
@@ -64,8 +79,9 @@ void signals_cancel_again(void)
 }
 
 /*
- * The thread that takes the signals: waits for the first, notes it, lets the next one
- * reach exit_now (even while a cancel is slow to answer), and cancels what is running.
+ * The thread that takes the signals: waits for the first, notes it and its instant, lets
+ * the next ones reach exit_now (even while a cancel is slow to answer), and cancels what
+ * is running.
  */
 static void *take_signals(void *arg)
 {
@@ -77,6 +93,7 @@ static void *take_signals(void *arg)
 	stop_signals(&set);
 	while (sigwait(&set, &signo) != 0)
 		;
+	atomic_store(&first_signal_ns, clock_now_ns());
 	atomic_store(&interrupted, true);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

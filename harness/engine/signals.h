@@ -2,8 +2,11 @@
  * Ctrl-C, SIGTERM and SIGHUP. They are blocked in every thread and taken by one thread of
  * their own, so that nothing is measured or lost in a handler: the first signal notes the
  * stop and cancels the statement of every watched connection, so that a thread blocked in
- * the database (on another session's lock, say) returns at once; a second signal ends the
- * process at once, and the throwaway server's watchdog removes what it leaves behind.
+ * the database (on another session's lock, say) returns at once. Signals within
+ * SIGNALS_SAME_STOP_MS of the first are the same stop (GNU timeout, a terminal's Ctrl-C
+ * and kill(1) of a process group signal both the process and its group); a signal after
+ * that ends the process at once, and the throwaway server's watchdog removes what it
+ * leaves behind.
  */
 #ifndef CLAIMBENCH_SIGNALS_H
 #define CLAIMBENCH_SIGNALS_H
@@ -13,6 +16,9 @@
 #include <stddef.h>
 
 #include "db/backend.h"
+
+/* Signals this close to the first one (ms) are one stop request; a later one ends the process at once. */
+#define SIGNALS_SAME_STOP_MS 1000
 
 /*
  * Blocks SIGINT, SIGTERM and SIGHUP, starts the thread that takes them, and ignores

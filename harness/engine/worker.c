@@ -362,6 +362,7 @@ int worker_reconnect(struct worker *w)
 {
 	char err[512];
 
+	run_note_loss(w->shared, w->conn ? w->shared->db->error_message(w->conn) : "the worker crashed");
 	drop_connection(w, false);
 	if (run_reconnect(w->shared, connect_worker, w, err, sizeof(err)) < 0) {
 		if (*err)

@@ -176,7 +176,8 @@ int worker_prepare_strategy(const struct run_shared *s, struct db_conn *conn, ch
 int worker_check_strategy(const struct run_shared *s, struct db_conn *conn, bool confined, char *err, size_t errlen);
 
 /*
- * After w's connection was lost or dropped: connects anew, with a back-off from 50 ms
+ * After w's connection was lost or dropped: counts the loss toward the run's limit of
+ * losses without progress (run_note_loss), then connects anew, with a back-off from 50 ms
  * to 1 s, until the run's reconnect limit; prepares every statement and the strategy's
  * state afresh. 0, or -1 when it gave up (w then aborted) or the run is stopping.
  */

@@ -28,6 +28,8 @@ struct metrics_input {
 	const struct job_state *final;		/* table state per job at the end, indexed id-1; NULL if unknown */
 	size_t n_queues;			/* task classes: job id j in (j-1) % n_queues, worker w serves w % n_queues; 0 means 1 */
 	bool drain;				/* drain run (every job should finish) rather than a timed one */
+	bool stopped;				/* the run was stopped before its end (a signal): neither a whole
+						 * drain nor its whole duration, so throughput is over what it measured */
 	int64_t duration_ns;			/* length of a timed run; unused in drain runs */
 	int64_t warmup_ns;			/* a timed run's warm-up: completions and enqueues before it are left
 						 * out of throughput, queue wait and end-to-end latency (the workers'

@@ -9,6 +9,7 @@ const char *error_kind_name(enum error_kind kind)
 		[ERR_SQLITE_BUSY] = "sqlite_busy",
 		[ERR_SQLITE_BUSY_SNAPSHOT] = "sqlite_busy_snapshot",
 		[ERR_CONNECTION_LOST] = "connection_lost",
+		[ERR_STATEMENT_TIMEOUT] = "statement_timeout",
 		[ERR_OTHER] = "other",
 	};
 

@@ -11,6 +11,7 @@ enum error_kind {
 	ERR_SQLITE_BUSY,	/* SQLITE_BUSY: the database file is locked */
 	ERR_SQLITE_BUSY_SNAPSHOT, /* SQLITE_BUSY_SNAPSHOT: a WAL read snapshot went stale */
 	ERR_CONNECTION_LOST,	/* the connection to the server broke */
+	ERR_STATEMENT_TIMEOUT,	/* PostgreSQL 57014 by the server's statement_timeout, not a cancel */
 	ERR_OTHER,		/* anything else */
 	ERR_KIND_COUNT
 };

@@ -37,6 +37,7 @@ struct fault_plan {
 	int stall_ms;					/* how long a stall freezes its worker */
 	int respawn_ms;					/* how long after a crash its replacement starts */
 	const char *restart_command;			/* how to restart a user's server (sh -c), or NULL */
+	double restart_limit_s;				/* how long the restart command may run before it is ended */
 	double reconnect_limit_s;			/* how long a lost connection is retried before the thread gives up */
 };
 

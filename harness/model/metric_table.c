@@ -89,6 +89,8 @@ const struct metric metric_table[] = {
 	ERRORS(ERR_SQLITE_BUSY_SNAPSHOT, "sqlite_busy_snapshot", "e_snap",
 	       "SQLITE_BUSY_SNAPSHOT: a WAL snapshot went stale"),
 	ERRORS(ERR_CONNECTION_LOST, "connection_lost", "e_conn", "connection_lost: the connection broke"),
+	ERRORS(ERR_STATEMENT_TIMEOUT, "statement_timeout", "e_stmt",
+	       "statement_timeout: the server's statement_timeout cancelled the statement (PostgreSQL 57014)"),
 	ERRORS(ERR_OTHER, "other", "e_other", "of any other kind"),
 	{ CNT("ledger_mismatches", "ledger_mismatches", ledger_mismatches), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "jobs whose final status in the table disagrees with the ledger" },
