@@ -3,8 +3,22 @@
 # "naive-copy"), and no other file touched, builds; the new binary lists both and runs them
 # (the strategy on a throwaway PostgreSQL, the guard on SQLite), the registry's own
 # strategies in their order around the new one. The copy builds as the binary under test
-# was built, with or without sanitizers; it takes about a minute.
+# was built, with or without sanitizers; it takes about a minute. And the binary under test
+# takes every strategy in every claim mode in one invocation: no fixed bound stops it.
 . "$(dirname "$0")/lib.sh"
+
+# Every strategy:mode pair list shows on PostgreSQL, comma-separated.
+pairs=$("$CLAIMBENCH" list | awk 'NR > 1 && !NF { exit } NR > 1 && $2 != "-" {
+	n = split($2, modes, ",")
+	for (i = 1; i <= n; i++) {
+		sub(/\*/, "", modes[i])
+		printf "%s%s:%s", sep, $1, modes[i]
+		sep = ","
+	}
+}')
+expect_exit 3 'cannot connect to the database' \
+	"every strategy in every claim mode, $(tr , '\n' <<<"$pairs" | wc -l) pairs, is one invocation" \
+	run --db "host=127.0.0.1 port=1 connect_timeout=3" --strategy "$pairs" --jobs 1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,15 +62,24 @@ check "list keeps the registry's order, the copy beside its original" eval \
 	'[ "$(names "$new")" = "$(names "$CLAIMBENCH" | sed "/^skip-locked$/a skip-locked-copy")" ]'
 check "list guards shows naive-copy" eval '"$new" list guards | grep -Eq "^naive-copy +refresh,exclusive-use,resource +yes +yes "'
 
-store=$tmp/results.db
-"$new" run --strategy skip-locked-copy --jobs 40 --workers 4 --work-ms 1 --format json --no-progress \
-	--results "$store" >"$tmp/strategy.json" 2>"$tmp/strategy.err"
-check "skip-locked-copy runs on a throwaway PostgreSQL (exit 0)" test $? -eq 0
-check_jq "$tmp/strategy.json" '.results | length == 1 and (.[0] | .strategy == "skip-locked-copy" and
-	.claim_mode == "hold" and .completed == 40 and .duplicates == 0 and .lost == 0 and .complete)' \
-	"skip-locked-copy completes every job once"
+# check_run NAME FILTER DESCRIPTION ARGS...: runs the new binary with ARGS, its JSON into
+# $tmp/NAME.json; ok when it exits 0 and FILTER holds on that (jq -e alone takes no output for true).
+check_run() {
+	local name=$1 filter=$2 what=$3 status
+	shift 3
+	"$new" run --format json --no-progress --results "$tmp/results.db" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	status=$?
+	if [ "$status" -ne 0 ]; then
+		echo "not ok - $what: exit $status; stderr: $(head -n 2 "$tmp/$name.err")"
+		return
+	fi
+	check_jq "$tmp/$name.json" "$filter" "$what"
+}
 
-"$new" run --workload refresh --guard naive-copy --db "sqlite:$tmp/guard.db" --workers 2 --duration 1 \
-	--format json --no-progress --results "$store" >"$tmp/guard.json" 2>"$tmp/guard.err"
-check "the naive-copy guard runs the refresh workload on SQLite (exit 0)" test $? -eq 0
-check_jq "$tmp/guard.json" '.results | length == 1 and .[0].strategy == "naive-copy"' "the run is naive-copy's"
+check_run strategy '.results | length == 1 and (.[0] | .strategy == "skip-locked-copy" and .claim_mode == "hold" and
+	.completed == 40 and .duplicates == 0 and .lost == 0 and .complete)' \
+	"skip-locked-copy runs on a throwaway PostgreSQL, every job done once" \
+	--strategy skip-locked-copy --jobs 40 --workers 4 --work-ms 1
+check_run guard '.results | length == 1 and .[0].strategy == "naive-copy" and .[0].claim_mode == "refresh"' \
+	"the naive-copy guard runs the refresh workload on SQLite" \
+	--workload refresh --guard naive-copy --db "sqlite:$tmp/guard.db" --workers 2 --duration 1
