@@ -39,7 +39,7 @@ struct guard_lock {
 
 struct guard_ops {
 	const char *name;			/* as typed after --guard */
-	int order;				/* its place in `list guards` and `--guard all`: lower first, equal ones by name */
+	int order;				/* its place in `list guards`, `--guard all`: lower first, ties by name */
 	const char *summary;			/* one line for `claimbench list guards` */
 	unsigned workloads;			/* WORKLOAD_BIT()s of the workloads it guards */
 	unsigned backends;			/* BACKEND_BIT()s of the dialects it has a form in */

@@ -59,7 +59,7 @@ struct strategy_statement {
 
 struct strategy_ops {
 	const char *name;				/* as typed on the command line */
-	int order;					/* its place in `list` and `all`: lower first, equal ones by name */
+	int order;					/* its place in `list` and `all`: lower first, ties by name */
 	const char *summary;				/* one line for `claimbench list` */
 	unsigned backends;				/* BACKEND_BIT()s it has SQL for */
 	/*
