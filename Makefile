@@ -33,6 +33,10 @@ LDLIBS := $(PKG_LIBS) -lm -pthread
 # files that print or store them; scripts/gen-version rewrites it only when they change.
 VERSION_H := $(BUILD)/generated/version.h
 
+# STRATEGY_FILES, GUARD_FILES and their counts, included as "generated/plugins.h": the plugins
+# are the files in strategies/ and guards/ (scripts/gen-plugins), so adding one is adding its file.
+PLUGINS_H := $(BUILD)/generated/plugins.h
+
 MAIN_OBJ := $(BUILD)/harness/cli/main.o
 CORE_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/*/*.c)) $(wildcard strategies/*.c) $(wildcard guards/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -54,13 +58,16 @@ $(UNIT_BIN): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(CORE_OBJ)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(ALL_OBJ): $(BUILD)/%.o: %.c | $(VERSION_H)
+$(ALL_OBJ): $(BUILD)/%.o: %.c | $(VERSION_H) $(PLUGINS_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(VERSION_H): FORCE
 	$(Q)scripts/gen-version $@
+
+$(PLUGINS_H): FORCE
+	$(Q)scripts/gen-plugins $@
 
 -include $(ALL_OBJ:.o=.d)
 

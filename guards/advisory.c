@@ -6,6 +6,7 @@
 
 const struct guard_ops guard_advisory = {
 	.name = "advisory",
+	.order = 40,
 	.summary = "refresh: pg_advisory_xact_lock on a key of the run's own, released at the commit",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),

@@ -8,6 +8,7 @@
 
 const struct guard_ops guard_naive = {
 	.name = "naive",
+	.order = 100,
 	.summary = "every guarded workload: no lock, check-then-act in autocommit statements (the race seed 003 warns of)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH) | WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE) |
 		     WORKLOAD_BIT(WORKLOAD_RESOURCE),

@@ -7,6 +7,7 @@
 
 const struct guard_ops guard_nowait_retry = {
 	.name = "nowait-retry",
+	.order = 30,
 	.summary = "refresh: the status row locked FOR UPDATE NOWAIT, retried after --retry-ms while held",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),

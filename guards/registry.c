@@ -1,34 +1,42 @@
-/* The list of guards: adding one means one file in guards/ and one line here. */
+/*
+ * The list of guards: every file of guards/ that defines one, as the build found them
+ * (generated/plugins.h), sorted by their order, so that adding one is adding its file.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/guard.h"
+#include "generated/plugins.h"
 
-extern const struct guard_ops guard_advisory;
-extern const struct guard_ops guard_naive;
-extern const struct guard_ops guard_nowait_retry;
-extern const struct guard_ops guard_row_lock;
-extern const struct guard_ops guard_row_lock_wait;
-extern const struct guard_ops guard_table_exclusive;
-extern const struct guard_ops guard_table_share;
-extern const struct guard_ops guard_ticket_line;
-extern const struct guard_ops guard_ticket_line_racy;
-extern const struct guard_ops guard_truncate_nowait;
+#define DECLARE(name) extern const struct guard_ops guard_##name;
+GUARD_FILES(DECLARE)
+#undef DECLARE
 
-const struct guard_ops *const guard_registry[] = {
-	&guard_row_lock,
-	&guard_row_lock_wait,
-	&guard_nowait_retry,
-	&guard_advisory,
-	&guard_table_exclusive,
-	&guard_table_share,
-	&guard_truncate_nowait,
-	&guard_ticket_line,
-	&guard_ticket_line_racy,
-	&guard_naive,
-};
+#define ENTRY(name) &guard_##name,
+const struct guard_ops *guard_registry[] = { GUARD_FILES(ENTRY) };
+#undef ENTRY
 
 const size_t guard_registry_len = sizeof(guard_registry) / sizeof(guard_registry[0]);
+
+_Static_assert(sizeof(guard_registry) / sizeof(guard_registry[0]) == GUARD_COUNT, "GUARD_COUNT counts the registry");
+
+/* qsort's order of two registry entries: by order, then by name. */
+static int by_order(const void *a, const void *b)
+{
+	const struct guard_ops *x = *(const struct guard_ops *const *)a;
+	const struct guard_ops *y = *(const struct guard_ops *const *)b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Puts the registry, which the build lists by file name, in the order `list guards` and `all` use, before main runs. */
+__attribute__((constructor)) static void sort_registry(void)
+{
+	qsort(guard_registry, guard_registry_len, sizeof(guard_registry[0]), by_order);
+}
 
 const struct guard_ops *guard_find(const char *name)
 {
@@ -36,6 +44,14 @@ const struct guard_ops *guard_find(const char *name)
 		if (strcmp(guard_registry[i]->name, name) == 0)
 			return guard_registry[i];
 	return NULL;
+}
+
+size_t guard_index(const struct guard_ops *g)
+{
+	for (size_t i = 0; i < guard_registry_len; i++)
+		if (guard_registry[i] == g)
+			return i;
+	return 0;
 }
 
 bool guard_runs_on(const struct guard_ops *g, const struct backend_ops *db)

@@ -8,6 +8,7 @@
 
 const struct guard_ops guard_row_lock = {
 	.name = "row-lock",
+	.order = 10,
 	.summary = "refresh: the status row locked FOR UPDATE; a second comer waits, then skips (seed 003)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),

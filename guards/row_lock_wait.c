@@ -10,6 +10,7 @@
 
 const struct guard_ops guard_row_lock_wait = {
 	.name = "row-lock-wait",
+	.order = 20,
 	.summary = "refresh: row-lock with a wait limit (lock_timeout for Oracle's FOR UPDATE WAIT n); timeouts counted",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),

@@ -7,6 +7,7 @@
 
 const struct guard_ops guard_table_exclusive = {
 	.name = "table-exclusive",
+	.order = 50,
 	.summary = "exclusive-use: users LOCK TABLE cache IN EXCLUSIVE MODE; the refresher waits for them (seed 003)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),

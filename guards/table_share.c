@@ -8,6 +8,7 @@
 
 const struct guard_ops guard_table_share = {
 	.name = "table-share",
+	.order = 60,
 	.summary = "exclusive-use: users LOCK TABLE cache IN SHARE MODE and overlap; the refresher's EXCLUSIVE waits",
 	.workloads = WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),

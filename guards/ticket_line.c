@@ -15,6 +15,7 @@
 
 const struct guard_ops guard_ticket_line = {
 	.name = "ticket-line",
+	.order = 80,
 	.summary = "resource: a ticket in a control table, polled until first (writes) or in the top X (reads) (seed 004)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_RESOURCE),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),

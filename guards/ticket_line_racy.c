@@ -9,6 +9,7 @@
 
 const struct guard_ops guard_ticket_line_racy = {
 	.name = "ticket-line-racy",
+	.order = 90,
 	.summary = "resource: seed 004's line as written, tickets by autocommit INSERT (commit order may differ)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_RESOURCE),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),

@@ -9,6 +9,7 @@
 
 const struct guard_ops guard_truncate_nowait = {
 	.name = "truncate-nowait",
+	.order = 70,
 	.summary = "exclusive-use: the refresher's TRUNCATE asks its lock NOWAIT and fails at once while a user holds",
 	.workloads = WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),

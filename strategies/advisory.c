@@ -177,6 +177,7 @@ static int advisory_finish(struct worker *w, int64_t job_id, int slot)
 
 const struct strategy_ops strategy_advisory = {
 	.name = "advisory",
+	.order = 80,
 	.summary = "pg_try_advisory_lock on the first free of K new jobs, held to completion (que, GoodJob)",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {

@@ -210,6 +210,7 @@ static int batch_finish(struct worker *w, struct batch_job *jobs, int n)
 
 const struct strategy_ops strategy_batch = {
 	.name = "batch",
+	.order = 130,
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT N claims N jobs at once, one completion for all (graphile-worker, PgQueuer)",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {

@@ -59,6 +59,7 @@ static enum claim_result cas_claim(struct worker *w, int64_t *job_id)
 
 const struct strategy_ops strategy_cas = {
 	.name = "cas",
+	.order = 90,
 	.summary = "read the first new job, UPDATE ... WHERE id = $1 AND status = 'new'; 0 rows: lost, retry",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_FLIP),

@@ -57,6 +57,7 @@ static int delete_returning_finish(struct worker *w, int64_t job_id, int slot)
 
 const struct strategy_ops strategy_delete_returning = {
 	.name = "delete-returning",
+	.order = 100,
 	.summary = "DELETE the first unlocked new row RETURNING id (pgmq pop): done at claim; a crash loses it",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {

@@ -29,6 +29,7 @@ static enum claim_result for_update_claim(struct worker *w, int64_t *job_id)
 
 const struct strategy_ops strategy_for_update = {
 	.name = "for-update",
+	.order = 20,
 	.summary = "blocking FOR UPDATE on the first new row (SQLite: BEGIN IMMEDIATE): waiters queue",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS },

@@ -95,6 +95,7 @@ static int move_table_finish(struct worker *w, int64_t job_id, int slot)
 
 const struct strategy_ops strategy_move_table = {
 	.name = "move-table",
+	.order = 110,
 	.summary = "move the first unlocked new row to a claimed table in one transaction (Solid Queue)",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED },

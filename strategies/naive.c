@@ -48,6 +48,7 @@ static int naive_finish(struct worker *w, int64_t job_id, int slot)
 
 const struct strategy_ops strategy_naive = {
 	.name = "naive",
+	.order = 10,
 	.summary = "SELECT the first new row, then UPDATE it, no lock: duplicates under contention",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_FLIP),

@@ -104,6 +104,7 @@ static int notify_idle_wait(struct worker *w)
 
 const struct strategy_ops strategy_notify = {
 	.name = "notify",
+	.order = 120,
 	.summary = "skip-locked's claim; idle workers LISTEN, producers NOTIFY on insert (River, Oban)",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {

@@ -83,6 +83,7 @@ static enum claim_result nowait_claim(struct worker *w, int64_t *job_id)
 
 const struct strategy_ops strategy_nowait_backoff = {
 	.name = "nowait-backoff",
+	.order = 30,
 	.summary = "FOR UPDATE NOWAIT (SQLite: BEGIN IMMEDIATE, no busy wait); on a lock back off, retry",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT },

@@ -1,39 +1,42 @@
-/* The list of strategies: adding one means one file in strategies/ and one line here. */
+/*
+ * The list of strategies: every file of strategies/ that defines one, as the build found
+ * them (generated/plugins.h), sorted by their order, so that adding one is adding its file.
+ */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/strategy.h"
+#include "generated/plugins.h"
 
-extern const struct strategy_ops strategy_advisory;
-extern const struct strategy_ops strategy_batch;
-extern const struct strategy_ops strategy_cas;
-extern const struct strategy_ops strategy_delete_returning;
-extern const struct strategy_ops strategy_move_table;
-extern const struct strategy_ops strategy_naive;
-extern const struct strategy_ops strategy_for_update;
-extern const struct strategy_ops strategy_notify;
-extern const struct strategy_ops strategy_nowait_backoff;
-extern const struct strategy_ops strategy_skip_locked;
-extern const struct strategy_ops strategy_skip_locked_cursor;
-extern const struct strategy_ops strategy_ticket;
-extern const struct strategy_ops strategy_update_returning;
+#define DECLARE(name) extern const struct strategy_ops strategy_##name;
+STRATEGY_FILES(DECLARE)
+#undef DECLARE
 
-const struct strategy_ops *const strategy_registry[] = {
-	&strategy_naive,
-	&strategy_for_update,
-	&strategy_nowait_backoff,
-	&strategy_skip_locked,
-	&strategy_skip_locked_cursor,
-	&strategy_ticket,
-	&strategy_update_returning,
-	&strategy_advisory,
-	&strategy_cas,
-	&strategy_delete_returning,
-	&strategy_move_table,
-	&strategy_notify,
-	&strategy_batch,
-};
+#define ENTRY(name) &strategy_##name,
+const struct strategy_ops *strategy_registry[] = { STRATEGY_FILES(ENTRY) };
+#undef ENTRY
 
 const size_t strategy_registry_len = sizeof(strategy_registry) / sizeof(strategy_registry[0]);
+
+_Static_assert(sizeof(strategy_registry) / sizeof(strategy_registry[0]) == STRATEGY_COUNT,
+	       "STRATEGY_COUNT counts the registry");
+
+/* qsort's order of two registry entries: by order, then by name. */
+static int by_order(const void *a, const void *b)
+{
+	const struct strategy_ops *x = *(const struct strategy_ops *const *)a;
+	const struct strategy_ops *y = *(const struct strategy_ops *const *)b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Puts the registry, which the build lists by file name, in the order `list` and `all` use, before main runs. */
+__attribute__((constructor)) static void sort_registry(void)
+{
+	qsort(strategy_registry, strategy_registry_len, sizeof(strategy_registry[0]), by_order);
+}
 
 const struct strategy_ops *strategy_find(const char *name)
 {

@@ -24,6 +24,7 @@ static enum claim_result skip_locked_claim(struct worker *w, int64_t *job_id)
 
 const struct strategy_ops strategy_skip_locked = {
 	.name = "skip-locked",
+	.order = 40,
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT 1: lockers pass over each other's rows",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {

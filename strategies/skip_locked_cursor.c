@@ -53,6 +53,7 @@ static enum claim_result cursor_claim(struct worker *w, int64_t *job_id)
 
 const struct strategy_ops strategy_skip_locked_cursor = {
 	.name = "skip-locked-cursor",
+	.order = 50,
 	.summary = "a cursor FOR UPDATE SKIP LOCKED, one FETCH, as seed 001's Oracle procedure",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {

@@ -251,6 +251,7 @@ static void ticket_worker_cleanup(struct worker *w)
 
 const struct strategy_ops strategy_ticket = {
 	.name = "ticket",
+	.order = 60,
 	.summary = "take a number in a control table, poll until first X in line, claim, return it",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),

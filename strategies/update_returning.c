@@ -48,6 +48,7 @@ static enum claim_result update_returning_claim(struct worker *w, int64_t *job_i
 
 const struct strategy_ops strategy_update_returning = {
 	.name = "update-returning",
+	.order = 70,
 	.summary = "one UPDATE ... WHERE id = (first new) AND status = 'new' RETURNING id",
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),

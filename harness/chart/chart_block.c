@@ -36,12 +36,12 @@ void chart_put_num(FILE *f, double v)
 		fputs("NaN", f);
 }
 
-void chart_add_block(struct chart *c, const char *strategy, int variant)
+void chart_add_block(struct chart *c, size_t colour, int variant)
 {
 	char rgb[8];
 	size_t len;
 
-	chart_shade(strategy, variant, rgb);
+	chart_shade(colour, variant, rgb);
 	len = strlen(c->colours);
 	snprintf(c->colours + len, sizeof(c->colours) - len, "%s%s", c->blocks ? " " : "", rgb);
 	len = strlen(c->styles);
@@ -51,7 +51,7 @@ void chart_add_block(struct chart *c, const char *strategy, int variant)
 
 void chart_add_case_block(const struct chart_set *set, struct chart *c, size_t k)
 {
-	chart_add_block(c, set->series[set->cases[k].series].strategy, set->cases[k].variant);
+	chart_add_block(c, set->series[set->cases[k].series].colour, set->cases[k].variant);
 }
 
 void chart_add_layer_block(struct chart *c)

@@ -234,7 +234,7 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 		}
 		if (own_ceiling)
 			chart_add_layer_block(c);
-		chart_add_block(c, s->strategy, s->variant);
+		chart_add_block(c, s->colour, s->variant);
 	}
 	top = c->arrival_rate > top ? c->arrival_rate : top;
 	lowest = c->ceiling > 0 ? c->ceiling * fewest : 0;
@@ -283,7 +283,7 @@ static void write_makespan(const struct chart_set *set, FILE *f, struct chart *c
 		x++;
 		if (repeated)
 			chart_add_layer_block(c);
-		chart_add_block(c, set->series[i].strategy, set->series[i].variant);
+		chart_add_block(c, set->series[i].colour, set->series[i].variant);
 	}
 	c->ymax = top > 0 ? top * (1 + Y_HEADROOM) : 1;
 }
@@ -370,7 +370,7 @@ static int write_shares(const struct chart_set *set, FILE *f, struct chart *c)
 				return -1;
 		}
 		x++;
-		chart_add_block(c, set->series[i].strategy, set->series[i].variant);
+		chart_add_block(c, set->series[i].colour, set->series[i].variant);
 	}
 	top *= 1 + Y_HEADROOM;
 	c->ymax = top > SHARES_MIN_TOP ? top : SHARES_MIN_TOP;

@@ -2,7 +2,7 @@
  * The data behind `claimbench report`'s charts: stored runs grouped into series
  * (strategy, claim mode, scenario section, sweep point) and cases (a series at one
  * worker count, its repeats averaged), each chart's tab-separated data file, and
- * the fixed colour of every strategy.
+ * the colours of the strategies.
  */
 #ifndef CLAIMBENCH_CHART_DATA_H
 #define CLAIMBENCH_CHART_DATA_H
@@ -65,6 +65,9 @@ struct chart_series {
 	const char *group;		/* scenario section, "" when none (points into a run) */
 	const char *sweep;		/* sweep point, "" when none (points into a run) */
 	int variant;			/* series of the same strategy before this one: picks its shade */
+	size_t colour;			/* its strategy's colour number (chart_colour): the strategy's place in
+					   the registry; a guard's (a guarded run's) after those; a name neither
+					   registry holds after both, by first appearance in the set */
 };
 
 /* One series at one worker count: the repeats of one measurement. */
@@ -124,14 +127,18 @@ struct chart {
 					   snapshot, 1 a vacuum, instants in s), space-separated */
 };
 
-/* The colour of strategy, "#rrggbb": fixed for the known strategies, grey for any other. */
-const char *chart_strategy_colour(const char *strategy);
+/*
+ * Writes into buf (at least 8 bytes) colour number n as "#rrggbb": a fixed palette for the
+ * first numbers, then generated hues, never grey; different numbers (the first 1024 at least,
+ * four times the blocks a chart draws), different colours.
+ */
+void chart_colour(size_t n, char *buf);
 
 /*
- * Writes into buf (at least 8 bytes) the colour of strategy at shade variant: the
- * strategy's own colour for 0, then alternately lighter and darker ones.
+ * Writes into buf (at least 8 bytes) colour number colour at shade variant: the colour
+ * itself for 0, then alternately lighter and darker ones.
  */
-void chart_shade(const char *strategy, int variant, char *buf);
+void chart_shade(size_t colour, int variant, char *buf);
 
 /*
  * Copies s into buf for a gnuplot data string or a document: control characters and

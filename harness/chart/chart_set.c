@@ -8,51 +8,52 @@
 #include <string.h>
 
 #include "chart/chart_block.h"
+#include "engine/guard.h"
+#include "engine/strategy.h"
 #include "model/metric_table.h"
 
-/* A strategy and its colour. */
-struct strategy_colour {
-	const char *name;	/* strategy name */
-	const char *rgb;	/* "#rrggbb": the Okabe-Ito palette, then Paul Tol's darker ones and black, which
-				   colour-blind readers can tell apart */
+/*
+ * The first colour numbers' colours, "#rrggbb": the Okabe-Ito palette, Paul Tol's darker
+ * ones and black, which colour-blind readers can tell apart, placed so that the strategies
+ * registered when it was written keep the colours earlier reports drew them in.
+ */
+static const char *const palette[] = {
+	"#d55e00", "#0072b2", "#e69f00", "#009e73", "#117733", "#cc79a7", "#56b4e9", "#332288",
+	"#882255", "#999933", "#000000", "#44aa99", "#aa4499", "#cc6677", "#ddcc77", "#88ccee",
 };
 
-static const struct strategy_colour palette[] = {
-	{ "naive", "#d55e00" },
-	{ "for-update", "#0072b2" },
-	{ "nowait-backoff", "#e69f00" },
-	{ "skip-locked", "#009e73" },
-	{ "ticket", "#cc79a7" },
-	{ "update-returning", "#56b4e9" },
-	{ "advisory", "#332288" },
-	{ "cas", "#882255" },
-	{ "delete-returning", "#999933" },
-	{ "move-table", "#000000" },
-};
+#define PALETTE_LEN (sizeof(palette) / sizeof(palette[0]))
 
-/* The colour of a strategy palette does not name. */
-#define FALLBACK_COLOUR "#666666"
+/* The golden ratio's fraction: generated hues this far apart spread evenly round the wheel for any count. */
+#define HUE_STEP 0.6180339887498949
 
 /* How far each shade variant moves towards white (> 0) or black (< 0); variant 0 is the colour itself. */
 static const double shade_mix[] = { 0, 0.45, -0.3, 0.7, -0.5 };
 
-const char *chart_strategy_colour(const char *strategy)
+void chart_colour(size_t n, char *buf)
 {
-	size_t i;
+	size_t m = n - PALETTE_LEN;
+	/* HSV: a hue HUE_STEP round the wheel from the last, saturated enough never to be grey, in four tones. */
+	double hue = fmod(0.05 + (double)m * HUE_STEP, 1.0) * 6, s = m / 2 % 2 ? 0.55 : 0.8, v = m % 2 ? 0.65 : 0.9;
+	int sector = (int)hue % 6;
+	double f = hue - floor(hue), p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+	const double rgb[6][3] = { { v, t, p }, { q, v, p }, { p, v, t }, { p, q, v }, { t, p, v }, { v, p, q } };
 
-	for (i = 0; strategy && i < sizeof(palette) / sizeof(palette[0]); i++)
-		if (strcmp(strategy, palette[i].name) == 0)
-			return palette[i].rgb;
-	return FALLBACK_COLOUR;
+	if (n < PALETTE_LEN)
+		snprintf(buf, 8, "%s", palette[n]);
+	else
+		snprintf(buf, 8, "#%02x%02x%02x", (unsigned int)lround(rgb[sector][0] * 255),
+			 (unsigned int)lround(rgb[sector][1] * 255), (unsigned int)lround(rgb[sector][2] * 255));
 }
 
-void chart_shade(const char *strategy, int variant, char *buf)
+void chart_shade(size_t colour, int variant, char *buf)
 {
-	const char *rgb = chart_strategy_colour(strategy);
+	char rgb[8];
 	size_t n = sizeof(shade_mix) / sizeof(shade_mix[0]);
 	double mix = shade_mix[variant < 0 ? 0 : (size_t)variant % n];
 	unsigned int c[3], i;
 
+	chart_colour(colour, rgb);
 	sscanf(rgb, "#%2x%2x%2x", &c[0], &c[1], &c[2]);
 	for (i = 0; i < 3; i++)
 		c[i] = (unsigned int)lround(mix >= 0 ? c[i] + (255 - c[i]) * mix : c[i] * (1 + mix));
@@ -86,6 +87,36 @@ static bool same_series(const struct chart_series *s, const struct run_result *r
 	       strcmp(s->group, or_empty(run->group)) == 0 && strcmp(s->sweep, or_empty(run->sweep)) == 0;
 }
 
+/* Whether a run of claim mode mode is a guarded run's: its mode column names its workload. */
+static bool guarded_mode(const char *mode)
+{
+	for (int w = WORKLOAD_QUEUE + 1; w < WORKLOAD_COUNT; w++)
+		if (strcmp(mode, workload_names[w]) == 0)
+			return true;
+	return false;
+}
+
+/* The colour number of series s (chart_series.colour), the set's series before it numbered. */
+static size_t colour_of(const struct chart_set *set, const struct chart_series *s)
+{
+	size_t unlisted = strategy_registry_len + guard_registry_len, next = unlisted;
+	const struct strategy_ops *st = guarded_mode(s->mode) ? NULL : strategy_find(s->strategy);
+	const struct guard_ops *g = guarded_mode(s->mode) ? guard_find(s->strategy) : NULL;
+
+	if (st)
+		return strategy_index(st);
+	if (g)
+		return strategy_registry_len + guard_index(g);
+	for (size_t i = 0; i < set->n_series; i++) {
+		if (set->series[i].colour < unlisted)
+			continue;
+		if (strcmp(set->series[i].strategy, s->strategy) == 0)
+			return set->series[i].colour;
+		next = set->series[i].colour >= next ? set->series[i].colour + 1 : next;
+	}
+	return next;
+}
+
 /* Fills series s from run, its variant counted among the set's series so far. */
 static void init_series(const struct chart_set *set, struct chart_series *s, const struct run_result *run)
 {
@@ -104,6 +135,7 @@ static void init_series(const struct chart_set *set, struct chart_series *s, con
 	for (i = 0; i < set->n_series; i++)
 		if (strcmp(set->series[i].strategy, s->strategy) == 0)
 			s->variant++;
+	s->colour = colour_of(set, s);
 }
 
 /* Orders cases by series, then by worker count. */

@@ -57,7 +57,7 @@ static void write_fault_marks(const struct chart_set *set, FILE *f, struct chart
 			if (!opened)
 				fprintf(f, "\n\n\"faults\"\t\"rgb\"\t\"kind\"\n");
 			opened = true;
-			chart_shade(set->series[set->cases[k].series].strategy, set->cases[k].variant, colour);
+			chart_shade(set->series[set->cases[k].series].colour, set->cases[k].variant, colour);
 			sscanf(colour, "#%6x", &rgb);
 			fprintf(f, "%.3f\t%u\t\"%s\"\n", (double)run->faults[i].at_ns / 1e9, rgb,
 				fault_kind_name(run->faults[i].kind));

@@ -103,7 +103,7 @@ static void html_figures(FILE *out, const struct chart_set *set, const struct fi
 	fputs("</tr>\n", out);
 	for (r = 0; r < f->n_rows; r++) {
 		k = set->case_of[r];
-		chart_shade(set->series[set->cases[k].series].strategy, set->cases[k].variant, rgb);
+		chart_shade(set->series[set->cases[k].series].colour, set->cases[k].variant, rgb);
 		fprintf(out, "<tr><td>%lld%s</td>", set->runs[r].run.run_id, set->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			fputs(f->columns[c].text ? "<td class=\"t\">" : "<td>", out);

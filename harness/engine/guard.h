@@ -6,7 +6,8 @@
  * how that statement meets a lock another session holds, and the mode its grants hold.
  * The workloads' own statements (read the cache, refresh it, take a ticket) are the
  * harness's (engine/guarded_tables.c). SQL names the run's tables {cache} and {control}.
- * A guard is one file in guards/ and one line of guards/registry.c.
+ * A guard is one file, guards/NAME.c, defining "const struct guard_ops guard_NAME": the
+ * build finds it there (scripts/gen-plugins) and guards/registry.c lists it.
  */
 #ifndef CLAIMBENCH_GUARD_H
 #define CLAIMBENCH_GUARD_H
@@ -38,6 +39,7 @@ struct guard_lock {
 
 struct guard_ops {
 	const char *name;			/* as typed after --guard */
+	int order;				/* its place in `list guards`, `--guard all`: lower first, ties by name */
 	const char *summary;			/* one line for `claimbench list guards` */
 	unsigned workloads;			/* WORKLOAD_BIT()s of the workloads it guards */
 	unsigned backends;			/* BACKEND_BIT()s of the dialects it has a form in */
@@ -49,12 +51,18 @@ struct guard_ops {
 	bool ticket_line;			/* resource: a request takes a ticket in the line and polls until its turn */
 };
 
-/* Every guard claimbench knows, in the order `list guards` and `--guard all` use. */
-extern const struct guard_ops *const guard_registry[];
+/*
+ * Every guard claimbench knows, by order then name: the order `list guards` and `--guard all`
+ * use. Sorted before main runs; read-only from then on.
+ */
+extern const struct guard_ops *guard_registry[];
 extern const size_t guard_registry_len;
 
 /* The guard called name, or NULL. */
 const struct guard_ops *guard_find(const char *name);
+
+/* The registry index of g, a registered guard. */
+size_t guard_index(const struct guard_ops *g);
 
 /* True when g has a form in db's dialect and db has every capability that form relies on. */
 bool guard_runs_on(const struct guard_ops *g, const struct backend_ops *db);

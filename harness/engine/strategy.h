@@ -2,8 +2,9 @@
  * The strategy interface, one struct per strategy (like fio's ioengines): what it
  * is, where it runs, its SQL per dialect, its own options and per-worker state, and the
  * claim hook the worker loop calls. SQL templates name the run's tables as {jobs} and
- * {tickets}. A strategy is one file in strategies/ and one line of the registry; those a
- * scenario file defines in SQL are built by strategies/sql_defined.c (engine/sql_strategy.h).
+ * {tickets}. A strategy is one file, strategies/NAME.c, defining "const struct strategy_ops
+ * strategy_NAME": the build finds it there (scripts/gen-plugins) and the registry lists it;
+ * those a scenario file defines in SQL are built by strategies/sql_defined.c (engine/sql_strategy.h).
  */
 #ifndef CLAIMBENCH_STRATEGY_H
 #define CLAIMBENCH_STRATEGY_H
@@ -65,6 +66,7 @@ struct result_contract {
 
 struct strategy_ops {
 	const char *name;				/* as typed on the command line */
+	int order;					/* its place in `list` and `all`: lower first, ties by name */
 	const char *summary;				/* one line for `claimbench list` */
 	unsigned backends;				/* BACKEND_BIT()s it has SQL for */
 	/*
@@ -177,8 +179,11 @@ struct strategy_ops {
 	int (*finish_batch)(struct worker *w, struct batch_job *jobs, int n);
 };
 
-/* Every strategy claimbench knows, in the order `list` and `all` use. */
-extern const struct strategy_ops *const strategy_registry[];
+/*
+ * Every strategy claimbench knows, by order then name: the order `list` and `all` use.
+ * Sorted before main runs; read-only from then on.
+ */
+extern const struct strategy_ops *strategy_registry[];
 extern const size_t strategy_registry_len;
 
 /* The strategy called name, or NULL. */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "generated/plugins.h"
 #include "model/faults.h"
 
 
@@ -47,8 +48,17 @@ enum workload {
 
 #define WORKLOAD_BIT(w) (1u << (w))
 
-#define MAX_STRATEGIES 16
-#define MAX_GUARDS 16
+/*
+ * Strategies one run group runs at most: every registered one in each claim mode, and as
+ * many again for those a scenario defines in SQL. Sized from the registry, which `all` fits.
+ */
+#define MAX_STRATEGIES (2 * STRATEGY_COUNT * MODE_COUNT)
+
+/* Guards one run group runs at most: every registered one, twice over for a list that repeats one. */
+#define MAX_GUARDS (2 * GUARD_COUNT)
+
+_Static_assert(MAX_STRATEGIES >= MAX_GUARDS, "run_config.left_out holds the guards \"all\" leaves out too");
+
 #define MAX_WORKER_POINTS 32
 #define MAX_WORKERS 1024
 #define MAX_QUEUES 16
@@ -74,9 +84,6 @@ struct strategy_choice {
 	enum claim_mode mode;		/* its claim mode for this invocation */
 	size_t kind;			/* its place in the registry: its settings are strategy_configs[kind] */
 };
-
-/* Strategies the registry may hold: each has a settings slot in every run_config. */
-#define MAX_STRATEGY_KINDS 32
 
 /* Room for one strategy's own settings: the struct its option rows point into. */
 #define STRATEGY_CONFIG_MAX 128
@@ -154,7 +161,7 @@ struct run_config {
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	struct pressure_plan pressure;			/* the server's sampling and MVCC pressure phases */
 	struct guarded_plan guarded;			/* a guarded-resource workload's settings */
-	union strategy_config strategy_configs[MAX_STRATEGY_KINDS]; /* each registered strategy's settings, by registry index */
+	union strategy_config strategy_configs[STRATEGY_COUNT]; /* each registered strategy's settings, by registry index */
 	bool no_progress;				/* draw no progress line on stderr */
 	double progress_interval_s;			/* print each interval's figures on stderr this often; 0: never */
 };

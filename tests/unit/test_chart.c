@@ -12,6 +12,7 @@
 #include "chart/chart_data.h"
 #include "chart/report_settings.h"
 #include "check.h"
+#include "engine/strategy.h"
 #include "measure/server_metrics.h"
 #include "model/metric_table.h"
 #include "model/run_param.h"
@@ -26,20 +27,63 @@ static void fake_run(struct store_run *s, const char *strategy, const char *mode
 	s->run.repeat = repeat;
 }
 
+/* Colour numbers: distinct colours, none grey but the palette's black; the shades of one. */
 static void test_palette(void)
 {
-	char rgb[8];
+	static char rgb[1024][8];
+	bool distinct = true, grey = false;
+	char shade[8];
 
-	CHECK(strcmp(chart_strategy_colour("skip-locked"), "#009e73") == 0, "skip-locked has its fixed colour");
-	CHECK(strcmp(chart_strategy_colour("naive"), chart_strategy_colour("for-update")) != 0,
-	      "two strategies differ in colour");
-	CHECK(strcmp(chart_strategy_colour("my-own"), chart_strategy_colour(NULL)) == 0,
-	      "an unknown strategy gets the fallback colour");
-	chart_shade("naive", 0, rgb);
-	CHECK(strcmp(rgb, chart_strategy_colour("naive")) == 0, "shade 0 is the strategy's colour");
-	chart_shade("naive", 1, rgb);
-	CHECK(strcmp(rgb, chart_strategy_colour("naive")) != 0 && rgb[0] == '#' && strlen(rgb) == 7,
-	      "shade 1 is another #rrggbb (%s)", rgb);
+	for (size_t n = 0; n < sizeof(rgb) / sizeof(rgb[0]); n++) {
+		unsigned int c[3];
+
+		chart_colour(n, rgb[n]);
+		sscanf(rgb[n], "#%2x%2x%2x", &c[0], &c[1], &c[2]);
+		grey |= c[0] == c[1] && c[1] == c[2] && strcmp(rgb[n], "#000000") != 0;
+		for (size_t i = 0; i < n; i++)
+			distinct &= strcmp(rgb[i], rgb[n]) != 0;
+	}
+	CHECK(distinct, "the first 1024 colour numbers have 1024 colours");
+	CHECK(!grey, "no colour number is grey");
+	chart_shade(3, 0, shade);
+	CHECK(strcmp(shade, rgb[3]) == 0, "shade 0 is the colour itself");
+	chart_shade(3, 1, shade);
+	CHECK(strcmp(shade, rgb[3]) != 0 && shade[0] == '#' && strlen(shade) == 7, "shade 1 is another #rrggbb (%s)",
+	      shade);
+}
+
+/*
+ * Every registered strategy, two a scenario defines (one twice) and a guarded run of a guard
+ * named like a strategy: each name its own colour, skip-locked the one it always had.
+ */
+static void test_strategy_colours(void)
+{
+	size_t n = strategy_registry_len + 4, i, j;
+	struct store_run *runs = calloc(n, sizeof(*runs));
+	struct chart_set set;
+	char a[8], b[8];
+	bool distinct = true;
+
+	for (i = 0; i < strategy_registry_len; i++)
+		fake_run(&runs[i], strategy_registry[i]->name, "hold", 2, 1);
+	fake_run(&runs[i++], "my-own", "flip", 2, 1);
+	fake_run(&runs[i++], "other-own", "flip", 2, 1);
+	fake_run(&runs[i++], "my-own", "hold", 2, 1);
+	fake_run(&runs[i++], "naive", "refresh", 2, 1);
+	CHECK(chart_set_build(&set, runs, n) == 0, "the runs are grouped");
+	for (i = 0; i < set.n_series; i++)
+		for (j = 0; j < i; j++) {
+			chart_shade(set.series[i].colour, 0, a);
+			chart_shade(set.series[j].colour, 0, b);
+			distinct &= strcmp(a, b) != 0 || strcmp(set.series[i].strategy, set.series[j].strategy) == 0;
+		}
+	CHECK(distinct, "every strategy, defined one and guard has a colour of its own among %zu series", set.n_series);
+	CHECK(set.series[strategy_registry_len + 2].colour == set.series[strategy_registry_len].colour,
+	      "a defined strategy's second claim mode keeps its colour");
+	chart_shade(set.series[strategy_index(strategy_find("skip-locked"))].colour, 0, a);
+	CHECK(strcmp(a, "#009e73") == 0, "skip-locked keeps its colour (%s)", a);
+	chart_set_free(&set);
+	free(runs);
 }
 
 static void test_clean_label(void)
@@ -518,6 +562,7 @@ int main(void)
 	char dir[] = "/tmp/claimbench-test-chart-XXXXXX";
 
 	test_palette();
+	test_strategy_colours();
 	test_clean_label();
 	test_grouping();
 	test_wanted();

@@ -1,11 +1,13 @@
 /*
- * Unit tests of the strategy registry (strategies/registry.c): every strategy's
- * declaration checked as a registration check would, and lookups by name.
+ * Unit tests of the strategy and guard registries (strategies/registry.c, guards/registry.c):
+ * every strategy's declaration checked as a registration check would, each name once, the
+ * order list uses, and lookups by name.
  */
 #include <stdbool.h>
 #include <string.h>
 
 #include "check.h"
+#include "engine/guard.h"
 #include "engine/strategy.h"
 
 /* Whether a per-dialect query is given for some dialect. */
@@ -66,10 +68,37 @@ static void test_registry(void)
 	for (size_t i = 0; i < strategy_registry_len; i++)
 		check_strategy(strategy_registry[i]);
 	CHECK(strategy_find("no-such-strategy") == NULL, "strategy_find returns NULL for an unknown name");
+	for (size_t i = 1; i < strategy_registry_len; i++) {
+		const struct strategy_ops *a = strategy_registry[i - 1], *b = strategy_registry[i];
+
+		CHECK(a->order < b->order || (a->order == b->order && strcmp(a->name, b->name) < 0),
+		      "%s comes before %s: by order, then by name, and no name twice", a->name, b->name);
+	}
+	for (size_t i = 0; i < strategy_registry_len; i++)
+		CHECK(strategy_find(strategy_registry[i]->name) == strategy_registry[i] &&
+			      strategy_index(strategy_registry[i]) == i,
+		      "%s is found by its name at its place", strategy_registry[i]->name);
+}
+
+/* Every registered guard: in order, each name once, found by its name at its place. */
+static void test_guard_registry(void)
+{
+	CHECK(guard_registry_len >= 10, "the registry holds the ten guards of seeds 003 and 004");
+	for (size_t i = 1; i < guard_registry_len; i++) {
+		const struct guard_ops *a = guard_registry[i - 1], *b = guard_registry[i];
+
+		CHECK(a->order < b->order || (a->order == b->order && strcmp(a->name, b->name) < 0),
+		      "%s comes before %s: by order, then by name, and no name twice", a->name, b->name);
+	}
+	for (size_t i = 0; i < guard_registry_len; i++)
+		CHECK(guard_find(guard_registry[i]->name) == guard_registry[i] && guard_index(guard_registry[i]) == i,
+		      "%s is found by its name at its place", guard_registry[i]->name);
+	CHECK(guard_find("no-such-guard") == NULL, "guard_find returns NULL for an unknown name");
 }
 
 int main(void)
 {
 	test_registry();
+	test_guard_registry();
 	return check_exit_status();
 }
