@@ -17,14 +17,6 @@
 /* A change this small relative to the means is rounding in the means, and counts as none. */
 #define CHANGE_ROUNDING 1e-9
 
-void compare_default_tolerance(struct compare_tolerance *t)
-{
-	*t = (struct compare_tolerance){
-		.throughput_drop_pct = COMPARE_THROUGHPUT_DROP_PCT,
-		.jain_drop = COMPARE_JAIN_DROP,
-	};
-}
-
 const char *compare_verdict_name(enum compare_verdict v)
 {
 	switch (v) {

@@ -109,9 +109,6 @@ struct compare_result {
 	bool untested;				/* a compared group has fewer than 2 runs on a side: no significance */
 };
 
-/* Fills t with the defaults above. */
-void compare_default_tolerance(struct compare_tolerance *t);
-
 /*
  * Welch's t-test on two summaries. Invalid (valid false) when either has fewer than 2
  * values. With both standard deviations 0, t is 0 for equal means (not significant) and

@@ -13,11 +13,6 @@ static const char *const snapshot_begin_sql[BACKEND_COUNT] = {
 };
 static const char snapshot_read_sql[] = "SELECT count(*) FROM %s";
 
-bool pressure_planned(const struct run_config *cfg)
-{
-	return cfg->pressure.snapshot_s > 0 || cfg->pressure.vacuum.n_at > 0;
-}
-
 /* Connects *conn for p and has a signal cancel its statements. 0, or -1 with err. */
 static int connect_one(struct pressure *p, struct db_conn **conn, char *err, size_t errlen)
 {

@@ -38,9 +38,6 @@ struct pressure {
 	pthread_t thread;				/* its thread */
 };
 
-/* Whether cfg plans any pressure phase. */
-bool pressure_planned(const struct run_config *cfg);
-
 /*
  * Prepares p for the run s and, when it plans phases, opens their connections (each
  * cancelled by a signal). 0, or -1 with err.

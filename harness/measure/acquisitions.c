@@ -42,6 +42,7 @@
  * grant_ns); an acquisition never granted (grant_ns -1) over [start_ns, release_ns), or
  * [start_ns, duration_ns) when release_ns is -1. Ends before beginnings at one instant.
  */
+#include "base/order.h"
 #include "measure/acquisitions.h"
 #include "model/metric_table.h"
 
@@ -85,12 +86,6 @@ struct span_event {
 static void *alloc_zeroed(size_t n, size_t size)
 {
 	return calloc(n ? n : 1, size);
-}
-
-/* -1, 0 or 1 as a is below, equal to or above b. */
-static int cmp_i64(int64_t a, int64_t b)
-{
-	return (a > b) - (a < b);
 }
 
 /* qsort order of int64_t values, ascending. */

@@ -129,6 +129,7 @@
  * (executions, completed, duplicates, dup_jobs, overlaps, makespan) but in none
  * that needs the job's planned work, enqueue time or final status.
  */
+#include "base/order.h"
 #include "measure/metrics.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -161,12 +162,6 @@ struct pending_job {
 static void *alloc_zeroed(size_t n, size_t size)
 {
 	return calloc(n ? n : 1, size);
-}
-
-/* -1, 0 or 1 as a is below, equal to or above b. */
-static int cmp_i64(int64_t a, int64_t b)
-{
-	return (a > b) - (a < b);
 }
 
 /* qsort order of executions: by job_id, then start_ns, then the other fields (a total order). */
