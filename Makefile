@@ -1,6 +1,6 @@
 # claimbench: `make` builds $(BUILD)/claimbench and the unit tests; `make demo` installs what
 # is missing, builds and runs the seed 001 experiment; `make check` runs the fast tier of the
-# tests (under two minutes), `make test` the whole suite (plain, then under AddressSanitizer
+# tests (about 130 s once built), `make test` the whole suite (plain, then under AddressSanitizer
 # and UBSan); `make install` puts the binary, chart templates, scenarios and man page under PREFIX.
 
 CC ?= cc

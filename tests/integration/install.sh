@@ -1,5 +1,5 @@
 # make install into a DESTDIR stage with PREFIX=/usr: the binary, chart templates, scenarios
-# and man page land where the README says; the staged binary, run from a directory outside
+# and man page land where docs/usage.md#install says; the staged binary, run from a directory outside
 # the source tree, stores a run and draws its report with the installed templates; make
 # uninstall takes it all away again.
 # tier: fast
