@@ -170,7 +170,7 @@ if start_test_server; then
 		eval '[ "$status" -eq 2 ] && ! grep -q secret "$dir/pw.out" "$dir/pw.err" && grep -q "conninfo is malformed" "$dir/pw.err"'
 	printf '[global]\ndb = %s password = secret\nstrategy = skip-locked\njobs = 10\nwork-ms = 1\n' "$TEST_DB" \
 		>"$dir/pw.ini"
-	"$CLAIMBENCH" run --scenario "$dir/pw.ini" --no-progress --results "$dir/pw.db" >"$dir/pw.out" 2>"$dir/pw.err"
+	"$CLAIMBENCH" run --scenario "$dir/pw.ini" --trust-scenario --no-progress --results "$dir/pw.db" >"$dir/pw.out" 2>"$dir/pw.err"
 	check "a scenario's db key with a password runs" test $? -eq 0
 	run=$("$CLAIMBENCH" history --results "$dir/pw.db" --limit 1 | awk 'NR == 2 { print $1 }')
 	"$CLAIMBENCH" show "$run" --results "$dir/pw.db" >"$dir/pw.show"

@@ -114,9 +114,12 @@ check_jq "$out" "$(group sql-naive) | .completed == 1000 and .lost == 0 and .red
 	"SQL naive claim under the owner fence: every job done, nothing lost, no redelivery (races are duplicates)"
 
 for g in naive-crash naive-crash-reaper; do
-	check_jq "$out" "$(group $g) | .faults_injected > 0 and .ledger_mismatches == 0 and
-		.lost == .stuck and .completed + .stuck == 400" \
-		"$g: lost only the jobs left active, none that was done (whichever racer the crash hit)"
+	# A racer's claim may land on a row another racer has just marked done, then crash: the
+	# job was done (the ledger's completed) and is left active (the server's stuck), and only
+	# such a job disagrees with the ledger.
+	check_jq "$out" "$(group $g) | .faults_injected > 0 and .lost == .stuck and
+		.completed + .stuck - 400 == .ledger_mismatches" \
+		"$g: lost only the jobs left active, every other job done (whichever racer the crash hit)"
 done
 check_jq "$out" "$(group naive-crash) | .redeliveries == 0" \
 	"naive flip with crashes, no lease or reaper: nothing gave a job back, so no redelivery, races or not"
@@ -155,8 +158,8 @@ check "the faults table names the stale ticket (r_stale), no lease" \
 awk '/^\[/ { skip = /^\[batch/ } !skip' "$dir/pg.ini" >"$dir/lite.ini"
 run_json lite --db "sqlite:$dir/q.db" "$dir/lite.ini"
 check "the SQLite part runs (exit 0)" test "$(cat "$dir/lite.status")" -eq 0
-check_jq "$dir/lite.json" "([.results[] | .lost == .stuck and .completed + .stuck == (if .group == \"sql-naive\" then
-	1000 else 400 end) and .ledger_mismatches == 0] | all) and (.results | length == 3)" \
+check_jq "$dir/lite.json" "([.results[] | .lost == .stuck and .completed + .stuck - (if .group == \"sql-naive\" then
+	1000 else 400 end) == .ledger_mismatches] | all) and (.results | length == 3)" \
 	"SQLite: lost only the jobs left active, in each of the 3 runs"
 check_jq "$dir/lite.json" "$(group sql-naive) | .redeliveries == 0 and .lost == 0" \
 	"SQLite, SQL naive claim: no redelivery, nothing lost"
