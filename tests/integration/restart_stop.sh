@@ -33,3 +33,23 @@ $(head -c 300 "$dir/err"))" eval \
 	grep -q "the restart command was ended by the stop" "$dir/err"'
 check "and no process of its group is left" wait_for 5 group_gone
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
+
+# The command's shell exits at the SIGTERM that ends it (at its limit, here): its process
+# group is sent SIGKILL while the shell is still an unreaped zombie, which keeps the group's
+# number its own; reaped first, the number could be an unrelated process's by the SIGKILL.
+# Checked in the order of the system calls, under strace.
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=kill,wait4,waitid -o "$dir/trace" "$CLAIMBENCH" run --db "$TEST_DB" \
+		--strategy skip-locked --workers 2 --jobs 100000 --work-ms 0 --duration 4 --restart-at 0.5 \
+		--restart-command "echo \$\$ >$dir/term.pid; sleep 25" --restart-limit-s 1 --no-progress \
+		--results "$store" >/dev/null 2>"$dir/term.err"
+	shell=$(cat "$dir/term.pid" 2>/dev/null)
+	killed=$(grep -n "kill(-$shell, SIGKILL)" "$dir/trace" | head -1 | cut -d: -f1)
+	reaped=$(grep -En "wait4\($shell, .*\) = $shell\$" "$dir/trace" | head -1 | cut -d: -f1)
+	check "the command's group is sent SIGKILL before its shell is reaped (trace lines: kill $killed, reap $reaped)" \
+		eval '[ -n "$shell" ] && [ -n "$killed" ] && [ -n "$reaped" ] && [ "$killed" -lt "$reaped" ] &&
+		grep -q "the restart command was still running after 1 s" "$dir/term.err"'
+else
+	echo "ok - # skip strace is not installed: the order of SIGKILL and reaping is not traced"
+fi
+"$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
