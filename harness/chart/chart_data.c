@@ -507,7 +507,7 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	return 0;
 }
 
-int chart_write(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c, char *err,
+int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen)
 {
 	char path[4096], name[256];
@@ -520,7 +520,7 @@ int chart_write(const struct chart_set *set, enum chart_kind kind, const char *d
 	c->title = chart_names[kind].title;
 	c->height = CHART_HEIGHT;
 	snprintf(name, sizeof(name), "%s.tsv", c->name);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir->path, name);
 	f = out_dir_fopen(dir, name, err, errlen);
 	if (!f)
 		return -1;

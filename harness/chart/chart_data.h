@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "chart/out_dir.h"
 #include "store/store.h"
 
 /* Room for a series' or a case's label, NUL included. */
@@ -165,11 +166,11 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
 void chart_set_free(struct chart_set *set);
 
 /*
- * Writes chart kind's data file NAME.tsv into directory dir and fills *c (a chart kind
+ * Writes chart kind's data file NAME.tsv into the folder dir and fills *c (a chart kind
  * chart_wanted refuses is written with no block). 0, or -1
  * with err when the file cannot be written.
  */
-int chart_write(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c, char *err,
+int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen);
 
 #endif

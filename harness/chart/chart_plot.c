@@ -90,13 +90,13 @@ int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen)
 #define CHART_IMAGE_FD 3
 
 /*
- * Runs gnuplot once: chart c in terminal term, into dir/NAME.TERM, which claimbench
- * creates afresh (out_dir_create) and gnuplot writes through the descriptor it inherits,
- * never by name; its messages are appended to dir/CHART_LOG, which must exist and is not
- * followed if it is a link. 0, or -1 with err.
+ * Runs gnuplot once, in dir (fchdir to its descriptor, never by path): chart c in terminal
+ * term, into NAME.TERM in dir, which claimbench creates afresh (out_dir_create) and gnuplot
+ * writes through the descriptor it inherits, never by name; its messages go to log (a
+ * descriptor). 0, or -1 with err.
  */
-static int draw_one(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c,
-		    const char *term, char *err, size_t errlen)
+static int draw_one(const char *gnuplot, const char *scripts, const struct out_dir *dir, int log,
+		    const struct chart *c, const char *term, char *err, size_t errlen)
 {
 	char settings[6 * CHART_LIST + 512], common[PATH_MAX + 32], script[PATH_MAX + 32];
 	char *argv[] = { "gnuplot", "-e", settings, common, script, NULL };
@@ -123,14 +123,13 @@ static int draw_one(const char *gnuplot, const char *scripts, const char *dir, c
 		close(fd);
 		return -1;
 	}
-	rc = posix_spawn_file_actions_addchdir_np(&actions, dir);
+	rc = posix_spawn_file_actions_addfchdir_np(&actions, dir->fd);
 	if (!rc)
 		rc = posix_spawn_file_actions_adddup2(&actions, fd, CHART_IMAGE_FD);
 	if (!rc)
 		rc = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	if (!rc)
-		rc = posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, CHART_LOG,
-						      O_WRONLY | O_APPEND | O_NOFOLLOW, 0);
+		rc = posix_spawn_file_actions_adddup2(&actions, log, STDOUT_FILENO);
 	if (!rc)
 		rc = posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
 	if (!rc)
@@ -146,7 +145,7 @@ static int draw_one(const char *gnuplot, const char *scripts, const char *dir, c
 		}
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(err, errlen, "gnuplot failed drawing %s.%s (its messages are in %s/%s)", c->name, term, dir,
+		snprintf(err, errlen, "gnuplot failed drawing %s.%s (its messages are in %s/%s)", c->name, term, dir->path,
 			 CHART_LOG);
 		goto out;
 	}
@@ -157,13 +156,13 @@ out:
 	return ret;
 }
 
-int chart_draw(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c, char *err,
-	       size_t errlen)
+int chart_draw(const char *gnuplot, const char *scripts, const struct out_dir *dir, int log, const struct chart *c,
+	       char *err, size_t errlen)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(chart_terms) / sizeof(chart_terms[0]); i++)
-		if (draw_one(gnuplot, scripts, dir, c, chart_terms[i], err, errlen) < 0)
+		if (draw_one(gnuplot, scripts, dir, log, c, chart_terms[i], err, errlen) < 0)
 			return -1;
 	return 0;
 }

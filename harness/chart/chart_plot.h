@@ -33,13 +33,13 @@ bool chart_find_program(const char *name, char *buf, size_t size);
 int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen);
 
 /*
- * Draws chart c, whose data file chart_write put in dir, as dir/NAME.png and
- * dir/NAME.svg: gnuplot (at path gnuplot) runs charts/common.gp then charts/NAME.gp
- * from scripts, in dir, its messages appended to dir/CHART_LOG (which must exist: the
- * caller creates it with out_dir_create). The images are created afresh (out_dir_create).
- * 0, or -1 with err.
+ * Draws chart c, whose data file chart_write put in dir, as NAME.png and NAME.svg in dir:
+ * gnuplot (at path gnuplot) runs charts/common.gp then charts/NAME.gp from scripts, in
+ * dir (entered by its descriptor), its messages appended to log (a descriptor open for
+ * writing, CHART_LOG in dir: the caller creates it with out_dir_create). The images are
+ * created afresh (out_dir_create) and handed to gnuplot as descriptors. 0, or -1 with err.
  */
-int chart_draw(const char *gnuplot, const char *scripts, const char *dir, const struct chart *c, char *err,
-	       size_t errlen);
+int chart_draw(const char *gnuplot, const char *scripts, const struct out_dir *dir, int log, const struct chart *c,
+	       char *err, size_t errlen);
 
 #endif

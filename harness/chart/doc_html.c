@@ -117,25 +117,23 @@ static void html_figures(FILE *out, const struct chart_set *set, const struct fi
 	fputs("</table>\n", out);
 }
 
-/* Copies dir/NAME.svg into out from its <svg element on (the XML prolog dropped). 0, or -1 with err. */
-static int html_chart(FILE *out, const char *dir, const struct chart *c, char *err, size_t errlen)
+/* Copies NAME.svg of dir into out from its <svg element on (the XML prolog dropped). 0, or -1 with err. */
+static int html_chart(FILE *out, const struct out_dir *dir, const struct chart *c, char *err, size_t errlen)
 {
-	char path[4096], *text = NULL, *svg;
+	char name[256], *text = NULL, *svg;
 	size_t cap = 0;
 	ssize_t len;
 	FILE *f;
 	int ret = -1;
 
-	snprintf(path, sizeof(path), "%s/%s.svg", dir, c->name);
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	snprintf(name, sizeof(name), "%s.svg", c->name);
+	f = out_dir_read(dir, name, err, errlen);
+	if (!f)
 		return -1;
-	}
 	len = getdelim(&text, &cap, '\0', f);
 	svg = len > 0 ? strstr(text, "<svg") : NULL;
 	if (!svg) {
-		snprintf(err, errlen, "%s holds no <svg> element", path);
+		snprintf(err, errlen, "%s/%s holds no <svg> element", dir->path, name);
 		goto out;
 	}
 	fputs(svg, out);

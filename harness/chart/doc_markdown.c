@@ -80,7 +80,7 @@ static void md_figures(FILE *out, const struct chart_set *set, const struct figu
 }
 
 /* The chart's PNG inline, with links to its SVG and data. Always 0. */
-static int md_chart(FILE *out, const char *dir, const struct chart *c, char *err, size_t errlen)
+static int md_chart(FILE *out, const struct out_dir *dir, const struct chart *c, char *err, size_t errlen)
 {
 	(void)dir;
 	(void)err;

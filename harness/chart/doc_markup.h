@@ -30,7 +30,7 @@ struct doc_markup {
 	/* A table of figures whose row r is of set->runs[r], coloured as set grouped it. */
 	void (*figures)(FILE *out, const struct chart_set *set, const struct figures *f);
 	/* Chart c drawn in d->dir, under its heading and caption. 0, or -1 with err. */
-	int (*chart)(FILE *out, const char *dir, const struct chart *c, char *err, size_t errlen);
+	int (*chart)(FILE *out, const struct out_dir *dir, const struct chart *c, char *err, size_t errlen);
 	void (*list)(FILE *out, char (*items)[256], size_t n);	/* a bulleted list of n items */
 	void (*pairs)(FILE *out, const struct env_row *rows, size_t n); /* a two-column key/value table */
 	void (*code)(FILE *out, const char *text);		/* preformatted text */

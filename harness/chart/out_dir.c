@@ -16,143 +16,247 @@ static bool ends_with(const char *name, const char *suffix)
 	return n > k && strcmp(name + n - k, suffix) == 0;
 }
 
-/* Whether the entry name of dir is a regular file named as a report's files are. */
-static bool is_report_file(const char *dir, const char *name)
+/* Whether the entry name of the folder dfd is a regular file named as a report's files are. */
+static bool is_report_file(int dfd, const char *name)
 {
-	char path[4096];
 	struct stat st;
 
 	if (strcmp(name, "report.md") != 0 && strcmp(name, "report.html") != 0 && strcmp(name, "gnuplot.log") != 0 &&
 	    !ends_with(name, ".tsv") && !ends_with(name, ".png") && !ends_with(name, ".svg"))
 		return false;
-	return snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path) && lstat(path, &st) == 0 &&
-	       S_ISREG(st.st_mode);
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
 /*
- * Whether the folder dir holds nothing but a report's files (none at all, or those of a
+ * Whether the folder dfd holds nothing but a report's files (none at all, or those of a
  * report of a claimbench that did not yet mark its folders): 1 yes, 0 no, -1 with errno
- * when it cannot be read.
+ * when it cannot be read. dfd itself is left as it was (read through a descriptor of its own).
  */
-static int holds_only_report(const char *dir)
+static int holds_only_report(int dfd)
 {
-	DIR *d = opendir(dir);
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *e;
 	int only = 1;
+	DIR *d;
 
-	if (!d)
+	if (fd < 0)
 		return -1;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
 	while (only && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !is_report_file(dir, e->d_name))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !is_report_file(dfd, e->d_name))
 			only = 0;
 	closedir(d);
 	return only;
 }
 
-/* Whether dir holds the mark as a regular file. */
-static bool is_marked(const char *dir)
+/* Whether the folder dfd holds the mark as a regular file. */
+static bool is_marked(int dfd)
 {
-	char path[4096];
 	struct stat st;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, OUT_DIR_MARK) >= (int)sizeof(path))
-		return false;
-	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return fstatat(dfd, OUT_DIR_MARK, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Writes the mark into dir. 0, or -1 with err. */
-static int mark(const char *dir, char *err, size_t errlen)
+/* Writes the mark into d. 0, or -1 with err. */
+static int mark(const struct out_dir *d, char *err, size_t errlen)
 {
 	static const char text[] = "a folder claimbench report made: it replaces its own files here\n";
-	int fd = out_dir_create(dir, OUT_DIR_MARK, err, errlen);
+	int fd = out_dir_create(d, OUT_DIR_MARK, err, errlen);
 	bool ok;
 
 	if (fd < 0)
 		return -1;
 	ok = write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1);
 	if ((close(fd) != 0) | !ok) {
-		snprintf(err, errlen, "cannot write %s/%s: %s", dir, OUT_DIR_MARK, strerror(errno));
+		snprintf(err, errlen, "cannot write %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-int out_dir_claim(const char *dir, char *err, size_t errlen)
+/*
+ * Opens the parent folder of path (text before its last '/'; "." without one) into *pfd
+ * and points *base at path's last component. Refuses a parent that neither the user nor
+ * root owns, or that group or others may write into and that is not sticky: whoever may
+ * write into it could rename the report's folder and put another in its place.
+ * 0; 1 with err when refused; -1 with err on a system error.
+ */
+static int open_parent(const char *path, int *pfd, const char **base, char *err, size_t errlen)
 {
+	const char *slash = strrchr(path, '/');
+	char parent[4096];
 	struct stat st;
-	int only;
 
-	if (mkdir(dir, 0755) == 0)
-		return mark(dir, err, errlen) < 0 ? -1 : 0;
-	if (errno != EEXIST || lstat(dir, &st) < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+	*base = slash ? slash + 1 : path;
+	if (!**base || strcmp(*base, ".") == 0 || strcmp(*base, "..") == 0) {
+		snprintf(err, errlen, "%s: give --out a folder by its name", path);
+		return 1;
+	}
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (snprintf(parent, sizeof(parent), "%.*s", slash == path ? 1 : (int)(slash - path), path) >=
+		 (int)sizeof(parent)) {
+		snprintf(err, errlen, "%s: path too long", path);
 		return -1;
 	}
-	if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s is %s, not a folder: give --out a folder", dir,
-			 S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+	*pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*pfd < 0 || fstat(*pfd, &st) < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", parent, strerror(errno));
+		if (*pfd >= 0)
+			close(*pfd);
+		return -1;
+	}
+	if ((st.st_uid != geteuid() && st.st_uid != 0) || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
+		snprintf(err, errlen, "%s lies in %s, %s: claimbench writes its report only into a folder whose "
+			 "parent no one else may change (the user's or root's, writable by no one else or sticky)",
+			 path, parent, st.st_uid != geteuid() && st.st_uid != 0 ? "another user's folder" :
+			 "a folder that others may write into");
+		close(*pfd);
 		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Creates or opens base in the folder pfd as the folder of d (d->path set), checking what
+ * was opened: the user's, writable by no one else. 0; 1 with err when refused; -1 with err.
+ */
+static int open_folder(int pfd, const char *base, struct out_dir *d, bool *made, char *err, size_t errlen)
+{
+	struct stat st;
+
+	*made = mkdirat(pfd, base, 0755) == 0;
+	if (!*made && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", d->path, strerror(errno));
+		return -1;
+	}
+	d->fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->fd < 0) {
+		if (errno != ELOOP && errno != ENOTDIR) {
+			snprintf(err, errlen, "cannot open %s: %s", d->path, strerror(errno));
+			return -1;
+		}
+		snprintf(err, errlen, "%s is %s, not a folder: give --out a folder", d->path,
+			 fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ? "a symbolic link" :
+			 "a file");
+		return 1;
+	}
+	if (fstat(d->fd, &st) < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", d->path, strerror(errno));
+		return -1;
 	}
 	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		snprintf(err, errlen, "%s is %s: claimbench writes its report only into a folder of its user's "
-			 "that no one else may write into", dir, st.st_uid != geteuid() ? "another user's folder" :
+			 "that no one else may write into", d->path, st.st_uid != geteuid() ? "another user's folder" :
 			 "a folder that others may write into");
 		return 1;
 	}
-	if (is_marked(dir))
+	return 0;
+}
+
+int out_dir_claim(const char *path, struct out_dir *d, char *err, size_t errlen)
+{
+	const char *base;
+	int pfd, rc, only;
+	bool made;
+
+	d->fd = -1;
+	d->path = path;
+	rc = open_parent(path, &pfd, &base, err, errlen);
+	if (rc != 0)
+		return rc;
+	rc = open_folder(pfd, base, d, &made, err, errlen);
+	close(pfd);
+	if (rc != 0)
+		goto fail;
+	if (!made && is_marked(d->fd))
 		return 0;
-	only = holds_only_report(dir);
+	only = made ? 1 : holds_only_report(d->fd);
 	if (only < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", dir, strerror(errno));
-		return -1;
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		rc = -1;
+		goto fail;
 	}
 	if (!only) {
 		snprintf(err, errlen, "%s holds what no claimbench report wrote there (no %s; a link, a folder or a "
-			 "file of another name): give --out a new or empty folder", dir, OUT_DIR_MARK);
-		return 1;
+			 "file of another name): give --out a new or empty folder", path, OUT_DIR_MARK);
+		rc = 1;
+		goto fail;
 	}
-	return mark(dir, err, errlen) < 0 ? -1 : 0;
+	rc = mark(d, err, errlen);
+	if (rc == 0)
+		return 0;
+fail:
+	out_dir_close(d);
+	return rc;
 }
 
-int out_dir_create(const char *dir, const char *name, char *err, size_t errlen)
+void out_dir_close(struct out_dir *d)
 {
-	char path[4096];
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+int out_dir_create(const struct out_dir *d, const char *name, char *err, size_t errlen)
+{
 	struct stat st;
 	int fd;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
-		snprintf(err, errlen, "%s: path too long", dir);
-		return -1;
-	}
-	if (lstat(path, &st) == 0) {
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (!S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s is %s: refusing to write through it or replace it", path,
+			snprintf(err, errlen, "%s/%s is %s: refusing to write through it or replace it", d->path, name,
 				 S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
 			return -1;
 		}
-		if (unlink(path) < 0) {
-			snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
+		if (unlinkat(d->fd, name, 0) < 0) {
+			snprintf(err, errlen, "cannot replace %s/%s: %s", d->path, name, strerror(errno));
 			return -1;
 		}
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
-		snprintf(err, errlen, "cannot create %s: %s%s", path, strerror(errno),
+		snprintf(err, errlen, "cannot create %s/%s: %s%s", d->path, name, strerror(errno),
 			 errno == EEXIST || errno == ELOOP ? " (something was put there meanwhile: refused)" : "");
 	return fd;
 }
 
-FILE *out_dir_fopen(const char *dir, const char *name, char *err, size_t errlen)
+FILE *out_dir_fopen(const struct out_dir *d, const char *name, char *err, size_t errlen)
 {
-	int fd = out_dir_create(dir, name, err, errlen);
+	int fd = out_dir_create(d, name, err, errlen);
 	FILE *f;
 
 	if (fd < 0)
 		return NULL;
 	f = fdopen(fd, "w");
 	if (!f) {
-		snprintf(err, errlen, "cannot write %s/%s: %s", dir, name, strerror(errno));
+		snprintf(err, errlen, "cannot write %s/%s: %s", d->path, name, strerror(errno));
 		close(fd);
 	}
 	return f;
+}
+
+FILE *out_dir_read(const struct out_dir *d, const char *name, char *err, size_t errlen)
+{
+	int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	const char *why = NULL;
+	struct stat st;
+	FILE *f = NULL;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (!(f = fdopen(fd, "r")))
+		why = strerror(errno);
+	if (f)
+		return f;
+	snprintf(err, errlen, "cannot read %s/%s: %s", d->path, name, why);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
 }

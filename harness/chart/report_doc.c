@@ -460,7 +460,7 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 
 	if (build_tables(d, &t, err, errlen) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s", d->dir, mk->file);
+	snprintf(path, sizeof(path), "%s/%s", d->dir->path, mk->file);
 	out = out_dir_fopen(d->dir, mk->file, err, errlen);
 	if (!out)
 		goto out;

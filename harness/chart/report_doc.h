@@ -10,11 +10,12 @@
 #include <stddef.h>
 
 #include "chart/chart_data.h"
+#include "chart/out_dir.h"
 
 /* Everything the documents show. */
 struct report_doc {
 	const char *subject;		/* what the report covers: "invocation 3", "runs 4, 7" */
-	const char *dir;		/* the output directory: images read from, documents written to */
+	const struct out_dir *dir;	/* the output folder: images read from, documents written to */
 	const struct store_run *runs;	/* the runs, in the order given */
 	size_t n_runs;			/* entries in runs */
 	const struct chart_set *set;	/* the queue runs (not of a guarded workload), in order, grouped as the

@@ -154,16 +154,18 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 }
 
 /*
- * Creates dir's missing parents and makes dir the report's folder (out_dir_claim).
- * EXIT_DONE; EXIT_USAGE or EXIT_ENVIRONMENT after printing why.
+ * Creates dir's missing parents (mode 0755 at most: out_dir_claim refuses a parent others
+ * may write into) and makes dir, copied into path (size PATH_MAX) without its trailing
+ * slashes, the report's folder, open in *out (out_dir_claim). EXIT_DONE; EXIT_USAGE or
+ * EXIT_ENVIRONMENT after printing why.
  */
-static int make_dirs(const char *dir)
+static int make_dirs(const char *dir, char *path, struct out_dir *out)
 {
-	char path[4096], err[4200];
+	char err[PATH_MAX + 600];
 	size_t i;
 	int rc;
 
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
+	if (snprintf(path, PATH_MAX, "%s", dir) >= PATH_MAX) {
 		fprintf(stderr, "claimbench report: %s: path too long\n", dir);
 		return EXIT_USAGE;
 	}
@@ -173,13 +175,13 @@ static int make_dirs(const char *dir)
 		if (path[i] != '/')
 			continue;
 		path[i] = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 			fprintf(stderr, "claimbench report: cannot create %s: %s\n", path, strerror(errno));
 			return EXIT_ENVIRONMENT;
 		}
 		path[i] = '/';
 	}
-	rc = out_dir_claim(path, err, sizeof(err));
+	rc = out_dir_claim(path, out, err, sizeof(err));
 	if (rc == 0)
 		return EXIT_DONE;
 	fprintf(stderr, "claimbench report: %s\n", err);
@@ -234,36 +236,38 @@ fail:
  * *n: the queue charts of its queue runs, the guarded ones of its guarded runs.
  * EXIT_DONE, or EXIT_ENVIRONMENT after printing why.
  */
-static int draw_charts(const struct report_sets *s, const char *gnuplot, const char *scripts, const char *dir,
-		       struct chart *charts, size_t *n)
+static int draw_charts(const struct report_sets *s, const char *gnuplot, const char *scripts,
+		       const struct out_dir *dir, struct chart *charts, size_t *n)
 {
 	const struct chart_set *set;
 	char err[1024];
-	int k, fd;
+	int k, log, status = EXIT_DONE;
 
-	fd = out_dir_create(dir, CHART_LOG, err, sizeof(err));
-	if (fd < 0) {
+	log = out_dir_create(dir, CHART_LOG, err, sizeof(err));
+	if (log < 0) {
 		fprintf(stderr, "claimbench report: %s\n", err);
 		return EXIT_ENVIRONMENT;
 	}
-	close(fd);
 	*n = 0;
 	for (k = 0; k < CHART_COUNT; k++) {
 		set = k >= CHART_FIRST_GUARDED ? &s->guarded : &s->queue;
 		if (!chart_wanted(set, (enum chart_kind)k))
 			continue;
 		if (chart_write(set, (enum chart_kind)k, dir, &charts[*n], err, sizeof(err)) < 0 ||
-		    chart_draw(gnuplot, scripts, dir, &charts[*n], err, sizeof(err)) < 0) {
+		    chart_draw(gnuplot, scripts, dir, log, &charts[*n], err, sizeof(err)) < 0) {
 			fprintf(stderr, "claimbench report: %s\n", err);
-			return EXIT_ENVIRONMENT;
+			status = EXIT_ENVIRONMENT;
+			break;
 		}
 		(*n)++;
 	}
-	return EXIT_DONE;
+	close(log);
+	return status;
 }
 
 /* Draws the charts of sel and writes the documents into dir. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
-static int make_report(const struct selection *sel, const char *gnuplot, const char *scripts, const char *dir)
+static int make_report(const struct selection *sel, const char *gnuplot, const char *scripts,
+		       const struct out_dir *dir)
 {
 	struct chart charts[CHART_COUNT];
 	struct report_sets sets;
@@ -288,7 +292,7 @@ static int make_report(const struct selection *sel, const char *gnuplot, const c
 		goto out;
 	}
 	printf("report of %s: %zu runs, %zu charts (PNG and SVG)\n  %s/report.md\n  %s/report.html\n", sel->subject,
-	       sel->list.n, n_charts, dir, dir);
+	       sel->list.n, n_charts, dir->path, dir->path);
 	if (sets.queue.runs_without_series)
 		printf("note: %zu of %zu runs have no time series in the store; the timeline leaves them out\n",
 		       sets.queue.runs_without_series, sets.queue.n_runs);
@@ -299,7 +303,8 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	char gnuplot[PATH_MAX], scripts[PATH_MAX], err[1024];
+	char gnuplot[PATH_MAX], scripts[PATH_MAX], path[PATH_MAX], err[1024];
+	struct out_dir out = { .fd = -1 };
 	struct selection sel = { 0 };
 	struct report_args a;
 	struct store *db = NULL;
@@ -327,9 +332,10 @@ int cmd_report(int argc, char **argv)
 	if (status != EXIT_DONE)
 		goto out;
 	dir = a.settings.out ? a.settings.out : sel.default_dir;
-	status = make_dirs(dir);
+	status = make_dirs(dir, path, &out);
 	if (status == EXIT_DONE)
-		status = make_report(&sel, gnuplot, scripts, dir);
+		status = make_report(&sel, gnuplot, scripts, &out);
+	out_dir_close(&out);
 out:
 	store_run_list_free(&sel.list);
 	store_close(db);

@@ -216,7 +216,6 @@ static int run_groups(const struct run_invocation *inv, struct run_plan *plan, s
 		struct restart_command restart = {
 			.command = cfg->faults.restart_command,
 			.limit_s = cfg->faults.restart_limit_s,
-			.stopping = signals_interrupted,
 		};
 		int group_status;
 

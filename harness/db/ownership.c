@@ -74,11 +74,15 @@ void owner_format(const struct owner *o, char *buf, size_t len)
 		snprintf(buf + used, len - used, " oid %llu", o->oid);
 }
 
-/* Reads what follows "; table " in a note: a name and maybe " oid N", nothing after. 0, or -1. */
+/*
+ * Reads what follows "; table " in a note: a name and maybe " oid N" (decimal, 1 or more,
+ * within unsigned long long), nothing after. 0, or -1. Any role that may create tables can
+ * write a note: nothing in it is trusted, so the number is read with its range checked.
+ */
 static int parse_table(const char *rest, struct owner *o)
 {
 	size_t n = strcspn(rest, " ");
-	int consumed = 0;
+	char *end;
 
 	if (n == 0 || n >= sizeof(o->table))
 		return -1;
@@ -87,10 +91,11 @@ static int parse_table(const char *rest, struct owner *o)
 	rest += n;
 	if (!*rest)
 		return 0;
-	if (strncmp(rest, " oid ", 5) != 0 || rest[5] < '1' || rest[5] > '9' ||
-	    sscanf(rest + 5, "%llu%n", &o->oid, &consumed) != 1)
+	if (strncmp(rest, " oid ", 5) != 0 || rest[5] < '1' || rest[5] > '9')
 		return -1;
-	return rest[5 + consumed] ? -1 : 0;
+	errno = 0;
+	o->oid = strtoull(rest + 5, &end, 10);
+	return errno || *end ? -1 : 0;
 }
 
 int owner_parse(const char *note, struct owner *o)

@@ -59,42 +59,52 @@ static int spawn_command(const char *command, pid_t *pid)
 
 /*
  * Waits for pid until the instant until_ns (clock_now_ns) or, when stopping is given, until
- * it says the run stops. 1 with *status when pid exited, 0 when it still runs, -1 on an
- * error of waitpid (errno).
+ * stopping(run) says the run stops. 1 when pid has exited, left unreaped (a zombie, which keeps its
+ * process group's number from being reused until reap takes it), 0 when it still runs, -1
+ * on an error of waitid (errno).
  */
-static int wait_until(pid_t pid, int64_t until_ns, bool (*stopping)(void), int *status)
+static int wait_until(pid_t pid, int64_t until_ns, bool (*stopping)(const void *run), const void *run)
 {
 	for (;;) {
-		pid_t got = waitpid(pid, status, WNOHANG);
+		siginfo_t si = { .si_pid = 0 };
 
-		if (got == pid)
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
 			return 1;
-		if (got < 0 && errno != EINTR)
+		if (si.si_pid != pid && errno != EINTR && errno != 0)
 			return -1;
-		if (clock_now_ns() >= until_ns || (stopping && stopping()))
+		errno = 0;
+		if (clock_now_ns() >= until_ns || (stopping && stopping(run)))
 			return 0;
 		clock_sleep_ns(POLL_NS);
 	}
 }
 
-/* Ends the process group of pid: SIGTERM, SIGKILL after RESTART_COMMAND_GRACE_MS, and reaps pid. */
+/* Reaps pid, which has exited or been killed, into *status. */
+static void reap(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Ends the process group of pid: SIGTERM, SIGKILL after RESTART_COMMAND_GRACE_MS (what the
+ * shell started may outlive it), and reaps pid. pid is reaped only after the last signal,
+ * so that the group's number is still its own when signalled, never an unrelated process's.
+ */
 static void end_group(pid_t pid)
 {
 	int status;
 
 	kill(-pid, SIGTERM);
-	if (wait_until(pid, clock_now_ns() + RESTART_COMMAND_GRACE_MS * 1000000LL, NULL, &status) == 1) {
-		kill(-pid, SIGKILL);	/* what it started may outlive it */
-		return;
-	}
+	wait_until(pid, clock_now_ns() + RESTART_COMMAND_GRACE_MS * 1000000LL, NULL, NULL);
 	kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	reap(pid, &status);
 }
 
-int restart_command_run(void *arg, char *err, size_t errlen)
+int restart_command_run(void *restart, bool (*stopping)(const void *run), const void *run, char *err,
+			size_t errlen)
 {
-	const struct restart_command *rc = arg;
+	const struct restart_command *rc = restart;
 	int status, waited, spawned;
 	pid_t pid;
 
@@ -103,14 +113,14 @@ int restart_command_run(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot run the restart command: %s", strerror(spawned));
 		return -1;
 	}
-	waited = wait_until(pid, clock_now_ns() + (int64_t)(rc->limit_s * 1e9), rc->stopping, &status);
+	waited = wait_until(pid, clock_now_ns() + (int64_t)(rc->limit_s * 1e9), stopping, run);
 	if (waited < 0) {
 		snprintf(err, errlen, "cannot wait for the restart command: %s", strerror(errno));
 		end_group(pid);
 		return -1;
 	}
 	if (waited == 0) {
-		bool stopped = rc->stopping && rc->stopping();
+		bool stopped = stopping && stopping(run);
 
 		end_group(pid);
 		if (stopped)
@@ -120,6 +130,7 @@ int restart_command_run(void *arg, char *err, size_t errlen)
 				 "ended", rc->limit_s);
 		return -1;
 	}
+	reap(pid, &status);
 	if (WIFSIGNALED(status)) {
 		snprintf(err, errlen, "the restart command was killed by signal %d", WTERMSIG(status));
 		return -1;

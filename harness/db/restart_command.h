@@ -12,17 +12,19 @@
 struct restart_command {
 	const char *command;		/* the shell command (sh -c) */
 	double limit_s;			/* how long it may run before it is ended (--restart-limit-s) */
-	bool (*stopping)(void);		/* whether the run is stopping: the command is then ended at once */
 };
 
 /*
- * Runs the command of a struct restart_command (command) with /bin/sh -c in a process
+ * Runs restart's command (restart is a const struct restart_command *, passed as void * to
+ * be a struct server_restart's fn) with /bin/sh -c in a process
  * group of its own, with the default signal dispositions and no signal blocked, its output
  * to stderr, and waits for it. It is to restart the server in immediate mode and return
- * once the server accepts connections again. When it outlasts its limit, or the run stops,
+ * once the server accepts connections again. When it outlasts its limit, or stopping(run)
+ * says the run stops,
  * its process group is sent SIGTERM, then SIGKILL after RESTART_COMMAND_GRACE_MS. 0 when
  * it exits with status 0, or -1 with err.
  */
-int restart_command_run(void *command, char *err, size_t errlen);
+int restart_command_run(void *restart, bool (*stopping)(const void *run), const void *run, char *err,
+			size_t errlen);
 
 #endif

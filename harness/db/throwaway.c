@@ -56,10 +56,13 @@ int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char
 	return 0;
 }
 
-int throwaway_restart(void *throwaway, char *err, size_t errlen)
+int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const void *run, char *err,
+		      size_t errlen)
 {
 	struct throwaway *t = throwaway;
 
+	(void)stopping;
+	(void)run;
 	if (!t->own_server) {
 		snprintf(err, errlen, "there is no throwaway server to restart");
 		return -1;

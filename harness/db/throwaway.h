@@ -37,9 +37,11 @@ int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char
 
 /*
  * Restarts the throwaway server (throwaway: a struct throwaway) in immediate mode, for a
- * restart fault. 0, or -1 with err (also when t holds no server).
+ * restart fault, as a struct server_restart's fn: pg_ctl's own wait bounds it, so stopping
+ * and run are not looked at. 0, or -1 with err (also when t holds no server).
  */
-int throwaway_restart(void *throwaway, char *err, size_t errlen);
+int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const void *run, char *err,
+		      size_t errlen);
 
 /*
  * Whether the throwaway server (throwaway: a struct throwaway) was started and is gone:

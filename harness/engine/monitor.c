@@ -186,6 +186,12 @@ static int pick_worker(const struct monitor *m, enum fault_kind kind, bool with_
 	return fault_pick(m->s->cfg->seed, kind, m->clocks[kind].next, eligible, (size_t)n);
 }
 
+/* run_stopping for a server_restart's fn, which knows nothing of the run: run is the run's struct run_shared. */
+static bool run_is_stopping(const void *run)
+{
+	return run_stopping(run);
+}
+
 /* Restarts the server now, noting it and how long it took; a failed restart fails m. */
 static void restart_server(struct monitor *m)
 {
@@ -196,7 +202,7 @@ static void restart_server(struct monitor *m)
 		fail(m, "the server cannot be restarted");
 		return;
 	}
-	if (m->restart->fn(m->restart->ctx, err, sizeof(err)) < 0) {
+	if (m->restart->fn(m->restart->ctx, run_is_stopping, m->s, err, sizeof(err)) < 0) {
 		snprintf(why, sizeof(why), "restarting the server: %s", err);
 		fail(m, why);
 	}

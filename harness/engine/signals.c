@@ -21,8 +21,14 @@ struct watched {
 /* Set by the signal thread at the first signal; read by every thread. */
 static atomic_bool interrupted;
 
-/* The first signal's instant (clock_now_ns), set before a second can reach exit_now. */
-static _Atomic int64_t first_signal_ns;
+/*
+ * The first signal's instant (clock_now_ns), set before a second can reach exit_now. A
+ * long long holds any int64_t; it must be lock-free, for exit_now, a signal handler, reads
+ * it: a load that took a lock could wait forever on the lock of the thread it interrupted,
+ * and only lock-free atomics are async-signal-safe (C11 7.14.1.1).
+ */
+static atomic_llong first_signal_ns;
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "exit_now, a signal handler, reads first_signal_ns: it must be lock-free");
 
 /* The connections to cancel, guarded by watch_lock. */
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -397,23 +397,36 @@ struct job_context {
 
 /*
  * The index of the holder of the job when execution k of the n executions x (sorted by
- * start_ns) took it: of the executions in hand before it and not cut short by a stop, the
- * latest that still held the job when k's claim began (it never committed, or committed
- * after that). n when none did.
+ * start_ns) took it: the latest execution in hand before it and not cut short by a stop,
+ * when that one still held the job when k's claim began (it never committed, or committed
+ * after that). n when there is none, or when the latest had committed its completion
+ * before k's claim began: the job was finished then, and an earlier holder's loss had been
+ * made good by a later claim already.
  */
 static size_t holder_of(const struct execution *x, size_t n, size_t k)
 {
-	size_t holder = n;
+	size_t latest = n;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct execution *y = &x[i];
+	for (size_t i = 0; i < n; i++)
+		if (i != k && x[i].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].start_ns &&
+		    (latest == n || x[i].start_ns >= x[latest].start_ns))
+			latest = i;
+	if (latest == n || (exec_committed(&x[latest]) && x[latest].end_ns <= x[k].claim_start_ns))
+		return n;
+	return latest;
+}
 
-		if (i == k || y->outcome == EXEC_INTERRUPTED || y->start_ns >= x[k].start_ns)
-			continue;
-		if (!exec_committed(y) || x[k].claim_start_ns < y->end_ns)
-			holder = i;
-	}
-	return holder;
+/*
+ * Whether holder y, which did not commit, had lost the job before x had it in hand: its
+ * transaction or session had ended. A crash's end is taken before its connection closes,
+ * and a fenced completion's when its transaction ended, so they must lie at or before x's
+ * start; one that ended later was live when x's claim returned the job, a race. A lost
+ * connection's end is only when the worker noticed, after the server had let the claim go:
+ * it had ended by then, whatever the order of the instants.
+ */
+static bool ended_before(const struct execution *y, const struct execution *x)
+{
+	return y->outcome == EXEC_UNCOMMITTED || y->end_ns <= x->start_ns;
 }
 
 /* Whether the harness gave the job back to new after y had it in hand and before x's claim returned it. */
@@ -442,7 +455,7 @@ static enum redelivery_cause redelivery_cause(const struct job_context *c, const
 		return CAUSE_REAPER;
 	if (y->flags & EXEC_TICKET_EXPIRED)
 		return CAUSE_STALE_TICKET;
-	if (c->in->claim_in_session && !exec_committed(y))
+	if (c->in->claim_in_session && !exec_committed(y) && ended_before(y, &x[k]))
 		return CAUSE_CRASH;
 	if (c->in->lease_ns > 0 && !c->in->reaper && x[k].start_ns - y->claim_start_ns >= c->in->lease_ns)
 		return CAUSE_LEASE;

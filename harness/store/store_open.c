@@ -128,6 +128,18 @@ rollback:
 	return -1;
 }
 
+/* A store with no connection and no lock file yet, or NULL with err when out of memory. */
+static struct store *store_new(char *err, size_t errlen)
+{
+	struct store *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		snprintf(err, errlen, "out of memory");
+	else
+		s->lock_fd = -1;
+	return s;
+}
+
 int store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
 	struct store *s;
@@ -135,12 +147,9 @@ int store_open(const char *path, struct store **out, char *err, size_t errlen)
 	*out = NULL;
 	if (strcmp(path, STORE_DEFAULT_PATH) == 0 && make_parent(path, err, errlen) < 0)
 		return -1;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
+	s = store_new(err, errlen);
+	if (!s)
 		return -1;
-	}
-	s->lock_fd = -1;
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;
@@ -289,12 +298,9 @@ int store_open_existing(const char *path, struct store **out, char *err, size_t 
 	in_wal = read_header(path, err, errlen);
 	if (in_wal < 0)
 		return -1;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
+	s = store_new(err, errlen);
+	if (!s)
 		return -1;
-	}
-	s->lock_fd = -1;
 	/*
 	 * A store in WAL mode whose -wal file is gone has no connection open on it: read it as
 	 * immutable, which needs no -shm and -wal files, so that none is left beside it (a

@@ -19,11 +19,12 @@ check "two runs are stored, and no -wal or -shm stays once they ended" \
 sum=$(sha256sum <"$store")
 
 # reads USER: runs every reading command on the store as USER (the current one when empty),
-# the report into $dir/out-USER; prints the name of each that failed.
+# the report into $dir/out-USER (sticky, as /tmp: report refuses a parent others may change
+# otherwise); prints the name of each that failed.
 reads() {
 	local as=() out=$dir/out-${1:-self}
 	[ -n "$1" ] && as=(runuser -u "$1" --)
-	mkdir -m 777 "$out"
+	mkdir -m 1777 "$out"
 	"${as[@]}" "$CLAIMBENCH" history --results "$store" >/dev/null 2>>"$out.err" || echo history
 	"${as[@]}" "$CLAIMBENCH" show 1 --results "$store" >/dev/null 2>>"$out.err" || echo show
 	"${as[@]}" "$CLAIMBENCH" export 2 --format json --results "$store" >/dev/null 2>>"$out.err" || echo export

@@ -3,6 +3,7 @@
  * cases, which charts a report draws, the data of the timeline, throughput, shares,
  * latency, server and guarded-resource charts, and the settings that differ between runs.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,9 +144,13 @@ static void read_data(const char *dir, const char *name, char *buf, size_t size)
 static int write_chart(const struct chart_set *set, enum chart_kind kind, const char *dir, struct chart *c,
 		       char *buf, size_t size)
 {
+	struct out_dir out = { .fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), .path = dir };
 	char err[256];
+	int rc;
 
-	if (chart_write(set, kind, dir, c, err, sizeof(err)) < 0)
+	rc = out.fd < 0 ? -1 : chart_write(set, kind, &out, c, err, sizeof(err));
+	out_dir_close(&out);
+	if (rc < 0)
 		return -1;
 	read_data(dir, c->name, buf, size);
 	return 0;

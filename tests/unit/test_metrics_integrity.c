@@ -218,6 +218,52 @@ static void test_race_with_crash(void)
 }
 
 /*
+ * A claim that lives in the holder's session (an advisory lock, even in flip mode) raced a
+ * live holder, which later crashed or was fenced: the holder had not lost the job when the
+ * second claim took it, so no redelivery (a crash needs the holder ended at or before the
+ * redelivery had the job in hand). Its end at the very instant the other had it is a crash.
+ */
+static void test_session_claim_race(void)
+{
+	struct integrity_case c;
+	char buf[64];
+
+	case_init(&c, 3);
+	c.in.claim_in_session = true;
+	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);	/* live until 5 */
+	add_exec(&c, 1, 2, 3, 20, EXEC_DONE);	/* had the job at 3: a race */
+	add_exec(&c, 2, 0, 1, 8, EXEC_FENCED);	/* its transaction ended at 8, refused */
+	add_exec(&c, 2, 2, 3, 20, EXEC_DONE);
+	add_exec(&c, 3, 0, 1, 5, EXEC_CRASHED);
+	add_exec(&c, 3, 2, 5, 20, EXEC_DONE);	/* in hand as the holder crashed: the crash let it go */
+	compute(&c, "session claim racing a live holder");
+	CHECK(c.out.redeliveries == 1 && c.out.redeliveries_crash == 1 && c.out.duplicates == 3,
+	      "a session claim racing a live holder that later crashed or was fenced is no redelivery; one in hand "
+	      "as the holder ended is (%s)", redeliveries_text(&c, buf, sizeof(buf)));
+}
+
+/*
+ * The holder is the latest earlier execution: y1 crashed, y2 (a crash redelivery) committed
+ * the job done, and x claimed it after that (a late claim of a done job): x is no
+ * redelivery, y1's loss was y2's to make good.
+ */
+static void test_holder_is_latest(void)
+{
+	struct integrity_case c;
+	char buf[64];
+
+	case_init(&c, 1);
+	c.in.claim_in_session = true;
+	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
+	add_exec(&c, 1, 6, 7, 10, EXEC_DONE);	/* a redelivery after the crash */
+	add_exec(&c, 1, 12, 13, 20, EXEC_DONE);	/* claimed after y2's commit */
+	compute(&c, "the latest holder had committed");
+	CHECK(c.out.redeliveries == 1 && c.out.redeliveries_crash == 1 && c.out.zombie_completions == 0,
+	      "a claim after the latest holder committed is no redelivery, though an earlier holder crashed (%s)",
+	      redeliveries_text(&c, buf, sizeof(buf)));
+}
+
+/*
  * A SQL-defined naive claim (select, then update) under the owner fence: the second
  * claim overwrote claimed_by while the first holder was live; the first holder's
  * completion is fenced; the job is done. No redelivery, nothing lost, whichever claim
@@ -369,6 +415,8 @@ int main(void)
 	test_lost_rules();
 	test_crash_cause();
 	test_race_with_crash();
+	test_session_claim_race();
+	test_holder_is_latest();
 	test_sql_naive_owner_fence();
 	test_lease_cause();
 	test_reaper_cause();

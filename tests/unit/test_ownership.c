@@ -91,6 +91,10 @@ static void test_round_trip(void)
 	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table a oid 0", &back) < 0, "oid 0 is refused");
 	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table a oid 5x", &back) < 0,
 	      "text after the oid is refused");
+	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table a oid 123456789012345678901234567890", &back) < 0,
+	      "an oid of 30 digits (beyond any unsigned long long) is refused as malformed");
+	CHECK(owner_parse("claimbench run: pid 7 on h started 5; table a oid 18446744073709551615", &back) == 0 &&
+	      back.oid == 18446744073709551615ULL, "the largest unsigned long long is an oid still");
 }
 
 /*
