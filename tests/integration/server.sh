@@ -18,8 +18,8 @@ check_jq "$dir/held.json" "[$r.samples[].t_ms] as \$t | \$t == (\$t | sort) and 
 	"samples are in time order, within the run"
 check_jq "$dir/held.json" "[$r.samples[] | [.waits[]] | add] | (map(select(. > 8)) | length) == 0 and (sort | .[length / 2 | floor]) == 8" \
 	"each sample counts the run's 8 worker backends alone (not the harness's own, nor the snapshot's)"
-check_jq "$dir/held.json" "[$r.samples[] | .live_tuples + .dead_tuples] | all(. >= 40000 and . <= 60000)" \
-	"the table sampled is the run's own: live and dead tuples about its 50000 jobs"
+check_jq "$dir/held.json" "[$r.samples[] | .live_tuples] | all(. >= 40000 and . <= 60000)" \
+	"the table sampled is the run's own: live tuples about its 50000 jobs (dead ones grow with the throughput)"
 check_jq "$dir/held.json" \
 	"([$r.samples[] | select(.t_ms < 900) | .xmin_age] | max) as \$before |
 	 ([$r.samples[] | select(.t_ms >= 1300 and .t_ms < 1950) | .xmin_age] | max) as \$held |
