@@ -19,7 +19,11 @@
 /* How long a statement waits for another process's lock on the store. */
 #define STORE_BUSY_TIMEOUT_MS 10000
 
-/* Creates the directory part of path when it is missing. 0, or -1 with err. */
+/*
+ * Creates the directory part of path when it is missing, writable by its owner alone (0755,
+ * as report --out asks of the folder it writes reports in, results/ by default). 0, or -1
+ * with err.
+ */
 static int make_parent(const char *path, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
@@ -33,7 +37,7 @@ static int make_parent(const char *path, char *err, size_t errlen)
 	}
 	memcpy(dir, path, (size_t)(slash - path));
 	dir[slash - path] = '\0';
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
