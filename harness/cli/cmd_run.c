@@ -42,8 +42,18 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 		 "advisory locks", db->locking);
 }
 
+/* Whether --verify found a difference in a run of r. */
+static bool verify_failed(const struct report *r)
+{
+	for (size_t i = 0; i < r->n_results; i++)
+		if (r->results[i].verify.n_diffs)
+			return true;
+	return false;
+}
+
 /*
- * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
+ * Refuses, before anything runs, --pipeline where db has no pipelines, --verify but on a
+ * PostgreSQL queue run, and a strategy
  * that was asked for by name and cannot run on db, saying why. With --strategy all the
  * ones db cannot run are left out instead, with a note on stderr; never is another
  * strategy run in their place. 0, or -1 with err.
@@ -56,6 +66,12 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 	if (cfg->db_opts.pipeline && !db->exec_pipeline) {
 		snprintf(err, errlen, "--pipeline cannot run on %s: its statements make no network round trips to save",
 			 db->name);
+		return -1;
+	}
+	if (cfg->verify && (db->kind != BACKEND_POSTGRESQL || cfg->guarded.workload != WORKLOAD_QUEUE)) {
+		snprintf(err, errlen, "--verify cannot run on %s: it verifies queue runs on PostgreSQL only (its "
+			 "record is written by PostgreSQL row triggers)", db->kind != BACKEND_POSTGRESQL ? db->name :
+			 "a guarded-resource workload");
 		return -1;
 	}
 	for (size_t i = 0; i < cfg->n_strategies; i++) {
@@ -581,6 +597,10 @@ int cmd_run(int argc, char **argv)
 	r.invocation_id = rs.stored.invocation_id;
 	if (r.n_results && !print_report(&inv, &r) && status == EXIT_DONE)
 		status = EXIT_EXPECTATION;
+	if (verify_failed(&r) && (status == EXIT_DONE || status == EXIT_EXPECTATION)) {
+		fprintf(stderr, "claimbench: the ledger and the server's record disagree (--verify; see above)\n");
+		status = EXIT_VERIFY;
+	}
 	announce_stored(&r, inv.settings.results);
 	if (status == EXIT_INCOMPLETE)
 		fprintf(stderr, "claimbench: results incomplete%s\n",

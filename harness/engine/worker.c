@@ -11,6 +11,7 @@
 #include "engine/reconnect.h"
 #include "engine/signals.h"
 #include "engine/sql_template.h"
+#include "engine/verify_audit.h"
 #include "engine/worker.h"
 
 /* Longest expanded statement. */
@@ -188,9 +189,22 @@ static int run_connect_sql(struct worker *w, const char *tmpl, char *err, size_t
 	return 0;
 }
 
+/* --verify: names w's session as its identity's in what the audit triggers record. 0, or -1 with err. */
+static int name_session(struct worker *w, char *err, size_t errlen)
+{
+	const struct backend_ops *db = w->shared->db;
+	char sql[128];
+
+	if (verify_audit_identity_sql(w->identity, sql, sizeof(sql)) < 0 || db->exec(w->conn, sql) < 0) {
+		snprintf(err, errlen, "naming the session for the audit: %s", db->error_message(w->conn));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Connects w (a struct worker), prepares every statement and runs the strategy's
- * connect_sql. 0, or -1 with err (nothing left open).
+ * connect_sql (and, with --verify, names its session). 0, or -1 with err (nothing left open).
  */
 static int connect_worker(void *arg, char *err, size_t errlen)
 {
@@ -214,6 +228,8 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	    worker_prepare_strategy(s, w->conn, err, errlen) < 0)
 		goto fail;
 	if (st->connect_sql[s->db->kind] && run_connect_sql(w, st->connect_sql[s->db->kind], err, errlen) < 0)
+		goto fail;
+	if (s->created_audit && name_session(w, err, errlen) < 0)
 		goto fail;
 	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
 	return 0;

@@ -1,0 +1,176 @@
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "db/ownership.h"
+#include "engine/verify_audit.h"
+
+/* The setting a worker's session carries its identity in; the harness's own sessions leave it unset. */
+#define IDENTITY_SETTING "claimbench.identity"
+
+/* The status of a row as a jsonb (x) in the audit's numbers: enum job_status. */
+#define STATUS_OF(x) \
+	"CASE WHEN " x " IS NULL THEN 4 ELSE CASE " x "->>'status' WHEN 'new' THEN 0 WHEN 'active' THEN 1 " \
+	"WHEN 'done' THEN 2 WHEN 'error' THEN 3 ELSE 5 END END"
+
+/* Its owner: claimed_by, delete-returning's consumed_by, a line ticket's requester. */
+#define OWNER_OF(x) "coalesce(" x "->>'claimed_by', " x "->>'consumed_by', " x "->>'requester')::integer"
+
+/* Its claim's attempt number. */
+#define ATTEMPT_OF(x) "coalesce(" x "->>'attempts', " x "->>'attempt')::integer"
+
+/* %1$s: the audit table, quoted; %2$s: the owner note. */
+static const char *const create_table_sql =
+	"CREATE TABLE %1$s ("
+	" seq bigserial PRIMARY KEY,"
+	" tab smallint NOT NULL,"
+	" op smallint NOT NULL,"
+	" id bigint,"
+	" old_status smallint NOT NULL,"
+	" new_status smallint NOT NULL,"
+	" old_owner integer,"
+	" new_owner integer,"
+	" old_attempt integer,"
+	" new_attempt integer,"
+	" lease_expired boolean NOT NULL,"
+	" writer integer,"
+	" xid bigint NOT NULL DEFAULT txid_current(),"
+	" at timestamptz NOT NULL DEFAULT clock_timestamp());"
+	"COMMENT ON TABLE %1$s IS '%2$s'";
+
+/*
+ * The trigger function, named as the audit table (%1$s). Reading the rows as jsonb lets
+ * one function serve tables of other shapes (the archive, the line): a column a table
+ * lacks reads as NULL.
+ */
+static const char *const create_function_sql =
+	"CREATE FUNCTION %1$s() RETURNS trigger LANGUAGE plpgsql AS $audit$ "
+	"DECLARE"
+	" o jsonb := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END;"
+	" n jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;"
+	" r jsonb := coalesce(n, o); "
+	"BEGIN"
+	" INSERT INTO %1$s (tab, op, id, old_status, new_status, old_owner, new_owner, old_attempt, new_attempt,"
+	" lease_expired, writer) VALUES ("
+	" CASE WHEN TG_ARGV[0] = 'jobs' THEN 0 WHEN r ? 'ticket' THEN 2 ELSE 1 END,"
+	" CASE TG_OP WHEN 'INSERT' THEN 0 WHEN 'UPDATE' THEN 1 ELSE 2 END,"
+	" coalesce(r->>'id', r->>'ticket')::bigint, "
+	STATUS_OF("o") ", " STATUS_OF("n") ", " OWNER_OF("o") ", " OWNER_OF("n") ", " ATTEMPT_OF("o") ", "
+	ATTEMPT_OF("n") ","
+	" coalesce((o->>'lease_until')::timestamptz < clock_timestamp(), false),"
+	" nullif(current_setting('" IDENTITY_SETTING "', true), '')::integer);"
+	" RETURN NULL; "
+	"END $audit$;"
+	"COMMENT ON FUNCTION %1$s() IS '%2$s'";
+
+/* %1$s: the table watched, quoted; %2$s: the function; %3$s: which it is ('jobs' or 'tickets'). */
+static const char *const create_trigger_sql =
+	"CREATE TRIGGER claimbench_audit AFTER INSERT OR UPDATE OR DELETE ON %1$s "
+	"FOR EACH ROW EXECUTE FUNCTION %2$s('%3$s')";
+
+/* Runs the statement fmt makes of a, b and c on conn. 0, or -1 with err naming what. */
+static int run(struct db_conn *conn, const struct run_shared *s, const char *fmt, const char *a, const char *b,
+	       const char *c, const char *what, char *err, size_t errlen)
+{
+	char sql[8192];
+	int n = snprintf(sql, sizeof(sql), fmt, a, b, c);
+
+	if (n < 0 || (size_t)n >= sizeof(sql)) {
+		snprintf(err, errlen, "%s: statement too long", what);
+		return -1;
+	}
+	if (s->db->exec(conn, sql) < 0) {
+		snprintf(err, errlen, "%s: %s", what, s->db->error_message(conn));
+		return -1;
+	}
+	return 0;
+}
+
+int verify_audit_install(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
+{
+	if (s->db->kind != BACKEND_POSTGRESQL) {
+		snprintf(err, errlen, "--verify runs on PostgreSQL only");
+		return -1;
+	}
+	if (owner_refuse_existing(s->db, conn, s->audit_name, err, errlen) < 0)
+		return -1;
+	s->created_audit = true;
+	if (run(conn, s, create_table_sql, s->audit_table, s->owner, "", "creating the audit table", err, errlen) < 0 ||
+	    run(conn, s, create_function_sql, s->audit_table, s->owner, "", "creating the audit trigger function", err,
+		errlen) < 0 ||
+	    run(conn, s, create_trigger_sql, s->jobs_table, s->audit_table, "jobs", "creating the queue table's trigger",
+		err, errlen) < 0)
+		return -1;
+	if (s->created_tickets && run(conn, s, create_trigger_sql, s->tickets_table, s->audit_table, "tickets",
+				      "creating the strategy table's trigger", err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+/* Where the record's rows go. */
+struct event_sink {
+	struct audit_event *events;	/* the rows so far */
+	size_t n;			/* entries used */
+	size_t cap;			/* entries allocated */
+};
+
+/* Stores one row of the record (its columns in struct audit_event's order). 0, or -1 when out of memory. */
+static int store_event(void *ctx, const int64_t *c, int ncols)
+{
+	struct event_sink *sink = ctx;
+
+	if (ncols < 12)
+		return -1;
+	if (sink->n == sink->cap) {
+		size_t cap = sink->cap ? 2 * sink->cap : 4096;
+		struct audit_event *grown = realloc(sink->events, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		sink->events = grown;
+		sink->cap = cap;
+	}
+	sink->events[sink->n++] = (struct audit_event){
+		.seq = c[0], .id = c[1], .table = (int32_t)c[2], .op = (int32_t)c[3],
+		.old_status = (int32_t)c[4], .new_status = (int32_t)c[5], .old_owner = (int32_t)c[6],
+		.new_owner = (int32_t)c[7], .old_attempt = (int32_t)c[8], .new_attempt = (int32_t)c[9],
+		.lease_expired = (int32_t)c[10], .writer = (int32_t)c[11],
+	};
+	return 0;
+}
+
+int verify_audit_read(struct db_conn *conn, const struct run_shared *s, struct audit_event **events, size_t *n,
+		      char *err, size_t errlen)
+{
+	struct event_sink sink = { 0 };
+	char sql[512];
+
+	snprintf(sql, sizeof(sql), "SELECT seq, id, tab, op, old_status, new_status, old_owner, new_owner, old_attempt,"
+		 " new_attempt, lease_expired::integer, writer FROM %s ORDER BY seq", s->audit_table);
+	if (s->db->query(conn, sql, store_event, &sink) < 0) {
+		snprintf(err, errlen, "reading the audit table: %s", s->db->error_message(conn));
+		free(sink.events);
+		return -1;
+	}
+	*events = sink.events;
+	*n = sink.n;
+	return 0;
+}
+
+int verify_audit_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
+{
+	if (!s->created_audit)
+		return 0;
+	if (run(conn, s, "DROP FUNCTION IF EXISTS %s() CASCADE", s->audit_table, "", "",
+		"dropping the audit trigger function", err, errlen) < 0 ||
+	    run(conn, s, "DROP TABLE IF EXISTS %s", s->audit_table, "", "", "dropping the audit table", err, errlen) < 0)
+		return -1;
+	s->created_audit = false;
+	return 0;
+}
+
+int verify_audit_identity_sql(int identity, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "SET " IDENTITY_SETTING " = '%d'", identity);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}

@@ -1,0 +1,498 @@
+/*
+ * --verify's derivation: the server's record of a run replayed job by job, each integrity
+ * figure the server can see derived from it alone, and compared with the ledger's.
+ *
+ * A change is a claim when a worker's session made it and it hands the job to that worker:
+ * it makes the row active under another owner or attempt than before, moves it into
+ * delete-returning's archive (consumed), or takes it from new straight to done or error
+ * (hold mode, where the claim commits with its completion). It is a completion when a
+ * worker's session writes done or error. The harness's session giving an active row back
+ * to new is the reaper when the row's lease had run out, else the free of stuck jobs. A
+ * claim is a redelivery when the earlier claim's holder had lost the job before it: its
+ * line ticket deleted as stale by another worker since its claim (stale_ticket); or it had
+ * not completed it and the reaper gave the job back (reaper), the claim took its row with
+ * the lease run out (lease), or the harness freed the job (crash). A claim that takes a
+ * live holder's row is a race, not a redelivery. A completion is a zombie when its
+ * writer's claim was still open when a redelivery claim took the job.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/verify.h"
+
+/* One claim not yet completed by its holder, in a job's list. */
+struct open_claim {
+	int32_t holder;		/* the identity that claimed */
+	bool taken_again;	/* a redelivery claim took the job while this claim was open */
+	int32_t next;		/* the job's next open claim in the pool, -1 for none */
+};
+
+/* One job as the record replays it, and the server's figures of it. */
+struct job_replay {
+	int32_t in_jobs;		/* its status in the queue table, JOB_MISSING for no row */
+	int32_t moved;			/* its status in the strategy's table of job rows, JOB_MISSING for none */
+	int32_t holder;			/* the identity of its latest claim, -1 for none */
+	int64_t holder_seq;		/* that claim's place in the record */
+	bool holder_done;		/* that claim's holder completed the job since */
+	bool reaped;			/* the reaper gave it back to new since that claim */
+	bool freed;			/* the harness freed it as stuck since that claim */
+	int32_t open;			/* its first open claim in the pool, -1 for none */
+	uint32_t claims;		/* committed claims, a worker's own give-back taken off */
+	uint32_t completions;		/* committed completions, done or error */
+	uint32_t failed;		/* of them, error */
+	bool done;			/* a completion wrote done */
+	uint32_t redeliveries[CAUSE_COUNT]; /* claims that were redeliveries, by cause */
+	uint32_t zombies;		/* zombie completions */
+	uint32_t reaps;			/* the reaper's give-backs */
+};
+
+/* One job as the ledger has it, counted as the server could see it. */
+struct job_ledger {
+	uint32_t visible;	/* executions whose claim committed: flip every one but interrupted, hold the committed */
+	uint32_t committed;	/* executions done or failed */
+	uint32_t failed;	/* executions failed */
+	uint32_t unfinished;	/* executions crashed, uncommitted or fenced */
+	bool done;		/* an execution was done */
+};
+
+/* A line ticket deleted by another worker than its requester: a stale expiry. */
+struct expiry {
+	int64_t seq;		/* its place in the record */
+	int32_t requester;	/* the identity whose ticket it was */
+};
+
+/* The replay's working state. */
+struct replay {
+	const struct verify_input *in;	/* what is verified */
+	struct job_replay *jobs;	/* per job, indexed id-1 */
+	struct job_ledger *ledger;	/* per job, indexed id-1 */
+	struct open_claim *pool;	/* the open claims' entries */
+	size_t n_pool;			/* entries used in pool */
+	struct expiry *expiries;	/* the line's stale expiries, in record order */
+	size_t n_expiries;		/* entries used in expiries */
+};
+
+/* Whether the line ticket of requester was deleted as stale in the record after seq after and before seq before. */
+static bool ticket_expired(const struct replay *rp, int32_t requester, int64_t after, int64_t before)
+{
+	for (size_t i = 0; i < rp->n_expiries; i++)
+		if (rp->expiries[i].requester == requester && rp->expiries[i].seq > after && rp->expiries[i].seq < before)
+			return true;
+	return false;
+}
+
+/* The cause of the claim e of job r as a redelivery, or -1 when it is none. */
+static int redelivery_cause(const struct replay *rp, const struct job_replay *r, const struct audit_event *e)
+{
+	if (r->holder < 0)
+		return -1;
+	if (ticket_expired(rp, r->holder, r->holder_seq, e->seq))
+		return CAUSE_STALE_TICKET;
+	if (r->holder_done)
+		return -1;
+	if (r->reaped)
+		return CAUSE_REAPER;
+	if (e->old_status == JOB_ACTIVE && e->lease_expired)
+		return CAUSE_LEASE;
+	if (r->freed)
+		return CAUSE_CRASH;
+	return -1;
+}
+
+/* Notes the claim e of job r. */
+static void claim(struct replay *rp, struct job_replay *r, const struct audit_event *e)
+{
+	int cause = redelivery_cause(rp, r, e);
+	struct open_claim *c = &rp->pool[rp->n_pool];
+
+	if (cause >= 0) {
+		r->redeliveries[cause]++;
+		for (int32_t i = r->open; i >= 0; i = rp->pool[i].next)
+			rp->pool[i].taken_again = true;
+	}
+	*c = (struct open_claim){ .holder = e->writer, .next = r->open };
+	r->open = (int32_t)rp->n_pool++;
+	r->claims++;
+	r->holder = e->writer;
+	r->holder_seq = e->seq;
+	r->holder_done = false;
+	r->reaped = false;
+	r->freed = false;
+}
+
+/* Takes holder's open claim out of job r's list. The claim, or NULL when holder has none open. */
+static struct open_claim *close_claim(struct replay *rp, struct job_replay *r, int32_t holder)
+{
+	for (int32_t *link = &r->open; *link >= 0; link = &rp->pool[*link].next) {
+		struct open_claim *c = &rp->pool[*link];
+
+		if (c->holder == holder) {
+			*link = c->next;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/* Notes the completion e (done or error) of job r. */
+static void complete(struct replay *rp, struct job_replay *r, const struct audit_event *e)
+{
+	struct open_claim *c = close_claim(rp, r, e->writer);
+
+	r->completions++;
+	r->failed += e->new_status == JOB_ERROR;
+	r->done |= e->new_status == JOB_DONE;
+	r->zombies += c && c->taken_again;
+	if (e->writer == r->holder)
+		r->holder_done = true;
+}
+
+/* Notes e, an active row of job r given back to new. */
+static void give_back(struct replay *rp, struct job_replay *r, const struct audit_event *e)
+{
+	if (e->writer >= 0) {
+		/* a worker's own give-back at a stop: the ledger keeps no execution of it */
+		if (close_claim(rp, r, e->writer) && r->claims)
+			r->claims--;
+		if (e->writer == r->holder)
+			r->holder = -1;
+	} else if (e->lease_expired) {
+		r->reaped = true;
+		r->reaps++;
+	} else {
+		r->freed = true;
+	}
+}
+
+/* Whether e, made by a worker, hands its job to that worker (see the file's comment). */
+static bool is_claim(const struct audit_event *e)
+{
+	if (e->writer < 0 || e->op == AUDIT_DELETE)
+		return false;
+	if (e->new_status == JOB_ACTIVE)
+		return e->old_status != JOB_ACTIVE || e->old_owner != e->new_owner || e->old_attempt != e->new_attempt;
+	if (e->new_status == JOB_DONE || e->new_status == JOB_ERROR)
+		return e->old_status == JOB_NEW;
+	return e->new_status == JOB_CONSUMED;
+}
+
+/* Replays e, a change to a job's row. */
+static void replay_job_change(struct replay *rp, const struct audit_event *e)
+{
+	struct job_replay *r = &rp->jobs[e->id - 1];
+
+	if (e->table == AUDIT_JOBS)
+		r->in_jobs = e->new_status;
+	else
+		r->moved = e->new_status;
+	if (is_claim(e))
+		claim(rp, r, e);
+	if (e->writer >= 0 && e->op != AUDIT_DELETE && (e->new_status == JOB_DONE || e->new_status == JOB_ERROR))
+		complete(rp, r, e);
+	else if (e->op == AUDIT_UPDATE && e->old_status == JOB_ACTIVE && e->new_status == JOB_NEW)
+		give_back(rp, r, e);
+}
+
+/* Replays the whole record. */
+static void replay_record(struct replay *rp)
+{
+	const struct verify_input *in = rp->in;
+
+	for (size_t j = 0; j < in->n_jobs; j++)
+		rp->jobs[j] = (struct job_replay){
+			.in_jobs = j < in->n_backlog ? JOB_NEW : JOB_MISSING,
+			.moved = JOB_MISSING,
+			.holder = -1,
+			.open = -1,
+		};
+	for (size_t i = 0; i < in->n_events; i++) {
+		const struct audit_event *e = &in->events[i];
+
+		if (e->table == AUDIT_LINE) {
+			if (e->op == AUDIT_DELETE && e->writer >= 0 && e->old_owner >= 0 && e->writer != e->old_owner)
+				rp->expiries[rp->n_expiries++] = (struct expiry){ .seq = e->seq, .requester = e->old_owner };
+		} else if (e->id >= 1 && (uint64_t)e->id <= in->n_jobs) {
+			replay_job_change(rp, e);
+		}
+	}
+}
+
+/* Counts the ledger's executions job by job, as the server could see them. */
+static void count_ledger(struct replay *rp)
+{
+	const struct verify_input *in = rp->in;
+
+	for (size_t i = 0; i < in->ledger->n_execs; i++) {
+		const struct execution *x = &in->ledger->execs[i];
+		struct job_ledger *l;
+		bool committed = x->outcome == EXEC_DONE || x->outcome == EXEC_FAILED;
+
+		if (x->job_id < 1 || (uint64_t)x->job_id > in->n_jobs)
+			continue;
+		l = &rp->ledger[x->job_id - 1];
+		l->committed += committed;
+		l->failed += x->outcome == EXEC_FAILED;
+		l->done |= x->outcome == EXEC_DONE;
+		l->unfinished += x->outcome == EXEC_CRASHED || x->outcome == EXEC_UNCOMMITTED || x->outcome == EXEC_FENCED;
+		l->visible += in->hold ? committed : x->outcome != EXEC_INTERRUPTED;
+	}
+}
+
+/* The final status of job r as the record leaves it: in the strategy's table when it went there. */
+static int32_t final_status(const struct job_replay *r)
+{
+	return r->moved != JOB_MISSING ? r->moved : r->in_jobs;
+}
+
+/* Whether a job of final status st is lost by the rules the server can judge (consumed ones are not). */
+static bool lost_status(int32_t st, bool drain)
+{
+	return st == JOB_ACTIVE || (drain && (st == JOB_NEW || st == JOB_MISSING));
+}
+
+/* A figure compared job by job: what each side counts of job j. */
+struct per_job {
+	const char *figure;	/* its name */
+	int64_t ledger_total;	/* the ledger's figure */
+	/* what the server counts of job j; with the ledger's per-job count in *ledger (-1: none kept) */
+	int64_t (*server_of)(const struct replay *rp, size_t j, int64_t *ledger);
+};
+
+/* Appends id to the list text of len bytes; "..." once it is full. */
+static void list_job(char *text, size_t len, size_t id)
+{
+	size_t used = strlen(text);
+	char item[24];
+
+	if (used >= 3 && strcmp(text + used - 3, "...") == 0)
+		return;
+	snprintf(item, sizeof(item), "%s%zu", used ? " " : "", id);
+	if (used + strlen(item) + 5 > len)
+		snprintf(text + used, len - used, "%s...", used ? " " : "");
+	else
+		snprintf(text + used, len - used, "%s", item);
+}
+
+/*
+ * Compares f over every job: the server's total against f's ledger total, listing the jobs
+ * whose counts differ (where the ledger keeps one) or, when none does, those the server
+ * counts. Adds a difference to out when the totals differ or a job's counts do.
+ */
+static void compare(const struct replay *rp, const struct per_job *f, struct verify_outcome *out)
+{
+	struct verify_difference d = { .ledger = f->ledger_total };
+	bool jobs_differ = false;
+	char counted[sizeof(d.jobs)] = "";
+
+	snprintf(d.figure, sizeof(d.figure), "%s", f->figure);
+	for (size_t j = 0; j < rp->in->n_jobs; j++) {
+		int64_t ledger = -1, server = f->server_of(rp, j, &ledger);
+
+		d.server += server;
+		if (ledger >= 0 && ledger != server) {
+			jobs_differ = true;
+			list_job(d.jobs, sizeof(d.jobs), j + 1);
+		} else if (server) {
+			list_job(counted, sizeof(counted), j + 1);
+		}
+	}
+	if (d.server == d.ledger && !jobs_differ)
+		return;
+	if (!jobs_differ)
+		snprintf(d.jobs, sizeof(d.jobs), "%s", counted);
+	if (out->n_diffs < VERIFY_MAX_DIFFS)
+		out->diffs[out->n_diffs++] = d;
+}
+
+/* Whether job j's row went to delete-returning's archive: its completion writes nothing the server sees. */
+static bool consumed(const struct replay *rp, size_t j)
+{
+	return final_status(&rp->jobs[j]) == JOB_CONSUMED;
+}
+
+static int64_t executions_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	if (consumed(rp, j))
+		return 0;
+	*ledger = rp->ledger[j].committed;
+	return rp->jobs[j].completions;
+}
+
+static int64_t completed_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	if (consumed(rp, j))
+		return 0;
+	*ledger = rp->ledger[j].done;
+	return rp->jobs[j].done;
+}
+
+static int64_t failed_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	if (consumed(rp, j))
+		return 0;
+	*ledger = rp->ledger[j].failed;
+	return rp->jobs[j].failed;
+}
+
+static int64_t duplicates_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	*ledger = rp->ledger[j].visible > 1 ? rp->ledger[j].visible - 1 : 0;
+	return rp->jobs[j].claims > 1 ? rp->jobs[j].claims - 1 : 0;
+}
+
+static int64_t lost_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	const struct job_state *read = &rp->in->final[j];
+
+	if (read->status != JOB_CONSUMED)
+		*ledger = lost_status(read->status, rp->in->drain);
+	return lost_status(final_status(&rp->jobs[j]), rp->in->drain);
+}
+
+static int64_t stuck_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	*ledger = rp->in->final[j].status == JOB_ACTIVE;
+	return final_status(&rp->jobs[j]) == JOB_ACTIVE;
+}
+
+static int64_t final_state_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	(void)ledger;
+	return final_status(&rp->jobs[j]) != rp->in->final[j].status;
+}
+
+static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	int64_t n = 0;
+
+	(void)ledger;
+	for (int c = 0; c < CAUSE_COUNT; c++)
+		n += rp->jobs[j].redeliveries[c];
+	return n;
+}
+
+static int64_t zombies_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	(void)ledger;
+	return rp->jobs[j].zombies;
+}
+
+static int64_t unfinished_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	int64_t open = 0;
+
+	for (int32_t i = rp->jobs[j].open; i >= 0; i = rp->pool[i].next)
+		open++;
+	*ledger = rp->ledger[j].unfinished;
+	return open;
+}
+
+static int64_t reaped_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	(void)ledger;
+	return rp->jobs[j].reaps;
+}
+
+/* Sums f over the jobs the ledger's figure of that name leaves to the ledger alone (the consumed ones). */
+static int64_t consumed_ledger(const struct replay *rp, int64_t (*f)(const struct job_ledger *l))
+{
+	int64_t n = 0;
+
+	for (size_t j = 0; j < rp->in->n_jobs; j++)
+		if (consumed(rp, j))
+			n += f(&rp->ledger[j]);
+	return n;
+}
+
+static int64_t ledger_done(const struct job_ledger *l)
+{
+	return l->done;
+}
+
+static int64_t ledger_failed(const struct job_ledger *l)
+{
+	return l->failed;
+}
+
+/* Jobs whose final status, as the harness read it, is consumed and that no execution completed: lost by the ledger alone. */
+static int64_t consumed_lost(const struct replay *rp)
+{
+	int64_t n = 0;
+
+	for (size_t j = 0; j < rp->in->n_jobs; j++)
+		n += rp->in->final[j].status == JOB_CONSUMED && !rp->ledger[j].committed;
+	return n;
+}
+
+/* Compares every figure the server can see, in docs/metrics.md's order, into out. */
+static void compare_all(const struct replay *rp, struct verify_outcome *out)
+{
+	const struct verify_input *in = rp->in;
+	const struct run_metrics *m = in->metrics;
+	int64_t committed = 0, visible_dups = 0, unfinished = 0;
+
+	for (size_t j = 0; j < in->n_jobs; j++) {
+		const struct job_ledger *l = &rp->ledger[j];
+
+		if (!consumed(rp, j))
+			committed += l->committed;
+		visible_dups += l->visible > 1 ? l->visible - 1 : 0;
+		unfinished += l->unfinished;
+	}
+	const struct per_job figures[] = {
+		{ "executions_committed", committed, executions_of },
+		{ "completed", (int64_t)m->completed - consumed_ledger(rp, ledger_done), completed_of },
+		{ "failed", (int64_t)m->failed - consumed_ledger(rp, ledger_failed), failed_of },
+		{ "duplicates", in->hold ? visible_dups : (int64_t)m->duplicates, duplicates_of },
+	};
+	const struct per_job with_final[] = {
+		{ "lost", (int64_t)m->lost - consumed_lost(rp), lost_of },
+		{ "stuck", (int64_t)m->stuck, stuck_of },
+		{ "final_state", 0, final_state_of },
+	};
+	const struct per_job flip_only[] = {
+		{ "redeliveries", (int64_t)m->redeliveries, redeliveries_of },
+		{ "fenced+crashed+uncommitted", unfinished, unfinished_of },
+	};
+	const struct per_job both[] = {
+		{ "zombie_completions", (int64_t)m->zombie_completions, zombies_of },
+		{ "reaped", (int64_t)m->reaped, reaped_of },
+	};
+
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		compare(rp, &figures[i], out);
+	for (size_t i = 0; in->final && i < sizeof(with_final) / sizeof(with_final[0]); i++)
+		compare(rp, &with_final[i], out);
+	for (size_t i = 0; !in->hold && i < sizeof(flip_only) / sizeof(flip_only[0]); i++)
+		compare(rp, &flip_only[i], out);
+	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++)
+		compare(rp, &both[i], out);
+}
+
+int verify_run(const struct verify_input *in, struct verify_outcome *out)
+{
+	struct replay rp = {
+		.in = in,
+		.jobs = calloc(in->n_jobs + 1, sizeof(*rp.jobs)),
+		.ledger = calloc(in->n_jobs + 1, sizeof(*rp.ledger)),
+		.pool = calloc(in->n_events + 1, sizeof(*rp.pool)),
+		.expiries = calloc(in->n_events + 1, sizeof(*rp.expiries)),
+	};
+	int rc = -1;
+
+	*out = (struct verify_outcome){ 0 };
+	if (!rp.jobs || !rp.ledger || !rp.pool || !rp.expiries)
+		goto out_free;
+	replay_record(&rp);
+	count_ledger(&rp);
+	out->verified = true;
+	compare_all(&rp, out);
+	rc = 0;
+out_free:
+	free(rp.expiries);
+	free(rp.pool);
+	free(rp.ledger);
+	free(rp.jobs);
+	return rc;
+}
