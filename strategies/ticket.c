@@ -31,7 +31,7 @@ enum {
 	SLOT_EXPIRE,			/* ($1 queue, $2 stale ms) delete abandoned tickets */
 	SLOT_AHEAD,			/* ($1 queue, $2 ticket) tickets ahead of ours */
 	SLOT_SELECT,			/* ($1 queue) the first new job */
-	SLOT_RETURN,			/* ($1 ticket) hand the ticket back */
+	SLOT_RETURN,			/* ($1 ticket) hand the ticket back: the ticket, no row when it was gone */
 	SLOT_RETURN_MINE,		/* ($1 queue, $2 worker) hand back every ticket the worker took */
 };
 
@@ -81,8 +81,8 @@ static const struct strategy_statement ticket_statements[] = {
 	} },
 	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} ORDER BY id LIMIT 1") },
 	{ SLOT_RETURN, 1, {
-		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1",
-		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER)",
+		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1 RETURNING ticket",
+		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER) RETURNING ticket",
 	} },
 	{ SLOT_RETURN_MINE, 2, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = $2::integer",
@@ -90,16 +90,24 @@ static const struct strategy_statement ticket_statements[] = {
 	} },
 };
 
-/* Deletes the ticket t holds for w, if any. 0 or -1. */
+/*
+ * Deletes the ticket t holds for w, if any. When it was gone, deleted as stale by whoever
+ * polled (nobody else deletes another's ticket), marks the claim in hand EXEC_TICKET_EXPIRED:
+ * the exclusion it gave has failed, and another claim may have taken the job. 0 or -1.
+ */
 static int return_ticket(struct worker *w, struct ticket_state *t)
 {
 	char ticket[24];
 	const char *params[] = { worker_id_text(ticket, t->ticket) };
+	int rows;
 
 	if (t->ticket < 0)
 		return 0;
-	if (worker_exec(w, SLOT_RETURN, 1, params, NULL, 0) < 0)
+	rows = worker_exec(w, SLOT_RETURN, 1, params, NULL, 0);
+	if (rows < 0)
 		return -1;
+	if (rows == 0)
+		w->held_flags |= EXEC_TICKET_EXPIRED;
 	t->ticket = -1;
 	return 0;
 }

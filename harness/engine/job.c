@@ -207,9 +207,22 @@ static bool job_fails(const struct run_shared *s, int64_t job_id)
 	return s->pass == 1 && workload_fails(s->cfg->seed, job_id, s->cfg->fail_rate);
 }
 
+/* The execution of job_id by w whose claim began at claim_start and ended at in_hand, its outcome and end to come. */
+static struct execution execution_of(const struct worker *w, int64_t job_id, int64_t claim_start, int64_t in_hand)
+{
+	return (struct execution){
+		.job_id = job_id,
+		.claim_start_ns = claim_start - w->shared->start_ns,
+		.start_ns = in_hand - w->shared->start_ns,
+		.worker = w->index,
+		.identity = w->identity,
+	};
+}
+
 /*
  * Sets up the execution e of job_id by w (its claim began at claim_start, it was in hand at
- * in_hand) and the job in hand j: its work time and the faults planned for it.
+ * in_hand) and the job in hand j, whose work begins now: its work time and the faults
+ * planned for it.
  */
 static void begin_execution(struct worker *w, int64_t job_id, int64_t claim_start, int64_t in_hand,
 			    struct execution *e, struct job_in_hand *j)
@@ -217,13 +230,7 @@ static void begin_execution(struct worker *w, int64_t job_id, int64_t claim_star
 	struct run_shared *s = w->shared;
 	bool in_range = job_id >= 1 && job_id <= s->backlog + s->arrivals;
 
-	*e = (struct execution){
-		.job_id = job_id,
-		.claim_start_ns = claim_start - s->start_ns,
-		.start_ns = in_hand - s->start_ns,
-		.worker = w->index,
-		.identity = w->identity,
-	};
+	*e = execution_of(w, job_id, claim_start, in_hand);
 	*j = (struct job_in_hand){ .id = job_id, .work_ns = in_range ? s->work_ns[job_id - 1] : 0 };
 	/* the run's shared execution counters only where faults are planned by them */
 	if (in_range && fault_plans_executions(&s->cfg->faults))
@@ -287,7 +294,7 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	}
 	if (!end || s->mode != MODE_HOLD)
 		end = clock_now_ns();
-	e.flags = j.stalled ? EXEC_STALLED : 0;
+	e.flags = (j.stalled ? EXEC_STALLED : 0) | w->held_flags;
 	w->stats.busy_ns += end - in_hand;
 	if (note_execution(w, &e, end) < 0)
 		return -1;
@@ -361,20 +368,23 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	struct execution *x = w->batch_execs;
 	enum work_end how = WORK_DONE;
 	int64_t end = 0, next_beat = first_beat(w, in_hand);
-	int worked, rc = 0, begun;
+	int worked, rc = 0, noted;
 
 	for (worked = 0; worked < n; worked++) {
 		struct job_in_hand j;
 
 		b[worked].fails = job_fails(s, b[worked].id);
 		b[worked].completed = false;
-		begin_execution(w, b[worked].id, claim_start, worked ? clock_now_ns() : in_hand, &x[worked], &j);
+		begin_execution(w, b[worked].id, claim_start, in_hand, &x[worked], &j);
 		how = work(w, &j, &next_beat);
 		x[worked].flags = j.stalled ? EXEC_STALLED : 0;
 		if (how != WORK_DONE)
 			break;
 	}
-	begun = worked < n ? worked + 1 : n;
+	/* a crash or a lost connection leaves the jobs never begun with the rest: in hand from the claim all the same */
+	noted = how == WORK_CRASHED || how == WORK_ABANDONED ? n : worked < n ? worked + 1 : n;
+	for (int i = worked + 1; i < noted; i++)
+		x[i] = execution_of(w, b[i].id, claim_start, in_hand);
 	if (how == WORK_STOPPED) {
 		give_back_rest(w, worked, n);
 		x[worked].outcome = EXEC_INTERRUPTED;
@@ -386,15 +396,17 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 			x[i].outcome = completion_outcome(rc < 0 ? -1 : b[i].completed ? 0 : 1, b[i].fails);
 		rc = rc < 0 && w->aborted ? -1 : 0;
 	} else {
-		for (int i = 0; i < worked + (how != WORK_STOPPED); i++)
+		for (int i = 0; i < (how == WORK_STOPPED ? worked : noted); i++)
 			x[i].outcome = how == WORK_CRASHED ? EXEC_CRASHED : EXEC_UNCOMMITTED;
 		rc = how == WORK_ABANDONED ? -1 : 0;
 	}
 	if (!end || s->mode != MODE_HOLD)
 		end = clock_now_ns();
 	w->stats.busy_ns += end - in_hand;
-	for (int i = 0; i < begun; i++)
+	for (int i = 0; i < noted; i++) {
+		x[i].flags |= w->held_flags;
 		if (note_execution(w, &x[i], end) < 0)
 			return -1;
+	}
 	return how == WORK_CRASHED ? worker_respawn(w) : rc;
 }

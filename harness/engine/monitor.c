@@ -227,19 +227,24 @@ static void strike_due(struct monitor *m, enum fault_kind kind)
 	terminate(m, atomic_load(&m->t->w[i].server_pid));
 }
 
-/* The reaper's pass, when it is due: gives jobs whose lease ran out back to new. */
+/*
+ * The reaper's pass, when it is due: gives jobs whose lease ran out back to new, noting each
+ * in m's ledger (m fails when it cannot). A pass that fails is tried again at the next.
+ */
 static void reap(struct monitor *m, int64_t now)
 {
 	const struct recovery_plan *rec = &m->s->cfg->recovery;
 	char err[512];
+	int rc;
 
 	if (!rec->reaper_ms || m->s->mode != MODE_FLIP || now < m->next_reap_ns)
 		return;
 	m->next_reap_ns = now + MS_TO_NS(rec->reaper_ms);
-	if (m->admin->conn && queue_table_reap(m->admin->conn, m->s, &m->reaped, err, sizeof(err)) == 0)
-		return;
-	if (admin_reconnected(m->admin))
-		queue_table_reap(m->admin->conn, m->s, &m->reaped, err, sizeof(err));
+	rc = m->admin->conn ? queue_table_reap(m->admin->conn, m->s, &m->ledger, &m->reaped, err, sizeof(err)) : -1;
+	if (rc == -1 && admin_reconnected(m->admin))
+		rc = queue_table_reap(m->admin->conn, m->s, &m->ledger, &m->reaped, err, sizeof(err));
+	if (rc == -2)
+		fail(m, err);
 }
 
 /* Injects what is due now: the workers' kill requests, the faults at instants, the reaper's pass. */

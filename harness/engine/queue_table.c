@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "db/ownership.h"
 #include "engine/queue_table.h"
 #include "engine/sql_template.h"
@@ -184,36 +185,73 @@ int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, c
 		       "clearing the errors", err, errlen);
 }
 
-int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen)
-{
-	return run_sql(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
-			"WHERE status = 'active'", "giving the stuck jobs back", err, errlen);
-}
+/* Where give_back_rows notes each job a statement gave back. */
+struct returns_ctx {
+	struct ledger *ledger;	/* the returns go here */
+	int64_t start_ns;	/* when the statement began, ns since the start barrier */
+	uint64_t rows;		/* jobs it gave back */
+	bool full;		/* a return could not be noted: out of memory */
+};
 
-/* Counts the rows of a query. */
-static int count_row(void *ctx, const int64_t *cols, int ncols)
+/* Notes the job of a row (its id) as given back by the statement of ctx, a struct returns_ctx. */
+static int note_return(void *ctx, const int64_t *cols, int ncols)
 {
-	(void)cols;
-	(void)ncols;
-	++*(uint64_t *)ctx;
+	struct returns_ctx *r = ctx;
+	struct job_return ret = { .job_id = ncols > 0 ? cols[0] : 0, .start_ns = r->start_ns };
+
+	r->rows++;
+	if (ledger_add_return(r->ledger, &ret) < 0)
+		r->full = true;
 	return 0;
 }
 
-int queue_table_reap(struct db_conn *conn, const struct run_shared *s, uint64_t *reaped, char *err, size_t errlen)
+/*
+ * Runs sql, a statement that gives active jobs back to new RETURNING their ids, noting
+ * each in l's returns with the statement's instants, and adds their number to *count
+ * (NULL: not counted). 0; -1 with err (doing what); -2 when out of memory for the returns.
+ */
+static int give_back_rows(struct db_conn *conn, const struct run_shared *s, const char *sql_template,
+			  const char *doing, struct ledger *l, uint64_t *count, char *err, size_t errlen)
 {
-	static const char *const reap_sql = "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
-					    "WHERE status = 'active' AND lease_until < {now} RETURNING id";
+	struct returns_ctx ctx = { .ledger = l, .start_ns = clock_now_ns() - s->start_ns };
+	size_t first = l->n_returns;
 	char sql[1024];
+	int64_t end;
 
-	if (sql_expand(reap_sql, &s->names, sql, sizeof(sql)) < 0) {
-		snprintf(err, errlen, "reaping: statement too long");
+	if (sql_expand(sql_template, &s->names, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "%s: statement too long", doing);
 		return -1;
 	}
-	if (s->db->query(conn, sql, count_row, reaped) < 0) {
-		snprintf(err, errlen, "reaping: %s", s->db->error_message(conn));
+	if (s->db->query(conn, sql, note_return, &ctx) < 0) {
+		snprintf(err, errlen, "%s: %s", doing, s->db->error_message(conn));
 		return -1;
+	}
+	end = clock_now_ns() - s->start_ns;
+	for (size_t i = first; i < l->n_returns; i++)
+		l->returns[i].end_ns = end;
+	if (count)
+		*count += ctx.rows;
+	if (ctx.full) {
+		snprintf(err, errlen, "%s: out of memory for the jobs given back", doing);
+		return -2;
 	}
 	return 0;
+}
+
+int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, struct ledger *l, char *err,
+			   size_t errlen)
+{
+	return give_back_rows(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
+			      "WHERE status = 'active' RETURNING id", "giving the stuck jobs back", l, NULL, err, errlen) < 0 ?
+		       -1 : 0;
+}
+
+int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct ledger *l, uint64_t *reaped, char *err,
+		     size_t errlen)
+{
+	return give_back_rows(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
+			      "WHERE status = 'active' AND lease_until < {now} RETURNING id", "reaping", l, reaped, err,
+			      errlen);
 }
 
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)

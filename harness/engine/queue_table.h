@@ -32,14 +32,20 @@ int queue_table_leftovers(struct db_conn *conn, const struct run_shared *s, int6
 /* Gives every job in state error back to state new (seed 000's clear_all_errors). 0, or -1 with err. */
 int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);
 
-/* Gives every job left active back to state new (seed 000's free, --rerun-stuck). 0, or -1 with err. */
-int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen);
+/*
+ * Gives every job left active back to state new (seed 000's free, --rerun-stuck), noting
+ * each in l's returns. 0, or -1 with err (out of memory for the returns too).
+ */
+int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, struct ledger *l, char *err,
+			   size_t errlen);
 
 /*
- * The reaper's pass: gives every active job whose lease ran out back to state new, adding
- * how many to *reaped. 0, or -1 with err.
+ * The reaper's pass: gives every active job whose lease ran out back to state new, noting
+ * each in l's returns and adding how many to *reaped. 0; -1 with err; -2 with err when out
+ * of memory for the returns (the jobs were given back).
  */
-int queue_table_reap(struct db_conn *conn, const struct run_shared *s, uint64_t *reaped, char *err, size_t errlen);
+int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct ledger *l, uint64_t *reaped, char *err,
+		     size_t errlen);
 
 /* Drops the tables s notes the run created (--verify's audit table and function too), and only those. 0, or -1 with err. */
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen);

@@ -151,6 +151,9 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
 		.reaped = m->reaped,
+		.hold = s->mode == MODE_HOLD,
+		.lease_ns = s->mode == MODE_FLIP ? MS_TO_NS(cfg->recovery.lease_ms) : 0,
+		.reaper = s->mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
 	};
 	rc = metrics_compute(&in, &out->metrics);
 	if (rc == 0)
@@ -336,7 +339,7 @@ static int rerun(struct admin *admin, struct monitor *m, const char *label, char
 	int started = 0;
 
 	if ((s->cfg->rerun_errors && queue_table_clear_errors(admin->conn, s, err, errlen) < 0) ||
-	    (s->cfg->recovery.rerun_stuck && queue_table_free_stuck(admin->conn, s, err, errlen) < 0))
+	    (s->cfg->recovery.rerun_stuck && queue_table_free_stuck(admin->conn, s, &m->ledger, err, errlen) < 0))
 		return -1;
 	s->pass = 2;
 	for (int i = 0; i < t->n_workers; i++) {

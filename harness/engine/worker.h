@@ -31,6 +31,8 @@ struct worker {
 	char identity_text[16];			/* identity as an SQL parameter */
 	bool begin_pending;			/* --pipeline: its BEGIN waits to be sent with the next statement */
 	int64_t attempt;			/* the attempt number of the job in hand (its claim's), for fencing */
+	int32_t held_flags;			/* what the strategy learned of the claim in hand (EXEC_TICKET_EXPIRED), for
+						 * its executions' flags; cleared before each claim */
 	char attempt_text[24];			/* attempt as an SQL parameter */
 	const char *queue;			/* the task class it serves: queues[index % n_queues] */
 	struct db_conn *conn;			/* its own connection */

@@ -107,6 +107,7 @@ static void *worker_main(void *arg)
 
 		if (s->deadline_ns && claim_start >= s->deadline_ns)
 			break;
+		w->held_flags = 0;
 		r = s->strategy->claim_batch ? s->strategy->claim_batch(w, w->batch, w->batch_max, &n)
 					     : s->strategy->claim(w, &job_id);
 		claim_end = clock_now_ns();

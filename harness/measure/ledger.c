@@ -70,6 +70,7 @@ void ledger_free(struct ledger *l)
 	free(l->empties);
 	free(l->errors);
 	free(l->faults);
+	free(l->returns);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -133,6 +134,17 @@ int ledger_add_fault(struct ledger *l, const struct fault_record *f)
 	return 0;
 }
 
+int ledger_add_return(struct ledger *l, const struct job_return *r)
+{
+	struct job_return *p = room_for_one(l, l->returns, l->n_returns, &l->cap_returns, sizeof(*p));
+
+	if (!p)
+		return -1;
+	l->returns = p;
+	l->returns[l->n_returns++] = *r;
+	return 0;
+}
+
 /*
  * Appends the n_parts arrays of one kind (part_arr(i) of part_n(i) entries of size bytes)
  * to *arr of *n entries and room *cap. 0, or -1 when out of memory.
@@ -162,7 +174,7 @@ static int merge_array(void **arr, size_t *n, size_t *cap, size_t size, const st
 	return 0;
 }
 
-/* The arrays of a ledger and their lengths, as merge_array reads them: executions, empty claims, errors, faults. */
+/* The arrays of a ledger and their lengths, as merge_array reads them: executions, empty claims, errors, faults, returns. */
 static const void *execs_of(const struct ledger *l)
 {
 	return l->execs;
@@ -203,6 +215,16 @@ static size_t n_faults_of(const struct ledger *l)
 	return l->n_faults;
 }
 
+static const void *returns_of(const struct ledger *l)
+{
+	return l->returns;
+}
+
+static size_t n_returns_of(const struct ledger *l)
+{
+	return l->n_returns;
+}
+
 /*
  * The merge runs after the run, so room made in into here is not counted in its
  * growths; the parts' growths are added instead, so that the merged ledger tells
@@ -211,6 +233,7 @@ static size_t n_faults_of(const struct ledger *l)
 int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n)
 {
 	void *execs = into->execs, *empties = into->empties, *errors = into->errors, *faults = into->faults;
+	void *returns = into->returns;
 	int rc = 0;
 
 	rc |= merge_array(&execs, &into->n_execs, &into->cap_execs, sizeof(*into->execs), parts, n, execs_of, n_execs_of);
@@ -224,6 +247,9 @@ int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n)
 	rc |= merge_array(&faults, &into->n_faults, &into->cap_faults, sizeof(*into->faults), parts, n, faults_of,
 			  n_faults_of);
 	into->faults = faults;
+	rc |= merge_array(&returns, &into->n_returns, &into->cap_returns, sizeof(*into->returns), parts, n, returns_of,
+			  n_returns_of);
+	into->returns = returns;
 	for (size_t i = 0; i < n; i++)
 		into->growths += parts[i].growths;
 	return rc ? -1 : 0;

@@ -22,18 +22,35 @@ enum exec_outcome {
 };
 
 /* execution.flags */
-#define EXEC_STALLED (1 << 0)	/* the worker stalled (froze) during this execution */
+#define EXEC_STALLED (1 << 0)		/* the worker stalled (froze) during this execution */
+#define EXEC_TICKET_EXPIRED (1 << 1)	/* the ticket strategy found this claim's ticket deleted as stale under it */
 
-/* One execution of one job by one worker; times are ns since the start barrier. */
+/*
+ * One execution of one job by one worker; times are ns since the start barrier. A job is
+ * in hand from the end of the claim that handed it out: for a batch, the batch's claim,
+ * for every job of the batch, whenever its own work began.
+ */
 struct execution {
 	int64_t job_id;		/* the job's id (ids are 1..jobs) */
 	int64_t claim_start_ns;	/* when the claim attempt that returned this job began */
-	int64_t start_ns;	/* when the job was in hand and its work began */
+	int64_t start_ns;	/* when the job was in hand: the claim that returned it had ended */
 	int64_t end_ns;		/* when its completion (or failure) returned */
 	int32_t worker;		/* the seat of the worker that executed it (its index, kept by a replacement) */
 	int32_t outcome;	/* an enum exec_outcome */
 	int32_t identity;	/* the worker's identity, the job's claimed_by (a crashed worker's replacement has a new one) */
-	int32_t flags;		/* EXEC_STALLED */
+	int32_t flags;		/* EXEC_STALLED, EXEC_TICKET_EXPIRED */
+};
+
+/*
+ * A job the harness itself gave back to new while it was active: the reaper's pass over
+ * expired leases, or --rerun-stuck's free of the jobs left active. Times are ns since the
+ * start barrier, on the harness's clock: the statement that did it began at start_ns and
+ * returned at end_ns, so the server changed the row in between.
+ */
+struct job_return {
+	int64_t job_id;		/* the job given back */
+	int64_t start_ns;	/* when the statement that gave it back began */
+	int64_t end_ns;		/* when that statement returned */
 };
 
 /* One claim attempt that returned no job; times are ns since the start barrier. */
@@ -43,7 +60,7 @@ struct empty_claim {
 	int32_t worker;		/* index of the worker that made it */
 };
 
-/* A growable array of executions, empty claims, error instants and faults owned by one thread. */
+/* A growable array of executions, empty claims, error instants, faults and returns owned by one thread. */
 struct ledger {
 	struct execution *execs;	/* executions in the order added (a worker's: the order they ended) */
 	size_t n_execs;			/* entries used in execs */
@@ -57,6 +74,9 @@ struct ledger {
 	struct fault_record *faults;	/* the faults injected, in order */
 	size_t n_faults;		/* entries used in faults */
 	size_t cap_faults;		/* entries allocated in faults */
+	struct job_return *returns;	/* the jobs the harness gave back to new (the monitor's ledger only), in order */
+	size_t n_returns;		/* entries used in returns */
+	size_t cap_returns;		/* entries allocated in returns */
 	size_t growths;			/* times an array had to grow during the run (0 when sized well) */
 };
 
@@ -80,6 +100,9 @@ int ledger_add_error(struct ledger *l, int64_t at_ns);
 
 /* Appends one fault; grows when full. 0, or -1 when out of memory. */
 int ledger_add_fault(struct ledger *l, const struct fault_record *f);
+
+/* Appends one job the harness gave back to new; grows when full. 0, or -1 when out of memory. */
+int ledger_add_return(struct ledger *l, const struct job_return *r);
 
 /*
  * Appends every entry of the n ledgers in parts to into (which ledger_init prepared),

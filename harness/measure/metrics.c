@@ -2,7 +2,10 @@
  * Every metric of a run, from the merged ledger, the workers' counters and the
  * table's final state. The definitions (docs/metrics.md says the same for users):
  *
- * An execution is committed when its outcome is EXEC_DONE or EXEC_FAILED.
+ * Every integrity figure is what the server's committed history of the run's tables would
+ * show, but where the ledger knows more (docs/metrics.md lists where). An execution is
+ * committed when its outcome is EXEC_DONE or EXEC_FAILED. Its start_ns is when the job was
+ * in hand: the end of the claim that returned it (a batch's, for every job of the batch).
  * n_j is the number of executions of job j but those a stop cut short (EXEC_INTERRUPTED:
  * the job was given back, never completed twice).
  *
@@ -18,16 +21,11 @@
  *		timed: work_ns summed over the completed jobs / n_workers.
  * throughput	drain: completed / makespan_s (0 when makespan_s is 0);
  *		timed: completed / duration (0 when duration is 0).
- * lost		distinct jobs for which any of these holds:
- *		(a) drain run, and the final status is neither JOB_DONE nor JOB_ERROR
- *		    nor JOB_CONSUMED;
- *		(b) the job has an execution u that did not commit (EXEC_UNCOMMITTED,
- *		    EXEC_CRASHED or EXEC_FENCED) and no committed execution whose start_ns
- *		    is later than u's;
- *		(c) the final status is JOB_ACTIVE (no worker is alive at the end);
- *		(d) the final status is JOB_CONSUMED (its claim took it out of the
- *		    queue) and no execution of it committed.
- *		(a), (c) and (d) need the final state; without it only (b) applies.
+ * lost		jobs (enqueued, in 1..n_jobs) whose final status is neither JOB_DONE nor
+ *		JOB_ERROR and that are (a) JOB_ACTIVE; (b) JOB_NEW or JOB_MISSING in a drain
+ *		run; or (c) JOB_CONSUMED with no committed execution. METRIC_UNKNOWN
+ *		without the final state. The executions do not decide it: a job whose final
+ *		status is done or error is never lost.
  * spurious	empty claims e for which some job j has enqueued_ns[j] <= e.start_ns
  *		(every job at 0 when enqueued_ns is NULL) and first_claim(j) > e.end_ns,
  *		where first_claim(j) is the smallest claim_start_ns of j's executions, or
@@ -68,15 +66,28 @@
  *		disagrees only when the ledger holds no execution of it. 0 when the final
  *		state is unknown.
  * stuck	jobs whose final status is JOB_ACTIVE; METRIC_UNKNOWN without the final state.
- * redeliveries	executions x, not cut short by a stop, of a job with another such execution y
- *		in hand before it (y.start_ns < x.start_ns) that either never committed (a crash,
- *		a lost connection, a fenced completion: the job was handed out again) or held
- *		the job when x's claim began (y.start_ns < x.claim_start_ns < y.end_ns: a lease
- *		ran out under it). Two claims that raced for one job and both committed (naive's
- *		duplicates) are not redeliveries.
+ * redeliveries	executions x, not cut short by a stop, whose job's holder h(x) had lost it:
+ *		h(x) is, of the executions y of the job not cut short by a stop with
+ *		y.start_ns < x.start_ns, the latest by start_ns that held the job when x's
+ *		claim began (y did not commit, or x.claim_start_ns < y.end_ns); none: x is
+ *		no redelivery. Its cause, the first that holds:
+ *		reaper	the harness gave the job back to new (a return r of the job in the
+ *			ledger, the reaper's or --rerun-stuck's) with y.start_ns < r.start_ns
+ *			< x.start_ns;
+ *		stale_ticket	y has EXEC_TICKET_EXPIRED: the ticket strategy found y's
+ *			ticket deleted as stale;
+ *		crash	hold mode and y did not commit: its transaction ended (crash, lost
+ *			connection, rollback) before x's claim could take the row;
+ *		lease	flip mode with a lease and no reaper, and x.start_ns -
+ *			y.claim_start_ns >= lease: y's lease may have run out when x's claim
+ *			read the row (its lease was set between y.claim_start_ns and
+ *			y.start_ns, read between x.claim_start_ns and x.start_ns).
+ *		None holds: the two claims raced (both believed they won while y was live):
+ *		a duplicate, not a redelivery. redeliveries_crash, _lease, _reaper and
+ *		_stale_ticket count them by cause; they sum to redeliveries.
  * zombie_completions
- *		committed executions y of a job with a redelivery x claimed after y was in
- *		hand and in hand before y ended: y.start_ns < x.claim_start_ns, x.start_ns < y.end_ns.
+ *		committed executions y of a job with a redelivery x that took it while y had
+ *		it in hand: y.start_ns < x.start_ns < y.end_ns.
  * fenced	executions with outcome EXEC_FENCED.
  * reaped	the input's reaped.
  * faults_injected
@@ -92,7 +103,7 @@
  *		server accepted connections again; in ms; NaN without restarts or when none
  *		completed after one.
  * delivery	at_most_once: 1 when duplicates is 0, else 0; at_least_once: 1 when lost is
- *		0, else 0, METRIC_UNKNOWN without the final state.
+ *		0, else 0, METRIC_UNKNOWN when lost is.
  * guarded	every figure unknown (NaN, METRIC_UNKNOWN): a queue run has no acquisitions;
  *		measure/acquisitions.c computes them for a guarded-resource run.
  *
@@ -133,7 +144,6 @@ struct job_summary {
 	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
 	bool executed;		/* it has at least one execution */
 	bool completed;		/* it has at least one EXEC_DONE execution */
-	bool uncommitted_lost;	/* lost by rule (b): work ran, did not commit, and no later committed execution followed */
 };
 
 /* A job that can make an empty claim spurious. */
@@ -191,19 +201,12 @@ static void job_summary_init(struct job_summary *s)
 	s->expected = -1;
 	s->executed = false;
 	s->completed = false;
-	s->uncommitted_lost = false;
 }
 
 /* Whether e's completion or failure committed. */
 static bool exec_committed(const struct execution *e)
 {
 	return e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED;
-}
-
-/* Whether e's work ran (or began) and neither it nor its failure committed: uncommitted, crashed or fenced. */
-static bool exec_unfinished(const struct execution *e)
-{
-	return e->outcome == EXEC_UNCOMMITTED || e->outcome == EXEC_CRASHED || e->outcome == EXEC_FENCED;
 }
 
 /* Whether job id has a row (index id - 1) in the per-job inputs. */
@@ -376,42 +379,114 @@ out:
 	return ret;
 }
 
-/* Whether execution k of the n executions x of one job is a redelivery (see the definitions above). */
-static bool is_redelivery(const struct execution *x, size_t n, size_t k)
+/* Why an execution is a redelivery: how its job's earlier holder had lost it. */
+enum redelivery_cause {
+	CAUSE_NONE,		/* not a redelivery: a first claim, a claim after a commit, or a race */
+	CAUSE_CRASH,		/* the holder's transaction ended without its completion (hold mode) */
+	CAUSE_LEASE,		/* the holder's lease had run out (flip mode, no reaper) */
+	CAUSE_REAPER,		/* the harness gave the job back to new (the reaper, --rerun-stuck) */
+	CAUSE_STALE_TICKET,	/* the ticket strategy deleted the holder's ticket as stale */
+};
+
+/* What the redelivery rules read of one job besides its executions. */
+struct job_context {
+	const struct metrics_input *in;		/* the run's settings: mode, lease, reaper */
+	const struct job_return *returns;	/* the job's returns to new by the harness */
+	size_t n_returns;			/* entries in returns */
+};
+
+/*
+ * The index of the holder of the job when execution k of the n executions x (sorted by
+ * start_ns) took it: of the executions in hand before it and not cut short by a stop, the
+ * latest that still held the job when k's claim began (it never committed, or committed
+ * after that). n when none did.
+ */
+static size_t holder_of(const struct execution *x, size_t n, size_t k)
 {
-	if (x[k].outcome == EXEC_INTERRUPTED)
-		return false;
+	size_t holder = n;
+
 	for (size_t i = 0; i < n; i++) {
 		const struct execution *y = &x[i];
 
 		if (i == k || y->outcome == EXEC_INTERRUPTED || y->start_ns >= x[k].start_ns)
 			continue;
-		if (!exec_committed(y) || (y->start_ns < x[k].claim_start_ns && x[k].claim_start_ns < y->end_ns))
-			return true;
+		if (!exec_committed(y) || x[k].claim_start_ns < y->end_ns)
+			holder = i;
 	}
+	return holder;
+}
+
+/* Whether the harness gave the job back to new after y had it in hand and before x's claim returned it. */
+static bool returned_between(const struct job_context *c, const struct execution *y, const struct execution *x)
+{
+	for (size_t i = 0; i < c->n_returns; i++)
+		if (y->start_ns < c->returns[i].start_ns && c->returns[i].start_ns < x->start_ns)
+			return true;
 	return false;
 }
 
-/* Whether committed execution i of the n executions x of one job is a zombie completion. */
-static bool is_zombie(const struct execution *x, size_t n, size_t i)
+/* Why execution k of the n executions x of one job (sorted by start_ns) is a redelivery (see the definitions above). */
+static enum redelivery_cause redelivery_cause(const struct job_context *c, const struct execution *x, size_t n,
+					      size_t k)
+{
+	const struct execution *y;
+	size_t h;
+
+	if (x[k].outcome == EXEC_INTERRUPTED)
+		return CAUSE_NONE;
+	h = holder_of(x, n, k);
+	if (h == n)
+		return CAUSE_NONE;
+	y = &x[h];
+	if (returned_between(c, y, &x[k]))
+		return CAUSE_REAPER;
+	if (y->flags & EXEC_TICKET_EXPIRED)
+		return CAUSE_STALE_TICKET;
+	if (c->in->hold && !exec_committed(y))
+		return CAUSE_CRASH;
+	if (c->in->lease_ns > 0 && !c->in->reaper && x[k].start_ns - y->claim_start_ns >= c->in->lease_ns)
+		return CAUSE_LEASE;
+	return CAUSE_NONE;
+}
+
+/*
+ * Whether committed execution i of the n executions x of one job is a zombie completion:
+ * a redelivery (cause[k] not CAUSE_NONE) took the job while i had it in hand.
+ */
+static bool is_zombie(const struct execution *x, const enum redelivery_cause *cause, size_t n, size_t i)
 {
 	if (!exec_committed(&x[i]))
 		return false;
 	for (size_t k = 0; k < n; k++)
-		if (k != i && x[i].start_ns < x[k].claim_start_ns && x[k].start_ns < x[i].end_ns &&
-		    is_redelivery(x, n, k))
+		if (k != i && cause[k] != CAUSE_NONE && x[i].start_ns < x[k].start_ns && x[k].start_ns < x[i].end_ns)
 			return true;
 	return false;
 }
 
-/*
- * Counts the n >= 1 executions x of one job (sorted by start_ns) into out's
- * ledger figures and describes the job in *s.
- */
-static void scan_job(const struct execution *x, size_t n, struct run_metrics *out,
-		     struct job_summary *s)
+/* Counts a redelivery of cause into out, in all and by its cause. */
+static void count_redelivery(enum redelivery_cause cause, struct run_metrics *out)
 {
-	int64_t last_commit_start = INT64_MIN, last_commit_end = INT64_MIN;
+	uint64_t *by_cause[] = {
+		[CAUSE_CRASH] = &out->redeliveries_crash,
+		[CAUSE_LEASE] = &out->redeliveries_lease,
+		[CAUSE_REAPER] = &out->redeliveries_reaper,
+		[CAUSE_STALE_TICKET] = &out->redeliveries_stale_ticket,
+	};
+
+	if (cause == CAUSE_NONE)
+		return;
+	out->redeliveries++;
+	++*by_cause[cause];
+}
+
+/*
+ * Counts the n >= 1 executions x of one job (sorted by start_ns) into out's ledger
+ * figures and describes the job in *s; cause has room for n entries.
+ */
+static void scan_job(const struct job_context *c, const struct execution *x, size_t n,
+		     enum redelivery_cause *cause, struct run_metrics *out, struct job_summary *s)
+{
+	int64_t last_commit_end = INT64_MIN;
 	size_t i, k, counted = 0;
 
 	job_summary_init(s);
@@ -433,40 +508,61 @@ static void scan_job(const struct execution *x, size_t n, struct run_metrics *ou
 			if (x[i].end_ns < s->first_done_ns)
 				s->first_done_ns = x[i].end_ns;
 		}
-		if (exec_committed(&x[i])) {
-			if (x[i].start_ns > last_commit_start)
-				last_commit_start = x[i].start_ns;
-			if (x[i].end_ns >= last_commit_end) {
-				last_commit_end = x[i].end_ns;
-				s->expected = x[i].outcome;
-			}
+		if (exec_committed(&x[i]) && x[i].end_ns >= last_commit_end) {
+			last_commit_end = x[i].end_ns;
+			s->expected = x[i].outcome;
 		}
 		for (k = i + 1; k < n && x[i].outcome != EXEC_INTERRUPTED; k++)
 			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
 				out->overlaps++;
 	}
 	for (i = 0; i < n; i++) {
-		if (exec_unfinished(&x[i]) && x[i].start_ns >= last_commit_start)
-			s->uncommitted_lost = true;
-		out->redeliveries += is_redelivery(x, n, i);
-		out->zombie_completions += is_zombie(x, n, i);
+		cause[i] = redelivery_cause(c, x, n, i);
+		count_redelivery(cause[i], out);
 	}
+	for (i = 0; i < n; i++)
+		out->zombie_completions += is_zombie(x, cause, n, i);
 	if (s->completed)
 		out->completed++;
 }
 
+/* qsort order of returns: by job, then instant. */
+static int cmp_return(const void *pa, const void *pb)
+{
+	const struct job_return *a = pa, *b = pb;
+	int c = cmp_i64(a->job_id, b->job_id);
+
+	return c ? c : cmp_i64(a->start_ns, b->start_ns);
+}
+
+/* Points c at the returns of job among the n sorted by job (*next: the first not yet passed), advancing *next. */
+static void returns_of_job(struct job_context *c, const struct job_return *r, size_t n, size_t *next, int64_t job)
+{
+	while (*next < n && r[*next].job_id < job)
+		++*next;
+	c->returns = r + *next;
+	c->n_returns = 0;
+	while (*next + c->n_returns < n && r[*next + c->n_returns].job_id == job)
+		c->n_returns++;
+}
+
 /*
- * Sorts a copy of the ledger's executions by job, fills the ledger figures of out
- * and the summary of every job in 1..n_jobs in jobs. 0, or -1 when out of memory.
+ * Sorts a copy of the ledger's executions by job (and its returns), fills the ledger
+ * figures of out and the summary of every job in 1..n_jobs in jobs. 0, or -1 when out of
+ * memory.
  */
 static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 		       struct job_summary *jobs)
 {
 	const struct ledger *l = in->ledger;
-	struct execution *x;
+	struct job_context c = { .in = in };
+	struct execution *x = NULL;
+	struct job_return *r = NULL;
+	enum redelivery_cause *cause = NULL;
 	struct job_summary s;
 	int64_t last_end = 0;
-	size_t i, k;
+	size_t i, k, next_return = 0;
+	int ret = -1;
 
 	out->executions = l->n_execs;
 	for (i = 0; i < l->n_execs; i++) {
@@ -474,16 +570,22 @@ static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 		out->fenced += l->execs[i].outcome == EXEC_FENCED;
 	}
 	x = alloc_zeroed(l->n_execs, sizeof(*x));
-	if (!x)
-		return -1;
+	r = alloc_zeroed(l->n_returns, sizeof(*r));
+	cause = alloc_zeroed(l->n_execs, sizeof(*cause));
+	if (!x || !r || !cause)
+		goto out_free;
 	if (l->n_execs)
 		memcpy(x, l->execs, l->n_execs * sizeof(*x));
+	if (l->n_returns)
+		memcpy(r, l->returns, l->n_returns * sizeof(*r));
 	qsort(x, l->n_execs, sizeof(*x), cmp_exec);
+	qsort(r, l->n_returns, sizeof(*r), cmp_return);
 
 	for (i = 0; i < l->n_execs; i = k) {
 		for (k = i + 1; k < l->n_execs && x[k].job_id == x[i].job_id; k++)
 			;
-		scan_job(&x[i], k - i, out, &s);
+		returns_of_job(&c, r, l->n_returns, &next_return, x[i].job_id);
+		scan_job(&c, &x[i], k - i, cause, out, &s);
 		if (job_in_range(in, x[i].job_id))
 			jobs[x[i].job_id - 1] = s;
 	}
@@ -491,25 +593,33 @@ static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
 		if (exec_committed(&x[i]) && x[i].end_ns > last_end)
 			last_end = x[i].end_ns;
 	out->makespan_s = (double)last_end / NS_PER_S;
+	ret = 0;
+out_free:
+	free(cause);
+	free(r);
 	free(x);
-	return 0;
+	return ret;
 }
 
-/* Whether the job at index j (id j + 1), summarised in s, is lost by rule (a), (b), (c) or (d). */
+/*
+ * Whether the job at index j (id j + 1), summarised in s, is lost; the final state is
+ * known. Its final status decides: done or error, never; active (stuck), always; new or
+ * missing, when the run drained the queue; consumed (its claim deleted it), when no
+ * execution of it committed.
+ */
 static bool job_lost(const struct metrics_input *in, const struct job_summary *s, size_t j)
 {
-	int32_t status;
-
-	if (s->uncommitted_lost)
-		return true;
-	if (!in->final)
+	switch (in->final[j].status) {
+	case JOB_DONE:
+	case JOB_ERROR:
 		return false;
-	status = in->final[j].status;
-	if (status == JOB_CONSUMED)
-		return s->expected < 0;
-	if (in->drain && status != JOB_DONE && status != JOB_ERROR)
+	case JOB_ACTIVE:
 		return true;
-	return status == JOB_ACTIVE;
+	case JOB_CONSUMED:
+		return s->expected < 0;
+	default:
+		return in->drain;
+	}
 }
 
 /*
@@ -619,7 +729,7 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 		measured += jobs[j].completed && jobs[j].first_done_ns >= in->warmup_ns;
 		if (in->drain || jobs[j].completed)
 			work_ns += (double)in->work_ns[j];
-		if (job_lost(in, &jobs[j], j))
+		if (in->final && job_lost(in, &jobs[j], j))
 			out->lost++;
 		if (in->final && ledger_disagrees(&jobs[j], in->final[j].status))
 			out->ledger_mismatches++;
@@ -707,9 +817,11 @@ static int judge_faults(const struct metrics_input *in, struct run_metrics *out)
 	return 0;
 }
 
-/* Fills stuck and the delivery verdict of out, once duplicates and lost are known. */
+/* Fills stuck and the delivery verdict of out, once duplicates and lost are known; lost unknown without the final state. */
 static void judge_delivery(const struct metrics_input *in, struct run_metrics *out)
 {
+	if (!in->final)
+		out->lost = METRIC_UNKNOWN;
 	out->stuck = in->final ? 0 : METRIC_UNKNOWN;
 	for (size_t j = 0; in->final && j < in->n_jobs; j++)
 		out->stuck += enqueued_at(in, j) != INT64_MAX && in->final[j].status == JOB_ACTIVE;

@@ -201,7 +201,11 @@ struct run_metrics {
 	double arrival_late_max_ms;		/* the most an insert was issued after its instant */
 	uint64_t ledger_mismatches;		/* jobs whose final table status disagrees with the ledger */
 	uint64_t stuck;				/* jobs still active at the end, no worker on them */
-	uint64_t redeliveries;			/* executions of a job handed out again while an earlier one had not committed */
+	uint64_t redeliveries;			/* executions of a job handed out again because an earlier holder had lost it */
+	uint64_t redeliveries_crash;		/* of those, after the holder's transaction ended without its completion */
+	uint64_t redeliveries_lease;		/* of those, after the holder's lease ran out */
+	uint64_t redeliveries_reaper;		/* of those, after the harness gave the job back to new (reaper, --rerun-stuck) */
+	uint64_t redeliveries_stale_ticket;	/* of those, after the ticket strategy deleted the holder's ticket as stale */
 	uint64_t zombie_completions;		/* completions that committed after their job was handed out again */
 	uint64_t fenced;			/* completions refused: the job was no longer the claim's */
 	uint64_t reaped;			/* jobs the reaper gave back to new */

@@ -82,6 +82,11 @@ static const char *const fault_columns[] = {
 	"reaped", "reconnects", "recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms",
 };
 
+/* The faults table's columns shown when some run has them known and not 0: the redeliveries by cause. */
+static const char *const fault_columns_if_any[] = {
+	"redeliveries_crash", "redeliveries_lease", "redeliveries_reaper", "redeliveries_stale_ticket",
+};
+
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
 {
 	bool most = m->delivery.at_most_once == 1, least = m->delivery.at_least_once == 1;
@@ -196,6 +201,11 @@ int figures_build_faults(struct figures *f, const struct run_result *const *runs
 	memset(f, 0, sizeof(*f));
 	for (size_t c = 0; c < sizeof(fault_columns) / sizeof(fault_columns[0]); c++)
 		shown[metric_find(fault_columns[c]) - metric_table] = true;
+	for (size_t c = 0; c < sizeof(fault_columns_if_any) / sizeof(fault_columns_if_any[0]); c++) {
+		const struct metric *m = metric_find(fault_columns_if_any[c]);
+
+		shown[m - metric_table] = any_has(m, runs, n);
+	}
 	return build(f, runs, n, shown, (struct table_shape){ .delivery = true });
 }
 

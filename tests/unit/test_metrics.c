@@ -180,7 +180,7 @@ static void test_duplicates_and_overlaps(void)
 	case_free(&c);
 }
 
-/* Each rule of lost alone, their union counted once, and rule (b) alone without a final state. */
+/* Each rule of lost alone, their union counted once, the ledger never deciding, unknown without a final state. */
 static void test_lost(void)
 {
 	struct run_case c;
@@ -202,25 +202,35 @@ static void test_lost(void)
 	CHECK(c.out.lost == 0, "lost (a): in a timed run jobs left new or missing are not lost");
 	case_free(&c);
 
-	/* rule (b): work ran, completion never committed, no later committed execution */
-	case_init(&c, 2, 5, false);
-	/* lost */
+	/*
+	 * the executions do not decide: a job whose final status is done or error is not lost,
+	 * whatever attempts of it did not commit, and in which order they began (the old rule
+	 * 2, "an uncommitted execution and no committed one started later", counted jobs 1, 3
+	 * and 4 here, all done on the server)
+	 */
+	case_init(&c, 2, 5, true);
 	add_exec(&c, 1, 0, 0, 10, 0, EXEC_UNCOMMITTED);
-	/* re-executed later: not lost */
+	set_final(&c, 1, JOB_DONE);
 	add_exec(&c, 2, 0, 0, 10, 0, EXEC_UNCOMMITTED);
 	add_exec(&c, 2, 20, 20, 30, 1, EXEC_DONE);
-	/* the uncommitted one came after: lost */
+	set_final(&c, 2, JOB_DONE);
 	add_exec(&c, 3, 0, 0, 10, 0, EXEC_DONE);
-	add_exec(&c, 3, 20, 20, 30, 1, EXEC_UNCOMMITTED);
-	/* committed one started at the same time: lost */
-	add_exec(&c, 4, 0, 5, 10, 0, EXEC_UNCOMMITTED);
+	add_exec(&c, 3, 20, 20, 30, 1, EXEC_FENCED);
+	set_final(&c, 3, JOB_DONE);
+	add_exec(&c, 4, 0, 5, 10, 0, EXEC_CRASHED);
 	add_exec(&c, 4, 0, 5, 12, 1, EXEC_DONE);
-	/* re-executed later and failed: not lost */
+	set_final(&c, 4, JOB_DONE);
 	add_exec(&c, 5, 0, 0, 10, 0, EXEC_UNCOMMITTED);
 	add_exec(&c, 5, 20, 20, 30, 1, EXEC_FAILED);
-	case_compute(&c, "lost (b)");
-	CHECK(c.out.lost == 3,
-	      "lost (b): uncommitted executions not followed by a later-started committed one (jobs 1, 3, 4)");
+	set_final(&c, 5, JOB_ERROR);
+	case_compute(&c, "lost: done or error");
+	CHECK(c.out.lost == 0 && c.out.delivery.at_least_once == 1,
+	      "lost: jobs done or error at the end are never lost, whatever attempts did not commit (%llu)",
+	      (unsigned long long)c.out.lost);
+	/* the same ledger, a job whose last attempt did not commit left new after a drain: lost by its state */
+	set_final(&c, 1, JOB_NEW);
+	case_compute(&c, "lost: new after a drain");
+	CHECK(c.out.lost == 1, "lost: a job left new after a drain is lost (job 1)");
 	case_free(&c);
 
 	/* rule (c): left active */
@@ -234,17 +244,18 @@ static void test_lost(void)
 	      "lost (c): in a timed run a job left active is lost, one left new is not");
 	case_free(&c);
 
-	/* one job meeting all three rules counts once */
+	/* one job meeting two rules counts once; without the final state lost is unknown */
 	case_init(&c, 1, 2, true);
 	add_exec(&c, 1, 0, 0, 10, 0, EXEC_UNCOMMITTED);
 	set_final(&c, 1, JOB_ACTIVE);
 	set_final(&c, 2, JOB_DONE);
 	add_exec(&c, 2, 10, 10, 20, 0, EXEC_DONE);
 	case_compute(&c, "lost union");
-	CHECK(c.out.lost == 1, "lost: a job meeting rules (a), (b) and (c) is counted once");
+	CHECK(c.out.lost == 1, "lost: a job left active after a drain is counted once");
 	c.in.final = NULL;
 	case_compute(&c, "lost without final");
-	CHECK(c.out.lost == 1, "lost: without the final state only rule (b) applies");
+	CHECK(c.out.lost == METRIC_UNKNOWN && c.out.delivery.at_least_once == METRIC_UNKNOWN,
+	      "lost: without the final state lost and at-least-once are unknown, not guessed from the ledger");
 	case_free(&c);
 }
 
@@ -389,6 +400,9 @@ static void test_times(void)
 	add_exec(&c, 2, 0, 0, 200, 1, EXEC_DONE);
 	add_exec(&c, 3, 100, 100, 300, 0, EXEC_UNCOMMITTED);
 	add_exec(&c, 3, 110, 110, 250, 1, EXEC_FAILED);
+	set_final(&c, 1, JOB_DONE);
+	set_final(&c, 2, JOB_DONE);
+	set_final(&c, 3, JOB_ERROR);
 	case_compute(&c, "drain times");
 	CHECK_NEAR(c.out.makespan_s, 0.25, 1e-12,
 	           "times: makespan is the last committed end (failure at 250 ms), not the uncommitted 300 ms");
@@ -528,6 +542,7 @@ static void test_empty_run(void)
 	zero.restart_first_completion_ms = NAN;
 	zero.makespan_ratio = NAN;
 	zero.stuck = METRIC_UNKNOWN;
+	zero.lost = METRIC_UNKNOWN;
 	zero.delivery = (struct delivery){ .at_most_once = 1, .at_least_once = METRIC_UNKNOWN };
 	zero.guarded = (struct guard_figures){
 		.grants = METRIC_UNKNOWN, .grants_per_s = NAN, .timeouts = METRIC_UNKNOWN, .refusals = METRIC_UNKNOWN,
@@ -538,7 +553,7 @@ static void test_empty_run(void)
 		.max_shared = METRIC_UNKNOWN, .violations = METRIC_UNKNOWN, .fifo_inversions = METRIC_UNKNOWN,
 		.wait_ms = { NAN, NAN, NAN, NAN, NAN }, .writer_wait_ms = { NAN, NAN, NAN, NAN, NAN },
 	};
-	CHECK(c.out.executions == 0 && c.out.completed == 0 && c.out.lost == 0 &&
+	CHECK(c.out.executions == 0 && c.out.completed == 0 && c.out.lost == METRIC_UNKNOWN &&
 	      c.out.spurious_empties == 0,
 	      "empty run: no jobs, no workers give zero counts");
 	CHECK(c.out.fairness.jain == 0.0 && c.out.claim_latency_ms.max == 0.0 &&
@@ -546,7 +561,7 @@ static void test_empty_run(void)
 	      "empty run: no workers give Jain 0, latency 0 and ideal 0");
 	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0,
 	      "empty run: every figure is 0, but recovery times and makespan / ideal (none: NaN), at-most-once (held), "
-	      "without a final state, stuck and at-least-once (unknown), and a queue run's guarded figures (unknown)");
+	      "without a final state, lost, stuck and at-least-once (unknown), and a queue run's guarded figures (unknown)");
 	case_free(&c);
 
 	/* an id outside 1..n_jobs counts in the ledger's figures only */

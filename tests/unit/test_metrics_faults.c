@@ -87,6 +87,7 @@ static void test_crash_in_hold(void)
 	add_exec(&c, 1, 6, 7, 20, EXEC_DONE);
 	add_exec(&c, 2, 0, 1, 11, EXEC_DONE);
 	add_fault(&c, FAULT_CRASH, 5, 1, 0);
+	c.in.hold = true;
 	compute(&c, "crash in hold mode");
 	CHECK(c.out.duplicates == 1 && c.out.redeliveries == 1 && c.out.overlaps == 0 && c.out.zombie_completions == 0,
 	      "crash in hold mode: 1 duplicate, 1 redelivery, no overlap, no zombie (%llu %llu %llu %llu)",
@@ -103,7 +104,7 @@ static void test_crash_in_hold(void)
 
 /*
  * Flip mode without a lease, a worker crashes holding job 1: the row stays active, no
- * one takes it again. Lost 1 (rules 1, 2 and 3 at once), stuck 1, no redelivery, no
+ * one takes it again. Lost 1 (its final state is active), stuck 1, no redelivery, no
  * recovery time (the job never committed after the fault); at-least-once broken.
  */
 static void test_crash_in_flip(void)
@@ -127,11 +128,11 @@ static void test_crash_in_flip(void)
 }
 
 /*
- * A stall longer than the lease: y has job 1 in hand at 1 ms and stalls; its lease runs
- * out and x claims the job at 50 ms, has it at 51 and completes it at 60; y completes at
- * 100 ms.
- *   without a fence y's completion commits: a zombie completion (x was claimed after y
- *   was in hand and was in hand before y ended); x is a redelivery; the two overlap;
+ * A stall longer than the lease (flip mode, a 40 ms lease, no reaper): y has job 1 in
+ * hand at 1 ms and stalls; its lease runs out and x claims the job at 50 ms, has it at 51
+ * and completes it at 60; y completes at 100 ms.
+ *   without a fence y's completion commits: a zombie completion (x took the job while y
+ *   had it in hand); x is a redelivery (51 - 0 >= 40: the lease ran out); the two overlap;
  *   with a fence y's completion is refused: fenced 1, no zombie, nothing lost (x, which
  *   started later, committed).
  */
@@ -143,11 +144,13 @@ static void test_stall_past_the_lease(void)
 	add_exec(&c, 1, 0, 1, 100, EXEC_DONE);
 	add_exec(&c, 1, 50, 51, 60, EXEC_DONE);
 	add_fault(&c, FAULT_STALL, 6, 1, 0);
+	c.in.lease_ns = MS(40);
 	compute(&c, "stall, no fence");
 	CHECK(c.out.zombie_completions == 1 && c.out.redeliveries == 1 && c.out.overlaps == 1 && c.out.fenced == 0,
 	      "stall, no fence: 1 zombie completion, 1 redelivery, 1 overlap (%llu %llu %llu)",
 	      (unsigned long long)c.out.zombie_completions, (unsigned long long)c.out.redeliveries,
 	      (unsigned long long)c.out.overlaps);
+	CHECK(c.out.redeliveries_lease == 1, "stall, no fence: the redelivery's cause is the lease");
 	CHECK(c.out.recovery_ms.p50 == 54.0, "stall, no fence: the job's next commit came 60 - 6 = 54 ms after (%g)",
 	      c.out.recovery_ms.p50);
 	ledger_free(&c.ledger);
@@ -155,6 +158,7 @@ static void test_stall_past_the_lease(void)
 	case_init(&c, 1);
 	add_exec(&c, 1, 0, 1, 100, EXEC_FENCED);
 	add_exec(&c, 1, 50, 51, 60, EXEC_DONE);
+	c.in.lease_ns = MS(40);
 	compute(&c, "stall, fenced");
 	CHECK(c.out.zombie_completions == 0 && c.out.fenced == 1 && c.out.redeliveries == 1 && c.out.lost == 0,
 	      "stall, fenced: no zombie, 1 fenced, 1 redelivery, nothing lost");
@@ -168,7 +172,8 @@ static void test_stall_past_the_lease(void)
  *	a duplicate and an overlap, no redelivery, no zombie;
  *   job 2 (a killed connection in hold mode): y in hand at 1, its transaction killed, it
  *	notices at 20 (uncommitted); x had waited on y's row lock since 0.5 and has the job
- *	at 10: y never committed, so x is a redelivery, and they overlap;
+ *	at 10: in hold mode y's transaction had ended, so x is a redelivery (cause crash),
+ *	and they overlap;
  *   job 3 (a failed job run again by --rerun-errors): the first run committed its
  *	failure, the second is no redelivery.
  */
@@ -183,11 +188,13 @@ static void test_redelivery_or_not(void)
 	add_exec(&c, 2, 0, 10, 30, EXEC_DONE);
 	add_exec(&c, 3, 0, 1, 5, EXEC_FAILED);
 	add_exec(&c, 3, 40, 41, 50, EXEC_DONE);
+	c.in.hold = true;
 	compute(&c, "races and waits");
 	CHECK(c.out.duplicates == 3 && c.out.overlaps == 2 && c.out.redeliveries == 1 && c.out.zombie_completions == 0,
 	      "races and waits: 3 duplicates, 2 overlaps, 1 redelivery (job 2), no zombie (%llu %llu %llu %llu)",
 	      (unsigned long long)c.out.duplicates, (unsigned long long)c.out.overlaps,
 	      (unsigned long long)c.out.redeliveries, (unsigned long long)c.out.zombie_completions);
+	CHECK(c.out.redeliveries_crash == 1, "races and waits: job 2's redelivery has cause crash");
 	CHECK(c.out.lost == 0 && isnan(c.out.recovery_ms.p50) && c.out.faults_injected == 0,
 	      "races and waits: nothing lost; without faults no recovery time");
 	ledger_free(&c.ledger);
@@ -228,7 +235,7 @@ static void test_recovery_times(void)
 	ledger_free(&c.ledger);
 }
 
-/* Without the final state, stuck and at-least-once are unknown; reconnects and reaped are summed. */
+/* Without the final state, lost, stuck and at-least-once are unknown; reconnects and reaped are summed. */
 static void test_unknowns_and_sums(void)
 {
 	struct worker_stats workers[2];
@@ -247,8 +254,9 @@ static void test_unknowns_and_sums(void)
 	c.in.n_producers = 1;
 	c.in.reaped = 6;
 	compute(&c, "no final state");
-	CHECK(c.out.stuck == METRIC_UNKNOWN && c.out.delivery.at_least_once == METRIC_UNKNOWN &&
-	      c.out.delivery.at_most_once == 1, "no final state: stuck and at-least-once unknown, at-most-once held");
+	CHECK(c.out.lost == METRIC_UNKNOWN && c.out.stuck == METRIC_UNKNOWN &&
+	      c.out.delivery.at_least_once == METRIC_UNKNOWN && c.out.delivery.at_most_once == 1,
+	      "no final state: lost, stuck and at-least-once unknown, at-most-once held");
 	CHECK(c.out.reconnects == 9 && c.out.reaped == 6, "reconnects 2 + 3 + 4 = 9, reaped 6");
 	ledger_free(&c.ledger);
 }

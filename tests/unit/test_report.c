@@ -16,7 +16,7 @@
 #include "output/report.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
-#define CSV_COLUMNS (12 + 117)		/* the run descriptors, then the metrics */
+#define CSV_COLUMNS (12 + 121)		/* the run descriptors, then the metrics */
 
 /* Fills the first run: a clean skip-locked drain run with even shares. */
 static void fill_first(struct run_result *run)

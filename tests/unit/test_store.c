@@ -77,7 +77,8 @@ static struct fault_record first_faults[] = {
 
 /* The metrics a version 5 file's runs table has no column for: they read back unknown. */
 static const char *const after_v5[] = {
-	"faults_injected", "stuck", "redeliveries", "zombie_completions", "fenced", "reaped", "reconnects",
+	"faults_injected", "stuck", "redeliveries", "redeliveries_crash", "redeliveries_lease", "redeliveries_reaper",
+	"redeliveries_stale_ticket", "zombie_completions", "fenced", "reaped", "reconnects",
 	"recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms", "delivery.at_most_once",
 	"delivery.at_least_once", "makespan_ratio", "jobs_total", "end_to_end_ms.p50", "end_to_end_ms.p90",
 	"end_to_end_ms.p99", "end_to_end_ms.p999", "end_to_end_ms.max", "backlog_end", "server.samples",
