@@ -7,13 +7,13 @@
  * delete-returning's archive (consumed), or takes it from new straight to done or error
  * (hold mode, where the claim commits with its completion). It is a completion when a
  * worker's session writes done or error. The harness's session giving an active row back
- * to new is the reaper when the row's lease had run out, else the free of stuck jobs. A
- * claim is a redelivery when the earlier claim's holder had lost the job before it: its
- * line ticket deleted as stale by another worker since its claim (stale_ticket); or it had
- * not completed it and the reaper gave the job back (reaper), the claim took its row with
- * the lease run out (lease), or the harness freed the job (crash). A claim that takes a
- * live holder's row is a race, not a redelivery. A completion is a zombie when its
- * writer's claim was still open when a redelivery claim took the job.
+ * to new is the reaper's (when the row's lease had run out) or --rerun-stuck's. A claim is
+ * a redelivery when the earlier claim's holder had lost the job before it: its line ticket
+ * deleted as stale by another worker since its claim (stale_ticket); or it had not
+ * completed it and the harness gave the job back (reaper) or the claim took its row with
+ * the lease run out (lease). A claim that takes a live holder's row is a race, not a
+ * redelivery. A completion is a zombie when its writer's claim was still open when a
+ * redelivery claim took the job.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,16 +35,15 @@ struct job_replay {
 	int32_t holder;			/* the identity of its latest claim, -1 for none */
 	int64_t holder_seq;		/* that claim's place in the record */
 	bool holder_done;		/* that claim's holder completed the job since */
-	bool reaped;			/* the reaper gave it back to new since that claim */
-	bool freed;			/* the harness freed it as stuck since that claim */
+	bool returned;			/* the harness gave it back to new since that claim */
 	int32_t open;			/* its first open claim in the pool, -1 for none */
 	uint32_t claims;		/* committed claims, a worker's own give-back taken off */
 	uint32_t completions;		/* committed completions, done or error */
 	uint32_t failed;		/* of them, error */
 	bool done;			/* a completion wrote done */
-	uint32_t redeliveries[CAUSE_COUNT]; /* claims that were redeliveries, by cause */
+	uint32_t redeliveries[VERIFY_CAUSES]; /* claims that were redeliveries, by cause */
 	uint32_t zombies;		/* zombie completions */
-	uint32_t reaps;			/* the reaper's give-backs */
+	uint32_t reaps;			/* the reaper's give-backs: the harness's, of a row whose lease had run out */
 };
 
 /* One job as the ledger has it, counted as the server could see it. */
@@ -88,15 +87,13 @@ static int redelivery_cause(const struct replay *rp, const struct job_replay *r,
 	if (r->holder < 0)
 		return -1;
 	if (ticket_expired(rp, r->holder, r->holder_seq, e->seq))
-		return CAUSE_STALE_TICKET;
+		return VERIFY_STALE_TICKET;
 	if (r->holder_done)
 		return -1;
-	if (r->reaped)
-		return CAUSE_REAPER;
+	if (r->returned)
+		return VERIFY_REAPER;
 	if (e->old_status == JOB_ACTIVE && e->lease_expired)
-		return CAUSE_LEASE;
-	if (r->freed)
-		return CAUSE_CRASH;
+		return VERIFY_LEASE;
 	return -1;
 }
 
@@ -117,8 +114,7 @@ static void claim(struct replay *rp, struct job_replay *r, const struct audit_ev
 	r->holder = e->writer;
 	r->holder_seq = e->seq;
 	r->holder_done = false;
-	r->reaped = false;
-	r->freed = false;
+	r->returned = false;
 }
 
 /* Takes holder's open claim out of job r's list. The claim, or NULL when holder has none open. */
@@ -157,11 +153,9 @@ static void give_back(struct replay *rp, struct job_replay *r, const struct audi
 			r->claims--;
 		if (e->writer == r->holder)
 			r->holder = -1;
-	} else if (e->lease_expired) {
-		r->reaped = true;
-		r->reaps++;
 	} else {
-		r->freed = true;
+		r->returned = true;
+		r->reaps += e->lease_expired;
 	}
 }
 
@@ -311,6 +305,7 @@ static bool consumed(const struct replay *rp, size_t j)
 	return final_status(&rp->jobs[j]) == JOB_CONSUMED;
 }
 
+/* Committed completions of job j (none counted for a consumed job: its completion writes nothing). */
 static int64_t executions_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	if (consumed(rp, j))
@@ -319,6 +314,7 @@ static int64_t executions_of(const struct replay *rp, size_t j, int64_t *ledger)
 	return rp->jobs[j].completions;
 }
 
+/* Whether job j was completed done (not counted for a consumed job). */
 static int64_t completed_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	if (consumed(rp, j))
@@ -327,6 +323,7 @@ static int64_t completed_of(const struct replay *rp, size_t j, int64_t *ledger)
 	return rp->jobs[j].done;
 }
 
+/* Completions of job j that wrote error (not counted for a consumed job). */
 static int64_t failed_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	if (consumed(rp, j))
@@ -335,12 +332,17 @@ static int64_t failed_of(const struct replay *rp, size_t j, int64_t *ledger)
 	return rp->jobs[j].failed;
 }
 
+/* Job j's claims beyond its first, against the ledger's executions the server could see beyond the first. */
 static int64_t duplicates_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	*ledger = rp->ledger[j].visible > 1 ? rp->ledger[j].visible - 1 : 0;
 	return rp->jobs[j].claims > 1 ? rp->jobs[j].claims - 1 : 0;
 }
 
+/*
+ * Whether job j is lost by its final status: the record's, against the one the harness read
+ * (a consumed one's is the ledger's knowledge alone: not counted).
+ */
 static int64_t lost_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	const struct job_state *read = &rp->in->final[j];
@@ -350,34 +352,60 @@ static int64_t lost_of(const struct replay *rp, size_t j, int64_t *ledger)
 	return lost_status(final_status(&rp->jobs[j]), rp->in->drain);
 }
 
+/* Whether job j was left active, by the record and by the final state the harness read. */
 static int64_t stuck_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	*ledger = rp->in->final[j].status == JOB_ACTIVE;
 	return final_status(&rp->jobs[j]) == JOB_ACTIVE;
 }
 
+/* Whether the record leaves job j in another status than the harness read at the end. */
 static int64_t final_state_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	(void)ledger;
 	return final_status(&rp->jobs[j]) != rp->in->final[j].status;
 }
 
+/* Job j's claims that were redeliveries, whatever their cause. */
 static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	int64_t n = 0;
 
 	(void)ledger;
-	for (int c = 0; c < CAUSE_COUNT; c++)
+	for (int c = 0; c < VERIFY_CAUSES; c++)
 		n += rp->jobs[j].redeliveries[c];
 	return n;
 }
 
+/* Job j's redeliveries of cause lease. */
+static int64_t lease_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	(void)ledger;
+	return rp->jobs[j].redeliveries[VERIFY_LEASE];
+}
+
+/* Job j's redeliveries of cause reaper. */
+static int64_t reaper_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	(void)ledger;
+	return rp->jobs[j].redeliveries[VERIFY_REAPER];
+}
+
+/* Job j's redeliveries of cause stale_ticket. */
+static int64_t stale_ticket_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	(void)ledger;
+	return rp->jobs[j].redeliveries[VERIFY_STALE_TICKET];
+}
+
+/* Job j's zombie completions. */
 static int64_t zombies_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	(void)ledger;
 	return rp->jobs[j].zombies;
 }
 
+/* Job j's claims their holder never completed, against its crashed, uncommitted and fenced executions. */
 static int64_t unfinished_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	int64_t open = 0;
@@ -388,6 +416,7 @@ static int64_t unfinished_of(const struct replay *rp, size_t j, int64_t *ledger)
 	return open;
 }
 
+/* The reaper's give-backs of job j. */
 static int64_t reaped_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	(void)ledger;
@@ -405,17 +434,19 @@ static int64_t consumed_ledger(const struct replay *rp, int64_t (*f)(const struc
 	return n;
 }
 
+/* Whether the ledger has job l done. */
 static int64_t ledger_done(const struct job_ledger *l)
 {
 	return l->done;
 }
 
+/* The ledger's failed executions of job l. */
 static int64_t ledger_failed(const struct job_ledger *l)
 {
 	return l->failed;
 }
 
-/* Jobs whose final status, as the harness read it, is consumed and that no execution completed: lost by the ledger alone. */
+/* Jobs the harness read as consumed that no execution completed: lost by the ledger's knowledge alone. */
 static int64_t consumed_lost(const struct replay *rp)
 {
 	int64_t n = 0;
@@ -456,6 +487,9 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 		{ "fenced+crashed+uncommitted", unfinished, unfinished_of },
 	};
 	const struct per_job both[] = {
+		{ "redeliveries_lease", (int64_t)m->redeliveries_lease, lease_redeliveries_of },
+		{ "redeliveries_reaper", (int64_t)m->redeliveries_reaper, reaper_redeliveries_of },
+		{ "redeliveries_stale_ticket", (int64_t)m->redeliveries_stale_ticket, stale_ticket_redeliveries_of },
 		{ "zombie_completions", (int64_t)m->zombie_completions, zombies_of },
 		{ "reaped", (int64_t)m->reaped, reaped_of },
 	};

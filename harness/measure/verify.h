@@ -28,13 +28,15 @@ enum audit_op {
 	AUDIT_DELETE,
 };
 
-/* The causes of a redelivery (docs/metrics.md), as the server's record shows them. */
+/*
+ * The causes of a redelivery (docs/metrics.md) the server's record shows. The fourth, a
+ * hold-mode holder's transaction that ended without its completion, leaves no trace.
+ */
 enum verify_cause {
-	CAUSE_CRASH,		/* the job was back in new, not by the reaper, when it was claimed again */
-	CAUSE_LEASE,		/* the claim took an active row whose lease had run out */
-	CAUSE_REAPER,		/* the reaper gave the job back to new after the earlier claim */
-	CAUSE_STALE_TICKET,	/* the earlier holder's ticket was deleted as stale by another worker */
-	CAUSE_COUNT,
+	VERIFY_LEASE,		/* the claim took an active row whose lease had run out */
+	VERIFY_REAPER,		/* the harness (the reaper, --rerun-stuck) gave the job back to new after the earlier claim */
+	VERIFY_STALE_TICKET,	/* the earlier holder's ticket was deleted as stale by another worker */
+	VERIFY_CAUSES,
 };
 
 /*

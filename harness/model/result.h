@@ -230,7 +230,7 @@ struct db_setting {
 
 
 /* Figures --verify compares with the server's own record, at most. */
-#define VERIFY_MAX_DIFFS 12
+#define VERIFY_MAX_DIFFS 16
 
 /* One figure on which the ledger and the server's committed record disagree (--verify). */
 struct verify_difference {

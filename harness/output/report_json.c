@@ -225,7 +225,7 @@ static json_object *plans_object(const struct run_result *run)
 	return NULL;
 }
 
-/* The members of verify_differences element i: --verify's difference i, its jobs as integers. 0, or -1 out of memory. */
+/* The members of verify_differences element i: difference i, its jobs as integers. 0, or -1 out of memory. */
 static int difference_members(json_object *obj, const struct run_result *run, size_t i)
 {
 	const struct verify_difference *d = &run->verify.diffs[i];
