@@ -405,11 +405,16 @@ static int64_t zombies_of(const struct replay *rp, size_t j, int64_t *ledger)
 	return rp->jobs[j].zombies;
 }
 
-/* Job j's claims their holder never completed, against its crashed, uncommitted and fenced executions. */
+/*
+ * Job j's claims their holder never completed, against its crashed, uncommitted and fenced
+ * executions (not counted for a consumed job, whose completion writes nothing).
+ */
 static int64_t unfinished_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	int64_t open = 0;
 
+	if (consumed(rp, j))
+		return 0;
 	for (int32_t i = rp->jobs[j].open; i >= 0; i = rp->pool[i].next)
 		open++;
 	*ledger = rp->ledger[j].unfinished;
@@ -466,10 +471,11 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 	for (size_t j = 0; j < in->n_jobs; j++) {
 		const struct job_ledger *l = &rp->ledger[j];
 
-		if (!consumed(rp, j))
+		if (!consumed(rp, j)) {
 			committed += l->committed;
+			unfinished += l->unfinished;
+		}
 		visible_dups += l->visible > 1 ? l->visible - 1 : 0;
-		unfinished += l->unfinished;
 	}
 	const struct per_job figures[] = {
 		{ "executions_committed", committed, executions_of },
