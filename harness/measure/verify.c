@@ -8,8 +8,8 @@
  * (hold mode, where the claim commits with its completion). It is a completion when a
  * worker's session writes done or error. The harness's session giving an active row back
  * to new is the reaper's (when the row's lease had run out) or --rerun-stuck's. A claim is
- * a redelivery when the earlier claim's holder had lost the job before it: its line ticket
- * deleted as stale by another worker since its claim (stale_ticket); or it had not
+ * a redelivery when the earlier claim's holder had lost the job before it: the line ticket
+ * it held when it claimed was deleted as stale by another worker (stale_ticket); or it had not
  * completed it and the harness gave the job back (reaper) or the claim took its row with
  * the lease run out (lease). A claim that takes a live holder's row is a race, not a
  * redelivery. A completion is a zombie when its writer's claim was still open when a
@@ -34,6 +34,7 @@ struct job_replay {
 	int32_t moved;			/* its status in the strategy's table of job rows, JOB_MISSING for none */
 	int32_t holder;			/* the identity of its latest claim, -1 for none */
 	int64_t holder_seq;		/* that claim's place in the record */
+	int32_t holder_ticket;		/* the line ticket that holder held when it claimed, -1 for none */
 	bool holder_done;		/* that claim's holder completed the job since */
 	bool returned;			/* the harness gave it back to new since that claim */
 	int32_t open;			/* its first open claim in the pool, -1 for none */
@@ -55,10 +56,10 @@ struct job_ledger {
 	bool done;		/* an execution was done */
 };
 
-/* A line ticket deleted by another worker than its requester: a stale expiry. */
-struct expiry {
-	int64_t seq;		/* its place in the record */
-	int32_t requester;	/* the identity whose ticket it was */
+/* A ticket of the ticket strategy's line. */
+struct line_ticket {
+	int64_t number;		/* its number in the line */
+	int64_t expired_seq;	/* where another worker than its requester deleted it (a stale expiry); 0: never */
 };
 
 /* The replay's working state. */
@@ -68,17 +69,21 @@ struct replay {
 	struct job_ledger *ledger;	/* per job, indexed id-1 */
 	struct open_claim *pool;	/* the open claims' entries */
 	size_t n_pool;			/* entries used in pool */
-	struct expiry *expiries;	/* the line's stale expiries, in record order */
-	size_t n_expiries;		/* entries used in expiries */
+	struct line_ticket *tickets;	/* the line's tickets, in the order they were taken */
+	size_t n_tickets;		/* entries used in tickets */
+	int32_t *latest_ticket;		/* per identity, its latest ticket in tickets, -1 for none */
+	int32_t n_identities;		/* entries in latest_ticket: every identity in the record is below it */
 };
 
-/* Whether the line ticket of requester was deleted as stale in the record after seq after and before seq before. */
-static bool ticket_expired(const struct replay *rp, int32_t requester, int64_t after, int64_t before)
+/* Whether r's holder's line ticket was deleted as stale before the record's place seq. */
+static bool ticket_expired(const struct replay *rp, const struct job_replay *r, int64_t seq)
 {
-	for (size_t i = 0; i < rp->n_expiries; i++)
-		if (rp->expiries[i].requester == requester && rp->expiries[i].seq > after && rp->expiries[i].seq < before)
-			return true;
-	return false;
+	int64_t expired;
+
+	if (r->holder_ticket < 0)
+		return false;
+	expired = rp->tickets[r->holder_ticket].expired_seq;
+	return expired && expired < seq;
 }
 
 /* The cause of the claim e of job r as a redelivery, or -1 when it is none. */
@@ -86,7 +91,7 @@ static int redelivery_cause(const struct replay *rp, const struct job_replay *r,
 {
 	if (r->holder < 0)
 		return -1;
-	if (ticket_expired(rp, r->holder, r->holder_seq, e->seq))
+	if (ticket_expired(rp, r, e->seq))
 		return VERIFY_STALE_TICKET;
 	if (r->holder_done)
 		return -1;
@@ -113,6 +118,7 @@ static void claim(struct replay *rp, struct job_replay *r, const struct audit_ev
 	r->claims++;
 	r->holder = e->writer;
 	r->holder_seq = e->seq;
+	r->holder_ticket = rp->latest_ticket[e->writer];
 	r->holder_done = false;
 	r->returned = false;
 }
@@ -188,6 +194,23 @@ static void replay_job_change(struct replay *rp, const struct audit_event *e)
 		give_back(rp, r, e);
 }
 
+/* Replays e, a change to the line: a ticket taken, or deleted (by another worker than its requester: a stale expiry). */
+static void replay_line_change(struct replay *rp, const struct audit_event *e)
+{
+	if (e->op == AUDIT_INSERT && e->new_owner >= 0) {
+		rp->latest_ticket[e->new_owner] = (int32_t)rp->n_tickets;
+		rp->tickets[rp->n_tickets++] = (struct line_ticket){ .number = e->id };
+		return;
+	}
+	if (e->op != AUDIT_DELETE || e->writer < 0 || e->writer == e->old_owner)
+		return;
+	for (size_t i = rp->n_tickets; i-- > 0;)
+		if (rp->tickets[i].number == e->id) {
+			rp->tickets[i].expired_seq = e->seq;
+			return;
+		}
+}
+
 /* Replays the whole record. */
 static void replay_record(struct replay *rp)
 {
@@ -198,17 +221,16 @@ static void replay_record(struct replay *rp)
 			.in_jobs = j < in->n_backlog ? JOB_NEW : JOB_MISSING,
 			.moved = JOB_MISSING,
 			.holder = -1,
+			.holder_ticket = -1,
 			.open = -1,
 		};
 	for (size_t i = 0; i < in->n_events; i++) {
 		const struct audit_event *e = &in->events[i];
 
-		if (e->table == AUDIT_LINE) {
-			if (e->op == AUDIT_DELETE && e->writer >= 0 && e->old_owner >= 0 && e->writer != e->old_owner)
-				rp->expiries[rp->n_expiries++] = (struct expiry){ .seq = e->seq, .requester = e->old_owner };
-		} else if (e->id >= 1 && (uint64_t)e->id <= in->n_jobs) {
+		if (e->table == AUDIT_LINE)
+			replay_line_change(rp, e);
+		else if (e->id >= 1 && (uint64_t)e->id <= in->n_jobs)
 			replay_job_change(rp, e);
-		}
 	}
 }
 
@@ -510,6 +532,21 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 		compare(rp, &both[i], out);
 }
 
+/* One more than the largest identity in in's record: a writer's or an owner's. */
+static int32_t identities(const struct verify_input *in)
+{
+	int32_t top = 0;
+
+	for (size_t i = 0; i < in->n_events; i++) {
+		const struct audit_event *e = &in->events[i];
+		int32_t most = e->writer > e->old_owner ? e->writer : e->old_owner;
+
+		most = most > e->new_owner ? most : e->new_owner;
+		top = most >= top ? most + 1 : top;
+	}
+	return top;
+}
+
 int verify_run(const struct verify_input *in, struct verify_outcome *out)
 {
 	struct replay rp = {
@@ -517,20 +554,25 @@ int verify_run(const struct verify_input *in, struct verify_outcome *out)
 		.jobs = calloc(in->n_jobs + 1, sizeof(*rp.jobs)),
 		.ledger = calloc(in->n_jobs + 1, sizeof(*rp.ledger)),
 		.pool = calloc(in->n_events + 1, sizeof(*rp.pool)),
-		.expiries = calloc(in->n_events + 1, sizeof(*rp.expiries)),
+		.tickets = calloc(in->n_events + 1, sizeof(*rp.tickets)),
+		.n_identities = identities(in),
 	};
 	int rc = -1;
 
 	*out = (struct verify_outcome){ 0 };
-	if (!rp.jobs || !rp.ledger || !rp.pool || !rp.expiries)
+	rp.latest_ticket = malloc((size_t)rp.n_identities * sizeof(*rp.latest_ticket));
+	if (!rp.jobs || !rp.ledger || !rp.pool || !rp.tickets || !rp.latest_ticket)
 		goto out_free;
+	for (int32_t i = 0; i < rp.n_identities; i++)
+		rp.latest_ticket[i] = -1;
 	replay_record(&rp);
 	count_ledger(&rp);
 	out->verified = true;
 	compare_all(&rp, out);
 	rc = 0;
 out_free:
-	free(rp.expiries);
+	free(rp.latest_ticket);
+	free(rp.tickets);
 	free(rp.pool);
 	free(rp.ledger);
 	free(rp.jobs);
