@@ -154,7 +154,49 @@ static void keep_marked(void *ctx, const char *name, const char *note)
 	m->readable = owner_parse(note, &m->owner) == 0;
 }
 
-/* Drops the tables a dead run's note lists (its queue table and its ticket table), those that exist. */
+/* Counts a row of a query into the int at ctx. */
+static int count_one(void *ctx, const int64_t *cols, int ncols)
+{
+	(void)cols;
+	(void)ncols;
+	++*(int *)ctx;
+	return 0;
+}
+
+/*
+ * PostgreSQL: drops the function named as the dead run's table quoted (--verify's audit
+ * trigger function, named as its audit table), when one exists that carries a claimbench
+ * owner note; nothing else.
+ */
+static void drop_run_function(const struct backend_ops *db, struct db_conn *conn, const char *name,
+			      const char *quoted, struct tally *t)
+{
+	char sql[1024];
+	int found = 0;
+
+	if (db->kind != BACKEND_POSTGRESQL)
+		return;
+	snprintf(sql, sizeof(sql), "SELECT 1 WHERE obj_description(to_regprocedure('%s()'), 'pg_proc') LIKE '"
+		 OWNER_NOTE_PREFIX "%%'", quoted);
+	if (db->query(conn, sql, count_one, &found) < 0 || !found)
+		return;
+	if (t->dry_run) {
+		printf("would drop function %s()\n", name);
+		return;
+	}
+	snprintf(sql, sizeof(sql), "DROP FUNCTION %s()", quoted);
+	if (db->exec(conn, sql) == 0) {
+		printf("dropped function %s()\n", name);
+	} else {
+		printf("cannot drop function %s(): %s\n", name, db->error_message(conn));
+		t->failed++;
+	}
+}
+
+/*
+ * Drops the tables a dead run's note lists (its queue table, its ticket table, --verify's
+ * audit table and function), those that exist.
+ */
 static void drop_run_tables(const struct backend_ops *db, struct db_conn *conn, const struct owner *o,
 			    struct tally *t)
 {
@@ -163,17 +205,19 @@ static void drop_run_tables(const struct backend_ops *db, struct db_conn *conn, 
 
 		if (db->table_exists(conn, o->tables[i]) != 1)
 			continue;
+		if (db->quote_identifier(conn, o->tables[i], quoted, sizeof(quoted)) < 0)
+			continue;
 		if (t->dry_run) {
 			printf("would drop table %s\n", o->tables[i]);
 			t->removed++;
+			drop_run_function(db, conn, o->tables[i], quoted, t);
 			continue;
 		}
-		if (db->quote_identifier(conn, o->tables[i], quoted, sizeof(quoted)) < 0)
-			continue;
 		snprintf(sql, sizeof(sql), "DROP TABLE %s", quoted);
 		if (db->exec(conn, sql) == 0) {
 			printf("dropped table %s\n", o->tables[i]);
 			t->removed++;
+			drop_run_function(db, conn, o->tables[i], quoted, t);
 		} else {
 			printf("cannot drop table %s: %s\n", o->tables[i], db->error_message(conn));
 			t->failed++;
