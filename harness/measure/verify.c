@@ -506,7 +506,7 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 		{ "duplicates", in->hold ? visible_dups : (int64_t)m->duplicates, duplicates_of },
 	};
 	const struct per_job with_final[] = {
-		{ "lost", (int64_t)m->lost - consumed_lost(rp), lost_of },
+		{ "lost", in->final ? (int64_t)m->lost - consumed_lost(rp) : 0, lost_of },
 		{ "stuck", (int64_t)m->stuck, stuck_of },
 		{ "final_state", 0, final_state_of },
 	};
