@@ -185,6 +185,7 @@ const struct strategy_ops strategy_advisory = {
 	},
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
+	.claim_in_session = true,
 	.statements = advisory_statements,
 	.n_statements = sizeof(advisory_statements) / sizeof(advisory_statements[0]),
 	.leftover_sql = { [BACKEND_POSTGRESQL] =

@@ -471,9 +471,10 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	write_settings(out, d, mk);
 	if (t.faults.n_rows) {
 		mk->heading(out, 2, "Faults and recovery");
-		mk->paragraph(out, "What the injected faults cost each run: lost and stuck jobs, redeliveries, zombie "
-			      "completions, refused (fenced) completions, reconnects, recovery times (a fault on a job to "
-			      "that job's next commit), and which delivery guarantee held. The timeline marks each "
+		mk->paragraph(out, "What the injected faults cost each run: lost and stuck jobs, redeliveries (and their "
+			      "causes: a crash, a lease run out, the reaper, a ticket expired as stale), zombie "
+			      "completions, refused (fenced) completions, reconnects, recovery times (a fault on a job "
+			      "to that job's next commit), and which delivery guarantee held. The timeline marks each "
 			      "fault. docs/faults.md defines them.");
 		mk->figures(out, d->set, &t.faults);
 		mk->paragraph(out, "Its columns that the figures table does not have:");

@@ -151,7 +151,7 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
 		.reaped = m->reaped,
-		.hold = s->mode == MODE_HOLD,
+		.claim_in_session = s->mode == MODE_HOLD || s->strategy->claim_in_session,
 		.lease_ns = s->mode == MODE_FLIP ? MS_TO_NS(cfg->recovery.lease_ms) : 0,
 		.reaper = s->mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
 	};

@@ -68,6 +68,8 @@ struct strategy_ops {
 	unsigned needs_caps[BACKEND_COUNT];
 	unsigned modes;					/* MODE_BIT()s it supports */
 	enum claim_mode default_mode;			/* mode used when none is asked for */
+	bool claim_in_session;				/* its claim is a lock of the holder's session in every mode
+							 * (advisory): a crash gives the job back, as hold mode's does */
 	/*
 	 * Its statements. One in a harness slot (below SLOT_STRATEGY), with the harness's
 	 * parameters, replaces the harness's own there: where the claim moves the job's row

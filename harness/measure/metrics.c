@@ -76,8 +76,9 @@
  *			< x.start_ns;
  *		stale_ticket	y has EXEC_TICKET_EXPIRED: the ticket strategy found y's
  *			ticket deleted as stale;
- *		crash	hold mode and y did not commit: its transaction ended (crash, lost
- *			connection, rollback) before x's claim could take the row;
+ *		crash	the claim lives in its holder's session (hold mode, advisory's lock)
+ *			and y did not commit: its transaction or session ended (crash, lost
+ *			connection, rollback) before x's claim could take the job;
  *		lease	flip mode with a lease and no reaper, and x.start_ns -
  *			y.claim_start_ns >= lease: y's lease may have run out when x's claim
  *			read the row (its lease was set between y.claim_start_ns and
@@ -382,7 +383,7 @@ out:
 /* Why an execution is a redelivery: how its job's earlier holder had lost it. */
 enum redelivery_cause {
 	CAUSE_NONE,		/* not a redelivery: a first claim, a claim after a commit, or a race */
-	CAUSE_CRASH,		/* the holder's transaction ended without its completion (hold mode) */
+	CAUSE_CRASH,		/* the holder's transaction or session ended without its completion */
 	CAUSE_LEASE,		/* the holder's lease had run out (flip mode, no reaper) */
 	CAUSE_REAPER,		/* the harness gave the job back to new (the reaper, --rerun-stuck) */
 	CAUSE_STALE_TICKET,	/* the ticket strategy deleted the holder's ticket as stale */
@@ -390,7 +391,7 @@ enum redelivery_cause {
 
 /* What the redelivery rules read of one job besides its executions. */
 struct job_context {
-	const struct metrics_input *in;		/* the run's settings: mode, lease, reaper */
+	const struct metrics_input *in;		/* the run's settings: where a claim lives, lease, reaper */
 	const struct job_return *returns;	/* the job's returns to new by the harness */
 	size_t n_returns;			/* entries in returns */
 };
@@ -442,7 +443,7 @@ static enum redelivery_cause redelivery_cause(const struct job_context *c, const
 		return CAUSE_REAPER;
 	if (y->flags & EXEC_TICKET_EXPIRED)
 		return CAUSE_STALE_TICKET;
-	if (c->in->hold && !exec_committed(y))
+	if (c->in->claim_in_session && !exec_committed(y))
 		return CAUSE_CRASH;
 	if (c->in->lease_ns > 0 && !c->in->reaper && x[k].start_ns - y->claim_start_ns >= c->in->lease_ns)
 		return CAUSE_LEASE;

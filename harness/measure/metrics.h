@@ -33,7 +33,8 @@ struct metrics_input {
 						 * out of throughput, queue wait and end-to-end latency (the workers'
 						 * counters and histograms leave it out already); 0: none */
 	uint64_t reaped;			/* jobs the reaper gave back to new */
-	bool hold;				/* hold mode: a claim lives in its holder's transaction, which a crash ends */
+	bool claim_in_session;			/* a claim lives in its holder's transaction or session (hold mode, an
+						 * advisory lock), which a crash or a lost connection ends */
 	int64_t lease_ns;			/* flip mode's lease (an expired one may be claimed again); 0: none */
 	bool reaper;				/* a reaper gives expired leases back to new: claims take new jobs only */
 };

@@ -87,7 +87,7 @@ static void test_crash_in_hold(void)
 	add_exec(&c, 1, 6, 7, 20, EXEC_DONE);
 	add_exec(&c, 2, 0, 1, 11, EXEC_DONE);
 	add_fault(&c, FAULT_CRASH, 5, 1, 0);
-	c.in.hold = true;
+	c.in.claim_in_session = true;
 	compute(&c, "crash in hold mode");
 	CHECK(c.out.duplicates == 1 && c.out.redeliveries == 1 && c.out.overlaps == 0 && c.out.zombie_completions == 0,
 	      "crash in hold mode: 1 duplicate, 1 redelivery, no overlap, no zombie (%llu %llu %llu %llu)",
@@ -188,7 +188,7 @@ static void test_redelivery_or_not(void)
 	add_exec(&c, 2, 0, 10, 30, EXEC_DONE);
 	add_exec(&c, 3, 0, 1, 5, EXEC_FAILED);
 	add_exec(&c, 3, 40, 41, 50, EXEC_DONE);
-	c.in.hold = true;
+	c.in.claim_in_session = true;
 	compute(&c, "races and waits");
 	CHECK(c.out.duplicates == 3 && c.out.overlaps == 2 && c.out.redeliveries == 1 && c.out.zombie_completions == 0,
 	      "races and waits: 3 duplicates, 2 overlaps, 1 redelivery (job 2), no zombie (%llu %llu %llu %llu)",

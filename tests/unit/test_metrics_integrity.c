@@ -160,7 +160,7 @@ static void test_crash_cause(void)
 	char buf[64];
 
 	case_init(&c, 3);
-	c.in.hold = true;
+	c.in.claim_in_session = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 6, 7, 20, EXEC_DONE);		/* claimed after the crash */
 	add_exec(&c, 2, 0, 1, 5, EXEC_CRASHED);
@@ -316,7 +316,7 @@ static void test_stale_ticket_cause(void)
 	char buf[64];
 
 	case_init(&c, 2);
-	c.in.hold = true;
+	c.in.claim_in_session = true;
 	add_exec_us(&c, 1, 0, 1000, 10000, EXEC_DONE, EXEC_TICKET_EXPIRED);
 	add_exec_us(&c, 1, 5000, 11000, 20000, EXEC_DONE, 0);
 	add_exec_us(&c, 2, 0, 1000, 10000, EXEC_DONE, 0);
@@ -353,7 +353,7 @@ static void test_zombies(void)
 	      (unsigned long long)c.out.zombie_completions, redeliveries_text(&c, buf, sizeof(buf)));
 
 	case_init(&c, 1);
-	c.in.hold = true;
+	c.in.claim_in_session = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_FAILED);		/* committed before the next claim took the job */
 	add_exec(&c, 1, 2, 6, 9, EXEC_DONE);
 	add_exec(&c, 1, 7, 10, 12, EXEC_CRASHED);
