@@ -3,15 +3,17 @@
  * figure the server can see derived from it alone, and compared with the ledger's.
  *
  * A change is a claim when a worker's session made it and it hands the job to that worker:
- * it makes the row active under another owner or attempt than before, moves it into
- * delete-returning's archive (consumed), or takes it from new straight to done or error
- * (hold mode, where the claim commits with its completion). It is a completion when a
+ * it makes the row active, or marks a new row (advisory, whose claim is its session's lock),
+ * under another owner or attempt than before, moves it into delete-returning's archive
+ * (consumed), or takes it from new straight to done or error under another owner (hold
+ * mode, where the claim commits with its completion). It is a completion when a
  * worker's session writes done or error. The harness's session giving an active row back
  * to new is the reaper's (when the row's lease had run out) or --rerun-stuck's. A claim is
  * a redelivery when the earlier claim's holder had lost the job before it: the line ticket
  * it held when it claimed was deleted as stale by another worker (stale_ticket); or it had not
- * completed it and the harness gave the job back (reaper) or the claim took its row with
- * the lease run out (lease). A claim that takes a live holder's row is a race, not a
+ * completed it and the harness gave the job back (reaper), the claim took its row with the
+ * lease run out (lease), or took it still new (crash: the holder's session, whose lock was
+ * the claim, ended). A claim that takes a live holder's active row is a race, not a
  * redelivery. A completion is a zombie when its writer's claim was still open when a
  * redelivery claim took the job.
  */
@@ -99,6 +101,8 @@ static int redelivery_cause(const struct replay *rp, const struct job_replay *r,
 		return VERIFY_REAPER;
 	if (e->old_status == JOB_ACTIVE && e->lease_expired)
 		return VERIFY_LEASE;
+	if (e->old_status == JOB_NEW)
+		return VERIFY_CRASH;
 	return -1;
 }
 
@@ -172,8 +176,10 @@ static bool is_claim(const struct audit_event *e)
 		return false;
 	if (e->new_status == JOB_ACTIVE)
 		return e->old_status != JOB_ACTIVE || e->old_owner != e->new_owner || e->old_attempt != e->new_attempt;
+	if (e->new_status == JOB_NEW)
+		return e->old_status == JOB_NEW && (e->old_owner != e->new_owner || e->old_attempt != e->new_attempt);
 	if (e->new_status == JOB_DONE || e->new_status == JOB_ERROR)
-		return e->old_status == JOB_NEW;
+		return e->old_status == JOB_NEW && e->old_owner != e->writer;
 	return e->new_status == JOB_CONSUMED;
 }
 
@@ -399,6 +405,13 @@ static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledge
 	return n;
 }
 
+/* Job j's redeliveries of cause crash. */
+static int64_t crash_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	(void)ledger;
+	return rp->jobs[j].redeliveries[VERIFY_CRASH];
+}
+
 /* Job j's redeliveries of cause lease. */
 static int64_t lease_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
@@ -512,6 +525,7 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 	};
 	const struct per_job flip_only[] = {
 		{ "redeliveries", (int64_t)m->redeliveries, redeliveries_of },
+		{ "redeliveries_crash", (int64_t)m->redeliveries_crash, crash_redeliveries_of },
 		{ "fenced+crashed+uncommitted", unfinished, unfinished_of },
 	};
 	const struct per_job both[] = {

@@ -29,10 +29,12 @@ enum audit_op {
 };
 
 /*
- * The causes of a redelivery (docs/metrics.md) the server's record shows. The fourth, a
- * hold-mode holder's transaction that ended without its completion, leaves no trace.
+ * The causes of a redelivery (docs/metrics.md) the server's record shows. A hold-mode
+ * holder's transaction that ended without its completion leaves no trace; a flip-mode
+ * claim that is its session's lock (advisory's) shows as a crash.
  */
 enum verify_cause {
+	VERIFY_CRASH,		/* the claim took a row its holder had marked but left new, never completed: its session ended */
 	VERIFY_LEASE,		/* the claim took an active row whose lease had run out */
 	VERIFY_REAPER,		/* the harness (the reaper, --rerun-stuck) gave the job back to new after the earlier claim */
 	VERIFY_STALE_TICKET,	/* the earlier holder's ticket was deleted as stale by another worker */
