@@ -80,9 +80,9 @@ check_jq "$dir/double.json" '.results[0] | .verified and (.verify_differences | 
 	"JSON: verified, the differences with the figure, both values and the jobs the ledger missed"
 run_id=$(jq '.results[0].run_id' "$dir/double.json")
 "$CLAIMBENCH" export "$run_id" --format json --results "$store" >"$dir/export.json" 2>/dev/null
-check "the store keeps the verification and its differences" \
-	jq -e --slurpfile run "$dir/double.json" '.results[0] | .verified and
-		.verify_differences == $run[0].results[0].verify_differences' "$dir/export.json" >/dev/null
+kept=$(jq --slurpfile run "$dir/double.json" '.results[0] | .verified and
+	.verify_differences == $run[0].results[0].verify_differences' "$dir/export.json")
+check "the store keeps the verification and its differences" test "$kept" = true
 
 # ---- without --verify: nothing recorded, not verified ----
 run_json plain --db "$TEST_DB" --strategy skip-locked:flip --jobs 20 --workers 2 --work-ms 0
