@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -111,6 +112,7 @@ struct event_sink {
 	struct audit_event *events;	/* the rows so far */
 	size_t n;			/* entries used */
 	size_t cap;			/* entries allocated */
+	bool out_of_memory;		/* the rows did not fit in memory */
 };
 
 /* Stores one row of the record (its columns in struct audit_event's order). 0, or -1 when out of memory. */
@@ -124,8 +126,10 @@ static int store_event(void *ctx, const int64_t *c, int ncols)
 		size_t cap = sink->cap ? 2 * sink->cap : 4096;
 		struct audit_event *grown = realloc(sink->events, cap * sizeof(*grown));
 
-		if (!grown)
+		if (!grown) {
+			sink->out_of_memory = true;
 			return -1;
+		}
 		sink->events = grown;
 		sink->cap = cap;
 	}
@@ -147,7 +151,8 @@ int verify_audit_read(struct db_conn *conn, const struct run_shared *s, struct a
 	snprintf(sql, sizeof(sql), "SELECT seq, id, tab, op, old_status, new_status, old_owner, new_owner, old_attempt,"
 		 " new_attempt, lease_expired::integer, writer FROM %s ORDER BY seq", s->audit_table);
 	if (s->db->query(conn, sql, store_event, &sink) < 0) {
-		snprintf(err, errlen, "reading the audit table: %s", s->db->error_message(conn));
+		snprintf(err, errlen, "reading the audit table: %s",
+			 sink.out_of_memory ? "out of memory" : s->db->error_message(conn));
 		free(sink.events);
 		return -1;
 	}
