@@ -429,9 +429,15 @@ static void read_audit(struct admin *admin, const struct run_shared *s, const ch
 	fprintf(stderr, "claimbench: %s: not verified: %s\n", label, admin->conn ? why : "no connection");
 }
 
-/* Prints on stderr, under label, each figure on which --verify found the ledger and the server apart. */
+/*
+ * Prints on stderr, under label, each figure on which --verify found the ledger and the
+ * server apart, and the claims it left out as in doubt.
+ */
 static void report_differences(const struct verify_outcome *v, const char *label)
 {
+	if (v->in_doubt)
+		fprintf(stderr, "claimbench: %s: verify: %zu claims committed while their answer was lost with the "
+			"connection (in no ledger): left out of the comparison\n", label, v->in_doubt);
 	for (size_t i = 0; i < v->n_diffs; i++)
 		fprintf(stderr, "claimbench: %s: verify: %s: ledger %lld, server %lld; jobs %s\n", label,
 			v->diffs[i].figure, (long long)v->diffs[i].ledger, (long long)v->diffs[i].server,

@@ -16,6 +16,12 @@
  * the claim, ended). A claim that takes a live holder's active row is a race, not a
  * redelivery. A completion is a zombie when its writer's claim was still open when a
  * redelivery claim took the job.
+ *
+ * A claim whose COMMIT reached the server while its answer was lost with the connection
+ * (a restart, a killed backend) is in the record and in no ledger: a claim by an identity
+ * the ledger has no execution of that job by. When the run lost at least as many
+ * connections as there are such claims, they are in doubt: left out of the claims, the
+ * unfinished claims and (as the earlier holder) the redeliveries, and counted apart.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +33,7 @@
 struct open_claim {
 	int32_t holder;		/* the identity that claimed */
 	bool taken_again;	/* a redelivery claim took the job while this claim was open */
+	bool in_doubt;		/* the ledger has no execution of the job by its holder */
 	int32_t next;		/* the job's next open claim in the pool, -1 for none */
 };
 
@@ -37,6 +44,7 @@ struct job_replay {
 	int32_t holder;			/* the identity of its latest claim, -1 for none */
 	int64_t holder_seq;		/* that claim's place in the record */
 	int32_t holder_ticket;		/* the line ticket that holder held when it claimed, -1 for none */
+	bool holder_in_doubt;		/* that claim is in no ledger */
 	bool holder_done;		/* that claim's holder completed the job since */
 	bool returned;			/* the harness gave it back to new since that claim */
 	int32_t open;			/* its first open claim in the pool, -1 for none */
@@ -45,6 +53,8 @@ struct job_replay {
 	uint32_t failed;		/* of them, error */
 	bool done;			/* a completion wrote done */
 	uint32_t redeliveries[VERIFY_CAUSES]; /* claims that were redeliveries, by cause */
+	uint32_t doubt_claims;		/* of the claims, those in no ledger */
+	uint32_t doubt_redeliveries[VERIFY_CAUSES]; /* of the redeliveries, those from a holder whose claim is in no ledger */
 	uint32_t zombies;		/* zombie completions */
 	uint32_t reaps;			/* the reaper's give-backs: the harness's, of a row whose lease had run out */
 };
@@ -57,6 +67,22 @@ struct job_ledger {
 	uint32_t unfinished;	/* executions crashed, uncommitted or fenced */
 	bool done;		/* an execution was done */
 };
+
+/* A job and an identity that executed it, as the ledger has them. */
+struct ledger_pair {
+	int64_t job;		/* the job */
+	int32_t identity;	/* the identity */
+};
+
+/* Orders ledger pairs by job, then identity (qsort). */
+static int pair_order(const void *a, const void *b)
+{
+	const struct ledger_pair *x = a, *y = b;
+
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return (x->identity > y->identity) - (x->identity < y->identity);
+}
 
 /* A ticket of the ticket strategy's line. */
 struct line_ticket {
@@ -75,6 +101,10 @@ struct replay {
 	size_t n_tickets;		/* entries used in tickets */
 	int32_t *latest_ticket;		/* per identity, its latest ticket in tickets, -1 for none */
 	int32_t n_identities;		/* entries in latest_ticket: every identity in the record is below it */
+	struct ledger_pair *pairs;	/* the ledger's (job, identity) of every execution, sorted */
+	size_t n_pairs;			/* entries in pairs */
+	size_t n_doubt;			/* claims in no ledger */
+	bool doubt_allowed;		/* the run lost as many connections: they are left out as in doubt */
 };
 
 /* Whether r's holder's line ticket was deleted as stale before the record's place seq. */
@@ -106,20 +136,33 @@ static int redelivery_cause(const struct replay *rp, const struct job_replay *r,
 	return -1;
 }
 
+/* Whether the ledger holds an execution of job by identity. */
+static bool in_ledger(const struct replay *rp, int64_t job, int32_t identity)
+{
+	struct ledger_pair key = { .job = job, .identity = identity };
+
+	return bsearch(&key, rp->pairs, rp->n_pairs, sizeof(key), pair_order) != NULL;
+}
+
 /* Notes the claim e of job r. */
 static void claim(struct replay *rp, struct job_replay *r, const struct audit_event *e)
 {
 	int cause = redelivery_cause(rp, r, e);
 	struct open_claim *c = &rp->pool[rp->n_pool];
+	bool doubt = !in_ledger(rp, e->id, e->writer);
 
 	if (cause >= 0) {
 		r->redeliveries[cause]++;
+		r->doubt_redeliveries[cause] += r->holder_in_doubt;
 		for (int32_t i = r->open; i >= 0; i = rp->pool[i].next)
 			rp->pool[i].taken_again = true;
 	}
-	*c = (struct open_claim){ .holder = e->writer, .next = r->open };
+	*c = (struct open_claim){ .holder = e->writer, .in_doubt = doubt, .next = r->open };
 	r->open = (int32_t)rp->n_pool++;
 	r->claims++;
+	r->doubt_claims += doubt;
+	r->holder_in_doubt = doubt;
+	rp->n_doubt += doubt;
 	r->holder = e->writer;
 	r->holder_seq = e->seq;
 	r->holder_ticket = rp->latest_ticket[e->writer];
@@ -240,7 +283,7 @@ static void replay_record(struct replay *rp)
 	}
 }
 
-/* Counts the ledger's executions job by job, as the server could see them. */
+/* Counts the ledger's executions job by job, as the server could see them, and lists who executed what. */
 static void count_ledger(struct replay *rp)
 {
 	const struct verify_input *in = rp->in;
@@ -252,6 +295,7 @@ static void count_ledger(struct replay *rp)
 
 		if (x->job_id < 1 || (uint64_t)x->job_id > in->n_jobs)
 			continue;
+		rp->pairs[rp->n_pairs++] = (struct ledger_pair){ .job = x->job_id, .identity = x->identity };
 		l = &rp->ledger[x->job_id - 1];
 		l->committed += committed;
 		l->failed += x->outcome == EXEC_FAILED;
@@ -363,8 +407,10 @@ static int64_t failed_of(const struct replay *rp, size_t j, int64_t *ledger)
 /* Job j's claims beyond its first, against the ledger's executions the server could see beyond the first. */
 static int64_t duplicates_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
+	uint32_t claims = rp->jobs[j].claims - (rp->doubt_allowed ? rp->jobs[j].doubt_claims : 0);
+
 	*ledger = rp->ledger[j].visible > 1 ? rp->ledger[j].visible - 1 : 0;
-	return rp->jobs[j].claims > 1 ? rp->jobs[j].claims - 1 : 0;
+	return claims > 1 ? claims - 1 : 0;
 }
 
 /*
@@ -394,6 +440,12 @@ static int64_t final_state_of(const struct replay *rp, size_t j, int64_t *ledger
 	return final_status(&rp->jobs[j]) != rp->in->final[j].status;
 }
 
+/* Job j's redeliveries of cause, those from a claim in doubt left out when they may be. */
+static int64_t redeliveries_by(const struct replay *rp, size_t j, int cause)
+{
+	return rp->jobs[j].redeliveries[cause] - (rp->doubt_allowed ? rp->jobs[j].doubt_redeliveries[cause] : 0);
+}
+
 /* Job j's claims that were redeliveries, whatever their cause. */
 static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
@@ -401,7 +453,7 @@ static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledge
 
 	(void)ledger;
 	for (int c = 0; c < VERIFY_CAUSES; c++)
-		n += rp->jobs[j].redeliveries[c];
+		n += redeliveries_by(rp, j, c);
 	return n;
 }
 
@@ -409,28 +461,28 @@ static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledge
 static int64_t crash_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	(void)ledger;
-	return rp->jobs[j].redeliveries[VERIFY_CRASH];
+	return redeliveries_by(rp, j, VERIFY_CRASH);
 }
 
 /* Job j's redeliveries of cause lease. */
 static int64_t lease_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	(void)ledger;
-	return rp->jobs[j].redeliveries[VERIFY_LEASE];
+	return redeliveries_by(rp, j, VERIFY_LEASE);
 }
 
 /* Job j's redeliveries of cause reaper. */
 static int64_t reaper_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	(void)ledger;
-	return rp->jobs[j].redeliveries[VERIFY_REAPER];
+	return redeliveries_by(rp, j, VERIFY_REAPER);
 }
 
 /* Job j's redeliveries of cause stale_ticket. */
 static int64_t stale_ticket_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	(void)ledger;
-	return rp->jobs[j].redeliveries[VERIFY_STALE_TICKET];
+	return redeliveries_by(rp, j, VERIFY_STALE_TICKET);
 }
 
 /* Job j's zombie completions. */
@@ -451,7 +503,7 @@ static int64_t unfinished_of(const struct replay *rp, size_t j, int64_t *ledger)
 	if (consumed(rp, j))
 		return 0;
 	for (int32_t i = rp->jobs[j].open; i >= 0; i = rp->pool[i].next)
-		open++;
+		open += !(rp->doubt_allowed && rp->pool[i].in_doubt);
 	*ledger = rp->ledger[j].unfinished;
 	return open;
 }
@@ -569,22 +621,27 @@ int verify_run(const struct verify_input *in, struct verify_outcome *out)
 		.ledger = calloc(in->n_jobs + 1, sizeof(*rp.ledger)),
 		.pool = calloc(in->n_events + 1, sizeof(*rp.pool)),
 		.tickets = calloc(in->n_events + 1, sizeof(*rp.tickets)),
+		.pairs = calloc(in->ledger->n_execs + 1, sizeof(*rp.pairs)),
 		.n_identities = identities(in),
 	};
 	int rc = -1;
 
 	*out = (struct verify_outcome){ 0 };
 	rp.latest_ticket = malloc((size_t)rp.n_identities * sizeof(*rp.latest_ticket));
-	if (!rp.jobs || !rp.ledger || !rp.pool || !rp.tickets || !rp.latest_ticket)
+	if (!rp.jobs || !rp.ledger || !rp.pool || !rp.tickets || !rp.latest_ticket || !rp.pairs)
 		goto out_free;
 	for (int32_t i = 0; i < rp.n_identities; i++)
 		rp.latest_ticket[i] = -1;
-	replay_record(&rp);
 	count_ledger(&rp);
+	qsort(rp.pairs, rp.n_pairs, sizeof(*rp.pairs), pair_order);
+	replay_record(&rp);
+	rp.doubt_allowed = rp.n_doubt <= in->metrics->reconnects;
 	out->verified = true;
+	out->in_doubt = rp.doubt_allowed ? rp.n_doubt : 0;
 	compare_all(&rp, out);
 	rc = 0;
 out_free:
+	free(rp.pairs);
 	free(rp.latest_ticket);
 	free(rp.tickets);
 	free(rp.pool);

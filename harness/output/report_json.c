@@ -303,7 +303,8 @@ static json_object *run_object(const struct run_result *run)
 	plans = plans_object(run);
 	if (!plans || json_put(obj, "plans", plans) < 0)
 		goto fail;
-	if (json_put(obj, "verified", json_object_new_boolean(run->verify.verified)) < 0)
+	if (json_put(obj, "verified", json_object_new_boolean(run->verify.verified)) < 0 ||
+	    json_put(obj, "verify_in_doubt", json_object_new_int64((int64_t)run->verify.in_doubt)) < 0)
 		goto fail;
 	differences = object_array(run, run->verify.n_diffs, difference_members);
 	if (!differences || json_put(obj, "verify_differences", differences) < 0)

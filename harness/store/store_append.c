@@ -195,6 +195,7 @@ static bool bind_verified(struct binder *b, const void *ctx, size_t i)
 		return false;
 	bind_i64(b, rows->id);
 	bind_i64(b, (long long)rows->run->verify.n_diffs);
+	bind_i64(b, (long long)rows->run->verify.in_doubt);
 	return true;
 }
 
@@ -291,7 +292,7 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 		" first_completed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char holders_sql[] =
 		"INSERT INTO run_holders (run_id, bucket_ms, resource, holders, waiting) VALUES (?, ?, ?, ?, ?)";
-	static const char verified_sql[] = "INSERT INTO run_verify (run_id, differences) VALUES (?, ?)";
+	static const char verified_sql[] = "INSERT INTO run_verify (run_id, differences, in_doubt) VALUES (?, ?, ?)";
 	static const char differences_sql[] =
 		"INSERT INTO run_verify_differences (run_id, position, figure, ledger, server, jobs) VALUES (?, ?, ?, ?, ?, ?)";
 	static const char faults_sql[] =

@@ -217,15 +217,16 @@ static int fault_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
-/* Notes that the struct run_result at ctx was verified (its run_verify row). 0. */
+/* Notes that the struct run_result at ctx was verified (its run_verify row), and its claims in doubt. 0. */
 static int verified_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
 	struct run_result *run = ctx;
 
-	(void)c;
 	(void)err;
 	(void)errlen;
 	run->verify.verified = true;
+	c->next++;
+	run->verify.in_doubt = (size_t)col_i64(c);
 	return 0;
 }
 
@@ -366,7 +367,7 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	static const char phases_sql[] =
 		"SELECT kind, at_ns, duration_ns FROM run_phases WHERE run_id = ? ORDER BY position";
 	static const char plans_sql[] = "SELECT moment, plan FROM run_plans WHERE run_id = ?";
-	static const char verified_sql[] = "SELECT differences FROM run_verify WHERE run_id = ?";
+	static const char verified_sql[] = "SELECT differences, in_doubt FROM run_verify WHERE run_id = ?";
 	static const char differences_sql[] = "SELECT figure, ledger, server, jobs FROM run_verify_differences"
 					      " WHERE run_id = ? ORDER BY position";
 

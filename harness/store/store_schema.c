@@ -309,7 +309,8 @@ const char *const store_migrations[] = {
 	/* 11: --verify: a row per verified run, and the figures on which the ledger and the server's record differed. */
 	"CREATE TABLE run_verify (\n"
 	"	run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,\n"
-	"	differences INTEGER NOT NULL		-- figures that differed; 0: the record agreed\n"
+	"	differences INTEGER NOT NULL,		-- figures that differed; 0: the record agreed\n"
+	"	in_doubt INTEGER NOT NULL		-- claims committed whose answer was lost, left out\n"
 	");\n"
 	"CREATE TABLE run_verify_differences (\n"
 	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"

@@ -229,6 +229,12 @@ static void test_reaper(void)
 	      difference(&c, "fenced+crashed+uncommitted") &&
 	      difference(&c, "fenced+crashed+uncommitted")->server == 1,
 	      "a committed claim the ledger does not hold: duplicates and the unfinished claims differ on job 1");
+	c.metrics.reconnects = 1;
+	c.metrics.redeliveries = 0;
+	c.metrics.redeliveries_reaper = 0;
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0 && c.out.in_doubt == 1,
+	      "the same after a lost connection: the claim is in doubt (its answer lost), left out and counted");
 	ledger_free(&c.ledger);
 }
 
