@@ -18,8 +18,9 @@
  * redelivery claim took the job.
  *
  * A claim whose COMMIT reached the server while its answer was lost with the connection
- * (a restart, a killed backend) is in the record and in no ledger: a claim by an identity
- * the ledger has no execution of that job by. When the run lost at least as many
+ * (a restart, a killed backend) is in the record and in no ledger: of the claims of a job
+ * by one identity, the first ones beyond the ledger's executions of that job by that
+ * identity (the same worker may claim it again later). When the run lost at least as many
  * connections as there are such claims, they are in doubt: left out of the claims, the
  * unfinished claims and (as the earlier holder) the redeliveries, and counted apart.
  */
@@ -68,16 +69,19 @@ struct job_ledger {
 	bool done;		/* an execution was done */
 };
 
-/* A job and an identity that executed it, as the ledger has them. */
-struct ledger_pair {
+/* A job and an identity: the ledger's executions of the job by it, the record's claims of it by it. */
+struct job_identity {
 	int64_t job;		/* the job */
 	int32_t identity;	/* the identity */
+	int32_t executions;	/* the ledger's executions of the job by the identity */
+	int32_t claims;		/* the record's claims of the job by the identity */
+	int32_t doubt_left;	/* of those claims, how many of the next are beyond the ledger's: in doubt */
 };
 
-/* Orders ledger pairs by job, then identity (qsort). */
+/* Orders job_identity entries by job, then identity (qsort, bsearch). */
 static int pair_order(const void *a, const void *b)
 {
-	const struct ledger_pair *x = a, *y = b;
+	const struct job_identity *x = a, *y = b;
 
 	if (x->job != y->job)
 		return x->job < y->job ? -1 : 1;
@@ -101,7 +105,7 @@ struct replay {
 	size_t n_tickets;		/* entries used in tickets */
 	int32_t *latest_ticket;		/* per identity, its latest ticket in tickets, -1 for none */
 	int32_t n_identities;		/* entries in latest_ticket: every identity in the record is below it */
-	struct ledger_pair *pairs;	/* the ledger's (job, identity) of every execution, sorted */
+	struct job_identity *pairs;	/* every job and identity of the ledger's executions and the record's claims, sorted */
 	size_t n_pairs;			/* entries in pairs */
 	size_t n_doubt;			/* claims in no ledger */
 	bool doubt_allowed;		/* the run lost as many connections: they are left out as in doubt */
@@ -136,12 +140,16 @@ static int redelivery_cause(const struct replay *rp, const struct job_replay *r,
 	return -1;
 }
 
-/* Whether the ledger holds an execution of job by identity. */
-static bool in_ledger(const struct replay *rp, int64_t job, int32_t identity)
+/* Whether the next claim of job by identity is beyond the ledger's executions of it (in doubt); takes it. */
+static bool beyond_ledger(const struct replay *rp, int64_t job, int32_t identity)
 {
-	struct ledger_pair key = { .job = job, .identity = identity };
+	struct job_identity key = { .job = job, .identity = identity };
+	struct job_identity *p = bsearch(&key, rp->pairs, rp->n_pairs, sizeof(key), pair_order);
 
-	return bsearch(&key, rp->pairs, rp->n_pairs, sizeof(key), pair_order) != NULL;
+	if (!p || p->doubt_left <= 0)
+		return false;
+	p->doubt_left--;
+	return true;
 }
 
 /* Notes the claim e of job r. */
@@ -149,7 +157,7 @@ static void claim(struct replay *rp, struct job_replay *r, const struct audit_ev
 {
 	int cause = redelivery_cause(rp, r, e);
 	struct open_claim *c = &rp->pool[rp->n_pool];
-	bool doubt = !in_ledger(rp, e->id, e->writer);
+	bool doubt = beyond_ledger(rp, e->id, e->writer);
 
 	if (cause >= 0) {
 		r->redeliveries[cause]++;
@@ -295,7 +303,7 @@ static void count_ledger(struct replay *rp)
 
 		if (x->job_id < 1 || (uint64_t)x->job_id > in->n_jobs)
 			continue;
-		rp->pairs[rp->n_pairs++] = (struct ledger_pair){ .job = x->job_id, .identity = x->identity };
+		rp->pairs[rp->n_pairs++] = (struct job_identity){ .job = x->job_id, .identity = x->identity, .executions = 1 };
 		l = &rp->ledger[x->job_id - 1];
 		l->committed += committed;
 		l->failed += x->outcome == EXEC_FAILED;
@@ -303,6 +311,36 @@ static void count_ledger(struct replay *rp)
 		l->unfinished += x->outcome == EXEC_CRASHED || x->outcome == EXEC_UNCOMMITTED || x->outcome == EXEC_FENCED;
 		l->visible += in->hold ? committed : x->outcome != EXEC_INTERRUPTED;
 	}
+}
+
+/*
+ * Adds the record's claims to the ledger's executions in pairs, then sorts and merges them
+ * into one entry per job and identity, with the claims beyond the executions in doubt.
+ */
+static void pair_claims(struct replay *rp)
+{
+	const struct verify_input *in = rp->in;
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->n_events; i++) {
+		const struct audit_event *e = &in->events[i];
+
+		if (e->table != AUDIT_LINE && e->id >= 1 && (uint64_t)e->id <= in->n_jobs && is_claim(e))
+			rp->pairs[rp->n_pairs++] = (struct job_identity){ .job = e->id, .identity = e->writer,
+									  .claims = 1 };
+	}
+	qsort(rp->pairs, rp->n_pairs, sizeof(*rp->pairs), pair_order);
+	for (size_t i = 0; i < rp->n_pairs; i++) {
+		if (n && pair_order(&rp->pairs[n - 1], &rp->pairs[i]) == 0) {
+			rp->pairs[n - 1].executions += rp->pairs[i].executions;
+			rp->pairs[n - 1].claims += rp->pairs[i].claims;
+		} else {
+			rp->pairs[n++] = rp->pairs[i];
+		}
+	}
+	rp->n_pairs = n;
+	for (size_t i = 0; i < n; i++)
+		rp->pairs[i].doubt_left = rp->pairs[i].claims - rp->pairs[i].executions;
 }
 
 /* The final status of job r as the record leaves it: in the strategy's table when it went there. */
@@ -621,7 +659,7 @@ int verify_run(const struct verify_input *in, struct verify_outcome *out)
 		.ledger = calloc(in->n_jobs + 1, sizeof(*rp.ledger)),
 		.pool = calloc(in->n_events + 1, sizeof(*rp.pool)),
 		.tickets = calloc(in->n_events + 1, sizeof(*rp.tickets)),
-		.pairs = calloc(in->ledger->n_execs + 1, sizeof(*rp.pairs)),
+		.pairs = calloc(in->ledger->n_execs + in->n_events + 1, sizeof(*rp.pairs)),
 		.n_identities = identities(in),
 	};
 	int rc = -1;
@@ -633,7 +671,7 @@ int verify_run(const struct verify_input *in, struct verify_outcome *out)
 	for (int32_t i = 0; i < rp.n_identities; i++)
 		rp.latest_ticket[i] = -1;
 	count_ledger(&rp);
-	qsort(rp.pairs, rp.n_pairs, sizeof(*rp.pairs), pair_order);
+	pair_claims(&rp);
 	replay_record(&rp);
 	rp.doubt_allowed = rp.n_doubt <= in->metrics->reconnects;
 	out->verified = true;

@@ -259,6 +259,31 @@ static void test_session_lock(void)
 	ledger_free(&c.ledger);
 }
 
+/*
+ * Worker 0's claim commits but its answer is lost with the connection; it connects anew,
+ * the lease runs out and it claims the same job again, which the ledger holds: the first
+ * claim, beyond the ledger's one execution of job 1 by worker 0, is in doubt.
+ */
+static void test_in_doubt(void)
+{
+	struct verify_case c;
+
+	case_init(&c, 1);
+	claim(&c, 1, 0, 1, JOB_NEW, -1, false);
+	claim(&c, 1, 0, 2, JOB_ACTIVE, 0, true);
+	complete(&c, 1, 0, JOB_DONE, JOB_ACTIVE, 0);
+	execution(&c, 1, 0, EXEC_DONE);
+	c.metrics = (struct run_metrics){ .completed = 1, .reconnects = 1 };
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0 && c.out.in_doubt == 1,
+	      "a claim whose answer was lost, then the same worker's claim of the job: the first is in doubt");
+	c.metrics.reconnects = 0;
+	verify(&c);
+	CHECK(c.out.in_doubt == 0 && difference(&c, "duplicates") && difference(&c, "redeliveries_lease"),
+	      "without a lost connection it is a difference (duplicates, a lease redelivery)");
+	ledger_free(&c.ledger);
+}
+
 /* A fenced completion writes nothing: worker 0's claim stays unfinished, as its fenced execution says. */
 static void test_fenced(void)
 {
@@ -426,6 +451,7 @@ int main(void)
 	test_race();
 	test_reaper();
 	test_session_lock();
+	test_in_doubt();
 	test_fenced();
 	test_hold();
 	test_stale_ticket();
