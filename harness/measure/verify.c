@@ -251,7 +251,7 @@ static void replay_job_change(struct replay *rp, const struct audit_event *e)
 		give_back(rp, r, e);
 }
 
-/* Replays e, a change to the line: a ticket taken, or deleted (by another worker than its requester: a stale expiry). */
+/* Replays e, a change to the line: a ticket taken, or deleted (by another than its requester: a stale expiry). */
 static void replay_line_change(struct replay *rp, const struct audit_event *e)
 {
 	if (e->op == AUDIT_INSERT && e->new_owner >= 0) {
