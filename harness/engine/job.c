@@ -368,7 +368,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	struct execution *x = w->batch_execs;
 	enum work_end how = WORK_DONE;
 	int64_t end = 0, next_beat = first_beat(w, in_hand);
-	int worked, rc = 0, noted;
+	int worked, rc = 0;
 
 	for (worked = 0; worked < n; worked++) {
 		struct job_in_hand j;
@@ -381,13 +381,16 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 		if (how != WORK_DONE)
 			break;
 	}
-	/* a crash or a lost connection leaves the jobs never begun with the rest: in hand from the claim all the same */
-	noted = how == WORK_CRASHED || how == WORK_ABANDONED ? n : worked < n ? worked + 1 : n;
-	for (int i = worked + 1; i < noted; i++)
+	/*
+	 * the jobs never begun were in hand from the claim all the same: a stop gives them back
+	 * with the one it cut short, a crash or a lost connection leaves them with the rest
+	 */
+	for (int i = worked + 1; i < n; i++)
 		x[i] = execution_of(w, b[i].id, claim_start, in_hand);
 	if (how == WORK_STOPPED) {
 		give_back_rest(w, worked, n);
-		x[worked].outcome = EXEC_INTERRUPTED;
+		for (int i = worked; i < n; i++)
+			x[i].outcome = EXEC_INTERRUPTED;
 	}
 	/* a stop whose heartbeat lost the connection for good leaves nothing to complete through */
 	if ((how == WORK_DONE || (how == WORK_STOPPED && worked > 0)) && w->conn) {
@@ -396,14 +399,14 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 			x[i].outcome = completion_outcome(rc < 0 ? -1 : b[i].completed ? 0 : 1, b[i].fails);
 		rc = rc < 0 && w->aborted ? -1 : 0;
 	} else {
-		for (int i = 0; i < (how == WORK_STOPPED ? worked : noted); i++)
+		for (int i = 0; i < (how == WORK_STOPPED ? worked : n); i++)
 			x[i].outcome = how == WORK_CRASHED ? EXEC_CRASHED : EXEC_UNCOMMITTED;
 		rc = how == WORK_ABANDONED ? -1 : 0;
 	}
 	if (!end || s->mode != MODE_HOLD)
 		end = clock_now_ns();
 	w->stats.busy_ns += end - in_hand;
-	for (int i = 0; i < noted; i++) {
+	for (int i = 0; i < n; i++) {
 		x[i].flags |= w->held_flags;
 		if (note_execution(w, &x[i], end) < 0)
 			return -1;

@@ -21,8 +21,9 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
  * in w's ledger. Every job's execution has the batch's claim_start and starts at in_hand
  * (each job of the batch is in hand from the batch's claim, whenever its own work begins),
  * and ends when the completion committed. A stop gives back the job it cut short and those
- * not begun, and completes those worked; a crash abandons the whole batch (every job of it
- * noted crashed, those never begun too). 0, or -1 when w must stop, as worker_execute.
+ * not begun (each noted interrupted), and completes those worked; a crash abandons the whole
+ * batch (every job of it noted crashed, those never begun too). 0, or -1 when w must stop,
+ * as worker_execute.
  */
 int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t in_hand);
 

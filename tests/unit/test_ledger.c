@@ -49,6 +49,9 @@ static void test_ledger(void)
 	      "ledger: adding to an unallocated ledger succeeds");
 	CHECK(parts[1].n_execs == 1 && parts[1].n_empties == 1 && parts[1].growths == 2,
 	      "ledger: growing from nothing counts one growth per array");
+	CHECK(ledger_add_return(&parts[1], &(struct job_return){ .job_id = 6, .start_ns = 3, .end_ns = 4 }) == 0 &&
+	      parts[1].n_returns == 1 && parts[1].growths == 3,
+	      "ledger: a job given back to new is recorded (the monitor's ledger: the reaper's returns)");
 
 	check_need(ledger_init(&into, 1, 1, 0) == 0, "ledger_init");
 	CHECK(ledger_merge(&into, parts, 2) == 0, "ledger: merge succeeds");
@@ -61,8 +64,10 @@ static void test_ledger(void)
 	CHECK(in_order, "ledger: merge keeps each part's order, parts in turn");
 	CHECK(into.empties[0].start_ns == 7 && into.empties[1].start_ns == 8,
 	      "ledger: merge appends empty claims in part order");
-	CHECK(into.growths == 4,
-	      "ledger: merge carries the parts' growths (2 + 2), not its own reallocation");
+	CHECK(into.n_returns == 1 && into.returns[0].job_id == 6 && into.returns[0].start_ns == 3 &&
+	      into.returns[0].end_ns == 4, "ledger: merge appends the returns too");
+	CHECK(into.growths == 5,
+	      "ledger: merge carries the parts' growths (2 + 3), not its own reallocation");
 	CHECK(ledger_merge(&into, parts, 1) == 0 && into.n_execs == 11 &&
 	      into.execs[10].job_id == 5,
 	      "ledger: a second merge appends after the first");
