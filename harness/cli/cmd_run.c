@@ -52,8 +52,7 @@ static bool verify_failed(const struct report *r)
 }
 
 /*
- * Refuses, before anything runs, --pipeline where db has no pipelines, --verify but on a
- * PostgreSQL queue run, and a strategy
+ * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
  * that was asked for by name and cannot run on db, saying why. With --strategy all the
  * ones db cannot run are left out instead, with a note on stderr; never is another
  * strategy run in their place. 0, or -1 with err.
@@ -66,12 +65,6 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 	if (cfg->db_opts.pipeline && !db->exec_pipeline) {
 		snprintf(err, errlen, "--pipeline cannot run on %s: its statements make no network round trips to save",
 			 db->name);
-		return -1;
-	}
-	if (cfg->verify && (db->kind != BACKEND_POSTGRESQL || cfg->guarded.workload != WORKLOAD_QUEUE)) {
-		snprintf(err, errlen, "--verify cannot run on %s: it verifies queue runs on PostgreSQL only (its "
-			 "record is written by PostgreSQL row triggers)", db->kind != BACKEND_POSTGRESQL ? db->name :
-			 "a guarded-resource workload");
 		return -1;
 	}
 	for (size_t i = 0; i < cfg->n_strategies; i++) {

@@ -561,7 +561,7 @@ const struct option_def command_options[] = {
 		  "do not wait on each other's answers (BEGIN with the first statement, the last with COMMIT): "
 		  "fewer round trips" },
 	{ RUN_ROW("verify", OPTION_FLAG, verify),
-	  .help = "PostgreSQL: record every committed change to the run's own tables by trigger, derive the "
+	  .help = "record every committed change to the run's own tables by trigger, derive the "
 		  "integrity figures from that record alone and compare them with the ledger's; a difference "
 		  "is printed with its jobs and fails the run (exit 5). The triggers cost the server time "
 		  "(docs/metrics.md)" },

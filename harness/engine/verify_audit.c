@@ -5,7 +5,7 @@
 #include "db/ownership.h"
 #include "engine/verify_audit.h"
 
-/* The setting a worker's session carries its identity in; the harness's own sessions leave it unset. */
+/* PostgreSQL: the setting a session carries its identity in (db->name_session); unset reads as the harness's. */
 #define IDENTITY_SETTING "claimbench.identity"
 
 /* The status of a row as a jsonb (x) in the audit's numbers: enum job_status. */
@@ -19,7 +19,7 @@
 /* Its claim's attempt number. */
 #define ATTEMPT_OF(x) "coalesce(" x "->>'attempts', " x "->>'attempt')::integer"
 
-/* %1$s: the audit table, quoted; %2$s: the owner note. */
+/* PostgreSQL: the audit table. %1$s: its quoted name; %2$s: the owner note. */
 static const char *const create_table_sql =
 	"CREATE TABLE %1$s ("
 	" seq bigserial PRIMARY KEY,"
@@ -63,10 +63,56 @@ static const char *const create_function_sql =
 	"END $audit$;"
 	"COMMENT ON FUNCTION %1$s() IS '%2$s'";
 
-/* %1$s: the table watched, quoted; %2$s: the function; %3$s: which it is ('jobs' or 'tickets'). */
+/* PostgreSQL: %1$s: the table watched, quoted; %2$s: the function; %3$s: which it is ('jobs' or 'tickets'). */
 static const char *const create_trigger_sql =
 	"CREATE TRIGGER claimbench_audit AFTER INSERT OR UPDATE OR DELETE ON %1$s "
 	"FOR EACH ROW EXECUTE FUNCTION %2$s('%3$s')";
+
+/* SQLite: the audit table, its owner note in its CREATE text as the run's other tables'. As create_table_sql. */
+static const char *const sqlite_create_table_sql =
+	"CREATE TABLE %1$s /* %2$s */ ("
+	" seq INTEGER PRIMARY KEY,"
+	" tab INTEGER NOT NULL,"
+	" op INTEGER NOT NULL,"
+	" id INTEGER,"
+	" old_status INTEGER NOT NULL,"
+	" new_status INTEGER NOT NULL,"
+	" old_owner INTEGER,"
+	" new_owner INTEGER,"
+	" old_attempt INTEGER,"
+	" new_attempt INTEGER,"
+	" lease_expired INTEGER NOT NULL,"
+	" writer INTEGER,"
+	" at REAL NOT NULL DEFAULT (julianday('now')))";
+
+/* SQLite: a row's status (x: OLD.status or NEW.status) in the audit's numbers. */
+#define SQLITE_STATUS(x) \
+	"CASE " x " WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 WHEN 'error' THEN 3 ELSE 5 END"
+
+/*
+ * SQLite: what one trigger inserts, per shape of table and operation, after the table's
+ * number (%1$d): the operation, the row, its status, owner and attempt before and after,
+ * the lease, the session (the function each connection's db->name_session registers).
+ */
+static const char *const sqlite_values[2][3] = {
+	{ /* a table of job rows: the queue table, move-table's claimed jobs */
+		"%1$d, 0, NEW.id, 4, " SQLITE_STATUS("NEW.status") ", NULL, NEW.claimed_by, NULL, NEW.attempts, 0,"
+		" claimbench_identity()",
+		"%1$d, 1, NEW.id, " SQLITE_STATUS("OLD.status") ", " SQLITE_STATUS("NEW.status") ", OLD.claimed_by,"
+		" NEW.claimed_by, OLD.attempts, NEW.attempts, coalesce(OLD.lease_until < julianday('now'), 0),"
+		" claimbench_identity()",
+		"%1$d, 2, OLD.id, " SQLITE_STATUS("OLD.status") ", 4, OLD.claimed_by, NULL, OLD.attempts, NULL, 0,"
+		" claimbench_identity()",
+	},
+	{ /* the ticket strategy's line */
+		"%1$d, 0, NEW.ticket, 4, 5, NULL, NEW.requester, NULL, NULL, 0, claimbench_identity()",
+		"%1$d, 1, NEW.ticket, 5, 5, OLD.requester, NEW.requester, NULL, NULL, 0, claimbench_identity()",
+		"%1$d, 2, OLD.ticket, 5, 4, OLD.requester, NULL, NULL, NULL, 0, claimbench_identity()",
+	},
+};
+
+/* SQLite: the operations a trigger follows, in sqlite_values' order, and the word its name ends in. */
+static const char *const sqlite_ops[3][2] = { { "INSERT", "insert" }, { "UPDATE", "update" }, { "DELETE", "delete" } };
 
 /* Runs the statement fmt makes of a, b and c on conn. 0, or -1 with err naming what. */
 static int run(struct db_conn *conn, const struct run_shared *s, const char *fmt, const char *a, const char *b,
@@ -86,15 +132,67 @@ static int run(struct db_conn *conn, const struct run_shared *s, const char *fmt
 	return 0;
 }
 
-int verify_audit_install(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
+/* Stores the first column of a one-row query into the int64_t at ctx. */
+static int store_first(void *ctx, const int64_t *cols, int ncols)
 {
-	if (s->db->kind != BACKEND_POSTGRESQL) {
-		snprintf(err, errlen, "--verify runs on PostgreSQL only");
+	if (ncols >= 1)
+		*(int64_t *)ctx = cols[0];
+	return 0;
+}
+
+/*
+ * SQLite: creates the three triggers (insert, update, delete) on table (quoted), the run's
+ * table which (its word in the triggers' names) of shape (0: job rows, 1: the line), its
+ * changes recorded as the audit's table number tab. 0, or -1 with err.
+ */
+static int sqlite_triggers(struct db_conn *conn, const struct run_shared *s, const char *table, const char *which,
+			   int shape, int tab, char *err, size_t errlen)
+{
+	for (int op = 0; op < 3; op++) {
+		char name[200], quoted[260], values[1024], sql[2048];
+		int n;
+
+		snprintf(name, sizeof(name), "%s_%s_%s", s->audit_name, which, sqlite_ops[op][1]);
+		if (s->db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0) {
+			snprintf(err, errlen, "cannot quote the trigger name %s", name);
+			return -1;
+		}
+		snprintf(values, sizeof(values), sqlite_values[shape][op], tab);
+		n = snprintf(sql, sizeof(sql), "CREATE TRIGGER %s AFTER %s ON %s BEGIN INSERT INTO %s (tab, op, id, "
+			     "old_status, new_status, old_owner, new_owner, old_attempt, new_attempt, lease_expired, "
+			     "writer) VALUES (%s); END", quoted, sqlite_ops[op][0], table, s->audit_table, values);
+		if (n < 0 || (size_t)n >= sizeof(sql) || s->db->exec(conn, sql) < 0) {
+			snprintf(err, errlen, "creating the audit trigger %s: %s", name, s->db->error_message(conn));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* SQLite: the audit table and the triggers on the run's tables of s (see verify_audit_install). 0, or -1 with err. */
+static int sqlite_install(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
+{
+	char sql[256];
+	int64_t line = 0;
+
+	if (run(conn, s, sqlite_create_table_sql, s->audit_table, s->owner, "", "creating the audit table", err,
+		errlen) < 0 ||
+	    sqlite_triggers(conn, s, s->jobs_table, "jobs", 0, AUDIT_JOBS, err, errlen) < 0)
+		return -1;
+	if (!s->created_tickets)
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('%s') WHERE name = 'ticket'", s->tickets_name);
+	if (s->db->query(conn, sql, store_first, &line) < 0) {
+		snprintf(err, errlen, "reading the strategy table's columns: %s", s->db->error_message(conn));
 		return -1;
 	}
-	if (owner_refuse_existing(s->db, conn, s->audit_name, err, errlen) < 0)
-		return -1;
-	s->created_audit = true;
+	return sqlite_triggers(conn, s, s->tickets_table, "tickets", line ? 1 : 0, line ? AUDIT_LINE : AUDIT_MOVED, err,
+			       errlen);
+}
+
+/* PostgreSQL: the audit table, its trigger function and the triggers (see verify_audit_install). 0, or -1 with err. */
+static int pg_install(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
+{
 	if (run(conn, s, create_table_sql, s->audit_table, s->owner, "", "creating the audit table", err, errlen) < 0 ||
 	    run(conn, s, create_function_sql, s->audit_table, s->owner, "", "creating the audit trigger function", err,
 		errlen) < 0 ||
@@ -104,6 +202,20 @@ int verify_audit_install(struct db_conn *conn, struct run_shared *s, char *err, 
 	if (s->created_tickets && run(conn, s, create_trigger_sql, s->tickets_table, s->audit_table, "tickets",
 				      "creating the strategy table's trigger", err, errlen) < 0)
 		return -1;
+	return 0;
+}
+
+int verify_audit_install(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
+{
+	if (owner_refuse_existing(s->db, conn, s->audit_name, err, errlen) < 0)
+		return -1;
+	s->created_audit = true;
+	if ((s->db->kind == BACKEND_SQLITE ? sqlite_install(conn, s, err, errlen) : pg_install(conn, s, err, errlen)) < 0)
+		return -1;
+	if (s->db->name_session(conn, -1) < 0) {
+		snprintf(err, errlen, "naming the session for the audit: %s", s->db->error_message(conn));
+		return -1;
+	}
 	return 0;
 }
 
@@ -149,7 +261,7 @@ int verify_audit_read(struct db_conn *conn, const struct run_shared *s, struct a
 	char sql[512];
 
 	snprintf(sql, sizeof(sql), "SELECT seq, id, tab, op, old_status, new_status, old_owner, new_owner, old_attempt,"
-		 " new_attempt, lease_expired::integer, writer FROM %s ORDER BY seq", s->audit_table);
+		 " new_attempt, CAST(lease_expired AS integer), writer FROM %s ORDER BY seq", s->audit_table);
 	if (s->db->query(conn, sql, store_event, &sink) < 0) {
 		snprintf(err, errlen, "reading the audit table: %s",
 			 sink.out_of_memory ? "out of memory" : s->db->error_message(conn));
@@ -165,17 +277,11 @@ int verify_audit_drop(struct db_conn *conn, struct run_shared *s, char *err, siz
 {
 	if (!s->created_audit)
 		return 0;
-	if (run(conn, s, "DROP FUNCTION IF EXISTS %s() CASCADE", s->audit_table, "", "",
-		"dropping the audit trigger function", err, errlen) < 0 ||
-	    run(conn, s, "DROP TABLE IF EXISTS %s", s->audit_table, "", "", "dropping the audit table", err, errlen) < 0)
+	if (s->db->kind == BACKEND_POSTGRESQL && run(conn, s, "DROP FUNCTION IF EXISTS %s() CASCADE", s->audit_table, "",
+						    "", "dropping the audit trigger function", err, errlen) < 0)
+		return -1;
+	if (run(conn, s, "DROP TABLE IF EXISTS %s", s->audit_table, "", "", "dropping the audit table", err, errlen) < 0)
 		return -1;
 	s->created_audit = false;
 	return 0;
-}
-
-int verify_audit_identity_sql(int identity, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "SET " IDENTITY_SETTING " = '%d'", identity);
-
-	return n < 0 || (size_t)n >= len ? -1 : 0;
 }

@@ -14,9 +14,10 @@
 
 /*
  * Creates the audit table of s (refusing, creating nothing, when a table of its name
- * exists), its trigger function and the triggers on the queue table and, when the run
- * created one, the strategy's table; notes in s that it created them. PostgreSQL only.
- * 0, or -1 with err.
+ * exists), on PostgreSQL its trigger function, and the triggers on the queue table and,
+ * when the run created one, the strategy's table; notes in s that it created them, and
+ * names conn's session as the harness's. Every other connection that writes to the run's
+ * tables names its session (db->name_session) before it does. 0, or -1 with err.
  */
 int verify_audit_install(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen);
 
@@ -30,10 +31,5 @@ int verify_audit_read(struct db_conn *conn, const struct run_shared *s, struct a
 /* Drops the trigger function (and with it the triggers) and the audit table, if s created them. 0, or -1 with err. */
 int verify_audit_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen);
 
-/*
- * The statement that names a worker's session as identity's in what its triggers record
- * (a custom setting the trigger reads), written into buf. 0, or -1 when it does not fit.
- */
-int verify_audit_identity_sql(int identity, char *buf, size_t len);
 
 #endif

@@ -11,7 +11,6 @@
 #include "engine/reconnect.h"
 #include "engine/signals.h"
 #include "engine/sql_template.h"
-#include "engine/verify_audit.h"
 #include "engine/worker.h"
 
 /* Longest expanded statement. */
@@ -193,9 +192,8 @@ static int run_connect_sql(struct worker *w, const char *tmpl, char *err, size_t
 static int name_session(struct worker *w, char *err, size_t errlen)
 {
 	const struct backend_ops *db = w->shared->db;
-	char sql[128];
 
-	if (verify_audit_identity_sql(w->identity, sql, sizeof(sql)) < 0 || db->exec(w->conn, sql) < 0) {
+	if (db->name_session(w->conn, w->identity) < 0) {
 		snprintf(err, errlen, "naming the session for the audit: %s", db->error_message(w->conn));
 		return -1;
 	}
@@ -204,7 +202,8 @@ static int name_session(struct worker *w, char *err, size_t errlen)
 
 /*
  * Connects w (a struct worker), prepares every statement and runs the strategy's
- * connect_sql (and, with --verify, names its session). 0, or -1 with err (nothing left open).
+ * connect_sql (with --verify its session is named first: SQLite's triggers call the
+ * function that names it, which the statements' preparation needs). 0, or -1 with err (nothing left open).
  */
 static int connect_worker(void *arg, char *err, size_t errlen)
 {
@@ -221,6 +220,8 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (s->created_audit && name_session(w, err, errlen) < 0)
+		goto fail;
 	if (prepare_all(s, w->conn, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),
 			NULL, st, err, errlen) < 0 ||
 	    prepare_all(s, w->conn, outcomes, 2, NULL, NULL, err, errlen) < 0 ||
@@ -228,8 +229,6 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	    worker_prepare_strategy(s, w->conn, err, errlen) < 0)
 		goto fail;
 	if (st->connect_sql[s->db->kind] && run_connect_sql(w, st->connect_sql[s->db->kind], err, errlen) < 0)
-		goto fail;
-	if (s->created_audit && name_session(w, err, errlen) < 0)
 		goto fail;
 	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
 	return 0;

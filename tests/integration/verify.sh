@@ -3,7 +3,8 @@
 # workers and zero work, and for every section of scenarios/chaos.ini; a strategy whose
 # completion really marks a second job done is caught (exit 5, the figure and the jobs on
 # stderr, in JSON and in the store); the record's table and function are the run's own,
-# dropped with it or by cleanup after a killed run; SQLite is refused.
+# dropped with it or by cleanup after a killed run; the same on SQLite, every strategy and
+# mode, crashes with a lease and a reaper.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -108,7 +109,52 @@ check "cleanup --db drops a dead --verify run's audit table and its trigger func
 	'grep -q "dropped table claimbench_${pid}_audit" <<<"$out" && grep -q "dropped function claimbench_${pid}_audit()" <<<"$out"'
 check "nothing of the killed run is left" test "$(claimbench_objects | tr '\n' ' ')" = "0 0 "
 
-# ---- SQLite is refused ----
-expect_exit 2 "--verify cannot run on sqlite: it verifies queue runs on PostgreSQL only" \
-	"--verify on SQLite is refused before anything runs" run --db "sqlite:$dir/q.db" --verify --jobs 5 \
-	--strategy update-returning --no-progress --results "$store"
+# ---- SQLite: every strategy it runs, both modes, 32 workers at zero work, then crashes with a lease and a reaper ----
+sqlite_all=naive:flip,for-update:hold,for-update:flip,nowait-backoff:hold,nowait-backoff:flip,ticket:hold,ticket:flip
+sqlite_all=$sqlite_all,update-returning:hold,update-returning:flip,cas:flip,move-table:flip
+run_json lite --db "sqlite:$dir/lite.db" --verify --strategy "$sqlite_all" --backoff-ms 5 --jobs 300 --workers 32 \
+	--work-ms 0
+check "SQLite, every strategy in both modes at 32 workers: exit 0 (got $(cat "$dir/lite.status"))" \
+	test "$(cat "$dir/lite.status")" -eq 0
+check_jq "$dir/lite.json" '(.results | length) == 11 and ([.results[] | .verified and .verify_differences == []] | all)' \
+	"SQLite: 11 runs, each verified without a difference"
+run_json lite_faults --db "sqlite:$dir/lite.db" --verify --strategy "$sqlite_all" --backoff-ms 5 --jobs 100 \
+	--workers 4 --work-ms 5 --crash-exec 10,40 --respawn-ms 50 --lease-ms 300 --reaper-ms 100 --stale-ms 300
+check_jq "$dir/lite_faults.json" '[.results[] | .verified and .verify_differences == []] | all' \
+	"SQLite with 2 crashes, a lease and a reaper: every run verified without a difference"
+check_jq "$dir/lite_faults.json" '[.results[] | .redeliveries + .stuck] | add >= 20' \
+	"the crashes made redeliveries and stuck jobs to verify"
+check "SQLite leaves no audit table behind" test "$(sqlite3 "$dir/lite.db" \
+	"SELECT count(*) FROM sqlite_master WHERE name LIKE 'claimbench%'")" -eq 0
+
+# a SQLite completion that also marks the next job done (and, returning two rows, is taken as not committed)
+cat >"$dir/double-lite.ini" <<'EOF'
+[global]
+jobs = 40
+work-ms = 0
+workers = 2
+no-progress = true
+
+[strategy double-complete]
+summary = completes its job and marks the next one done as well, unseen by the harness
+claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, attempts = attempts + 1
+    WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new' ORDER BY id LIMIT 1)
+    AND status = 'new' RETURNING id, attempts
+complete = UPDATE {jobs} SET status = 'done' WHERE id = :id OR (id = :id + 1 AND status = 'new')
+    RETURNING id
+modes = flip
+backends = sqlite
+
+[double]
+strategy = double-complete
+EOF
+run_json double_lite "$dir/double-lite.ini" --db "sqlite:$dir/lite.db" --verify
+check "SQLite: the double completion fails the run with exit 5 (got $(cat "$dir/double_lite.status"))" \
+	test "$(cat "$dir/double_lite.status")" -eq 5
+check "SQLite: the difference is printed with its jobs" \
+	grep -Eq "verify: completed: ledger [0-9]+, server 40; jobs [0-9]+" "$dir/double_lite.err"
+
+# ---- a guarded-resource workload is refused ----
+expect_exit 2 "--verify: the queue workload's, not the resource workload's" \
+	"--verify with a guarded workload is refused before anything runs" run --db "sqlite:$dir/q.db" --verify \
+	--workload resource --guard ticket-line --duration 1 --no-progress --results "$store"
