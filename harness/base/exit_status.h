@@ -8,6 +8,7 @@ enum exit_status {
 	EXIT_USAGE = 2,		/* bad command line or scenario */
 	EXIT_ENVIRONMENT = 3,	/* database or environment error */
 	EXIT_INCOMPLETE = 4,	/* a worker aborted or the run was interrupted */
+	EXIT_VERIFY = 5,	/* --verify: the ledger and the server's record of the run disagree */
 };
 
 #endif

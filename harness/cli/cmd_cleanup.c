@@ -156,25 +156,69 @@ static void keep_marked(void *ctx, const char *name, unsigned long long oid, con
 	m->readable = owner_parse(note, &m->owner) == 0;
 }
 
-/* Drops the table name, a dead run's: the one that carries its note, never one the note names. */
+/* Counts a row of a query into the int at ctx. */
+static int count_one(void *ctx, const int64_t *cols, int ncols)
+{
+	(void)cols;
+	(void)ncols;
+	++*(int *)ctx;
+	return 0;
+}
+
+/*
+ * PostgreSQL: drops the function named as the dead run's table quoted (--verify's audit
+ * trigger function, named as its audit table), when one exists that carries a claimbench
+ * owner note; nothing else.
+ */
+static void drop_run_function(const struct backend_ops *db, struct db_conn *conn, const char *name,
+			      const char *quoted, struct tally *t)
+{
+	char sql[1024];
+	int found = 0;
+
+	if (db->kind != BACKEND_POSTGRESQL)
+		return;
+	snprintf(sql, sizeof(sql), "SELECT 1 WHERE obj_description(to_regprocedure('%s()'), 'pg_proc') LIKE '"
+		 OWNER_NOTE_PREFIX "%%'", quoted);
+	if (db->query(conn, sql, count_one, &found) < 0 || !found)
+		return;
+	if (t->dry_run) {
+		printf("would drop function %s()\n", name);
+		return;
+	}
+	snprintf(sql, sizeof(sql), "DROP FUNCTION %s()", quoted);
+	if (db->exec(conn, sql) == 0) {
+		printf("dropped function %s()\n", name);
+	} else {
+		printf("cannot drop function %s(): %s\n", name, db->error_message(conn));
+		t->failed++;
+	}
+}
+
+/*
+ * Drops the table name, a dead run's: the one that carries its note, never one the note
+ * names; with it the function named as it (drop_run_function), --verify's on an audit table.
+ */
 static void drop_table(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
 {
 	char quoted[300], sql[340];
 
-	if (t->dry_run) {
-		printf("would drop table %s\n", name);
-		t->removed++;
-		return;
-	}
 	if (db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0) {
 		printf("cannot drop table %s: its name cannot be quoted\n", name);
 		t->failed++;
+		return;
+	}
+	if (t->dry_run) {
+		printf("would drop table %s\n", name);
+		t->removed++;
+		drop_run_function(db, conn, name, quoted, t);
 		return;
 	}
 	snprintf(sql, sizeof(sql), "DROP TABLE %s", quoted);
 	if (db->exec(conn, sql) == 0) {
 		printf("dropped table %s\n", name);
 		t->removed++;
+		drop_run_function(db, conn, name, quoted, t);
 	} else {
 		printf("cannot drop table %s: %s\n", name, db->error_message(conn));
 		t->failed++;

@@ -43,6 +43,15 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 		 "advisory locks", db->locking);
 }
 
+/* Whether --verify found a difference in a run of r. */
+static bool verify_failed(const struct report *r)
+{
+	for (size_t i = 0; i < r->n_results; i++)
+		if (r->results[i].verify.n_diffs)
+			return true;
+	return false;
+}
+
 /*
  * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
  * that was asked for by name and cannot run on db, saying why. With --strategy all the
@@ -609,6 +618,10 @@ int cmd_run(int argc, char **argv)
 	r.invocation_id = rs.stored.invocation_id;
 	if (r.n_results && !print_report(&inv, &r) && status == EXIT_DONE)
 		status = EXIT_EXPECTATION;
+	if (verify_failed(&r) && (status == EXIT_DONE || status == EXIT_EXPECTATION)) {
+		fprintf(stderr, "claimbench: the ledger and the server's record disagree (--verify; see above)\n");
+		status = EXIT_VERIFY;
+	}
 	announce_stored(&r, inv.settings.results);
 	if (status == EXIT_INCOMPLETE)
 		fprintf(stderr, "claimbench: results incomplete%s\n",

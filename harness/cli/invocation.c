@@ -37,8 +37,8 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 
 /*
  * The first option given that only the queue workload runs, or NULL: faults, arrivals,
- * MVCC pressure, leases, pipelines (a guarded run samples no server: --sample-ms does
- * not apply, whatever its value).
+ * MVCC pressure, leases, pipelines, --verify (a guarded run samples no server: --sample-ms
+ * does not apply, whatever its value).
  */
 static const char *queue_only_option(const struct run_config *cfg)
 {
@@ -53,6 +53,8 @@ static const char *queue_only_option(const struct run_config *cfg)
 		return "leases and re-runs (--lease-ms, --rerun-errors)";
 	if (cfg->db_opts.pipeline)
 		return "--pipeline";
+	if (cfg->verify)
+		return "--verify";
 	return NULL;
 }
 

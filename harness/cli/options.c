@@ -592,6 +592,11 @@ const struct option_def command_options[] = {
 	  .help = "PostgreSQL: a worker sends a claim transaction's statements in libpq's pipeline mode where they "
 		  "do not wait on each other's answers (BEGIN with the first statement, the last with COMMIT): "
 		  "fewer round trips" },
+	{ RUN_ROW("verify", OPTION_FLAG, verify),
+	  .help = "record every committed change to the run's own tables by trigger, derive the "
+		  "integrity figures from that record alone and compare them with the ledger's; a difference "
+		  "is printed with its jobs and fails the run (exit 5). The triggers cost the server time "
+		  "(docs/metrics.md)" },
 	FAULT_ROWS("crash", FAULT_CRASH, "a worker crashes in the middle of its job (its connection dropped with no "
 				       "COMMIT or ROLLBACK; a replacement starts after --respawn-ms)"),
 	{ RUN_ROW("respawn-ms", OPTION_INT, faults.respawn_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,

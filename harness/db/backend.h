@@ -153,6 +153,13 @@ struct backend_ops {
 	 */
 	int (*set_lock_wait)(struct db_conn *conn, int ms);
 	/*
+	 * Names conn's session as identity's (-1: the harness's) in what --verify's audit
+	 * triggers record: on PostgreSQL a setting the triggers read, claimbench.identity; on
+	 * SQLite a function they call, claimbench_identity(), which a connection that writes
+	 * to the audited tables must have. 0, or -1 with the error on conn.
+	 */
+	int (*name_session)(struct db_conn *conn, int identity);
+	/*
 	 * Drops conn as a killed process would: no COMMIT, no ROLLBACK, no goodbye to the
 	 * server, which rolls back whatever was open; frees it. NULL is fine.
 	 */

@@ -461,6 +461,14 @@ static int pg_set_lock_wait(struct db_conn *conn, int ms)
 	return set_ms(conn, "lock_timeout", ms < 0 ? conn->lock_timeout_ms : ms);
 }
 
+static int pg_name_session(struct db_conn *conn, int identity)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "SET claimbench.identity = '%d'", identity);
+	return pg_exec(conn, sql);
+}
+
 static void pg_abandon(struct db_conn *conn)
 {
 	if (conn && PQsocket(conn->pg) >= 0)
@@ -640,6 +648,7 @@ const struct backend_ops backend_postgresql = {
 	.quote_identifier = pg_quote_identifier,
 	.settings = pg_settings,
 	.set_lock_wait = pg_set_lock_wait,
+	.name_session = pg_name_session,
 	.abandon = pg_abandon,
 	.server_pid = pg_server_pid,
 	.cancel = pg_cancel,

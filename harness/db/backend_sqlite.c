@@ -7,6 +7,7 @@
  */
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,6 +555,23 @@ static int sqlite_set_lock_wait(struct db_conn *conn, int ms)
 	return 0;
 }
 
+/* claimbench_identity(): the identity name_session gave the connection, its user data. */
+static void identity_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	(void)argv;
+	sqlite3_result_int(ctx, (int)(intptr_t)sqlite3_user_data(ctx));
+}
+
+static int sqlite_name_session(struct db_conn *conn, int identity)
+{
+	if (sqlite3_create_function(conn->db, "claimbench_identity", 0, SQLITE_UTF8, (void *)(intptr_t)identity,
+				    identity_function, NULL, NULL) == SQLITE_OK)
+		return 0;
+	set_db_error(conn);
+	return -1;
+}
+
 /* SQLite rolls back an open transaction when its connection closes, as after a process died. */
 static void sqlite_abandon(struct db_conn *conn)
 {
@@ -594,6 +612,7 @@ const struct backend_ops backend_sqlite = {
 	.quote_identifier = sqlite_quote_identifier,
 	.settings = sqlite_settings,
 	.set_lock_wait = sqlite_set_lock_wait,
+	.name_session = sqlite_name_session,
 	.abandon = sqlite_abandon,
 	.server_pid = sqlite_server_pid,
 	.cancel = sqlite_cancel,

@@ -57,6 +57,10 @@ static int connect_producer(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (s->created_audit && s->db->name_session(p->conn, -1) < 0) {
+		snprintf(err, errlen, "naming the session for the audit: %s", s->db->error_message(p->conn));
+		goto fail;
+	}
 	if (sql_expand(tmpl ? tmpl : insert_sql, &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "the INSERT is too long");
 		goto fail;

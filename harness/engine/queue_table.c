@@ -5,6 +5,7 @@
 #include "db/ownership.h"
 #include "engine/queue_table.h"
 #include "engine/sql_template.h"
+#include "engine/verify_audit.h"
 
 /*
  * The queue table and the indexes a real queue uses, per dialect (SQLite's timestamps are
@@ -285,6 +286,8 @@ int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct le
 
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
 {
+	if (verify_audit_drop(conn, s, err, errlen) < 0)
+		return -1;
 	if (s->created_tickets && run_sql(conn, s, drop_tickets_sql, "dropping the ticket table", err, errlen) < 0)
 		return -1;
 	s->created_tickets = false;

@@ -49,7 +49,7 @@ int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, str
 int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct ledger *l, uint64_t *reaped, char *err,
 		     size_t errlen);
 
-/* Drops the tables s notes the run created, and only those. 0, or -1 with err. */
+/* Drops the tables s notes the run created (--verify's audit table and function too), and only those. 0, or -1 with err. */
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen);
 
 #endif

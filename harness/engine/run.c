@@ -12,14 +12,15 @@
 #include "engine/run.h"
 #include "engine/signals.h"
 #include "engine/table_probe.h"
+#include "engine/verify_audit.h"
 #include "engine/worker_loop.h"
 #include "measure/server_metrics.h"
 #include "model/run_param.h"
 
 /*
- * Names the run's tables (prefix + "jobs", + "tickets") in s, quoted for SQL, and keeps
- * the owner (pid, host, start) whose note marks each table the run creates, so that
- * `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
+ * Names the run's tables (prefix + "jobs", + "tickets", and with --verify + "audit") in
+ * s, quoted for SQL, and keeps the owner (pid, host, start) whose note marks each table the
+ * run creates, so that `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
  */
 static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct run_shared *s, char *err,
 		       size_t errlen)
@@ -32,14 +33,19 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 		snprintf(prefix, sizeof(prefix), "claimbench_%ld_", (long)getpid());
 	snprintf(s->jobs_name, sizeof(s->jobs_name), "%sjobs", prefix);
 	snprintf(s->tickets_name, sizeof(s->tickets_name), "%stickets", prefix);
+	if (plan->cfg->verify)
+		snprintf(s->audit_name, sizeof(s->audit_name), "%saudit", prefix);
 	if (plan->db->quote_identifier(conn, s->jobs_name, s->jobs_table, sizeof(s->jobs_table)) < 0 ||
-	    plan->db->quote_identifier(conn, s->tickets_name, s->tickets_table, sizeof(s->tickets_table)) < 0) {
+	    plan->db->quote_identifier(conn, s->tickets_name, s->tickets_table, sizeof(s->tickets_table)) < 0 ||
+	    (*s->audit_name &&
+	     plan->db->quote_identifier(conn, s->audit_name, s->audit_table, sizeof(s->audit_table)) < 0)) {
 		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
 		return -1;
 	}
 	owner_self(&s->owner);
 	s->names = (struct sql_names){
-		.jobs = s->jobs_table, .tickets = s->tickets_table, .owner = &s->owner, .dialect = plan->db->kind,
+		.jobs = s->jobs_table, .tickets = s->tickets_table, .audit = *s->audit_name ? s->audit_table : NULL,
+		.owner = &s->owner, .dialect = plan->db->kind,
 	};
 	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,
 			plan->cfg->recovery.reaper_ms > 0);
@@ -86,12 +92,19 @@ static int keep_diagnostics(struct monitor *m, const struct pressure *pressure, 
 	return 0;
 }
 
+/* The server's record of a run (--verify), read after it. */
+struct audit_record {
+	struct audit_event *events;	/* the record in its order (owned); NULL when it was not read */
+	size_t n;			/* entries in events */
+};
+
 /*
  * Merges the workers', the producers' and the monitor's ledgers and computes the metrics,
- * the time series and the list of faults into out. 0, or -1 with err.
+ * the time series and the list of faults into out, and, given the server's record
+ * (audit->events), what --verify finds. 0, or -1 with err.
  */
 static int measure(const struct run_shared *s, const struct monitor *m, const struct job_state *final,
-		   struct run_result *out, char *err, size_t errlen)
+		   const struct audit_record *audit, struct run_result *out, char *err, size_t errlen)
 {
 	const struct run_config *cfg = s->cfg;
 	const struct run_threads *t = m->t;
@@ -141,6 +154,21 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		rc = metrics_series(&in, &out->series, &out->n_series);
 	if (rc == 0)
 		rc = keep_faults(&merged, out);
+	if (rc == 0 && audit->events) {
+		struct verify_input v = {
+			.events = audit->events,
+			.n_events = audit->n,
+			.ledger = &merged,
+			.final = final,
+			.metrics = &out->metrics,
+			.n_jobs = in.n_jobs,
+			.n_backlog = in.n_backlog,
+			.hold = s->mode == MODE_HOLD,
+			.drain = in.drain,
+		};
+
+		rc = verify_run(&v, &out->verify);
+	}
 out_free_merged:
 	ledger_free(&merged);
 out_free_parts:
@@ -384,8 +412,45 @@ static void report_leftovers(const struct admin *admin, const struct run_shared 
 }
 
 /*
+ * --verify: reads the server's record of the run into audit, unless the run was stopped
+ * (its give-backs are not compared) or the record cannot be read: says so on stderr then,
+ * and audit stays empty.
+ */
+static void read_audit(struct admin *admin, const struct run_shared *s, const char *label, struct audit_record *audit)
+{
+	char why[512];
+
+	if (!s->created_audit)
+		return;
+	if (run_stopping(s)) {
+		fprintf(stderr, "claimbench: %s: not verified: the run was stopped\n", label);
+		return;
+	}
+	if ((admin->conn && verify_audit_read(admin->conn, s, &audit->events, &audit->n, why, sizeof(why)) == 0) ||
+	    (admin_reconnected(admin) && verify_audit_read(admin->conn, s, &audit->events, &audit->n, why,
+							   sizeof(why)) == 0))
+		return;
+	fprintf(stderr, "claimbench: %s: not verified: %s\n", label, admin->conn ? why : "no connection");
+}
+
+/*
+ * Prints on stderr, under label, each figure on which --verify found the ledger and the
+ * server apart, and the claims it left out as in doubt.
+ */
+static void report_differences(const struct verify_outcome *v, const char *label)
+{
+	if (v->in_doubt)
+		fprintf(stderr, "claimbench: %s: verify: %zu claims committed while their answer was lost with the "
+			"connection (in no ledger): left out of the comparison\n", label, v->in_doubt);
+	for (size_t i = 0; i < v->n_diffs; i++)
+		fprintf(stderr, "claimbench: %s: verify: %s: ledger %lld, server %lld; jobs %s\n", label,
+			v->diffs[i].figure, (long long)v->diffs[i].ledger, (long long)v->diffs[i].server,
+			*v->diffs[i].jobs ? v->diffs[i].jobs : "-");
+}
+
+/*
  * Runs the threads of t from the gate to their end, both passes, then reads the table's
- * final state and computes out. 0, or -1 with err.
+ * final state (and, with --verify, the server's record) and computes out. 0, or -1 with err.
  */
 static int run_and_measure(struct admin *admin, struct monitor *m, struct run_threads *t, struct pressure *pressure,
 			   int workers, int producers, const char *label, struct run_result *out, char *err, size_t errlen)
@@ -393,6 +458,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	struct run_shared *s = m->s;
 	long total = s->backlog + s->arrivals;
 	struct job_state *final = calloc((size_t)total, sizeof(*final));
+	struct audit_record audit = { 0 };
 	char why[512];
 	bool have_final;
 	int rc = -1;
@@ -414,7 +480,8 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	if (!have_final)
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
 	report_leftovers(admin, s, label);
-	if (measure(s, m, have_final ? final : NULL, out, err, errlen) < 0 ||
+	read_audit(admin, s, label, &audit);
+	if (measure(s, m, have_final ? final : NULL, &audit, out, err, errlen) < 0 ||
 	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;
 	monitor_report_unstruck(m, label);
@@ -422,8 +489,10 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	if (out->metrics.ledger_mismatches)
 		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
 			label, (unsigned long long)out->metrics.ledger_mismatches);
+	report_differences(&out->verify, label);
 	rc = 0;
 out_free:
+	free(audit.events);
 	free(final);
 	return rc;
 }
@@ -479,6 +548,8 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
 		goto out_disconnect;
 	if (queue_table_create(admin.conn, &s, cfg->jobs, err, errlen) < 0)
+		goto out_drop;
+	if (cfg->verify && verify_audit_install(admin.conn, &s, err, errlen) < 0)
 		goto out_drop;
 	if (open_workers(&s, t.w, workers, err, errlen) < 0)
 		goto out_drop;

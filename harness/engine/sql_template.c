@@ -91,7 +91,7 @@ static const char *marked_name(const char *tmpl, const struct sql_names *names, 
 		const char *name;	/* the table's quoted name */
 	} tables[] = {
 		{ "jobs", names->jobs }, { "tickets", names->tickets },
-		{ "cache", names->cache }, { "control", names->control },
+		{ "cache", names->cache }, { "control", names->control }, { "audit", names->audit },
 	};
 	const char *key = tmpl + strlen("{mark:");
 
@@ -179,6 +179,8 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 			rc = append_name(buf, len, &pos, &tmpl, 6, names->cache);
 		else if (at(tmpl, "control", true))
 			rc = append_name(buf, len, &pos, &tmpl, 8, names->control);
+		else if (at(tmpl, "audit", false))
+			rc = append_name(buf, len, &pos, &tmpl, 6, names->audit);
 		else if (i < sizeof(plain) / sizeof(plain[0]))
 			rc = append_text(buf, len, &pos, &tmpl, plain[i].word, plain[i].text);
 		else

@@ -20,6 +20,7 @@ struct sql_names {
 	const char *tickets;		/* {tickets}: the ticket control table's quoted name */
 	const char *cache;		/* {cache}: a guarded run's cache, quoted; NULL in a queue run */
 	const char *control;		/* {control}: a guarded run's control table, quoted; NULL in a queue run */
+	const char *audit;		/* {audit}: --verify's audit table, quoted; NULL without --verify */
 	const struct owner *owner;	/* {mark:TABLE}: the process whose note marks each table it makes */
 	enum backend_kind dialect;	/* {now}: the dialect's clock (timestamptz, or a julian day on SQLite) */
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
@@ -43,7 +44,7 @@ struct sql_recovery_text {
 void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, int lease_ms, bool reaped);
 
 /*
- * Writes tmpl into buf with {jobs}, {tickets}, {cache} and {control} replaced by the quoted
+ * Writes tmpl into buf with {jobs}, {tickets}, {cache}, {control} and {audit} replaced by the quoted
  * table names, {jobs:SUFFIX} (and so on) by the name with "_SUFFIX" appended inside the quotes
  * (for dialects, such as SQLite, where an index must be named), {channel} by the queue
  * table's name as a string literal (the run's notification channel: the one LISTEN {jobs}

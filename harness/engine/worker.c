@@ -246,9 +246,22 @@ static int run_connect_sql(struct worker *w, const char *tmpl, char *err, size_t
 	return 0;
 }
 
+/* --verify: names w's session as its identity's in what the audit triggers record. 0, or -1 with err. */
+static int name_session(struct worker *w, char *err, size_t errlen)
+{
+	const struct backend_ops *db = w->shared->db;
+
+	if (db->name_session(w->conn, w->identity) < 0) {
+		snprintf(err, errlen, "naming the session for the audit: %s", db->error_message(w->conn));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Connects w (a struct worker), prepares every statement and runs the strategy's
- * connect_sql. 0, or -1 with err (nothing left open).
+ * connect_sql (with --verify its session is named first: SQLite's triggers call the
+ * function that names it, which the statements' preparation needs). 0, or -1 with err (nothing left open).
  */
 static int connect_worker(void *arg, char *err, size_t errlen)
 {
@@ -265,6 +278,8 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (s->created_audit && name_session(w, err, errlen) < 0)
+		goto fail;
 	if (prepare_all(s, w->conn, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),
 			NULL, st, err, errlen) < 0 ||
 	    prepare_all(s, w->conn, outcomes, 2, NULL, NULL, err, errlen) < 0 ||

@@ -154,6 +154,8 @@ struct run_config {
 	int n_queues;					/* task classes; worker w serves queues[w % n_queues] */
 	double fail_rate;				/* share of jobs whose first pass fails (injected) */
 	bool rerun_errors;				/* once drained, clear the errors and drain again */
+	bool verify;					/* record the run's committed changes by trigger and
+							 * compare the integrity figures with that record (--verify) */
 	int empty_retries;				/* immediate claim retries after an empty claim (seed 002) */
 	const char *table_prefix;			/* prefix of the run's table names; NULL: claimbench_<pid>_ */
 	int empty_wait_ms;				/* pause after an empty claim while jobs remain */

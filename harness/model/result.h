@@ -229,6 +229,26 @@ struct db_setting {
 };
 
 
+/* Figures --verify compares with the server's own record, at most. */
+#define VERIFY_MAX_DIFFS 16
+
+/* One figure on which the ledger and the server's committed record disagree (--verify). */
+struct verify_difference {
+	char figure[40];	/* the figure, as docs/metrics.md names it */
+	int64_t ledger;		/* the ledger's value, as the server could see it */
+	int64_t server;		/* the value derived from the server's record alone */
+	char jobs[200];		/* the jobs concerned, ids separated by spaces ("..." when more) */
+};
+
+/* What --verify found in one run. */
+struct verify_outcome {
+	bool verified;					/* the run was compared with the server's record */
+	size_t in_doubt;				/* claims the server committed whose answer was lost with the
+							 * connection (in no ledger): left out of the comparison */
+	size_t n_diffs;					/* entries used in diffs */
+	struct verify_difference diffs[VERIFY_MAX_DIFFS];	/* the figures that differ, in docs/metrics.md's order */
+};
+
 /* One parameter of a run as text: an option's name and the value the run had. */
 struct run_param {
 	char *name;	/* the option's name, e.g. "work-ms" (owned) */
@@ -264,6 +284,7 @@ struct run_result {
 	struct phase_record *phases;	/* the pressure phases, in the order they began (owned); NULL when none */
 	size_t n_phases;		/* entries in phases */
 	struct table_probe probes[PROBE_MOMENTS]; /* the queue table before and after the run (plans owned) */
+	struct verify_outcome verify;	/* --verify: whether it was verified, and the differences */
 	long long run_id;		/* its row in the result store; 0 when not stored */
 };
 

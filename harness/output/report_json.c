@@ -225,6 +225,28 @@ static json_object *plans_object(const struct run_result *run)
 	return NULL;
 }
 
+/* The members of verify_differences element i: difference i, its jobs as integers. 0, or -1 out of memory. */
+static int difference_members(json_object *obj, const struct run_result *run, size_t i)
+{
+	const struct verify_difference *d = &run->verify.diffs[i];
+	json_object *jobs = json_object_new_array();
+	const char *p = d->jobs;
+	int bad = json_put(obj, "figure", json_textn(d->figure, sizeof(d->figure)));
+
+	bad |= json_put(obj, "ledger", json_object_new_int64(d->ledger));
+	bad |= json_put(obj, "server", json_object_new_int64(d->server));
+	bad |= json_put(obj, "jobs", jobs);
+	while (jobs && *p >= '0' && *p <= '9') {
+		char *end;
+		long long id = strtoll(p, &end, 10);
+
+		bad |= append(jobs, json_object_new_int64(id));
+		p = end + strspn(end, " ");
+	}
+	bad |= json_put(obj, "more_jobs", json_object_new_boolean(strstr(d->jobs, "...") != NULL));
+	return bad;
+}
+
 /* An array of n objects, object i given its members by members(obj, run, i). NULL when out of memory. */
 static json_object *object_array(const struct run_result *run, size_t n,
 				 int (*members)(json_object *obj, const struct run_result *run, size_t i))
@@ -249,7 +271,7 @@ static json_object *object_array(const struct run_result *run, size_t n,
 static json_object *run_object(const struct run_result *run)
 {
 	json_object *obj = json_object_new_object();
-	json_object *params, *workers, *series, *holders, *faults, *samples, *phases, *plans;
+	json_object *params, *workers, *series, *holders, *faults, *samples, *phases, *plans, *differences;
 
 	if (!obj)
 		return NULL;
@@ -280,6 +302,12 @@ static json_object *run_object(const struct run_result *run)
 		goto fail;
 	plans = plans_object(run);
 	if (!plans || json_put(obj, "plans", plans) < 0)
+		goto fail;
+	if (json_put(obj, "verified", json_object_new_boolean(run->verify.verified)) < 0 ||
+	    json_put(obj, "verify_in_doubt", json_object_new_int64((int64_t)run->verify.in_doubt)) < 0)
+		goto fail;
+	differences = object_array(run, run->verify.n_diffs, difference_members);
+	if (!differences || json_put(obj, "verify_differences", differences) < 0)
 		goto fail;
 	return obj;
 fail:

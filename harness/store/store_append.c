@@ -185,6 +185,35 @@ static bool bind_plan(struct binder *b, const void *ctx, size_t i)
 	return true;
 }
 
+/* Binds the run_verify row of a verified run (sql_insert_each skips a run not verified). */
+static bool bind_verified(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+
+	(void)i;
+	if (!rows->run->verify.verified)
+		return false;
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)rows->run->verify.n_diffs);
+	bind_i64(b, (long long)rows->run->verify.in_doubt);
+	return true;
+}
+
+/* Binds run_verify_differences row i: --verify's difference i. */
+static bool bind_difference(struct binder *b, const void *ctx, size_t i)
+{
+	const struct run_rows *rows = ctx;
+	const struct verify_difference *d = &rows->run->verify.diffs[i];
+
+	bind_i64(b, rows->id);
+	bind_i64(b, (long long)i);
+	bind_textn(b, d->figure, sizeof(d->figure));
+	bind_i64(b, d->ledger);
+	bind_i64(b, d->server);
+	bind_textn(b, d->jobs, sizeof(d->jobs));
+	return true;
+}
+
 /* Inserts the invocation row and its settings; its id in *id. 0, or -1 with err. */
 static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct report *r, long long *id,
 			     char *err, size_t errlen)
@@ -263,6 +292,9 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 		" first_completed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char holders_sql[] =
 		"INSERT INTO run_holders (run_id, bucket_ms, resource, holders, waiting) VALUES (?, ?, ?, ?, ?)";
+	static const char verified_sql[] = "INSERT INTO run_verify (run_id, differences, in_doubt) VALUES (?, ?, ?)";
+	static const char differences_sql[] =
+		"INSERT INTO run_verify_differences (run_id, position, figure, ledger, server, jobs) VALUES (?, ?, ?, ?, ?, ?)";
 	static const char faults_sql[] =
 		"INSERT INTO run_faults (run_id, position, kind, at_ns, duration_ns, worker, job) VALUES (?, ?, ?, ?, ?, ?, ?)";
 	static const char samples_sql[] =
@@ -296,7 +328,11 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 	if (sql_insert_each(db, phases_sql, run->phases ? run->n_phases : 0, bind_phase, rows,
 			    "storing the pressure phases", err, errlen) < 0)
 		return -1;
-	return sql_insert_each(db, plans_sql, PROBE_MOMENTS, bind_plan, rows, "storing the plans", err, errlen);
+	if (sql_insert_each(db, plans_sql, PROBE_MOMENTS, bind_plan, rows, "storing the plans", err, errlen) < 0 ||
+	    sql_insert_each(db, verified_sql, 1, bind_verified, rows, "storing the verification", err, errlen) < 0)
+		return -1;
+	return sql_insert_each(db, differences_sql, run->verify.n_diffs, bind_difference, rows,
+			       "storing the verification's differences", err, errlen);
 }
 
 int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,

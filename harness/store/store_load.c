@@ -1,4 +1,5 @@
 /* Reading a run back from the result store, and lists of runs read one after another. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,6 +217,37 @@ static int fault_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+/* Notes that the struct run_result at ctx was verified (its run_verify row), and its claims in doubt. 0. */
+static int verified_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+
+	(void)err;
+	(void)errlen;
+	run->verify.verified = true;
+	c->next++;
+	run->verify.in_doubt = (size_t)col_i64(c);
+	return 0;
+}
+
+/* Adds a run_verify_differences row to the struct run_result at ctx (beyond VERIFY_MAX_DIFFS: left out). 0. */
+static int difference_row(struct reader *c, void *ctx, char *err, size_t errlen)
+{
+	struct run_result *run = ctx;
+	struct verify_difference *d;
+
+	(void)err;
+	(void)errlen;
+	if (run->verify.n_diffs == VERIFY_MAX_DIFFS)
+		return 0;
+	d = &run->verify.diffs[run->verify.n_diffs++];
+	snprintf(d->figure, sizeof(d->figure), "%s", (const char *)sqlite3_column_text(c->st, c->next++));
+	d->ledger = col_i64(c);
+	d->server = col_i64(c);
+	snprintf(d->jobs, sizeof(d->jobs), "%s", (const char *)sqlite3_column_text(c->st, c->next++));
+	return 0;
+}
+
 /* A sampled column: SAMPLE_UNKNOWN for NULL. */
 static int64_t col_sampled(struct reader *c)
 {
@@ -335,6 +367,9 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 	static const char phases_sql[] =
 		"SELECT kind, at_ns, duration_ns FROM run_phases WHERE run_id = ? ORDER BY position";
 	static const char plans_sql[] = "SELECT moment, plan FROM run_plans WHERE run_id = ?";
+	static const char verified_sql[] = "SELECT differences, in_doubt FROM run_verify WHERE run_id = ?";
+	static const char differences_sql[] = "SELECT figure, ledger, server, jobs FROM run_verify_differences"
+					      " WHERE run_id = ? ORDER BY position";
 
 	if (sql_each_row(db, params_sql, s->run.run_id, param_row, &s->run, "reading the run's parameters", err,
 			 errlen) < 0 ||
@@ -350,7 +385,11 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 			 errlen) < 0 ||
 	    sql_each_row(db, phases_sql, s->run.run_id, phase_row, &s->run, "reading the pressure phases", err,
 			 errlen) < 0 ||
-	    sql_each_row(db, plans_sql, s->run.run_id, plan_row, &s->run, "reading the plans", err, errlen) < 0)
+	    sql_each_row(db, plans_sql, s->run.run_id, plan_row, &s->run, "reading the plans", err, errlen) < 0 ||
+	    sql_each_row(db, verified_sql, s->run.run_id, verified_row, &s->run, "reading the verification", err,
+			 errlen) < 0 ||
+	    sql_each_row(db, differences_sql, s->run.run_id, difference_row, &s->run,
+			 "reading the verification's differences", err, errlen) < 0)
 		return -1;
 	return sql_each_row(db, settings_sql, s->report.invocation_id, setting_row, &s->report, "reading the server settings",
 			    err, errlen);

@@ -305,6 +305,26 @@ const char *const store_migrations[] = {
 	"	PRIMARY KEY (run_id, resource, bucket_ms)\n"
 	") WITHOUT ROWID;\n"
 	"PRAGMA user_version = 10;\n",
+
+	/* 11: --verify: a row per verified run, and the figures on which the ledger and the server's record differed. */
+	"CREATE TABLE run_verify (\n"
+	"	run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	differences INTEGER NOT NULL		-- figures that differed; 0: the record agreed\n"
+	");\n"
+	"CREATE TABLE run_verify_differences (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	position INTEGER NOT NULL,		-- order printed in, from 0\n"
+	"	figure TEXT NOT NULL,			-- the figure, as docs/metrics.md names it\n"
+	"	ledger INTEGER NOT NULL,		-- the ledger's value, as the server could see it\n"
+	"	server INTEGER NOT NULL,		-- the value derived from the server's record\n"
+	"	jobs TEXT NOT NULL,			-- the jobs concerned, ids separated by spaces ('...' when more)\n"
+	"	PRIMARY KEY (run_id, position)\n"
+	") WITHOUT ROWID;\n"
+	"PRAGMA user_version = 11;\n",
+
+	/* 12: --verify's claims in doubt: committed while their answer was lost, left out of the comparison. */
+	"ALTER TABLE run_verify ADD COLUMN in_doubt INTEGER NOT NULL DEFAULT 0;	-- claims in no ledger\n"
+	"PRAGMA user_version = 12;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

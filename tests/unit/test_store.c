@@ -416,6 +416,10 @@ static void test_round_trip(void)
 	memset(workers2, 0, sizeof(workers2));
 	fill_first(&runs[0]);
 	fill_second(&runs[1]);
+	runs[0].verify = (struct verify_outcome){
+		.verified = true, .in_doubt = 2, .n_diffs = 2,
+		.diffs = { { "completed", 28, 40, "3 6 9" }, { "zombie_completions", 3, 0, "" } },
+	};
 	if (run_param_add(&runs[0], "work-ms", "100.25") < 0 || run_param_add(&runs[0], "note", "a = b, \"c\"") < 0)
 		return;
 	tmp_path(path, sizeof(path), "round-trip.db");
@@ -455,6 +459,14 @@ static void test_round_trip(void)
 		CHECK(loaded.run.run_id == ids[i] && loaded.recorded_at[0] == '2', "run %d: id and storage time", i + 1);
 		CHECK(same_run(&runs[i], &loaded.run, &field), "run %d: every field equal (first different: %s)",
 		      i + 1, field);
+		CHECK(loaded.run.verify.verified == runs[i].verify.verified &&
+		      loaded.run.verify.in_doubt == runs[i].verify.in_doubt &&
+		      loaded.run.verify.n_diffs == runs[i].verify.n_diffs &&
+		      (i == 1 || (strcmp(loaded.run.verify.diffs[0].figure, "completed") == 0 &&
+				  loaded.run.verify.diffs[0].ledger == 28 && loaded.run.verify.diffs[0].server == 40 &&
+				  strcmp(loaded.run.verify.diffs[0].jobs, "3 6 9") == 0 &&
+				  strcmp(loaded.run.verify.diffs[1].jobs, "") == 0)),
+		      "run %d: %s", i + 1, i == 1 ? "not verified" : "--verify's outcome and differences come back");
 		CHECK(i == 1 ? loaded.run.n_holders == 4 : loaded.run.holders == NULL && loaded.run.n_holders == 0,
 		      "run %d: %s", i + 1, i == 1 ? "the holders series comes back" : "a queue run has no holders series");
 		CHECK(loaded.run.per_worker[0].claim_latency.count == 0,
@@ -568,6 +580,8 @@ static void test_migration_v1(void)
 	CHECK(rc == 0 && loaded.run.metrics.errors_total == 5 &&
 	      loaded.run.metrics.errors[ERR_LOCK_NOT_AVAILABLE] == METRIC_UNKNOWN,
 	      "errors_total sums the kinds stored; a kind the file has no count of is unknown");
+	CHECK(rc == 0 && !loaded.run.verify.verified && loaded.run.verify.n_diffs == 0,
+	      "an old run reads as not verified");
 	CHECK(rc == 0 && loaded.run.metrics.arrivals == 0 && isnan(loaded.run.metrics.queue_wait_ms.p50),
 	      "columns a later migration added read as that migration left them (arrivals 0, queue wait NULL)");
 	store_run_free(&loaded);
