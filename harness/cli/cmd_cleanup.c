@@ -134,6 +134,7 @@ struct marked_table {
 	unsigned long long oid;		/* its oid (PostgreSQL's), 0 on SQLite */
 	struct owner owner;		/* what its note says */
 	bool readable;			/* the note could be read */
+	bool dropped;			/* cleanup dropped it (dry: would drop it) */
 };
 
 /* The marked tables of one database, as db_marked_fn collects them. */
@@ -154,6 +155,7 @@ static void keep_marked(void *ctx, const char *name, unsigned long long oid, con
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->oid = oid;
 	m->readable = owner_parse(note, &m->owner) == 0;
+	m->dropped = false;
 }
 
 /* Counts a row of a query into the int at ctx. */
@@ -166,17 +168,17 @@ static int count_one(void *ctx, const int64_t *cols, int ncols)
 }
 
 /*
- * PostgreSQL: drops the function named as the dead run's table quoted (--verify's audit
- * trigger function, named as its audit table), when one exists that carries a claimbench
- * owner note; nothing else.
+ * PostgreSQL: drops the function named as the dead run's table name, which cleanup has
+ * dropped (--verify's audit trigger function, named as its audit table), when one exists
+ * that carries a claimbench owner note; nothing else. Called once every table is gone,
+ * since the run's triggers on its other tables depend on it.
  */
-static void drop_run_function(const struct backend_ops *db, struct db_conn *conn, const char *name,
-			      const char *quoted, struct tally *t)
+static void drop_run_function(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
 {
-	char sql[1024];
+	char quoted[300], sql[1024];
 	int found = 0;
 
-	if (db->kind != BACKEND_POSTGRESQL)
+	if (db->kind != BACKEND_POSTGRESQL || db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0)
 		return;
 	snprintf(sql, sizeof(sql), "SELECT 1 WHERE obj_description(to_regprocedure('%s()'), 'pg_proc') LIKE '"
 		 OWNER_NOTE_PREFIX "%%'", quoted);
@@ -195,48 +197,44 @@ static void drop_run_function(const struct backend_ops *db, struct db_conn *conn
 	}
 }
 
-/*
- * Drops the table name, a dead run's: the one that carries its note, never one the note
- * names; with it the function named as it (drop_run_function), --verify's on an audit table.
- */
-static void drop_table(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
+/* Drops the table name, a dead run's: the one that carries its note, never one the note names. true when it went. */
+static bool drop_table(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
 {
 	char quoted[300], sql[340];
 
-	if (db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0) {
-		printf("cannot drop table %s: its name cannot be quoted\n", name);
-		t->failed++;
-		return;
-	}
 	if (t->dry_run) {
 		printf("would drop table %s\n", name);
 		t->removed++;
-		drop_run_function(db, conn, name, quoted, t);
-		return;
+		return true;
+	}
+	if (db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0) {
+		printf("cannot drop table %s: its name cannot be quoted\n", name);
+		t->failed++;
+		return false;
 	}
 	snprintf(sql, sizeof(sql), "DROP TABLE %s", quoted);
 	if (db->exec(conn, sql) == 0) {
 		printf("dropped table %s\n", name);
 		t->removed++;
-		drop_run_function(db, conn, name, quoted, t);
-	} else {
-		printf("cannot drop table %s: %s\n", name, db->error_message(conn));
-		t->failed++;
+		return true;
 	}
+	printf("cannot drop table %s: %s\n", name, db->error_message(conn));
+	t->failed++;
+	return false;
 }
 
 /*
  * Drops, or leaves alone saying why, the marked table m: it goes only when its own note
  * was written for it (its name and, on PostgreSQL, its oid: not a note copied onto another
- * table, nor an older claimbench's list of tables) by a run of this host that is dead.
+ * table, nor an older claimbench's list of tables) by a run of this host that is dead; m->dropped says whether it went.
  */
-static void visit_table(const struct backend_ops *db, struct db_conn *conn, const struct marked_table *m,
+static void visit_table(const struct backend_ops *db, struct db_conn *conn, struct marked_table *m,
 			const struct owner *self, struct tally *t)
 {
 	bool its_own = m->readable && owner_marks(&m->owner, m->name, m->oid);
 
 	if (its_own && strcmp(m->owner.host, self->host) == 0 && !owner_alive(&m->owner)) {
-		drop_table(db, conn, m->name, t);
+		m->dropped = drop_table(db, conn, m->name, t);
 		return;
 	}
 	t->kept++;
@@ -277,6 +275,9 @@ static int clean_database(const char *target, struct tally *t)
 	owner_self(&self);
 	for (size_t i = 0; i < found.n; i++)
 		visit_table(db, conn, &found.items[i], &self, t);
+	for (size_t i = 0; i < found.n; i++)
+		if (found.items[i].dropped)
+			drop_run_function(db, conn, found.items[i].name, t);
 	db->disconnect(conn);
 	return EXIT_DONE;
 }
