@@ -236,7 +236,7 @@ static int pg_prepare_checked(struct db_conn *conn, int slot, const char *sql, i
 		return -1;
 	if (!own_table)
 		return 0;
-	rc = pg_confine_check(conn->pg, conn->stmt_name[slot], nparams, own_table, why, whylen, err, sizeof(err));
+	rc = pg_confine_check(conn->pg, conn->stmt_name[slot], own_table, why, whylen, err, sizeof(err));
 	if (rc < 0)
 		set_error(conn, PQstatus(conn->pg) == CONNECTION_BAD ? ERR_CONNECTION_LOST : ERR_OTHER, err);
 	return rc;

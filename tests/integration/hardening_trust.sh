@@ -131,6 +131,31 @@ pg seq "6: claim of strategy mine calls nextval\(\), which reaches beyond the ru
 strategy_file complete "claim = $head LIMIT 1" "complete = UPDATE audit_log SET x = 0 WHERE x = :id RETURNING x"
 pg complete "7: complete of strategy mine updates table public\.audit_log" \
 	"a complete statement writing another table is refused at its own line"
+strategy_file limitseq "claim = $head ORDER BY id LIMIT 1 + 0 * nextval('invoice_no') FOR UPDATE SKIP LOCKED"
+pg limitseq "6: claim of strategy mine calls nextval\(\), which reaches beyond the run's rows" \
+	"a claim moving a sequence in its LIMIT (which EXPLAIN does not print) is refused"
+check "and the user's sequence did not move" test "$(test_sql "SELECT is_called FROM invoice_no")" = f
+strategy_file limitset "claim = $head ORDER BY id LIMIT length(set_config('application_name', 'x', false))"
+pg limitset "6: claim of strategy mine calls set_config\(\), which reaches beyond the run's rows" \
+	"a claim setting a setting in its LIMIT is refused"
+strategy_file rewrite "claim = $head AND ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery FROM audit_log') IS NOT NULL LIMIT 1"
+pg rewrite "6: claim of strategy mine calls ts_rewrite\(\), which reaches beyond the run's rows" \
+	"a claim running a query given as text (ts_rewrite's text form, reading audit_log) is refused"
+strategy_file advisory "claim = $head AND pg_try_advisory_lock(42) LIMIT 1"
+pg advisory "6: claim of strategy mine calls pg_try_advisory_lock\(\), which reaches beyond the run's rows" \
+	"a claim taking a session-level advisory lock is refused"
+strategy_file notify "claim = $head AND pg_notify('chan', 'x') IS NULL LIMIT 1"
+pg notify "6: claim of strategy mine calls pg_notify\(\), which reaches beyond the run's rows" \
+	"a claim sending a notification is refused"
+test_sql "CREATE TYPE mood AS ENUM ('ok'); CREATE FUNCTION folded(int) RETURNS int IMMUTABLE LANGUAGE plpgsql
+	AS 'BEGIN RAISE WARNING ''folded ran''; RETURN \$1; END'"
+strategy_file folded "claim = $head AND folded(1) = 1 LIMIT 1"
+pg folded "6: claim of strategy mine calls folded\(integer\), a function outside pg_catalog" \
+	"a claim calling a user's immutable function with a constant is refused"
+check "and the function never ran (nothing planned it: no warning in the server's log)" \
+	test "$(grep -c 'folded ran' "$TEST_SERVER_DIR/log")" -eq 0
+strategy_file mood "claim = $head AND 'ok'::mood IS NOT NULL LIMIT 1"
+pg mood "6: claim of strategy mine uses type mood, outside pg_catalog" "a claim using a user's type is refused"
 check "the user's tables are as they were" \
 	test "$(test_sql "SELECT count(*) FROM audit_log WHERE x > 0; SELECT to_regclass('payroll') IS NOT NULL" | tr '\n' ' ')" = "2 t "
 
@@ -160,3 +185,17 @@ check_jq "$dir/fine.json" '.results[0] | .completed == 20 and .lost == 0 and .du
 run_json trusted --db "$TEST_DB" --trust-scenario "$dir/read.ini"
 check "with --trust-scenario the same file runs (exit 0)" test "$(cat "$dir/trusted.status")" -eq 0
 check_jq "$dir/trusted.json" '.results[0] | .completed == 20' "with --trust-scenario the claim reading payroll runs"
+
+# ---- what the server resolved is judged, not names: an operator named alike is no refusal ----
+test_sql "CREATE EXTENSION pg_trgm SCHEMA public" >/dev/null
+strategy_file resolved "claim = WITH c AS (UPDATE {jobs} SET status = 'active', claimed_by = :worker,
+    claimed_at = clock_timestamp() - interval '1 second' * 0, attempts = attempts + 1
+    WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new' AND id % 4 >= 0
+    AND now() > now() - interval '1 day' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, attempts)
+    SELECT id, attempts FROM c" \
+	"complete = UPDATE {jobs} SET status = 'done', done_at = clock_timestamp() WHERE id = :id AND claimed_by = :worker RETURNING id"
+run_json resolved --db "$TEST_DB" "$dir/resolved.ini"
+check "pg_trgm in public (its % on text): a claim with id % 4 runs without the flag (exit 0)" \
+	test "$(cat "$dir/resolved.status")" -eq 0
+check_jq "$dir/resolved.json" '.results[0] | .completed == 20 and .lost == 0 and .duplicates == 0' \
+	"a CTE with UPDATE ... RETURNING, FOR UPDATE SKIP LOCKED, now(), clock_timestamp() and interval arithmetic run confined"
