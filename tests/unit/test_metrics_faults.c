@@ -11,40 +11,14 @@
 #include <string.h>
 
 #include "check.h"
+#include "ledger_case.h"
 #include "measure/ledger.h"
 #include "measure/metrics.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
 
-#define MAX_JOBS 8
-#define MS(x) ((int64_t)(x) * 1000000)
-
-/* One hand-made drain run of up to MAX_JOBS jobs: its ledger and its final table state. */
-struct fault_case {
-	struct ledger ledger;			/* executions and faults */
-	int64_t work_ns[MAX_JOBS];		/* planned work per job */
-	struct job_state final[MAX_JOBS];	/* final state, every job done unless set otherwise */
-	struct metrics_input in;		/* what metrics_compute reads */
-	struct run_metrics out;			/* what it computed */
-};
-
-/* Prepares c: n_jobs jobs, all done at the end, no execution yet. */
-static void case_init(struct fault_case *c, size_t n_jobs)
-{
-	memset(c, 0, sizeof(*c));
-	check_need(ledger_init(&c->ledger, 4, 1, 1) == 0, "ledger_init");
-	for (size_t i = 0; i < MAX_JOBS; i++) {
-		c->work_ns[i] = MS(10);
-		c->final[i] = (struct job_state){ .status = JOB_DONE, .claimed_by = 0 };
-	}
-	c->in = (struct metrics_input){
-		.ledger = &c->ledger, .n_jobs = n_jobs, .n_backlog = n_jobs, .work_ns = c->work_ns, .final = c->final,
-		.drain = true,
-	};
-}
-
 /* Appends an execution of job: claim began at claim_ms, in hand at start_ms, ended at end_ms. */
-static void add_exec(struct fault_case *c, int64_t job, int64_t claim_ms, int64_t start_ms, int64_t end_ms,
+static void add_exec(struct ledger_case *c, int64_t job, int64_t claim_ms, int64_t start_ms, int64_t end_ms,
 		     int32_t outcome)
 {
 	struct execution e = {
@@ -56,7 +30,7 @@ static void add_exec(struct fault_case *c, int64_t job, int64_t claim_ms, int64_
 }
 
 /* Appends a fault of kind at at_ms on job (0: none), striking worker (-1: the server). */
-static void add_fault(struct fault_case *c, enum fault_kind kind, int64_t at_ms, int64_t job, int32_t worker)
+static void add_fault(struct ledger_case *c, enum fault_kind kind, int64_t at_ms, int64_t job, int32_t worker)
 {
 	struct fault_record f = { .at_ns = MS(at_ms), .job_id = job, .kind = kind, .worker = worker };
 
@@ -64,7 +38,7 @@ static void add_fault(struct fault_case *c, enum fault_kind kind, int64_t at_ms,
 }
 
 /* Computes c's metrics; name says which case. */
-static void compute(struct fault_case *c, const char *name)
+static void compute(struct ledger_case *c, const char *name)
 {
 	CHECK(metrics_compute(&c->in, &c->out) == 0, "%s: computed", name);
 }
@@ -80,9 +54,9 @@ static void compute(struct fault_case *c, const char *name)
  */
 static void test_crash_in_hold(void)
 {
-	struct fault_case c;
+	struct ledger_case c;
 
-	case_init(&c, 2);
+	ledger_case_init(&c, 2);
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 6, 7, 20, EXEC_DONE);
 	add_exec(&c, 2, 0, 1, 11, EXEC_DONE);
@@ -109,9 +83,9 @@ static void test_crash_in_hold(void)
  */
 static void test_crash_in_flip(void)
 {
-	struct fault_case c;
+	struct ledger_case c;
 
-	case_init(&c, 2);
+	ledger_case_init(&c, 2);
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 2, 0, 1, 11, EXEC_DONE);
 	add_fault(&c, FAULT_CRASH, 5, 1, 0);
@@ -138,9 +112,9 @@ static void test_crash_in_flip(void)
  */
 static void test_stall_past_the_lease(void)
 {
-	struct fault_case c;
+	struct ledger_case c;
 
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec(&c, 1, 0, 1, 100, EXEC_DONE);
 	add_exec(&c, 1, 50, 51, 60, EXEC_DONE);
 	add_fault(&c, FAULT_STALL, 6, 1, 0);
@@ -155,7 +129,7 @@ static void test_stall_past_the_lease(void)
 	      c.out.recovery_ms.p50);
 	ledger_free(&c.ledger);
 
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec(&c, 1, 0, 1, 100, EXEC_FENCED);
 	add_exec(&c, 1, 50, 51, 60, EXEC_DONE);
 	c.in.lease_ns = MS(40);
@@ -179,9 +153,9 @@ static void test_stall_past_the_lease(void)
  */
 static void test_redelivery_or_not(void)
 {
-	struct fault_case c;
+	struct ledger_case c;
 
-	case_init(&c, 3);
+	ledger_case_init(&c, 3);
 	add_exec(&c, 1, 0, 2, 10, EXEC_DONE);
 	add_exec(&c, 1, 1, 3, 11, EXEC_DONE);
 	add_exec(&c, 2, 0, 1, 20, EXEC_UNCOMMITTED);
@@ -209,9 +183,9 @@ static void test_redelivery_or_not(void)
  */
 static void test_recovery_times(void)
 {
-	struct fault_case c;
+	struct ledger_case c;
 
-	case_init(&c, 4);
+	ledger_case_init(&c, 4);
 	for (int64_t j = 1; j <= 3; j++) {
 		add_exec(&c, j, 0, 1, 10 * j, EXEC_CRASHED);
 		add_exec(&c, j, 10 * j + 1, 10 * j + 2, 20 * j, EXEC_DONE);
@@ -240,12 +214,12 @@ static void test_unknowns_and_sums(void)
 {
 	struct worker_stats workers[2];
 	struct producer_stats producer = { .reconnects = 4 };
-	struct fault_case c;
+	struct ledger_case c;
 
 	memset(workers, 0, sizeof(workers));
 	workers[0].reconnects = 2;
 	workers[1].reconnects = 3;
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec(&c, 1, 0, 1, 5, EXEC_DONE);
 	c.in.final = NULL;
 	c.in.workers = workers;

@@ -11,39 +11,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "ledger_case.h"
 #include "measure/ledger.h"
 #include "measure/metrics.h"
 #include "model/metric_table.h"
 
-#define MAX_JOBS 4
-#define MS(x) ((int64_t)(x) * 1000000)
-
-/* One hand-made run of up to MAX_JOBS jobs: its ledger, its final table state and its settings. */
-struct integrity_case {
-	struct ledger ledger;			/* executions and the harness's returns */
-	int64_t work_ns[MAX_JOBS];		/* planned work per job */
-	struct job_state final[MAX_JOBS];	/* final state, every job done unless set otherwise */
-	struct metrics_input in;		/* what metrics_compute reads */
-	struct run_metrics out;			/* what it computed */
-};
-
-/* Prepares c: a drain run of n_jobs jobs, all done at the end, in flip mode without a lease. */
-static void case_init(struct integrity_case *c, size_t n_jobs)
-{
-	memset(c, 0, sizeof(*c));
-	check_need(ledger_init(&c->ledger, 4, 1, 1) == 0, "ledger_init");
-	for (size_t i = 0; i < MAX_JOBS; i++) {
-		c->work_ns[i] = MS(10);
-		c->final[i] = (struct job_state){ .status = JOB_DONE, .claimed_by = 0 };
-	}
-	c->in = (struct metrics_input){
-		.ledger = &c->ledger, .n_jobs = n_jobs, .n_backlog = n_jobs, .work_ns = c->work_ns, .final = c->final,
-		.drain = true,
-	};
-}
-
 /* Appends an execution of job: claim began at claim_us, in hand at start_us, ended at end_us (microseconds). */
-static void add_exec_us(struct integrity_case *c, int64_t job, int64_t claim_us, int64_t start_us, int64_t end_us,
+static void add_exec_us(struct ledger_case *c, int64_t job, int64_t claim_us, int64_t start_us, int64_t end_us,
 			int32_t outcome, int32_t flags)
 {
 	struct execution e = {
@@ -55,14 +29,14 @@ static void add_exec_us(struct integrity_case *c, int64_t job, int64_t claim_us,
 }
 
 /* add_exec_us in milliseconds, no flags. */
-static void add_exec(struct integrity_case *c, int64_t job, int64_t claim_ms, int64_t start_ms, int64_t end_ms,
+static void add_exec(struct ledger_case *c, int64_t job, int64_t claim_ms, int64_t start_ms, int64_t end_ms,
 		     int32_t outcome)
 {
 	add_exec_us(c, job, claim_ms * 1000, start_ms * 1000, end_ms * 1000, outcome, 0);
 }
 
 /* Appends a return of job to new by the harness, its statement running from start_ms to end_ms. */
-static void add_return(struct integrity_case *c, int64_t job, int64_t start_ms, int64_t end_ms)
+static void add_return(struct ledger_case *c, int64_t job, int64_t start_ms, int64_t end_ms)
 {
 	struct job_return r = { .job_id = job, .start_ns = MS(start_ms), .end_ns = MS(end_ms) };
 
@@ -70,7 +44,7 @@ static void add_return(struct integrity_case *c, int64_t job, int64_t start_ms, 
 }
 
 /* Computes c's metrics, checks that the causes sum to the redeliveries, and frees its ledger; name says which case. */
-static void compute(struct integrity_case *c, const char *name)
+static void compute(struct ledger_case *c, const char *name)
 {
 	const struct run_metrics *o = &c->out;
 
@@ -82,7 +56,7 @@ static void compute(struct integrity_case *c, const char *name)
 }
 
 /* The redeliveries of c: all, then by cause crash, lease, reaper, stale ticket, as "all c l r s". */
-static const char *redeliveries_text(const struct integrity_case *c, char *buf, size_t size)
+static const char *redeliveries_text(const struct ledger_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%llu %llu %llu %llu %llu", (unsigned long long)c->out.redeliveries,
 		 (unsigned long long)c->out.redeliveries_crash, (unsigned long long)c->out.redeliveries_lease,
@@ -97,7 +71,7 @@ static const char *redeliveries_text(const struct integrity_case *c, char *buf, 
  */
 static void test_lost_rules(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	static const struct {
 		int32_t status;		/* the job's final status */
 		bool drain;		/* a drain run, else a timed one */
@@ -112,7 +86,7 @@ static void test_lost_rules(void)
 	};
 
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		case_init(&c, 1);
+		ledger_case_init(&c, 1);
 		c.in.drain = rules[i].drain;
 		c.in.duration_ns = MS(1000);
 		add_exec(&c, 1, 0, 1, 5, EXEC_UNCOMMITTED);
@@ -131,7 +105,7 @@ static void test_lost_rules(void)
 	 * completion of job 1 began (in its own work) after another identity had re-claimed and
 	 * completed it, and was fenced; the job is done: not lost, at-least-once held
 	 */
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec(&c, 1, 0, 1, 900, EXEC_FENCED);
 	add_exec(&c, 1, 300, 301, 310, EXEC_DONE);
 	c.in.lease_ns = MS(200);
@@ -139,7 +113,7 @@ static void test_lost_rules(void)
 	CHECK(c.out.lost == 0 && c.out.delivery.at_least_once == 1 && c.out.fenced == 1,
 	      "lost: a job done at the end is not lost though its fenced execution ended last");
 
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	c.in.final = NULL;
 	compute(&c, "lost without a final state");
@@ -156,10 +130,10 @@ static void test_lost_rules(void)
  */
 static void test_crash_cause(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
-	case_init(&c, 3);
+	ledger_case_init(&c, 3);
 	c.in.claim_in_session = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 6, 7, 20, EXEC_DONE);		/* claimed after the crash */
@@ -171,7 +145,7 @@ static void test_crash_cause(void)
 	CHECK(c.out.redeliveries == 3 && c.out.redeliveries_crash == 3 && c.out.zombie_completions == 0,
 	      "crash, hold: 3 redeliveries, all of cause crash, no zombie (%s)", redeliveries_text(&c, buf, sizeof(buf)));
 
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 6, 7, 20, EXEC_DONE);
 	compute(&c, "crash, flip, no lease");
@@ -187,11 +161,11 @@ static void test_crash_cause(void)
  */
 static void test_race_with_crash(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
 	/* the crashed racer has the job in hand first (by the harness's clock) */
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec_us(&c, 1, 0, 1000, 5000, EXEC_CRASHED, 0);
 	add_exec_us(&c, 1, 500, 1500, 20000, EXEC_DONE, 0);
 	compute(&c, "race, crashed racer first");
@@ -200,7 +174,7 @@ static void test_race_with_crash(void)
 	      redeliveries_text(&c, buf, sizeof(buf)));
 
 	/* the surviving racer has the job in hand first */
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	add_exec_us(&c, 1, 500, 1000, 20000, EXEC_DONE, 0);
 	add_exec_us(&c, 1, 0, 1500, 5000, EXEC_CRASHED, 0);
 	compute(&c, "race, surviving racer first");
@@ -209,7 +183,7 @@ static void test_race_with_crash(void)
 	      redeliveries_text(&c, buf, sizeof(buf)));
 
 	/* the same race under a lease: within the lease it is still a race */
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	c.in.lease_ns = MS(200);
 	add_exec_us(&c, 1, 0, 1000, 5000, EXEC_CRASHED, 0);
 	add_exec_us(&c, 1, 500, 1500, 20000, EXEC_DONE, 0);
@@ -225,10 +199,10 @@ static void test_race_with_crash(void)
  */
 static void test_session_claim_race(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
-	case_init(&c, 3);
+	ledger_case_init(&c, 3);
 	c.in.claim_in_session = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);	/* live until 5 */
 	add_exec(&c, 1, 2, 3, 20, EXEC_DONE);	/* had the job at 3: a race */
@@ -249,10 +223,10 @@ static void test_session_claim_race(void)
  */
 static void test_holder_is_latest(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	c.in.claim_in_session = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 6, 7, 10, EXEC_DONE);	/* a redelivery after the crash */
@@ -271,10 +245,10 @@ static void test_holder_is_latest(void)
  */
 static void test_sql_naive_owner_fence(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
-	case_init(&c, 2);
+	ledger_case_init(&c, 2);
 	add_exec_us(&c, 1, 0, 1000, 10000, EXEC_FENCED, 0);
 	add_exec_us(&c, 1, 200, 1100, 12000, EXEC_DONE, 0);
 	add_exec_us(&c, 2, 200, 1000, 12000, EXEC_DONE, 0);
@@ -294,14 +268,14 @@ static void test_sql_naive_owner_fence(void)
  */
 static void test_lease_cause(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 	struct execution late = { .job_id = 2, .claim_start_ns = MS(39), .start_ns = MS(40), .end_ns = MS(50),
 				  .outcome = EXEC_DONE };
 	struct execution early = { .job_id = 3, .claim_start_ns = MS(39), .start_ns = MS(40) - 1, .end_ns = MS(50),
 				   .outcome = EXEC_DONE };
 
-	case_init(&c, 3);
+	ledger_case_init(&c, 3);
 	c.in.lease_ns = MS(40);
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 45, 46, 60, EXEC_DONE);
@@ -315,7 +289,7 @@ static void test_lease_cause(void)
 	      redeliveries_text(&c, buf, sizeof(buf)));
 
 	/* with a reaper the claims take new jobs only: without a return, no lease cause */
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	c.in.lease_ns = MS(40);
 	c.in.reaper = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
@@ -331,10 +305,10 @@ static void test_lease_cause(void)
  */
 static void test_reaper_cause(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
-	case_init(&c, 2);
+	ledger_case_init(&c, 2);
 	c.in.lease_ns = MS(40);
 	c.in.reaper = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
@@ -358,10 +332,10 @@ static void test_reaper_cause(void)
  */
 static void test_stale_ticket_cause(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
-	case_init(&c, 2);
+	ledger_case_init(&c, 2);
 	c.in.claim_in_session = true;
 	add_exec_us(&c, 1, 0, 1000, 10000, EXEC_DONE, EXEC_TICKET_EXPIRED);
 	add_exec_us(&c, 1, 5000, 11000, 20000, EXEC_DONE, 0);
@@ -383,10 +357,10 @@ static void test_stale_ticket_cause(void)
  */
 static void test_zombies(void)
 {
-	struct integrity_case c;
+	struct ledger_case c;
 	char buf[64];
 
-	case_init(&c, 3);
+	ledger_case_init(&c, 3);
 	c.in.lease_ns = MS(40);
 	add_exec(&c, 1, 0, 1, 100, EXEC_DONE);	/* the batch's first job, worked from 1 */
 	add_exec(&c, 2, 0, 1, 100, EXEC_DONE);	/* its second, worked from 60, in hand from the claim */
@@ -398,7 +372,7 @@ static void test_zombies(void)
 	      "zombies: the batch holder's late completion of job 2 is one; the race of job 3 none (%llu; %s)",
 	      (unsigned long long)c.out.zombie_completions, redeliveries_text(&c, buf, sizeof(buf)));
 
-	case_init(&c, 1);
+	ledger_case_init(&c, 1);
 	c.in.claim_in_session = true;
 	add_exec(&c, 1, 0, 1, 5, EXEC_FAILED);		/* committed before the next claim took the job */
 	add_exec(&c, 1, 2, 6, 9, EXEC_DONE);
