@@ -298,6 +298,9 @@ int cmd_cleanup(int argc, char **argv)
 		snprintf(err, sizeof(err), "unexpected argument \"%s\"", argv[optind]);
 		return command_usage_error(cmd, err);
 	}
+	if (settings.db && !settings.db[strspn(settings.db, " \t\n\r\f\v")])
+		return command_usage_error(cmd, "--db: expected a libpq conninfo or URI, or sqlite:PATH, got a blank value "
+						"(an unset variable?); libpq would take its defaults from the environment");
 	t.dry_run = settings.dry_run;
 	clean_temporary(&t);
 	if (settings.db)
