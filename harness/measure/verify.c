@@ -359,9 +359,19 @@ static bool lost_status(int32_t st, bool drain)
 struct per_job {
 	const char *figure;	/* its name */
 	int64_t ledger_total;	/* the ledger's figure */
-	/* what the server counts of job j; with the ledger's per-job count in *ledger (-1: none kept) */
+	/*
+	 * what the server counts of job j, with the ledger's per-job count in *ledger (-1: none
+	 * kept); NULL for a count of redeliveries of one cause
+	 */
 	int64_t (*server_of)(const struct replay *rp, size_t j, int64_t *ledger);
+	int cause;		/* without server_of: the cause whose redeliveries are counted */
 };
+
+/* Job j's redeliveries of cause, those from a claim in doubt left out when they may be. */
+static int64_t redeliveries_by(const struct replay *rp, size_t j, int cause)
+{
+	return rp->jobs[j].redeliveries[cause] - (rp->doubt_allowed ? rp->jobs[j].doubt_redeliveries[cause] : 0);
+}
 
 /* Appends id to the list text of len bytes; "..." once it is full. */
 static void list_job(char *text, size_t len, size_t id)
@@ -391,7 +401,7 @@ static void compare(const struct replay *rp, const struct per_job *f, struct ver
 
 	snprintf(d.figure, sizeof(d.figure), "%s", f->figure);
 	for (size_t j = 0; j < rp->in->n_jobs; j++) {
-		int64_t ledger = -1, server = f->server_of(rp, j, &ledger);
+		int64_t ledger = -1, server = f->server_of ? f->server_of(rp, j, &ledger) : redeliveries_by(rp, j, f->cause);
 
 		d.server += server;
 		if (ledger >= 0 && ledger != server) {
@@ -478,12 +488,6 @@ static int64_t final_state_of(const struct replay *rp, size_t j, int64_t *ledger
 	return final_status(&rp->jobs[j]) != rp->in->final[j].status;
 }
 
-/* Job j's redeliveries of cause, those from a claim in doubt left out when they may be. */
-static int64_t redeliveries_by(const struct replay *rp, size_t j, int cause)
-{
-	return rp->jobs[j].redeliveries[cause] - (rp->doubt_allowed ? rp->jobs[j].doubt_redeliveries[cause] : 0);
-}
-
 /* Job j's claims that were redeliveries, whatever their cause. */
 static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
@@ -493,34 +497,6 @@ static int64_t redeliveries_of(const struct replay *rp, size_t j, int64_t *ledge
 	for (int c = 0; c < VERIFY_CAUSES; c++)
 		n += redeliveries_by(rp, j, c);
 	return n;
-}
-
-/* Job j's redeliveries of cause crash. */
-static int64_t crash_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
-{
-	(void)ledger;
-	return redeliveries_by(rp, j, VERIFY_CRASH);
-}
-
-/* Job j's redeliveries of cause lease. */
-static int64_t lease_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
-{
-	(void)ledger;
-	return redeliveries_by(rp, j, VERIFY_LEASE);
-}
-
-/* Job j's redeliveries of cause reaper. */
-static int64_t reaper_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
-{
-	(void)ledger;
-	return redeliveries_by(rp, j, VERIFY_REAPER);
-}
-
-/* Job j's redeliveries of cause stale_ticket. */
-static int64_t stale_ticket_redeliveries_of(const struct replay *rp, size_t j, int64_t *ledger)
-{
-	(void)ledger;
-	return redeliveries_by(rp, j, VERIFY_STALE_TICKET);
 }
 
 /* Job j's zombie completions. */
@@ -603,27 +579,27 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 		visible_dups += l->visible > 1 ? l->visible - 1 : 0;
 	}
 	const struct per_job figures[] = {
-		{ "executions_committed", committed, executions_of },
-		{ "completed", (int64_t)m->completed - consumed_ledger(rp, ledger_done), completed_of },
-		{ "failed", (int64_t)m->failed - consumed_ledger(rp, ledger_failed), failed_of },
-		{ "duplicates", in->hold ? visible_dups : (int64_t)m->duplicates, duplicates_of },
+		{ "executions_committed", committed, executions_of, 0 },
+		{ "completed", (int64_t)m->completed - consumed_ledger(rp, ledger_done), completed_of, 0 },
+		{ "failed", (int64_t)m->failed - consumed_ledger(rp, ledger_failed), failed_of, 0 },
+		{ "duplicates", in->hold ? visible_dups : (int64_t)m->duplicates, duplicates_of, 0 },
 	};
 	const struct per_job with_final[] = {
-		{ "lost", in->final ? (int64_t)m->lost - consumed_lost(rp) : 0, lost_of },
-		{ "stuck", (int64_t)m->stuck, stuck_of },
-		{ "final_state", 0, final_state_of },
+		{ "lost", in->final ? (int64_t)m->lost - consumed_lost(rp) : 0, lost_of, 0 },
+		{ "stuck", (int64_t)m->stuck, stuck_of, 0 },
+		{ "final_state", 0, final_state_of, 0 },
 	};
 	const struct per_job flip_only[] = {
-		{ "redeliveries", (int64_t)m->redeliveries, redeliveries_of },
-		{ "redeliveries_crash", (int64_t)m->redeliveries_crash, crash_redeliveries_of },
-		{ "fenced+crashed+uncommitted", unfinished, unfinished_of },
+		{ "redeliveries", (int64_t)m->redeliveries, redeliveries_of, 0 },
+		{ "redeliveries_crash", (int64_t)m->redeliveries_crash, NULL, VERIFY_CRASH },
+		{ "fenced+crashed+uncommitted", unfinished, unfinished_of, 0 },
 	};
 	const struct per_job both[] = {
-		{ "redeliveries_lease", (int64_t)m->redeliveries_lease, lease_redeliveries_of },
-		{ "redeliveries_reaper", (int64_t)m->redeliveries_reaper, reaper_redeliveries_of },
-		{ "redeliveries_stale_ticket", (int64_t)m->redeliveries_stale_ticket, stale_ticket_redeliveries_of },
-		{ "zombie_completions", (int64_t)m->zombie_completions, zombies_of },
-		{ "reaped", (int64_t)m->reaped, reaped_of },
+		{ "redeliveries_lease", (int64_t)m->redeliveries_lease, NULL, VERIFY_LEASE },
+		{ "redeliveries_reaper", (int64_t)m->redeliveries_reaper, NULL, VERIFY_REAPER },
+		{ "redeliveries_stale_ticket", (int64_t)m->redeliveries_stale_ticket, NULL, VERIFY_STALE_TICKET },
+		{ "zombie_completions", (int64_t)m->zombie_completions, zombies_of, 0 },
+		{ "reaped", (int64_t)m->reaped, reaped_of, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
