@@ -2,7 +2,7 @@
  * advisory: the check takes a transaction-scoped advisory lock keyed on the run's control
  * table, released by the commit; no row is locked. SQLite has no advisory locks.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_advisory = {
 	.name = "advisory",

@@ -4,7 +4,7 @@
  * half-written, holders overlap. It runs every guarded workload, as the control the
  * figures of the others are read against.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_naive = {
 	.name = "naive",

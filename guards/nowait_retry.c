@@ -3,7 +3,7 @@
  * once (55P03), the worker rolls back, pauses --retry-ms and tries again, each try a
  * poll. SQLite: BEGIN IMMEDIATE with no busy wait, SQLITE_BUSY being the refusal.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_nowait_retry = {
 	.name = "nowait-retry",

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/guard.h"
+#include "plugin/guard.h"
 #include "generated/plugins.h"
 
 #define DECLARE(name) extern const struct guard_ops guard_##name;

@@ -4,7 +4,7 @@
  * status and skips. SQLite has no row locks: BEGIN IMMEDIATE takes the database's write
  * lock for the same purpose, and the second comer waits in the busy handler.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_row_lock = {
 	.name = "row-lock",

@@ -6,7 +6,7 @@
  * the busy timeout while taking the lock. A timeout is counted and the worker uses the
  * cache unchecked.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_row_lock_wait = {
 	.name = "row-lock-wait",

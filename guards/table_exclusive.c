@@ -3,7 +3,7 @@
  * its use (plain SELECTs of others still run); the refresher takes the same lock and so
  * waits for the user. SQLite: BEGIN IMMEDIATE, the database's write lock, for both.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_table_exclusive = {
 	.name = "table-exclusive",

@@ -4,7 +4,7 @@
  * MODE waits for all of them, and they for it. SQLite has no shared lock that keeps its
  * writer out.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_table_share = {
 	.name = "table-share",

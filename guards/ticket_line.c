@@ -11,7 +11,7 @@
  * seed as written: ticket-line-racy) a ticket numbered earlier may commit after a later one
  * has polled and gone ahead. SQLite's inserts are serialised by its write lock already.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_ticket_line = {
 	.name = "ticket-line",

@@ -5,7 +5,7 @@
  * then the earlier one commits and goes too. The figures count those overlaps
  * (violations) and the out-of-order grants (FIFO inversions). SQLite serialises its inserts.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_ticket_line_racy = {
 	.name = "ticket-line-racy",

@@ -5,7 +5,7 @@
  * here), is counted as a refusal and tries again after --retry-ms. SQLite: BEGIN IMMEDIATE
  * with no busy wait, and DELETE without WHERE, its truncate.
  */
-#include "engine/guard.h"
+#include "plugin/guard.h"
 
 const struct guard_ops guard_truncate_nowait = {
 	.name = "truncate-nowait",

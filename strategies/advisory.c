@@ -30,7 +30,7 @@
  */
 #include <stddef.h>
 
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum {

@@ -15,7 +15,7 @@
  * wait on the winner's row lock for the whole work.
  */
 #include "engine/sql_template.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum {

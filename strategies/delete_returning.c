@@ -19,7 +19,7 @@
  * skip-locked does. --lease-ms, --reaper-ms, --fence, --rerun-stuck and --rerun-errors
  * change nothing: there is no row left for them to act on.
  */
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_POP = SLOT_STRATEGY };	/* ($1 queue, $2 worker) pop and archive a job, RETURNING id, attempt */

@@ -9,7 +9,7 @@
  * through the work.
  */
 #include "engine/claim.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };
 

@@ -22,7 +22,7 @@
  * the insert and the delete one step with no SKIP LOCKED needed.
  */
 #include "engine/sql_template.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum {

@@ -8,7 +8,7 @@
  * so two workers that select before either updates take the same job there as well.
  */
 #include "engine/sql_template.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY, SLOT_DONE };

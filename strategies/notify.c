@@ -33,7 +33,7 @@
 
 #include "base/clock.h"
 #include "engine/claim.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };

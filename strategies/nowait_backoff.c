@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "engine/claim.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "generated/plugins.h"
 
 #define DECLARE(name) extern const struct strategy_ops strategy_##name;

@@ -6,7 +6,7 @@
  * running something else under its name would be a lie, so it is refused there.
  */
 #include "engine/claim.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };
 

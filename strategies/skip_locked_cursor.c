@@ -17,7 +17,7 @@
  * form, as skip-locked: with one writer at a time there is nothing to skip past.
  */
 #include "engine/claim.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "engine/claim.h"
-#include "engine/sql_strategy.h"
+#include "plugin/sql_strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_CLAIM = SLOT_STRATEGY, SLOT_DONE, SLOT_FAILED };

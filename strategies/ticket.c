@@ -23,7 +23,7 @@
 #include <stdlib.h>
 
 #include "engine/sql_template.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum {

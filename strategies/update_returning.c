@@ -11,7 +11,7 @@
  * (and tries again) instead of taking the job a second time.
  */
 #include "engine/sql_template.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "engine/worker.h"
 
 enum { SLOT_CLAIM = SLOT_STRATEGY };

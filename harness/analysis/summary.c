@@ -17,7 +17,7 @@ static bool same_point(const struct run_result *a, const struct run_result *b)
 	       strcmp(text(a->sweep), text(b->sweep)) == 0;
 }
 
-size_t summary_build(const struct report *r, struct summary_row *rows)
+size_t summary_build(const struct invocation_result *r, struct summary_row *rows)
 {
 	double *values = malloc((r->n_results ? r->n_results : 1) * sizeof(*values));
 	bool *taken = calloc(r->n_results ? r->n_results : 1, sizeof(*taken));

@@ -23,6 +23,6 @@ struct summary_row {
  * Groups r's runs that differ only by repetition and summarises each set of two or more.
  * The number of rows written to rows (room for r->n_results).
  */
-size_t summary_build(const struct report *r, struct summary_row *rows);
+size_t summary_build(const struct invocation_result *r, struct summary_row *rows);
 
 #endif

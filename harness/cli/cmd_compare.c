@@ -1,7 +1,7 @@
 /*
  * `claimbench compare BASELINE CANDIDATE`: loads two sets of runs, each a stored run, a
  * stored invocation (store/store.h) or a JSON file of the output contract
- * (output/report_read.h), or with --last the store's latest invocations, lets
+ * (output/results_read.h), or with --last the store's latest invocations, lets
  * analysis/compare.c judge them and prints the verdicts (output/compare_print.h). Exit 1
  * when a guarded metric regressed; 2, printing no verdict, when the workloads differ or
  * no group is on both sides.
@@ -17,9 +17,9 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "output/compare_print.h"
-#include "output/report_read.h"
+#include "output/results_read.h"
 #include "store/store.h"
 
 /* What one side of the comparison names. */
@@ -40,7 +40,7 @@ struct side {
 	size_t n_runs;			/* entries in runs */
 	struct run_result *own_runs;	/* copies of the stored runs (owned array; their pointers borrowed) */
 	struct store_run_list stored;	/* the store's runs, that runs copy (owned) */
-	struct report_file file;	/* the file's runs (owned) */
+	struct results_file file;	/* the file's runs (owned) */
 };
 
 /* What the command line asked. */
@@ -222,7 +222,7 @@ static int load_side(struct store *db, const char *path, struct side *s)
 	int rc;
 
 	if (s->kind == SPEC_FILE) {
-		rc = report_file_read(s->spec, &s->file, err, sizeof(err));
+		rc = results_file_read(s->spec, &s->file, err, sizeof(err));
 		s->runs = s->file.runs;
 		s->n_runs = s->file.n_runs;
 	} else if (s->kind == SPEC_INVOCATION) {
@@ -240,7 +240,7 @@ static void free_side(struct side *s)
 {
 	store_run_list_free(&s->stored);
 	free(s->own_runs);
-	report_file_free(&s->file);
+	results_file_free(&s->file);
 }
 
 /* ---- the command ---- */

@@ -10,8 +10,8 @@
 #include "base/exit_status.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "engine/guard.h"
-#include "engine/strategy.h"
+#include "plugin/guard.h"
+#include "plugin/strategy.h"
 #include "model/metric_table.h"
 
 /* Prints every guard: its name, the workloads it guards, where it runs ("-" where not, and why under the table). */

@@ -9,7 +9,7 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "generated/version.h"
 
 /* Writes text for roff: backslashes and hyphens escaped, a line's leading '.' or '\'' guarded. */

@@ -10,10 +10,10 @@
 
 #include "base/parse.h"
 #include "base/exit_status.h"
-#include "chart/chart_plot.h"
-#include "chart/out_dir.h"
+#include "report/chart_plot.h"
+#include "report/out_dir.h"
 #include "cli/commands.h"
-#include "chart/report_doc.h"
+#include "report/report_doc.h"
 #include "output/figures.h"
 
 /* Where the report goes when --out is not given: this, then the invocation or the first run. */

@@ -10,13 +10,13 @@
 #include "base/exit_status.h"
 #include "cli/invocation.h"
 #include "cli/commands.h"
-#include "output/report.h"
-#include "engine/guard.h"
+#include "output/results_print.h"
+#include "plugin/guard.h"
 #include "engine/guarded_run.h"
 #include "engine/run.h"
 #include "engine/signals.h"
 #include "store/store.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "analysis/summary.h"
 #include "db/restart_command.h"
 #include "db/sqlite_file.h"
@@ -44,7 +44,7 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 }
 
 /* Whether --verify found a difference in a run of r. */
-static bool verify_failed(const struct report *r)
+static bool verify_failed(const struct invocation_result *r)
 {
 	for (size_t i = 0; i < r->n_results; i++)
 		if (r->results[i].verify.n_diffs)
@@ -91,7 +91,7 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
  * Fills the report's header: server version, settings, start time. 0, or -1 with err
  * when the server is unreachable.
  */
-static int describe_server(struct report *r, const struct backend_ops *db, const char *target,
+static int describe_server(struct invocation_result *r, const struct backend_ops *db, const char *target,
 			   const struct db_options *opts, char *err, size_t errlen)
 {
 	struct db_conn *conn;
@@ -116,7 +116,7 @@ static int describe_server(struct report *r, const struct backend_ops *db, const
 
 /* What the runs of one invocation share besides the report. */
 struct run_session {
-	struct report *report;		/* where results accumulate */
+	struct invocation_result *report;		/* where results accumulate */
 	struct store *store;		/* the result store */
 	struct store_session stored;	/* the invocation's row in the store */
 	struct store_context ctx;	/* host, version, revision, scenario text */
@@ -142,7 +142,7 @@ static int run_point(const struct run_config *cfg, const struct run_plan *plan, 
  */
 static int run_matrix(const struct run_config *cfg, const struct run_plan *plan, struct run_session *rs)
 {
-	struct report *r = rs->report;
+	struct invocation_result *r = rs->report;
 	bool guarded = cfg->guarded.workload != WORKLOAD_QUEUE;
 	size_t n = guarded ? cfg->guarded.n_guards : cfg->n_strategies;
 	bool incomplete = false;
@@ -259,7 +259,7 @@ static bool name_in(const char *const *names, size_t n, const char *name)
  * Prints r in the asked format on stdout, with the repeat summaries and the expectations'
  * verdicts (SKIP for those naming what the backend left out).
  */
-static bool print_report(const struct run_invocation *inv, const struct report *r)
+static bool print_results(const struct run_invocation *inv, const struct invocation_result *r)
 {
 	const struct run_config *cfg = &inv->groups[0];
 	const char *left_out[MAX_STRATEGIES];
@@ -268,11 +268,11 @@ static bool print_report(const struct run_invocation *inv, const struct report *
 	bool all_pass;
 
 	if (cfg->format == FORMAT_JSON)
-		report_print_json(stdout, r);
+		results_print_json(stdout, r);
 	else if (cfg->format == FORMAT_CSV)
-		report_print_csv(stdout, r);
+		results_print_csv(stdout, r);
 	else
-		report_print_table(stdout, r);
+		results_print_table(stdout, r);
 	if (cfg->format == FORMAT_TABLE)
 		summary_print_table(stdout, r);
 	for (size_t g = 0; g < inv->n_groups; g++)
@@ -288,7 +288,7 @@ static bool print_report(const struct run_invocation *inv, const struct report *
  * Says on stderr which invocation and runs of the store at path hold r, and how to name
  * them: nothing when none was stored.
  */
-static void announce_stored(const struct report *r, const char *path)
+static void announce_stored(const struct invocation_result *r, const char *path)
 {
 	long long first = 0, last = 0, stored = 0;
 
@@ -346,7 +346,7 @@ static int keep_unstored(const struct run_session *rs, const char *store_path)
 			close(fd);
 		return EXIT_ENVIRONMENT;
 	}
-	report_print_json(f, rs->report);
+	results_print_json(f, rs->report);
 	if (fclose(f) != 0)
 		fprintf(stderr, "claimbench: writing %s failed: %s\n", path, strerror(errno));
 	else
@@ -519,7 +519,7 @@ int cmd_run(int argc, char **argv)
 {
 	static struct run_invocation inv;
 	static struct throwaway throwaway;
-	struct report r = { .version = CLAIMBENCH_VERSION };
+	struct invocation_result r = { .version = CLAIMBENCH_VERSION };
 	const struct backend_ops *db;
 	struct run_plan plan = { .cfg = NULL };
 	struct run_session rs = { .report = &r };
@@ -616,7 +616,7 @@ int cmd_run(int argc, char **argv)
 	}
 	status = run_groups(&inv, &plan, &rs);
 	r.invocation_id = rs.stored.invocation_id;
-	if (r.n_results && !print_report(&inv, &r) && status == EXIT_DONE)
+	if (r.n_results && !print_results(&inv, &r) && status == EXIT_DONE)
 		status = EXIT_EXPECTATION;
 	if (verify_failed(&r) && (status == EXIT_DONE || status == EXIT_EXPECTATION)) {
 		fprintf(stderr, "claimbench: the ledger and the server's record disagree (--verify; see above)\n");

@@ -7,7 +7,7 @@
 #include "base/parse.h"
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "output/report.h"
+#include "output/results_print.h"
 #include "store/store.h"
 
 /* One store command: its row of the command table, and whether it takes a RUN operand. */
@@ -225,7 +225,7 @@ int cmd_show(int argc, char **argv)
 	if (!db)
 		return status;
 	printf("run %lld of invocation %lld, stored %s\n\n", s.run.run_id, s.report.invocation_id, s.recorded_at);
-	if (report_print_table(stdout, &s.report) < 0) {
+	if (results_print_table(stdout, &s.report) < 0) {
 		fprintf(stderr, "claimbench show: out of memory\n");
 		status = EXIT_ENVIRONMENT;
 		goto out;
@@ -251,7 +251,7 @@ int cmd_export(int argc, char **argv)
 	status = prepare_command(&export_command, argc, argv, &a, &db, &s);
 	if (!db)
 		return status;
-	rc = a.settings.export_format == EXPORT_CSV ? report_print_csv(stdout, &s.report) : report_print_json(stdout, &s.report);
+	rc = a.settings.export_format == EXPORT_CSV ? results_print_csv(stdout, &s.report) : results_print_json(stdout, &s.report);
 	if (rc < 0) {
 		fprintf(stderr, "claimbench export: out of memory\n");
 		status = EXIT_ENVIRONMENT;

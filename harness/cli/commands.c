@@ -3,7 +3,7 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "output/report.h"
+#include "output/results_print.h"
 
 const struct command commands[] = {
 	{
@@ -18,7 +18,7 @@ const struct command commands[] = {
 			"(the results could not be stored among them), 4 run incomplete (interrupted, or a worker\n"
 			"aborted). A first Ctrl-C or SIGTERM stops the run and keeps what was measured; a second\n"
 			"ends the process at once.\n",
-		.legend = report_print_legend,
+		.legend = results_print_legend,
 		.options = COMMAND_RUN,
 		.run = cmd_run,
 	},

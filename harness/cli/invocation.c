@@ -12,8 +12,8 @@
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "cli/secrets.h"
-#include "engine/guard.h"
-#include "engine/strategy.h"
+#include "plugin/guard.h"
+#include "plugin/strategy.h"
 
 /* Gives each strategy its mode (its own, the --claim-mode one or its default) and checks it supports it. */
 static int settle_modes(struct run_config *cfg, char *err, size_t errlen)

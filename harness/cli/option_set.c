@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "engine/sql_strategy.h"
-#include "engine/strategy.h"
+#include "plugin/sql_strategy.h"
+#include "plugin/strategy.h"
 #include "model/run_param.h"
 
 /* Where --help text wraps, and the column the descriptions start at. */

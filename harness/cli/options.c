@@ -12,8 +12,8 @@
 #include "cli/options.h"
 #include "db/backend.h"
 #include "db/conninfo.h"
-#include "engine/guard.h"
-#include "engine/strategy.h"
+#include "plugin/guard.h"
+#include "plugin/strategy.h"
 #include "store/store.h"
 
 /* The run_config of base. */

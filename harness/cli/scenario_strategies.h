@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "cli/scenario.h"
-#include "engine/sql_strategy.h"
+#include "plugin/sql_strategy.h"
 
 /* The section name's prefix of a definition: "[strategy NAME]". */
 #define SCENARIO_STRATEGY_PREFIX "strategy "

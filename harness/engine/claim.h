@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 
 /*
  * In a new transaction (begun as worker_begin says), runs the select in select_slot

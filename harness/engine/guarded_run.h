@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "engine/guard.h"
+#include "plugin/guard.h"
 #include "engine/run.h"
 #include "model/result.h"
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/guard.h"
+#include "plugin/guard.h"
 #include "engine/guarded_tables.h"
 #include "engine/run_shared.h"
 #include "measure/acquisitions.h"

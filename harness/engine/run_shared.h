@@ -14,7 +14,7 @@
 #include "db/backend.h"
 #include "db/ownership.h"
 #include "engine/sql_template.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "model/config.h"
 
 /* The longest a thread sleeps (working, pausing) before it looks whether the run is stopping. */

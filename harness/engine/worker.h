@@ -20,7 +20,7 @@
 #include "engine/live_counters.h"
 #include "engine/run_shared.h"
 #include "engine/sql_template.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 
 /* Consecutive errors (other than lock contention) after which a worker gives up; the run is then incomplete. */
 #define WORKER_MAX_CONSECUTIVE_ERRORS 100

@@ -289,7 +289,7 @@ struct run_result {
 };
 
 /* Everything one invocation of `claimbench run` measured. */
-struct report {
+struct invocation_result {
 	const char *version;		/* claimbench version */
 	const char *scenario;		/* scenario name */
 	const char *backend;		/* "postgresql" or "sqlite" */

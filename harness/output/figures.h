@@ -1,6 +1,6 @@
 /*
  * The figures of runs as a table of text cells, built once and rendered by whoever shows
- * it: the terminal table (report_print_table) aligns it, report.md and report.html put it
+ * it: the terminal table (results_print_table) aligns it, report.md and report.html put it
  * in a document. Columns: strategy, mode, workers, every metric the metric table places
  * in it (in table order; the open-loop ones when a run had arrivals, the error kinds a run
  * met), then group/sweep when a run has one. The faults table beside it holds the figures

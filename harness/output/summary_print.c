@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/summary.h"
-#include "output/report.h"
+#include "output/results_print.h"
 
 /* "" for NULL. */
 static const char *text(const char *s)
@@ -28,7 +28,7 @@ static bool shows(const struct metric *m, const struct summary_row *row, const s
 	return true;
 }
 
-void summary_print_table(FILE *out, const struct report *r)
+void summary_print_table(FILE *out, const struct invocation_result *r)
 {
 	struct summary_row *rows = calloc(r->n_results ? r->n_results : 1, sizeof(*rows));
 	size_t n = rows ? summary_build(r, rows) : 0;

@@ -1,5 +1,5 @@
 /* The expectations' verdicts, each with its measured sides. */
-#include "output/report.h"
+#include "output/results_print.h"
 
 /* The first of the n names that e references, or NULL. */
 static const char *left_out_name(const struct expectation *e, const char *const *names, size_t n)
@@ -10,7 +10,7 @@ static const char *left_out_name(const struct expectation *e, const char *const 
 	return NULL;
 }
 
-bool verdicts_print(FILE *out, const struct expectation *expects, size_t n, const struct report *r,
+bool verdicts_print(FILE *out, const struct expectation *expects, size_t n, const struct invocation_result *r,
 		    const char *const *left_out, size_t n_left_out)
 {
 	bool all_pass = true;

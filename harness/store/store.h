@@ -30,7 +30,7 @@ extern const char *const store_migrations[];
 extern const int store_schema_version;
 
 /*
- * What an invocation was, beyond what struct report holds (the server's settings are
+ * What an invocation was, beyond what struct invocation_result holds (the server's settings are
  * in the report: report.settings, as the backend read them).
  */
 struct store_context {
@@ -51,7 +51,7 @@ struct store_session {
  */
 struct store_run {
 	char recorded_at[32];		/* when the run was stored, UTC ISO 8601 */
-	struct report report;		/* the invocation, its settings included; results is &run, n_results 1 */
+	struct invocation_result report;		/* the invocation, its settings included; results is &run, n_results 1 */
 	struct run_result run;		/* the run; per_worker allocated, their claim_latency histograms empty */
 	struct histogram *claim_latency; /* the workers' claim-latency histograms merged, as stored (owned); NULL: no
 					    bins; min and max are its first and last bins' upper edges */
@@ -95,7 +95,7 @@ void store_close(struct store *s);
  * 0 with the new row's id in *run_id (may be NULL), or -1 with err and nothing written.
  */
 int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,
-		 const struct report *r, const struct run_result *run, long long *run_id, char *err, size_t errlen);
+		 const struct invocation_result *r, const struct run_result *run, long long *run_id, char *err, size_t errlen);
 
 /*
  * Prints a header and one line per run, newest first: at most limit of them (all when

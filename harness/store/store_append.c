@@ -10,7 +10,7 @@
 struct run_rows {
 	long long id;			/* the run's row in runs */
 	const struct run_result *run;	/* the run */
-	const struct report *report;	/* its invocation (settings) */
+	const struct invocation_result *report;	/* its invocation (settings) */
 	const struct histogram *merged;	/* the workers' claim-latency histograms merged */
 };
 
@@ -215,7 +215,7 @@ static bool bind_difference(struct binder *b, const void *ctx, size_t i)
 }
 
 /* Inserts the invocation row and its settings; its id in *id. 0, or -1 with err. */
-static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct report *r, long long *id,
+static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct invocation_result *r, long long *id,
 			     char *err, size_t errlen)
 {
 	static const char invocation_sql[] =
@@ -336,7 +336,7 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 }
 
 int store_append(struct store *s, struct store_session *session, const struct store_context *ctx,
-		 const struct report *r, const struct run_result *run, long long *run_id, char *err, size_t errlen)
+		 const struct invocation_result *r, const struct run_result *run, long long *run_id, char *err, size_t errlen)
 {
 	long long invocation_id = session->invocation_id;
 	struct run_rows rows = { .run = run, .report = r };

@@ -321,10 +321,10 @@ static int plan_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
-/* Adds an invocation_settings row to the struct report at ctx; past DB_MAX_SETTINGS it is left out. Always 0. */
+/* Adds an invocation_settings row to the struct invocation_result at ctx; past DB_MAX_SETTINGS it is left out. Always 0. */
 static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 {
-	struct report *r = ctx;
+	struct invocation_result *r = ctx;
 	struct db_setting *setting;
 
 	(void)err;

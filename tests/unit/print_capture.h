@@ -8,7 +8,7 @@
 #include "model/result.h"
 
 /* Calls print on r and returns its output as a string the caller frees; NULL when print failed. */
-static inline char *print_to_string(int (*print)(FILE *, const struct report *), const struct report *r)
+static inline char *print_to_string(int (*print)(FILE *, const struct invocation_result *), const struct invocation_result *r)
 {
 	char *buf = NULL;
 	size_t len = 0;

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chart/chart_data.h"
-#include "chart/report_settings.h"
+#include "report/chart_data.h"
+#include "report/report_settings.h"
 #include "check.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "measure/server_metrics.h"
 #include "model/metric_table.h"
 #include "model/run_param.h"

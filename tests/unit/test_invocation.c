@@ -11,7 +11,7 @@
 #include "check.h"
 #include "temp_file.h"
 #include "cli/invocation.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 #include "model/run_param.h"
 #include "store/store.h"
 
@@ -290,7 +290,7 @@ static const char *param(const struct run_result *r, const char *name)
 static void check_stored(const struct option_def *knob)
 {
 	char path[128], err[512];
-	struct report rep = { .version = "test", .scenario = "s", .backend = "sqlite", .started_at = "2026-11-23T00:00:00Z" };
+	struct invocation_result rep = { .version = "test", .scenario = "s", .backend = "sqlite", .started_at = "2026-11-23T00:00:00Z" };
 	struct run_result run = { .strategy = "ticket", .claim_mode = "flip", .workers = 1, .jobs = 1, .repeat = 1 };
 	struct store_context ctx = { .host = "h", .version = "test", .git_revision = "x", .scenario_text = "" };
 	struct store_session session = { 0 };

@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "cli/options.h"
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 
 /* A struct with a member of every option type. */
 struct sample {

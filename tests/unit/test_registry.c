@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "engine/guard.h"
-#include "engine/strategy.h"
+#include "plugin/guard.h"
+#include "plugin/strategy.h"
 
 /* Whether a per-dialect query is given for some dialect. */
 static bool query_given(const char *const sql[BACKEND_COUNT])

@@ -23,7 +23,7 @@
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
 #include "model/run_param.h"
-#include "output/report.h"
+#include "output/results_print.h"
 #include "store/store.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok\tnow"	/* needs escaping in JSON, quoting in CSV */
@@ -292,8 +292,8 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 }
 
 /* Whether printer prints a and b the same way. */
-static bool same_print(int (*printer)(FILE *, const struct report *), const struct report *a,
-		       const struct report *b)
+static bool same_print(int (*printer)(FILE *, const struct invocation_result *), const struct invocation_result *a,
+		       const struct invocation_result *b)
 {
 	char *x = print_to_string(printer, a), *y = print_to_string(printer, b);
 	bool same = x && y && strcmp(x, y) == 0;
@@ -390,7 +390,7 @@ static void test_round_trip(void)
 	};
 	struct worker_stats workers1[3], workers2[2];
 	struct run_result runs[2] = { { .per_worker = workers1 }, { .per_worker = workers2 } };
-	struct report r = {
+	struct invocation_result r = {
 		.version = "0.1.0",
 		.scenario = "classic",
 		.backend = "postgresql",
@@ -404,7 +404,7 @@ static void test_round_trip(void)
 	};
 	struct store_session session = { 0 };
 	struct store_run loaded = { 0 };
-	struct report one;
+	struct invocation_result one;
 	long long ids[2] = { 0, 0 }, runs_before;
 	char path[256], err[512], newest[24], *list;
 	const char *field;
@@ -488,9 +488,9 @@ static void test_round_trip(void)
 		one.n_results = 1;
 		one.invocation_id = loaded.report.invocation_id;
 		runs[i].run_id = ids[i];
-		CHECK(same_print(report_print_json, &one, &loaded.report), "run %d: JSON identical", i + 1);
-		CHECK(same_print(report_print_csv, &one, &loaded.report), "run %d: CSV identical", i + 1);
-		CHECK(same_print(report_print_table, &one, &loaded.report), "run %d: table identical", i + 1);
+		CHECK(same_print(results_print_json, &one, &loaded.report), "run %d: JSON identical", i + 1);
+		CHECK(same_print(results_print_csv, &one, &loaded.report), "run %d: CSV identical", i + 1);
+		CHECK(same_print(results_print_table, &one, &loaded.report), "run %d: table identical", i + 1);
 		store_run_free(&loaded);
 	}
 	CHECK(loaded.strings == NULL && loaded.run.per_worker == NULL, "store_run_free empties the record");
@@ -607,7 +607,7 @@ static void add_sql(char *buf, size_t size, size_t *used, const char *fmt, ...)
 }
 
 /* Writes into buf the rows version 5 of the store held for run (as run 3 of invocation 1), the way claimbench 5 wrote them. */
-static void v5_rows(char *buf, size_t size, const struct run_result *run, const struct report *r)
+static void v5_rows(char *buf, size_t size, const struct run_result *run, const struct invocation_result *r)
 {
 	const struct run_metrics *m = &run->metrics;
 	size_t used = 0;
@@ -670,7 +670,7 @@ static void test_migration_v5(void)
 	static char rows[32768];
 	struct worker_stats workers[3];
 	struct run_result run = { .per_worker = workers };
-	struct report r = {
+	struct invocation_result r = {
 		.scenario = "classic",
 		.backend = "postgresql",
 		.server_version = "16.2",
@@ -758,7 +758,7 @@ static void test_missing_metric_column(void)
 	const struct store_context ctx = { .host = "h", .version = "v", .git_revision = "g" };
 	struct worker_stats workers[3];
 	struct run_result run = { .per_worker = workers };
-	struct report r = { .scenario = "s", .backend = "sqlite", .results = &run, .n_results = 1 };
+	struct invocation_result r = { .scenario = "s", .backend = "sqlite", .results = &run, .n_results = 1 };
 	struct store_session session = { 0 };
 	struct store_run loaded = { 0 };
 	char path[256], err[512], *json;
@@ -788,7 +788,7 @@ static void test_missing_metric_column(void)
 	CHECK(rc == 0 && loaded.run.metrics.arrivals_late == METRIC_UNKNOWN && isnan(loaded.run.metrics.fairness.jain) &&
 	      loaded.run.metrics.arrivals == run.metrics.arrivals,
 	      "the old run reads them as unknown, the others as they were (%s)", rc ? err : "");
-	json = rc == 0 ? print_to_string(report_print_json, &loaded.report) : NULL;
+	json = rc == 0 ? print_to_string(results_print_json, &loaded.report) : NULL;
 	CHECK(json && strstr(json, "\"arrivals_late\": null") && strstr(json, "\"jain\": null"),
 	      "and prints them as null");
 	free(json);

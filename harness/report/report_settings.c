@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chart/report_settings.h"
+#include "report/report_settings.h"
 
 /* What a run without a setting shows for it. */
 #define NOT_SET "(not set)"

@@ -11,7 +11,7 @@
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
 #include "model/run_param.h"
-#include "output/report_read.h"
+#include "output/results_read.h"
 
 /*
  * Reads the whole file path, at most REPORT_FILE_MAX_BYTES (it may be a pipe: no size is
@@ -269,7 +269,7 @@ static int read_run(const struct run_place *p, json_object *obj, struct run_resu
 	return read_run_id(p, obj, r, err, errlen) < 0 ? -1 : read_params(p, obj, r, err, errlen);
 }
 
-int report_file_read(const char *path, struct report_file *out, char *err, size_t errlen)
+int results_file_read(const char *path, struct results_file *out, char *err, size_t errlen)
 {
 	struct run_place p = { .path = path };
 	json_object *results;
@@ -310,7 +310,7 @@ int report_file_read(const char *path, struct report_file *out, char *err, size_
 	return 0;
 }
 
-void report_file_free(struct report_file *f)
+void results_file_free(struct results_file *f)
 {
 	for (size_t i = 0; f->runs && i < f->n_runs; i++)
 		run_params_free(&f->runs[i]);

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "chart/chart_block.h"
+#include "report/chart_block.h"
 #include "model/metric_table.h"
 
 /* Each wait class's colour, indexed by enum wait_class, the same in every report: Paul Tol's vibrant, the client grey. */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart/chart_block.h"
-#include "engine/guard.h"
+#include "report/chart_block.h"
+#include "plugin/guard.h"
 #include "model/metric_table.h"
 
 /* The holders chart's image height: its title, and per panel. */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "chart/chart_data.h"
+#include "report/chart_data.h"
 
 /* What to tell a user without gnuplot. */
 #define CHART_GNUPLOT_HINT "install it with: apt-get install gnuplot-nox"

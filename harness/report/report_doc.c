@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chart/doc_markup.h"
-#include "chart/report_doc.h"
-#include "chart/report_settings.h"
-#include "chart/out_dir.h"
+#include "report/doc_markup.h"
+#include "report/report_doc.h"
+#include "report/report_settings.h"
+#include "report/out_dir.h"
 #include "generated/version.h"
 #include "output/diagnosis.h"
 

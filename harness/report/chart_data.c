@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart/chart_block.h"
-#include "chart/out_dir.h"
+#include "report/chart_block.h"
+#include "report/out_dir.h"
 #include "model/metric_table.h"
 
 /* The height of a chart's image unless its writer sets another, in pixels. */

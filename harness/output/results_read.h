@@ -5,8 +5,8 @@
  * way for all: a metric missing or null is unknown; only the identity descriptors
  * (strategy, claim_mode, workers) must be there; the parameters and run id are read when present.
  */
-#ifndef CLAIMBENCH_REPORT_READ_H
-#define CLAIMBENCH_REPORT_READ_H
+#ifndef CLAIMBENCH_RESULTS_READ_H
+#define CLAIMBENCH_RESULTS_READ_H
 
 #include <stddef.h>
 
@@ -18,7 +18,7 @@ struct json_object;
 #define REPORT_FILE_MAX_BYTES (64 << 20)
 
 /* The runs of one result file. */
-struct report_file {
+struct results_file {
 	struct json_object *doc;	/* the parsed file, whose strings the runs point to (owned) */
 	struct run_result *runs;	/* its results, in order, n_runs of them (owned, with their params; no per_worker or series) */
 	size_t n_runs;			/* entries in runs, at least 1 */
@@ -28,11 +28,11 @@ struct report_file {
  * Reads the result file at path into out (zeroed first). 0, or -1 with err saying what
  * is wrong where (a file larger than REPORT_FILE_MAX_BYTES, one that is not JSON, no
  * results, an identity missing, a value of the wrong type). Release out with
- * report_file_free either way.
+ * results_file_free either way.
  */
-int report_file_read(const char *path, struct report_file *out, char *err, size_t errlen);
+int results_file_read(const char *path, struct results_file *out, char *err, size_t errlen);
 
-/* Frees what report_file_read allocated in f and zeroes it; a zeroed f is fine. */
-void report_file_free(struct report_file *f);
+/* Frees what results_file_read allocated in f and zeroes it; a zeroed f is fine. */
+void results_file_free(struct results_file *f);
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
-#include "output/report.h"
+#include "output/results_print.h"
 
 /* Where a CSV line is: its stream and whether a field has been written yet. */
 struct csv {
@@ -100,7 +100,7 @@ static void csv_metric(struct csv *c, const struct metric *m, const struct run_r
 		fprintf(c->out, "%" PRIu64, count);
 }
 
-int report_print_csv(FILE *out, const struct report *r)
+int results_print_csv(FILE *out, const struct invocation_result *r)
 {
 	struct csv c = { .out = out, .first = true };
 	size_t i, k;

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "chart/chart_data.h"
+#include "report/chart_data.h"
 
 /* A figure over a case's repeats. */
 struct figure_stats {

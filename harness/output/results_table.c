@@ -10,7 +10,7 @@
 #include "base/text.h"
 #include "output/diagnosis.h"
 #include "output/figures.h"
-#include "output/report.h"
+#include "output/results_print.h"
 
 /* Fills width[] with each column's widest cell, header lines included. */
 static void column_widths(const struct figures *f, int *width)
@@ -79,7 +79,7 @@ static void print_row(FILE *out, const struct figures *f, const int *width, size
 }
 
 /* Prints the backend line, the settings line when there are settings, and a warning line when any run is incomplete. */
-static void print_footer(FILE *out, const struct report *r)
+static void print_footer(FILE *out, const struct invocation_result *r)
 {
 	char backend[FIGURES_CELL], server[sizeof(r->server_version) + 1];
 	char name[sizeof(r->settings[0].name) + 1], value[sizeof(r->settings[0].value) + 1];
@@ -171,7 +171,7 @@ static void print_figures(FILE *out, const struct figures *f, const struct run_r
 	print_key(out, f, width);
 }
 
-void report_print_legend(FILE *out)
+void results_print_legend(FILE *out)
 {
 	const struct metric *m;
 
@@ -191,7 +191,7 @@ void report_print_legend(FILE *out)
 }
 
 /* Prints under "diagnosis:" each sampled run's diagnosis, labelled by strategy, mode and workers, wrapped. */
-static void print_diagnoses(FILE *out, const struct report *r)
+static void print_diagnoses(FILE *out, const struct invocation_result *r)
 {
 	char text[1024];
 	int label;
@@ -212,7 +212,7 @@ static void print_diagnoses(FILE *out, const struct report *r)
  * Prints the tables of the n queue runs: the figures, then the faults and the server
  * tables when a run has any. 0, or -1 when out of memory.
  */
-static int print_queue_tables(FILE *out, const struct report *r, const struct run_result *const *runs, size_t n)
+static int print_queue_tables(FILE *out, const struct invocation_result *r, const struct run_result *const *runs, size_t n)
 {
 	struct figures f;
 
@@ -238,7 +238,7 @@ static int print_queue_tables(FILE *out, const struct report *r, const struct ru
 	return 0;
 }
 
-int report_print_table(FILE *out, const struct report *r)
+int results_print_table(FILE *out, const struct invocation_result *r)
 {
 	const struct run_result **queue = calloc(r->n_results + 1, sizeof(*queue));
 	const struct run_result **guarded = calloc(r->n_results + 1, sizeof(*guarded));

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "chart/chart_plot.h"
-#include "chart/out_dir.h"
+#include "report/chart_plot.h"
+#include "report/out_dir.h"
 
 extern char **environ;
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart/chart_block.h"
-#include "engine/guard.h"
-#include "engine/strategy.h"
+#include "report/chart_block.h"
+#include "plugin/guard.h"
+#include "plugin/strategy.h"
 #include "model/metric_table.h"
 
 /*

@@ -1,7 +1,7 @@
 /* The Markdown spelling of a report's blocks (doc_markup.h): every block after the title starts with a blank line. */
 #include <string.h>
 
-#include "chart/doc_markup.h"
+#include "report/doc_markup.h"
 
 /*
  * Prints s with control characters as '?'. In a table cell, which holds what a store or a

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "chart/chart_block.h"
+#include "report/chart_block.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
 

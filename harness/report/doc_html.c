@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart/doc_markup.h"
+#include "report/doc_markup.h"
 
 /* The page's style. */
 static const char html_style[] =

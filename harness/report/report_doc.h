@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "chart/chart_data.h"
-#include "chart/out_dir.h"
+#include "report/chart_data.h"
+#include "report/out_dir.h"
 
 /* Everything the documents show. */
 struct report_doc {

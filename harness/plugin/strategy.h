@@ -4,7 +4,7 @@
  * claim hook the worker loop calls. SQL templates name the run's tables as {jobs} and
  * {tickets}. A strategy is one file, strategies/NAME.c, defining "const struct strategy_ops
  * strategy_NAME": the build finds it there (scripts/gen-plugins) and the registry lists it;
- * those a scenario file defines in SQL are built by strategies/sql_defined.c (engine/sql_strategy.h).
+ * those a scenario file defines in SQL are built by strategies/sql_defined.c (plugin/sql_strategy.h).
  */
 #ifndef CLAIMBENCH_STRATEGY_H
 #define CLAIMBENCH_STRATEGY_H

@@ -14,7 +14,7 @@
 #include "model/metric_table.h"
 #include "model/run_param.h"
 #include "model/run_descriptor.h"
-#include "output/report.h"
+#include "output/results_print.h"
 
 #define ODD_STRATEGY "say \"hi\", \\ok"	/* needs escaping in JSON and quoting in CSV */
 
@@ -200,7 +200,7 @@ static void check_csv(const char *csv, size_t n_runs)
 }
 
 /* Checks the table: a line per run naming its strategy, the incomplete mark and the footer. */
-static void check_table(const char *table, const struct report *r)
+static void check_table(const char *table, const struct invocation_result *r)
 {
 	const char *line = table, *end;
 	size_t i, naming[2] = { 0, 0 }, widest = 0;
@@ -268,7 +268,7 @@ static void check_jq(const char *json)
 int main(void)
 {
 	struct run_result runs[2] = { 0 };
-	struct report r = {
+	struct invocation_result r = {
 		.version = "0.1.0",
 		.scenario = "tab\tand\x01",
 		.backend = "postgresql",
@@ -291,9 +291,9 @@ int main(void)
 	if (run_param_add(&runs[0], "work-ms", "100") < 0 || run_param_add(&runs[0], "claim-mode", "hold") < 0)
 		return 1;
 
-	json = print_to_string(report_print_json, &r);
-	csv = print_to_string(report_print_csv, &r);
-	table = print_to_string(report_print_table, &r);
+	json = print_to_string(results_print_json, &r);
+	csv = print_to_string(results_print_csv, &r);
+	table = print_to_string(results_print_table, &r);
 	CHECK(json && csv && table, "every printer wrote to memory");
 	if (json && csv && table) {
 		check_json(json);

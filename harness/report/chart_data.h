@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "chart/out_dir.h"
+#include "report/out_dir.h"
 #include "store/store.h"
 
 /* Room for a series' or a case's label, NUL included. */

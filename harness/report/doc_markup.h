@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "chart/report_doc.h"
+#include "report/report_doc.h"
 #include "output/figures.h"
 
 /* One line of an invocation's environment table: "key_prefix key | value joiner value2". */

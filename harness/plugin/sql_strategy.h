@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/strategy.h"
+#include "plugin/strategy.h"
 
 /* The statements a definition may give, in the order of their slots. */
 enum sql_role {

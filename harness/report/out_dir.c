@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "chart/out_dir.h"
+#include "report/out_dir.h"
 
 /* Whether name ends in suffix. */
 static bool ends_with(const char *name, const char *suffix)

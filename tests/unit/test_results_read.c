@@ -12,8 +12,8 @@
 #include "check.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
-#include "output/report.h"
-#include "output/report_read.h"
+#include "output/results_print.h"
+#include "output/results_read.h"
 
 /* The temporary file every case writes. */
 static char path[] = "/tmp/claimbench-unit-read-XXXXXX";
@@ -68,8 +68,8 @@ static void test_round_trip(void)
 		{ .strategy = "say \"hi\"", .claim_mode = "flip", .workers = 2, .jobs = 20, .duration_s = 3,
 		  .work_dist = "exp", .repeat = 2, .arrival_rate = 50 },
 	};
-	struct report r = { .version = "t", .scenario = "s", .backend = "sqlite", .results = runs, .n_results = 2 };
-	struct report_file f;
+	struct invocation_result r = { .version = "t", .scenario = "s", .backend = "sqlite", .results = runs, .n_results = 2 };
+	struct results_file f;
 	char err[512];
 	FILE *out;
 	bool same = true;
@@ -90,11 +90,11 @@ static void test_round_trip(void)
 		}
 	}
 	out = fopen(path, "w");
-	rc = out ? report_print_json(out, &r) : -1;
+	rc = out ? results_print_json(out, &r) : -1;
 	if (out)
 		fclose(out);
 	CHECK(rc == 0, "two runs printed as JSON");
-	rc = report_file_read(path, &f, err, sizeof(err));
+	rc = results_file_read(path, &f, err, sizeof(err));
 	CHECK(rc == 0 && f.n_runs == 2, "and read back (%s)", rc ? err : "");
 	for (size_t k = 0; rc == 0 && k < 2; k++) {
 		for (size_t i = 0; i < metric_table_len; i++)
@@ -109,21 +109,21 @@ static void test_round_trip(void)
 			}
 	}
 	CHECK(rc == 0 && same, "every descriptor and metric of both runs, unknown and NaN ones too");
-	report_file_free(&f);
-	CHECK(f.doc == NULL && f.runs == NULL, "report_file_free empties the file");
+	results_file_free(&f);
+	CHECK(f.doc == NULL && f.runs == NULL, "results_file_free empties the file");
 }
 
 /* A result with its identity alone: every metric unknown. */
 static void test_missing_metrics(void)
 {
-	struct report_file f;
+	struct results_file f;
 	char err[512];
 	bool unknown = true;
 	int rc;
 
 	write_file("{\"results\": [{\"strategy\": \"a\", \"claim_mode\": \"hold\", \"workers\": 3,"
 		   " \"fairness\": {\"jain\": null}, \"duplicates\": null, \"lost\": 2}]}");
-	rc = report_file_read(path, &f, err, sizeof(err));
+	rc = results_file_read(path, &f, err, sizeof(err));
 	CHECK(rc == 0 && f.n_runs == 1 && strcmp(f.runs[0].strategy, "a") == 0 && f.runs[0].workers == 3,
 	      "a result with its identity and two metrics reads (%s)", rc ? err : "");
 	for (size_t i = 0; rc == 0 && i < metric_table_len; i++)
@@ -131,7 +131,7 @@ static void test_missing_metrics(void)
 			unknown &= isnan(metric_get(&metric_table[i], &f.runs[0].metrics));
 	CHECK(rc == 0 && unknown && f.runs[0].metrics.lost == 2 && f.runs[0].metrics.duplicates == METRIC_UNKNOWN,
 	      "metrics missing or null are unknown; the one given is read");
-	report_file_free(&f);
+	results_file_free(&f);
 }
 
 /* Files refused, each with the message that names what is wrong. */
@@ -157,40 +157,40 @@ static void test_refusals(void)
 		{ "{\"results\": [{\"strategy\": \"a\", \"claim_mode\": \"hold\", \"workers\": 1, \"complete\": 1}]}",
 		  "\"complete\" is not true or false" },
 	};
-	struct report_file f;
+	struct results_file f;
 	char err[512];
 	int rc;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_file(cases[i].text);
 		err[0] = '\0';
-		rc = report_file_read(path, &f, err, sizeof(err));
+		rc = results_file_read(path, &f, err, sizeof(err));
 		CHECK(rc < 0 && strstr(err, cases[i].message), "refused: %s (%s)", cases[i].message, err);
-		report_file_free(&f);
+		results_file_free(&f);
 	}
 	unlink(path);
-	rc = report_file_read(path, &f, err, sizeof(err));
+	rc = results_file_read(path, &f, err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, "cannot open"), "a missing file is refused (%s)", err);
-	report_file_free(&f);
+	results_file_free(&f);
 }
 
 /* A file past REPORT_FILE_MAX_BYTES, or one without end, is refused while reading, not read whole. */
 static void test_bounds(void)
 {
-	struct report_file f;
+	struct results_file f;
 	char err[512] = "";
 	int rc;
 
 	write_file(" ");
 	check_need(truncate(path, REPORT_FILE_MAX_BYTES + 1) == 0, "growing the file");
-	rc = report_file_read(path, &f, err, sizeof(err));
+	rc = results_file_read(path, &f, err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, ": larger than the 64 MiB a result file may hold"), "64 MiB and a byte are refused (%s)",
 	      err);
-	report_file_free(&f);
+	results_file_free(&f);
 	err[0] = '\0';
-	rc = report_file_read("/dev/zero", &f, err, sizeof(err));
+	rc = results_file_read("/dev/zero", &f, err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, "/dev/zero: larger than the 64 MiB"), "/dev/zero is refused after 64 MiB (%s)", err);
-	report_file_free(&f);
+	results_file_free(&f);
 }
 
 int main(void)

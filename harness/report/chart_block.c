@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "chart/chart_block.h"
+#include "report/chart_block.h"
 #include "model/metric_table.h"
 
 struct figure_stats chart_case_stats(const struct chart_set *set, size_t c, const char *path)

@@ -12,7 +12,7 @@
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
 #include "output/json_out.h"
-#include "output/report.h"
+#include "output/results_print.h"
 
 /* A JSON string of s, or NULL (JSON null) when s is NULL. */
 static json_object *json_text(const char *s)
@@ -316,7 +316,7 @@ fail:
 }
 
 /* The settings object: one string member per server setting (empty when none were read). NULL when out of memory. */
-static json_object *settings_object(const struct report *r)
+static json_object *settings_object(const struct invocation_result *r)
 {
 	json_object *obj = json_object_new_object();
 	char name[sizeof(r->settings[0].name) + 1];
@@ -370,7 +370,7 @@ static json_object *summary_object(const struct summary_row *row)
 }
 
 /* Adds the summaries array to top when any point was repeated. 0, or -1 when out of memory. */
-static int put_summaries(json_object *top, const struct report *r)
+static int put_summaries(json_object *top, const struct invocation_result *r)
 {
 	struct summary_row *rows = calloc(r->n_results ? r->n_results : 1, sizeof(*rows));
 	json_object *arr = NULL;
@@ -388,7 +388,7 @@ static int put_summaries(json_object *top, const struct report *r)
 	return bad ? -1 : 0;
 }
 
-int report_print_json(FILE *out, const struct report *r)
+int results_print_json(FILE *out, const struct invocation_result *r)
 {
 	json_object *top = json_object_new_object(), *results;
 	int bad = !top;
