@@ -31,7 +31,7 @@
 #include <stddef.h>
 
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum {
 	SLOT_LOCK_FIRST = SLOT_STRATEGY,	/* ($1 queue, $2 K) the candidates seen, and the first locked (0: none) */

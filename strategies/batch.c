@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum {
 	SLOT_CLAIM = SLOT_STRATEGY,	/* ($1 queue, $2 worker, $3 N) flip up to N claimable jobs active: id, attempts */

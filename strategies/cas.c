@@ -16,7 +16,7 @@
  */
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum {
 	SLOT_READ = SLOT_STRATEGY,	/* ($1 queue) the first claimable job */

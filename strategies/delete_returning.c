@@ -20,7 +20,7 @@
  * change nothing: there is no row left for them to act on.
  */
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum { SLOT_POP = SLOT_STRATEGY };	/* ($1 queue, $2 worker) pop and archive a job, RETURNING id, attempt */
 

@@ -8,7 +8,7 @@
  * select then needs no FOR UPDATE, and in hold mode the whole database is held
  * through the work.
  */
-#include "engine/claim.h"
+#include "queue/claim.h"
 #include "plugin/strategy.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };

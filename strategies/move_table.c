@@ -23,7 +23,7 @@
  */
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum {
 	SLOT_PICK = SLOT_STRATEGY,	/* ($1 queue) the first new job, locked */

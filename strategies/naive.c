@@ -9,7 +9,7 @@
  */
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY, SLOT_DONE };
 

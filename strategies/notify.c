@@ -32,9 +32,9 @@
 #include <stddef.h>
 
 #include "base/clock.h"
-#include "engine/claim.h"
+#include "queue/claim.h"
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };
 

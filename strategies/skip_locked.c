@@ -5,7 +5,7 @@
  * It has no SQLite form: with one writer at a time there is nothing to skip past, and
  * running something else under its name would be a lie, so it is refused there.
  */
-#include "engine/claim.h"
+#include "queue/claim.h"
 #include "plugin/strategy.h"
 
 enum { SLOT_SELECT = SLOT_STRATEGY };

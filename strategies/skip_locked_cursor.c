@@ -16,9 +16,9 @@
  * hold keeps the row lock through the work, flip commits the status change. No SQLite
  * form, as skip-locked: with one writer at a time there is nothing to skip past.
  */
-#include "engine/claim.h"
+#include "queue/claim.h"
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum {
 	SLOT_DECLARE = SLOT_STRATEGY,	/* ($1 queue) open the claim's cursor over the claimable jobs */

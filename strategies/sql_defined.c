@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/claim.h"
+#include "queue/claim.h"
 #include "plugin/sql_strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum { SLOT_CLAIM = SLOT_STRATEGY, SLOT_DONE, SLOT_FAILED };
 

@@ -24,7 +24,7 @@
 
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum {
 	SLOT_TAKE = SLOT_STRATEGY,	/* ($1 queue, $2 worker) take a ticket */

@@ -12,7 +12,7 @@
  */
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 
 enum { SLOT_CLAIM = SLOT_STRATEGY };
 

@@ -1,8 +1,8 @@
 #include <stdio.h>
 
 #include "engine/admin.h"
-#include "engine/queue_table.h"
-#include "engine/run.h"
+#include "queue/queue_table.h"
+#include "queue/run.h"
 #include "engine/signals.h"
 
 int admin_open(struct admin *a, char *err, size_t errlen)

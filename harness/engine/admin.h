@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "db/backend.h"
-#include "engine/worker.h"
+#include "queue/worker.h"
 #include "model/config.h"
 
 /* The admin connection and where it connects. */

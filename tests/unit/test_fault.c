@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "engine/fault.h"
+#include "queue/fault.h"
 
 /* Executions by number: exactly the listed ones, whatever the job. */
 static void test_planned_by_number(void)

@@ -1,0 +1,172 @@
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/ownership.h"
+#include "guarded/guarded_tables.h"
+
+/* The DDL of the cache, per dialect: CACHE_SLOTS rows as of period 0, version 0. */
+static const char *const create_cache_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] =
+		"CREATE TABLE {cache} (slot integer PRIMARY KEY, version bigint NOT NULL, period bigint NOT NULL);"
+		"{mark:cache};"
+		"INSERT INTO {cache} SELECT g, 0, 0 FROM generate_series(1, 16) AS g",
+	[BACKEND_SQLITE] =
+		"CREATE TABLE {cache} {mark:cache} (slot INTEGER PRIMARY KEY, version INTEGER NOT NULL,"
+		" period INTEGER NOT NULL);"
+		"WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 16)"
+		" INSERT INTO {cache} SELECT g, 0, 0 FROM s",
+};
+
+/* The DDL of the status row (refresh, exclusive-use), per dialect: period 0, never refreshed. */
+static const char *const create_status_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] =
+		"CREATE TABLE {control} (slot integer PRIMARY KEY, period bigint NOT NULL, refreshed_ns bigint NOT NULL);"
+		"{mark:control};"
+		"INSERT INTO {control} VALUES (0, 0, -1)",
+	[BACKEND_SQLITE] =
+		"CREATE TABLE {control} {mark:control} (slot INTEGER PRIMARY KEY, period INTEGER NOT NULL,"
+		" refreshed_ns INTEGER NOT NULL);"
+		"INSERT INTO {control} VALUES (0, 0, -1)",
+};
+
+/* The DDL of the ticket line (resource), per dialect: the ticket's identity orders the line. */
+static const char *const create_line_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] =
+		"CREATE TABLE {control} (ticket bigserial PRIMARY KEY, resource integer NOT NULL,"
+		" worker integer NOT NULL, writes integer NOT NULL, taken_ns bigint NOT NULL);"
+		"{mark:control};"
+		"CREATE INDEX ON {control} (resource, ticket)",
+	[BACKEND_SQLITE] =
+		"CREATE TABLE {control} {mark:control} (ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
+		" resource INTEGER NOT NULL, worker INTEGER NOT NULL, writes INTEGER NOT NULL,"
+		" taken_ns INTEGER NOT NULL);"
+		"CREATE INDEX {control:line} ON {control} (resource, ticket)",
+};
+
+/* The harness's statements, by slot; the same text in both dialects unless said. */
+static const char *const statements[GSLOT_COUNT] = {
+	[GSLOT_COMMIT] = "COMMIT",
+	[GSLOT_ROLLBACK] = "ROLLBACK",
+	[GSLOT_READ_STATUS] = "SELECT period, refreshed_ns FROM {control} WHERE slot = 0",
+	[GSLOT_WRITE_HALF_1] = "UPDATE {cache} SET version = CAST($1 AS bigint), period = CAST($2 AS bigint)"
+			       " WHERE slot <= 8",
+	[GSLOT_WRITE_HALF_2] = "UPDATE {cache} SET version = CAST($1 AS bigint), period = CAST($2 AS bigint)"
+			       " WHERE slot > 8",
+	[GSLOT_MARK_STATUS] = "UPDATE {control} SET period = CAST($1 AS bigint), refreshed_ns = CAST($2 AS bigint)"
+			      " WHERE slot = 0",
+	[GSLOT_EMPTY_CACHE] = "DELETE FROM {cache}",
+	[GSLOT_FILL_CACHE] = "WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 16)"
+			     " INSERT INTO {cache} SELECT g, CAST($1 AS bigint), CAST($2 AS bigint) FROM s",
+	[GSLOT_READ_CACHE] = "SELECT min(version), max(version), min(period), count(*) FROM {cache}",
+	[GSLOT_TAKE_TICKET] = "INSERT INTO {control} (resource, worker, writes, taken_ns) VALUES (CAST($1 AS integer),"
+			      " CAST($2 AS integer), CAST($3 AS integer), CAST($4 AS bigint)) RETURNING ticket",
+	[GSLOT_POLL_LINE] = "SELECT count(*), coalesce(sum(writes), 0) FROM {control}"
+			    " WHERE resource = CAST($1 AS integer) AND ticket < CAST($2 AS bigint)",
+	[GSLOT_EXPIRE_TICKETS] = "DELETE FROM {control} WHERE taken_ns < CAST($1 AS bigint) RETURNING ticket",
+	[GSLOT_DROP_TICKET] = "DELETE FROM {control} WHERE ticket = CAST($1 AS bigint) RETURNING ticket",
+};
+
+static const int statement_params[GSLOT_COUNT] = {
+	[GSLOT_WRITE_HALF_1] = 2, [GSLOT_WRITE_HALF_2] = 2, [GSLOT_MARK_STATUS] = 2, [GSLOT_FILL_CACHE] = 2,
+	[GSLOT_TAKE_TICKET] = 4, [GSLOT_POLL_LINE] = 2, [GSLOT_EXPIRE_TICKETS] = 1, [GSLOT_DROP_TICKET] = 1,
+};
+
+const char *guarded_statement(enum guarded_slot slot, enum backend_kind dialect, bool truncates)
+{
+	if (slot == GSLOT_EMPTY_CACHE && truncates && dialect == BACKEND_POSTGRESQL)
+		return "TRUNCATE {cache}";
+	return slot < GSLOT_COUNT ? statements[slot] : NULL;
+}
+
+int guarded_statement_params(enum guarded_slot slot)
+{
+	return slot < GSLOT_COUNT ? statement_params[slot] : 0;
+}
+
+int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *buf, size_t len)
+{
+	return sql_expand(tmpl, &t->names, buf, len);
+}
+
+int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
+			size_t errlen)
+{
+	char own[64];
+
+	if (!prefix) {
+		snprintf(own, sizeof(own), "claimbench_%ld_", (long)getpid());
+		prefix = own;
+	}
+	snprintf(t->cache_name, sizeof(t->cache_name), "%scache", prefix);
+	snprintf(t->control_name, sizeof(t->control_name), "%scontrol", prefix);
+	if (t->db->quote_identifier(conn, t->cache_name, t->cache, sizeof(t->cache)) < 0 ||
+	    t->db->quote_identifier(conn, t->control_name, t->control, sizeof(t->control)) < 0) {
+		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
+		return -1;
+	}
+	owner_self(&t->owner);
+	t->names = (struct sql_names){
+		.cache = t->cache, .control = t->control, .owner = &t->owner, .dialect = t->db->kind,
+	};
+	return 0;
+}
+
+/* Expands tmpl and runs it on conn. 0, or -1 with err naming what. */
+static int run_sql(const struct guarded_tables *t, struct db_conn *conn, const char *tmpl, const char *what,
+		   char *err, size_t errlen)
+{
+	char sql[2048];
+
+	if (guarded_sql_expand(t, tmpl, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "%s: statement too long", what);
+		return -1;
+	}
+	if (t->db->exec(conn, sql) < 0) {
+		snprintf(err, errlen, "%s: %s", what, t->db->error_message(conn));
+		return -1;
+	}
+	return 0;
+}
+
+/* Expands ddl, which creates the table name with its note, and runs it in one transaction. 0, or -1 with err. */
+static int create_table(const struct guarded_tables *t, struct db_conn *conn, const char *ddl, const char *name,
+			const char *what, char *err, size_t errlen)
+{
+	char sql[2048];
+
+	if (guarded_sql_expand(t, ddl, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "%s: statement too long", what);
+		return -1;
+	}
+	return owner_create_table(t->db, conn, sql, name, what, err, errlen);
+}
+
+int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
+{
+	enum backend_kind k = t->db->kind;
+
+	if (owner_refuse_existing(t->db, conn, t->cache_name, err, errlen) < 0 ||
+	    owner_refuse_existing(t->db, conn, t->control_name, err, errlen) < 0)
+		return -1;
+	if (create_table(t, conn, create_cache_sql[k], t->cache_name, "creating the cache", err, errlen) < 0)
+		return -1;
+	t->created_cache = true;
+	if (create_table(t, conn, t->workload == WORKLOAD_RESOURCE ? create_line_sql[k] : create_status_sql[k],
+			 t->control_name, "creating the control table", err, errlen) < 0)
+		return -1;
+	t->created_control = true;
+	return 0;
+}
+
+int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
+{
+	if (t->created_control &&
+	    run_sql(t, conn, "DROP TABLE IF EXISTS {control}", "dropping the control table", err, errlen) < 0)
+		return -1;
+	t->created_control = false;
+	if (t->created_cache && run_sql(t, conn, "DROP TABLE IF EXISTS {cache}", "dropping the cache", err, errlen) < 0)
+		return -1;
+	t->created_cache = false;
+	return 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * One worker of a guarded-resource run: its connection with the guard's and the harness's
+ * statements prepared, its thread, and the acquisitions it records. The worker takes the
+ * guard, does what its workload does while holding it, releases it, and records each
+ * acquisition (measure/acquisitions.h) until the run's time is up or it is stopped.
+ */
+#ifndef CLAIMBENCH_GUARDED_WORKER_H
+#define CLAIMBENCH_GUARDED_WORKER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plugin/guard.h"
+#include "guarded/guarded_tables.h"
+#include "queue/run_shared.h"
+#include "measure/acquisitions.h"
+
+/* What the workers of one guarded run share besides run_shared; read-only during the run. */
+struct guarded_shared {
+	struct run_shared *run;			/* settings, driver, target, gate and stop */
+	const struct guard_ops *guard;		/* the guard under test */
+	const struct guarded_tables *tables;	/* the run's tables */
+};
+
+struct guarded_worker {
+	const struct guarded_shared *g;		/* what the run's workers share */
+	int seat;				/* its index, 0..workers-1; exclusive-use's seat 0 is the refresher */
+	pthread_t thread;			/* its thread, once started */
+	struct db_conn *conn;			/* its connection */
+	struct acquisition *acqs;		/* its acquisitions in the order they ended */
+	size_t n_acqs;				/* entries used in acqs */
+	size_t cap_acqs;			/* entries allocated in acqs */
+	uint64_t refreshes;			/* refreshes it made: the low half of its next cache version */
+	uint64_t draws;				/* resource requests drawn: the index of its next draw */
+	uint64_t errors[ERR_KIND_COUNT];	/* database errors met, by kind (timeouts and refusals included) */
+	int64_t finished_ns;			/* when it stopped, ns after the start barrier */
+	bool aborted;				/* it stopped on an error or for want of memory */
+	char abort_reason[512];			/* why, when aborted */
+};
+
+/*
+ * Connects w for seat of g's run, sets its lock wait for the guard's lock it will take,
+ * prepares the statements and sizes its acquisitions for expected entries. 0, or -1 with
+ * err (nothing left open).
+ */
+int guarded_worker_open(struct guarded_worker *w, const struct guarded_shared *g, int seat, size_t expected,
+			char *err, size_t errlen);
+
+/* Starts w's thread: it waits for the gate, then works until the run's end. 0, or -1. */
+int guarded_worker_start(struct guarded_worker *w);
+
+/* Closes w's connection and frees its acquisitions. */
+void guarded_worker_close(struct guarded_worker *w);
+
+#endif

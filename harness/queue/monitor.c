@@ -1,0 +1,355 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "queue/monitor.h"
+#include "queue/progress.h"
+#include "queue/queue_table.h"
+#include "engine/signals.h"
+
+/* How often the monitor looks at the threads while they run. */
+#define MONITOR_INTERVAL_NS 20000000
+
+/* How often the monitor looks whether the throwaway server is gone. */
+#define SERVER_CHECK_INTERVAL_NS 500000000LL
+
+/* How often the monitor cancels again the statements of threads that have not yet seen the stop. */
+#define RECANCEL_INTERVAL_NS 100000000
+
+/*
+ * How a server process is terminated, and how to see whether it still lives (a row while
+ * it does), per dialect (%d: its pid); NULL where there is none to terminate.
+ */
+static const char *const terminate_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = "SELECT pg_terminate_backend(%d)",
+};
+static const char *const alive_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = "SELECT 1 FROM pg_stat_activity WHERE pid = %d",
+};
+
+/* How long the monitor waits for a terminated server process to be gone, and how often it looks. */
+#define TERMINATE_WAIT_NS 1000000000LL
+#define TERMINATE_POLL_NS 1000000LL
+
+int monitor_init(struct monitor *m, struct run_shared *s, const struct run_threads *t, struct admin *admin,
+		 const struct server_restart *restart)
+{
+	memset(m, 0, sizeof(*m));
+	m->s = s;
+	m->t = t;
+	m->admin = admin;
+	m->restart = restart;
+	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
+		fault_clock_init(&m->clocks[kind], &s->cfg->faults.when[kind]);
+	sampler_init(&m->sampler, s, admin);
+	return ledger_init(&m->ledger, 0, 0, 0);
+}
+
+void monitor_free(struct monitor *m)
+{
+	ledger_free(&m->ledger);
+	sampler_free(&m->sampler);
+}
+
+/* The running totals of t's workers and producers, summed. */
+static struct live_totals live_totals(const struct run_threads *t)
+{
+	struct live_totals sum = { 0 };
+
+	for (int i = 0; i < t->n_workers; i++)
+		live_totals_add(&sum, &t->w[i].live);
+	for (int i = 0; i < t->n_producers; i++)
+		live_totals_add(&sum, &t->p[i].live);
+	return sum;
+}
+
+/* Whether every thread of t has finished its loop. */
+static bool all_finished(const struct run_threads *t)
+{
+	for (int i = 0; i < t->n_workers; i++)
+		if (!atomic_load(&t->w[i].finished))
+			return false;
+	for (int i = 0; i < t->n_producers; i++)
+		if (!atomic_load(&t->p[i].finished))
+			return false;
+	return true;
+}
+
+/*
+ * Notes in m's ledger a fault of kind that struck worker (-1: the server) holding job (0:
+ * none) at at_ns (clock_now_ns) and lasted duration_ns.
+ */
+static void note_fault(struct monitor *m, enum fault_kind kind, int worker, int64_t job, int64_t at_ns,
+		       int64_t duration_ns)
+{
+	struct fault_record f = {
+		.at_ns = at_ns - m->s->start_ns,
+		.duration_ns = duration_ns,
+		.job_id = job,
+		.kind = kind,
+		.worker = worker,
+	};
+
+	if (ledger_add_fault(&m->ledger, &f) < 0 && !m->failed) {
+		m->failed = true;
+		snprintf(m->failure, sizeof(m->failure), "out of memory for the faults");
+	}
+}
+
+/* Marks m failed for the first reason why. */
+static void fail(struct monitor *m, const char *why)
+{
+	if (m->failed)
+		return;
+	m->failed = true;
+	snprintf(m->failure, sizeof(m->failure), "%s", why);
+}
+
+/* Ignores a row of a query: only their number counts. */
+static int ignore_row(void *ctx, const int64_t *cols, int ncols)
+{
+	(void)ctx;
+	(void)cols;
+	(void)ncols;
+	return 0;
+}
+
+/* Waits until server process pid is gone, looking every millisecond for at most a second. */
+static void wait_gone(struct monitor *m, int pid)
+{
+	const struct backend_ops *db = m->s->db;
+	int64_t give_up = clock_now_ns() + TERMINATE_WAIT_NS;
+	char sql[96];
+
+	snprintf(sql, sizeof(sql), alive_sql[db->kind], pid);
+	while (db->query(m->admin->conn, sql, ignore_row, NULL) > 0 && clock_now_ns() < give_up)
+		clock_sleep_ns(TERMINATE_POLL_NS);
+}
+
+/*
+ * Terminates the server process pid from the admin connection, connecting it anew once
+ * when it was lost (a restart), and waits until it is gone. 0, or -1 with m failed.
+ */
+static int terminate(struct monitor *m, int pid)
+{
+	const struct backend_ops *db = m->s->db;
+	char sql[64], why[512];
+
+	snprintf(sql, sizeof(sql), terminate_sql[db->kind], pid);
+	if ((m->admin->conn && db->exec(m->admin->conn, sql) == 0) ||
+	    (admin_reconnected(m->admin) && db->exec(m->admin->conn, sql) == 0)) {
+		wait_gone(m, pid);
+		return 0;
+	}
+	snprintf(why, sizeof(why), "terminating server process %d: %s", pid,
+		 m->admin->conn ? db->error_message(m->admin->conn) : "no connection");
+	fail(m, why);
+	return -1;
+}
+
+/*
+ * Terminates the server process of every worker that asked for it (a kill-backend planned
+ * for its job), and only then tells it so: its work goes on until its connection is gone.
+ */
+static void serve_kill_requests(struct monitor *m)
+{
+	for (int i = 0; i < m->t->n_workers; i++) {
+		struct worker *w = &m->t->w[i];
+		int pid;
+
+		if (!atomic_load(&w->kill_requested))
+			continue;
+		pid = atomic_load(&w->server_pid);
+		if (pid > 0)
+			terminate(m, pid);
+		atomic_store(&w->kill_requested, false);
+	}
+}
+
+/*
+ * Of m's workers that are still running, the one the fault of kind due now strikes, drawn
+ * from the seed: with with_job, among those with a job in hand and no fault handed to them
+ * yet; else among those connected. -1 when none is.
+ */
+static int pick_worker(const struct monitor *m, enum fault_kind kind, bool with_job)
+{
+	bool eligible[MAX_WORKERS];
+	int n = m->t->n_workers;
+
+	for (int i = 0; i < n; i++) {
+		struct worker *w = &m->t->w[i];
+
+		eligible[i] = !atomic_load(&w->finished) &&
+			      (with_job ? atomic_load(&w->job_in_hand) != 0 && atomic_load(&w->pending_fault) == 0
+					: atomic_load(&w->server_pid) > 0);
+	}
+	return fault_pick(m->s->cfg->seed, kind, m->clocks[kind].next, eligible, (size_t)n);
+}
+
+/* run_stopping for a server_restart's fn, which knows nothing of the run: run is the run's struct run_shared. */
+static bool run_is_stopping(const void *run)
+{
+	return run_stopping(run);
+}
+
+/* Restarts the server now, noting it and how long it took; a failed restart fails m. */
+static void restart_server(struct monitor *m)
+{
+	int64_t start = clock_now_ns();
+	char err[400], why[512];
+
+	if (!m->restart->fn) {
+		fail(m, "the server cannot be restarted");
+		return;
+	}
+	if (m->restart->fn(m->restart->ctx, run_is_stopping, m->s, err, sizeof(err)) < 0) {
+		snprintf(why, sizeof(why), "restarting the server: %s", err);
+		fail(m, why);
+	}
+	note_fault(m, FAULT_RESTART, -1, 0, start, clock_now_ns() - start);
+}
+
+/*
+ * Injects the fault of kind whose instant is due: a crash or a stall is handed to a worker
+ * with a job in hand (it waits for one), a kill-backend terminates a worker's server
+ * process, a restart restarts the server.
+ */
+static void strike_due(struct monitor *m, enum fault_kind kind)
+{
+	struct fault_clock *clock = &m->clocks[kind];
+	int i;
+
+	if (kind == FAULT_RESTART) {
+		restart_server(m);
+		clock->next++;
+		return;
+	}
+	i = pick_worker(m, kind, kind != FAULT_KILL_BACKEND);
+	if (i < 0)
+		return;
+	clock->next++;
+	if (kind != FAULT_KILL_BACKEND) {
+		atomic_store(&m->t->w[i].pending_fault, kind + 1);
+		return;
+	}
+	note_fault(m, kind, i, atomic_load(&m->t->w[i].job_in_hand), clock_now_ns(), 0);
+	terminate(m, atomic_load(&m->t->w[i].server_pid));
+}
+
+/*
+ * The reaper's pass, when it is due: gives jobs whose lease ran out back to new, noting each
+ * in m's ledger (m fails when it cannot). A pass that fails is tried again at the next.
+ */
+static void reap(struct monitor *m, int64_t now)
+{
+	const struct recovery_plan *rec = &m->s->cfg->recovery;
+	char err[512];
+	int rc;
+
+	if (!rec->reaper_ms || m->s->mode != MODE_FLIP || now < m->next_reap_ns)
+		return;
+	m->next_reap_ns = now + MS_TO_NS(rec->reaper_ms);
+	rc = m->admin->conn ? queue_table_reap(m->admin->conn, m->s, &m->ledger, &m->reaped, err, sizeof(err)) : -1;
+	if (rc == -1 && admin_reconnected(m->admin))
+		rc = queue_table_reap(m->admin->conn, m->s, &m->ledger, &m->reaped, err, sizeof(err));
+	if (rc == -2)
+		fail(m, err);
+}
+
+/* Injects what is due now: the workers' kill requests, the faults at instants, the reaper's pass. */
+static void inject(struct monitor *m)
+{
+	int64_t now = clock_now_ns();
+	double elapsed_s = (double)(now - m->s->start_ns) / 1e9;
+
+	serve_kill_requests(m);
+	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
+		if (fault_clock_due(&m->clocks[kind], elapsed_s))
+			strike_due(m, (enum fault_kind)kind);
+	if (!m->next_reap_ns)
+		m->next_reap_ns = now + MS_TO_NS(m->s->cfg->recovery.reaper_ms);
+	reap(m, now);
+}
+
+/*
+ * Stops the run of m, failed, when the throwaway server is gone (its postmaster died): no
+ * thread could connect again, and each would try for its reconnect limit.
+ */
+static void watch_server(struct monitor *m, int64_t now)
+{
+	if (now < m->next_server_check_ns)
+		return;
+	m->next_server_check_ns = now + SERVER_CHECK_INTERVAL_NS;
+	if (!admin_server_gone(m->admin))
+		return;
+	fail(m, ADMIN_SERVER_GONE);
+	atomic_store(&m->s->stop, true);
+}
+
+void monitor_watch(struct monitor *m, const char *label)
+{
+	struct run_shared *s = m->s;
+	const struct run_config *cfg = s->cfg;
+	int64_t next_cancel = 0, now;
+	struct live_totals totals;
+	struct progress p;
+
+	progress_init(&p, stderr, !cfg->no_progress);
+	if (!m->lines_ready)
+		interval_lines_init(&m->lines, stderr, cfg->progress_interval_s, s->start_ns, s->measured_from_ns,
+				    m->t->n_producers > 0);
+	m->lines_ready = true;
+	while (!all_finished(m->t)) {
+		if (run_stopping(s)) {
+			atomic_store(&s->stop, true);
+			if (clock_now_ns() >= next_cancel) {
+				signals_cancel_again();
+				next_cancel = clock_now_ns() + RECANCEL_INTERVAL_NS;
+			}
+		} else {
+			inject(m);
+			watch_server(m, clock_now_ns());
+		}
+		now = clock_now_ns();
+		if (!run_stopping(s))
+			sampler_take_if_due(&m->sampler, m->t, now);
+		totals = live_totals(m->t);
+		if (interval_lines_due(&m->lines, now)) {
+			progress_clear(&p);
+			interval_lines_print(&m->lines, label, &totals, now);
+		}
+		progress_update(&p, label, totals.completed, cfg->duration_s > 0 ? 0 : (uint64_t)(s->backlog + s->arrivals),
+				now - s->start_ns);
+		clock_sleep_ns(MONITOR_INTERVAL_NS);
+	}
+	progress_clear(&p);
+	totals = live_totals(m->t);
+	interval_lines_finish(&m->lines, label, &totals, clock_now_ns());
+}
+
+void monitor_report_unstruck(const struct monitor *m, const char *label)
+{
+	long executions = atomic_load(&m->s->executions_started);
+	size_t left[FAULT_KIND_COUNT];
+
+	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++) {
+		const struct fault_trigger *t = &m->s->cfg->faults.when[kind];
+
+		left[kind] = m->clocks[kind].n - m->clocks[kind].next;
+		for (size_t i = 0; i < t->n_exec; i++)
+			if (t->exec[i] > executions)
+				fprintf(stderr, "claimbench: %s: the %s at execution %ld never struck: the run had %ld\n", label,
+					fault_kind_names[kind], t->exec[i], executions);
+	}
+	for (int i = 0; i < m->t->n_workers; i++) {
+		int pending = atomic_load(&m->t->w[i].pending_fault);
+
+		if (pending)
+			left[pending - 1]++;
+	}
+	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
+		if (left[kind])
+			fprintf(stderr, "claimbench: %s: %zu %s fault%s due at an instant never struck: the run ended "
+				"first, or no worker had a job in hand\n", label, left[kind], fault_kind_names[kind],
+				left[kind] == 1 ? "" : "s");
+}

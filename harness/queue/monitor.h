@@ -1,0 +1,72 @@
+/*
+ * The monitor: the main thread's watch over a run's workers and producers while they
+ * run. It draws progress, turns a signal into the run's stop (cancelling the statements
+ * of threads that have not seen it), and injects the faults due at instants (model/faults.h):
+ * it hands a crash or a stall to a worker with a job in hand, terminates server processes,
+ * restarts the server; and it is the reaper of expired leases.
+ */
+#ifndef CLAIMBENCH_MONITOR_H
+#define CLAIMBENCH_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/admin.h"
+#include "queue/fault.h"
+#include "queue/interval_lines.h"
+#include "queue/producer.h"
+#include "queue/run_threads.h"
+#include "queue/sampler.h"
+#include "queue/worker.h"
+#include "measure/ledger.h"
+
+
+/*
+ * How the server is restarted for a restart fault: fn(ctx, stopping, run, err, errlen)
+ * restarts it in immediate mode and returns once it accepts connections again, 0, or -1
+ * with err; it gives up early once stopping(run) says the run stops (for any of the run's
+ * reasons: a signal, no progress, the end of a timed run). fn NULL: it cannot be (the
+ * invocation refuses --restart-at then).
+ */
+struct server_restart {
+	int (*fn)(void *ctx, bool (*stopping)(const void *run), const void *run, char *err,
+		  size_t errlen);			/* restarts the server */
+	void *ctx;					/* what fn is given */
+};
+
+/* A monitor's state across the passes of one run. */
+struct monitor {
+	struct run_shared *s;			/* the run */
+	const struct run_threads *t;		/* its threads */
+	struct admin *admin;			/* the harness's connection: reaps, terminates */
+	const struct server_restart *restart;	/* how the server restarts */
+	struct fault_clock clocks[FAULT_KIND_COUNT]; /* each kind's instants, and how many have struck */
+	int64_t next_reap_ns;			/* when the reaper passes next (clock_now_ns), 0 before the start */
+	uint64_t reaped;			/* jobs the reaper gave back */
+	struct ledger ledger;			/* the faults it injected itself (kill-backend, restart) */
+	struct sampler sampler;			/* the server's samples */
+	struct interval_lines lines;		/* the --progress-interval lines, across both passes */
+	bool lines_ready;			/* lines is set up: the first pass has begun */
+	int64_t next_server_check_ns;		/* when it looks next whether the throwaway server is gone */
+	bool failed;				/* a fault could not be injected: the run is incomplete */
+	char failure[512];			/* why, when failed */
+};
+
+/* Prepares m for the run s of threads t. 0, or -1 when out of memory. */
+int monitor_init(struct monitor *m, struct run_shared *s, const struct run_threads *t, struct admin *admin,
+		 const struct server_restart *restart);
+
+/* Frees what m holds. */
+void monitor_free(struct monitor *m);
+
+/* Watches until every thread of m's run has finished its loop, drawing progress under label. */
+void monitor_watch(struct monitor *m, const char *label);
+
+/*
+ * Says on stderr, under label, which faults never struck: due at instants the run did not
+ * reach or when no worker had a job in hand, or at executions beyond the run's last.
+ */
+void monitor_report_unstruck(const struct monitor *m, const char *label);
+
+#endif

@@ -1,0 +1,638 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/ownership.h"
+#include "engine/admin.h"
+#include "queue/monitor.h"
+#include "queue/pressure.h"
+#include "queue/producer.h"
+#include "queue/queue_table.h"
+#include "queue/run.h"
+#include "engine/signals.h"
+#include "queue/table_probe.h"
+#include "queue/verify_audit.h"
+#include "queue/worker_loop.h"
+#include "measure/server_metrics.h"
+#include "model/run_param.h"
+
+/*
+ * Names the run's tables (prefix + "jobs", + "tickets", and with --verify + "audit") in
+ * s, quoted for SQL, and keeps the owner (pid, host, start) whose note marks each table the
+ * run creates, so that `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
+ */
+static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct run_shared *s, char *err,
+		       size_t errlen)
+{
+	char prefix[64];
+
+	if (plan->cfg->table_prefix)
+		snprintf(prefix, sizeof(prefix), "%s", plan->cfg->table_prefix);
+	else
+		snprintf(prefix, sizeof(prefix), "claimbench_%ld_", (long)getpid());
+	snprintf(s->jobs_name, sizeof(s->jobs_name), "%sjobs", prefix);
+	snprintf(s->tickets_name, sizeof(s->tickets_name), "%stickets", prefix);
+	if (plan->cfg->verify)
+		snprintf(s->audit_name, sizeof(s->audit_name), "%saudit", prefix);
+	if (plan->db->quote_identifier(conn, s->jobs_name, s->jobs_table, sizeof(s->jobs_table)) < 0 ||
+	    plan->db->quote_identifier(conn, s->tickets_name, s->tickets_table, sizeof(s->tickets_table)) < 0 ||
+	    (*s->audit_name &&
+	     plan->db->quote_identifier(conn, s->audit_name, s->audit_table, sizeof(s->audit_table)) < 0)) {
+		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
+		return -1;
+	}
+	owner_self(&s->owner);
+	s->names = (struct sql_names){
+		.jobs = s->jobs_table, .tickets = s->tickets_table, .audit = *s->audit_name ? s->audit_table : NULL,
+		.owner = &s->owner, .dialect = plan->db->kind,
+	};
+	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,
+			plan->cfg->recovery.reaper_ms > 0);
+	return 0;
+}
+
+/* Copies the faults of merged, in the order they struck, into out. 0, or -1 when out of memory. */
+static int keep_faults(const struct ledger *merged, struct run_result *out)
+{
+	out->n_faults = merged->n_faults;
+	if (!merged->n_faults)
+		return 0;
+	out->faults = malloc(merged->n_faults * sizeof(*out->faults));
+	if (!out->faults)
+		return -1;
+	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
+	ledger_sort_faults(out->faults, out->n_faults);
+	return 0;
+}
+
+/*
+ * Moves the monitor's server samples and the pressure phases into out and computes their
+ * figures; says on stderr, under label, when the sampling stopped or a phase failed.
+ * 0, or -1 with err.
+ */
+static int keep_diagnostics(struct monitor *m, const struct pressure *pressure, const char *label,
+			    struct run_result *out, char *err, size_t errlen)
+{
+	if (m->sampler.failed)
+		fprintf(stderr, "claimbench: %s: the server's sampling stopped: %s\n", label, m->sampler.failure);
+	if (pressure->failed)
+		fprintf(stderr, "claimbench: %s: %s\n", label, pressure->failure);
+	sampler_take_samples(&m->sampler, &out->samples, &out->n_samples);
+	if (pressure->n_phases) {
+		out->phases = malloc(pressure->n_phases * sizeof(*out->phases));
+		if (!out->phases) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		memcpy(out->phases, pressure->phases, pressure->n_phases * sizeof(*out->phases));
+		out->n_phases = pressure->n_phases;
+	}
+	server_metrics_compute(out);
+	return 0;
+}
+
+/* The server's record of a run (--verify), read after it. */
+struct audit_record {
+	struct audit_event *events;	/* the record in its order (owned); NULL when it was not read */
+	size_t n;			/* entries in events */
+};
+
+/*
+ * Merges the workers', the producers' and the monitor's ledgers and computes the metrics,
+ * the time series and the list of faults into out, and, given the server's record
+ * (audit->events), what --verify finds. 0, or -1 with err.
+ */
+static int measure(const struct run_shared *s, const struct monitor *m, const struct job_state *final,
+		   const struct audit_record *audit, struct run_result *out, char *err, size_t errlen)
+{
+	const struct run_config *cfg = s->cfg;
+	const struct run_threads *t = m->t;
+	size_t n_parts = (size_t)t->n_workers + (size_t)t->n_producers + 1;
+	struct ledger merged;
+	struct ledger *parts = calloc(n_parts, sizeof(*parts));
+	struct producer_stats *producers = calloc((size_t)t->n_producers + 1, sizeof(*producers));
+	int rc = -1;
+
+	memset(&merged, 0, sizeof(merged));
+	if (!parts || !producers || !(out->per_worker = calloc((size_t)t->n_workers, sizeof(*out->per_worker))))
+		goto out_free_parts;
+	for (int i = 0; i < t->n_workers; i++) {
+		parts[i] = t->w[i].ledger;
+		out->per_worker[i] = t->w[i].stats;
+	}
+	for (int i = 0; i < t->n_producers; i++) {
+		parts[t->n_workers + i] = t->p[i].ledger;
+		producers[i] = t->p[i].stats;
+	}
+	parts[n_parts - 1] = m->ledger;
+	if (ledger_merge(&merged, parts, n_parts) < 0)
+		goto out_free_merged;
+	struct metrics_input in = {
+		.ledger = &merged,
+		.workers = out->per_worker,
+		.n_workers = (size_t)t->n_workers,
+		.producers = producers,
+		.n_producers = (size_t)t->n_producers,
+		.n_jobs = (size_t)(s->backlog + s->arrivals),
+		.n_backlog = (size_t)s->backlog,
+		.work_ns = s->work_ns,
+		.enqueued_ns = s->enqueued_ns,
+		.final = final,
+		.n_queues = (size_t)cfg->n_queues,
+		.drain = cfg->duration_s <= 0 && !run_stopping(s),
+		.stopped = run_stopping(s),
+		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
+		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
+		.reaped = m->reaped,
+		.claim_in_session = s->mode == MODE_HOLD || s->strategy->claim_in_session,
+		.lease_ns = s->mode == MODE_FLIP ? MS_TO_NS(cfg->recovery.lease_ms) : 0,
+		.reaper = s->mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
+	};
+	rc = metrics_compute(&in, &out->metrics);
+	if (rc == 0)
+		rc = metrics_series(&in, &out->series, &out->n_series);
+	if (rc == 0)
+		rc = keep_faults(&merged, out);
+	if (rc == 0 && audit->events) {
+		struct verify_input v = {
+			.events = audit->events,
+			.n_events = audit->n,
+			.ledger = &merged,
+			.final = final,
+			.metrics = &out->metrics,
+			.n_jobs = in.n_jobs,
+			.n_backlog = in.n_backlog,
+			.hold = s->mode == MODE_HOLD,
+			.drain = in.drain,
+		};
+
+		rc = verify_run(&v, &out->verify);
+	}
+out_free_merged:
+	ledger_free(&merged);
+out_free_parts:
+	free(producers);
+	free(parts);
+	if (rc < 0)
+		snprintf(err, errlen, "out of memory computing the metrics");
+	return rc;
+}
+
+/* Connects and prepares n workers. 0, or -1 with err (the opened ones are closed). */
+static int open_workers(struct run_shared *s, struct worker *w, int n, char *err, size_t errlen)
+{
+	const struct run_config *cfg = s->cfg;
+	size_t expected = (size_t)(2 * (s->backlog + s->arrivals) / n) + 64;
+	size_t empties = expected;
+
+	/* while producers insert, an idle worker claims in vain about once per empty wait */
+	if (s->arrivals)
+		empties += (size_t)(run_config_arrival_s(cfg) * 1000 /
+				    (cfg->empty_wait_ms > 0 ? cfg->empty_wait_ms : 1));
+
+	for (int i = 0; i < n; i++) {
+		char why[512];
+
+		if (worker_open(&w[i], s, i, expected, empties, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "worker %d: %s", i, why);
+			while (i--)
+				worker_close(&w[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Connects and prepares n producers. 0, or -1 with err (the opened ones are closed). */
+static int open_producers(struct run_shared *s, struct producer *p, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		char why[512];
+
+		if (producer_open(&p[i], s, i, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "producer %d: %s", i, why);
+			while (i--)
+				producer_close(&p[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whether a worker or producer of t stopped on an error. */
+static bool any_aborted(const struct run_threads *t)
+{
+	for (int i = 0; i < t->n_workers; i++)
+		if (t->w[i].aborted)
+			return true;
+	for (int i = 0; i < t->n_producers; i++)
+		if (t->p[i].aborted)
+			return true;
+	return false;
+}
+
+/*
+ * Reports a run stopped for want of progress, aborted workers and producers, and a fault
+ * that failed, on stderr. true when there was any.
+ */
+static bool report_aborts(const struct monitor *m, const char *label)
+{
+	const struct run_threads *t = m->t;
+	const struct run_shared *s = m->s;
+	bool any = m->failed;
+
+	if (atomic_load(&s->no_progress)) {
+		fprintf(stderr, "claimbench: %s: stopped: the run cannot progress: its workers lost their connection or "
+			"crashed %ld times in a row with no job completed; the last: %s\n", label, s->loss_limit,
+			s->no_progress_reason);
+		any = true;
+	}
+	if (m->failed)
+		fprintf(stderr, "claimbench: %s: %s\n", label, m->failure);
+	for (int i = 0; i < t->n_workers; i++) {
+		if (!t->w[i].aborted)
+			continue;
+		fprintf(stderr, "claimbench: %s\n", t->w[i].abort_reason);
+		any = true;
+	}
+	for (int i = 0; i < t->n_producers; i++) {
+		if (!t->p[i].aborted)
+			continue;
+		fprintf(stderr, "claimbench: %s\n", t->p[i].abort_reason);
+		any = true;
+	}
+	return any;
+}
+
+/* A new array of total enqueue times: 0 for the backlog, INT64_MAX for the arrivals until inserted. */
+static int64_t *enqueue_times(long backlog, long total)
+{
+	int64_t *enq = calloc((size_t)total, sizeof(*enq));
+
+	for (long i = backlog; enq && i < total; i++)
+		enq[i] = INT64_MAX;
+	return enq;
+}
+
+/* A new array of total execution counters, each 0. */
+static atomic_uint *execution_counters(long total)
+{
+	atomic_uint *counters = malloc((size_t)total * sizeof(*counters));
+
+	for (long i = 0; counters && i < total; i++)
+		atomic_init(&counters[i], 0);
+	return counters;
+}
+
+/* Joins the first n workers and the producers of t. */
+static void join_threads(const struct run_threads *t, int n_workers)
+{
+	for (int i = 0; i < n_workers; i++)
+		pthread_join(t->w[i].thread, NULL);
+	for (int i = 0; i < t->n_producers; i++)
+		pthread_join(t->p[i].thread, NULL);
+}
+
+/*
+ * Starts the pressure thread, the workers and producers of t (counting those started in
+ * t), opens the gate and watches them until they have all finished, then ends the
+ * pressure phases. A thread that cannot start stops the run; 0, or -1 with err then.
+ */
+static int start_and_wait(struct monitor *m, struct run_threads *t, struct pressure *pressure, int workers,
+			  int producers, const char *label, char *err, size_t errlen)
+{
+	struct run_shared *s = m->s;
+	int rc = 0;
+
+	atomic_store(&s->producers_running, producers);
+	if (pressure_start(pressure) < 0) {
+		snprintf(err, errlen, "cannot start the pressure thread");
+		return -1;
+	}
+	for (; t->n_workers < workers; t->n_workers++)
+		if (worker_start(&t->w[t->n_workers]) < 0)
+			break;
+	for (; t->n_workers == workers && t->n_producers < producers; t->n_producers++)
+		if (producer_start(&t->p[t->n_producers]) < 0)
+			break;
+	if (t->n_workers < workers || t->n_producers < producers) {
+		snprintf(err, errlen, "cannot start %s thread %d", t->n_workers < workers ? "worker" : "producer",
+			 t->n_workers < workers ? t->n_workers : t->n_producers);
+		atomic_fetch_sub(&s->producers_running, producers - t->n_producers);
+		atomic_store(&s->stop, true);
+		rc = -1;
+	}
+	run_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9), (int64_t)(s->cfg->warmup_s * 1e9));
+	monitor_watch(m, label);
+	join_threads(t, t->n_workers);
+	pressure_join(pressure);
+	return rc;
+}
+
+/*
+ * The second pass of --rerun-errors and --rerun-stuck: once the first has drained the
+ * queue, give the jobs that failed, or those left active, back to state new (seed 000's
+ * clear and free) and run the same workers again until it drains anew. The start instant
+ * stays the first pass's, so the makespan covers both. 0, or -1 with err.
+ */
+static int rerun(struct admin *admin, struct monitor *m, const char *label, char *err, size_t errlen)
+{
+	struct run_shared *s = m->s;
+	const struct run_threads *t = m->t;
+	int started = 0;
+
+	if ((s->cfg->rerun_errors && queue_table_clear_errors(admin->conn, s, err, errlen) < 0) ||
+	    (s->cfg->recovery.rerun_stuck && queue_table_free_stuck(admin->conn, s, &m->ledger, err, errlen) < 0))
+		return -1;
+	s->pass = 2;
+	for (int i = 0; i < t->n_workers; i++) {
+		atomic_store(&t->w[i].saw_stop, false);
+		atomic_store(&t->w[i].finished, false);
+	}
+	for (; started < t->n_workers; started++)
+		if (worker_start(&t->w[started]) < 0)
+			break;
+	if (started < t->n_workers) {
+		for (int i = started; i < t->n_workers; i++)
+			atomic_store(&t->w[i].finished, true);
+		atomic_store(&s->stop, true);
+	}
+	monitor_watch(m, label);
+	for (int i = 0; i < started; i++)
+		pthread_join(t->w[i].thread, NULL);
+	if (started < t->n_workers) {
+		snprintf(err, errlen, "cannot start worker thread %d for the re-run", started);
+		return -1;
+	}
+	return 0;
+}
+
+/* The run's result with what the plan and choice say of it, and no figure yet. */
+static struct run_result result_of(const struct run_config *cfg, const struct strategy_choice *choice, int workers,
+				   int repeat, long arrivals)
+{
+	return (struct run_result){
+		.strategy = choice->ops->name,
+		.claim_mode = claim_mode_name(choice->mode),
+		.workers = workers,
+		.jobs = cfg->jobs,
+		.work_ms = cfg->work_ms,
+		.work_dist = work_dist_name(cfg->work_dist),
+		.duration_s = cfg->duration_s,
+		.arrival_rate = arrivals ? cfg->arrival_rate : 0,
+		.repeat = repeat,
+		.probes = { TABLE_PROBE_UNKNOWN, TABLE_PROBE_UNKNOWN },
+	};
+}
+
+/* Whether the run of s, once its first pass is over, has a second one (--rerun-errors, --rerun-stuck). */
+static bool reruns(const struct run_shared *s, const struct run_threads *t)
+{
+	return (s->cfg->rerun_errors || s->cfg->recovery.rerun_stuck) && s->cfg->duration_s <= 0 && !run_stopping(s) &&
+	       !any_aborted(t);
+}
+
+/*
+ * Says on stderr how many of what the strategy's workers must not still hold once stopped
+ * (advisory locks) they still hold, while they are still connected; nothing when none.
+ */
+static void report_leftovers(const struct admin *admin, const struct run_shared *s, const char *label)
+{
+	int64_t count = 0;
+	char why[512];
+
+	if (!admin->conn || !s->strategy->leftover_sql[s->db->kind])
+		return;
+	if (queue_table_leftovers(admin->conn, s, &count, why, sizeof(why)) < 0)
+		fprintf(stderr, "claimbench: %s: %s\n", label, why);
+	else if (count)
+		fprintf(stderr, "claimbench: %s: %lld %s of the run still held at its end: leaked\n", label,
+			(long long)count, s->strategy->leftover_what);
+}
+
+/*
+ * --verify: reads the server's record of the run into audit, unless the run was stopped
+ * (its give-backs are not compared) or the record cannot be read: says so on stderr then,
+ * and audit stays empty.
+ */
+static void read_audit(struct admin *admin, const struct run_shared *s, const char *label, struct audit_record *audit)
+{
+	char why[512];
+
+	if (!s->created_audit)
+		return;
+	if (run_stopping(s)) {
+		fprintf(stderr, "claimbench: %s: not verified: the run was stopped\n", label);
+		return;
+	}
+	if ((admin->conn && verify_audit_read(admin->conn, s, &audit->events, &audit->n, why, sizeof(why)) == 0) ||
+	    (admin_reconnected(admin) && verify_audit_read(admin->conn, s, &audit->events, &audit->n, why,
+							   sizeof(why)) == 0))
+		return;
+	fprintf(stderr, "claimbench: %s: not verified: %s\n", label, admin->conn ? why : "no connection");
+}
+
+/*
+ * Prints on stderr, under label, each figure on which --verify found the ledger and the
+ * server apart, and the claims it left out as in doubt.
+ */
+static void report_differences(const struct verify_outcome *v, const char *label)
+{
+	if (v->in_doubt)
+		fprintf(stderr, "claimbench: %s: verify: %zu claims committed while their answer was lost with the "
+			"connection (in no ledger): left out of the comparison\n", label, v->in_doubt);
+	for (size_t i = 0; i < v->n_diffs; i++)
+		fprintf(stderr, "claimbench: %s: verify: %s: ledger %lld, server %lld; jobs %s\n", label,
+			v->diffs[i].figure, (long long)v->diffs[i].ledger, (long long)v->diffs[i].server,
+			*v->diffs[i].jobs ? v->diffs[i].jobs : "-");
+}
+
+/*
+ * Runs the threads of t from the gate to their end, both passes, then reads the table's
+ * final state (and, with --verify, the server's record) and computes out. 0, or -1 with err.
+ */
+static int run_and_measure(struct admin *admin, struct monitor *m, struct run_threads *t, struct pressure *pressure,
+			   int workers, int producers, const char *label, struct run_result *out, char *err, size_t errlen)
+{
+	struct run_shared *s = m->s;
+	long total = s->backlog + s->arrivals;
+	struct job_state *final = calloc((size_t)total, sizeof(*final));
+	struct audit_record audit = { 0 };
+	char why[512];
+	bool have_final;
+	int rc = -1;
+
+	if (!final) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	table_probe_take(admin, s, &out->probes[PROBE_BEFORE], label);
+	if (start_and_wait(m, t, pressure, workers, producers, label, err, errlen) < 0)
+		goto out_free;
+	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
+		goto out_free;
+	if (run_stopping(s) && admin->conn)
+		s->db->set_lock_wait(admin->conn, RUN_STOPPING_LOCK_WAIT_MS);
+	else
+		table_probe_take(admin, s, &out->probes[PROBE_AFTER], label);
+	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
+	if (!have_final)
+		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
+	report_leftovers(admin, s, label);
+	read_audit(admin, s, label, &audit);
+	if (measure(s, m, have_final ? final : NULL, &audit, out, err, errlen) < 0 ||
+	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
+		goto out_free;
+	monitor_report_unstruck(m, label);
+	out->complete = !report_aborts(m, label) && !run_stopping(s) && have_final;
+	if (out->metrics.ledger_mismatches)
+		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
+			label, (unsigned long long)out->metrics.ledger_mismatches);
+	report_differences(&out->verify, label);
+	rc = 0;
+out_free:
+	free(audit.events);
+	free(final);
+	return rc;
+}
+
+int run_one(const struct run_plan *plan, const struct strategy_choice *choice, int workers, int repeat,
+	    struct run_result *out, char *err, size_t errlen)
+{
+	const struct run_config *cfg = plan->cfg;
+	long arrivals = run_config_arrivals(cfg), total = cfg->jobs + arrivals;
+	int producers = arrivals ? cfg->producers : 0;
+	struct run_shared s = {
+		.cfg = cfg,
+		.db = plan->db,
+		.strategy = choice->ops,
+		.strategy_config = cfg->strategy_configs[choice->kind].bytes,
+		.mode = choice->mode,
+		.pass = 1,
+		.backlog = cfg->jobs,
+		.arrivals = arrivals,
+		.target = plan->target,
+		.gate_lock = PTHREAD_MUTEX_INITIALIZER,
+		.gate_opened = PTHREAD_COND_INITIALIZER,
+	};
+	struct run_threads t = {
+		.w = calloc((size_t)workers, sizeof(*t.w)),
+		.p = calloc((size_t)producers + 1, sizeof(*t.p)),
+	};
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts,
+			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
+	struct pressure pressure = { 0 };
+	struct monitor m;
+	char label[256];
+	int rc = -1;
+
+	atomic_init(&s.stop, false);
+	atomic_init(&s.producers_running, 0);
+	atomic_init(&s.executions_started, 0);
+	atomic_init(&s.next_identity, workers);
+	atomic_init(&s.losses_in_a_row, 0);
+	atomic_init(&s.no_progress, false);
+	s.loss_limit = (long)workers * RUN_LOSSES_WITHOUT_PROGRESS_PER_WORKER;
+	if (s.loss_limit < RUN_MIN_LOSSES_WITHOUT_PROGRESS)
+		s.loss_limit = RUN_MIN_LOSSES_WITHOUT_PROGRESS;
+	*out = result_of(cfg, choice, workers, repeat, arrivals);
+	s.work_ns = plan->work_ns;
+	s.enqueued_ns = enqueue_times(cfg->jobs, total);
+	s.job_executions = execution_counters(total);
+	if (!t.w || !t.p || !s.work_ns || !s.enqueued_ns || !s.job_executions ||
+	    monitor_init(&m, &s, &t, &admin, &plan->restart) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
+	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
+		goto out_disconnect;
+	if (queue_table_create(admin.conn, &s, cfg->jobs, err, errlen) < 0)
+		goto out_drop;
+	if (cfg->verify && verify_audit_install(admin.conn, &s, err, errlen) < 0)
+		goto out_drop;
+	if (open_workers(&s, t.w, workers, err, errlen) < 0)
+		goto out_drop;
+	if (open_producers(&s, t.p, producers, err, errlen) < 0)
+		goto out_close_workers;
+	if (pressure_open(&pressure, &s, err, errlen) < 0)
+		goto out_close_pressure;
+	snprintf(label, sizeof(label), "%s %s x%d #%d%s%s%s", choice->ops->name, out->claim_mode, workers, repeat,
+		 *cfg->sweep ? " (" : "", cfg->sweep, *cfg->sweep ? ")" : "");
+	rc = run_and_measure(&admin, &m, &t, &pressure, workers, producers, label, out, err, errlen);
+out_close_pressure:
+	pressure_close(&pressure);
+	for (int i = 0; i < producers; i++)
+		producer_close(&t.p[i]);
+out_close_workers:
+	for (int i = 0; i < workers; i++)
+		worker_close(&t.w[i]);
+out_drop:
+	if (!run_leaves_tables(plan))
+		admin_drop_tables(&admin, &s);
+out_disconnect:
+	admin_close(&admin);
+	monitor_free(&m);
+out_free:
+	free(s.job_executions);
+	free(s.enqueued_ns);
+	free(t.p);
+	free(t.w);
+	if (rc < 0)
+		run_result_free(out);
+	return rc;
+}
+
+bool run_leaves_tables(const struct run_plan *plan)
+{
+	return !plan->cfg->target && signals_interrupted();
+}
+
+int run_check_statements(const struct run_plan *plan, const struct strategy_choice *choice, char *err, size_t errlen)
+{
+	struct run_shared s = {
+		.cfg = plan->cfg,
+		.db = plan->db,
+		.strategy = choice->ops,
+		.mode = choice->mode,
+		.target = plan->target,
+	};
+	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts,
+			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
+	int rc = -1;
+
+	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
+		goto out_disconnect;
+	if (queue_table_create(admin.conn, &s, 0, err, errlen) < 0)
+		goto out_drop;
+	rc = worker_check_strategy(&s, admin.conn, !plan->trust_scenario, err, errlen);
+out_drop:
+	admin_drop_tables(&admin, &s);
+out_disconnect:
+	admin_close(&admin);
+	return rc;
+}
+
+void run_result_free(struct run_result *r)
+{
+	free(r->per_worker);
+	r->per_worker = NULL;
+	free(r->series);
+	r->series = NULL;
+	r->n_series = 0;
+	free(r->holders);
+	r->holders = NULL;
+	r->n_holders = 0;
+	free(r->faults);
+	r->faults = NULL;
+	r->n_faults = 0;
+	free(r->samples);
+	r->samples = NULL;
+	r->n_samples = 0;
+	free(r->phases);
+	r->phases = NULL;
+	r->n_phases = 0;
+	for (int k = 0; k < PROBE_MOMENTS; k++)
+		table_probe_free(&r->probes[k]);
+	run_params_free(r);
+}

@@ -1,0 +1,171 @@
+/*
+ * The worker thread: waits at the start gate, then claim -> work -> complete until the
+ * queue is drained, the time is up or the run stops; errors are retried, a lost
+ * connection made anew, and a worker that cannot go on stops with its reason.
+ */
+#include <stdio.h>
+
+#include "base/clock.h"
+#include "queue/job.h"
+#include "queue/worker_loop.h"
+
+/* How long a worker keeps retrying lock contention (BUSY, 55P03 ...) without one success before it gives up. */
+#define WORKER_STALL_NS (30 * 1000000000LL)
+
+/*
+ * After an empty claim in a drain run: true when the producers are done and the table
+ * holds no unfinished job of w's class (new, or with leases active too: one may come
+ * back). The producers' flag is read first, with acquire order, so that the count sees
+ * every insert they committed.
+ */
+static bool drained(struct worker *w, bool *failed)
+{
+	const char *params[] = { w->queue };
+	int64_t remaining = -1;
+
+	*failed = false;
+	if (atomic_load_explicit(&w->shared->producers_running, memory_order_acquire) > 0)
+		return false;
+	*failed = worker_exec(w, SLOT_COUNT_UNFINISHED, 1, params, &remaining, 1) != 1;
+	return !*failed && remaining == 0;
+}
+
+/*
+ * After an error: whether w must stop (and why, in its abort reason). A lost connection
+ * is made anew; lock contention is what strategies are measured on, so it is retried for
+ * as long as WORKER_STALL_NS passes with no success; other errors end the worker after
+ * WORKER_MAX_CONSECUTIVE_ERRORS in a row.
+ */
+static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_success)
+{
+	const struct run_shared *s = w->shared;
+	enum error_kind kind = s->db->error_kind(w->conn);
+	char reason[sizeof(w->abort_reason)];
+
+	if (kind == ERR_CONNECTION_LOST)
+		return worker_reconnect(w) < 0;
+	if (error_kind_is_contention(kind)) {
+		if (clock_now_ns() - last_success < WORKER_STALL_NS)
+			return false;
+		snprintf(reason, sizeof(reason), "no success for %lld s of lock contention, the last: %s",
+			 WORKER_STALL_NS / 1000000000LL, s->db->error_message(w->conn));
+		worker_abort(w, reason);
+		return true;
+	}
+	if (++*consecutive_errors < WORKER_MAX_CONSECUTIVE_ERRORS)
+		return false;
+	snprintf(reason, sizeof(reason), "%d errors in a row, the last: %s", *consecutive_errors,
+		 s->db->error_message(w->conn));
+	worker_abort(w, reason);
+	return true;
+}
+
+/* Notes an empty claim made from claim_start to claim_end. 0, or -1 when the ledger cannot grow. */
+static int note_empty(struct worker *w, int64_t claim_start, int64_t claim_end)
+{
+	const struct run_shared *s = w->shared;
+	struct empty_claim e = {
+		.start_ns = claim_start - s->start_ns,
+		.end_ns = claim_end - s->start_ns,
+		.worker = w->index,
+	};
+
+	w->stats.empty++;
+	live_add(&w->live.empty, 1);
+	return ledger_add_empty(&w->ledger, &e);
+}
+
+/*
+ * After an empty claim: waits for new work the strategy's way (idle_wait) or sleeps the
+ * poll interval. 0, or -1 with the error counted on w's connection.
+ */
+static int wait_for_work(struct worker *w)
+{
+	const struct run_shared *s = w->shared;
+
+	if (s->strategy->idle_wait)
+		return s->strategy->idle_wait(w);
+	worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
+	return 0;
+}
+
+/* The thread: the claim loop from the start barrier to the end of the run. */
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run_shared *s = w->shared;
+	int consecutive_errors = 0, empty_streak = 0;
+	int64_t last_success;
+
+	run_wait_gate(s);
+	last_success = clock_now_ns();
+	while (!run_stopping(s)) {
+		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
+		enum claim_result r;
+		bool failed = false;
+		int n = 1;
+
+		if (s->deadline_ns && claim_start >= s->deadline_ns)
+			break;
+		w->held_flags = 0;
+		r = s->strategy->claim_batch ? s->strategy->claim_batch(w, w->batch, w->batch_max, &n)
+					     : s->strategy->claim(w, &job_id);
+		claim_end = clock_now_ns();
+		w->stats.claims++;
+		if (r != CLAIM_EMPTY)
+			empty_streak = 0;
+		if (r == CLAIM_OK) {
+			if (!run_stopping(s) && claim_start >= s->measured_from_ns)
+				hist_record(&w->stats.claim_latency, claim_end - claim_start);
+			live_add(&w->live.claimed, 1);
+			live_add(&w->live.claim_ns, (uint64_t)(claim_end - claim_start));
+			if ((s->strategy->claim_batch ? worker_execute_batch(w, n, claim_start, claim_end)
+						      : worker_execute(w, job_id, claim_start, claim_end)) < 0)
+				break;
+		} else if (r == CLAIM_EMPTY) {
+			if (note_empty(w, claim_start, claim_end) < 0) {
+				worker_abort(w, "out of memory for the ledger");
+				break;
+			}
+			if (empty_streak < s->cfg->empty_retries) {
+				empty_streak++;
+				w->stats.retries++;
+				continue;
+			}
+			empty_streak = 0;
+			if (!s->deadline_ns && drained(w, &failed))
+				break;
+			if (!failed)
+				failed = wait_for_work(w) < 0;
+		} else if (r == CLAIM_ERROR) {
+			if (w->aborted)	/* the claim broke its contract with the harness */
+				break;
+			failed = true;
+		} else if (r == CLAIM_BUSY) {
+			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
+			continue;
+		}
+		if (w->ledger_full) {
+			worker_abort(w, "out of memory for the ledger");
+			break;
+		}
+		if (!failed) {
+			consecutive_errors = 0;
+			last_success = clock_now_ns();
+			continue;
+		}
+		if (gives_up(w, &consecutive_errors, last_success))
+			break;
+		if (w->conn && error_kind_is_contention(s->db->error_kind(w->conn)))
+			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
+	}
+	worker_count_waits(w);
+	atomic_store(&w->saw_stop, true);
+	atomic_store(&w->finished, true);
+	return NULL;
+}
+
+int worker_start(struct worker *w)
+{
+	return pthread_create(&w->thread, NULL, worker_main, w) == 0 ? 0 : -1;
+}
