@@ -157,7 +157,7 @@ static enum claim_result advisory_claim(struct worker *w, int64_t *job_id)
 			return taken > 0 ? CLAIM_OK : CLAIM_ERROR;
 		}
 		w->stats.retries++;
-		if (run_stopping(w->shared))
+		if (run_stopping(&w->shared->gate))
 			return CLAIM_BUSY;
 	}
 }

@@ -52,7 +52,7 @@ static enum claim_result cas_claim(struct worker *w, int64_t *job_id)
 			return CLAIM_OK;
 		}
 		w->stats.retries++;
-		if (run_stopping(w->shared))
+		if (run_stopping(&w->shared->gate))
 			return CLAIM_BUSY;
 	}
 }

@@ -68,7 +68,7 @@ static enum claim_result notify_claim(struct worker *w, int64_t *job_id)
  */
 static bool drain_without_arrivals(const struct run_shared *s)
 {
-	return !s->deadline_ns && atomic_load_explicit(&s->producers_running, memory_order_acquire) == 0;
+	return !s->gate.deadline_ns && atomic_load_explicit(&s->producers_running, memory_order_acquire) == 0;
 }
 
 /*
@@ -83,9 +83,9 @@ static int notify_idle_wait(struct worker *w)
 	int64_t start = clock_now_ns(), until = start + MS_TO_NS(c->fallback_ms);
 	int64_t poll_until = start + MS_TO_NS(s->cfg->empty_wait_ms);
 
-	if (s->deadline_ns && s->deadline_ns < until)
-		until = s->deadline_ns;
-	while (!run_stopping(s)) {
+	if (s->gate.deadline_ns && s->gate.deadline_ns < until)
+		until = s->gate.deadline_ns;
+	while (!run_stopping(&s->gate)) {
 		int64_t left;
 		int rc;
 

@@ -127,7 +127,7 @@ static enum claim_result wait_turn(struct worker *w, const struct ticket_state *
 			return CLAIM_ERROR;
 		if (ahead < p->ticket_limit)
 			return CLAIM_OK;
-		if (run_stopping(w->shared))
+		if (run_stopping(&w->shared->gate))
 			return CLAIM_BUSY;
 		w->stats.retries++;
 		worker_pause_ns(w, MS_TO_NS(p->poll_ms));

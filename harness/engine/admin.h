@@ -1,7 +1,8 @@
 /*
- * The harness's own connection to the run's database: it creates the tables, reaps
- * expired leases and terminates server processes during the run, reads the final state
- * back and drops the tables. A lost connection (a server restart) is made anew.
+ * The harness's own connection to the run's database, in a run of either workload: it
+ * creates the tables, (in a queue run) reaps expired leases, terminates server processes
+ * and reads the final state back, and it drops the tables. A lost connection (a server
+ * restart) is made anew.
  */
 #ifndef CLAIMBENCH_ADMIN_H
 #define CLAIMBENCH_ADMIN_H
@@ -10,7 +11,6 @@
 #include <stddef.h>
 
 #include "db/backend.h"
-#include "queue/worker.h"
 #include "model/config.h"
 
 /* The admin connection and where it connects. */
@@ -46,18 +46,13 @@ void admin_close(struct admin *a);
 bool admin_reconnected(struct admin *a);
 
 /*
- * Reads the final state of the total jobs of s into final, connecting anew once after a
- * lost connection. 0, or -1 with err (why no connection could be made, when none was).
+ * Drops the run's tables with drop(tables, conn, err, errlen) (0, or -1 with err), which
+ * drops those the run created and only those, on a's connection, connecting anew once
+ * after a lost connection; once a signal has stopped the run it waits
+ * RUN_STOPPING_LOCK_WAIT_MS at most for another session's lock on them. Says on stderr,
+ * under label, when it cannot, unless the throwaway server is gone, and its tables with it.
  */
-int admin_read_final_state(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
-			   char *err, size_t errlen);
-
-/*
- * Drops the tables s created, connecting anew once after a lost connection; once a signal
- * has stopped the run it waits RUN_STOPPING_LOCK_WAIT_MS at most for another session's
- * lock on them. Says on stderr when it cannot, unless the throwaway server is gone, and
- * its tables with it.
- */
-void admin_drop_tables(struct admin *a, struct run_shared *s);
+void admin_drop_tables(struct admin *a, int (*drop)(void *tables, struct db_conn *conn, char *err, size_t errlen),
+		       void *tables, const char *label);
 
 #endif

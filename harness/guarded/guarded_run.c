@@ -2,11 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/clock.h"
 #include "engine/admin.h"
+#include "engine/run_plan.h"
 #include "guarded/guarded_run.h"
 #include "guarded/guarded_worker.h"
-#include "engine/signals.h"
 #include "model/metric_table.h"
 
 /* Acquisitions a worker is sized for per second of the run, up to RESERVED_S seconds, before its array grows. */
@@ -36,9 +35,9 @@ static struct run_result result_of(const struct run_config *cfg, const struct gu
 }
 
 /* Connects and prepares n workers. 0, or -1 with err (the opened ones are closed). */
-static int open_workers(const struct guarded_shared *g, struct guarded_worker *w, int n, char *err, size_t errlen)
+static int open_workers(struct guarded_shared *g, struct guarded_worker *w, int n, char *err, size_t errlen)
 {
-	double seconds = (double)duration_ns_of(g->run->cfg) / 1e9;
+	double seconds = (double)duration_ns_of(g->cfg) / 1e9;
 	size_t expected = (size_t)((seconds < RESERVED_S ? seconds : RESERVED_S) * EXPECTED_ACQS_PER_S) + 64;
 
 	for (int i = 0; i < n; i++) {
@@ -58,7 +57,7 @@ static int open_workers(const struct guarded_shared *g, struct guarded_worker *w
  * Starts the n workers, opens the gate and joins them. The number started; when fewer
  * than n, the run was stopped.
  */
-static int start_and_join(struct run_shared *s, struct guarded_worker *w, int n)
+static int start_and_join(struct guarded_shared *g, struct guarded_worker *w, int n)
 {
 	int started = 0;
 
@@ -66,8 +65,8 @@ static int start_and_join(struct run_shared *s, struct guarded_worker *w, int n)
 		if (guarded_worker_start(&w[started]) < 0)
 			break;
 	if (started < n)
-		atomic_store(&s->stop, true);
-	run_open_gate(s, duration_ns_of(s->cfg), 0);
+		atomic_store(&g->gate.stop, true);
+	run_open_gate(&g->gate, duration_ns_of(g->cfg), 0);
 	for (int i = 0; i < started; i++)
 		pthread_join(w[i].thread, NULL);
 	return started;
@@ -129,6 +128,12 @@ out:
 	return rc;
 }
 
+/* Drops the tables of t (a struct guarded_tables) that the run made, for admin_drop_tables. 0, or -1 with err. */
+static int drop_tables(void *t, struct db_conn *conn, char *err, size_t errlen)
+{
+	return guarded_tables_drop(t, conn, err, errlen);
+}
+
 /* Says on stderr why each aborted worker stopped. true when one did. */
 static bool report_aborts(const struct guarded_worker *w, int n, const char *label)
 {
@@ -147,30 +152,23 @@ int guarded_run_one(const struct run_plan *plan, const struct guard_ops *guard, 
 		    struct run_result *out, char *err, size_t errlen)
 {
 	const struct run_config *cfg = plan->cfg;
-	struct run_shared s = {
-		.cfg = cfg,
-		.db = plan->db,
-		.target = plan->target,
-		.pass = 1,
-		.gate_lock = PTHREAD_MUTEX_INITIALIZER,
-		.gate_opened = PTHREAD_COND_INITIALIZER,
-	};
 	struct guarded_tables tables = { .db = plan->db, .workload = (enum workload)cfg->guarded.workload };
-	struct guarded_shared g = { .run = &s, .guard = guard, .tables = &tables };
+	struct guarded_shared g = {
+		.cfg = cfg, .db = plan->db, .target = plan->target, .guard = guard, .tables = &tables,
+	};
 	struct guarded_worker *w = calloc((size_t)workers, sizeof(*w));
 	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts,
 			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
-	char label[256], why[512];
+	char label[256];
 	int started, rc = -1;
 
-	atomic_init(&s.stop, false);
 	*out = result_of(cfg, guard, workers, repeat);
-	snprintf(label, sizeof(label), "%s %s x%d #%d%s%s%s", guard->name, out->claim_mode, workers, repeat,
-		 *cfg->sweep ? " (" : "", cfg->sweep, *cfg->sweep ? ")" : "");
+	run_label(label, sizeof(label), cfg, guard->name, out->claim_mode, workers, repeat);
 	if (!w) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	run_gate_init(&g.gate);
 	if (admin_open(&admin, err, errlen) < 0 ||
 	    guarded_tables_name(&tables, admin.conn, cfg->table_prefix, err, errlen) < 0)
 		goto out_disconnect;
@@ -178,25 +176,22 @@ int guarded_run_one(const struct run_plan *plan, const struct guard_ops *guard, 
 		goto out_drop;
 	if (open_workers(&g, w, workers, err, errlen) < 0)
 		goto out_drop;
-	started = start_and_join(&s, w, workers);
+	started = start_and_join(&g, w, workers);
 	if (measure(cfg, w, started, out) < 0) {
 		snprintf(err, errlen, "out of memory computing the figures");
 		goto out_close;
 	}
-	out->complete = !report_aborts(w, started, label) && started == workers && !run_stopping(&s);
+	out->complete = !report_aborts(w, started, label) && started == workers && !run_stopping(&g.gate);
 	rc = 0;
 out_close:
 	for (int i = 0; i < workers; i++)
 		guarded_worker_close(&w[i]);
 out_drop:
-	if (admin.conn && signals_interrupted())
-		plan->db->set_lock_wait(admin.conn, RUN_STOPPING_LOCK_WAIT_MS);
-	if (admin.conn && !run_leaves_tables(plan) &&
-	    guarded_tables_drop(&tables, admin.conn, why, sizeof(why)) < 0)
-		fprintf(stderr, "claimbench: %s: %s; its tables are left behind (claimbench cleanup removes them)\n",
-			label, why);
+	if (!run_leaves_tables(plan))
+		admin_drop_tables(&admin, drop_tables, &tables, label);
 out_disconnect:
 	admin_close(&admin);
+	run_gate_destroy(&g.gate);
 	free(w);
 	if (rc < 0)
 		run_result_free(out);

@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
+#include "engine/run_plan.h"
 #include "plugin/guard.h"
-#include "queue/run.h"
 #include "model/result.h"
 
 /* How long a guarded run lasts when --duration does not say: it has no backlog to drain. */

@@ -1,8 +1,7 @@
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "db/ownership.h"
+#include "engine/run_tables.h"
 #include "guarded/guarded_tables.h"
 
 /* The DDL of the cache, per dialect: CACHE_SLOTS rows as of period 0, version 0. */
@@ -84,62 +83,22 @@ int guarded_statement_params(enum guarded_slot slot)
 	return slot < GSLOT_COUNT ? statement_params[slot] : 0;
 }
 
-int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *buf, size_t len)
-{
-	return sql_expand(tmpl, &t->names, buf, len);
-}
-
 int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
 			size_t errlen)
 {
 	char own[64];
 
-	if (!prefix) {
-		snprintf(own, sizeof(own), "claimbench_%ld_", (long)getpid());
-		prefix = own;
-	}
-	snprintf(t->cache_name, sizeof(t->cache_name), "%scache", prefix);
-	snprintf(t->control_name, sizeof(t->control_name), "%scontrol", prefix);
-	if (t->db->quote_identifier(conn, t->cache_name, t->cache, sizeof(t->cache)) < 0 ||
-	    t->db->quote_identifier(conn, t->control_name, t->control, sizeof(t->control)) < 0) {
-		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
+	run_tables_prefix(prefix, own, sizeof(own));
+	if (run_table_name(t->db, conn, own, "cache", t->cache_name, sizeof(t->cache_name), t->cache, sizeof(t->cache),
+			   err, errlen) < 0 ||
+	    run_table_name(t->db, conn, own, "control", t->control_name, sizeof(t->control_name), t->control,
+			   sizeof(t->control), err, errlen) < 0)
 		return -1;
-	}
 	owner_self(&t->owner);
 	t->names = (struct sql_names){
 		.cache = t->cache, .control = t->control, .owner = &t->owner, .dialect = t->db->kind,
 	};
 	return 0;
-}
-
-/* Expands tmpl and runs it on conn. 0, or -1 with err naming what. */
-static int run_sql(const struct guarded_tables *t, struct db_conn *conn, const char *tmpl, const char *what,
-		   char *err, size_t errlen)
-{
-	char sql[2048];
-
-	if (guarded_sql_expand(t, tmpl, sql, sizeof(sql)) < 0) {
-		snprintf(err, errlen, "%s: statement too long", what);
-		return -1;
-	}
-	if (t->db->exec(conn, sql) < 0) {
-		snprintf(err, errlen, "%s: %s", what, t->db->error_message(conn));
-		return -1;
-	}
-	return 0;
-}
-
-/* Expands ddl, which creates the table name with its note, and runs it in one transaction. 0, or -1 with err. */
-static int create_table(const struct guarded_tables *t, struct db_conn *conn, const char *ddl, const char *name,
-			const char *what, char *err, size_t errlen)
-{
-	char sql[2048];
-
-	if (guarded_sql_expand(t, ddl, sql, sizeof(sql)) < 0) {
-		snprintf(err, errlen, "%s: statement too long", what);
-		return -1;
-	}
-	return owner_create_table(t->db, conn, sql, name, what, err, errlen);
 }
 
 int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
@@ -149,11 +108,13 @@ int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *
 	if (owner_refuse_existing(t->db, conn, t->cache_name, err, errlen) < 0 ||
 	    owner_refuse_existing(t->db, conn, t->control_name, err, errlen) < 0)
 		return -1;
-	if (create_table(t, conn, create_cache_sql[k], t->cache_name, "creating the cache", err, errlen) < 0)
+	if (run_tables_create(t->db, conn, &t->names, create_cache_sql[k], t->cache_name, "creating the cache", err,
+			      errlen) < 0)
 		return -1;
 	t->created_cache = true;
-	if (create_table(t, conn, t->workload == WORKLOAD_RESOURCE ? create_line_sql[k] : create_status_sql[k],
-			 t->control_name, "creating the control table", err, errlen) < 0)
+	if (run_tables_create(t->db, conn, &t->names,
+			      t->workload == WORKLOAD_RESOURCE ? create_line_sql[k] : create_status_sql[k],
+			      t->control_name, "creating the control table", err, errlen) < 0)
 		return -1;
 	t->created_control = true;
 	return 0;
@@ -162,10 +123,12 @@ int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *
 int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
 {
 	if (t->created_control &&
-	    run_sql(t, conn, "DROP TABLE IF EXISTS {control}", "dropping the control table", err, errlen) < 0)
+	    run_tables_exec(t->db, conn, &t->names, "DROP TABLE IF EXISTS {control}", "dropping the control table", err,
+			    errlen) < 0)
 		return -1;
 	t->created_control = false;
-	if (t->created_cache && run_sql(t, conn, "DROP TABLE IF EXISTS {cache}", "dropping the cache", err, errlen) < 0)
+	if (t->created_cache && run_tables_exec(t->db, conn, &t->names, "DROP TABLE IF EXISTS {cache}",
+						"dropping the cache", err, errlen) < 0)
 		return -1;
 	t->created_cache = false;
 	return 0;

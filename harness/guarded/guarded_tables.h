@@ -73,12 +73,6 @@ int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *
 int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen);
 
 /*
- * Writes tmpl into buf with {cache}, {control} and {mark:...} replaced as t's names say
- * (sql_expand). 0, or -1 when it does not fit.
- */
-int guarded_sql_expand(const struct guarded_tables *t, const char *tmpl, char *buf, size_t len);
-
-/*
  * The harness's statement of slot (GSLOT_COMMIT and above) in dialect, {cache} and
  * {control} not yet expanded; truncates: the cache is emptied with TRUNCATE. NULL: none.
  */

@@ -12,20 +12,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plugin/guard.h"
+#include "db/backend.h"
+#include "engine/run_gate.h"
 #include "guarded/guarded_tables.h"
-#include "queue/run_shared.h"
+#include "plugin/guard.h"
 #include "measure/acquisitions.h"
 
-/* What the workers of one guarded run share besides run_shared; read-only during the run. */
+/* What the workers of one guarded run share; read-only during the run but for gate's stop. */
 struct guarded_shared {
-	struct run_shared *run;			/* settings, driver, target, gate and stop */
+	const struct run_config *cfg;		/* the invocation's settings */
+	const struct backend_ops *db;		/* the backend driver */
+	const char *target;			/* where the workers connect */
+	struct run_gate gate;			/* the start gate, the run's instants and its stop */
 	const struct guard_ops *guard;		/* the guard under test */
 	const struct guarded_tables *tables;	/* the run's tables */
 };
 
+/* One worker of a guarded run; its own thread's alone once started, read by the run once joined. */
 struct guarded_worker {
-	const struct guarded_shared *g;		/* what the run's workers share */
+	struct guarded_shared *g;		/* what the run's workers share */
 	int seat;				/* its index, 0..workers-1; exclusive-use's seat 0 is the refresher */
 	pthread_t thread;			/* its thread, once started */
 	struct db_conn *conn;			/* its connection */
@@ -45,7 +50,7 @@ struct guarded_worker {
  * prepares the statements and sizes its acquisitions for expected entries. 0, or -1 with
  * err (nothing left open).
  */
-int guarded_worker_open(struct guarded_worker *w, const struct guarded_shared *g, int seat, size_t expected,
+int guarded_worker_open(struct guarded_worker *w, struct guarded_shared *g, int seat, size_t expected,
 			char *err, size_t errlen);
 
 /* Starts w's thread: it waits for the gate, then works until the run's end. 0, or -1. */

@@ -31,7 +31,7 @@ struct job_in_hand {
 static void note_fault(struct worker *w, enum fault_kind kind, int64_t job)
 {
 	struct fault_record f = {
-		.at_ns = clock_now_ns() - w->shared->start_ns,
+		.at_ns = clock_now_ns() - w->shared->gate.start_ns,
 		.job_id = job,
 		.kind = kind,
 		.worker = w->index,
@@ -120,7 +120,7 @@ static enum work_end work(struct worker *w, struct job_in_hand *j, int64_t *next
 		int pending = atomic_exchange(&w->pending_fault, 0);
 		int64_t before, slice;
 
-		if (run_stopping(s)) {
+		if (run_stopping(&s->gate)) {
 			end = WORK_STOPPED;
 			break;
 		}
@@ -134,7 +134,7 @@ static enum work_end work(struct worker *w, struct job_in_hand *j, int64_t *next
 		before = clock_now_ns();
 		if (before >= next) {
 			if (!beat(w, j->id)) {
-				end = run_stopping(s) ? WORK_STOPPED : WORK_ABANDONED;
+				end = run_stopping(&s->gate) ? WORK_STOPPED : WORK_ABANDONED;
 				break;
 			}
 			next = clock_now_ns() + beat_ns;
@@ -183,7 +183,7 @@ static int complete(struct worker *w, int64_t job, int slot, int64_t *lost_at)
 	int rc = st->finish ? st->finish(w, job, slot) : worker_finish(w, job, slot);
 
 	*lost_at = 0;
-	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(w->shared))
+	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(&w->shared->gate))
 		return rc;
 	*lost_at = clock_now_ns();
 	if (worker_reconnect(w) < 0)
@@ -212,8 +212,8 @@ static struct execution execution_of(const struct worker *w, int64_t job_id, int
 {
 	return (struct execution){
 		.job_id = job_id,
-		.claim_start_ns = claim_start - w->shared->start_ns,
-		.start_ns = in_hand - w->shared->start_ns,
+		.claim_start_ns = claim_start - w->shared->gate.start_ns,
+		.start_ns = in_hand - w->shared->gate.start_ns,
 		.worker = w->index,
 		.identity = w->identity,
 	};
@@ -251,11 +251,11 @@ static int note_execution(struct worker *w, struct execution *e, int64_t end)
 {
 	const struct run_shared *s = w->shared;
 
-	e->end_ns = end - s->start_ns;
+	e->end_ns = end - s->gate.start_ns;
 	if (e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED)
 		run_note_progress(w->shared);
 	if (e->outcome == EXEC_DONE) {
-		w->stats.completed += end >= s->measured_from_ns;
+		w->stats.completed += end >= s->gate.measured_from_ns;
 		live_add(&w->live.completed, 1);
 	}
 	if (ledger_add_execution(&w->ledger, e) < 0 || w->ledger_full) {
@@ -318,7 +318,7 @@ static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 	bool committed = false;
 
 	*lost_at = 0;
-	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(w->shared))
+	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(&w->shared->gate))
 		return rc;
 	*lost_at = clock_now_ns();
 	if (worker_reconnect(w) < 0)

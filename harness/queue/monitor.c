@@ -83,7 +83,7 @@ static void note_fault(struct monitor *m, enum fault_kind kind, int worker, int6
 		       int64_t duration_ns)
 {
 	struct fault_record f = {
-		.at_ns = at_ns - m->s->start_ns,
+		.at_ns = at_ns - m->s->gate.start_ns,
 		.duration_ns = duration_ns,
 		.job_id = job,
 		.kind = kind,
@@ -186,7 +186,7 @@ static int pick_worker(const struct monitor *m, enum fault_kind kind, bool with_
 	return fault_pick(m->s->cfg->seed, kind, m->clocks[kind].next, eligible, (size_t)n);
 }
 
-/* run_stopping for a server_restart's fn, which knows nothing of the run: run is the run's struct run_shared. */
+/* run_stopping for a server_restart's fn, which knows nothing of the run: run is the run's struct run_gate. */
 static bool run_is_stopping(const void *run)
 {
 	return run_stopping(run);
@@ -202,7 +202,7 @@ static void restart_server(struct monitor *m)
 		fail(m, "the server cannot be restarted");
 		return;
 	}
-	if (m->restart->fn(m->restart->ctx, run_is_stopping, m->s, err, sizeof(err)) < 0) {
+	if (m->restart->fn(m->restart->ctx, run_is_stopping, &m->s->gate, err, sizeof(err)) < 0) {
 		snprintf(why, sizeof(why), "restarting the server: %s", err);
 		fail(m, why);
 	}
@@ -260,7 +260,7 @@ static void reap(struct monitor *m, int64_t now)
 static void inject(struct monitor *m)
 {
 	int64_t now = clock_now_ns();
-	double elapsed_s = (double)(now - m->s->start_ns) / 1e9;
+	double elapsed_s = (double)(now - m->s->gate.start_ns) / 1e9;
 
 	serve_kill_requests(m);
 	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
@@ -283,7 +283,7 @@ static void watch_server(struct monitor *m, int64_t now)
 	if (!admin_server_gone(m->admin))
 		return;
 	fail(m, ADMIN_SERVER_GONE);
-	atomic_store(&m->s->stop, true);
+	atomic_store(&m->s->gate.stop, true);
 }
 
 void monitor_watch(struct monitor *m, const char *label)
@@ -296,12 +296,12 @@ void monitor_watch(struct monitor *m, const char *label)
 
 	progress_init(&p, stderr, !cfg->no_progress);
 	if (!m->lines_ready)
-		interval_lines_init(&m->lines, stderr, cfg->progress_interval_s, s->start_ns, s->measured_from_ns,
+		interval_lines_init(&m->lines, stderr, cfg->progress_interval_s, s->gate.start_ns, s->gate.measured_from_ns,
 				    m->t->n_producers > 0);
 	m->lines_ready = true;
 	while (!all_finished(m->t)) {
-		if (run_stopping(s)) {
-			atomic_store(&s->stop, true);
+		if (run_stopping(&s->gate)) {
+			atomic_store(&s->gate.stop, true);
 			if (clock_now_ns() >= next_cancel) {
 				signals_cancel_again();
 				next_cancel = clock_now_ns() + RECANCEL_INTERVAL_NS;
@@ -311,7 +311,7 @@ void monitor_watch(struct monitor *m, const char *label)
 			watch_server(m, clock_now_ns());
 		}
 		now = clock_now_ns();
-		if (!run_stopping(s))
+		if (!run_stopping(&s->gate))
 			sampler_take_if_due(&m->sampler, m->t, now);
 		totals = live_totals(m->t);
 		if (interval_lines_due(&m->lines, now)) {
@@ -319,7 +319,7 @@ void monitor_watch(struct monitor *m, const char *label)
 			interval_lines_print(&m->lines, label, &totals, now);
 		}
 		progress_update(&p, label, totals.completed, cfg->duration_s > 0 ? 0 : (uint64_t)(s->backlog + s->arrivals),
-				now - s->start_ns);
+				now - s->gate.start_ns);
 		clock_sleep_ns(MONITOR_INTERVAL_NS);
 	}
 	progress_clear(&p);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "engine/admin.h"
+#include "engine/run_plan.h"
 #include "queue/fault.h"
 #include "queue/interval_lines.h"
 #include "queue/producer.h"
@@ -21,19 +22,6 @@
 #include "queue/worker.h"
 #include "measure/ledger.h"
 
-
-/*
- * How the server is restarted for a restart fault: fn(ctx, stopping, run, err, errlen)
- * restarts it in immediate mode and returns once it accepts connections again, 0, or -1
- * with err; it gives up early once stopping(run) says the run stops (for any of the run's
- * reasons: a signal, no progress, the end of a timed run). fn NULL: it cannot be (the
- * invocation refuses --restart-at then).
- */
-struct server_restart {
-	int (*fn)(void *ctx, bool (*stopping)(const void *run), const void *run, char *err,
-		  size_t errlen);			/* restarts the server */
-	void *ctx;					/* what fn is given */
-};
 
 /* A monitor's state across the passes of one run. */
 struct monitor {

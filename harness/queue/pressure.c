@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/session.h"
 #include "queue/pressure.h"
-#include "engine/signals.h"
 
 /* How a snapshot is taken and held, per dialect: the BEGIN, then a read of the queue table (%s). */
 static const char *const snapshot_begin_sql[BACKEND_COUNT] = {
@@ -12,22 +12,6 @@ static const char *const snapshot_begin_sql[BACKEND_COUNT] = {
 	[BACKEND_SQLITE] = "BEGIN",
 };
 static const char snapshot_read_sql[] = "SELECT count(*) FROM %s";
-
-/* Connects *conn for p and has a signal cancel its statements. 0, or -1 with err. */
-static int connect_one(struct pressure *p, struct db_conn **conn, char *err, size_t errlen)
-{
-	const struct backend_ops *db = p->s->db;
-
-	if (db->connect(p->s->target, &p->s->cfg->db_opts, conn, err, errlen) < 0)
-		return -1;
-	if (signals_watch(db, *conn, &p->saw_stop) < 0) {
-		db->disconnect(*conn);
-		*conn = NULL;
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	return 0;
-}
 
 /* Orders two instants for qsort. */
 static int cmp_instant(const void *a, const void *b)
@@ -48,9 +32,11 @@ int pressure_open(struct pressure *p, struct run_shared *s, char *err, size_t er
 	qsort(p->vacuum_at_s, p->n_vacuums, sizeof(p->vacuum_at_s[0]), cmp_instant);
 	atomic_init(&p->quit, false);
 	atomic_init(&p->saw_stop, false);
-	if (plan->snapshot_s > 0 && connect_one(p, &p->holder, err, errlen) < 0)
+	if (plan->snapshot_s > 0 &&
+	    session_open(s->db, s->target, &s->cfg->db_opts, &p->saw_stop, &p->holder, err, errlen) < 0)
 		return -1;
-	if (p->n_vacuums && connect_one(p, &p->vacuumer, err, errlen) < 0)
+	if (p->n_vacuums &&
+	    session_open(s->db, s->target, &s->cfg->db_opts, &p->saw_stop, &p->vacuumer, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -78,7 +64,7 @@ static void note_phase(struct pressure *p, enum phase_kind kind, int64_t from_ns
 	if (p->n_phases == PRESSURE_MAX_PHASES)
 		return;
 	p->phases[p->n_phases++] = (struct phase_record){
-		.kind = kind, .at_ns = from_ns - p->s->start_ns, .duration_ns = clock_now_ns() - from_ns,
+		.kind = kind, .at_ns = from_ns - p->s->gate.start_ns, .duration_ns = clock_now_ns() - from_ns,
 	};
 }
 
@@ -126,7 +112,7 @@ enum pressure_event {
 static enum pressure_event next_event(const struct pressure *p, int stage, size_t next_vacuum, int64_t *at)
 {
 	const struct pressure_plan *plan = &p->s->cfg->pressure;
-	int64_t start = p->s->start_ns, vacuum_at;
+	int64_t start = p->s->gate.start_ns, vacuum_at;
 	enum pressure_event event = EVENT_NONE;
 
 	*at = INT64_MAX;
@@ -156,8 +142,8 @@ static void *pressure_main(void *arg)
 	int64_t held_from = 0, at;
 	enum pressure_event event;
 
-	run_wait_gate(p->s);
-	while ((event = next_event(p, stage, next_vacuum, &at)) != EVENT_NONE && run_sleep_until(p->s, at, &p->quit)) {
+	run_wait_gate(&p->s->gate);
+	while ((event = next_event(p, stage, next_vacuum, &at)) != EVENT_NONE && run_sleep_until(&p->s->gate, at, &p->quit)) {
 		if (event == EVENT_VACUUM) {
 			vacuum(p);
 			next_vacuum++;
@@ -202,11 +188,6 @@ void pressure_close(struct pressure *p)
 {
 	struct db_conn **conns[] = { &p->holder, &p->vacuumer };
 
-	for (size_t i = 0; i < sizeof(conns) / sizeof(conns[0]); i++) {
-		if (!*conns[i])
-			continue;
-		signals_unwatch(*conns[i]);
-		p->s->db->disconnect(*conns[i]);
-		*conns[i] = NULL;
-	}
+	for (size_t i = 0; i < sizeof(conns) / sizeof(conns[0]); i++)
+		session_close(p->s->db, conns[i], false);
 }

@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/session.h"
+#include "engine/sql_template.h"
+#include "engine/statement.h"
 #include "queue/producer.h"
 #include "queue/reconnect.h"
-#include "engine/signals.h"
-#include "engine/sql_template.h"
 
 /* The statement slot of the INSERT on a producer's connection. */
 #define SLOT_INSERT 0
@@ -29,16 +30,6 @@
 static const char *const insert_sql =
 	"INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING";
 
-/* Closes p's connection, if any. */
-static void disconnect(struct producer *p)
-{
-	if (!p->conn)
-		return;
-	signals_unwatch(p->conn);
-	p->shared->db->disconnect(p->conn);
-	p->conn = NULL;
-}
-
 /*
  * Connects p (a struct producer) and prepares its INSERT: the strategy's insert_sql if it
  * has one (notify's sends a notification with it), else the harness's. 0, or -1 with err
@@ -49,29 +40,19 @@ static int connect_producer(void *arg, char *err, size_t errlen)
 	struct producer *p = arg;
 	const struct run_shared *s = p->shared;
 	const char *tmpl = s->strategy->insert_sql[s->db->kind];
-	char sql[1024];
 
-	if (s->db->connect(s->target, &s->cfg->db_opts, &p->conn, err, errlen) < 0)
+	if (session_open(s->db, s->target, &s->cfg->db_opts, &p->finished, &p->conn, err, errlen) < 0)
 		return -1;
-	if (signals_watch(s->db, p->conn, &p->finished) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
 	if (s->created_audit && s->db->name_session(p->conn, -1) < 0) {
 		snprintf(err, errlen, "naming the session for the audit: %s", s->db->error_message(p->conn));
 		goto fail;
 	}
-	if (sql_expand(tmpl ? tmpl : insert_sql, &s->names, sql, sizeof(sql)) < 0) {
-		snprintf(err, errlen, "the INSERT is too long");
+	if (statement_prepare(s->db, p->conn, &s->names, SLOT_INSERT, tmpl ? tmpl : insert_sql, 3,
+			      "preparing the INSERT", err, errlen) < 0)
 		goto fail;
-	}
-	if (s->db->prepare(p->conn, SLOT_INSERT, sql, 3) < 0) {
-		snprintf(err, errlen, "preparing the INSERT: %s", s->db->error_message(p->conn));
-		goto fail;
-	}
 	return 0;
 fail:
-	disconnect(p);
+	session_close(s->db, &p->conn, false);
 	return -1;
 }
 
@@ -95,7 +76,7 @@ int producer_open(struct producer *p, struct run_shared *shared, int index, char
 
 void producer_close(struct producer *p)
 {
-	disconnect(p);
+	session_close(p->shared->db, &p->conn, false);
 	ledger_free(&p->ledger);
 }
 
@@ -117,7 +98,7 @@ static bool wait_until(const struct run_shared *s, int64_t at_ns)
 	for (;;) {
 		int64_t now = clock_now_ns();
 
-		if (run_stopping(s))
+		if (run_stopping(&s->gate))
 			return false;
 		if (now >= at_ns)
 			return true;
@@ -147,17 +128,17 @@ static int insert_job(struct producer *p, int64_t id, bool *oom)
 
 	snprintf(payload, sizeof(payload), "job %" PRId64, id);
 	if (s->db->exec_rows(p->conn, SLOT_INSERT, 3, params, NULL, 0, 0) >= 0) {
-		s->enqueued_ns[id - 1] = clock_now_ns() - s->start_ns;
+		s->enqueued_ns[id - 1] = clock_now_ns() - s->gate.start_ns;
 		p->stats.inserted++;
 		live_add(&p->live.inserted, 1);
 		return 0;
 	}
-	if (run_stopping(s))
+	if (run_stopping(&s->gate))
 		return -1;
 	now = clock_now_ns();
 	p->stats.errors[s->db->error_kind(p->conn)]++;
 	live_add(&p->live.errors, 1);
-	*oom = ledger_add_error(&p->ledger, now - s->start_ns) < 0;
+	*oom = ledger_add_error(&p->ledger, now - s->gate.start_ns) < 0;
 	return -1;
 }
 
@@ -170,11 +151,11 @@ static void *producer_main(void *arg)
 	bool retry = false, oom = false;
 	long k = p->index;
 
-	run_wait_gate(s);
+	run_wait_gate(&s->gate);
 	while (k < s->arrivals) {
-		int64_t due = s->start_ns + producer_due_ns(k, s->cfg->arrival_rate);
+		int64_t due = s->gate.start_ns + producer_due_ns(k, s->cfg->arrival_rate);
 
-		if (s->deadline_ns && due >= s->deadline_ns)
+		if (s->gate.deadline_ns && due >= s->gate.deadline_ns)
 			break;
 		if (!wait_until(s, due))
 			break;
@@ -193,7 +174,7 @@ static void *producer_main(void *arg)
 		if (s->db->error_kind(p->conn) == ERR_CONNECTION_LOST) {
 			char why[sizeof(p->abort_reason)];
 
-			disconnect(p);
+			session_close(p->shared->db, &p->conn, false);
 			if (run_reconnect(s, connect_producer, p, why, sizeof(why)) < 0) {
 				if (*why)
 					producer_abort(p, why);

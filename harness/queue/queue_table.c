@@ -3,8 +3,9 @@
 
 #include "base/clock.h"
 #include "db/ownership.h"
-#include "queue/queue_table.h"
+#include "engine/run_tables.h"
 #include "engine/sql_template.h"
+#include "queue/queue_table.h"
 #include "queue/verify_audit.h"
 
 /*
@@ -67,43 +68,13 @@ static const char *const final_state_sql =
 static const char *const drop_jobs_sql = "DROP TABLE IF EXISTS {jobs}";
 static const char *const drop_tickets_sql = "DROP TABLE IF EXISTS {tickets}";
 
-/* Expands tmpl for s and runs it on conn. 0, or -1 with err naming what. */
-static int run_sql(struct db_conn *conn, const struct run_shared *s, const char *tmpl, const char *what,
-		   char *err, size_t errlen)
-{
-	char sql[4096];
-
-	if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
-		snprintf(err, errlen, "%s: statement too long", what);
-		return -1;
-	}
-	if (s->db->exec(conn, sql) < 0) {
-		snprintf(err, errlen, "%s: %s", what, s->db->error_message(conn));
-		return -1;
-	}
-	return 0;
-}
-
-/* Expands tmpl, which creates the table name with its note, and runs it in one transaction. 0, or -1 with err. */
-static int create_table(struct db_conn *conn, const struct run_shared *s, const char *tmpl, const char *name,
-			const char *what, char *err, size_t errlen)
-{
-	char sql[4096];
-
-	if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
-		snprintf(err, errlen, "%s: statement too long", what);
-		return -1;
-	}
-	return owner_create_table(s->db, conn, sql, name, what, err, errlen);
-}
-
 /*
  * Whether the run of s was stopped before the setup's next step (which a signal that came
  * after the last cancel could not cancel): true with err saying so.
  */
 static bool stopped_before(const struct run_shared *s, const char *step, char *err, size_t errlen)
 {
-	if (!run_stopping(s))
+	if (!run_stopping(&s->gate))
 		return false;
 	snprintf(err, errlen, "stopped before %s", step);
 	return true;
@@ -116,11 +87,13 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 	if (owner_refuse_existing(s->db, conn, s->jobs_name, err, errlen) < 0 ||
 	    owner_refuse_existing(s->db, conn, s->tickets_name, err, errlen) < 0)
 		return -1;
-	if (create_table(conn, s, create_sql[s->db->kind], s->jobs_name, "creating the queue table", err, errlen) < 0)
+	if (run_tables_create(s->db, conn, &s->names, create_sql[s->db->kind], s->jobs_name, "creating the queue table",
+			      err, errlen) < 0)
 		return -1;
 	s->created_jobs = true;
 	if (setup && (stopped_before(s, "creating the strategy's tables", err, errlen) ||
-		      create_table(conn, s, setup, s->tickets_name, "creating the strategy's tables", err, errlen) < 0))
+		      run_tables_create(s->db, conn, &s->names, setup, s->tickets_name, "creating the strategy's tables", err,
+				errlen) < 0))
 		return -1;
 	s->created_tickets = setup != NULL;
 	if (stopped_before(s, "loading the jobs", err, errlen))
@@ -130,11 +103,13 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 		return -1;
 	}
 	if (publish_counters_sql[s->db->kind] &&
-	    run_sql(conn, s, publish_counters_sql[s->db->kind], "publishing the load's counters", err, errlen) < 0)
+	    run_tables_exec(s->db, conn, &s->names, publish_counters_sql[s->db->kind], "publishing the load's counters",
+			    err, errlen) < 0)
 		return -1;
 	if (stopped_before(s, "analysing the queue table", err, errlen))
 		return -1;
-	return run_sql(conn, s, analyze_sql[s->db->kind], "analysing the queue table", err, errlen);
+	return run_tables_exec(s->db, conn, &s->names, analyze_sql[s->db->kind], "analysing the queue table", err,
+			       errlen);
 }
 
 /* Where final-state rows go. */
@@ -211,8 +186,9 @@ int queue_table_leftovers(struct db_conn *conn, const struct run_shared *s, int6
 
 int queue_table_clear_errors(struct db_conn *conn, const struct run_shared *s, char *err, size_t errlen)
 {
-	return run_sql(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL WHERE status = 'error'",
-		       "clearing the errors", err, errlen);
+	return run_tables_exec(s->db, conn, &s->names,
+			       "UPDATE {jobs} SET status = 'new', claimed_by = NULL WHERE status = 'error'",
+			       "clearing the errors", err, errlen);
 }
 
 /* Where give_back_rows notes each job a statement gave back. */
@@ -243,7 +219,7 @@ static int note_return(void *ctx, const int64_t *cols, int ncols)
 static int give_back_rows(struct db_conn *conn, const struct run_shared *s, const char *sql_template,
 			  const char *doing, struct ledger *l, uint64_t *count, char *err, size_t errlen)
 {
-	struct returns_ctx ctx = { .ledger = l, .start_ns = clock_now_ns() - s->start_ns };
+	struct returns_ctx ctx = { .ledger = l, .start_ns = clock_now_ns() - s->gate.start_ns };
 	size_t first = l->n_returns;
 	char sql[1024];
 	int64_t end;
@@ -256,7 +232,7 @@ static int give_back_rows(struct db_conn *conn, const struct run_shared *s, cons
 		snprintf(err, errlen, "%s: %s", doing, s->db->error_message(conn));
 		return -1;
 	}
-	end = clock_now_ns() - s->start_ns;
+	end = clock_now_ns() - s->gate.start_ns;
 	for (size_t i = first; i < l->n_returns; i++)
 		l->returns[i].end_ns = end;
 	if (count)
@@ -288,11 +264,25 @@ int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size
 {
 	if (verify_audit_drop(conn, s, err, errlen) < 0)
 		return -1;
-	if (s->created_tickets && run_sql(conn, s, drop_tickets_sql, "dropping the ticket table", err, errlen) < 0)
+	if (s->created_tickets && run_tables_exec(s->db, conn, &s->names, drop_tickets_sql, "dropping the ticket table",
+						  err, errlen) < 0)
 		return -1;
 	s->created_tickets = false;
-	if (s->created_jobs && run_sql(conn, s, drop_jobs_sql, "dropping the queue table", err, errlen) < 0)
+	if (s->created_jobs &&
+	    run_tables_exec(s->db, conn, &s->names, drop_jobs_sql, "dropping the queue table", err, errlen) < 0)
 		return -1;
 	s->created_jobs = false;
 	return 0;
+}
+
+int queue_table_read_final(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
+			   char *err, size_t errlen)
+{
+	if (a->conn && queue_table_final_state(a->conn, s, final, total, err, errlen) == 0)
+		return 0;
+	if (admin_reconnected(a))
+		return queue_table_final_state(a->conn, s, final, total, err, errlen);
+	if (!a->conn)
+		snprintf(err, errlen, "reading the final state: %s", a->failure);
+	return -1;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/admin.h"
 #include "measure/metrics.h"
 #include "queue/worker.h"
 
@@ -51,5 +52,13 @@ int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct le
 
 /* Drops the tables s notes the run created (--verify's audit table and function too), and only those. 0, or -1 with err. */
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen);
+
+/*
+ * Reads the final state of the total jobs of s into final on a's connection, connecting
+ * anew once after a lost connection. 0, or -1 with err (why no connection could be made,
+ * when none was).
+ */
+int queue_table_read_final(struct admin *a, const struct run_shared *s, struct job_state *final, long total,
+			   char *err, size_t errlen);
 
 #endif

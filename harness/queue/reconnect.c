@@ -14,7 +14,7 @@ int run_reconnect(const struct run_shared *s, int (*connect)(void *ctx, char *er
 	int64_t wait = RECONNECT_FIRST_NS;
 	char why[400] = "";
 
-	while (!run_stopping(s)) {
+	while (!run_stopping(&s->gate)) {
 		if (connect(ctx, why, sizeof(why)) == 0)
 			return 0;
 		if (clock_now_ns() + wait > give_up) {
@@ -22,7 +22,7 @@ int run_reconnect(const struct run_shared *s, int (*connect)(void *ctx, char *er
 				 why);
 			return -1;
 		}
-		run_pause_ns(s, wait);
+		run_pause_ns(&s->gate, wait);
 		wait = wait * 2 < RECONNECT_LAST_NS ? wait * 2 : RECONNECT_LAST_NS;
 	}
 	snprintf(err, errlen, "%s", "");

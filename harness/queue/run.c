@@ -1,10 +1,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "db/ownership.h"
 #include "engine/admin.h"
+#include "engine/run_tables.h"
 #include "queue/monitor.h"
 #include "queue/pressure.h"
 #include "queue/producer.h"
@@ -27,21 +27,14 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 {
 	char prefix[64];
 
-	if (plan->cfg->table_prefix)
-		snprintf(prefix, sizeof(prefix), "%s", plan->cfg->table_prefix);
-	else
-		snprintf(prefix, sizeof(prefix), "claimbench_%ld_", (long)getpid());
-	snprintf(s->jobs_name, sizeof(s->jobs_name), "%sjobs", prefix);
-	snprintf(s->tickets_name, sizeof(s->tickets_name), "%stickets", prefix);
-	if (plan->cfg->verify)
-		snprintf(s->audit_name, sizeof(s->audit_name), "%saudit", prefix);
-	if (plan->db->quote_identifier(conn, s->jobs_name, s->jobs_table, sizeof(s->jobs_table)) < 0 ||
-	    plan->db->quote_identifier(conn, s->tickets_name, s->tickets_table, sizeof(s->tickets_table)) < 0 ||
-	    (*s->audit_name &&
-	     plan->db->quote_identifier(conn, s->audit_name, s->audit_table, sizeof(s->audit_table)) < 0)) {
-		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
+	run_tables_prefix(plan->cfg->table_prefix, prefix, sizeof(prefix));
+	if (run_table_name(plan->db, conn, prefix, "jobs", s->jobs_name, sizeof(s->jobs_name), s->jobs_table,
+			   sizeof(s->jobs_table), err, errlen) < 0 ||
+	    run_table_name(plan->db, conn, prefix, "tickets", s->tickets_name, sizeof(s->tickets_name),
+			   s->tickets_table, sizeof(s->tickets_table), err, errlen) < 0 ||
+	    (plan->cfg->verify && run_table_name(plan->db, conn, prefix, "audit", s->audit_name, sizeof(s->audit_name),
+						 s->audit_table, sizeof(s->audit_table), err, errlen) < 0))
 		return -1;
-	}
 	owner_self(&s->owner);
 	s->names = (struct sql_names){
 		.jobs = s->jobs_table, .tickets = s->tickets_table, .audit = *s->audit_name ? s->audit_table : NULL,
@@ -50,6 +43,12 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,
 			plan->cfg->recovery.reaper_ms > 0);
 	return 0;
+}
+
+/* Drops the tables of s (a struct run_shared) that the run made, for admin_drop_tables. 0, or -1 with err. */
+static int drop_tables(void *s, struct db_conn *conn, char *err, size_t errlen)
+{
+	return queue_table_drop(conn, s, err, errlen);
 }
 
 /* Copies the faults of merged, in the order they struck, into out. 0, or -1 when out of memory. */
@@ -140,8 +139,8 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		.enqueued_ns = s->enqueued_ns,
 		.final = final,
 		.n_queues = (size_t)cfg->n_queues,
-		.drain = cfg->duration_s <= 0 && !run_stopping(s),
-		.stopped = run_stopping(s),
+		.drain = cfg->duration_s <= 0 && !run_stopping(&s->gate),
+		.stopped = run_stopping(&s->gate),
 		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
 		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
 		.reaped = m->reaped,
@@ -320,10 +319,10 @@ static int start_and_wait(struct monitor *m, struct run_threads *t, struct press
 		snprintf(err, errlen, "cannot start %s thread %d", t->n_workers < workers ? "worker" : "producer",
 			 t->n_workers < workers ? t->n_workers : t->n_producers);
 		atomic_fetch_sub(&s->producers_running, producers - t->n_producers);
-		atomic_store(&s->stop, true);
+		atomic_store(&s->gate.stop, true);
 		rc = -1;
 	}
-	run_open_gate(s, (int64_t)(s->cfg->duration_s * 1e9), (int64_t)(s->cfg->warmup_s * 1e9));
+	run_open_gate(&s->gate, (int64_t)(s->cfg->duration_s * 1e9), (int64_t)(s->cfg->warmup_s * 1e9));
 	monitor_watch(m, label);
 	join_threads(t, t->n_workers);
 	pressure_join(pressure);
@@ -356,7 +355,7 @@ static int rerun(struct admin *admin, struct monitor *m, const char *label, char
 	if (started < t->n_workers) {
 		for (int i = started; i < t->n_workers; i++)
 			atomic_store(&t->w[i].finished, true);
-		atomic_store(&s->stop, true);
+		atomic_store(&s->gate.stop, true);
 	}
 	monitor_watch(m, label);
 	for (int i = 0; i < started; i++)
@@ -389,7 +388,7 @@ static struct run_result result_of(const struct run_config *cfg, const struct st
 /* Whether the run of s, once its first pass is over, has a second one (--rerun-errors, --rerun-stuck). */
 static bool reruns(const struct run_shared *s, const struct run_threads *t)
 {
-	return (s->cfg->rerun_errors || s->cfg->recovery.rerun_stuck) && s->cfg->duration_s <= 0 && !run_stopping(s) &&
+	return (s->cfg->rerun_errors || s->cfg->recovery.rerun_stuck) && s->cfg->duration_s <= 0 && !run_stopping(&s->gate) &&
 	       !any_aborted(t);
 }
 
@@ -422,7 +421,7 @@ static void read_audit(struct admin *admin, const struct run_shared *s, const ch
 
 	if (!s->created_audit)
 		return;
-	if (run_stopping(s)) {
+	if (run_stopping(&s->gate)) {
 		fprintf(stderr, "claimbench: %s: not verified: the run was stopped\n", label);
 		return;
 	}
@@ -472,11 +471,11 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
-	if (run_stopping(s) && admin->conn)
+	if (run_stopping(&s->gate) && admin->conn)
 		s->db->set_lock_wait(admin->conn, RUN_STOPPING_LOCK_WAIT_MS);
 	else
 		table_probe_take(admin, s, &out->probes[PROBE_AFTER], label);
-	have_final = admin_read_final_state(admin, s, final, total, why, sizeof(why)) == 0;
+	have_final = queue_table_read_final(admin, s, final, total, why, sizeof(why)) == 0;
 	if (!have_final)
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
 	report_leftovers(admin, s, label);
@@ -485,7 +484,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;
 	monitor_report_unstruck(m, label);
-	out->complete = !report_aborts(m, label) && !run_stopping(s) && have_final;
+	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final;
 	if (out->metrics.ledger_mismatches)
 		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
 			label, (unsigned long long)out->metrics.ledger_mismatches);
@@ -513,8 +512,6 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.backlog = cfg->jobs,
 		.arrivals = arrivals,
 		.target = plan->target,
-		.gate_lock = PTHREAD_MUTEX_INITIALIZER,
-		.gate_opened = PTHREAD_COND_INITIALIZER,
 	};
 	struct run_threads t = {
 		.w = calloc((size_t)workers, sizeof(*t.w)),
@@ -527,7 +524,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	char label[256];
 	int rc = -1;
 
-	atomic_init(&s.stop, false);
+	run_gate_init(&s.gate);
 	atomic_init(&s.producers_running, 0);
 	atomic_init(&s.executions_started, 0);
 	atomic_init(&s.next_identity, workers);
@@ -537,6 +534,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	if (s.loss_limit < RUN_MIN_LOSSES_WITHOUT_PROGRESS)
 		s.loss_limit = RUN_MIN_LOSSES_WITHOUT_PROGRESS;
 	*out = result_of(cfg, choice, workers, repeat, arrivals);
+	run_label(label, sizeof(label), cfg, choice->ops->name, out->claim_mode, workers, repeat);
 	s.work_ns = plan->work_ns;
 	s.enqueued_ns = enqueue_times(cfg->jobs, total);
 	s.job_executions = execution_counters(total);
@@ -557,8 +555,6 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_close_workers;
 	if (pressure_open(&pressure, &s, err, errlen) < 0)
 		goto out_close_pressure;
-	snprintf(label, sizeof(label), "%s %s x%d #%d%s%s%s", choice->ops->name, out->claim_mode, workers, repeat,
-		 *cfg->sweep ? " (" : "", cfg->sweep, *cfg->sweep ? ")" : "");
 	rc = run_and_measure(&admin, &m, &t, &pressure, workers, producers, label, out, err, errlen);
 out_close_pressure:
 	pressure_close(&pressure);
@@ -569,11 +565,12 @@ out_close_workers:
 		worker_close(&t.w[i]);
 out_drop:
 	if (!run_leaves_tables(plan))
-		admin_drop_tables(&admin, &s);
+		admin_drop_tables(&admin, drop_tables, &s, label);
 out_disconnect:
 	admin_close(&admin);
 	monitor_free(&m);
 out_free:
+	run_gate_destroy(&s.gate);
 	free(s.job_executions);
 	free(s.enqueued_ns);
 	free(t.p);
@@ -581,11 +578,6 @@ out_free:
 	if (rc < 0)
 		run_result_free(out);
 	return rc;
-}
-
-bool run_leaves_tables(const struct run_plan *plan)
-{
-	return !plan->cfg->target && signals_interrupted();
 }
 
 int run_check_statements(const struct run_plan *plan, const struct strategy_choice *choice, char *err, size_t errlen)
@@ -607,32 +599,8 @@ int run_check_statements(const struct run_plan *plan, const struct strategy_choi
 		goto out_drop;
 	rc = worker_check_strategy(&s, admin.conn, !plan->trust_scenario, err, errlen);
 out_drop:
-	admin_drop_tables(&admin, &s);
+	admin_drop_tables(&admin, drop_tables, &s, choice->ops->name);
 out_disconnect:
 	admin_close(&admin);
 	return rc;
-}
-
-void run_result_free(struct run_result *r)
-{
-	free(r->per_worker);
-	r->per_worker = NULL;
-	free(r->series);
-	r->series = NULL;
-	r->n_series = 0;
-	free(r->holders);
-	r->holders = NULL;
-	r->n_holders = 0;
-	free(r->faults);
-	r->faults = NULL;
-	r->n_faults = 0;
-	free(r->samples);
-	r->samples = NULL;
-	r->n_samples = 0;
-	free(r->phases);
-	r->phases = NULL;
-	r->n_phases = 0;
-	for (int k = 0; k < PROBE_MOMENTS; k++)
-		table_probe_free(&r->probes[k]);
-	run_params_free(r);
 }

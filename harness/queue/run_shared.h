@@ -1,24 +1,22 @@
 /*
- * What every worker and producer of one run shares: the run's settings and tables, the
- * jobs' work times and enqueue times, the start gate, and the stop. Read-only during the
- * run but for what each field says.
+ * What every worker and producer of one queue run shares: the run's settings and tables,
+ * the jobs' work times and enqueue times, its gate and stop (engine/run_gate.h), and the
+ * count of losses that stops a run that cannot progress. Read-only during the run but
+ * for what each field says.
  */
 #ifndef CLAIMBENCH_RUN_SHARED_H
 #define CLAIMBENCH_RUN_SHARED_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "db/backend.h"
 #include "db/ownership.h"
+#include "engine/run_gate.h"
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
 #include "model/config.h"
-
-/* The longest a thread sleeps (working, pausing) before it looks whether the run is stopping. */
-#define RUN_WAKE_NS 10000000
 
 /*
  * A run that cannot progress is stopped: when its workers lost their connection or crashed
@@ -30,7 +28,7 @@
 
 /*
  * What every worker and producer of one run shares; read-only during the run but for
- * stop, producers_running and the entries of enqueued_ns each producer owns.
+ * gate.stop, producers_running and the entries of enqueued_ns each producer owns.
  */
 struct run_shared {
 	const struct run_config *cfg;		/* the invocation's settings */
@@ -57,14 +55,7 @@ struct run_shared {
 						 * committed; 0 for the backlog, INT64_MAX until
 						 * inserted; each producer writes its own ids */
 	atomic_int producers_running;		/* producers still inserting; 0: no more arrivals */
-	int64_t start_ns;			/* the start barrier's instant (clock_now_ns), set when the gate opens */
-	int64_t deadline_ns;			/* end of a timed run (absolute), 0 in a drain run */
-	int64_t measured_from_ns;		/* the warm-up's end (absolute): claims and completions before it are
-						 * left out of the rate and latency figures; start_ns without one */
-	pthread_mutex_t gate_lock;		/* guards gate_open and the instants above until the start */
-	pthread_cond_t gate_opened;		/* broadcast when the gate opens */
-	bool gate_open;				/* the start barrier: workers connected and ready wait for it */
-	atomic_bool stop;			/* set to make every worker finish its job and stop */
+	struct run_gate gate;			/* the start gate, the run's instants and its stop */
 	int pass;				/* 1, or 2 when --rerun-errors drains the cleared errors again; set before threads start */
 	const char *target;			/* where workers and producers connect, again after a lost connection */
 	atomic_long executions_started;		/* executions begun in the run, counted for --KIND-exec */
@@ -78,22 +69,6 @@ struct run_shared {
 	char no_progress_reason[256];		/* the last loss then; written by the thread that set no_progress */
 };
 
-/* Whether the run of s is stopping: a stop was requested, or a signal arrived. */
-bool run_stopping(const struct run_shared *s);
-
-/*
- * Sleeps until the instant at_ns (clock_now_ns), waking every RUN_WAKE_NS to look whether
- * the run of s is stopping or *quit (NULL: none) is set. true when it got there, false
- * when it woke for the stop or quit.
- */
-bool run_sleep_until(const struct run_shared *s, int64_t at_ns, const atomic_bool *quit);
-
-/*
- * Sleeps duration_ns (working, backing off, polling), waking early when the run of s
- * stops. true when it slept the whole time, false when the run is stopping.
- */
-bool run_pause_ns(const struct run_shared *s, int64_t duration_ns);
-
 /* Notes that an execution committed in the run of s: the losses in a row start again from 0. */
 void run_note_progress(struct run_shared *s);
 
@@ -102,14 +77,5 @@ void run_note_progress(struct run_shared *s);
  * why; the loss that reaches s->loss_limit in a row sets no_progress and stops the run.
  */
 void run_note_loss(struct run_shared *s, const char *why);
-
-/* Blocks until the start gate of s opens. */
-void run_wait_gate(struct run_shared *s);
-
-/*
- * Opens the start gate of s: records the start instant, the end of a timed run of
- * duration_ns (0: a drain run) and of a warm-up of warmup_ns, and releases the threads.
- */
-void run_open_gate(struct run_shared *s, int64_t duration_ns, int64_t warmup_ns);
 
 #endif

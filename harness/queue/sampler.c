@@ -142,7 +142,7 @@ void sampler_take_if_due(struct sampler *sm, const struct run_threads *t, int64_
 	sm->next_ns = (sm->next_ns ? sm->next_ns : now_ns) + sm->every_ns;
 	if (room_for_one(sm) < 0)
 		return;
-	p.t_ms = (now_ns - sm->s->start_ns) / 1000000;
+	p.t_ms = (now_ns - sm->s->gate.start_ns) / 1000000;
 	for (int i = 0; i < t->n_workers; i++)
 		p.claims += atomic_load_explicit(&t->w[i].live.claimed, memory_order_relaxed);
 	if (sm->s->db->kind == BACKEND_POSTGRESQL) {

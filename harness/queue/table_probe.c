@@ -127,9 +127,3 @@ void table_probe_take(struct admin *a, const struct run_shared *s, struct table_
 	if (db->query(a->conn, sql, read_sizes, p) != 1)
 		fprintf(stderr, "claimbench: %s: reading the queue table's size: %s\n", label, db->error_message(a->conn));
 }
-
-void table_probe_free(struct table_probe *p)
-{
-	free(p->plan);
-	p->plan = NULL;
-}

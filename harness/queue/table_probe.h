@@ -22,7 +22,4 @@
  */
 void table_probe_take(struct admin *a, const struct run_shared *s, struct table_probe *p, const char *label);
 
-/* Frees p's plan. */
-void table_probe_free(struct table_probe *p);
-
 #endif

@@ -8,13 +8,11 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "queue/reconnect.h"
-#include "engine/signals.h"
+#include "engine/session.h"
 #include "engine/sql_template.h"
+#include "engine/statement.h"
+#include "queue/reconnect.h"
 #include "queue/worker.h"
-
-/* Longest expanded statement. */
-#define SQL_MAX 2048
 
 /* The statements every worker prepares whatever its strategy, but the completions. */
 static const struct strategy_statement harness_statements[] = {
@@ -76,8 +74,6 @@ static int prepare_all(const struct run_shared *s, struct db_conn *conn, const s
 		       size_t n, const char *const *origins, const struct strategy_ops *replacer, char *err,
 		       size_t errlen)
 {
-	char sql[SQL_MAX];
-
 	for (size_t i = 0; i < n; i++) {
 		const char *tmpl = st[i].sql[s->db->kind];
 
@@ -87,17 +83,9 @@ static int prepare_all(const struct run_shared *s, struct db_conn *conn, const s
 			snprintf(err, errlen, "statement %d has no %s form", st[i].slot, s->db->name);
 			return -1;
 		}
-		if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
-			snprintf(err, errlen, "statement %d is too long", st[i].slot);
+		if (statement_prepare(s->db, conn, &s->names, st[i].slot, tmpl, st[i].nparams, origins ? origins[i] : NULL,
+				      err, errlen) < 0)
 			return -1;
-		}
-		if (s->db->prepare(conn, st[i].slot, sql, st[i].nparams) < 0) {
-			if (origins)
-				snprintf(err, errlen, "%s: %s", origins[i], s->db->error_message(conn));
-			else
-				snprintf(err, errlen, "preparing statement %d: %s", st[i].slot, s->db->error_message(conn));
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -119,7 +107,7 @@ static int check_written(const struct run_shared *s, struct db_conn *conn, const
 			 size_t errlen)
 {
 	struct db_result_shape shape = { .columns = 0 };
-	char sql[SQL_MAX], why[256];
+	char sql[STATEMENT_SQL_MAX], why[256];
 	int rc;
 
 	if (sql_expand(st->sql[s->db->kind], &s->names, sql, sizeof(sql)) < 0) {
@@ -221,19 +209,14 @@ static void drop_connection(struct worker *w, bool abandon)
 		return;
 	worker_count_waits(w);
 	w->waits_seen = (struct db_waits){ 0 };
-	signals_unwatch(w->conn);
-	if (abandon)
-		db->abandon(w->conn);
-	else
-		db->disconnect(w->conn);
-	w->conn = NULL;
+	session_close(db, &w->conn, abandon);
 }
 
 /* Runs the strategy's connect_sql template tmpl on w's new connection. 0, or -1 with err. */
 static int run_connect_sql(struct worker *w, const char *tmpl, char *err, size_t errlen)
 {
 	const struct run_shared *s = w->shared;
-	char sql[SQL_MAX];
+	char sql[STATEMENT_SQL_MAX];
 
 	if (sql_expand(tmpl, &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "the strategy's connection statement is too long");
@@ -272,12 +255,8 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	struct strategy_statement begin = { .slot = SLOT_BEGIN };
 
 	begin.sql[s->db->kind] = st->begin_sql[s->db->kind] ? st->begin_sql[s->db->kind] : "BEGIN";
-	if (s->db->connect(s->target, &s->cfg->db_opts, &w->conn, err, errlen) < 0)
+	if (session_open(s->db, s->target, &s->cfg->db_opts, &w->saw_stop, &w->conn, err, errlen) < 0)
 		return -1;
-	if (signals_watch(s->db, w->conn, &w->saw_stop) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
 	if (s->created_audit && name_session(w, err, errlen) < 0)
 		goto fail;
 	if (prepare_all(s, w->conn, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),
@@ -410,11 +389,11 @@ int worker_respawn(struct worker *w)
  */
 static void count_error(struct worker *w)
 {
-	if (run_stopping(w->shared))
+	if (run_stopping(&w->shared->gate))
 		return;
 	w->stats.errors[w->shared->db->error_kind(w->conn)]++;
 	live_add(&w->live.errors, 1);
-	if (ledger_add_error(&w->ledger, clock_now_ns() - w->shared->start_ns) < 0)
+	if (ledger_add_error(&w->ledger, clock_now_ns() - w->shared->gate.start_ns) < 0)
 		w->ledger_full = true;
 }
 
@@ -522,7 +501,7 @@ const char *worker_id_text(char *buf, int64_t id)
 
 bool worker_pause_ns(struct worker *w, int64_t duration_ns)
 {
-	return run_pause_ns(w->shared, duration_ns);
+	return run_pause_ns(&w->shared->gate, duration_ns);
 }
 
 void worker_note_attempt(struct worker *w, int64_t attempt)

@@ -65,8 +65,8 @@ static int note_empty(struct worker *w, int64_t claim_start, int64_t claim_end)
 {
 	const struct run_shared *s = w->shared;
 	struct empty_claim e = {
-		.start_ns = claim_start - s->start_ns,
-		.end_ns = claim_end - s->start_ns,
+		.start_ns = claim_start - s->gate.start_ns,
+		.end_ns = claim_end - s->gate.start_ns,
 		.worker = w->index,
 	};
 
@@ -97,15 +97,15 @@ static void *worker_main(void *arg)
 	int consecutive_errors = 0, empty_streak = 0;
 	int64_t last_success;
 
-	run_wait_gate(s);
+	run_wait_gate(&s->gate);
 	last_success = clock_now_ns();
-	while (!run_stopping(s)) {
+	while (!run_stopping(&s->gate)) {
 		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
 		enum claim_result r;
 		bool failed = false;
 		int n = 1;
 
-		if (s->deadline_ns && claim_start >= s->deadline_ns)
+		if (s->gate.deadline_ns && claim_start >= s->gate.deadline_ns)
 			break;
 		w->held_flags = 0;
 		r = s->strategy->claim_batch ? s->strategy->claim_batch(w, w->batch, w->batch_max, &n)
@@ -115,7 +115,7 @@ static void *worker_main(void *arg)
 		if (r != CLAIM_EMPTY)
 			empty_streak = 0;
 		if (r == CLAIM_OK) {
-			if (!run_stopping(s) && claim_start >= s->measured_from_ns)
+			if (!run_stopping(&s->gate) && claim_start >= s->gate.measured_from_ns)
 				hist_record(&w->stats.claim_latency, claim_end - claim_start);
 			live_add(&w->live.claimed, 1);
 			live_add(&w->live.claim_ns, (uint64_t)(claim_end - claim_start));
@@ -133,7 +133,7 @@ static void *worker_main(void *arg)
 				continue;
 			}
 			empty_streak = 0;
-			if (!s->deadline_ns && drained(w, &failed))
+			if (!s->gate.deadline_ns && drained(w, &failed))
 				break;
 			if (!failed)
 				failed = wait_for_work(w) < 0;

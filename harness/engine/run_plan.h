@@ -1,0 +1,63 @@
+/*
+ * What every run of an invocation needs, whichever its workload (the queue's or a
+ * guarded resource's): the plan the cli layer hands the engine, what is said of a run on
+ * stderr (its label), whether its tables stay, and how its result is freed.
+ */
+#ifndef CLAIMBENCH_RUN_PLAN_H
+#define CLAIMBENCH_RUN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/backend.h"
+#include "model/config.h"
+#include "model/result.h"
+
+/* How long a statement of the harness's own may wait for a lock once the run is stopping. */
+#define RUN_STOPPING_LOCK_WAIT_MS 500
+
+/*
+ * How the server is restarted for a restart fault: fn(ctx, stopping, run, err, errlen)
+ * restarts it in immediate mode and returns once it accepts connections again, 0, or -1
+ * with err; it gives up early once stopping(run) says the run stops (for any of the run's
+ * reasons: a signal, no progress, the end of a timed run). fn NULL: it cannot be (the
+ * invocation refuses --restart-at then).
+ */
+struct server_restart {
+	int (*fn)(void *ctx, bool (*stopping)(const void *run), const void *run, char *err,
+		  size_t errlen);			/* restarts the server */
+	void *ctx;					/* what fn is given */
+};
+
+/* What a run needs that stays the same across the runs of an invocation. */
+struct run_plan {
+	const struct run_config *cfg;		/* the invocation's settings */
+	const struct backend_ops *db;		/* the backend driver */
+	const char *target;			/* where to connect (conninfo or path) */
+	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
+	struct server_restart restart;		/* how the server restarts for --restart-at */
+	bool trust_scenario;			/* --trust-scenario: the scenario's SQL may do what the user may */
+	bool (*server_gone)(void *ctx);		/* whether the throwaway server is gone (its postmaster
+						 * died); NULL on a server of the user's, which cannot be told */
+	void *server_ctx;			/* what server_gone is given */
+};
+
+/*
+ * Whether a run of plan leaves its tables where they are: it was interrupted, and its
+ * server or SQLite file is the harness's throwaway (no --db), removed at exit with them.
+ */
+bool run_leaves_tables(const struct run_plan *plan);
+
+/*
+ * Writes into buf the label a run's messages on stderr begin with: its plugin's name (a
+ * strategy or guard), mode (claim mode or workload), workers, repetition and, in a sweep,
+ * cfg's sweep point: "skip-locked hold x4 #1 (tries=3)".
+ */
+void run_label(char *buf, size_t len, const struct run_config *cfg, const char *plugin, const char *mode,
+	       int workers, int repeat);
+
+/* Frees what a run allocated in r (its per-worker rows, series, samples, plans...). */
+void run_result_free(struct run_result *r);
+
+#endif

@@ -1,0 +1,30 @@
+#include <stdio.h>
+
+#include "engine/session.h"
+#include "engine/signals.h"
+
+int session_open(const struct backend_ops *db, const char *target, const struct db_options *opts,
+		 const atomic_bool *stopped, struct db_conn **conn, char *err, size_t errlen)
+{
+	if (db->connect(target, opts, conn, err, errlen) < 0)
+		return -1;
+	if (signals_watch(db, *conn, stopped) < 0) {
+		snprintf(err, errlen, "out of memory");
+		db->disconnect(*conn);
+		*conn = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void session_close(const struct backend_ops *db, struct db_conn **conn, bool abandon)
+{
+	if (!*conn)
+		return;
+	signals_unwatch(*conn);
+	if (abandon)
+		db->abandon(*conn);
+	else
+		db->disconnect(*conn);
+	*conn = NULL;
+}

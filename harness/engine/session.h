@@ -1,0 +1,29 @@
+/*
+ * A connection of a run's own (a worker's, a producer's, the harness's): made to the
+ * run's target and watched by the signal thread, so that a stop cancels the statement it
+ * is blocked in; and closed, unwatched first.
+ */
+#ifndef CLAIMBENCH_SESSION_H
+#define CLAIMBENCH_SESSION_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db/backend.h"
+
+/*
+ * Connects *conn to target with opts and has a signal cancel its statements until
+ * *stopped (NULL: after the first signal only; see signals_watch). 0, or -1 with err
+ * (the driver's message, or out of memory) and nothing left open.
+ */
+int session_open(const struct backend_ops *db, const char *target, const struct db_options *opts,
+		 const atomic_bool *stopped, struct db_conn **conn, char *err, size_t errlen);
+
+/*
+ * Closes *conn, if open, and sets it NULL: abruptly (abandon: no goodbye, as a killed
+ * process's connection ends) or not.
+ */
+void session_close(const struct backend_ops *db, struct db_conn **conn, bool abandon);
+
+#endif
