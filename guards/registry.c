@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin/capabilities.h"
 #include "plugin/guard.h"
 #include "generated/plugins.h"
 
@@ -56,7 +57,7 @@ size_t guard_index(const struct guard_ops *g)
 
 bool guard_runs_on(const struct guard_ops *g, const struct backend_ops *db)
 {
-	return (g->backends & BACKEND_BIT(db->kind)) && !(g->needs_caps[db->kind] & ~db->caps);
+	return plugin_runs_on(g->backends, g->needs_caps, db);
 }
 
 void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char *buf, size_t len)

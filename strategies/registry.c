@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin/capabilities.h"
 #include "plugin/strategy.h"
 #include "generated/plugins.h"
 
@@ -61,5 +62,5 @@ const void *strategy_config(const struct run_config *cfg, const struct strategy_
 
 bool strategy_runs_on(const struct strategy_ops *st, const struct backend_ops *db)
 {
-	return (st->backends & BACKEND_BIT(db->kind)) && !(st->needs_caps[db->kind] & ~db->caps);
+	return plugin_runs_on(st->backends, st->needs_caps, db);
 }
