@@ -10,11 +10,11 @@
 #include "queue/producer.h"
 #include "queue/queue_table.h"
 #include "queue/run.h"
+#include "queue/run_measure.h"
 #include "engine/signals.h"
 #include "queue/table_probe.h"
 #include "queue/verify_audit.h"
 #include "queue/worker_loop.h"
-#include "measure/server_metrics.h"
 #include "model/run_param.h"
 
 /*
@@ -50,134 +50,6 @@ static int drop_tables(void *s, struct db_conn *conn, char *err, size_t errlen)
 {
 	return queue_table_drop(conn, s, err, errlen);
 }
-
-/* Copies the faults of merged, in the order they struck, into out. 0, or -1 when out of memory. */
-static int keep_faults(const struct ledger *merged, struct run_result *out)
-{
-	out->n_faults = merged->n_faults;
-	if (!merged->n_faults)
-		return 0;
-	out->faults = malloc(merged->n_faults * sizeof(*out->faults));
-	if (!out->faults)
-		return -1;
-	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
-	ledger_sort_faults(out->faults, out->n_faults);
-	return 0;
-}
-
-/*
- * Moves the monitor's server samples and the pressure phases into out and computes their
- * figures; says on stderr, under label, when the sampling stopped or a phase failed.
- * 0, or -1 with err.
- */
-static int keep_diagnostics(struct monitor *m, const struct pressure *pressure, const char *label,
-			    struct run_result *out, char *err, size_t errlen)
-{
-	if (m->sampler.failed)
-		fprintf(stderr, "claimbench: %s: the server's sampling stopped: %s\n", label, m->sampler.failure);
-	if (pressure->failed)
-		fprintf(stderr, "claimbench: %s: %s\n", label, pressure->failure);
-	sampler_take_samples(&m->sampler, &out->samples, &out->n_samples);
-	if (pressure->n_phases) {
-		out->phases = malloc(pressure->n_phases * sizeof(*out->phases));
-		if (!out->phases) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		memcpy(out->phases, pressure->phases, pressure->n_phases * sizeof(*out->phases));
-		out->n_phases = pressure->n_phases;
-	}
-	server_metrics_compute(out);
-	return 0;
-}
-
-/* The server's record of a run (--verify), read after it. */
-struct audit_record {
-	struct audit_event *events;	/* the record in its order (owned); NULL when it was not read */
-	size_t n;			/* entries in events */
-};
-
-/*
- * Merges the workers', the producers' and the monitor's ledgers and computes the metrics,
- * the time series and the list of faults into out, and, given the server's record
- * (audit->events), what --verify finds. 0, or -1 with err.
- */
-static int measure(const struct run_shared *s, const struct monitor *m, const struct job_state *final,
-		   const struct audit_record *audit, struct run_result *out, char *err, size_t errlen)
-{
-	const struct run_config *cfg = s->cfg;
-	const struct run_threads *t = m->t;
-	size_t n_parts = (size_t)t->n_workers + (size_t)t->n_producers + 1;
-	struct ledger merged;
-	struct ledger *parts = calloc(n_parts, sizeof(*parts));
-	struct producer_stats *producers = calloc((size_t)t->n_producers + 1, sizeof(*producers));
-	int rc = -1;
-
-	memset(&merged, 0, sizeof(merged));
-	if (!parts || !producers || !(out->per_worker = calloc((size_t)t->n_workers, sizeof(*out->per_worker))))
-		goto out_free_parts;
-	for (int i = 0; i < t->n_workers; i++) {
-		parts[i] = t->w[i].ledger;
-		out->per_worker[i] = t->w[i].stats;
-	}
-	for (int i = 0; i < t->n_producers; i++) {
-		parts[t->n_workers + i] = t->p[i].ledger;
-		producers[i] = t->p[i].stats;
-	}
-	parts[n_parts - 1] = m->ledger;
-	if (ledger_merge(&merged, parts, n_parts) < 0)
-		goto out_free_merged;
-	struct metrics_input in = {
-		.ledger = &merged,
-		.workers = out->per_worker,
-		.n_workers = (size_t)t->n_workers,
-		.producers = producers,
-		.n_producers = (size_t)t->n_producers,
-		.n_jobs = (size_t)(s->backlog + s->arrivals),
-		.n_backlog = (size_t)s->backlog,
-		.work_ns = s->work_ns,
-		.enqueued_ns = s->enqueued_ns,
-		.final = final,
-		.n_queues = (size_t)cfg->n_queues,
-		.drain = cfg->duration_s <= 0 && !run_stopping(&s->gate),
-		.stopped = run_stopping(&s->gate),
-		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
-		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
-		.reaped = m->reaped,
-		.claim_in_session = s->mode == MODE_HOLD || s->strategy->claim_in_session,
-		.lease_ns = s->mode == MODE_FLIP ? MS_TO_NS(cfg->recovery.lease_ms) : 0,
-		.reaper = s->mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
-	};
-	rc = metrics_compute(&in, &out->metrics);
-	if (rc == 0)
-		rc = metrics_series(&in, &out->series, &out->n_series);
-	if (rc == 0)
-		rc = keep_faults(&merged, out);
-	if (rc == 0 && audit->events) {
-		struct verify_input v = {
-			.events = audit->events,
-			.n_events = audit->n,
-			.ledger = &merged,
-			.final = final,
-			.metrics = &out->metrics,
-			.n_jobs = in.n_jobs,
-			.n_backlog = in.n_backlog,
-			.hold = s->mode == MODE_HOLD,
-			.drain = in.drain,
-		};
-
-		rc = verify_run(&v, &out->verify);
-	}
-out_free_merged:
-	ledger_free(&merged);
-out_free_parts:
-	free(producers);
-	free(parts);
-	if (rc < 0)
-		snprintf(err, errlen, "out of memory computing the metrics");
-	return rc;
-}
-
 /* Connects and prepares n workers. 0, or -1 with err (the opened ones are closed). */
 static int open_workers(struct run_shared *s, struct worker *w, int n, char *err, size_t errlen)
 {
@@ -480,8 +352,8 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", label, why);
 	report_leftovers(admin, s, label);
 	read_audit(admin, s, label, &audit);
-	if (measure(s, m, have_final ? final : NULL, &audit, out, err, errlen) < 0 ||
-	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
+	if (run_measure(s, m, have_final ? final : NULL, &audit, out, err, errlen) < 0 ||
+	    run_keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;
 	monitor_report_unstruck(m, label);
 	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final;
