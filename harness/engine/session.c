@@ -28,3 +28,12 @@ void session_close(const struct backend_ops *db, struct db_conn **conn, bool aba
 		db->disconnect(*conn);
 	*conn = NULL;
 }
+
+enum error_kind session_count_error(const struct backend_ops *db, struct db_conn *conn,
+				    uint64_t counts[ERR_KIND_COUNT])
+{
+	enum error_kind kind = db->error_kind(conn);
+
+	counts[kind]++;
+	return kind;
+}

@@ -1,7 +1,7 @@
 /*
  * A connection of a run's own (a worker's, a producer's, the harness's): made to the
  * run's target and watched by the signal thread, so that a stop cancels the statement it
- * is blocked in; and closed, unwatched first.
+ * is blocked in; the errors met on it counted by kind; and closed, unwatched first.
  */
 #ifndef CLAIMBENCH_SESSION_H
 #define CLAIMBENCH_SESSION_H
@@ -9,8 +9,10 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "db/backend.h"
+#include "model/error_kind.h"
 
 /*
  * Connects *conn to target with opts and has a signal cancel its statements until
@@ -25,5 +27,12 @@ int session_open(const struct backend_ops *db, const char *target, const struct 
  * process's connection ends) or not.
  */
 void session_close(const struct backend_ops *db, struct db_conn **conn, bool abandon);
+
+/*
+ * Counts the error just met on conn in counts, by its kind (the driver's error_kind), and
+ * returns that kind. Nothing else: what more a thread notes of an error is its own.
+ */
+enum error_kind session_count_error(const struct backend_ops *db, struct db_conn *conn,
+				    uint64_t counts[ERR_KIND_COUNT]);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "base/clock.h"
+#include "engine/session.h"
 #include "guarded/acquire.h"
 
 /* The settings of w's run. */
@@ -77,10 +78,7 @@ int guarded_exec2(struct guarded_worker *w, enum guarded_slot slot, int64_t a, i
 /* Counts the error on w's connection; returns its kind. */
 enum error_kind guarded_count_error(struct guarded_worker *w)
 {
-	enum error_kind kind = w->g->db->error_kind(w->conn);
-
-	w->errors[kind]++;
-	return kind;
+	return session_count_error(w->g->db, w->conn, w->errors);
 }
 
 /* Keeps a as w's; grows the array when full (rarely). 0, or -1 when out of memory (w aborted). */

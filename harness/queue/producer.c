@@ -136,7 +136,7 @@ static int insert_job(struct producer *p, int64_t id, bool *oom)
 	if (run_stopping(&s->gate))
 		return -1;
 	now = clock_now_ns();
-	p->stats.errors[s->db->error_kind(p->conn)]++;
+	session_count_error(s->db, p->conn, p->stats.errors);
 	live_add(&p->live.errors, 1);
 	*oom = ledger_add_error(&p->ledger, now - s->gate.start_ns) < 0;
 	return -1;

@@ -391,7 +391,7 @@ static void count_error(struct worker *w)
 {
 	if (run_stopping(&w->shared->gate))
 		return;
-	w->stats.errors[w->shared->db->error_kind(w->conn)]++;
+	session_count_error(w->shared->db, w->conn, w->stats.errors);
 	live_add(&w->live.errors, 1);
 	if (ledger_add_error(&w->ledger, clock_now_ns() - w->shared->gate.start_ns) < 0)
 		w->ledger_full = true;
