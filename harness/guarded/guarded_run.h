@@ -5,8 +5,8 @@
 #include <stddef.h>
 
 #include "engine/run_plan.h"
-#include "plugin/guard.h"
 #include "model/result.h"
+#include "plugin/guard.h"
 
 /* How long a guarded run lasts when --duration does not say: it has no backlog to drain. */
 #define GUARDED_DEFAULT_DURATION_S 2.0

@@ -15,8 +15,8 @@
 #include "db/backend.h"
 #include "engine/run_gate.h"
 #include "guarded/guarded_tables.h"
-#include "plugin/guard.h"
 #include "measure/acquisitions.h"
+#include "plugin/guard.h"
 
 /* What the workers of one guarded run share; read-only during the run but for gate's stop. */
 struct guarded_shared {

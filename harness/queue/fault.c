@@ -1,8 +1,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "queue/fault.h"
 #include "engine/workload.h"
+#include "queue/fault.h"
 
 /* The streams of draws, one per kind and use, so that no two draws depend on each other. */
 #define STREAM_PLANNED 0x706c616e6e656400ULL

@@ -7,9 +7,9 @@
  */
 
 #include "base/clock.h"
+#include "engine/workload.h"
 #include "queue/fault.h"
 #include "queue/job.h"
-#include "engine/workload.h"
 
 /* How the work of a job ended. */
 enum work_end {

@@ -2,10 +2,10 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/signals.h"
 #include "queue/monitor.h"
 #include "queue/progress.h"
 #include "queue/queue_table.h"
-#include "engine/signals.h"
 
 /* How often the monitor looks at the threads while they run. */
 #define MONITOR_INTERVAL_NS 20000000

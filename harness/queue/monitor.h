@@ -14,13 +14,13 @@
 
 #include "engine/admin.h"
 #include "engine/run_plan.h"
+#include "measure/ledger.h"
 #include "queue/fault.h"
 #include "queue/interval_lines.h"
 #include "queue/producer.h"
 #include "queue/run_threads.h"
 #include "queue/sampler.h"
 #include "queue/worker.h"
-#include "measure/ledger.h"
 
 
 /* A monitor's state across the passes of one run. */

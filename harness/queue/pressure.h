@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "queue/run_shared.h"
 #include "model/server_sample.h"
+#include "queue/run_shared.h"
 
 /* Phases one run can have: the snapshot and the vacuums. */
 #define PRESSURE_MAX_PHASES (1 + MAX_FAULT_POINTS)

@@ -5,17 +5,17 @@
 #include "db/ownership.h"
 #include "engine/admin.h"
 #include "engine/run_tables.h"
+#include "engine/signals.h"
+#include "model/run_param.h"
 #include "queue/monitor.h"
 #include "queue/pressure.h"
 #include "queue/producer.h"
 #include "queue/queue_table.h"
 #include "queue/run.h"
 #include "queue/run_measure.h"
-#include "engine/signals.h"
 #include "queue/table_probe.h"
 #include "queue/verify_audit.h"
 #include "queue/worker_loop.h"
-#include "model/run_param.h"
 
 /*
  * Names the run's tables (prefix + "jobs", + "tickets", and with --verify + "audit") in

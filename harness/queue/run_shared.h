@@ -15,8 +15,8 @@
 #include "db/ownership.h"
 #include "engine/run_gate.h"
 #include "engine/sql_template.h"
-#include "plugin/strategy.h"
 #include "model/config.h"
+#include "plugin/strategy.h"
 
 /*
  * A run that cannot progress is stopped: when its workers lost their connection or crashed

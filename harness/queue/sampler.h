@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 #include "engine/admin.h"
+#include "model/server_sample.h"
 #include "queue/run_shared.h"
 #include "queue/run_threads.h"
-#include "model/server_sample.h"
 
 /* The samples of one run, and when the next is due. */
 struct sampler {

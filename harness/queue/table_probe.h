@@ -10,8 +10,8 @@
 #define CLAIMBENCH_TABLE_PROBE_H
 
 #include "engine/admin.h"
-#include "queue/run_shared.h"
 #include "model/server_sample.h"
+#include "queue/run_shared.h"
 
 /*
  * Reads the queue table of s into p on a's connection, made anew first when it was lost

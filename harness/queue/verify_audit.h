@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "queue/run_shared.h"
 #include "measure/verify.h"
+#include "queue/run_shared.h"
 
 /*
  * Creates the audit table of s (refusing, creating nothing, when a table of its name

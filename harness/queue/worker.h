@@ -14,13 +14,13 @@
 #include <stdint.h>
 
 #include "db/backend.h"
-#include "model/config.h"
+#include "engine/sql_template.h"
 #include "measure/ledger.h"
 #include "measure/metrics.h"
+#include "model/config.h"
+#include "plugin/strategy.h"
 #include "queue/live_counters.h"
 #include "queue/run_shared.h"
-#include "engine/sql_template.h"
-#include "plugin/strategy.h"
 
 /* Consecutive errors (other than lock contention) after which a worker gives up; the run is then incomplete. */
 #define WORKER_MAX_CONSECUTIVE_ERRORS 100
