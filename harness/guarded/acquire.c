@@ -5,19 +5,11 @@
 #include "engine/session.h"
 #include "guarded/acquire.h"
 
-/* The settings of w's run. */
-const struct guarded_plan *guarded_plan_of(const struct guarded_worker *w)
-{
-	return &w->g->cfg->guarded;
-}
-
-/* Now, in ns after the start barrier. */
 int64_t guarded_now(const struct guarded_worker *w)
 {
 	return clock_now_ns() - w->g->gate.start_ns;
 }
 
-/* Whether w should begin nothing new: the run is stopping or its time is up. */
 bool guarded_time_up(const struct guarded_worker *w)
 {
 	const struct run_gate *s = &w->g->gate;
@@ -25,25 +17,11 @@ bool guarded_time_up(const struct guarded_worker *w)
 	return run_stopping(s) || (s->deadline_ns && clock_now_ns() >= s->deadline_ns);
 }
 
-/* Whether w is exclusive-use's refresher. */
-bool guarded_is_refresher(const struct guarded_worker *w)
-{
-	return guarded_plan_of(w)->workload == WORKLOAD_EXCLUSIVE_USE && w->seat == 0;
-}
-
-/* The guard's lock that w takes: the writer's for exclusive-use's refresher, else the user's. */
-const struct guard_lock *guarded_lock_of(const struct guarded_worker *w)
-{
-	return guarded_is_refresher(w) ? &w->g->guard->writer : &w->g->guard->user;
-}
-
-/* The stale period current at rel_ns: 1 from the start, one more every stale interval. */
 int32_t guarded_period_at(const struct guarded_worker *w, int64_t rel_ns)
 {
 	return (int32_t)(rel_ns / ((int64_t)guarded_plan_of(w)->stale_ms * 1000000) + 1);
 }
 
-/* Marks w aborted, for reason. */
 void guarded_abort(struct guarded_worker *w, const char *what)
 {
 	w->aborted = true;
@@ -51,10 +29,6 @@ void guarded_abort(struct guarded_worker *w, const char *what)
 		 w->conn ? w->g->db->error_message(w->conn) : "not connected");
 }
 
-/*
- * Runs the prepared statement of slot with the n params (text); copies up to ncols columns
- * of its first row into out. Its rows, or -1.
- */
 int guarded_exec(struct guarded_worker *w, enum guarded_slot slot, const char *const *params, int n,
 		    int64_t *out, int ncols)
 {
@@ -64,7 +38,6 @@ int guarded_exec(struct guarded_worker *w, enum guarded_slot slot, const char *c
 					out ? 1 : 0);
 }
 
-/* run_slot for the statements with two integer parameters. Rows, or -1. */
 int guarded_exec2(struct guarded_worker *w, enum guarded_slot slot, int64_t a, int64_t b)
 {
 	char ta[24], tb[24];
@@ -75,13 +48,11 @@ int guarded_exec2(struct guarded_worker *w, enum guarded_slot slot, int64_t a, i
 	return guarded_exec(w, slot, params, 2, NULL, 0);
 }
 
-/* Counts the error on w's connection; returns its kind. */
 enum error_kind guarded_count_error(struct guarded_worker *w)
 {
 	return session_count_error(w->g->db, w->conn, w->errors);
 }
 
-/* Keeps a as w's; grows the array when full (rarely). 0, or -1 when out of memory (w aborted). */
 int guarded_record(struct guarded_worker *w, const struct acquisition *a)
 {
 	if (w->n_acqs == w->cap_acqs) {
@@ -101,7 +72,6 @@ int guarded_record(struct guarded_worker *w, const struct acquisition *a)
 	return 0;
 }
 
-/* A new acquisition of resource by w, asked now. */
 struct acquisition guarded_asked(const struct guarded_worker *w, int resource, enum acq_mode mode,
 				  enum acq_role role)
 {
@@ -111,24 +81,9 @@ struct acquisition guarded_asked(const struct guarded_worker *w, int resource, e
 	};
 }
 
-/* The next cache version w writes: unique to the refresh, of the worker and its count. */
 int64_t guarded_next_version(struct guarded_worker *w)
 {
 	return ((int64_t)(w->seat + 1) << 32) | (int64_t)++w->refreshes;
-}
-
-/* How long w's statements wait for a held lock while taking l, in set_lock_wait's terms. */
-int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock *l)
-{
-	switch (l->wait) {
-	case GUARD_WAIT_LIMIT:
-		return guarded_plan_of(w)->wait_limit_ms;
-	case GUARD_RETRIES:
-	case GUARD_REFUSES:
-		return w->g->db->kind == BACKEND_SQLITE ? 0 : -1;
-	default:
-		return -1;
-	}
 }
 
 /*
@@ -162,13 +117,6 @@ static enum acq_outcome try_lock(struct guarded_worker *w, const struct guard_lo
 	}
 }
 
-/*
- * Takes lock l for a (its begin, then its lock statement), meeting a held lock as l
- * says: ACQ_GRANTED with a->grant_ns set, inside the lock's transaction when it has one;
- * ACQ_TIMEOUT, ACQ_REFUSED, ACQ_WAITING (the run ended while retrying) or ACQ_ERROR with
- * the transaction rolled back. On SQLite the busy wait l asks for holds while taking it
- * only (PostgreSQL's lock_timeout is the connection's, set once: its NOWAIT is in the SQL).
- */
 enum acq_outcome guarded_take(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
 	const struct backend_ops *db = w->g->db;
@@ -185,10 +133,6 @@ enum acq_outcome guarded_take(struct guarded_worker *w, const struct guard_lock 
 	return outcome;
 }
 
-/*
- * Ends a's hold: notes the release instant and commits l's transaction. 0, or -1 when the
- * commit failed (rolled back, a recorded as an error, w aborted).
- */
 int guarded_release(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
 	a->release_ns = guarded_now(w);
@@ -204,7 +148,6 @@ int guarded_release(struct guarded_worker *w, const struct guard_lock *l, struct
 	return 0;
 }
 
-/* Fails a's cycle on a statement's error: rolls back, records it as an error and aborts w. -1. */
 int guarded_fail(struct guarded_worker *w, struct acquisition *a, const char *what)
 {
 	guarded_count_error(w);
@@ -216,10 +159,6 @@ int guarded_fail(struct guarded_worker *w, struct acquisition *a, const char *wh
 	return -1;
 }
 
-/*
- * Ends a's cycle on the error of the use that followed its release: a keeps its outcome
- * (its hold was done), the error is counted and w aborted. -1.
- */
 int guarded_use_failed(struct guarded_worker *w, struct acquisition *a)
 {
 	guarded_count_error(w);
@@ -228,7 +167,6 @@ int guarded_use_failed(struct guarded_worker *w, struct acquisition *a)
 	return -1;
 }
 
-/* Reads the cache and judges what a use of it saw against the period its check saw. 0, or -1. */
 int guarded_read_cache(struct guarded_worker *w, int64_t seen_period, uint8_t *seen)
 {
 	int64_t row[4];
@@ -242,7 +180,6 @@ int guarded_read_cache(struct guarded_worker *w, int64_t seen_period, uint8_t *s
 	return 0;
 }
 
-/* Records a, ended as outcome, when the lock was not granted. 0, or -1 when that is the worker's end. */
 int guarded_not_granted(struct guarded_worker *w, struct acquisition *a, enum acq_outcome outcome)
 {
 	a->outcome = (uint8_t)outcome;

@@ -15,20 +15,11 @@
 #include "measure/acquisitions.h"
 #include "model/error_kind.h"
 
-/* The settings of w's run. */
-const struct guarded_plan *guarded_plan_of(const struct guarded_worker *w);
-
 /* Now, in ns after the start barrier. */
 int64_t guarded_now(const struct guarded_worker *w);
 
 /* Whether w should begin nothing new: the run is stopping or its time is up. */
 bool guarded_time_up(const struct guarded_worker *w);
-
-/* Whether w is exclusive-use's refresher. */
-bool guarded_is_refresher(const struct guarded_worker *w);
-
-/* The guard's lock that w takes: the writer's for exclusive-use's refresher, else the user's. */
-const struct guard_lock *guarded_lock_of(const struct guarded_worker *w);
 
 /* The stale period current at rel_ns: 1 from the start, one more every stale interval. */
 int32_t guarded_period_at(const struct guarded_worker *w, int64_t rel_ns);
@@ -58,9 +49,6 @@ struct acquisition guarded_asked(const struct guarded_worker *w, int resource, e
 
 /* The next cache version w writes: unique to the refresh, of the worker and its count. */
 int64_t guarded_next_version(struct guarded_worker *w);
-
-/* How long w's statements wait for a held lock while taking l, in set_lock_wait's terms. */
-int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock *l);
 
 /*
  * Takes lock l for a (its begin, then its lock statement), meeting a held lock as l

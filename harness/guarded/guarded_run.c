@@ -4,6 +4,7 @@
 
 #include "engine/admin.h"
 #include "engine/run_plan.h"
+#include "guarded/guarded_loop.h"
 #include "guarded/guarded_run.h"
 #include "guarded/guarded_worker.h"
 #include "model/metric_table.h"

@@ -1,6 +1,6 @@
 /*
- * A worker of a guarded-resource run: its connection, its statements prepared, and its
- * thread, which runs its workload's cycles (guarded/workload_*.c) until the run's end.
+ * A worker of a guarded-resource run: its role (the lock it takes and how it waits for
+ * it), its connection, and its statements prepared. Its thread is guarded_loop.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,30 +8,34 @@
 
 #include "engine/session.h"
 #include "engine/statement.h"
-#include "guarded/acquire.h"
 #include "guarded/guarded_worker.h"
-#include "guarded/workload_exclusive_use.h"
-#include "guarded/workload_refresh.h"
-#include "guarded/workload_resource.h"
 
-/* The thread: waits for the gate, then runs its workload's cycles until the time is up. */
-static void *guarded_worker_main(void *arg)
+const struct guarded_plan *guarded_plan_of(const struct guarded_worker *w)
 {
-	struct guarded_worker *w = arg;
-	enum workload workload = guarded_plan_of(w)->workload;
-	int rc = 0;
+	return &w->g->cfg->guarded;
+}
 
-	run_wait_gate(&w->g->gate);
-	while (rc == 0 && !guarded_time_up(w)) {
-		if (workload == WORKLOAD_REFRESH)
-			rc = refresh_cycle(w);
-		else if (workload == WORKLOAD_RESOURCE)
-			rc = request_cycle(w);
-		else
-			rc = guarded_is_refresher(w) ? refresher_cycle(w) : use_cycle(w);
+bool guarded_is_refresher(const struct guarded_worker *w)
+{
+	return guarded_plan_of(w)->workload == WORKLOAD_EXCLUSIVE_USE && w->seat == 0;
+}
+
+const struct guard_lock *guarded_lock_of(const struct guarded_worker *w)
+{
+	return guarded_is_refresher(w) ? &w->g->guard->writer : &w->g->guard->user;
+}
+
+int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock *l)
+{
+	switch (l->wait) {
+	case GUARD_WAIT_LIMIT:
+		return guarded_plan_of(w)->wait_limit_ms;
+	case GUARD_RETRIES:
+	case GUARD_REFUSES:
+		return w->g->db->kind == BACKEND_SQLITE ? 0 : -1;
+	default:
+		return -1;
 	}
-	w->finished_ns = guarded_now(w);
-	return NULL;
 }
 
 /* The slots w prepares for its workload, besides the guard's begin and lock. */
@@ -112,11 +116,6 @@ int guarded_worker_open(struct guarded_worker *w, struct guarded_shared *g, int 
 fail:
 	guarded_worker_close(w);
 	return -1;
-}
-
-int guarded_worker_start(struct guarded_worker *w)
-{
-	return pthread_create(&w->thread, NULL, guarded_worker_main, w) == 0 ? 0 : -1;
 }
 
 void guarded_worker_close(struct guarded_worker *w)

@@ -1,8 +1,9 @@
 /*
- * One worker of a guarded-resource run: its connection with the guard's and the harness's
- * statements prepared, its thread, and the acquisitions it records. The worker takes the
- * guard, does what its workload does while holding it, releases it, and records each
- * acquisition (measure/acquisitions.h) until the run's time is up or it is stopped.
+ * One worker of a guarded-resource run: its role (the lock it takes, how it waits for it),
+ * its connection with the guard's and the harness's statements prepared, and the
+ * acquisitions it records (measure/acquisitions.h). Its thread (guarded/guarded_loop.h)
+ * takes the guard, does what its workload does while holding it and releases it, until
+ * the run's time is up or it is stopped.
  */
 #ifndef CLAIMBENCH_GUARDED_WORKER_H
 #define CLAIMBENCH_GUARDED_WORKER_H
@@ -53,8 +54,17 @@ struct guarded_worker {
 int guarded_worker_open(struct guarded_worker *w, struct guarded_shared *g, int seat, size_t expected,
 			char *err, size_t errlen);
 
-/* Starts w's thread: it waits for the gate, then works until the run's end. 0, or -1. */
-int guarded_worker_start(struct guarded_worker *w);
+/* The settings of w's run. */
+const struct guarded_plan *guarded_plan_of(const struct guarded_worker *w);
+
+/* Whether w is exclusive-use's refresher. */
+bool guarded_is_refresher(const struct guarded_worker *w);
+
+/* The guard's lock that w takes: the writer's for exclusive-use's refresher, else the user's. */
+const struct guard_lock *guarded_lock_of(const struct guarded_worker *w);
+
+/* How long w's statements wait for a held lock while taking l, in set_lock_wait's terms. */
+int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock *l);
 
 /* Closes w's connection and frees its acquisitions. */
 void guarded_worker_close(struct guarded_worker *w);
