@@ -190,3 +190,13 @@ int guarded_not_granted(struct guarded_worker *w, struct acquisition *a, enum ac
 	return guarded_record(w, a) < 0 || outcome == ACQ_ERROR ? -1 : 0;
 }
 
+int guarded_end_refresh(struct guarded_worker *w, struct acquisition *a, enum guarded_slot slot, int64_t version,
+			const char *what)
+{
+	clock_sleep_ns((int64_t)guarded_plan_of(w)->refresh_ms * 1000000);
+	if (guarded_exec2(w, slot, version, a->period) < 0 ||
+	    guarded_exec2(w, GSLOT_MARK_STATUS, a->period, guarded_now(w)) < 0)
+		return guarded_fail(w, a, what);
+	a->refreshed = 1;
+	return 0;
+}

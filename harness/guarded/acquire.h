@@ -80,4 +80,13 @@ int guarded_read_cache(struct guarded_worker *w, int64_t seen_period, uint8_t *s
 /* Records a, ended as outcome, when the lock was not granted. 0, or -1 when that is the worker's end. */
 int guarded_not_granted(struct guarded_worker *w, struct acquisition *a, enum acq_outcome outcome);
 
+/*
+ * Ends a refresh of the cache begun under the guard for a (its first half written, or the
+ * cache emptied): waits --refresh-ms, the refresh's own length, during which a reader
+ * would find it half done; writes slot with (version, a's period); marks the status row
+ * as of that period, and notes a as a refresh. 0, or -1 (failed as what: see guarded_fail).
+ */
+int guarded_end_refresh(struct guarded_worker *w, struct acquisition *a, enum guarded_slot slot, int64_t version,
+			const char *what);
+
 #endif

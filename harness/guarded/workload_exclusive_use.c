@@ -53,12 +53,8 @@ int refresher_cycle(struct guarded_worker *w)
 		version = guarded_next_version(w);
 		if (guarded_exec(w, GSLOT_EMPTY_CACHE, NULL, 0, NULL, 0) < 0)
 			return guarded_fail(w, &a, "emptying the cache");
-		clock_sleep_ns((int64_t)guarded_plan_of(w)->refresh_ms * 1000000);
-		if (guarded_exec2(w, GSLOT_FILL_CACHE, version, a.period) < 0 ||
-		    guarded_exec2(w, GSLOT_MARK_STATUS, a.period, guarded_now(w)) < 0)
-			return guarded_fail(w, &a, "filling the cache");
-		a.refreshed = 1;
-		if (guarded_release(w, l, &a) < 0 || guarded_record(w, &a) < 0)
+		if (guarded_end_refresh(w, &a, GSLOT_FILL_CACHE, version, "filling the cache") < 0 ||
+		    guarded_release(w, l, &a) < 0 || guarded_record(w, &a) < 0)
 			return -1;
 		break;
 	}

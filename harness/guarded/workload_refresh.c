@@ -1,4 +1,3 @@
-#include "base/clock.h"
 #include "guarded/acquire.h"
 #include "guarded/workload_refresh.h"
 
@@ -40,11 +39,8 @@ int refresh_cycle(struct guarded_worker *w)
 		version = guarded_next_version(w);
 		if (guarded_exec2(w, GSLOT_WRITE_HALF_1, version, a.period) < 0)
 			return guarded_fail(w, &a, "refreshing the cache");
-		clock_sleep_ns((int64_t)guarded_plan_of(w)->refresh_ms * 1000000);
-		if (guarded_exec2(w, GSLOT_WRITE_HALF_2, version, a.period) < 0 ||
-		    guarded_exec2(w, GSLOT_MARK_STATUS, a.period, guarded_now(w)) < 0)
-			return guarded_fail(w, &a, "refreshing the cache");
-		a.refreshed = 1;
+		if (guarded_end_refresh(w, &a, GSLOT_WRITE_HALF_2, version, "refreshing the cache") < 0)
+			return -1;
 		seen_period = a.period;
 	} else {
 		seen_period = status[0];
