@@ -3,7 +3,6 @@
 # claim with one more index probe (more buffers per job), a run pipelined (fewer round
 # trips per job), SQLite's page counts; a run that ran dry says so, its throughput is the
 # rate while jobs were there, and compare will not gate on it.
-# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
