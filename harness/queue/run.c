@@ -13,6 +13,7 @@
 #include "queue/queue_table.h"
 #include "queue/run.h"
 #include "queue/run_measure.h"
+#include "queue/server_costs.h"
 #include "queue/table_probe.h"
 #include "queue/verify_audit.h"
 #include "queue/worker_loop.h"
@@ -339,10 +340,12 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		return -1;
 	}
 	table_probe_take(admin, s, &out->probes[PROBE_BEFORE], label);
+	s->costs.read_before = server_costs_read(admin, s, &s->costs.before);
 	if (start_and_wait(m, t, pressure, workers, producers, label, err, errlen) < 0)
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
+	s->costs.read_after = server_costs_read(admin, s, &s->costs.after);
 	if (run_stopping(&s->gate) && admin->conn)
 		s->db->set_lock_wait(admin->conn, RUN_STOPPING_LOCK_WAIT_MS);
 	else
@@ -356,6 +359,10 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	    run_keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;
 	monitor_report_unstruck(m, label);
+	if (out->metrics.dry.ran_dry == 1)
+		fprintf(stderr, "claimbench: %s: ran out of jobs %.2f s into its %g s; %llu claims came back empty after; its "
+			"throughput is over the time jobs were there\n", label, out->metrics.dry.at_s, s->cfg->duration_s,
+			(unsigned long long)out->metrics.dry.empty_after);
 	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final;
 	if (out->metrics.ledger_mismatches)
 		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
@@ -417,6 +424,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	}
 	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
 		goto out_disconnect;
+	server_costs_plan(&admin, &s);
 	if (queue_table_create(admin.conn, &s, cfg->jobs, err, errlen) < 0)
 		goto out_drop;
 	if (cfg->verify && verify_audit_install(admin.conn, &s, err, errlen) < 0)

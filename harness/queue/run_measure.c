@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/costs.h"
 #include "measure/server_metrics.h"
 #include "queue/run_measure.h"
 
@@ -87,6 +88,19 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 		.reaper = s->mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
 	};
 	rc = metrics_compute(&in, &out->metrics);
+	if (rc == 0) {
+		struct costs_input c = {
+			.ledger = &merged,
+			.workers = out->per_worker,
+			.n_workers = in.n_workers,
+			.server_read = s->costs.read_before && s->costs.read_after,
+			.database_wide = !s->costs.by_statement,
+			.before = s->costs.before,
+			.after = s->costs.after,
+		};
+
+		costs_compute(&c, &out->metrics.costs);
+	}
 	if (rc == 0)
 		rc = metrics_series(&in, &out->series, &out->n_series);
 	if (rc == 0)
