@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "report/chart_block.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
@@ -206,10 +207,10 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
 	memset(set, 0, sizeof(*set));
 	set->runs = runs;
 	set->n_runs = n;
-	set->series = calloc(n ? n : 1, sizeof(*set->series));
-	set->cases = calloc(n ? n : 1, sizeof(*set->cases));
-	set->case_of = calloc(n ? n : 1, sizeof(*set->case_of));
-	series_of_run = calloc(n ? n : 1, sizeof(*series_of_run));
+	set->series = alloc_zeroed(n, sizeof(*set->series));
+	set->cases = alloc_zeroed(n, sizeof(*set->cases));
+	set->case_of = alloc_zeroed(n, sizeof(*set->case_of));
+	series_of_run = alloc_zeroed(n, sizeof(*series_of_run));
 	if (!set->series || !set->cases || !set->case_of || !series_of_run)
 		goto out;
 	for (i = 0; i < n; i++) {
