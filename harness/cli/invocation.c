@@ -1,6 +1,6 @@
 /*
  * `claimbench run`'s command line and scenario file into run groups. Every option is a
- * row of the option table (cli/options.c, and each strategy's own): the file's [global]
+ * row of the option table (cli/option_table.c, and each strategy's own): the file's [global]
  * keys, then a group section's, then the command line set the rows of a group, and a
  * comma-separated value of a row that sweeps makes one group per value.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/exit_status.h"
-#include "cli/args.h"
+#include "cli/option_read.h"
 #include "cli/commands.h"
 #include "cli/group_checks.h"
 #include "cli/invocation.h"

@@ -11,7 +11,7 @@
 
 #include "analysis/expect.h"
 #include "db/backend.h"
-#include "cli/options.h"
+#include "cli/option_table.h"
 #include "cli/scenario.h"
 #include "cli/scenario_strategies.h"
 #include "model/config.h"

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "cli/option_table.h"
 #include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
 #include "model/run_param.h"

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "base/parse.h"
-#include "cli/options.h"
+#include "cli/option_table.h"
 #include "db/backend.h"
 #include "db/conninfo.h"
 #include "plugin/guard.h"

@@ -5,8 +5,8 @@
  * --help text, defaults, scenario keys, sweeps and a run's stored parameters are all read
  * from the rows.
  */
-#ifndef CLAIMBENCH_OPTIONS_H
-#define CLAIMBENCH_OPTIONS_H
+#ifndef CLAIMBENCH_OPTION_TABLE_H
+#define CLAIMBENCH_OPTION_TABLE_H
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
-#include "cli/args.h"
+#include "cli/option_read.h"
 #include "model/config.h"
 #include "model/option.h"
 #include "model/result.h"

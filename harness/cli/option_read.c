@@ -1,7 +1,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "cli/args.h"
+#include "cli/option_read.h"
 
 enum args_outcome args_options(int argc, char **argv, const struct option *options, int help_code,
 			       const char *usage, args_apply_fn apply, void *ctx, char *err, size_t errlen)

@@ -1,6 +1,6 @@
 /* The option loop every command reads its command line with. */
-#ifndef CLAIMBENCH_ARGS_H
-#define CLAIMBENCH_ARGS_H
+#ifndef CLAIMBENCH_OPTION_READ_H
+#define CLAIMBENCH_OPTION_READ_H
 
 #include <stddef.h>
 
