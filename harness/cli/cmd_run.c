@@ -12,6 +12,7 @@
 
 #include "base/exit_status.h"
 #include "cli/invocation.h"
+#include "cli/option_run.h"
 #include "cli/commands.h"
 #include "output/results_print.h"
 #include "engine/guarded_run.h"

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "cli/option_set.h"
 #include "cli/option_table.h"
 
 /* One subcommand. */

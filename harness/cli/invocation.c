@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/group_checks.h"
 #include "cli/invocation.h"
+#include "cli/option_run.h"
 #include "cli/secrets.h"
 #include "db/tmp_postgres.h"
 #include "plugin/guard.h"

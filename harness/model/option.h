@@ -4,7 +4,9 @@
  * lands, its bounds, default and help, and whether a list of values is a sweep. Parsing,
  * --help, defaults, scenario keys, sweeps and a run's stored parameters all come from the
  * rows, so that adding an option is adding a row. The tables themselves live with what
- * owns the values: the commands' in cli/option_table.c, a strategy's in its own file.
+ * owns the values: the commands' in cli/option_table.c, a strategy's in its own file. The
+ * row and its value conversions are here, below the plugins that declare rows; what reads
+ * a command line with them is the cli's option_*.c.
  */
 #ifndef CLAIMBENCH_OPTION_H
 #define CLAIMBENCH_OPTION_H

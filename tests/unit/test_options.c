@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cli/option_run.h"
 #include "cli/option_table.h"
 #include "plugin/strategy.h"
 
