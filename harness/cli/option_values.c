@@ -1,4 +1,7 @@
-/* The parsers and printers of the commands' rows whose values are more than a number or a word (option_values.h). */
+/*
+ * The parsers and printers of the commands' rows whose values are more than a number or a
+ * word (option_values.h).
+ */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,7 +24,8 @@ void format_db(const struct option_def *o, const void *base, char *buf, size_t l
  * --progress-interval: 0 (no lines), or from PROGRESS_MIN_INTERVAL_S to 3600 seconds; a
  * shorter interval would round to no interval at all and print nothing.
  */
-int parse_progress_interval(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
+int parse_progress_interval(const struct option_def *o, const char *text, void *base, char *err,
+			    size_t errlen);
 
 /* --progress-interval as text. */
 void format_progress_interval(const struct option_def *o, const void *base, char *buf, size_t len);

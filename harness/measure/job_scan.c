@@ -1,4 +1,7 @@
-/* The ledger's executions read job by job: duplicates, overlaps, redeliveries and their causes, each job's summary. */
+/*
+ * The ledger's executions read job by job (job_scan.h): duplicates, overlaps, redeliveries
+ * and their causes, each job's summary.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +106,10 @@ static bool returned_between(const struct job_context *c, const struct execution
 	return false;
 }
 
-/* Why execution k of the n executions x of one job (sorted by start_ns) is a redelivery (see the definitions in measure/metrics.c). */
+/*
+ * Why execution k of the n executions x of one job (sorted by start_ns) is a redelivery
+ * (see the definitions in measure/metrics.c).
+ */
 static enum redelivery_cause redelivery_cause(const struct job_context *c, const struct execution *x, size_t n,
 					      size_t k)
 {
