@@ -1,9 +1,9 @@
 /*
  * The list of guards: every file of guards/ that defines one, as the build found them
- * (generated/plugins.h), sorted by their order, so that adding one is adding its file.
+ * (generated/plugins.h, which lists them by order, then name), so that adding one is adding
+ * its file.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "plugin/capabilities.h"
@@ -15,29 +15,12 @@ GUARD_FILES(DECLARE)
 #undef DECLARE
 
 #define ENTRY(name) &guard_##name,
-const struct guard_ops *guard_registry[] = { GUARD_FILES(ENTRY) };
+const struct guard_ops *const guard_registry[] = { GUARD_FILES(ENTRY) };
 #undef ENTRY
 
 const size_t guard_registry_len = sizeof(guard_registry) / sizeof(guard_registry[0]);
 
 _Static_assert(sizeof(guard_registry) / sizeof(guard_registry[0]) == GUARD_COUNT, "GUARD_COUNT counts the registry");
-
-/* qsort's order of two registry entries: by order, then by name. */
-static int by_order(const void *a, const void *b)
-{
-	const struct guard_ops *x = *(const struct guard_ops *const *)a;
-	const struct guard_ops *y = *(const struct guard_ops *const *)b;
-
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* Puts the registry, which the build lists by file name, in the order `list guards` and `all` use, before main runs. */
-__attribute__((constructor)) static void sort_registry(void)
-{
-	qsort(guard_registry, guard_registry_len, sizeof(guard_registry[0]), by_order);
-}
 
 const struct guard_ops *guard_find(const char *name)
 {

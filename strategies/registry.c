@@ -1,8 +1,8 @@
 /*
  * The list of strategies: every file of strategies/ that defines one, as the build found
- * them (generated/plugins.h), sorted by their order, so that adding one is adding its file.
+ * them (generated/plugins.h, which lists them by order, then name), so that adding one is
+ * adding its file.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "plugin/capabilities.h"
@@ -14,30 +14,13 @@ STRATEGY_FILES(DECLARE)
 #undef DECLARE
 
 #define ENTRY(name) &strategy_##name,
-const struct strategy_ops *strategy_registry[] = { STRATEGY_FILES(ENTRY) };
+const struct strategy_ops *const strategy_registry[] = { STRATEGY_FILES(ENTRY) };
 #undef ENTRY
 
 const size_t strategy_registry_len = sizeof(strategy_registry) / sizeof(strategy_registry[0]);
 
 _Static_assert(sizeof(strategy_registry) / sizeof(strategy_registry[0]) == STRATEGY_COUNT,
 	       "STRATEGY_COUNT counts the registry");
-
-/* qsort's order of two registry entries: by order, then by name. */
-static int by_order(const void *a, const void *b)
-{
-	const struct strategy_ops *x = *(const struct strategy_ops *const *)a;
-	const struct strategy_ops *y = *(const struct strategy_ops *const *)b;
-
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* Puts the registry, which the build lists by file name, in the order `list` and `all` use, before main runs. */
-__attribute__((constructor)) static void sort_registry(void)
-{
-	qsort(strategy_registry, strategy_registry_len, sizeof(strategy_registry[0]), by_order);
-}
 
 const struct strategy_ops *strategy_find(const char *name)
 {

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "analysis/summary.h"
 
 /* "" for NULL. */
@@ -20,7 +21,7 @@ static bool same_point(const struct run_result *a, const struct run_result *b)
 size_t summary_build(const struct invocation_result *r, struct summary_row *rows)
 {
 	double *values = malloc((r->n_results ? r->n_results : 1) * sizeof(*values));
-	bool *taken = calloc(r->n_results ? r->n_results : 1, sizeof(*taken));
+	bool *taken = alloc_zeroed(r->n_results, sizeof(*taken));
 	size_t n_rows = 0;
 
 	if (!values || !taken)

@@ -16,7 +16,7 @@
 #include "base/parse.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/option_table.h"
 #include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
 #include "output/compare_print.h"

@@ -9,7 +9,8 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/option_help.h"
+#include "cli/option_table.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
 #include "model/metric_table.h"

@@ -11,6 +11,7 @@
 #include "base/parse.h"
 #include "base/exit_status.h"
 #include "report/chart_plot.h"
+#include "report/chart_wanted.h"
 #include "report/out_dir.h"
 #include "cli/commands.h"
 #include "report/report_doc.h"

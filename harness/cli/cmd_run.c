@@ -1,4 +1,7 @@
-/* `claimbench run`: every strategy x worker count x repetition, then the report. */
+/*
+ * `claimbench run`: runs an invocation that invocation.c read and checked: every strategy
+ * x worker count x repetition on the chosen database, then the report.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,6 +12,7 @@
 
 #include "base/exit_status.h"
 #include "cli/invocation.h"
+#include "cli/option_run.h"
 #include "cli/commands.h"
 #include "output/results_print.h"
 #include "plugin/guard.h"
@@ -24,25 +28,6 @@
 #include "engine/workload.h"
 #include "generated/version.h"
 
-/* Writes into buf why strategy st cannot run on db. */
-static void refusal_reason(const struct strategy_ops *st, const struct backend_ops *db, char *buf, size_t len)
-{
-	unsigned missing = st->needs_caps[db->kind] & ~db->caps;
-
-	if (!missing) {
-		snprintf(buf, len, "it has no SQL for %s", db->name);
-		return;
-	}
-	if (missing & CAP_LISTEN_NOTIFY) {
-		snprintf(buf, len, "it needs LISTEN/NOTIFY, which %s does not have: no connection can wake another "
-			 "waiting for new jobs", db->name);
-		return;
-	}
-	snprintf(buf, len, "it needs %s, and %s", missing & CAP_SKIP_LOCKED ? "FOR UPDATE SKIP LOCKED" :
-		 missing & CAP_NOWAIT ? "FOR UPDATE NOWAIT" : missing & CAP_ROW_LOCKS ? "row locks" :
-		 "advisory locks", db->locking);
-}
-
 /* Whether --verify found a difference in a run of r. */
 static bool verify_failed(const struct invocation_result *r)
 {
@@ -50,41 +35,6 @@ static bool verify_failed(const struct invocation_result *r)
 		if (r->results[i].verify.n_diffs)
 			return true;
 	return false;
-}
-
-/*
- * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
- * that was asked for by name and cannot run on db, saying why. With --strategy all the
- * ones db cannot run are left out instead, with a note on stderr; never is another
- * strategy run in their place. 0, or -1 with err.
- */
-static int check_backend(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
-{
-	size_t kept = 0;
-	char why[256];
-
-	if (cfg->db_opts.pipeline && !db->exec_pipeline) {
-		snprintf(err, errlen, "--pipeline cannot run on %s: its statements make no network round trips to save",
-			 db->name);
-		return -1;
-	}
-	for (size_t i = 0; i < cfg->n_strategies; i++) {
-		const struct strategy_ops *st = cfg->strategies[i].ops;
-
-		if (strategy_runs_on(st, db)) {
-			cfg->strategies[kept++] = cfg->strategies[i];
-			continue;
-		}
-		refusal_reason(st, db, why, sizeof(why));
-		if (!cfg->all_strategies) {
-			snprintf(err, errlen, "strategy %s cannot run on %s: %s", st->name, db->name, why);
-			return -1;
-		}
-		fprintf(stderr, "claimbench: leaving out %s, which cannot run on %s: %s\n", st->name, db->name, why);
-		cfg->left_out[cfg->n_left_out++] = st->name;
-	}
-	cfg->n_strategies = kept;
-	return 0;
 }
 
 /*
@@ -354,147 +304,6 @@ static int keep_unstored(const struct run_session *rs, const char *store_path)
 	return EXIT_ENVIRONMENT;
 }
 
-/*
- * The driver the invocation runs on: --db's, else a throwaway PostgreSQL when its server
- * programs are found, else a throwaway SQLite file. NULL with err when
- * $CLAIMBENCH_PG_BINDIR names a directory without them.
- */
-static const struct backend_ops *choose_backend(const struct run_config *cfg, char *err, size_t errlen)
-{
-	if (cfg->backend)
-		return cfg->backend;
-	switch (tmp_postgres_available(err, errlen)) {
-	case 1:
-		return &backend_postgresql;
-	case 0:
-		return &backend_sqlite;
-	}
-	return NULL;
-}
-
-/*
- * Refuses the faults and pressure driver db cannot take (a killed backend, a restart or a
- * VACUUM on SQLite), a restart command where claimbench would not run it (SQLite, the
- * throwaway server) and a restart of a user's server with no command for it. 0, or -1 with err.
- */
-static int check_faults(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
-{
-	const struct fault_trigger *kill = &cfg->faults.when[FAULT_KILL_BACKEND];
-	const struct fault_trigger *restart = &cfg->faults.when[FAULT_RESTART];
-
-	if (db->kind != BACKEND_POSTGRESQL && (kill->n_at || kill->n_exec || kill->rate > 0)) {
-		snprintf(err, errlen, "--kill-backend-at, -exec and -rate are PostgreSQL's: %s has no server process to "
-			 "terminate", db->name);
-		return -1;
-	}
-	if (db->kind != BACKEND_POSTGRESQL && restart->n_at) {
-		snprintf(err, errlen, "--restart-at is PostgreSQL's: %s has no server to restart", db->name);
-		return -1;
-	}
-	if (db->kind != BACKEND_POSTGRESQL && cfg->pressure.vacuum.n_at) {
-		snprintf(err, errlen, "--vacuum-at is PostgreSQL's: %s's VACUUM rewrites the whole file under an exclusive "
-			 "lock, nothing like a table's vacuum beside running claims", db->name);
-		return -1;
-	}
-	if (cfg->faults.restart_command && (db->kind != BACKEND_POSTGRESQL || !cfg->target)) {
-		snprintf(err, errlen, "--restart-command restarts a PostgreSQL server of your own (--db CONNINFO) for "
-			 "--restart-at; %s", db->kind != BACKEND_POSTGRESQL ? "SQLite has no server to restart" :
-			 "the throwaway server (no --db) is claimbench's, which restarts it itself: drop --restart-command");
-		return -1;
-	}
-	if (restart->n_at && cfg->target && !cfg->faults.restart_command) {
-		snprintf(err, errlen, "--restart-at on a server of your own needs --restart-command: claimbench restarts "
-			 "only the throwaway server by itself");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Keeps in cfg's guarded plan the guards that guard its workload and can run on db. One
- * asked for by name that does not is refused, saying why; --guard all takes those of the
- * workload db can run, with a note for each left out. 0, or -1 with err.
- */
-static int check_guards(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
-{
-	struct guarded_plan *plan = &cfg->guarded;
-	unsigned bit = WORKLOAD_BIT(plan->workload);
-	const char *workload = workload_name((enum workload)plan->workload);
-	size_t kept = 0;
-	char why[256];
-
-	if (plan->all_guards)
-		for (size_t i = plan->n_guards = 0; i < guard_registry_len && plan->n_guards < MAX_GUARDS; i++)
-			if (guard_registry[i]->workloads & bit)
-				plan->guards[plan->n_guards++] = guard_registry[i];
-	for (size_t i = 0; i < plan->n_guards; i++) {
-		const struct guard_ops *g = plan->guards[i];
-
-		if (!(g->workloads & bit)) {
-			snprintf(err, errlen, "guard %s does not guard the %s workload (claimbench list guards)", g->name,
-				 workload);
-			return -1;
-		}
-		if (guard_runs_on(g, db)) {
-			plan->guards[kept++] = g;
-			continue;
-		}
-		guard_refusal(g, db, why, sizeof(why));
-		if (!plan->all_guards) {
-			snprintf(err, errlen, "guard %s cannot run on %s: %s", g->name, db->name, why);
-			return -1;
-		}
-		fprintf(stderr, "claimbench: leaving out %s, which cannot run on %s: %s\n", g->name, db->name, why);
-		cfg->left_out[cfg->n_left_out++] = g->name;
-	}
-	plan->n_guards = kept;
-	if (!kept) {
-		snprintf(err, errlen, "no guard of the %s workload asked for can run on %s", workload, db->name);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Checks every group against db: its strategies (check_backend) or guards (check_guards),
- * faults, timeouts and connections. 0, or -1 with err.
- */
-static int check_groups(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
-{
-	for (size_t g = 0; g < inv->n_groups; g++) {
-		const struct run_config *cfg = &inv->groups[g];
-		int most = 0;
-
-		if (cfg->guarded.workload != WORKLOAD_QUEUE) {
-			if (check_guards(&inv->groups[g], db, err, errlen) < 0)
-				return -1;
-		} else if (check_backend(&inv->groups[g], db, err, errlen) < 0) {
-			return -1;
-		}
-		if (cfg->guarded.workload == WORKLOAD_QUEUE && cfg->n_strategies == 0) {
-			snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
-			return -1;
-		}
-		if (check_faults(cfg, db, err, errlen) < 0)
-			return -1;
-		if (db->kind != BACKEND_POSTGRESQL && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
-			snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's; on SQLite "
-				 "--sqlite-busy-timeout-ms bounds the wait for a lock");
-			return -1;
-		}
-		for (size_t p = 0; p < cfg->n_worker_points; p++)
-			most = cfg->workers[p] > most ? cfg->workers[p] : most;
-		if (!cfg->target && db->kind == BACKEND_POSTGRESQL &&
-		    most + (run_config_arrivals(cfg) ? cfg->producers : 0) + 2 > TMP_POSTGRES_MAX_CONNECTIONS) {
-			snprintf(err, errlen, "%d workers%s need more connections than the throwaway server's %d; "
-				 "give --db a server of your own", most, run_config_arrivals(cfg) ? " and producers" : "",
-				 TMP_POSTGRES_MAX_CONNECTIONS);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* Reports why the throwaway database could not be made, with the hint that fits the driver. */
 static void report_throwaway_failure(const struct backend_ops *db, const char *err)
 {
@@ -543,13 +352,13 @@ int cmd_run(int argc, char **argv)
 		break;
 	}
 	cfg = &inv.groups[0];
-	db = choose_backend(cfg, err, sizeof(err));
+	db = invocation_backend(&inv, err, sizeof(err));
 	if (!db) {
 		fprintf(stderr, "claimbench run: %s\n", err);
 		goto out_free;
 	}
 	plan.db = db;
-	if (check_groups(&inv, db, err, sizeof(err)) < 0) {
+	if (invocation_check_on(&inv, db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);
 		status = EXIT_USAGE;
 		goto out_free;

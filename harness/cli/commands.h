@@ -7,7 +7,8 @@
 
 #include <stdio.h>
 
-#include "cli/options.h"
+#include "cli/option_set.h"
+#include "cli/option_table.h"
 
 /* One subcommand. */
 struct command {

@@ -1,6 +1,6 @@
 /*
  * `claimbench run`'s command line and scenario file into run groups. Every option is a
- * row of the option table (cli/options.c, and each strategy's own): the file's [global]
+ * row of the option table (cli/option_table.c, and each strategy's own): the file's [global]
  * keys, then a group section's, then the command line set the rows of a group, and a
  * comma-separated value of a row that sweeps makes one group per value.
  */
@@ -8,185 +8,15 @@
 #include <string.h>
 
 #include "base/exit_status.h"
-#include "cli/args.h"
+#include "cli/option_read.h"
 #include "cli/commands.h"
+#include "cli/group_checks.h"
 #include "cli/invocation.h"
+#include "cli/option_run.h"
 #include "cli/secrets.h"
+#include "db/tmp_postgres.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
-
-/* Gives each strategy its mode (its own, the --claim-mode one or its default) and checks it supports it. */
-static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < cfg->n_strategies; i++) {
-		struct strategy_choice *c = &cfg->strategies[i];
-
-		if (c->mode == MODE_COUNT)
-			c->mode = cfg->claim_mode != MODE_COUNT ? cfg->claim_mode : c->ops->default_mode;
-		if (!(c->ops->modes & MODE_BIT(c->mode))) {
-			snprintf(err, errlen, "strategy %s has no %s claim mode (it supports %s%s%s)", c->ops->name,
-				 claim_mode_name(c->mode),
-				 c->ops->modes & MODE_BIT(MODE_HOLD) ? claim_mode_name(MODE_HOLD) : "",
-				 c->ops->modes == (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP)) ? " and " : "",
-				 c->ops->modes & MODE_BIT(MODE_FLIP) ? claim_mode_name(MODE_FLIP) : "");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * The first option given that only the queue workload runs, or NULL: faults, arrivals,
- * MVCC pressure, leases, pipelines, --verify (a guarded run samples no server: --sample-ms
- * does not apply, whatever its value).
- */
-static const char *queue_only_option(const struct run_config *cfg)
-{
-	for (int k = 0; k < FAULT_KIND_COUNT; k++)
-		if (cfg->faults.when[k].n_at || cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
-			return "the faults (--crash-at ...)";
-	if (cfg->arrival_rate > 0)
-		return "--arrival-rate";
-	if (cfg->pressure.snapshot_s > 0 || cfg->pressure.vacuum.n_at)
-		return "MVCC pressure (--snapshot-at, --vacuum-at)";
-	if (cfg->recovery.lease_ms || cfg->rerun_errors)
-		return "leases and re-runs (--lease-ms, --rerun-errors)";
-	if (cfg->db_opts.pipeline)
-		return "--pipeline";
-	if (cfg->verify)
-		return "--verify";
-	return NULL;
-}
-
-/*
- * Refuses in a guarded group what its workload would ignore or what would stall it: a
- * claim mode, drawn use times, the resource workload's settings elsewhere, exclusive-use
- * without a user, abandoned tickets that nothing expires. 0, or -1 with err.
- */
-static int check_guarded_settings(const struct run_config *cfg, const char *workload, char *err, size_t errlen)
-{
-	const struct guarded_plan *p = &cfg->guarded;
-
-	if (cfg->claim_mode != MODE_COUNT || cfg->work_dist != WORK_FIXED) {
-		snprintf(err, errlen, "--%s: the queue workload's; a guarded workload has no claim mode, and its uses "
-			 "take --work-ms each", cfg->claim_mode != MODE_COUNT ? "claim-mode" : "work-dist");
-		return -1;
-	}
-	if (p->workload != WORKLOAD_RESOURCE && (p->resources != 1 || p->limit != 1 || p->write_share > 0 ||
-						  p->ticket_expiry_ms || p->abandon_share > 0)) {
-		snprintf(err, errlen, "--resources, --limit, --write-share, --ticket-expiry-ms and --abandon-share are "
-			 "the resource workload's, not the %s workload's", workload);
-		return -1;
-	}
-	for (size_t i = 0; p->workload == WORKLOAD_EXCLUSIVE_USE && i < cfg->n_worker_points; i++) {
-		if (cfg->workers[i] < 2) {
-			snprintf(err, errlen, "--workers %d: exclusive-use needs 2 or more (seat 0 refreshes, the others "
-				 "use the cache)", cfg->workers[i]);
-			return -1;
-		}
-	}
-	if (p->abandon_share > 0 && !p->ticket_expiry_ms) {
-		snprintf(err, errlen, "--abandon-share needs --ticket-expiry-ms: nothing else removes a dead holder's "
-			 "ticket, and its resource would stay blocked to the run's end");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Refuses what the group's workload does not run: --guard for the queue, --strategy and
- * the queue's own options for a guarded one. 0, or -1 with err.
- */
-static int check_workload(const struct run_config *cfg, char *err, size_t errlen)
-{
-	const char *workload = workload_name((enum workload)cfg->guarded.workload);
-	const char *queue_only = queue_only_option(cfg);
-
-	if (cfg->guarded.workload == WORKLOAD_QUEUE) {
-		if (cfg->guarded.all_guards)
-			return 0;
-		snprintf(err, errlen, "--guard chooses the guards of a guarded workload (--workload refresh, exclusive-use "
-			 "or resource); the queue workload runs --strategy");
-		return -1;
-	}
-	if (!cfg->all_strategies) {
-		snprintf(err, errlen, "--strategy chooses the queue workload's strategies; the %s workload runs --guard "
-			 "(claimbench list guards)", workload);
-		return -1;
-	}
-	if (queue_only) {
-		snprintf(err, errlen, "%s: the queue workload's, not the %s workload's (docs/guarded.md)", queue_only,
-			 workload);
-		return -1;
-	}
-	return check_guarded_settings(cfg, workload, err, errlen);
-}
-
-/* Checks what needs several options together. 0, or -1 with err. */
-static int check_combination(const struct run_config *cfg, char *err, size_t errlen)
-{
-	if (check_workload(cfg, err, errlen) < 0)
-		return -1;
-	if (cfg->rerun_errors && cfg->duration_s > 0) {
-		snprintf(err, errlen, "--rerun-errors: only a drain run can be re-run (drop --duration)");
-		return -1;
-	}
-	if (cfg->warmup_s > 0 && cfg->warmup_s >= cfg->duration_s) {
-		if (cfg->duration_s > 0)
-			snprintf(err, errlen, "--warmup %g must be shorter than the run (--duration %g)", cfg->warmup_s,
-				 cfg->duration_s);
-		else
-			snprintf(err, errlen, "--warmup needs a timed run (--duration): a drain run's figures are the "
-				 "whole drain");
-		return -1;
-	}
-	if (cfg->pressure.snapshot_at_s > 0 && cfg->pressure.snapshot_s <= 0) {
-		snprintf(err, errlen, "--snapshot-at needs --snapshot-s: how long the snapshot is held");
-		return -1;
-	}
-	if (cfg->duration_s > 0 && cfg->pressure.snapshot_s > 0 && cfg->pressure.snapshot_at_s >= cfg->duration_s) {
-		snprintf(err, errlen, "--snapshot-at %g: that instant is beyond the run's end (--duration %g)",
-			 cfg->pressure.snapshot_at_s, cfg->duration_s);
-		return -1;
-	}
-	for (size_t i = 0; cfg->duration_s > 0 && i < cfg->pressure.vacuum.n_at; i++) {
-		if (cfg->pressure.vacuum.at_s[i] >= cfg->duration_s) {
-			snprintf(err, errlen, "--vacuum-at %g: that instant is beyond the run's end (--duration %g)",
-				 cfg->pressure.vacuum.at_s[i], cfg->duration_s);
-			return -1;
-		}
-	}
-	if (cfg->arrival_rate > 0 && run_config_arrival_s(cfg) <= 0) {
-		snprintf(err, errlen, "--arrival-rate in a drain run needs --arrival-s: how long the producers "
-			 "insert (a timed run's default is its --duration)");
-		return -1;
-	}
-	if ((cfg->recovery.heartbeat_ms || cfg->recovery.reaper_ms) && !cfg->recovery.lease_ms) {
-		snprintf(err, errlen, "--%s needs --lease-ms: it works on leases", cfg->recovery.heartbeat_ms ? "heartbeat-ms" :
-			 "reaper-ms");
-		return -1;
-	}
-	if (cfg->recovery.heartbeat_ms >= cfg->recovery.lease_ms && cfg->recovery.heartbeat_ms) {
-		snprintf(err, errlen, "--heartbeat-ms %d must be shorter than --lease-ms %d, or the lease runs out between beats",
-			 cfg->recovery.heartbeat_ms, cfg->recovery.lease_ms);
-		return -1;
-	}
-	for (int k = 0; cfg->duration_s > 0 && k < FAULT_KIND_COUNT; k++) {
-		for (size_t i = 0; i < cfg->faults.when[k].n_at; i++) {
-			if (cfg->faults.when[k].at_s[i] >= cfg->duration_s) {
-				snprintf(err, errlen, "--%s-at %g: that instant is beyond the run's end (--duration %g)",
-					 fault_kind_names[k], cfg->faults.when[k].at_s[i], cfg->duration_s);
-				return -1;
-			}
-		}
-	}
-	if (cfg->arrival_rate * run_config_arrival_s(cfg) > 100000000 - (double)cfg->jobs) {
-		snprintf(err, errlen, "--arrival-rate x --arrival-s: at most %ld jobs with the backlog of %ld",
-			 100000000L, cfg->jobs);
-		return -1;
-	}
-	return 0;
-}
 
 /* Settings one run group is built from; no more than this many. */
 #define MAX_SETTINGS 64
@@ -347,9 +177,7 @@ static int build_group(const struct build *b, const struct setting_list *list, s
 			return -1;
 		}
 	}
-	if (settle_modes(cfg, err, errlen) < 0 || check_combination(cfg, err, errlen) < 0)
-		return -1;
-	return 0;
+	return group_check_alone(cfg, err, errlen);
 }
 
 /* Expands list into inv's groups: one per sweep point. 0, or -1 with err. */
@@ -624,6 +452,29 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 		return INVOCATION_ERROR;
 	name_scenario(inv);
 	return INVOCATION_RUN;
+}
+
+const struct backend_ops *invocation_backend(const struct run_invocation *inv, char *err, size_t errlen)
+{
+	const struct run_config *cfg = &inv->groups[0];
+
+	if (cfg->backend)
+		return cfg->backend;
+	switch (tmp_postgres_available(err, errlen)) {
+	case 1:
+		return &backend_postgresql;
+	case 0:
+		return &backend_sqlite;
+	}
+	return NULL;
+}
+
+int invocation_check_on(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
+{
+	for (size_t g = 0; g < inv->n_groups; g++)
+		if (group_check_on(&inv->groups[g], db, err, errlen) < 0)
+			return -1;
+	return 0;
 }
 
 void invocation_free(struct run_invocation *inv)

@@ -1,4 +1,8 @@
-/* The command line of `claimbench run`: options and a scenario file into validated run groups. */
+/*
+ * The command line of `claimbench run`: options and a scenario file into run groups, checked
+ * before anything runs, alone (invocation_parse) and against the driver they will run on
+ * (invocation_check_on), by the rules of group_checks.h.
+ */
 #ifndef CLAIMBENCH_INVOCATION_H
 #define CLAIMBENCH_INVOCATION_H
 
@@ -6,7 +10,8 @@
 #include <stdio.h>
 
 #include "analysis/expect.h"
-#include "cli/options.h"
+#include "db/backend.h"
+#include "cli/option_table.h"
 #include "cli/scenario.h"
 #include "cli/scenario_strategies.h"
 #include "model/config.h"
@@ -43,6 +48,19 @@ enum invocation_outcome {
  */
 enum invocation_outcome invocation_parse(const struct option_def *table, int argc, char **argv,
 					 struct run_invocation *inv, char *err, size_t errlen);
+
+/*
+ * The driver inv runs on: --db's, else a throwaway PostgreSQL when its server programs are
+ * found, else a throwaway SQLite file. NULL with err when $CLAIMBENCH_PG_BINDIR names a
+ * directory without them.
+ */
+const struct backend_ops *invocation_backend(const struct run_invocation *inv, char *err, size_t errlen);
+
+/*
+ * Checks every group of inv against driver db (group_check_on), before anything runs:
+ * keeps what db can run of each, refuses the rest. 0, or -1 with err.
+ */
+int invocation_check_on(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen);
 
 /* Frees what inv holds. */
 void invocation_free(struct run_invocation *inv);

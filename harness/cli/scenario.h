@@ -2,7 +2,7 @@
  * Scenario files: INI, a [global] section of defaults, one section per group of runs, and
  * an [expect] section of named assertions. This module only reads the file and keeps every
  * key with its line; what keys mean is the business of cli/invocation.c and the option
- * table (cli/options.c).
+ * table (cli/option_table.c).
  *
  * The dialect: `key = value` (or `key: value`), `[section]` headers, comment lines that
  * begin with ; or #, a ';' after a blank starts a comment, and a line that begins with a

@@ -42,6 +42,7 @@
  * grant_ns); an acquisition never granted (grant_ns -1) over [start_ns, release_ns), or
  * [start_ns, duration_ns) when release_ns is -1. Ends before beginnings at one instant.
  */
+#include "base/alloc.h"
 #include "base/order.h"
 #include "measure/acquisitions.h"
 #include "model/metric_table.h"
@@ -81,12 +82,6 @@ struct span_event {
 	int8_t delta;		/* +1 a beginning, -1 an end: ends sort first at one instant */
 	uint8_t waiting;	/* 1 a wait, 0 a holding */
 };
-
-/* calloc that treats zero elements as one, so that NULL always means out of memory. */
-static void *alloc_zeroed(size_t n, size_t size)
-{
-	return calloc(n ? n : 1, size);
-}
 
 /* qsort order of int64_t values, ascending. */
 static int cmp_value(const void *pa, const void *pb)

@@ -116,22 +116,16 @@
  * insert) counts in no per-job figure: not in ideal_s, lost, ledger_mismatches, queue
  * wait or the series, and it makes no empty claim spurious.
  *
- * series	100 ms buckets [k * 100, (k + 1) * 100) ms, k from 0 to the bucket of the
- *		latest instant recorded (execution and empty-claim ends, error instants,
- *		enqueue times) and, in a timed run, at least to duration_ns - 1. completed:
- *		EXEC_DONE executions by end_ns; first_completed: of those, each job's
- *		earliest-ending one (every one of a job outside 1..n_jobs), so that
- *		completed - first_completed are duplicates; empty_claims by end_ns; errors by instant;
- *		enqueued: jobs past n_backlog by enqueue time; backlog: jobs enqueued in
- *		buckets up to k minus jobs first in hand in buckets up to k, a job's first
- *		in hand being max(first_start, enqueued_ns).
+ * series	the 100 ms time series: measure/series.c defines it.
  *
  * Executions of ids outside 1..n_jobs count in the ledger's own figures
  * (executions, completed, duplicates, dup_jobs, overlaps, makespan) but in none
  * that needs the job's planned work, enqueue time or final status.
  */
+#include "base/alloc.h"
 #include "base/order.h"
 #include "measure/dry.h"
+#include "measure/job_scan.h"
 #include "measure/metrics.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -143,16 +137,6 @@
 #define NS_PER_S 1e9
 #define NS_PER_MS 1e6
 
-/* What the ledger says about one job. */
-struct job_summary {
-	int64_t first_claim_ns;	/* smallest claim_start_ns of its executions; INT64_MAX when none */
-	int64_t first_start_ns;	/* smallest start_ns of its executions (first in hand); INT64_MAX when none */
-	int64_t first_done_ns;	/* smallest end_ns of its EXEC_DONE executions; INT64_MAX when none */
-	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
-	bool executed;		/* it has at least one execution */
-	bool completed;		/* it has at least one EXEC_DONE execution */
-};
-
 /* A job that can make an empty claim spurious. */
 struct pending_job {
 	int64_t enqueued_ns;	/* when it was enqueued */
@@ -160,60 +144,12 @@ struct pending_job {
 				 * the latest first claim among the jobs sorted up to here */
 };
 
-/* calloc that treats zero elements as one, so that NULL always means out of memory. */
-static void *alloc_zeroed(size_t n, size_t size)
-{
-	return calloc(n ? n : 1, size);
-}
-
-/* qsort order of executions: by job_id, then start_ns, then the other fields (a total order). */
-static int cmp_exec(const void *pa, const void *pb)
-{
-	const struct execution *a = pa, *b = pb;
-	int c = cmp_i64(a->job_id, b->job_id);
-
-	if (!c)
-		c = cmp_i64(a->start_ns, b->start_ns);
-	if (!c)
-		c = cmp_i64(a->end_ns, b->end_ns);
-	if (!c)
-		c = cmp_i64(a->claim_start_ns, b->claim_start_ns);
-	if (!c)
-		c = cmp_i64(a->worker, b->worker);
-	if (!c)
-		c = cmp_i64(a->outcome, b->outcome);
-	return c;
-}
-
 /* qsort order of pending jobs: by enqueue time. */
 static int cmp_pending(const void *pa, const void *pb)
 {
 	const struct pending_job *a = pa, *b = pb;
 
 	return cmp_i64(a->enqueued_ns, b->enqueued_ns);
-}
-
-/* Makes s describe a job never executed. */
-static void job_summary_init(struct job_summary *s)
-{
-	s->first_claim_ns = INT64_MAX;
-	s->first_start_ns = INT64_MAX;
-	s->first_done_ns = INT64_MAX;
-	s->expected = -1;
-	s->executed = false;
-	s->completed = false;
-}
-
-/* Whether e's completion or failure committed. */
-static bool exec_committed(const struct execution *e)
-{
-	return e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED;
-}
-
-/* Whether job id has a row (index id - 1) in the per-job inputs. */
-static bool job_in_range(const struct metrics_input *in, int64_t id)
-{
-	return id >= 1 && (uint64_t)id <= in->n_jobs;
 }
 
 struct fairness metrics_fairness(const uint64_t *x, size_t n)
@@ -326,14 +262,6 @@ static int summarise_latency(const struct metrics_input *in, struct run_metrics 
 	return 0;
 }
 
-/* The enqueue time of the job at index j: INT64_MAX when never enqueued, 0 without enqueue times. */
-static int64_t enqueued_at(const struct metrics_input *in, size_t j)
-{
-	return in->enqueued_ns ? in->enqueued_ns[j] : 0;
-}
-
-static int64_t series_last_ns(const struct metrics_input *in);
-
 /* The time from enq to instant, or to end when instant is INT64_MAX (it never came): a censored wait. */
 static int64_t censored(int64_t enq, int64_t instant, int64_t end)
 {
@@ -362,7 +290,7 @@ static int summarise_waits(const struct metrics_input *in, const struct job_summ
 	hist_init(wait);
 	hist_init(e2e);
 	for (j = 0; j < in->n_jobs; j++) {
-		enq = enqueued_at(in, j);
+		enq = metrics_enqueued_at(in, j);
 		if (enq == INT64_MAX)
 			continue;
 		out->jobs_total++;
@@ -378,245 +306,6 @@ static int summarise_waits(const struct metrics_input *in, const struct job_summ
 out:
 	free(wait);
 	free(e2e);
-	return ret;
-}
-
-/* Why an execution is a redelivery: how its job's earlier holder had lost it. */
-enum redelivery_cause {
-	CAUSE_NONE,		/* not a redelivery: a first claim, a claim after a commit, or a race */
-	CAUSE_CRASH,		/* the holder's transaction or session ended without its completion */
-	CAUSE_LEASE,		/* the holder's lease had run out (flip mode, no reaper) */
-	CAUSE_REAPER,		/* the harness gave the job back to new (the reaper, --rerun-stuck) */
-	CAUSE_STALE_TICKET,	/* the ticket strategy deleted the holder's ticket as stale */
-};
-
-/* What the redelivery rules read of one job besides its executions. */
-struct job_context {
-	const struct metrics_input *in;		/* the run's settings: where a claim lives, lease, reaper */
-	const struct job_return *returns;	/* the job's returns to new by the harness */
-	size_t n_returns;			/* entries in returns */
-};
-
-/*
- * The index of the holder of the job when execution k of the n executions x (sorted by
- * start_ns) took it: the latest execution in hand before it and not cut short by a stop,
- * when that one still held the job when k's claim began (it never committed, or committed
- * after that). n when there is none, or when the latest had committed its completion
- * before k's claim began: the job was finished then, and an earlier holder's loss had been
- * made good by a later claim already.
- */
-static size_t holder_of(const struct execution *x, size_t n, size_t k)
-{
-	size_t latest = n;
-
-	for (size_t i = 0; i < n; i++)
-		if (i != k && x[i].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].start_ns &&
-		    (latest == n || x[i].start_ns >= x[latest].start_ns))
-			latest = i;
-	if (latest == n || (exec_committed(&x[latest]) && x[latest].end_ns <= x[k].claim_start_ns))
-		return n;
-	return latest;
-}
-
-/*
- * Whether holder y, which did not commit, had lost the job before x had it in hand: its
- * transaction or session had ended. A crash's end is taken before its connection closes,
- * and a fenced completion's when its transaction ended, so they must lie at or before x's
- * start; one that ended later was live when x's claim returned the job, a race. A lost
- * connection's end is only when the worker noticed, after the server had let the claim go:
- * it had ended by then, whatever the order of the instants.
- */
-static bool ended_before(const struct execution *y, const struct execution *x)
-{
-	return y->outcome == EXEC_UNCOMMITTED || y->end_ns <= x->start_ns;
-}
-
-/* Whether the harness gave the job back to new after y had it in hand and before x's claim returned it. */
-static bool returned_between(const struct job_context *c, const struct execution *y, const struct execution *x)
-{
-	for (size_t i = 0; i < c->n_returns; i++)
-		if (y->start_ns < c->returns[i].start_ns && c->returns[i].start_ns < x->start_ns)
-			return true;
-	return false;
-}
-
-/* Why execution k of the n executions x of one job (sorted by start_ns) is a redelivery (see the definitions above). */
-static enum redelivery_cause redelivery_cause(const struct job_context *c, const struct execution *x, size_t n,
-					      size_t k)
-{
-	const struct execution *y;
-	size_t h;
-
-	if (x[k].outcome == EXEC_INTERRUPTED)
-		return CAUSE_NONE;
-	h = holder_of(x, n, k);
-	if (h == n)
-		return CAUSE_NONE;
-	y = &x[h];
-	if (returned_between(c, y, &x[k]))
-		return CAUSE_REAPER;
-	if (y->flags & EXEC_TICKET_EXPIRED)
-		return CAUSE_STALE_TICKET;
-	if (c->in->claim_in_session && !exec_committed(y) && ended_before(y, &x[k]))
-		return CAUSE_CRASH;
-	if (c->in->lease_ns > 0 && !c->in->reaper && x[k].start_ns - y->claim_start_ns >= c->in->lease_ns)
-		return CAUSE_LEASE;
-	return CAUSE_NONE;
-}
-
-/*
- * Whether committed execution i of the n executions x of one job is a zombie completion:
- * a redelivery (cause[k] not CAUSE_NONE) took the job while i had it in hand.
- */
-static bool is_zombie(const struct execution *x, const enum redelivery_cause *cause, size_t n, size_t i)
-{
-	if (!exec_committed(&x[i]))
-		return false;
-	for (size_t k = 0; k < n; k++)
-		if (k != i && cause[k] != CAUSE_NONE && x[i].start_ns < x[k].start_ns && x[k].start_ns < x[i].end_ns)
-			return true;
-	return false;
-}
-
-/* Counts a redelivery of cause into out, in all and by its cause. */
-static void count_redelivery(enum redelivery_cause cause, struct run_metrics *out)
-{
-	uint64_t *by_cause[] = {
-		[CAUSE_CRASH] = &out->redeliveries_crash,
-		[CAUSE_LEASE] = &out->redeliveries_lease,
-		[CAUSE_REAPER] = &out->redeliveries_reaper,
-		[CAUSE_STALE_TICKET] = &out->redeliveries_stale_ticket,
-	};
-
-	if (cause == CAUSE_NONE)
-		return;
-	out->redeliveries++;
-	++*by_cause[cause];
-}
-
-/*
- * Counts the n >= 1 executions x of one job (sorted by start_ns) into out's ledger
- * figures and describes the job in *s; cause has room for n entries.
- */
-static void scan_job(const struct job_context *c, const struct execution *x, size_t n,
-		     enum redelivery_cause *cause, struct run_metrics *out, struct job_summary *s)
-{
-	int64_t last_commit_end = INT64_MIN;
-	size_t i, k, counted = 0;
-
-	job_summary_init(s);
-	s->executed = true;
-	for (i = 0; i < n; i++)
-		counted += x[i].outcome != EXEC_INTERRUPTED;
-	if (counted > 1) {
-		out->duplicates += counted - 1;
-		out->dup_jobs++;
-	}
-
-	for (i = 0; i < n; i++) {
-		if (x[i].claim_start_ns < s->first_claim_ns)
-			s->first_claim_ns = x[i].claim_start_ns;
-		if (x[i].start_ns < s->first_start_ns)
-			s->first_start_ns = x[i].start_ns;
-		if (x[i].outcome == EXEC_DONE) {
-			s->completed = true;
-			if (x[i].end_ns < s->first_done_ns)
-				s->first_done_ns = x[i].end_ns;
-		}
-		if (exec_committed(&x[i]) && x[i].end_ns >= last_commit_end) {
-			last_commit_end = x[i].end_ns;
-			s->expected = x[i].outcome;
-		}
-		for (k = i + 1; k < n && x[i].outcome != EXEC_INTERRUPTED; k++)
-			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
-				out->overlaps++;
-	}
-	for (i = 0; i < n; i++) {
-		cause[i] = redelivery_cause(c, x, n, i);
-		count_redelivery(cause[i], out);
-	}
-	for (i = 0; i < n; i++)
-		out->zombie_completions += is_zombie(x, cause, n, i);
-	if (s->completed)
-		out->completed++;
-}
-
-/* qsort order of returns: by job, then instant. */
-static int cmp_return(const void *pa, const void *pb)
-{
-	const struct job_return *a = pa, *b = pb;
-	int c = cmp_i64(a->job_id, b->job_id);
-
-	return c ? c : cmp_i64(a->start_ns, b->start_ns);
-}
-
-/* Points c at the returns of job among the n sorted by job (*next: the first not yet passed), advancing *next. */
-static void returns_of_job(struct job_context *c, const struct job_return *r, size_t n, size_t *next, int64_t job)
-{
-	while (*next < n && r[*next].job_id < job)
-		++*next;
-	c->returns = r + *next;
-	c->n_returns = 0;
-	while (*next + c->n_returns < n && r[*next + c->n_returns].job_id == job)
-		c->n_returns++;
-}
-
-/*
- * Sorts a copy of the ledger's executions by job (and its returns), fills the ledger
- * figures of out and the summary of every job in 1..n_jobs in jobs. 0, or -1 when out of
- * memory.
- */
-static int scan_ledger(const struct metrics_input *in, struct run_metrics *out,
-		       struct job_summary *jobs)
-{
-	const struct ledger *l = in->ledger;
-	struct job_context c = { .in = in };
-	struct execution *x = NULL;
-	struct job_return *r = NULL;
-	enum redelivery_cause *cause = NULL;
-	struct job_summary s;
-	int64_t last_end = 0;
-	bool committed = false;	/* some execution committed: there is a makespan */
-	size_t i, k, next_return = 0;
-	int ret = -1;
-
-	out->executions = l->n_execs;
-	for (i = 0; i < l->n_execs; i++) {
-		out->failed += l->execs[i].outcome == EXEC_FAILED;
-		out->fenced += l->execs[i].outcome == EXEC_FENCED;
-	}
-	x = alloc_zeroed(l->n_execs, sizeof(*x));
-	r = alloc_zeroed(l->n_returns, sizeof(*r));
-	cause = alloc_zeroed(l->n_execs, sizeof(*cause));
-	if (!x || !r || !cause)
-		goto out_free;
-	if (l->n_execs)
-		memcpy(x, l->execs, l->n_execs * sizeof(*x));
-	if (l->n_returns)
-		memcpy(r, l->returns, l->n_returns * sizeof(*r));
-	qsort(x, l->n_execs, sizeof(*x), cmp_exec);
-	qsort(r, l->n_returns, sizeof(*r), cmp_return);
-
-	for (i = 0; i < l->n_execs; i = k) {
-		for (k = i + 1; k < l->n_execs && x[k].job_id == x[i].job_id; k++)
-			;
-		returns_of_job(&c, r, l->n_returns, &next_return, x[i].job_id);
-		scan_job(&c, &x[i], k - i, cause, out, &s);
-		if (job_in_range(in, x[i].job_id))
-			jobs[x[i].job_id - 1] = s;
-	}
-	for (i = 0; i < l->n_execs; i++) {
-		if (exec_committed(&x[i]) && x[i].end_ns >= last_end) {
-			last_end = x[i].end_ns;
-			committed = true;
-		}
-	}
-	out->makespan_s = committed ? (double)last_end / NS_PER_S : NAN;
-	ret = 0;
-out_free:
-	free(cause);
-	free(r);
-	free(x);
 	return ret;
 }
 
@@ -687,7 +376,7 @@ static void count_spurious_in_queue(const struct metrics_input *in, const struct
 	for (i = q; i < in->n_jobs; i += n_queues) {
 		if (!job_may_be_pending(in, &jobs[i], i))
 			continue;
-		p[n].enqueued_ns = enqueued_at(in, i);
+		p[n].enqueued_ns = metrics_enqueued_at(in, i);
 		p[n].first_claim_ns = jobs[i].first_claim_ns;
 		n++;
 	}
@@ -744,7 +433,7 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 	size_t j;
 
 	for (j = 0; j < in->n_jobs; j++) {
-		if (enqueued_at(in, j) == INT64_MAX)
+		if (metrics_enqueued_at(in, j) == INT64_MAX)
 			continue;
 		measured += jobs[j].completed && jobs[j].first_done_ns >= in->warmup_ns;
 		if (in->drain || jobs[j].completed)
@@ -825,7 +514,7 @@ static int judge_faults(const struct metrics_input *in, struct run_metrics *out)
 				out->restart_first_completion_ms = ms;
 			continue;
 		}
-		if (!job_in_range(in, f->job_id))
+		if (!metrics_job_in_range(in, f->job_id))
 			continue;
 		first = first_commit_after(l, f->job_id, f->at_ns, true);
 		if (first != INT64_MAX)
@@ -847,7 +536,7 @@ static void judge_delivery(const struct metrics_input *in, struct run_metrics *o
 		out->lost = METRIC_UNKNOWN;
 	out->stuck = in->final ? 0 : METRIC_UNKNOWN;
 	for (size_t j = 0; in->final && j < in->n_jobs; j++)
-		out->stuck += enqueued_at(in, j) != INT64_MAX && in->final[j].status == JOB_ACTIVE;
+		out->stuck += metrics_enqueued_at(in, j) != INT64_MAX && in->final[j].status == JOB_ACTIVE;
 	out->delivery.at_most_once = out->duplicates == 0;
 	out->delivery.at_least_once = in->final ? out->lost == 0 : METRIC_UNKNOWN;
 }
@@ -888,7 +577,7 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 		goto out_free;
 	if (summarise_latency(in, out))
 		goto out_free;
-	if (scan_ledger(in, out, jobs))
+	if (job_scan_ledger(in, out, jobs))
 		goto out_free;
 	if (count_spurious(in, jobs, out))
 		goto out_free;
@@ -906,145 +595,4 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 out_free:
 	free(jobs);
 	return ret;
-}
-
-/* The bucket an instant (ns after the start) falls in; instants before the start in the first. */
-static size_t bucket_of(int64_t t_ns)
-{
-	return t_ns > 0 ? (size_t)(t_ns / SERIES_BUCKET_NS) : 0;
-}
-
-/*
- * The latest instant in, the ledger and the enqueue times record: ends of executions and
- * empty claims, errors, enqueues; in a timed run, no earlier than the end of its duration.
- */
-static int64_t series_last_ns(const struct metrics_input *in)
-{
-	const struct ledger *l = in->ledger;
-	int64_t last = 0, enq;
-	size_t i;
-
-	if (!in->drain && in->duration_ns > 0)
-		last = in->duration_ns - 1;
-	for (i = 0; i < l->n_execs; i++)
-		if (l->execs[i].end_ns > last)
-			last = l->execs[i].end_ns;
-	for (i = 0; i < l->n_empties; i++)
-		if (l->empties[i].end_ns > last)
-			last = l->empties[i].end_ns;
-	for (i = 0; i < l->n_errors; i++)
-		if (l->errors[i] > last)
-			last = l->errors[i];
-	for (i = 0; i < in->n_jobs; i++) {
-		enq = enqueued_at(in, i);
-		if (enq != INT64_MAX && enq > last)
-			last = enq;
-	}
-	return last;
-}
-
-/*
- * Adds each enqueued job's arrival to the enqueued column and its entry to, and its first
- * execution's start (no earlier than its enqueue) from, the running backlog. 0, or -1 when
- * out of memory.
- */
-static int series_backlog(const struct metrics_input *in, struct series_point *pts, size_t n)
-{
-	const struct ledger *l = in->ledger;
-	int64_t *first_start, *delta, enq, backlog = 0;
-	size_t i, j;
-	int ret = -1;
-
-	first_start = alloc_zeroed(in->n_jobs, sizeof(*first_start));
-	delta = alloc_zeroed(n, sizeof(*delta));
-	if (!first_start || !delta)
-		goto out_free;
-	for (j = 0; j < in->n_jobs; j++)
-		first_start[j] = INT64_MAX;
-	for (i = 0; i < l->n_execs; i++) {
-		const struct execution *e = &l->execs[i];
-
-		if (job_in_range(in, e->job_id) && e->start_ns < first_start[e->job_id - 1])
-			first_start[e->job_id - 1] = e->start_ns;
-	}
-	for (j = 0; j < in->n_jobs; j++) {
-		enq = enqueued_at(in, j);
-		if (enq == INT64_MAX)
-			continue;
-		if (j >= in->n_backlog)
-			pts[bucket_of(enq)].enqueued++;
-		delta[bucket_of(enq)]++;
-		if (first_start[j] != INT64_MAX)
-			delta[bucket_of(first_start[j] > enq ? first_start[j] : enq)]--;
-	}
-	for (i = 0; i < n; i++) {
-		backlog += delta[i];
-		pts[i].backlog = (uint64_t)backlog;
-	}
-	ret = 0;
-out_free:
-	free(delta);
-	free(first_start);
-	return ret;
-}
-
-/*
- * Adds each job's first completion, the earliest end of its EXEC_DONE executions, to the
- * first_completed column; an execution of a job outside 1..n_jobs counts as a first. 0, or
- * -1 when out of memory.
- */
-static int series_first_completions(const struct metrics_input *in, struct series_point *pts)
-{
-	const struct ledger *l = in->ledger;
-	int64_t *first_end = alloc_zeroed(in->n_jobs, sizeof(*first_end));
-	size_t i, j;
-
-	if (!first_end)
-		return -1;
-	for (j = 0; j < in->n_jobs; j++)
-		first_end[j] = INT64_MAX;
-	for (i = 0; i < l->n_execs; i++) {
-		const struct execution *e = &l->execs[i];
-
-		if (e->outcome != EXEC_DONE)
-			continue;
-		if (!job_in_range(in, e->job_id))
-			pts[bucket_of(e->end_ns)].first_completed++;
-		else if (e->end_ns < first_end[e->job_id - 1])
-			first_end[e->job_id - 1] = e->end_ns;
-	}
-	for (j = 0; j < in->n_jobs; j++)
-		if (first_end[j] != INT64_MAX)
-			pts[bucket_of(first_end[j])].first_completed++;
-	free(first_end);
-	return 0;
-}
-
-int metrics_series(const struct metrics_input *in, struct series_point **out, size_t *n)
-{
-	const struct ledger *l = in->ledger;
-	struct series_point *pts;
-	size_t count = bucket_of(series_last_ns(in)) + 1, i;
-
-	*out = NULL;
-	*n = 0;
-	pts = calloc(count, sizeof(*pts));
-	if (!pts)
-		return -1;
-	for (i = 0; i < count; i++)
-		pts[i].t_ms = (int64_t)i * (SERIES_BUCKET_NS / 1000000);
-	for (i = 0; i < l->n_execs; i++)
-		if (l->execs[i].outcome == EXEC_DONE)
-			pts[bucket_of(l->execs[i].end_ns)].completed++;
-	for (i = 0; i < l->n_empties; i++)
-		pts[bucket_of(l->empties[i].end_ns)].empty_claims++;
-	for (i = 0; i < l->n_errors; i++)
-		pts[bucket_of(l->errors[i])].errors++;
-	if (series_first_completions(in, pts) < 0 || series_backlog(in, pts, count) < 0) {
-		free(pts);
-		return -1;
-	}
-	*out = pts;
-	*n = count;
-	return 0;
 }

@@ -121,7 +121,7 @@ struct guarded_plan {
 };
 
 struct run_config {
-	const struct backend_ops *backend;		/* the driver --db names; NULL: cmd_run chooses */
+	const struct backend_ops *backend;		/* the driver --db names; NULL: invocation_backend chooses */
 	const char *target;				/* --db: conninfo or file path; NULL for a throwaway database */
 	struct db_options db_opts;			/* how connections are set up */
 	bool all_strategies;				/* --strategy all (the default): those the backend can run */

@@ -4,7 +4,9 @@
  * lands, its bounds, default and help, and whether a list of values is a sweep. Parsing,
  * --help, defaults, scenario keys, sweeps and a run's stored parameters all come from the
  * rows, so that adding an option is adding a row. The tables themselves live with what
- * owns the values: the commands' in cli/options.c, a strategy's in its own file.
+ * owns the values: the commands' in cli/option_table.c, a strategy's in its own file. The
+ * row and its value conversions are here, below the plugins that declare rows; what reads
+ * a command line with them is the cli's option_*.c.
  */
 #ifndef CLAIMBENCH_OPTION_H
 #define CLAIMBENCH_OPTION_H
@@ -27,7 +29,7 @@ enum option_type {
 /* Which struct an option's offset is in. */
 enum option_place {
 	OPTION_IN_RUN,		/* struct run_config: one value per run group; a scenario key */
-	OPTION_IN_COMMAND,	/* struct command_settings (cli/options.h): once per command line */
+	OPTION_IN_COMMAND,	/* struct command_settings (cli/option_table.h): once per command line */
 	OPTION_IN_STRATEGY,	/* a strategy's own settings struct (strategy_ops.config_size); a scenario key */
 };
 
@@ -52,7 +54,7 @@ struct option_def {
 	enum option_type type;		/* the kind of value */
 	enum option_place place;	/* the struct offset is in */
 	size_t offset;			/* where the value lands in that struct */
-	unsigned commands;		/* which commands take it: COMMAND_BIT()s of cli/options.h (commands' rows only) */
+	unsigned commands;		/* which commands take it: COMMAND_BIT()s of cli/option_table.h (commands' rows only) */
 	unsigned flags;			/* OPTION_SWEEP, OPTION_NOT_STORED */
 	double min;			/* smallest value of a number */
 	double max;			/* largest value of a number */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "analysis/summary.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -372,7 +373,7 @@ static json_object *summary_object(const struct summary_row *row)
 /* Adds the summaries array to top when any point was repeated. 0, or -1 when out of memory. */
 static int put_summaries(json_object *top, const struct invocation_result *r)
 {
-	struct summary_row *rows = calloc(r->n_results ? r->n_results : 1, sizeof(*rows));
+	struct summary_row *rows = alloc_zeroed(r->n_results, sizeof(*rows));
 	json_object *arr = NULL;
 	size_t n;
 	int bad = !rows;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "analysis/summary.h"
 #include "output/results_print.h"
 
@@ -30,7 +31,7 @@ static bool shows(const struct metric *m, const struct summary_row *row, const s
 
 void summary_print_table(FILE *out, const struct invocation_result *r)
 {
-	struct summary_row *rows = calloc(r->n_results ? r->n_results : 1, sizeof(*rows));
+	struct summary_row *rows = alloc_zeroed(r->n_results, sizeof(*rows));
 	size_t n = rows ? summary_build(r, rows) : 0;
 
 	if (n == 0)

@@ -53,9 +53,9 @@ struct guard_ops {
 
 /*
  * Every guard claimbench knows, by order then name: the order `list guards` and `--guard all`
- * use. Sorted before main runs; read-only from then on.
+ * use, in which scripts/gen-plugins lists them (read from each file's .order and .name).
  */
-extern const struct guard_ops *guard_registry[];
+extern const struct guard_ops *const guard_registry[];
 extern const size_t guard_registry_len;
 
 /* The guard called name, or NULL. */

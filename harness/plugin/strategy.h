@@ -181,9 +181,9 @@ struct strategy_ops {
 
 /*
  * Every strategy claimbench knows, by order then name: the order `list` and `all` use.
- * Sorted before main runs; read-only from then on.
+ * scripts/gen-plugins lists them in that order (read from each file's .order and .name).
  */
-extern const struct strategy_ops *strategy_registry[];
+extern const struct strategy_ops *const strategy_registry[];
 extern const size_t strategy_registry_len;
 
 /* The strategy called name, or NULL. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/chart_block.h"
+#include "report/chart_colour.h"
 #include "model/metric_table.h"
 
 struct figure_stats chart_case_stats(const struct chart_set *set, size_t c, const char *path)

@@ -1,6 +1,7 @@
 /*
- * What every chart's data writer shares (chart_data.c, chart_time.c): the file's blocks,
- * figures over a case's repeats, and numbers spelled for gnuplot. A data file is
+ * What every chart's data writer shares (chart_data.c, chart_time.c, chart_server.c,
+ * chart_guard.c): the file's blocks, figures over a case's repeats, and numbers spelled
+ * for gnuplot. A data file is
  * tab-separated text for a script in scripts/charts/: blocks separated by two blank lines
  * (gnuplot's `index`), each opening with a header line whose first column, quoted, is the
  * block's legend title. An undefined figure is written as NaN, which gnuplot skips.
@@ -11,7 +12,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "report/chart_data.h"
+#include "report/chart.h"
+#include "report/chart_set.h"
+#include "model/result.h"
 
 /* A figure over a case's repeats. */
 struct figure_stats {
@@ -41,20 +44,5 @@ void chart_open_block(FILE *f, const struct chart *c, const char *title, const c
 
 /* The first run of case k (by repetition number) that has a time series, or NULL. */
 const struct run_result *chart_timeline_run(const struct chart_set *set, size_t k);
-
-/* Writes the timeline, backlog or arrivals chart's data into f (chart_time.c). */
-void chart_write_time(const struct chart_set *set, FILE *f, struct chart *c);
-
-/*
- * Whether the pressure chart can draw run: it has a time series, and a sample of it knows
- * the queue table's dead tuples or the -wal file's size (chart_server.c).
- */
-bool chart_pressure_drawable(const struct run_result *run);
-
-/* Writes the wait shares, pressure or buffers chart's data into f (chart_server.c). */
-void chart_write_server(const struct chart_set *set, FILE *f, struct chart *c);
-
-/* Writes the holders or the guard waits chart's data into f (chart_guard.c). */
-void chart_write_guarded(const struct chart_set *set, FILE *f, struct chart *c);
 
 #endif

@@ -11,6 +11,11 @@
 #include <string.h>
 
 #include "report/chart_block.h"
+#include "report/chart_data.h"
+#include "report/chart_guard.h"
+#include "report/chart_server.h"
+#include "report/chart_time.h"
+#include "report/chart_wanted.h"
 #include "report/out_dir.h"
 #include "model/metric_table.h"
 

@@ -1,5 +1,5 @@
 /*
- * The data of the guarded-resource charts (chart_block.h): each guarded case's holders
+ * The data of the guarded-resource charts (chart_guard.h): each guarded case's holders
  * over time, a panel per case, and the waits for a grant per guard, grouped by workload.
  */
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/chart_block.h"
+#include "report/chart_guard.h"
 #include "plugin/guard.h"
 #include "model/metric_table.h"
 

@@ -1,5 +1,5 @@
 /*
- * The data of the charts of the server's samples (chart_block.h): the worker backends'
+ * The data of the charts of the server's samples (chart_server.h): the worker backends'
  * wait shares, throughput beside dead tuples (or SQLite's -wal file) over time with the
  * pressure phases, and the queue table's blocks per claim and head lookup buffers. A chart
  * draws the cases that know its figures (a --sample-ms 0 run knows none but its head
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/chart_block.h"
+#include "report/chart_server.h"
 #include "model/metric_table.h"
 
 /* Each wait class's colour, indexed by enum wait_class, the same in every report: Paul Tol's vibrant, the client grey. */

@@ -1,64 +1,12 @@
-/*
- * The runs of a report grouped into series and cases (chart_data.h), the strategies'
- * colours, and which charts the runs call for.
- */
-#include <math.h>
+/* The runs of a report grouped into series and cases (chart_set.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/chart_block.h"
+#include "base/alloc.h"
+#include "report/chart_set.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
-#include "model/metric_table.h"
-
-/*
- * The first colour numbers' colours, "#rrggbb": the Okabe-Ito palette, Paul Tol's darker
- * ones and black, which colour-blind readers can tell apart, placed so that the strategies
- * registered when it was written keep the colours earlier reports drew them in.
- */
-static const char *const palette[] = {
-	"#d55e00", "#0072b2", "#e69f00", "#009e73", "#117733", "#cc79a7", "#56b4e9", "#332288",
-	"#882255", "#999933", "#000000", "#44aa99", "#aa4499", "#cc6677", "#ddcc77", "#88ccee",
-};
-
-#define PALETTE_LEN (sizeof(palette) / sizeof(palette[0]))
-
-/* The golden ratio's fraction: generated hues this far apart spread evenly round the wheel for any count. */
-#define HUE_STEP 0.6180339887498949
-
-/* How far each shade variant moves towards white (> 0) or black (< 0); variant 0 is the colour itself. */
-static const double shade_mix[] = { 0, 0.45, -0.3, 0.7, -0.5 };
-
-void chart_colour(size_t n, char *buf)
-{
-	size_t m = n - PALETTE_LEN;
-	/* HSV: a hue HUE_STEP round the wheel from the last, saturated enough never to be grey, in four tones. */
-	double hue = fmod(0.05 + (double)m * HUE_STEP, 1.0) * 6, s = m / 2 % 2 ? 0.55 : 0.8, v = m % 2 ? 0.65 : 0.9;
-	int sector = (int)hue % 6;
-	double f = hue - floor(hue), p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
-	const double rgb[6][3] = { { v, t, p }, { q, v, p }, { p, v, t }, { p, q, v }, { t, p, v }, { v, p, q } };
-
-	if (n < PALETTE_LEN)
-		snprintf(buf, 8, "%s", palette[n]);
-	else
-		snprintf(buf, 8, "#%02x%02x%02x", (unsigned int)lround(rgb[sector][0] * 255),
-			 (unsigned int)lround(rgb[sector][1] * 255), (unsigned int)lround(rgb[sector][2] * 255));
-}
-
-void chart_shade(size_t colour, int variant, char *buf)
-{
-	char rgb[8];
-	size_t n = sizeof(shade_mix) / sizeof(shade_mix[0]);
-	double mix = shade_mix[variant < 0 ? 0 : (size_t)variant % n];
-	unsigned int c[3], i;
-
-	chart_colour(colour, rgb);
-	sscanf(rgb, "#%2x%2x%2x", &c[0], &c[1], &c[2]);
-	for (i = 0; i < 3; i++)
-		c[i] = (unsigned int)lround(mix >= 0 ? c[i] + (255 - c[i]) * mix : c[i] * (1 + mix));
-	snprintf(buf, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
-}
 
 void chart_clean_label(char *buf, size_t size, const char *s)
 {
@@ -206,10 +154,10 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
 	memset(set, 0, sizeof(*set));
 	set->runs = runs;
 	set->n_runs = n;
-	set->series = calloc(n ? n : 1, sizeof(*set->series));
-	set->cases = calloc(n ? n : 1, sizeof(*set->cases));
-	set->case_of = calloc(n ? n : 1, sizeof(*set->case_of));
-	series_of_run = calloc(n ? n : 1, sizeof(*series_of_run));
+	set->series = alloc_zeroed(n, sizeof(*set->series));
+	set->cases = alloc_zeroed(n, sizeof(*set->cases));
+	set->case_of = alloc_zeroed(n, sizeof(*set->case_of));
+	series_of_run = alloc_zeroed(n, sizeof(*series_of_run));
 	if (!set->series || !set->cases || !set->case_of || !series_of_run)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -234,58 +182,4 @@ void chart_set_free(struct chart_set *set)
 	free(set->cases);
 	free(set->case_of);
 	memset(set, 0, sizeof(*set));
-}
-
-/*
- * Whether a run of set that sampled the server has what chart kind draws: wait shares, dead
- * tuples or the -wal file beside a time series, blocks per claim or head lookup buffers.
- */
-static bool any_sampled(const struct chart_set *set, enum chart_kind kind)
-{
-	for (size_t i = 0; i < set->n_runs; i++) {
-		const struct run_result *run = &set->runs[i].run;
-		const struct server_figures *f = &run->metrics.server;
-
-		if (!run->n_samples)
-			continue;
-		if (kind == CHART_WAITS && isfinite(f->wait_pct[WAIT_CPU]))
-			return true;
-		if (kind == CHART_PRESSURE && chart_pressure_drawable(run))
-			return true;
-		if (kind == CHART_BUFFERS &&
-		    (isfinite(f->blocks_per_claim_start) || isfinite(f->blocks_per_claim_end) ||
-		     f->head_buffers_before != METRIC_UNKNOWN || f->head_buffers_after != METRIC_UNKNOWN))
-			return true;
-	}
-	return false;
-}
-
-bool chart_wanted(const struct chart_set *set, enum chart_kind kind)
-{
-	bool drain = false, open_loop = false, holders = false;
-
-	if (!set->n_runs)
-		return false;
-	for (size_t i = 0; i < set->n_runs; i++)
-		holders |= set->runs[i].run.n_holders > 0;
-	for (size_t k = 0; k < set->n_cases; k++) {
-		drain |= !set->cases[k].timed;
-		open_loop |= set->cases[k].open_loop;
-	}
-	switch (kind) {
-	case CHART_WAITS:
-	case CHART_PRESSURE:
-	case CHART_BUFFERS:
-		return any_sampled(set, kind);
-	case CHART_MAKESPAN:
-		return drain;
-	case CHART_QUEUE_WAIT:
-	case CHART_BACKLOG:
-	case CHART_ARRIVALS:
-		return open_loop;
-	case CHART_HOLDERS:
-		return holders;
-	default:
-		return kind < CHART_COUNT;
-	}
 }

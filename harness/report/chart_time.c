@@ -1,5 +1,5 @@
 /*
- * The data of the charts over time (chart_block.h): the timeline of completions, the
+ * The data of the charts over time (chart_time.h): the timeline of completions, the
  * backlog and the arrivals, each from the stored 100 ms series of a case's first
  * repetition, and the faults' marks on the timeline.
  */
@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "report/chart_block.h"
+#include "report/chart_colour.h"
+#include "report/chart_time.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
 

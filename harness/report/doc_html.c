@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/chart_colour.h"
 #include "report/doc_markup.h"
 
 /* The page's style. */

@@ -1,6 +1,8 @@
 # scripts/gen-plugins lists every file of strategies/ and guards/ that defines a plugin
-# (strategy_NAME in NAME.c, guard_NAME in NAME.c) and nothing else, and stops the build,
-# naming the file, when one defines a plugin under a name not its own.
+# (strategy_NAME in NAME.c, guard_NAME in NAME.c) and nothing else, by .order then .name
+# (not by file name), and stops the build, naming the file, when one defines a plugin under
+# a name not its own or its .order is not written out. (test_registry checks the order of
+# the registries built from it.)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -10,17 +12,22 @@ mkdir "$tmp/scripts"
 cp -r strategies guards "$tmp"/
 cp scripts/gen-plugins "$tmp/scripts"/
 
-# defined DIR KIND: the names of DIR's files that define KIND_NAME, as X(NAME) entries.
+# defined DIR KIND: the names of DIR's files that define KIND_NAME, one a line, sorted.
 defined() {
-	grep -l "^const struct $2_ops $2_" "$1"/*.c | xargs -n 1 basename | sed 's/\.c$//; s/.*/X(&)/' | tr '\n' ' '
+	grep -l "^const struct $2_ops $2_" "$1"/*.c | xargs -n 1 basename | sed 's/\.c$//' | LC_ALL=C sort
+}
+
+# listed LIST: the names the header's LIST holds, one a line, in its order.
+listed() {
+	sed -n "s/^#define $1(X) //p" "$tmp/plugins.h" | grep -o 'X([A-Za-z0-9_]*)' | sed 's/^X(//; s/)$//'
 }
 
 # check_list DIR KIND LIST COUNT: the header's LIST names DIR's plugins of KIND, COUNT counts them.
 check_list() {
 	local want
 	want=$(defined "$1" "$2")
-	if grep -q "^#define $3(X) ${want% }\$" "$tmp/plugins.h" &&
-		grep -q "^#define $4 $(wc -w <<<"$want")\$" "$tmp/plugins.h"; then
+	if [ "$(listed "$3" | LC_ALL=C sort)" = "$want" ] &&
+		grep -q "^#define $4 $(wc -l <<<"$want")\$" "$tmp/plugins.h"; then
 		echo "ok - $3 names every file of $1/ that defines a plugin, $4 counts them"
 	else
 		echo "not ok - $3 or $4 differ from the files of $1/"
@@ -41,4 +48,24 @@ elif grep -q "strategies/misnamed.c defines strategy_elsewhere: name it strategy
 	echo "ok - gen-plugins stops on a file defining a strategy under another name, naming both"
 else
 	echo "not ok - gen-plugins's refusal of a misnamed file says: $(cat "$tmp/err")"
+fi
+rm "$tmp/strategies/misnamed.c"
+
+# A file named to sort first whose .order ties with skip-locked's and whose .name sorts after it.
+sed 's/strategy_skip_locked\b/strategy_aaa_first/; s/"skip-locked"/"skip-locked-zz"/' strategies/skip_locked.c \
+	>"$tmp/strategies/aaa_first.c"
+if "$tmp/scripts/gen-plugins" "$tmp/plugins.h" 2>"$tmp/err" &&
+	listed STRATEGY_FILES | grep -A1 -x skip_locked | tail -n 1 | grep -qx aaa_first; then
+	echo "ok - gen-plugins lists by .order, then .name, not by file name"
+else
+	echo "not ok - gen-plugins's order: $(listed STRATEGY_FILES | tr '\n' ' ') $(cat "$tmp/err")"
+fi
+
+sed -i 's/\.order = 40,/.order = SKIP_LOCKED_ORDER,/' "$tmp/strategies/aaa_first.c"
+if "$tmp/scripts/gen-plugins" "$tmp/plugins.h" 2>"$tmp/err"; then
+	echo "not ok - gen-plugins takes an .order it cannot read"
+elif grep -q "strategies/aaa_first.c: .order is not a whole number written out" "$tmp/err"; then
+	echo "ok - gen-plugins stops on an .order not written out, naming the file"
+else
+	echo "not ok - gen-plugins's refusal of an .order not written out says: $(cat "$tmp/err")"
 fi

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/chart_colour.h"
 #include "report/chart_data.h"
+#include "report/chart_wanted.h"
 #include "report/report_settings.h"
 #include "check.h"
 #include "plugin/strategy.h"

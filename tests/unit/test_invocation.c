@@ -11,6 +11,8 @@
 #include "check.h"
 #include "temp_file.h"
 #include "cli/invocation.h"
+#include "cli/option_help.h"
+#include "cli/option_run.h"
 #include "plugin/strategy.h"
 #include "model/run_param.h"
 #include "store/store.h"

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cli/options.h"
+#include "cli/option_run.h"
+#include "cli/option_table.h"
 #include "plugin/strategy.h"
 
 /* A struct with a member of every option type. */

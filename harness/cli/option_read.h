@@ -1,8 +1,11 @@
-/* The option loop every command reads its command line with. */
-#ifndef CLAIMBENCH_ARGS_H
-#define CLAIMBENCH_ARGS_H
+/* Reading a command line: the option loop every command reads it with, and a command's rows read with it. */
+#ifndef CLAIMBENCH_OPTION_READ_H
+#define CLAIMBENCH_OPTION_READ_H
 
 #include <stddef.h>
+
+#include "cli/option_set.h"
+#include "cli/option_table.h"
 
 struct option;
 
@@ -23,5 +26,14 @@ typedef int (*args_apply_fn)(int code, const char *value, void *ctx, char *err, 
  */
 enum args_outcome args_options(int argc, char **argv, const struct option *options, int help_code,
 			       const char *usage, args_apply_fn apply, void *ctx, char *err, size_t errlen);
+
+/*
+ * Reads the command line of command (argv[0] is its name) into settings with set, which
+ * option_set_build made from table: every row of the command placed OPTION_IN_COMMAND,
+ * defaults first. ARGS_OK with optind at the first operand, ARGS_HELP (nothing printed),
+ * or ARGS_ERROR with err.
+ */
+enum args_outcome command_parse(const struct option_set *set, int argc, char **argv,
+				struct command_settings *settings, char *err, size_t errlen);
 
 #endif

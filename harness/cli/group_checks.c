@@ -1,0 +1,360 @@
+/*
+ * The rules a run group is checked by before anything runs (group_checks.h): its options
+ * together, then against the driver it will run on.
+ */
+#include <stdio.h>
+
+#include "cli/group_checks.h"
+#include "db/tmp_postgres.h"
+#include "plugin/guard.h"
+#include "plugin/strategy.h"
+
+/* Gives each strategy its mode (its own, the --claim-mode one or its default) and checks it supports it. */
+static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->n_strategies; i++) {
+		struct strategy_choice *c = &cfg->strategies[i];
+
+		if (c->mode == MODE_COUNT)
+			c->mode = cfg->claim_mode != MODE_COUNT ? cfg->claim_mode : c->ops->default_mode;
+		if (!(c->ops->modes & MODE_BIT(c->mode))) {
+			snprintf(err, errlen, "strategy %s has no %s claim mode (it supports %s%s%s)", c->ops->name,
+				 claim_mode_name(c->mode),
+				 c->ops->modes & MODE_BIT(MODE_HOLD) ? claim_mode_name(MODE_HOLD) : "",
+				 c->ops->modes == (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP)) ? " and " : "",
+				 c->ops->modes & MODE_BIT(MODE_FLIP) ? claim_mode_name(MODE_FLIP) : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The first option given that only the queue workload runs, or NULL: faults, arrivals,
+ * MVCC pressure, leases, pipelines, --verify (a guarded run samples no server: --sample-ms
+ * does not apply, whatever its value).
+ */
+static const char *queue_only_option(const struct run_config *cfg)
+{
+	for (int k = 0; k < FAULT_KIND_COUNT; k++)
+		if (cfg->faults.when[k].n_at || cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
+			return "the faults (--crash-at ...)";
+	if (cfg->arrival_rate > 0)
+		return "--arrival-rate";
+	if (cfg->pressure.snapshot_s > 0 || cfg->pressure.vacuum.n_at)
+		return "MVCC pressure (--snapshot-at, --vacuum-at)";
+	if (cfg->recovery.lease_ms || cfg->rerun_errors)
+		return "leases and re-runs (--lease-ms, --rerun-errors)";
+	if (cfg->db_opts.pipeline)
+		return "--pipeline";
+	if (cfg->verify)
+		return "--verify";
+	return NULL;
+}
+
+/*
+ * Refuses in a guarded group what its workload would ignore or what would stall it: a
+ * claim mode, drawn use times, the resource workload's settings elsewhere, exclusive-use
+ * without a user, abandoned tickets that nothing expires. 0, or -1 with err.
+ */
+static int check_guarded_settings(const struct run_config *cfg, const char *workload, char *err, size_t errlen)
+{
+	const struct guarded_plan *p = &cfg->guarded;
+
+	if (cfg->claim_mode != MODE_COUNT || cfg->work_dist != WORK_FIXED) {
+		snprintf(err, errlen, "--%s: the queue workload's; a guarded workload has no claim mode, and its uses "
+			 "take --work-ms each", cfg->claim_mode != MODE_COUNT ? "claim-mode" : "work-dist");
+		return -1;
+	}
+	if (p->workload != WORKLOAD_RESOURCE && (p->resources != 1 || p->limit != 1 || p->write_share > 0 ||
+						  p->ticket_expiry_ms || p->abandon_share > 0)) {
+		snprintf(err, errlen, "--resources, --limit, --write-share, --ticket-expiry-ms and --abandon-share are "
+			 "the resource workload's, not the %s workload's", workload);
+		return -1;
+	}
+	for (size_t i = 0; p->workload == WORKLOAD_EXCLUSIVE_USE && i < cfg->n_worker_points; i++) {
+		if (cfg->workers[i] < 2) {
+			snprintf(err, errlen, "--workers %d: exclusive-use needs 2 or more (seat 0 refreshes, the others "
+				 "use the cache)", cfg->workers[i]);
+			return -1;
+		}
+	}
+	if (p->abandon_share > 0 && !p->ticket_expiry_ms) {
+		snprintf(err, errlen, "--abandon-share needs --ticket-expiry-ms: nothing else removes a dead holder's "
+			 "ticket, and its resource would stay blocked to the run's end");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Refuses what the group's workload does not run: --guard for the queue, --strategy and
+ * the queue's own options for a guarded one. 0, or -1 with err.
+ */
+static int check_workload(const struct run_config *cfg, char *err, size_t errlen)
+{
+	const char *workload = workload_name((enum workload)cfg->guarded.workload);
+	const char *queue_only = queue_only_option(cfg);
+
+	if (cfg->guarded.workload == WORKLOAD_QUEUE) {
+		if (cfg->guarded.all_guards)
+			return 0;
+		snprintf(err, errlen, "--guard chooses the guards of a guarded workload (--workload refresh, exclusive-use "
+			 "or resource); the queue workload runs --strategy");
+		return -1;
+	}
+	if (!cfg->all_strategies) {
+		snprintf(err, errlen, "--strategy chooses the queue workload's strategies; the %s workload runs --guard "
+			 "(claimbench list guards)", workload);
+		return -1;
+	}
+	if (queue_only) {
+		snprintf(err, errlen, "%s: the queue workload's, not the %s workload's (docs/guarded.md)", queue_only,
+			 workload);
+		return -1;
+	}
+	return check_guarded_settings(cfg, workload, err, errlen);
+}
+
+/* Checks what needs several options together. 0, or -1 with err. */
+static int check_combination(const struct run_config *cfg, char *err, size_t errlen)
+{
+	if (check_workload(cfg, err, errlen) < 0)
+		return -1;
+	if (cfg->rerun_errors && cfg->duration_s > 0) {
+		snprintf(err, errlen, "--rerun-errors: only a drain run can be re-run (drop --duration)");
+		return -1;
+	}
+	if (cfg->warmup_s > 0 && cfg->warmup_s >= cfg->duration_s) {
+		if (cfg->duration_s > 0)
+			snprintf(err, errlen, "--warmup %g must be shorter than the run (--duration %g)", cfg->warmup_s,
+				 cfg->duration_s);
+		else
+			snprintf(err, errlen, "--warmup needs a timed run (--duration): a drain run's figures are the "
+				 "whole drain");
+		return -1;
+	}
+	if (cfg->pressure.snapshot_at_s > 0 && cfg->pressure.snapshot_s <= 0) {
+		snprintf(err, errlen, "--snapshot-at needs --snapshot-s: how long the snapshot is held");
+		return -1;
+	}
+	if (cfg->duration_s > 0 && cfg->pressure.snapshot_s > 0 && cfg->pressure.snapshot_at_s >= cfg->duration_s) {
+		snprintf(err, errlen, "--snapshot-at %g: that instant is beyond the run's end (--duration %g)",
+			 cfg->pressure.snapshot_at_s, cfg->duration_s);
+		return -1;
+	}
+	for (size_t i = 0; cfg->duration_s > 0 && i < cfg->pressure.vacuum.n_at; i++) {
+		if (cfg->pressure.vacuum.at_s[i] >= cfg->duration_s) {
+			snprintf(err, errlen, "--vacuum-at %g: that instant is beyond the run's end (--duration %g)",
+				 cfg->pressure.vacuum.at_s[i], cfg->duration_s);
+			return -1;
+		}
+	}
+	if (cfg->arrival_rate > 0 && run_config_arrival_s(cfg) <= 0) {
+		snprintf(err, errlen, "--arrival-rate in a drain run needs --arrival-s: how long the producers "
+			 "insert (a timed run's default is its --duration)");
+		return -1;
+	}
+	if ((cfg->recovery.heartbeat_ms || cfg->recovery.reaper_ms) && !cfg->recovery.lease_ms) {
+		snprintf(err, errlen, "--%s needs --lease-ms: it works on leases", cfg->recovery.heartbeat_ms ? "heartbeat-ms" :
+			 "reaper-ms");
+		return -1;
+	}
+	if (cfg->recovery.heartbeat_ms >= cfg->recovery.lease_ms && cfg->recovery.heartbeat_ms) {
+		snprintf(err, errlen, "--heartbeat-ms %d must be shorter than --lease-ms %d, or the lease runs out between beats",
+			 cfg->recovery.heartbeat_ms, cfg->recovery.lease_ms);
+		return -1;
+	}
+	for (int k = 0; cfg->duration_s > 0 && k < FAULT_KIND_COUNT; k++) {
+		for (size_t i = 0; i < cfg->faults.when[k].n_at; i++) {
+			if (cfg->faults.when[k].at_s[i] >= cfg->duration_s) {
+				snprintf(err, errlen, "--%s-at %g: that instant is beyond the run's end (--duration %g)",
+					 fault_kind_names[k], cfg->faults.when[k].at_s[i], cfg->duration_s);
+				return -1;
+			}
+		}
+	}
+	if (cfg->arrival_rate * run_config_arrival_s(cfg) > 100000000 - (double)cfg->jobs) {
+		snprintf(err, errlen, "--arrival-rate x --arrival-s: at most %ld jobs with the backlog of %ld",
+			 100000000L, cfg->jobs);
+		return -1;
+	}
+	return 0;
+}
+
+int group_check_alone(struct run_config *cfg, char *err, size_t errlen)
+{
+	if (settle_modes(cfg, err, errlen) < 0)
+		return -1;
+	return check_combination(cfg, err, errlen);
+}
+
+/* Writes into buf why strategy st cannot run on db. */
+static void refusal_reason(const struct strategy_ops *st, const struct backend_ops *db, char *buf, size_t len)
+{
+	unsigned missing = st->needs_caps[db->kind] & ~db->caps;
+
+	if (!missing) {
+		snprintf(buf, len, "it has no SQL for %s", db->name);
+		return;
+	}
+	if (missing & CAP_LISTEN_NOTIFY) {
+		snprintf(buf, len, "it needs LISTEN/NOTIFY, which %s does not have: no connection can wake another "
+			 "waiting for new jobs", db->name);
+		return;
+	}
+	snprintf(buf, len, "it needs %s, and %s", missing & CAP_SKIP_LOCKED ? "FOR UPDATE SKIP LOCKED" :
+		 missing & CAP_NOWAIT ? "FOR UPDATE NOWAIT" : missing & CAP_ROW_LOCKS ? "row locks" :
+		 "advisory locks", db->locking);
+}
+
+/*
+ * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
+ * that was asked for by name and cannot run on db, saying why. With --strategy all the
+ * ones db cannot run are left out instead, with a note on stderr; never is another
+ * strategy run in their place. 0, or -1 with err.
+ */
+static int check_backend(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	size_t kept = 0;
+	char why[256];
+
+	if (cfg->db_opts.pipeline && !db->exec_pipeline) {
+		snprintf(err, errlen, "--pipeline cannot run on %s: its statements make no network round trips to save",
+			 db->name);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->n_strategies; i++) {
+		const struct strategy_ops *st = cfg->strategies[i].ops;
+
+		if (strategy_runs_on(st, db)) {
+			cfg->strategies[kept++] = cfg->strategies[i];
+			continue;
+		}
+		refusal_reason(st, db, why, sizeof(why));
+		if (!cfg->all_strategies) {
+			snprintf(err, errlen, "strategy %s cannot run on %s: %s", st->name, db->name, why);
+			return -1;
+		}
+		fprintf(stderr, "claimbench: leaving out %s, which cannot run on %s: %s\n", st->name, db->name, why);
+		cfg->left_out[cfg->n_left_out++] = st->name;
+	}
+	cfg->n_strategies = kept;
+	return 0;
+}
+
+/*
+ * Refuses the faults and pressure driver db cannot take (a killed backend, a restart or a
+ * VACUUM on SQLite), a restart command where claimbench would not run it (SQLite, the
+ * throwaway server) and a restart of a user's server with no command for it. 0, or -1 with err.
+ */
+static int check_faults(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	const struct fault_trigger *kill = &cfg->faults.when[FAULT_KILL_BACKEND];
+	const struct fault_trigger *restart = &cfg->faults.when[FAULT_RESTART];
+
+	if (db->kind != BACKEND_POSTGRESQL && (kill->n_at || kill->n_exec || kill->rate > 0)) {
+		snprintf(err, errlen, "--kill-backend-at, -exec and -rate are PostgreSQL's: %s has no server process to "
+			 "terminate", db->name);
+		return -1;
+	}
+	if (db->kind != BACKEND_POSTGRESQL && restart->n_at) {
+		snprintf(err, errlen, "--restart-at is PostgreSQL's: %s has no server to restart", db->name);
+		return -1;
+	}
+	if (db->kind != BACKEND_POSTGRESQL && cfg->pressure.vacuum.n_at) {
+		snprintf(err, errlen, "--vacuum-at is PostgreSQL's: %s's VACUUM rewrites the whole file under an exclusive "
+			 "lock, nothing like a table's vacuum beside running claims", db->name);
+		return -1;
+	}
+	if (cfg->faults.restart_command && (db->kind != BACKEND_POSTGRESQL || !cfg->target)) {
+		snprintf(err, errlen, "--restart-command restarts a PostgreSQL server of your own (--db CONNINFO) for "
+			 "--restart-at; %s", db->kind != BACKEND_POSTGRESQL ? "SQLite has no server to restart" :
+			 "the throwaway server (no --db) is claimbench's, which restarts it itself: drop --restart-command");
+		return -1;
+	}
+	if (restart->n_at && cfg->target && !cfg->faults.restart_command) {
+		snprintf(err, errlen, "--restart-at on a server of your own needs --restart-command: claimbench restarts "
+			 "only the throwaway server by itself");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Keeps in cfg's guarded plan the guards that guard its workload and can run on db. One
+ * asked for by name that does not is refused, saying why; --guard all takes those of the
+ * workload db can run, with a note for each left out. 0, or -1 with err.
+ */
+static int check_guards(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	struct guarded_plan *plan = &cfg->guarded;
+	unsigned bit = WORKLOAD_BIT(plan->workload);
+	const char *workload = workload_name((enum workload)plan->workload);
+	size_t kept = 0;
+	char why[256];
+
+	if (plan->all_guards)
+		for (size_t i = plan->n_guards = 0; i < guard_registry_len && plan->n_guards < MAX_GUARDS; i++)
+			if (guard_registry[i]->workloads & bit)
+				plan->guards[plan->n_guards++] = guard_registry[i];
+	for (size_t i = 0; i < plan->n_guards; i++) {
+		const struct guard_ops *g = plan->guards[i];
+
+		if (!(g->workloads & bit)) {
+			snprintf(err, errlen, "guard %s does not guard the %s workload (claimbench list guards)", g->name,
+				 workload);
+			return -1;
+		}
+		if (guard_runs_on(g, db)) {
+			plan->guards[kept++] = g;
+			continue;
+		}
+		guard_refusal(g, db, why, sizeof(why));
+		if (!plan->all_guards) {
+			snprintf(err, errlen, "guard %s cannot run on %s: %s", g->name, db->name, why);
+			return -1;
+		}
+		fprintf(stderr, "claimbench: leaving out %s, which cannot run on %s: %s\n", g->name, db->name, why);
+		cfg->left_out[cfg->n_left_out++] = g->name;
+	}
+	plan->n_guards = kept;
+	if (!kept) {
+		snprintf(err, errlen, "no guard of the %s workload asked for can run on %s", workload, db->name);
+		return -1;
+	}
+	return 0;
+}
+
+int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	int most = 0;
+
+	if (cfg->guarded.workload != WORKLOAD_QUEUE) {
+		if (check_guards(cfg, db, err, errlen) < 0)
+			return -1;
+	} else if (check_backend(cfg, db, err, errlen) < 0) {
+		return -1;
+	}
+	if (cfg->guarded.workload == WORKLOAD_QUEUE && cfg->n_strategies == 0) {
+		snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
+		return -1;
+	}
+	if (check_faults(cfg, db, err, errlen) < 0)
+		return -1;
+	if (db->kind != BACKEND_POSTGRESQL && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
+		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's; on SQLite "
+			 "--sqlite-busy-timeout-ms bounds the wait for a lock");
+		return -1;
+	}
+	for (size_t p = 0; p < cfg->n_worker_points; p++)
+		most = cfg->workers[p] > most ? cfg->workers[p] : most;
+	if (!cfg->target && db->kind == BACKEND_POSTGRESQL &&
+	    most + (run_config_arrivals(cfg) ? cfg->producers : 0) + 2 > TMP_POSTGRES_MAX_CONNECTIONS) {
+		snprintf(err, errlen, "%d workers%s need more connections than the throwaway server's %d; "
+			 "give --db a server of your own", most, run_config_arrivals(cfg) ? " and producers" : "",
+			 TMP_POSTGRES_MAX_CONNECTIONS);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,88 @@
+/*
+ * What a chart of `claimbench report` is: its kind (the charts, in the order the report
+ * shows them), its limits, and struct chart, what chart_write found while writing its data
+ * file and what its gnuplot script needs.
+ */
+#ifndef CLAIMBENCH_CHART_H
+#define CLAIMBENCH_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Room for a chart's space-separated colours or styles, one per block, NUL included. */
+#define CHART_LIST 4096
+
+/* Blocks one chart holds at most: a longer report is cut to this many series or cases. */
+#define CHART_MAX_BLOCKS 256
+
+/* Cases the timeline draws in one shared pair of plots at most; more get a panel per series. */
+#define CHART_TIMELINE_SHARED 4
+
+/* Panels the pressure (or holders) chart draws at most, one per sampled (or guarded) case: a longer report is cut to these. */
+#define CHART_PRESSURE_PANELS 12
+
+/* The first chart of guarded-resource runs: it and those after it draw only those, the others only queue runs. */
+#define CHART_FIRST_GUARDED CHART_HOLDERS
+
+/* The charts, in the order the report shows them. */
+enum chart_kind {
+	CHART_THROUGHPUT,	/* throughput against workers, markers per series, the work time's ceiling */
+	CHART_MAKESPAN,		/* makespan per drain case, bars with min-max and the ideal */
+	CHART_SHARES,		/* each worker's share of completed jobs against a fair share, per case */
+	CHART_LATENCY,		/* claim-latency percentiles per case, log scale */
+	CHART_QUEUE_WAIT,	/* queue-wait percentiles per open-loop case, log scale */
+	CHART_TIMELINE,		/* distinct completions and duplicates per second and cumulative, per case */
+	CHART_BACKLOG,		/* jobs waiting over time, per open-loop case */
+	CHART_ARRIVALS,		/* arrivals per second over time against the rate asked, per open-loop case */
+	CHART_EMPTIES,		/* empty claims and spurious empties per case */
+	CHART_INTEGRITY,	/* duplicates, overlaps and lost jobs per case */
+	CHART_WAITS,		/* sampled backend states by wait class, a stacked bar per case */
+	CHART_PRESSURE,		/* throughput and dead tuples (or the -wal file) over time, the phases marked */
+	CHART_BUFFERS,		/* blocks per claim at both ends, the head lookup's buffers before and after */
+	CHART_HOLDERS,		/* guarded runs: holders and waiters per resource over time, a panel per case */
+	CHART_GUARD_WAITS,	/* guarded runs: wait for a grant (p50, p99, max, writers' p99) per case, log scale */
+	CHART_COUNT
+};
+
+/* How a chart of percentiles treats a case's repeats. */
+enum chart_pooling {
+	POOL_SINGLE,		/* every case is one run: nothing to pool */
+	POOL_HISTOGRAMS,	/* the repeats' histograms merged, percentiles of the whole */
+	POOL_MEAN,		/* the mean of the repeats' percentiles (no histogram stored) */
+};
+
+/* One chart's data file as chart_write produced it, and what its gnuplot script needs. */
+struct chart {
+	enum chart_kind kind;		/* which chart */
+	const char *name;		/* file stem: scripts/charts/NAME.gp, NAME.tsv, NAME.png, NAME.svg */
+	const char *title;		/* heading in the documents */
+	size_t blocks;			/* data blocks (or columns) written, one per series or case */
+	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */
+	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated; the wait shares': per wait class */
+	char styles[CHART_LIST];	/* a small number per block (dash type), space-separated */
+	int height;			/* the image's height in pixels */
+	double xlo, xhi;		/* the throughput's worker range; charts over time: xhi, the last instant (s) */
+	bool log_x;			/* workers on a log scale: they span a wide range */
+	char ticks[CHART_LIST];		/* throughput: the worker counts measured, space-separated: its x tics */
+	double ylo;			/* the bottom of a log y range (percentile charts); 0: a range from 0 */
+	double ymax;			/* the top of the y range; 0: automatic */
+	double ymax2;			/* the top of a second plot's y range: the timeline's jobs done so far */
+	double ceiling;			/* jobs/s one worker can complete (1000 / work_ms), common to every run; -1: they differ; 0: none */
+	double arrival_rate;		/* jobs/s the producers were asked for, common to every run; 0: none or unequal */
+	enum chart_pooling pooling;	/* percentile charts: how repeats are pooled */
+	bool dups_known;		/* timeline: every run's series tells first completions from duplicates */
+	char layer[CHART_LIST];		/* the blocks (from 1) a second layer draws, space-separated: the
+					   timeline's with a duplicate, the throughput's with a ceiling of
+					   their own, the makespan's with a repeated case; the pressure
+					   chart's panels drawing the -wal file; the buffers chart's panels
+					   written (1 blocks per claim, 2 the head lookup); the holders
+					   chart's panels with a limit */
+	size_t panels;			/* timeline: panels, one per series; 0: the shared layout; pressure, holders:
+					   one per case */
+	char firsts[CHART_LIST];	/* timeline, holders: each panel's first block (from 1), then blocks + 1,
+					   space-separated */
+	char phases[CHART_LIST];	/* pressure: per phase "panel kind start end" (panel from 1, kind 0 a held
+					   snapshot, 1 a vacuum, instants in s), space-separated */
+};
+
+#endif

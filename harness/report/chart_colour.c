@@ -1,0 +1,53 @@
+/* The colours of the charts' series (chart_colour.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/chart_colour.h"
+
+/*
+ * The first colour numbers' colours, "#rrggbb": the Okabe-Ito palette, Paul Tol's darker
+ * ones and black, which colour-blind readers can tell apart, placed so that the strategies
+ * registered when it was written keep the colours earlier reports drew them in.
+ */
+static const char *const palette[] = {
+	"#d55e00", "#0072b2", "#e69f00", "#009e73", "#117733", "#cc79a7", "#56b4e9", "#332288",
+	"#882255", "#999933", "#000000", "#44aa99", "#aa4499", "#cc6677", "#ddcc77", "#88ccee",
+};
+
+#define PALETTE_LEN (sizeof(palette) / sizeof(palette[0]))
+
+/* The golden ratio's fraction: generated hues this far apart spread evenly round the wheel for any count. */
+#define HUE_STEP 0.6180339887498949
+
+/* How far each shade variant moves towards white (> 0) or black (< 0); variant 0 is the colour itself. */
+static const double shade_mix[] = { 0, 0.45, -0.3, 0.7, -0.5 };
+
+void chart_colour(size_t n, char *buf)
+{
+	size_t m = n - PALETTE_LEN;
+	/* HSV: a hue HUE_STEP round the wheel from the last, saturated enough never to be grey, in four tones. */
+	double hue = fmod(0.05 + (double)m * HUE_STEP, 1.0) * 6, s = m / 2 % 2 ? 0.55 : 0.8, v = m % 2 ? 0.65 : 0.9;
+	int sector = (int)hue % 6;
+	double f = hue - floor(hue), p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+	const double rgb[6][3] = { { v, t, p }, { q, v, p }, { p, v, t }, { p, q, v }, { t, p, v }, { v, p, q } };
+
+	if (n < PALETTE_LEN)
+		snprintf(buf, 8, "%s", palette[n]);
+	else
+		snprintf(buf, 8, "#%02x%02x%02x", (unsigned int)lround(rgb[sector][0] * 255),
+			 (unsigned int)lround(rgb[sector][1] * 255), (unsigned int)lround(rgb[sector][2] * 255));
+}
+
+void chart_shade(size_t colour, int variant, char *buf)
+{
+	char rgb[8];
+	size_t n = sizeof(shade_mix) / sizeof(shade_mix[0]);
+	double mix = shade_mix[variant < 0 ? 0 : (size_t)variant % n];
+	unsigned int c[3], i;
+
+	chart_colour(colour, rgb);
+	sscanf(rgb, "#%2x%2x%2x", &c[0], &c[1], &c[2]);
+	for (i = 0; i < 3; i++)
+		c[i] = (unsigned int)lround(mix >= 0 ? c[i] + (255 - c[i]) * mix : c[i] * (1 + mix));
+	snprintf(buf, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
+}

@@ -1,0 +1,20 @@
+/* The colours of the charts' series: a colour-blind-safe palette, then generated hues, and their shades. */
+#ifndef CLAIMBENCH_CHART_COLOUR_H
+#define CLAIMBENCH_CHART_COLOUR_H
+
+#include <stddef.h>
+
+/*
+ * Writes into buf (at least 8 bytes) colour number n as "#rrggbb": a fixed palette for the
+ * first numbers, then generated hues, never grey; different numbers (the first 1024 at least,
+ * four times the blocks a chart draws), different colours.
+ */
+void chart_colour(size_t n, char *buf);
+
+/*
+ * Writes into buf (at least 8 bytes) colour number colour at shade variant: the colour
+ * itself for 0, then alternately lighter and darker ones.
+ */
+void chart_shade(size_t colour, int variant, char *buf);
+
+#endif
