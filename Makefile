@@ -5,8 +5,14 @@
 
 CC ?= cc
 PKGS := libpq sqlite3 json-c
-SANITIZE ?=
 BUILD ?= build
+# A build folder keeps the sanitizers it was built with ($(BUILD)/sanitize): a make in it that
+# names none (make install, a test's own make) builds as before, and a change of them rebuilds
+# every object rather than mixing the two.
+SANITIZE_FILE := $(BUILD)/sanitize
+ifeq ($(origin SANITIZE),undefined)
+SANITIZE := $(shell cat $(SANITIZE_FILE) 2>/dev/null)
+endif
 # V=1 shows the compiler's command lines.
 Q := $(if $(V),,@)
 
@@ -58,10 +64,14 @@ $(UNIT_BIN): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(CORE_OBJ)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(ALL_OBJ): $(BUILD)/%.o: %.c | $(VERSION_H) $(PLUGINS_H)
+$(ALL_OBJ): $(BUILD)/%.o: %.c $(SANITIZE_FILE) | $(VERSION_H) $(PLUGINS_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(SANITIZE_FILE): FORCE
+	@mkdir -p $(BUILD)
+	$(Q)[ -f $@ ] && [ "$$(cat $@)" = "$(SANITIZE)" ] || echo "$(SANITIZE)" > $@
 
 $(VERSION_H): FORCE
 	$(Q)scripts/gen-version $@
