@@ -166,11 +166,16 @@ static void count_dry(const struct run_result *base, size_t n_base, const struct
 	}
 }
 
-/* True when out already holds a diff of parameter name. */
-static bool diff_known(const struct compare_result *out, const char *name)
+/*
+ * True when out already holds a diff of parameter name; of a strategy's SQL, only one of
+ * g's strategy, so that each strategy whose SQL changed has its change shown.
+ */
+static bool diff_known(const struct compare_result *out, const char *name, const struct compare_group *g)
 {
 	for (size_t i = 0; i < out->n_diffs; i++)
-		if (strcmp(out->diffs[i].name, name) == 0)
+		if (strcmp(out->diffs[i].name, name) == 0 &&
+		    (!out->diffs[i].sql || !out->diffs[i].group.strategy || !g->strategy ||
+		     strcmp(out->diffs[i].group.strategy, g->strategy) == 0))
 			return true;
 	return false;
 }
@@ -187,7 +192,7 @@ static int find_diffs(const struct run_result *b, const struct run_result *c, co
 
 	for (size_t i = 0; i < b->n_params; i++) {
 		value = param_value(c, b->params[i].name);
-		if (!value || strcmp(value, b->params[i].value) == 0 || diff_known(out, b->params[i].name))
+		if (!value || strcmp(value, b->params[i].value) == 0 || diff_known(out, b->params[i].name, g))
 			continue;
 		grown = realloc(out->diffs, (out->n_diffs + 1) * sizeof(*grown));
 		if (!grown)

@@ -301,7 +301,7 @@ static void print_dry_runs(const struct compare_args *a, const struct compare_re
 
 /*
  * True, after saying why on stderr, when res must not be shown as verdicts: a side with no
- * run in scope, the workloads differ, or no group is on both sides.
+ * run in scope, the workloads differ, no group is on both sides, or a run ran dry.
  */
 static bool refuse(const struct compare_args *a, const struct compare_result *res)
 {

@@ -54,10 +54,20 @@ struct db_waits {
 	int64_t lock_wait_ns;		/* time slept waiting for a lock (SQLite's busy handler) */
 	uint64_t checkpoints;		/* WAL checkpoints run at its commits */
 	uint64_t checkpoints_partial;	/* of them, those that could not copy the whole WAL: a reader held it back */
-	uint64_t pages_hit;		/* pages its statements found in its page cache */
+	uint64_t pages_hit;		/* pages its statements found in its page cache; the page counts wrap at
+					 * DB_PAGE_COUNT_WRAP (SQLite's are an int): take differences with db_page_delta */
 	uint64_t pages_read;		/* pages they read from the file: cache misses */
 	uint64_t pages_written;		/* pages they wrote out */
 };
+
+/* Where struct db_waits' page counts wrap around: SQLite's counters are an int, masked to 31 bits. */
+#define DB_PAGE_COUNT_WRAP 0x80000000u
+
+/* The pages counted from seen to now, across one wrap of the counter. */
+static inline uint64_t db_page_delta(uint64_t now, uint64_t seen)
+{
+	return (now - seen) & (DB_PAGE_COUNT_WRAP - 1);
+}
 
 /* What a prepared statement's result holds, as its description tells before it runs. */
 struct db_result_shape {

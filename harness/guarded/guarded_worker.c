@@ -64,7 +64,10 @@ static bool slot_used(enum workload workload, enum guarded_slot slot)
 static int prepare(struct guarded_worker *w, enum guarded_slot slot, const char *tmpl, int nparams, char *err,
 		   size_t errlen)
 {
-	return statement_prepare(w->g->db, w->conn, &w->g->tables->names, (int)slot, tmpl, nparams, NULL, err, errlen);
+	char origin[96];
+
+	snprintf(origin, sizeof(origin), "guard %s: preparing its statement %d", w->g->guard->name, (int)slot);
+	return statement_prepare(w->g->db, w->conn, &w->g->tables->names, (int)slot, tmpl, nparams, origin, err, errlen);
 }
 
 /* Prepares the guard's statements and the workload's. 0, or -1 with err. */

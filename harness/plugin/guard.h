@@ -5,7 +5,7 @@
  * per dialect: the statement that begins its transaction, the one that takes the lock,
  * how that statement meets a lock another session holds, and the mode its grants hold.
  * The workloads' own statements (read the cache, refresh it, take a ticket) are the
- * harness's (engine/guarded_tables.c). SQL names the run's tables {cache} and {control}.
+ * harness's (guarded/guarded_tables.c). SQL names the run's tables {cache} and {control}.
  * A guard is one file, guards/NAME.c, defining "const struct guard_ops guard_NAME": the
  * build finds it there (scripts/gen-plugins) and guards/registry.c lists it.
  */

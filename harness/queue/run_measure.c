@@ -6,6 +6,18 @@
 #include "measure/server_metrics.h"
 #include "queue/run_measure.h"
 
+/*
+ * Whether the server restarted during the run of ledger: crash recovery throws its cumulative
+ * statistics away, so that the readings after it do not follow on from those before.
+ */
+static bool restarted(const struct ledger *ledger)
+{
+	for (size_t i = 0; i < ledger->n_faults; i++)
+		if (ledger->faults[i].kind == FAULT_RESTART)
+			return true;
+	return false;
+}
+
 /* Copies the faults of merged, in the order they struck, into out. 0, or -1 when out of memory. */
 static int keep_faults(const struct ledger *merged, struct run_result *out)
 {
@@ -93,7 +105,7 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 			.ledger = &merged,
 			.workers = out->per_worker,
 			.n_workers = in.n_workers,
-			.server_read = s->costs.read_before && s->costs.read_after,
+			.server_read = s->costs.read_before && s->costs.read_after && !restarted(&merged),
 			.database_wide = !s->costs.by_statement,
 			.before = s->costs.before,
 			.after = s->costs.after,

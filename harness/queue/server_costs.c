@@ -68,8 +68,14 @@ void server_costs_plan(struct admin *a, struct run_shared *s)
 	    s->db->query_text(a->conn, plan_sql, 0, NULL, keep_plan, &p) < 0 || !p.read ||
 	    p.version < SERVER_COSTS_MIN_VERSION)
 		return;
-	s->costs.readable = true;
 	s->costs.by_statement = p.extension == 1 && strcmp(p.track, "none") == 0 && p.superuser == 1;
+	/*
+	 * pg_stat_statements counts a statement as it ends; the database's and the WAL's
+	 * counters reach the views only when a session flushes them, so without
+	 * pg_stat_force_next_flush() (PostgreSQL 14, a role without the right) a reading
+	 * would miss the workers' last statements: then they are not read at all.
+	 */
+	s->costs.readable = s->costs.by_statement || p.may_flush == 1;
 	if (s->costs.by_statement)
 		s->costs.worker_sql = "SET pg_stat_statements.track = 'top'";
 	if (p.may_flush == 1)

@@ -195,9 +195,9 @@ void worker_count_waits(struct worker *w)
 	w->stats.lock_wait_ns += now.lock_wait_ns - w->waits_seen.lock_wait_ns;
 	w->stats.checkpoints += now.checkpoints - w->waits_seen.checkpoints;
 	w->stats.checkpoints_partial += now.checkpoints_partial - w->waits_seen.checkpoints_partial;
-	w->stats.pages_hit += now.pages_hit - w->waits_seen.pages_hit;
-	w->stats.pages_read += now.pages_read - w->waits_seen.pages_read;
-	w->stats.pages_written += now.pages_written - w->waits_seen.pages_written;
+	w->stats.pages_hit += db_page_delta(now.pages_hit, w->waits_seen.pages_hit);
+	w->stats.pages_read += db_page_delta(now.pages_read, w->waits_seen.pages_read);
+	w->stats.pages_written += db_page_delta(now.pages_written, w->waits_seen.pages_written);
 	w->waits_seen = now;
 }
 

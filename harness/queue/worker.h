@@ -2,7 +2,7 @@
  * A worker: one connection, its counters, histogram and ledger, and what the strategies
  * and the life of a job (queue/job.c) do through it: statements, transactions, the
  * claim's attempt, outcomes, reconnecting, a crash's respawn. Its thread, the claim loop,
- * is engine/worker_loop.c's. Nothing on the claim path locks, allocates (but for a rare
+ * is queue/worker_loop.c's. Nothing on the claim path locks, allocates (but for a rare
  * ledger growth) or prints.
  */
 #ifndef CLAIMBENCH_WORKER_H

@@ -92,6 +92,9 @@ check_jq "$dir/restart.json" '[.results[] | select(.claim_mode == "hold") | .los
 	"a restart: nothing is lost in hold mode"
 check_jq "$dir/restart.json" '[.results[] | .lost == 0 and .ledger_mismatches == 0] | all' \
 	"a restart: nothing is lost with leases either, and the ledger agrees with the table"
+check_jq "$dir/restart.json" '[.results[] | .costs.buffers_hit_per_job == null and .costs.wal_records_per_job == null and
+	.costs.statements_per_job > 0] | all' \
+	"a restart: the server's costs are unknown (recovery threw its statistics away), the workers' own are counted"
 
 # ---- the store keeps the faults ----
 id=$(sqlite3 "$store" "SELECT max(id) FROM runs")

@@ -1,5 +1,5 @@
 /*
- * Unit tests of engine/fault.c: which faults an execution meets (by number, by a rate
+ * Unit tests of queue/fault.c: which faults an execution meets (by number, by a rate
  * drawn from the seed), the instants' clock, and which worker a fault due at an instant
  * strikes.
  */
