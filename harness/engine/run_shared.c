@@ -24,6 +24,8 @@ bool run_sleep_until(const struct run_shared *s, int64_t at_ns, const atomic_boo
 
 bool run_pause_ns(const struct run_shared *s, int64_t duration_ns)
 {
+	if (s->virtual_time)
+		return !run_stopping(s);
 	return run_sleep_until(s, clock_now_ns() + duration_ns, NULL);
 }
 

@@ -76,6 +76,8 @@ struct run_shared {
 						 * committed execution */
 	atomic_bool no_progress;		/* set (once) when losses_in_a_row reached loss_limit: the run stops */
 	char no_progress_reason[256];		/* the last loss then; written by the thread that set no_progress */
+	bool virtual_time;			/* explore: time is the schedule's, so pauses (back-off, polling)
+						 * return at once; set before threads start */
 };
 
 /* Whether the run of s is stopping: a stop was requested, or a signal arrived. */
@@ -90,7 +92,8 @@ bool run_sleep_until(const struct run_shared *s, int64_t at_ns, const atomic_boo
 
 /*
  * Sleeps duration_ns (working, backing off, polling), waking early when the run of s
- * stops. true when it slept the whole time, false when the run is stopping.
+ * stops; with s->virtual_time it does not sleep. true when it slept the whole time, false
+ * when the run is stopping.
  */
 bool run_pause_ns(const struct run_shared *s, int64_t duration_ns);
 
