@@ -32,6 +32,8 @@ static const char *shown_is(const struct explore_result *r)
 	for (int f = 0; f < FINDING_COUNT; f++)
 		if (r->shown.count[f])
 			return "the shortest schedule with a finding";
+	if (r->shown.redeliveries || r->shown.fenced)
+		return "the shortest schedule with a redelivery or a fenced completion";
 	return r->shown.blocked ? "the shortest schedule with a blocked step" : "a schedule (nothing found)";
 }
 
@@ -46,7 +48,7 @@ void explore_print_table(FILE *out, const struct explore_result *r)
 	fprintf(out, "  schedules with");
 	for (int f = 0; f < FINDING_COUNT; f++)
 		fprintf(out, "  %s %ld", finding_names[f], r->with[f]);
-	fprintf(out, "\n");
+	fprintf(out, "  (redelivered %ld, fenced %ld)\n", r->redelivered, r->fenced);
 	if (!r->shown.events)
 		return;
 	trace_format(&r->shown.trace, trace, sizeof(trace));
@@ -125,6 +127,8 @@ void explore_print_json(FILE *out, const struct explore_result *r, bool first)
 	json_put(o, "bounded", json_object_new_int64(r->bounded));
 	json_put(o, "blocked", json_object_new_int64(r->blocked));
 	json_put(o, "violating", json_object_new_int64(r->violating));
+	json_put(o, "redelivered", json_object_new_int64(r->redelivered));
+	json_put(o, "fenced", json_object_new_int64(r->fenced));
 	for (int f = 0; f < FINDING_COUNT; f++)
 		json_put(with, finding_names[f], json_object_new_int64(r->with[f]));
 	json_put(o, "with", with);

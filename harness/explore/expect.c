@@ -11,6 +11,7 @@ static int kind_of(const char *name, size_t len)
 	static const struct { const char *name; int kind; } extra[] = {
 		{ "violation", EXPECT_VIOLATION }, { "blocked", EXPECT_BLOCKED },
 		{ "bounded", EXPECT_BOUNDED }, { "schedules", EXPECT_SCHEDULES },
+		{ "redelivered", EXPECT_REDELIVERED }, { "fenced", EXPECT_FENCED },
 	};
 
 	for (int f = 0; f < FINDING_COUNT; f++)
@@ -34,7 +35,8 @@ int explore_expect_parse(const char *text, struct explore_expect *e, char *err, 
 	e->kind = kind_of(p, len);
 	if (e->kind < 0) {
 		snprintf(err, errlen, "--expect \"%s\": unknown kind \"%.*s\"; expected a finding (duplicate, lost, stuck, "
-			 "zombie, deadlock, lock-error, empty-claimable, error), violation, blocked, bounded or schedules",
+			 "zombie, deadlock, lock-error, empty-claimable, error), violation, blocked, bounded, schedules, "
+			 "redelivered or fenced",
 			 text, (int)len, p);
 		return -1;
 	}
@@ -67,6 +69,10 @@ static long count_of(const struct explore_expect *e, const struct explore_result
 		return r->bounded;
 	case EXPECT_SCHEDULES:
 		return r->explored;
+	case EXPECT_REDELIVERED:
+		return r->redelivered;
+	case EXPECT_FENCED:
+		return r->fenced;
 	default:
 		return r->with[e->kind];
 	}

@@ -1,7 +1,8 @@
 /*
  * Explore's expectations: "KIND OP N" over the schedules of one strategy and mode, KIND a
  * finding's name (the schedules with it), "violation" (with a duplicate, lost, stuck or
- * zombie job), "blocked" (with a step blocked in the server), "bounded" or "schedules";
+ * zombie job), "blocked" (with a step blocked in the server), "bounded", "schedules",
+ * "redelivered" (a job handed out again after its holder lost it) or "fenced";
  * OP one of == != < <= > >=. "duplicate > 0" asks for at least one duplicate schedule.
  */
 #ifndef CLAIMBENCH_EXPLORE_EXPECT_H
@@ -22,7 +23,7 @@ struct explore_expect {
 };
 
 /* The kinds of an expectation beyond the findings. */
-enum { EXPECT_VIOLATION = 100, EXPECT_BLOCKED, EXPECT_BOUNDED, EXPECT_SCHEDULES };
+enum { EXPECT_VIOLATION = 100, EXPECT_BLOCKED, EXPECT_BOUNDED, EXPECT_SCHEDULES, EXPECT_REDELIVERED, EXPECT_FENCED };
 
 /* Parses text into e. 0, or -1 with err saying what is wrong. */
 int explore_expect_parse(const char *text, struct explore_expect *e, char *err, size_t errlen);

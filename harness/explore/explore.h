@@ -82,6 +82,8 @@ struct explore_result {
 	long blocked;				/* schedules with a step blocked in the server */
 	long with[FINDING_COUNT];		/* schedules with each finding */
 	long violating;				/* schedules with any violation (finding_is_violation) */
+	long redelivered;			/* schedules in which a job was handed out again after its holder lost it */
+	long fenced;				/* schedules in which the fence refused a completion */
 	double seconds;				/* wall time */
 	struct schedule_outcome shown;		/* the shortest schedule with a violation, else with any finding,
 						 * else with a blocked step, else the first; events NULL when none */

@@ -109,10 +109,10 @@ static bool shorter(const struct schedule_outcome *a, const struct schedule_outc
 	return a->trace.n < b->trace.n;
 }
 
-/* How interesting o is to show: 3 a violation, 2 another finding, 1 a blocked step, 0 none. */
+/* How interesting o is to show: 3 a violation, 2 another finding or a redelivery or a fenced completion, 1 a blocked step, 0 none. */
 static int interest(const struct schedule_outcome *o)
 {
-	bool finding = false;
+	bool finding = o->redeliveries || o->fenced;
 
 	for (int f = 0; f < FINDING_COUNT; f++) {
 		if (o->count[f] && finding_is_violation((enum finding)f))
@@ -136,6 +136,8 @@ static void tally(struct explore_result *r, struct schedule_outcome *o)
 			violates |= o->count[f] > 0 && finding_is_violation((enum finding)f);
 		}
 		r->violating += violates;
+		r->redelivered += o->redeliveries > 0;
+		r->fenced += o->fenced > 0;
 		r->blocked += o->blocked;
 	}
 	if (!o->bounded &&

@@ -42,25 +42,36 @@ static int64_t value_of(const struct backend_ops *db, struct db_conn *conn, cons
 }
 
 /*
- * After w's empty claim: whether a job was claimable then, looked at on the worker's
- * probe connection (every other worker is settled): a job in state new whose row no
- * transaction holds locked. Notes it as an event and counts it.
+ * How many jobs w could claim now, looked at on its probe connection while every other
+ * worker is settled: jobs in state new whose row no transaction holds locked. -1 when
+ * that cannot be told.
  */
-static void look_claimable(struct explore_session *x, struct worker *w)
+static int64_t claimable(struct explore_session *x, const struct worker *w)
 {
-	char sql[512], result[EXPLORE_TEXT];
-	int64_t n;
+	char sql[512];
 
 	if (!x->probe[w->index])
-		return;
+		return -1;
 	snprintf(sql, sizeof(sql),
 		 "SELECT count(*) FROM (SELECT 1 FROM %s WHERE status = 'new' FOR UPDATE SKIP LOCKED) AS claimable",
 		 x->s.jobs_table);
-	n = value_of(x->plan->db, x->probe[w->index], sql);
-	if (n <= 0)
+	return value_of(x->plan->db, x->probe[w->index], sql);
+}
+
+/*
+ * After w's empty claim, before which before jobs were claimable: when some were, and some
+ * still are, a job was claimable all through the claim: notes it as an event and counts it.
+ */
+static void look_claimable(struct explore_session *x, struct worker *w, int64_t before)
+{
+	char result[EXPLORE_TEXT];
+	int64_t after;
+
+	if (before <= 0 || (after = claimable(x, w)) <= 0)
 		return;
 	x->empty_claimable[w->index]++;
-	snprintf(result, sizeof(result), "%lld job%s claimable then", (long long)n, n == 1 ? " was" : "s were");
+	snprintf(result, sizeof(result), "%lld job%s claimable before it and after it", (long long)after,
+		 after == 1 ? " was" : "s were");
 	scheduler_note(&x->sched, EVENT_CHECK, w->index, "the claim came back empty", result);
 }
 
@@ -76,6 +87,8 @@ static void *seat_main(void *arg)
 		int64_t job_id = 0, start = clock_now_ns(), end;
 		enum claim_result r;
 		int n = 1;
+
+		int64_t before = claimable(x, w);
 
 		w->held_flags = 0;
 		r = st->claim_batch ? st->claim_batch(w, w->batch, w->batch_max, &n) : st->claim(w, &job_id);
@@ -93,7 +106,7 @@ static void *seat_main(void *arg)
 			if (ledger_add_empty(&w->ledger, &e) < 0)
 				w->ledger_full = true;
 			if (!run_stopping(&x->s))
-				look_claimable(x, w);
+				look_claimable(x, w, before);
 		}
 	}
 	scheduler_seat_finished(&x->sched, a->index);
@@ -300,13 +313,16 @@ static void abandon_seat(void *ctx, int seat)
 		clock_sleep_ns(200000);
 }
 
-/* The number of jobs active with a lease now, -1 on an error. */
+/*
+ * The number of jobs active with a lease now that no worker's open transaction holds (whose
+ * lease can run out), -1 on an error.
+ */
 static int64_t leased_jobs(struct explore_session *x)
 {
-	char sql[256];
+	char sql[512];
 
-	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE status = 'active' AND lease_until IS NOT NULL",
-		 x->s.jobs_table);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM (SELECT 1 FROM %s WHERE status = 'active' AND lease_until IS "
+		 "NOT NULL FOR UPDATE SKIP LOCKED) AS leased", x->s.jobs_table);
 	return value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql);
 }
 
@@ -338,18 +354,24 @@ static int choices_now(struct explore_session *x, struct choice *out)
 	return n;
 }
 
-/* Lets every active lease run out, and the reaper, when there is one, give their jobs back; noted as an event. */
+/*
+ * Lets every active lease run out, and the reaper, when there is one, give their jobs back;
+ * noted as an event. The reaper's UPDATE meets no lock: every worker is settled, and the
+ * rows whose lease ran out are those no transaction held a moment before.
+ */
 static void expire_leases(struct explore_session *x)
 {
-	char sql[512], result[EXPLORE_TEXT], err[256];
+	char sql[1024], result[EXPLORE_TEXT], err[256];
 	struct db_conn *conn = step_driver_real_conn(x->admin.conn);
 	int64_t n;
 
 	x->expired = true;
-	snprintf(sql, sizeof(sql), "WITH e AS (UPDATE %s SET lease_until = now() - interval '1 hour' "
-		 "WHERE status = 'active' AND lease_until IS NOT NULL RETURNING 1) SELECT count(*) FROM e",
-		 x->s.jobs_table);
+	/* a row a worker's open transaction holds is being written: its lease is not the one that runs out */
+	snprintf(sql, sizeof(sql), "WITH e AS (UPDATE %s SET lease_until = now() - interval '1 hour' WHERE id IN "
+		 "(SELECT id FROM %s WHERE status = 'active' AND lease_until IS NOT NULL FOR UPDATE SKIP LOCKED) "
+		 "RETURNING 1) SELECT count(*) FROM e", x->s.jobs_table, x->s.jobs_table);
 	n = value_of(x->plan->db, conn, sql);
+	x->expired = n > 0;
 	if (n >= 0 && x->plan->cfg->recovery.reaper_ms > 0) {
 		uint64_t before = x->reaped;
 
@@ -492,7 +514,9 @@ static int check_outcome(struct explore_session *x, struct schedule_outcome *out
 		.n_backlog = (size_t)cfg->jobs, .work_ns = x->work_ns, .final = x->final, .n_queues = 1,
 		.reaped = x->reaped,
 		.claim_in_session = x->s.mode == MODE_HOLD || x->s.strategy->claim_in_session,
-		.lease_ns = x->s.mode == MODE_FLIP ? MS_TO_NS(cfg->recovery.lease_ms) : 0,
+		/* time is the schedule's: a lease ran out at the expire step, whatever the clock says */
+		.lease_ns = x->s.mode != MODE_FLIP || !cfg->recovery.lease_ms ? 0 : x->expired ? 1
+					: MS_TO_NS(cfg->recovery.lease_ms),
 		.reaper = x->s.mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
 	};
 	memset(&m, 0, sizeof(m));
@@ -502,7 +526,8 @@ static int check_outcome(struct explore_session *x, struct schedule_outcome *out
 		snprintf(err, errlen, "out of memory computing the figures");
 		return -1;
 	}
-	out->count[FINDING_DUPLICATE] = m.duplicates;
+	/* a job handed out again because its holder lost it is at-least-once's, not a race */
+	out->count[FINDING_DUPLICATE] = m.duplicates - (m.redeliveries < m.duplicates ? m.redeliveries : m.duplicates);
 	out->count[FINDING_LOST] = m.lost;
 	out->count[FINDING_STUCK] = m.stuck;
 	out->count[FINDING_ZOMBIE] = m.zombie_completions;
@@ -559,6 +584,9 @@ int session_run(struct explore_session *x, choose_fn choose, void *ctx, struct s
 		rc = drive(x, choose, ctx, &out->trace, err, errlen);
 	}
 	out->bounded = x->sched.bounded;
+	if (rc == 0 && !out->bounded && x->s.mode == MODE_FLIP && x->plan->cfg->recovery.lease_ms > 0 &&
+	    x->plan->cfg->recovery.reaper_ms > 0 && leased_jobs(x) > 0)
+		expire_leases(x);
 	atomic_store(&x->s.stop, true);
 	scheduler_release(&x->sched);
 	for (int i = 0; i < started; i++)
