@@ -1,7 +1,7 @@
 /*
  * `claimbench explore`: every interleaving of K workers' statements, or a seeded sample,
  * per strategy and mode (harness/explore/). Its own options are read here (--claims,
- * --sample, --schedule, --crash, --max-steps, --max-schedules, --expect); the rest are
+ * --sample, --schedule, --crash, --max-steps, --max-schedules, --expect, --show); the rest are
  * `run`'s, read by invocation_parse: --strategy, --claim-mode, --workers, --jobs, --db,
  * --seed, --format, the recovery options and the strategies' own.
  */
@@ -33,6 +33,7 @@ struct explore_settings {
 	long max_schedules;			/* --max-schedules */
 	bool crashes;				/* --crash */
 	const char *schedule;			/* --schedule TRACE */
+	int show;				/* --show KIND: its kind, -1 when not given */
 	struct explore_expect expects[EXPLORE_MAX_EXPECTS];	/* --expect, in order */
 	int n_expects;				/* entries used in expects */
 	bool workers_given, jobs_given;		/* run's --workers and --jobs were given */
@@ -68,6 +69,35 @@ static int read_count(const char *name, const char *text, long min, long *out, c
 	return 0;
 }
 
+/* Reads the value v of explore's own option arg into es. 0, or -1 with err. */
+static int take_value(const char *arg, const char *v, struct explore_settings *es, char *err, size_t errlen)
+{
+	if (strncmp(arg, "--claims", 8) == 0)
+		return read_count("claims", v, 1, &es->claims, err, errlen);
+	if (strncmp(arg, "--sample", 8) == 0)
+		return read_count("sample", v, 1, &es->sample, err, errlen);
+	if (strncmp(arg, "--max-steps", 11) == 0)
+		return read_count("max-steps", v, 1, &es->max_steps, err, errlen);
+	if (strncmp(arg, "--max-schedules", 15) == 0)
+		return read_count("max-schedules", v, 1, &es->max_schedules, err, errlen);
+	if (strncmp(arg, "--schedule", 10) == 0) {
+		es->schedule = v;
+		return 0;
+	}
+	if (strncmp(arg, "--show", 6) == 0) {
+		es->show = explore_kind_of(v, strlen(v));
+		if (es->show >= 0)
+			return 0;
+		snprintf(err, errlen, "--show: unknown kind \"%s\" (the kinds of --expect)", v);
+		return -1;
+	}
+	if (es->n_expects == EXPLORE_MAX_EXPECTS) {
+		snprintf(err, errlen, "--expect: at most %d", EXPLORE_MAX_EXPECTS);
+		return -1;
+	}
+	return explore_expect_parse(v, &es->expects[es->n_expects++], err, errlen);
+}
+
 /*
  * Takes explore's own options out of argv into es, leaving run's in argv (in order, argv[0]
  * kept); *argc becomes their number. 0, or -1 with err.
@@ -78,8 +108,6 @@ static int take_own_options(int *argc, char **argv, struct explore_settings *es,
 
 	for (int i = 1; i < *argc; i++) {
 		const char *arg = argv[i], *v;
-		bool takes = true;
-		int rc = 0;
 
 		if (is_option(arg, "crash", &v) && !v) {
 			es->crashes = true;
@@ -90,9 +118,8 @@ static int take_own_options(int *argc, char **argv, struct explore_settings *es,
 		if (is_option(arg, "jobs", &v))
 			es->jobs_given = true;
 		if (!(is_option(arg, "claims", &v) || is_option(arg, "sample", &v) || is_option(arg, "max-steps", &v) ||
-		      is_option(arg, "max-schedules", &v) || is_option(arg, "schedule", &v) || is_option(arg, "expect", &v)))
-			takes = false;
-		if (!takes) {
+		      is_option(arg, "max-schedules", &v) || is_option(arg, "schedule", &v) || is_option(arg, "expect", &v) ||
+		      is_option(arg, "show", &v))) {
 			argv[kept++] = argv[i];
 			continue;
 		}
@@ -103,21 +130,7 @@ static int take_own_options(int *argc, char **argv, struct explore_settings *es,
 			}
 			v = argv[++i];
 		}
-		if (strncmp(arg, "--claims", 8) == 0)
-			rc = read_count("claims", v, 1, &es->claims, err, errlen);
-		else if (strncmp(arg, "--sample", 8) == 0)
-			rc = read_count("sample", v, 1, &es->sample, err, errlen);
-		else if (strncmp(arg, "--max-steps", 11) == 0)
-			rc = read_count("max-steps", v, 1, &es->max_steps, err, errlen);
-		else if (strncmp(arg, "--max-schedules", 15) == 0)
-			rc = read_count("max-schedules", v, 1, &es->max_schedules, err, errlen);
-		else if (strncmp(arg, "--schedule", 10) == 0)
-			es->schedule = v;
-		else if (es->n_expects == EXPLORE_MAX_EXPECTS)
-			snprintf(err, errlen, "--expect: at most %d", EXPLORE_MAX_EXPECTS), rc = -1;
-		else
-			rc = explore_expect_parse(v, &es->expects[es->n_expects++], err, errlen);
-		if (rc < 0)
+		if (take_value(arg, v, es, err, errlen) < 0)
 			return -1;
 	}
 	*argc = kept;
@@ -174,7 +187,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_settin
 			.workers = cfg->workers[0], .claims = (int)es->claims,
 			.max_steps = (int)(es->max_steps ? es->max_steps : 6 * es->claims + 6),
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
-			.crashes = es->crashes, .schedule = es->schedule,
+			.crashes = es->crashes, .schedule = es->schedule, .show = es->show,
 		};
 		struct explore_result r;
 		char err[1024];
@@ -209,7 +222,8 @@ int cmd_explore(int argc, char **argv)
 {
 	static struct run_invocation inv;
 	static struct server server;
-	struct explore_settings es = { .claims = EXPLORE_DEFAULT_CLAIMS, .max_schedules = EXPLORE_DEFAULT_MAX_SCHEDULES };
+	struct explore_settings es = { .claims = EXPLORE_DEFAULT_CLAIMS, .max_schedules = EXPLORE_DEFAULT_MAX_SCHEDULES,
+				       .show = -1 };
 	struct run_config *cfg;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;

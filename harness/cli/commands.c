@@ -45,6 +45,7 @@ const struct command commands[] = {
 			 "  --expect 'KIND OP N' schedules with KIND (duplicate, lost, stuck, zombie, deadlock,\n"
 			 "                      lock-error, empty-claimable, error, violation, blocked, bounded,\n"
 			 "                      schedules, redelivered, fenced) compared with N; exit 1 when it fails\n"
+			 "  --show KIND         show the shortest schedule of KIND (a kind of --expect) first\n"
 			 "run's options below set the strategies, modes, jobs, lease, reaper and fence;\n"
 			 "PostgreSQL only (docs/explore.md).\n",
 		.tail = "Exit status: 0 done, 1 an expectation failed, 2 usage error (a trace that does not apply\n"

@@ -27,6 +27,8 @@ static void describe_space(const struct explore_result *r, char *buf, size_t len
 /* What the shown schedule is, in words. */
 static const char *shown_is(const struct explore_result *r)
 {
+	if (r->shown_asked)
+		return "the shortest schedule of the kind asked (--show)";
 	if (r->shown_violates)
 		return "the shortest schedule with a violation";
 	for (int f = 0; f < FINDING_COUNT; f++)

@@ -5,8 +5,7 @@
 #include "explore/expect.h"
 #include "explore/explore.h"
 
-/* The kind called name (len bytes), or -1. */
-static int kind_of(const char *name, size_t len)
+int explore_kind_of(const char *name, size_t len)
 {
 	static const struct { const char *name; int kind; } extra[] = {
 		{ "violation", EXPECT_VIOLATION }, { "blocked", EXPECT_BLOCKED },
@@ -32,7 +31,7 @@ int explore_expect_parse(const char *text, struct explore_expect *e, char *err, 
 
 	memset(e, 0, sizeof(*e));
 	snprintf(e->text, sizeof(e->text), "%s", text);
-	e->kind = kind_of(p, len);
+	e->kind = explore_kind_of(p, len);
 	if (e->kind < 0) {
 		snprintf(err, errlen, "--expect \"%s\": unknown kind \"%.*s\"; expected a finding (duplicate, lost, stuck, "
 			 "zombie, deadlock, lock-error, empty-claimable, error), violation, blocked, bounded, schedules, "
@@ -99,4 +98,28 @@ bool explore_expect_holds(const struct explore_expect *e, const struct explore_r
 		fprintf(out, "claimbench explore: %s %s: expectation failed: %s (it is %ld)\n", r->strategy, r->mode, e->text,
 			n);
 	return ok;
+}
+
+bool explore_kind_in(int kind, const struct schedule_outcome *o)
+{
+	bool violates = false;
+
+	for (int f = 0; f < FINDING_COUNT; f++)
+		violates |= o->count[f] && finding_is_violation((enum finding)f);
+	switch (kind) {
+	case EXPECT_VIOLATION:
+		return violates;
+	case EXPECT_BLOCKED:
+		return o->blocked;
+	case EXPECT_BOUNDED:
+		return o->bounded;
+	case EXPECT_SCHEDULES:
+		return true;
+	case EXPECT_REDELIVERED:
+		return o->redeliveries > 0;
+	case EXPECT_FENCED:
+		return o->fenced > 0;
+	default:
+		return kind >= 0 && kind < FINDING_COUNT && o->count[kind] > 0;
+	}
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 struct explore_result;
+struct schedule_outcome;
 
 /* One expectation. */
 struct explore_expect {
@@ -24,6 +25,12 @@ struct explore_expect {
 
 /* The kinds of an expectation beyond the findings. */
 enum { EXPECT_VIOLATION = 100, EXPECT_BLOCKED, EXPECT_BOUNDED, EXPECT_SCHEDULES, EXPECT_REDELIVERED, EXPECT_FENCED };
+
+/* The kind (an enum finding or EXPECT_*) called name, len bytes of it; -1 when none is. */
+int explore_kind_of(const char *name, size_t len);
+
+/* Whether schedule o has kind (as explore_kind_of gives it). */
+bool explore_kind_in(int kind, const struct schedule_outcome *o);
 
 /* Parses text into e. 0, or -1 with err saying what is wrong. */
 int explore_expect_parse(const char *text, struct explore_expect *e, char *err, size_t errlen);

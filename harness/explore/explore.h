@@ -33,6 +33,8 @@ struct explore_plan {
 	bool crashes;				/* a worker's crash is a choice between any two of its statements
 						 * (at most one per schedule) */
 	const char *schedule;			/* replay this trace alone, or NULL */
+	int show;				/* the kind (explore_kind_of) whose shortest schedule is shown
+						 * before any other; -1: the most interesting */
 };
 
 /* The kinds of finding of a schedule. */
@@ -88,6 +90,7 @@ struct explore_result {
 	struct schedule_outcome shown;		/* the shortest schedule with a violation, else with any finding,
 						 * else with a blocked step, else the first; events NULL when none */
 	bool shown_violates;			/* shown has a violation */
+	bool shown_asked;			/* shown has the kind --show asked for */
 };
 
 /* Frees what r holds. */

@@ -122,8 +122,17 @@ static int interest(const struct schedule_outcome *o)
 	return finding ? 2 : o->blocked ? 1 : 0;
 }
 
-/* Adds o's findings to r and keeps it as the shown schedule when it is the most interesting, then shortest; frees it otherwise. */
-static void tally(struct explore_result *r, struct schedule_outcome *o)
+/* How interesting o is to show: 4 it has the kind asked for (show, -1: none), else as interest says. */
+static int interest_in(const struct schedule_outcome *o, int show)
+{
+	return show >= 0 && explore_kind_in(show, o) ? 4 : interest(o);
+}
+
+/*
+ * Adds o's findings to r and keeps it as the shown schedule when it is the most
+ * interesting (show, a kind asked for first), then shortest; frees it otherwise.
+ */
+static void tally(struct explore_result *r, struct schedule_outcome *o, int show)
 {
 	r->explored++;
 	if (o->bounded) {
@@ -141,11 +150,12 @@ static void tally(struct explore_result *r, struct schedule_outcome *o)
 		r->blocked += o->blocked;
 	}
 	if (!o->bounded &&
-	    (!r->shown.events || interest(o) > interest(&r->shown) ||
-	     (interest(o) == interest(&r->shown) && shorter(o, &r->shown)))) {
+	    (!r->shown.events || interest_in(o, show) > interest_in(&r->shown, show) ||
+	     (interest_in(o, show) == interest_in(&r->shown, show) && shorter(o, &r->shown)))) {
 		schedule_outcome_free(&r->shown);
 		r->shown = *o;
-		r->shown_violates = interest(o) == 3;
+		r->shown_violates = explore_kind_in(EXPECT_VIOLATION, o);
+		r->shown_asked = show >= 0 && explore_kind_in(show, o);
 		o->events = NULL;
 	}
 	schedule_outcome_free(o);
@@ -199,7 +209,7 @@ int explore_one(const struct explore_plan *plan, struct explore_result *out, cha
 		}
 		last = o.trace;
 		walks += walk_size(&o.trace);
-		tally(out, &o);
+		tally(out, &o, plan->show);
 		if (c.replay)
 			break;
 		if (out->sampled) {

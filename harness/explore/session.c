@@ -49,13 +49,18 @@ static int64_t value_of(const struct backend_ops *db, struct db_conn *conn, cons
 static int64_t claimable(struct explore_session *x, const struct worker *w)
 {
 	char sql[512];
+	int64_t n;
 
 	if (!x->probe[w->index])
 		return -1;
 	snprintf(sql, sizeof(sql),
 		 "SELECT count(*) FROM (SELECT 1 FROM %s WHERE status = 'new' FOR UPDATE SKIP LOCKED) AS claimable",
 		 x->s.jobs_table);
-	return value_of(x->plan->db, x->probe[w->index], sql);
+	/* one look at a time: each locks the rows it counts for a moment, which another would skip */
+	pthread_mutex_lock(&x->probe_lock);
+	n = value_of(x->plan->db, x->probe[w->index], sql);
+	pthread_mutex_unlock(&x->probe_lock);
+	return n;
 }
 
 /*
@@ -212,6 +217,7 @@ int session_open(struct explore_session *x, const struct explore_plan *plan, cha
 
 	memset(x, 0, sizeof(*x));
 	x->plan = plan;
+	pthread_mutex_init(&x->probe_lock, NULL);
 	if (scheduler_init(&x->sched, plan->workers, plan->max_steps) < 0 || ledger_init(&x->returns, 0, 0, 0) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -273,6 +279,7 @@ fail:
 	ledger_free(&x->returns);
 	step_driver_stop();
 	scheduler_free(&x->sched);
+	pthread_mutex_destroy(&x->probe_lock);
 	return -1;
 }
 
@@ -290,6 +297,7 @@ void session_close(struct explore_session *x)
 	ledger_free(&x->returns);
 	step_driver_stop();
 	scheduler_free(&x->sched);
+	pthread_mutex_destroy(&x->probe_lock);
 }
 
 /* Whether the server process pid is gone (a crashed worker's, which rolls back what it held). */
