@@ -418,6 +418,7 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 {
 	for (;;) {
 		struct choice options[2 * EXPLORE_MAX_WORKERS + 1];
+		bool released;
 		int n, pick;
 
 		if (scheduler_settle(&x->sched, blocked_in_server, x, SETTLE_TIMEOUT_NS) < 0) {
@@ -425,7 +426,10 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 				 SETTLE_TIMEOUT_NS / 1000000000LL);
 			return -1;
 		}
-		if (x->sched.released)
+		pthread_mutex_lock(&x->sched.lock);
+		released = x->sched.released;
+		pthread_mutex_unlock(&x->sched.lock);
+		if (released)
 			return 0;
 		n = choices_now(x, options);
 		if (n == 0) {
@@ -591,7 +595,9 @@ int session_run(struct explore_session *x, choose_fn choose, void *ctx, struct s
 	} else {
 		rc = drive(x, choose, ctx, &out->trace, err, errlen);
 	}
+	pthread_mutex_lock(&x->sched.lock);
 	out->bounded = x->sched.bounded;
+	pthread_mutex_unlock(&x->sched.lock);
 	if (rc == 0 && !out->bounded && x->s.mode == MODE_FLIP && x->plan->cfg->recovery.lease_ms > 0 &&
 	    x->plan->cfg->recovery.reaper_ms > 0 && leased_jobs(x) > 0)
 		expire_leases(x);
