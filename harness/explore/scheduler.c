@@ -89,10 +89,14 @@ void scheduler_note(struct scheduler *s, enum event_kind kind, int worker, const
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Whether statement is a plain BEGIN, which takes no snapshot and no lock until the statement after it. */
-static bool plain_begin(const char *statement)
+/*
+ * Whether statement is one no other session can tell the place of: a plain BEGIN, which
+ * takes no snapshot and no lock (the statement after it does), or a CLOSE of a cursor, which
+ * drops the session's own portal and keeps the locks its FETCHes took.
+ */
+static bool session_local(const char *statement)
 {
-	return strcasecmp(statement, "BEGIN") == 0;
+	return strcasecmp(statement, "BEGIN") == 0 || strncasecmp(statement, "CLOSE ", 6) == 0;
 }
 
 enum step_go scheduler_step_begin(struct scheduler *s, int seat, const char *statement)
@@ -107,12 +111,12 @@ enum step_go scheduler_step_begin(struct scheduler *s, int seat, const char *sta
 		pthread_mutex_unlock(&s->lock);
 		return STEP_SEND;
 	}
-	if (t->state != SEAT_CRASHED && plain_begin(statement)) {
+	if (t->state != SEAT_CRASHED && session_local(statement)) {
 		int e = add_event(s, EVENT_FOLDED, seat, statement);
 
 		if (e >= 0) {
 			s->events[e].returned = true;
-			snprintf(s->events[e].result, EXPLORE_TEXT, "folded into the next statement");
+			snprintf(s->events[e].result, EXPLORE_TEXT, "sent at once: no other session sees its place");
 		}
 		pthread_mutex_unlock(&s->lock);
 		return STEP_SEND;

@@ -31,7 +31,7 @@ enum seat_state {
 /* What an event of a schedule is. */
 enum event_kind {
 	EVENT_STEP,	/* a worker's statement, granted by the scheduler */
-	EVENT_FOLDED,	/* a plain BEGIN, sent without a grant (it takes no snapshot and no lock) */
+	EVENT_FOLDED,	/* a plain BEGIN or a CLOSE, sent without a grant (no other session sees its place) */
 	EVENT_CRASH,	/* a worker crashed: its connection dropped, no COMMIT, no ROLLBACK */
 	EVENT_EXPIRE,	/* every active lease ran out (and, with a reaper, the reaper gave the jobs back) */
 	EVENT_CHECK,	/* what the harness saw between steps (an empty claim while a job was claimable) */
@@ -94,7 +94,7 @@ void scheduler_release(struct scheduler *s);
 /*
  * Called by seat's worker before it sends statement: stops it until the scheduler grants
  * it (noting the step as an event), or lets it pass at once when s is not armed, when the
- * schedule is released, or when it is a plain BEGIN (noted folded). A worker that reaches
+ * schedule is released, or when it is a plain BEGIN or a cursor's CLOSE (noted folded). A worker that reaches
  * max_steps bounds the schedule (releases it). STEP_CRASHED when the scheduler crashed it
  * meanwhile: then it returns only once the schedule is released.
  */
