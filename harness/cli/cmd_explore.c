@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "db/throwaway.h"
+#include "engine/run.h"
 #include "engine/signals.h"
 #include "explore/explore.h"
 #include "cli/explore_print.h"
@@ -173,6 +174,39 @@ struct server {
 	const char *target;	/* where to connect */
 };
 
+/*
+ * Checks the statements of every strategy the scenario defines in SQL that cfg explores, as
+ * run does (engine/run.h, run_check_statements): one the server cannot prepare, or that does
+ * more than its table allows without --trust-scenario, is the scenario's error. EXIT_DONE,
+ * or EXIT_USAGE or EXIT_ENVIRONMENT said on stderr.
+ */
+static int check_defined(const struct run_invocation *inv, const struct run_config *cfg, const char *target)
+{
+	struct run_plan plan = { .cfg = cfg, .db = &backend_postgresql, .target = target,
+				 .trust_scenario = inv->settings.trust_scenario };
+	char err[1024];
+
+	for (size_t i = 0; i < cfg->n_strategies; i++) {
+		bool defined = false;
+
+		for (size_t d = 0; d < inv->strategies.n; d++)
+			defined |= inv->strategies.ops[d] == cfg->strategies[i].ops;
+		if (!defined)
+			continue;
+		switch (run_check_statements(&plan, &cfg->strategies[i], err, sizeof(err))) {
+		case 0:
+			break;
+		case 1:
+			fprintf(stderr, "claimbench explore: %s\n", err);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "claimbench explore: %s\n", err);
+			return EXIT_ENVIRONMENT;
+		}
+	}
+	return EXIT_DONE;
+}
+
 /* Explores every strategy of cfg, printing each result; the exit status. */
 static int explore_all(const struct run_config *cfg, const struct explore_settings *es, const char *target)
 {
@@ -270,7 +304,9 @@ int cmd_explore(int argc, char **argv)
 		fprintf(stderr, "claimbench explore: %s\n", err);
 		goto out;
 	}
-	status = explore_all(cfg, &es, server.target);
+	status = check_defined(&inv, cfg, server.target);
+	if (status == EXIT_DONE)
+		status = explore_all(cfg, &es, server.target);
 out:
 	if (server.ready)
 		throwaway_close(&server.t);

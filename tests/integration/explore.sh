@@ -59,6 +59,15 @@ check "nowait-backoff: lock errors found, no violation (exit 0)" test "$(cat "$d
 check_jq "$dir/nowait.json" '.[0] | .complete and .with["lock-error"] > 0' \
 	"nowait-backoff: every schedule run, some with a lock error (55P03)"
 
+# ---- strategies a scenario defines in SQL are explored unchanged ----
+explore sql_twin "$(dirname "$0")/explore.ini" --strategy seed-002 --expect 'violation == 0'
+check "seed 002's claim written in SQL: no violation over every schedule (exit 0)" \
+	test "$(cat "$dir/sql_twin.status")" -eq 0
+check_jq "$dir/sql_twin.json" '.[0] | .strategy == "seed-002" and .complete and .schedules > 100' \
+	"seed-002: every schedule run"
+explore sql_naive "$(dirname "$0")/explore.ini" --strategy naive-select --claims 1 --expect 'duplicate > 0'
+check "a naive claim written in SQL: its duplicate found (exit 0)" test "$(cat "$dir/sql_naive.status")" -eq 0
+
 # ---- faults as steps: a flip claim, then a crash, a lease, a stall ----
 flip="--strategy update-returning:flip --claims 1 --jobs 1"
 explore crash $flip --crash --expect 'stuck > 0'
