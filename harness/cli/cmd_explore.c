@@ -229,7 +229,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_settin
 
 		if (rc != 0) {
 			fprintf(stderr, "claimbench explore: %s %s: %s%s\n", plan.choice.ops->name,
-				claim_mode_name(plan.choice.mode), rc == 1 ? "--schedule: " : "", err);
+				claim_mode_name(plan.choice.mode), rc == 1 && es->schedule ? "--schedule: " : "", err);
 			explore_result_free(&r);
 			status = rc == 1 ? EXIT_USAGE : EXIT_ENVIRONMENT;
 			break;

@@ -14,7 +14,9 @@ static const char *const event_names[] = {
 /* Writes how many schedules r ran of how many into buf. */
 static void describe_space(const struct explore_result *r, char *buf, size_t len)
 {
-	if (r->complete)
+	if (r->interrupted)
+		snprintf(buf, len, "%ld of more (interrupted)", r->explored);
+	else if (r->complete)
 		snprintf(buf, len, "%ld of %ld (every schedule)", r->explored, r->explored);
 	else if (r->sampled)
 		snprintf(buf, len, "%ld of ~%.0f (a seeded sample; the space estimated)", r->explored, r->estimated);
@@ -125,6 +127,7 @@ void explore_print_json(FILE *out, const struct explore_result *r, bool first)
 	json_put(o, "schedules", json_object_new_int64(r->explored));
 	json_put(o, "complete", json_object_new_boolean(r->complete));
 	json_put(o, "sampled", json_object_new_boolean(r->sampled));
+	json_put(o, "interrupted", json_object_new_boolean(r->interrupted));
 	json_put(o, "space", r->complete || r->sampled ? json_number(r->estimated) : NULL);
 	json_put(o, "bounded", json_object_new_int64(r->bounded));
 	json_put(o, "blocked", json_object_new_int64(r->blocked));

@@ -79,6 +79,7 @@ struct explore_result {
 	long explored;				/* schedules run */
 	bool complete;				/* every schedule was run (not a sample, no limit hit) */
 	bool sampled;				/* a seeded random sample */
+	bool interrupted;			/* a signal stopped it */
 	double estimated;			/* the space's size: exact when complete, else Knuth's estimate */
 	long bounded;				/* schedules cut at max_steps */
 	long blocked;				/* schedules with a step blocked in the server */
@@ -98,7 +99,7 @@ void explore_result_free(struct explore_result *r);
 
 /*
  * Explores plan: makes the run's tables on plan's server, runs the schedules and checks
- * each, drops the tables. 0 with out filled, 1 when plan->schedule does not apply (err
+ * each (until a signal asks to stop: the result is then incomplete), drops the tables. 0 with out filled, 1 when plan->schedule does not apply (err
  * says where), -1 with err on a database or environment error.
  */
 int explore_one(const struct explore_plan *plan, struct explore_result *out, char *err, size_t errlen);

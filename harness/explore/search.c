@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/signals.h"
 #include "explore/session.h"
 
 const char *const finding_names[FINDING_COUNT] = {
@@ -87,8 +88,13 @@ static int choose(void *ctx, int depth, const struct choice *choices, int n)
 			 offered);
 		return -1;
 	}
-	if (c->prefix && depth < c->prefix_n)
-		return c->prefix->taken[depth] < n ? c->prefix->taken[depth] : -1;
+	if (c->prefix && depth < c->prefix_n) {
+		if (c->prefix->taken[depth] < n)
+			return c->prefix->taken[depth];
+		snprintf(c->why, c->whylen, "a schedule did not replay as before: at choice %d it offered %d choices, "
+			 "not the %d it offered then", depth + 1, n, c->prefix->options[depth]);
+		return -1;
+	}
 	if (c->rng)
 		return (int)(next_random(&c->rng) % (uint64_t)n);
 	return 0;
@@ -197,6 +203,12 @@ int explore_one(const struct explore_plan *plan, struct explore_result *out, cha
 		struct schedule_outcome o;
 
 		rc = session_run(&x, choose, &c, &o, err, errlen);
+		if (signals_interrupted()) {
+			schedule_outcome_free(&o);
+			out->interrupted = true;
+			rc = 0;
+			break;
+		}
 		if (rc != 0) {
 			schedule_outcome_free(&o);
 			break;
@@ -212,6 +224,10 @@ int explore_one(const struct explore_plan *plan, struct explore_result *out, cha
 		tally(out, &o, plan->show);
 		if (c.replay)
 			break;
+		if (signals_interrupted()) {
+			out->interrupted = true;
+			break;
+		}
 		if (out->sampled) {
 			if (out->explored >= plan->sample)
 				break;
