@@ -110,8 +110,8 @@ void scheduler_seat_finished(struct scheduler *s, int seat);
 void scheduler_note(struct scheduler *s, enum event_kind kind, int worker, const char *statement, const char *result);
 
 /*
- * Whether seat's worker is blocked in the server: asked on conn, the harness's own
- * connection, with pg_blocking_pids. 1, 0, or -1 on an error.
+ * Whether the server process pid (a worker's) waits on a lock another worker's session
+ * holds, as the harness's own connection asks the server. 1, 0, or -1 on an error.
  */
 typedef int (*scheduler_blocked_fn)(void *ctx, int pid);
 
