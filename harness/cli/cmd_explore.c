@@ -262,6 +262,18 @@ int cmd_explore(int argc, char **argv)
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
+	for (int i = 1; i < argc; i++) {
+		static struct option_set set;
+
+		if (strcmp(argv[i], "--help") != 0 && strcmp(argv[i], "-h") != 0)
+			continue;
+		if (option_set_build(&set, command_options, COMMAND_RUN, err, sizeof(err)) < 0) {
+			fprintf(stderr, "claimbench explore: %s\n", err);
+			return EXIT_ENVIRONMENT;
+		}
+		command_print_usage(command_find("explore"), &set, stdout);
+		return EXIT_DONE;
+	}
 	if (take_own_options(&argc, argv, &es, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: %s\n(see claimbench explore --help)\n", err);
 		return EXIT_USAGE;

@@ -90,7 +90,9 @@ explore fenced $flip --lease-ms 600000 --fence attempt --expect 'zombie == 0' --
 check "with --fence attempt the late completion is refused in every schedule (exit 0)" \
 	test "$(cat "$dir/fenced.status")" -eq 0
 
-# ---- what explore refuses ----
+# ---- its help, and what explore refuses ----
+check "explore --help shows explore's own options and run's (exit 0)" \
+	eval '"$CLAIMBENCH" explore --help | grep -q -- "--claims C" && "$CLAIMBENCH" explore --help | grep -q -- "--lease-ms"'
 expect_exit 2 "SQLite cannot be explored: its lock is the whole database" "SQLite is refused with the reason" \
 	explore --db "sqlite:$dir/q.db" --strategy for-update
 expect_exit 2 "choice 2 .*expected a worker number" "a malformed trace is refused, its choice named" \
