@@ -109,7 +109,7 @@ static int backtrack_point(const struct trace *t)
 	return -1;
 }
 
-/* The number of choices of o's trace that are steps, crashes or expiries: its length. */
+/* Whether schedule a made fewer choices than b. */
 static bool shorter(const struct schedule_outcome *a, const struct schedule_outcome *b)
 {
 	return a->trace.n < b->trace.n;

@@ -102,6 +102,7 @@ static void step_out(struct db_conn *c, int rc, const int64_t *out, int ncols)
 	scheduler_step_end(drv.sched, c->seat, result);
 }
 
+/* backend_ops.connect: the real connection, seated as step_driver_seat_next said. */
 static int st_connect(const char *target, const struct db_options *opts, struct db_conn **conn, char *err,
 		      size_t errlen)
 {
@@ -134,6 +135,7 @@ static void unseat(struct db_conn *c)
 		drv.seated[c->seat] = NULL;
 }
 
+/* backend_ops.disconnect, forwarded; c is freed. */
 static void st_disconnect(struct db_conn *c)
 {
 	if (!c)
@@ -144,6 +146,7 @@ static void st_disconnect(struct db_conn *c)
 	free(c);
 }
 
+/* backend_ops.abandon, forwarded; c is freed. */
 static void st_abandon(struct db_conn *c)
 {
 	if (!c)
@@ -154,6 +157,7 @@ static void st_abandon(struct db_conn *c)
 	free(c);
 }
 
+/* backend_ops.prepare, forwarded; the statement's text kept for the events. */
 static int st_prepare(struct db_conn *c, int slot, const char *sql, int nparams)
 {
 	if (!c->inner)
@@ -163,6 +167,7 @@ static int st_prepare(struct db_conn *c, int slot, const char *sql, int nparams)
 	return drv.real->prepare(real_of(c), slot, sql, nparams);
 }
 
+/* backend_ops.prepare_checked, forwarded; the statement's text kept for the events. */
 static int st_prepare_checked(struct db_conn *c, int slot, const char *sql, int nparams, const char *own_table,
 			      struct db_result_shape *shape, char *why, size_t whylen)
 {
@@ -173,6 +178,7 @@ static int st_prepare_checked(struct db_conn *c, int slot, const char *sql, int 
 	return drv.real->prepare_checked(real_of(c), slot, sql, nparams, own_table, shape, why, whylen);
 }
 
+/* backend_ops.exec_pipeline: a step; forwarded once the scheduler grants it, what it returned noted. */
 static int st_exec_pipeline(struct db_conn *c, const struct db_step *steps, int n, int result, int64_t *out, int ncols,
 			    int maxrows)
 {
@@ -192,6 +198,7 @@ static int st_exec_pipeline(struct db_conn *c, const struct db_step *steps, int 
 	return rc;
 }
 
+/* backend_ops.exec_rows: a step; forwarded once the scheduler grants it, what it returned noted. */
 static int st_exec_rows(struct db_conn *c, int slot, int nparams, const char *const *params, int64_t *out, int ncols,
 			int maxrows)
 {
@@ -204,6 +211,7 @@ static int st_exec_rows(struct db_conn *c, int slot, int nparams, const char *co
 	return rc;
 }
 
+/* backend_ops.exec: a step; forwarded once the scheduler grants it, what it returned noted. */
 static int st_exec(struct db_conn *c, const char *sql)
 {
 	char text[EXPLORE_TEXT];
@@ -217,6 +225,7 @@ static int st_exec(struct db_conn *c, const char *sql)
 	return rc;
 }
 
+/* backend_ops.query: a step; forwarded once the scheduler grants it, what it returned noted. */
 static int st_query(struct db_conn *c, const char *sql, db_row_fn row, void *ctx)
 {
 	char text[EXPLORE_TEXT];
@@ -230,6 +239,7 @@ static int st_query(struct db_conn *c, const char *sql, db_row_fn row, void *ctx
 	return rc;
 }
 
+/* backend_ops.query_text: a step; forwarded once the scheduler grants it, what it returned noted. */
 static int st_query_text(struct db_conn *c, const char *sql, int nparams, const char *const *params,
 			 db_text_row_fn row, void *ctx)
 {
@@ -244,68 +254,81 @@ static int st_query_text(struct db_conn *c, const char *sql, int nparams, const 
 	return rc;
 }
 
+/* backend_ops.load_jobs, forwarded (fails once crashed). */
 static int st_load_jobs(struct db_conn *c, const char *table, const struct run_config *cfg, long n)
 {
 	return c->inner ? drv.real->load_jobs(real_of(c), table, cfg, n) : -1;
 }
 
+/* backend_ops.error_kind: a crashed connection's is a lost connection's. */
 static enum error_kind st_error_kind(const struct db_conn *c)
 {
 	return c->crashed || !c->inner ? ERR_CONNECTION_LOST : drv.real->error_kind(real_of(c));
 }
 
+/* backend_ops.error_message: a crashed connection says so. */
 static const char *st_error_message(const struct db_conn *c)
 {
 	return c->crashed || !c->inner ? "the worker crashed (a step of the schedule)"
 				       : drv.real->error_message(real_of(c));
 }
 
+/* backend_ops.server_version, forwarded (fails once crashed). */
 static int st_server_version(struct db_conn *c, char *buf, size_t len)
 {
 	return c->inner ? drv.real->server_version(real_of(c), buf, len) : -1;
 }
 
+/* backend_ops.table_exists, forwarded (fails once crashed). */
 static int st_table_exists(struct db_conn *c, const char *name)
 {
 	return c->inner ? drv.real->table_exists(real_of(c), name) : -1;
 }
 
+/* backend_ops.marked_tables, forwarded (fails once crashed). */
 static int st_marked_tables(struct db_conn *c, db_marked_fn found, void *ctx)
 {
 	return c->inner ? drv.real->marked_tables(real_of(c), found, ctx) : -1;
 }
 
+/* backend_ops.quote_identifier, forwarded (fails once crashed). */
 static int st_quote_identifier(struct db_conn *c, const char *name, char *buf, size_t len)
 {
 	return c->inner ? drv.real->quote_identifier(real_of(c), name, buf, len) : -1;
 }
 
+/* backend_ops.settings, forwarded (fails once crashed). */
 static int st_settings(struct db_conn *c, struct db_setting *out, int max)
 {
 	return c->inner ? drv.real->settings(real_of(c), out, max) : -1;
 }
 
+/* backend_ops.set_lock_wait, forwarded (fails once crashed). */
 static int st_set_lock_wait(struct db_conn *c, int ms)
 {
 	return c->inner ? drv.real->set_lock_wait(real_of(c), ms) : -1;
 }
 
+/* backend_ops.name_session, forwarded (fails once crashed). */
 static int st_name_session(struct db_conn *c, int identity)
 {
 	return c->inner ? drv.real->name_session(real_of(c), identity) : -1;
 }
 
+/* backend_ops.server_pid, forwarded (fails once crashed). */
 static int st_server_pid(const struct db_conn *c)
 {
 	return c->inner ? drv.real->server_pid(real_of(c)) : -1;
 }
 
+/* backend_ops.cancel, forwarded (fails once crashed). */
 static void st_cancel(struct db_conn *c)
 {
 	if (c->inner)
 		drv.real->cancel(real_of(c));
 }
 
+/* backend_ops.waits, forwarded (fails once crashed). */
 static void st_waits(const struct db_conn *c, struct db_waits *out)
 {
 	if (c->inner)
@@ -314,6 +337,7 @@ static void st_waits(const struct db_conn *c, struct db_waits *out)
 		memset(out, 0, sizeof(*out));
 }
 
+/* backend_ops.wait_notification, forwarded (fails once crashed). */
 static int st_wait_notification(struct db_conn *c, int64_t timeout_ns)
 {
 	return c->inner ? drv.real->wait_notification(real_of(c), timeout_ns) : -1;

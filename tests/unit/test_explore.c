@@ -70,6 +70,7 @@ struct fake_worker {
 	int crashed;			/* statements that came back crashed */
 };
 
+/* A fake worker's thread: sends its statements one by one through the scheduler, then finishes. */
 static void *fake_main(void *arg)
 {
 	struct fake_worker *f = arg;
@@ -93,6 +94,7 @@ static int never_blocked(void *ctx, int pid)
 	return 0;
 }
 
+/* The fake workers have no connection to abandon. */
 static void no_abandon(void *ctx, int seat)
 {
 	(void)ctx;
