@@ -290,6 +290,9 @@ int cmd_explore(int argc, char **argv)
 		break;
 	}
 	cfg = &inv.groups[0];
+	if (inv.n_expects)
+		fprintf(stderr, "claimbench explore: the scenario's [expect] section is run's, left unchecked: explore "
+			"checks --expect\n");
 	if (!es.workers_given) {
 		cfg->workers[0] = EXPLORE_DEFAULT_WORKERS;
 		cfg->n_worker_points = 1;
