@@ -25,8 +25,7 @@ const struct command commands[] = {
 	{
 		.name = "explore",
 		.summary = "run every interleaving of the workers' statements and check each outcome",
-		.synopsis = "claimbench explore [--strategy LIST] [--workers K] [--claims C] [--jobs J] [--crash]\n"
-			    "       [--sample N --seed S] [--schedule TRACE] [--expect 'KIND OP N'] [run's options]",
+		.synopsis = "claimbench explore [--claims C] [--crash] [--sample N] [--schedule TRACE] [--expect E] [run's options]",
 		.about = "K workers (default 2) each make C claims (default 2) on a queue of J jobs (default 2).\n"
 			 "Every statement a worker sends is a step: a scheduler lets one step go at a time and waits\n"
 			 "until each worker waits at its next step, has finished, or is blocked in the server on\n"
