@@ -461,6 +461,7 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 			scheduler_grant(&x->sched, options[pick].worker);
 		} else if (options[pick].kind == CHOICE_CRASH) {
 			x->crashed = true;
+			x->crash_ns = clock_now_ns();
 			scheduler_crash(&x->sched, options[pick].worker, abandon_seat, x);
 		} else {
 			expire_leases(x);
@@ -479,17 +480,26 @@ static uint64_t errors_of(const struct explore_session *x, const enum error_kind
 	return sum;
 }
 
-/* A crashed worker's executions that its crash cut short: noted crashed, as a run's crash notes them. */
+/*
+ * A crashed worker's executions that its crash cut short: noted crashed and ended at the
+ * crash, as a run's crash notes them (its thread noted them only when the schedule was
+ * over and it was let go).
+ */
 static void note_crashed(struct explore_session *x)
 {
+	int64_t crash = x->crash_ns - x->s.start_ns;
+
 	for (int i = 0; i < x->plan->workers; i++) {
 		if (x->sched.seats[i].state != SEAT_CRASHED)
 			continue;
 		for (size_t e = 0; e < x->w[i].ledger.n_execs; e++) {
 			struct execution *ex = &x->w[i].ledger.execs[e];
 
-			if (ex->outcome == EXEC_UNCOMMITTED || ex->outcome == EXEC_INTERRUPTED)
-				ex->outcome = EXEC_CRASHED;
+			if (ex->outcome != EXEC_UNCOMMITTED && ex->outcome != EXEC_INTERRUPTED)
+				continue;
+			ex->outcome = EXEC_CRASHED;
+			if (ex->end_ns > crash)
+				ex->end_ns = crash > ex->start_ns ? crash : ex->start_ns;
 		}
 	}
 }

@@ -81,6 +81,9 @@ check "with a lease and a reaper: no job lost in any schedule, and the job redel
 	test "$(cat "$dir/reaper.status")" -eq 0
 check_jq "$dir/reaper.json" '.[0].shown | .redeliveries == 1 and any(.events[]; .kind == "expire" and (.result | test("reaper gave back 1")))' \
 	"the redelivery's schedule (--show redelivered) shows the lease running out and the reaper giving the job back"
+explore hold_crash --strategy skip-locked:hold --claims 1 --crash --expect 'violation == 0' --expect 'redelivered > 0'
+check "a crash in hold mode: its transaction rolls back, the job is redelivered, never a duplicate (exit 0)" \
+	test "$(cat "$dir/hold_crash.status")" -eq 0
 explore zombie $flip --lease-ms 600000 --fence none --expect 'zombie > 0'
 check "a stall past the lease with no fence: the late completion lands as a zombie (exit 0)" \
 	test "$(cat "$dir/zombie.status")" -eq 0
