@@ -42,8 +42,9 @@ const struct command commands[] = {
 			 "                      a schedule that reaches it is counted bounded, not checked\n"
 			 "  --max-schedules N   stop the depth-first search after N schedules (default 20000)\n"
 			 "  --expect 'KIND OP N' schedules with KIND (duplicate, lost, stuck, zombie, deadlock,\n"
-			 "                      lock-error, empty-claimable, error, violation, blocked, bounded,\n"
-			 "                      schedules, redelivered, fenced) compared with N; exit 1 when it fails\n"
+			 "                      lock-error, empty-claimable, fifo-inversion, error, violation, blocked,\n"
+			 "                      bounded, schedules, redelivered, fenced) compared with N; exit 1 when\n"
+			 "                      it fails\n"
 			 "  --show KIND         show the shortest schedule of KIND (a kind of --expect) first\n"
 			 "run's options below set the strategies, modes, jobs, lease, reaper and fence;\n"
 			 "PostgreSQL only (docs/explore.md).\n",

@@ -46,7 +46,8 @@ void explore_print_table(FILE *out, const struct explore_result *r)
 	char space[128], trace[4 * TRACE_MAX];
 
 	describe_space(r, space, sizeof(space));
-	fprintf(out, "%s %s: %d workers x %d claims on %d jobs\n", r->strategy, r->mode, r->workers, r->claims, r->jobs);
+	fprintf(out, "%s %s: %d worker%s x %d claim%s on %d job%s\n", r->strategy, r->mode, r->workers,
+		r->workers == 1 ? "" : "s", r->claims, r->claims == 1 ? "" : "s", r->jobs, r->jobs == 1 ? "" : "s");
 	fprintf(out, "  schedules  %s; %ld bounded, %ld with a blocked step; %.1f s, %.1f schedules/s\n", space,
 		r->bounded, r->blocked, r->seconds, r->seconds > 0 ? (double)r->explored / r->seconds : 0);
 	fprintf(out, "  schedules with");

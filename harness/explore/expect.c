@@ -34,7 +34,7 @@ int explore_expect_parse(const char *text, struct explore_expect *e, char *err, 
 	e->kind = explore_kind_of(p, len);
 	if (e->kind < 0) {
 		snprintf(err, errlen, "--expect \"%s\": unknown kind \"%.*s\"; expected a finding (duplicate, lost, stuck, "
-			 "zombie, deadlock, lock-error, empty-claimable, error), violation, blocked, bounded, schedules, "
+			 "zombie, deadlock, lock-error, empty-claimable, fifo-inversion, error), violation, blocked, bounded, schedules, "
 			 "redelivered or fenced",
 			 text, (int)len, p);
 		return -1;

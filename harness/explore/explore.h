@@ -2,8 +2,8 @@
  * `claimbench explore`: K workers each make C claims on a queue of J jobs, and every
  * interleaving of their statements (or a seeded sample of them) is run on the real server,
  * one schedule at a time, each from fresh table contents; each schedule's outcome is
- * checked for duplicates, lost and stuck jobs, deadlocks, lock errors and empty claims
- * while a job was claimable. docs/explore.md says what a step, a block and a schedule are.
+ * checked for duplicates, lost and stuck jobs, deadlocks, lock errors, empty claims
+ * while a job was claimable and claims out of the queue's order. docs/explore.md says what a step, a block and a schedule are.
  */
 #ifndef CLAIMBENCH_EXPLORE_H
 #define CLAIMBENCH_EXPLORE_H
@@ -46,6 +46,7 @@ enum finding {
 	FINDING_DEADLOCK,	/* a statement failed with a deadlock (40P01) */
 	FINDING_LOCK_ERROR,	/* a statement failed for a lock (55P03 and the like) */
 	FINDING_EMPTY,		/* a claim came back empty while a job was claimable */
+	FINDING_FIFO,		/* a claim took a job while a lower one was claimable (FIFO by id inverted) */
 	FINDING_ERROR,		/* another error, or a hang */
 	FINDING_COUNT
 };

@@ -20,6 +20,7 @@ const char *const finding_names[FINDING_COUNT] = {
 	[FINDING_DEADLOCK] = "deadlock",
 	[FINDING_LOCK_ERROR] = "lock-error",
 	[FINDING_EMPTY] = "empty-claimable",
+	[FINDING_FIFO] = "fifo-inversion",
 	[FINDING_ERROR] = "error",
 };
 

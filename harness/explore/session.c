@@ -41,43 +41,75 @@ static int64_t value_of(const struct backend_ops *db, struct db_conn *conn, cons
 	return v;
 }
 
-/*
- * How many jobs w could claim now, looked at on its probe connection while every other
- * worker is settled: jobs in state new whose row no transaction holds locked. -1 when
- * that cannot be told.
- */
-static int64_t claimable(struct explore_session *x, const struct worker *w)
+/* What w could claim at one moment. */
+struct claimable {
+	int64_t count;		/* jobs in state new whose row no transaction holds locked; -1: not known */
+	int64_t first;		/* the lowest id of them, 0 when none */
+};
+
+/* A db_row_fn that keeps a row's two columns in a struct claimable. */
+static int claimable_row(void *ctx, const int64_t *cols, int ncols)
 {
+	struct claimable *c = ctx;
+
+	if (ncols >= 2) {
+		c->count = cols[0];
+		c->first = cols[1];
+	}
+	return 1;
+}
+
+/* What w could claim now, looked at on its probe connection while every other worker is settled. */
+static struct claimable claimable(struct explore_session *x, const struct worker *w)
+{
+	struct claimable c = { -1, 0 };
 	char sql[512];
-	int64_t n;
 
 	if (!x->probe[w->index])
-		return -1;
-	snprintf(sql, sizeof(sql),
-		 "SELECT count(*) FROM (SELECT 1 FROM %s WHERE status = 'new' FOR UPDATE SKIP LOCKED) AS claimable",
-		 x->s.jobs_table);
+		return c;
+	snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(min(id), 0) FROM (SELECT id FROM %s WHERE status = 'new' "
+		 "FOR UPDATE SKIP LOCKED) AS claimable", x->s.jobs_table);
 	/* one look at a time: each locks the rows it counts for a moment, which another would skip */
 	pthread_mutex_lock(&x->probe_lock);
-	n = value_of(x->plan->db, x->probe[w->index], sql);
+	if (x->plan->db->query(x->probe[w->index], sql, claimable_row, &c) < 0)
+		c.count = -1;
 	pthread_mutex_unlock(&x->probe_lock);
-	return n;
+	return c;
 }
 
 /*
- * After w's empty claim, before which before jobs were claimable: when some were, and some
- * still are, a job was claimable all through the claim: notes it as an event and counts it.
+ * After w's empty claim, before which before was claimable: when a job was, and one still
+ * is, a job was claimable all through the claim: notes it as an event and counts it.
  */
-static void look_claimable(struct explore_session *x, struct worker *w, int64_t before)
+static void look_empty(struct explore_session *x, struct worker *w, struct claimable before)
 {
 	char result[EXPLORE_TEXT];
-	int64_t after;
+	struct claimable after;
 
-	if (before <= 0 || (after = claimable(x, w)) <= 0)
+	if (before.count <= 0 || (after = claimable(x, w)).count <= 0)
 		return;
-	x->empty_claimable[w->index]++;
-	snprintf(result, sizeof(result), "%lld job%s claimable before it and after it", (long long)after,
-		 after == 1 ? " was" : "s were");
+	x->found[w->index][FINDING_EMPTY]++;
+	snprintf(result, sizeof(result), "%lld job%s claimable before it and after it", (long long)after.count,
+		 after.count == 1 ? " was" : "s were");
 	scheduler_note(&x->sched, EVENT_CHECK, w->index, "the claim came back empty", result);
+}
+
+/*
+ * After w's claim of job, before which before was claimable: when a lower job was
+ * claimable before the claim and still is after it, the claim took a job out of the
+ * queue's order (FIFO by id): notes it as an event and counts it.
+ */
+static void look_order(struct explore_session *x, struct worker *w, int64_t job, struct claimable before)
+{
+	char statement[EXPLORE_TEXT], result[EXPLORE_TEXT];
+	struct claimable after;
+
+	if (before.count <= 0 || before.first >= job || (after = claimable(x, w)).first != before.first)
+		return;
+	x->found[w->index][FINDING_FIFO]++;
+	snprintf(statement, sizeof(statement), "the claim took job %lld", (long long)job);
+	snprintf(result, sizeof(result), "job %lld was claimable before it and after it", (long long)before.first);
+	scheduler_note(&x->sched, EVENT_CHECK, w->index, statement, result);
 }
 
 /* A worker's thread: its claims, through the strategy's hooks and the life of a job a run uses. */
@@ -93,13 +125,15 @@ static void *seat_main(void *arg)
 		enum claim_result r;
 		int n = 1;
 
-		int64_t before = claimable(x, w);
+		struct claimable before = claimable(x, w);
 
 		w->held_flags = 0;
 		r = st->claim_batch ? st->claim_batch(w, w->batch, w->batch_max, &n) : st->claim(w, &job_id);
 		end = clock_now_ns();
 		w->stats.claims++;
 		if (r == CLAIM_OK) {
+			if (!run_stopping(&x->s))
+				look_order(x, w, st->claim_batch ? w->batch[0].id : job_id, before);
 			if ((st->claim_batch ? worker_execute_batch(w, n, start, end)
 					     : worker_execute(w, job_id, start, end)) < 0)
 				break;
@@ -111,7 +145,7 @@ static void *seat_main(void *arg)
 			if (ledger_add_empty(&w->ledger, &e) < 0)
 				w->ledger_full = true;
 			if (!run_stopping(&x->s))
-				look_claimable(x, w, before);
+				look_empty(x, w, before);
 		}
 	}
 	scheduler_seat_finished(&x->sched, a->index);
@@ -557,7 +591,8 @@ static int check_outcome(struct explore_session *x, struct schedule_outcome *out
 	out->count[FINDING_LOCK_ERROR] = errors_of(x, lock_kinds, 3);
 	out->count[FINDING_ERROR] = errors_of(x, other_kinds, 4);
 	for (int i = 0; i < n; i++) {
-		out->count[FINDING_EMPTY] += x->empty_claimable[i];
+		out->count[FINDING_EMPTY] += x->found[i][FINDING_EMPTY];
+		out->count[FINDING_FIFO] += x->found[i][FINDING_FIFO];
 		out->count[FINDING_ERROR] += x->w[i].aborted;
 	}
 	out->redeliveries = m.redeliveries;
@@ -586,7 +621,7 @@ int session_run(struct explore_session *x, choose_fn choose, void *ctx, struct s
 	int started, rc;
 
 	memset(out, 0, sizeof(*out));
-	memset(x->empty_claimable, 0, sizeof(x->empty_claimable));
+	memset(x->found, 0, sizeof(x->found));
 	x->returns.n_returns = 0;
 	x->reaped = 0;
 	x->expired = false;

@@ -24,7 +24,8 @@ struct explore_session {
 	struct db_conn *probe[EXPLORE_MAX_WORKERS];	/* per worker, a connection of the real driver that looks
 							 * whether a job was claimable after its empty claim */
 	pthread_mutex_t probe_lock;			/* held by the worker looking through its probe connection */
-	uint64_t empty_claimable[EXPLORE_MAX_WORKERS];	/* per worker, its empty claims while a job was claimable */
+	uint64_t found[EXPLORE_MAX_WORKERS][FINDING_COUNT];	/* per worker, what its own looks found: empty claims
+								 * while a job was claimable, FIFO inversions */
 	struct admin admin;				/* the harness's connection: tables, blocks, leases */
 	struct ledger returns;				/* the jobs the reaper gave back in the schedule */
 	uint64_t reaped;				/* how many */

@@ -68,6 +68,12 @@ check_jq "$dir/sql_twin.json" '.[0] | .strategy == "seed-002" and .complete and 
 explore sql_naive "$(dirname "$0")/explore.ini" --strategy naive-select --claims 1 --expect 'duplicate > 0'
 check "a naive claim written in SQL: its duplicate found (exit 0)" test "$(cat "$dir/sql_naive.status")" -eq 0
 
+explore lifo "$(dirname "$0")/explore.ini" --strategy newest-first --workers 1 --claims 1 --expect 'fifo-inversion == 1'
+check "a claim of the newest job while an older one waits: a FIFO inversion (exit 0)" \
+	test "$(cat "$dir/lifo.status")" -eq 0
+check_jq "$dir/lifo.json" '.[0].shown.events | any(.kind == "check" and .statement == "the claim took job 2" and
+	.result == "job 1 was claimable before it and after it")' "the inversion is shown: job 2 taken while job 1 waited"
+
 # ---- faults as steps: a flip claim, then a crash, a lease, a stall ----
 flip="--strategy update-returning:flip --claims 1 --jobs 1"
 explore crash $flip --crash --expect 'stuck > 0'
