@@ -25,6 +25,37 @@ const struct command commands[] = {
 		.run = cmd_run,
 	},
 	{
+		.name = "explore",
+		.summary = "run every interleaving of the workers' statements and check each outcome",
+		.synopsis = "claimbench explore [--claims C] [--crash] [--sample N] [--schedule TRACE] [--expect E] [run's options]",
+		.about = "K workers (default 2) each make C claims (default 2) on a queue of J jobs (default 2).\n"
+			 "Every statement a worker sends is a step: a scheduler lets one step go at a time and waits\n"
+			 "until each worker waits at its next step, has finished, or is blocked in the server on\n"
+			 "another's lock; every interleaving is run depth-first, each from fresh tables (or, with\n"
+			 "--sample N, N seeded random ones), and each schedule's outcome is checked: duplicates, lost,\n"
+			 "stuck and zombie jobs, deadlocks, lock errors, empty claims while a job was claimable.\n"
+			 "Prints per strategy and mode the schedules run and the findings, and the shortest schedule\n"
+			 "with a violation statement by statement with its trace, which --schedule replays.\n"
+			 "  --claims C          claims each worker makes\n"
+			 "  --crash             a worker may crash between any two of its statements (one per schedule)\n"
+			 "  --sample N          run N seeded (--seed) random schedules, not every one\n"
+			 "  --schedule TRACE    replay one schedule: worker numbers, cN (a crash), e (leases expire)\n"
+			 "  --max-steps N       the most statements a worker sends in one schedule (default 6C+6):\n"
+			 "                      a schedule that reaches it is counted bounded, not checked\n"
+			 "  --max-schedules N   stop the depth-first search after N schedules (default 20000)\n"
+			 "  --expect 'KIND OP N' schedules with KIND (duplicate, lost, stuck, zombie, deadlock,\n"
+			 "                      lock-error, empty-claimable, fifo-inversion, error, violation, blocked,\n"
+			 "                      bounded, schedules, redelivered, fenced) compared with N; exit 1 when\n"
+			 "                      it fails\n"
+			 "  --show KIND         show the shortest schedule of KIND (a kind of --expect) first\n"
+			 "run's options below set the strategies, modes, jobs, lease, reaper and fence;\n"
+			 "PostgreSQL only (docs/explore.md).\n",
+		.tail = "Exit status: 0 done, 1 an expectation failed, 2 usage error (a trace that does not apply\n"
+			"among them), 3 database or environment error, 4 interrupted.\n",
+		.options = COMMAND_RUN,
+		.run = cmd_explore,
+	},
+	{
 		.name = "list",
 		.summary = "list the strategies, their claim modes, backends and options; or the metrics",
 		.synopsis = "claimbench list [metrics]",

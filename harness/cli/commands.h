@@ -53,6 +53,9 @@ int command_usage_error(const struct command *c, const char *err);
 /* `claimbench run [options]`. */
 int cmd_run(int argc, char **argv);
 
+/* `claimbench explore [options]`: every interleaving of the workers' statements (harness/explore/). */
+int cmd_explore(int argc, char **argv);
+
 /* `claimbench list [--help]`. */
 int cmd_list(int argc, char **argv);
 

@@ -37,6 +37,8 @@ bool run_sleep_until(const struct run_gate *g, int64_t at_ns, const atomic_bool 
 
 bool run_pause_ns(const struct run_gate *g, int64_t duration_ns)
 {
+	if (g->virtual_time)
+		return !run_stopping(g);
 	return run_sleep_until(g, clock_now_ns() + duration_ns, NULL);
 }
 

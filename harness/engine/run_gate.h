@@ -24,6 +24,8 @@ struct run_gate {
 	int64_t deadline_ns;		/* end of a timed run (absolute), 0 in a drain run */
 	int64_t measured_from_ns;	/* the warm-up's end (absolute): claims and completions before it are
 					 * left out of the rate and latency figures; start_ns without one */
+	bool virtual_time;		/* explore: time is the schedule's, so pauses (back-off, polling)
+					 * return at once; set before threads start */
 };
 
 /* Makes g a closed gate of a run not stopping. Call before any thread of the run starts. */
@@ -44,7 +46,8 @@ bool run_sleep_until(const struct run_gate *g, int64_t at_ns, const atomic_bool 
 
 /*
  * Sleeps duration_ns (working, backing off, polling), waking early when the run of g
- * stops. true when it slept the whole time, false when the run is stopping.
+ * stops; with g->virtual_time it does not sleep. true when it slept the whole time, false
+ * when the run is stopping.
  */
 bool run_pause_ns(const struct run_gate *g, int64_t duration_ns);
 

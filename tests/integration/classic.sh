@@ -35,10 +35,7 @@ for s in for-update nowait-backoff skip-locked skip-locked-cursor ticket update-
 	done
 done
 
-check_jq "$out" '[.results[] | select(.strategy == "naive") | .duplicates > 0] | all' \
-	"naive: duplicates in every run (workers select the same first row)"
-check_jq "$out" '[.results[] | select(.strategy == "naive") | .overlaps > 0] | all' \
-	"naive: duplicate executions overlap in time"
+# naive's duplicates: explore.sh finds them among every interleaving, not by a race that may not happen
 check_jq "$out" '[.results[] | select(.strategy == "skip-locked") | .makespan_s <= 1.3 * .ideal_s] | all' \
 	"skip-locked: makespan within 1.3 x ideal (2.0 s)"
 check_jq "$out" '[.results[] | select(.strategy == "skip-locked") | .fairness.jain >= 0.98] | all' \

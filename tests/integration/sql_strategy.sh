@@ -18,8 +18,7 @@ for s in skip-locked seed-002; do
 		.overlaps == 0 and .lost == 0 and .stuck == 0 and .ledger_mismatches == 0 and .complete" \
 		"$s: 300 jobs by 8 workers, no duplicates or losses, the table's audit agrees with the ledger"
 done
-check_jq "$dir/drain.json" '.results[] | select(.strategy == "naive-select") | .duplicates > 0 and .overlaps > 0' \
-	"naive-select (a SELECT without a lock, marked active by the harness): jobs taken twice, at once"
+# naive-select's duplicates: explore.sh finds them among every interleaving, not by a race that may not happen
 check_jq "$dir/drain.json" '.results[] | select(.strategy == "seed-002") | .params["claim-sql"] |
 	startswith("UPDATE {jobs} SET status = '"'"'active'"'"', claimed_by = :worker") and contains("\nRETURNING id, attempts")' \
 	"the run records the claim SQL as the scenario wrote it (params.claim-sql)"

@@ -1,0 +1,674 @@
+/* An explore session and one schedule in it; see session.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "queue/job.h"
+#include "queue/queue_table.h"
+#include "explore/explore_session.h"
+#include "explore/step_driver.h"
+#include "measure/metrics.h"
+
+/* How long one settled point may take to come (a statement that neither returns nor blocks): a hang. */
+#define SETTLE_TIMEOUT_NS (10 * 1000000000LL)
+
+/* The server's deadlock detector's delay on the workers' sessions, when the server lets them set it. */
+#define EXPLORE_DEADLOCK_TIMEOUT "SET deadlock_timeout = '20ms'"
+
+/* One worker thread's arguments. */
+struct seat_arg {
+	struct explore_session *x;	/* its session */
+	int index;			/* its seat */
+};
+
+/* A db_row_fn that keeps the first column of the first row in *(int64_t *)ctx. */
+static int first_value(void *ctx, const int64_t *cols, int ncols)
+{
+	if (ncols > 0)
+		*(int64_t *)ctx = cols[0];
+	return 1;
+}
+
+/* Runs sql on conn of the real driver db and returns its first value, or -1 on an error. */
+static int64_t value_of(const struct backend_ops *db, struct db_conn *conn, const char *sql)
+{
+	int64_t v = -1;
+
+	if (db->query(conn, sql, first_value, &v) < 0)
+		return -1;
+	return v;
+}
+
+/* What w could claim at one moment. */
+struct claimable {
+	int64_t count;		/* jobs in state new whose row no transaction holds locked; -1: not known */
+	int64_t first;		/* the lowest id of them, 0 when none */
+};
+
+/* A db_row_fn that keeps a row's two columns in a struct claimable. */
+static int claimable_row(void *ctx, const int64_t *cols, int ncols)
+{
+	struct claimable *c = ctx;
+
+	if (ncols >= 2) {
+		c->count = cols[0];
+		c->first = cols[1];
+	}
+	return 1;
+}
+
+/* What w could claim now, looked at on its probe connection while every other worker is settled. */
+static struct claimable claimable(struct explore_session *x, const struct worker *w)
+{
+	struct claimable c = { -1, 0 };
+	char sql[512];
+
+	if (!x->probe[w->index])
+		return c;
+	snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(min(id), 0) FROM (SELECT id FROM %s WHERE status = 'new' "
+		 "FOR UPDATE SKIP LOCKED) AS claimable", x->s.jobs_table);
+	/* one look at a time: each locks the rows it counts for a moment, which another would skip */
+	pthread_mutex_lock(&x->probe_lock);
+	if (x->plan->db->query(x->probe[w->index], sql, claimable_row, &c) < 0)
+		c.count = -1;
+	pthread_mutex_unlock(&x->probe_lock);
+	return c;
+}
+
+/*
+ * After w's empty claim, before which before was claimable: when a job was, and one still
+ * is, a job was claimable all through the claim: notes it as an event and counts it.
+ */
+static void look_empty(struct explore_session *x, struct worker *w, struct claimable before)
+{
+	char result[EXPLORE_TEXT];
+	struct claimable after;
+
+	if (before.count <= 0 || (after = claimable(x, w)).count <= 0)
+		return;
+	x->found[w->index][FINDING_EMPTY]++;
+	snprintf(result, sizeof(result), "%lld job%s claimable before it and after it", (long long)after.count,
+		 after.count == 1 ? " was" : "s were");
+	scheduler_note(&x->sched, EVENT_CHECK, w->index, "the claim came back empty", result);
+}
+
+/*
+ * After w's claim of job, before which before was claimable: when a lower job was
+ * claimable before the claim and still is after it, the claim took a job out of the
+ * queue's order (FIFO by id): notes it as an event and counts it.
+ */
+static void look_order(struct explore_session *x, struct worker *w, int64_t job, struct claimable before)
+{
+	char statement[EXPLORE_TEXT], result[EXPLORE_TEXT];
+	struct claimable after;
+
+	if (before.count <= 0 || before.first >= job || (after = claimable(x, w)).first != before.first)
+		return;
+	x->found[w->index][FINDING_FIFO]++;
+	snprintf(statement, sizeof(statement), "the claim took job %lld", (long long)job);
+	snprintf(result, sizeof(result), "job %lld was claimable before it and after it", (long long)before.first);
+	scheduler_note(&x->sched, EVENT_CHECK, w->index, statement, result);
+}
+
+/* A worker's thread: its claims, through the strategy's hooks and the life of a job a run uses. */
+static void *seat_main(void *arg)
+{
+	struct seat_arg *a = arg;
+	struct explore_session *x = a->x;
+	struct worker *w = &x->w[a->index];
+	const struct strategy_ops *st = x->s.strategy;
+
+	for (int c = 0; c < x->plan->claims && !run_stopping(&x->s.gate) && !w->aborted; c++) {
+		int64_t job_id = 0, start = clock_now_ns(), end;
+		enum claim_result r;
+		int n = 1;
+
+		struct claimable before = claimable(x, w);
+
+		w->held_flags = 0;
+		r = st->claim_batch ? st->claim_batch(w, w->batch, w->batch_max, &n) : st->claim(w, &job_id);
+		end = clock_now_ns();
+		w->stats.claims++;
+		if (r == CLAIM_OK) {
+			if (!run_stopping(&x->s.gate))
+				look_order(x, w, st->claim_batch ? w->batch[0].id : job_id, before);
+			if ((st->claim_batch ? worker_execute_batch(w, n, start, end)
+					     : worker_execute(w, job_id, start, end)) < 0)
+				break;
+		} else if (r == CLAIM_EMPTY) {
+			struct empty_claim e = { .start_ns = start - x->s.gate.start_ns, .end_ns = end - x->s.gate.start_ns,
+						 .worker = w->index };
+
+			w->stats.empty++;
+			if (ledger_add_empty(&w->ledger, &e) < 0)
+				w->ledger_full = true;
+			if (!run_stopping(&x->s.gate))
+				look_empty(x, w, before);
+		}
+	}
+	scheduler_seat_finished(&x->sched, a->index);
+	return NULL;
+}
+
+/* Whether the server process pid waits on a lock another of the schedule's sessions holds. 1, 0, or -1. */
+static int blocked_in_server(void *ctx, int pid)
+{
+	struct explore_session *x = ctx;
+	char sql[256], pids[128] = "";
+	size_t used = 0;
+
+	for (int i = 0; i < x->plan->workers; i++)
+		used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", i ? "," : "",
+					 x->sched.seats[i].pid);
+	snprintf(sql, sizeof(sql), "SELECT pg_isolation_test_session_is_blocked(%d, '{%s}')::int", pid, pids);
+	return (int)value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql);
+}
+
+/*
+ * Gives the jobs back to their first state: the tables emptied, the ticket table's
+ * numbering restarted, the jobs loaded anew. DELETE, not TRUNCATE, which costs a new file
+ * per table at every schedule (docs/explore.md gives the figures). 0, or -1 with err.
+ */
+static int reset_tables(struct explore_session *x, char *err, size_t errlen)
+{
+	char sql[1024];
+	int n = snprintf(sql, sizeof(sql), "DELETE FROM %s", x->s.jobs_table);
+
+	if (x->s.created_tickets)
+		snprintf(sql + n, sizeof(sql) - (size_t)n, "; DELETE FROM %s; SELECT setval(d.objid::regclass, 1, false) "
+			 "FROM pg_depend AS d JOIN pg_class AS c ON c.oid = d.objid AND c.relkind = 'S' "
+			 "WHERE d.refobjid = '%s'::regclass", x->s.tickets_table, x->s.tickets_table);
+	if (x->db->exec(x->admin.conn, sql) < 0 ||
+	    x->db->load_jobs(x->admin.conn, x->s.jobs_table, x->plan->cfg, x->plan->cfg->jobs) < 0) {
+		snprintf(err, errlen, "resetting the tables: %s", x->db->error_message(x->admin.conn));
+		return -1;
+	}
+	return 0;
+}
+
+/* Connects and prepares the workers, each on its seat. 0, or -1 with err (none left open). */
+static int open_workers(struct explore_session *x, char *err, size_t errlen)
+{
+	size_t expected = (size_t)x->plan->claims * 2 + 8;
+
+	for (int i = 0; i < x->plan->workers; i++) {
+		char why[512];
+
+		step_driver_seat_next(i);
+		if (worker_open(&x->w[i], &x->s, i, expected, expected, why, sizeof(why)) < 0) {
+			step_driver_seat_next(-1);
+			snprintf(err, errlen, "worker %d: %s", i, why);
+			while (i--)
+				worker_close(&x->w[i]);
+			return -1;
+		}
+		x->plan->db->exec(step_driver_real_conn(x->w[i].conn), EXPLORE_DEADLOCK_TIMEOUT);
+	}
+	x->workers_open = true;
+	return 0;
+}
+
+/* Closes the workers' connections, if open. */
+static void close_workers(struct explore_session *x)
+{
+	for (int i = 0; x->workers_open && i < x->plan->workers; i++)
+		worker_close(&x->w[i]);
+	x->workers_open = false;
+}
+
+/*
+ * Makes the workers ready for a schedule: those of the last one again, as they were
+ * before it (an empty ledger, no counts), when it left nothing on their sessions (no
+ * crash, no bound, no abort) and the strategy keeps no state of its own per worker;
+ * else connected anew. 0, or -1 with err.
+ */
+static int ready_workers(struct explore_session *x, char *err, size_t errlen)
+{
+	if (!x->workers_reusable) {
+		close_workers(x);
+		return open_workers(x, err, errlen);
+	}
+	for (int i = 0; i < x->plan->workers; i++) {
+		struct worker *w = &x->w[i];
+
+		w->ledger.n_execs = w->ledger.n_empties = w->ledger.n_errors = w->ledger.n_faults = 0;
+		w->ledger.n_returns = 0;
+		memset(&w->stats, 0, sizeof(w->stats));
+		hist_init(&w->stats.claim_latency);
+		w->begin_pending = false;
+		atomic_store(&w->saw_stop, false);
+		atomic_store(&w->finished, false);
+	}
+	return 0;
+}
+
+int explore_session_open(struct explore_session *x, const struct explore_plan *plan, char *err, size_t errlen)
+{
+	const struct run_config *cfg = plan->cfg;
+	char prefix[64];
+
+	memset(x, 0, sizeof(*x));
+	x->plan = plan;
+	pthread_mutex_init(&x->probe_lock, NULL);
+	if (scheduler_init(&x->sched, plan->workers, plan->max_steps) < 0 || ledger_init(&x->returns, 0, 0, 0) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	x->db = step_driver_start(plan->db, &x->sched);
+	x->s = (struct run_shared){
+		.cfg = cfg, .db = x->db, .strategy = plan->choice.ops,
+		.strategy_config = cfg->strategy_configs[plan->choice.kind].bytes, .mode = plan->choice.mode,
+		.pass = 1, .backlog = cfg->jobs, .target = plan->target,
+	};
+	run_gate_init(&x->s.gate);
+	x->s.gate.open = true;
+	x->s.gate.virtual_time = true;
+	atomic_init(&x->s.next_identity, plan->workers);
+	x->s.loss_limit = RUN_MIN_LOSSES_WITHOUT_PROGRESS;
+	x->work_ns = calloc((size_t)cfg->jobs, sizeof(*x->work_ns));
+	x->final = calloc((size_t)cfg->jobs, sizeof(*x->final));
+	x->s.job_executions = calloc((size_t)cfg->jobs, sizeof(*x->s.job_executions));
+	x->s.work_ns = x->work_ns;
+	if (!x->work_ns || !x->final || !x->s.job_executions) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	x->admin = (struct admin){ .db = x->db, .target = plan->target, .opts = &cfg->db_opts };
+	if (admin_open(&x->admin, err, errlen) < 0)
+		goto fail;
+	snprintf(prefix, sizeof(prefix), "%sexplore_%ld_", cfg->table_prefix ? cfg->table_prefix : "claimbench_",
+		 (long)getpid());
+	snprintf(x->s.jobs_name, sizeof(x->s.jobs_name), "%sjobs", prefix);
+	snprintf(x->s.tickets_name, sizeof(x->s.tickets_name), "%stickets", prefix);
+	if (x->db->quote_identifier(x->admin.conn, x->s.jobs_name, x->s.jobs_table, sizeof(x->s.jobs_table)) < 0 ||
+	    x->db->quote_identifier(x->admin.conn, x->s.tickets_name, x->s.tickets_table,
+				    sizeof(x->s.tickets_table)) < 0) {
+		snprintf(err, errlen, "cannot quote the table names of prefix %s", prefix);
+		goto fail_admin;
+	}
+	owner_self(&x->s.owner);
+	x->s.names = (struct sql_names){ .jobs = x->s.jobs_table, .tickets = x->s.tickets_table, .owner = &x->s.owner,
+					 .dialect = plan->db->kind };
+	sql_names_lease(&x->s.names, &x->s.recovery_sql, x->s.mode == MODE_FLIP ? cfg->recovery.lease_ms : 0,
+			cfg->recovery.reaper_ms > 0);
+	step_driver_shorten(0, x->s.jobs_table, "{jobs}");
+	step_driver_shorten(1, x->s.tickets_table, "{tickets}");
+	if (queue_table_create(x->admin.conn, &x->s, cfg->jobs, err, errlen) < 0)
+		goto fail_tables;
+	for (int i = 0; i < plan->workers; i++) {
+		if (plan->db->connect(plan->target, &cfg->db_opts, &x->probe[i], err, errlen) < 0)
+			goto fail_tables;
+	}
+	return 0;
+fail_tables:
+	explore_session_close(x);
+	return -1;
+fail_admin:
+	admin_close(&x->admin);
+fail:
+	free(x->work_ns);
+	free(x->final);
+	free(x->s.job_executions);
+	ledger_free(&x->returns);
+	step_driver_stop();
+	scheduler_free(&x->sched);
+	pthread_mutex_destroy(&x->probe_lock);
+	return -1;
+}
+
+/* Drops the tables of s (a struct run_shared) that the session made, for admin_drop_tables. 0, or -1 with err. */
+static int drop_tables(void *s, struct db_conn *conn, char *err, size_t errlen)
+{
+	return queue_table_drop(conn, s, err, errlen);
+}
+
+void explore_session_close(struct explore_session *x)
+{
+	for (int i = 0; i < x->plan->workers; i++)
+		if (x->probe[i])
+			x->plan->db->disconnect(x->probe[i]);
+	close_workers(x);
+	admin_drop_tables(&x->admin, drop_tables, &x->s, "explore");
+	admin_close(&x->admin);
+	run_gate_destroy(&x->s.gate);
+	free(x->work_ns);
+	free(x->final);
+	free(x->s.job_executions);
+	ledger_free(&x->returns);
+	step_driver_stop();
+	scheduler_free(&x->sched);
+	pthread_mutex_destroy(&x->probe_lock);
+}
+
+/* Whether the server process pid is gone (a crashed worker's, which rolls back what it held). */
+static bool process_gone(struct explore_session *x, int pid)
+{
+	char sql[128];
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pg_stat_activity WHERE pid = %d", pid);
+	return value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql) == 0;
+}
+
+/* The scheduler's abandon: drops seat's connection as a crashed process's, and waits until the server let it go. */
+static void abandon_seat(void *ctx, int seat)
+{
+	struct explore_session *x = ctx;
+	int pid = x->sched.seats[seat].pid;
+	int64_t give_up = clock_now_ns() + SETTLE_TIMEOUT_NS;
+
+	step_driver_abandon(seat);
+	while (!process_gone(x, pid) && clock_now_ns() < give_up)
+		clock_sleep_ns(200000);
+}
+
+/*
+ * The number of jobs active with a lease now that no worker's open transaction holds (whose
+ * lease can run out), -1 on an error.
+ */
+static int64_t leased_jobs(struct explore_session *x)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM (SELECT 1 FROM %s WHERE status = 'active' AND lease_until IS "
+		 "NOT NULL FOR UPDATE SKIP LOCKED) AS leased", x->s.jobs_table);
+	return value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql);
+}
+
+/* The choices at a settled point into out (room for 2 * workers + 1). How many. */
+static int choices_now(struct explore_session *x, struct choice *out)
+{
+	const struct explore_plan *p = x->plan;
+	bool fresh_offered = false;
+	int n = 0;
+
+	pthread_mutex_lock(&x->sched.lock);
+	for (int i = 0; i < p->workers; i++) {
+		const struct seat *t = &x->sched.seats[i];
+
+		if (t->state != SEAT_WAITING)
+			continue;
+		/* workers are alike: of those that have made no step, the first stands for them all */
+		if (t->steps == 0 && fresh_offered)
+			continue;
+		fresh_offered |= t->steps == 0;
+		out[n++] = (struct choice){ CHOICE_STEP, i };
+	}
+	for (int i = 0; p->crashes && !x->crashed && i < p->workers; i++)
+		if (x->sched.seats[i].state == SEAT_WAITING && x->sched.seats[i].steps > 0)
+			out[n++] = (struct choice){ CHOICE_CRASH, i };
+	pthread_mutex_unlock(&x->sched.lock);
+	if (x->s.mode == MODE_FLIP && p->cfg->recovery.lease_ms > 0 && !x->expired && n && leased_jobs(x) > 0)
+		out[n++] = (struct choice){ CHOICE_EXPIRE, -1 };
+	return n;
+}
+
+/*
+ * Lets every active lease run out, and the reaper, when there is one, give their jobs back;
+ * noted as an event. The reaper's UPDATE meets no lock: every worker is settled, and the
+ * rows whose lease ran out are those no transaction held a moment before.
+ */
+static void expire_leases(struct explore_session *x)
+{
+	char sql[1024], result[EXPLORE_TEXT], err[256];
+	struct db_conn *conn = step_driver_real_conn(x->admin.conn);
+	int64_t n;
+
+	x->expired = true;
+	/* a row a worker's open transaction holds is being written: its lease is not the one that runs out */
+	snprintf(sql, sizeof(sql), "WITH e AS (UPDATE %s SET lease_until = now() - interval '1 hour' WHERE id IN "
+		 "(SELECT id FROM %s WHERE status = 'active' AND lease_until IS NOT NULL FOR UPDATE SKIP LOCKED) "
+		 "RETURNING 1) SELECT count(*) FROM e", x->s.jobs_table, x->s.jobs_table);
+	n = value_of(x->plan->db, conn, sql);
+	x->expired = n > 0;
+	if (n >= 0 && x->plan->cfg->recovery.reaper_ms > 0) {
+		uint64_t before = x->reaped;
+
+		if (queue_table_reap(x->admin.conn, &x->s, &x->returns, &x->reaped, err, sizeof(err)) < 0)
+			snprintf(result, sizeof(result), "leases of %lld jobs ran out; the reaper failed", (long long)n);
+		else
+			snprintf(result, sizeof(result), "leases of %lld jobs ran out; the reaper gave back %llu",
+				 (long long)n, (unsigned long long)(x->reaped - before));
+	} else if (n >= 0) {
+		snprintf(result, sizeof(result), "leases of %lld jobs ran out", (long long)n);
+	} else {
+		snprintf(result, sizeof(result), "could not: %s", x->plan->db->error_message(conn));
+	}
+	scheduler_note(&x->sched, EVENT_EXPIRE, -1, "the leases expire", result);
+}
+
+/* Starts the schedule's worker threads. The number started. */
+static int start_seats(struct explore_session *x, pthread_t *threads, struct seat_arg *args)
+{
+	int started = 0;
+
+	for (; started < x->plan->workers; started++) {
+		args[started] = (struct seat_arg){ x, started };
+		if (pthread_create(&threads[started], NULL, seat_main, &args[started]) != 0)
+			break;
+	}
+	return started;
+}
+
+/*
+ * Drives the schedule from settled point to settled point, each choice asked of choose,
+ * until every worker is done or the schedule is bounded. 0; 1 when choose refused; -1
+ * with err on a hang.
+ */
+static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct trace *t, char *err, size_t errlen)
+{
+	for (;;) {
+		struct choice options[2 * EXPLORE_MAX_WORKERS + 1];
+		bool released;
+		int n, pick;
+
+		if (scheduler_settle(&x->sched, blocked_in_server, x, SETTLE_TIMEOUT_NS) < 0) {
+			snprintf(err, errlen, "a statement neither returned nor blocked within %lld s",
+				 SETTLE_TIMEOUT_NS / 1000000000LL);
+			return -1;
+		}
+		pthread_mutex_lock(&x->sched.lock);
+		released = x->sched.released;
+		pthread_mutex_unlock(&x->sched.lock);
+		if (released)
+			return 0;
+		n = choices_now(x, options);
+		if (n == 0) {
+			bool any_blocked = false;
+
+			pthread_mutex_lock(&x->sched.lock);
+			for (int i = 0; i < x->plan->workers; i++)
+				any_blocked |= x->sched.seats[i].state == SEAT_RUNNING;
+			pthread_mutex_unlock(&x->sched.lock);
+			if (!any_blocked)
+				return 0;
+			if (scheduler_await_return(&x->sched, SETTLE_TIMEOUT_NS) < 0) {
+				snprintf(err, errlen, "the workers wait on each other and the server ends none");
+				return -1;
+			}
+			continue;
+		}
+		if (t->n == TRACE_MAX) {
+			snprintf(err, errlen, "more than %d choices in one schedule", TRACE_MAX);
+			return -1;
+		}
+		pick = choose(ctx, t->n, options, n);
+		if (pick < 0)
+			return 1;
+		t->at[t->n] = options[pick];
+		t->options[t->n] = n;
+		t->taken[t->n++] = pick;
+		if (options[pick].kind == CHOICE_STEP) {
+			scheduler_grant(&x->sched, options[pick].worker);
+		} else if (options[pick].kind == CHOICE_CRASH) {
+			x->crashed = true;
+			x->crash_ns = clock_now_ns();
+			scheduler_crash(&x->sched, options[pick].worker, abandon_seat, x);
+		} else {
+			expire_leases(x);
+		}
+	}
+}
+
+/* Sums what the workers of x met of the error kinds in kinds. */
+static uint64_t errors_of(const struct explore_session *x, const enum error_kind *kinds, int n)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < x->plan->workers; i++)
+		for (int k = 0; k < n; k++)
+			sum += x->w[i].stats.errors[kinds[k]];
+	return sum;
+}
+
+/*
+ * A crashed worker's executions that its crash cut short: noted crashed and ended at the
+ * crash, as a run's crash notes them (its thread noted them only when the schedule was
+ * over and it was let go).
+ */
+static void note_crashed(struct explore_session *x)
+{
+	int64_t crash = x->crash_ns - x->s.gate.start_ns;
+
+	for (int i = 0; i < x->plan->workers; i++) {
+		if (x->sched.seats[i].state != SEAT_CRASHED)
+			continue;
+		for (size_t e = 0; e < x->w[i].ledger.n_execs; e++) {
+			struct execution *ex = &x->w[i].ledger.execs[e];
+
+			if (ex->outcome != EXEC_UNCOMMITTED && ex->outcome != EXEC_INTERRUPTED)
+				continue;
+			ex->outcome = EXEC_CRASHED;
+			if (ex->end_ns > crash)
+				ex->end_ns = crash > ex->start_ns ? crash : ex->start_ns;
+		}
+	}
+}
+
+/* Computes the schedule's figures from the workers' ledgers and the final state into out. 0, or -1 with err. */
+static int check_outcome(struct explore_session *x, struct schedule_outcome *out, char *err, size_t errlen)
+{
+	const struct run_config *cfg = x->plan->cfg;
+	struct ledger parts[EXPLORE_MAX_WORKERS + 1], merged;
+	struct worker_stats stats[EXPLORE_MAX_WORKERS];
+	struct run_metrics m;
+	static const enum error_kind lock_kinds[] = { ERR_LOCK_NOT_AVAILABLE, ERR_SQLITE_BUSY, ERR_SQLITE_BUSY_SNAPSHOT };
+	static const enum error_kind other_kinds[] = { ERR_SERIALIZATION, ERR_OTHER, ERR_STATEMENT_TIMEOUT,
+						       ERR_CONNECTION_LOST };
+	static const enum error_kind deadlock_kinds[] = { ERR_DEADLOCK };
+	int n = x->plan->workers, rc;
+
+	note_crashed(x);
+	if (queue_table_read_final(&x->admin, &x->s, x->final, cfg->jobs, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		parts[i] = x->w[i].ledger;
+		stats[i] = x->w[i].stats;
+	}
+	parts[n] = x->returns;
+	memset(&merged, 0, sizeof(merged));
+	if (ledger_init(&merged, 0, 0, 0) < 0 || ledger_merge(&merged, parts, (size_t)n + 1) < 0) {
+		ledger_free(&merged);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	struct metrics_input in = {
+		.ledger = &merged, .workers = stats, .n_workers = (size_t)n, .n_jobs = (size_t)cfg->jobs,
+		.n_backlog = (size_t)cfg->jobs, .work_ns = x->work_ns, .final = x->final, .n_queues = 1,
+		.reaped = x->reaped,
+		.claim_in_session = x->s.mode == MODE_HOLD || x->s.strategy->claim_in_session,
+		/* time is the schedule's: a lease ran out at the expire step, whatever the clock says */
+		.lease_ns = x->s.mode != MODE_FLIP || !cfg->recovery.lease_ms ? 0 : x->expired ? 1
+					: MS_TO_NS(cfg->recovery.lease_ms),
+		.reaper = x->s.mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
+	};
+	memset(&m, 0, sizeof(m));
+	rc = metrics_compute(&in, &m);
+	ledger_free(&merged);
+	if (rc < 0) {
+		snprintf(err, errlen, "out of memory computing the figures");
+		return -1;
+	}
+	/* a job handed out again because its holder lost it is at-least-once's, not a race */
+	out->count[FINDING_DUPLICATE] = m.duplicates - (m.redeliveries < m.duplicates ? m.redeliveries : m.duplicates);
+	out->count[FINDING_LOST] = m.lost;
+	out->count[FINDING_STUCK] = m.stuck;
+	out->count[FINDING_ZOMBIE] = m.zombie_completions;
+	out->count[FINDING_DEADLOCK] = errors_of(x, deadlock_kinds, 1);
+	out->count[FINDING_LOCK_ERROR] = errors_of(x, lock_kinds, 3);
+	out->count[FINDING_ERROR] = errors_of(x, other_kinds, 4);
+	for (int i = 0; i < n; i++) {
+		out->count[FINDING_EMPTY] += x->found[i][FINDING_EMPTY];
+		out->count[FINDING_FIFO] += x->found[i][FINDING_FIFO];
+		out->count[FINDING_ERROR] += x->w[i].aborted;
+	}
+	out->redeliveries = m.redeliveries;
+	out->fenced = m.fenced;
+	return 0;
+}
+
+/* Moves the schedule's events into out. 0, or -1 when out of memory. */
+static int keep_events(struct explore_session *x, struct schedule_outcome *out)
+{
+	out->n_events = x->sched.n_events;
+	out->events = malloc((out->n_events ? out->n_events : 1) * sizeof(*out->events));
+	if (!out->events)
+		return -1;
+	memcpy(out->events, x->sched.events, out->n_events * sizeof(*out->events));
+	for (size_t i = 0; i < out->n_events; i++)
+		out->blocked |= out->events[i].blocked;
+	return 0;
+}
+
+int explore_session_run(struct explore_session *x, choose_fn choose, void *ctx, struct schedule_outcome *out, char *err,
+		size_t errlen)
+{
+	pthread_t threads[EXPLORE_MAX_WORKERS];
+	struct seat_arg args[EXPLORE_MAX_WORKERS];
+	int started, rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(x->found, 0, sizeof(x->found));
+	x->returns.n_returns = 0;
+	x->reaped = 0;
+	x->expired = false;
+	x->crashed = false;
+	atomic_store(&x->s.gate.stop, false);
+	for (long j = 0; j < x->plan->cfg->jobs; j++)
+		atomic_store(&x->s.job_executions[j], 0);
+	if (reset_tables(x, err, errlen) < 0 || ready_workers(x, err, errlen) < 0)
+		return -1;
+	scheduler_begin(&x->sched);
+	x->s.gate.start_ns = x->s.gate.measured_from_ns = clock_now_ns();
+	started = start_seats(x, threads, args);
+	if (started < x->plan->workers) {
+		snprintf(err, errlen, "cannot start worker thread %d", started);
+		rc = -1;
+	} else {
+		rc = drive(x, choose, ctx, &out->trace, err, errlen);
+	}
+	pthread_mutex_lock(&x->sched.lock);
+	out->bounded = x->sched.bounded;
+	pthread_mutex_unlock(&x->sched.lock);
+	if (rc == 0 && !out->bounded && x->s.mode == MODE_FLIP && x->plan->cfg->recovery.lease_ms > 0 &&
+	    x->plan->cfg->recovery.reaper_ms > 0 && leased_jobs(x) > 0)
+		expire_leases(x);
+	atomic_store(&x->s.gate.stop, true);
+	scheduler_release(&x->sched);
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_lock(&x->sched.lock);
+	x->sched.armed = false;
+	pthread_mutex_unlock(&x->sched.lock);
+	if (rc == 0 && !out->bounded && check_outcome(x, out, err, errlen) < 0)
+		rc = -1;
+	if (rc >= 0 && keep_events(x, out) < 0) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	x->workers_reusable = rc == 0 && !out->bounded && !x->crashed && !x->s.strategy->worker_init;
+	for (int i = 0; i < x->plan->workers; i++)
+		x->workers_reusable &= !x->w[i].aborted;
+	return rc;
+}
