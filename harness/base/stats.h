@@ -18,4 +18,11 @@ struct stats_summary stats_summarize(const double *x, size_t n);
 /* The two-sided 95 % critical value of Student's t with df degrees of freedom (df >= 1). */
 double stats_t95(size_t df);
 
+/*
+ * The 80th percentile of Student's t with df degrees of freedom (df >= 1): what a true
+ * effect's estimate must clear, beyond stats_t95, to be found significant 80 % of the time
+ * (the power of a minimum detectable effect).
+ */
+double stats_t80(size_t df);
+
 #endif
