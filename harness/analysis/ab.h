@@ -1,0 +1,114 @@
+/*
+ * The judgement of `claimbench ab`: a baseline's and a candidate's runs, made round by
+ * round on one server, compared group by group (strategy, claim mode, workers, section,
+ * sweep point) and metric by metric with the paired test of analysis/paired.h. Costs per
+ * job (what the work took, which the machine's load hardly moves) are held to a
+ * tolerance; timings (throughput, latency) only where these rounds could have detected a
+ * change of their tolerance; facts (duplicates, losses) where the baseline had none. Pure
+ * computation, no I/O: cli/cmd_ab.c runs and prints.
+ */
+#ifndef CLAIMBENCH_AB_H
+#define CLAIMBENCH_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/compare.h"
+#include "analysis/paired.h"
+#include "model/metric_table.h"
+#include "model/result.h"
+
+/* Defaults: costs 5 %, timings 10 % (compare's --throughput-drop). */
+#define AB_COST_TOLERANCE_PCT 5.0
+#define AB_TIMING_TOLERANCE_PCT COMPARE_THROUGHPUT_DROP_PCT
+
+/* How ab gates a metric. */
+enum ab_kind {
+	AB_COST,	/* work per job, counted: gated by the cost tolerance */
+	AB_TIMING,	/* a time or a rate: gated only where detectable within the timing tolerance */
+	AB_FACT,	/* duplicates, losses, a broken guard: any where the baseline had none */
+};
+
+/* How far a metric may move the wrong way, in % of the baseline's mean. */
+struct ab_tolerance {
+	double cost_pct;	/* costs (--tolerance) */
+	double timing_pct;	/* timings (--timing-tolerance) */
+};
+
+/* The verdict on one metric of one group. */
+enum ab_verdict {
+	AB_SAME,	/* no significant change: "~" */
+	AB_BETTER,	/* significantly better */
+	AB_WORSE,	/* significantly worse, within its tolerance or not gated */
+	AB_REGRESSION,	/* a gated metric significantly worse beyond its tolerance, or a new fact */
+};
+
+/* What a row's verdict rests on beyond the test, when it is not the plain one. */
+enum ab_note {
+	AB_NOTE_NONE,		/* gated, and judged by the test and the tolerance */
+	AB_NOTE_TOO_FEW,	/* known in fewer than 2 rounds on both sides: not tested, not gated */
+	AB_NOTE_UNDETECTABLE,	/* a timing whose detectable effect is beyond its tolerance: not gated */
+};
+
+/* One metric of one group, its rounds paired. */
+struct ab_row {
+	struct compare_group group;	/* the group */
+	const struct metric *metric;	/* the metric */
+	enum ab_kind kind;		/* how it is gated */
+	enum metric_direction direction; /* which way is better */
+	struct paired_result paired;	/* the rounds' paired comparison, in the metric's unit */
+	double change_pct;		/* paired.diff_mean in % of the baseline's mean; NaN when that is 0 */
+	double ci_low_pct;		/* the interval's ends in % of the baseline's mean; NaN when unknown */
+	double ci_high_pct;		/* ... its upper end */
+	double mde_pct;			/* the minimum detectable effect in % of the baseline's mean; NaN when unknown */
+	double base_cv_pct;		/* the baseline's variation over the rounds: sd in % of its mean */
+	double cand_cv_pct;		/* the candidate's */
+	double tolerance_pct;		/* the tolerance of its kind; NaN for a fact */
+	bool gated;			/* the gate judged it: a regression was possible */
+	enum ab_note note;		/* why it was not gated */
+	enum ab_verdict verdict;	/* what the change means */
+};
+
+/* One side's runs and the round each was made in. */
+struct ab_side {
+	const struct run_result *runs;	/* the runs, n of them */
+	const size_t *round;		/* round[i]: the round of runs[i], from 0 */
+	size_t n;			/* entries in runs and round */
+};
+
+/* Everything ab_compare found; release with ab_result_free. */
+struct ab_result {
+	struct ab_row *rows;			/* group x metric, groups in the baseline's order (owned) */
+	size_t n_rows;				/* entries in rows */
+	struct compare_lone_group *lone;	/* groups on one side only: the sides are not comparable (owned) */
+	size_t n_lone;				/* entries in lone */
+	size_t regressions;			/* rows whose verdict is AB_REGRESSION */
+	size_t ungated;				/* rows not gated (note not AB_NOTE_NONE) */
+};
+
+/* How ab gates metric m. */
+enum ab_kind ab_kind_of(const struct metric *m);
+
+/* Which way of metric m is better, for ab: a cost's is lower. NOT_COMPARED: ab leaves it out. */
+enum metric_direction ab_direction(const struct metric *m);
+
+/*
+ * Compares candidate cand against baseline base over rounds rounds under tol into out
+ * (zeroed first): in each group on both sides, each metric ab compares that a run knows,
+ * the mean of the group's runs in a round against the other side's in that round. Groups
+ * on one side only go to out->lone. out's names point into the runs, which must outlive
+ * it. 0, or -1 when out of memory (out left empty).
+ */
+int ab_compare(const struct ab_side *base, const struct ab_side *cand, size_t rounds,
+	       const struct ab_tolerance *tol, struct ab_result *out);
+
+/* Frees what ab_compare allocated in r and zeroes it; a zeroed r is fine. */
+void ab_result_free(struct ab_result *r);
+
+/* The verdict's mark: "~", "better", "worse" or "REGRESSION". */
+const char *ab_verdict_name(enum ab_verdict v);
+
+/* The kind's name: "cost", "timing" or "fact". */
+const char *ab_kind_name(enum ab_kind k);
+
+#endif
