@@ -14,6 +14,15 @@ static inline int64_t clock_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID), user and system. */
+static inline int64_t clock_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* Sleeps until the monotonic instant deadline_ns (absolute), resuming after signals. */
 static inline void clock_sleep_until_ns(int64_t deadline_ns)
 {

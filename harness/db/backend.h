@@ -54,6 +54,9 @@ struct db_waits {
 	int64_t lock_wait_ns;		/* time slept waiting for a lock (SQLite's busy handler) */
 	uint64_t checkpoints;		/* WAL checkpoints run at its commits */
 	uint64_t checkpoints_partial;	/* of them, those that could not copy the whole WAL: a reader held it back */
+	uint64_t pages_hit;		/* pages its statements found in its page cache */
+	uint64_t pages_read;		/* pages they read from the file: cache misses */
+	uint64_t pages_written;		/* pages they wrote out */
 };
 
 /* What a prepared statement's result holds, as its description tells before it runs. */

@@ -118,9 +118,22 @@ static int checkpoint_at_commit(void *arg, sqlite3 *db, const char *name, int pa
 	return SQLITE_OK;
 }
 
+/* The page-cache counter op of conn's database since it was opened (sqlite3_db_status), 0 when it cannot tell. */
+static uint64_t page_count(const struct db_conn *conn, int op)
+{
+	int now = 0, highest = 0;
+
+	if (sqlite3_db_status(conn->db, op, &now, &highest, 0) != SQLITE_OK || now < 0)
+		return 0;
+	return (uint64_t)now;
+}
+
 static void sqlite_waits(const struct db_conn *conn, struct db_waits *out)
 {
 	*out = conn->waits;
+	out->pages_hit = page_count(conn, SQLITE_DBSTATUS_CACHE_HIT);
+	out->pages_read = page_count(conn, SQLITE_DBSTATUS_CACHE_MISS);
+	out->pages_written = page_count(conn, SQLITE_DBSTATUS_CACHE_WRITE);
 }
 
 /* Readies conn for a new statement: a cancel that came before it is forgotten. */

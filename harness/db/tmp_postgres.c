@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
 #define PG_SYSTEM_USER "postgres"		/* the account the programs run as when we are root */
 #define PG_SUPERUSER "claimbench"		/* the cluster's superuser, whom clients log in as */
 #define PG_VERSIONS_DIR "/usr/lib/postgresql/"	/* Debian's home of <version>/bin per server version */
@@ -431,7 +433,7 @@ static int run_initdb(const struct tmp_postgres *pg, char *err, size_t errlen)
 static int run_pg_ctl_start(const struct tmp_postgres *pg, const char *action, char *err, size_t errlen)
 {
 	static const char *const reasons[] = { "server.log", "pg_ctl.log", NULL };
-	char pg_ctl[PATH_MAX + 16], data[PATH_MAX + 16], log[PATH_MAX + 16], options[PATH_MAX + 128];
+	char pg_ctl[PATH_MAX + 16], data[PATH_MAX + 16], log[PATH_MAX + 16], options[PATH_MAX + 256];
 	char *argv[] = { pg_ctl, (char *)action, "-D", data, "-l", log, "-w", "-t", "60", "-o", options,
 			 "-m", "immediate", NULL };
 
@@ -439,8 +441,9 @@ static int run_pg_ctl_start(const struct tmp_postgres *pg, const char *action, c
 	snprintf(data, sizeof(data), "%s/data", pg->dir);
 	snprintf(log, sizeof(log), "%s/server.log", pg->dir);
 	snprintf(options, sizeof(options),
-		 "-c listen_addresses='' -c unix_socket_directories='%s' -p %d -c max_connections=%d",
-		 pg->dir, pg->port, TMP_POSTGRES_MAX_CONNECTIONS);
+		 "-c listen_addresses='' -c unix_socket_directories='%s' -p %d -c max_connections=%d%s",
+		 pg->dir, pg->port, TMP_POSTGRES_MAX_CONNECTIONS,
+		 pg->statements ? " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=none" : "");
 	return run_logged(pg, argv, "pg_ctl.log", reasons, err, errlen);
 }
 
@@ -453,6 +456,32 @@ static int run_pg_ctl_stop(const struct tmp_postgres *pg, const char *mode)
 	snprintf(pg_ctl, sizeof(pg_ctl), "%s/pg_ctl", pg->bindir);
 	snprintf(data, sizeof(data), "%s/data", pg->dir);
 	return run_logged(pg, argv, "pg_ctl.log", NULL, err, sizeof(err));
+}
+
+/* Whether the server programs in bindir come with pg_stat_statements (its library beside them, in ../lib). */
+static bool has_statements_library(const char *bindir)
+{
+	char path[PATH_MAX + 64];
+
+	return snprintf(path, sizeof(path), "%s/../lib/pg_stat_statements.so", bindir) < (int)sizeof(path) &&
+	       access(path, R_OK) == 0;
+}
+
+/*
+ * Creates the pg_stat_statements extension in the server's database (its own, just
+ * made); pg->statements is false after when it could not, and the run's costs are then
+ * read database-wide.
+ */
+static void create_statements_extension(struct tmp_postgres *pg)
+{
+	PGconn *conn = PQconnectdb(pg->conninfo);
+	PGresult *res = NULL;
+
+	if (PQstatus(conn) == CONNECTION_OK)
+		res = PQexec(conn, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+	pg->statements = res && PQresultStatus(res) == PGRES_COMMAND_OK;
+	PQclear(res);
+	PQfinish(conn);
 }
 
 int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, size_t errlen)
@@ -469,6 +498,7 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, 
 	}
 	if (run_initdb(pg, err, errlen) != 0)
 		goto fail;
+	pg->statements = has_statements_library(pg->bindir);
 	/* From here a server may be running, even when pg_ctl reports failure. */
 	pg->started = true;
 	if (run_pg_ctl_start(pg, "start", err, errlen) != 0)
@@ -478,6 +508,8 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, 
 		snprintf(err, errlen, "the conninfo for %s does not fit", pg->dir);
 		goto fail;
 	}
+	if (pg->statements)
+		create_statements_extension(pg);
 	return 0;
 fail:
 	tmp_postgres_stop(pg);

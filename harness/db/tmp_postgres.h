@@ -33,6 +33,8 @@ struct tmp_postgres {
 	struct run_as as;		/* who the programs run as, and who removes their directory */
 	bool have_dir;			/* dir exists and is ours to delete */
 	bool started;			/* the server may be running and must be stopped */
+	bool statements;		/* it loads pg_stat_statements, untracked but where a session turns it on
+					 * (engine/server_costs.h), and its database has the extension */
 };
 
 /*

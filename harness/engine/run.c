@@ -12,8 +12,10 @@
 #include "engine/run.h"
 #include "engine/signals.h"
 #include "engine/table_probe.h"
+#include "engine/server_costs.h"
 #include "engine/verify_audit.h"
 #include "engine/worker_loop.h"
+#include "measure/costs.h"
 #include "measure/server_metrics.h"
 #include "model/run_param.h"
 
@@ -150,6 +152,19 @@ static int measure(const struct run_shared *s, const struct monitor *m, const st
 		.reaper = s->mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
 	};
 	rc = metrics_compute(&in, &out->metrics);
+	if (rc == 0) {
+		struct costs_input c = {
+			.ledger = &merged,
+			.workers = out->per_worker,
+			.n_workers = in.n_workers,
+			.server_read = s->costs.read_before && s->costs.read_after,
+			.database_wide = !s->costs.by_statement,
+			.before = s->costs.before,
+			.after = s->costs.after,
+		};
+
+		costs_compute(&c, &out->metrics.costs);
+	}
 	if (rc == 0)
 		rc = metrics_series(&in, &out->series, &out->n_series);
 	if (rc == 0)
@@ -468,10 +483,12 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		return -1;
 	}
 	table_probe_take(admin, s, &out->probes[PROBE_BEFORE], label);
+	s->costs.read_before = server_costs_read(admin, s, &s->costs.before);
 	if (start_and_wait(m, t, pressure, workers, producers, label, err, errlen) < 0)
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
+	s->costs.read_after = server_costs_read(admin, s, &s->costs.after);
 	if (run_stopping(s) && admin->conn)
 		s->db->set_lock_wait(admin->conn, RUN_STOPPING_LOCK_WAIT_MS);
 	else
@@ -547,6 +564,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	}
 	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
 		goto out_disconnect;
+	server_costs_plan(&admin, &s);
 	if (queue_table_create(admin.conn, &s, cfg->jobs, err, errlen) < 0)
 		goto out_drop;
 	if (cfg->verify && verify_audit_install(admin.conn, &s, err, errlen) < 0)

@@ -13,6 +13,7 @@
 
 #include "db/backend.h"
 #include "db/ownership.h"
+#include "engine/server_costs.h"
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
 #include "model/config.h"
@@ -76,6 +77,7 @@ struct run_shared {
 						 * committed execution */
 	atomic_bool no_progress;		/* set (once) when losses_in_a_row reached loss_limit: the run stops */
 	char no_progress_reason[256];		/* the last loss then; written by the thread that set no_progress */
+	struct server_costs costs;		/* how the server's costs are read, and the two readings */
 };
 
 /* Whether the run of s is stopping: a stop was requested, or a signal arrived. */

@@ -207,6 +207,9 @@ void worker_count_waits(struct worker *w)
 	w->stats.lock_wait_ns += now.lock_wait_ns - w->waits_seen.lock_wait_ns;
 	w->stats.checkpoints += now.checkpoints - w->waits_seen.checkpoints;
 	w->stats.checkpoints_partial += now.checkpoints_partial - w->waits_seen.checkpoints_partial;
+	w->stats.pages_hit += now.pages_hit - w->waits_seen.pages_hit;
+	w->stats.pages_read += now.pages_read - w->waits_seen.pages_read;
+	w->stats.pages_written += now.pages_written - w->waits_seen.pages_written;
 	w->waits_seen = now;
 }
 
@@ -288,6 +291,10 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 		goto fail;
 	if (st->connect_sql[s->db->kind] && run_connect_sql(w, st->connect_sql[s->db->kind], err, errlen) < 0)
 		goto fail;
+	if (s->costs.worker_sql && s->db->exec(w->conn, s->costs.worker_sql) < 0) {
+		snprintf(err, errlen, "tracking the worker's statements (server costs): %s", s->db->error_message(w->conn));
+		goto fail;
+	}
 	atomic_store(&w->server_pid, s->db->server_pid(w->conn));
 	return 0;
 fail:
@@ -435,12 +442,15 @@ int worker_exec_rows(struct worker *w, int slot, int nparams, const char *const 
 	const struct backend_ops *db = w->shared->db;
 	int rows;
 
+	w->stats.round_trips++;
 	if (w->begin_pending) {
 		const struct db_step steps[] = { { SLOT_BEGIN, 0, NULL }, { slot, nparams, params } };
 
 		w->begin_pending = false;
+		w->stats.statements += 2;
 		rows = db->exec_pipeline(w->conn, steps, 2, 1, out, ncols, maxrows);
 	} else {
+		w->stats.statements++;
 		rows = db->exec_rows(w->conn, slot, nparams, params, out, ncols, maxrows);
 	}
 	if (rows < 0)
@@ -506,6 +516,8 @@ int worker_exec_commit(struct worker *w, int slot, int nparams, const char *cons
 	steps[n++] = (struct db_step){ slot, nparams, params };
 	steps[n++] = (struct db_step){ SLOT_COMMIT, 0, NULL };
 	w->begin_pending = false;
+	w->stats.statements += (uint64_t)n;
+	w->stats.round_trips++;
 	rows = w->shared->db->exec_pipeline(w->conn, steps, n, result, out, nout, 1);
 	if (rows >= 0)
 		return rows;

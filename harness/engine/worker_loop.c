@@ -95,9 +95,10 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct run_shared *s = w->shared;
 	int consecutive_errors = 0, empty_streak = 0;
-	int64_t last_success;
+	int64_t last_success, cpu_start;
 
 	run_wait_gate(s);
+	cpu_start = clock_thread_cpu_ns();
 	last_success = clock_now_ns();
 	while (!run_stopping(s)) {
 		int64_t job_id = 0, claim_start = clock_now_ns(), claim_end;
@@ -159,7 +160,9 @@ static void *worker_main(void *arg)
 		if (w->conn && error_kind_is_contention(s->db->error_kind(w->conn)))
 			worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
 	}
+	w->stats.cpu_ns += clock_thread_cpu_ns() - cpu_start;
 	worker_count_waits(w);
+	server_costs_flush(s, w->conn);
 	atomic_store(&w->saw_stop, true);
 	atomic_store(&w->finished, true);
 	return NULL;

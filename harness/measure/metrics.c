@@ -21,8 +21,9 @@
  *		timed: work_ns summed over the completed jobs / n_workers.
  * throughput	drain: completed / makespan_s (NaN when makespan_s is NaN or 0);
  *		timed: completed / duration (0 when duration is 0);
- *		stopped before its end (either kind): the jobs first done after the
- *		warm-up / (makespan_s - warm-up), the time it measured (0 when none).
+ *		stopped before its end (either kind), or a timed run that ran dry
+ *		(measure/dry.h): the jobs first done after the warm-up /
+ *		(makespan_s - warm-up), the time it measured (0 when none).
  * lost		jobs (enqueued, in 1..n_jobs) whose final status is neither JOB_DONE nor
  *		JOB_ERROR and that are (a) JOB_ACTIVE; (b) JOB_NEW or JOB_MISSING in a drain
  *		run; or (c) JOB_CONSUMED with no committed execution. METRIC_UNKNOWN
@@ -130,6 +131,7 @@
  * that needs the job's planned work, enqueue time or final status.
  */
 #include "base/order.h"
+#include "measure/dry.h"
 #include "measure/metrics.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -732,7 +734,7 @@ static int count_spurious(const struct metrics_input *in, const struct job_summa
  * Fills lost, ledger_mismatches, ideal_s and throughput_jps of out from the job summaries;
  * a job never enqueued (an arrival no producer inserted) counts in none of them. A timed
  * run's throughput counts the jobs first done after its warm-up, over the time after it;
- * a stopped run's, over the time from the warm-up to its last commit.
+ * a stopped run's, or one that ran dry, over the time from the warm-up to its last commit.
  */
 static void judge_jobs(const struct metrics_input *in, const struct job_summary *jobs,
 		       struct run_metrics *out)
@@ -757,7 +759,7 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 	out->makespan_ratio = in->drain && out->ideal_s > 0.0 ? out->makespan_s / out->ideal_s : NAN;
 	if (in->drain) {
 		out->throughput_jps = out->makespan_s > 0.0 ? (double)out->completed / out->makespan_s : NAN;
-	} else if (in->stopped) {
+	} else if (in->stopped || out->dry.ran_dry == 1) {
 		duration_s = out->makespan_s - (double)in->warmup_ns / NS_PER_S;
 		if (duration_s > 0.0)
 			out->throughput_jps = (double)measured / duration_s;
@@ -893,6 +895,8 @@ int metrics_compute(const struct metrics_input *in, struct run_metrics *out)
 	if (summarise_waits(in, jobs, out))
 		goto out_free;
 	if (judge_faults(in, out))
+		goto out_free;
+	if (dry_compute(in, &out->dry))
 		goto out_free;
 	judge_jobs(in, jobs, out);
 	judge_delivery(in, out);

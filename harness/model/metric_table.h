@@ -21,7 +21,7 @@
 #define METRIC_UNKNOWN UINT64_MAX
 
 /* Rows metric_table may hold at most; arrays indexed by a metric's row are this long. */
-#define METRIC_MAX 128
+#define METRIC_MAX 160
 
 /* Decimals of a table cell that shrink as a duration in ms grows: 3 below 10, 1 below 1000, then 0. */
 #define CELL_MS_DECIMALS (-1)
@@ -48,6 +48,17 @@ enum metric_guard {
 	GUARD_DUPLICATES,	/* above 0 where the baseline was 0, unless --allow-duplicates */
 	GUARD_LOSSES,		/* above 0 where the baseline was 0, unless --allow-losses */
 	GUARD_EXCLUSION,	/* above 0 where the baseline was 0: a guarded resource's guard broke */
+};
+
+/*
+ * What kind of figure a metric is, for a comparison that must tell what noise can move
+ * from what it cannot (`claimbench ab`). It starts at 1: a row that left it out (0) is
+ * caught by tests/unit/test_metric_table.c.
+ */
+enum metric_nature {
+	NATURE_OUTCOME = 1,	/* a count or state of what happened (duplicates, losses, errors, empty claims): its own guard judges it */
+	NATURE_TIMING,	/* a time or a rate (throughput, latency, makespan): moves with the machine's load */
+	NATURE_COST,	/* work counted per job (statements, buffers, WAL, CPU): stable run to run, gated with a tolerance */
 };
 
 /* Which table shows a metric's cell. */
@@ -80,6 +91,7 @@ struct metric {
 	enum metric_direction direction; /* compare: which way is better */
 	enum metric_guard guard;	/* compare: the tolerance that guards it */
 	const char *definition;		/* one line saying what it is (docs/metrics.md has the whole) */
+	enum metric_nature nature;	/* an outcome, a timing or a cost */
 };
 
 /* Every metric, in the order of the table's columns, CSV's columns and JSON's members. */

@@ -52,6 +52,12 @@ struct worker_stats {
 	int64_t lock_wait_ns;			/* time its statements slept waiting for a lock */
 	uint64_t checkpoints;			/* WAL checkpoints its commits ran */
 	uint64_t checkpoints_partial;		/* of them, those a reader kept from copying the whole WAL */
+	uint64_t statements;			/* statements it sent, BEGIN and COMMIT included, the whole run */
+	uint64_t round_trips;			/* waits for the server's answer: a pipeline of statements is one */
+	int64_t cpu_ns;				/* its thread's CPU time from the start gate to its loop's end */
+	uint64_t pages_hit;			/* SQLite: pages its connection found in its page cache (waits_counted) */
+	uint64_t pages_read;			/* SQLite: pages it read from the file: cache misses */
+	uint64_t pages_written;			/* SQLite: pages it wrote out */
 	struct histogram claim_latency;		/* claim start to job in hand, successful claims begun after the warm-up */
 };
 
@@ -125,6 +131,31 @@ struct server_figures {
 	double lock_wait_pct;			/* SQLite: the workers' time waiting for the write lock, % of theirs */
 	uint64_t checkpoints;			/* SQLite: WAL checkpoints at the workers' commits */
 	uint64_t checkpoints_partial;		/* of them, those a reader kept from copying the whole WAL */
+};
+
+/*
+ * What the run's jobs cost, counted rather than timed, per job taken to an end (a
+ * committed completion or failure, the warm-up's included); NaN where not known.
+ */
+struct cost_figures {
+	double statements_per_job;	/* statements the workers sent */
+	double round_trips_per_job;	/* round trips they waited for */
+	double buffers_hit_per_job;	/* PostgreSQL: shared buffers found in memory; SQLite: page-cache hits */
+	double buffers_read_per_job;	/* PostgreSQL: shared buffers read in; SQLite: pages read from the file */
+	double pages_written_per_job;	/* SQLite: pages written out; NaN on PostgreSQL */
+	double wal_records_per_job;	/* PostgreSQL: WAL records generated */
+	double wal_bytes_per_job;	/* PostgreSQL: WAL bytes generated */
+	double rows_examined_per_job;	/* PostgreSQL: queue-table rows read by scans and fetched through indexes */
+	double cpu_us_per_job;		/* the worker threads' CPU time, microseconds */
+	uint64_t database_wide;		/* flag: buffers and WAL are the whole database's (cluster's, WAL)
+					 * deltas, not the workers' statements' alone */
+};
+
+/* Whether a timed run ran out of jobs before its end, and when. */
+struct dry_figures {
+	uint64_t ran_dry;	/* flag: a timed run without arrivals took its last job and claims came back empty after */
+	double at_s;		/* when: the last job put in a worker's hand, s after the start; NaN when not dry */
+	uint64_t empty_after;	/* claims begun after that instant that came back empty */
 };
 
 /* Throughput before, during and after the run's held snapshot, from the time series. */
@@ -217,6 +248,8 @@ struct run_metrics {
 	struct server_figures server;		/* what the samples of the server say; unknown without samples */
 	struct phase_figures phases;		/* throughput around a held snapshot; unknown without one */
 	struct guard_figures guarded;		/* a guarded-resource run's figures; unknown in a queue run */
+	struct cost_figures costs;		/* what a job cost, counted */
+	struct dry_figures dry;			/* whether a timed run ran out of jobs */
 };
 
 /* Server settings a report shows, at most this many. */

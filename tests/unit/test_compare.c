@@ -12,11 +12,11 @@
 /* Every run, no parameter difference allowed. */
 static const struct compare_scope everything = { .strategies = NULL };
 
-/* Sets the guarded-resource figures of m unknown, as in a queue run. */
+/* Sets the guarded-resource figures of m unknown, as in a queue run, and its costs, as in one stored before them. */
 static void guarded_unknown(struct run_metrics *m)
 {
 	for (size_t i = 0; i < metric_table_len; i++) {
-		if (strncmp(metric_table[i].path, "guarded.", 8) != 0)
+		if (strncmp(metric_table[i].path, "guarded.", 8) != 0 && strncmp(metric_table[i].path, "costs.", 6) != 0)
 			continue;
 		if (metric_table[i].type == METRIC_DOUBLE)
 			metric_set_double(&metric_table[i], m, NAN);

@@ -65,7 +65,7 @@ static bool error_rows_match(void)
 static void test_roles(void)
 {
 	size_t cells = 0, if_any = 0, if_arrivals = 0, aside = 0, server = 0, guard_table = 0, summarised = 0, compared = 0,
-	       guarded = 0;
+	       guarded = 0, costs = 0, timings = 0;
 
 	for (size_t i = 0; i < metric_table_len; i++) {
 		const struct metric *m = &metric_table[i];
@@ -82,18 +82,24 @@ static void test_roles(void)
 		compared += m->direction != NOT_COMPARED;
 		guarded += m->guard != GUARD_NONE;
 		CHECK(m->definition && *m->definition, "%s has a definition", m->path);
+		CHECK(m->nature == NATURE_OUTCOME || m->nature == NATURE_TIMING || m->nature == NATURE_COST,
+		      "%s: its nature is set", m->path);
+		costs += m->nature == NATURE_COST;
+		timings += m->nature == NATURE_TIMING;
 		CHECK(m->guard == GUARD_NONE || m->direction != NOT_COMPARED, "%s: a guarded metric is compared",
 		      m->path);
 	}
-	CHECK(cells == 90 && if_any == 9 && if_arrivals == 6 && aside == 13 && server == 23 && guard_table == 22,
-	      "90 metrics have a column: 17 always in the figures table, 9 when a run has some (faults, each error "
-	      "kind), 6 when a run had arrivals, 13 in the faults table (redeliveries by cause among them), 23 in the "
+	CHECK(cells == 92 && if_any == 11 && if_arrivals == 6 && aside == 13 && server == 23 && guard_table == 22,
+	      "92 metrics have a column: 17 always in the figures table, 11 when a run has some (faults, each error "
+	      "kind, running dry), 6 when a run had arrivals, 13 in the faults table (redeliveries by cause among them), 23 in the "
 	      "server table, 22 in the "
 	      "guarded-resources table (%zu, %zu, %zu, %zu, %zu, %zu)",
 	      cells, if_any, if_arrivals, aside, server, guard_table);
 	CHECK(summarised == 31, "the repetitions' summary covers 31 metrics (%zu)", summarised);
-	CHECK(compared == 14 && guarded == 8, "compare looks at 14 metrics, 8 of them guarded (%zu, %zu)", compared,
+	CHECK(compared == 23 && guarded == 8, "compare looks at 23 metrics, 8 of them guarded (%zu, %zu)", compared,
 	      guarded);
+	CHECK(costs == 13 && timings == 44, "13 metrics are costs (9 per job, 4 of the server's samples), 44 timings "
+	      "(%zu, %zu)", costs, timings);
 }
 
 /* Reading and writing through the table, and unknown values. */

@@ -541,6 +541,7 @@ static void test_empty_run(void)
 	zero.recovery_ms = (struct recovery_summary){ .p50 = NAN, .max = NAN };
 	zero.restart_first_completion_ms = NAN;
 	zero.makespan_ratio = NAN;
+	zero.dry.at_s = NAN;
 	zero.makespan_s = NAN;
 	zero.throughput_jps = NAN;
 	zero.stuck = METRIC_UNKNOWN;

@@ -190,7 +190,8 @@ static void check_csv(const char *csv, size_t n_runs)
 	      contains(csv, ",restart_first_completion_ms,at_most_once,at_least_once,server_samples,") &&
 	      contains(csv, ",mvcc_throughput_during_jps,mvcc_throughput_after_jps,guarded_grants,guarded_grants_per_s,") &&
 	      contains(csv, ",guarded_wait_max_ms,guarded_writer_wait_p50_ms,") &&
-	      contains(csv, ",guarded_writer_wait_p999_ms,guarded_writer_wait_max_ms\n"),
+	      contains(csv, ",guarded_writer_wait_p999_ms,guarded_writer_wait_max_ms,statements_per_job,") &&
+	      contains(csv, ",ran_dry,dry_at_s,dry_empty_after\n"),
 	      "csv header: the run descriptors, then the metrics in table order");
 	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,0,39.0363,200,0,200,0,0,0,0,0,4,0,"),
 	      "csv row of run 1: descriptors, group and sweep empty, then the metrics");

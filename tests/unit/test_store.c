@@ -97,7 +97,10 @@ static const char *const after_v5[] = {
 	"guarded.violations", "guarded.fifo_inversions", "guarded.wait_ms.p50", "guarded.wait_ms.p90",
 	"guarded.wait_ms.p99", "guarded.wait_ms.p999", "guarded.wait_ms.max", "guarded.writer_wait_ms.p50",
 	"guarded.writer_wait_ms.p90", "guarded.writer_wait_ms.p99", "guarded.writer_wait_ms.p999",
-	"guarded.writer_wait_ms.max",
+	"guarded.writer_wait_ms.max", "costs.statements_per_job", "costs.round_trips_per_job",
+	"costs.buffers_hit_per_job", "costs.buffers_read_per_job", "costs.pages_written_per_job",
+	"costs.wal_records_per_job", "costs.wal_bytes_per_job", "costs.rows_examined_per_job", "costs.cpu_us_per_job",
+	"costs.database_wide", "dry.ran_dry", "dry.at_s", "dry.empty_after",
 };
 
 /* Fills the first run: every metric and per-worker counter distinct and non-zero, latencies recorded. */
