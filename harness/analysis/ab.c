@@ -12,15 +12,6 @@
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */
 #define TOLERANCE_SLACK 1e-9
 
-/*
- * The metrics that count work per job rather than time it: what the server did for a
- * claim. Until the metric table marks costs itself, this list does.
- */
-static const char *const cost_metrics[] = {
-	"server.blocks_per_claim_start",
-	"server.blocks_per_claim_end",
-};
-
 const char *ab_verdict_name(enum ab_verdict v)
 {
 	switch (v) {
@@ -36,34 +27,23 @@ const char *ab_verdict_name(enum ab_verdict v)
 	return "~";
 }
 
-const char *ab_kind_name(enum ab_kind k)
+const char *ab_nature_name(enum metric_nature n)
 {
-	switch (k) {
-	case AB_COST:
+	switch (n) {
+	case NATURE_COST:
 		return "cost";
-	case AB_FACT:
-		return "fact";
-	case AB_TIMING:
+	case NATURE_TIMING:
+		return "timing";
+	case NATURE_OUTCOME:
 		break;
 	}
-	return "timing";
+	return "outcome";
 }
 
-enum ab_kind ab_kind_of(const struct metric *m)
+/* Whether outcome m's guard is a fact one run proves: duplicates, losses, a broken guard. */
+static bool guards_a_fact(const struct metric *m)
 {
-	for (size_t i = 0; i < sizeof(cost_metrics) / sizeof(cost_metrics[0]); i++)
-		if (strcmp(m->path, cost_metrics[i]) == 0)
-			return AB_COST;
-	if (m->guard == GUARD_DUPLICATES || m->guard == GUARD_LOSSES || m->guard == GUARD_EXCLUSION)
-		return AB_FACT;
-	return AB_TIMING;
-}
-
-enum metric_direction ab_direction(const struct metric *m)
-{
-	if (ab_kind_of(m) == AB_COST)
-		return LOWER_IS_BETTER;
-	return m->direction;
+	return m->guard == GUARD_DUPLICATES || m->guard == GUARD_LOSSES || m->guard == GUARD_EXCLUSION;
 }
 
 /* The mean of metric m over side's runs of group g in round k: NaN when none knows it. */
@@ -127,6 +107,8 @@ static bool beyond(double change_pct, enum metric_direction direction, double to
 static void judge(struct ab_row *row, const struct ab_tolerance *tol)
 {
 	const struct paired_result *p = &row->paired;
+	enum metric_nature nature = row->metric->nature;
+	enum metric_direction direction = row->metric->direction;
 	bool up;
 
 	row->change_pct = paired_pct(p->diff_mean, p->base_mean);
@@ -135,27 +117,29 @@ static void judge(struct ab_row *row, const struct ab_tolerance *tol)
 	row->mde_pct = paired_pct(p->mde, p->base_mean);
 	row->base_cv_pct = paired_pct(p->base_sd, p->base_mean);
 	row->cand_cv_pct = paired_pct(p->cand_sd, p->cand_mean);
-	row->tolerance_pct = row->kind == AB_COST ? tol->cost_pct : row->kind == AB_TIMING ? tol->timing_pct : NAN;
+	row->tolerance_pct = nature == NATURE_COST ? tol->cost_pct : nature == NATURE_TIMING ? tol->timing_pct : NAN;
 	row->verdict = AB_SAME;
-	if (row->kind == AB_FACT) {
-		row->gated = true;
-		if (p->n && p->base_mean == 0 && p->cand_mean > 0)
+	if (nature == NATURE_OUTCOME) {
+		row->gated = guards_a_fact(row->metric);
+		if (row->gated && p->n && p->base_mean == 0 && p->cand_mean > 0)
 			row->verdict = AB_REGRESSION;
+		else if (p->significant)
+			row->verdict = (p->diff_mean > 0) == (direction == HIGHER_IS_BETTER) ? AB_BETTER : AB_WORSE;
 		return;
 	}
 	row->note = !p->valid ? AB_NOTE_TOO_FEW :
-		    row->kind == AB_TIMING && !(row->mde_pct <= row->tolerance_pct) ? AB_NOTE_UNDETECTABLE : AB_NOTE_NONE;
+		    nature == NATURE_TIMING && !(row->mde_pct <= row->tolerance_pct) ? AB_NOTE_UNDETECTABLE : AB_NOTE_NONE;
 	row->gated = row->note == AB_NOTE_NONE;
 	if (!p->significant)
 		return;
 	up = p->diff_mean > 0;
-	row->verdict = up == (row->direction == HIGHER_IS_BETTER) ? AB_BETTER : AB_WORSE;
-	if (row->verdict == AB_WORSE && row->gated && beyond(row->change_pct, row->direction, row->tolerance_pct))
+	row->verdict = up == (direction == HIGHER_IS_BETTER) ? AB_BETTER : AB_WORSE;
+	if (row->verdict == AB_WORSE && row->gated && beyond(row->change_pct, direction, row->tolerance_pct))
 		row->verdict = AB_REGRESSION;
 }
 
 /*
- * Appends to out a row per metric ab compares of group g that a run of either side
+ * Appends to out a row per metric with a direction of group g that a run of either side
  * knows. base_v and cand_v hold rounds doubles each.
  */
 static void compare_group(const struct ab_side *base, const struct ab_side *cand, size_t rounds,
@@ -167,7 +151,7 @@ static void compare_group(const struct ab_side *base, const struct ab_side *cand
 	bool known;
 
 	for (m = metric_table; m < metric_table + metric_table_len; m++) {
-		if (ab_direction(m) == NOT_COMPARED)
+		if (m->direction == NOT_COMPARED)
 			continue;
 		known = false;
 		for (size_t k = 0; k < rounds; k++) {
@@ -178,12 +162,21 @@ static void compare_group(const struct ab_side *base, const struct ab_side *cand
 		if (!known)
 			continue;
 		row = &out->rows[out->n_rows++];
-		*row = (struct ab_row){ .group = *g, .metric = m, .kind = ab_kind_of(m), .direction = ab_direction(m),
-					.paired = paired_compare(base_v, cand_v, rounds) };
+		*row = (struct ab_row){ .group = *g, .metric = m, .paired = paired_compare(base_v, cand_v, rounds) };
 		judge(row, tol);
 		out->regressions += row->verdict == AB_REGRESSION;
 		out->ungated += row->note != AB_NOTE_NONE;
 	}
+}
+
+/* The runs of side that ran dry. */
+static size_t count_dry(const struct ab_side *side)
+{
+	size_t dry = 0;
+
+	for (size_t i = 0; i < side->n; i++)
+		dry += side->runs[i].metrics.dry.ran_dry == 1;
+	return dry;
 }
 
 int ab_compare(const struct ab_side *base, const struct ab_side *cand, size_t rounds,
@@ -201,6 +194,8 @@ int ab_compare(const struct ab_side *base, const struct ab_side *cand, size_t ro
 	out->lone = calloc(base->n + cand->n + 1, sizeof(*out->lone));
 	if (!base_v || !cand_v || !out->rows || !out->lone)
 		goto fail;
+	out->dry_runs[0] = count_dry(base);
+	out->dry_runs[1] = count_dry(cand);
 	for (i = 0; i < base->n; i++) {
 		if (!first_of_group(base, i))
 			continue;

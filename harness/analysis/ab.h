@@ -1,11 +1,12 @@
 /*
  * The judgement of `claimbench ab`: a baseline's and a candidate's runs, made round by
  * round on one server, compared group by group (strategy, claim mode, workers, section,
- * sweep point) and metric by metric with the paired test of analysis/paired.h. Costs per
- * job (what the work took, which the machine's load hardly moves) are held to a
- * tolerance; timings (throughput, latency) only where these rounds could have detected a
- * change of their tolerance; facts (duplicates, losses) where the baseline had none. Pure
- * computation, no I/O: cli/cmd_ab.c runs and prints.
+ * sweep point) and metric by metric with the paired test of analysis/paired.h, each as its
+ * nature in the metric table says: costs per job (work counted, which the machine's load
+ * hardly moves) are held to a tolerance; timings (throughput, latency) only where these
+ * rounds could have detected a change of their tolerance; outcomes by their guard
+ * (duplicates, losses: any where the baseline had none). Pure computation, no I/O:
+ * cli/cmd_ab.c runs and prints.
  */
 #ifndef CLAIMBENCH_AB_H
 #define CLAIMBENCH_AB_H
@@ -21,13 +22,6 @@
 /* Defaults: costs 5 %, timings 10 % (compare's --throughput-drop). */
 #define AB_COST_TOLERANCE_PCT 5.0
 #define AB_TIMING_TOLERANCE_PCT COMPARE_THROUGHPUT_DROP_PCT
-
-/* How ab gates a metric. */
-enum ab_kind {
-	AB_COST,	/* work per job, counted: gated by the cost tolerance */
-	AB_TIMING,	/* a time or a rate: gated only where detectable within the timing tolerance */
-	AB_FACT,	/* duplicates, losses, a broken guard: any where the baseline had none */
-};
 
 /* How far a metric may move the wrong way, in % of the baseline's mean. */
 struct ab_tolerance {
@@ -45,17 +39,15 @@ enum ab_verdict {
 
 /* What a row's verdict rests on beyond the test, when it is not the plain one. */
 enum ab_note {
-	AB_NOTE_NONE,		/* gated, and judged by the test and the tolerance */
-	AB_NOTE_TOO_FEW,	/* known in fewer than 2 rounds on both sides: not tested, not gated */
+	AB_NOTE_NONE,		/* judged as its nature says (an outcome no guard judges: shown, never gated) */
+	AB_NOTE_TOO_FEW,	/* a cost or timing known in fewer than 2 rounds on both sides: not tested, not gated */
 	AB_NOTE_UNDETECTABLE,	/* a timing whose detectable effect is beyond its tolerance: not gated */
 };
 
 /* One metric of one group, its rounds paired. */
 struct ab_row {
 	struct compare_group group;	/* the group */
-	const struct metric *metric;	/* the metric */
-	enum ab_kind kind;		/* how it is gated */
-	enum metric_direction direction; /* which way is better */
+	const struct metric *metric;	/* the metric: its nature says how it is gated, its direction which way is better */
 	struct paired_result paired;	/* the rounds' paired comparison, in the metric's unit */
 	double change_pct;		/* paired.diff_mean in % of the baseline's mean; NaN when that is 0 */
 	double ci_low_pct;		/* the interval's ends in % of the baseline's mean; NaN when unknown */
@@ -63,7 +55,7 @@ struct ab_row {
 	double mde_pct;			/* the minimum detectable effect in % of the baseline's mean; NaN when unknown */
 	double base_cv_pct;		/* the baseline's variation over the rounds: sd in % of its mean */
 	double cand_cv_pct;		/* the candidate's */
-	double tolerance_pct;		/* the tolerance of its kind; NaN for a fact */
+	double tolerance_pct;		/* the tolerance of its nature; NaN for an outcome */
 	bool gated;			/* the gate judged it: a regression was possible */
 	enum ab_note note;		/* why it was not gated */
 	enum ab_verdict verdict;	/* what the change means */
@@ -84,19 +76,15 @@ struct ab_result {
 	size_t n_lone;				/* entries in lone */
 	size_t regressions;			/* rows whose verdict is AB_REGRESSION */
 	size_t ungated;				/* rows not gated (note not AB_NOTE_NONE) */
+	size_t dry_runs[2];			/* the baseline's and the candidate's runs that ran dry (timed runs out
+						 * of jobs): their rates are over less than the run, not comparable */
 };
-
-/* How ab gates metric m. */
-enum ab_kind ab_kind_of(const struct metric *m);
-
-/* Which way of metric m is better, for ab: a cost's is lower. NOT_COMPARED: ab leaves it out. */
-enum metric_direction ab_direction(const struct metric *m);
 
 /*
  * Compares candidate cand against baseline base over rounds rounds under tol into out
- * (zeroed first): in each group on both sides, each metric ab compares that a run knows,
+ * (zeroed first): in each group on both sides, each metric with a direction that a run knows,
  * the mean of the group's runs in a round against the other side's in that round. Groups
- * on one side only go to out->lone. out's names point into the runs, which must outlive
+ * on one side only go to out->lone, the runs that ran dry are counted in out->dry_runs. out's names point into the runs, which must outlive
  * it. 0, or -1 when out of memory (out left empty).
  */
 int ab_compare(const struct ab_side *base, const struct ab_side *cand, size_t rounds,
@@ -108,7 +96,7 @@ void ab_result_free(struct ab_result *r);
 /* The verdict's mark: "~", "better", "worse" or "REGRESSION". */
 const char *ab_verdict_name(enum ab_verdict v);
 
-/* The kind's name: "cost", "timing" or "fact". */
-const char *ab_kind_name(enum ab_kind k);
+/* The nature's name: "outcome", "timing" or "cost". */
+const char *ab_nature_name(enum metric_nature n);
 
 #endif

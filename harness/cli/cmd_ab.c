@@ -3,9 +3,11 @@
  * on one database (cli/ab_session.h), round after round, then compares each metric of
  * each group on both sides with the paired test of analysis/ab.h and prints the verdicts
  * (output/ab_print.h). Exit 1 when a gated metric regressed; 2 when the command line or
- * a scenario is wrong, or the sides are not comparable (a group on one side only).
+ * a scenario is wrong, or the sides are not comparable (a group on one side only, a run
+ * that ran dry).
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,6 +156,24 @@ static void print_lone(const struct ab_args *a, const struct ab_result *res)
 	}
 }
 
+/*
+ * Says on stderr, when a side has runs that ran dry, that they cannot be compared. True
+ * when one has.
+ */
+static bool refuse_dry(const struct ab_args *a, const struct ab_result *res)
+{
+	if (!res->dry_runs[0] && !res->dry_runs[1])
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (res->dry_runs[i])
+			fprintf(stderr, "claimbench ab: %zu run%s of the %s %s ran dry: every job was taken before the end "
+				"and claims came back empty after (dry.ran_dry)\n", res->dry_runs[i],
+				res->dry_runs[i] == 1 ? "" : "s", i ? "candidate" : "baseline", a->files[i]);
+	fputs("claimbench ab: a run that ran out of jobs measured less than its duration; nothing compared (give "
+	      "it more jobs, or a shorter duration)\n", stderr);
+	return true;
+}
+
 /* Compares the rounds s ran into res. 0, or -1 when out of memory (said). */
 static int compare_rounds(const struct ab_session *s, size_t rounds, const struct ab_tolerance *tol,
 			  struct ab_result *res)
@@ -187,9 +207,11 @@ static int run_rounds(const struct ab_args *a, struct ab_session *s)
 			continue;
 		if (compare_rounds(s, 1, &a->tol, &first) < 0)
 			return EXIT_ENVIRONMENT;
-		status = first.n_lone ? EXIT_USAGE : EXIT_DONE;
+		status = first.n_lone || first.dry_runs[0] || first.dry_runs[1] ? EXIT_USAGE : EXIT_DONE;
 		if (first.n_lone)
 			print_lone(a, &first);
+		else
+			refuse_dry(a, &first);
 		ab_result_free(&first);
 		if (status != EXIT_DONE)
 			return status;
@@ -250,7 +272,13 @@ int cmd_ab(int argc, char **argv)
 	if (status != EXIT_DONE)
 		goto out_keep;
 	status = EXIT_ENVIRONMENT;
-	if (compare_rounds(&s, (size_t)a.rounds, &a.tol, &res) < 0 || print_verdicts(&a, &s, &res) < 0)
+	if (compare_rounds(&s, (size_t)a.rounds, &a.tol, &res) < 0)
+		goto out_keep;
+	status = EXIT_USAGE;
+	if (refuse_dry(&a, &res))
+		goto out_keep;
+	status = EXIT_ENVIRONMENT;
+	if (print_verdicts(&a, &s, &res) < 0)
 		goto out_keep;
 	status = res.regressions ? EXIT_EXPECTATION : EXIT_DONE;
 out_keep:

@@ -115,7 +115,8 @@ const struct command commands[] = {
 			"gated); REGRESSION: a cost beyond --tolerance, a gated timing beyond --timing-tolerance,\n"
 			"both significantly so; duplicates or lost jobs where the baseline had none.\n"
 			"Exit status: 0 no regression, 1 a regression, 2 usage error or not comparable (a bad\n"
-			"scenario, the two run different groups), 3 database or environment error, 4 interrupted.\n",
+			"scenario, the two run different groups, a timed run ran out of jobs), 3 database or\n"
+			"environment error, 4 interrupted.\n",
 		.options = -1,
 		.run = cmd_ab,
 	},

@@ -48,8 +48,8 @@ static json_object *json_row(const struct ab_row *row)
 		return NULL;
 	if (compare_json_put_group(obj, &row->group) < 0 ||
 	    json_put(obj, "metric", json_object_new_string(row->metric->path)) < 0 ||
-	    json_put(obj, "kind", json_object_new_string(ab_kind_name(row->kind))) < 0 ||
-	    json_put(obj, "higher_is_better", json_object_new_boolean(row->direction == HIGHER_IS_BETTER)) < 0 ||
+	    json_put(obj, "nature", json_object_new_string(ab_nature_name(row->metric->nature))) < 0 ||
+	    json_put(obj, "higher_is_better", json_object_new_boolean(row->metric->direction == HIGHER_IS_BETTER)) < 0 ||
 	    json_put(obj, "pairs", json_object_new_uint64(p->n)) < 0 ||
 	    json_put(obj, "baseline", json_side(p, p->base_mean, p->base_sd, row->base_cv_pct)) < 0 ||
 	    json_put(obj, "candidate", json_side(p, p->cand_mean, p->cand_sd, row->cand_cv_pct)) < 0 ||

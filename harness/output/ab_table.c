@@ -81,7 +81,7 @@ static void print_row(FILE *out, const struct ab_row *row)
 	change_text(change, sizeof(change), row);
 	interval_text(interval, sizeof(interval), row);
 	pct_text(mde, sizeof(mde), row->mde_pct, false);
-	fprintf(out, "  %-31s %-6s %10s %6s %10s %6s %7s %-18s %6s  %s", row->metric->path, ab_kind_name(row->kind), base,
+	fprintf(out, "  %-31s %-7s %10s %6s %10s %6s %7s %-18s %6s  %s", row->metric->path, ab_nature_name(row->metric->nature), base,
 		base_cv, cand, cand_cv, change, interval, mde, ab_verdict_name(row->verdict));
 	print_note(out, row);
 	putc('\n', out);
@@ -104,13 +104,13 @@ static void print_regression(FILE *out, const struct ab_row *row)
 	fputs("REGRESSION: ", out);
 	compare_print_group_words(out, &row->group);
 	fprintf(out, ", %s %s -> %s", row->metric->path, base, cand);
-	if (row->kind == AB_FACT) {
+	if (row->metric->nature == NATURE_OUTCOME) {
 		fputs(": where the baseline had none\n", out);
 		return;
 	}
 	interval_text(interval, sizeof(interval), row);
 	fprintf(out, " (%+.1f%%, 95%% interval %s): a %s beyond its %g%% tolerance\n", row->change_pct, interval,
-		ab_kind_name(row->kind), row->tolerance_pct);
+		ab_nature_name(row->metric->nature), row->tolerance_pct);
 }
 
 void ab_print_table(FILE *out, const struct ab_report *r)
@@ -124,7 +124,7 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 		if (i == 0 || !same_group(&res->rows[i].group, &res->rows[i - 1].group)) {
 			putc('\n', out);
 			compare_print_group_words(out, &res->rows[i].group);
-			fprintf(out, "\n  %-31s %-6s %10s %6s %10s %6s %7s %-18s %6s  %s\n", "metric", "kind", "baseline",
+			fprintf(out, "\n  %-31s %-7s %10s %6s %10s %6s %7s %-18s %6s  %s\n", "metric", "nature", "baseline",
 				"+-sd", "candidate", "+-sd", "change", "95% interval", "mde", "verdict");
 		}
 		print_row(out, &res->rows[i]);
