@@ -57,6 +57,6 @@ struct paired_result paired_compare(const double *base, const double *cand, size
 	p.ci_low = p.diff_mean - half;
 	p.ci_high = p.diff_mean + half;
 	p.significant = p.diff_mean != 0 && (p.ci_low > 0 || p.ci_high < 0);
-	p.mde = (stats_t95(df) + stats_t80(df)) * p.diff_sd / root_n;
+	p.mde = (stats_t95(df) + stats_t80(df)) * p.diff_sd * sqrt((double)df / stats_chi2_05(df)) / root_n;
 	return p;
 }

@@ -26,8 +26,10 @@ struct paired_result {
 	double ci_low;		/* lower end of the 95 % confidence interval of diff_mean (t, n - 1 degrees of freedom) */
 	double ci_high;		/* its upper end */
 	bool significant;	/* the interval leaves out 0; with differences all equal, any difference but 0 */
-	double mde;		/* minimum detectable effect: the smallest true difference that these rounds' spread
-				 * finds significant 80 % of the time, (t95 + t80) x diff_sd / sqrt(n); 0 when diff_sd is 0 */
+	double mde;		/* minimum detectable effect: the smallest true difference that these rounds find
+				 * significant 80 % of the time, (t95 + t80) x sd / sqrt(n), sd the upper end of the
+				 * 95 % interval of diff_sd (so that a few rounds that agreed by chance do not claim a
+				 * precision they lack); 0 when diff_sd is 0 */
 };
 
 /*

@@ -25,4 +25,11 @@ double stats_t95(size_t df);
  */
 double stats_t80(size_t df);
 
+/*
+ * The 5th percentile of the chi-square distribution with df degrees of freedom (df >= 1):
+ * sd x sqrt(df / it) is the upper end of a one-sided 95 % confidence interval of a standard
+ * deviation sd estimated with df degrees of freedom.
+ */
+double stats_chi2_05(size_t df);
+
 #endif

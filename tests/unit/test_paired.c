@@ -33,8 +33,9 @@ static void pairing_removes_the_rounds_noise(void)
 	CHECK_NEAR(p.ci_high, 5 + half, 1e-9, "its upper end %.4f", p.ci_high);
 	CHECK(p.significant, "paired: significant");
 	CHECK(w.valid && !w.significant, "the same values unpaired (Welch) are not: the rounds' spread hides the change");
-	CHECK_NEAR(p.mde, (3.182 + 0.978) * sqrt(2.0 / 3.0) / 2, 1e-9,
-		   "mde = (t95 + t80 at 3 df) x sd / sqrt(4) = %.4f", p.mde);
+	CHECK_NEAR(p.mde, (3.182 + 0.978) * sqrt(2.0 / 3.0) * sqrt(3 / 0.3518) / 2, 1e-9,
+		   "mde = (t95 + t80 at 3 df) x sd x sqrt(3 / chi2(0.05, 3)) / sqrt(4) = %.4f: the sd at the upper "
+		   "end of its 95 %% interval", p.mde);
 }
 
 /* Noisy differences of both signs: not significant, and the detectable effect says how far off. */
@@ -48,7 +49,8 @@ static void noise_is_not_a_change(void)
 	CHECK_NEAR(p.diff_sd, sd, 1e-9, "their sample sd %.4f", p.diff_sd);
 	CHECK(!p.significant && p.ci_low < 0 && p.ci_high > 0, "the interval [%.2f, %.2f] holds 0: not significant",
 	      p.ci_low, p.ci_high);
-	CHECK_NEAR(p.mde, (4.303 + 1.061) * sd / sqrt(3.0), 1e-9, "mde at 2 df: %.3f, above the change seen", p.mde);
+	CHECK_NEAR(p.mde, (4.303 + 1.061) * sd * sqrt(2 / 0.1026) / sqrt(3.0), 1e-9,
+		   "mde at 2 df: %.3f, above the change seen", p.mde);
 	CHECK(p.mde > fabs(p.diff_mean), "the change seen is below what these rounds could detect");
 }
 
@@ -76,6 +78,10 @@ int main(void)
 	pairing_removes_the_rounds_noise();
 	noise_is_not_a_change();
 	edges();
+	CHECK(stats_chi2_05(1) == 0.00393 && stats_chi2_05(30) == 18.4927 &&
+	      fabs(stats_chi2_05(31) - 19.281) < 0.02 && fabs(stats_chi2_05(100) - 77.929) < 0.05,
+	      "chi-square's 5th percentile: the table to 30, Wilson and Hilferty beyond (31: %.3f, 100: %.3f)",
+	      stats_chi2_05(31), stats_chi2_05(100));
 	CHECK(stats_t80(1) == 1.376 && stats_t80(2) == 1.061 && stats_t80(30) == 0.854 && stats_t80(1000) > 0.8416,
 	      "t(0.80) table at df 1, 2, 30, and past it on the safe side of the normal's 0.8416");
 	return check_exit_status();
