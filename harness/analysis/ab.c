@@ -128,7 +128,7 @@ static void judge(struct ab_row *row, const struct ab_tolerance *tol)
 		return;
 	}
 	row->note = !p->valid ? AB_NOTE_TOO_FEW :
-		    nature == NATURE_TIMING && !(row->mde_pct <= row->tolerance_pct) ? AB_NOTE_UNDETECTABLE : AB_NOTE_NONE;
+		    !(row->mde_pct <= row->tolerance_pct) ? AB_NOTE_UNDETECTABLE : AB_NOTE_NONE;
 	row->gated = row->note == AB_NOTE_NONE;
 	if (!p->significant)
 		return;

@@ -3,10 +3,11 @@
  * round on one server, compared group by group (strategy, claim mode, workers, section,
  * sweep point) and metric by metric with the paired test of analysis/paired.h, each as its
  * nature in the metric table says: costs per job (work counted, which the machine's load
- * hardly moves) are held to a tolerance; timings (throughput, latency) only where these
- * rounds could have detected a change of their tolerance; outcomes by their guard
- * (duplicates, losses: any where the baseline had none). Pure computation, no I/O:
- * cli/cmd_ab.c runs and prints.
+ * hardly moves) and timings (throughput, latency) are held to their tolerances (5 %, 10 %)
+ * where these rounds could have detected a change of that size, and only there: a cost
+ * the load moves after all (the client's CPU time per job) is not gated, and says so;
+ * outcomes by their guard (duplicates, losses: any where the baseline had none). Pure
+ * computation, no I/O: cli/cmd_ab.c runs and prints.
  */
 #ifndef CLAIMBENCH_AB_H
 #define CLAIMBENCH_AB_H
@@ -41,7 +42,7 @@ enum ab_verdict {
 enum ab_note {
 	AB_NOTE_NONE,		/* judged as its nature says (an outcome no guard judges: shown, never gated) */
 	AB_NOTE_TOO_FEW,	/* a cost or timing known in fewer than 2 rounds on both sides: not tested, not gated */
-	AB_NOTE_UNDETECTABLE,	/* a timing whose detectable effect is beyond its tolerance: not gated */
+	AB_NOTE_UNDETECTABLE,	/* a cost or timing whose detectable effect is beyond its tolerance: not gated */
 };
 
 /* One metric of one group, its rounds paired. */

@@ -136,8 +136,8 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	for (i = 0; i < res->n_rows; i++)
 		if (res->rows[i].verdict == AB_REGRESSION)
 			print_regression(out, &res->rows[i]);
-	fprintf(out, "%zu regression%s (tolerances: costs %g%%, timings %g%% where these rounds detect that; new "
-		"duplicates or losses); %zu metric%s not gated\n", res->regressions, res->regressions == 1 ? "" : "s",
+	fprintf(out, "%zu regression%s (tolerances, where these rounds detect that much: costs %g%%, timings %g%%; "
+		"new duplicates or losses); %zu metric%s not gated\n", res->regressions, res->regressions == 1 ? "" : "s",
 		r->tol->cost_pct, r->tol->timing_pct, res->ungated, res->ungated == 1 ? "" : "s");
 	if (r->invocations[0] && r->invocations[1])
 		fprintf(out, "the runs: invocations %lld (baseline) and %lld (candidate) of the result store\n",

@@ -11,15 +11,15 @@ store=$dir/results.db
 
 start_test_server || { echo "not ok - a test PostgreSQL server starts"; exit 0; }
 
-# scenario FILE STRATEGY EXTRA [JOBS [KEY]]: a drain of JOBS (150) jobs of 1 ms by 2 workers with
-# the SQL strategy "probe" (seed 002's claim), EXTRA added to its claim's WHERE, KEY added to
-# the global section; the group runs STRATEGY.
+# scenario FILE STRATEGY EXTRA [JOBS [KEY]]: a drain of JOBS (150) jobs of 1 ms by 1 worker
+# (costs without contention) with the SQL strategy "probe" (seed 002's claim), EXTRA added to
+# its claim's WHERE, KEY added to the global section; the group runs STRATEGY.
 scenario() {
 	cat >"$1" <<INI
 [global]
 jobs = ${4:-150}
 work-ms = 1
-workers = 2
+workers = 1
 ${5:-}
 
 [strategy probe]
@@ -52,7 +52,7 @@ ab "$dir/base.ini" "$dir/base.ini" --rounds 2 --format json >"$dir/same.json" 2>
 status=$?
 check "identical scenarios: exit 0 (got $status)" test "$status" -eq 0
 check_jq "$dir/same.json" '.rounds == 2 and .regressions == 0 and .tolerances.cost_pct == 5 and
-	([.comparisons[] | select(.strategy == "probe" and .claim_mode == "flip" and .workers == 2)] | length) > 5' \
+	([.comparisons[] | select(.strategy == "probe" and .claim_mode == "flip" and .workers == 1)] | length) > 5' \
 	"--format json: 2 rounds, no regression, the group's metrics compared"
 check_jq "$dir/same.json" '.comparisons[] | select(.metric == "duplicates") | .nature == "outcome" and .verdict == "~"' \
 	"duplicates: an outcome, none on either side"
@@ -68,17 +68,17 @@ check "the store holds the 4 runs" eval \
 	'[ "$("$CLAIMBENCH" history --results "$store" | grep -c " probe ")" -eq 4 ]'
 
 # ---- a claim that does clearly more work per job: a regression, through a cost ----
-ab "$dir/base.ini" "$dir/scan.ini" --rounds 2 >"$dir/scan.out" 2>"$dir/scan.err"
+ab "$dir/base.ini" "$dir/scan.ini" --rounds 3 >"$dir/scan.out" 2>"$dir/scan.err"
 status=$?
 check "a claim scanning the table in every claim: exit 1 (got $status)" test "$status" -eq 1
 check "the cost that caught it is named, with its change and interval" \
-	grep -Eq '^REGRESSION: probe flip 2 workers in \[drain\], costs\.rows_examined_per_job .* \(\+[0-9.]+%, 95% interval \[\+[0-9.]+%, \+[0-9.]+%\]\): a cost beyond its 5% tolerance$' \
+	grep -Eq '^REGRESSION: probe flip 1 worker in \[drain\], costs\.rows_examined_per_job .* \(\+[0-9.]+%, 95% interval \[\+[0-9.]+%, \+[0-9.]+%\]\): a cost beyond its 5% tolerance$' \
 	"$dir/scan.out"
 check "in the table: rows examined a cost, REGRESSION; statements per job unchanged (~)" eval \
 	'grep -Eq "^  costs\.rows_examined_per_job +cost .* REGRESSION$" "$dir/scan.out" &&
 	 grep -Eq "^  costs\.statements_per_job +cost .* ~ +\[" "$dir/scan.out"'
 check "--tolerance above the change lets it pass (exit 0)" eval \
-	'ab "$dir/base.ini" "$dir/scan.ini" --rounds 2 --tolerance 100 >/dev/null 2>&1'
+	'ab "$dir/base.ini" "$dir/scan.ini" --rounds 3 --tolerance 100 >/dev/null 2>&1'
 
 # ---- different strategies: not comparable, found after the first round ----
 "$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/base.ini" "$dir/other.ini" --rounds 3 >/dev/null 2>"$dir/other.err"
@@ -86,8 +86,8 @@ status=$?
 check "different strategies: not comparable (exit 2, got $status)" test "$status" -eq 2
 check "the groups of one side only are named" eval \
 	'grep -q "do not run the same groups" "$dir/other.err" &&
-	 grep -q "^  only in the baseline: probe flip 2 workers in \[drain\]$" "$dir/other.err" &&
-	 grep -q "^  only in the candidate: skip-locked flip 2 workers in \[drain\]$" "$dir/other.err"'
+	 grep -q "^  only in the baseline: probe flip 1 worker in \[drain\]$" "$dir/other.err" &&
+	 grep -q "^  only in the candidate: skip-locked flip 1 worker in \[drain\]$" "$dir/other.err"'
 check "refused after the first round, the second not run" eval '! grep -q "round 2" "$dir/other.err"'
 
 # ---- a timed run that ran out of jobs: not comparable ----

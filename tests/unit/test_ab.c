@@ -84,6 +84,25 @@ static void cost_regression(void)
 	ab_result_free(&r);
 }
 
+/* The same +8 % of a cost with the rounds' differences 4.5, 4, 3.5: significant, but not detectable within 5 %. */
+static void noisy_cost(void)
+{
+	const double thru[] = { 100, 100, 100 }, buf[] = { 50, 50.5, 49.5 }, buf_c[] = { 54.5, 54.5, 53 };
+	struct side_runs base, cand;
+	struct ab_result r;
+	const struct ab_row *cost;
+
+	fill(&base, "probe", thru, buf, 0);
+	fill(&cand, "probe", thru, buf_c, 0);
+	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
+	cost = row_of(&r, "costs.buffers_hit_per_job");
+	check_need(cost != NULL, "the row of buffers");
+	CHECK(cost->paired.significant && cost->change_pct > 5, "+8 %%, significant");
+	CHECK(cost->note == AB_NOTE_UNDETECTABLE && !cost->gated && cost->verdict == AB_WORSE && r.regressions == 0,
+	      "but a cost as noisy as that (detectable %.0f %%) is not gated: worse, no regression", cost->mde_pct);
+	ab_result_free(&r);
+}
+
 /* A cost 3 % up: worse, within tolerance; a timing as steady as a cost: gated. */
 static void within_tolerance(void)
 {
@@ -159,6 +178,7 @@ static void too_few(void)
 int main(void)
 {
 	cost_regression();
+	noisy_cost();
 	within_tolerance();
 	outcomes_groups_dry();
 	too_few();
