@@ -66,11 +66,11 @@ static int apply_option(int code, const char *value, void *ctx, char *err, size_
 
 	switch (code) {
 	case OPT_ROUNDS:
-		return parse_long("--rounds", value, 2, AB_ROUNDS_MAX, &a->rounds, err, errlen);
+		return parse_long("rounds", value, 2, AB_ROUNDS_MAX, &a->rounds, err, errlen);
 	case OPT_TOLERANCE:
-		return parse_double("--tolerance", value, 0, 100, &a->tol.cost_pct, err, errlen);
+		return parse_double("tolerance", value, 0, 100, &a->tol.cost_pct, err, errlen);
 	case OPT_TIMING_TOLERANCE:
-		return parse_double("--timing-tolerance", value, 0, 100, &a->tol.timing_pct, err, errlen);
+		return parse_double("timing-tolerance", value, 0, 100, &a->tol.timing_pct, err, errlen);
 	case OPT_DB:
 		a->db = value;
 		return 0;
@@ -78,7 +78,7 @@ static int apply_option(int code, const char *value, void *ctx, char *err, size_
 		a->results = value;
 		return 0;
 	case OPT_FORMAT:
-		word = parse_word("--format", value, compare_formats, err, errlen);
+		word = parse_word("format", value, compare_formats, err, errlen);
 		a->format = word;
 		return word < 0 ? -1 : 0;
 	}

@@ -99,13 +99,16 @@ check "each side's dry runs are named, and nothing compared" eval \
 	 grep -q "nothing compared" "$dir/dry.err" && ! grep -q "round 2" "$dir/dry.err"'
 
 # ---- bad command lines ----
-expect_exit 2 'claimbench ab: baseline .*/missing.ini: .*missing.ini' "a missing baseline file" \
+expect_exit 2 'claimbench ab: baseline .*/missing.ini: .*/missing.ini: cannot read the scenario' "a missing baseline file" \
 	ab "$dir/missing.ini" "$dir/base.ini"
-expect_exit 2 'claimbench ab: candidate .*/missing.ini: .*missing.ini' "a missing candidate file" \
+expect_exit 2 'claimbench ab: candidate .*/missing.ini: .*/missing.ini: cannot read the scenario' "a missing candidate file" \
 	ab "$dir/base.ini" "$dir/missing.ini"
-expect_exit 2 '--rounds: expected a whole number from 2 to 100, got "1"' "--rounds 1: a paired test needs 2" \
+printf '[global]\njobs = many\n' >"$dir/bad.ini"
+expect_exit 2 'claimbench ab: candidate .*/bad.ini: .*/bad.ini:2: jobs = many: --jobs: expected a whole number' \
+	"a bad scenario line: its file and line" ab "$dir/base.ini" "$dir/bad.ini"
+expect_exit 2 'claimbench ab: --rounds: expected a whole number from 2 to 100, got "1"' "--rounds 1: a paired test needs 2" \
 	ab "$dir/base.ini" "$dir/base.ini" --rounds 1
-expect_exit 2 '--tolerance: expected a number from 0 to 100, got "-5"' "--tolerance -5" \
+expect_exit 2 'claimbench ab: --tolerance: expected a number from 0 to 100, got "-5"' "--tolerance -5" \
 	ab "$dir/base.ini" "$dir/base.ini" --tolerance -5
 expect_exit 2 'expected BASELINE.ini and CANDIDATE.ini, got 1 argument' "one scenario only" ab "$dir/base.ini"
 check "--help says what the exits mean" eval '"$CLAIMBENCH" ab --help | grep -q "Exit status: 0 no regression, 1 a regression"'
