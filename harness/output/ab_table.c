@@ -132,7 +132,8 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	putc('\n', out);
 	fputs("change: the mean of the rounds' paired differences, ~ where its 95% interval holds 0 (paired t);\n"
 	      "+-sd: each side's spread over the rounds, % of its mean; mde: the smallest change these rounds\n"
-	      "detect 80% of the time\n", out);
+	      "detect 80% of the time, their noise taken at the top of its 95% interval; a cost or timing is\n"
+	      "gated only where its mde is within its tolerance (docs/ci.md)\n", out);
 	for (i = 0; i < res->n_rows; i++)
 		if (res->rows[i].verdict == AB_REGRESSION)
 			print_regression(out, &res->rows[i]);
