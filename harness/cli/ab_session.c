@@ -8,9 +8,6 @@
 #include "engine/signals.h"
 #include "generated/version.h"
 
-/* Host name of the machine, for the store. */
-static char host[256] = "unknown";
-
 /* Whether optional texts a and b are equal, NULL equal only to NULL. */
 static bool same_text(const char *a, const char *b)
 {
@@ -40,8 +37,8 @@ static int check_database(struct ab_session *s, char *err, size_t errlen)
 }
 
 /* Allocates side's room for rounds rounds of its runs and fills its store context. 0, or -1 with err. */
-static int prepare_side(struct ab_session_side *side, const struct backend_ops *db, struct store *store,
-			size_t rounds, char *err, size_t errlen)
+static int prepare_side(struct ab_session_side *side, const struct ab_session *s, size_t rounds, char *err,
+			size_t errlen)
 {
 	struct run_invocation *inv = side->inv;
 
@@ -54,10 +51,10 @@ static int prepare_side(struct ab_session_side *side, const struct backend_ops *
 	}
 	side->result.version = CLAIMBENCH_VERSION;
 	side->result.scenario = inv->groups[0].scenario;
-	side->result.backend = db->name;
+	side->result.backend = s->db->name;
 	side->result.seed = inv->groups[0].seed;
-	side->rs = (struct run_session){ .report = &side->result, .store = store };
-	side->rs.ctx = (struct store_context){ .host = host, .version = CLAIMBENCH_VERSION,
+	side->rs = (struct run_session){ .report = &side->result, .store = s->store };
+	side->rs.ctx = (struct store_context){ .host = s->host, .version = CLAIMBENCH_VERSION,
 					       .git_revision = CLAIMBENCH_GIT_REVISION,
 					       .scenario_text = inv->has_scenario ? inv->scenario.text : inv->command_line };
 	return 0;
@@ -105,11 +102,12 @@ int ab_session_open(struct ab_session *s, struct run_invocation *base, struct ru
 	}
 	if (store_open(base->settings.results, &s->store, err, errlen) < 0)
 		return EXIT_ENVIRONMENT;
-	gethostname(host, sizeof(host) - 1);
+	snprintf(s->host, sizeof(s->host), "unknown");
+	gethostname(s->host, sizeof(s->host) - 1);
 	if (signals_install(err, errlen) < 0)
 		return EXIT_ENVIRONMENT;
 	for (int i = 0; i < 2; i++)
-		if (prepare_side(&s->sides[i], s->db, s->store, rounds, err, errlen) < 0)
+		if (prepare_side(&s->sides[i], s, rounds, err, errlen) < 0)
 			return EXIT_ENVIRONMENT;
 	if (open_database(s, err, errlen) < 0)
 		return EXIT_ENVIRONMENT;
