@@ -10,6 +10,7 @@
 
 #include "analysis/compare.h"
 #include "base/text.h"
+#include "plugin/sql_strategy.h"
 
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */
 #define TOLERANCE_SLACK 1e-9
@@ -123,6 +124,46 @@ static const char *param_value(const struct run_result *r, const char *name)
 	return NULL;
 }
 
+/* True when parameter name is the SQL of a strategy defined in SQL: "claim-sql", "complete-sql", "fail-sql". */
+static bool defined_sql(const char *name)
+{
+	char key[32];
+
+	for (int role = 0; role < SQL_ROLE_COUNT; role++) {
+		snprintf(key, sizeof(key), "%s-sql", sql_role_key(role));
+		if (strcmp(name, key) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool compare_run_ran_dry(const struct run_result *r)
+{
+	return r->metrics.dry.ran_dry == 1;
+}
+
+/* Counts the runs of each side that ran dry into out, and keeps the first. */
+static void count_dry(const struct run_result *base, size_t n_base, const struct run_result *cand, size_t n_cand,
+		      struct compare_result *out)
+{
+	const struct run_result *sides[2] = { base, cand };
+	size_t n[2] = { n_base, n_cand };
+
+	out->first_dry.side = -1;
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; i < n[side]; i++) {
+			if (!compare_run_ran_dry(&sides[side][i]))
+				continue;
+			if (!out->dry_runs[0] && !out->dry_runs[1])
+				out->first_dry = (struct compare_dry_run){
+					.side = side, .group = group_of(&sides[side][i]), .repeat = sides[side][i].repeat,
+					.at_s = sides[side][i].metrics.dry.at_s, .duration_s = sides[side][i].duration_s,
+				};
+			out->dry_runs[side]++;
+		}
+	}
+}
+
 /* True when out already holds a diff of parameter name. */
 static bool diff_known(const struct compare_result *out, const char *name)
 {
@@ -152,8 +193,8 @@ static int find_diffs(const struct run_result *b, const struct run_result *c, co
 		out->diffs = grown;
 		d = &out->diffs[out->n_diffs++];
 		*d = (struct compare_param_diff){ .group = *g, .name = b->params[i].name, .base_value = b->params[i].value,
-						  .cand_value = value,
-						  .allowed = text_list_has(scope->allowed_diffs, b->params[i].name) };
+						  .cand_value = value, .sql = defined_sql(b->params[i].name) };
+		d->allowed = d->sql || text_list_has(scope->allowed_diffs, b->params[i].name);
 		out->refused_diffs += !d->allowed;
 	}
 	return 0;
@@ -334,6 +375,7 @@ int compare_runs(const struct run_result *all_base, size_t n_all_base, const str
 		goto fail;
 	out->runs_in_scope[0] = n_base;
 	out->runs_in_scope[1] = n_cand;
+	count_dry(base, n_base, cand, n_cand, out);
 	/* Upper bounds (+ 1: no allocation of size 0): every baseline run its own group, every run alone. */
 	buf = malloc(((n_base > n_cand ? n_base : n_cand) + 1) * sizeof(*buf));
 	out->rows = calloc(n_base * metric_table_len + 1, sizeof(*out->rows));

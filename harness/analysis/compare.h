@@ -92,7 +92,18 @@ struct compare_param_diff {
 	const char *name;		/* the parameter, e.g. "work-ms" (points into the caller's runs) */
 	const char *base_value;		/* its value in the baseline (points into the caller's runs) */
 	const char *cand_value;		/* its value in the candidate (points into the caller's runs) */
-	bool allowed;			/* named in the scope's allowed_diffs */
+	bool allowed;			/* named in the scope's allowed_diffs, or the SQL of a strategy defined in SQL */
+	bool sql;			/* the SQL a strategy defined in SQL ran ("claim-sql" ...): the very change
+					 * compared, shown and allowed */
+};
+
+/* A run that ran dry, as compare says it. */
+struct compare_dry_run {
+	int side;			/* 0 the baseline, 1 the candidate, -1 none */
+	struct compare_group group;	/* its group */
+	int repeat;			/* its repetition */
+	double at_s;			/* when it ran out of jobs, s after its start */
+	double duration_s;		/* its duration */
 };
 
 /* Everything compare_runs found; release with compare_result_free. */
@@ -107,7 +118,13 @@ struct compare_result {
 	size_t refused_diffs;			/* diffs not allowed: the workloads differ, the verdicts mean nothing */
 	size_t runs_in_scope[2];		/* the baseline's and the candidate's runs the scope took */
 	bool untested;				/* a compared group has fewer than 2 runs on a side: no significance */
+	size_t dry_runs[2];			/* the baseline's and the candidate's runs in scope that ran dry
+						 * (dry.ran_dry): their throughput is not the strategy's, no gate */
+	struct compare_dry_run first_dry;	/* the first of them, the baseline's first; side -1 when none */
 };
+
+/* Whether run r ran out of jobs before its end (dry.ran_dry): a comparison must not gate on it. */
+bool compare_run_ran_dry(const struct run_result *r);
 
 /*
  * Welch's t-test on two summaries. Invalid (valid false) when either has fewer than 2
@@ -129,7 +146,8 @@ struct compare_group compare_group_of(const struct run_result *r);
  * existed) is not compared. A guarded metric beyond its tolerance is a regression when
  * the change is significant, or when significance cannot be tested (a side with one run);
  * duplicates and losses where the baseline had none are a regression at once: they are
- * facts, not noise. out's names point into base and cand, which must outlive it.
+ * facts, not noise. A strategy defined in SQL is compared by name: its SQL's difference
+ * ("claim-sql" ...) is allowed and shown. Runs that ran dry are counted in dry_runs. out's names point into base and cand, which must outlive it.
  * 0, or -1 when out of memory (out left empty).
  */
 int compare_runs(const struct run_result *base, size_t n_base, const struct run_result *cand, size_t n_cand,

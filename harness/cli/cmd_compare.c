@@ -17,6 +17,7 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
 #include "output/compare_print.h"
 #include "output/results_read.h"
@@ -74,10 +75,20 @@ static int parse_side(struct side *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* True when name is a stored run parameter: a command's run option or a strategy's option. */
+/*
+ * True when name is a stored run parameter, as `show` lists them: a command's run option,
+ * a strategy's option, or the SQL of a strategy defined in SQL ("claim-sql" ...).
+ */
 static bool run_parameter(const char *name)
 {
 	const struct option_def *o = option_find(command_options, name);
+	char key[32];
+
+	for (int role = 0; role < SQL_ROLE_COUNT; role++) {
+		snprintf(key, sizeof(key), "%s-sql", sql_role_key(role));
+		if (strcmp(name, key) == 0)
+			return true;
+	}
 
 	if (o && o->place == OPTION_IN_RUN && !(o->flags & OPTION_NOT_STORED))
 		return true;
@@ -273,6 +284,21 @@ static void print_refused_diffs(const struct compare_result *res)
 	fputs(", or pick runs of one workload.\n", stderr);
 }
 
+/* Says which runs ran out of jobs before their end, and why compare will not gate on them. */
+static void print_dry_runs(const struct compare_args *a, const struct compare_result *res)
+{
+	const struct compare_dry_run *d = &res->first_dry;
+	char strategy[48];
+
+	text_clean(strategy, sizeof(strategy), d->group.strategy, SIZE_MAX);
+	fprintf(stderr, "claimbench compare: %zu run%s of the baseline and %zu of the candidate ran out of jobs before "
+			"their end; the first, the %s's %s %s x%d #%d, %.2f s into its %g s\n",
+		res->dry_runs[0], res->dry_runs[0] == 1 ? "" : "s", res->dry_runs[1], a->sides[d->side].label, strategy,
+		d->group.claim_mode ? d->group.claim_mode : "", d->group.workers, d->repeat, d->at_s, d->duration_s);
+	fputs("A run that ran dry measured the backlog's size as much as the strategy: its figures are not gated. Give "
+	      "it more --jobs or a shorter --duration.\n", stderr);
+}
+
 /*
  * True, after saying why on stderr, when res must not be shown as verdicts: a side with no
  * run in scope, the workloads differ, or no group is on both sides.
@@ -288,6 +314,10 @@ static bool refuse(const struct compare_args *a, const struct compare_result *re
 	}
 	if (res->refused_diffs) {
 		print_refused_diffs(res);
+		return true;
+	}
+	if (res->dry_runs[0] || res->dry_runs[1]) {
+		print_dry_runs(a, res);
 		return true;
 	}
 	if (!res->n_rows) {

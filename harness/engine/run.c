@@ -502,6 +502,10 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	    keep_diagnostics(m, pressure, label, out, err, errlen) < 0)
 		goto out_free;
 	monitor_report_unstruck(m, label);
+	if (out->metrics.dry.ran_dry == 1)
+		fprintf(stderr, "claimbench: %s: ran out of jobs %.2f s into its %g s; %llu claims came back empty after; its "
+			"throughput is over the time jobs were there\n", label, out->metrics.dry.at_s, s->cfg->duration_s,
+			(unsigned long long)out->metrics.dry.empty_after);
 	out->complete = !report_aborts(m, label) && !run_stopping(s) && have_final;
 	if (out->metrics.ledger_mismatches)
 		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",

@@ -307,7 +307,8 @@ const struct metric metric_table[] = {
 	  NATURE_COST },
 	{ DBL("costs.cpu_us_per_job", "cpu_us_per_job", costs.cpu_us_per_job),
 	  NO_CELL, false, LOWER_IS_BETTER, GUARD_NONE,
-	  "the worker threads' CPU time (SQLite's engine inside them included), microseconds per job", NATURE_COST },
+	  "the worker threads' CPU time (SQLite's engine inside them included), microseconds per job: a time, which the "
+	  "machine's load moves", NATURE_TIMING },
 	{ FLAG("costs.database_wide", "costs_database_wide", costs.database_wide), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "PostgreSQL: 1 when buffers and WAL are whole-database deltas (no pg_stat_statements for the "
 	  "workers alone), 0 when the workers' statements' own", NATURE_OUTCOME },

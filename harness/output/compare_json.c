@@ -99,7 +99,8 @@ static json_object *json_diffs(const struct compare_result *res)
 		}
 		if (json_put(obj, "name", json_object_new_string(res->diffs[i].name)) < 0 ||
 		    json_put(obj, "baseline", json_object_new_string(res->diffs[i].base_value)) < 0 ||
-		    json_put(obj, "candidate", json_object_new_string(res->diffs[i].cand_value)) < 0)
+		    json_put(obj, "candidate", json_object_new_string(res->diffs[i].cand_value)) < 0 ||
+		    json_put(obj, "sql", json_object_new_boolean(res->diffs[i].sql)) < 0)
 			goto fail;
 	}
 	return arr;

@@ -90,12 +90,27 @@ static bool same_group(const struct compare_group *a, const struct compare_group
 	       a->section == b->section && a->sweep == b->sweep;
 }
 
-/* Prints the differences in the runs' parameters that --allow-diff allowed. */
+/* Prints the SQL of a strategy defined in SQL that changed between the sides, both versions whole (to 400 bytes). */
+static void print_sql_diff(FILE *out, const struct compare_param_diff *d)
+{
+	char base[400], cand[400], strategy[48];
+
+	text_clean(base, sizeof(base), d->base_value, SIZE_MAX);
+	text_clean(cand, sizeof(cand), d->cand_value, SIZE_MAX);
+	text_clean(strategy, sizeof(strategy), d->group.strategy, SIZE_MAX);
+	fprintf(out, "changed SQL: %s of %s\n  baseline:  %s\n  candidate: %s\n", d->name, strategy, base, cand);
+}
+
+/* Prints the differences in the runs' parameters that were allowed: --allow-diff's, and changed SQL. */
 static void print_allowed_diffs(FILE *out, const struct compare_result *res)
 {
 	char base[64], cand[64];
 
 	for (size_t i = 0; i < res->n_diffs; i++) {
+		if (res->diffs[i].sql) {
+			print_sql_diff(out, &res->diffs[i]);
+			continue;
+		}
 		text_clean(base, sizeof(base), res->diffs[i].base_value, SIZE_MAX);
 		text_clean(cand, sizeof(cand), res->diffs[i].cand_value, SIZE_MAX);
 		fprintf(out, "allowed difference: %s %s -> %s\n", res->diffs[i].name, base, cand);
