@@ -156,7 +156,7 @@ static void count_dry(const struct run_result *base, size_t n_base, const struct
 				continue;
 			if (!out->dry_runs[0] && !out->dry_runs[1])
 				out->first_dry = (struct compare_dry_run){
-					.side = side, .group = group_of(&sides[side][i]), .repeat = sides[side][i].repeat,
+					.side = side, .group = compare_group_of(&sides[side][i]), .repeat = sides[side][i].repeat,
 					.at_s = sides[side][i].metrics.dry.at_s, .duration_s = sides[side][i].duration_s,
 				};
 			out->dry_runs[side]++;
