@@ -11,13 +11,13 @@ store=$dir/results.db
 
 start_test_server || { echo "not ok - a test PostgreSQL server starts"; exit 0; }
 
-# scenario FILE STRATEGY EXTRA [JOBS [KEY]]: a drain of JOBS (150) jobs of 1 ms by 1 worker
+# scenario FILE STRATEGY EXTRA [JOBS [KEY]]: a drain of JOBS (100) jobs of 1 ms by 1 worker
 # (costs without contention) with the SQL strategy "probe" (seed 002's claim), EXTRA added to
 # its claim's WHERE, KEY added to the global section; the group runs STRATEGY.
 scenario() {
 	cat >"$1" <<INI
 [global]
-jobs = ${4:-150}
+jobs = ${4:-100}
 work-ms = 1
 workers = 1
 ${5:-}
@@ -77,8 +77,6 @@ check "the cost that caught it is named, with its change and interval" \
 check "in the table: rows examined a cost, REGRESSION; statements per job unchanged (~)" eval \
 	'grep -Eq "^  costs\.rows_examined_per_job +cost .* REGRESSION$" "$dir/scan.out" &&
 	 grep -Eq "^  costs\.statements_per_job +cost .* ~ +\[" "$dir/scan.out"'
-check "--tolerance above the change lets it pass (exit 0)" eval \
-	'ab "$dir/base.ini" "$dir/scan.ini" --rounds 3 --tolerance 100 >/dev/null 2>&1'
 
 # ---- different strategies: not comparable, found after the first round ----
 "$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/base.ini" "$dir/other.ini" --rounds 3 >/dev/null 2>"$dir/other.err"
