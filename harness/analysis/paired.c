@@ -1,3 +1,4 @@
+/* The paired comparison of paired.h: Student's t on the rounds' differences. */
 #include <math.h>
 
 #include "analysis/paired.h"

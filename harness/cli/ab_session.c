@@ -1,3 +1,4 @@
+/* The runs of `claimbench ab` (ab_session.h): one database, two invocations in turn. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,10 @@ static int prepare_side(struct ab_session_side *side, const struct ab_session *s
 			size_t errlen)
 {
 	struct run_invocation *inv = side->inv;
+	size_t runs = count_runs(inv) * rounds;
 
-	side->capacity = count_runs(inv) * rounds;
-	side->result.results = calloc(side->capacity + 1, sizeof(*side->result.results));
-	side->round = calloc(side->capacity + 1, sizeof(*side->round));
+	side->result.results = calloc(runs + 1, sizeof(*side->result.results));
+	side->round = calloc(runs + 1, sizeof(*side->round));
 	if (!side->result.results || !side->round) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

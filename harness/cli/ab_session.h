@@ -21,8 +21,7 @@ struct ab_session_side {
 	const char *label;		/* "baseline" or "candidate", for messages */
 	struct run_invocation *inv;	/* its parsed scenario (the caller's) */
 	struct invocation_result result; /* its runs, every round's, in order (results owned) */
-	size_t *round;			/* round[i]: the round of result.results[i], from 0 (owned) */
-	size_t capacity;		/* runs result.results and round have room for */
+	size_t *round;			/* round[i]: the round of result.results[i], from 0 (owned); room for every round's runs */
 	struct run_session rs;		/* its invocation in the result store */
 };
 
