@@ -107,12 +107,13 @@ const struct command commands[] = {
 			 "  --tolerance PCT          a cost per job (work counted, not timed) worse by more than\n"
 			 "                           this, significantly, is a regression (default 5)\n"
 			 "  --timing-tolerance PCT   the same for a timing: throughput, latency, makespan (default 10)\n"
-			 "  A cost or timing is judged only where its detectable effect is within its tolerance:\n"
-			 "  where these rounds could have told such a change from noise; the others are shown and\n"
-			 "  marked not gated.\n"
 			 "  --db CONNINFO            the database both run on (run's --db); default: a throwaway\n"
 			 "  --results PATH           the result store (default results/claimbench.db)\n"
-			 "  --format table|json      the verdicts as a table (default) or one JSON object\n",
+			 "  --format table|json      the verdicts as a table (default) or one JSON object\n"
+			 "\n"
+			 "A cost or timing is judged only where its detectable effect is within its tolerance, where\n"
+			 "these rounds could have told such a change from noise; the others are shown, marked not\n"
+			 "gated. docs/ci.md has a CI job and the rounds a 2-core runner needs.\n",
 		.tail = "Verdicts: ~ no significant change; better; worse (significant, within its tolerance or not\n"
 			"gated); REGRESSION: a gated cost beyond --tolerance or timing beyond --timing-tolerance,\n"
 			"significantly so; duplicates or lost jobs where the baseline had none.\n"
