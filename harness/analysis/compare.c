@@ -74,16 +74,14 @@ static bool same_optional(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* True when run r belongs to group g. */
-static bool in_group(const struct run_result *r, const struct compare_group *g)
+bool compare_in_group(const struct run_result *r, const struct compare_group *g)
 {
 	return r->workers == g->workers && same_name(r->strategy, g->strategy) &&
 	       same_name(r->claim_mode, g->claim_mode) && same_optional(r->group, g->section) &&
 	       same_optional(r->sweep, g->sweep);
 }
 
-/* The group of run r. */
-static struct compare_group group_of(const struct run_result *r)
+struct compare_group compare_group_of(const struct run_result *r)
 {
 	return (struct compare_group){ .strategy = r->strategy, .claim_mode = r->claim_mode, .workers = r->workers,
 				       .section = r->group, .sweep = r->sweep };
@@ -158,7 +156,7 @@ static void count_dry(const struct run_result *base, size_t n_base, const struct
 				continue;
 			if (!out->dry_runs[0] && !out->dry_runs[1])
 				out->first_dry = (struct compare_dry_run){
-					.side = side, .group = group_of(&sides[side][i]), .repeat = sides[side][i].repeat,
+					.side = side, .group = compare_group_of(&sides[side][i]), .repeat = sides[side][i].repeat,
 					.at_s = sides[side][i].metrics.dry.at_s, .duration_s = sides[side][i].duration_s,
 				};
 			out->dry_runs[side]++;
@@ -212,7 +210,7 @@ static int group_diffs(const struct run_result *first_base, const struct run_res
 		       const struct compare_group *g, const struct compare_scope *scope, struct compare_result *out)
 {
 	for (size_t i = 0; i < n_cand; i++)
-		if (in_group(&cand[i], g) && find_diffs(first_base, &cand[i], g, scope, out) < 0)
+		if (compare_in_group(&cand[i], g) && find_diffs(first_base, &cand[i], g, scope, out) < 0)
 			return -1;
 	return 0;
 }
@@ -220,11 +218,11 @@ static int group_diffs(const struct run_result *first_base, const struct run_res
 /* True when runs[i] is the first of runs in its group. */
 static bool first_of_group(const struct run_result *runs, size_t i)
 {
-	struct compare_group g = group_of(&runs[i]);
+	struct compare_group g = compare_group_of(&runs[i]);
 	size_t j;
 
 	for (j = 0; j < i; j++)
-		if (in_group(&runs[j], &g))
+		if (compare_in_group(&runs[j], &g))
 			return false;
 	return true;
 }
@@ -235,7 +233,7 @@ static size_t count_group(const struct run_result *runs, size_t n, const struct 
 	size_t i, count = 0;
 
 	for (i = 0; i < n; i++)
-		count += in_group(&runs[i], g);
+		count += compare_in_group(&runs[i], g);
 	return count;
 }
 
@@ -248,7 +246,7 @@ static struct stats_summary summarize_group(const struct run_result *runs, size_
 
 	for (i = 0; i < n; i++) {
 		v = metric_get(m, &runs[i].metrics);
-		if (in_group(&runs[i], g) && isfinite(v))
+		if (compare_in_group(&runs[i], g) && isfinite(v))
 			buf[used++] = v;
 	}
 	return stats_summarize(buf, used);
@@ -392,7 +390,7 @@ int compare_runs(const struct run_result *all_base, size_t n_all_base, const str
 	for (i = 0; i < n_base; i++) {
 		if (!first_of_group(base, i))
 			continue;
-		g = group_of(&base[i]);
+		g = compare_group_of(&base[i]);
 		if (!count_group(cand, n_cand, &g)) {
 			add_lone(out, &g, SIDE_BASELINE, count_group(base, n_base, &g));
 			continue;
@@ -402,7 +400,7 @@ int compare_runs(const struct run_result *all_base, size_t n_all_base, const str
 		compare_one_group(base, n_base, cand, n_cand, &g, tol, buf, out);
 	}
 	for (i = 0; i < n_cand; i++) {
-		g = group_of(&cand[i]);
+		g = compare_group_of(&cand[i]);
 		if (first_of_group(cand, i) && !count_group(base, n_base, &g))
 			add_lone(out, &g, SIDE_CANDIDATE, count_group(cand, n_cand, &g));
 	}

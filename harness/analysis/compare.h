@@ -133,6 +133,12 @@ bool compare_run_ran_dry(const struct run_result *r);
  */
 struct welch_result compare_welch(const struct stats_summary *base, const struct stats_summary *cand);
 
+/* True when run r belongs to group g. */
+bool compare_in_group(const struct run_result *r, const struct compare_group *g);
+
+/* The group of run r; its names point into r. */
+struct compare_group compare_group_of(const struct run_result *r);
+
 /*
  * Compares the n_cand runs cand against the n_base runs base, those in scope, under
  * tolerance tol, into out (zeroed first). A parameter that both sides' runs of a group

@@ -18,4 +18,18 @@ struct stats_summary stats_summarize(const double *x, size_t n);
 /* The two-sided 95 % critical value of Student's t with df degrees of freedom (df >= 1). */
 double stats_t95(size_t df);
 
+/*
+ * The 80th percentile of Student's t with df degrees of freedom (df >= 1): what a true
+ * effect's estimate must clear, beyond stats_t95, to be found significant 80 % of the time
+ * (the power of a minimum detectable effect).
+ */
+double stats_t80(size_t df);
+
+/*
+ * The 5th percentile of the chi-square distribution with df degrees of freedom (df >= 1):
+ * sd x sqrt(df / it) is the upper end of a one-sided 95 % confidence interval of a standard
+ * deviation sd estimated with df degrees of freedom.
+ */
+double stats_chi2_05(size_t df);
+
 #endif

@@ -14,6 +14,7 @@
 #include "cli/invocation.h"
 #include "cli/option_run.h"
 #include "cli/commands.h"
+#include "cli/run_steps.h"
 #include "output/results_print.h"
 #include "plugin/guard.h"
 #include "guarded/guarded_run.h"
@@ -41,7 +42,7 @@ static bool verify_failed(const struct invocation_result *r)
  * Fills the report's header: server version, settings, start time. 0, or -1 with err
  * when the server is unreachable.
  */
-static int describe_server(struct invocation_result *r, const struct backend_ops *db, const char *target,
+int describe_server(struct invocation_result *r, const struct backend_ops *db, const char *target,
 			   const struct db_options *opts, char *err, size_t errlen)
 {
 	struct db_conn *conn;
@@ -63,16 +64,6 @@ static int describe_server(struct invocation_result *r, const struct backend_ops
 	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	return 0;
 }
-
-/* What the runs of one invocation share besides the report. */
-struct run_session {
-	struct invocation_result *report;		/* where results accumulate */
-	struct store *store;		/* the result store */
-	struct store_session stored;	/* the invocation's row in the store */
-	struct store_context ctx;	/* host, version, revision, scenario text */
-	size_t unstored;		/* runs the store refused */
-	char store_error[1024];		/* why it refused the first of them */
-};
 
 /*
  * Runs the s-th strategy of cfg, or its s-th guard in a guarded workload, at workers into
@@ -134,7 +125,7 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
  * scenario's error. EXIT_DONE, or EXIT_USAGE with err ("FILE:LINE: claim of strategy
  * NAME: ...") or EXIT_ENVIRONMENT with err.
  */
-static int check_defined_statements(const struct run_invocation *inv, struct run_plan *plan, char *err,
+int check_defined_statements(const struct run_invocation *inv, struct run_plan *plan, char *err,
 				    size_t errlen)
 {
 	for (size_t d = 0; d < inv->strategies.n; d++) {
@@ -164,7 +155,7 @@ static int check_defined_statements(const struct run_invocation *inv, struct run
 }
 
 /* Runs every group of inv on one database. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT. */
-static int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct run_session *rs)
+int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct run_session *rs)
 {
 	int status = EXIT_DONE;
 
@@ -261,7 +252,7 @@ static void announce_stored(const struct invocation_result *r, const char *path)
 }
 
 /* The number of runs inv asks for. */
-static size_t count_runs(const struct run_invocation *inv)
+size_t count_runs(const struct run_invocation *inv)
 {
 	size_t n = 0;
 
@@ -275,7 +266,7 @@ static size_t count_runs(const struct run_invocation *inv)
  * Writes the whole report as JSON into a new file under $TMPDIR (or /tmp) when runs could
  * not be stored, and says where, so that nothing measured is lost. EXIT_ENVIRONMENT.
  */
-static int keep_unstored(const struct run_session *rs, const char *store_path)
+int keep_unstored(const struct run_session *rs, const char *store_path)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[PATH_MAX];
@@ -315,7 +306,7 @@ static void report_throwaway_failure(const struct backend_ops *db, const char *e
 }
 
 /* Says on stderr where the throwaway database is, and why SQLite when it fell back to it. */
-static void announce_throwaway(const struct throwaway *t, bool fell_back)
+void announce_throwaway(const struct throwaway *t, bool fell_back)
 {
 	if (t->own_server)
 		fprintf(stderr, "claimbench: throwaway PostgreSQL in %s\n", t->pg.dir);

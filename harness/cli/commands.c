@@ -125,6 +125,38 @@ const struct command commands[] = {
 		.run = cmd_compare,
 	},
 	{
+		.name = "ab",
+		.summary = "run two scenarios in turn on one server and compare them round by round; exit 1 on a regression",
+		.synopsis = "claimbench ab BASELINE.ini CANDIDATE.ini [--rounds N] [--tolerance PCT] [options]",
+		.about = "Runs the two scenarios in turn on one database, round after round (AB, BA, AB, ...), each\n"
+			 "run on fresh tables, on the throwaway server as claimbench run does unless --db names one,\n"
+			 "and stores each side's runs as an invocation of the result store. Then, for each group\n"
+			 "(strategy, claim mode, workers, section, sweep point) of both and each metric, it pairs\n"
+			 "the rounds and prints the change with its 95 % confidence interval (paired t), ~ where\n"
+			 "the interval holds 0, each side's spread over the rounds and the minimum detectable\n"
+			 "effect: the smallest change these rounds find 80 % of the time.\n"
+			 "\n"
+			 "  --rounds N               rounds, from 2 to 100 (default 5)\n"
+			 "  --tolerance PCT          a cost per job (work counted, not timed) worse by more than\n"
+			 "                           this, significantly, is a regression (default 5)\n"
+			 "  --timing-tolerance PCT   the same for a timing: throughput, latency, makespan (default 10)\n"
+			 "  --db CONNINFO            the database both run on (run's --db); default: a throwaway\n"
+			 "  --results PATH           the result store (default results/claimbench.db)\n"
+			 "  --format table|json      the verdicts as a table (default) or one JSON object\n"
+			 "\n"
+			 "A cost or timing is judged only where its detectable effect is within its tolerance, where\n"
+			 "these rounds could have told such a change from noise; the others are shown, marked not\n"
+			 "gated. docs/ci.md has a CI job and the rounds a 2-core runner needs.\n",
+		.tail = "Verdicts: ~ no significant change; better; worse (significant, within its tolerance or not\n"
+			"gated); REGRESSION: a gated cost beyond --tolerance or timing beyond --timing-tolerance,\n"
+			"significantly so; duplicates or lost jobs where the baseline had none.\n"
+			"Exit status: 0 no regression, 1 a regression, 2 usage error or not comparable (a bad\n"
+			"scenario, the two run different groups, a timed run ran out of jobs), 3 database or\n"
+			"environment error, 4 interrupted.\n",
+		.options = -1,
+		.run = cmd_ab,
+	},
+	{
 		.name = "report",
 		.summary = "draw charts of stored runs and write report.md and report.html",
 		.synopsis = "claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]",

@@ -71,6 +71,9 @@ int cmd_export(int argc, char **argv);
 /* `claimbench compare BASELINE CANDIDATE [--results PATH] [tolerances] [--format table|json]`. */
 int cmd_compare(int argc, char **argv);
 
+/* `claimbench ab BASELINE.ini CANDIDATE.ini [--rounds N] [--tolerance PCT] [--db CONNINFO] [--format table|json]`. */
+int cmd_ab(int argc, char **argv);
+
 /* `claimbench report [RUN... | inv:N | --last] [--out DIR] [--results PATH]`. */
 int cmd_report(int argc, char **argv);
 

@@ -5,8 +5,7 @@
 #include "output/compare_print.h"
 #include "output/json_out.h"
 
-/* Adds the members of group g to obj. 0, or -1 when out of memory. */
-static int put_group(json_object *obj, const struct compare_group *g)
+int compare_json_put_group(json_object *obj, const struct compare_group *g)
 {
 	json_object *strategy = g->strategy ? json_object_new_string(g->strategy) : NULL;
 	json_object *mode = g->claim_mode ? json_object_new_string(g->claim_mode) : NULL;
@@ -44,7 +43,7 @@ static json_object *json_row(const struct compare_row *row)
 
 	if (!obj)
 		return NULL;
-	if (put_group(obj, &row->group) < 0 ||
+	if (compare_json_put_group(obj, &row->group) < 0 ||
 	    json_put(obj, "metric", json_object_new_string(row->metric)) < 0 ||
 	    json_put(obj, "higher_is_better", json_object_new_boolean(row->direction == HIGHER_IS_BETTER)) < 0 ||
 	    json_put(obj, "baseline", json_summary(&row->base)) < 0 ||
@@ -77,7 +76,7 @@ static json_object *json_lone(const struct compare_result *res, enum compare_sid
 			json_object_put(obj);
 			goto fail;
 		}
-		if (put_group(obj, &res->lone[i].group) < 0 ||
+		if (compare_json_put_group(obj, &res->lone[i].group) < 0 ||
 		    json_put(obj, "runs", json_object_new_uint64(res->lone[i].runs)) < 0)
 			goto fail;
 	}

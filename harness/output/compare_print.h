@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+
 #include "analysis/compare.h"
 
 /* A comparison as the printers show it: the two sides as given, the tolerances, the verdicts. */
@@ -22,6 +24,12 @@ struct compare_report {
 
 /* Prints the table of verdicts, the groups on one side only and a line per regression. */
 void compare_print_table(FILE *out, const struct compare_report *c);
+
+/* Prints group g in words: "strategy mode N workers", then its section and sweep point when it has them. */
+void compare_print_group_words(FILE *out, const struct compare_group *g);
+
+/* Adds the members of group g to obj: strategy, claim_mode, group, sweep, workers. 0, or -1 when out of memory. */
+int compare_json_put_group(json_object *obj, const struct compare_group *g);
 
 /* Prints the verdicts as one JSON object. 0, or -1 when out of memory (nothing printed). */
 int compare_print_json(FILE *out, const struct compare_report *c);

@@ -66,8 +66,7 @@ static void print_row(FILE *out, const struct compare_row *row)
 		significance_text(&row->welch), tolerance_text(row), compare_verdict_name(row->verdict));
 }
 
-/* Prints group g in words: "strategy mode N workers", then its section and sweep point when it has them. */
-static void print_group_words(FILE *out, const struct compare_group *g)
+void compare_print_group_words(FILE *out, const struct compare_group *g)
 {
 	char strategy[48], mode[16], text[96];
 
@@ -127,7 +126,7 @@ static void print_lone(FILE *out, const struct compare_result *res)
 	for (i = 0; i < res->n_lone; i++) {
 		l = &res->lone[i];
 		fprintf(out, "only in the %s: ", l->side == SIDE_BASELINE ? "baseline" : "candidate");
-		print_group_words(out, &l->group);
+		compare_print_group_words(out, &l->group);
 		fprintf(out, " (%zu run%s)\n", l->runs, l->runs == 1 ? "" : "s");
 	}
 }
@@ -169,7 +168,7 @@ void compare_print_table(FILE *out, const struct compare_report *c)
 		number_text(base, sizeof(base), row->base.mean, false);
 		number_text(cand, sizeof(cand), row->cand.mean, false);
 		fputs("REGRESSION: ", out);
-		print_group_words(out, &row->group);
+		compare_print_group_words(out, &row->group);
 		fprintf(out, ", %s %s -> %s: %s%s\n", row->metric, base, cand, row->reason,
 			row->welch.valid ? " (significant)" : " (significance not tested)");
 	}

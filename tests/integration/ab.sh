@@ -1,0 +1,114 @@
+# claimbench ab: two scenarios run in turn on one server and compared round by round:
+# identical scenarios pass (exit 0) with every metric paired, a candidate whose claim does
+# clearly more work per job is caught through a cost (exit 1), scenarios of different
+# strategies are not comparable (exit 2, after one round), and bad command lines are refused.
+. "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+chmod 755 "$dir"
+trap 'stop_test_server; rm -rf "$dir"' EXIT
+store=$dir/results.db
+
+start_test_server || { echo "not ok - a test PostgreSQL server starts"; exit 0; }
+
+# scenario FILE STRATEGY EXTRA [JOBS [KEY]]: a drain of JOBS (100) jobs of 1 ms by 1 worker
+# (costs without contention) with the SQL strategy "probe" (seed 002's claim), EXTRA added to
+# its claim's WHERE, KEY added to the global section; the group runs STRATEGY.
+scenario() {
+	cat >"$1" <<INI
+[global]
+jobs = ${4:-100}
+work-ms = 1
+workers = 1
+${5:-}
+
+[strategy probe]
+claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, claimed_at = now(),
+    attempts = attempts + 1
+    WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new'
+                ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) $3
+    RETURNING id, attempts
+modes = flip
+
+[drain]
+strategy = $2
+INI
+}
+
+scenario "$dir/base.ini" probe ""
+scenario "$dir/other.ini" skip-locked:flip ""
+# The candidate counts the whole queue table in every claim: far more rows examined per job.
+scenario "$dir/scan.ini" probe "AND (SELECT count(*) FROM {jobs}) > 0"
+# Timed runs of 0.5 s that run out of their 40 jobs long before the end.
+scenario "$dir/dry.ini" probe "" 40 "duration = 0.5"
+
+# ab ARGS...: claimbench ab on the test server into the test's store.
+ab() {
+	"$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$@"
+}
+
+# ---- the same scenario on both sides: no regression, every metric paired over 2 rounds ----
+ab "$dir/base.ini" "$dir/base.ini" --rounds 2 --format json >"$dir/same.json" 2>"$dir/same.err"
+status=$?
+check "identical scenarios: exit 0 (got $status)" test "$status" -eq 0
+check_jq "$dir/same.json" '.rounds == 2 and .regressions == 0 and .tolerances.cost_pct == 5 and
+	([.comparisons[] | select(.strategy == "probe" and .claim_mode == "flip" and .workers == 1)] | length) > 5' \
+	"--format json: 2 rounds, no regression, the group's metrics compared"
+check_jq "$dir/same.json" '.comparisons[] | select(.metric == "duplicates") | .nature == "outcome" and .verdict == "~"' \
+	"duplicates: an outcome, none on either side"
+check_jq "$dir/same.json" '.comparisons[] | select(.metric == "throughput_jps") | .nature == "timing" and .pairs == 2 and
+	(.mde_pct | type) == "number" and .gated == (.mde_pct <= 10)' \
+	"throughput: a timing, gated only where its detectable effect is within the 10 % tolerance"
+check "the rounds alternate: baseline first, then candidate first" eval \
+	'[ "$(grep -o "round [0-9], [a-z]*" "$dir/same.err" | tr "\n" " ")" = \
+	   "round 1, baseline round 1, candidate round 2, candidate round 2, baseline " ]'
+check_jq "$dir/same.json" '.baseline_invocation >= 1 and .candidate_invocation == .baseline_invocation + 1' \
+	"each side stored as an invocation of its own"
+check "the store holds the 4 runs" eval \
+	'[ "$("$CLAIMBENCH" history --results "$store" | grep -c " probe ")" -eq 4 ]'
+
+# ---- a claim that does clearly more work per job: a regression, through a cost ----
+ab "$dir/base.ini" "$dir/scan.ini" --rounds 3 >"$dir/scan.out" 2>"$dir/scan.err"
+status=$?
+check "a claim scanning the table in every claim: exit 1 (got $status)" test "$status" -eq 1
+check "the cost that caught it is named, with its change and interval" \
+	grep -Eq '^REGRESSION: probe flip 1 worker in \[drain\], costs\.rows_examined_per_job .* \(\+[0-9.]+%, 95% interval \[\+[0-9.]+%, \+[0-9.]+%\]\): a cost beyond its 5% tolerance$' \
+	"$dir/scan.out"
+check "in the table: rows examined a cost, REGRESSION; statements per job unchanged (~)" eval \
+	'grep -Eq "^  costs\.rows_examined_per_job +cost .* REGRESSION$" "$dir/scan.out" &&
+	 grep -Eq "^  costs\.statements_per_job +cost .* ~ +\[" "$dir/scan.out"'
+
+# ---- different strategies: not comparable, found after the first round ----
+"$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/base.ini" "$dir/other.ini" --rounds 3 >/dev/null 2>"$dir/other.err"
+status=$?
+check "different strategies: not comparable (exit 2, got $status)" eval \
+	'[ "$status" -eq 2 ] && grep -q "do not run the same groups" "$dir/other.err"'
+check "the groups of one side only are named" eval \
+	'grep -q "^  only in the baseline: probe flip 1 worker in \[drain\]$" "$dir/other.err" &&
+	 grep -q "^  only in the candidate: skip-locked flip 1 worker in \[drain\]$" "$dir/other.err"'
+check "refused after the first round, the second not run" eval \
+	'grep -q "round 1, candidate" "$dir/other.err" && ! grep -q "round 2" "$dir/other.err"'
+
+# ---- a timed run that ran out of jobs: not comparable ----
+"$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/dry.ini" "$dir/dry.ini" --rounds 2 >/dev/null 2>"$dir/dry.err"
+status=$?
+check "runs that ran dry: not comparable (exit 2, got $status)" eval \
+	'[ "$status" -eq 2 ] && grep -q "ran dry" "$dir/dry.err"'
+check "each side's dry runs are named, and nothing compared" eval \
+	'grep -q "^claimbench ab: 1 run of the baseline .*/dry.ini ran dry" "$dir/dry.err" &&
+	 grep -q "nothing compared" "$dir/dry.err" && ! grep -q "round 2" "$dir/dry.err"'
+
+# ---- bad command lines ----
+expect_exit 2 'claimbench ab: baseline .*/missing.ini: .*/missing.ini: cannot read the scenario' "a missing baseline file" \
+	ab "$dir/missing.ini" "$dir/base.ini"
+expect_exit 2 'claimbench ab: candidate .*/missing.ini: .*/missing.ini: cannot read the scenario' "a missing candidate file" \
+	ab "$dir/base.ini" "$dir/missing.ini"
+printf '[global]\njobs = many\n' >"$dir/bad.ini"
+expect_exit 2 'claimbench ab: candidate .*/bad.ini: .*/bad.ini:2: jobs = many: --jobs: expected a whole number' \
+	"a bad scenario line: its file and line" ab "$dir/base.ini" "$dir/bad.ini"
+expect_exit 2 'claimbench ab: --rounds: expected a whole number from 2 to 100, got "1"' "--rounds 1: a paired test needs 2" \
+	ab "$dir/base.ini" "$dir/base.ini" --rounds 1
+expect_exit 2 'claimbench ab: --tolerance: expected a number from 0 to 100, got "-5"' "--tolerance -5" \
+	ab "$dir/base.ini" "$dir/base.ini" --tolerance -5
+expect_exit 2 'expected BASELINE.ini and CANDIDATE.ini, got 1 argument' "one scenario only" ab "$dir/base.ini"
+check "--help says what the exits mean" eval '"$CLAIMBENCH" ab --help | grep -q "Exit status: 0 no regression, 1 a regression"'
