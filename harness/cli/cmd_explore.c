@@ -238,6 +238,10 @@ static int explore_all(const struct run_config *cfg, const struct explore_settin
 			explore_print_json(stdout, &r, i == 0);
 		else
 			explore_print_table(stdout, &r);
+		if (es->n_expects && !r.complete && !r.sampled && !es->schedule)
+			fprintf(stderr, "claimbench explore: %s %s: --max-schedules stopped the search after %ld schedules: "
+				"the expectations are checked over those, not over every schedule\n", plan.choice.ops->name,
+				claim_mode_name(plan.choice.mode), r.explored);
 		for (int e = 0; e < es->n_expects; e++)
 			if (!explore_expect_holds(&es->expects[e], &r, stderr) && status == EXIT_DONE)
 				status = EXIT_EXPECTATION;

@@ -47,7 +47,7 @@ enum finding {
 	FINDING_LOCK_ERROR,	/* a statement failed for a lock (55P03 and the like) */
 	FINDING_EMPTY,		/* a claim came back empty while a job was claimable */
 	FINDING_FIFO,		/* a claim took a job while a lower one was claimable (FIFO by id inverted) */
-	FINDING_ERROR,		/* another error, or a hang */
+	FINDING_ERROR,		/* another error (a hang is no finding: it stops the search, exit 3) */
 	FINDING_COUNT
 };
 

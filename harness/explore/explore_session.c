@@ -14,8 +14,11 @@
 /* How long one settled point may take to come (a statement that neither returns nor blocks): a hang. */
 #define SETTLE_TIMEOUT_NS (10 * 1000000000LL)
 
-/* The server's deadlock detector's delay on the workers' sessions, when the server lets them set it. */
-#define EXPLORE_DEADLOCK_TIMEOUT "SET deadlock_timeout = '20ms'"
+/*
+ * The workers' sessions' settings, where the server lets them set them: the deadlock detector's
+ * delay, and a plan made for each execution, so that a reused connection plans as a fresh one does.
+ */
+#define EXPLORE_SESSION_SETTINGS "SET plan_cache_mode = force_custom_plan; SET deadlock_timeout = '20ms'"
 
 /* One worker thread's arguments. */
 struct seat_arg {
@@ -204,7 +207,7 @@ static int open_workers(struct explore_session *x, char *err, size_t errlen)
 				worker_close(&x->w[i]);
 			return -1;
 		}
-		x->plan->db->exec(step_driver_real_conn(x->w[i].conn), EXPLORE_DEADLOCK_TIMEOUT);
+		x->plan->db->exec(step_driver_real_conn(x->w[i].conn), EXPLORE_SESSION_SETTINGS);
 	}
 	x->workers_open = true;
 	return 0;
@@ -252,7 +255,14 @@ int explore_session_open(struct explore_session *x, const struct explore_plan *p
 	memset(x, 0, sizeof(*x));
 	x->plan = plan;
 	pthread_mutex_init(&x->probe_lock, NULL);
-	if (scheduler_init(&x->sched, plan->workers, plan->max_steps) < 0 || ledger_init(&x->returns, 0, 0, 0) < 0) {
+	if (scheduler_init(&x->sched, plan->workers, plan->max_steps) < 0) {
+		pthread_mutex_destroy(&x->probe_lock);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (ledger_init(&x->returns, 0, 0, 0) < 0) {
+		scheduler_free(&x->sched);
+		pthread_mutex_destroy(&x->probe_lock);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -308,6 +318,7 @@ fail_tables:
 fail_admin:
 	admin_close(&x->admin);
 fail:
+	run_gate_destroy(&x->s.gate);
 	free(x->work_ns);
 	free(x->final);
 	free(x->s.job_executions);
@@ -452,6 +463,33 @@ static int start_seats(struct explore_session *x, pthread_t *threads, struct sea
 }
 
 /*
+ * After no settled point came within SETTLE_TIMEOUT_NS: names in err the first worker whose
+ * statement is still in the server, and cancels every such statement, so that the workers'
+ * threads can end and the search stop.
+ */
+static void cancel_hung(struct explore_session *x, char *err, size_t errlen)
+{
+	bool in_server[EXPLORE_MAX_WORKERS] = { false };
+	int first = -1;
+
+	pthread_mutex_lock(&x->sched.lock);
+	for (int i = 0; i < x->plan->workers; i++) {
+		in_server[i] = x->sched.seats[i].in_server;
+		if (in_server[i] && first < 0) {
+			first = i;
+			snprintf(err, errlen, "worker %d's statement neither returned nor blocked within %lld s: %s", i,
+				 SETTLE_TIMEOUT_NS / 1000000000LL, x->sched.seats[i].next);
+		}
+	}
+	pthread_mutex_unlock(&x->sched.lock);
+	if (first < 0)
+		snprintf(err, errlen, "the workers did not settle within %lld s", SETTLE_TIMEOUT_NS / 1000000000LL);
+	for (int i = 0; i < x->plan->workers; i++)
+		if (in_server[i] && x->w[i].conn)
+			x->plan->db->cancel(step_driver_real_conn(x->w[i].conn));
+}
+
+/*
  * Drives the schedule from settled point to settled point, each choice asked of choose,
  * until every worker is done or the schedule is bounded. 0; 1 when choose refused; -1
  * with err on a hang.
@@ -464,8 +502,7 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 		int n, pick;
 
 		if (scheduler_settle(&x->sched, blocked_in_server, x, SETTLE_TIMEOUT_NS) < 0) {
-			snprintf(err, errlen, "a statement neither returned nor blocked within %lld s",
-				 SETTLE_TIMEOUT_NS / 1000000000LL);
+			cancel_hung(x, err, errlen);
 			return -1;
 		}
 		pthread_mutex_lock(&x->sched.lock);

@@ -49,6 +49,7 @@ struct chooser {
 	uint64_t rng;			/* sample: the random state; 0: take the first choice */
 	char *why;			/* where a replay did not apply */
 	size_t whylen;			/* room in why */
+	bool diverged;			/* a depth-first prefix did not replay as before: the server behaved otherwise */
 };
 
 /* The next value of the xorshift64 state *s. */
@@ -90,10 +91,16 @@ static int choose(void *ctx, int depth, const struct choice *choices, int n)
 		return -1;
 	}
 	if (c->prefix && depth < c->prefix_n) {
-		if (c->prefix->taken[depth] < n)
-			return c->prefix->taken[depth];
+		int taken = c->prefix->taken[depth];
+
+		/* The last choice of the prefix is the alternative now tried; the ones before, the same again. */
+		if (n == c->prefix->options[depth] &&
+		    (depth == c->prefix_n - 1 || choice_equal(choices[taken], c->prefix->at[depth])))
+			return taken;
 		snprintf(c->why, c->whylen, "a schedule did not replay as before: at choice %d it offered %d choices, "
-			 "not the %d it offered then", depth + 1, n, c->prefix->options[depth]);
+			 "not the %d it offered then, or another one in its place", depth + 1, n,
+			 c->prefix->options[depth]);
+		c->diverged = true;
 		return -1;
 	}
 	if (c->rng)
@@ -212,6 +219,8 @@ int explore_one(const struct explore_plan *plan, struct explore_result *out, cha
 		}
 		if (rc != 0) {
 			schedule_outcome_free(&o);
+			if (c.diverged)
+				rc = -1;
 			break;
 		}
 		if (c.replay && o.trace.n < replay.n) {
