@@ -34,7 +34,7 @@ static enum invocation_outcome parse_with(const struct option_def *table, char *
 	va_end(ap);
 	invocation_free(&inv);
 	err[0] = '\0';
-	rc = invocation_parse(table, argc, argv, &inv, err, errlen);
+	rc = invocation_parse(table, COMMAND_RUN, NULL, argc, argv, &inv, err, errlen);
 	return rc;
 }
 
