@@ -10,6 +10,7 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
+#include "cli/explore_scenario.h"
 #include "cli/invocation.h"
 #include "db/throwaway.h"
 #include "queue/run.h"
@@ -95,8 +96,12 @@ static int check_defined(const struct run_invocation *inv, const struct run_conf
 	return EXIT_DONE;
 }
 
-/* Explores every strategy of cfg, printing each result; the exit status. */
-static int explore_all(const struct run_config *cfg, const struct explore_options *es, const char *target)
+/*
+ * Explores every strategy of cfg, printing each result and checking es's expectations and
+ * the scenario's (in_file); the exit status.
+ */
+static int explore_all(const struct run_config *cfg, const struct explore_options *es,
+		       const struct explore_scenario_expects *in_file, const char *target)
 {
 	int status = EXIT_DONE;
 	bool json = cfg->format == FORMAT_JSON;
@@ -129,6 +134,8 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 		for (int e = 0; e < es->n_expects; e++)
 			if (!explore_expect_holds(&es->expects[e], &r, stderr) && status == EXIT_DONE)
 				status = EXIT_EXPECTATION;
+		if (!explore_scenario_holds(in_file, &r, stderr) && status == EXIT_DONE)
+			status = EXIT_EXPECTATION;
 		explore_result_free(&r);
 		if (signals_interrupted()) {
 			status = EXIT_INCOMPLETE;
@@ -144,6 +151,7 @@ int cmd_explore(int argc, char **argv)
 {
 	static struct run_invocation inv;
 	static struct server server;
+	static struct explore_scenario_expects in_file;
 	const struct explore_options *es = &inv.settings.explore;
 	struct run_config *cfg;
 	char err[1024];
@@ -164,9 +172,10 @@ int cmd_explore(int argc, char **argv)
 	cfg = &inv.groups[0];
 	if (inv.n_expects)
 		fprintf(stderr, "claimbench explore: the scenario's [expect] section is run's, left unchecked: explore "
-			"checks --expect\n");
+			"checks --expect and [" EXPLORE_EXPECT_SECTION "]\n");
 	cfg->work_ms = 0;
-	if (inv.n_groups != 1 || check_config(cfg, es, err, sizeof(err)) < 0) {
+	if (inv.n_groups != 1 || check_config(cfg, es, err, sizeof(err)) < 0 ||
+	    explore_scenario_load(&inv.scenario, cfg, &in_file, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: %s\n",
 			inv.n_groups != 1 ? "explore takes one run group: no sweep, one scenario section" : err);
 		invocation_free(&inv);
@@ -187,7 +196,7 @@ int cmd_explore(int argc, char **argv)
 	}
 	status = check_defined(&inv, cfg, server.target);
 	if (status == EXIT_DONE)
-		status = explore_all(cfg, es, server.target);
+		status = explore_all(cfg, es, &in_file, server.target);
 out:
 	if (server.ready)
 		throwaway_close(&server.t);

@@ -10,6 +10,7 @@
 #include "base/exit_status.h"
 #include "cli/option_read.h"
 #include "cli/commands.h"
+#include "cli/explore_scenario.h"
 #include "cli/group_checks.h"
 #include "cli/invocation.h"
 #include "cli/option_run.h"
@@ -349,7 +350,8 @@ static int build_groups(const struct build *b, const struct setting_list *comman
 	for (size_t i = 0; inv->has_scenario && i < sc->n_sections; i++) {
 		const struct scenario_section *sec = &sc->sections[i];
 
-		if (sec == global || strcmp(sec->name, "expect") == 0 || scenario_strategy_section(sec))
+		if (sec == global || strcmp(sec->name, "expect") == 0 || strcmp(sec->name, EXPLORE_EXPECT_SECTION) == 0 ||
+		    scenario_strategy_section(sec))
 			continue;
 		groups++;
 		if (build_section(b, global, sec, command_line, err, errlen) < 0)
