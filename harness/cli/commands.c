@@ -37,7 +37,8 @@ const struct command commands[] = {
 			 "Prints per strategy and mode the schedules run and the findings, and the shortest schedule\n"
 			 "with a violation statement by statement with its trace, which --schedule replays.\n"
 			 "Explore's own options come first below; run's set the strategies, modes, workers (default 2\n"
-			 "here), jobs (default 2 here), lease, reaper and fence, and a scenario file may give them.\n"
+			 "here), jobs (default 2 here), lease, reaper and fence, and a scenario file may give them;\n"
+			 "its [explore-expect] lines (name = STRATEGY[:MODE].KIND OP N) are checked as --expect is.\n"
 			 "PostgreSQL only (docs/explore.md).\n",
 		.tail = "Exit status: 0 done, 1 an expectation failed, 2 usage error (a trace that does not apply\n"
 			"among them), 3 database or environment error, 4 interrupted.\n",
