@@ -69,7 +69,7 @@ static void roff_command(FILE *out, const struct command *c)
 		goto tail;
 	for (size_t i = 0; i < set.n_command_rows; i++)
 		roff_option(out, set.rows[i]);
-	for (size_t s = 0; c->options == COMMAND_RUN && s < strategy_registry_len; s++) {
+	for (size_t s = 0; (c->options == COMMAND_RUN || c->options == COMMAND_EXPLORE) && s < strategy_registry_len; s++) {
 		const struct strategy_ops *st = strategy_registry[s];
 
 		if (!st->options || !st->options->name)

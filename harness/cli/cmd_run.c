@@ -331,7 +331,7 @@ int cmd_run(int argc, char **argv)
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
-	switch (invocation_parse(command_options, argc, argv, &inv, err, sizeof(err))) {
+	switch (invocation_parse(command_options, COMMAND_RUN, NULL, argc, argv, &inv, err, sizeof(err))) {
 	case INVOCATION_HELP:
 		invocation_free(&inv);
 		return EXIT_DONE;

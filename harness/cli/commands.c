@@ -36,23 +36,13 @@ const struct command commands[] = {
 			 "stuck and zombie jobs, deadlocks, lock errors, empty claims while a job was claimable.\n"
 			 "Prints per strategy and mode the schedules run and the findings, and the shortest schedule\n"
 			 "with a violation statement by statement with its trace, which --schedule replays.\n"
-			 "  --claims C          claims each worker makes\n"
-			 "  --crash             a worker may crash between any two of its statements (one per schedule)\n"
-			 "  --sample N          run N seeded (--seed) random schedules, not every one\n"
-			 "  --schedule TRACE    replay one schedule: worker numbers, cN (a crash), e (leases expire)\n"
-			 "  --max-steps N       the most statements a worker sends in one schedule (default 6C+6):\n"
-			 "                      a schedule that reaches it is counted bounded, not checked\n"
-			 "  --max-schedules N   stop the depth-first search after N schedules (default 20000)\n"
-			 "  --expect 'KIND OP N' schedules with KIND (duplicate, lost, stuck, zombie, deadlock,\n"
-			 "                      lock-error, empty-claimable, fifo-inversion, error, violation, blocked,\n"
-			 "                      bounded, schedules, redelivered, fenced) compared with N; exit 1 when\n"
-			 "                      it fails\n"
-			 "  --show KIND         show the shortest schedule of KIND (a kind of --expect) first\n"
-			 "run's options below set the strategies, modes, jobs, lease, reaper and fence;\n"
+			 "Explore's own options come first below; run's set the strategies, modes, workers (default 2\n"
+			 "here), jobs (default 2 here), lease, reaper and fence, and a scenario file may give them;\n"
+			 "its [explore-expect] lines (name = STRATEGY[:MODE].KIND OP N) are checked as --expect is.\n"
 			 "PostgreSQL only (docs/explore.md).\n",
 		.tail = "Exit status: 0 done, 1 an expectation failed, 2 usage error (a trace that does not apply\n"
 			"among them), 3 database or environment error, 4 interrupted.\n",
-		.options = COMMAND_RUN,
+		.options = COMMAND_EXPLORE,
 		.run = cmd_explore,
 	},
 	{

@@ -10,6 +10,7 @@
 #include "base/exit_status.h"
 #include "cli/option_read.h"
 #include "cli/commands.h"
+#include "cli/explore_scenario.h"
 #include "cli/group_checks.h"
 #include "cli/invocation.h"
 #include "cli/option_run.h"
@@ -67,7 +68,8 @@ static void locate_error(const struct setting *st, char *err, size_t errlen)
 struct build {
 	struct run_invocation *inv;		/* the invocation being built */
 	const struct option_def *table;		/* the commands' option table */
-	const struct option_set *set;		/* run's rows: the scenario keys among them */
+	const struct option_set *set;		/* the command's rows: the scenario keys among them */
+	const struct invocation_default *defaults;	/* the command's own starting values of run's rows, or NULL */
 };
 
 /* Adds a scenario section's keys to list, refusing keys that are not run options. 0, or -1 with err. */
@@ -321,6 +323,12 @@ static int build_section(const struct build *b, const struct scenario_section *g
 {
 	struct setting_list list = { .n = 0 };
 
+	for (const struct invocation_default *d = b->defaults; d && d->name; d++) {
+		struct setting st = { .opt = option_set_find(b->set, d->name), .value = d->value };
+
+		if (put_setting(&list, &st, err, errlen) < 0)
+			return -1;
+	}
 	if (add_section(b, &list, global, err, errlen) < 0 || add_section(b, &list, sec, err, errlen) < 0)
 		return -1;
 	for (size_t j = 0; j < command_line->n; j++)
@@ -342,7 +350,8 @@ static int build_groups(const struct build *b, const struct setting_list *comman
 	for (size_t i = 0; inv->has_scenario && i < sc->n_sections; i++) {
 		const struct scenario_section *sec = &sc->sections[i];
 
-		if (sec == global || strcmp(sec->name, "expect") == 0 || scenario_strategy_section(sec))
+		if (sec == global || strcmp(sec->name, "expect") == 0 || strcmp(sec->name, EXPLORE_EXPECT_SECTION) == 0 ||
+		    scenario_strategy_section(sec))
 			continue;
 		groups++;
 		if (build_section(b, global, sec, command_line, err, errlen) < 0)
@@ -406,12 +415,23 @@ static int command_defaults(struct run_invocation *inv, const struct option_set 
 	return 0;
 }
 
-enum invocation_outcome invocation_parse(const struct option_def *table, int argc, char **argv,
+/* The command whose options are command's rows of the table. */
+static const struct command *command_of(enum command_id command)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (c->options == (int)command)
+			return c;
+	return NULL;
+}
+
+enum invocation_outcome invocation_parse(const struct option_def *table, enum command_id command,
+					 const struct invocation_default *defaults, int argc, char **argv,
 					 struct run_invocation *inv, char *err, size_t errlen)
 {
 	static struct option_set set;
 	struct command_line cl = { .inv = inv, .set = &set };
-	struct build b = { .inv = inv, .table = table, .set = &set };
+	struct build b = { .inv = inv, .table = table, .set = &set, .defaults = defaults };
+	const struct command *c = command_of(command);
 
 	memset(inv, 0, sizeof(*inv));
 	inv->command_line = secrets_command_line(argc, argv);
@@ -419,11 +439,11 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 		snprintf(err, errlen, "out of memory");
 		return INVOCATION_ERROR;
 	}
-	if (option_set_build(&set, table, COMMAND_RUN, err, errlen) < 0 || command_defaults(inv, &set, err, errlen) < 0)
+	if (option_set_build(&set, table, command, err, errlen) < 0 || command_defaults(inv, &set, err, errlen) < 0)
 		return INVOCATION_ERROR;
 	switch (args_options(argc, argv, set.longopts, OPTION_CODE(set.n_rows), NULL, collect_option, &cl, err, errlen)) {
 	case ARGS_HELP:
-		command_print_usage(command_find("run"), &set, stdout);
+		command_print_usage(c, &set, stdout);
 		return INVOCATION_HELP;
 	case ARGS_ERROR:
 		return INVOCATION_ERROR;
@@ -431,8 +451,8 @@ enum invocation_outcome invocation_parse(const struct option_def *table, int arg
 		break;
 	}
 	if (optind < argc && (argc - optind > 1 || inv->settings.scenario)) {
-		snprintf(err, errlen, "unexpected argument \"%s\": run takes one scenario file, as FILE or --scenario FILE",
-			 argv[argc - 1]);
+		snprintf(err, errlen, "unexpected argument \"%s\": %s takes one scenario file, as FILE or --scenario FILE",
+			 argv[argc - 1], c->name);
 		return INVOCATION_ERROR;
 	}
 	if (optind < argc)

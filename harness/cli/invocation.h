@@ -32,6 +32,15 @@ struct run_invocation {
 	char *command_line;				/* the options as typed, passwords masked, kept with the results (owned) */
 };
 
+/*
+ * A value one of run's rows starts from under a command other than run, below the scenario
+ * file and the command line (explore's 2 workers on 2 jobs).
+ */
+struct invocation_default {
+	const char *name;	/* the row's name; NULL ends a list */
+	const char *value;	/* its value, as a scenario key would give it */
+};
+
 /* What invocation_parse found. */
 enum invocation_outcome {
 	INVOCATION_RUN,		/* the groups are ready to run */
@@ -40,13 +49,15 @@ enum invocation_outcome {
 };
 
 /*
- * Parses `run`'s options (argv[0] is "run"), as the rows of table and of every strategy
- * describe them, and the scenario file they name into inv: the file's [global] keys, then
- * each group section's, then the command line, each overriding the one before; a sweeping
- * key with a comma-separated list expands into sweep points. Every group is checked, and
- * every expectation parsed and checked, before anything runs. Free inv with invocation_free.
+ * Parses the options of command (run or explore; argv[0] is its name), as the rows of table
+ * and of every strategy describe them, and the scenario file they name into inv: defaults
+ * (NULL-name terminated, or NULL), then the file's [global] keys, then each group section's,
+ * then the command line, each overriding the one before; a sweeping key with a
+ * comma-separated list expands into sweep points. Every group is checked, and every
+ * expectation parsed and checked, before anything runs. Free inv with invocation_free.
  */
-enum invocation_outcome invocation_parse(const struct option_def *table, int argc, char **argv,
+enum invocation_outcome invocation_parse(const struct option_def *table, enum command_id command,
+					 const struct invocation_default *defaults, int argc, char **argv,
 					 struct run_invocation *inv, char *err, size_t errlen);
 
 /*

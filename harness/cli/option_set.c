@@ -31,7 +31,7 @@ int option_set_build(struct option_set *set, const struct option_def *table, enu
 		if ((o->commands & COMMAND_BIT(command)) && add_row(set, o, err, errlen) < 0)
 			return -1;
 	set->n_command_rows = set->n_rows;
-	for (size_t i = 0; command == COMMAND_RUN && i < strategy_registry_len; i++)
+	for (size_t i = 0; (command == COMMAND_RUN || command == COMMAND_EXPLORE) && i < strategy_registry_len; i++)
 		for (const struct option_def *o = strategy_registry[i]->options; o && o->name; o++)
 			if (add_row(set, o, err, errlen) < 0)
 				return -1;

@@ -28,7 +28,7 @@ struct option_set {
 };
 
 /*
- * Fills set with table's rows for command, then, for run, the registered strategies'
+ * Fills set with table's rows for command, then, for run and explore, the registered strategies'
  * rows (a name two strategies share once). 0, or -1 with err when they do not fit.
  */
 int option_set_build(struct option_set *set, const struct option_def *table, enum command_id command, char *err,

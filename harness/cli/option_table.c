@@ -4,6 +4,7 @@
  */
 #include <limits.h>
 
+#include "cli/option_explore.h"
 #include "cli/option_table.h"
 #include "cli/option_values.h"
 #include "db/backend.h"
@@ -18,14 +19,27 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 #define STRINGIFY(x) #x
 #define TEXT_OF(x) STRINGIFY(x)
 
+/* The commands that take run's rows: run, and explore, which runs its workers' statements one step at a time. */
+#define RUN_COMMANDS (COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_EXPLORE))
+
 /* A row of `run` that lands in run_config's member. */
 #define RUN_ROW(opt_name, opt_type, member) \
-	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
+	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = RUN_COMMANDS, \
 	.offset = offsetof(struct run_config, member)
 
 /* A row of `run` parsed by its own functions. */
 #define RUN_CUSTOM(opt_name, parse_fn, format_fn) \
-	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
+	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_RUN, .commands = RUN_COMMANDS, \
+	.parse = parse_fn, .format = format_fn
+
+/* A row of explore's own that lands in command_settings.explore's member. */
+#define EXPLORE_ROW(opt_name, opt_type, member) \
+	.name = opt_name, .type = opt_type, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_EXPLORE), \
+	.offset = offsetof(struct command_settings, explore.member)
+
+/* A row of explore's own parsed by its own functions (option_explore.c). */
+#define EXPLORE_CUSTOM(opt_name, parse_fn, format_fn) \
+	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_EXPLORE), \
 	.parse = parse_fn, .format = format_fn
 
 /* The three rows that say when faults of kind strike: --NAME-at, --NAME-exec and --NAME-rate. */
@@ -39,6 +53,27 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 	  .arg = "P", .help = what " in an execution with this chance, drawn from --seed per job and execution" }
 
 const struct option_def command_options[] = {
+	{ EXPLORE_ROW("claims", OPTION_LONG, claims), .min = 1, .max = 1000, .def = "2", .arg = "C",
+	  .help = "claims each worker makes" },
+	{ EXPLORE_ROW("crash", OPTION_FLAG, crashes),
+	  .help = "a worker may crash between any two of its statements (one crash per schedule)" },
+	{ EXPLORE_ROW("sample", OPTION_LONG, sample), .min = 1, .max = 100000000, .arg = "N",
+	  .help = "run N seeded (--seed) random schedules, not every one" },
+	{ EXPLORE_ROW("schedule", OPTION_TEXT, schedule), .arg = "TRACE",
+	  .help = "replay one schedule: worker numbers, cN (a crash), e (leases expire)" },
+	{ EXPLORE_ROW("max-steps", OPTION_LONG, max_steps), .min = 1, .max = 100000, .arg = "N",
+	  .help = "the most statements a worker sends in one schedule (default 6C+6): a schedule that reaches it "
+		  "is counted bounded, not checked" },
+	{ EXPLORE_ROW("max-schedules", OPTION_LONG, max_schedules), .min = 1, .max = 1000000000,
+	  .def = TEXT_OF(EXPLORE_DEFAULT_MAX_SCHEDULES), .arg = "N",
+	  .help = "stop the depth-first search after N schedules" },
+	{ EXPLORE_CUSTOM("expect", parse_explore_expect, format_explore_expect), .arg = "'KIND OP N'",
+	  .help = "schedules with KIND (duplicate, lost, stuck, zombie, deadlock, lock-error, empty-claimable, "
+		  "fifo-inversion, error, violation, blocked, bounded, schedules, redelivered, fenced) compared with "
+		  "N (OP: == != < <= > >=), per strategy and mode; exit 1 when it fails; up to "
+		  TEXT_OF(EXPLORE_MAX_EXPECTS) " of them" },
+	{ EXPLORE_CUSTOM("show", parse_explore_show, format_explore_show), .arg = "KIND",
+	  .help = "show the shortest schedule of KIND (a kind of --expect) first" },
 	{ RUN_CUSTOM("db", parse_db, format_db), .flags = OPTION_NOT_STORED, .arg = "CONNINFO",
 	  .help = "a libpq conninfo or URI, or sqlite:PATH for an SQLite file (created when missing), or sqlite: "
 		  "alone for a throwaway SQLite file; default: a throwaway PostgreSQL server in a temporary directory. "
@@ -208,12 +243,12 @@ const struct option_def command_options[] = {
 	  .flags = OPTION_NOT_STORED, .arg = "S",
 	  .help = "every S seconds (at least 0.1), a line on stderr with that interval's throughput, claim latency, "
 		  "empty claims and errors, as pgbench -P prints (0: none); on a terminal or not" },
-	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	{ .name = "scenario", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = RUN_COMMANDS,
 	  .offset = offsetof(struct command_settings, scenario), .arg = "FILE",
 	  .help = "a scenario file: [global] defaults, a section per group of runs, [expect] assertions; "
 		  "every run option is a key, and the command line overrides the file; the file may also be given "
 		  "as run's argument, as fio takes a job file" },
-	{ .name = "trust-scenario", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	{ .name = "trust-scenario", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = RUN_COMMANDS,
 	  .offset = offsetof(struct command_settings, trust_scenario),
 	  .help = "lets the scenario file run its restart-command (a shell command, as you), name a PostgreSQL "
 		  "server (db) and carry SQL beyond one SELECT, INSERT, UPDATE or DELETE of the run's queue table; "

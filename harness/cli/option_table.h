@@ -12,11 +12,13 @@
 #include <stdbool.h>
 
 #include "analysis/compare.h"
+#include "explore/expect.h"
 #include "model/option.h"
 
 /* The commands that take options from the table. */
 enum command_id {
 	COMMAND_RUN,		/* claimbench run */
+	COMMAND_EXPLORE,	/* claimbench explore: run's rows and its own */
 	COMMAND_HISTORY,	/* claimbench history */
 	COMMAND_SHOW,		/* claimbench show */
 	COMMAND_EXPORT,		/* claimbench export */
@@ -27,6 +29,23 @@ enum command_id {
 };
 
 #define COMMAND_BIT(id) (1u << (id))
+
+/* The most --expect options explore takes, and the most schedules its depth-first search runs by default. */
+#define EXPLORE_MAX_EXPECTS 8
+#define EXPLORE_DEFAULT_MAX_SCHEDULES 20000
+
+/* What explore's own options say (cli/option_explore.c reads --show and --expect). */
+struct explore_options {
+	long claims;						/* --claims: claims each worker makes */
+	long sample;						/* --sample: 0 for every schedule */
+	long max_steps;						/* --max-steps: per worker and schedule; 0: from the claims */
+	long max_schedules;					/* --max-schedules: the depth-first search's limit */
+	bool crashes;						/* --crash: a worker may crash between its statements */
+	const char *schedule;					/* --schedule TRACE: replay it alone, or NULL */
+	int show;						/* --show KIND: its kind (explore_kind_of), -1 when not given */
+	struct explore_expect expects[EXPLORE_MAX_EXPECTS];	/* --expect, in order */
+	int n_expects;						/* entries used in expects */
+};
 
 /* What a command line says once, whatever the run groups: the rows placed OPTION_IN_COMMAND. */
 struct command_settings {
@@ -42,6 +61,7 @@ struct command_settings {
 	bool last;			/* --last (report, compare): the latest invocation */
 	const char *db;			/* --db (cleanup): the database to look in, or NULL */
 	bool dry_run;			/* --dry-run (cleanup): say what would be removed, remove nothing */
+	struct explore_options explore;	/* explore's own options */
 };
 
 /* export's --format values. */

@@ -1,6 +1,6 @@
 /*
- * Scenario files: INI, a [global] section of defaults, one section per group of runs, and
- * an [expect] section of named assertions. This module only reads the file and keeps every
+ * Scenario files: INI, a [global] section of defaults, one section per group of runs, an
+ * [expect] section of named assertions and an [explore-expect] one of explore's. This module only reads the file and keeps every
  * key with its line; what keys mean is the business of cli/invocation.c and the option
  * table (cli/option_table.c).
  *

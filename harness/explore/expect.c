@@ -5,21 +5,35 @@
 #include "explore/expect.h"
 #include "explore/explore.h"
 
+/* The kinds of an expectation beyond the findings, by name. */
+static const struct {
+	const char *name;	/* as written */
+	int kind;		/* its EXPECT_* */
+} extra_kinds[] = {
+	{ "violation", EXPECT_VIOLATION }, { "blocked", EXPECT_BLOCKED },
+	{ "bounded", EXPECT_BOUNDED }, { "schedules", EXPECT_SCHEDULES },
+	{ "redelivered", EXPECT_REDELIVERED }, { "fenced", EXPECT_FENCED },
+};
+
 int explore_kind_of(const char *name, size_t len)
 {
-	static const struct { const char *name; int kind; } extra[] = {
-		{ "violation", EXPECT_VIOLATION }, { "blocked", EXPECT_BLOCKED },
-		{ "bounded", EXPECT_BOUNDED }, { "schedules", EXPECT_SCHEDULES },
-		{ "redelivered", EXPECT_REDELIVERED }, { "fenced", EXPECT_FENCED },
-	};
-
 	for (int f = 0; f < FINDING_COUNT; f++)
 		if (strlen(finding_names[f]) == len && strncmp(finding_names[f], name, len) == 0)
 			return f;
-	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
-		if (strlen(extra[i].name) == len && strncmp(extra[i].name, name, len) == 0)
-			return extra[i].kind;
+	for (size_t i = 0; i < sizeof(extra_kinds) / sizeof(extra_kinds[0]); i++)
+		if (strlen(extra_kinds[i].name) == len && strncmp(extra_kinds[i].name, name, len) == 0)
+			return extra_kinds[i].kind;
 	return -1;
+}
+
+const char *explore_kind_name(int kind)
+{
+	if (kind >= 0 && kind < FINDING_COUNT)
+		return finding_names[kind];
+	for (size_t i = 0; i < sizeof(extra_kinds) / sizeof(extra_kinds[0]); i++)
+		if (extra_kinds[i].kind == kind)
+			return extra_kinds[i].name;
+	return "";
 }
 
 int explore_expect_parse(const char *text, struct explore_expect *e, char *err, size_t errlen)

@@ -29,6 +29,9 @@ enum { EXPECT_VIOLATION = 100, EXPECT_BLOCKED, EXPECT_BOUNDED, EXPECT_SCHEDULES,
 /* The kind (an enum finding or EXPECT_*) called name, len bytes of it; -1 when none is. */
 int explore_kind_of(const char *name, size_t len);
 
+/* The name of kind (an enum finding or EXPECT_*), as explore_kind_of reads it; "" for none. */
+const char *explore_kind_name(int kind);
+
 /* Whether schedule o has kind (as explore_kind_of gives it). */
 bool explore_kind_in(int kind, const struct schedule_outcome *o);
 

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	invocation_parse(command_options, 3, argv, &inv, err, sizeof(err));
+	invocation_parse(command_options, COMMAND_RUN, NULL, 3, argv, &inv, err, sizeof(err));
 	invocation_free(&inv);
 	return 0;
 }

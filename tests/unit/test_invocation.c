@@ -34,7 +34,7 @@ static enum invocation_outcome parse_with(const struct option_def *table, char *
 	va_end(ap);
 	invocation_free(&inv);
 	err[0] = '\0';
-	rc = invocation_parse(table, argc, argv, &inv, err, errlen);
+	rc = invocation_parse(table, COMMAND_RUN, NULL, argc, argv, &inv, err, errlen);
 	return rc;
 }
 
@@ -384,6 +384,39 @@ static void test_option_codes(void)
 	      "the options at the end of the set parse with their values (%s)", err);
 }
 
+/* explore's command line: its own rows into command_settings.explore, its defaults of run's rows below the file. */
+static void test_explore(void)
+{
+	static const struct invocation_default defaults[] = { { "workers", "2" }, { "jobs", "2" }, { NULL, NULL } };
+	const char *path = temp_file_write("explore", "[global]\njobs = 5\n");
+	char *plain[] = { "explore", NULL };
+	char *given[] = { "explore", "--workers", "1", "--expect", "duplicate > 0", "--expect=lost == 0", "--show",
+			  "violation", "--claims", "3", "--crash", (char *)path, NULL };
+	struct option_set set;
+	char err[512];
+
+	CHECK(option_set_build(&set, command_options, COMMAND_EXPLORE, err, sizeof(err)) == 0 &&
+	      option_set_find(&set, "claims") && option_set_find(&set, "lease-ms") && option_set_find(&set, "tries"),
+	      "explore's set holds its own rows, run's and the strategies' (%zu rows)", set.n_rows);
+	CHECK(option_set_build(&set, command_options, COMMAND_RUN, err, sizeof(err)) == 0 &&
+	      !option_set_find(&set, "claims") && !option_set_find(&set, "expect"), "run's set holds none of explore's");
+	invocation_free(&inv);
+	CHECK(invocation_parse(command_options, COMMAND_EXPLORE, defaults, 1, plain, &inv, err, sizeof(err)) ==
+		      INVOCATION_RUN && inv.groups[0].workers[0] == 2 && inv.groups[0].jobs == 2 &&
+		      inv.settings.explore.claims == 2 && inv.settings.explore.max_schedules == 20000 &&
+		      inv.settings.explore.show == -1 && inv.settings.explore.n_expects == 0,
+	      "explore's defaults: 2 workers, 2 jobs, 2 claims, 20000 schedules, nothing shown or expected (%s)", err);
+	invocation_free(&inv);
+	CHECK(invocation_parse(command_options, COMMAND_EXPLORE, defaults, 12, given, &inv, err, sizeof(err)) ==
+		      INVOCATION_RUN && inv.groups[0].workers[0] == 1 && inv.groups[0].jobs == 5,
+	      "the file's jobs and the command line's workers are over explore's defaults (%s)", err);
+	CHECK(inv.settings.explore.claims == 3 && inv.settings.explore.crashes &&
+		      inv.settings.explore.show == EXPECT_VIOLATION && inv.settings.explore.n_expects == 2 &&
+		      strcmp(inv.settings.explore.expects[1].text, "lost == 0") == 0,
+	      "explore's own options land in command_settings.explore, --expect in order");
+	unlink(path);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -394,6 +427,7 @@ int main(void)
 	test_bad_input();
 	test_bad_fault_input();
 	test_one_row_makes_an_option();
+	test_explore();
 	invocation_free(&inv);
 	return check_exit_status();
 }

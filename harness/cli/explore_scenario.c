@@ -1,0 +1,81 @@
+/* Explore's expectations in a scenario file's [explore-expect] section (explore_scenario.h). */
+#include <string.h>
+
+#include "cli/explore_scenario.h"
+#include "plugin/strategy.h"
+
+/*
+ * Reads "STRATEGY[:MODE].KIND OP N" into x, its strategy and mode among cfg's. 0, or -1
+ * with why in err.
+ */
+static int read_line(const char *value, const struct run_config *cfg, struct explore_scenario_expect *x, char *err,
+		     size_t errlen)
+{
+	const char *dot = strchr(value, '.');
+	size_t len = dot ? (size_t)(dot - value) : 0;
+	const char *colon = memchr(value, ':', len);
+	size_t name_len = colon ? (size_t)(colon - value) : len;
+	bool explored = false;
+
+	if (!dot || name_len == 0 || name_len >= sizeof(x->strategy)) {
+		snprintf(err, errlen, "expected STRATEGY[:MODE].KIND OP N, e.g. naive.duplicate >= 1");
+		return -1;
+	}
+	snprintf(x->strategy, sizeof(x->strategy), "%.*s", (int)name_len, value);
+	x->mode = -1;
+	for (int m = 0; colon && claim_mode_names[m]; m++)
+		if (strlen(claim_mode_names[m]) == len - name_len - 1 && strncmp(claim_mode_names[m], colon + 1,
+										 len - name_len - 1) == 0)
+			x->mode = m;
+	if (colon && x->mode < 0) {
+		snprintf(err, errlen, "unknown claim mode \"%.*s\" (hold or flip)", (int)(len - name_len - 1), colon + 1);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->n_strategies; i++)
+		explored |= strcmp(cfg->strategies[i].ops->name, x->strategy) == 0 &&
+			    (x->mode < 0 || (int)cfg->strategies[i].mode == x->mode);
+	if (!explored) {
+		snprintf(err, errlen, "%.*s is not explored here (see --strategy and --claim-mode)", (int)len, value);
+		return -1;
+	}
+	return explore_expect_parse(dot + 1, &x->expect, err, errlen);
+}
+
+int explore_scenario_load(const struct scenario *sc, const struct run_config *cfg,
+			  struct explore_scenario_expects *out, char *err, size_t errlen)
+{
+	const struct scenario_section *sec = scenario_section(sc, EXPLORE_EXPECT_SECTION);
+	char why[512];
+
+	out->n = 0;
+	for (size_t i = 0; sec && i < sec->n_entries; i++) {
+		const struct scenario_entry *e = &sec->entries[i];
+		struct explore_scenario_expect *x = &out->items[out->n];
+
+		if (out->n == EXPLORE_SCENARIO_MAX_EXPECTS) {
+			snprintf(err, errlen, "%s:%d: [%s] holds at most %d lines", sc->path, e->line,
+				 EXPLORE_EXPECT_SECTION, EXPLORE_SCENARIO_MAX_EXPECTS);
+			return -1;
+		}
+		if (read_line(e->value, cfg, x, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "%s:%d: explore expectation \"%s\": %s", sc->path, e->line, e->key, why);
+			return -1;
+		}
+		snprintf(x->expect.text, sizeof(x->expect.text), "%s (%s)", e->key, e->value);
+		out->n++;
+	}
+	return 0;
+}
+
+bool explore_scenario_holds(const struct explore_scenario_expects *ex, const struct explore_result *r, FILE *out)
+{
+	bool all = true;
+
+	for (int i = 0; i < ex->n; i++) {
+		const struct explore_scenario_expect *x = &ex->items[i];
+
+		if (strcmp(x->strategy, r->strategy) == 0 && (x->mode < 0 || strcmp(claim_mode_name(x->mode), r->mode) == 0))
+			all &= explore_expect_holds(&x->expect, r, out);
+	}
+	return all;
+}
