@@ -138,7 +138,7 @@ static int parse_side(const struct ab_args *a, const char *label, const char *fi
 	}
 	argv[argc++] = (char *)file;
 	argv[argc] = NULL;
-	if (invocation_parse(command_options, argc, argv, inv, err, sizeof(err)) == INVOCATION_RUN)
+	if (invocation_parse(command_options, COMMAND_RUN, NULL, argc, argv, inv, err, sizeof(err)) == INVOCATION_RUN)
 		return EXIT_DONE;
 	fprintf(stderr, "claimbench ab: %s %s: %s\n", label, file, err);
 	return EXIT_USAGE;
