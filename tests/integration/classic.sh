@@ -12,10 +12,11 @@ if [ "$repeats" -eq 0 ]; then
 	echo "# skipped: CLAIMBENCH_CLASSIC_REPEATS=0"
 	exit 0
 fi
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-"$CLAIMBENCH" run scenarios/classic.ini --repeat "$repeats" --format json --no-progress >"$out" 2>"$err"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out.json
+err=$tmp/err
+"$CLAIMBENCH" run scenarios/classic.ini --results "$tmp/results.db" --repeat "$repeats" --format json --no-progress >"$out" 2>"$err"
 status=$?
 why=
 [ "$status" -eq 0 ] || why=" -- exit $status: $(grep -E 'FAIL|claimbench:' "$err" | head -3 | tr -s ' \n' ' ')"

@@ -2,6 +2,11 @@
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
+# The runs that get as far as the result store open one of the test's own.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+store=$dir/results.db
+
 # The strategies the registry holds, as list's rows name them (up to its blank line), in its order.
 listed=$("$CLAIMBENCH" list | awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }')
 
@@ -26,13 +31,13 @@ expect_exit 2 'unexpected argument "extra2": run takes one scenario file' "a sec
 expect_exit 2 'unknown command "fly"' "unknown command" fly
 expect_exit 2 'unexpected argument' "list takes no argument" list --all
 expect_exit 3 'cannot connect to the database' "unreachable server" \
-	run --db "host=127.0.0.1 port=1 connect_timeout=3" --strategy skip-locked --jobs 1
+	run --db "host=127.0.0.1 port=1 connect_timeout=3" --strategy skip-locked --jobs 1 --results "$store"
 expect_exit 3 'cannot connect to the database' "missing socket directory" \
-	run --db "host=/nonexistent/claimbench port=5999" --strategy skip-locked --jobs 1
+	run --db "host=/nonexistent/claimbench port=5999" --strategy skip-locked --jobs 1 --results "$store"
 
 expect_exit 2 "--db: the conninfo is malformed: .*or for SQLite sqlite:PATH, or sqlite: for a throwaway file" \
 	"--db sqlite is refused before anything runs, pointing to sqlite:PATH and sqlite:" run --db sqlite --jobs 1
-err=$("$CLAIMBENCH" run --db "postgresql://alice:s3cr3tpw@127.0.0.1:1/db?connect_timeout=3" --jobs 1 2>&1)
+err=$("$CLAIMBENCH" run --db "postgresql://alice:s3cr3tpw@127.0.0.1:1/db?connect_timeout=3" --jobs 1 --results "$store" 2>&1)
 check "a password in --db never appears in the output" eval '! grep -q s3cr3tpw <<<"$err"'
 
 check "run --help exits 0 and documents every option" eval \

@@ -3,9 +3,10 @@
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-"$CLAIMBENCH" run --format json --no-progress --strategy for-update --jobs 200 --work-ms 50 >"$out" 2>"$err" &
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out.json err=$tmp/err
+"$CLAIMBENCH" run --results "$tmp/results.db" --format json --no-progress --strategy for-update --jobs 200 --work-ms 50 >"$out" 2>"$err" &
 pid=$!
 wait_for 30 jobs_done_at_least "$err" "$pid" 4
 kill -INT "$pid"

@@ -84,7 +84,7 @@ as_server_user() {
 start_test_server() {
 	local bin
 	bin=$(test_server_bin) || return 1
-	TEST_SERVER_DIR=$(mktemp -d /tmp/claimbench-test-pg-XXXXXX)
+	TEST_SERVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/claimbench-test-pg-XXXXXX")
 	[ "$(id -u)" -eq 0 ] && chown postgres "$TEST_SERVER_DIR"
 	as_server_user "$bin/initdb" -D "$TEST_SERVER_DIR/data" -U tester --auth=trust --no-sync >/dev/null 2>&1 &&
 		as_server_user "$bin/pg_ctl" -D "$TEST_SERVER_DIR/data" -l "$TEST_SERVER_DIR/log" -w \

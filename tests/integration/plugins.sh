@@ -7,6 +7,10 @@
 # takes every strategy in every claim mode in one invocation: no fixed bound stops it.
 . "$(dirname "$0")/lib.sh"
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+
 # Every strategy:mode pair list shows on PostgreSQL, comma-separated.
 pairs=$("$CLAIMBENCH" list | awk 'NR > 1 && !NF { exit } NR > 1 && $2 != "-" {
 	n = split($2, modes, ",")
@@ -18,11 +22,8 @@ pairs=$("$CLAIMBENCH" list | awk 'NR > 1 && !NF { exit } NR > 1 && $2 != "-" {
 }')
 expect_exit 3 'cannot connect to the database' \
 	"every strategy in every claim mode, $(tr , '\n' <<<"$pairs" | wc -l) pairs, is one invocation" \
-	run --db "host=127.0.0.1 port=1 connect_timeout=3" --strategy "$pairs" --jobs 1
+	run --db "host=127.0.0.1 port=1 connect_timeout=3" --strategy "$pairs" --jobs 1 --results "$tmp/results.db"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
 tree=$tmp/tree
 new=$tree/build/claimbench
 # A make of its own, not under the caller's job server.

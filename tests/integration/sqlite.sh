@@ -9,7 +9,7 @@ out=$dir/out.json
 db=sqlite:$dir/q.db
 
 # The classic scenario scaled down, three times each.
-"$CLAIMBENCH" run --db "$db" --format json --no-progress --repeat 3 --jobs 200 --workers 10 --work-ms 10 \
+"$CLAIMBENCH" run --results "$dir/results.db" --db "$db" --format json --no-progress --repeat 3 --jobs 200 --workers 10 --work-ms 10 \
 	--tries 50 --backoff-ms 5 --strategy for-update,nowait-backoff,ticket,update-returning >"$out" 2>/dev/null
 check "four strategies x 3 runs on SQLite (exit 0)" test $? -eq 0
 check_jq "$out" '.results | length == 12' "12 runs"
@@ -40,7 +40,7 @@ check_jq "$out" '.results[0] | has("strategy") and has("claim_mode") and has("wo
 	"every field of the JSON contract is present on SQLite"
 
 # Hold modes: the write lock (or the ticket) held through the work.
-"$CLAIMBENCH" run --db "$db" --format json --no-progress --jobs 60 --work-ms 5 --workers 6 --tries 50 \
+"$CLAIMBENCH" run --results "$dir/results.db" --db "$db" --format json --no-progress --jobs 60 --work-ms 5 --workers 6 --tries 50 \
 	--backoff-ms 5 --strategy for-update:flip,nowait-backoff:hold,ticket:hold,update-returning:hold \
 	>"$out" 2>/dev/null
 check "hold and flip variants on SQLite (exit 0)" test $? -eq 0
@@ -54,7 +54,7 @@ done
 # naive: the same two autocommit statements as on PostgreSQL; each takes the write lock for
 # itself alone, so workers that select before either updates take the same job. Measured:
 # 8 to 17 duplicates in every one of 10 runs of 200 jobs, 10 workers.
-"$CLAIMBENCH" run --db "$db" --format json --no-progress --repeat 10 --jobs 200 --workers 10 --work-ms 0 \
+"$CLAIMBENCH" run --results "$dir/results.db" --db "$db" --format json --no-progress --repeat 10 --jobs 200 --workers 10 --work-ms 0 \
 	--strategy naive >"$out" 2>/dev/null
 check "naive on SQLite, 10 runs (exit 0)" test $? -eq 0
 check_jq "$out" '[.results[] | .completed == 200 and .lost == 0] | all' \
@@ -72,23 +72,23 @@ expect_exit 2 '--sqlite-synchronous: expected one of off, normal, full, extra' "
 	run --db "$db" --sqlite-synchronous maybe
 expect_exit 2 '--sqlite-busy-timeout-ms: expected a whole number' "a bad --sqlite-busy-timeout-ms" \
 	run --db "$db" --sqlite-busy-timeout-ms -1
-err=$(TMPDIR=$dir "$CLAIMBENCH" run --db sqlite: --format json --no-progress --jobs 10 --work-ms 1 --workers 2 \
+err=$(TMPDIR=$dir "$CLAIMBENCH" run --results "$dir/results.db" --db sqlite: --format json --no-progress --jobs 10 --work-ms 1 --workers 2 \
 	--strategy update-returning 2>&1 >"$out")
 check_jq "$out" '.backend == "sqlite" and .results[0].completed == 10' "--db sqlite: alone runs on a throwaway SQLite file"
 check "--db sqlite: names the throwaway file, and it is removed at exit" \
 	eval 'grep -q "temporary SQLite database $dir/claimbench-sqlite-" <<<"$err" && [ -z "$(ls "$dir" | grep claimbench-)" ]'
 
-"$CLAIMBENCH" run --db "$db" --format json --no-progress --jobs 20 --work-ms 1 --workers 2 \
+"$CLAIMBENCH" run --results "$dir/results.db" --db "$db" --format json --no-progress --jobs 20 --work-ms 1 --workers 2 \
 	--strategy update-returning --sqlite-journal delete --sqlite-synchronous full --sqlite-busy-timeout-ms 4000 \
 	>"$out" 2>/dev/null
 check_jq "$out" '.settings == {"journal_mode": "delete", "synchronous": "full", "busy_timeout_ms": "4000"} and
 	.results[0].completed == 20' "--sqlite-* settings reach the connection and the report"
 
-"$CLAIMBENCH" run --db "$db" --format table --no-progress --jobs 20 --work-ms 1 --workers 2 \
+"$CLAIMBENCH" run --results "$dir/results.db" --db "$db" --format table --no-progress --jobs 20 --work-ms 1 --workers 2 \
 	--strategy for-update >"$out" 2>/dev/null
 check "table footer names the SQLite settings" grep -q '^settings: journal_mode=wal, synchronous=normal' "$out"
 
-err=$("$CLAIMBENCH" run --db "$db" --format json --no-progress --jobs 20 --work-ms 1 --workers 2 2>&1 >"$out")
+err=$("$CLAIMBENCH" run --results "$dir/results.db" --db "$db" --format json --no-progress --jobs 20 --work-ms 1 --workers 2 2>&1 >"$out")
 check_jq "$out" '[.results[].strategy] == ["naive", "for-update", "nowait-backoff", "ticket", "update-returning",
 	"cas", "move-table"]' "--strategy all on SQLite runs every strategy SQLite can run"
 check "--strategy all says on stderr that skip-locked, advisory, delete-returning and batch are left out" eval \
@@ -97,7 +97,7 @@ check "--strategy all says on stderr that skip-locked, advisory, delete-returnin
 
 # With no PostgreSQL server programs (CLAIMBENCH_PG_BINDIR=none says so) and no --db, a temporary SQLite
 # file is used and removed.
-err=$(TMPDIR=$dir CLAIMBENCH_PG_BINDIR=none "$CLAIMBENCH" run --format json --no-progress --jobs 20 \
+err=$(TMPDIR=$dir CLAIMBENCH_PG_BINDIR=none "$CLAIMBENCH" run --results "$dir/results.db" --format json --no-progress --jobs 20 \
 	--work-ms 1 --workers 2 --strategy update-returning 2>&1 >"$out")
 check_jq "$out" '.backend == "sqlite" and .results[0].completed == 20' \
 	"no PostgreSQL programs: the run falls back to SQLite"
@@ -110,7 +110,7 @@ CLAIMBENCH_PG_BINDIR=$empty expect_exit 3 "CLAIMBENCH_PG_BINDIR=$empty does not 
 	run --no-progress --jobs 5 --work-ms 1 --strategy skip-locked
 
 # update-returning on PostgreSQL: the outer status check turns a lost race into an empty claim.
-"$CLAIMBENCH" run --format json --no-progress --jobs 100 --work-ms 5 --workers 8 \
+"$CLAIMBENCH" run --results "$dir/results.db" --format json --no-progress --jobs 100 --work-ms 5 --workers 8 \
 	--strategy update-returning:flip,update-returning:hold >"$out" 2>/dev/null
 check "update-returning on a throwaway PostgreSQL (exit 0)" test $? -eq 0
 check_jq "$out" '.backend == "postgresql" and ([.results[] | .duplicates == 0 and .overlaps == 0 and .lost == 0 and
