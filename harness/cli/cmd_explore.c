@@ -16,6 +16,7 @@
 #include "queue/run.h"
 #include "engine/signals.h"
 #include "explore/explore.h"
+#include "explore/search.h"
 #include "cli/explore_print.h"
 
 /*
