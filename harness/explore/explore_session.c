@@ -62,21 +62,54 @@ static int claimable_row(void *ctx, const int64_t *cols, int ncols)
 	return 1;
 }
 
-/* What w could claim now, looked at on its probe connection while every other worker is settled. */
+/* Whether the server process pid waits on a lock another of the schedule's sessions holds, asked on conn. */
+static int blocked_seen_on(struct explore_session *x, struct db_conn *conn, int pid)
+{
+	char sql[256], pids[128] = "";
+	size_t used = 0;
+
+	for (int i = 0; i < x->plan->workers; i++)
+		used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", i ? "," : "",
+					 x->sched.seats[i].pid);
+	snprintf(sql, sizeof(sql), "SELECT pg_isolation_test_session_is_blocked(%d, '{%s}')::int", pid, pids);
+	return (int)value_of(x->plan->db, conn, sql);
+}
+
+/* What a worker's probe asks blocked_by_probe. */
+struct probe_arg {
+	struct explore_session *x;	/* its session */
+	struct db_conn *conn;		/* the worker's probe connection, which asks */
+};
+
+/* The scheduler's blocked, asked on a worker's probe connection (ctx a struct probe_arg). */
+static int blocked_by_probe(void *ctx, int pid)
+{
+	struct probe_arg *a = ctx;
+
+	return blocked_seen_on(a->x, a->conn, pid);
+}
+
+/*
+ * What w could claim now, looked at on its probe connection once every other worker is
+ * settled (none has a statement running in the server that is not blocked: a statement
+ * that w's commit let go would otherwise race the look, which skips the rows it re-locks).
+ */
 static struct claimable claimable(struct explore_session *x, const struct worker *w)
 {
 	struct claimable c = { -1, 0 };
+	struct probe_arg a = { x, x->probe[w->index] };
 	char sql[512];
 
-	if (!x->probe[w->index])
+	if (!a.conn || scheduler_settle_others(&x->sched, w->index, blocked_by_probe, &a, SETTLE_TIMEOUT_NS) < 0)
 		return c;
 	snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(min(id), 0) FROM (SELECT id FROM %s WHERE status = 'new' "
 		 "FOR UPDATE SKIP LOCKED) AS claimable", x->s.jobs_table);
 	/* one look at a time: each locks the rows it counts for a moment, which another would skip */
 	pthread_mutex_lock(&x->probe_lock);
-	if (x->plan->db->query(x->probe[w->index], sql, claimable_row, &c) < 0)
+	if (x->plan->db->query(a.conn, sql, claimable_row, &c) < 0)
 		c.count = -1;
 	pthread_mutex_unlock(&x->probe_lock);
+	scheduler_probe_done(&x->sched, w->index);
 	return c;
 }
 
@@ -159,14 +192,8 @@ static void *seat_main(void *arg)
 static int blocked_in_server(void *ctx, int pid)
 {
 	struct explore_session *x = ctx;
-	char sql[256], pids[128] = "";
-	size_t used = 0;
 
-	for (int i = 0; i < x->plan->workers; i++)
-		used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", i ? "," : "",
-					 x->sched.seats[i].pid);
-	snprintf(sql, sizeof(sql), "SELECT pg_isolation_test_session_is_blocked(%d, '{%s}')::int", pid, pids);
-	return (int)value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql);
+	return blocked_seen_on(x, step_driver_real_conn(x->admin.conn), pid);
 }
 
 /*
