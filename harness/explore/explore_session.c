@@ -389,16 +389,21 @@ static bool process_gone(struct explore_session *x, int pid)
 	return value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql) == 0;
 }
 
-/* The scheduler's abandon: drops seat's connection as a crashed process's, and waits until the server let it go. */
+/*
+ * The scheduler's abandon: drops seat's connection as a crashed process's, and waits until
+ * the server let it go; x->crash_lingers when it did not within SETTLE_TIMEOUT_NS.
+ */
 static void abandon_seat(void *ctx, int seat)
 {
 	struct explore_session *x = ctx;
 	int pid = x->sched.seats[seat].pid;
 	int64_t give_up = clock_now_ns() + SETTLE_TIMEOUT_NS;
+	bool gone;
 
 	step_driver_abandon(seat);
-	while (!process_gone(x, pid) && clock_now_ns() < give_up)
+	while (!(gone = process_gone(x, pid)) && clock_now_ns() < give_up)
 		clock_sleep_ns(200000);
+	x->crash_lingers = !gone;
 }
 
 /*
@@ -519,7 +524,7 @@ static void cancel_hung(struct explore_session *x, char *err, size_t errlen)
 /*
  * Drives the schedule from settled point to settled point, each choice asked of choose,
  * until every worker is done or the schedule is bounded. 0; 1 when choose refused; -1
- * with err on a hang.
+ * with err on a hang, or when a crashed worker's server session outlived SETTLE_TIMEOUT_NS.
  */
 static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct trace *t, char *err, size_t errlen)
 {
@@ -569,6 +574,12 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 			x->crashed = true;
 			x->crash_ns = clock_now_ns();
 			scheduler_crash(&x->sched, options[pick].worker, abandon_seat, x);
+			if (x->crash_lingers) {
+				snprintf(err, errlen, "worker %d crashed, and its server session (process %d) did not "
+					 "end within %lld s: its locks may still be held", options[pick].worker,
+					 x->sched.seats[options[pick].worker].pid, SETTLE_TIMEOUT_NS / 1000000000LL);
+				return -1;
+			}
 		} else {
 			expire_leases(x);
 		}
@@ -702,6 +713,7 @@ int explore_session_run(struct explore_session *x, choose_fn choose, void *ctx, 
 	x->reaped = 0;
 	x->expired = false;
 	x->crashed = false;
+	x->crash_lingers = false;
 	atomic_store(&x->s.gate.stop, false);
 	for (long j = 0; j < x->plan->cfg->jobs; j++)
 		atomic_store(&x->s.job_executions[j], 0);
