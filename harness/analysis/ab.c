@@ -12,6 +12,13 @@
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */
 #define TOLERANCE_SLACK 1e-9
 
+/*
+ * The absolute floor, in the metric's unit, of a cost or timing whose baseline mean is 0
+ * (no percentage of it exists): a candidate significantly worse by more than this is a
+ * regression (docs/ci.md).
+ */
+#define ZERO_BASE_FLOOR 0.01
+
 const char *ab_verdict_name(enum ab_verdict v)
 {
 	switch (v) {
@@ -127,14 +134,17 @@ static void judge(struct ab_row *row, const struct ab_tolerance *tol)
 			row->verdict = (p->diff_mean > 0) == (direction == HIGHER_IS_BETTER) ? AB_BETTER : AB_WORSE;
 		return;
 	}
+	/* from a baseline of 0 any significant change is detected: the floor, not a percentage, gates it */
 	row->note = !p->valid ? AB_NOTE_TOO_FEW :
-		    !(row->mde_pct <= row->tolerance_pct) ? AB_NOTE_UNDETECTABLE : AB_NOTE_NONE;
+		    p->base_mean != 0 && !(row->mde_pct <= row->tolerance_pct) ? AB_NOTE_UNDETECTABLE : AB_NOTE_NONE;
 	row->gated = row->note == AB_NOTE_NONE;
 	if (!p->significant)
 		return;
 	up = p->diff_mean > 0;
 	row->verdict = up == (direction == HIGHER_IS_BETTER) ? AB_BETTER : AB_WORSE;
-	if (row->verdict == AB_WORSE && row->gated && beyond(row->change_pct, direction, row->tolerance_pct))
+	if (row->verdict == AB_WORSE && row->gated &&
+	    (p->base_mean == 0 ? fabs(p->diff_mean) > ZERO_BASE_FLOOR
+			       : beyond(row->change_pct, direction, row->tolerance_pct)))
 		row->verdict = AB_REGRESSION;
 }
 

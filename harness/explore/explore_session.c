@@ -62,21 +62,54 @@ static int claimable_row(void *ctx, const int64_t *cols, int ncols)
 	return 1;
 }
 
-/* What w could claim now, looked at on its probe connection while every other worker is settled. */
+/* Whether the server process pid waits on a lock another of the schedule's sessions holds, asked on conn. */
+static int blocked_seen_on(struct explore_session *x, struct db_conn *conn, int pid)
+{
+	char sql[256], pids[128] = "";
+	size_t used = 0;
+
+	for (int i = 0; i < x->plan->workers; i++)
+		used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", i ? "," : "",
+					 x->sched.seats[i].pid);
+	snprintf(sql, sizeof(sql), "SELECT pg_isolation_test_session_is_blocked(%d, '{%s}')::int", pid, pids);
+	return (int)value_of(x->plan->db, conn, sql);
+}
+
+/* What a worker's probe asks blocked_by_probe. */
+struct probe_arg {
+	struct explore_session *x;	/* its session */
+	struct db_conn *conn;		/* the worker's probe connection, which asks */
+};
+
+/* The scheduler's blocked, asked on a worker's probe connection (ctx a struct probe_arg). */
+static int blocked_by_probe(void *ctx, int pid)
+{
+	struct probe_arg *a = ctx;
+
+	return blocked_seen_on(a->x, a->conn, pid);
+}
+
+/*
+ * What w could claim now, looked at on its probe connection once every other worker is
+ * settled (none has a statement running in the server that is not blocked: a statement
+ * that w's commit let go would otherwise race the look, which skips the rows it re-locks).
+ */
 static struct claimable claimable(struct explore_session *x, const struct worker *w)
 {
 	struct claimable c = { -1, 0 };
+	struct probe_arg a = { x, x->probe[w->index] };
 	char sql[512];
 
-	if (!x->probe[w->index])
+	if (!a.conn || scheduler_settle_others(&x->sched, w->index, blocked_by_probe, &a, SETTLE_TIMEOUT_NS) < 0)
 		return c;
 	snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(min(id), 0) FROM (SELECT id FROM %s WHERE status = 'new' "
 		 "FOR UPDATE SKIP LOCKED) AS claimable", x->s.jobs_table);
 	/* one look at a time: each locks the rows it counts for a moment, which another would skip */
 	pthread_mutex_lock(&x->probe_lock);
-	if (x->plan->db->query(x->probe[w->index], sql, claimable_row, &c) < 0)
+	if (x->plan->db->query(a.conn, sql, claimable_row, &c) < 0)
 		c.count = -1;
 	pthread_mutex_unlock(&x->probe_lock);
+	scheduler_probe_done(&x->sched, w->index);
 	return c;
 }
 
@@ -159,14 +192,8 @@ static void *seat_main(void *arg)
 static int blocked_in_server(void *ctx, int pid)
 {
 	struct explore_session *x = ctx;
-	char sql[256], pids[128] = "";
-	size_t used = 0;
 
-	for (int i = 0; i < x->plan->workers; i++)
-		used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", i ? "," : "",
-					 x->sched.seats[i].pid);
-	snprintf(sql, sizeof(sql), "SELECT pg_isolation_test_session_is_blocked(%d, '{%s}')::int", pid, pids);
-	return (int)value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql);
+	return blocked_seen_on(x, step_driver_real_conn(x->admin.conn), pid);
 }
 
 /*
@@ -362,16 +389,21 @@ static bool process_gone(struct explore_session *x, int pid)
 	return value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql) == 0;
 }
 
-/* The scheduler's abandon: drops seat's connection as a crashed process's, and waits until the server let it go. */
+/*
+ * The scheduler's abandon: drops seat's connection as a crashed process's, and waits until
+ * the server let it go; x->crash_lingers when it did not within SETTLE_TIMEOUT_NS.
+ */
 static void abandon_seat(void *ctx, int seat)
 {
 	struct explore_session *x = ctx;
 	int pid = x->sched.seats[seat].pid;
 	int64_t give_up = clock_now_ns() + SETTLE_TIMEOUT_NS;
+	bool gone;
 
 	step_driver_abandon(seat);
-	while (!process_gone(x, pid) && clock_now_ns() < give_up)
+	while (!(gone = process_gone(x, pid)) && clock_now_ns() < give_up)
 		clock_sleep_ns(200000);
+	x->crash_lingers = !gone;
 }
 
 /*
@@ -492,7 +524,7 @@ static void cancel_hung(struct explore_session *x, char *err, size_t errlen)
 /*
  * Drives the schedule from settled point to settled point, each choice asked of choose,
  * until every worker is done or the schedule is bounded. 0; 1 when choose refused; -1
- * with err on a hang.
+ * with err on a hang, or when a crashed worker's server session outlived SETTLE_TIMEOUT_NS.
  */
 static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct trace *t, char *err, size_t errlen)
 {
@@ -542,6 +574,12 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 			x->crashed = true;
 			x->crash_ns = clock_now_ns();
 			scheduler_crash(&x->sched, options[pick].worker, abandon_seat, x);
+			if (x->crash_lingers) {
+				snprintf(err, errlen, "worker %d crashed, and its server session (process %d) did not "
+					 "end within %lld s: its locks may still be held", options[pick].worker,
+					 x->sched.seats[options[pick].worker].pid, SETTLE_TIMEOUT_NS / 1000000000LL);
+				return -1;
+			}
 		} else {
 			expire_leases(x);
 		}
@@ -627,7 +665,11 @@ static int check_outcome(struct explore_session *x, struct schedule_outcome *out
 		snprintf(err, errlen, "out of memory computing the figures");
 		return -1;
 	}
-	/* a job handed out again because its holder lost it is at-least-once's, not a race */
+	/*
+	 * a job handed out again because its holder lost it is at-least-once's, not a race. Per
+	 * job as over the run: a redelivery is a later execution of its own job with an earlier
+	 * counted one (its holder), so one of that job's duplicates; another job's cannot hide one
+	 */
 	out->count[FINDING_DUPLICATE] = m.duplicates - (m.redeliveries < m.duplicates ? m.redeliveries : m.duplicates);
 	out->count[FINDING_LOST] = m.lost;
 	out->count[FINDING_STUCK] = m.stuck;
@@ -671,6 +713,7 @@ int explore_session_run(struct explore_session *x, choose_fn choose, void *ctx, 
 	x->reaped = 0;
 	x->expired = false;
 	x->crashed = false;
+	x->crash_lingers = false;
 	atomic_store(&x->s.gate.stop, false);
 	for (long j = 0; j < x->plan->cfg->jobs; j++)
 		atomic_store(&x->s.job_executions[j], 0);

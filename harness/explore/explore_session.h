@@ -32,6 +32,8 @@ struct explore_session {
 	bool expired;					/* the schedule's leases have expired */
 	bool crashed;					/* a worker of the schedule has crashed */
 	int64_t crash_ns;				/* when (clock_now_ns), if it has */
+	bool crash_lingers;				/* the crashed worker's server session outlived
+							 * SETTLE_TIMEOUT_NS: its locks may still be held */
 	bool workers_open;				/* w are connected */
 	bool workers_reusable;				/* w may serve the next schedule as they are */
 	int64_t *work_ns;				/* every job's work time: none */

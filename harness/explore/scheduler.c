@@ -41,6 +41,7 @@ void scheduler_begin(struct scheduler *s)
 		s->seats[i].state = SEAT_RUNNING;
 		s->seats[i].granted = false;
 		s->seats[i].in_server = false;
+		s->seats[i].probing = false;
 		s->seats[i].event = -1;
 		s->seats[i].steps = 0;
 		s->seats[i].next[0] = '\0';
@@ -192,16 +193,19 @@ static void wait_change(struct scheduler *s, long long ns)
 }
 
 /*
- * Whether s is settled (locked): -1 when a seat runs its own code (or the schedule is
- * released); else the number of seats in the server, whose pids go to pids.
+ * Whether s is settled (locked) but for seat except (-1: none), where, when except is one,
+ * a probing seat counts as settled: -1 when a seat runs its own code; else the number of
+ * seats in the server, whose pids go to pids and whose seats go to which.
  */
-static int seats_in_server(const struct scheduler *s, int *pids, int *which)
+static int seats_in_server(const struct scheduler *s, int except, int *pids, int *which)
 {
 	int n = 0;
 
 	for (int i = 0; i < s->n_seats; i++) {
 		const struct seat *t = &s->seats[i];
 
+		if (i == except || (except >= 0 && t->probing))
+			continue;
 		if (t->state == SEAT_WAITING && t->granted)
 			return -1;
 		if (t->state != SEAT_RUNNING)
@@ -214,7 +218,8 @@ static int seats_in_server(const struct scheduler *s, int *pids, int *which)
 	return n;
 }
 
-int scheduler_settle(struct scheduler *s, scheduler_blocked_fn blocked, void *ctx, long long timeout_ns)
+/* scheduler_settle, with seat except (-1: none) and, when except is one, probing seats counted settled. */
+static int settle_but(struct scheduler *s, int except, scheduler_blocked_fn blocked, void *ctx, long long timeout_ns)
 {
 	int64_t give_up = clock_now_ns() + timeout_ns;
 	int rc = -1;
@@ -222,7 +227,7 @@ int scheduler_settle(struct scheduler *s, scheduler_blocked_fn blocked, void *ct
 	pthread_mutex_lock(&s->lock);
 	while (!s->released && clock_now_ns() < give_up) {
 		int pids[EXPLORE_MAX_WORKERS], which[EXPLORE_MAX_WORKERS];
-		int n = seats_in_server(s, pids, which), seen = 0;
+		int n = seats_in_server(s, except, pids, which), seen = 0;
 		size_t events_before = s->n_events;
 
 		if (n == 0) {
@@ -230,7 +235,7 @@ int scheduler_settle(struct scheduler *s, scheduler_blocked_fn blocked, void *ct
 			break;
 		}
 		wait_change(s, SETTLE_POLL_NS);
-		if (n < 0 || seats_in_server(s, pids, which) != n || s->n_events != events_before)
+		if (n < 0 || seats_in_server(s, except, pids, which) != n || s->n_events != events_before)
 			continue;
 		pthread_mutex_unlock(&s->lock);
 		for (int i = 0; i < n; i++) {
@@ -243,7 +248,7 @@ int scheduler_settle(struct scheduler *s, scheduler_blocked_fn blocked, void *ct
 			seen += b;
 		}
 		pthread_mutex_lock(&s->lock);
-		if (seen < n || seats_in_server(s, pids, which) != n)
+		if (seen < n || seats_in_server(s, except, pids, which) != n)
 			continue;
 		for (int i = 0; i < n; i++)
 			if (s->seats[which[i]].event >= 0)
@@ -256,6 +261,34 @@ int scheduler_settle(struct scheduler *s, scheduler_blocked_fn blocked, void *ct
 out:
 	pthread_mutex_unlock(&s->lock);
 	return rc;
+}
+
+int scheduler_settle(struct scheduler *s, scheduler_blocked_fn blocked, void *ctx, long long timeout_ns)
+{
+	return settle_but(s, -1, blocked, ctx, timeout_ns);
+}
+
+int scheduler_settle_others(struct scheduler *s, int seat, scheduler_blocked_fn blocked, void *ctx,
+			    long long timeout_ns)
+{
+	int rc;
+
+	pthread_mutex_lock(&s->lock);
+	s->seats[seat].probing = true;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+	rc = settle_but(s, seat, blocked, ctx, timeout_ns);
+	if (rc < 0)
+		scheduler_probe_done(s, seat);
+	return rc;
+}
+
+void scheduler_probe_done(struct scheduler *s, int seat)
+{
+	pthread_mutex_lock(&s->lock);
+	s->seats[seat].probing = false;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
 }
 
 void scheduler_grant(struct scheduler *s, int seat)
@@ -288,9 +321,9 @@ int scheduler_await_return(struct scheduler *s, long long timeout_ns)
 	int rc = -1, before;
 
 	pthread_mutex_lock(&s->lock);
-	before = seats_in_server(s, pids, which);
+	before = seats_in_server(s, -1, pids, which);
 	while (!s->released && clock_now_ns() < give_up) {
-		if (seats_in_server(s, pids, which) != before) {
+		if (seats_in_server(s, -1, pids, which) != before) {
 			rc = 0;
 			break;
 		}

@@ -52,6 +52,7 @@ struct seat {
 	enum seat_state state;		/* where it is */
 	bool granted;			/* its next statement may go */
 	bool in_server;			/* its granted statement has not returned yet */
+	bool probing;			/* it waits to look at the queue, or looks (scheduler_settle_others) */
 	int event;			/* the event of the statement it runs, -1 when none */
 	int steps;			/* the steps it made in this schedule */
 	int pid;			/* its connection's server process, -1 when none */
@@ -121,6 +122,19 @@ typedef int (*scheduler_blocked_fn)(void *ctx, int pid);
  * 0 settled; -1 when it did not settle within timeout_ns (a hang) or blocked failed.
  */
 int scheduler_settle(struct scheduler *s, scheduler_blocked_fn blocked, void *ctx, long long timeout_ns);
+
+/*
+ * Called by seat's worker, running its own code, before it looks at the queue: marks it
+ * probing and waits until every other seat is settled as scheduler_settle says (a probing
+ * seat counts as settled), so that no statement of another worker runs in the server while
+ * it looks. 0 settled (the seat stays probing until scheduler_probe_done); -1 when the
+ * others did not settle within timeout_ns or blocked failed (the seat is not probing then).
+ */
+int scheduler_settle_others(struct scheduler *s, int seat, scheduler_blocked_fn blocked, void *ctx,
+			    long long timeout_ns);
+
+/* Called by seat's worker when its look at the queue is over. */
+void scheduler_probe_done(struct scheduler *s, int seat);
 
 /*
  * When s is settled with no worker waiting and some blocked in the server (they wait on

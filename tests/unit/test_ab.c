@@ -1,7 +1,7 @@
 /*
  * Unit tests of ab.c: the verdicts of hand-made rounds, each metric as its nature says
  * (a cost held to its tolerance, a timing gated only where detectable, an outcome by its
- * guard), groups on one side only and runs that ran dry.
+ * guard), a cost from a baseline of 0, groups on one side only and runs that ran dry.
  */
 #include <math.h>
 #include <string.h>
@@ -124,6 +124,36 @@ static void within_tolerance(void)
 	ab_result_free(&r);
 }
 
+/*
+ * A cost at 0 in the baseline (no percentage of it): from 0 to 2 buffers per job is a
+ * regression; from 0 to 0.005 (within the absolute floor) is worse, no regression.
+ */
+static void cost_from_zero(void)
+{
+	const double thru[] = { 100, 100, 100 }, zero[] = { 0, 0, 0 }, up[] = { 2, 2.1, 1.9 };
+	const double tiny[] = { 0.005, 0.005, 0.005 };
+	struct side_runs base, cand;
+	struct ab_result r;
+	const struct ab_row *cost;
+
+	fill(&base, "probe", thru, zero, 0);
+	fill(&cand, "probe", thru, up, 0);
+	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
+	cost = row_of(&r, "costs.buffers_hit_per_job");
+	check_need(cost != NULL, "the row of buffers");
+	CHECK(cost->gated && cost->note == AB_NOTE_NONE && cost->verdict == AB_REGRESSION && r.regressions == 1,
+	      "buffers per job from 0 to 2: gated, REGRESSION (note %d, verdict %s)", (int)cost->note,
+	      ab_verdict_name(cost->verdict));
+	ab_result_free(&r);
+	fill(&cand, "probe", thru, tiny, 0);
+	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
+	cost = row_of(&r, "costs.buffers_hit_per_job");
+	check_need(cost != NULL, "the row of buffers");
+	CHECK(cost->gated && cost->verdict == AB_WORSE && r.regressions == 0,
+	      "buffers per job from 0 to 0.005, within the floor of 0.01: worse, no regression");
+	ab_result_free(&r);
+}
+
 /* Duplicates where the baseline had none; a group on one side only; a run that ran dry. */
 static void outcomes_groups_dry(void)
 {
@@ -180,6 +210,7 @@ int main(void)
 	cost_regression();
 	noisy_cost();
 	within_tolerance();
+	cost_from_zero();
 	outcomes_groups_dry();
 	too_few();
 	return check_exit_status();

@@ -2,11 +2,14 @@
  * Unit tests of explore's pieces that need no server: the trace text (written, read back,
  * bad tokens refused), the expectations' parser and verdicts, and the scheduler's grants
  * with two threads standing for workers (one step at a time, in the order granted; a plain
- * BEGIN folded; a worker past its step budget bounding the schedule; a crash).
+ * BEGIN folded; a worker past its step budget bounding the schedule; a crash; a worker's
+ * look at the queue waiting for the others to settle).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "check.h"
 #include "explore/explore.h"
 
@@ -68,6 +71,8 @@ struct fake_worker {
 	int seat;			/* its seat */
 	const char *const *steps;	/* its statements, NULL-terminated */
 	int crashed;			/* statements that came back crashed */
+	long long in_server_ns;		/* how long each statement runs in the "server" */
+	atomic_int returned;		/* statements that returned */
 };
 
 /* A fake worker's thread: sends its statements one by one through the scheduler, then finishes. */
@@ -80,6 +85,8 @@ static void *fake_main(void *arg)
 			f->crashed++;
 			continue;
 		}
+		clock_sleep_ns(f->in_server_ns);
+		atomic_fetch_add(&f->returned, 1);
 		scheduler_step_end(f->s, f->seat, "ok");
 	}
 	scheduler_seat_finished(f->s, f->seat);
@@ -115,7 +122,7 @@ static void test_scheduler_order(void)
 	static const char *const a[] = { "BEGIN", "SELECT a1", "COMMIT", NULL };
 	static const char *const b[] = { "SELECT b1", "SELECT b2", NULL };
 	struct scheduler s;
-	struct fake_worker f[2] = { { &s, 0, a, 0 }, { &s, 1, b, 0 } };
+	struct fake_worker f[2] = { { &s, 0, a, 0, 0, 0 }, { &s, 1, b, 0, 0, 0 } };
 	pthread_t t[2];
 	int order[] = { 1, 0, 0, 1 };
 
@@ -145,7 +152,7 @@ static void test_scheduler_bound(void)
 	static const char *const a[] = { "S1", "S2", "S3", NULL };
 	static const char *const b[] = { NULL };
 	struct scheduler s;
-	struct fake_worker f[2] = { { &s, 0, a, 0 }, { &s, 1, b, 0 } };
+	struct fake_worker f[2] = { { &s, 0, a, 0, 0, 0 }, { &s, 1, b, 0, 0, 0 } };
 	pthread_t t[2];
 
 	check_need(scheduler_init(&s, 2, 1) == 0, "scheduler_init");
@@ -165,7 +172,7 @@ static void test_scheduler_crash(void)
 	static const char *const a[] = { "S1", "S2", "S3", NULL };
 	static const char *const b[] = { "T1", NULL };
 	struct scheduler s;
-	struct fake_worker f[2] = { { &s, 0, a, 0 }, { &s, 1, b, 0 } };
+	struct fake_worker f[2] = { { &s, 0, a, 0, 0, 0 }, { &s, 1, b, 0, 0, 0 } };
 	pthread_t t[2];
 
 	check_need(scheduler_init(&s, 2, 10) == 0, "scheduler_init");
@@ -187,6 +194,51 @@ static void test_scheduler_crash(void)
 	scheduler_free(&s);
 }
 
+/* A prober's thread: seat 0 waits for the others to settle, as a worker's look at the queue does. */
+static void *probe_main(void *arg)
+{
+	struct scheduler *s = arg;
+	int rc = scheduler_settle_others(s, 0, never_blocked, NULL, 2000000000LL);
+
+	scheduler_probe_done(s, 0);
+	return rc == 0 ? s : NULL;
+}
+
+/*
+ * A worker's look at the queue waits until no other worker's statement runs in the server
+ * unblocked; two workers looking at once do not wait on each other.
+ */
+static void test_scheduler_probe_settled(void)
+{
+	static const char *const a[] = { NULL };
+	static const char *const b[] = { "UPDATE b1", NULL };
+	struct scheduler s;
+	struct fake_worker f[2] = { { &s, 0, a, 0, 0, 0 }, { &s, 1, b, 0, 200000000LL, 0 } };
+	pthread_t t[2], prober;
+	void *probed = NULL;
+
+	check_need(scheduler_init(&s, 3, 10) == 0, "scheduler_init");
+	start_fakes(&s, f, t);
+	pthread_mutex_lock(&s.lock);
+	s.seats[2].state = SEAT_FINISHED;
+	pthread_mutex_unlock(&s.lock);
+	scheduler_settle(&s, never_blocked, NULL, 2000000000LL);
+	pthread_mutex_lock(&s.lock);
+	s.seats[2].state = SEAT_RUNNING;
+	pthread_mutex_unlock(&s.lock);
+	scheduler_grant(&s, 1);
+	CHECK(scheduler_settle_others(&s, 2, never_blocked, NULL, 2000000000LL) == 0 && atomic_load(&f[1].returned) == 1,
+	      "the look came only once worker 1's statement had returned");
+	check_need(pthread_create(&prober, NULL, probe_main, &s) == 0, "starting a thread");
+	pthread_join(prober, &probed);
+	CHECK(probed == &s, "a second worker looks while the first is probing");
+	scheduler_probe_done(&s, 2);
+	scheduler_release(&s);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	scheduler_free(&s);
+}
+
 int main(void)
 {
 	test_trace_round_trip();
@@ -195,5 +247,6 @@ int main(void)
 	test_scheduler_order();
 	test_scheduler_bound();
 	test_scheduler_crash();
+	test_scheduler_probe_settled();
 	return check_exit_status();
 }

@@ -43,7 +43,11 @@ static void add_return(struct ledger_case *c, int64_t job, int64_t start_ms, int
 	check_need(ledger_add_return(&c->ledger, &r) == 0, "ledger_add_return");
 }
 
-/* Computes c's metrics, checks that the causes sum to the redeliveries, and frees its ledger; name says which case. */
+/*
+ * Computes c's metrics, checks that the causes sum to the redeliveries and that each is
+ * one of the duplicates (explore's race duplicates rest on it), and frees its ledger; name
+ * says which case.
+ */
 static void compute(struct ledger_case *c, const char *name)
 {
 	const struct run_metrics *o = &c->out;
@@ -52,6 +56,7 @@ static void compute(struct ledger_case *c, const char *name)
 	CHECK(o->redeliveries == o->redeliveries_crash + o->redeliveries_lease + o->redeliveries_reaper +
 					 o->redeliveries_stale_ticket,
 	      "%s: the redeliveries by cause sum to the redeliveries", name);
+	CHECK(o->redeliveries <= o->duplicates, "%s: every redelivery is one of its job's duplicates", name);
 	ledger_free(&c->ledger);
 }
 
