@@ -1,4 +1,4 @@
-/* An explore session and one schedule in it; see session.h. */
+/* An explore session and one schedule in it; see explore_session.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +8,10 @@
 #include "queue/job.h"
 #include "queue/queue_table.h"
 #include "explore/explore_session.h"
+#include "explore/looks.h"
+#include "explore/outcome.h"
 #include "explore/step_driver.h"
 #include "measure/metrics.h"
-
-/* How long one settled point may take to come (a statement that neither returns nor blocks): a hang. */
-#define SETTLE_TIMEOUT_NS (10 * 1000000000LL)
 
 /*
  * The workers' sessions' settings, where the server lets them set them: the deadlock detector's
@@ -25,128 +24,6 @@ struct seat_arg {
 	struct explore_session *x;	/* its session */
 	int index;			/* its seat */
 };
-
-/* A db_row_fn that keeps the first column of the first row in *(int64_t *)ctx. */
-static int first_value(void *ctx, const int64_t *cols, int ncols)
-{
-	if (ncols > 0)
-		*(int64_t *)ctx = cols[0];
-	return 1;
-}
-
-/* Runs sql on conn of the real driver db and returns its first value, or -1 on an error. */
-static int64_t value_of(const struct backend_ops *db, struct db_conn *conn, const char *sql)
-{
-	int64_t v = -1;
-
-	if (db->query(conn, sql, first_value, &v) < 0)
-		return -1;
-	return v;
-}
-
-/* What w could claim at one moment. */
-struct claimable {
-	int64_t count;		/* jobs in state new whose row no transaction holds locked; -1: not known */
-	int64_t first;		/* the lowest id of them, 0 when none */
-};
-
-/* A db_row_fn that keeps a row's two columns in a struct claimable. */
-static int claimable_row(void *ctx, const int64_t *cols, int ncols)
-{
-	struct claimable *c = ctx;
-
-	if (ncols >= 2) {
-		c->count = cols[0];
-		c->first = cols[1];
-	}
-	return 1;
-}
-
-/* Whether the server process pid waits on a lock another of the schedule's sessions holds, asked on conn. */
-static int blocked_seen_on(struct explore_session *x, struct db_conn *conn, int pid)
-{
-	char sql[256], pids[128] = "";
-	size_t used = 0;
-
-	for (int i = 0; i < x->plan->workers; i++)
-		used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", i ? "," : "",
-					 x->sched.seats[i].pid);
-	snprintf(sql, sizeof(sql), "SELECT pg_isolation_test_session_is_blocked(%d, '{%s}')::int", pid, pids);
-	return (int)value_of(x->plan->db, conn, sql);
-}
-
-/* What a worker's probe asks blocked_by_probe. */
-struct probe_arg {
-	struct explore_session *x;	/* its session */
-	struct db_conn *conn;		/* the worker's probe connection, which asks */
-};
-
-/* The scheduler's blocked, asked on a worker's probe connection (ctx a struct probe_arg). */
-static int blocked_by_probe(void *ctx, int pid)
-{
-	struct probe_arg *a = ctx;
-
-	return blocked_seen_on(a->x, a->conn, pid);
-}
-
-/*
- * What w could claim now, looked at on its probe connection once every other worker is
- * settled (none has a statement running in the server that is not blocked: a statement
- * that w's commit let go would otherwise race the look, which skips the rows it re-locks).
- */
-static struct claimable claimable(struct explore_session *x, const struct worker *w)
-{
-	struct claimable c = { -1, 0 };
-	struct probe_arg a = { x, x->probe[w->index] };
-	char sql[512];
-
-	if (!a.conn || scheduler_settle_others(&x->sched, w->index, blocked_by_probe, &a, SETTLE_TIMEOUT_NS) < 0)
-		return c;
-	snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(min(id), 0) FROM (SELECT id FROM %s WHERE status = 'new' "
-		 "FOR UPDATE SKIP LOCKED) AS claimable", x->s.jobs_table);
-	/* one look at a time: each locks the rows it counts for a moment, which another would skip */
-	pthread_mutex_lock(&x->probe_lock);
-	if (x->plan->db->query(a.conn, sql, claimable_row, &c) < 0)
-		c.count = -1;
-	pthread_mutex_unlock(&x->probe_lock);
-	scheduler_probe_done(&x->sched, w->index);
-	return c;
-}
-
-/*
- * After w's empty claim, before which before was claimable: when a job was, and one still
- * is, a job was claimable all through the claim: notes it as an event and counts it.
- */
-static void look_empty(struct explore_session *x, struct worker *w, struct claimable before)
-{
-	char result[EXPLORE_TEXT];
-	struct claimable after;
-
-	if (before.count <= 0 || (after = claimable(x, w)).count <= 0)
-		return;
-	x->found[w->index][FINDING_EMPTY]++;
-	snprintf(result, sizeof(result), "%lld job%s claimable before it and after it", (long long)after.count,
-		 after.count == 1 ? " was" : "s were");
-	scheduler_note(&x->sched, EVENT_CHECK, w->index, "the claim came back empty", result);
-}
-
-/*
- * After w's claim of job, before which before was claimable: when a lower job was
- * claimable before the claim and still is after it, the claim took a job out of the
- * queue's order (FIFO by id): notes it as an event and counts it.
- */
-static void look_order(struct explore_session *x, struct worker *w, int64_t job, struct claimable before)
-{
-	char statement[EXPLORE_TEXT], result[EXPLORE_TEXT];
-	struct claimable after;
-
-	if (before.count <= 0 || before.first >= job || (after = claimable(x, w)).first != before.first)
-		return;
-	x->found[w->index][FINDING_FIFO]++;
-	snprintf(statement, sizeof(statement), "the claim took job %lld", (long long)job);
-	snprintf(result, sizeof(result), "job %lld was claimable before it and after it", (long long)before.first);
-	scheduler_note(&x->sched, EVENT_CHECK, w->index, statement, result);
-}
 
 /* A worker's thread: its claims, through the strategy's hooks and the life of a job a run uses. */
 static void *seat_main(void *arg)
@@ -161,7 +38,7 @@ static void *seat_main(void *arg)
 		enum claim_result r;
 		int n = 1;
 
-		struct claimable before = claimable(x, w);
+		struct claimable before = explore_claimable(x, w);
 
 		w->held_flags = 0;
 		r = st->claim_batch ? st->claim_batch(w, w->batch, w->batch_max, &n) : st->claim(w, &job_id);
@@ -169,7 +46,7 @@ static void *seat_main(void *arg)
 		w->stats.claims++;
 		if (r == CLAIM_OK) {
 			if (!run_stopping(&x->s.gate))
-				look_order(x, w, st->claim_batch ? w->batch[0].id : job_id, before);
+				explore_look_order(x, w, st->claim_batch ? w->batch[0].id : job_id, before);
 			if ((st->claim_batch ? worker_execute_batch(w, n, start, end)
 					     : worker_execute(w, job_id, start, end)) < 0)
 				break;
@@ -181,7 +58,7 @@ static void *seat_main(void *arg)
 			if (ledger_add_empty(&w->ledger, &e) < 0)
 				w->ledger_full = true;
 			if (!run_stopping(&x->s.gate))
-				look_empty(x, w, before);
+				explore_look_empty(x, w, before);
 		}
 	}
 	scheduler_seat_finished(&x->sched, a->index);
@@ -193,7 +70,7 @@ static int blocked_in_server(void *ctx, int pid)
 {
 	struct explore_session *x = ctx;
 
-	return blocked_seen_on(x, step_driver_real_conn(x->admin.conn), pid);
+	return explore_blocked_seen_on(x, step_driver_real_conn(x->admin.conn), pid);
 }
 
 /*
@@ -274,6 +151,19 @@ static int ready_workers(struct explore_session *x, char *err, size_t errlen)
 	return 0;
 }
 
+/* Frees what explore_session_open took of x beside its connections and tables. */
+static void free_parts(struct explore_session *x)
+{
+	run_gate_destroy(&x->s.gate);
+	free(x->work_ns);
+	free(x->final);
+	free(x->s.job_executions);
+	ledger_free(&x->returns);
+	step_driver_stop();
+	scheduler_free(&x->sched);
+	pthread_mutex_destroy(&x->probe_lock);
+}
+
 int explore_session_open(struct explore_session *x, const struct explore_plan *plan, char *err, size_t errlen)
 {
 	const struct run_config *cfg = plan->cfg;
@@ -345,14 +235,7 @@ fail_tables:
 fail_admin:
 	admin_close(&x->admin);
 fail:
-	run_gate_destroy(&x->s.gate);
-	free(x->work_ns);
-	free(x->final);
-	free(x->s.job_executions);
-	ledger_free(&x->returns);
-	step_driver_stop();
-	scheduler_free(&x->sched);
-	pthread_mutex_destroy(&x->probe_lock);
+	free_parts(x);
 	return -1;
 }
 
@@ -370,14 +253,7 @@ void explore_session_close(struct explore_session *x)
 	close_workers(x);
 	admin_drop_tables(&x->admin, drop_tables, &x->s, "explore");
 	admin_close(&x->admin);
-	run_gate_destroy(&x->s.gate);
-	free(x->work_ns);
-	free(x->final);
-	free(x->s.job_executions);
-	ledger_free(&x->returns);
-	step_driver_stop();
-	scheduler_free(&x->sched);
-	pthread_mutex_destroy(&x->probe_lock);
+	free_parts(x);
 }
 
 /* Whether the server process pid is gone (a crashed worker's, which rolls back what it held). */
@@ -386,7 +262,7 @@ static bool process_gone(struct explore_session *x, int pid)
 	char sql[128];
 
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pg_stat_activity WHERE pid = %d", pid);
-	return value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql) == 0;
+	return explore_value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql) == 0;
 }
 
 /*
@@ -416,7 +292,7 @@ static int64_t leased_jobs(struct explore_session *x)
 
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM (SELECT 1 FROM %s WHERE status = 'active' AND lease_until IS "
 		 "NOT NULL FOR UPDATE SKIP LOCKED) AS leased", x->s.jobs_table);
-	return value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql);
+	return explore_value_of(x->plan->db, step_driver_real_conn(x->admin.conn), sql);
 }
 
 /* The choices at a settled point into out (room for 2 * workers + 1). How many. */
@@ -463,7 +339,7 @@ static void expire_leases(struct explore_session *x)
 	snprintf(sql, sizeof(sql), "WITH e AS (UPDATE %s SET lease_until = now() - interval '1 hour' WHERE id IN "
 		 "(SELECT id FROM %s WHERE status = 'active' AND lease_until IS NOT NULL FOR UPDATE SKIP LOCKED) "
 		 "RETURNING 1) SELECT count(*) FROM e", x->s.jobs_table, x->s.jobs_table);
-	n = value_of(x->plan->db, conn, sql);
+	n = explore_value_of(x->plan->db, conn, sql);
 	x->expired = n > 0;
 	if (n >= 0 && x->plan->cfg->recovery.reaper_ms > 0) {
 		uint64_t before = x->reaped;
@@ -586,107 +462,6 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 	}
 }
 
-/* Sums what the workers of x met of the error kinds in kinds. */
-static uint64_t errors_of(const struct explore_session *x, const enum error_kind *kinds, int n)
-{
-	uint64_t sum = 0;
-
-	for (int i = 0; i < x->plan->workers; i++)
-		for (int k = 0; k < n; k++)
-			sum += x->w[i].stats.errors[kinds[k]];
-	return sum;
-}
-
-/*
- * A crashed worker's executions that its crash cut short: noted crashed and ended at the
- * crash, as a run's crash notes them (its thread noted them only when the schedule was
- * over and it was let go).
- */
-static void note_crashed(struct explore_session *x)
-{
-	int64_t crash = x->crash_ns - x->s.gate.start_ns;
-
-	for (int i = 0; i < x->plan->workers; i++) {
-		if (x->sched.seats[i].state != SEAT_CRASHED)
-			continue;
-		for (size_t e = 0; e < x->w[i].ledger.n_execs; e++) {
-			struct execution *ex = &x->w[i].ledger.execs[e];
-
-			if (ex->outcome != EXEC_UNCOMMITTED && ex->outcome != EXEC_INTERRUPTED)
-				continue;
-			ex->outcome = EXEC_CRASHED;
-			if (ex->end_ns > crash)
-				ex->end_ns = crash > ex->start_ns ? crash : ex->start_ns;
-		}
-	}
-}
-
-/* Computes the schedule's figures from the workers' ledgers and the final state into out. 0, or -1 with err. */
-static int check_outcome(struct explore_session *x, struct schedule_outcome *out, char *err, size_t errlen)
-{
-	const struct run_config *cfg = x->plan->cfg;
-	struct ledger parts[EXPLORE_MAX_WORKERS + 1], merged;
-	struct worker_stats stats[EXPLORE_MAX_WORKERS];
-	struct run_metrics m;
-	static const enum error_kind lock_kinds[] = { ERR_LOCK_NOT_AVAILABLE, ERR_SQLITE_BUSY, ERR_SQLITE_BUSY_SNAPSHOT };
-	static const enum error_kind other_kinds[] = { ERR_SERIALIZATION, ERR_OTHER, ERR_STATEMENT_TIMEOUT,
-						       ERR_CONNECTION_LOST };
-	static const enum error_kind deadlock_kinds[] = { ERR_DEADLOCK };
-	int n = x->plan->workers, rc;
-
-	note_crashed(x);
-	if (queue_table_read_final(&x->admin, &x->s, x->final, cfg->jobs, err, errlen) < 0)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		parts[i] = x->w[i].ledger;
-		stats[i] = x->w[i].stats;
-	}
-	parts[n] = x->returns;
-	memset(&merged, 0, sizeof(merged));
-	if (ledger_init(&merged, 0, 0, 0) < 0 || ledger_merge(&merged, parts, (size_t)n + 1) < 0) {
-		ledger_free(&merged);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	struct metrics_input in = {
-		.ledger = &merged, .workers = stats, .n_workers = (size_t)n, .n_jobs = (size_t)cfg->jobs,
-		.n_backlog = (size_t)cfg->jobs, .work_ns = x->work_ns, .final = x->final, .n_queues = 1,
-		.reaped = x->reaped,
-		.claim_in_session = x->s.mode == MODE_HOLD || x->s.strategy->claim_in_session,
-		/* time is the schedule's: a lease ran out at the expire step, whatever the clock says */
-		.lease_ns = x->s.mode != MODE_FLIP || !cfg->recovery.lease_ms ? 0 : x->expired ? 1
-					: MS_TO_NS(cfg->recovery.lease_ms),
-		.reaper = x->s.mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
-	};
-	memset(&m, 0, sizeof(m));
-	rc = metrics_compute(&in, &m);
-	ledger_free(&merged);
-	if (rc < 0) {
-		snprintf(err, errlen, "out of memory computing the figures");
-		return -1;
-	}
-	/*
-	 * a job handed out again because its holder lost it is at-least-once's, not a race. Per
-	 * job as over the run: a redelivery is a later execution of its own job with an earlier
-	 * counted one (its holder), so one of that job's duplicates; another job's cannot hide one
-	 */
-	out->count[FINDING_DUPLICATE] = m.duplicates - (m.redeliveries < m.duplicates ? m.redeliveries : m.duplicates);
-	out->count[FINDING_LOST] = m.lost;
-	out->count[FINDING_STUCK] = m.stuck;
-	out->count[FINDING_ZOMBIE] = m.zombie_completions;
-	out->count[FINDING_DEADLOCK] = errors_of(x, deadlock_kinds, 1);
-	out->count[FINDING_LOCK_ERROR] = errors_of(x, lock_kinds, 3);
-	out->count[FINDING_ERROR] = errors_of(x, other_kinds, 4);
-	for (int i = 0; i < n; i++) {
-		out->count[FINDING_EMPTY] += x->found[i][FINDING_EMPTY];
-		out->count[FINDING_FIFO] += x->found[i][FINDING_FIFO];
-		out->count[FINDING_ERROR] += x->w[i].aborted;
-	}
-	out->redeliveries = m.redeliveries;
-	out->fenced = m.fenced;
-	return 0;
-}
-
 /* Moves the schedule's events into out. 0, or -1 when out of memory. */
 static int keep_events(struct explore_session *x, struct schedule_outcome *out)
 {
@@ -741,7 +516,7 @@ int explore_session_run(struct explore_session *x, choose_fn choose, void *ctx, 
 	pthread_mutex_lock(&x->sched.lock);
 	x->sched.armed = false;
 	pthread_mutex_unlock(&x->sched.lock);
-	if (rc == 0 && !out->bounded && check_outcome(x, out, err, errlen) < 0)
+	if (rc == 0 && !out->bounded && explore_check_outcome(x, out, err, errlen) < 0)
 		rc = -1;
 	if (rc >= 0 && keep_events(x, out) < 0) {
 		snprintf(err, errlen, "out of memory");

@@ -14,6 +14,9 @@
 /* Picks one of the n >= 1 choices offered at depth: its index, or -1 when the schedule cannot go on (a replay that does not apply). */
 typedef int (*choose_fn)(void *ctx, int depth, const struct choice *choices, int n);
 
+/* How long one settled point may take to come (a statement that neither returns nor blocks): a hang. */
+#define SETTLE_TIMEOUT_NS (10 * 1000000000LL)
+
 /* What one strategy and mode's schedules share. */
 struct explore_session {
 	const struct explore_plan *plan;		/* what was asked */
