@@ -11,17 +11,8 @@ dir=$(mktemp -d)
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 start_test_server || { echo "not ok - a test server starts"; exit 0; }
 
-# explore NAME ARGS...: claimbench explore --db TEST_DB --format json ARGS, its output in
-# $dir/NAME.json, its stderr in $dir/NAME.err, its exit status in $dir/NAME.status.
-explore() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" explore --db "$TEST_DB" --format json "$@" >"$dir/$name.json" 2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
-
 # ---- naive: its duplicate found, every schedule of 2 workers x 2 claims on 2 jobs ----
-explore naive --strategy naive --expect 'duplicate > 0'
+explore_json naive --strategy naive --expect 'duplicate > 0'
 check "naive: at least one duplicate schedule (the expectation holds: exit 0)" test "$(cat "$dir/naive.status")" -eq 0
 check_jq "$dir/naive.json" '.[0] | .complete and .schedules > 100 and .with.duplicate > 0 and .with.lost == 0' \
 	"naive: every schedule run, some with a duplicate, none with a lost job"
@@ -30,45 +21,45 @@ check_jq "$dir/naive.json" '.[0].shown | .violation and .findings.duplicate == 1
 	([.events[] | select(.kind == "step" and (.statement | startswith("SELECT")) and .result == "1 row: 2")] | length) == 2' \
 	"naive: the counterexample is printed step by step, its trace one choice a step, both workers reading job 2"
 trace=$(jq -r '.[0].shown.trace' "$dir/naive.json")
-explore replay --strategy naive --schedule "$trace" --expect 'duplicate == 1'
+explore_json replay --strategy naive --schedule "$trace" --expect 'duplicate == 1'
 check "naive: its trace $trace replays, and the duplicate with it (exit 0)" test "$(cat "$dir/replay.status")" -eq 0
 check "naive: the replay's statements and results are the counterexample's, one by one" \
 	test "$(jq -c '[.[0].shown.events[] | [.worker, .kind, .statement, .result]]' "$dir/replay.json")" = \
 	"$(jq -c '[.[0].shown.events[] | [.worker, .kind, .statement, .result]]' "$dir/naive.json")"
-explore naive_clean --strategy naive --expect 'duplicate == 0'
+explore_json naive_clean --strategy naive --expect 'duplicate == 0'
 check "naive: expecting no duplicate fails (exit 1)" test "$(cat "$dir/naive_clean.status")" -eq 1
 check "naive: the failed expectation is named on stderr" grep -q "expectation failed: duplicate == 0" "$dir/naive_clean.err"
 
 # ---- skip-locked: no violation over every schedule, in both modes ----
-explore skip --strategy skip-locked:hold,skip-locked:flip --expect 'violation == 0' --expect 'error == 0'
+explore_json skip --strategy skip-locked:hold,skip-locked:flip --expect 'violation == 0' --expect 'error == 0'
 check "skip-locked: no violation in any schedule of hold or flip mode (exit 0)" test "$(cat "$dir/skip.status")" -eq 0
 check_jq "$dir/skip.json" 'length == 2 and all(.[]; .complete and .schedules > 400 and .bounded == 0 and
 	.with.duplicate == 0 and .with.lost == 0 and .with.stuck == 0)' \
 	"skip-locked: hold and flip, every schedule run (over 400 each), none bounded, none duplicates or loses a job"
 
 # ---- for-update: clean, its waits shown as blocked steps ----
-explore for_update --strategy for-update:hold --expect 'violation == 0' --expect 'blocked > 0'
+explore_json for_update --strategy for-update:hold --expect 'violation == 0' --expect 'blocked > 0'
 check "for-update: no violation, and some schedules block (exit 0)" test "$(cat "$dir/for_update.status")" -eq 0
 check_jq "$dir/for_update.json" '.[0].shown | (.violation | not) and
 	any(.events[]; .blocked and (.statement | test("FOR UPDATE")))' \
 	"for-update: the schedule shown has a FOR UPDATE that blocked in the server, then returned"
 
 # ---- nowait-backoff: its lock errors found (2 tries a claim bound the retries) ----
-explore nowait --strategy nowait-backoff:hold --tries 2 --claims 1 --expect 'lock-error > 0' --expect 'violation == 0'
+explore_json nowait --strategy nowait-backoff:hold --tries 2 --claims 1 --expect 'lock-error > 0' --expect 'violation == 0'
 check "nowait-backoff: lock errors found, no violation (exit 0)" test "$(cat "$dir/nowait.status")" -eq 0
 check_jq "$dir/nowait.json" '.[0] | .complete and .with["lock-error"] > 0' \
 	"nowait-backoff: every schedule run, some with a lock error (55P03)"
 
 # ---- strategies a scenario defines in SQL are explored unchanged ----
-explore sql_twin "$(dirname "$0")/explore.ini" --strategy seed-002 --expect 'violation == 0'
+explore_json sql_twin "$(dirname "$0")/explore.ini" --strategy seed-002 --expect 'violation == 0'
 check "seed 002's claim written in SQL: no violation over every schedule (exit 0)" \
 	test "$(cat "$dir/sql_twin.status")" -eq 0
 check_jq "$dir/sql_twin.json" '.[0] | .strategy == "seed-002" and .complete and .schedules > 100' \
 	"seed-002: every schedule run"
-explore sql_naive "$(dirname "$0")/explore.ini" --strategy naive-select --claims 1 --expect 'duplicate > 0'
+explore_json sql_naive "$(dirname "$0")/explore.ini" --strategy naive-select --claims 1 --expect 'duplicate > 0'
 check "a naive claim written in SQL: its duplicate found (exit 0)" test "$(cat "$dir/sql_naive.status")" -eq 0
 
-explore lifo "$(dirname "$0")/explore.ini" --strategy newest-first --workers 1 --claims 1 --expect 'fifo-inversion == 1'
+explore_json lifo "$(dirname "$0")/explore.ini" --strategy newest-first --workers 1 --claims 1 --expect 'fifo-inversion == 1'
 check "a claim of the newest job while an older one waits: a FIFO inversion (exit 0)" \
 	test "$(cat "$dir/lifo.status")" -eq 0
 check_jq "$dir/lifo.json" '.[0].shown.events | any(.kind == "check" and .statement == "the claim took job 2" and
@@ -76,26 +67,26 @@ check_jq "$dir/lifo.json" '.[0].shown.events | any(.kind == "check" and .stateme
 
 # ---- faults as steps: a flip claim, then a crash, a lease, a stall ----
 flip="--strategy update-returning:flip --claims 1 --jobs 1"
-explore crash $flip --crash --expect 'stuck > 0'
+explore_json crash $flip --crash --expect 'stuck > 0'
 check "a crash between a flip claim and its completion, no lease: the job is stuck (exit 0)" \
 	test "$(cat "$dir/crash.status")" -eq 0
 check_jq "$dir/crash.json" '.[0].shown | .findings.stuck == 1 and any(.events[]; .kind == "crash") and (.trace | test("c"))' \
 	"the stuck job's schedule shows the crash, its trace a cN choice"
-explore reaper $flip --crash --lease-ms 600000 --reaper-ms 1000 --expect 'violation == 0' --expect 'redelivered > 0' \
+explore_json reaper $flip --crash --lease-ms 600000 --reaper-ms 1000 --expect 'violation == 0' --expect 'redelivered > 0' \
 	--show redelivered
 check "with a lease and a reaper: no job lost in any schedule, and the job redelivered in some (exit 0)" \
 	test "$(cat "$dir/reaper.status")" -eq 0
 check_jq "$dir/reaper.json" '.[0].shown | .redeliveries == 1 and any(.events[]; .kind == "expire" and (.result | test("reaper gave back 1")))' \
 	"the redelivery's schedule (--show redelivered) shows the lease running out and the reaper giving the job back"
-explore hold_crash --strategy skip-locked:hold --claims 1 --crash --expect 'violation == 0' --expect 'redelivered > 0'
+explore_json hold_crash --strategy skip-locked:hold --claims 1 --crash --expect 'violation == 0' --expect 'redelivered > 0'
 check "a crash in hold mode: its transaction rolls back, the job is redelivered, never a duplicate (exit 0)" \
 	test "$(cat "$dir/hold_crash.status")" -eq 0
-explore zombie $flip --lease-ms 600000 --fence none --expect 'zombie > 0'
+explore_json zombie $flip --lease-ms 600000 --fence none --expect 'zombie > 0'
 check "a stall past the lease with no fence: the late completion lands as a zombie (exit 0)" \
 	test "$(cat "$dir/zombie.status")" -eq 0
 check_jq "$dir/zombie.json" '.[0].shown | .violation and .findings.zombie == 1 and any(.events[]; .kind == "expire")' \
 	"the zombie's schedule shows the lease expiring before the holder completes"
-explore fenced $flip --lease-ms 600000 --fence attempt --expect 'zombie == 0' --expect 'fenced > 0'
+explore_json fenced $flip --lease-ms 600000 --fence attempt --expect 'zombie == 0' --expect 'fenced > 0'
 check "with --fence attempt the late completion is refused in every schedule (exit 0)" \
 	test "$(cat "$dir/fenced.status")" -eq 0
 

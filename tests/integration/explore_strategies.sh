@@ -11,17 +11,8 @@ dir=$(mktemp -d)
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 start_test_server || { echo "not ok - a test server starts"; exit 0; }
 
-# explore NAME ARGS...: claimbench explore --db TEST_DB --format json ARGS, its output in
-# $dir/NAME.json, its exit status in $dir/NAME.status.
-explore() {
-	local name=$1
-	shift
-	"$CLAIMBENCH" explore --db "$TEST_DB" --format json "$@" >"$dir/$name.json" 2>"$dir/$name.err"
-	echo $? >"$dir/$name.status"
-}
-
 safe=update-returning:hold,update-returning:flip,advisory,cas,delete-returning,move-table,batch:hold,batch:flip
-explore safe --strategy "$safe" --expect 'violation == 0' --expect 'error == 0' --expect 'bounded == 0'
+explore_json safe --strategy "$safe" --expect 'violation == 0' --expect 'error == 0' --expect 'bounded == 0'
 check "no violation, error or bound in any schedule of 2 x 2 (exit 0)" test "$(cat "$dir/safe.status")" -eq 0
 for sm in ${safe//,/ }; do
 	s=${sm%:*} m=${sm#*:}
@@ -34,7 +25,7 @@ done
 check_jq "$dir/safe.json" '.[] | select(.strategy == "update-returning") | .with["empty-claimable"] > 0' \
 	"update-returning: some claims come back empty while the other job was claimable (its re-check under READ COMMITTED)"
 
-explore cursor --strategy skip-locked-cursor:hold,skip-locked-cursor:flip --claims 1 --expect 'violation == 0' \
+explore_json cursor --strategy skip-locked-cursor:hold,skip-locked-cursor:flip --claims 1 --expect 'violation == 0' \
 	--expect 'bounded == 0'
 check "skip-locked-cursor: no violation in any schedule of 2 x 1, hold and flip (exit 0)" \
 	test "$(cat "$dir/cursor.status")" -eq 0
@@ -42,7 +33,7 @@ check_jq "$dir/cursor.json" 'length == 2 and all(.[]; .complete and .schedules >
 	"skip-locked-cursor: every schedule run in both modes"
 
 # a worker polls the line at every step it is given: a budget of 80 statements lets every drawn schedule end
-explore ticket --strategy ticket:hold,ticket:flip --sample 40 --seed 7 --max-steps 80 --expect 'violation == 0' \
+explore_json ticket --strategy ticket:hold,ticket:flip --sample 40 --seed 7 --max-steps 80 --expect 'violation == 0' \
 	--expect 'bounded == 0'
 check "ticket: no violation in 40 seeded schedules of 2 x 2, none bounded, hold and flip (exit 0)" \
 	test "$(cat "$dir/ticket.status")" -eq 0

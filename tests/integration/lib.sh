@@ -60,6 +60,16 @@ run_json() {
 	echo $? >"$dir/$name.status"
 }
 
+# explore_json NAME ARGS...: claimbench explore --db TEST_DB --format json ARGS (the calling script's
+# test server, start_test_server), its output into $dir/NAME.json, its stderr into $dir/NAME.err and
+# its exit status into $dir/NAME.status.
+explore_json() {
+	local name=$1
+	shift
+	"$CLAIMBENCH" explore --db "$TEST_DB" --format json "$@" >"$dir/$name.json" 2>"$dir/$name.err"
+	echo $? >"$dir/$name.status"
+}
+
 # A PostgreSQL server the test itself starts, standing for a user's own server: in a
 # temporary directory, on a Unix socket only, never port 5432; run as the postgres system
 # user when the test runs as root. start_test_server sets TEST_SERVER_DIR and TEST_DB (a
