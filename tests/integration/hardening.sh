@@ -129,7 +129,7 @@ TMPDIR=$dir/tmp "$CLAIMBENCH" run --strategy skip-locked --jobs 10 --workers 2 -
 	--results "$dir/locked.db" >"$dir/locked.json" 2>"$dir/locked.err" &
 pid=$!
 wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/locked.err"
-(echo "BEGIN IMMEDIATE;"; sleep 20) | sqlite3 "$dir/locked.db" &
+(echo ".timeout 10000"; echo "BEGIN IMMEDIATE;"; sleep 20) | sqlite3 "$dir/locked.db" &
 holder=$!
 wait "$pid"
 status=$?

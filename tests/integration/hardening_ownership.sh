@@ -24,14 +24,16 @@ check "sqlite: and the decoy, which no claimbench made (the note does not mark i
 # ---- SQLite: a session creates the run's table while the run is about to ----
 lite=$dir/race.db
 sqlite3 "$lite" "PRAGMA journal_mode = WAL" >/dev/null
-(echo "BEGIN IMMEDIATE; CREATE TABLE race_jobs (id INTEGER PRIMARY KEY, what TEXT); INSERT INTO race_jobs VALUES (1, 'theirs');"
+(echo ".timeout 10000"; echo "BEGIN IMMEDIATE; CREATE TABLE race_jobs (id INTEGER PRIMARY KEY, what TEXT); INSERT INTO race_jobs VALUES (1, 'theirs');"
 	sleep 2; echo "COMMIT;") | sqlite3 "$lite" &
 session=$!
 # locked: whether another connection holds the file's write lock (the session's open CREATE).
+# The session waits for the lock (.timeout): without it, its BEGIN IMMEDIATE failed whenever it
+# met one of these probes' own brief BEGIN IMMEDIATE, and the session made nothing at all.
 locked() {
 	! sqlite3 -cmd ".timeout 0" "$lite" "BEGIN IMMEDIATE; ROLLBACK" >/dev/null 2>&1
 }
-wait_for 10 locked
+check "sqlite: the session holds the file's write lock with its CREATE open" wait_for 10 locked
 expect_exit 3 'a table race_jobs exists already' \
 	"sqlite: a run whose CREATE loses to another session's says the table exists" \
 	run --db "sqlite:$lite" --table-prefix race_ --strategy update-returning --jobs 5 --work-ms 1 \
@@ -41,10 +43,10 @@ check "sqlite: the session's table and its row survive" test "$(sqlite3 "$lite" 
 
 # ---- SQLite: a guarded run's control table made by a session while the run makes its cache ----
 sqlite3 "$lite" "DROP TABLE race_jobs"
-(echo "BEGIN IMMEDIATE; CREATE TABLE gr_control (what TEXT); INSERT INTO gr_control VALUES ('theirs');"
+(echo ".timeout 10000"; echo "BEGIN IMMEDIATE; CREATE TABLE gr_control (what TEXT); INSERT INTO gr_control VALUES ('theirs');"
 	sleep 2; echo "COMMIT;") | sqlite3 "$lite" &
 session=$!
-wait_for 10 locked
+check "sqlite: the session holds the file's write lock with its control table's CREATE open" wait_for 10 locked
 expect_exit 3 'a table gr_(cache|control) exists already' \
 	"sqlite: a guarded run whose CREATE loses to another session's says the table exists" \
 	run --db "sqlite:$lite" --table-prefix gr_ --workload refresh --guard row-lock --workers 2 --duration 1 \
