@@ -196,7 +196,8 @@ const struct option_def command_options[] = {
 	{ RUN_ROW("stall-ms", OPTION_INT, faults.stall_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
 	  .def = "2000", .arg = "MS", .help = "how long a stall holds its job up (a heartbeat goes on beating)" },
 	FAULT_ROWS("kill-backend", FAULT_KILL_BACKEND, "PostgreSQL: a worker's server process is terminated "
-					    "(pg_terminate_backend) in the middle of its job"),
+					    "(pg_terminate_backend), by -exec and -rate in the middle of that "
+					    "execution's job, by -at whatever the worker is doing"),
 	{ RUN_CUSTOM("restart-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
 	  faults.when[FAULT_RESTART]), .arg = "S,...",
 	  .help = "the server restarts in immediate mode (crash recovery) at these instants: the throwaway one by "
