@@ -48,12 +48,12 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 	static const char sql[] =
 		"SELECT r.id, r.recorded_at, r.strategy, r.claim_mode, r.workers, r.makespan_s,"
 		" coalesce(r.throughput_jps, r.guarded_grants_per_s), r.duplicates, r.lost, r.jain, r.complete,"
-		" r.invocation_id, coalesce(i.command, 'run'), NULL, NULL"
+		" r.invocation_id, coalesce(i.command, 'run'), NULL, NULL, r.id"
 		" FROM runs r JOIN invocations i ON i.id = r.invocation_id"
 		" UNION ALL"
 		" SELECT NULL, recorded_at, strategy, claim_mode, workers, NULL, NULL, NULL, NULL, NULL, search = 'every',"
-		" invocation_id, 'explore', schedules, violating FROM explores"
-		" ORDER BY 2 DESC, 12 DESC, 1 DESC LIMIT ?";
+		" invocation_id, 'explore', schedules, violating, id FROM explores"
+		" ORDER BY 2 DESC, 12 DESC, 16 DESC LIMIT ?";
 	char id[32], when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32], command[128];
 	sqlite3_stmt *st = NULL;
 	int rc;
