@@ -19,7 +19,7 @@ static void describe_space(const struct explore_result *r, char *buf, size_t len
 		snprintf(buf, len, "%ld of %ld (every schedule)", r->explored, r->explored);
 	else if (r->sampled)
 		snprintf(buf, len, "%ld of ~%.0f (a seeded sample; the space estimated)", r->explored, r->estimated);
-	else if (r->explored == 1 && !r->sampled && r->estimated == 1)
+	else if (r->replayed)
 		snprintf(buf, len, "1 (the schedule replayed)");
 	else
 		snprintf(buf, len, "%ld of more (the limit of --max-schedules)", r->explored);

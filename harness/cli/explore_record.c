@@ -15,7 +15,7 @@ static const char *search_of(const struct explore_result *r)
 		return "every";
 	if (r->sampled)
 		return "sample";
-	if (r->explored == 1 && r->estimated == 1)
+	if (r->replayed)
 		return "replay";
 	return "limit";
 }
@@ -38,7 +38,6 @@ static const char *shown_why_of(const struct explore_result *r)
 int explore_record_make(const struct explore_plan *plan, const struct explore_result *r, struct explore_record *rec)
 {
 	struct store_explore *x = &rec->x;
-	const char *search = search_of(r);
 
 	memset(rec, 0, sizeof(*rec));
 	snprintf(x->strategy, sizeof(x->strategy), "%s", r->strategy);
@@ -49,9 +48,9 @@ int explore_record_make(const struct explore_plan *plan, const struct explore_re
 	x->crashes = plan->crashes;
 	x->lease_expiry = plan->choice.mode == MODE_FLIP && plan->cfg->recovery.lease_ms > 0;
 	x->max_steps = plan->max_steps;
-	snprintf(x->search, sizeof(x->search), "%s", search);
+	snprintf(x->search, sizeof(x->search), "%s", search_of(r));
 	x->schedules = r->explored;
-	x->space = r->complete || r->sampled ? r->estimated : strcmp(search, "replay") == 0 ? 1 : NAN;
+	x->space = r->complete || r->sampled ? r->estimated : NAN;
 	x->sampled = r->sampled;
 	x->seed = plan->seed;
 	x->bounded = r->bounded;
@@ -161,6 +160,7 @@ int explore_record_result(const struct store_explore *x, struct explore_result *
 	r->complete = strcmp(x->search, "every") == 0;
 	r->sampled = strcmp(x->search, "sample") == 0;
 	r->interrupted = strcmp(x->search, "interrupted") == 0;
+	r->replayed = strcmp(x->search, "replay") == 0;
 	r->estimated = isnan(x->space) ? 0 : x->space;
 	r->bounded = x->bounded;
 	r->blocked = x->blocked;
