@@ -179,7 +179,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
 			.crashes = es->crashes, .schedule = es->schedule, .show = es->show,
 		};
-		static struct explore_record rec;
+		static struct explore_record rec;	/* static: room for 40 verdicts, 17 kB */
 		struct explore_result r;
 		char err[1024];
 		int rc = explore_one(&plan, &r, err, sizeof(err));
