@@ -4,7 +4,7 @@
 # [explore-expect]); history lists it as explore's; show inv:N prints the table as explore
 # printed it, the counterexample's trace included; the stored trace replays to the same
 # duplicate; compare refuses an explore invocation (exit 2); 3 workers sampled with a seed are
-# stored as a sample; a store that refuses the explore keeps its results in a file and exits 3,
+# stored as a sample; a run beside them is noted as run's and show inv:N prints it; a store that refuses the explore keeps its results in a file and exits 3,
 # as run does; an unusable --results path is refused before anything runs (exit 3).
 . "$(dirname "$0")/lib.sh"
 
@@ -72,6 +72,16 @@ check "skip-locked, 3 workers x 1 claim on 2 jobs, 20 sampled schedules: no viol
 check "stored as a sample of 20 of an estimated space, with its seed" test \
 	"$(sqlite3 "$store" "SELECT workers, search, schedules, space >= 20, seed, violating FROM explores
 		WHERE invocation_id = 3")" = "3|sample|20|1|7|0"
+
+# ---- a run beside them: noted as run's, shown by inv:N run by run ----
+"$CLAIMBENCH" run --db "$TEST_DB" --results "$store" --strategy skip-locked --workers 1 --jobs 2 --work-ms 0 --no-progress \
+	>/dev/null 2>&1
+check "a run's invocation is noted as run's, and history says so" \
+	eval '[ "$(sqlite3 "$store" "SELECT command FROM invocations WHERE id = 4")" = run ] &&
+	      "$CLAIMBENCH" history --results "$store" --limit 1 | grep -Eq "^ +1 +4 .* skip-locked .* run$"'
+check "show inv:4 prints the run invocation's run and its command" \
+	eval '"$CLAIMBENCH" show inv:4 --results "$store" >"$dir/show_run.out" && grep -q "^run 1 of invocation 4" "$dir/show_run.out" &&
+	      grep -q "^command: run$" "$dir/show_run.out"'
 
 # ---- a store that refuses the explore: its results kept, exit 3, as run's ----
 sqlite3 "$store" "CREATE TRIGGER refuse BEFORE INSERT ON explores BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
