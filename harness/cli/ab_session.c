@@ -57,7 +57,8 @@ static int prepare_side(struct ab_session_side *side, const struct ab_session *s
 	side->rs = (struct run_session){ .report = &side->result, .store = s->store };
 	side->rs.ctx = (struct store_context){ .host = s->host, .version = CLAIMBENCH_VERSION,
 					       .git_revision = CLAIMBENCH_GIT_REVISION,
-					       .scenario_text = inv->has_scenario ? inv->scenario.text : inv->command_line };
+					       .scenario_text = inv->has_scenario ? inv->scenario.text : inv->command_line,
+					       .command = "ab" };
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "output/compare_print.h"
 #include "output/results_read.h"
 #include "store/store.h"
+#include "store/store_explore.h"
 
 /* What one side of the comparison names. */
 enum spec_kind {
@@ -210,23 +211,42 @@ static int load_stored_run(struct store *db, const char *path, struct side *s, c
 	return rc == 0 ? copy_stored(s, err, errlen) : -1;
 }
 
-/* Loads every run of invocation s->id into s. 0, or -1 with err. */
+/*
+ * Loads every run of invocation s->id into s. 0, -1 with err, or -2 with err when it is an
+ * explore's: its schedules and violations are counts of what can happen, not measurements a
+ * tolerance compares.
+ */
 static int load_invocation(struct store *db, const char *path, struct side *s, char *err, size_t errlen)
 {
+	struct store_explore_list explores;
 	size_t added;
 	int rc;
 
 	rc = store_run_list_add_invocation(db, s->id, &s->stored, &added, err, errlen);
 	if (rc > 0)
 		snprintf(err, errlen, "no invocation %lld in %s", s->id, path);
-	else if (rc == 0 && added == 0)
+	if (rc != 0 || added)
+		return rc == 0 ? copy_stored(s, err, errlen) : -1;
+	if (store_explore_load(db, s->id, &explores, err, errlen) < 0)
+		return -1;
+	added = explores.n;
+	store_explore_list_free(&explores);
+	if (!added) {
 		snprintf(err, errlen, "invocation %lld in %s holds no runs", s->id, path);
-	return rc == 0 && added ? copy_stored(s, err, errlen) : -1;
+		return -1;
+	}
+	snprintf(err, errlen, "invocation %lld is claimbench explore's (%zu strategy and mode%s): compare compares "
+		 "runs' measurements, not explored schedules; claimbench show inv:%lld prints its tables", s->id, added,
+		 added == 1 ? "" : "s", s->id);
+	return -2;
 }
 
 /* ---- the sides ---- */
 
-/* Loads side s, from db (open when s names the store) or its file. 0, or -1 after printing why. */
+/*
+ * Loads side s, from db (open when s names the store) or its file. 0, or after printing why
+ * -1, or -2 when s names what compare does not compare (an explore invocation).
+ */
 static int load_side(struct store *db, const char *path, struct side *s)
 {
 	char err[1024];
@@ -352,9 +372,14 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (a.settings.last && choose_last(db, a.settings.results, &a) < 0)
 		goto out;
-	for (i = 0; i < 2; i++)
-		if (load_side(db, a.settings.results, &a.sides[i]) < 0)
+	for (i = 0; i < 2; i++) {
+		int rc = load_side(db, a.settings.results, &a.sides[i]);
+
+		if (rc < 0) {
+			status = rc == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT;
 			goto out;
+		}
+	}
 	if (compare_runs(a.sides[0].runs, a.sides[0].n_runs, a.sides[1].runs, a.sides[1].n_runs, &a.settings.tol,
 			 &a.settings.scope, &res) < 0) {
 		fprintf(stderr, "claimbench compare: out of memory\n");

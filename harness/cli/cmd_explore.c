@@ -6,18 +6,25 @@
  * (--strategy, --claim-mode, --workers, --jobs, --db, --seed, --format, the recovery options
  * and the strategies' own).
  */
+#include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
+#include "cli/explore_record.h"
 #include "cli/explore_scenario.h"
 #include "cli/invocation.h"
+#include "cli/run_steps.h"
+#include "cli/unstored.h"
 #include "db/throwaway.h"
 #include "queue/run.h"
 #include "engine/signals.h"
 #include "explore/explore.h"
 #include "explore/search.h"
 #include "cli/explore_print.h"
+#include "generated/version.h"
+#include "store/store_explore.h"
 
 /*
  * Where explore starts run's rows from, below the scenario file and the command line: K
@@ -97,12 +104,67 @@ static int check_defined(const struct run_invocation *inv, const struct run_conf
 	return EXIT_DONE;
 }
 
+/* Where explore's results go besides stdout: the result store, and what it refused. */
+struct explore_store {
+	struct store *store;			/* the result store */
+	const char *path;			/* its path (--results) */
+	struct store_session session;		/* the invocation's row */
+	struct store_context ctx;		/* host, version, revision, scenario text, "explore" */
+	struct invocation_result header;	/* the invocation's header: server, settings, start, seed */
+	size_t stored, unstored;		/* explores the store took, and refused */
+	char error[1024];			/* why it refused the first */
+	FILE *kept;				/* the file the refused ones are kept in (unstored.h), or NULL */
+	char kept_path[PATH_MAX];		/* its path */
+};
+
+/* Stores r, whose record is rec; one the store refuses is kept in st->kept as JSON. */
+static void store_one(struct explore_store *st, const struct explore_result *r, struct explore_record *rec)
+{
+	char err[1024];
+
+	if (store_explore_append(st->store, &st->session, &st->ctx, &st->header, &rec->x, err, sizeof(err)) == 0) {
+		st->stored++;
+		return;
+	}
+	if (st->unstored++ == 0) {
+		snprintf(st->error, sizeof(st->error), "%s", err);
+		st->kept = unstored_open(st->kept_path, sizeof(st->kept_path));
+		if (st->kept)
+			explore_print_json_begin(st->kept);
+	}
+	if (st->kept)
+		explore_print_json(st->kept, r, st->unstored == 1);
+}
+
 /*
- * Explores every strategy of cfg, printing each result and checking es's expectations and
- * the scenario's (in_file); the exit status.
+ * Says on stderr where st's explores were stored, and which were refused and where they
+ * are kept instead. EXIT_DONE, or EXIT_ENVIRONMENT when the store refused one.
+ */
+static int finish_store(struct explore_store *st)
+{
+	if (st->stored)
+		fprintf(stderr, "claimbench: stored in %s as invocation %lld (claimbench show inv:%lld)\n", st->path,
+			st->session.invocation_id, st->session.invocation_id);
+	if (!st->unstored)
+		return EXIT_DONE;
+	fprintf(stderr, "claimbench: %zu of %zu explores could not be stored in %s: %s\n", st->unstored,
+		st->stored + st->unstored, st->path, st->error);
+	if (st->kept) {
+		explore_print_json_end(st->kept);
+		if (unstored_close(st->kept, st->kept_path))
+			fprintf(stderr, "claimbench: their results are in %s (as --format json prints them)\n",
+				st->kept_path);
+		st->kept = NULL;
+	}
+	return EXIT_ENVIRONMENT;
+}
+
+/*
+ * Explores every strategy of cfg, printing each result, checking es's expectations and
+ * the scenario's (in_file) and storing it with their verdicts in st; the exit status.
  */
 static int explore_all(const struct run_config *cfg, const struct explore_options *es,
-		       const struct explore_scenario_expects *in_file, const char *target)
+		       const struct explore_scenario_expects *in_file, const char *target, struct explore_store *st)
 {
 	int status = EXIT_DONE;
 	bool json = cfg->format == FORMAT_JSON;
@@ -117,6 +179,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
 			.crashes = es->crashes, .schedule = es->schedule, .show = es->show,
 		};
+		static struct explore_record rec;	/* static: room for 40 verdicts, 17 kB */
 		struct explore_result r;
 		char err[1024];
 		int rc = explore_one(&plan, &r, err, sizeof(err));
@@ -136,11 +199,16 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			fprintf(stderr, "claimbench explore: %s %s: --max-schedules stopped the search after %ld schedules: "
 				"the expectations are checked over those, not over every schedule\n", plan.choice.ops->name,
 				claim_mode_name(plan.choice.mode), r.explored);
-		for (int e = 0; e < es->n_expects; e++)
-			if (!explore_expect_holds(&es->expects[e], &r, stderr) && status == EXIT_DONE)
-				status = EXIT_EXPECTATION;
-		if (!explore_scenario_holds(in_file, &r, stderr) && status == EXIT_DONE)
+		if (explore_record_make(&plan, &r, &rec) < 0) {
+			fprintf(stderr, "claimbench explore: out of memory\n");
+			explore_result_free(&r);
+			status = EXIT_ENVIRONMENT;
+			break;
+		}
+		if (!explore_record_check(&rec, es, in_file, &r, stderr) && status == EXIT_DONE)
 			status = EXIT_EXPECTATION;
+		store_one(st, &r, &rec);
+		explore_record_free(&rec);
 		explore_result_free(&r);
 		if (signals_interrupted()) {
 			status = EXIT_INCOMPLETE;
@@ -157,8 +225,10 @@ int cmd_explore(int argc, char **argv)
 	static struct run_invocation inv;
 	static struct server server;
 	static struct explore_scenario_expects in_file;
+	static struct explore_store st;
 	const struct explore_options *es = &inv.settings.explore;
 	struct run_config *cfg;
+	char host[256] = "unknown";
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
@@ -186,6 +256,23 @@ int cmd_explore(int argc, char **argv)
 		invocation_free(&inv);
 		return EXIT_USAGE;
 	}
+	st.path = inv.settings.results;
+	if (store_open(st.path, &st.store, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench explore: cannot open the result store: %s\n(choose another with --results)\n",
+			err);
+		invocation_free(&inv);
+		return EXIT_ENVIRONMENT;
+	}
+	gethostname(host, sizeof(host) - 1);
+	st.ctx = (struct store_context){
+		.host = host,
+		.version = CLAIMBENCH_VERSION,
+		.git_revision = CLAIMBENCH_GIT_REVISION,
+		.scenario_text = inv.has_scenario ? inv.scenario.text : inv.command_line,
+		.command = "explore",
+	};
+	st.header = (struct invocation_result){ .version = CLAIMBENCH_VERSION, .scenario = cfg->scenario,
+						.backend = backend_postgresql.name, .seed = cfg->seed };
 	server.target = cfg->target;
 	if (!cfg->target) {
 		if (throwaway_prepare(&server.t, err, sizeof(err)) < 0 ||
@@ -195,16 +282,20 @@ int cmd_explore(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (signals_install(err, sizeof(err)) < 0) {
+	if (signals_install(err, sizeof(err)) < 0 ||
+	    describe_server(&st.header, &backend_postgresql, server.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: %s\n", err);
 		goto out;
 	}
 	status = check_defined(&inv, cfg, server.target);
 	if (status == EXIT_DONE)
-		status = explore_all(cfg, es, &in_file, server.target);
+		status = explore_all(cfg, es, &in_file, server.target, &st);
+	if (finish_store(&st) != EXIT_DONE && status != EXIT_INCOMPLETE)
+		status = EXIT_ENVIRONMENT;
 out:
 	if (server.ready)
 		throwaway_close(&server.t);
+	store_close(st.store);
 	invocation_free(&inv);
 	return status;
 }

@@ -15,6 +15,7 @@
 #include "cli/option_run.h"
 #include "cli/commands.h"
 #include "cli/run_steps.h"
+#include "cli/unstored.h"
 #include "output/results_print.h"
 #include "plugin/guard.h"
 #include "guarded/guarded_run.h"
@@ -268,29 +269,16 @@ size_t count_runs(const struct run_invocation *inv)
  */
 int keep_unstored(const struct run_session *rs, const char *store_path)
 {
-	const char *dir = getenv("TMPDIR");
 	char path[PATH_MAX];
 	FILE *f;
-	int fd;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
 	fprintf(stderr, "claimbench: %zu of %zu runs could not be stored in %s: %s\n", rs->unstored,
 		rs->report->n_results, store_path, rs->store_error);
-	snprintf(path, sizeof(path), "%s/claimbench-unstored-XXXXXX.json", dir);
-	fd = mkstemps(path, 5);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		fprintf(stderr, "claimbench: nor could they be written to %s: %s; they are only in the output above\n",
-			dir, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	f = unstored_open(path, sizeof(path));
+	if (!f)
 		return EXIT_ENVIRONMENT;
-	}
 	results_print_json(f, rs->report);
-	if (fclose(f) != 0)
-		fprintf(stderr, "claimbench: writing %s failed: %s\n", path, strerror(errno));
-	else
+	if (unstored_close(f, path))
 		fprintf(stderr, "claimbench: every run's results are in %s (claimbench compare reads it)\n", path);
 	return EXIT_ENVIRONMENT;
 }
@@ -372,6 +360,7 @@ int cmd_run(int argc, char **argv)
 		.version = CLAIMBENCH_VERSION,
 		.git_revision = CLAIMBENCH_GIT_REVISION,
 		.scenario_text = inv.has_scenario ? inv.scenario.text : inv.command_line,
+		.command = "run",
 	};
 	if (signals_install(err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);

@@ -1,4 +1,4 @@
-/* `claimbench history`, `show` and `export`: the result store read back. */
+/* `claimbench history`, `show` and `export`: the result store read back (show inv:N: an invocation's runs or explores). */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -7,8 +7,11 @@
 #include "base/parse.h"
 #include "base/exit_status.h"
 #include "cli/commands.h"
+#include "cli/explore_print.h"
+#include "cli/explore_record.h"
 #include "output/results_print.h"
 #include "store/store.h"
+#include "store/store_explore.h"
 
 /* One store command: its row of the command table, and whether it takes a RUN operand. */
 struct store_command {
@@ -23,7 +26,8 @@ static const struct store_command export_command = { .name = "export", .takes_ru
 /* What a store command was asked. */
 struct store_args {
 	struct command_settings settings;	/* its options: --results, --limit, --format */
-	long long run_id;			/* RUN (show, export) */
+	long long run_id;			/* RUN (show, export); 0 when show was given inv:N */
+	long long invocation_id;		/* inv:N (show); 0 when not given */
 };
 
 /* Checks what the options alone cannot: RUN's presence, export's format. 0, or -1 with err. */
@@ -32,10 +36,17 @@ static int parse_operands(const struct store_command *cmd, int argc, char **argv
 {
 	if (cmd->takes_run) {
 		if (optind >= argc) {
-			snprintf(err, errlen, "missing RUN (a run id; see claimbench history)");
+			snprintf(err, errlen, "missing RUN (a run id%s; see claimbench history)",
+				 cmd == &show_command ? ", or inv:N" : "");
 			return -1;
 		}
-		if (!parse_id(argv[optind], &a->run_id)) {
+		if (cmd == &show_command && strncmp(argv[optind], "inv:", 4) == 0) {
+			if (!parse_id(argv[optind] + 4, &a->invocation_id)) {
+				snprintf(err, errlen, "expected inv:N with an invocation id from 1 (see claimbench history), "
+					 "got \"%s\"", argv[optind]);
+				return -1;
+			}
+		} else if (!parse_id(argv[optind], &a->run_id)) {
 			snprintf(err, errlen,
 				 "RUN: expected a run id (a whole number from 1; see claimbench history), got \"%s\"",
 				 argv[optind]);
@@ -91,7 +102,7 @@ static int prepare_command(const struct store_command *cmd, int argc, char **arg
 		fprintf(stderr, "claimbench %s: %s\n", cmd->name, err);
 		return EXIT_ENVIRONMENT;
 	}
-	if (!cmd->takes_run)
+	if (!cmd->takes_run || a->invocation_id)
 		return EXIT_DONE;
 	rc = store_load(*db, a->run_id, s, err, sizeof(err));
 	if (rc == 0)
@@ -169,6 +180,7 @@ static void print_invocation(FILE *out, const struct store_run *s)
 {
 	size_t i;
 
+	print_field(out, "command", s->ctx.command);
 	print_field(out, "host", s->ctx.host);
 	print_field(out, "claimbench", s->ctx.version);
 	print_field(out, "git revision", s->ctx.git_revision);
@@ -214,28 +226,124 @@ int cmd_history(int argc, char **argv)
 	return status;
 }
 
+/* Prints run s as show RUN does. 0, or -1 when out of memory. */
+static int print_run(FILE *out, const struct store_run *s)
+{
+	fprintf(out, "run %lld of invocation %lld, stored %s\n\n", s->run.run_id, s->report.invocation_id, s->recorded_at);
+	if (results_print_table(out, &s->report) < 0)
+		return -1;
+	putc('\n', out);
+	print_params(out, &s->run);
+	print_plans(out, &s->run);
+	print_invocation(out, s);
+	return 0;
+}
+
+/* Prints the verdicts of x's expectations, one a line; nothing when none was checked. */
+static void print_verdicts(FILE *out, const struct store_explore *x)
+{
+	for (size_t i = 0; i < x->n_expects; i++) {
+		const struct store_explore_expect *v = &x->expects[i];
+
+		fprintf(out, "  expectation %s: ", v->holds ? "held" : "FAILED");
+		print_clean(out, v->text, "");
+		fprintf(out, " (it is %ld; ", v->value);
+		print_clean(out, v->source, "");
+		fputs(")\n", out);
+	}
+}
+
+/* Prints the explores of list, each as explore printed it with its verdicts. 0, or -1 with err. */
+static int print_explores(FILE *out, const struct store_explore_list *list, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		struct explore_result r;
+
+		if (explore_record_result(&list->items[i], &r, err, errlen) < 0) {
+			explore_result_free(&r);
+			return -1;
+		}
+		explore_print_table(out, &r);
+		explore_result_free(&r);
+		print_verdicts(out, &list->items[i]);
+		putc('\n', out);
+	}
+	return 0;
+}
+
+/*
+ * Prints invocation invocation_id of db: an explore invocation's tables as explore printed
+ * them, a run invocation's runs as show RUN prints each, then the invocation. The exit status.
+ */
+static int show_invocation(struct store *db, const struct store_args *a)
+{
+	struct store_explore_list explores = { 0 };
+	struct store_run inv = { 0 };
+	long long *ids = NULL;
+	size_t n = 0;
+	char err[1024];
+	int status = EXIT_ENVIRONMENT, rc;
+
+	rc = store_explore_load(db, a->invocation_id, &explores, err, sizeof(err));
+	if (rc == 0 && !explores.n)
+		rc = store_invocation_runs(db, a->invocation_id, &ids, &n, err, sizeof(err));
+	if (rc > 0) {
+		fprintf(stderr, "claimbench show: no invocation %lld in %s (see claimbench history)\n", a->invocation_id,
+			a->settings.results);
+		goto out;
+	}
+	if (rc == 0 && explores.n) {
+		printf("invocation %lld: %zu explore%s\n\n", a->invocation_id, explores.n, explores.n == 1 ? "" : "s");
+		rc = print_explores(stdout, &explores, err, sizeof(err));
+		if (rc == 0)
+			rc = store_invocation_load(db, a->invocation_id, &inv, err, sizeof(err));
+		if (rc == 0)
+			print_invocation(stdout, &inv);
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct store_run s = { 0 };
+
+		rc = store_load(db, ids[i], &s, err, sizeof(err));
+		if (rc == 0 && i)
+			putc('\n', stdout);
+		if (rc == 0 && print_run(stdout, &s) < 0) {
+			snprintf(err, sizeof(err), "out of memory");
+			rc = -1;
+		}
+		store_run_free(&s);
+	}
+	if (rc != 0) {
+		fprintf(stderr, "claimbench show: inv:%lld: %s\n", a->invocation_id, err);
+		goto out;
+	}
+	if (!explores.n && !n)
+		printf("invocation %lld holds no run and no explore\n", a->invocation_id);
+	status = finish_output(&show_command);
+out:
+	free(ids);
+	store_run_free(&inv);
+	store_explore_list_free(&explores);
+	return status;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	struct store_run s = { 0 };
-	struct store_args a;
+	struct store_args a = { .invocation_id = 0 };
 	struct store *db = NULL;
 	int status;
 
 	status = prepare_command(&show_command, argc, argv, &a, &db, &s);
 	if (!db)
 		return status;
-	printf("run %lld of invocation %lld, stored %s\n\n", s.run.run_id, s.report.invocation_id, s.recorded_at);
-	if (results_print_table(stdout, &s.report) < 0) {
+	if (a.invocation_id) {
+		status = show_invocation(db, &a);
+	} else if (print_run(stdout, &s) < 0) {
 		fprintf(stderr, "claimbench show: out of memory\n");
 		status = EXIT_ENVIRONMENT;
-		goto out;
+	} else {
+		status = finish_output(&show_command);
 	}
-	putc('\n', stdout);
-	print_params(stdout, &s.run);
-	print_plans(stdout, &s.run);
-	print_invocation(stdout, &s);
-	status = finish_output(&show_command);
-out:
 	store_run_free(&s);
 	store_close(db);
 	return status;

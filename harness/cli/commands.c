@@ -35,13 +35,15 @@ const struct command commands[] = {
 			 "--sample N, N seeded random ones), and each schedule's outcome is checked: duplicates, lost,\n"
 			 "stuck and zombie jobs, deadlocks, lock errors, empty claims while a job was claimable.\n"
 			 "Prints per strategy and mode the schedules run and the findings, and the shortest schedule\n"
-			 "with a violation statement by statement with its trace, which --schedule replays.\n"
+			 "with a violation statement by statement with its trace, which --schedule replays, and\n"
+			 "stores it in the result store (--results; claimbench history, claimbench show inv:N).\n"
 			 "Explore's own options come first below; run's set the strategies, modes, workers (default 2\n"
 			 "here), jobs (default 2 here), lease, reaper and fence, and a scenario file may give them;\n"
 			 "its [explore-expect] lines (name = STRATEGY[:MODE].KIND OP N) are checked as --expect is.\n"
 			 "PostgreSQL only (docs/explore.md).\n",
 		.tail = "Exit status: 0 done, 1 an expectation failed, 2 usage error (a trace that does not apply\n"
-			"among them), 3 database or environment error, 4 interrupted.\n",
+			"among them), 3 database or environment error (a result store that refused an explore: its\n"
+			"results are kept in a file stderr names), 4 interrupted.\n",
 		.options = COMMAND_EXPLORE,
 		.run = cmd_explore,
 	},
@@ -58,23 +60,27 @@ const struct command commands[] = {
 	},
 	{
 		.name = "history",
-		.summary = "list the runs in the result store, newest first",
+		.summary = "list the runs and explores in the result store, newest first",
 		.synopsis = "claimbench history [--results PATH] [--limit N]",
 		.about = "Lists the stored runs, newest first: id, the invocation it belongs to, when it was\n"
 			 "stored, strategy, claim mode, workers, makespan, throughput, duplicates, lost jobs,\n"
-			 "Jain's fairness index, complete.\n",
+			 "Jain's fairness index, complete, and the command that made it (run, ab). An explore's\n"
+			 "strategy and mode is a line too (id -, command explore with its schedules and those with\n"
+			 "a violation): claimbench show inv:N prints it.\n",
 		.tail = "Exit status: 0 done, 2 usage error, 3 the store cannot be read.\n",
 		.options = COMMAND_HISTORY,
 		.run = cmd_history,
 	},
 	{
 		.name = "show",
-		.summary = "print one stored run and the invocation it came from",
-		.synopsis = "claimbench show RUN [--results PATH]",
+		.summary = "print one stored run, or an invocation, and where it came from",
+		.synopsis = "claimbench show RUN | inv:N [--results PATH]",
 		.about = "Prints stored run RUN (an id from claimbench history) as claimbench run's table, then its\n"
-			 "parameters and its invocation: host, claimbench version, git revision, server settings and\n"
-			 "scenario text.\n",
-		.tail = "Exit status: 0 done, 2 usage error, 3 the store or the run cannot be read.\n",
+			 "parameters and its invocation: command, host, claimbench version, git revision, server\n"
+			 "settings and scenario text. inv:N prints invocation N: an explore's tables as claimbench\n"
+			 "explore printed them (the schedule shown and its trace) with the expectations' verdicts,\n"
+			 "or each run of a run's, then the invocation.\n",
+		.tail = "Exit status: 0 done, 2 usage error, 3 the store, the run or the invocation cannot be read.\n",
 		.options = COMMAND_SHOW,
 		.run = cmd_show,
 	},

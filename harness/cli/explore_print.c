@@ -5,8 +5,7 @@
 #include "cli/explore_print.h"
 #include "output/json_out.h"
 
-/* The names of the event kinds, as the shown schedule and the JSON give them. */
-static const char *const event_names[] = {
+const char *const explore_event_names[EXPLORE_EVENT_KINDS] = {
 	[EVENT_STEP] = "step", [EVENT_FOLDED] = "folded", [EVENT_CRASH] = "crash",
 	[EVENT_EXPIRE] = "expire", [EVENT_CHECK] = "check",
 };
@@ -20,7 +19,7 @@ static void describe_space(const struct explore_result *r, char *buf, size_t len
 		snprintf(buf, len, "%ld of %ld (every schedule)", r->explored, r->explored);
 	else if (r->sampled)
 		snprintf(buf, len, "%ld of ~%.0f (a seeded sample; the space estimated)", r->explored, r->estimated);
-	else if (r->explored == 1 && !r->sampled && r->estimated == 1)
+	else if (r->replayed)
 		snprintf(buf, len, "1 (the schedule replayed)");
 	else
 		snprintf(buf, len, "%ld of more (the limit of --max-schedules)", r->explored);
@@ -72,7 +71,7 @@ void explore_print_table(FILE *out, const struct explore_result *r)
 			snprintf(who, sizeof(who), "w%d", e->worker);
 		else
 			snprintf(who, sizeof(who), "--");
-		fprintf(out, "    %3zu %-3s %-7s %-60.60s -> %s%s\n", i + 1, who, event_names[e->kind], e->statement,
+		fprintf(out, "    %3zu %-3s %-7s %-60.60s -> %s%s\n", i + 1, who, explore_event_names[e->kind], e->statement,
 			e->blocked ? "blocked, then " : "", e->returned ? e->result : "(had not returned)");
 	}
 }
@@ -106,7 +105,7 @@ static json_object *shown_json(const struct explore_result *r)
 		json_object *ev = json_object_new_object();
 
 		json_put(ev, "worker", e->worker >= 0 ? json_object_new_int(e->worker) : NULL);
-		json_put(ev, "kind", json_object_new_string(event_names[e->kind]));
+		json_put(ev, "kind", json_object_new_string(explore_event_names[e->kind]));
 		json_put(ev, "statement", json_object_new_string(e->statement));
 		json_put(ev, "blocked", json_object_new_boolean(e->blocked));
 		json_put(ev, "result", e->returned ? json_object_new_string(e->result) : NULL);

@@ -26,6 +26,7 @@ struct explore_scenario_expect {
 	char strategy[64];		/* the strategy it is about, as explored */
 	int mode;			/* its enum claim_mode, or -1: every mode explored */
 	struct explore_expect expect;	/* what must hold; its text is the line's name and assertion */
+	char where[288];		/* "FILE:LINE" of the line */
 };
 
 /* The section's lines. */
@@ -41,7 +42,7 @@ struct explore_scenario_expects {
 int explore_scenario_load(const struct scenario *sc, const struct run_config *cfg,
 			  struct explore_scenario_expects *out, char *err, size_t errlen);
 
-/* Whether every line of ex about r's strategy and mode holds for r; each that fails is said on out. */
-bool explore_scenario_holds(const struct explore_scenario_expects *ex, const struct explore_result *r, FILE *out);
+/* Whether line x is about r's strategy and mode (it is checked against r). */
+bool explore_scenario_applies(const struct explore_scenario_expect *x, const struct explore_result *r);
 
 #endif

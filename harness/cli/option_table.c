@@ -255,10 +255,11 @@ const struct option_def command_options[] = {
 		  "server (db) and carry SQL beyond one SELECT, INSERT, UPDATE or DELETE of the run's queue table; "
 		  "without it such a file is refused (exit 2); the command line only" },
 	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
-	  .commands = COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_HISTORY) | COMMAND_BIT(COMMAND_SHOW) |
-		      COMMAND_BIT(COMMAND_EXPORT) | COMMAND_BIT(COMMAND_COMPARE) | COMMAND_BIT(COMMAND_REPORT),
+	  .commands = COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_EXPLORE) | COMMAND_BIT(COMMAND_HISTORY) |
+		      COMMAND_BIT(COMMAND_SHOW) | COMMAND_BIT(COMMAND_EXPORT) | COMMAND_BIT(COMMAND_COMPARE) |
+		      COMMAND_BIT(COMMAND_REPORT),
 	  .offset = offsetof(struct command_settings, results), .def = STORE_DEFAULT_PATH, .arg = "PATH",
-	  .help = "the result store (run appends every run to it)" },
+	  .help = "the result store (run appends every run to it, explore what it found)" },
 	{ .name = "limit", .type = OPTION_LONG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_HISTORY),
 	  .offset = offsetof(struct command_settings, limit), .min = 0, .max = INT_MAX, .def = "20", .arg = "N",
 	  .help = "list at most N runs, 0 for all" },

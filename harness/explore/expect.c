@@ -70,8 +70,7 @@ int explore_expect_parse(const char *text, struct explore_expect *e, char *err, 
 	return 0;
 }
 
-/* The number e's kind counts in r. */
-static long count_of(const struct explore_expect *e, const struct explore_result *r)
+long explore_expect_count(const struct explore_expect *e, const struct explore_result *r)
 {
 	switch (e->kind) {
 	case EXPECT_VIOLATION:
@@ -93,7 +92,7 @@ static long count_of(const struct explore_expect *e, const struct explore_result
 
 bool explore_expect_holds(const struct explore_expect *e, const struct explore_result *r, FILE *out)
 {
-	long n = count_of(e, r);
+	long n = explore_expect_count(e, r);
 	bool ok;
 
 	if (strcmp(e->op, "==") == 0)

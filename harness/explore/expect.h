@@ -38,6 +38,9 @@ bool explore_kind_in(int kind, const struct schedule_outcome *o);
 /* Parses text into e. 0, or -1 with err saying what is wrong. */
 int explore_expect_parse(const char *text, struct explore_expect *e, char *err, size_t errlen);
 
+/* The number of r's schedules e's kind counts (the value e compares). */
+long explore_expect_count(const struct explore_expect *e, const struct explore_result *r);
+
 /* Whether e holds for r; says on out when it does not. */
 bool explore_expect_holds(const struct explore_expect *e, const struct explore_result *r, FILE *out);
 

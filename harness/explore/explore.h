@@ -81,6 +81,7 @@ struct explore_result {
 	bool complete;				/* every schedule was run (not a sample, no limit hit) */
 	bool sampled;				/* a seeded random sample */
 	bool interrupted;			/* a signal stopped it */
+	bool replayed;				/* the one schedule --schedule named was replayed */
 	double estimated;			/* the space's size: exact when complete, else Knuth's estimate */
 	long bounded;				/* schedules cut at max_steps */
 	long blocked;				/* schedules with a step blocked in the server */

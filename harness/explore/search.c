@@ -228,8 +228,10 @@ int explore_one(const struct explore_plan *plan, struct explore_result *out, cha
 		c.prefix_n = d + 1;
 	}
 	out->estimated = out->complete ? (double)out->explored : out->explored ? walks / (double)out->explored : 0;
-	if (c.replay)
+	if (c.replay) {
 		out->complete = false;
+		out->replayed = !out->interrupted;
+	}
 	out->seconds = (double)(clock_now_ns() - start) / 1e9;
 	explore_session_close(&x);
 	return rc;

@@ -38,6 +38,7 @@ struct store_context {
 	const char *version;		/* claimbench version */
 	const char *git_revision;	/* git revision of the build, or "unknown" */
 	const char *scenario_text;	/* the scenario file's content, or the command line */
+	const char *command;		/* the command that made the invocation: "run", "ab", "explore" */
 };
 
 /* One invocation's place in the store; start it zeroed, one per report. */
@@ -98,9 +99,11 @@ int store_append(struct store *s, struct store_session *session, const struct st
 		 const struct invocation_result *r, const struct run_result *run, long long *run_id, char *err, size_t errlen);
 
 /*
- * Prints a header and one line per run, newest first: at most limit of them (all when
- * limit <= 0); a guarded run's strategy column names its guard, its mode column its
- * workload and its throughput column its grants per second. 0, or -1 with err.
+ * Prints a header and one line per run and per explore (of one strategy and mode), newest
+ * first: at most limit of them (all when limit <= 0); a guarded run's strategy column names
+ * its guard, its mode column its workload and its throughput column its grants per second;
+ * the command column names the command that made the invocation, and an explore's line
+ * (id "-": show inv:N shows it) its schedules. 0, or -1 with err.
  */
 int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen);
 
@@ -110,6 +113,13 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen);
  * error or out of memory. Release out with store_run_free.
  */
 int store_load(struct store *s, long long run_id, struct store_run *out, char *err, size_t errlen);
+
+/*
+ * Reads invocation invocation_id alone into out (zeroed first): report's header and
+ * settings and ctx, no run (report.n_results 0). 0; 1 when there is no such invocation;
+ * -1 with err. Release out with store_run_free.
+ */
+int store_invocation_load(struct store *s, long long invocation_id, struct store_run *out, char *err, size_t errlen);
 
 /* Frees everything store_load allocated in run and zeroes it; a zeroed run is fine. */
 void store_run_free(struct store_run *run);

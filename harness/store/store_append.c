@@ -214,13 +214,12 @@ static bool bind_difference(struct binder *b, const void *ctx, size_t i)
 	return true;
 }
 
-/* Inserts the invocation row and its settings; its id in *id. 0, or -1 with err. */
-static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct invocation_result *r, long long *id,
+int store_insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct invocation_result *r, long long *id,
 			     char *err, size_t errlen)
 {
 	static const char invocation_sql[] =
 		"INSERT INTO invocations (started_at, host, claimbench_version, git_revision, scenario,"
-		" scenario_text, backend, server_version, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+		" scenario_text, backend, server_version, seed, command) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char setting_sql[] =
 		"INSERT INTO invocation_settings (invocation_id, position, name, value) VALUES (?, ?, ?, ?)";
 	struct binder b = { .next = 1 };
@@ -238,6 +237,7 @@ static int insert_invocation(sqlite3 *db, const struct store_context *ctx, const
 	bind_text(&b, r->backend);
 	bind_textn(&b, r->server_version, sizeof(r->server_version));
 	bind_u64(&b, r->seed);
+	bind_text(&b, ctx->command);
 	rc = insert_row(db, &b, "storing the invocation", err, errlen);
 	sqlite3_finalize(b.st);
 	if (rc < 0)
@@ -354,7 +354,7 @@ int store_append(struct store *s, struct store_session *session, const struct st
 	rows.merged = merged;
 	if (sql_exec(db, "BEGIN IMMEDIATE", "storing the run", err, errlen) < 0)
 		goto fail;
-	if (!invocation_id && insert_invocation(db, ctx, r, &invocation_id, err, errlen) < 0)
+	if (!invocation_id && store_insert_invocation(db, ctx, r, &invocation_id, err, errlen) < 0)
 		goto rollback;
 	if (insert_run(db, invocation_id, run, &rows.id, err, errlen) < 0 ||
 	    insert_run_rows(db, &rows, err, errlen) < 0 ||

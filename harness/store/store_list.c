@@ -1,4 +1,4 @@
-/* The result store's listings: the runs newest first (history), an invocation's runs, the latest invocation. */
+/* The result store's listings: the runs and explores newest first (history), an invocation's runs, the latest invocation. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -28,22 +28,43 @@ static void count_text(char *buf, size_t size, sqlite3_stmt *st, int col)
 		snprintf(buf, size, "%" PRIu64, (uint64_t)sqlite3_column_int64(st, col));
 }
 
+/* Formats the command column of a history line from st's columns 12 on: the command, and an explore's schedules. */
+static void command_text(char *buf, size_t size, sqlite3_stmt *st)
+{
+	char command[16];
+
+	text_clean(command, sizeof(command), (const char *)sqlite3_column_text(st, 12), SIZE_MAX);
+	if (sqlite3_column_type(st, 13) == SQLITE_NULL) {
+		snprintf(buf, size, "%s", command);
+		return;
+	}
+	snprintf(buf, size, "%s (%lld schedules%s, %lld with a violation)", command,
+		 (long long)sqlite3_column_int64(st, 13), sqlite3_column_int(st, 10) ? ", every one" : "",
+		 (long long)sqlite3_column_int64(st, 14));
+}
+
 int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 {
 	static const char sql[] =
-		"SELECT id, recorded_at, strategy, claim_mode, workers, makespan_s,"
-		" coalesce(throughput_jps, guarded_grants_per_s), duplicates,"
-		" lost, jain, complete, invocation_id FROM runs ORDER BY id DESC LIMIT ?";
-	char when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32];
+		"SELECT r.id, r.recorded_at, r.strategy, r.claim_mode, r.workers, r.makespan_s,"
+		" coalesce(r.throughput_jps, r.guarded_grants_per_s), r.duplicates, r.lost, r.jain, r.complete,"
+		" r.invocation_id, coalesce(i.command, 'run'), NULL, NULL, r.id"
+		" FROM runs r JOIN invocations i ON i.id = r.invocation_id"
+		" UNION ALL"
+		" SELECT NULL, recorded_at, strategy, claim_mode, workers, NULL, NULL, NULL, NULL, NULL, search = 'every',"
+		" invocation_id, 'explore', schedules, violating, id FROM explores"
+		" ORDER BY 2 DESC, 12 DESC, 16 DESC LIMIT ?";
+	char id[32], when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32], command[128];
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
-	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %s\n", "id", "inv", "when", "strategy",
-		"mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete");
+	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %-8s  %s\n", "id", "inv", "when", "strategy",
+		"mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete", "command");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		count_text(id, sizeof(id), st, 0);
 		text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
 		text_clean(strategy, sizeof(strategy), (const char *)sqlite3_column_text(st, 2), SIZE_MAX);
 		text_clean(mode, sizeof(mode), (const char *)sqlite3_column_text(st, 3), SIZE_MAX);
@@ -52,13 +73,13 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 		count_text(dup, sizeof(dup), st, 7);
 		count_text(lost, sizeof(lost), st, 8);
 		fixed_text(jain, sizeof(jain), st, 9, 3);
-		fprintf(out, "%6lld %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %s\n",
-			(long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 11), when, strategy,
-			mode, sqlite3_column_int(st, 4),
-			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no");
+		command_text(command, sizeof(command), st);
+		fprintf(out, "%6s %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %-8s  %s\n", id,
+			(long long)sqlite3_column_int64(st, 11), when, strategy, mode, sqlite3_column_int(st, 4),
+			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no", command);
 	}
 	if (rc != SQLITE_DONE)
-		sql_fail(s->db, "listing the runs", err, errlen);
+		sql_fail(s->db, "listing the runs and explores", err, errlen);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -1,4 +1,4 @@
-/* Reading a run back from the result store, and lists of runs read one after another. */
+/* Reading a run or an invocation back from the result store, and lists of runs read one after another. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 	}
 	snprintf(sql, sizeof(sql),
 		 "SELECT r.recorded_at, i.id, i.started_at, i.host, i.claimbench_version, i.git_revision,"
-		 " i.scenario, i.scenario_text, i.backend, i.server_version, i.seed, %s"
+		 " i.scenario, i.scenario_text, i.backend, i.server_version, i.seed, i.command, %s"
 		 " FROM runs r JOIN invocations i ON i.id = r.invocation_id WHERE r.id = ?", columns);
 	if (sql_prepare(db, sql, &c.st, err, errlen) < 0)
 		goto out;
@@ -54,7 +54,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 		goto oom;
 	col_copy(&c, s->report.server_version, sizeof(s->report.server_version));
 	s->report.seed = col_u64(&c);
-	if (run_columns_read(&c, s) < 0)
+	if (col_owned(&c, s, &s->ctx.command) < 0 || run_columns_read(&c, s) < 0)
 		goto oom;
 	ret = 0;
 	goto out;
@@ -414,6 +414,52 @@ int store_load(struct store *s, long long run_id, struct store_run *out, char *e
 fail:
 	store_run_free(out);
 	return rc;
+}
+
+int store_invocation_load(struct store *s, long long invocation_id, struct store_run *out, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"SELECT started_at, host, claimbench_version, git_revision, scenario, scenario_text, backend,"
+		" server_version, seed, command FROM invocations WHERE id = ?";
+	static const char settings_sql[] =
+		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position";
+	struct reader c = { .next = 0 };
+	int rc, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->report.invocation_id = invocation_id;
+	if (sql_prepare(s->db, sql, &c.st, err, errlen) < 0)
+		goto out;
+	sqlite3_bind_int64(c.st, 1, invocation_id);
+	rc = sqlite3_step(c.st);
+	if (rc != SQLITE_ROW) {
+		if (rc == SQLITE_DONE)
+			ret = 1;
+		else
+			sql_fail(s->db, "reading the invocation", err, errlen);
+		goto out;
+	}
+	col_copy(&c, out->report.started_at, sizeof(out->report.started_at));
+	if (col_owned(&c, out, &out->ctx.host) < 0 || col_owned(&c, out, &out->ctx.version) < 0 ||
+	    col_owned(&c, out, &out->ctx.git_revision) < 0 || col_owned(&c, out, &out->report.scenario) < 0 ||
+	    col_owned(&c, out, &out->ctx.scenario_text) < 0 || col_owned(&c, out, &out->report.backend) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	col_copy(&c, out->report.server_version, sizeof(out->report.server_version));
+	out->report.seed = col_u64(&c);
+	if (col_owned(&c, out, &out->ctx.command) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	out->report.version = out->ctx.version;
+	ret = sql_each_row(s->db, settings_sql, invocation_id, setting_row, &out->report, "reading the server settings",
+			   err, errlen);
+out:
+	sqlite3_finalize(c.st);
+	if (ret != 0)
+		store_run_free(out);
+	return ret;
 }
 
 void store_run_free(struct store_run *run)

@@ -102,4 +102,11 @@ void col_copy(struct reader *c, char *buf, size_t size);
 /* Copies the next column into a string s owns, in *out (NULL for NULL). 0, or -1 when out of memory. */
 int col_owned(struct reader *c, struct store_run *s, const char **out);
 
+/*
+ * Inserts the invocation row (ctx, and r's header: start, scenario, backend, server, seed)
+ * and its server settings; its id in *id. 0, or -1 with err.
+ */
+int store_insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct invocation_result *r,
+			    long long *id, char *err, size_t errlen);
+
 #endif

@@ -96,8 +96,8 @@ check "explore --help shows explore's own options and run's (exit 0)" \
 expect_exit 2 "SQLite cannot be explored: its lock is the whole database" "SQLite is refused with the reason" \
 	explore --db "sqlite:$dir/q.db" --strategy for-update
 expect_exit 2 "choice 2 .*expected a worker number" "a malformed trace is refused, its choice named" \
-	explore --db "$TEST_DB" --strategy naive --schedule 0.x
+	explore --db "$TEST_DB" --results "$dir/refused.db" --strategy naive --schedule 0.x
 expect_exit 2 "choice 1 of the trace is not offered there" "a trace that does not apply is refused" \
-	explore --db "$TEST_DB" --strategy naive --schedule 1.0
-expect_exit 2 "unknown kind" "an unknown expectation is refused" explore --db "$TEST_DB" --expect 'dups > 0'
+	explore --db "$TEST_DB" --results "$dir/refused.db" --strategy naive --schedule 1.0
+expect_exit 2 "unknown kind" "an unknown expectation is refused" explore --db "$TEST_DB" --results "$dir/refused.db" --expect 'dups > 0'
 check "explore leaves no table on the test server" test "$(test_sql "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'claimbench%'")" -eq 0

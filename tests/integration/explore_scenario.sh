@@ -36,12 +36,12 @@ expect_exit 2 "shape.ini:6: explore expectation \"naive\": expected STRATEGY\[:M
 # ---- the expectations checked against a real explore ----
 start_test_server || { echo "not ok - a test server starts"; exit 0; }
 scenario holds 'naive duplicates = naive.duplicate >= 1' 'skip-locked is safe = skip-locked:flip.violation == 0'
-"$CLAIMBENCH" explore --db "$TEST_DB" --claims 1 --format json "$dir/holds.ini" >"$dir/holds.json" 2>"$dir/holds.err"
+"$CLAIMBENCH" explore --db "$TEST_DB" --results "$dir/explore.db" --claims 1 --format json "$dir/holds.ini" >"$dir/holds.json" 2>"$dir/holds.err"
 check "naive duplicates and skip-locked never violates, from the file (exit 0)" test $? -eq 0
 check_jq "$dir/holds.json" 'length == 2 and .[0].complete and .[0].with.duplicate >= 1 and .[1].complete and
 	.[1].violating == 0' "both explored over every schedule"
 scenario fails 'naive duplicates = naive.duplicate >= 1' 'naive is safe = naive.duplicate == 0'
-"$CLAIMBENCH" explore --db "$TEST_DB" --claims 1 --strategy naive:flip "$dir/fails.ini" >/dev/null 2>"$dir/fails.err"
+"$CLAIMBENCH" explore --db "$TEST_DB" --results "$dir/explore.db" --claims 1 --strategy naive:flip "$dir/fails.ini" >/dev/null 2>"$dir/fails.err"
 check "a line that fails fails the explore (exit 1)" test $? -eq 1
 check "the failing line is named with its value, the holding one not" eval \
 	'grep -q "naive flip: expectation failed: naive is safe (naive.duplicate == 0) (it is [1-9]" "$dir/fails.err" &&

@@ -60,13 +60,14 @@ run_json() {
 	echo $? >"$dir/$name.status"
 }
 
-# explore_json NAME ARGS...: claimbench explore --db TEST_DB --format json ARGS (the calling script's
-# test server, start_test_server), its output into $dir/NAME.json, its stderr into $dir/NAME.err and
-# its exit status into $dir/NAME.status.
+# explore_json NAME ARGS...: claimbench explore --db TEST_DB --format json --results $dir/explore.db
+# ARGS (the calling script's test server, start_test_server, and a store in its $dir), its output
+# into $dir/NAME.json, its stderr into $dir/NAME.err and its exit status into $dir/NAME.status.
 explore_json() {
 	local name=$1
 	shift
-	"$CLAIMBENCH" explore --db "$TEST_DB" --format json "$@" >"$dir/$name.json" 2>"$dir/$name.err"
+	"$CLAIMBENCH" explore --db "$TEST_DB" --format json --results "$dir/explore.db" "$@" >"$dir/$name.json" \
+		2>"$dir/$name.err"
 	echo $? >"$dir/$name.status"
 }
 
