@@ -100,7 +100,8 @@ int store_append(struct store *s, struct store_session *session, const struct st
 /*
  * Prints a header and one line per run, newest first: at most limit of them (all when
  * limit <= 0); a guarded run's strategy column names its guard, its mode column its
- * workload and its throughput column its grants per second. 0, or -1 with err.
+ * workload and its throughput column its grants per second; the last column is the
+ * scenario section ("-" for none). 0, or -1 with err.
  */
 int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen);
 

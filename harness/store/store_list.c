@@ -33,16 +33,16 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 	static const char sql[] =
 		"SELECT id, recorded_at, strategy, claim_mode, workers, makespan_s,"
 		" coalesce(throughput_jps, guarded_grants_per_s), duplicates,"
-		" lost, jain, complete, invocation_id FROM runs ORDER BY id DESC LIMIT ?";
-	char when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32];
+		" lost, jain, complete, invocation_id, run_group FROM runs ORDER BY id DESC LIMIT ?";
+	char when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32], section[64];
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
-	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %s\n", "id", "inv", "when", "strategy",
-		"mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete");
+	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %-8s  %s\n", "id", "inv", "when",
+		"strategy", "mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete", "section");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
 		text_clean(strategy, sizeof(strategy), (const char *)sqlite3_column_text(st, 2), SIZE_MAX);
@@ -52,10 +52,11 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 		count_text(dup, sizeof(dup), st, 7);
 		count_text(lost, sizeof(lost), st, 8);
 		fixed_text(jain, sizeof(jain), st, 9, 3);
-		fprintf(out, "%6lld %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %s\n",
+		text_clean(section, sizeof(section), (const char *)sqlite3_column_text(st, 12), SIZE_MAX);
+		fprintf(out, "%6lld %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %-8s  %s\n",
 			(long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 11), when, strategy,
-			mode, sqlite3_column_int(st, 4),
-			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no");
+			mode, sqlite3_column_int(st, 4), makespan, thru, dup, lost, jain,
+			sqlite3_column_int(st, 10) ? "yes" : "no", section[0] ? section : "-");
 	}
 	if (rc != SQLITE_DONE)
 		sql_fail(s->db, "listing the runs", err, errlen);
