@@ -39,11 +39,6 @@ static const char html_style[] =
 	"nav.toc{border:none}\n"
 	"}\n";
 
-/* Opens every folded part before the page is printed (the print style cannot in every browser). */
-static const char html_script[] =
-	"addEventListener(\"beforeprint\",function(){document.querySelectorAll(\"details\").forEach("
-	"function(d){d.open=true})})\n";
-
 /* Prints at most max bytes of s with &, <, >, " escaped and control characters but newline as '?'. */
 static void html_textn(FILE *out, const char *s, size_t max)
 {
@@ -78,8 +73,7 @@ static void html_begin(FILE *out, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
 	html_text(out, title);
-	fprintf(out, "</title>\n<style>\n%s</style>\n<script>\n%s</script>\n</head>\n<body>\n<h1>", html_style,
-		html_script);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", html_style);
 	html_text(out, title);
 	fputs("</h1>\n", out);
 }

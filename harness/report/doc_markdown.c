@@ -1,18 +1,22 @@
 /* The Markdown spelling of a report's blocks (doc_markup.h): every block after the title starts with a blank line. */
 #include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/doc_markup.h"
 
 /*
- * Prints s with control characters as '?'. In a table cell, which holds what a store or a
- * user named (strategies, hosts, settings), '|' (which ends a cell) is escaped, '<', '>'
- * and '&' become entities, so that no name is taken as HTML, and a line break (in a
- * strategy's SQL) is a space.
+ * Prints at most max bytes of s (nothing when NULL) with control characters as '?'. In a
+ * table cell, which holds what a store or a user named (strategies, hosts, settings), '|'
+ * (which ends a cell) is escaped, '<', '>' and '&' become entities, so that no name is
+ * taken as HTML, and a line break (in a strategy's SQL) is a space.
  */
-static void md_text(FILE *out, const char *s, bool cell)
+static void md_textn(FILE *out, const char *s, size_t max, bool cell)
 {
-	for (; s && *s; s++) {
+	if (!s)
+		return;
+	for (const char *end = s + strnlen(s, max); s < end; s++) {
 		if (cell && *s == '|')
 			fputs("\\|", out);
 		else if (cell && *s == '<')
@@ -41,6 +45,12 @@ void doc_slug(const char *text, char *slug)
 			slug[n++] = '-';
 	}
 	slug[n] = '\0';
+}
+
+/* md_textn of the whole of s. */
+static void md_text(FILE *out, const char *s, bool cell)
+{
+	md_textn(out, s, SIZE_MAX, cell);
 }
 
 /* The title as a level-1 heading. */
@@ -139,7 +149,11 @@ static void md_code_span(FILE *out, const char *s, size_t len)
 		putc('`', out);
 }
 
-/* One cell of a grid's code column: "—" for NULL, else a code span per line, joined by <br>. */
+/*
+ * One cell of a grid's code column: "—" for NULL, else each line joined by <br>, as a code
+ * span, or as escaped text when it holds '<', '>' or '&' (which a code span would show as
+ * written, entities and all, and which as such no renderer may take for HTML).
+ */
 static void md_value(FILE *out, const char *v)
 {
 	size_t len;
@@ -150,7 +164,10 @@ static void md_value(FILE *out, const char *v)
 	}
 	for (;;) {
 		len = strcspn(v, "\n");
-		md_code_span(out, v, len);
+		if (strcspn(v, "<>&") < len)
+			md_textn(out, v, len, true);
+		else
+			md_code_span(out, v, len);
 		if (!v[len])
 			return;
 		fputs("<br>", out);

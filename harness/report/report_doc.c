@@ -13,7 +13,7 @@
 #include "report/doc_faults.h"
 #include "report/doc_markup.h"
 #include "report/report_doc.h"
-#include "report/report_settings.h"
+#include "report/doc_settings.h"
 #include "report/out_dir.h"
 #include "generated/version.h"
 #include "output/diagnosis.h"
@@ -352,90 +352,6 @@ static void write_glossary(FILE *out, const struct figures *f, const struct figu
 		mk->pairs(out, rows, n);
 }
 
-/* The columns of the settings that differ, and of those every run shared. */
-static const struct grid_column differ_columns[] = { { "setting", false }, { "value", true }, { "runs", false } };
-static const struct grid_column shared_columns[] = { { "setting", false }, { "value", true } };
-
-/*
- * Fills cells with a row per distinct value of each setting of spread[0..n) that differs
- * (its name on its first row only, the runs with that value in text), else, shared, a row
- * per setting. Their number of rows.
- */
-static size_t settings_rows(const struct report_doc *d, const struct setting_spread *spread, size_t n, bool shared,
-			    const char **cells, char (*text)[ROW_TEXT])
-{
-	size_t rows = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if ((spread[i].n_values > 1) == shared)
-			continue;
-		if (shared) {
-			cells[rows * 2] = spread[i].name;
-			cells[rows * 2 + 1] = spread[i].value_of[0];
-			rows++;
-			continue;
-		}
-		for (size_t r = 0, e; r < d->n_runs; r++) {
-			for (e = 0; e < r && !setting_same(&spread[i], e, r); e++)
-				;
-			if (e < r)
-				continue;
-			setting_runs_text(d->runs, d->n_runs, &spread[i], r, text[rows], sizeof(text[rows]));
-			cells[rows * 3] = r == 0 ? spread[i].name : "";
-			cells[rows * 3 + 1] = spread[i].value_of[r];
-			cells[rows * 3 + 2] = text[rows];
-			rows++;
-		}
-	}
-	return rows;
-}
-
-/*
- * The settings that differ between d's runs, a row per value with the runs that had it
- * ("—" for none; several lines, as SQL, kept so), then, folded, those every run shared.
- * 0, or -1 when out of memory.
- */
-static int write_settings(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
-{
-	static struct setting_spread spread[SETTINGS_MAX];
-	const char **cells = NULL;
-	char (*text)[ROW_TEXT] = NULL;
-	size_t n, rows, cap = 0;
-	char summary[128];
-	int ret = -1;
-
-	if (report_settings(d->runs, d->n_runs, spread, SETTINGS_MAX, &n) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		cap += spread[i].n_values;
-	cells = calloc(cap * 3 + 1, sizeof(*cells));
-	text = calloc(cap + 1, sizeof(*text));
-	if (!cells || !text)
-		goto out;
-	mk->heading(out, 2, DOC_SETTINGS);
-	rows = settings_rows(d, spread, n, false, cells, text);
-	if (rows) {
-		mk->paragraph(out, "The settings that differ between the runs of this report (strategy, mode and workers "
-			      "are the figures' own columns): each value, as given, with the runs that had it; \u2014 is "
-			      "none.");
-		mk->grid(out, differ_columns, 3, cells, rows);
-	} else {
-		mk->paragraph(out, "Every run of this report had the same settings (strategy, mode and workers aside, "
-			      "which the figures show).");
-	}
-	rows = settings_rows(d, spread, n, true, cells, text);
-	snprintf(summary, sizeof(summary), "The %zu settings every run shared", rows);
-	mk->fold_begin(out, summary);
-	mk->grid(out, shared_columns, 2, cells, rows);
-	mk->fold_end(out);
-	ret = 0;
-out:
-	free(cells);
-	free(text);
-	report_settings_free(spread, n);
-	return ret;
-}
-
 /* Writes run i of d's plan of the head lookup at moment m under a line naming it and its buffers, when it has one. */
 static void write_plan(FILE *out, const struct report_doc *d, size_t i, enum probe_moment m,
 		       const struct doc_markup *mk)
@@ -648,12 +564,15 @@ static void write_intro(FILE *out, const struct report_doc *d, const struct doc_
 {
 	const char *titles[6];
 	char text[ROW_TEXT];
-	size_t n = 0, used;
+	size_t n = 0, used, named = 0;
 
 	used = (size_t)snprintf(text, sizeof(text), "%zu run%s", d->n_runs, d->n_runs == 1 ? "" : "s");
-	for (size_t k = 0; k < secs->n && *secs->names[0] && used < sizeof(text); k++)
-		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", k ? ", " : " of the sections ",
-					 secs->names[k]);
+	for (size_t k = 0; k < secs->n; k++)
+		named += *secs->names[k] != '\0';
+	for (size_t k = 0, shown = 0; k < secs->n && used < sizeof(text); k++)
+		if (*secs->names[k])
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", shown++ ? ", " :
+						 named > 1 ? " of the sections " : " of section ", secs->names[k]);
 	if (used < sizeof(text))
 		snprintf(text + used, sizeof(text) - used, ". The figures and the charts come first; each run's "
 			 "details (the server's diagnosis, its plans, the scenario text) are folded further down.");
@@ -698,7 +617,7 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	}
 	if (write_charts(out, d, &secs, mk, err, errlen) < 0)
 		goto out;
-	if (write_settings(out, d, mk) < 0) {
+	if (doc_write_settings(out, d, DOC_SETTINGS, mk) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

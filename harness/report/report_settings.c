@@ -180,9 +180,9 @@ void setting_runs_text(const struct store_run *runs, size_t n, const struct sett
 
 		if (!setting_same(s, i, k))
 			continue;
-		runs_in++;
 		while (j + 1 < n && setting_same(s, j + 1, k) && runs[j + 1].run.run_id == runs[j].run.run_id + 1)
 			j++;
+		runs_in += j - i + 1;
 		if (j > i + 1)
 			append(buf, len, &used, "%s%lld-%lld", shown++ ? ", " : "", runs[i].run.run_id, runs[j].run.run_id);
 		else
@@ -191,7 +191,7 @@ void setting_runs_text(const struct store_run *runs, size_t n, const struct sett
 			append(buf, len, &used, ", %lld", runs[j].run.run_id);
 		i = j;
 	}
-	if (runs_in == n)
+	if (runs_in == n || runs_in == 1)
 		return;
 	sections = whole(runs, n, s, k, true);
 	strategies = !sections && whole(runs, n, s, k, false);

@@ -38,8 +38,8 @@ bool setting_same(const struct setting_spread *s, size_t a, size_t b);
 
 /*
  * Writes into buf the runs among the n whose value of s is that of run k, by id in ranges
- * ("9-16", "2, 10, 18") and, when they are every run of some sections or of one strategy
- * and no other, those named ("9-16: every run of section crashes").
+ * ("9-16", "2, 10, 18") and, when they are several and every run of some sections or
+ * strategies and no other, those named ("9-16: every run of section crashes").
  */
 void setting_runs_text(const struct store_run *runs, size_t n, const struct setting_spread *s, size_t k, char *buf,
 		       size_t len);

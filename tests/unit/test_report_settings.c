@@ -88,7 +88,7 @@ static void test_unambiguous(void)
 	CHECK(q < n && spread[q].n_values == 2 && strcmp(spread[q].value_of[4], sql) == 0,
 	      "the SQL is one value, its lines and commas kept");
 	setting_runs_text(runs, 5, &spread[q], 4, text, sizeof(text));
-	CHECK(strcmp(text, "5: every run of team") == 0, "named by the one strategy that had it (%s)", text);
+	CHECK(strcmp(text, "5") == 0, "one run alone is not named by what it is of (%s)", text);
 	setting_runs_text(runs, 5, &spread[q], 0, text, sizeof(text));
 	CHECK(strcmp(text, "1-4: every run of naive, skip-locked") == 0, "the runs without it, by strategy (%s)", text);
 	report_settings_free(spread, n);
