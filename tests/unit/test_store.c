@@ -504,8 +504,9 @@ static void test_round_trip(void)
 	snprintf(newest, sizeof(newest), "\n%6lld ", ids[1]);
 	CHECK(list && strstr(list, "makespan_s") && strstr(list, newest) &&
 	      strstr(list, newest) < strstr(list, "skip-locked"), "history lists both runs, newest first");
-	CHECK(list && strstr(list, "say \"hi\", \\ok?now") && strstr(list, " no\n") && strstr(list, " yes\n"),
-	      "history shows control characters as '?' and whether each run completed");
+	CHECK(list && strstr(list, "say \"hi\", \\ok?now") && strstr(list, " no        -\n") &&
+	      strstr(list, " yes       -\n") && strstr(list, "complete  section\n"),
+	      "history shows control characters as '?', whether each run completed, and its section ('-': none)");
 	free(list);
 	list = list_to_string(st, 1);
 	CHECK(list && !strstr(list, "skip-locked") && strstr(list, "flip"), "history with limit 1 lists the newest");
