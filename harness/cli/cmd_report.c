@@ -15,6 +15,7 @@
 #include "report/chart_wanted.h"
 #include "report/out_dir.h"
 #include "cli/commands.h"
+#include "cli/section_select.h"
 #include "report/report_doc.h"
 #include "output/figures.h"
 
@@ -153,19 +154,6 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 				 strncmp(a->operands[i], "inv:", 4) == 0 ? "inv" : "run", id);
 	}
 	return EXIT_DONE;
-}
-
-/* Whether the comma-separated list names group (a whole item); a run without a group is never named. */
-static bool section_listed(const char *list, const char *group)
-{
-	size_t len = group ? strlen(group) : 0;
-
-	for (const char *p = list; len && p; p = strchr(p, ',')) {
-		p += *p == ',';
-		if (strncmp(p, group, len) == 0 && (p[len] == ',' || p[len] == '\0'))
-			return true;
-	}
-	return false;
 }
 
 /* Prints on stderr "the runs' sections are: " and the sections of sel's runs, "none ..." when none. */

@@ -5,12 +5,11 @@
 
 #include "cli/section_select.h"
 
-/* Whether the comma-separated list names name (a whole item). */
-static bool list_names(const char *list, const char *name)
+bool section_listed(const char *list, const char *name)
 {
-	size_t len = strlen(name);
+	size_t len = name ? strlen(name) : 0;
 
-	for (const char *p = list; p; p = strchr(p, ',')) {
+	for (const char *p = list; len && p; p = strchr(p, ',')) {
 		p += *p == ',';
 		if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
 			return true;
@@ -94,7 +93,7 @@ int section_select(struct run_invocation *inv, const char *list, size_t *left_ou
 	if (check_names(inv, list, err, errlen) < 0)
 		return -1;
 	for (size_t g = 0; g < inv->n_groups; g++)
-		if (list_names(list, inv->groups[g].group))
+		if (section_listed(list, inv->groups[g].group))
 			inv->groups[kept++] = inv->groups[g];
 	inv->n_groups = kept;
 	*left_out = keep_expectations(inv);

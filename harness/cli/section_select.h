@@ -7,9 +7,13 @@
 #ifndef CLAIMBENCH_SECTION_SELECT_H
 #define CLAIMBENCH_SECTION_SELECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli/invocation.h"
+
+/* Whether the comma-separated list names section name (a whole item); NULL or "" never is. */
+bool section_listed(const char *list, const char *name);
 
 /*
  * Keeps of inv's groups those of the sections named in list (comma-separated), in the
