@@ -7,12 +7,16 @@
 
 /* The columns of the table of faults. */
 static const struct grid_column fault_columns[] = {
-	{ "run", false },	{ "section", false },
-	{ "strategy", false },	{ "mode", false },
-	{ "fault", false },	{ "at (s)", false },
-	{ "struck", false },	{ "server outage (s)", false },
-	{ "first completion after (s)", false },
-	{ "of it, after the outage (s)", false },
+	{ .header = "run", .number = true },
+	{ .header = "section" },
+	{ .header = "strategy" },
+	{ .header = "mode" },
+	{ .header = "fault" },
+	{ .header = "at (s)", .number = true },
+	{ .header = "struck" },
+	{ .header = "server outage (s)", .number = true },
+	{ .header = "first completion after (s)", .number = true },
+	{ .header = "of it, after the outage (s)", .number = true },
 };
 
 #define FAULT_COLUMNS (sizeof(fault_columns) / sizeof(fault_columns[0]))

@@ -15,10 +15,10 @@ static const char html_style[] =
 	"body{font-family:sans-serif;margin:2em;color:#222}\n"
 	"p,li,h1,h2,h3,h4,summary{max-width:70em}\n"
 	".scroll{overflow-x:auto;max-width:100%;margin:1em 0}\n"
-	"table{border-collapse:collapse;font-size:13px}\n"
-	"th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}\n"
-	"td.t,table.env td,table.env th,table.grid td,table.grid th{text-align:left}\n"
-	"td.t{white-space:nowrap}\n"
+	"table{border-collapse:collapse;font-size:12px}\n"
+	"th,td{border:1px solid #ccc;padding:2px 4px;text-align:right;vertical-align:top}\n"
+	"td.t,table.env td,table.env th,table.grid td.t,table.grid th{text-align:left}\n"
+	"td.t{white-space:nowrap}\ntable.grid td.t{white-space:normal}\n"
 	"th{background:#f3f3f3}\n"
 	"table.grid pre{margin:0;padding:.3em;background:#f6f6f6}\n"
 	".chip{display:inline-block;width:.9em;height:.9em;margin-right:.4em;vertical-align:middle}\n"
@@ -192,7 +192,7 @@ static void html_grid(FILE *out, const struct grid_column *cols, size_t n_cols, 
 		for (size_t c = 0; c < n_cols; c++) {
 			const char *v = cells[r * n_cols + c];
 
-			fputs("<td>", out);
+			fputs(cols[c].number ? "<td>" : "<td class=\"t\">", out);
 			if (cols[c].code)
 				html_value(out, v);
 			else

@@ -189,7 +189,7 @@ static void md_grid(FILE *out, const struct grid_column *cols, size_t n_cols, co
 	}
 	fputs("\n|", out);
 	for (c = 0; c < n_cols; c++)
-		fputs("---|", out);
+		fputs(cols[c].number ? "---:|" : "---|", out);
 	putc('\n', out);
 	for (r = 0; r < n_rows; r++) {
 		putc('|', out);

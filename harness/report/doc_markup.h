@@ -26,6 +26,7 @@ struct env_row {
 struct grid_column {
 	const char *header;	/* its header */
 	bool code;		/* its cells are values as given (code; one on several lines kept so); a NULL cell is "—" */
+	bool number;		/* its cells are numbers, aligned right */
 };
 
 /* Room for a heading's anchor (doc_slug), NUL included. */

@@ -9,8 +9,9 @@
 #define RUNS_TEXT 640
 
 /* The columns of the settings that differ, and of those every run shared. */
-static const struct grid_column differ_columns[] = { { "setting", false }, { "value", true }, { "runs", false } };
-static const struct grid_column shared_columns[] = { { "setting", false }, { "value", true } };
+static const struct grid_column differ_columns[] = { { .header = "setting" }, { .header = "value", .code = true },
+						     { .header = "runs" } };
+static const struct grid_column shared_columns[] = { { .header = "setting" }, { .header = "value", .code = true } };
 
 /*
  * Fills cells with a row per distinct value of each setting of spread[0..n) that differs

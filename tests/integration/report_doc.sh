@@ -89,16 +89,16 @@ check "wide tables scroll in a box of their own; the body is not capped at 1100 
 	'grep -q "<div class=\"scroll\"><table>" "$html" && ! grep -q "body{[^}]*max-width" "$html" &&
 	 grep -q "@media print{" "$html" && grep -q "details::details-content" "$html"'
 check "the settings: each value as given, none as a dash, the runs that had it named by section" eval \
-	'grep -q "<tr><td>restart-at</td><td>—</td><td>[0-9, -]*: every run of sections quiet, busy</td></tr>" "$html" &&
-	 grep -q "<tr><td></td><td><code>0.1</code></td><td>[0-9, -]*: every run of section restart</td></tr>" "$html" &&
+	'grep -q "<tr><td class=\"t\">restart-at</td><td class=\"t\">—</td><td class=\"t\">[0-9, -]*: every run of sections quiet, busy</td></tr>" "$html" &&
+	 grep -q "<tr><td class=\"t\"></td><td class=\"t\"><code>0.1</code></td><td class=\"t\">[0-9, -]*: every run of section restart</td></tr>" "$html" &&
 	 grep -q "^| restart-at | — | " "$rep/report.md"'
 check "the team's SQL is one value, on its own lines (<pre> in HTML, a line per code span in Markdown)" eval \
-	'grep -q "<td><pre>UPDATE {jobs} SET status = &#39;\|<td><pre>UPDATE {jobs} SET status = '\''active'\''" "$html" &&
+	'grep -q "<td class=\"t\"><pre>UPDATE {jobs} SET status = '\''active'\''" "$html" &&
 	 grep -q "| \`UPDATE {jobs} SET status = '\''active'\'', claimed_by = :worker, claimed_at = {now},\`<br>\`" "$rep/report.md"'
 outage=$(jq -r '.results[0].faults[] | select(.kind == "restart") | .duration_s' "$tmp/restart.json" | head -1)
 want=$(printf '%.3f' "${outage:-0}")
 check "the table of each fault: the restart, the server's outage as the JSON has it ($want s), the first completion after" \
-	eval '[ -n "$outage" ] && grep -Eq "<tr><td>[0-9]+</td><td>restart</td><td>skip-locked</td><td>hold</td><td>restart</td><td>[0-9.]+</td><td>the server</td><td>$want</td><td>[0-9.]+</td><td>-?[0-9.]+</td></tr>" "$html"'
+	eval '[ -n "$outage" ] && grep -Eq "<tr><td>[0-9]+</td><td class=\"t\">restart</td><td class=\"t\">skip-locked</td><td class=\"t\">hold</td><td class=\"t\">restart</td><td>[0-9.]+</td><td class=\"t\">the server</td><td>$want</td><td>[0-9.]+</td><td>-?[0-9.]+</td></tr>" "$html"'
 
 # ---- report --section ----
 "$CLAIMBENCH" report "inv:$quiet_inv" "inv:$restart_inv" --section restart --results "$store" --out "$tmp/one" \
