@@ -15,6 +15,7 @@
 #include "cli/option_run.h"
 #include "cli/commands.h"
 #include "cli/run_steps.h"
+#include "cli/section_select.h"
 #include "cli/unstored.h"
 #include "output/results_print.h"
 #include "plugin/guard.h"
@@ -316,6 +317,7 @@ int cmd_run(int argc, char **argv)
 	bool throwaway_ready = false;
 	struct sqlite_file user_file;
 	bool user_file_noted = false;
+	size_t left_out = 0;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
@@ -330,6 +332,14 @@ int cmd_run(int argc, char **argv)
 	case INVOCATION_RUN:
 		break;
 	}
+	if (inv.settings.sections && section_select(&inv, inv.settings.sections, &left_out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench run: %s\n(see claimbench run --help)\n", err);
+		invocation_free(&inv);
+		return EXIT_USAGE;
+	}
+	if (left_out)
+		fprintf(stderr, "claimbench run: --section: %zu expectation%s of [expect] left out: %s runs of the "
+			"sections left out\n", left_out, left_out == 1 ? "" : "s", left_out == 1 ? "it needs" : "they need");
 	cfg = &inv.groups[0];
 	db = invocation_backend(&inv, err, sizeof(err));
 	if (!db) {

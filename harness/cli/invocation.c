@@ -208,11 +208,7 @@ static int expand_group(const struct build *b, const struct setting_list *list, 
 	return 0;
 }
 
-/*
- * Appends to targets what group cfg runs: its strategies, or in a guarded workload its
- * guards (with --guard all, every guard of the workload). At most MAX_STRATEGIES.
- */
-static void add_targets(const struct run_config *cfg, struct expect_target *targets, size_t *n)
+void invocation_add_targets(const struct run_config *cfg, struct expect_target *targets, size_t *n)
 {
 	const struct guarded_plan *plan = &cfg->guarded;
 	size_t added = 0;
@@ -244,7 +240,7 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 	if (!sec)
 		return 0;
 	for (size_t g = 0; g < inv->n_groups; g++)
-		add_targets(&inv->groups[g], targets, &n_targets);
+		invocation_add_targets(&inv->groups[g], targets, &n_targets);
 	inv->expects = calloc(sec->n_entries, sizeof(*inv->expects));
 	if (!inv->expects) {
 		snprintf(err, errlen, "out of memory");

@@ -254,6 +254,10 @@ const struct option_def command_options[] = {
 	  .help = "lets the scenario file run its restart-command (a shell command, as you), name a PostgreSQL "
 		  "server (db) and carry SQL beyond one SELECT, INSERT, UPDATE or DELETE of the run's queue table; "
 		  "without it such a file is refused (exit 2); the command line only" },
+	{ .name = "section", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	  .offset = offsetof(struct command_settings, sections), .arg = "LIST",
+	  .help = "run only these sections of the scenario file, comma-separated (every section is still read and "
+		  "checked); the [expect] lines that name what the others run are left out, and said so" },
 	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_EXPLORE) | COMMAND_BIT(COMMAND_HISTORY) |
 		      COMMAND_BIT(COMMAND_SHOW) | COMMAND_BIT(COMMAND_EXPORT) | COMMAND_BIT(COMMAND_COMPARE) |
@@ -296,6 +300,13 @@ const struct option_def command_options[] = {
 	{ .name = "out", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
 	  .offset = offsetof(struct command_settings, out), .arg = "DIR",
 	  .help = "the output directory (default results/report-inv-N, or results/report-run-ID for run ids)" },
+	{ .name = "force", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
+	  .offset = offsetof(struct command_settings, force),
+	  .help = "write into --out even when it holds files and claimbench did not make it (its files of a report's "
+		  "names are replaced, the others left alone)" },
+	{ .name = "section", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
+	  .offset = offsetof(struct command_settings, sections), .arg = "LIST",
+	  .help = "report only the runs of these scenario sections, comma-separated" },
 	{ .name = "last", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
 	  .offset = offsetof(struct command_settings, last),
 	  .help = "every run of the most recent invocation (the default)" },

@@ -48,21 +48,23 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 	static const char sql[] =
 		"SELECT r.id, r.recorded_at, r.strategy, r.claim_mode, r.workers, r.makespan_s,"
 		" coalesce(r.throughput_jps, r.guarded_grants_per_s), r.duplicates, r.lost, r.jain, r.complete,"
-		" r.invocation_id, coalesce(i.command, 'run'), NULL, NULL, r.id"
+		" r.invocation_id, coalesce(i.command, 'run'), NULL, NULL, r.id, r.run_group"
 		" FROM runs r JOIN invocations i ON i.id = r.invocation_id"
 		" UNION ALL"
 		" SELECT NULL, recorded_at, strategy, claim_mode, workers, NULL, NULL, NULL, NULL, NULL, search = 'every',"
-		" invocation_id, 'explore', schedules, violating, id FROM explores"
+		" invocation_id, 'explore', schedules, violating, id, NULL FROM explores"
 		" ORDER BY 2 DESC, 12 DESC, 16 DESC LIMIT ?";
 	char id[32], when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32], command[128];
+	char section[64];
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	if (sql_prepare(s->db, sql, &st, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
-	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %-8s  %s\n", "id", "inv", "when", "strategy",
-		"mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete", "command");
+	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %-8s  %-12s  %s\n", "id", "inv", "when",
+		"strategy", "mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete", "section",
+		"command");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		count_text(id, sizeof(id), st, 0);
 		text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
@@ -74,9 +76,11 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 		count_text(lost, sizeof(lost), st, 8);
 		fixed_text(jain, sizeof(jain), st, 9, 3);
 		command_text(command, sizeof(command), st);
-		fprintf(out, "%6s %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %-8s  %s\n", id,
+		text_clean(section, sizeof(section), (const char *)sqlite3_column_text(st, 16), SIZE_MAX);
+		fprintf(out, "%6s %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %-8s  %-12s  %s\n", id,
 			(long long)sqlite3_column_int64(st, 11), when, strategy, mode, sqlite3_column_int(st, 4),
-			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no", command);
+			makespan, thru, dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no",
+			section[0] ? section : "-", command);
 	}
 	if (rc != SQLITE_DONE)
 		sql_fail(s->db, "listing the runs and explores", err, errlen);
