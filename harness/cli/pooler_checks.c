@@ -91,6 +91,12 @@ int pooler_check_group(struct run_config *cfg, const struct backend_ops *db, cha
 			 "worker's identity from a setting of its session, which transaction pooling does not keep");
 		return -1;
 	}
+	if (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms) {
+		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms cannot run through --pooler "
+			 "transaction: each connection SETs them once, and transaction pooling keeps a session's "
+			 "settings on whichever server connection it had, for whichever client gets it next");
+		return -1;
+	}
 	cfg->db_opts.unnamed_statements = true;
 	return check_needs(cfg, err, errlen);
 }

@@ -16,7 +16,8 @@
  * Checks cfg's --pooler against driver db and the rest of cfg: refuses it on SQLite, in a
  * guarded workload, with a fault that needs the worker's own server process, in session
  * mode with more clients than server connections, and under transaction pooling what needs
- * a session's state (--verify, a strategy with SESSION_NEEDS_STATE); otherwise turns on
+ * a session's state (--verify, --lock-timeout-ms, --statement-timeout-ms, a strategy with
+ * SESSION_NEEDS_STATE); otherwise turns on
  * unnamed statements under transaction pooling and notes on stderr, per strategy, what
  * runs adapted and what as written. 0, or -1 with err.
  */

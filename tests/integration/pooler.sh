@@ -20,7 +20,7 @@ pooler_gone() {
 }
 
 # ---- bad input, before any server is needed ----
-expect_exit 2 'pooler is PostgreSQL.s: SQLite has no server connections' "--pooler on SQLite is refused" \
+expect_exit 2 'pooler is PostgreSQL.s: [Ss][Qq][Ll]ite has no server connections' "--pooler on SQLite is refused" \
 	run --db "sqlite:$dir/q.db" --pooler transaction --strategy for-update --jobs 5 --results "$store"
 expect_exit 2 'pooler.*nonsense' "--pooler nonsense is refused" \
 	run --pooler nonsense --strategy skip-locked --jobs 5 --results "$store"
@@ -65,6 +65,10 @@ check_jq "$dir/direct.json" '.results[0] | .duplicates == 0 and .completed == 40
 expect_exit 2 'verify cannot run through --pooler transaction: .*identity' \
 	"--verify through transaction pooling is refused (the worker's identity is a session setting)" \
 	run --db "$TEST_DB" --pooler transaction --verify --strategy skip-locked --jobs 5 --results "$store"
+expect_exit 2 'statement-timeout-ms cannot run through --pooler transaction: each connection SETs them once' \
+	"--statement-timeout-ms through transaction pooling is refused (a session setting)" \
+	run --db "$TEST_DB" --pooler transaction --statement-timeout-ms 1000 --strategy skip-locked --jobs 5 \
+	--results "$store"
 expect_exit 2 'pooler session gives each client a server connection.*8 workers need 8, more than --server-connections 2' \
 	"session pooling with more workers than server connections is refused" \
 	run --db "$TEST_DB" --pooler session --server-connections 2 --workers 8 --strategy skip-locked --jobs 5 \
