@@ -14,9 +14,9 @@ pooler_dir() {
 	sed -n 's/^claimbench: pgbouncer in \([^,]*\),.*/\1/p' "$1" | head -n 1
 }
 
-# pooler_gone DIR: no directory DIR and no pgbouncer running on its ini.
+# pooler_gone DIR: DIR named, no directory DIR and no pgbouncer running on its ini.
 pooler_gone() {
-	[ ! -e "$1" ] && ! pgrep -f "pgbouncer -d -q $1/pgbouncer.ini" >/dev/null
+	[ -n "$1" ] && [ ! -e "$1" ] && ! pgrep -f "pgbouncer -d -q $1/pgbouncer.ini" >/dev/null
 }
 
 # ---- bad input, before any server is needed ----
@@ -45,7 +45,7 @@ check "the statements go unnamed, with the reason" grep -q 'every statement is s
 	"$dir/skip.err"
 bouncer=$(pooler_dir "$dir/skip.err")
 check "the pooler's directory was named and is removed at the end, its pgbouncer stopped" \
-	eval '[ -n "$bouncer" ] && pooler_gone "$bouncer"'
+	pooler_gone "$bouncer"
 
 # ---- advisory through transaction pooling: as written, its duplicates counted; directly: none ----
 run_json advisory --db "$TEST_DB" --pooler transaction --server-connections 2 --strategy advisory:flip \
