@@ -27,6 +27,11 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = RUN_COMMANDS, \
 	.offset = offsetof(struct run_config, member)
 
+/* A row of `run` alone (not explore's) that lands in run_config's member. */
+#define RUN_ONLY_ROW(opt_name, opt_type, member) \
+	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
+	.offset = offsetof(struct run_config, member)
+
 /* A row of `run` parsed by its own functions. */
 #define RUN_CUSTOM(opt_name, parse_fn, format_fn) \
 	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_RUN, .commands = RUN_COMMANDS, \
@@ -182,6 +187,13 @@ const struct option_def command_options[] = {
 	  .help = "PostgreSQL: a worker sends a claim transaction's statements in libpq's pipeline mode where they "
 		  "do not wait on each other's answers (BEGIN with the first statement, the last with COMMIT): "
 		  "fewer round trips" },
+	{ RUN_ONLY_ROW("pooler", OPTION_WORD, pooler), .words = pooler_mode_names,
+	  .def = "none", .arg = "MODE",
+	  .help = "PostgreSQL: workers and producers connect through a throwaway pgbouncer in this pool mode, "
+		  "session or transaction (none: to the server itself); the harness's own connections do not "
+		  "(docs/pooler.md)" },
+	{ RUN_ONLY_ROW("server-connections", OPTION_INT, server_connections), .min = 1, .max = 1000, .def = "10", .arg = "N",
+	  .help = "--pooler: the server connections pgbouncer's pool keeps at most, however many workers there are" },
 	{ RUN_ROW("verify", OPTION_FLAG, verify),
 	  .help = "record every committed change to the run's own tables by trigger, derive the "
 		  "integrity figures from that record alone and compare them with the ledger's; a difference "
