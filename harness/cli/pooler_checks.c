@@ -1,3 +1,4 @@
+/* The checks of --pooler against a run group: what cannot run through a pooler is refused before anything starts. */
 #include <stdio.h>
 
 #include "cli/pooler_checks.h"

@@ -26,6 +26,10 @@ expect_exit 2 'pooler.*nonsense' "--pooler nonsense is refused" \
 	run --pooler nonsense --strategy skip-locked --jobs 5 --results "$store"
 expect_exit 2 'server-connections' "--server-connections 0 is refused" \
 	run --pooler transaction --server-connections 0 --strategy skip-locked --jobs 5 --results "$store"
+expect_exit 2 'server-connections needs --pooler' "--server-connections without a pooler is refused, not ignored" \
+	run --db "sqlite:$dir/q.db" --server-connections 4 --strategy for-update --jobs 5 --results "$store"
+expect_exit 2 'server-connections needs --pooler' "--server-connections with --pooler none is refused, not ignored" \
+	run --pooler none --server-connections 4 --strategy skip-locked --jobs 5 --results "$store"
 CLAIMBENCH_PGBOUNCER=none expect_exit 3 'apt-get install pgbouncer' \
 	"pgbouncer not installed: exit 3 with the install line" \
 	run --pooler transaction --strategy skip-locked --jobs 5 --results "$store"
