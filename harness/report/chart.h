@@ -12,6 +12,9 @@
 /* Room for a chart's space-separated colours or styles, one per block, NUL included. */
 #define CHART_LIST 4096
 
+/* Entries a chart's key holds beside the plot at most; a longer key goes below it, in columns (common.gp). */
+#define CHART_KEY_BESIDE 6
+
 /* Blocks one chart holds at most: a longer report is cut to this many series or cases. */
 #define CHART_MAX_BLOCKS 256
 
@@ -60,7 +63,10 @@ struct chart {
 	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */
 	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated; the wait shares': per wait class */
 	char styles[CHART_LIST];	/* a small number per block (dash type), space-separated */
-	int height;			/* the image's height in pixels */
+	char shapes[CHART_LIST];	/* a marker shape number per block (chart_shape), space-separated */
+	int height;			/* the image's height in pixels, a key below the plot included */
+	int workers;			/* the worker count every case ran at (the set's), 0 when they differ:
+					   the charts then name strategies, not worker counts, on their axes */
 	double xlo, xhi;		/* the throughput's worker range; charts over time: xhi, the last instant (s) */
 	bool log_x;			/* workers on a log scale: they span a wide range */
 	char ticks[CHART_LIST];		/* throughput: the worker counts measured, space-separated: its x tics */

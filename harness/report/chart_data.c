@@ -22,6 +22,17 @@
 /* The height of a chart's image unless its writer sets another, in pixels. */
 #define CHART_HEIGHT 540
 
+/*
+ * A key below the plot (common.gp, more than CHART_KEY_BESIDE entries): the width its
+ * entries are laid out in, a character's width and an entry's sample, and a row's height,
+ * in pixels; the entries a chart adds to its blocks' (the ideal, a ceiling, a rate asked).
+ */
+#define KEY_WIDTH 900
+#define KEY_CHAR_WIDTH 7
+#define KEY_SAMPLE_WIDTH 50
+#define KEY_ROW_HEIGHT 18
+#define KEY_EXTRA_ENTRIES 2
+
 /* Workers go on a log scale when the most is at least this many times the fewest. */
 #define LOG_WORKERS_RATIO 8
 
@@ -512,6 +523,26 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	return 0;
 }
 
+/* Whether chart kind draws common.gp's key (the others draw panels with keys of their own). */
+static bool common_key(enum chart_kind kind)
+{
+	return kind != CHART_TIMELINE && kind != CHART_PRESSURE && kind != CHART_BUFFERS && kind != CHART_HOLDERS;
+}
+
+/* The height in pixels a key of c's blocks takes below the plot: 0 when it stands beside it. */
+static int key_height(const struct chart_set *set, const struct chart *c)
+{
+	size_t longest = 1, cols, entries = c->blocks + KEY_EXTRA_ENTRIES;
+
+	if (c->blocks <= CHART_KEY_BESIDE || !common_key(c->kind))
+		return 0;
+	for (size_t k = 0; k < set->n_cases; k++)
+		longest = strlen(set->cases[k].label) > longest ? strlen(set->cases[k].label) : longest;
+	cols = KEY_WIDTH / (longest * KEY_CHAR_WIDTH + KEY_SAMPLE_WIDTH);
+	cols = cols ? cols : 1;
+	return (int)((entries + cols - 1) / cols + 1) * KEY_ROW_HEIGHT;
+}
+
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen)
 {
@@ -529,7 +560,9 @@ int chart_write(const struct chart_set *set, enum chart_kind kind, const struct 
 	f = out_dir_fopen(dir, name, err, errlen);
 	if (!f)
 		return -1;
+	c->workers = set->workers;
 	rc = chart_wanted(set, kind) ? write_data(set, f, c) : 0;
+	c->height += key_height(set, c);
 	if (ferror(f) | (fclose(f) != 0) || rc < 0) {
 		snprintf(err, errlen, rc < 0 ? "out of memory writing %s" : "cannot write %s", path);
 		return -1;

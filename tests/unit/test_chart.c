@@ -89,6 +89,51 @@ static void test_strategy_colours(void)
 	free(runs);
 }
 
+/*
+ * Every strategy and claim mode the registry has, and four a scenario defines in both
+ * modes: each pair its own colour (strategy, shaded by mode) and its own colour and
+ * marker; a section's part of them the same colours as in the whole.
+ */
+static void test_mode_colours(void)
+{
+	static const char *const defined[] = { "team-naive", "team-skip", "team-batch", "team-advisory" };
+	size_t n = 2 * strategy_registry_len + 2 * 4, i, j, pairs = 0;
+	struct store_run *runs = calloc(n, sizeof(*runs));
+	struct chart_set set, part;
+	char a[8], b[8];
+	bool distinct = true, same = true;
+
+	for (i = 0; i < strategy_registry_len; i++)
+		for (int m = 0; m < MODE_COUNT; m++)
+			if (strategy_registry[i]->modes & MODE_BIT(m))
+				fake_run(&runs[pairs++], strategy_registry[i]->name, claim_mode_names[m], 8, 1);
+	for (i = 0; i < 4; i++) {
+		fake_run(&runs[pairs++], defined[i], "flip", 8, 1);
+		fake_run(&runs[pairs++], defined[i], "hold", 8, 1);
+	}
+	CHECK(chart_set_build(&set, runs, pairs) == 0 && set.n_series == pairs, "%zu strategy/mode pairs grouped", pairs);
+	for (i = 0; i < set.n_series; i++)
+		for (j = 0; j < i; j++) {
+			chart_shade(set.series[i].colour, set.series[i].variant, a);
+			chart_shade(set.series[j].colour, set.series[j].variant, b);
+			if (strcmp(a, b) == 0) {
+				distinct = false;
+				printf("# %s and %s share %s\n", set.series[i].label, set.series[j].label, a);
+			}
+		}
+	CHECK(distinct, "each of the %zu strategy/mode pairs has a colour of its own", set.n_series);
+	CHECK(chart_shape(set.series[0].colour, 0) != chart_shape(set.series[0].colour, 1),
+	      "a strategy's two modes have different markers");
+	CHECK(chart_set_build_within(&part, runs + pairs - 3, 3, &set) == 0, "a part of the runs is grouped");
+	for (i = 0; i < part.n_series; i++)
+		same &= part.series[i].colour == set.series[set.n_series - 3 + i].colour &&
+			part.series[i].variant == set.series[set.n_series - 3 + i].variant;
+	CHECK(same, "a part's series keep the whole's colours and shades");
+	chart_set_free(&part);
+	chart_set_free(&set);
+	free(runs);
+}
+
 static void test_clean_label(void)
 {
 	char buf[16];
@@ -464,7 +509,7 @@ static void test_buffers_data(const char *dir)
 	      "the buffers chart's data is written");
 	CHECK(strstr(data, "\"first 2 s\"\t40\n\"last 2 s\"\t40\n") != NULL,
 	      "40 blocks per claim at the start and the end");
-	CHECK(strstr(data, "\n\n\n\"figure\"\t\"skip-locked:hold, 4 wrk\"\n"
+	CHECK(strstr(data, "\n\n\n\"figure\"\t\"skip-locked:hold\"\n"
 			   "\"before the run\"\t3\n\"after the run\"\t25\n") != NULL,
 	      "the head lookup's buffers in a block of their own: 3 before, 25 after");
 	CHECK(strcmp(c.layer, "1 2") == 0 && c.blocks == 1, "both panels, one case (%s)", c.layer);
@@ -509,21 +554,21 @@ static void test_guarded_data(const char *dir)
 	CHECK(write_chart(&set, CHART_HOLDERS, dir, &c, data, sizeof(data)) == 0, "the holders' data is written");
 	CHECK(c.panels == 3 && strcmp(c.firsts, "1 3 4 5") == 0 && c.blocks == 4,
 	      "a panel per run with a series, a block per resource (panels %zu, firsts %s)", c.panels, c.firsts);
-	CHECK(strstr(data, "\"ticket-line:resource, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n"
+	CHECK(strstr(data, "\"ticket-line:resource: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n"
 			   "0.000\t3\t2\t3\n0.100\t1\t0\t3\n0.200\t1\t0\t3\n") != NULL &&
 	      strstr(data, "\n\"resource 1\"\t") != NULL,
 	      "resource: X = 3 beside each bucket, the last repeated at its end; the next resource titled alone");
-	CHECK(strstr(data, "exclusive-use, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\t1\n") &&
-	      strstr(data, "refresh, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\tNaN\n"),
+	CHECK(strstr(data, "exclusive-use: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\t1\n") &&
+	      strstr(data, "refresh: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\tNaN\n"),
 	      "exclusive use allows 1 holder; refresh draws no limit");
 	CHECK(strcmp(c.layer, "1 2") == 0, "the panels with a limit: resource and exclusive use (%s)", c.layer);
 	CHECK(c.ymax > 5 && c.xhi > 0.19, "the y range holds the most waiting (%g)", c.ymax);
 	CHECK(write_chart(&set, CHART_GUARD_WAITS, dir, &c, data, sizeof(data)) == 0, "the waits' data is written");
 	gap = strstr(data, "\"\"\t\"\"\tNaN\tNaN\tNaN\tNaN\n");
-	CHECK(strstr(data, "\"ticket-line, 4 wrk\"\t\"resource\"\t2\t40\t80\t50\n"
-			   "\"naive, 4 wrk\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&
-	      gap && strstr(gap, "\"row-lock, 4 wrk\"\t\"exclusive-use\"") && strstr(gap + 1, "\"\"\t\"\"") &&
-	      strstr(strstr(gap + 1, "\"\"\t\"\""), "\"advisory, 4 wrk\"\t\"refresh\""),
+	CHECK(strstr(data, "\"ticket-line\"\t\"resource\"\t2\t40\t80\t50\n"
+			   "\"naive\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&
+	      gap && strstr(gap, "\"row-lock\"\t\"exclusive-use\"") && strstr(gap + 1, "\"\"\t\"\"") &&
+	      strstr(strstr(gap + 1, "\"\"\t\"\""), "\"advisory\"\t\"refresh\""),
 	      "a row per case grouped by workload (its label without it), an empty row between groups, a wait of 0 "
 	      "as NaN");
 	CHECK(c.blocks == 4 && c.ylo == 1 && c.ymax == 160, "the log range reaches past the least and the most wait");
@@ -570,6 +615,7 @@ int main(void)
 
 	test_palette();
 	test_strategy_colours();
+	test_mode_colours();
 	test_clean_label();
 	test_grouping();
 	test_wanted();
