@@ -15,6 +15,10 @@
 /* Entries a chart's key holds beside the plot at most; a longer key goes below it, in columns (common.gp). */
 #define CHART_KEY_BESIDE 6
 
+/* Room for a chart's file stem and for its section's name, NUL included. */
+#define CHART_STEM 96
+#define CHART_SECTION 192
+
 /* Blocks one chart holds at most: a longer report is cut to this many series or cases. */
 #define CHART_MAX_BLOCKS 256
 
@@ -57,7 +61,12 @@ enum chart_pooling {
 /* One chart's data file as chart_write produced it, and what its gnuplot script needs. */
 struct chart {
 	enum chart_kind kind;		/* which chart */
-	const char *name;		/* file stem: scripts/charts/NAME.gp, NAME.tsv, NAME.png, NAME.svg */
+	const char *script;		/* its kind's stem: scripts/charts/SCRIPT.gp draws it */
+	char name[CHART_STEM];		/* file stem: NAME.tsv, NAME.png, NAME.svg; SCRIPT, or SCRIPT-PART */
+	char part[CHART_STEM];		/* its section's name made file-safe (chart_part_stem), "" when the
+					   report draws all its runs together */
+	char section[CHART_SECTION];	/* the scenario section of its runs as the store holds it, "" when the
+					   report draws all its runs together (or they ran in none) */
 	const char *title;		/* heading in the documents */
 	size_t blocks;			/* data blocks (or columns) written, one per series or case */
 	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */

@@ -546,13 +546,22 @@ static int key_height(const struct chart_set *set, const struct chart *c)
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen)
 {
+	return chart_write_part(set, kind, "", "", dir, c, err, errlen);
+}
+
+int chart_write_part(const struct chart_set *set, enum chart_kind kind, const char *section, const char *part,
+		     const struct out_dir *dir, struct chart *c, char *err, size_t errlen)
+{
 	char path[4096], name[256];
 	FILE *f;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
-	c->name = chart_names[kind].name;
+	c->script = chart_names[kind].name;
+	snprintf(c->name, sizeof(c->name), "%s%s%s", c->script, *part ? "-" : "", part);
+	snprintf(c->part, sizeof(c->part), "%s", part);
+	chart_clean_label(c->section, sizeof(c->section), section);
 	c->title = chart_names[kind].title;
 	c->height = CHART_HEIGHT;
 	snprintf(name, sizeof(name), "%s.tsv", c->name);

@@ -20,4 +20,12 @@
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen);
 
+/*
+ * As chart_write, for the runs of one scenario section: section, its name (a label for the
+ * documents), part, that name made file-safe (chart_part_stem): the data file is
+ * NAME-PART.tsv, and c names the section; both "" for a report's runs drawn together.
+ */
+int chart_write_part(const struct chart_set *set, enum chart_kind kind, const char *section, const char *part,
+		     const struct out_dir *dir, struct chart *c, char *err, size_t errlen);
+
 #endif

@@ -12,7 +12,7 @@ set style data histograms
 set style histogram clustered gap 1
 set xtics scale 0
 set ylabel "blocks"
-set multiplot layout 1, words(layer) title "What one claim cost at the start and at the end"
+set multiplot layout 1, words(layer) title "What one claim cost at the start and at the end" . partnote . wrknote
 do for [k=1:words(layer)] {
 	set title panel_title(block(layer, k))
 	# From 0 to the panel's highest value, with room for the labels; 0 to 1 when all are 0.

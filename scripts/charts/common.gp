@@ -4,6 +4,8 @@
 #   out      the image file to write
 #   data     the chart's tab-separated data file (blocks separated by two blank lines,
 #            each opening with a header line whose first column is its legend title)
+#   part     the scenario section the chart's runs ran in, made file-safe, "" when the
+#            report draws all its runs together
 #   n        how many blocks (or data columns) the data file holds
 #   keybeside the most entries a key holds beside the plot: a longer one goes below it, in
 #            as many columns as fit (claimbench makes the image taller for it)
@@ -54,7 +56,9 @@ if (n > keybeside) {
 } else {
 	set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2
 }
-# What the titles add when every case ran at one worker count.
+# What the titles add: the section of a report's chart set of one section, the worker count
+# every case ran at.
+partnote = part ne "" ? " - section " . part : ""
 wrknote = workers > 0 ? sprintf(", %d workers each", workers) : ""
 set style fill solid 0.9 border -1
 if (ymax > 0) {

@@ -2,7 +2,7 @@
 # figure, a bar per strategy and worker count (mean over repeats), its value written up
 # its top; bar k of n in cluster r sits at r + (k - (n - 1) / 2) / (n + gap). Data: a
 # header of titles, then rows of figure name and one value per strategy and worker count.
-set title "Claims that returned no job: all of them, and spurious ones (a job was waiting)"
+set title "Claims that returned no job: all of them, and spurious ones (a job was waiting)" . partnote . wrknote
 set xlabel "figure"
 set ylabel "claims (mean over repeats)"
 set style data histograms

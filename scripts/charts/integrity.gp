@@ -2,7 +2,7 @@
 # count (mean over repeats), its value written up its top; bar k of n in cluster r sits at
 # r + (k - (n - 1) / 2) / (n + gap). Data: a header of titles, then rows of figure name
 # and one value per strategy and worker count.
-set title "Duplicates, overlaps and lost jobs (a correct strategy shows none)"
+set title "Duplicates, overlaps and lost jobs (a correct strategy shows none)" . partnote . wrknote
 set xlabel "figure"
 set ylabel "count (jobs or pairs, mean over repeats)"
 set style data histograms

@@ -2,7 +2,7 @@
 # per strategy and worker count (mean over repeats), min-max error bars for the series with
 # a repeated case (layer), the ideal (total work / workers) as a dashed black mark.
 # Data: per block, rows of x, mean, min, max, ideal (s), tick label (the workers), repeats.
-set title "Makespan per strategy, drain runs (mean over repeats; min-max bars when repeated)"
+set title "Makespan per strategy, drain runs (mean over repeats; min-max bars when repeated)" . partnote . wrknote
 set xlabel "workers, a group of bars per strategy (colours in the key)"
 set ylabel "makespan (s)"
 set xtics scale 0

@@ -19,7 +19,7 @@ nphases = words(phases) / 4
 # Whether panel p draws the -wal file, and whether it has a phase of kind.
 is_wal(p) = sum [k=1:words(layer)] (block(layer, k) == p ? 1 : 0) > 0
 has_phase(p, kind) = sum [q=1:nphases] (block(phases, 4*q-3) == p && block(phases, 4*q-2) == kind ? 1 : 0) > 0
-set multiplot layout panels, 1 title "Throughput and dead tuples over time; held snapshot shaded, vacuum dashed"
+set multiplot layout panels, 1 title "Throughput and dead tuples over time; held snapshot shaded, vacuum dashed" . partnote
 do for [p=1:panels] {
 	unset object
 	unset arrow

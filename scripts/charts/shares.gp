@@ -4,7 +4,7 @@
 # worker count reads on one scale; 1 (fair) dashed. Bars have no outline, so that 64 thin
 # bars still read as a profile. Data: per block, a tick row (x, 0, 0, workers) per
 # cluster, then a row per worker (bar centre, share in fair shares, bar width, "").
-set title "Each worker's share of completed jobs, in fair shares (workers ranked, largest first)"
+set title "Each worker's share of completed jobs, in fair shares (workers ranked, largest first)" . partnote . wrknote
 set xlabel "workers, a cluster per strategy and worker count (colours in the key)"
 set ylabel "share / fair share (1 = all equal)"
 set xtics scale 0

@@ -4,7 +4,7 @@
 # the ceiling the work time sets (workers / work time) dashed, and the arrival rate asked
 # dotted; when the runs' work times differ, each series' own ceilings as crosses (layer).
 # Data: per block, rows of x, mean, min, max, ceiling (jobs/s), workers.
-set title "Throughput against workers (mean over repeats, min-max bars)"
+set title "Throughput against workers (mean over repeats, min-max bars)" . partnote . wrknote
 set xlabel "workers (threads)"
 set ylabel "throughput (jobs/s)"
 if (n == 0) {

@@ -18,7 +18,7 @@ unset y2tics
 dupnote = dups ? ", duplicate executions dotted" : " (this store counts a duplicate as a completion)"
 faults = ", for [m=1:marks] data index n using 1:(1):2 axes x1y2 with impulses lc rgb variable lw 1 dt 2 "
 if (n == 0) {
-	set multiplot layout 2,1 title "Completions over time"
+	set multiplot layout 2,1 title "Completions over time" . partnote
 	set xrange [0:1]
 	set yrange [0:1]
 	set label 1 "no time series stored for these runs" at graph 0.5, 0.5 center
@@ -28,7 +28,7 @@ if (n == 0) {
 	plot NaN notitle
 } else {
 	if (panels == 0) {
-		set multiplot layout 2,1 title "Distinct jobs completed over time, first repetition of each" . dupnote
+		set multiplot layout 2,1 title "Distinct jobs completed over time, first repetition of each" . dupnote . partnote
 		set rmargin 30
 		set ylabel "jobs done per second (100 ms buckets)"
 		cmd = "plot for [i=1:n] data index (i-1) using 1:2 with steps lc rgb colour(i) lw stacked(i, n) dt dash(i) " . \

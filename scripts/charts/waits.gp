@@ -2,7 +2,7 @@
 # strategy and worker count, each wait class's share of the sampled states (mean over
 # repeats, 100 % in all), a class in the same colour in every report. Data: a header of the
 # classes' names, then rows of the case's label and one share (%) per class; n rows.
-set title "The workers' server backends by wait class, share of the sampled states"
+set title "The workers' server backends by wait class, share of the sampled states" . partnote . wrknote
 set ylabel "share of sampled states (%)"
 set style data histograms
 set style histogram rowstacked
