@@ -31,7 +31,7 @@
 #define KEY_CHAR_WIDTH 7
 #define KEY_SAMPLE_WIDTH 50
 #define KEY_ROW_HEIGHT 18
-#define KEY_EXTRA_ENTRIES 2
+#define KEY_EXTRA_ENTRIES 4
 
 /* Workers go on a log scale when the most is at least this many times the fewest. */
 #define LOG_WORKERS_RATIO 8
@@ -173,6 +173,15 @@ static double nudged_x(const struct chart *c, int w, size_t i, size_t n)
 	return c->log_x ? w * pow(2, offset) : w + offset * (c->xhi - c->xlo);
 }
 
+/* Writes case k's tick label, a tab before it: its workers, or its series' label when every case ran at one count. */
+static void put_tick(FILE *f, const struct chart_set *set, size_t k)
+{
+	if (set->workers)
+		fprintf(f, "\t\"%s\"", set->series[set->cases[k].series].label);
+	else
+		fprintf(f, "\t\"%d\"", set->cases[k].workers);
+}
+
 /* Sets c->ceiling: the common per-worker ceiling, -1 when the runs' work times differ, 0 when none. */
 static void common_ceiling(const struct chart_set *set, struct chart *c)
 {
@@ -260,7 +269,8 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 
 /*
  * Makespan: a block per series with a drain case, a row per drain case: x position, mean,
- * min, max, ideal, tick label (the workers), repeats. Series are a position apart; those
+ * min, max, ideal, tick label (the workers, or the series' label when every case ran at one
+ * count), repeats. Series are a position apart; those
  * with a repeated case form the layer of min-max bars.
  */
 static void write_makespan(const struct chart_set *set, FILE *f, struct chart *c)
@@ -289,7 +299,8 @@ static void write_makespan(const struct chart_set *set, FILE *f, struct chart *c
 			chart_put_num(f, st.max);
 			putc('\t', f);
 			chart_put_num(f, ideal.mean);
-			fprintf(f, "\t\"%d\"\t%d\n", set->cases[k].workers, st.n);
+			put_tick(f, set, k);
+			fprintf(f, "\t%d\n", st.n);
 			repeated |= st.n > 1;
 			top = isfinite(st.max) && st.max > top ? st.max : top;
 			top = isfinite(ideal.mean) && ideal.mean > top ? ideal.mean : top;
@@ -338,7 +349,7 @@ static bool add_ranked_shares(const struct run_result *run, double *sum, double 
 /*
  * Writes case k's cluster at x: a row per worker, largest share first (bar centre, share in
  * fair shares averaged by rank over the repeats, bar width, ""), then a tick row (x, 0, 0,
- * workers: a bar of no size, last so that no worker's empty label replaces it). The
+ * workers, or the series' label when every case ran at one count: a bar of no size, last so that no worker's empty label replaces it). The
  * largest share in *top. 0, or -1 when out of memory.
  */
 static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, size_t x, double *top)
@@ -360,7 +371,9 @@ static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, s
 		fprintf(f, "\t%.9g\t\"\"\n", width);
 		*top = isfinite(v) && v > *top ? v : *top;
 	}
-	fprintf(f, "%zu\t0\t0\t\"%d\"\n", x, kc->workers);
+	fprintf(f, "%zu\t0\t0", x);
+	put_tick(f, set, k);
+	putc('\n', f);
 	ret = 0;
 out:
 	free(sum);
@@ -529,12 +542,17 @@ static bool common_key(enum chart_kind kind)
 	return kind != CHART_TIMELINE && kind != CHART_PRESSURE && kind != CHART_BUFFERS && kind != CHART_HOLDERS;
 }
 
-/* The height in pixels a key of c's blocks takes below the plot: 0 when it stands beside it. */
+/*
+ * The height in pixels a key of c's blocks takes below the plot: 0 when it stands beside it
+ * or when the strategies' names are on the x axis instead (the makespan's and shares' at one
+ * worker count).
+ */
 static int key_height(const struct chart_set *set, const struct chart *c)
 {
 	size_t longest = 1, cols, entries = c->blocks + KEY_EXTRA_ENTRIES;
 
-	if (c->blocks <= CHART_KEY_BESIDE || !common_key(c->kind))
+	if (c->blocks <= CHART_KEY_BESIDE || !common_key(c->kind) ||
+	    (set->workers && (c->kind == CHART_MAKESPAN || c->kind == CHART_SHARES)))
 		return 0;
 	for (size_t k = 0; k < set->n_cases; k++)
 		longest = strlen(set->cases[k].label) > longest ? strlen(set->cases[k].label) : longest;

@@ -320,8 +320,8 @@ static void test_shares(const char *dir)
 	run.run.per_worker = w;
 	chart_set_build(&set, &run, 1);
 	write_chart(&set, CHART_SHARES, dir, &c, data, sizeof(data));
-	CHECK(strstr(data, "-0.2\t1.5\t0.4\t\"\"\n0.2\t0.5\t0.4\t\"\"\n0\t0\t0\t\"2\"\n") != NULL,
-	      "shares in fair shares, ranked, then the cluster's tick");
+	CHECK(strstr(data, "-0.2\t1.5\t0.4\t\"\"\n0.2\t0.5\t0.4\t\"\"\n0\t0\t0\t\"for-update:hold\"\n") != NULL,
+	      "shares in fair shares, ranked, then the cluster's tick: at one worker count, the strategy's name");
 	chart_set_free(&set);
 }
 
