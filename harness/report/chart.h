@@ -96,6 +96,9 @@ struct chart {
 					   one per case */
 	char firsts[CHART_LIST];	/* timeline, holders: each panel's first block (from 1), then blocks + 1,
 					   space-separated */
+	char faulted[CHART_LIST];	/* timeline: the blocks (from 1) with a fault mark, space-separated */
+	char outages[CHART_LIST];	/* timeline: the blocks (from 1) with a server outage (a restart's), space-separated */
+	bool own_scales;		/* timeline panels: each its own y range, their highest rates far apart */
 	char phases[CHART_LIST];	/* pressure: per phase "panel kind start end" (panel from 1, kind 0 a held
 					   snapshot, 1 a vacuum, instants in s), space-separated */
 };

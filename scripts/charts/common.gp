@@ -37,6 +37,9 @@
 #   panels   timeline: a panel per series, 0 for the shared layout; firsts, each panel's
 #            first block (from 1) then n + 1; pressure: a panel per case; holders: a
 #            panel per guarded case, firsts as the timeline's
+#   ownscales timeline panels: 1 when each has its own y range (their rates far apart)
+#   faulted  timeline: the blocks (from 1) with a fault mark; outages, those with a server
+#            outage (a restart's)
 #   phases   pressure: per phase "panel kind from to", kind 0 a held snapshot, 1 a vacuum,
 #            from and to in s
 if (term eq 'svg') {
