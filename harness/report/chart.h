@@ -25,8 +25,11 @@
 /* Cases the timeline draws in one shared pair of plots at most; more get a panel per series. */
 #define CHART_TIMELINE_SHARED 4
 
-/* Panels the pressure (or holders) chart draws at most, one per sampled (or guarded) case: a longer report is cut to these. */
-#define CHART_PRESSURE_PANELS 12
+/*
+ * Panels the pressure (or holders) chart draws at most, one per sampled (or guarded) case: a
+ * longer report is cut to these, and the chart's title says how many it left out.
+ */
+#define CHART_PRESSURE_PANELS 64
 
 /* The first chart of guarded-resource runs: it and those after it draw only those, the others only queue runs. */
 #define CHART_FIRST_GUARDED CHART_HOLDERS
@@ -85,7 +88,8 @@ struct chart {
 	double ceiling;			/* jobs/s one worker can complete (1000 / work_ms), common to every run; -1: they differ; 0: none */
 	double arrival_rate;		/* jobs/s the producers were asked for, common to every run; 0: none or unequal */
 	enum chart_pooling pooling;	/* percentile charts: how repeats are pooled */
-	bool dups_known;		/* timeline: every run's series tells first completions from duplicates */
+	bool dups_known;		/* timeline, pressure: every run's series drawn tells first completions
+					   from duplicates (the rates drawn are of distinct jobs) */
 	char layer[CHART_LIST];		/* the blocks (from 1) a second layer draws, space-separated: the
 					   timeline's with a duplicate, the throughput's with a ceiling of
 					   their own, the makespan's with a repeated case; the pressure
@@ -98,6 +102,7 @@ struct chart {
 					   space-separated */
 	char faulted[CHART_LIST];	/* timeline: the blocks (from 1) with a fault mark, space-separated */
 	char outages[CHART_LIST];	/* timeline: the blocks (from 1) with a server outage (a restart's), space-separated */
+	size_t left_out;		/* pressure, holders: cases with something to draw beyond the panels drawn */
 	bool own_scales;		/* timeline panels: each its own y range, their highest rates far apart */
 	char phases[CHART_LIST];	/* pressure: per phase "panel kind start end" (panel from 1, kind 0 a held
 					   snapshot, 1 a vacuum, instants in s), space-separated */

@@ -37,6 +37,7 @@
 #   panels   timeline: a panel per series, 0 for the shared layout; firsts, each panel's
 #            first block (from 1) then n + 1; pressure: a panel per case; holders: a
 #            panel per guarded case, firsts as the timeline's
+#   leftout  pressure, holders: cases with something to draw beyond the panels drawn (64)
 #   ownscales timeline panels: 1 when each has its own y range (their rates far apart)
 #   faulted  timeline: the blocks (from 1) with a fault mark; outages, those with a server
 #            outage (a restart's)
@@ -62,6 +63,7 @@ if (n > keybeside) {
 # What the titles add: the section of a report's chart set of one section, the worker count
 # every case ran at.
 partnote = part ne "" ? " - section " . part : ""
+cutnote = leftout > 0 ? sprintf(" (the first %d cases; %d more left out)", panels, leftout) : ""
 wrknote = workers > 0 ? sprintf(", %d workers each", workers) : ""
 set style fill solid 0.9 border -1
 if (ymax > 0) {
