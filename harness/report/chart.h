@@ -46,6 +46,7 @@ enum chart_kind {
 	CHART_ARRIVALS,		/* arrivals per second over time against the rate asked, per open-loop case */
 	CHART_EMPTIES,		/* empty claims and spurious empties per case */
 	CHART_INTEGRITY,	/* duplicates, overlaps and lost jobs per case */
+	CHART_RECOVERY,		/* runs with faults: the server's outage and each strategy's own recovery time */
 	CHART_WAITS,		/* sampled backend states by wait class, a stacked bar per case */
 	CHART_PRESSURE,		/* throughput and dead tuples (or the -wal file) over time, the phases marked */
 	CHART_BUFFERS,		/* blocks per claim at both ends, the head lookup's buffers before and after */

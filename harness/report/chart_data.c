@@ -13,6 +13,7 @@
 #include "report/chart_block.h"
 #include "report/chart_data.h"
 #include "report/chart_guard.h"
+#include "report/chart_recovery.h"
 #include "report/chart_server.h"
 #include "report/chart_time.h"
 #include "report/chart_wanted.h"
@@ -84,6 +85,7 @@ static const struct {
 	[CHART_ARRIVALS] = { "arrivals", "Arrivals over time" },
 	[CHART_EMPTIES] = { "empties", "Empty and spurious empty claims" },
 	[CHART_INTEGRITY] = { "integrity", "Duplicates, overlaps and lost jobs" },
+	[CHART_RECOVERY] = { "recovery", "Time to recover from faults" },
 	[CHART_WAITS] = { "waits", "Where the workers' server backends were, sampled" },
 	[CHART_PRESSURE] = { "pressure", "Throughput and dead tuples over time, the pressure phases marked" },
 	[CHART_BUFFERS] = { "buffers", "Blocks per claim and the head lookup's buffers" },
@@ -521,6 +523,9 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	case CHART_INTEGRITY:
 		write_counts(set, f, c, integrity_figures, sizeof(integrity_figures) / sizeof(integrity_figures[0]));
 		break;
+	case CHART_RECOVERY:
+		chart_write_recovery(set, f, c);
+		break;
 	case CHART_WAITS:
 	case CHART_PRESSURE:
 	case CHART_BUFFERS:
@@ -536,10 +541,11 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	return 0;
 }
 
-/* Whether chart kind draws common.gp's key (the others draw panels with keys of their own). */
+/* Whether chart kind draws common.gp's key of a line per block (the others draw keys of their own). */
 static bool common_key(enum chart_kind kind)
 {
-	return kind != CHART_TIMELINE && kind != CHART_PRESSURE && kind != CHART_BUFFERS && kind != CHART_HOLDERS;
+	return kind != CHART_TIMELINE && kind != CHART_PRESSURE && kind != CHART_BUFFERS && kind != CHART_HOLDERS &&
+	       kind != CHART_RECOVERY;
 }
 
 /*

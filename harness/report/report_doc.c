@@ -81,6 +81,14 @@ static const struct {
 			      "repeats.",
 			      "How to read it: a correct strategy shows no bar at all; any bar is a job run twice or "
 			      "never." },
+	[CHART_RECOVERY] = { "Per strategy and worker count whose runs had faults (the mean over repeats): for a "
+			     "restart, a grey bar for the server's outage (the fault to the server accepting "
+			     "connections again) under a bar in the strategy's colour for its own recovery (the server "
+			     "back to the strategy's first completion); for faults on a job (crash, stall, "
+			     "kill-backend), the fault to that job's next commit, the median of the run's faults as the "
+			     "bar and the slowest as a cross.",
+			     "How to read it: the grey part is the same for every strategy and not theirs; compare the "
+			     "coloured parts. A strategy missing a bar never completed after the fault." },
 	[CHART_WAITS] = { "Where the run's worker backends were at each server sample (pg_stat_activity), a bar per "
 			  "sampled strategy and worker count: each wait class's share of the sampled states, the mean "
 			  "over repeats. cpu is running, lock a row or transaction lock, lwlock contention inside the "
