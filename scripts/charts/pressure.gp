@@ -21,6 +21,9 @@ nphases = words(phases) / 4
 # Whether panel p draws the -wal file, and whether it has a phase of kind.
 is_wal(p) = sum [k=1:words(layer)] (block(layer, k) == p ? 1 : 0) > 0
 has_phase(p, kind) = sum [q=1:nphases] (block(phases, 4*q-3) == p && block(phases, 4*q-2) == kind ? 1 : 0) > 0
+if (panels > 4) {
+	set key inside right top vertical Left reverse samplen 1.5 font ",8" opaque
+}
 set multiplot layout (panels > 4 ? int((panels + 1) / 2) : panels), (panels > 4 ? 2 : 1) \
 	title "Throughput and dead tuples over time, every sampled case; held snapshot shaded, vacuum dashed" . \
 	partnote . cutnote

@@ -49,7 +49,7 @@ if (n == 0) {
 			      "lc rgb colour(block(layer, k)) lw 1.5 dt 3 title (k == 1 ? 'duplicates (dotted)' : '')"
 		}
 		if (marks > 0) {
-			cmd = cmd . faults(1, n) . "title 'faults (dashed, the run's colour)'"
+			cmd = cmd . faults(1, n) . "title 'faults (dashed, in the colour of the run struck)'"
 		}
 		eval cmd
 		set ylabel "distinct jobs done so far"
