@@ -541,11 +541,15 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	return 0;
 }
 
-/* Whether chart kind draws common.gp's key of a line per block (the others draw keys of their own). */
+/*
+ * Whether chart kind draws a key of an entry per block below the plot beyond
+ * CHART_KEY_BESIDE (common.gp's, or the buffers' under both its panels); the others draw
+ * keys of their own.
+ */
 static bool common_key(enum chart_kind kind)
 {
-	return kind != CHART_TIMELINE && kind != CHART_PRESSURE && kind != CHART_BUFFERS && kind != CHART_HOLDERS &&
-	       kind != CHART_RECOVERY;
+	return kind != CHART_TIMELINE && kind != CHART_PRESSURE && kind != CHART_HOLDERS && kind != CHART_RECOVERY &&
+	       kind != CHART_WAITS;
 }
 
 /*

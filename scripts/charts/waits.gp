@@ -11,7 +11,6 @@ set xtics scale 0
 set ytics 0, 20, 100
 set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2 title "wait class"
 if (n > 3) {
-	set xtics rotate by -25
-	set bmargin 8
+	set xtics rotate by 30 right
 }
 plot for [i=2:7] data using i:xtic(1) lc rgb colour(i-1) title columnheader(i)
