@@ -64,7 +64,7 @@ if (n > keybeside) {
 # every case ran at.
 partnote = part ne "" ? " - section " . part : ""
 cutnote = leftout > 0 ? sprintf(" (the first %d cases; %d more left out)", panels, leftout) : ""
-wrknote = workers > 0 ? sprintf(", %d workers each", workers) : ""
+wrknote = workers > 0 ? sprintf(", %d worker%s each", workers, workers == 1 ? "" : "s") : ""
 set style fill solid 0.9 border -1
 if (ymax > 0) {
 	set yrange [ylo:ymax]
