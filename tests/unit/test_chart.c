@@ -17,6 +17,7 @@
 #include "check.h"
 #include "plugin/strategy.h"
 #include "measure/server_metrics.h"
+#include "model/faults.h"
 #include "model/metric_table.h"
 #include "model/run_param.h"
 
@@ -256,6 +257,56 @@ static void test_timeline_distinct(const char *dir)
 	chart_set_build(&set, &run, 1);
 	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
 	CHECK(!c.dups_known, "a series stored without first completions is flagged");
+	chart_set_free(&set);
+}
+
+/*
+ * Six runs of six strategies, a panel each: one at 1000 jobs/s, the others at 20, so the
+ * panels get their own y scales; a restart of 0.4 s in the third run only, which its block
+ * alone names and lists as an outage; the recovery chart's bar of it, outage and own part.
+ */
+static void test_timeline_faults(const char *dir)
+{
+	static const char *const names[] = { "naive", "for-update", "skip-locked", "ticket", "cas", "batch" };
+	struct series_point slow[2] = { { .t_ms = 0, .completed = 2, .first_completed = 2 },
+					{ .t_ms = 100, .completed = 2, .first_completed = 2 } };
+	struct series_point fast[2] = { { .t_ms = 0, .completed = 100, .first_completed = 100 },
+					{ .t_ms = 100, .completed = 100, .first_completed = 100 } };
+	struct fault_record restart = { .at_ns = 300000000, .duration_ns = 400000000, .kind = FAULT_RESTART, .worker = -1 };
+	struct store_run runs[6];
+	struct chart_set set;
+	struct chart c;
+	char data[8192];
+
+	for (size_t i = 0; i < 6; i++) {
+		fake_run(&runs[i], names[i], "flip", 2, 1);
+		runs[i].run.series = i == 5 ? fast : slow;
+		runs[i].run.n_series = 2;
+		runs[i].run.metrics.restart_first_completion_ms = NAN;
+		runs[i].run.metrics.recovery_ms = (struct recovery_summary){ .p50 = NAN, .max = NAN };
+	}
+	runs[2].run.faults = &restart;
+	runs[2].run.n_faults = 1;
+	runs[2].run.metrics.restart_first_completion_ms = 150;
+	chart_set_build(&set, runs, 6);
+	CHECK(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)) == 0, "the timeline of six runs is written");
+	CHECK(c.panels == 6 && c.own_scales, "a panel per run, each its own y scale: 1000 jobs/s beside 20");
+	CHECK(strstr(data, "\"faults\"\t\"rgb\"\t\"kind\"\t\"block\"\t\"down_s\"\n") &&
+		      strstr(data, "\t\"restart\"\t3\t0.400\n"),
+	      "the restart's mark names the block of the run it struck and the server's 0.4 s outage");
+	CHECK(strcmp(c.faulted, "3") == 0 && strcmp(c.outages, "3") == 0,
+	      "only that block has a fault and an outage (%s, %s)", c.faulted, c.outages);
+	CHECK(write_chart(&set, CHART_RECOVERY, dir, &c, data, sizeof(data)) == 0 && c.blocks == 1 &&
+		      strstr(data, "0\t\"skip-locked:flip (restart)\"\t0.4\t0.15\tNaN\t") && strcmp(c.layer, "1") == 0,
+	      "the recovery chart: one bar, the 0.4 s outage apart from the 0.15 s to the first completion");
+	chart_set_free(&set);
+	fast[0].first_completed = 2;
+	fast[0].completed = 2;
+	fast[1].first_completed = 2;
+	fast[1].completed = 2;
+	chart_set_build(&set, runs, 6);
+	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
+	CHECK(!c.own_scales, "runs of like rates share one y scale");
 	chart_set_free(&set);
 }
 
@@ -611,7 +662,8 @@ static void test_settings(void)
 int main(void)
 {
 	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency",
-					       "waits", "pressure", "buffers", "holders", "guard_waits" };
+					       "waits", "pressure", "buffers", "holders", "guard_waits",
+					       "recovery" };
 	char dir[] = "/tmp/claimbench-test-chart-XXXXXX";
 
 	test_palette();
@@ -624,6 +676,7 @@ int main(void)
 	test_settings();
 	check_need(mkdtemp(dir) != NULL, "a temporary directory");
 	test_timeline_distinct(dir);
+	test_timeline_faults(dir);
 	test_empty_backlog(dir);
 	test_throughput_apart(dir);
 	test_shares(dir);
