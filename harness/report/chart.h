@@ -67,10 +67,10 @@ struct chart {
 	enum chart_kind kind;		/* which chart */
 	const char *script;		/* its kind's stem: scripts/charts/SCRIPT.gp draws it */
 	char name[CHART_STEM];		/* file stem: NAME.tsv, NAME.png, NAME.svg; SCRIPT, or SCRIPT-PART */
-	char part[CHART_STEM];		/* its section's name made file-safe (chart_part_stem), "" when the
-					   report draws all its runs together */
-	char section[CHART_SECTION];	/* the scenario section of its runs as the store holds it, "" when the
-					   report draws all its runs together (or they ran in none) */
+	char part[CHART_STEM];		/* its file names' suffix: its section's name made file-safe
+					   (chart_part_stem) when the report has several, else "" */
+	char section[CHART_SECTION];	/* the scenario section of its runs (chart_clean_label), "" when the
+					   report draws runs of no section or of several together */
 	const char *title;		/* heading in the documents */
 	size_t blocks;			/* data blocks (or columns) written, one per series or case */
 	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */

@@ -571,6 +571,22 @@ static int key_height(const struct chart_set *set, const struct chart *c)
 	return (int)((entries + cols - 1) / cols + 1) * KEY_ROW_HEIGHT;
 }
 
+void chart_part_stem(char *buf, size_t size, const char *section)
+{
+	size_t i;
+
+	for (i = 0; section[i] && i + 1 < size; i++) {
+		char c = section[i];
+		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+			    c == '_';
+
+		buf[i] = keep ? c : '_';
+	}
+	buf[i] = '\0';
+	if (!i)
+		snprintf(buf, size, "_");
+}
+
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen)
 {

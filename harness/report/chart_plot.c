@@ -102,7 +102,7 @@ static int draw_one(const char *gnuplot, const char *scripts, const struct out_d
 	char settings[10 * CHART_LIST + 512], common[PATH_MAX + 32], script[PATH_MAX + 32];
 	char *argv[] = { "gnuplot", "-e", settings, common, script, NULL };
 	posix_spawn_file_actions_t actions;
-	char image[256];
+	char image[256], section[CHART_STEM];
 	int status, rc, ret = -1, fd;
 	pid_t pid;
 
@@ -110,12 +110,15 @@ static int draw_one(const char *gnuplot, const char *scripts, const struct out_d
 	fd = out_dir_create(dir, image, err, errlen);
 	if (fd < 0)
 		return -1;
+	section[0] = '\0';
+	if (c->section[0])
+		chart_part_stem(section, sizeof(section), c->section);
 	snprintf(settings, sizeof(settings),
-		 "term='%s'; out='/dev/fd/%d'; data='%s.tsv'; part='%s'; n=%zu; keybeside=%d; workers=%d; marks=%zu; "
+		 "term='%s'; out='/dev/fd/%d'; data='%s.tsv'; section='%s'; n=%zu; keybeside=%d; workers=%d; marks=%zu; "
 		 "colours='%s'; styles='%s'; shapes='%s'; height=%d; xlo=%.9g; xhi=%.9g; logx=%d; ylo=%.9g; ymax=%.9g; "
 		 "ymax2=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; dups=%d; panels=%zu; leftout=%zu; ownscales=%d; "
 		 "faulted='%s'; outages='%s'; firsts='%s'; ticks='%s'; layer='%s'; phases='%s'",
-		 term, CHART_IMAGE_FD, c->name, c->part, c->blocks, CHART_KEY_BESIDE, c->workers, c->marks, c->colours,
+		 term, CHART_IMAGE_FD, c->name, section, c->blocks, CHART_KEY_BESIDE, c->workers, c->marks, c->colours,
 		 c->styles, c->shapes, c->height, c->xlo, c->xhi, c->log_x, c->ylo, c->ymax, c->ymax2, c->ceiling,
 		 c->arrival_rate, (int)c->pooling, c->dups_known, c->panels, c->left_out, c->own_scales, c->faulted, c->outages,
 		 c->firsts, c->ticks, c->layer, c->phases);

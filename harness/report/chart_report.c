@@ -10,22 +10,6 @@
 #include "report/chart_report.h"
 #include "report/chart_wanted.h"
 
-void chart_part_stem(char *buf, size_t size, const char *section)
-{
-	size_t i;
-
-	for (i = 0; section[i] && i + 1 < size; i++) {
-		char c = section[i];
-		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-			    c == '_';
-
-		buf[i] = keep ? c : '_';
-	}
-	buf[i] = '\0';
-	if (!i)
-		snprintf(buf, size, "_");
-}
-
 /* A run's scenario section, "" for none. */
 static const char *section_of(const struct store_run *r)
 {
@@ -95,14 +79,17 @@ static int draw_set(const struct chart_set *queue, const struct chart_set *guard
 	return 0;
 }
 
-/* Draws one chart set per section of names (n of them) into list, as chart_report_draw says. 0, or -1 with err. */
+/*
+ * Draws one chart set per section of names (n of them) into list, as chart_report_draw
+ * says; with suffix false (one section), the files keep their kinds' names. 0, or -1 with err.
+ */
 static int draw_sections(const struct chart_set *queue, const struct chart_set *guarded, const char **names, size_t n,
-			 const char *gnuplot, const char *scripts, const struct out_dir *dir, int log,
+			 bool suffix, const char *gnuplot, const char *scripts, const struct out_dir *dir, int log,
 			 struct chart_list *list, char *err, size_t errlen)
 {
 	struct chart_set pq = { 0 }, pg = { 0 };
 	struct store_run *cq = NULL, *cg = NULL;
-	char stem[CHART_STEM - 16], part[CHART_STEM];
+	char stem[CHART_STEM - 24], part[CHART_STEM];
 	int ret = 0;
 
 	for (size_t s = 0; s < n && ret == 0; s++) {
@@ -114,7 +101,8 @@ static int draw_sections(const struct chart_set *queue, const struct chart_set *
 			snprintf(err, errlen, "out of memory");
 			ret = -1;
 		} else {
-			ret = draw_set(&pq, &pg, names[s], part, gnuplot, scripts, dir, log, list, err, errlen);
+			ret = draw_set(&pq, &pg, names[s], suffix ? part : "", gnuplot, scripts, dir, log, list, err,
+				       errlen);
 		}
 		chart_set_free(&pq);
 		chart_set_free(&pg);
@@ -149,8 +137,8 @@ int chart_report_draw(const struct chart_set *queue, const struct chart_set *gua
 	log = out_dir_create(dir, CHART_LOG, err, errlen);
 	if (log < 0)
 		goto out;
-	if (n > 1)
-		ret = draw_sections(queue, guarded, names, n, gnuplot, scripts, dir, log, list, err, errlen);
+	if (n > 1 || (n == 1 && *names[0]))
+		ret = draw_sections(queue, guarded, names, n, n > 1, gnuplot, scripts, dir, log, list, err, errlen);
 	else
 		ret = draw_set(queue, guarded, "", "", gnuplot, scripts, dir, log, list, err, errlen);
 out:

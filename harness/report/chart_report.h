@@ -19,12 +19,6 @@ struct chart_list {
 };
 
 /*
- * Writes into buf (size at least 2) section made file-safe for a chart's file stem:
- * letters, digits, '-' and '_' kept, every other byte '_', cut to fit; "_" for "".
- */
-void chart_part_stem(char *buf, size_t size, const char *section);
-
-/*
  * Writes the data of every chart queue (a report's queue runs grouped) and guarded (its
  * guarded runs) call for into dir and draws it (chart_draw, with gnuplot at path gnuplot and
  * the templates in scripts), gnuplot's messages into CHART_LOG there, into list. When the

@@ -4,8 +4,8 @@
 #   out      the image file to write
 #   data     the chart's tab-separated data file (blocks separated by two blank lines,
 #            each opening with a header line whose first column is its legend title)
-#   part     the scenario section the chart's runs ran in, made file-safe, "" when the
-#            report draws all its runs together
+#   section  the scenario section the chart's runs ran in, made file-safe, "" when the
+#            report draws runs of no section or of several together
 #   n        how many blocks (or data columns) the data file holds
 #   keybeside the most entries a key holds beside the plot: a longer one goes below it, in
 #            as many columns as fit (claimbench makes the image taller for it)
@@ -62,7 +62,7 @@ if (n > keybeside) {
 }
 # What the titles add: the section of a report's chart set of one section, the worker count
 # every case ran at.
-partnote = part ne "" ? " - section " . part : ""
+partnote = section ne "" ? " - section " . section : ""
 cutnote = leftout > 0 ? sprintf(" (the first %d cases; %d more left out)", panels, leftout) : ""
 wrknote = workers > 0 ? sprintf(", %d worker%s each", workers, workers == 1 ? "" : "s") : ""
 set style fill solid 0.9 border -1

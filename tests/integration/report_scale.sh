@@ -66,13 +66,13 @@ for r in r1 r13 r24 mixed sections; do
 	check "$r: gnuplot says nothing (gnuplot.log empty)" eval '[ -f "$tmp/$r/gnuplot.log" ] && [ ! -s "$tmp/$r/gnuplot.log" ]'
 done
 
-# case_labels IDS...: each run's case label as the charts write it at several worker counts,
-# for runs of one section drawn together.
+# case_labels IDS...: each run's case label as the charts of one section write it (the
+# section in the title, not in the label) at several worker counts.
 case_labels() {
 	local id
 	for id in "$@"; do
 		sqlite3 -cmd ".timeout 5000" -separator " " "$store" \
-			"SELECT strategy || ':' || claim_mode || ' [' || run_group || '], ' || workers || ' wrk' FROM runs WHERE id = $id"
+			"SELECT strategy || ':' || claim_mode || ', ' || workers || ' wrk' FROM runs WHERE id = $id"
 	done
 }
 # series_of LABEL: the case label without its worker count.
@@ -102,6 +102,8 @@ check "13 cases: every chart's data names each" all_present "$tmp/r13" $(seq 1 1
 check "24 cases: every chart's data names each, the pressure chart's too (all 24 panels)" eval \
 	'all_present "$tmp/r24" $(seq 1 24) && [ "$(grep -c "\"-wal file (MB)\"\|\"dead tuples\"" "$tmp/r24/pressure.tsv")" -eq 24 ]'
 check "no recovery chart for runs without faults" eval '[ ! -e "$tmp/r24/recovery.png" ]'
+check "one section: the charts keep their names, its runs labelled without it" eval \
+	'[ -s "$tmp/r24/timeline.png" ] && ! grep -q "\[wide\]" "$tmp/r24/timeline.tsv"'
 
 # The timeline of the mixed report: a panel per series; each fault row names the block
 # (from 1) of the run it struck, and that block is a run with crashes.
