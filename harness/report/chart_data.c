@@ -351,8 +351,9 @@ static bool add_ranked_shares(const struct run_result *run, double *sum, double 
 /*
  * Writes case k's cluster at x: a row per worker, largest share first (bar centre, share in
  * fair shares averaged by rank over the repeats, bar width, ""), then a tick row (x, 0, 0,
- * workers, or the series' label when every case ran at one count: a bar of no size, last so that no worker's empty label replaces it). The
- * largest share in *top. 0, or -1 when out of memory.
+ * workers, or the series' label when every case ran at one count: a bar of no size, last
+ * so that no worker's empty label replaces it). The largest share in *top. 0, or -1 when
+ * out of memory.
  */
 static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, size_t x, double *top)
 {

@@ -33,7 +33,10 @@ static void add_sections(const struct chart_set *set, const char **names, size_t
 	}
 }
 
-/* Groups those of whole's runs that ran in section into part, taking whole's colours; their copies in *copies (owned). 0 or -1. */
+/*
+ * Groups those of whole's runs that ran in section into part, taking whole's colours;
+ * their copies in *copies (owned). 0, or -1 when out of memory.
+ */
 static int build_part(const struct chart_set *whole, const char *section, struct chart_set *part,
 		      struct store_run **copies)
 {

@@ -67,7 +67,8 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
  * a strategy and mode look alike in every part's charts; a part of one section labels its
  * series without it. whole NULL: as chart_set_build.
  */
-int chart_set_build_within(struct chart_set *set, const struct store_run *runs, size_t n, const struct chart_set *whole);
+int chart_set_build_within(struct chart_set *set, const struct store_run *runs, size_t n,
+			   const struct chart_set *whole);
 
 /* Frees what chart_set_build allocated in set and zeroes it; a zeroed set is fine. */
 void chart_set_free(struct chart_set *set);
