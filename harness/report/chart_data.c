@@ -34,6 +34,9 @@
 #define KEY_ROW_HEIGHT 18
 #define KEY_EXTRA_ENTRIES 4
 
+/* The x axis of strategies' names reaches this far beyond the first and the last. */
+#define NAMES_AXIS_MARGIN 0.6
+
 /* Workers go on a log scale when the most is at least this many times the fewest. */
 #define LOG_WORKERS_RATIO 8
 
@@ -221,8 +224,10 @@ static void common_arrival_rate(const struct chart_set *set, struct chart *c)
 
 /*
  * Throughput: a block per series, a row per worker count: x (the workers, nudged apart
- * from the other series), mean, min, max, the ceiling (workers / work time), workers. When
- * the runs' work times differ, the series with a ceiling form the layer of ceiling marks.
+ * from the other series), mean, min, max, the ceiling (workers / work time), workers, ""
+ * as the tick. At one worker count (set->workers), x is the series' place from 0 and the
+ * tick its label: the axis names the strategies. When the runs' work times differ, the
+ * series with a ceiling form the layer of ceiling marks.
  */
 static void write_throughput(const struct chart_set *set, FILE *f, struct chart *c)
 {
@@ -240,13 +245,13 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 	common_arrival_rate(set, c);
 	for (i = 0; i < n; i++) {
 		s = &set->series[i];
-		chart_open_block(f, c, s->label, "\"mean\"\t\"min\"\t\"max\"\t\"ceiling\"\t\"workers\"");
+		chart_open_block(f, c, s->label, "\"mean\"\t\"min\"\t\"max\"\t\"ceiling\"\t\"workers\"\t\"tick\"");
 		own_ceiling = false;
 		for (k = 0; k < set->n_cases; k++) {
 			if (set->cases[k].series != i)
 				continue;
 			st = chart_case_stats(set, k, "throughput_jps");
-			fprintf(f, "%.9g\t", nudged_x(c, set->cases[k].workers, i, n));
+			fprintf(f, "%.9g\t", set->workers ? (double)i : nudged_x(c, set->cases[k].workers, i, n));
 			chart_put_num(f, st.mean);
 			putc('\t', f);
 			chart_put_num(f, st.min);
@@ -256,12 +261,17 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 			ceiling = case_ceiling(set, k);
 			own_ceiling |= c->ceiling < 0 && isfinite(ceiling);
 			chart_put_num(f, ceiling);
-			fprintf(f, "\t%d\n", set->cases[k].workers);
+			fprintf(f, "\t%d\t\"%s\"\n", set->cases[k].workers, set->workers ? s->label : "");
 			top = isfinite(st.max) && st.max > top ? st.max : top;
 		}
 		if (own_ceiling)
 			chart_add_layer_block(c);
 		chart_add_block(c, s->colour, s->variant);
+	}
+	if (set->workers) {
+		c->xlo = -NAMES_AXIS_MARGIN;
+		c->xhi = (double)n - 1 + NAMES_AXIS_MARGIN;
+		c->log_x = false;
 	}
 	top = c->arrival_rate > top ? c->arrival_rate : top;
 	lowest = c->ceiling > 0 ? c->ceiling * fewest : 0;
@@ -555,15 +565,15 @@ static bool common_key(enum chart_kind kind)
 
 /*
  * The height in pixels a key of c's blocks takes below the plot: 0 when it stands beside it
- * or when the strategies' names are on the x axis instead (the makespan's and shares' at one
- * worker count).
+ * or when the strategies' names are on the x axis instead (the throughput's, makespan's and
+ * shares' at one worker count).
  */
 static int key_height(const struct chart_set *set, const struct chart *c)
 {
 	size_t longest = 1, cols, entries = c->blocks + KEY_EXTRA_ENTRIES;
 
 	if (c->blocks <= CHART_KEY_BESIDE || !common_key(c->kind) ||
-	    (set->workers && (c->kind == CHART_MAKESPAN || c->kind == CHART_SHARES)))
+	    (set->workers && (c->kind == CHART_MAKESPAN || c->kind == CHART_SHARES || c->kind == CHART_THROUGHPUT)))
 		return 0;
 	for (size_t k = 0; k < set->n_cases; k++)
 		longest = strlen(set->cases[k].label) > longest ? strlen(set->cases[k].label) : longest;

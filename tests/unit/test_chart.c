@@ -334,27 +334,37 @@ static void test_empty_backlog(const char *dir)
 /* Two strategies at 8 workers with one throughput, 10 ms of work: markers apart, the ceiling 100 jobs/s a worker. */
 static void test_throughput_apart(const char *dir)
 {
-	struct store_run runs[2];
+	struct store_run runs[4];
 	struct chart_set set;
 	struct chart c;
 	char data[4096];
 	double x1 = 0, x2 = 0;
 	const char *second;
 
-	fake_run(&runs[0], "skip-locked", "hold", 8, 1);
-	fake_run(&runs[1], "ticket", "hold", 8, 1);
-	for (int i = 0; i < 2; i++) {
+	fake_run(&runs[0], "skip-locked", "hold", 4, 1);
+	fake_run(&runs[1], "ticket", "hold", 4, 1);
+	fake_run(&runs[2], "skip-locked", "hold", 8, 1);
+	fake_run(&runs[3], "ticket", "hold", 8, 1);
+	for (int i = 0; i < 4; i++) {
 		runs[i].run.work_ms = 10;
 		runs[i].run.metrics.throughput_jps = 128.3;
 	}
-	chart_set_build(&set, runs, 2);
+	chart_set_build(&set, runs, 4);
 	write_chart(&set, CHART_THROUGHPUT, dir, &c, data, sizeof(data));
 	second = strstr(data, "\"ticket:hold\"");
 	CHECK(sscanf(strchr(data, '\n') + 1, "%lf", &x1) == 1 && second &&
-	      sscanf(strchr(second, '\n') + 1, "%lf", &x2) == 1 && x1 < 8 && x2 > 8,
-	      "equal throughputs at 8 workers are drawn either side of 8 (%g, %g)", x1, x2);
-	CHECK(c.ceiling == 100 && c.ymax >= 128.3 && c.xlo < 8 && c.xhi > 8 && strcmp(c.ticks, "8") == 0,
-	      "one work time: a common ceiling of 100 jobs/s a worker, one tick, a range around it (%g)", c.ceiling);
+	      sscanf(strchr(second, '\n') + 1, "%lf", &x2) == 1 && x1 < 4 && x2 > 4,
+	      "equal throughputs at 4 workers are drawn either side of 4 (%g, %g)", x1, x2);
+	CHECK(c.ceiling == 100 && c.ymax >= 128.3 && c.xlo < 4 && c.xhi > 8 && strcmp(c.ticks, "4 8") == 0,
+	      "one work time: a common ceiling of 100 jobs/s a worker, a tick per worker count, a range around them (%g)",
+	      c.ceiling);
+	chart_set_free(&set);
+	chart_set_build(&set, runs + 2, 2);
+	write_chart(&set, CHART_THROUGHPUT, dir, &c, data, sizeof(data));
+	CHECK(strstr(data, "\n0\t128.3\t128.3\t128.3\t800\t8\t\"skip-locked:hold\"\n") &&
+		      strstr(data, "\n1\t128.3\t128.3\t128.3\t800\t8\t\"ticket:hold\"\n") && c.workers == 8 && c.xlo < 0 &&
+		      c.xhi > 1,
+	      "at one worker count, the strategies side by side, each named on the axis, not '8 8'");
 	chart_set_free(&set);
 }
 
