@@ -12,7 +12,7 @@
 #include "base/parse.h"
 #include "base/exit_status.h"
 #include "report/chart_plot.h"
-#include "report/chart_wanted.h"
+#include "report/chart_report.h"
 #include "report/out_dir.h"
 #include "cli/commands.h"
 #include "cli/section_select.h"
@@ -301,72 +301,40 @@ fail:
 	return -1;
 }
 
-/*
- * Writes the data of every chart s calls for into dir and draws it, into charts[] and
- * *n: the queue charts of its queue runs, the guarded ones of its guarded runs.
- * EXIT_DONE, or EXIT_ENVIRONMENT after printing why.
- */
-static int draw_charts(const struct report_sets *s, const char *gnuplot, const char *scripts,
-		       const struct out_dir *dir, struct chart *charts, size_t *n)
-{
-	const struct chart_set *set;
-	char err[1024];
-	int k, log, status = EXIT_DONE;
-
-	log = out_dir_create(dir, CHART_LOG, err, sizeof(err));
-	if (log < 0) {
-		fprintf(stderr, "claimbench report: %s\n", err);
-		return EXIT_ENVIRONMENT;
-	}
-	*n = 0;
-	for (k = 0; k < CHART_COUNT; k++) {
-		set = k >= CHART_FIRST_GUARDED ? &s->guarded : &s->queue;
-		if (!chart_wanted(set, (enum chart_kind)k))
-			continue;
-		if (chart_write(set, (enum chart_kind)k, dir, &charts[*n], err, sizeof(err)) < 0 ||
-		    chart_draw(gnuplot, scripts, dir, log, &charts[*n], err, sizeof(err)) < 0) {
-			fprintf(stderr, "claimbench report: %s\n", err);
-			status = EXIT_ENVIRONMENT;
-			break;
-		}
-		(*n)++;
-	}
-	close(log);
-	return status;
-}
-
 /* Draws the charts of sel and writes the documents into dir. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
 static int make_report(const struct selection *sel, const char *gnuplot, const char *scripts,
 		       const struct out_dir *dir)
 {
-	struct chart charts[CHART_COUNT];
+	struct chart_list charts = { 0 };
 	struct report_sets sets;
 	struct report_doc doc;
 	char err[1024];
-	size_t n_charts;
-	int status;
+	int status = EXIT_DONE;
 
 	if (sets_build(sel, &sets) < 0) {
 		fprintf(stderr, "claimbench report: out of memory\n");
 		return EXIT_ENVIRONMENT;
 	}
-	status = draw_charts(&sets, gnuplot, scripts, dir, charts, &n_charts);
-	if (status != EXIT_DONE)
+	if (chart_report_draw(&sets.queue, &sets.guarded, gnuplot, scripts, dir, &charts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		status = EXIT_ENVIRONMENT;
 		goto out;
+	}
 	doc = (struct report_doc){ .subject = sel->subject, .dir = dir, .runs = sel->list.runs,
 				   .n_runs = sel->list.n, .set = &sets.queue, .guarded = &sets.guarded,
-				   .charts = charts, .n_charts = n_charts };
+				   .charts = charts.charts, .n_charts = charts.n };
 	if (report_doc_markdown(&doc, err, sizeof(err)) < 0 || report_doc_html(&doc, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench report: %s\n", err);
 		status = EXIT_ENVIRONMENT;
 		goto out;
 	}
 	printf("report of %s: %zu runs, %zu charts (PNG and SVG)\n  %s/report.md\n  %s/report.html\n", sel->subject,
-	       sel->list.n, n_charts, dir->path, dir->path);
+	       sel->list.n, charts.n, dir->path, dir->path);
 	if (sets.queue.runs_without_series)
 		printf("note: %zu of %zu runs have no time series in the store; the timeline leaves them out\n",
 		       sets.queue.runs_without_series, sets.queue.n_runs);
 out:
+	chart_list_free(&charts);
 	sets_free(&sets);
 	return status;
 }

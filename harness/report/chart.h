@@ -12,14 +12,24 @@
 /* Room for a chart's space-separated colours or styles, one per block, NUL included. */
 #define CHART_LIST 4096
 
+/* Entries a chart's key holds beside the plot at most; a longer key goes below it, in columns (common.gp). */
+#define CHART_KEY_BESIDE 6
+
+/* Room for a chart's file stem and for its section's name, NUL included. */
+#define CHART_STEM 96
+#define CHART_SECTION 192
+
 /* Blocks one chart holds at most: a longer report is cut to this many series or cases. */
 #define CHART_MAX_BLOCKS 256
 
 /* Cases the timeline draws in one shared pair of plots at most; more get a panel per series. */
 #define CHART_TIMELINE_SHARED 4
 
-/* Panels the pressure (or holders) chart draws at most, one per sampled (or guarded) case: a longer report is cut to these. */
-#define CHART_PRESSURE_PANELS 12
+/*
+ * Panels the pressure (or holders) chart draws at most, one per sampled (or guarded) case: a
+ * longer report is cut to these, and the chart's title says how many it left out.
+ */
+#define CHART_PRESSURE_PANELS 64
 
 /* The first chart of guarded-resource runs: it and those after it draw only those, the others only queue runs. */
 #define CHART_FIRST_GUARDED CHART_HOLDERS
@@ -36,6 +46,7 @@ enum chart_kind {
 	CHART_ARRIVALS,		/* arrivals per second over time against the rate asked, per open-loop case */
 	CHART_EMPTIES,		/* empty claims and spurious empties per case */
 	CHART_INTEGRITY,	/* duplicates, overlaps and lost jobs per case */
+	CHART_RECOVERY,		/* runs with faults: the server's outage and each strategy's own recovery time */
 	CHART_WAITS,		/* sampled backend states by wait class, a stacked bar per case */
 	CHART_PRESSURE,		/* throughput and dead tuples (or the -wal file) over time, the phases marked */
 	CHART_BUFFERS,		/* blocks per claim at both ends, the head lookup's buffers before and after */
@@ -54,13 +65,21 @@ enum chart_pooling {
 /* One chart's data file as chart_write produced it, and what its gnuplot script needs. */
 struct chart {
 	enum chart_kind kind;		/* which chart */
-	const char *name;		/* file stem: scripts/charts/NAME.gp, NAME.tsv, NAME.png, NAME.svg */
+	const char *script;		/* its kind's stem: scripts/charts/SCRIPT.gp draws it */
+	char name[CHART_STEM];		/* file stem: NAME.tsv, NAME.png, NAME.svg; SCRIPT, or SCRIPT-PART */
+	char part[CHART_STEM];		/* its file names' suffix: its section's name made file-safe
+					   (chart_part_stem) when the report has several, else "" */
+	char section[CHART_SECTION];	/* the scenario section of its runs (chart_clean_label), "" when the
+					   report draws runs of no section or of several together */
 	const char *title;		/* heading in the documents */
 	size_t blocks;			/* data blocks (or columns) written, one per series or case */
 	size_t marks;			/* blocks after those: the timeline's fault marks (0 or 1) */
 	char colours[CHART_LIST];	/* "#rrggbb" per block, space-separated; the wait shares': per wait class */
 	char styles[CHART_LIST];	/* a small number per block (dash type), space-separated */
-	int height;			/* the image's height in pixels */
+	char shapes[CHART_LIST];	/* a marker shape number per block (chart_shape), space-separated */
+	int height;			/* the image's height in pixels, a key below the plot included */
+	int workers;			/* the worker count every case ran at (the set's), 0 when they differ:
+					   the charts then name strategies, not worker counts, on their axes */
 	double xlo, xhi;		/* the throughput's worker range; charts over time: xhi, the last instant (s) */
 	bool log_x;			/* workers on a log scale: they span a wide range */
 	char ticks[CHART_LIST];		/* throughput: the worker counts measured, space-separated: its x tics */
@@ -70,7 +89,8 @@ struct chart {
 	double ceiling;			/* jobs/s one worker can complete (1000 / work_ms), common to every run; -1: they differ; 0: none */
 	double arrival_rate;		/* jobs/s the producers were asked for, common to every run; 0: none or unequal */
 	enum chart_pooling pooling;	/* percentile charts: how repeats are pooled */
-	bool dups_known;		/* timeline: every run's series tells first completions from duplicates */
+	bool dups_known;		/* timeline, pressure: every run's series drawn tells first completions
+					   from duplicates (the rates drawn are of distinct jobs) */
 	char layer[CHART_LIST];		/* the blocks (from 1) a second layer draws, space-separated: the
 					   timeline's with a duplicate, the throughput's with a ceiling of
 					   their own, the makespan's with a repeated case; the pressure
@@ -81,6 +101,10 @@ struct chart {
 					   one per case */
 	char firsts[CHART_LIST];	/* timeline, holders: each panel's first block (from 1), then blocks + 1,
 					   space-separated */
+	char faulted[CHART_LIST];	/* timeline: the blocks (from 1) with a fault mark, space-separated */
+	char outages[CHART_LIST];	/* timeline: the blocks (from 1) with a server outage (a restart's), space-separated */
+	size_t left_out;		/* pressure, holders: cases with something to draw beyond the panels drawn */
+	bool own_scales;		/* timeline panels: each its own y range, their highest rates far apart */
 	char phases[CHART_LIST];	/* pressure: per phase "panel kind start end" (panel from 1, kind 0 a held
 					   snapshot, 1 a vacuum, instants in s), space-separated */
 };

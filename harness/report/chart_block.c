@@ -47,6 +47,8 @@ void chart_add_block(struct chart *c, size_t colour, int variant)
 	snprintf(c->colours + len, sizeof(c->colours) - len, "%s%s", c->blocks ? " " : "", rgb);
 	len = strlen(c->styles);
 	snprintf(c->styles + len, sizeof(c->styles) - len, "%s%d", c->blocks ? " " : "", variant);
+	len = strlen(c->shapes);
+	snprintf(c->shapes + len, sizeof(c->shapes) - len, "%s%d", c->blocks ? " " : "", chart_shape(colour, variant));
 	c->blocks++;
 }
 

@@ -30,7 +30,10 @@ struct figure_stats chart_case_stats(const struct chart_set *set, size_t c, cons
 /* Prints v for gnuplot: NaN when not finite. */
 void chart_put_num(FILE *f, double v);
 
-/* Appends one block's colour (colour number colour at shade variant, chart_shade) and style to c, and counts it. */
+/*
+ * Appends one block's colour (colour number colour at shade variant, chart_shade), style
+ * and shape (chart_shape) to c, and counts it.
+ */
 void chart_add_block(struct chart *c, size_t colour, int variant);
 
 /* Appends case k's colour and style to c as a block. */

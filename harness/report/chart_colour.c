@@ -38,6 +38,11 @@ void chart_colour(size_t n, char *buf)
 			 (unsigned int)lround(rgb[sector][1] * 255), (unsigned int)lround(rgb[sector][2] * 255));
 }
 
+int chart_shape(size_t colour, int variant)
+{
+	return (int)((colour + colour / PALETTE_LEN + 3 * (size_t)(variant < 0 ? 0 : variant)) % CHART_SHAPES);
+}
+
 void chart_shade(size_t colour, int variant, char *buf)
 {
 	char rgb[8];

@@ -17,4 +17,15 @@ void chart_colour(size_t n, char *buf);
  */
 void chart_shade(size_t colour, int variant, char *buf);
 
+/* Marker shapes chart_shape numbers (0 to CHART_SHAPES - 1): common.gp's point types. */
+#define CHART_SHAPES 10
+
+/*
+ * The marker shape of colour number colour at shade variant, 0 to CHART_SHAPES - 1: the
+ * shades of one colour (a strategy's claim modes) different shapes, and colours beyond
+ * the palette shapes apart from the palette's, so that shape tells apart what colour alone
+ * may not.
+ */
+int chart_shape(size_t colour, int variant);
+
 #endif

@@ -13,6 +13,7 @@
 #include "report/chart_block.h"
 #include "report/chart_data.h"
 #include "report/chart_guard.h"
+#include "report/chart_recovery.h"
 #include "report/chart_server.h"
 #include "report/chart_time.h"
 #include "report/chart_wanted.h"
@@ -21,6 +22,20 @@
 
 /* The height of a chart's image unless its writer sets another, in pixels. */
 #define CHART_HEIGHT 540
+
+/*
+ * A key below the plot (common.gp, more than CHART_KEY_BESIDE entries): the width its
+ * entries are laid out in, a character's width and an entry's sample, and a row's height,
+ * in pixels; the entries a chart adds to its blocks' (the ideal, a ceiling, a rate asked).
+ */
+#define KEY_WIDTH 900
+#define KEY_CHAR_WIDTH 7
+#define KEY_SAMPLE_WIDTH 50
+#define KEY_ROW_HEIGHT 18
+#define KEY_EXTRA_ENTRIES 4
+
+/* The x axis of strategies' names reaches this far beyond the first and the last. */
+#define NAMES_AXIS_MARGIN 0.6
 
 /* Workers go on a log scale when the most is at least this many times the fewest. */
 #define LOG_WORKERS_RATIO 8
@@ -73,6 +88,7 @@ static const struct {
 	[CHART_ARRIVALS] = { "arrivals", "Arrivals over time" },
 	[CHART_EMPTIES] = { "empties", "Empty and spurious empty claims" },
 	[CHART_INTEGRITY] = { "integrity", "Duplicates, overlaps and lost jobs" },
+	[CHART_RECOVERY] = { "recovery", "Time to recover from faults" },
 	[CHART_WAITS] = { "waits", "Where the workers' server backends were, sampled" },
 	[CHART_PRESSURE] = { "pressure", "Throughput and dead tuples over time, the pressure phases marked" },
 	[CHART_BUFFERS] = { "buffers", "Blocks per claim and the head lookup's buffers" },
@@ -162,6 +178,15 @@ static double nudged_x(const struct chart *c, int w, size_t i, size_t n)
 	return c->log_x ? w * pow(2, offset) : w + offset * (c->xhi - c->xlo);
 }
 
+/* Writes case k's tick label, a tab before it: its workers, or its series' label when every case ran at one count. */
+static void put_tick(FILE *f, const struct chart_set *set, size_t k)
+{
+	if (set->workers)
+		fprintf(f, "\t\"%s\"", set->series[set->cases[k].series].label);
+	else
+		fprintf(f, "\t\"%d\"", set->cases[k].workers);
+}
+
 /* Sets c->ceiling: the common per-worker ceiling, -1 when the runs' work times differ, 0 when none. */
 static void common_ceiling(const struct chart_set *set, struct chart *c)
 {
@@ -199,8 +224,10 @@ static void common_arrival_rate(const struct chart_set *set, struct chart *c)
 
 /*
  * Throughput: a block per series, a row per worker count: x (the workers, nudged apart
- * from the other series), mean, min, max, the ceiling (workers / work time), workers. When
- * the runs' work times differ, the series with a ceiling form the layer of ceiling marks.
+ * from the other series), mean, min, max, the ceiling (workers / work time), workers, ""
+ * as the tick. At one worker count (set->workers), x is the series' place from 0 and the
+ * tick its label: the axis names the strategies. When the runs' work times differ, the
+ * series with a ceiling form the layer of ceiling marks.
  */
 static void write_throughput(const struct chart_set *set, FILE *f, struct chart *c)
 {
@@ -218,13 +245,13 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 	common_arrival_rate(set, c);
 	for (i = 0; i < n; i++) {
 		s = &set->series[i];
-		chart_open_block(f, c, s->label, "\"mean\"\t\"min\"\t\"max\"\t\"ceiling\"\t\"workers\"");
+		chart_open_block(f, c, s->label, "\"mean\"\t\"min\"\t\"max\"\t\"ceiling\"\t\"workers\"\t\"tick\"");
 		own_ceiling = false;
 		for (k = 0; k < set->n_cases; k++) {
 			if (set->cases[k].series != i)
 				continue;
 			st = chart_case_stats(set, k, "throughput_jps");
-			fprintf(f, "%.9g\t", nudged_x(c, set->cases[k].workers, i, n));
+			fprintf(f, "%.9g\t", set->workers ? (double)i : nudged_x(c, set->cases[k].workers, i, n));
 			chart_put_num(f, st.mean);
 			putc('\t', f);
 			chart_put_num(f, st.min);
@@ -234,12 +261,17 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 			ceiling = case_ceiling(set, k);
 			own_ceiling |= c->ceiling < 0 && isfinite(ceiling);
 			chart_put_num(f, ceiling);
-			fprintf(f, "\t%d\n", set->cases[k].workers);
+			fprintf(f, "\t%d\t\"%s\"\n", set->cases[k].workers, set->workers ? s->label : "");
 			top = isfinite(st.max) && st.max > top ? st.max : top;
 		}
 		if (own_ceiling)
 			chart_add_layer_block(c);
 		chart_add_block(c, s->colour, s->variant);
+	}
+	if (set->workers) {
+		c->xlo = -NAMES_AXIS_MARGIN;
+		c->xhi = (double)n - 1 + NAMES_AXIS_MARGIN;
+		c->log_x = false;
 	}
 	top = c->arrival_rate > top ? c->arrival_rate : top;
 	lowest = c->ceiling > 0 ? c->ceiling * fewest : 0;
@@ -249,7 +281,8 @@ static void write_throughput(const struct chart_set *set, FILE *f, struct chart 
 
 /*
  * Makespan: a block per series with a drain case, a row per drain case: x position, mean,
- * min, max, ideal, tick label (the workers), repeats. Series are a position apart; those
+ * min, max, ideal, tick label (the workers, or the series' label when every case ran at one
+ * count), repeats. Series are a position apart; those
  * with a repeated case form the layer of min-max bars.
  */
 static void write_makespan(const struct chart_set *set, FILE *f, struct chart *c)
@@ -278,7 +311,8 @@ static void write_makespan(const struct chart_set *set, FILE *f, struct chart *c
 			chart_put_num(f, st.max);
 			putc('\t', f);
 			chart_put_num(f, ideal.mean);
-			fprintf(f, "\t\"%d\"\t%d\n", set->cases[k].workers, st.n);
+			put_tick(f, set, k);
+			fprintf(f, "\t%d\n", st.n);
 			repeated |= st.n > 1;
 			top = isfinite(st.max) && st.max > top ? st.max : top;
 			top = isfinite(ideal.mean) && ideal.mean > top ? ideal.mean : top;
@@ -327,8 +361,9 @@ static bool add_ranked_shares(const struct run_result *run, double *sum, double 
 /*
  * Writes case k's cluster at x: a row per worker, largest share first (bar centre, share in
  * fair shares averaged by rank over the repeats, bar width, ""), then a tick row (x, 0, 0,
- * workers: a bar of no size, last so that no worker's empty label replaces it). The
- * largest share in *top. 0, or -1 when out of memory.
+ * workers, or the series' label when every case ran at one count: a bar of no size, last
+ * so that no worker's empty label replaces it). The largest share in *top. 0, or -1 when
+ * out of memory.
  */
 static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, size_t x, double *top)
 {
@@ -349,7 +384,9 @@ static int write_share_cluster(const struct chart_set *set, FILE *f, size_t k, s
 		fprintf(f, "\t%.9g\t\"\"\n", width);
 		*top = isfinite(v) && v > *top ? v : *top;
 	}
-	fprintf(f, "%zu\t0\t0\t\"%d\"\n", x, kc->workers);
+	fprintf(f, "%zu\t0\t0", x);
+	put_tick(f, set, k);
+	putc('\n', f);
 	ret = 0;
 out:
 	free(sum);
@@ -497,6 +534,9 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	case CHART_INTEGRITY:
 		write_counts(set, f, c, integrity_figures, sizeof(integrity_figures) / sizeof(integrity_figures[0]));
 		break;
+	case CHART_RECOVERY:
+		chart_write_recovery(set, f, c);
+		break;
 	case CHART_WAITS:
 	case CHART_PRESSURE:
 	case CHART_BUFFERS:
@@ -512,8 +552,60 @@ static int write_data(const struct chart_set *set, FILE *f, struct chart *c)
 	return 0;
 }
 
+/*
+ * Whether chart kind draws a key of an entry per block below the plot beyond
+ * CHART_KEY_BESIDE (common.gp's, or the buffers' under both its panels); the others draw
+ * keys of their own.
+ */
+static bool common_key(enum chart_kind kind)
+{
+	return kind != CHART_TIMELINE && kind != CHART_PRESSURE && kind != CHART_HOLDERS && kind != CHART_RECOVERY &&
+	       kind != CHART_WAITS;
+}
+
+/*
+ * The height in pixels a key of c's blocks takes below the plot: 0 when it stands beside it
+ * or when the strategies' names are on the x axis instead (the throughput's, makespan's and
+ * shares' at one worker count).
+ */
+static int key_height(const struct chart_set *set, const struct chart *c)
+{
+	size_t longest = 1, cols, entries = c->blocks + KEY_EXTRA_ENTRIES;
+
+	if (c->blocks <= CHART_KEY_BESIDE || !common_key(c->kind) ||
+	    (set->workers && (c->kind == CHART_MAKESPAN || c->kind == CHART_SHARES || c->kind == CHART_THROUGHPUT)))
+		return 0;
+	for (size_t k = 0; k < set->n_cases; k++)
+		longest = strlen(set->cases[k].label) > longest ? strlen(set->cases[k].label) : longest;
+	cols = KEY_WIDTH / (longest * KEY_CHAR_WIDTH + KEY_SAMPLE_WIDTH);
+	cols = cols ? cols : 1;
+	return (int)((entries + cols - 1) / cols + 1) * KEY_ROW_HEIGHT;
+}
+
+void chart_part_stem(char *buf, size_t size, const char *section)
+{
+	size_t i;
+
+	for (i = 0; section[i] && i + 1 < size; i++) {
+		char c = section[i];
+		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+			    c == '_';
+
+		buf[i] = keep ? c : '_';
+	}
+	buf[i] = '\0';
+	if (!i)
+		snprintf(buf, size, "_");
+}
+
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen)
+{
+	return chart_write_part(set, kind, "", "", dir, c, err, errlen);
+}
+
+int chart_write_part(const struct chart_set *set, enum chart_kind kind, const char *section, const char *part,
+		     const struct out_dir *dir, struct chart *c, char *err, size_t errlen)
 {
 	char path[4096], name[256];
 	FILE *f;
@@ -521,7 +613,10 @@ int chart_write(const struct chart_set *set, enum chart_kind kind, const struct 
 
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
-	c->name = chart_names[kind].name;
+	c->script = chart_names[kind].name;
+	snprintf(c->name, sizeof(c->name), "%s%s%s", c->script, *part ? "-" : "", part);
+	snprintf(c->part, sizeof(c->part), "%s", part);
+	chart_clean_label(c->section, sizeof(c->section), section);
 	c->title = chart_names[kind].title;
 	c->height = CHART_HEIGHT;
 	snprintf(name, sizeof(name), "%s.tsv", c->name);
@@ -529,7 +624,9 @@ int chart_write(const struct chart_set *set, enum chart_kind kind, const struct 
 	f = out_dir_fopen(dir, name, err, errlen);
 	if (!f)
 		return -1;
+	c->workers = set->workers;
 	rc = chart_wanted(set, kind) ? write_data(set, f, c) : 0;
+	c->height += key_height(set, c);
 	if (ferror(f) | (fclose(f) != 0) || rc < 0) {
 		snprintf(err, errlen, rc < 0 ? "out of memory writing %s" : "cannot write %s", path);
 		return -1;

@@ -20,4 +20,19 @@
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen);
 
+/*
+ * Writes into buf (size at least 2) section made file-safe for a chart's file stem:
+ * letters, digits, '-' and '_' kept, every other byte '_', cut to fit; "_" for "".
+ */
+void chart_part_stem(char *buf, size_t size, const char *section);
+
+/*
+ * As chart_write, for the runs of one scenario section: section, its name (a label for the
+ * documents and, made file-safe, the chart's title), part, a suffix for the file names (the
+ * section made file-safe, chart_part_stem, or "" for none): the data file is NAME-PART.tsv,
+ * and c names both; both "" for a report's runs drawn together.
+ */
+int chart_write_part(const struct chart_set *set, enum chart_kind kind, const char *section, const char *part,
+		     const struct out_dir *dir, struct chart *c, char *err, size_t errlen);
+
 #endif

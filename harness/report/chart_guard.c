@@ -116,8 +116,9 @@ static void write_resource(const struct chart_set *set, FILE *f, struct chart *c
 
 /*
  * Holders: a panel per guarded case with a holders series (its first repetition), at most
- * CHART_PRESSURE_PANELS; in it a block per resource (write_resource). c->firsts holds each
- * panel's first block, then blocks + 1; c->layer the panels (from 1) whose workload has a limit.
+ * CHART_PRESSURE_PANELS (the others counted in c->left_out); in it a block per resource
+ * (write_resource). c->firsts holds each panel's first block, then blocks + 1; c->layer the
+ * panels (from 1) whose workload has a limit.
  */
 static void write_holders(const struct chart_set *set, FILE *f, struct chart *c)
 {
@@ -125,10 +126,14 @@ static void write_holders(const struct chart_set *set, FILE *f, struct chart *c)
 	double top = 0;
 	size_t k, i;
 
-	for (k = 0; k < set->n_cases && c->panels < CHART_PRESSURE_PANELS; k++) {
+	for (k = 0; k < set->n_cases; k++) {
 		run = holders_run(set, k);
 		if (!run)
 			continue;
+		if (c->panels == CHART_PRESSURE_PANELS) {
+			c->left_out++;
+			continue;
+		}
 		add_number(c->firsts, c->blocks + 1);
 		if (isfinite(holders_limit(run)))
 			add_number(c->layer, c->panels + 1);

@@ -1,7 +1,8 @@
 /*
  * gnuplot driven as chart_plot.h says. The command line holds no user input: the
  * scripts and every file name are fixed, the data files lie in the output directory
- * gnuplot runs in, and the -e settings carry only numbers and palette colours.
+ * gnuplot runs in, and the -e settings carry only numbers, palette colours and file-safe
+ * stems (letters, digits, '-' and '_': chart_part_stem).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -98,10 +99,10 @@ int chart_scripts_dir(char *buf, size_t size, char *err, size_t errlen)
 static int draw_one(const char *gnuplot, const char *scripts, const struct out_dir *dir, int log,
 		    const struct chart *c, const char *term, char *err, size_t errlen)
 {
-	char settings[6 * CHART_LIST + 512], common[PATH_MAX + 32], script[PATH_MAX + 32];
+	char settings[10 * CHART_LIST + 512], common[PATH_MAX + 32], script[PATH_MAX + 32];
 	char *argv[] = { "gnuplot", "-e", settings, common, script, NULL };
 	posix_spawn_file_actions_t actions;
-	char image[256];
+	char image[256], section[CHART_STEM];
 	int status, rc, ret = -1, fd;
 	pid_t pid;
 
@@ -109,15 +110,20 @@ static int draw_one(const char *gnuplot, const char *scripts, const struct out_d
 	fd = out_dir_create(dir, image, err, errlen);
 	if (fd < 0)
 		return -1;
+	section[0] = '\0';
+	if (c->section[0])
+		chart_part_stem(section, sizeof(section), c->section);
 	snprintf(settings, sizeof(settings),
-		 "term='%s'; out='/dev/fd/%d'; data='%s.tsv'; n=%zu; marks=%zu; colours='%s'; styles='%s'; height=%d; "
-		 "xlo=%.9g; xhi=%.9g; logx=%d; ylo=%.9g; ymax=%.9g; ymax2=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; dups=%d; panels=%zu; "
-		 "firsts='%s'; ticks='%s'; layer='%s'; phases='%s'",
-		 term, CHART_IMAGE_FD, c->name, c->blocks, c->marks, c->colours, c->styles, c->height, c->xlo, c->xhi,
-		 c->log_x, c->ylo, c->ymax, c->ymax2, c->ceiling, c->arrival_rate, (int)c->pooling, c->dups_known, c->panels, c->firsts,
-		 c->ticks, c->layer, c->phases);
+		 "term='%s'; out='/dev/fd/%d'; data='%s.tsv'; section='%s'; n=%zu; keybeside=%d; workers=%d; marks=%zu; "
+		 "colours='%s'; styles='%s'; shapes='%s'; height=%d; xlo=%.9g; xhi=%.9g; logx=%d; ylo=%.9g; ymax=%.9g; "
+		 "ymax2=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; dups=%d; panels=%zu; leftout=%zu; ownscales=%d; "
+		 "faulted='%s'; outages='%s'; firsts='%s'; ticks='%s'; layer='%s'; phases='%s'",
+		 term, CHART_IMAGE_FD, c->name, section, c->blocks, CHART_KEY_BESIDE, c->workers, c->marks, c->colours,
+		 c->styles, c->shapes, c->height, c->xlo, c->xhi, c->log_x, c->ylo, c->ymax, c->ymax2, c->ceiling,
+		 c->arrival_rate, (int)c->pooling, c->dups_known, c->panels, c->left_out, c->own_scales, c->faulted, c->outages,
+		 c->firsts, c->ticks, c->layer, c->phases);
 	snprintf(common, sizeof(common), "%s/charts/common.gp", scripts);
-	snprintf(script, sizeof(script), "%s/charts/%s.gp", scripts, c->name);
+	snprintf(script, sizeof(script), "%s/charts/%s.gp", scripts, c->script);
 	if (posix_spawn_file_actions_init(&actions) != 0) {
 		snprintf(err, errlen, "out of memory");
 		close(fd);

@@ -22,6 +22,10 @@ static const char *const wait_colours[WAIT_CLASS_COUNT] = {
 #define PRESSURE_TITLE_HEIGHT 80
 #define PRESSURE_PANEL_HEIGHT 300
 
+/* Panels the pressure chart stacks in one column at most; more go two a row, each row this high. */
+#define PRESSURE_ONE_COLUMN 4
+#define PRESSURE_ROW_HEIGHT 280
+
 /* The buffers chart's image height. */
 #define BUFFERS_HEIGHT 480
 
@@ -107,12 +111,21 @@ static const struct run_result *pressure_run(const struct chart_set *set, size_t
 	return best;
 }
 
+/* Whether every bucket of run's series knows its first completions (distinct jobs). */
+static bool distinct_known(const struct run_result *run)
+{
+	for (size_t i = 0; i < run->n_series; i++)
+		if (run->series[i].first_completed == METRIC_UNKNOWN)
+			return false;
+	return true;
+}
+
 /*
  * Writes run's throughput block: a row per bucket of its series, its start (s) and the
- * completions in it per second, then a row at the last bucket's end repeating the rate.
- * The end (s).
+ * distinct jobs completed in it per second (when distinct; else every completion), then a
+ * row at the last bucket's end repeating the rate. The end (s).
  */
-static double write_throughput_steps(FILE *f, const struct run_result *run)
+static double write_throughput_steps(FILE *f, const struct run_result *run, bool distinct)
 {
 	double width = SERIES_BUCKET_NS / 1e6, rate = 0;
 
@@ -121,7 +134,7 @@ static double write_throughput_steps(FILE *f, const struct run_result *run)
 
 		width = i + 1 < run->n_series && run->series[i + 1].t_ms > p->t_ms ?
 				(double)(run->series[i + 1].t_ms - p->t_ms) : SERIES_BUCKET_NS / 1e6;
-		rate = (double)p->completed * 1000.0 / width;
+		rate = (double)(distinct ? p->first_completed : p->completed) * 1000.0 / width;
 		fprintf(f, "%.3f\t%.9g\n", p->t_ms / 1000.0, rate);
 	}
 	fprintf(f, "%.3f\t%.9g\n", (run->series[run->n_series - 1].t_ms + width) / 1000.0, rate);
@@ -154,10 +167,13 @@ static void write_phases(FILE *f, struct chart *c, const struct run_result *cons
 }
 
 /*
- * Pressure: per sampled case with a time series (its first repetition), a panel of two
- * blocks: its throughput (write_throughput_steps), then a row per sample: its instant (s)
- * and the queue table's dead tuples, or the -wal file in MB when the samples know no dead
- * tuples (those panels listed in c->layer). The phases' block last (write_phases).
+ * Pressure: per sampled case with a time series (its first repetition), up to
+ * CHART_PRESSURE_PANELS (the others counted in c->left_out), a panel of two blocks: its
+ * throughput (write_throughput_steps: distinct jobs when every panel's series tells them,
+ * c->dups_known), then a row per sample: its instant (s) and the queue table's dead
+ * tuples, or the -wal file in MB when the samples know no dead tuples (those panels listed
+ * in c->layer). The phases' block last (write_phases). Two panels a row beyond
+ * PRESSURE_ONE_COLUMN.
  */
 static void write_pressure(const struct chart_set *set, FILE *f, struct chart *c)
 {
@@ -167,13 +183,21 @@ static void write_pressure(const struct chart_set *set, FILE *f, struct chart *c
 	size_t k, i, len;
 	int64_t v;
 
-	for (k = 0; k < set->n_cases && c->panels < CHART_PRESSURE_PANELS; k++) {
+	c->dups_known = true;
+	for (k = 0; k < set->n_cases; k++)
+		if ((run = pressure_run(set, k)))
+			c->dups_known &= distinct_known(run);
+	for (k = 0; k < set->n_cases; k++) {
 		run = pressure_run(set, k);
 		if (!run)
 			continue;
+		if (c->panels == CHART_PRESSURE_PANELS) {
+			c->left_out++;
+			continue;
+		}
 		dead = samples_know(run, true);
-		chart_open_block(f, c, set->cases[k].label, "\"jobs_per_s\"");
-		end = write_throughput_steps(f, run);
+		chart_open_block(f, c, set->cases[k].label, c->dups_known ? "\"jobs_per_s\"" : "\"completions_per_s\"");
+		end = write_throughput_steps(f, run, c->dups_known);
 		c->xhi = end > c->xhi ? end : c->xhi;
 		chart_add_case_block(set, c, k);
 		chart_open_block(f, c, dead ? "dead tuples" : "-wal file (MB)", dead ? "\"dead_tuples\"" : "\"wal_mb\"");
@@ -190,7 +214,10 @@ static void write_pressure(const struct chart_set *set, FILE *f, struct chart *c
 		}
 	}
 	write_phases(f, c, runs, c->panels);
-	c->height = PRESSURE_TITLE_HEIGHT + PRESSURE_PANEL_HEIGHT * (int)(c->panels ? c->panels : 1);
+	if (c->panels > PRESSURE_ONE_COLUMN)
+		c->height = PRESSURE_TITLE_HEIGHT + PRESSURE_ROW_HEIGHT * (int)((c->panels + 1) / 2);
+	else
+		c->height = PRESSURE_TITLE_HEIGHT + PRESSURE_PANEL_HEIGHT * (int)(c->panels ? c->panels : 1);
 }
 
 /*

@@ -8,6 +8,9 @@
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
 
+/* Shades a strategy's claim mode keeps apart from its other modes' (hold, flip) before a repeat's. */
+#define SHADES_PER_MODE 2
+
 void chart_clean_label(char *buf, size_t size, const char *s)
 {
 	size_t i;
@@ -65,25 +68,95 @@ static size_t colour_of(const struct chart_set *set, const struct chart_series *
 	return next;
 }
 
-/* Fills series s from run, its variant counted among the set's series so far. */
-static void init_series(const struct chart_set *set, struct chart_series *s, const struct run_result *run)
+/* The claim mode named mode, MODE_COUNT when none is (a guarded workload's name, ""). */
+static enum claim_mode mode_of(const char *mode)
+{
+	for (int m = 0; m < MODE_COUNT; m++)
+		if (strcmp(mode, claim_mode_names[m]) == 0)
+			return (enum claim_mode)m;
+	return MODE_COUNT;
+}
+
+/*
+ * The shade of series s (chart_series.variant), the set's series before it counted: a
+ * registered strategy that runs in more than one mode, hold 0 and flip 1; any other
+ * strategy, its first mode 0 and any other 1; then SHADES_PER_MODE more for each
+ * series of the same strategy and mode before it (another section or sweep point).
+ */
+static int variant_of(const struct chart_set *set, const struct chart_series *s)
+{
+	const struct strategy_ops *st = guarded_mode(s->mode) ? NULL : strategy_find(s->strategy);
+	enum claim_mode m = mode_of(s->mode);
+	int mode_shade = 0, repeats = 0;
+	bool seen = false;
+
+	if (st && m != MODE_COUNT && (st->modes & (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP))) ==
+						   (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP)))
+		mode_shade = (int)m;
+	for (size_t i = 0; i < set->n_series; i++) {
+		const struct chart_series *o = &set->series[i];
+
+		if (strcmp(o->strategy, s->strategy) != 0)
+			continue;
+		if (strcmp(o->mode, s->mode) == 0) {
+			repeats++;
+			if (!seen)
+				mode_shade = o->variant;
+			seen = true;
+		} else if (!st && !seen) {
+			mode_shade = 1;
+		}
+	}
+	if (seen)
+		return mode_shade + SHADES_PER_MODE * repeats;
+	return mode_shade;
+}
+
+/* Labels series s: "strategy:mode", then " [group]" (when with_group and set) and " sweep" when set. */
+static void label_series(struct chart_series *s, bool with_group)
 {
 	char label[CHART_LABEL * 2];
-	size_t i;
+	bool g = with_group && *s->group;
 
+	snprintf(label, sizeof(label), "%s%s%s%s%s%s%s", s->strategy, *s->mode ? ":" : "", s->mode, g ? " [" : "",
+		 g ? s->group : "", g ? "]" : "", *s->sweep ? " " : "");
+	snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s", s->sweep);
+	chart_clean_label(s->label, sizeof(s->label), label);
+}
+
+/* The shade the first series of s's strategy and mode in set has, or would have as the first. */
+static int variant_of_first(const struct chart_set *set, const struct chart_series *s)
+{
+	for (size_t i = 0; i < set->n_series; i++)
+		if (strcmp(set->series[i].strategy, s->strategy) == 0 && strcmp(set->series[i].mode, s->mode) == 0)
+			return set->series[i].variant;
+	return variant_of(set, s);
+}
+
+/*
+ * Fills series s from run: its shade counted among set's series so far (variant_of); with
+ * whole, its colour and its mode's shade those of the first series of its strategy and
+ * mode in whole, so that a strategy and mode look alike in every part of whole.
+ */
+static void init_series(const struct chart_set *set, const struct chart_set *whole, struct chart_series *s,
+			const struct run_result *run)
+{
 	s->strategy = or_empty(run->strategy);
 	s->mode = or_empty(run->claim_mode);
 	s->group = or_empty(run->group);
 	s->sweep = or_empty(run->sweep);
-	snprintf(label, sizeof(label), "%s%s%s%s%s%s%s", s->strategy, *s->mode ? ":" : "", s->mode,
-		 *s->group ? " [" : "", s->group, *s->group ? "]" : "", *s->sweep ? " " : "");
-	snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s", s->sweep);
-	chart_clean_label(s->label, sizeof(s->label), label);
-	s->variant = 0;
-	for (i = 0; i < set->n_series; i++)
-		if (strcmp(set->series[i].strategy, s->strategy) == 0)
-			s->variant++;
+	label_series(s, true);
+	s->variant = variant_of(set, s);
 	s->colour = colour_of(set, s);
+	for (size_t i = 0; whole && i < whole->n_series; i++) {
+		const struct chart_series *w = &whole->series[i];
+
+		if (strcmp(w->strategy, s->strategy) == 0 && strcmp(w->mode, s->mode) == 0) {
+			s->variant += w->variant - variant_of_first(set, s);
+			s->colour = w->colour;
+			return;
+		}
+	}
 }
 
 /* Orders cases by series, then by worker count. */
@@ -96,15 +169,15 @@ static int case_order(const void *a, const void *b)
 	return (x->workers > y->workers) - (x->workers < y->workers);
 }
 
-/* The index of the series of run, added when new. */
-static size_t series_of(struct chart_set *set, const struct run_result *run)
+/* The index of the series of run, added when new (its colour and shade from whole when given). */
+static size_t series_of(struct chart_set *set, const struct chart_set *whole, const struct run_result *run)
 {
 	size_t i;
 
 	for (i = 0; i < set->n_series; i++)
 		if (same_series(&set->series[i], run))
 			return i;
-	init_series(set, &set->series[set->n_series], run);
+	init_series(set, whole, &set->series[set->n_series], run);
 	return set->n_series++;
 }
 
@@ -125,13 +198,20 @@ static void finish_cases(struct chart_set *set, const size_t *series_of_run)
 	struct chart_case *c;
 	size_t i, j;
 
+	set->workers = set->n_cases ? set->cases[0].workers : 0;
+	for (i = 0; i < set->n_cases; i++)
+		set->workers = set->cases[i].workers == set->workers ? set->workers : 0;
 	for (i = 0; i < set->n_cases; i++) {
 		c = &set->cases[i];
-		snprintf(c->label, sizeof(c->label), "%.*s, %d wrk", CHART_LABEL - 16, set->series[c->series].label,
-			 c->workers);
+		if (set->workers)
+			snprintf(c->label, sizeof(c->label), "%s", set->series[c->series].label);
+		else
+			snprintf(c->label, sizeof(c->label), "%.*s, %d wrk", CHART_LABEL - 16,
+				 set->series[c->series].label, c->workers);
+		c->variant = set->series[c->series].variant;
 		for (j = 0; j < i; j++)
-			if (strcmp(set->series[set->cases[j].series].strategy, set->series[c->series].strategy) == 0)
-				c->variant++;
+			if (set->cases[j].series == c->series)
+				c->variant += SHADES_PER_MODE;
 	}
 	for (i = 0; i < set->n_runs; i++) {
 		const struct run_result *run = &set->runs[i].run;
@@ -146,9 +226,10 @@ static void finish_cases(struct chart_set *set, const size_t *series_of_run)
 	}
 }
 
-int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t n)
+int chart_set_build_within(struct chart_set *set, const struct store_run *runs, size_t n, const struct chart_set *whole)
 {
 	size_t *series_of_run = NULL, i;
+	bool one_group = true;
 	int ret = -1;
 
 	memset(set, 0, sizeof(*set));
@@ -161,11 +242,15 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
 	if (!set->series || !set->cases || !set->case_of || !series_of_run)
 		goto out;
 	for (i = 0; i < n; i++) {
-		series_of_run[i] = series_of(set, &runs[i].run);
+		series_of_run[i] = series_of(set, whole, &runs[i].run);
 		add_case(set, series_of_run[i], runs[i].run.workers);
 		if (!runs[i].run.n_series)
 			set->runs_without_series++;
 	}
+	for (i = 0; whole && i < set->n_series; i++)
+		one_group &= strcmp(set->series[i].group, set->series[0].group) == 0;
+	for (i = 0; whole && one_group && i < set->n_series; i++)
+		label_series(&set->series[i], false);
 	qsort(set->cases, set->n_cases, sizeof(*set->cases), case_order);
 	finish_cases(set, series_of_run);
 	ret = 0;
@@ -174,6 +259,11 @@ out:
 	if (ret < 0)
 		chart_set_free(set);
 	return ret;
+}
+
+int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t n)
+{
+	return chart_set_build_within(set, runs, n, NULL);
 }
 
 void chart_set_free(struct chart_set *set)

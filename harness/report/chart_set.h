@@ -20,7 +20,8 @@ struct chart_series {
 	const char *mode;		/* claim mode, "" when unknown (points into a run) */
 	const char *group;		/* scenario section, "" when none (points into a run) */
 	const char *sweep;		/* sweep point, "" when none (points into a run) */
-	int variant;			/* series of the same strategy before this one: picks its shade */
+	int variant;			/* its shade: its claim mode's (hold 0, flip 1), then 2 more per series of
+					   the same strategy and mode before it (chart_set.c) */
 	size_t colour;			/* its strategy's colour number (chart_colour): the strategy's place in
 					   the registry; a guard's (a guarded run's) after those; a name neither
 					   registry holds after both, by first appearance in the set */
@@ -30,11 +31,11 @@ struct chart_series {
 struct chart_case {
 	size_t series;			/* index in chart_set.series */
 	int workers;			/* worker threads */
-	int variant;			/* cases of the same strategy before this one: picks its shade */
+	int variant;			/* its shade: its series', then 2 more per case of the series before it */
 	int repeats;			/* runs in the case */
 	bool timed;			/* a run of it is timed (duration_s > 0): no makespan */
 	bool open_loop;			/* a run of it had arrivals (arrival_rate > 0) */
-	char label[CHART_LABEL];	/* the series' label, then ", N wrk" */
+	char label[CHART_LABEL];	/* the series' label, then ", N wrk" unless every case ran at N (workers) */
 };
 
 /* The runs of a report grouped for drawing. */
@@ -47,6 +48,8 @@ struct chart_set {
 	size_t n_cases;			/* entries in cases */
 	size_t *case_of;		/* each run's case index, n_runs of them (owned) */
 	size_t runs_without_series;	/* runs whose time series the store does not hold */
+	int workers;			/* the worker count every case ran at, 0 when they differ: the cases'
+					   labels then leave it out and the charts say it once */
 };
 
 /*
@@ -57,6 +60,15 @@ void chart_clean_label(char *buf, size_t size, const char *s);
 
 /* Groups the n runs into set (zeroed first). 0, or -1 when out of memory. */
 int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t n);
+
+/*
+ * As chart_set_build, for a part of the runs of whole (a report's section): each series
+ * takes the colour and shade of the first series of its strategy and mode in whole, so that
+ * a strategy and mode look alike in every part's charts; a part of one section labels its
+ * series without it. whole NULL: as chart_set_build.
+ */
+int chart_set_build_within(struct chart_set *set, const struct store_run *runs, size_t n,
+			   const struct chart_set *whole);
 
 /* Frees what chart_set_build allocated in set and zeroes it; a zeroed set is fine. */
 void chart_set_free(struct chart_set *set);

@@ -21,6 +21,9 @@
 /* Room above the timeline's highest rate (its panels share one y range) and most jobs done, as a fraction. */
 #define TIMELINE_HEADROOM 0.1
 
+/* Timeline panels get their own y ranges when the highest rate of one is over this many times another's. */
+#define OWN_SCALE_RATIO 2.5
+
 /* Room above the arrivals' highest rate or the rate asked, or the highest backlog, as a fraction of it. */
 #define ARRIVALS_HEADROOM 0.25
 
@@ -41,50 +44,80 @@ static bool first_known(const struct run_result *run)
 	return true;
 }
 
+/* Appends block (from 1) to the space-separated list. */
+static void add_to_list(char *list, size_t size, size_t block)
+{
+	size_t len = strlen(list);
+
+	snprintf(list + len, size - len, "%s%zu", len ? " " : "", block);
+}
+
 /*
  * The timeline's marks: one last block, after the cases', with a row per fault that
- * struck a case's timeline run: its instant (s), the case's colour as a number, its kind.
- * Written only when there is a fault, counted in c->marks.
+ * struck a block's run (block_case[b]: the case of block b + 1, of blocks in all): its
+ * instant (s), the case's colour as a number, its kind, the block (from 1) whose run it
+ * struck, how long the server was down (s; 0 but for a restart). Written only when there is
+ * a fault, counted in c->marks; the blocks with one in c->faulted, with an outage in
+ * c->outages.
  */
-static void write_fault_marks(const struct chart_set *set, FILE *f, struct chart *c)
+static void write_fault_marks(const struct chart_set *set, FILE *f, struct chart *c, const size_t *block_case,
+			      size_t blocks)
 {
 	const struct run_result *run;
 	unsigned int rgb;
 	char colour[8];
-	bool opened = false;
+	bool opened = false, outage;
 
-	for (size_t k = 0; k < set->n_cases; k++) {
+	for (size_t b = 0; b < blocks; b++) {
+		size_t k = block_case[b];
+
 		run = chart_timeline_run(set, k);
+		outage = false;
 		for (size_t i = 0; run && i < run->n_faults; i++) {
 			if (!opened)
-				fprintf(f, "\n\n\"faults\"\t\"rgb\"\t\"kind\"\n");
+				fprintf(f, "\n\n\"faults\"\t\"rgb\"\t\"kind\"\t\"block\"\t\"down_s\"\n");
+			if (!i)
+				add_to_list(c->faulted, sizeof(c->faulted), b + 1);
 			opened = true;
+			outage |= run->faults[i].duration_ns > 0;
 			chart_shade(set->series[set->cases[k].series].colour, set->cases[k].variant, colour);
 			sscanf(colour, "#%6x", &rgb);
-			fprintf(f, "%.3f\t%u\t\"%s\"\n", (double)run->faults[i].at_ns / 1e9, rgb,
-				fault_kind_name(run->faults[i].kind));
+			fprintf(f, "%.3f\t%u\t\"%s\"\t%zu\t%.3f\n", (double)run->faults[i].at_ns / 1e9, rgb,
+				fault_kind_name(run->faults[i].kind), b + 1, (double)run->faults[i].duration_ns / 1e9);
 		}
+		if (outage)
+			add_to_list(c->outages, sizeof(c->outages), b + 1);
 	}
 	c->marks = opened;
 }
 
 /*
  * Splits the timeline's blocks into a panel per series when they are too many for one
- * plot and come from more than one series: c->panels, c->firsts and the height.
+ * plot and come from more than one series: c->panels, c->firsts and the height; each
+ * panel its own y range (c->own_scales) when the highest rate of one (top_of_block[b],
+ * the highest of block b + 1) is over OWN_SCALE_RATIO times another's.
  */
-static void timeline_panels(struct chart *c, const size_t *series_of_block)
+static void timeline_panels(struct chart *c, const size_t *series_of_block, const double *top_of_block)
 {
+	double panel_top = 0, lowest = INFINITY, highest = 0;
 	size_t b, len;
 
 	if (c->blocks <= CHART_TIMELINE_SHARED || series_of_block[0] == series_of_block[c->blocks - 1])
 		return;
 	for (b = 0; b < c->blocks; b++) {
+		panel_top = top_of_block[b] > panel_top ? top_of_block[b] : panel_top;
+		if (b + 1 == c->blocks || series_of_block[b + 1] != series_of_block[b]) {
+			lowest = panel_top < lowest ? panel_top : lowest;
+			highest = panel_top > highest ? panel_top : highest;
+			panel_top = 0;
+		}
 		if (b && series_of_block[b] == series_of_block[b - 1])
 			continue;
 		len = strlen(c->firsts);
 		snprintf(c->firsts + len, sizeof(c->firsts) - len, "%zu ", b + 1);
 		c->panels++;
 	}
+	c->own_scales = highest > OWN_SCALE_RATIO * lowest;
 	len = strlen(c->firsts);
 	snprintf(c->firsts + len, sizeof(c->firsts) - len, "%zu", c->blocks + 1);
 	c->height = PANEL_TITLE_HEIGHT + PANEL_ROW_HEIGHT * (int)((c->panels + 1) / 2);
@@ -95,11 +128,12 @@ static void timeline_panels(struct chart *c, const size_t *series_of_block)
  * its start (s), distinct jobs completed per second in it, duplicate executions per second
  * (NaN when not stored), distinct jobs completed before it, duplicates before it; then a
  * row at the last bucket's end repeating its rates, with every completion. The faults'
- * marks follow.
+ * marks follow (write_fault_marks).
  */
 static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c)
 {
-	size_t series_of_block[CHART_MAX_BLOCKS];
+	size_t series_of_block[CHART_MAX_BLOCKS], case_of_block[CHART_MAX_BLOCKS];
+	double top_of_block[CHART_MAX_BLOCKS];
 	const struct run_result *run;
 	uint64_t first, dups, total_first, total_dups;
 	double width = 0, rate = 0, dup_rate = 0, top = 0, done = 0, end;
@@ -116,6 +150,7 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 		chart_open_block(f, c, set->cases[k].label,
 				 "\"jobs_per_s\"\t\"duplicates_per_s\"\t\"jobs\"\t\"duplicates\"");
 		total_first = total_dups = 0;
+		top_of_block[c->blocks] = 0;
 		for (i = 0; i < run->n_series; i++) {
 			const struct series_point *p = &run->series[i];
 
@@ -127,8 +162,8 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 			fprintf(f, "%.3f\t%.9g\t", p->t_ms / 1000.0, rate);
 			chart_put_num(f, dup_rate);
 			fprintf(f, "\t%llu\t", (unsigned long long)total_first);
-			top = rate > top ? rate : top;
-			top = dup_rate > top ? dup_rate : top;
+			top_of_block[c->blocks] = rate > top_of_block[c->blocks] ? rate : top_of_block[c->blocks];
+			top_of_block[c->blocks] = dup_rate > top_of_block[c->blocks] ? dup_rate : top_of_block[c->blocks];
 			chart_put_num(f, known ? (double)total_dups : NAN);
 			putc('\n', f);
 			total_first += first;
@@ -145,15 +180,17 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 		done = (double)total_dups > done ? (double)total_dups : done;
 		if (total_dups)
 			chart_add_layer_block(c);
+		top = top_of_block[c->blocks] > top ? top_of_block[c->blocks] : top;
 		series_of_block[c->blocks] = set->cases[k].series;
+		case_of_block[c->blocks] = k;
 		chart_add_case_block(set, c, k);
 	}
 	c->height = TIMELINE_HEIGHT;
 	if (c->blocks)
-		timeline_panels(c, series_of_block);
+		timeline_panels(c, series_of_block, top_of_block);
 	c->ymax = top > 0 ? top * (1 + TIMELINE_HEADROOM) : 1;
 	c->ymax2 = done > 0 ? done * (1 + TIMELINE_HEADROOM) : 1;
-	write_fault_marks(set, f, c);
+	write_fault_marks(set, f, c, case_of_block, c->blocks);
 }
 
 /*

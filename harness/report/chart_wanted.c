@@ -1,6 +1,7 @@
 /* Which charts a report draws for its runs (chart_wanted.h). */
 #include <math.h>
 
+#include "report/chart_recovery.h"
 #include "report/chart_server.h"
 #include "report/chart_wanted.h"
 #include "model/metric_table.h"
@@ -54,6 +55,8 @@ bool chart_wanted(const struct chart_set *set, enum chart_kind kind)
 		return open_loop;
 	case CHART_HOLDERS:
 		return holders;
+	case CHART_RECOVERY:
+		return chart_recovery_wanted(set);
 	default:
 		return kind < CHART_COUNT;
 	}

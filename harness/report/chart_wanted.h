@@ -13,7 +13,8 @@
  * only when a run sampled its backends' wait events, the pressure chart when a run with a
  * time series sampled dead tuples or the -wal file, the buffers when a sampled run knows
  * blocks per claim or the head lookup's buffers; the holders when a run has a holders series,
- * the guard waits when set has a case; the others always, but never for a set of no run.
+ * the guard waits when set has a case; the recovery when a run had a fault; the others
+ * always, but never for a set of no run.
  * The charts from CHART_FIRST_GUARDED on are meant for a set of guarded runs, the others
  * for a set of queue runs.
  */

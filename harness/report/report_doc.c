@@ -63,9 +63,11 @@ static const struct {
 	[CHART_TIMELINE] = { "Distinct jobs completed per second in each 100 ms bucket and, in the shared layout, "
 			     "distinct jobs done so far, the first repetition of each strategy and worker count; "
 			     "duplicate executions are dotted apart, never counted as completions. With many strategies, "
-			     "a panel per strategy, its worker counts in shades.",
+			     "a panel per strategy, its worker counts in shades. A fault is a dashed line in its own "
+			     "run's panel, a restart's outage a grey span; panels take their own y scales when their "
+			     "rates are far apart, as the title says.",
 			     "How to read it: gaps show blocking, bursts convoys, and a dotted line above zero a job "
-			     "run twice." },
+			     "run twice; a gap inside a grey span is the server's, not the strategy's." },
 	[CHART_BACKLOG] = { "Jobs enqueued and not yet in a worker's hand at the end of each 100 ms bucket, the "
 			    "open-loop runs' first repetitions.",
 			    "How to read it: a flat line means the workers keep up with the arrivals, a rising one that "
@@ -82,6 +84,14 @@ static const struct {
 			      "repeats.",
 			      "How to read it: a correct strategy shows no bar at all; any bar is a job run twice or "
 			      "never." },
+	[CHART_RECOVERY] = { "Per strategy and worker count whose runs had faults (the mean over repeats): for a "
+			     "restart, a grey bar for the server's outage (the fault to the server accepting "
+			     "connections again) under a bar in the strategy's colour for its own recovery (the server "
+			     "back to the strategy's first completion); for faults on a job (crash, stall, "
+			     "kill-backend), the fault to that job's next commit, the median of the run's faults as the "
+			     "bar and the slowest as a cross.",
+			     "How to read it: the grey part is the same for every strategy and not theirs; compare the "
+			     "coloured parts. A strategy missing a bar never completed after the fault." },
 	[CHART_WAITS] = { "Where the run's worker backends were at each server sample (pg_stat_activity), a bar per "
 			  "sampled strategy and worker count: each wait class's share of the sampled states, the mean "
 			  "over repeats. cpu is running, lock a row or transaction lock, lwlock contention inside the "
@@ -89,8 +99,8 @@ static const struct {
 			  "colour.",
 			  "How to read it: the taller the red (lock) and orange (lwlock) parts, the more of the workers' "
 			  "time went to waiting on each other rather than to work." },
-	[CHART_PRESSURE] = { "A panel per sampled strategy and worker count, its first repetition: completed jobs per "
-			     "second in each 100 ms bucket (left axis, the case's colour) and the queue table's dead tuples "
+	[CHART_PRESSURE] = { "A panel per sampled strategy and worker count, its first repetition: distinct jobs "
+			     "completed per second in each 100 ms bucket (left axis, the case's colour) and the queue table's dead tuples "
 			     "at each sample (right axis, black; on SQLite the -wal file's size); a held snapshot is "
 			     "shaded, a VACUUM a dashed red line.",
 			     "How to read it: throughput that sinks while the dead tuples climb is the claims walking "
@@ -525,8 +535,8 @@ static int write_faults(FILE *out, const struct report_doc *d, const struct doc_
 
 /*
  * One set of charts under a level-3 heading (none when heading is NULL), each chart under
- * a level-4 heading with its caption. The charts are drawn over every run today; a set per
- * section is this called once per section. 0, or -1 with err.
+ * a level-4 heading with its caption: the charts of one section, or of every run. 0, or -1
+ * with err.
  */
 static int write_chart_set(FILE *out, const struct report_doc *d, const char *heading, const struct chart *charts,
 			   size_t n, const struct doc_markup *mk, char *err, size_t errlen)
@@ -549,8 +559,16 @@ static int write_charts(FILE *out, const struct report_doc *d, const struct doc_
 	mk->heading(out, 2, DOC_CHARTS);
 	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
 		      "worker counts are shades of it.");
-	if (write_chart_set(out, d, secs->n > 1 ? "Every section" : NULL, d->charts, d->n_charts, mk, err, errlen) < 0)
-		return -1;
+	for (size_t i = 0, n; i < d->n_charts; i += n) {
+		char heading[CHART_SECTION + 16];
+
+		for (n = 1; i + n < d->n_charts && strcmp(d->charts[i + n].section, d->charts[i].section) == 0; n++)
+			;
+		snprintf(heading, sizeof(heading), "Section %s", d->charts[i].section);
+		if (write_chart_set(out, d, d->charts[i].section[0] ? heading : secs->n > 1 ? "Every section" : NULL,
+				    &d->charts[i], n, mk, err, errlen) < 0)
+			return -1;
+	}
 	write_notes(out, d, mk);
 	return 0;
 }

@@ -4,7 +4,7 @@
 # when every run asked the same); a shortfall means the producers could not keep up. Data: per block, rows
 # of bucket start (s), arrivals per second, the rate asked (jobs/s); a last row at the end
 # of the last bucket.
-set title "Arrivals: jobs inserted per second (100 ms buckets) against the rate asked (dashed)"
+set title "Arrivals: jobs inserted per second (100 ms buckets) against the rate asked (dashed)" . partnote . wrknote
 set xlabel "time since the start barrier (s)"
 set ylabel "arrivals per second"
 set xrange [0:xhi]

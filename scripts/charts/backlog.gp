@@ -3,7 +3,7 @@
 # a line that keeps rising means the workers fall behind the arrivals. Lines are drawn thick
 # to thin so that coinciding ones stay visible. Data: per block,
 # rows of the bucket's end (s), jobs waiting.
-set title "Backlog: jobs waiting for a worker (first repetition of each)"
+set title "Backlog: jobs waiting for a worker (first repetition of each)" . partnote . wrknote
 set xlabel "time since the start barrier (s)"
 set ylabel "jobs waiting"
 set xrange [0:xhi]

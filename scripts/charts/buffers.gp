@@ -12,8 +12,14 @@ set style data histograms
 set style histogram clustered gap 1
 set xtics scale 0
 set ylabel "blocks"
-set multiplot layout 1, words(layer) title "What one claim cost at the start and at the end"
-do for [k=1:words(layer)] {
+# The panels side by side above a band for the key of the cases, which covers no panel:
+# a key of n entries beside the first panel beyond keybeside, below both in columns.
+np = words(layer)
+keyband = n > keybeside ? (ceil(n / 3.0) * 18.0 + 24) / height : 0
+set multiplot title "What one claim cost at the start and at the end" . partnote . wrknote
+do for [k=1:np] {
+	set origin (k - 1.0) / np, keyband
+	set size 1.0 / np, 0.93 - keyband
 	set title panel_title(block(layer, k))
 	# From 0 to the panel's highest value, with room for the labels; 0 to 1 when all are 0.
 	# stats leaves out values outside the y range: the last panel's is dropped first.
@@ -24,7 +30,7 @@ do for [k=1:words(layer)] {
 		top = STATS_max > top ? STATS_max : top
 	}
 	set yrange [0:(top > 0 ? top * 1.3 : 1)]
-	if (k == 1) {
+	if (k == 1 && n <= keybeside) {
 		set key inside left top vertical Left reverse samplen 1.5 font ",9"
 	} else {
 		set key off
@@ -32,5 +38,20 @@ do for [k=1:words(layer)] {
 	plot for [i=2:n+1] data index (k-1) using (valid(i) ? column(i) : 0):xtic(1) lc rgb colour(i-1) title columnheader(i), \
 	     for [i=2:n+1] data index (k-1) using ($0 - 1 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):(valid(i) ? column(i) : 0):(valid(i) ? sprintf("%.4g", column(i)) : "") \
 		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
+}
+if (keyband > 0) {
+	# The key alone in the band: each case's bar drawn outside the ranges, so that only its entry shows.
+	set origin 0, 0
+	set size 1, keyband
+	unset title
+	unset border
+	unset tics
+	unset xlabel
+	unset ylabel
+	unset grid
+	set xrange [0:1]
+	set yrange [0:1]
+	set key inside center center horizontal Left reverse samplen 1.5 maxrows ceil(n / 3.0) font ",9"
+	plot for [i=2:n+1] data index 0 using (-1):(-1) with boxes lc rgb colour(i-1) title columnheader(i)
 }
 unset multiplot

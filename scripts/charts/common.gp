@@ -4,11 +4,18 @@
 #   out      the image file to write
 #   data     the chart's tab-separated data file (blocks separated by two blank lines,
 #            each opening with a header line whose first column is its legend title)
+#   section  the scenario section the chart's runs ran in, made file-safe, "" when the
+#            report draws runs of no section or of several together
 #   n        how many blocks (or data columns) the data file holds
+#   keybeside the most entries a key holds beside the plot: a longer one goes below it, in
+#            as many columns as fit (claimbench makes the image taller for it)
+#   workers  the worker count every case ran at, 0 when they differ: the charts then name
+#            the strategies on their axes and say the count once
 #   marks    how many blocks follow those n: the timeline's fault marks (0 or 1)
 #   colours  one "#rrggbb" per block, space-separated: the strategy's colour, shaded (the
 #            wait shares: one per wait class)
 #   styles   one small number per block, space-separated: its dash type
+#   shapes   one number per block (0 to 9), space-separated: its marker shape
 #   height   the image's height in pixels
 #   xlo, xhi the worker axis' range, logx 1 when it is a log scale (throughput); for the
 #            charts over time, xhi is the end of the time axis (s)
@@ -30,6 +37,10 @@
 #   panels   timeline: a panel per series, 0 for the shared layout; firsts, each panel's
 #            first block (from 1) then n + 1; pressure: a panel per case; holders: a
 #            panel per guarded case, firsts as the timeline's
+#   leftout  pressure, holders: cases with something to draw beyond the panels drawn (64)
+#   ownscales timeline panels: 1 when each has its own y range (their rates far apart)
+#   faulted  timeline: the blocks (from 1) with a fault mark; outages, those with a server
+#            outage (a restart's)
 #   phases   pressure: per phase "panel kind from to", kind 0 a held snapshot, 1 a vacuum,
 #            from and to in s
 if (term eq 'svg') {
@@ -44,18 +55,27 @@ set datafile missing "NaN"
 set grid ytics lc rgb "#dddddd" lw 1 dt 1
 set border 3
 set tics nomirror
-set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2
+if (n > keybeside) {
+	set key outside below center horizontal Left reverse noautotitle samplen 2 spacing 1.1 width -2
+} else {
+	set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2
+}
+# What the titles add: the section of a report's chart set of one section, the worker count
+# every case ran at.
+partnote = section ne "" ? " - section " . section : ""
+cutnote = leftout > 0 ? sprintf(" (the first %d cases; %d more left out)", panels, leftout) : ""
+wrknote = workers > 0 ? sprintf(", %d worker%s each", workers, workers == 1 ? "" : "s") : ""
 set style fill solid 0.9 border -1
 if (ymax > 0) {
 	set yrange [ylo:ymax]
 }
 
-# The colour, dash type and point type of block i (from 1): point types cycle through
-# ten shapes, so that series of one colour or one place stay apart.
+# The colour, dash type and point type of block i (from 1): the point type is one of ten
+# shapes, picked per strategy and mode (shapes), so that series of one colour stay apart.
 colour(i) = word(colours, i)
 style(i) = int(word(styles, i))
 dash(i) = 1 + style(i) % 5
-point(i) = int(word("7 5 9 11 13 6 4 8 10 12", 1 + (i - 1) % 10))
+point(i) = int(word("7 5 9 11 13 6 4 8 10 12", 1 + int(word(shapes, i)) % 10))
 # The k-th block of a list of blocks such as layer.
 block(list, k) = int(word(list, k))
 

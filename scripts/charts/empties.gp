@@ -1,8 +1,8 @@
 # Empty claims and spurious empties (empty claims made while a job waited): a cluster per
 # figure, a bar per strategy and worker count (mean over repeats), its value written up
-# its top; bar k of n in cluster r sits at r + (k - (n - 1) / 2) / (n + gap). Data: a
+# its top (a 0 only with few bars); bar k of n in cluster r sits at r + (k - (n - 1) / 2) / (n + gap). Data: a
 # header of titles, then rows of figure name and one value per strategy and worker count.
-set title "Claims that returned no job: all of them, and spurious ones (a job was waiting)"
+set title "Claims that returned no job: all of them, and spurious ones (a job was waiting)" . partnote . wrknote
 set xlabel "figure"
 set ylabel "claims (mean over repeats)"
 set style data histograms
@@ -15,6 +15,6 @@ if (n == 0) {
 	plot NaN notitle
 } else {
 	plot for [i=2:n+1] data using i:xtic(1) lc rgb colour(i-1) title columnheader(i), \
-	     for [i=2:n+1] data skip 1 using ($0 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):i:(sprintf("%g", column(i))) \
+	     for [i=2:n+1] data skip 1 using ($0 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):i:(column(i) != 0 || n <= keybeside ? sprintf("%g", column(i)) : "") \
 		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
 }

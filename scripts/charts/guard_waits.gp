@@ -2,7 +2,7 @@
 # workload (an empty cluster between workloads), a bar per wait: p50, p99 and max over all
 # acquisitions, the writers' p99; the mean over repeats, log scale, a wait of 0 drawing no
 # bar. Data: a header, then rows of the case's label, its workload and the four waits (ms).
-set title "Guarded resources: an acquisition's start to its grant, per guard, grouped by workload"
+set title "Guarded resources: an acquisition's start to its grant, per guard, grouped by workload" . partnote . wrknote
 set ylabel "wait for a grant (ms, log scale)"
 set style data histograms
 set style histogram clustered gap 1

@@ -19,7 +19,7 @@ if (panels == 0) {
 	set label 1 "no guarded run with a holders series" at graph 0.5, 0.5 center
 	plot NaN notitle
 } else {
-	set multiplot layout panels, 1 title "Holders (solid) and waiters (dashed) per resource; the limit dotted"
+	set multiplot layout panels, 1 title "Holders (solid) and waiters (dashed) per resource; the limit dotted" . partnote . cutnote
 	do for [p=1:panels] {
 		cmd = "plot for [b=first(p):first(p+1)-1] data index (b-1) using 1:2 with steps " . \
 		      "lc rgb rescolour(b-first(p)) lw 2 title columnheader(1), " . \

@@ -3,7 +3,7 @@
 # (pooling 1) or the mean of each repeat's percentile (pooling 2), as the title says. Data:
 # per block, rows of position, latency (ms), percentile name.
 set title "Claim latency: start of a claim attempt to the job in hand" . \
-	(pooling == 1 ? " (repeats pooled)" : pooling == 2 ? " (mean of the repeats' percentiles)" : "")
+	(pooling == 1 ? " (repeats pooled)" : pooling == 2 ? " (mean of the repeats' percentiles)" : "") . partnote . wrknote
 set xlabel "percentile"
 set ylabel "claim latency (ms, log scale)"
 set logscale y

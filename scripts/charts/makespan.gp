@@ -1,9 +1,14 @@
 # Makespan per strategy, drain runs only (a timed run's makespan is its duration): a bar
 # per strategy and worker count (mean over repeats), min-max error bars for the series with
 # a repeated case (layer), the ideal (total work / workers) as a dashed black mark.
-# Data: per block, rows of x, mean, min, max, ideal (s), tick label (the workers), repeats.
-set title "Makespan per strategy, drain runs (mean over repeats; min-max bars when repeated)"
-set xlabel "workers, a group of bars per strategy (colours in the key)"
+# Data: per block, rows of x, mean, min, max, ideal (s), tick label (the workers, or the
+# strategy when every case ran at one worker count: workers > 0, and the bars need no key),
+# repeats.
+set title "Makespan per strategy, drain runs (mean over repeats; min-max bars when repeated)" . partnote . wrknote
+set xlabel (workers > 0 ? "strategy" : "workers, a group of bars per strategy (colours in the key)")
+if (workers > 0 && n > 4) {
+	set xtics rotate by 30 right
+}
 set ylabel "makespan (s)"
 set xtics scale 0
 set offsets 0.3, 0.3, 0, 0
@@ -14,7 +19,8 @@ if (n == 0) {
 	set label 1 "no drain runs" at graph 0.5, 0.5 center
 	plot NaN notitle
 } else {
-	cmd = "plot for [i=1:n] data index (i-1) using 1:2:xtic(6) with boxes lc rgb colour(i) title columnheader(1), " . \
+	cmd = "plot for [i=1:n] data index (i-1) using 1:2:xtic(6) with boxes lc rgb colour(i) " . \
+	      (workers > 0 ? "notitle" : "title columnheader(1)") . ", " . \
 	      "for [i=1:n] data index (i-1) using ($1 - 0.45):5:(0.9):(0) with vectors nohead lc rgb 'black' lw 2 dt 2 " . \
 	      "title (i == 1 ? 'ideal: total work / workers' : '')"
 	if (words(layer) > 0) {

@@ -1,11 +1,13 @@
 # Throughput beside what MVCC pressure leaves in the queue table: a panel per sampled
-# strategy and worker count (its first repetition). Data: per panel two blocks, its
-# completions per second in each 100 ms bucket (steps in the case's colour, left axis),
+# strategy and worker count (its first repetition), two a row beyond four, at most 64 (the
+# title says how many it left out: leftout). Data: per panel two blocks, its distinct jobs
+# completed per second in each 100 ms bucket (dups 1; every completion, duplicates
+# included, when a series does not tell them apart: dups 0; steps in the case's colour, left axis),
 # then a row per server sample, the queue table's dead tuples, or the -wal file in MB for
 # the panels in layer (black, right axis). The phases (a held snapshot shaded, a vacuum a
 # dashed red line) come in phases; the data file's last block repeats them for readers.
 set xlabel "time since the start barrier (s)"
-set ylabel "jobs done per second"
+set ylabel (dups ? "distinct jobs done per second" : "completions per second (duplicates included)")
 set xrange [0:xhi]
 headroom = 1.1
 set y2tics nomirror
@@ -19,7 +21,12 @@ nphases = words(phases) / 4
 # Whether panel p draws the -wal file, and whether it has a phase of kind.
 is_wal(p) = sum [k=1:words(layer)] (block(layer, k) == p ? 1 : 0) > 0
 has_phase(p, kind) = sum [q=1:nphases] (block(phases, 4*q-3) == p && block(phases, 4*q-2) == kind ? 1 : 0) > 0
-set multiplot layout panels, 1 title "Throughput and dead tuples over time; held snapshot shaded, vacuum dashed"
+if (panels > 4) {
+	set key inside right top vertical Left reverse samplen 1.5 font ",8" opaque
+}
+set multiplot layout (panels > 4 ? int((panels + 1) / 2) : panels), (panels > 4 ? 2 : 1) \
+	title "Throughput and dead tuples over time, every sampled case; held snapshot shaded, vacuum dashed" . \
+	partnote . cutnote
 do for [p=1:panels] {
 	unset object
 	unset arrow

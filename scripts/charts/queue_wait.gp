@@ -3,7 +3,7 @@
 # With repeats, the mean of each repeat's percentile (pooling 2). Data: per block, rows of
 # position, queue wait (ms), percentile name.
 set title "Queue wait: a job's arrival to its first claim" . \
-	(pooling == 2 ? " (mean of the repeats' percentiles)" : "")
+	(pooling == 2 ? " (mean of the repeats' percentiles)" : "") . partnote . wrknote
 set xlabel "percentile"
 set ylabel "queue wait (ms, log scale)"
 set logscale y

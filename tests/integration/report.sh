@@ -190,7 +190,7 @@ check "a run with faults: report.md has the faults section with each run's deliv
 	'grep -q "^## Faults and recovery" "$tmp/faults/report.md" && grep -q "at-least-once only" "$tmp/faults/report.md" &&
 	 grep -q "at-most-once only (2 lost)" "$tmp/faults/report.md"'
 check "a run with faults: the timeline marks each of the 4 crashes" eval \
-	'[ "$(grep -c "\"crash\"$" "$tmp/faults/timeline.tsv")" -eq 4 ]'
+	'[ "$(grep -cP "\t\"crash\"\t" "$tmp/faults/timeline.tsv")" -eq 4 ]'
 
 # Names a store holds are text, never markup.
 sqlite3 "$faults_store" "UPDATE invocations SET host = '<img src=x onerror=alert(1)> | &'" 2>/dev/null

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "plugin/strategy.h"
 #include "measure/server_metrics.h"
+#include "model/faults.h"
 #include "model/metric_table.h"
 #include "model/run_param.h"
 
@@ -84,6 +85,51 @@ static void test_strategy_colours(void)
 	      "a defined strategy's second claim mode keeps its colour");
 	chart_shade(set.series[strategy_index(strategy_find("skip-locked"))].colour, 0, a);
 	CHECK(strcmp(a, "#009e73") == 0, "skip-locked keeps its colour (%s)", a);
+	chart_set_free(&set);
+	free(runs);
+}
+
+/*
+ * Every strategy and claim mode the registry has, and four a scenario defines in both
+ * modes: each pair its own colour (strategy, shaded by mode) and its own colour and
+ * marker; a section's part of them the same colours as in the whole.
+ */
+static void test_mode_colours(void)
+{
+	static const char *const defined[] = { "team-naive", "team-skip", "team-batch", "team-advisory" };
+	size_t n = 2 * strategy_registry_len + 2 * 4, i, j, pairs = 0;
+	struct store_run *runs = calloc(n, sizeof(*runs));
+	struct chart_set set, part;
+	char a[8], b[8];
+	bool distinct = true, same = true;
+
+	for (i = 0; i < strategy_registry_len; i++)
+		for (int m = 0; m < MODE_COUNT; m++)
+			if (strategy_registry[i]->modes & MODE_BIT(m))
+				fake_run(&runs[pairs++], strategy_registry[i]->name, claim_mode_names[m], 8, 1);
+	for (i = 0; i < 4; i++) {
+		fake_run(&runs[pairs++], defined[i], "flip", 8, 1);
+		fake_run(&runs[pairs++], defined[i], "hold", 8, 1);
+	}
+	CHECK(chart_set_build(&set, runs, pairs) == 0 && set.n_series == pairs, "%zu strategy/mode pairs grouped", pairs);
+	for (i = 0; i < set.n_series; i++)
+		for (j = 0; j < i; j++) {
+			chart_shade(set.series[i].colour, set.series[i].variant, a);
+			chart_shade(set.series[j].colour, set.series[j].variant, b);
+			if (strcmp(a, b) == 0) {
+				distinct = false;
+				printf("# %s and %s share %s\n", set.series[i].label, set.series[j].label, a);
+			}
+		}
+	CHECK(distinct, "each of the %zu strategy/mode pairs has a colour of its own", set.n_series);
+	CHECK(chart_shape(set.series[0].colour, 0) != chart_shape(set.series[0].colour, 1),
+	      "a strategy's two modes have different markers");
+	CHECK(chart_set_build_within(&part, runs + pairs - 3, 3, &set) == 0, "a part of the runs is grouped");
+	for (i = 0; i < part.n_series; i++)
+		same &= part.series[i].colour == set.series[set.n_series - 3 + i].colour &&
+			part.series[i].variant == set.series[set.n_series - 3 + i].variant;
+	CHECK(same, "a part's series keep the whole's colours and shades");
+	chart_set_free(&part);
 	chart_set_free(&set);
 	free(runs);
 }
@@ -213,6 +259,56 @@ static void test_timeline_distinct(const char *dir)
 	chart_set_free(&set);
 }
 
+/*
+ * Six runs of six strategies, a panel each: one at 1000 jobs/s, the others at 20, so the
+ * panels get their own y scales; a restart of 0.4 s in the third run only, which its block
+ * alone names and lists as an outage; the recovery chart's bar of it, outage and own part.
+ */
+static void test_timeline_faults(const char *dir)
+{
+	static const char *const names[] = { "naive", "for-update", "skip-locked", "ticket", "cas", "batch" };
+	struct series_point slow[2] = { { .t_ms = 0, .completed = 2, .first_completed = 2 },
+					{ .t_ms = 100, .completed = 2, .first_completed = 2 } };
+	struct series_point fast[2] = { { .t_ms = 0, .completed = 100, .first_completed = 100 },
+					{ .t_ms = 100, .completed = 100, .first_completed = 100 } };
+	struct fault_record restart = { .at_ns = 300000000, .duration_ns = 400000000, .kind = FAULT_RESTART, .worker = -1 };
+	struct store_run runs[6];
+	struct chart_set set;
+	struct chart c;
+	char data[8192];
+
+	for (size_t i = 0; i < 6; i++) {
+		fake_run(&runs[i], names[i], "flip", 2, 1);
+		runs[i].run.series = i == 5 ? fast : slow;
+		runs[i].run.n_series = 2;
+		runs[i].run.metrics.restart_first_completion_ms = NAN;
+		runs[i].run.metrics.recovery_ms = (struct recovery_summary){ .p50 = NAN, .max = NAN };
+	}
+	runs[2].run.faults = &restart;
+	runs[2].run.n_faults = 1;
+	runs[2].run.metrics.restart_first_completion_ms = 150;
+	chart_set_build(&set, runs, 6);
+	CHECK(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)) == 0, "the timeline of six runs is written");
+	CHECK(c.panels == 6 && c.own_scales, "a panel per run, each its own y scale: 1000 jobs/s beside 20");
+	CHECK(strstr(data, "\"faults\"\t\"rgb\"\t\"kind\"\t\"block\"\t\"down_s\"\n") &&
+		      strstr(data, "\t\"restart\"\t3\t0.400\n"),
+	      "the restart's mark names the block of the run it struck and the server's 0.4 s outage");
+	CHECK(strcmp(c.faulted, "3") == 0 && strcmp(c.outages, "3") == 0,
+	      "only that block has a fault and an outage (%s, %s)", c.faulted, c.outages);
+	CHECK(write_chart(&set, CHART_RECOVERY, dir, &c, data, sizeof(data)) == 0 && c.blocks == 1 &&
+		      strstr(data, "0\t\"skip-locked:flip (restart)\"\t0.4\t0.15\tNaN\t") && strcmp(c.layer, "1") == 0,
+	      "the recovery chart: one bar, the 0.4 s outage apart from the 0.15 s to the first completion");
+	chart_set_free(&set);
+	fast[0].first_completed = 2;
+	fast[0].completed = 2;
+	fast[1].first_completed = 2;
+	fast[1].completed = 2;
+	chart_set_build(&set, runs, 6);
+	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
+	CHECK(!c.own_scales, "runs of like rates share one y scale");
+	chart_set_free(&set);
+}
+
 /* An open-loop run whose workers kept up: no backlog at all still gets a y range, so gnuplot does not warn. */
 static void test_empty_backlog(const char *dir)
 {
@@ -237,27 +333,37 @@ static void test_empty_backlog(const char *dir)
 /* Two strategies at 8 workers with one throughput, 10 ms of work: markers apart, the ceiling 100 jobs/s a worker. */
 static void test_throughput_apart(const char *dir)
 {
-	struct store_run runs[2];
+	struct store_run runs[4];
 	struct chart_set set;
 	struct chart c;
 	char data[4096];
 	double x1 = 0, x2 = 0;
 	const char *second;
 
-	fake_run(&runs[0], "skip-locked", "hold", 8, 1);
-	fake_run(&runs[1], "ticket", "hold", 8, 1);
-	for (int i = 0; i < 2; i++) {
+	fake_run(&runs[0], "skip-locked", "hold", 4, 1);
+	fake_run(&runs[1], "ticket", "hold", 4, 1);
+	fake_run(&runs[2], "skip-locked", "hold", 8, 1);
+	fake_run(&runs[3], "ticket", "hold", 8, 1);
+	for (int i = 0; i < 4; i++) {
 		runs[i].run.work_ms = 10;
 		runs[i].run.metrics.throughput_jps = 128.3;
 	}
-	chart_set_build(&set, runs, 2);
+	chart_set_build(&set, runs, 4);
 	write_chart(&set, CHART_THROUGHPUT, dir, &c, data, sizeof(data));
 	second = strstr(data, "\"ticket:hold\"");
 	CHECK(sscanf(strchr(data, '\n') + 1, "%lf", &x1) == 1 && second &&
-	      sscanf(strchr(second, '\n') + 1, "%lf", &x2) == 1 && x1 < 8 && x2 > 8,
-	      "equal throughputs at 8 workers are drawn either side of 8 (%g, %g)", x1, x2);
-	CHECK(c.ceiling == 100 && c.ymax >= 128.3 && c.xlo < 8 && c.xhi > 8 && strcmp(c.ticks, "8") == 0,
-	      "one work time: a common ceiling of 100 jobs/s a worker, one tick, a range around it (%g)", c.ceiling);
+	      sscanf(strchr(second, '\n') + 1, "%lf", &x2) == 1 && x1 < 4 && x2 > 4,
+	      "equal throughputs at 4 workers are drawn either side of 4 (%g, %g)", x1, x2);
+	CHECK(c.ceiling == 100 && c.ymax >= 128.3 && c.xlo < 4 && c.xhi > 8 && strcmp(c.ticks, "4 8") == 0,
+	      "one work time: a common ceiling of 100 jobs/s a worker, a tick per worker count, a range around them (%g)",
+	      c.ceiling);
+	chart_set_free(&set);
+	chart_set_build(&set, runs + 2, 2);
+	write_chart(&set, CHART_THROUGHPUT, dir, &c, data, sizeof(data));
+	CHECK(strstr(data, "\n0\t128.3\t128.3\t128.3\t800\t8\t\"skip-locked:hold\"\n") &&
+		      strstr(data, "\n1\t128.3\t128.3\t128.3\t800\t8\t\"ticket:hold\"\n") && c.workers == 8 && c.xlo < 0 &&
+		      c.xhi > 1,
+	      "at one worker count, the strategies side by side, each named on the axis, not '8 8'");
 	chart_set_free(&set);
 }
 
@@ -274,8 +380,8 @@ static void test_shares(const char *dir)
 	run.run.per_worker = w;
 	chart_set_build(&set, &run, 1);
 	write_chart(&set, CHART_SHARES, dir, &c, data, sizeof(data));
-	CHECK(strstr(data, "-0.2\t1.5\t0.4\t\"\"\n0.2\t0.5\t0.4\t\"\"\n0\t0\t0\t\"2\"\n") != NULL,
-	      "shares in fair shares, ranked, then the cluster's tick");
+	CHECK(strstr(data, "-0.2\t1.5\t0.4\t\"\"\n0.2\t0.5\t0.4\t\"\"\n0\t0\t0\t\"for-update:hold\"\n") != NULL,
+	      "shares in fair shares, ranked, then the cluster's tick: at one worker count, the strategy's name");
 	chart_set_free(&set);
 }
 
@@ -324,7 +430,8 @@ static struct server_sample sampled_samples[2] = {
 	  .vacuums = 1, .xmin_age = 7, .wal_bytes = SAMPLE_UNKNOWN, .claims = 10 },
 };
 static struct series_point sampled_series[3] = {
-	{ .t_ms = 0, .completed = 10 }, { .t_ms = 100, .completed = 20 }, { .t_ms = 200, .completed = 5 },
+	{ .t_ms = 0, .completed = 10, .first_completed = 10 }, { .t_ms = 100, .completed = 20, .first_completed = 18 },
+	{ .t_ms = 200, .completed = 5, .first_completed = 5 },
 };
 static struct phase_record sampled_phases[2] = {
 	{ PHASE_SNAPSHOT, 100000000, 100000000 }, { PHASE_VACUUM, 250000000, 10000000 },
@@ -434,8 +541,8 @@ static void test_pressure_data(const char *dir)
 	CHECK(write_chart(&set, CHART_PRESSURE, dir, &c, data, sizeof(data)) == 0,
 	      "the pressure chart's data is written");
 	CHECK(strstr(data, "\"skip-locked:hold, 4 wrk\"\t\"jobs_per_s\"\n"
-			   "0.000\t100\n0.100\t200\n0.200\t50\n0.300\t50\n") != NULL,
-	      "throughput per 100 ms bucket as jobs/s, then the last bucket's end");
+			   "0.000\t100\n0.100\t180\n0.200\t50\n0.300\t50\n") != NULL && c.dups_known,
+	      "distinct jobs per 100 ms bucket as jobs/s (2 duplicate executions left out), then the last bucket's end");
 	CHECK(strstr(data, "\"dead tuples\"\t\"dead_tuples\"\n0.000\t0\n0.100\t50\n") != NULL,
 	      "dead tuples at each sample");
 	CHECK(strstr(data, "\"-wal file (MB)\"\t\"wal_mb\"\n0.000\t0\n0.100\t2.5\n") != NULL,
@@ -463,7 +570,7 @@ static void test_buffers_data(const char *dir)
 	      "the buffers chart's data is written");
 	CHECK(strstr(data, "\"first 2 s\"\t40\n\"last 2 s\"\t40\n") != NULL,
 	      "40 blocks per claim at the start and the end");
-	CHECK(strstr(data, "\n\n\n\"figure\"\t\"skip-locked:hold, 4 wrk\"\n"
+	CHECK(strstr(data, "\n\n\n\"figure\"\t\"skip-locked:hold\"\n"
 			   "\"before the run\"\t3\n\"after the run\"\t25\n") != NULL,
 	      "the head lookup's buffers in a block of their own: 3 before, 25 after");
 	CHECK(strcmp(c.layer, "1 2") == 0 && c.blocks == 1, "both panels, one case (%s)", c.layer);
@@ -508,21 +615,21 @@ static void test_guarded_data(const char *dir)
 	CHECK(write_chart(&set, CHART_HOLDERS, dir, &c, data, sizeof(data)) == 0, "the holders' data is written");
 	CHECK(c.panels == 3 && strcmp(c.firsts, "1 3 4 5") == 0 && c.blocks == 4,
 	      "a panel per run with a series, a block per resource (panels %zu, firsts %s)", c.panels, c.firsts);
-	CHECK(strstr(data, "\"ticket-line:resource, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n"
+	CHECK(strstr(data, "\"ticket-line:resource: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n"
 			   "0.000\t3\t2\t3\n0.100\t1\t0\t3\n0.200\t1\t0\t3\n") != NULL &&
 	      strstr(data, "\n\"resource 1\"\t") != NULL,
 	      "resource: X = 3 beside each bucket, the last repeated at its end; the next resource titled alone");
-	CHECK(strstr(data, "exclusive-use, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\t1\n") &&
-	      strstr(data, "refresh, 4 wrk: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\tNaN\n"),
+	CHECK(strstr(data, "exclusive-use: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\t1\n") &&
+	      strstr(data, "refresh: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\tNaN\n"),
 	      "exclusive use allows 1 holder; refresh draws no limit");
 	CHECK(strcmp(c.layer, "1 2") == 0, "the panels with a limit: resource and exclusive use (%s)", c.layer);
 	CHECK(c.ymax > 5 && c.xhi > 0.19, "the y range holds the most waiting (%g)", c.ymax);
 	CHECK(write_chart(&set, CHART_GUARD_WAITS, dir, &c, data, sizeof(data)) == 0, "the waits' data is written");
 	gap = strstr(data, "\"\"\t\"\"\tNaN\tNaN\tNaN\tNaN\n");
-	CHECK(strstr(data, "\"ticket-line, 4 wrk\"\t\"resource\"\t2\t40\t80\t50\n"
-			   "\"naive, 4 wrk\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&
-	      gap && strstr(gap, "\"row-lock, 4 wrk\"\t\"exclusive-use\"") && strstr(gap + 1, "\"\"\t\"\"") &&
-	      strstr(strstr(gap + 1, "\"\"\t\"\""), "\"advisory, 4 wrk\"\t\"refresh\""),
+	CHECK(strstr(data, "\"ticket-line\"\t\"resource\"\t2\t40\t80\t50\n"
+			   "\"naive\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&
+	      gap && strstr(gap, "\"row-lock\"\t\"exclusive-use\"") && strstr(gap + 1, "\"\"\t\"\"") &&
+	      strstr(strstr(gap + 1, "\"\"\t\"\""), "\"advisory\"\t\"refresh\""),
 	      "a row per case grouped by workload (its label without it), an empty row between groups, a wait of 0 "
 	      "as NaN");
 	CHECK(c.blocks == 4 && c.ylo == 1 && c.ymax == 160, "the log range reaches past the least and the most wait");
@@ -540,17 +647,20 @@ static void test_guarded_data(const char *dir)
 int main(void)
 {
 	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency",
-					       "waits", "pressure", "buffers", "holders", "guard_waits" };
+					       "waits", "pressure", "buffers", "holders", "guard_waits",
+					       "recovery" };
 	char dir[] = "/tmp/claimbench-test-chart-XXXXXX";
 
 	test_palette();
 	test_strategy_colours();
+	test_mode_colours();
 	test_clean_label();
 	test_grouping();
 	test_wanted();
 	test_server_wanted();
 	check_need(mkdtemp(dir) != NULL, "a temporary directory");
 	test_timeline_distinct(dir);
+	test_timeline_faults(dir);
 	test_empty_backlog(dir);
 	test_throughput_apart(dir);
 	test_shares(dir);
