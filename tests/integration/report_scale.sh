@@ -122,6 +122,11 @@ check "mixed: the recovery chart has a bar for each run with crashes and none fo
 check "sections: a chart set per section, its name file-safe, none for the runs together" eval \
 	'[ -s "$tmp/sections/timeline-plain.png" ] && [ -s "$tmp/sections/timeline-crash_pair.png" ] &&
 	 [ -s "$tmp/sections/throughput-crash_pair.svg" ] && [ ! -e "$tmp/sections/timeline.png" ]'
+check "sections: report.md and report.html show each section's charts under its heading" eval \
+	'awk '\''/^### / { h = $0 } /\(timeline-plain.png\)/ { a = h == "### Section plain" }
+	    /\(timeline-crash_pair.png\)/ { b = h == "### Section crash pair" } END { exit !(a && b) }'\'' "$tmp/sections/report.md" &&
+	 awk '\''/<h2/ { c = /Charts/ } /<h3/ && c { h = $0 } /<h4>Completions over time</ && c { n[h]++ }
+	    END { exit !(n["<h3>Section plain</h3>"] == 1 && n["<h3>Section crash pair</h3>"] == 1) }'\'' "$tmp/sections/report.html"'
 check "sections: the recovery chart only for the section with crashes" eval \
 	'[ -s "$tmp/sections/recovery-crash_pair.png" ] && [ ! -e "$tmp/sections/recovery-plain.png" ]'
 check "sections: each section's charts name its runs only" eval \
