@@ -5,7 +5,7 @@
 #include "cli/explore_print.h"
 #include "output/json_out.h"
 
-const char *const explore_event_names[EXPLORE_EVENT_KINDS] = {
+const char *const explore_event_names[EVENT_KINDS] = {
 	[EVENT_STEP] = "step", [EVENT_FOLDED] = "folded", [EVENT_CRASH] = "crash",
 	[EVENT_EXPIRE] = "expire", [EVENT_CHECK] = "check",
 };

@@ -142,7 +142,7 @@ static int finding_of(const char *name)
 /* The enum event_kind called name; a kind this binary does not know reads as a check (the harness's note). */
 static enum event_kind event_of(const char *name)
 {
-	for (int k = 0; k < EXPLORE_EVENT_KINDS; k++)
+	for (int k = 0; k < EVENT_KINDS; k++)
 		if (strcmp(explore_event_names[k], name) == 0)
 			return (enum event_kind)k;
 	return EVENT_CHECK;
