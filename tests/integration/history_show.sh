@@ -1,7 +1,7 @@
 # history and show inv:N read back, on SQLite (no server): history is exactly newest first (the
 # runs of ab's alternating rounds, stored in one second, by run id, --limit taking the newest);
 # an invocation stored before schema 13 (its command NULL) is listed with command "-", as show
-# prints it.
+# prints it; show inv:N of a run invocation prints each run, then the invocation once.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
@@ -30,3 +30,11 @@ check "history says - for a command stored before 13 (NULL), as show does, and a
 	eval 'grep -Eq "^ +5 +1 .* -$" "$dir/history.out" && grep -Eq "^ +6 +2 .* ab$" "$dir/history.out" &&
 	      "$CLAIMBENCH" show 5 --results "$store" | grep -qx "command: -"'
 
+# ---- show inv:N of a run invocation: each run, then the invocation once ----
+"$CLAIMBENCH" show inv:3 --results "$store" >"$dir/show.out"
+check "show inv:3 exits 0 and prints runs 7 and 8, in order" \
+	eval '[ $? -eq 0 ] && [ "$(grep -o "^run [0-9]* of invocation 3" "$dir/show.out" | tr "\n" ,)" = \
+		"run 7 of invocation 3,run 8 of invocation 3," ]'
+check "show inv:3 prints the invocation once, after the last run" \
+	eval '[ "$(grep -c "^command: run$" "$dir/show.out")" = 1 ] && [ "$(grep -c "^scenario text:" "$dir/show.out")" = 1 ] &&
+	      [ "$(grep -n "^command: run$" "$dir/show.out" | cut -d: -f1)" -gt "$(grep -n "^run 8 " "$dir/show.out" | cut -d: -f1)" ]'
