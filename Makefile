@@ -100,7 +100,7 @@ demo: deps
 	@echo "Seed 001 on Oracle, for comparison: blocking FOR UPDATE 22.2 s (14 to 27 jobs per worker),"
 	@echo "SKIP LOCKED 2.7 s (exactly 20 each); ideal 2.0 s."
 	@echo
-	@$(BUILD)/claimbench report --last --out results/demo-report
+	@$(BUILD)/claimbench report --last --out results/demo-report --force
 
 check: deps
 	@scripts/install-test-deps

@@ -179,6 +179,7 @@ const struct strategy_ops strategy_advisory = {
 	.name = "advisory",
 	.order = 80,
 	.summary = "pg_try_advisory_lock on the first free of K new jobs, held to completion (que, GoodJob)",
+	.session_needs = SESSION_NEEDS_PREPARED | SESSION_NEEDS_ADVISORY,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ADVISORY_LOCKS,

@@ -212,6 +212,7 @@ const struct strategy_ops strategy_batch = {
 	.name = "batch",
 	.order = 130,
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT N claims N jobs at once, one completion for all (graphile-worker, PgQueuer)",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,

@@ -59,6 +59,7 @@ const struct strategy_ops strategy_delete_returning = {
 	.name = "delete-returning",
 	.order = 100,
 	.summary = "DELETE the first unlocked new row RETURNING id (pgmq pop): done at claim; a crash loses it",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,

@@ -31,6 +31,7 @@ const struct strategy_ops strategy_for_update = {
 	.name = "for-update",
 	.order = 20,
 	.summary = "blocking FOR UPDATE on the first new row (SQLite: BEGIN IMMEDIATE): waiters queue",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS },
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),

@@ -97,6 +97,7 @@ const struct strategy_ops strategy_move_table = {
 	.name = "move-table",
 	.order = 110,
 	.summary = "move the first unlocked new row to a claimed table in one transaction (Solid Queue)",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED },
 	.modes = MODE_BIT(MODE_FLIP),

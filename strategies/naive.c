@@ -50,6 +50,7 @@ const struct strategy_ops strategy_naive = {
 	.name = "naive",
 	.order = 10,
 	.summary = "SELECT the first new row, then UPDATE it, no lock: duplicates under contention",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,

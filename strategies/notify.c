@@ -106,6 +106,7 @@ const struct strategy_ops strategy_notify = {
 	.name = "notify",
 	.order = 120,
 	.summary = "skip-locked's claim; idle workers LISTEN, producers NOTIFY on insert (River, Oban)",
+	.session_needs = SESSION_NEEDS_PREPARED | SESSION_NEEDS_LISTEN,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED | CAP_LISTEN_NOTIFY,

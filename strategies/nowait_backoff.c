@@ -85,6 +85,7 @@ const struct strategy_ops strategy_nowait_backoff = {
 	.name = "nowait-backoff",
 	.order = 30,
 	.summary = "FOR UPDATE NOWAIT (SQLite: BEGIN IMMEDIATE, no busy wait); on a lock back off, retry",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT },
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),

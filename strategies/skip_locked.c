@@ -26,6 +26,7 @@ const struct strategy_ops strategy_skip_locked = {
 	.name = "skip-locked",
 	.order = 40,
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT 1: lockers pass over each other's rows",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,

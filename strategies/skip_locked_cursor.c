@@ -55,6 +55,7 @@ const struct strategy_ops strategy_skip_locked_cursor = {
 	.name = "skip-locked-cursor",
 	.order = 50,
 	.summary = "a cursor FOR UPDATE SKIP LOCKED, one FETCH, as seed 001's Oracle procedure",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,

@@ -299,6 +299,7 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 	def->ops = (struct strategy_ops){
 		.name = def->name,
 		.summary = def->summary,
+		.session_needs = SESSION_NEEDS_PREPARED,
 		.backends = backend_bits,
 		.modes = mode_bits,
 		.default_mode = mode_bits & MODE_BIT(MODE_FLIP) ? MODE_FLIP : MODE_HOLD,

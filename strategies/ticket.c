@@ -253,6 +253,7 @@ const struct strategy_ops strategy_ticket = {
 	.name = "ticket",
 	.order = 60,
 	.summary = "take a number in a control table, poll until first X in line, claim, return it",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,

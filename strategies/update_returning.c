@@ -50,6 +50,7 @@ const struct strategy_ops strategy_update_returning = {
 	.name = "update-returning",
 	.order = 70,
 	.summary = "one UPDATE ... WHERE id = (first new) AND status = 'new' RETURNING id",
+	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,

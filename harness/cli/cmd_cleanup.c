@@ -17,14 +17,17 @@
 #include "db/backend.h"
 #include "db/leftovers.h"
 #include "db/ownership.h"
+#include "db/pooler.h"
 
-/* The directory names a claimbench process makes under $TMPDIR, and whether a server runs in each. */
+/* The directory names a claimbench process makes under $TMPDIR, and whether a server or pooler runs in each. */
 static const struct {
 	const char *prefix;	/* the start of the name */
 	bool server;		/* a PostgreSQL cluster: its server is stopped first */
+	bool pooler;		/* a throwaway pgbouncer's (db/pooler.h): it is stopped first */
 } leftover_kinds[] = {
-	{ "claimbench-pg-", true },
-	{ "claimbench-sqlite-", false },
+	{ "claimbench-pg-", true, false },
+	{ "claimbench-sqlite-", false, false },
+	{ POOLER_DIR_PREFIX, false, true },
 };
 
 /* What a cleanup did, for its summary and exit status. */
@@ -55,8 +58,8 @@ static int read_note(const char *path, struct owner *o)
 	return owner_parse(note, o);
 }
 
-/* Removes the leftover directory path (stopping its server first when server), as its owner. */
-static void remove_dir(const char *path, bool server, struct tally *t)
+/* Removes the leftover directory path (stopping its server or pooler first), as its owner. */
+static void remove_dir(const char *path, bool server, bool pooler, struct tally *t)
 {
 	char data[PATH_MAX + 8], err[512];
 	struct run_as as;
@@ -72,8 +75,10 @@ static void remove_dir(const char *path, bool server, struct tally *t)
 		return;
 	}
 	snprintf(data, sizeof(data), "%s/data", path);
-	if ((server && leftovers_stop_server(data, &as) < 0) || leftovers_remove(path, &as) < 0) {
-		printf("cannot remove %s: its server would not stop or the directory would not go\n", path);
+	if ((server && leftovers_stop_server(data, &as) < 0) || (pooler && pooler_stop_leftover(path, &as) < 0) ||
+	    leftovers_remove(path, &as) < 0) {
+		printf("cannot remove %s: its %s would not stop or the directory would not go\n", path,
+		       pooler ? "pgbouncer" : "server");
 		t->failed++;
 	} else {
 		printf("removed %s\n", path);
@@ -102,7 +107,7 @@ static void visit_entry(const char *base, const char *name, struct tally *t)
 			printf("left alone: %s (claimbench pid %ld is running)\n", path, o.pid);
 			t->kept++;
 		} else {
-			remove_dir(path, leftover_kinds[k].server, t);
+			remove_dir(path, leftover_kinds[k].server, leftover_kinds[k].pooler, t);
 		}
 		return;
 	}

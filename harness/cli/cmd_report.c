@@ -1,4 +1,5 @@
 /* `claimbench report`: charts and the design-review documents of stored runs. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include "report/out_dir.h"
 #include "cli/commands.h"
 #include "cli/explore_refusal.h"
+#include "cli/section_select.h"
 #include "report/report_doc.h"
 #include "output/figures.h"
 
@@ -23,7 +25,7 @@
 
 /* What `claimbench report` was asked. */
 struct report_args {
-	struct command_settings settings;	/* its options: --results, --out, --last */
+	struct command_settings settings;	/* its options: --results, --out, --force, --last, --section */
 	char **operands;			/* RUN and inv:N operands, in order (points into argv) */
 	int n_operands;				/* entries in operands */
 };
@@ -166,13 +168,80 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 	return EXIT_DONE;
 }
 
+/* Prints on stderr "the runs' sections are: " and the sections of sel's runs, "none ..." when none. */
+static void print_sections(const struct selection *sel)
+{
+	size_t shown = 0;
+
+	fputs("the runs' sections are: ", stderr);
+	for (size_t i = 0; i < sel->list.n; i++) {
+		const char *g = sel->list.runs[i].run.group;
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = sel->list.runs[j].run.group && g && strcmp(sel->list.runs[j].run.group, g) == 0;
+		if (seen || !g || !*g)
+			continue;
+		fprintf(stderr, "%s%s", shown++ ? ", " : "", g);
+	}
+	fputs(shown ? "\n" : "none (no run of a scenario section)\n", stderr);
+}
+
+/*
+ * Keeps of sel's runs those of the sections in list (comma-separated), in order, and
+ * names them in its subject and default folder. EXIT_DONE; EXIT_USAGE after printing
+ * why when a name is no section of the runs (it names those there are).
+ */
+static int keep_sections(struct selection *sel, const char *list)
+{
+	size_t kept = 0, len;
+	char *p;
+
+	for (const char *item = list;; item += len + 1) {
+		bool found = false;
+
+		len = strcspn(item, ",");
+		for (size_t i = 0; i < sel->list.n && !found && len; i++)
+			found = sel->list.runs[i].run.group && strlen(sel->list.runs[i].run.group) == len &&
+				strncmp(sel->list.runs[i].run.group, item, len) == 0;
+		if (!found) {
+			fprintf(stderr, "claimbench report: --section: no run of %s is of section \"%.*s\"; ", sel->subject,
+				(int)len, item);
+			print_sections(sel);
+			return EXIT_USAGE;
+		}
+		if (!item[len])
+			break;
+	}
+	for (size_t i = 0; i < sel->list.n; i++) {
+		if (!section_listed(list, sel->list.runs[i].run.group)) {
+			store_run_free(&sel->list.runs[i]);
+			continue;
+		}
+		if (kept != i) {
+			sel->list.runs[kept] = sel->list.runs[i];
+			sel->list.runs[kept].report.results = &sel->list.runs[kept].run;
+		}
+		kept++;
+	}
+	sel->list.n = kept;
+	len = strlen(sel->subject);
+	snprintf(sel->subject + len, sizeof(sel->subject) - len, ", section %s", list);
+	len = strlen(sel->default_dir);
+	snprintf(sel->default_dir + len, sizeof(sel->default_dir) - len, "-%s", list);
+	for (p = sel->default_dir + len; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+			*p = '_';
+	return EXIT_DONE;
+}
+
 /*
  * Creates dir's missing parents (mode 0755 at most: out_dir_claim refuses a parent others
  * may write into) and makes dir, copied into path (size PATH_MAX) without its trailing
- * slashes, the report's folder, open in *out (out_dir_claim). EXIT_DONE; EXIT_USAGE or
+ * slashes, the report's folder, open in *out (out_dir_claim, force passed on). EXIT_DONE; EXIT_USAGE or
  * EXIT_ENVIRONMENT after printing why.
  */
-static int make_dirs(const char *dir, char *path, struct out_dir *out)
+static int make_dirs(const char *dir, bool force, char *path, struct out_dir *out)
 {
 	char err[PATH_MAX + 600];
 	size_t i;
@@ -194,7 +263,7 @@ static int make_dirs(const char *dir, char *path, struct out_dir *out)
 		}
 		path[i] = '/';
 	}
-	rc = out_dir_claim(path, out, err, sizeof(err));
+	rc = out_dir_claim(path, force, out, err, sizeof(err));
 	if (rc == 0)
 		return EXIT_DONE;
 	fprintf(stderr, "claimbench report: %s\n", err);
@@ -342,10 +411,12 @@ int cmd_report(int argc, char **argv)
 		return EXIT_ENVIRONMENT;
 	}
 	status = select_runs(db, &a, &sel);
+	if (status == EXIT_DONE && a.settings.sections)
+		status = keep_sections(&sel, a.settings.sections);
 	if (status != EXIT_DONE)
 		goto out;
 	dir = a.settings.out ? a.settings.out : sel.default_dir;
-	status = make_dirs(dir, path, &out);
+	status = make_dirs(dir, a.settings.force, path, &out);
 	if (status == EXIT_DONE)
 		status = make_report(&sel, gnuplot, scripts, &out);
 	out_dir_close(&out);

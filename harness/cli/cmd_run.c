@@ -14,7 +14,9 @@
 #include "cli/invocation.h"
 #include "cli/option_run.h"
 #include "cli/commands.h"
+#include "cli/group_pooler.h"
 #include "cli/run_steps.h"
+#include "cli/section_select.h"
 #include "cli/unstored.h"
 #include "output/results_print.h"
 #include "plugin/guard.h"
@@ -155,12 +157,16 @@ int check_defined_statements(const struct run_invocation *inv, struct run_plan *
 	return EXIT_DONE;
 }
 
-/* Runs every group of inv on one database. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT. */
+/*
+ * Runs every group of inv on one database, each through its pooler when it asks for one.
+ * EXIT_DONE, EXIT_INCOMPLETE, EXIT_ENVIRONMENT, or EXIT_USAGE (--pooler where plan has no
+ * pooler directory).
+ */
 int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct run_session *rs)
 {
 	int status = EXIT_DONE;
 
-	for (size_t g = 0; g < inv->n_groups && status != EXIT_ENVIRONMENT; g++) {
+	for (size_t g = 0; g < inv->n_groups && status != EXIT_ENVIRONMENT && status != EXIT_USAGE; g++) {
 		const struct run_config *cfg = &inv->groups[g];
 		const struct work_spec spec = workload_spec(cfg);
 		int64_t *work_ns = workload_make(cfg->jobs + run_config_arrivals(cfg), &spec, cfg->seed);
@@ -178,7 +184,10 @@ int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct r
 		plan->work_ns = work_ns;
 		if (cfg->target)
 			plan->restart = (struct server_restart){ .fn = restart_command_run, .ctx = &restart };
-		group_status = run_matrix(cfg, plan, rs);
+		group_status = group_pooler_start(plan, cfg);
+		if (group_status == EXIT_DONE)
+			group_status = run_matrix(cfg, plan, rs);
+		group_pooler_stop(plan);
 		free(work_ns);
 		if (group_status != EXIT_DONE)
 			status = group_status;
@@ -303,6 +312,15 @@ void announce_throwaway(const struct throwaway *t, bool fell_back)
 				"choose)\n", fell_back ? "no PostgreSQL server programs found; " : "", t->sqlite_path);
 }
 
+/* Whether a group of inv runs through a pooler. */
+static bool uses_pooler(const struct run_invocation *inv)
+{
+	for (size_t g = 0; g < inv->n_groups; g++)
+		if (inv->groups[g].pooler != POOLER_NONE)
+			return true;
+	return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static struct run_invocation inv;
@@ -316,6 +334,7 @@ int cmd_run(int argc, char **argv)
 	bool throwaway_ready = false;
 	struct sqlite_file user_file;
 	bool user_file_noted = false;
+	size_t left_out = 0;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
@@ -330,6 +349,14 @@ int cmd_run(int argc, char **argv)
 	case INVOCATION_RUN:
 		break;
 	}
+	if (inv.settings.sections && section_select(&inv, inv.settings.sections, &left_out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench run: %s\n(see claimbench run --help)\n", err);
+		invocation_free(&inv);
+		return EXIT_USAGE;
+	}
+	if (left_out)
+		fprintf(stderr, "claimbench run: --section: %zu expectation%s of [expect] left out: %s runs of the "
+			"sections left out\n", left_out, left_out == 1 ? "" : "s", left_out == 1 ? "it needs" : "they need");
 	cfg = &inv.groups[0];
 	db = invocation_backend(&inv, err, sizeof(err));
 	if (!db) {
@@ -342,12 +369,19 @@ int cmd_run(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out_free;
 	}
-	if (!cfg->target) {
+	if (!cfg->target || uses_pooler(&inv)) {
 		if (throwaway_prepare(&throwaway, err, sizeof(err)) < 0) {
 			fprintf(stderr, "claimbench run: %s\n", err);
 			goto out_free;
 		}
 		throwaway_ready = true;
+	}
+	if (uses_pooler(&inv)) {
+		if (pooler_open(&throwaway.pooler, &throwaway.wd, err, sizeof(err)) < 0) {
+			fprintf(stderr, "claimbench run: %s\n", err);
+			goto out_release;
+		}
+		plan.pooler = &throwaway.pooler;
 	}
 	if (store_open(inv.settings.results, &rs.store, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: cannot open the result store: %s\n(choose another with --results)\n",

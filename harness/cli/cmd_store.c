@@ -1,5 +1,6 @@
 /* `claimbench history`, `show` and `export`: the result store read back (show inv:N: an invocation's runs or explores). */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,9 @@
 #include "cli/commands.h"
 #include "cli/explore_print.h"
 #include "cli/explore_record.h"
+#include "cli/option_table.h"
+#include "model/config.h"
+#include "output/figures.h"
 #include "output/results_print.h"
 #include "store/store.h"
 #include "store/store_explore.h"
@@ -148,13 +152,32 @@ static void print_field(FILE *out, const char *label, const char *value)
 	putc('\n', out);
 }
 
-/* Prints the run's parameters, one "name = value" line each. */
+/*
+ * Whether the stored parameter name is a guarded workload's own (a row of the options that
+ * sets the run's guarded plan, --workload itself aside): a queue run's value of it is a
+ * default that meant nothing to it.
+ */
+static bool guarded_param(const char *name)
+{
+	const size_t from = offsetof(struct run_config, guarded), to = from + sizeof(struct guarded_plan);
+
+	for (const struct option_def *o = command_options; o->name; o++)
+		if (o->place == OPTION_IN_RUN && strcmp(o->name, name) == 0)
+			return o->offset >= from && o->offset < to && strcmp(name, "workload") != 0;
+	return false;
+}
+
+/* Prints the run's parameters, one "name = value" line each; a queue run's without the guarded workloads'. */
 static void print_params(FILE *out, const struct run_result *run)
 {
+	const bool guarded = figures_is_guarded(run);
+
 	fputs("parameters:", out);
 	if (!run->n_params)
 		fputs(" none stored", out);
 	for (size_t i = 0; i < run->n_params; i++) {
+		if (!guarded && guarded_param(run->params[i].name))
+			continue;
 		fputs("\n  ", out);
 		print_clean(out, run->params[i].name, "");
 		fputs(" = ", out);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli/group_checks.h"
+#include "cli/pooler_checks.h"
 #include "db/tmp_postgres.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
@@ -340,7 +341,7 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 		snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
 		return -1;
 	}
-	if (check_faults(cfg, db, err, errlen) < 0)
+	if (check_faults(cfg, db, err, errlen) < 0 || pooler_check_group(cfg, db, err, errlen) < 0)
 		return -1;
 	if (db->kind != BACKEND_POSTGRESQL && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
 		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's; on SQLite "
@@ -349,7 +350,7 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 	}
 	for (size_t p = 0; p < cfg->n_worker_points; p++)
 		most = cfg->workers[p] > most ? cfg->workers[p] : most;
-	if (!cfg->target && db->kind == BACKEND_POSTGRESQL &&
+	if (!cfg->target && db->kind == BACKEND_POSTGRESQL && cfg->pooler == POOLER_NONE &&
 	    most + (run_config_arrivals(cfg) ? cfg->producers : 0) + 2 > TMP_POSTGRES_MAX_CONNECTIONS) {
 		snprintf(err, errlen, "%d workers%s need more connections than the throwaway server's %d; "
 			 "give --db a server of your own", most, run_config_arrivals(cfg) ? " and producers" : "",

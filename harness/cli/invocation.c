@@ -208,11 +208,7 @@ static int expand_group(const struct build *b, const struct setting_list *list, 
 	return 0;
 }
 
-/*
- * Appends to targets what group cfg runs: its strategies, or in a guarded workload its
- * guards (with --guard all, every guard of the workload). At most MAX_STRATEGIES.
- */
-static void add_targets(const struct run_config *cfg, struct expect_target *targets, size_t *n)
+void invocation_add_targets(const struct run_config *cfg, struct expect_target *targets, size_t *n)
 {
 	const struct guarded_plan *plan = &cfg->guarded;
 	size_t added = 0;
@@ -244,7 +240,7 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 	if (!sec)
 		return 0;
 	for (size_t g = 0; g < inv->n_groups; g++)
-		add_targets(&inv->groups[g], targets, &n_targets);
+		invocation_add_targets(&inv->groups[g], targets, &n_targets);
 	inv->expects = calloc(sec->n_entries, sizeof(*inv->expects));
 	if (!inv->expects) {
 		snprintf(err, errlen, "out of memory");
@@ -299,17 +295,36 @@ static const struct setting *find_setting(const struct setting_list *list, const
 	return NULL;
 }
 
+/* A setting that means nothing without another one. */
+struct needed_setting {
+	const char *option;	/* the setting */
+	const char *needs;	/* the one it means nothing without */
+	const char *off;	/* a value of needs that is as good as none, or NULL */
+	const char *why;	/* the refusal, after "--OPTION needs --NEEDS: " */
+};
+
+static const struct needed_setting needed_settings[] = {
+	{ "arrival-s", "arrival-rate", NULL,
+	  "it says how long producers insert, and without an arrival rate there are none" },
+	{ "server-connections", "pooler", "none",
+	  "it sizes the pooler's pool of server connections, and without a pooler each worker has its own" },
+};
+
 /*
  * Refuses a setting that means nothing without another one, which would be ignored without
- * a word: --arrival-s without --arrival-rate. 0, or -1 with err located at it.
+ * a word: --arrival-s without --arrival-rate, --server-connections without --pooler. 0, or
+ * -1 with err located at it.
  */
 static int check_needed(const struct setting_list *list, char *err, size_t errlen)
 {
-	const struct setting *st = find_setting(list, "arrival-s");
+	for (size_t i = 0; i < sizeof(needed_settings) / sizeof(needed_settings[0]); i++) {
+		const struct needed_setting *n = &needed_settings[i];
+		const struct setting *st = find_setting(list, n->option);
+		const struct setting *needed = find_setting(list, n->needs);
 
-	if (st && !find_setting(list, "arrival-rate")) {
-		snprintf(err, errlen, "--arrival-s needs --arrival-rate: it says how long producers insert, and without "
-			 "an arrival rate there are none");
+		if (!st || (needed && !(n->off && strcmp(needed->value, n->off) == 0)))
+			continue;
+		snprintf(err, errlen, "--%s needs --%s: %s", n->option, n->needs, n->why);
 		locate_error(st, err, errlen);
 		return -1;
 	}

@@ -73,6 +73,12 @@ const struct backend_ops *invocation_backend(const struct run_invocation *inv, c
  */
 int invocation_check_on(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen);
 
+/*
+ * Appends to targets what group cfg runs: its strategies, or in a guarded workload its
+ * guards (with --guard all, every guard of the workload). At most MAX_STRATEGIES.
+ */
+void invocation_add_targets(const struct run_config *cfg, struct expect_target *targets, size_t *n);
+
 /* Frees what inv holds. */
 void invocation_free(struct run_invocation *inv);
 

@@ -27,6 +27,11 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = RUN_COMMANDS, \
 	.offset = offsetof(struct run_config, member)
 
+/* A row of `run` alone (not explore's) that lands in run_config's member. */
+#define RUN_ONLY_ROW(opt_name, opt_type, member) \
+	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
+	.offset = offsetof(struct run_config, member)
+
 /* A row of `run` parsed by its own functions. */
 #define RUN_CUSTOM(opt_name, parse_fn, format_fn) \
 	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_RUN, .commands = RUN_COMMANDS, \
@@ -182,6 +187,13 @@ const struct option_def command_options[] = {
 	  .help = "PostgreSQL: a worker sends a claim transaction's statements in libpq's pipeline mode where they "
 		  "do not wait on each other's answers (BEGIN with the first statement, the last with COMMIT): "
 		  "fewer round trips" },
+	{ RUN_ONLY_ROW("pooler", OPTION_WORD, pooler), .words = pooler_mode_names,
+	  .def = "none", .arg = "MODE",
+	  .help = "PostgreSQL: workers and producers connect through a throwaway pgbouncer in this pool mode, "
+		  "session or transaction (none: to the server itself); the harness's own connections do not "
+		  "(docs/pooler.md)" },
+	{ RUN_ONLY_ROW("server-connections", OPTION_INT, server_connections), .min = 1, .max = 1000, .def = "10", .arg = "N",
+	  .help = "--pooler: the server connections pgbouncer's pool keeps at most, however many workers there are" },
 	{ RUN_ROW("verify", OPTION_FLAG, verify),
 	  .help = "record every committed change to the run's own tables by trigger, derive the "
 		  "integrity figures from that record alone and compare them with the ledger's; a difference "
@@ -254,6 +266,10 @@ const struct option_def command_options[] = {
 	  .help = "lets the scenario file run its restart-command (a shell command, as you), name a PostgreSQL "
 		  "server (db) and carry SQL beyond one SELECT, INSERT, UPDATE or DELETE of the run's queue table; "
 		  "without it such a file is refused (exit 2); the command line only" },
+	{ .name = "section", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_RUN),
+	  .offset = offsetof(struct command_settings, sections), .arg = "LIST",
+	  .help = "run only these sections of the scenario file, comma-separated (every section is still read and "
+		  "checked); the [expect] lines that name what the others run are left out, and said so" },
 	{ .name = "results", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_EXPLORE) | COMMAND_BIT(COMMAND_HISTORY) |
 		      COMMAND_BIT(COMMAND_SHOW) | COMMAND_BIT(COMMAND_EXPORT) | COMMAND_BIT(COMMAND_COMPARE) |
@@ -296,6 +312,13 @@ const struct option_def command_options[] = {
 	{ .name = "out", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
 	  .offset = offsetof(struct command_settings, out), .arg = "DIR",
 	  .help = "the output directory (default results/report-inv-N, or results/report-run-ID for run ids)" },
+	{ .name = "force", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
+	  .offset = offsetof(struct command_settings, force),
+	  .help = "write into --out even when it holds files and claimbench did not make it (its files of a report's "
+		  "names are replaced, the others left alone)" },
+	{ .name = "section", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
+	  .offset = offsetof(struct command_settings, sections), .arg = "LIST",
+	  .help = "report only the runs of these scenario sections, comma-separated" },
 	{ .name = "last", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_REPORT),
 	  .offset = offsetof(struct command_settings, last),
 	  .help = "every run of the most recent invocation (the default)" },

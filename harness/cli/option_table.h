@@ -52,12 +52,14 @@ struct command_settings {
 	const char *results;		/* --results: the result store */
 	const char *scenario;		/* --scenario (run): the scenario file, or NULL */
 	bool trust_scenario;		/* --trust-scenario (run): the scenario file may run a shell command and any SQL */
+	const char *sections;		/* --section (run, report): the scenario sections to run or report, comma-separated, or NULL */
 	long limit;			/* --limit (history): runs to list, 0 for all */
 	int export_format;		/* --format (export): an enum export_format, -1 when not given */
 	int compare_format;		/* --format (compare): an enum compare_format */
 	struct compare_tolerance tol;	/* compare's tolerances */
 	struct compare_scope scope;	/* --strategy and --allow-diff (compare): the runs compared, the diffs allowed */
 	const char *out;		/* --out (report): the output directory, or NULL */
+	bool force;			/* --force (report): --out may be a non-empty folder claimbench did not make */
 	bool last;			/* --last (report, compare): the latest invocation */
 	const char *db;			/* --db (cleanup): the database to look in, or NULL */
 	bool dry_run;			/* --dry-run (cleanup): say what would be removed, remove nothing */

@@ -43,8 +43,10 @@ int describe_server(struct invocation_result *r, const struct backend_ops *db, c
 int check_defined_statements(const struct run_invocation *inv, struct run_plan *plan, char *err, size_t errlen);
 
 /*
- * Runs every group of inv with plan, appending each run to rs->report (room for
- * count_runs(inv) more) and storing it. EXIT_DONE, EXIT_INCOMPLETE or EXIT_ENVIRONMENT.
+ * Runs every group of inv with plan, each through its pooler when it asks for one
+ * (cli/group_pooler.h), appending each run to rs->report (room for count_runs(inv) more)
+ * and storing it. EXIT_DONE, EXIT_INCOMPLETE, EXIT_ENVIRONMENT, or EXIT_USAGE (--pooler
+ * where plan->pooler is NULL).
  */
 int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct run_session *rs);
 

@@ -32,9 +32,34 @@ static int fail(struct parse_state *ps, const char *message, const char *detail)
 	return -1;
 }
 
+/* Appends a section called name, its header at line. NULL when out of memory. */
+static struct scenario_section *add_section(struct scenario *s, const char *name, int line)
+{
+	struct scenario_section *sec;
+
+	if (s->n_sections == s->cap_sections) {
+		size_t cap = s->cap_sections ? 2 * s->cap_sections : 8;
+		struct scenario_section *grown = realloc(s->sections, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		s->sections = grown;
+		s->cap_sections = cap;
+	}
+	sec = &s->sections[s->n_sections];
+	memset(sec, 0, sizeof(*sec));
+	sec->name = strdup(name);
+	sec->line = line;
+	if (!sec->name)
+		return NULL;
+	s->n_sections++;
+	return sec;
+}
+
 /*
- * Notes the [section] called name, refusing one given before (it would merge into the
- * first without a word). 0, or -1 after fail().
+ * Notes the [section] called name and adds it to the scenario from its header on, keys or
+ * none (an empty section is a group of [global]'s keys alone), refusing one given before
+ * (it would merge into the first without a word). 0, or -1 after fail().
  */
 static int note_header(struct parse_state *ps, const char *name)
 {
@@ -58,31 +83,7 @@ static int note_header(struct parse_state *ps, const char *name)
 		return fail(ps, "out of memory", NULL);
 	ps->header_line = ps->line;
 	ps->has_key = false;
-	return 0;
-}
-
-/* Appends a section called name, its header at line. NULL when out of memory. */
-static struct scenario_section *add_section(struct scenario *s, const char *name, int line)
-{
-	struct scenario_section *sec;
-
-	if (s->n_sections == s->cap_sections) {
-		size_t cap = s->cap_sections ? 2 * s->cap_sections : 8;
-		struct scenario_section *grown = realloc(s->sections, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		s->sections = grown;
-		s->cap_sections = cap;
-	}
-	sec = &s->sections[s->n_sections];
-	memset(sec, 0, sizeof(*sec));
-	sec->name = strdup(name);
-	sec->line = line;
-	if (!sec->name)
-		return NULL;
-	s->n_sections++;
-	return sec;
+	return add_section(ps->s, name, ps->line) ? 0 : fail(ps, "out of memory", NULL);
 }
 
 /* Appends key = value at line to sec. 0 or -1 when out of memory. */

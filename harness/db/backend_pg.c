@@ -23,6 +23,9 @@ struct db_conn {
 	PGcancel *canceller;			/* what cancels its running statement from another thread */
 	int lock_timeout_ms;			/* the configured lock_timeout, 0: none */
 	char stmt_name[DB_MAX_STATEMENTS][8];	/* name of the statement prepared in each slot */
+	bool unnamed;				/* db_options.unnamed_statements: no named statement stays on the
+						 * server; each execution sends its slot's text */
+	char *stmt_sql[DB_MAX_STATEMENTS];	/* under unnamed, each slot's text (owned); NULL: a named statement */
 	enum error_kind last_kind;		/* kind of the last error */
 	char last_error[512];			/* first line of the last error message */
 };
@@ -97,6 +100,8 @@ static void pg_disconnect(struct db_conn *conn)
 		return;
 	PQfreeCancel(conn->canceller);
 	PQfinish(conn->pg);
+	for (int i = 0; i < DB_MAX_STATEMENTS; i++)
+		free(conn->stmt_sql[i]);
 	free(conn);
 }
 
@@ -153,6 +158,7 @@ static int pg_connect(const char *target, const struct db_options *opts, struct 
 	}
 	PQsetNoticeProcessor(conn->pg, ignore_notice, NULL);
 	conn->lock_timeout_ms = opts->lock_timeout_ms;
+	conn->unnamed = opts->unnamed_statements;
 	conn->canceller = PQgetCancel(conn->pg);
 	if (!conn->canceller) {
 		set_error(conn, ERR_OTHER, "out of memory");
@@ -170,7 +176,11 @@ fail:
 	return -1;
 }
 
-static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int nparams)
+/*
+ * Prepares sql in slot as the statement named "cb<slot>", or, with unnamed, as the unnamed
+ * statement, which checks it and is gone at the next one. 0, or -1 with the error on conn.
+ */
+static int prepare_as(struct db_conn *conn, int slot, const char *sql, int nparams, bool unnamed)
 {
 	PGresult *res;
 	bool ok;
@@ -179,11 +189,22 @@ static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int npara
 		set_error(conn, ERR_OTHER, "statement slot out of range");
 		return -1;
 	}
+	free(conn->stmt_sql[slot]);
+	conn->stmt_sql[slot] = NULL;
 	snprintf(conn->stmt_name[slot], sizeof(conn->stmt_name[slot]), "cb%d", slot);
-	res = PQprepare(conn->pg, conn->stmt_name[slot], sql, nparams, NULL);
+	res = PQprepare(conn->pg, unnamed ? "" : conn->stmt_name[slot], sql, nparams, NULL);
 	ok = result_ok(conn, res);
 	PQclear(res);
+	if (ok && unnamed && !(conn->stmt_sql[slot] = strdup(sql))) {
+		set_error(conn, ERR_OTHER, "out of memory");
+		ok = false;
+	}
 	return ok ? 0 : -1;
+}
+
+static int pg_prepare(struct db_conn *conn, int slot, const char *sql, int nparams)
+{
+	return prepare_as(conn, slot, sql, nparams, conn->unnamed);
 }
 
 /* Whether a result column of type oid holds integers: smallint, integer, bigint (pg_type.h's INT2OID, INT4OID, INT8OID). */
@@ -232,7 +253,7 @@ static int pg_prepare_checked(struct db_conn *conn, int slot, const char *sql, i
 	char err[sizeof(conn->last_error)];
 	int rc;
 
-	if (pg_prepare(conn, slot, sql, nparams) < 0 || describe_result(conn, conn->stmt_name[slot], shape) < 0)
+	if (prepare_as(conn, slot, sql, nparams, false) < 0 || describe_result(conn, conn->stmt_name[slot], shape) < 0)
 		return -1;
 	if (!own_table)
 		return 0;
@@ -273,7 +294,10 @@ static int pg_exec_rows(struct db_conn *conn, int slot, int nparams, const char 
 
 	if (!slot_prepared(conn, slot))
 		return -1;
-	res = PQexecPrepared(conn->pg, conn->stmt_name[slot], nparams, params, NULL, NULL, 0);
+	if (conn->stmt_sql[slot])
+		res = PQexecParams(conn->pg, conn->stmt_sql[slot], nparams, NULL, params, NULL, NULL, 0);
+	else
+		res = PQexecPrepared(conn->pg, conn->stmt_name[slot], nparams, params, NULL, NULL, 0);
 	if (!result_ok(conn, res))
 		goto out;
 	rows = copy_rows(res, out, ncols, maxrows);
@@ -336,10 +360,14 @@ static int pg_exec_pipeline(struct db_conn *conn, const struct db_step *steps, i
 			return -1;
 	if (!PQenterPipelineMode(conn->pg))
 		goto send_failed;
-	for (int i = 0; i < n; i++)
-		if (!PQsendQueryPrepared(conn->pg, conn->stmt_name[steps[i].slot], steps[i].nparams, steps[i].params,
-					 NULL, NULL, 0))
+	for (int i = 0; i < n; i++) {
+		const char *sql = conn->stmt_sql[steps[i].slot];
+
+		if (sql ? !PQsendQueryParams(conn->pg, sql, steps[i].nparams, NULL, steps[i].params, NULL, NULL, 0) :
+			  !PQsendQueryPrepared(conn->pg, conn->stmt_name[steps[i].slot], steps[i].nparams,
+					       steps[i].params, NULL, NULL, 0))
 			goto send_failed;
+	}
 	if (!PQpipelineSync(conn->pg))
 		goto send_failed;
 	rows = read_pipeline(conn, n, result, out, ncols, maxrows);

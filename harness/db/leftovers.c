@@ -17,16 +17,12 @@
 #define SERVER_GONE_WAIT_NS (10 * 1000000000LL)
 #define SERVER_POLL_NS 20000000
 
-/* The pid of the server running in data_dir, from the first line of its postmaster.pid; -1 when none. */
-static long server_pid(const char *data_dir)
+/* The pid on the first line of pid_file (a postmaster.pid, a pgbouncer.pid); -1 when none. */
+static long pid_of_file(const char *pid_file)
 {
-	char path[PATH_MAX];
 	long pid = -1;
-	FILE *f;
+	FILE *f = fopen(pid_file, "r");
 
-	if (snprintf(path, sizeof(path), "%s/postmaster.pid", data_dir) >= (int)sizeof(path))
-		return -1;
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	if (fscanf(f, "%ld", &pid) != 1 || pid <= 1)
@@ -35,14 +31,24 @@ static long server_pid(const char *data_dir)
 	return pid;
 }
 
+/* The pid of the server running in data_dir, from the first line of its postmaster.pid; -1 when none. */
+static long server_pid(const char *data_dir)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/postmaster.pid", data_dir) >= (int)sizeof(path))
+		return -1;
+	return pid_of_file(path);
+}
+
 /*
- * Whether process pid works in data_dir, as the postmaster of that cluster does (it makes
- * its data directory its working directory): 1 it does, 0 it does not (or is gone), -1
- * nobody can tell (no /proc, a process hidden from this user). A postmaster.pid left by a
- * server that died without removing it names a pid the system may since have given to any
+ * Whether process pid works in dir, as the postmaster of a cluster does in its data
+ * directory and a throwaway pgbouncer in its own: 1 it does, 0 it does not (or is gone), -1
+ * nobody can tell (no /proc, a process hidden from this user). A pid file left by a process
+ * that died without removing it names a pid the system may since have given to any
  * process: another cluster's server, anything of the user's.
  */
-static int works_in(long pid, const char *data_dir)
+static int works_in(long pid, const char *dir)
 {
 	char link[64], cwd[PATH_MAX], want[PATH_MAX];
 	ssize_t n;
@@ -51,29 +57,37 @@ static int works_in(long pid, const char *data_dir)
 	n = readlink(link, cwd, sizeof(cwd) - 1);
 	if (n < 0)
 		return kill((pid_t)pid, 0) != 0 && errno == ESRCH ? 0 : -1;
-	if (!realpath(data_dir, want))
+	if (!realpath(dir, want))
 		return -1;
 	cwd[n] = '\0';
 	return strcmp(cwd, want) == 0;
 }
 
+/* What stop_process is told: whose pid file, which directory the process works in, which signal ends it. */
+struct stop_order {
+	const char *pid_file;	/* the file naming the process */
+	const char *work_dir;	/* the directory the process works in, which proves it is the one */
+	int sig;		/* the signal that ends it at once */
+};
+
 /*
- * In a child that has become the server's user: SIGQUIT to the server of data_dir (arg),
- * if the pid its postmaster.pid names is still that server, then wait for it to go. 0 when
- * none runs there any more, 1 when one may still (it would not go, or nobody can tell).
+ * In a child that has become the process's user: sig to the process the order's pid file
+ * names, if it still works in the order's directory, then waits for it to go. 0 when none
+ * runs there any more, 1 when one may still (it would not go, or nobody can tell).
  */
-static int stop_server(void *arg)
+static int stop_process(void *arg)
 {
-	long pid = server_pid(arg);
+	const struct stop_order *o = arg;
+	long pid = pid_of_file(o->pid_file);
 	int64_t until = clock_now_ns() + SERVER_GONE_WAIT_NS;
 	int ours;
 
 	if (pid < 0)
 		return 0;
-	ours = works_in(pid, arg);
+	ours = works_in(pid, o->work_dir);
 	if (ours <= 0)
 		return ours < 0;
-	if (kill((pid_t)pid, SIGQUIT) != 0)
+	if (kill((pid_t)pid, o->sig) != 0)
 		return 0;
 	while (kill((pid_t)pid, 0) == 0) {
 		if (clock_now_ns() >= until)
@@ -83,9 +97,20 @@ static int stop_server(void *arg)
 	return 0;
 }
 
+int leftovers_stop_process(const char *pid_file, const char *work_dir, int sig, const struct run_as *as)
+{
+	struct stop_order order = { .pid_file = pid_file, .work_dir = work_dir, .sig = sig };
+
+	return run_as_call(as, stop_process, &order) == 0 ? 0 : -1;
+}
+
 int leftovers_stop_server(const char *data_dir, const struct run_as *as)
 {
-	return run_as_call(as, stop_server, (void *)data_dir) == 0 ? 0 : -1;
+	char pid_file[PATH_MAX];
+
+	if (snprintf(pid_file, sizeof(pid_file), "%s/postmaster.pid", data_dir) >= (int)sizeof(pid_file))
+		return -1;
+	return leftovers_stop_process(pid_file, data_dir, SIGQUIT, as);
 }
 
 /* nftw callback: removes one entry, directories after their contents; carries on past failures. */

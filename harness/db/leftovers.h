@@ -26,6 +26,14 @@ int leftovers_mark(const char *dir, char *err, size_t errlen);
 int leftovers_stop_server(const char *data_dir, const struct run_as *as);
 
 /*
+ * Ends, with signal sig, the process whose pid the first line of pid_file names, if that
+ * process works in work_dir (its current directory: a pid file's stale pid, now another
+ * process's, is left alone), acting as as; waits up to 10 s for it to go. 0 when no such
+ * process runs any more, -1 when one still does or may (its process cannot be seen).
+ */
+int leftovers_stop_process(const char *pid_file, const char *work_dir, int sig, const struct run_as *as);
+
+/*
  * Whether a PostgreSQL server runs in data_dir: 1 yes, 0 no (no postmaster.pid, or the pid
  * it names is gone or works elsewhere), -1 nobody can tell (its process cannot be seen).
  */

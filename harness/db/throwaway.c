@@ -82,6 +82,7 @@ bool throwaway_server_gone(void *throwaway)
 
 void throwaway_close(struct throwaway *t)
 {
+	pooler_close(&t->pooler);
 	if (t->own_server)
 		tmp_postgres_stop(&t->pg);
 	t->own_server = false;

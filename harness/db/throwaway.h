@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "db/backend.h"
+#include "db/pooler.h"
 #include "db/tmp_postgres.h"
 #include "db/watchdog.h"
 
@@ -24,6 +25,7 @@ struct throwaway {
 	char sqlite_dir[PATH_MAX];	/* the SQLite file's directory, when own_file */
 	char sqlite_path[PATH_MAX + 16];/* the SQLite file */
 	bool own_file;			/* sqlite_dir exists and is ours to remove */
+	struct pooler pooler;		/* --pooler's pgbouncer and its directory, when pooler.have_dir */
 };
 
 /* Starts t's watchdog. Call it while the process has one thread. 0, or -1 with err. */
@@ -50,7 +52,7 @@ int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const 
  */
 bool throwaway_server_gone(void *throwaway);
 
-/* Removes the throwaway database, if one was made, and releases the watchdog. */
+/* Removes the pooler and the throwaway database, those that were made, and releases the watchdog. */
 void throwaway_close(struct throwaway *t);
 
 #endif

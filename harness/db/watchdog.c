@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "db/leftovers.h"
+#include "db/pooler.h"
 #include "db/watchdog.h"
 
 /* Paths one watchdog guards at most. */
@@ -19,6 +20,7 @@
 struct order {
 	char kind;		/* 'g': guard path; 'r': released, remove nothing */
 	bool server;		/* a server runs in path/data: stop it first */
+	bool pooler;		/* a pgbouncer runs in path (db/pooler.h): stop it first */
 	bool drop;		/* act as uid and gid */
 	uid_t uid;		/* the user to act as */
 	gid_t gid;		/* that user's group */
@@ -35,6 +37,8 @@ static void clean_up(const struct order *orders, size_t n)
 		snprintf(data, sizeof(data), "%s/data", orders[i].path);
 		if (orders[i].server)
 			leftovers_stop_server(data, &as);
+		if (orders[i].pooler)
+			pooler_stop_leftover(orders[i].path, &as);
 		leftovers_remove(orders[i].path, &as);
 	}
 }
@@ -123,6 +127,16 @@ static int tell(struct watchdog *wd, const struct order *order)
 int watchdog_guard(struct watchdog *wd, const char *path, bool server, const struct run_as *as)
 {
 	struct order order = { .kind = 'g', .server = server, .drop = as->drop, .uid = as->uid, .gid = as->gid };
+
+	if (strlen(path) >= sizeof(order.path))
+		return -1;
+	strcpy(order.path, path);
+	return tell(wd, &order);
+}
+
+int watchdog_guard_pooler(struct watchdog *wd, const char *path, const struct run_as *as)
+{
+	struct order order = { .kind = 'g', .pooler = true, .drop = as->drop, .uid = as->uid, .gid = as->gid };
 
 	if (strlen(path) >= sizeof(order.path))
 		return -1;

@@ -32,6 +32,12 @@ int watchdog_start(struct watchdog *wd, char *err, size_t errlen);
  */
 int watchdog_guard(struct watchdog *wd, const char *path, bool server, const struct run_as *as);
 
+/*
+ * Tells the watchdog to remove path, a throwaway pgbouncer's directory (db/pooler.h), acting
+ * as as, after stopping the pgbouncer running there. 0, or -1 as watchdog_guard.
+ */
+int watchdog_guard_pooler(struct watchdog *wd, const char *path, const struct run_as *as);
+
 /* Tells the watchdog that everything it guards has been removed, and waits for it to exit. */
 void watchdog_release(struct watchdog *wd);
 

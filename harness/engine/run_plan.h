@@ -30,11 +30,17 @@ struct server_restart {
 	void *ctx;					/* what fn is given */
 };
 
+struct pooler;
+
 /* What a run needs that stays the same across the runs of an invocation. */
 struct run_plan {
 	const struct run_config *cfg;		/* the invocation's settings */
 	const struct backend_ops *db;		/* the backend driver */
 	const char *target;			/* where to connect (conninfo or path) */
+	struct pooler *pooler;			/* --pooler's pgbouncer, its directory made (db/pooler.h); NULL: none */
+	const char *client_target;		/* where workers and producers connect: the pooler's conninfo while a
+						 * group runs through it; NULL: target. The harness's own
+						 * connections (admin, sampler, pressure) always use target */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	struct server_restart restart;		/* how the server restarts for --restart-at */
 	bool trust_scenario;			/* --trust-scenario: the scenario's SQL may do what the user may */

@@ -16,6 +16,9 @@ const char *const work_dist_names[] = {
 const char *const output_format_names[] = {
 	[FORMAT_TABLE] = "table", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL,
 };
+const char *const pooler_mode_names[] = {
+	[POOLER_NONE] = "none", [POOLER_SESSION] = "session", [POOLER_TRANSACTION] = "transaction", NULL,
+};
 const char *const workload_names[] = {
 	[WORKLOAD_QUEUE] = "queue", [WORKLOAD_REFRESH] = "refresh", [WORKLOAD_EXCLUSIVE_USE] = "exclusive-use",
 	[WORKLOAD_RESOURCE] = "resource", NULL,

@@ -76,6 +76,8 @@ struct db_options {
 	int lock_timeout_ms;		/* PostgreSQL: lock_timeout of every connection, 0: none */
 	int statement_timeout_ms;	/* PostgreSQL: statement_timeout of every connection, 0: none */
 	bool pipeline;			/* PostgreSQL: a worker sends a transaction's statements in pipelines */
+	bool unnamed_statements;	/* PostgreSQL: no named prepared statement; each execution sends its
+					 * statement's text (a pooler in transaction mode, db/pooler.h) */
 };
 
 /* One strategy to run and the claim mode to run it in. */
@@ -120,10 +122,19 @@ struct guarded_plan {
 	double abandon_share;				/* resource: the share of grants whose holder leaves its ticket behind */
 };
 
+/* How workers and producers reach the server (--pooler; db/pooler.h). */
+enum pooler_mode {
+	POOLER_NONE,		/* each connects to the server itself */
+	POOLER_SESSION,		/* through pgbouncer, one server connection per client session */
+	POOLER_TRANSACTION,	/* through pgbouncer, one server connection per transaction */
+};
+
 struct run_config {
 	const struct backend_ops *backend;		/* the driver --db names; NULL: invocation_backend chooses */
 	const char *target;				/* --db: conninfo or file path; NULL for a throwaway database */
 	struct db_options db_opts;			/* how connections are set up */
+	int pooler;					/* --pooler: an enum pooler_mode */
+	int server_connections;				/* --server-connections: the pooler's server connections */
 	bool all_strategies;				/* --strategy all (the default): those the backend can run */
 	const char *scenario;				/* scenario name shown in output */
 	char group[64];					/* the scenario section this run group comes from, or "" */
@@ -185,6 +196,7 @@ extern const char *const claim_mode_names[];
 extern const char *const work_dist_names[];
 extern const char *const output_format_names[];
 extern const char *const workload_names[];
+extern const char *const pooler_mode_names[];
 
 /* SQLite's journal modes and synchronous levels as the options name them (db_options indexes), NULL-terminated. */
 extern const char *const sqlite_journal_modes[];

@@ -64,6 +64,21 @@ struct result_contract {
 	const char *returns;	/* what they are, for that refusal ("the job's id first ...") */
 };
 
+/*
+ * What a strategy's claims rely on a database session to keep from one transaction to the
+ * next (strategy_ops.session_needs). A pooler in transaction mode (--pooler transaction)
+ * gives a client a server connection for one transaction only: docs/pooler.md says what
+ * claimbench does with each need there.
+ */
+#define SESSION_NEEDS_PREPARED (1u << 0)	/* named prepared statements (the harness prepares each statement
+						 * once per connection): run adapted, sent unnamed */
+#define SESSION_NEEDS_ADVISORY (1u << 1)	/* a session-level advisory lock held across transactions:
+						 * run as written, the duplicates counted */
+#define SESSION_NEEDS_LISTEN (1u << 2)		/* LISTEN, whose notifications reach the listening session:
+						 * run as written, wake-ups lost to the fallback poll */
+#define SESSION_NEEDS_STATE (1u << 3)		/* other state a later transaction reads (a SET, a temporary
+						 * table, a WITH HOLD cursor): refused */
+
 struct strategy_ops {
 	const char *name;				/* as typed on the command line */
 	int order;					/* its place in `list` and `all`: lower first, ties by name */
@@ -77,6 +92,7 @@ struct strategy_ops {
 	unsigned needs_caps[BACKEND_COUNT];
 	unsigned modes;					/* MODE_BIT()s it supports */
 	enum claim_mode default_mode;			/* mode used when none is asked for */
+	unsigned session_needs;				/* SESSION_NEEDS_* bits: what its claims need a session to keep */
 	bool claim_in_session;				/* its claim is a lock of the holder's session in every mode
 							 * (advisory): a crash gives the job back, as hold mode's does */
 	/*

@@ -33,10 +33,10 @@ int pressure_open(struct pressure *p, struct run_shared *s, char *err, size_t er
 	atomic_init(&p->quit, false);
 	atomic_init(&p->saw_stop, false);
 	if (plan->snapshot_s > 0 &&
-	    session_open(s->db, s->target, &s->cfg->db_opts, &p->saw_stop, &p->holder, err, errlen) < 0)
+	    session_open(s->db, s->server_target, &s->cfg->db_opts, &p->saw_stop, &p->holder, err, errlen) < 0)
 		return -1;
 	if (p->n_vacuums &&
-	    session_open(s->db, s->target, &s->cfg->db_opts, &p->saw_stop, &p->vacuumer, err, errlen) < 0)
+	    session_open(s->db, s->server_target, &s->cfg->db_opts, &p->saw_stop, &p->vacuumer, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -390,7 +390,8 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.pass = 1,
 		.backlog = cfg->jobs,
 		.arrivals = arrivals,
-		.target = plan->target,
+		.target = plan->client_target ? plan->client_target : plan->target,
+		.server_target = plan->target,
 	};
 	struct run_threads t = {
 		.w = calloc((size_t)workers, sizeof(*t.w)),
@@ -468,6 +469,7 @@ int run_check_statements(const struct run_plan *plan, const struct strategy_choi
 		.strategy = choice->ops,
 		.mode = choice->mode,
 		.target = plan->target,
+		.server_target = plan->target,
 	};
 	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts,
 			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };

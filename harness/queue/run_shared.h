@@ -59,6 +59,7 @@ struct run_shared {
 	struct run_gate gate;			/* the start gate, the run's instants and its stop */
 	int pass;				/* 1, or 2 when --rerun-errors drains the cleared errors again; set before threads start */
 	const char *target;			/* where workers and producers connect, again after a lost connection */
+	const char *server_target;		/* where the MVCC pressure's sessions connect: the server itself */
 	atomic_long executions_started;		/* executions begun in the run, counted for --KIND-exec */
 	atomic_uint *job_executions;		/* per job (id-1): its executions so far, for the per-execution draws */
 	atomic_int next_identity;		/* the identity the next crashed worker's replacement takes */

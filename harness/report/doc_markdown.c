@@ -1,17 +1,22 @@
 /* The Markdown spelling of a report's blocks (doc_markup.h): every block after the title starts with a blank line. */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/doc_markup.h"
 
 /*
- * Prints s with control characters as '?'. In a table cell, which holds what a store or a
- * user named (strategies, hosts, settings), '|' (which ends a cell) is escaped, '<', '>'
- * and '&' become entities, so that no name is taken as HTML, and a line break (in a
- * strategy's SQL) is a space.
+ * Prints at most max bytes of s (nothing when NULL) with control characters as '?'. In a
+ * table cell, which holds what a store or a user named (strategies, hosts, settings), '|'
+ * (which ends a cell) is escaped, '<', '>' and '&' become entities, so that no name is
+ * taken as HTML, and a line break (in a strategy's SQL) is a space.
  */
-static void md_text(FILE *out, const char *s, bool cell)
+static void md_textn(FILE *out, const char *s, size_t max, bool cell)
 {
-	for (; s && *s; s++) {
+	if (!s)
+		return;
+	for (const char *end = s + strnlen(s, max); s < end; s++) {
 		if (cell && *s == '|')
 			fputs("\\|", out);
 		else if (cell && *s == '<')
@@ -25,6 +30,27 @@ static void md_text(FILE *out, const char *s, bool cell)
 		else
 			putc((unsigned char)*s < 0x20 ? '?' : *s, out);
 	}
+}
+
+void doc_slug(const char *text, char *slug)
+{
+	size_t n = 0;
+
+	for (; *text && n + 1 < DOC_SLUG; text++) {
+		unsigned char c = (unsigned char)*text;
+
+		if (isalnum(c) || c == '-' || c == '_')
+			slug[n++] = (char)tolower(c);
+		else if (c == ' ')
+			slug[n++] = '-';
+	}
+	slug[n] = '\0';
+}
+
+/* md_textn of the whole of s. */
+static void md_text(FILE *out, const char *s, bool cell)
+{
+	md_textn(out, s, SIZE_MAX, cell);
 }
 
 /* The title as a level-1 heading. */
@@ -43,6 +69,20 @@ static void md_heading(FILE *out, int level, const char *text)
 	putc('\n', out);
 }
 
+/* The contents: a numbered list of links to the level-2 headings. */
+static void md_toc(FILE *out, const char *const *titles, size_t n)
+{
+	char slug[DOC_SLUG];
+
+	fputs("\n**Contents**\n\n", out);
+	for (size_t i = 0; i < n; i++) {
+		doc_slug(titles[i], slug);
+		fprintf(out, "%zu. [", i + 1);
+		md_text(out, titles[i], false);
+		fprintf(out, "](#%s)\n", slug);
+	}
+}
+
 /* A paragraph; backquoted code stays as it is, which is Markdown already. */
 static void md_paragraph(FILE *out, const char *text)
 {
@@ -51,10 +91,11 @@ static void md_paragraph(FILE *out, const char *text)
 	putc('\n', out);
 }
 
-/* The figures table: a row per run, its id first. */
-static void md_figures(FILE *out, const struct chart_set *set, const struct figures *f)
+/* The figures table of the rows asked (all when rows is NULL): a row per run, its id first. */
+static void md_figures(FILE *out, const struct chart_set *set, const struct figures *f, const size_t *rows,
+		       size_t n_rows)
 {
-	size_t r, c;
+	size_t i, r, c;
 
 	fputs("\n| run |", out);
 	for (c = 0; c < f->n_columns; c++) {
@@ -68,7 +109,8 @@ static void md_figures(FILE *out, const struct chart_set *set, const struct figu
 	for (c = 0; c < f->n_columns; c++)
 		fputs(f->columns[c].text ? "---|" : "---:|", out);
 	putc('\n', out);
-	for (r = 0; r < f->n_rows; r++) {
+	for (i = 0; i < (rows ? n_rows : f->n_rows); i++) {
+		r = rows ? rows[i] : i;
 		fprintf(out, "| %lld%s |", set->runs[r].run.run_id, set->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			putc(' ', out);
@@ -77,6 +119,104 @@ static void md_figures(FILE *out, const struct chart_set *set, const struct figu
 		}
 		putc('\n', out);
 	}
+}
+
+/*
+ * Prints the len bytes at s as a code span in a table cell: fenced by more backquotes than
+ * it holds in a row, '|' escaped (as a table cell needs even in code), control characters '?'.
+ */
+static void md_code_span(FILE *out, const char *s, size_t len)
+{
+	size_t run = 0, longest = 0, i;
+
+	for (i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	for (i = 0; i <= longest; i++)
+		putc('`', out);
+	if (longest)
+		putc(' ', out);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '|')
+			fputs("\\|", out);
+		else
+			putc((unsigned char)s[i] < 0x20 ? '?' : s[i], out);
+	}
+	if (longest)
+		putc(' ', out);
+	for (i = 0; i <= longest; i++)
+		putc('`', out);
+}
+
+/*
+ * One cell of a grid's code column: "—" for NULL, else each line joined by <br>, as a code
+ * span, or as escaped text when it holds '<', '>' or '&' (which a code span would show as
+ * written, entities and all, and which as such no renderer may take for HTML).
+ */
+static void md_value(FILE *out, const char *v)
+{
+	size_t len;
+
+	if (!v) {
+		fputs("\u2014", out);
+		return;
+	}
+	for (;;) {
+		len = strcspn(v, "\n");
+		if (strcspn(v, "<>&") < len)
+			md_textn(out, v, len, true);
+		else
+			md_code_span(out, v, len);
+		if (!v[len])
+			return;
+		fputs("<br>", out);
+		v += len + 1;
+	}
+}
+
+/* A table: a header row, then a row per n_cols cells. */
+static void md_grid(FILE *out, const struct grid_column *cols, size_t n_cols, const char *const *cells,
+		    size_t n_rows)
+{
+	size_t r, c;
+
+	fputs("\n|", out);
+	for (c = 0; c < n_cols; c++) {
+		putc(' ', out);
+		md_text(out, cols[c].header, true);
+		fputs(" |", out);
+	}
+	fputs("\n|", out);
+	for (c = 0; c < n_cols; c++)
+		fputs(cols[c].number ? "---:|" : "---|", out);
+	putc('\n', out);
+	for (r = 0; r < n_rows; r++) {
+		putc('|', out);
+		for (c = 0; c < n_cols; c++) {
+			putc(' ', out);
+			if (cols[c].code)
+				md_value(out, cells[r * n_cols + c]);
+			else
+				md_text(out, cells[r * n_cols + c], true);
+			fputs(" |", out);
+		}
+		putc('\n', out);
+	}
+}
+
+/* An HTML <details> (git hosts render it), its summary escaped as HTML. */
+static void md_fold_begin(FILE *out, const char *summary)
+{
+	fputs("\n<details><summary>", out);
+	md_text(out, summary, true);
+	fputs("</summary>\n", out);
+}
+
+/* </details>, on a line of its own after a blank one. */
+static void md_fold_end(FILE *out)
+{
+	fputs("\n</details>\n", out);
 }
 
 /* The chart's PNG inline, with links to its SVG and data. Always 0. */
@@ -145,8 +285,12 @@ const struct doc_markup doc_markdown = {
 	.file = "report.md",
 	.begin = md_begin,
 	.heading = md_heading,
+	.toc = md_toc,
 	.paragraph = md_paragraph,
 	.figures = md_figures,
+	.grid = md_grid,
+	.fold_begin = md_fold_begin,
+	.fold_end = md_fold_end,
 	.chart = md_chart,
 	.list = md_list,
 	.pairs = md_pairs,

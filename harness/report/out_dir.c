@@ -8,35 +8,15 @@
 
 #include "report/out_dir.h"
 
-/* Whether name ends in suffix. */
-static bool ends_with(const char *name, const char *suffix)
-{
-	size_t n = strlen(name), k = strlen(suffix);
-
-	return n > k && strcmp(name + n - k, suffix) == 0;
-}
-
-/* Whether the entry name of the folder dfd is a regular file named as a report's files are. */
-static bool is_report_file(int dfd, const char *name)
-{
-	struct stat st;
-
-	if (strcmp(name, "report.md") != 0 && strcmp(name, "report.html") != 0 && strcmp(name, "gnuplot.log") != 0 &&
-	    !ends_with(name, ".tsv") && !ends_with(name, ".png") && !ends_with(name, ".svg"))
-		return false;
-	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
-}
-
 /*
- * Whether the folder dfd holds nothing but a report's files (none at all, or those of a
- * report of a claimbench that did not yet mark its folders): 1 yes, 0 no, -1 with errno
- * when it cannot be read. dfd itself is left as it was (read through a descriptor of its own).
+ * Whether the folder dfd holds nothing: 1 yes, 0 no, -1 with errno when it cannot be read.
+ * dfd itself is left as it was (read through a descriptor of its own).
  */
-static int holds_only_report(int dfd)
+static int is_empty(int dfd)
 {
 	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *e;
-	int only = 1;
+	int empty = 1;
 	DIR *d;
 
 	if (fd < 0)
@@ -46,11 +26,11 @@ static int holds_only_report(int dfd)
 		close(fd);
 		return -1;
 	}
-	while (only && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !is_report_file(dfd, e->d_name))
-			only = 0;
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = 0;
 	closedir(d);
-	return only;
+	return empty;
 }
 
 /* Whether the folder dfd holds the mark as a regular file. */
@@ -158,10 +138,10 @@ static int open_folder(int pfd, const char *base, struct out_dir *d, bool *made,
 	return 0;
 }
 
-int out_dir_claim(const char *path, struct out_dir *d, char *err, size_t errlen)
+int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, size_t errlen)
 {
 	const char *base;
-	int pfd, rc, only;
+	int pfd, rc, empty;
 	bool made;
 
 	d->fd = -1;
@@ -175,15 +155,16 @@ int out_dir_claim(const char *path, struct out_dir *d, char *err, size_t errlen)
 		goto fail;
 	if (!made && is_marked(d->fd))
 		return 0;
-	only = made ? 1 : holds_only_report(d->fd);
-	if (only < 0) {
+	empty = made || force ? 1 : is_empty(d->fd);
+	if (empty < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		rc = -1;
 		goto fail;
 	}
-	if (!only) {
-		snprintf(err, errlen, "%s holds what no claimbench report wrote there (no %s; a link, a folder or a "
-			 "file of another name): give --out a new or empty folder", path, OUT_DIR_MARK);
+	if (!empty) {
+		snprintf(err, errlen, "%s holds files and claimbench did not make it (it has no %s): give --out a new "
+			 "or empty folder, or add --force to write the report into it (its files of a report's names "
+			 "replaced, the others left alone)", path, OUT_DIR_MARK);
 		rc = 1;
 		goto fail;
 	}

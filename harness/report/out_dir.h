@@ -11,6 +11,7 @@
 #ifndef CLAIMBENCH_OUT_DIR_H
 #define CLAIMBENCH_OUT_DIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,15 +27,15 @@ struct out_dir {
 /*
  * Makes path (its parent must exist) the report's folder and opens it into *d (d->path is
  * path, which must outlive d): creates it, with mode 0755 at most, or takes an existing one
- * that holds the mark (a regular file: claimbench made it), or holds nothing but regular
- * files named as a report's (an earlier claimbench's report, made before the mark) or
- * nothing at all, and marks it. Refuses a symbolic link, a folder of another user's or one
- * that group or others may write into, any other folder, and a folder whose parent is not
- * the user's or root's or that group or others may write into unless it is sticky (as
- * /tmp is: no one else may then rename or remove what the user has in it). 0 (d open:
- * out_dir_close it); 1 with err when refused; -1 with err on a system error.
+ * that holds the mark (a regular file: claimbench made it), or one that holds nothing, or
+ * with force any other, and marks it. Refuses a symbolic link, a folder of another user's
+ * or one that group or others may write into, a non-empty folder without the mark unless
+ * force, and a folder whose parent is not the user's or root's or that group or others may
+ * write into unless it is sticky (as /tmp is: no one else may then rename or remove what
+ * the user has in it). 0 (d open: out_dir_close it); 1 with err when refused; -1 with err
+ * on a system error.
  */
-int out_dir_claim(const char *path, struct out_dir *d, char *err, size_t errlen);
+int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, size_t errlen);
 
 /* Closes d's folder. */
 void out_dir_close(struct out_dir *d);

@@ -10,9 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/doc_faults.h"
 #include "report/doc_markup.h"
 #include "report/report_doc.h"
-#include "report/report_settings.h"
+#include "report/doc_settings.h"
 #include "report/out_dir.h"
 #include "generated/version.h"
 #include "output/diagnosis.h"
@@ -132,8 +133,13 @@ static const char *const pooling_notes[] = {
 /* Room for one line of the glossary. */
 #define ROW_TEXT 640
 
-/* Room for the settings every run shares, "name=value, ...": more are left out. */
-#define SHARED_TEXT 6144
+/* The level-2 headings, which the contents link to. */
+#define DOC_FIGURES "Figures"
+#define DOC_FAULTS "Faults and recovery"
+#define DOC_CHARTS "Charts"
+#define DOC_SETTINGS "Settings"
+#define DOC_SERVER "The server, sampled"
+#define DOC_ENVIRONMENT "Environment"
 
 /* Reads the machine's name, processors and memory. */
 static void machine_read(struct machine *m)
@@ -264,14 +270,14 @@ static size_t env_rows(const struct store_run *s, struct env_row *rows, char *se
 	return n;
 }
 
-/* The environment of each invocation, then the machine the report was made on. */
+/* The environment of each invocation (its scenario text folded), then the machine the report was made on. */
 static void write_environment(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
 {
 	struct env_row rows[ENV_ROWS];
 	struct machine m;
 	char seed[32], text[512];
 
-	mk->heading(out, 2, "Environment");
+	mk->heading(out, 2, DOC_ENVIRONMENT);
 	for (size_t i = 0; i < d->n_runs; i++) {
 		const struct store_run *s = &d->runs[i];
 
@@ -280,9 +286,10 @@ static void write_environment(FILE *out, const struct report_doc *d, const struc
 		snprintf(text, sizeof(text), "Invocation %lld", s->report.invocation_id);
 		mk->heading(out, 3, text);
 		mk->pairs(out, rows, env_rows(s, rows, seed, sizeof(seed)));
-		snprintf(text, sizeof(text), "Scenario text of invocation %lld:", s->report.invocation_id);
-		mk->paragraph(out, text);
+		snprintf(text, sizeof(text), "The scenario text of invocation %lld", s->report.invocation_id);
+		mk->fold_begin(out, text);
 		mk->code(out, s->ctx.scenario_text ? s->ctx.scenario_text : "(none stored)");
+		mk->fold_end(out);
 	}
 	machine_read(&m);
 	mk->heading(out, 3, "Machine");
@@ -345,33 +352,6 @@ static void write_glossary(FILE *out, const struct figures *f, const struct figu
 		mk->pairs(out, rows, n);
 }
 
-/* The settings that differ between d's runs, each with its values, then in one row those they share. */
-static void write_settings(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
-{
-	static struct setting_spread spread[SETTINGS_MAX];
-	static char same[SHARED_TEXT];
-	struct env_row rows[SETTINGS_MAX + 1];
-	size_t n = report_settings(d->runs, d->n_runs, spread, SETTINGS_MAX), n_rows = 0, len = 0;
-
-	same[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		if (spread[i].n_values > 1)
-			rows[n_rows++] = (struct env_row){ "", spread[i].name, spread[i].values, "", "" };
-		else if (len + strlen(spread[i].name) + strlen(spread[i].values) + sizeof(", =\"\"") < sizeof(same))
-			len += (size_t)snprintf(same + len, sizeof(same) - len, "%s%s=%s", len ? ", " : "",
-						spread[i].name, spread[i].values[0] ? spread[i].values : "\"\"");
-	}
-	mk->heading(out, 2, "Settings");
-	if (n_rows)
-		mk->paragraph(out, "The settings that differ between the runs of this report, each with its values "
-			      "(strategy, mode and workers are the table's own columns), then those they share:");
-	else
-		mk->paragraph(out, "Every run of this report had the same settings (strategy, mode and workers aside, "
-			      "which the table shows):");
-	rows[n_rows++] = (struct env_row){ "", "the same in every run", same, "", "" };
-	mk->pairs(out, rows, n_rows);
-}
-
 /* Writes run i of d's plan of the head lookup at moment m under a line naming it and its buffers, when it has one. */
 static void write_plan(FILE *out, const struct report_doc *d, size_t i, enum probe_moment m,
 		       const struct doc_markup *mk)
@@ -393,51 +373,130 @@ static void write_plan(FILE *out, const struct report_doc *d, size_t i, enum pro
 	mk->code(out, run->probes[m].plan);
 }
 
+/* The scenario sections of a report's runs, in order of first appearance; "" for runs of none. */
+struct doc_sections {
+	const char **names;	/* the sections (owned array; the names point into the runs) */
+	size_t n;		/* entries in names */
+};
+
+/* run's section, "" when none. */
+static const char *section_of(const struct run_result *run)
+{
+	return run->group ? run->group : "";
+}
+
+/* Fills s with the sections of d's runs. 0, or -1 when out of memory. */
+static int sections_build(const struct report_doc *d, struct doc_sections *s)
+{
+	s->n = 0;
+	s->names = calloc(d->n_runs + 1, sizeof(*s->names));
+	if (!s->names)
+		return -1;
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const char *g = section_of(&d->runs[i].run);
+		size_t k = 0;
+
+		while (k < s->n && strcmp(s->names[k], g) != 0)
+			k++;
+		if (k == s->n)
+			s->names[s->n++] = g;
+	}
+	return 0;
+}
+
+/* Whether run met a fault the harness recorded. */
+static bool met_faults(const struct run_result *run)
+{
+	return run->n_faults > 0;
+}
+
 /*
- * The server section: the server table of t (its figures table for its glossary), then per
- * sampled run its diagnosis and the head lookup's plans before and after it.
+ * Writes figures f of set's runs, those that keep (NULL: all) keeps: one table when the
+ * runs are of one section, else under a level-3 heading per section the table of its runs
+ * (a section with none kept has none).
+ */
+static void write_by_section(FILE *out, const struct chart_set *set, const struct figures *f,
+			     const struct doc_sections *secs, bool (*keep)(const struct run_result *),
+			     const struct doc_markup *mk)
+{
+	size_t *rows = secs->n > 1 || keep ? calloc(set->n_runs + 1, sizeof(*rows)) : NULL;
+	char text[ROW_TEXT];
+
+	if (!rows) {
+		mk->figures(out, set, f, NULL, 0);
+		return;
+	}
+	for (size_t k = 0; k < secs->n; k++) {
+		size_t n = 0;
+
+		for (size_t r = 0; r < set->n_runs; r++)
+			if (strcmp(section_of(&set->runs[r].run), secs->names[k]) == 0 && (!keep || keep(&set->runs[r].run)))
+				rows[n++] = r;
+		if (!n)
+			continue;
+		snprintf(text, sizeof(text), *secs->names[k] ? "Section %s" : "Runs of no section", secs->names[k]);
+		if (secs->n > 1)
+			mk->heading(out, 3, text);
+		mk->figures(out, set, f, rows, n);
+	}
+	free(rows);
+}
+
+/* The glossary of f's columns but except's (NULL: all), folded under summary. */
+static void write_folded_glossary(FILE *out, const char *summary, const struct figures *f,
+				  const struct figures *except, const struct doc_markup *mk)
+{
+	mk->fold_begin(out, summary);
+	write_glossary(out, f, except, mk);
+	mk->fold_end(out);
+}
+
+/*
+ * The server section: the server table of t by section, the glossary of its own columns,
+ * then, each folded, per sampled run its diagnosis and the head lookup's plans before and
+ * after it.
  */
 static void write_server(FILE *out, const struct report_doc *d, const struct doc_tables *t,
-			 const struct doc_markup *mk)
+			 const struct doc_sections *secs, const struct doc_markup *mk)
 {
 	static char diagnosis[DIAGNOSIS_TEXT];
 	char text[ROW_TEXT];
 
-	mk->heading(out, 2, "The server, sampled");
+	mk->heading(out, 2, DOC_SERVER);
 	mk->paragraph(out, "What the harness read of the server while each run went (docs/server.md): where the "
 		      "workers' server backends were, blocks per claim, dead tuples, vacuums, the oldest transaction, "
 		      "the head lookup's buffers, and the throughput around a held snapshot.");
-	mk->figures(out, d->set, &t->server);
-	mk->paragraph(out, "Its columns that the figures table does not have:");
-	write_glossary(out, &t->server, &t->f, mk);
+	write_by_section(out, d->set, &t->server, secs, NULL, mk);
+	write_folded_glossary(out, "What its columns that the figures table does not have mean", &t->server, &t->f, mk);
+	mk->heading(out, 3, "Each run's diagnosis and plans");
 	for (size_t i = 0; i < d->n_runs; i++) {
 		const struct run_result *run = &d->runs[i].run;
 
 		if (!diagnosis_write(run, diagnosis, sizeof(diagnosis)))
 			continue;
 		snprintf(text, sizeof(text), "Run %lld: %s %s, %d workers%s%s", run->run_id, run->strategy,
-			 run->claim_mode, run->workers, run->group && *run->group ? ", " : "",
-			 run->group ? run->group : "");
-		mk->heading(out, 3, text);
+			 run->claim_mode, run->workers, *section_of(run) ? ", section " : "", section_of(run));
+		mk->fold_begin(out, text);
 		mk->paragraph(out, *diagnosis ? diagnosis : "The samples say nothing worth a sentence.");
 		write_plan(out, d, i, PROBE_BEFORE, mk);
 		write_plan(out, d, i, PROBE_AFTER, mk);
+		mk->fold_end(out);
 	}
 }
 
 /*
- * The figures section: the queue runs' figures and their glossary, then the guarded-resources
- * table and the glossary of its columns (under a heading of its own when queue runs came first).
+ * The figures section: the queue runs' figures by section and their glossary, then the
+ * guarded-resources table and the glossary of its columns (under a heading of its own when
+ * queue runs came first).
  */
 static void write_figures(FILE *out, const struct report_doc *d, const struct doc_tables *t,
-			  const struct doc_markup *mk)
+			  const struct doc_sections *secs, const struct doc_markup *mk)
 {
-	mk->heading(out, 2, "Figures");
+	mk->heading(out, 2, DOC_FIGURES);
 	mk->paragraph(out, "As `claimbench show RUN` prints them; a run marked * is incomplete.");
 	if (t->n_queue) {
-		mk->figures(out, d->set, &t->f);
-		mk->paragraph(out, "What each column means, from the metric table:");
-		write_glossary(out, &t->f, NULL, mk);
+		write_by_section(out, d->set, &t->f, secs, NULL, mk);
+		write_folded_glossary(out, "What each column means, from the metric table", &t->f, NULL, mk);
 	}
 	if (!t->n_guarded)
 		return;
@@ -445,62 +504,134 @@ static void write_figures(FILE *out, const struct report_doc *d, const struct do
 		mk->heading(out, 3, "Guarded resources");
 	mk->paragraph(out, "The runs of guarded-resource workloads (refresh, exclusive-use, resource): a row per "
 		      "guard, workload and worker count; docs/metrics.md defines their figures.");
-	mk->figures(out, d->guarded, &t->guard);
-	mk->paragraph(out, "What each of its columns means, from the metric table:");
-	write_glossary(out, &t->guard, NULL, mk);
+	mk->figures(out, d->guarded, &t->guard, NULL, 0);
+	write_folded_glossary(out, "What each of its columns means, from the metric table", &t->guard, NULL, mk);
+}
+
+/* The faults section: the faults table by section, its glossary, the table of each fault. 0, or -1 when out of memory. */
+static int write_faults(FILE *out, const struct report_doc *d, const struct doc_tables *t,
+			const struct doc_sections *secs, const struct doc_markup *mk)
+{
+	mk->heading(out, 2, DOC_FAULTS);
+	mk->paragraph(out, "What the injected faults cost each run that met one: lost and stuck jobs, redeliveries (and their "
+		      "causes: a crash, a lease run out, the reaper, a ticket expired as stale), zombie completions, "
+		      "refused (fenced) completions, reconnects, recovery times (a fault on a job to that job's next "
+		      "commit), and which delivery guarantee held. The timeline marks each fault. docs/faults.md "
+		      "defines them.");
+	write_by_section(out, d->set, &t->faults, secs, met_faults, mk);
+	write_folded_glossary(out, "What its columns that the figures table does not have mean", &t->faults, &t->f, mk);
+	return doc_write_fault_list(out, d, mk);
+}
+
+/*
+ * One set of charts under a level-3 heading (none when heading is NULL), each chart under
+ * a level-4 heading with its caption. The charts are drawn over every run today; a set per
+ * section is this called once per section. 0, or -1 with err.
+ */
+static int write_chart_set(FILE *out, const struct report_doc *d, const char *heading, const struct chart *charts,
+			   size_t n, const struct doc_markup *mk, char *err, size_t errlen)
+{
+	if (heading)
+		mk->heading(out, 3, heading);
+	for (size_t i = 0; i < n; i++) {
+		mk->heading(out, heading ? 4 : 3, charts[i].title);
+		write_caption(out, &charts[i], mk);
+		if (mk->chart(out, d->dir, &charts[i], err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The charts section: the sets of charts, then the notes under them. 0, or -1 with err. */
+static int write_charts(FILE *out, const struct report_doc *d, const struct doc_sections *secs,
+			const struct doc_markup *mk, char *err, size_t errlen)
+{
+	mk->heading(out, 2, DOC_CHARTS);
+	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
+		      "worker counts are shades of it.");
+	if (write_chart_set(out, d, secs->n > 1 ? "Every section" : NULL, d->charts, d->n_charts, mk, err, errlen) < 0)
+		return -1;
+	write_notes(out, d, mk);
+	return 0;
+}
+
+/*
+ * The paragraph under the title: how many runs, of which sections, and where the parts
+ * are; then the contents, whose titles are the level-2 headings write_doc writes.
+ */
+static void write_intro(FILE *out, const struct report_doc *d, const struct doc_tables *t,
+			const struct doc_sections *secs, const struct doc_markup *mk)
+{
+	const char *titles[6];
+	char text[ROW_TEXT];
+	size_t n = 0, used, named = 0;
+
+	used = (size_t)snprintf(text, sizeof(text), "%zu run%s", d->n_runs, d->n_runs == 1 ? "" : "s");
+	for (size_t k = 0; k < secs->n; k++)
+		named += *secs->names[k] != '\0';
+	for (size_t k = 0, shown = 0; k < secs->n && used < sizeof(text); k++)
+		if (*secs->names[k])
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", shown++ ? ", " :
+						 named > 1 ? " of the sections " : " of section ", secs->names[k]);
+	if (used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, ". The figures and the charts come first; each run's "
+			 "details (the server's diagnosis, its plans, the scenario text) are folded further down.");
+	mk->paragraph(out, text);
+	titles[n++] = DOC_FIGURES;
+	if (t->faults.n_rows)
+		titles[n++] = DOC_FAULTS;
+	titles[n++] = DOC_CHARTS;
+	titles[n++] = DOC_SETTINGS;
+	if (t->server.n_rows)
+		titles[n++] = DOC_SERVER;
+	titles[n++] = DOC_ENVIRONMENT;
+	mk->toc(out, titles, n);
 }
 
 /* Writes the whole document of d in markup mk into d->dir. 0, or -1 with err. */
 static int write_doc(const struct report_doc *d, const struct doc_markup *mk, char *err, size_t errlen)
 {
+	struct doc_sections secs = { .names = NULL };
 	struct doc_tables t;
 	char path[4096], title[512];
-	FILE *out;
+	FILE *out = NULL;
 	int ret = -1;
 
 	if (build_tables(d, &t, err, errlen) < 0)
 		return -1;
+	if (sections_build(d, &secs) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	snprintf(path, sizeof(path), "%s/%s", d->dir->path, mk->file);
 	out = out_dir_fopen(d->dir, mk->file, err, errlen);
 	if (!out)
 		goto out;
 	snprintf(title, sizeof(title), "claimbench report: %s", d->subject);
 	mk->begin(out, title);
-	write_figures(out, d, &t, mk);
-	write_settings(out, d, mk);
-	if (t.faults.n_rows) {
-		mk->heading(out, 2, "Faults and recovery");
-		mk->paragraph(out, "What the injected faults cost each run: lost and stuck jobs, redeliveries (and their "
-			      "causes: a crash, a lease run out, the reaper, a ticket expired as stale), zombie "
-			      "completions, refused (fenced) completions, reconnects, recovery times (a fault on a job "
-			      "to that job's next commit), and which delivery guarantee held. The timeline marks each "
-			      "fault. docs/faults.md defines them.");
-		mk->figures(out, d->set, &t.faults);
-		mk->paragraph(out, "Its columns that the figures table does not have:");
-		write_glossary(out, &t.faults, &t.f, mk);
-	}
-	if (t.server.n_rows)
-		write_server(out, d, &t, mk);
-	mk->heading(out, 2, "Charts");
-	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
-		      "worker counts are shades of it.");
-	for (size_t i = 0; i < d->n_charts; i++) {
-		mk->heading(out, 3, d->charts[i].title);
-		write_caption(out, &d->charts[i], mk);
-		if (mk->chart(out, d->dir, &d->charts[i], err, errlen) < 0) {
-			fclose(out);
-			goto out;
-		}
-	}
-	write_notes(out, d, mk);
-	write_environment(out, d, mk);
-	mk->end(out);
-	if (ferror(out) | (fclose(out) != 0)) {
-		snprintf(err, errlen, "cannot write %s", path);
+	write_intro(out, d, &t, &secs, mk);
+	write_figures(out, d, &t, &secs, mk);
+	if (t.faults.n_rows && write_faults(out, d, &t, &secs, mk) < 0) {
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (write_charts(out, d, &secs, mk, err, errlen) < 0)
+		goto out;
+	if (doc_write_settings(out, d, DOC_SETTINGS, mk) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (t.server.n_rows)
+		write_server(out, d, &t, &secs, mk);
+	write_environment(out, d, mk);
+	mk->end(out);
 	ret = 0;
 out:
+	if (out && ((ferror(out) | (fclose(out) != 0)) && ret == 0)) {
+		snprintf(err, errlen, "cannot write %s", path);
+		ret = -1;
+	}
+	free(secs.names);
 	tables_free(&t);
 	return ret;
 }

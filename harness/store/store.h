@@ -102,8 +102,9 @@ int store_append(struct store *s, struct store_session *session, const struct st
  * Prints a header and one line per run and per explore (of one strategy and mode), newest
  * first: at most limit of them (all when limit <= 0); a guarded run's strategy column names
  * its guard, its mode column its workload and its throughput column its grants per second;
- * the command column names the command that made the invocation, and an explore's line
- * (id "-": show inv:N shows it) its schedules. 0, or -1 with err.
+ * the section column names the scenario section ("-" for none); the last column names the
+ * command that made the invocation, and an explore's line (id "-": show inv:N shows it) its
+ * schedules. 0, or -1 with err.
  */
 int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen);
 

@@ -51,6 +51,7 @@ static void command_text(char *buf, size_t size, sqlite3_stmt *st)
 static void print_line(FILE *out, sqlite3_stmt *st)
 {
 	char id[32], when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32], command[128];
+	char section[64];
 
 	count_text(id, sizeof(id), st, 0);
 	text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
@@ -62,9 +63,10 @@ static void print_line(FILE *out, sqlite3_stmt *st)
 	count_text(lost, sizeof(lost), st, 8);
 	fixed_text(jain, sizeof(jain), st, 9, 3);
 	command_text(command, sizeof(command), st);
-	fprintf(out, "%6s %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %-8s  %s\n", id,
+	text_clean(section, sizeof(section), (const char *)sqlite3_column_text(st, 15), SIZE_MAX);
+	fprintf(out, "%6s %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %-8s  %-12s  %s\n", id,
 		(long long)sqlite3_column_int64(st, 11), when, strategy, mode, sqlite3_column_int(st, 4), makespan, thru,
-		dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no", command);
+		dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no", section[0] ? section : "-", command);
 }
 
 /*
@@ -94,11 +96,11 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 	static const char runs_sql[] =
 		"SELECT r.id, r.recorded_at, r.strategy, r.claim_mode, r.workers, r.makespan_s,"
 		" coalesce(r.throughput_jps, r.guarded_grants_per_s), r.duplicates, r.lost, r.jain, r.complete,"
-		" r.invocation_id, (SELECT command FROM invocations WHERE id = r.invocation_id), NULL, NULL"
+		" r.invocation_id, (SELECT command FROM invocations WHERE id = r.invocation_id), NULL, NULL, r.run_group"
 		" FROM runs r ORDER BY r.id DESC LIMIT ?";
 	static const char explores_sql[] =
 		"SELECT NULL, recorded_at, strategy, claim_mode, workers, NULL, NULL, NULL, NULL, NULL, search = 'every',"
-		" invocation_id, 'explore', schedules, violating FROM explores ORDER BY id DESC LIMIT ?";
+		" invocation_id, 'explore', schedules, violating, NULL FROM explores ORDER BY id DESC LIMIT ?";
 	sqlite3_stmt *runs = NULL, *explores = NULL;
 	int run_rc, explore_rc, ret = -1;
 
@@ -107,8 +109,9 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 		goto out;
 	sqlite3_bind_int(runs, 1, limit > 0 ? limit : -1);
 	sqlite3_bind_int(explores, 1, limit > 0 ? limit : -1);
-	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %-8s  %s\n", "id", "inv", "when", "strategy",
-		"mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete", "command");
+	fprintf(out, "%6s %6s  %-20s  %-16s %-13s %4s %10s %10s %6s %6s %6s  %-8s  %-12s  %s\n", "id", "inv", "when",
+		"strategy", "mode", "wrk", "makespan_s", "thru_jps", "dup", "lost", "jain", "complete", "section",
+		"command");
 	run_rc = sqlite3_step(runs);
 	explore_rc = sqlite3_step(explores);
 	for (int printed = 0; (limit <= 0 || printed < limit) && (run_rc == SQLITE_ROW || explore_rc == SQLITE_ROW);

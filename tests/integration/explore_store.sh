@@ -36,7 +36,7 @@ check "the invocation is noted as explore's" test "$(sqlite3 "$store" "SELECT co
 # ---- history and show ----
 "$CLAIMBENCH" history --results "$store" >"$dir/history.out"
 check "history lists the explore, made by explore, with its schedules" \
-	grep -Eq '^ +- +1 .* naive +flip +2 .* yes +explore \([0-9]+ schedules, every one, [0-9]+ with a violation\)$' \
+	grep -Eq '^ +- +1 .* naive +flip +2 .* yes +- +explore \([0-9]+ schedules, every one, [0-9]+ with a violation\)$' \
 	"$dir/history.out"
 "$CLAIMBENCH" show inv:1 --results "$store" >"$dir/show.out"
 check "show inv:1 exits 0" test $? -eq 0

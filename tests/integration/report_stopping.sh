@@ -1,6 +1,6 @@
 # report --out as root meets it: a symbolic link planted in its folder is refused and its
-# target never written; a folder claimbench did not make is refused; its own folder is
-# written again and again (make demo's results/demo-report).
+# target never written; a non-empty folder claimbench did not make is refused unless --force;
+# its own folder is written again and again (make demo's results/demo-report).
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -35,8 +35,8 @@ done
 mkdir "$tmp/other"
 echo mine >"$tmp/other/notes.txt"
 status=$(report_into "$tmp/other")
-check "a folder holding what no report wrote is refused, exit 2, nothing in it touched ($status)" eval \
-	'[ "$status" -eq 2 ] && grep -q "holds what no claimbench report wrote there" "$tmp/err" &&
+check "a folder holding what no report wrote is refused, exit 2, nothing in it touched, --force named ($status)" eval \
+	'[ "$status" -eq 2 ] && grep -q "holds files and claimbench did not make it" "$tmp/err" && grep -q -- "--force" "$tmp/err" &&
 	[ "$(ls -A "$tmp/other")" = notes.txt ] && [ "$(cat "$tmp/other/notes.txt")" = mine ]'
 mkdir -m 777 "$tmp/shared"
 status=$(report_into "$tmp/shared")
@@ -50,5 +50,9 @@ mkdir "$tmp/empty"
 check "an empty folder takes a report" eval '[ "$(report_into "$tmp/empty")" -eq 0 ] && [ -s "$tmp/empty/report.html" ]'
 mkdir "$tmp/legacy"
 cp "$tmp/rep"/report.md "$tmp/rep"/*.svg "$tmp/rep"/*.tsv "$tmp/legacy/"
-check "a folder holding only an earlier report's files (made before the mark) takes a report" eval \
-	'[ "$(report_into "$tmp/legacy")" -eq 0 ] && [ -f "$tmp/legacy/.claimbench-report" ]'
+check "a folder holding only report-named files but no mark is refused too: claimbench cannot tell it made it" eval \
+	'[ "$(report_into "$tmp/legacy")" -eq 2 ] && [ ! -e "$tmp/legacy/.claimbench-report" ]'
+check "--force takes it, writes the report and leaves a file of another name alone" eval \
+	'echo mine >"$tmp/legacy/notes.txt" &&
+	"$CLAIMBENCH" report --last --results "$store" --out "$tmp/legacy" --force >/dev/null 2>"$tmp/err" &&
+	[ -f "$tmp/legacy/.claimbench-report" ] && [ -s "$tmp/legacy/report.html" ] && [ "$(cat "$tmp/legacy/notes.txt")" = mine ]'

@@ -1,7 +1,7 @@
 /*
  * The pure parts of the report's charts: the palette, labels, runs grouped into series and
  * cases, which charts a report draws, the data of the timeline, throughput, shares,
- * latency, server and guarded-resource charts, and the settings that differ between runs.
+ * latency, server and guarded-resource charts.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -13,7 +13,6 @@
 #include "report/chart_colour.h"
 #include "report/chart_data.h"
 #include "report/chart_wanted.h"
-#include "report/report_settings.h"
 #include "check.h"
 #include "plugin/strategy.h"
 #include "measure/server_metrics.h"
@@ -538,30 +537,6 @@ static void test_guarded_data(const char *dir)
 	run_params_free(&runs[0].run);
 }
 
-static void test_settings(void)
-{
-	struct run_param a[2] = { { "work-ms", "10" }, { "jobs", "50" } }, b[2] = { { "work-ms", "20" }, { "jobs", "50" } };
-	struct setting_spread spread[SETTINGS_MAX];
-	struct store_run runs[2];
-	size_t n, i, work = SIZE_MAX, jobs = SIZE_MAX;
-
-	fake_run(&runs[0], "naive", "flip", 2, 1);
-	fake_run(&runs[1], "naive", "flip", 2, 1);
-	runs[0].run.params = a;
-	runs[1].run.params = b;
-	runs[0].run.n_params = runs[1].run.n_params = 2;
-	runs[0].report.backend = runs[1].report.backend = "postgresql";
-	n = report_settings(runs, 2, spread, SETTINGS_MAX);
-	for (i = 0; i < n; i++) {
-		work = strcmp(spread[i].name, "work-ms") == 0 ? i : work;
-		jobs = strcmp(spread[i].name, "jobs") == 0 ? i : jobs;
-	}
-	CHECK(work < n && spread[work].n_values == 2 && strcmp(spread[work].values, "10, 20") == 0,
-	      "work-ms differs: 10, 20");
-	CHECK(jobs < n && spread[jobs].n_values == 1 && strcmp(spread[0].name, "backend") == 0 &&
-	      spread[0].n_values == 1, "jobs and the backend are the same in both");
-}
-
 int main(void)
 {
 	static const char *const written[] = { "timeline", "backlog", "arrivals", "throughput", "shares", "latency",
@@ -574,7 +549,6 @@ int main(void)
 	test_grouping();
 	test_wanted();
 	test_server_wanted();
-	test_settings();
 	check_need(mkdtemp(dir) != NULL, "a temporary directory");
 	test_timeline_distinct(dir);
 	test_empty_backlog(dir);

@@ -505,9 +505,10 @@ static void test_round_trip(void)
 	snprintf(newest, sizeof(newest), "\n%6lld ", ids[1]);
 	CHECK(list && strstr(list, "makespan_s") && strstr(list, newest) &&
 	      strstr(list, newest) < strstr(list, "skip-locked"), "history lists both runs, newest first");
-	CHECK(list && strstr(list, "say \"hi\", \\ok?now") && strstr(list, " no        run\n") &&
-	      strstr(list, " yes       run\n"),
-	      "history shows control characters as '?', whether each run completed, and that run made it");
+	CHECK(list && strstr(list, "say \"hi\", \\ok?now") && strstr(list, " no        -             run\n") &&
+	      strstr(list, " yes       -             run\n") && strstr(list, "complete  section       command\n"),
+	      "history shows control characters as '?', whether each run completed, its section ('-': none) and "
+	      "that run made it");
 	free(list);
 	list = list_to_string(st, 1);
 	CHECK(list && !strstr(list, "skip-locked") && strstr(list, "flip"), "history with limit 1 lists the newest");

@@ -276,7 +276,8 @@ static void test_migration_v12(void)
 	      "migration 13 added explore's tables; the old invocation's command is unknown (NULL)");
 	CHECK(store_explore_load(st, 1, &list, err, sizeof(err)) == 0 && list.n == 0, "the old invocation has no explores");
 	history = history_of(st);
-	CHECK(history && strstr(history, "for-update") && strstr(history, "yes       -\n") && !strstr(history, "run\n"),
+	CHECK(history && strstr(history, "for-update") && strstr(history, "yes       -             -\n") &&
+	      !strstr(history, "run\n"),
 	      "history lists the old run with its command unknown (-), not as run's:\n%s", history ? history : "");
 	free(history);
 	store_close(st);

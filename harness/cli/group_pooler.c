@@ -1,0 +1,34 @@
+#include <stdio.h>
+
+#include "base/exit_status.h"
+#include "cli/group_pooler.h"
+#include "cli/pooler_checks.h"
+#include "db/pooler.h"
+
+int group_pooler_start(struct run_plan *plan, const struct run_config *cfg)
+{
+	char err[1024];
+
+	if (cfg->pooler == POOLER_NONE)
+		return EXIT_DONE;
+	if (!plan->pooler) {
+		fprintf(stderr, "claimbench: --pooler runs with claimbench run\n");
+		return EXIT_USAGE;
+	}
+	if (pooler_start(plan->pooler, plan->target, pooler_mode_names[cfg->pooler], cfg->server_connections,
+			 pooler_clients(cfg), err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench: cannot start pgbouncer: %s\n", err);
+		return EXIT_ENVIRONMENT;
+	}
+	fprintf(stderr, "claimbench: pgbouncer in %s, %s pooling over %d server connections\n", plan->pooler->dir,
+		pooler_mode_names[cfg->pooler], cfg->server_connections);
+	plan->client_target = plan->pooler->conninfo;
+	return EXIT_DONE;
+}
+
+void group_pooler_stop(struct run_plan *plan)
+{
+	if (plan->pooler && plan->client_target)
+		pooler_stop(plan->pooler);
+	plan->client_target = NULL;
+}

@@ -1,0 +1,407 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
+#include "base/clock.h"
+#include "db/leftovers.h"
+#include "db/pooler.h"
+
+#define POOLER_SYSTEM_USER "postgres"		/* the account pgbouncer runs as when we are root */
+#define POOLER_DATABASE "claimbench"		/* the database name clients ask pgbouncer for */
+#define POOLER_READY_WAIT_NS (10 * 1000000000LL)	/* how long pgbouncer is given to accept connections */
+#define POOLER_POLL_NS 20000000			/* how often it is looked at meanwhile */
+#define POOLER_MAX_CLIENTS_SLACK 16		/* client slots beyond the run's own (a reconnect's overlap) */
+#define POOLER_VALUE_MAX 256			/* the longest value of the server's conninfo written to the ini */
+
+/* Whether path names a file we may execute. */
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Looks for name in the directories of the colon-separated list dirs; true with its path in out (PATH_MAX). */
+static bool find_in(const char *dirs, const char *name, char *out)
+{
+	const char *d = dirs;
+
+	while (d && *d) {
+		size_t len = strcspn(d, ":");
+
+		if (len && snprintf(out, PATH_MAX, "%.*s/%s", (int)len, d, name) < PATH_MAX && executable(out))
+			return true;
+		d += len + (d[len] == ':');
+	}
+	return false;
+}
+
+int pooler_find(char *program, char *err, size_t errlen)
+{
+	const char *env = getenv("CLAIMBENCH_PGBOUNCER");
+
+	if (env && *env) {
+		if (strcmp(env, POOLER_NONE_INSTALLED) != 0 && strlen(env) < PATH_MAX && executable(env)) {
+			strcpy(program, env);
+			return 0;
+		}
+		snprintf(err, errlen, "--pooler needs pgbouncer, and CLAIMBENCH_PGBOUNCER=%s names no program: "
+			 "install it with: " POOLER_INSTALL_LINE, env);
+		return -1;
+	}
+	if (find_in(getenv("PATH"), "pgbouncer", program) || find_in("/usr/sbin:/usr/local/sbin", "pgbouncer", program))
+		return 0;
+	snprintf(err, errlen, "--pooler needs pgbouncer, which is not installed: install it with: "
+		 POOLER_INSTALL_LINE);
+	return -1;
+}
+
+/*
+ * Makes p's directory under $TMPDIR (or /tmp): a plain absolute path (it goes unquoted into
+ * the ini and the conninfo) short enough for the socket inside it, with the owner note,
+ * given to p's user. 0, or -1 with err.
+ */
+static int make_dir(struct pooler *p, char *err, size_t errlen)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct sockaddr_un sun;
+	char base[PATH_MAX];
+	int len;
+
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if (!realpath(tmpdir, base)) {
+		snprintf(err, errlen, "temporary directory %s: %s", tmpdir, strerror(errno));
+		return -1;
+	}
+	len = snprintf(p->dir, sizeof(p->dir), "%s/" POOLER_DIR_PREFIX "XXXXXX", strcmp(base, "/") ? base : "");
+	if (len >= (int)sizeof(p->dir) ||
+	    snprintf(NULL, 0, "%s/.s.PGSQL.%d", p->dir, POOLER_PORT) >= (int)sizeof(sun.sun_path)) {
+		snprintf(err, errlen, "temporary directory %s is too long for a Unix socket path; set TMPDIR", base);
+		return -1;
+	}
+	if (strspn(p->dir, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-") != (size_t)len) {
+		snprintf(err, errlen, "temporary directory %s has characters other than letters, digits and /._-; set TMPDIR",
+			 base);
+		return -1;
+	}
+	if (!mkdtemp(p->dir)) {
+		snprintf(err, errlen, "could not create a directory in %s: %s", base, strerror(errno));
+		return -1;
+	}
+	p->have_dir = true;
+	if (leftovers_mark(p->dir, err, errlen) < 0)
+		return -1;
+	if (p->as.drop && chown(p->dir, p->as.uid, p->as.gid) != 0) {
+		snprintf(err, errlen, "could not give %s to user %s: %s", p->dir, POOLER_SYSTEM_USER, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int pooler_open(struct pooler *p, struct watchdog *wd, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	if (pooler_find(p->program, err, errlen) < 0 || run_as_choose(&p->as, POOLER_SYSTEM_USER, err, errlen) < 0)
+		goto fail;
+	if (make_dir(p, err, errlen) < 0)
+		goto fail;
+	if (watchdog_guard_pooler(wd, p->dir, &p->as) < 0) {
+		snprintf(err, errlen, "could not give %s to the watchdog", p->dir);
+		goto fail;
+	}
+	return 0;
+fail:
+	pooler_close(p);
+	return -1;
+}
+
+/* The value of keyword key in the parsed conninfo opts, or NULL. */
+static const char *value_of(const PQconninfoOption *opts, const char *key)
+{
+	for (; opts && opts->keyword; opts++)
+		if (strcmp(opts->keyword, key) == 0)
+			return opts->val && *opts->val ? opts->val : NULL;
+	return NULL;
+}
+
+/* Whether text can stand unquoted as a value in pgbouncer's ini: no blank, quote, backslash or line end. */
+static bool plain_value(const char *text)
+{
+	return strlen(text) < POOLER_VALUE_MAX && !text[strcspn(text, " \t\r\n'\"\\;#=")];
+}
+
+/*
+ * Writes into line the [databases] entry that leads pgbouncer to the server conninfo names,
+ * each setting from conninfo or else libpq's default (its environment variables, the
+ * compiled socket directory), and into user the role it logs in as. 0, or -1 with err.
+ */
+static int server_entry(const char *conninfo, char *line, size_t linelen, char *user, size_t userlen, char *err,
+			size_t errlen)
+{
+	static const char *const keys[] = { "host", "port", "dbname", "user", "password" };
+	PQconninfoOption *given = PQconninfoParse(conninfo, NULL), *defaults = PQconndefaults();
+	size_t used = 0;
+	int rc = -1;
+
+	if (!given || !defaults) {
+		snprintf(err, errlen, "--pooler: the server's conninfo cannot be parsed");
+		goto out;
+	}
+	used = (size_t)snprintf(line, linelen, POOLER_DATABASE " =");
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *v = value_of(given, keys[k]);
+
+		if (!v && strcmp(keys[k], "host") == 0)
+			v = value_of(given, "hostaddr");
+		if (!v)
+			v = value_of(defaults, keys[k]);
+		if (!v && strcmp(keys[k], "dbname") == 0)
+			v = value_of(given, "user") ? value_of(given, "user") : value_of(defaults, "user");
+		if (!v && strcmp(keys[k], "host") == 0)
+			v = "/var/run/postgresql";
+		if (!v)
+			continue;
+		if (strchr(v, ',')) {
+			snprintf(err, errlen, "--pooler: the server's conninfo names several %ss; pgbouncer is given one",
+				 keys[k]);
+			goto out;
+		}
+		if (!plain_value(v)) {
+			snprintf(err, errlen, "--pooler: the server's %s has a character pgbouncer's ini cannot take "
+				 "unquoted (a blank, a quote, a backslash, ; # or =)", keys[k]);
+			goto out;
+		}
+		used += (size_t)snprintf(line + used, used < linelen ? linelen - used : 0, " %s=%s", keys[k], v);
+		if (strcmp(keys[k], "user") == 0)
+			snprintf(user, userlen, "%s", v);
+	}
+	if (used >= linelen || !*user) {
+		snprintf(err, errlen, "--pooler: the server's conninfo %s", *user ? "is too long" : "names no user");
+		goto out;
+	}
+	rc = 0;
+out:
+	PQconninfoFree(given);
+	PQconninfoFree(defaults);
+	return rc;
+}
+
+/* Writes text into the new file dir/name, readable by its user alone, given to p's user. 0, or -1 with err. */
+static int write_file(const struct pooler *p, const char *name, const char *text, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	bool written;
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", p->dir, name);
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		goto fail;
+	}
+	written = fputs(text, f) >= 0;
+	if (fclose(f) != 0 || !written || (p->as.drop && chown(path, p->as.uid, p->as.gid) != 0))
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "could not write %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* Writes the ini and the auth file of a pgbouncer in mode with the entry, pool and client room given. 0, or -1 with err. */
+static int write_config(const struct pooler *p, const char *entry, const char *user, const char *mode,
+			int server_connections, int clients, char *err, size_t errlen)
+{
+	char ini[4096], auth[POOLER_VALUE_MAX + 16];
+
+	snprintf(auth, sizeof(auth), "\"%s\" \"\"\n", user);
+	if (snprintf(ini, sizeof(ini),
+		     "[databases]\n%s\n\n[pgbouncer]\n"
+		     "listen_port = %d\nunix_socket_dir = %s\nunix_socket_mode = 0700\n"
+		     "auth_type = trust\nauth_file = %s/users.txt\n"
+		     "pidfile = %s/pgbouncer.pid\nlogfile = %s/pgbouncer.log\n"
+		     "pool_mode = %s\ndefault_pool_size = %d\nmax_db_connections = %d\nmin_pool_size = 0\n"
+		     "reserve_pool_size = 0\nmax_client_conn = %d\n"
+		     "log_connections = 0\nlog_disconnections = 0\n",
+		     entry, POOLER_PORT, p->dir, p->dir, p->dir, p->dir, mode, server_connections, server_connections,
+		     clients + POOLER_MAX_CLIENTS_SLACK) >= (int)sizeof(ini)) {
+		snprintf(err, errlen, "pgbouncer's ini does not fit");
+		return -1;
+	}
+	if (write_file(p, "users.txt", auth, err, errlen) < 0 || write_file(p, "pgbouncer.ini", ini, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+/* Copies into line the last non-empty line of pgbouncer's log, or "" when there is none. */
+static void last_log_line(const struct pooler *p, char *line, size_t linelen)
+{
+	char path[PATH_MAX + 32], buf[1024];
+	FILE *f;
+
+	line[0] = '\0';
+	snprintf(path, sizeof(path), "%s/pgbouncer.log", p->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f))
+		if (buf[strspn(buf, " \t\r\n")])
+			snprintf(line, linelen, "%.*s", (int)strcspn(buf, "\r\n"), buf);
+	fclose(f);
+}
+
+/*
+ * In the forked child: no signal blocked (claimbench's threads block the ones its signal
+ * thread takes, and a mask outlives exec: pgbouncer would never see its SIGTERM) and the
+ * ones claimbench handles back to their default.
+ */
+static void reset_signals(void)
+{
+	static const int reset[] = { SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGQUIT, SIGHUP };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
+		sigaction(reset[i], &dfl, NULL);
+}
+
+/*
+ * Runs pgbouncer -d on p's ini as p's user in p's directory (which the daemon keeps as
+ * its own: what proves later that a pid is its), in a session of its own (a Ctrl-C at the
+ * terminal does not reach it), and waits for the starter to exit.
+ * 0 when it exited with status 0, else -1 with err.
+ */
+static int run_daemon(const struct pooler *p, char *err, size_t errlen)
+{
+	char ini[PATH_MAX + 32];
+	char *argv[] = { (char *)p->program, "-d", "-q", ini, NULL };
+	int status;
+	pid_t pid;
+
+	snprintf(ini, sizeof(ini), "%s/pgbouncer.ini", p->dir);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "could not fork to run pgbouncer: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int null_fd = open("/dev/null", O_RDWR);
+
+		reset_signals();
+		if (setsid() < 0 || null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0 || dup2(null_fd, STDOUT_FILENO) < 0 ||
+		    dup2(null_fd, STDERR_FILENO) < 0 || run_as_become(&p->as) < 0 || chdir(p->dir) != 0)
+			_exit(126);
+		close_range(STDERR_FILENO + 1, ~0U, 0);
+		execv(p->program, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, errlen, "could not wait for pgbouncer: %s", strerror(errno));
+			return -1;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	snprintf(err, errlen, "%s %s %d", p->program, WIFEXITED(status) ? "exited with status" : "was killed by signal",
+		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return -1;
+}
+
+/* Whether pgbouncer accepts a connection on p's socket now. */
+static bool accepts(const struct pooler *p)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char path[PATH_MAX + 32];
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/.s.PGSQL.%d", p->dir, POOLER_PORT);
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		close(fd);
+		return false;
+	}
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	ok = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
+	close(fd);
+	return ok;
+}
+
+int pooler_start(struct pooler *p, const char *server_conninfo, const char *mode, int server_connections,
+		 int clients, char *err, size_t errlen)
+{
+	char entry[2048], user[POOLER_VALUE_MAX] = "", why[512];
+	int64_t until;
+
+	if (!p->have_dir || p->running) {
+		snprintf(err, errlen, "the pooler's directory is not ready");
+		return -1;
+	}
+	if (server_entry(server_conninfo, entry, sizeof(entry), user, sizeof(user), err, errlen) < 0 ||
+	    write_config(p, entry, user, mode, server_connections, clients, err, errlen) < 0)
+		return -1;
+	/* From here a pgbouncer may be running, even when its starter reports failure. */
+	p->running = true;
+	if (run_daemon(p, err, errlen) < 0)
+		goto fail;
+	for (until = clock_now_ns() + POOLER_READY_WAIT_NS; !accepts(p); clock_sleep_ns(POOLER_POLL_NS))
+		if (clock_now_ns() >= until) {
+			last_log_line(p, why, sizeof(why));
+			snprintf(err, errlen, "pgbouncer did not accept connections within %lld s%s%s",
+				 POOLER_READY_WAIT_NS / 1000000000LL, *why ? ": " : "", why);
+			goto fail;
+		}
+	if (snprintf(p->conninfo, sizeof(p->conninfo), "host=%s port=%d dbname=" POOLER_DATABASE " user=%s", p->dir,
+		     POOLER_PORT, user) >= (int)sizeof(p->conninfo)) {
+		snprintf(err, errlen, "the pooler's conninfo does not fit");
+		goto fail;
+	}
+	return 0;
+fail:
+	pooler_stop(p);
+	return -1;
+}
+
+int pooler_stop_leftover(const char *dir, const struct run_as *as)
+{
+	char pid_file[PATH_MAX];
+
+	if (snprintf(pid_file, sizeof(pid_file), "%s/pgbouncer.pid", dir) >= (int)sizeof(pid_file))
+		return -1;
+	return leftovers_stop_process(pid_file, dir, SIGTERM, as);
+}
+
+void pooler_stop(struct pooler *p)
+{
+	if (p->running)
+		pooler_stop_leftover(p->dir, &p->as);
+	p->running = false;
+	p->conninfo[0] = '\0';
+}
+
+void pooler_close(struct pooler *p)
+{
+	pooler_stop(p);
+	if (p->have_dir)
+		leftovers_remove(p->dir, &p->as);
+	p->have_dir = false;
+	run_as_free(&p->as);
+}
