@@ -16,13 +16,13 @@
 #include "base/parse.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "cli/explore_refusal.h"
 #include "cli/option_table.h"
 #include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
 #include "output/compare_print.h"
 #include "output/results_read.h"
 #include "store/store.h"
-#include "store/store_explore.h"
 
 /* What one side of the comparison names. */
 enum spec_kind {
@@ -213,12 +213,10 @@ static int load_stored_run(struct store *db, const char *path, struct side *s, c
 
 /*
  * Loads every run of invocation s->id into s. 0, -1 with err, or -2 with err when it is an
- * explore's: its schedules and violations are counts of what can happen, not measurements a
- * tolerance compares.
+ * explore's (explore_refusal.h).
  */
 static int load_invocation(struct store *db, const char *path, struct side *s, char *err, size_t errlen)
 {
-	struct store_explore_list explores;
 	size_t added;
 	int rc;
 
@@ -227,18 +225,10 @@ static int load_invocation(struct store *db, const char *path, struct side *s, c
 		snprintf(err, errlen, "no invocation %lld in %s", s->id, path);
 	if (rc != 0 || added)
 		return rc == 0 ? copy_stored(s, err, errlen) : -1;
-	if (store_explore_load(db, s->id, &explores, err, errlen) < 0)
-		return -1;
-	added = explores.n;
-	store_explore_list_free(&explores);
-	if (!added) {
+	rc = explore_refusal(db, s->id, "compare", err, errlen);
+	if (rc == 0)
 		snprintf(err, errlen, "invocation %lld in %s holds no runs", s->id, path);
-		return -1;
-	}
-	snprintf(err, errlen, "invocation %lld is claimbench explore's (%zu strategy and mode%s): compare compares "
-		 "runs' measurements, not explored schedules; claimbench show inv:%lld prints its tables", s->id, added,
-		 added == 1 ? "" : "s", s->id);
-	return -2;
+	return rc > 0 ? -2 : -1;
 }
 
 /* ---- the sides ---- */

@@ -15,6 +15,7 @@
 #include "report/chart_report.h"
 #include "report/out_dir.h"
 #include "cli/commands.h"
+#include "cli/explore_refusal.h"
 #include "cli/section_select.h"
 #include "report/report_doc.h"
 #include "output/figures.h"
@@ -84,24 +85,31 @@ static int add_run(struct store *db, const char *path, long long run_id, struct 
 	return rc == 0 ? 0 : -1;
 }
 
-/* Loads every run of invocation id into sel. 0, or -1 after printing why. */
+/*
+ * Loads every run of invocation id into sel. 0, or after printing why -1, or -2 when it is an
+ * explore's (explore_refusal.h).
+ */
 static int add_invocation(struct store *db, const char *path, long long id, struct selection *sel)
 {
 	char err[1024];
 	size_t added;
-	int rc;
+	int rc, refused = 0;
 
 	rc = store_run_list_add_invocation(db, id, &sel->list, &added, err, sizeof(err));
-	if (rc < 0) {
+	if (rc == 0 && added)
+		return 0;
+	if (rc == 0)
+		refused = explore_refusal(db, id, "report", err, sizeof(err));
+	if (rc < 0 || refused < 0) {
 		fprintf(stderr, "claimbench report: invocation %lld: %s\n", id, err);
 		return -1;
 	}
-	if (rc > 0 || !added) {
-		fprintf(stderr, "claimbench report: no runs of invocation %lld in %s (see claimbench history)\n", id,
-			path);
-		return -1;
+	if (refused) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		return -2;
 	}
-	return 0;
+	fprintf(stderr, "claimbench report: no runs of invocation %lld in %s (see claimbench history)\n", id, path);
+	return -1;
 }
 
 /* Appends ", text" (or text, for the first) to sel's subject, "..." once it is full. */
@@ -117,7 +125,10 @@ static void add_subject(struct selection *sel, const char *text)
 	snprintf(sel->subject + len, sizeof(sel->subject) - len, "%s%s", len ? ", " : "", text);
 }
 
-/* Loads the runs a asks for into sel. EXIT_DONE, or EXIT_ENVIRONMENT after printing why. */
+/*
+ * Loads the runs a asks for into sel. EXIT_DONE, or after printing why EXIT_USAGE (an explore
+ * invocation) or EXIT_ENVIRONMENT.
+ */
 static int select_runs(struct store *db, const struct report_args *a, struct selection *sel)
 {
 	char text[64], err[1024];
@@ -134,7 +145,8 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 		}
 		snprintf(sel->subject, sizeof(sel->subject), "invocation %lld", id);
 		snprintf(sel->default_dir, sizeof(sel->default_dir), REPORT_DEFAULT_DIR "inv-%lld", id);
-		return add_invocation(db, a->settings.results, id, sel) < 0 ? EXIT_ENVIRONMENT : EXIT_DONE;
+		rc = add_invocation(db, a->settings.results, id, sel);
+		return rc == 0 ? EXIT_DONE : rc == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT;
 	}
 	for (i = 0; i < a->n_operands; i++) {
 		if (strncmp(a->operands[i], "inv:", 4) == 0) {
@@ -147,7 +159,7 @@ static int select_runs(struct store *db, const struct report_args *a, struct sel
 			rc = add_run(db, a->settings.results, id, sel);
 		}
 		if (rc < 0)
-			return EXIT_ENVIRONMENT;
+			return rc == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT;
 		add_subject(sel, text);
 		if (i == 0)
 			snprintf(sel->default_dir, sizeof(sel->default_dir), REPORT_DEFAULT_DIR "%s-%lld",

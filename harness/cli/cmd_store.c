@@ -249,7 +249,7 @@ int cmd_history(int argc, char **argv)
 	return status;
 }
 
-/* Prints run s as show RUN does. 0, or -1 when out of memory. */
+/* Prints run s as show RUN does before its invocation: the table, parameters and plans. 0, or -1 when out of memory. */
 static int print_run(FILE *out, const struct store_run *s)
 {
 	fprintf(out, "run %lld of invocation %lld, stored %s\n\n", s->run.run_id, s->report.invocation_id, s->recorded_at);
@@ -258,7 +258,6 @@ static int print_run(FILE *out, const struct store_run *s)
 	putc('\n', out);
 	print_params(out, &s->run);
 	print_plans(out, &s->run);
-	print_invocation(out, s);
 	return 0;
 }
 
@@ -294,9 +293,32 @@ static int print_explores(FILE *out, const struct store_explore_list *list, char
 	return 0;
 }
 
+/* Prints the runs of ids (n of them) of db as show RUN prints each, without their invocation. 0, or -1 with err. */
+static int print_runs(struct store *db, const long long *ids, size_t n, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct store_run s = { 0 };
+
+		rc = store_load(db, ids[i], &s, err, errlen);
+		if (rc > 0)
+			snprintf(err, errlen, "run %lld is gone", ids[i]);
+		if (rc == 0 && i)
+			putc('\n', stdout);
+		if (rc == 0 && print_run(stdout, &s) < 0) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		}
+		store_run_free(&s);
+	}
+	return rc == 0 ? 0 : -1;
+}
+
 /*
  * Prints invocation invocation_id of db: an explore invocation's tables as explore printed
- * them, a run invocation's runs as show RUN prints each, then the invocation. The exit status.
+ * them, a run invocation's runs as show RUN prints each, then, once, the invocation. The
+ * exit status.
  */
 static int show_invocation(struct store *db, const struct store_args *a)
 {
@@ -318,22 +340,17 @@ static int show_invocation(struct store *db, const struct store_args *a)
 	if (rc == 0 && explores.n) {
 		printf("invocation %lld: %zu explore%s\n\n", a->invocation_id, explores.n, explores.n == 1 ? "" : "s");
 		rc = print_explores(stdout, &explores, err, sizeof(err));
-		if (rc == 0)
-			rc = store_invocation_load(db, a->invocation_id, &inv, err, sizeof(err));
+	}
+	if (rc == 0 && n) {
+		rc = print_runs(db, ids, n, err, sizeof(err));
+		putc('\n', stdout);
+	}
+	if (rc == 0 && (explores.n || n)) {
+		rc = store_invocation_load(db, a->invocation_id, &inv, err, sizeof(err));
+		if (rc > 0)
+			snprintf(err, sizeof(err), "the invocation is gone");
 		if (rc == 0)
 			print_invocation(stdout, &inv);
-	}
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct store_run s = { 0 };
-
-		rc = store_load(db, ids[i], &s, err, sizeof(err));
-		if (rc == 0 && i)
-			putc('\n', stdout);
-		if (rc == 0 && print_run(stdout, &s) < 0) {
-			snprintf(err, sizeof(err), "out of memory");
-			rc = -1;
-		}
-		store_run_free(&s);
 	}
 	if (rc != 0) {
 		fprintf(stderr, "claimbench show: inv:%lld: %s\n", a->invocation_id, err);
@@ -365,6 +382,7 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "claimbench show: out of memory\n");
 		status = EXIT_ENVIRONMENT;
 	} else {
+		print_invocation(stdout, &s);
 		status = finish_output(&show_command);
 	}
 	store_run_free(&s);

@@ -115,8 +115,8 @@ const struct command commands[] = {
 			"and significantly so, or with one run on a side where significance cannot be tested; new\n"
 			"duplicates, zombie completions or lost jobs at once. Run --repeat 3 or more on both sides\n"
 			"to tell a change from noise.\n"
-			"Exit status: 0 no regression, 1 a regression, 2 usage error, the workloads differ or no\n"
-			"group is on both sides, 3 a side cannot be read.\n",
+			"Exit status: 0 no regression, 1 a regression, 2 usage error, the workloads differ, no\n"
+			"group is on both sides or a side is an explore invocation, 3 a side cannot be read.\n",
 		.options = COMMAND_COMPARE,
 		.run = cmd_compare,
 	},
@@ -166,7 +166,8 @@ const struct command commands[] = {
 		.tail = "Needs gnuplot (apt-get install gnuplot-nox). The chart templates (charts/*.gp) are found\n"
 			"in $CLAIMBENCH_SCRIPTS when it is set, else in ../share/claimbench (installed) or\n"
 			"../scripts (source tree) beside the binary.\n"
-			"Exit status: 0 done, 2 usage error, 3 the store, gnuplot or the output directory fails.\n",
+			"Exit status: 0 done, 2 usage error or an explore invocation (claimbench show inv:N prints\n"
+			"it), 3 the store, gnuplot or the output directory fails.\n",
 		.options = COMMAND_REPORT,
 		.run = cmd_report,
 	},

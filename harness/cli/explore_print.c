@@ -2,43 +2,47 @@
 #include <math.h>
 #include <string.h>
 
+#include "cli/explore_kinds.h"
 #include "cli/explore_print.h"
 #include "output/json_out.h"
 
-const char *const explore_event_names[EXPLORE_EVENT_KINDS] = {
+const char *const explore_event_names[EVENT_KINDS] = {
 	[EVENT_STEP] = "step", [EVENT_FOLDED] = "folded", [EVENT_CRASH] = "crash",
 	[EVENT_EXPIRE] = "expire", [EVENT_CHECK] = "check",
 };
 
-/* Writes how many schedules r ran of how many into buf. */
+/* Describes r's schedules: how many of how many, and how they were searched. */
 static void describe_space(const struct explore_result *r, char *buf, size_t len)
 {
-	if (r->interrupted)
+	switch (explore_search_of(r)) {
+	case SEARCH_INTERRUPTED:
 		snprintf(buf, len, "%ld of more (interrupted)", r->explored);
-	else if (r->complete)
+		break;
+	case SEARCH_EVERY:
 		snprintf(buf, len, "%ld of %ld (every schedule)", r->explored, r->explored);
-	else if (r->sampled)
+		break;
+	case SEARCH_SAMPLE:
 		snprintf(buf, len, "%ld of ~%.0f (a seeded sample; the space estimated)", r->explored, r->estimated);
-	else if (r->replayed)
+		break;
+	case SEARCH_REPLAY:
 		snprintf(buf, len, "1 (the schedule replayed)");
-	else
+		break;
+	case SEARCH_LIMIT:
+	default:
 		snprintf(buf, len, "%ld of more (the limit of --max-schedules)", r->explored);
+		break;
+	}
 }
 
-/* What the shown schedule is, in words. */
-static const char *shown_is(const struct explore_result *r)
-{
-	if (r->shown_asked)
-		return "the shortest schedule of the kind asked (--show)";
-	if (r->shown_violates)
-		return "the shortest schedule with a violation";
-	for (int f = 0; f < FINDING_COUNT; f++)
-		if (r->shown.count[f])
-			return "the shortest schedule with a finding";
-	if (r->shown.redeliveries || r->shown.fenced)
-		return "the shortest schedule with a redelivery or a fenced completion";
-	return r->shown.blocked ? "the shortest schedule with a blocked step" : "a schedule (nothing found)";
-}
+/* What the shown schedule is, in words, indexed by enum explore_shown. */
+static const char *const shown_words[SHOWN_KINDS] = {
+	[SHOWN_ASKED] = "the shortest schedule of the kind asked (--show)",
+	[SHOWN_VIOLATION] = "the shortest schedule with a violation",
+	[SHOWN_FINDING] = "the shortest schedule with a finding",
+	[SHOWN_REDELIVERY] = "the shortest schedule with a redelivery or a fenced completion",
+	[SHOWN_BLOCKED] = "the shortest schedule with a blocked step",
+	[SHOWN_FIRST] = "a schedule (nothing found)",
+};
 
 void explore_print_table(FILE *out, const struct explore_result *r)
 {
@@ -56,7 +60,7 @@ void explore_print_table(FILE *out, const struct explore_result *r)
 	if (!r->shown.events)
 		return;
 	trace_format(&r->shown.trace, trace, sizeof(trace));
-	fprintf(out, "  %s: --schedule %s\n", shown_is(r), trace);
+	fprintf(out, "  %s: --schedule %s\n", shown_words[explore_shown_of(r)], trace);
 	fprintf(out, "   ");
 	for (int f = 0; f < FINDING_COUNT; f++)
 		if (r->shown.count[f])

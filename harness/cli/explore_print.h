@@ -7,11 +7,8 @@
 
 #include "explore/explore.h"
 
-/* The number of event kinds (enum event_kind). */
-#define EXPLORE_EVENT_KINDS (EVENT_CHECK + 1)
-
 /* The names of the event kinds, as the shown schedule, the JSON and the result store give them. */
-extern const char *const explore_event_names[EXPLORE_EVENT_KINDS];
+extern const char *const explore_event_names[EVENT_KINDS];
 
 /* Prints r as a table, then its shown schedule worker by worker, statement by statement. */
 void explore_print_table(FILE *out, const struct explore_result *r);

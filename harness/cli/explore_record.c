@@ -3,37 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/explore_kinds.h"
 #include "cli/explore_print.h"
 #include "cli/explore_record.h"
-
-/* The search's kind as explores.search names it: the cases describe_space (explore_print.c) tells apart. */
-static const char *search_of(const struct explore_result *r)
-{
-	if (r->interrupted)
-		return "interrupted";
-	if (r->complete)
-		return "every";
-	if (r->sampled)
-		return "sample";
-	if (r->replayed)
-		return "replay";
-	return "limit";
-}
-
-/* Why r's shown schedule was shown, as explores.shown_why names it (shown_is in explore_print.c). */
-static const char *shown_why_of(const struct explore_result *r)
-{
-	if (r->shown_asked)
-		return "asked";
-	if (r->shown_violates)
-		return "violation";
-	for (int f = 0; f < FINDING_COUNT; f++)
-		if (r->shown.count[f])
-			return "finding";
-	if (r->shown.redeliveries || r->shown.fenced)
-		return "redelivery";
-	return r->shown.blocked ? "blocked" : "first";
-}
 
 int explore_record_make(const struct explore_plan *plan, const struct explore_result *r, struct explore_record *rec)
 {
@@ -48,7 +20,7 @@ int explore_record_make(const struct explore_plan *plan, const struct explore_re
 	x->crashes = plan->crashes;
 	x->lease_expiry = plan->choice.mode == MODE_FLIP && plan->cfg->recovery.lease_ms > 0;
 	x->max_steps = plan->max_steps;
-	snprintf(x->search, sizeof(x->search), "%s", search_of(r));
+	snprintf(x->search, sizeof(x->search), "%s", explore_search_names[explore_search_of(r)]);
 	x->schedules = r->explored;
 	x->space = r->complete || r->sampled ? r->estimated : NAN;
 	x->sampled = r->sampled;
@@ -71,7 +43,7 @@ int explore_record_make(const struct explore_plan *plan, const struct explore_re
 	if (!r->shown.events)
 		return 0;
 	trace_format(&r->shown.trace, x->shown_trace, sizeof(x->shown_trace));
-	snprintf(x->shown_why, sizeof(x->shown_why), "%s", shown_why_of(r));
+	snprintf(x->shown_why, sizeof(x->shown_why), "%s", explore_shown_names[explore_shown_of(r)]);
 	x->shown_blocked = r->shown.blocked;
 	x->shown_redeliveries = r->shown.redeliveries;
 	x->shown_fenced = r->shown.fenced;
@@ -142,7 +114,7 @@ static int finding_of(const char *name)
 /* The enum event_kind called name; a kind this binary does not know reads as a check (the harness's note). */
 static enum event_kind event_of(const char *name)
 {
-	for (int k = 0; k < EXPLORE_EVENT_KINDS; k++)
+	for (int k = 0; k < EVENT_KINDS; k++)
 		if (strcmp(explore_event_names[k], name) == 0)
 			return (enum event_kind)k;
 	return EVENT_CHECK;
@@ -157,10 +129,10 @@ int explore_record_result(const struct store_explore *x, struct explore_result *
 	r->claims = x->claims;
 	r->jobs = x->jobs;
 	r->explored = x->schedules;
-	r->complete = strcmp(x->search, "every") == 0;
-	r->sampled = strcmp(x->search, "sample") == 0;
-	r->interrupted = strcmp(x->search, "interrupted") == 0;
-	r->replayed = strcmp(x->search, "replay") == 0;
+	r->complete = strcmp(x->search, explore_search_names[SEARCH_EVERY]) == 0;
+	r->sampled = strcmp(x->search, explore_search_names[SEARCH_SAMPLE]) == 0;
+	r->interrupted = strcmp(x->search, explore_search_names[SEARCH_INTERRUPTED]) == 0;
+	r->replayed = strcmp(x->search, explore_search_names[SEARCH_REPLAY]) == 0;
 	r->estimated = isnan(x->space) ? 0 : x->space;
 	r->bounded = x->bounded;
 	r->blocked = x->blocked;
@@ -181,7 +153,7 @@ int explore_record_result(const struct store_explore *x, struct explore_result *
 		return 0;
 	if (trace_parse(x->shown_trace, &r->shown.trace, err, errlen) < 0)
 		return -1;
-	r->shown_asked = strcmp(x->shown_why, "asked") == 0;
+	r->shown_asked = strcmp(x->shown_why, explore_shown_names[SHOWN_ASKED]) == 0;
 	r->shown.blocked = x->shown_blocked;
 	r->shown.redeliveries = x->shown_redeliveries;
 	r->shown.fenced = x->shown_fenced;

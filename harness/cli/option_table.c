@@ -278,7 +278,7 @@ const struct option_def command_options[] = {
 	  .help = "the result store (run appends every run to it, explore what it found)" },
 	{ .name = "limit", .type = OPTION_LONG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_HISTORY),
 	  .offset = offsetof(struct command_settings, limit), .min = 0, .max = INT_MAX, .def = "20", .arg = "N",
-	  .help = "list at most N runs, 0 for all" },
+	  .help = "list at most N entries (runs and explores), 0 for all" },
 	{ .name = "format", .type = OPTION_WORD, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_EXPORT),
 	  .offset = offsetof(struct command_settings, export_format), .words = export_formats, .arg = "F",
 	  .help = "csv or json, as claimbench run --format prints them (required)" },

@@ -35,6 +35,7 @@ enum event_kind {
 	EVENT_CRASH,	/* a worker crashed: its connection dropped, no COMMIT, no ROLLBACK */
 	EVENT_EXPIRE,	/* every active lease ran out (and, with a reaper, the reaper gave the jobs back) */
 	EVENT_CHECK,	/* what the harness saw between steps (an empty claim while a job was claimable) */
+	EVENT_KINDS	/* the number of event kinds: no event's */
 };
 
 /* One event of a schedule, in the order they happened. */

@@ -92,8 +92,9 @@ struct store_explore_list {
 };
 
 /*
- * Reads every explore of invocation invocation_id into out (emptied first). 0 (out->n 0
- * when it holds none); 1 when there is no such invocation; -1 with err.
+ * Reads every explore of invocation invocation_id into out (emptied first), control
+ * characters in its texts shown as '?' (what the file holds is not to reach a terminal
+ * raw). 0 (out->n 0 when it holds none); 1 when there is no such invocation; -1 with err.
  */
 int store_explore_load(struct store *s, long long invocation_id, struct store_explore_list *out, char *err,
 		       size_t errlen);

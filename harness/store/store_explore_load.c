@@ -1,4 +1,4 @@
-/* Reading an invocation's explores back from the result store. */
+/* Reading an invocation's explores back from the result store, their texts cleaned (col_clean). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,16 +40,16 @@ static int explore_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	x = &list->items[list->n++];
 	x->id = col_i64(c);
 	x->invocation_id = col_i64(c);
-	col_copy(c, x->recorded_at, sizeof(x->recorded_at));
-	col_copy(c, x->strategy, sizeof(x->strategy));
-	col_copy(c, x->mode, sizeof(x->mode));
+	col_clean(c, x->recorded_at, sizeof(x->recorded_at));
+	col_clean(c, x->strategy, sizeof(x->strategy));
+	col_clean(c, x->mode, sizeof(x->mode));
 	x->workers = (int)col_i64(c);
 	x->claims = (int)col_i64(c);
 	x->jobs = (int)col_i64(c);
 	x->crashes = col_i64(c) != 0;
 	x->lease_expiry = col_i64(c) != 0;
 	x->max_steps = (int)col_i64(c);
-	col_copy(c, x->search, sizeof(x->search));
+	col_clean(c, x->search, sizeof(x->search));
 	x->schedules = (long)col_i64(c);
 	x->space = col_dbl(c);
 	x->sampled = sqlite3_column_type(c->st, c->next) != SQLITE_NULL;
@@ -60,8 +60,8 @@ static int explore_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	x->redelivered = (long)col_i64(c);
 	x->fenced = (long)col_i64(c);
 	x->seconds = col_dbl(c);
-	col_copy(c, x->shown_trace, sizeof(x->shown_trace));
-	col_copy(c, x->shown_why, sizeof(x->shown_why));
+	col_clean(c, x->shown_trace, sizeof(x->shown_trace));
+	col_clean(c, x->shown_why, sizeof(x->shown_why));
 	x->shown_blocked = col_i64(c) != 0;
 	x->shown_redeliveries = col_u64(c);
 	x->shown_fenced = col_u64(c);
@@ -79,7 +79,7 @@ static int finding_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	if (x->n_findings == STORE_EXPLORE_FINDINGS)
 		return 0;
 	f = &x->findings[x->n_findings++];
-	col_copy(c, f->name, sizeof(f->name));
+	col_clean(c, f->name, sizeof(f->name));
 	f->violation = col_i64(c) != 0;
 	f->schedules = (long)col_i64(c);
 	f->in_shown = col_u64(c);
@@ -101,11 +101,11 @@ static int event_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	} else {
 		e->worker = (int)col_i64(c);
 	}
-	col_copy(c, e->kind, sizeof(e->kind));
-	col_copy(c, e->statement, sizeof(e->statement));
+	col_clean(c, e->kind, sizeof(e->kind));
+	col_clean(c, e->statement, sizeof(e->statement));
 	e->blocked = col_i64(c) != 0;
 	e->returned = sqlite3_column_type(c->st, c->next) != SQLITE_NULL;
-	col_copy(c, e->result, sizeof(e->result));
+	col_clean(c, e->result, sizeof(e->result));
 	return 0;
 }
 
@@ -118,8 +118,8 @@ static int expect_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	if (grow_one((void **)&x->expects, x->n_expects, sizeof(*x->expects), err, errlen) < 0)
 		return -1;
 	v = &x->expects[x->n_expects++];
-	col_copy(c, v->source, sizeof(v->source));
-	col_copy(c, v->text, sizeof(v->text));
+	col_clean(c, v->source, sizeof(v->source));
+	col_clean(c, v->text, sizeof(v->text));
 	v->value = (long)col_i64(c);
 	v->holds = col_i64(c) != 0;
 	return 0;

@@ -1,8 +1,10 @@
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "model/metric_table.h"
 #include "store/store_sql.h"
 
@@ -186,6 +188,13 @@ void col_copy(struct reader *c, char *buf, size_t size)
 	const unsigned char *s = sqlite3_column_text(c->st, c->next++);
 
 	snprintf(buf, size, "%s", s ? (const char *)s : "");
+}
+
+void col_clean(struct reader *c, char *buf, size_t size)
+{
+	const unsigned char *s = sqlite3_column_text(c->st, c->next++);
+
+	text_clean(buf, size, s ? (const char *)s : "", SIZE_MAX);
 }
 
 int col_owned(struct reader *c, struct store_run *s, const char **out)

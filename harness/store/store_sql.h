@@ -99,6 +99,9 @@ double col_dbl(struct reader *c);
 /* Copies the next column into buf, truncated to fit; NULL as "". */
 void col_copy(struct reader *c, char *buf, size_t size);
 
+/* Copies the next column into buf as col_copy does, its control characters shown as '?' (text_clean). */
+void col_clean(struct reader *c, char *buf, size_t size);
+
 /* Copies the next column into a string s owns, in *out (NULL for NULL). 0, or -1 when out of memory. */
 int col_owned(struct reader *c, struct store_run *s, const char **out);
 

@@ -3,7 +3,8 @@
 # the schedule shown and the expectations' verdicts, from --expect and a scenario's
 # [explore-expect]); history lists it as explore's; show inv:N prints the table as explore
 # printed it, the counterexample's trace included; the stored trace replays to the same
-# duplicate; compare refuses an explore invocation (exit 2); 3 workers sampled with a seed are
+# duplicate; compare and report refuse an explore invocation (exit 2); show inv:N prints the
+# control characters stored in its texts as ?; 3 workers sampled with a seed are
 # stored as a sample; a run beside them is noted as run's and show inv:N prints it; a store that refuses the explore keeps its results in a file and exits 3,
 # as run does; an unusable --results path is refused before anything runs (exit 3).
 . "$(dirname "$0")/lib.sh"
@@ -64,6 +65,18 @@ check "the replay is stored as one, its statements and results the counterexampl
 	      [ "$(sqlite3 "$store" "${events/ID/2}")" = "$(sqlite3 "$store" "${events/ID/1}")" ]'
 expect_exit 2 "invocation 1 is claimbench explore's .*show inv:1" "compare refuses an explore invocation" \
 	compare inv:1 inv:2 --results "$store"
+expect_exit 2 "^claimbench report: invocation 1 is claimbench explore's .*: report works on runs' .*show inv:1" \
+	"report refuses an explore invocation as compare does" report inv:1 --results "$store" --out "$dir/report"
+
+# ---- what the store holds is cleaned before it reaches the terminal ----
+forged="'x' || char(27) || '[2J' || char(10) || 'forged line'"
+sqlite3 "$store" "UPDATE explore_events SET statement = $forged, result = $forged WHERE explore_id = 1 AND position = 0;
+	UPDATE explores SET strategy = 'naive' || char(27) || '[31m' WHERE id = 1"
+"$CLAIMBENCH" show inv:1 --results "$store" >"$dir/forged.out"
+status=$?
+check "show inv:1 prints an ESC or a newline stored in explores or explore_events as ?, forging nothing" \
+	eval '[ "$status" -eq 0 ] && ! grep -q "$(printf "\033")" "$dir/forged.out" && ! grep -q "^forged line" "$dir/forged.out" &&
+	      grep -q "x?\[2J?forged line" "$dir/forged.out" && grep -q "^naive?\[31m flip:" "$dir/forged.out"'
 
 # ---- 3 workers, sampled with a seed ----
 "$CLAIMBENCH" explore --db "$TEST_DB" --results "$store" --strategy skip-locked:flip --workers 3 --claims 1 \

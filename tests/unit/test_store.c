@@ -390,6 +390,7 @@ static void test_round_trip(void)
 		.version = "0.1.0",
 		.git_revision = "abc1234",
 		.scenario_text = "jobs = 200\nworkers = 10\n",
+		.command = "run",
 	};
 	struct worker_stats workers1[3], workers2[2];
 	struct run_result runs[2] = { { .per_worker = workers1 }, { .per_worker = workers2 } };
