@@ -21,10 +21,11 @@
 /* The directory names a claimbench process makes under $TMPDIR, and whether a server runs in each. */
 static const struct {
 	const char *prefix;	/* the start of the name */
-	bool server;		/* a PostgreSQL cluster: its server is stopped first */
+	bool server;		/* a server's (PostgreSQL's, MariaDB's): it is stopped first */
 } leftover_kinds[] = {
 	{ "claimbench-pg-", true },
 	{ "claimbench-sqlite-", false },
+	{ "claimbench-mariadb-", true },
 };
 
 /* What a cleanup did, for its summary and exit status. */

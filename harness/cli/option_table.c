@@ -172,12 +172,18 @@ const struct option_def command_options[] = {
 	{ RUN_ROW("sqlite-busy-timeout-ms", OPTION_INT, db_opts.sqlite_busy_timeout_ms), .flags = OPTION_SWEEP,
 	  .min = 0, .max = 3600000, .def = "5000", .arg = "MS",
 	  .help = "SQLite: how long a statement waits for the write lock" },
+	{ RUN_ROW("isolation", OPTION_WORD, db_opts.isolation), .flags = OPTION_SWEEP,
+	  .words = isolation_names, .def = "server", .arg = "L",
+	  .help = "MariaDB: isolation level of every connection: server (InnoDB's default, REPEATABLE READ), "
+		  "repeatable-read or read-committed" },
 	{ RUN_ROW("lock-timeout-ms", OPTION_INT, db_opts.lock_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
 	  .max = 3600000, .arg = "MS",
 	  .help = "PostgreSQL: lock_timeout of every connection, so that no statement waits longer for a lock "
-		  "(0: none); a timeout counts as lock_not_available" },
+		  "(0: none); a timeout counts as lock_not_available. MariaDB: innodb_lock_wait_timeout, rounded "
+		  "up to seconds; a timeout counts as lock_wait_timeout" },
 	{ RUN_ROW("statement-timeout-ms", OPTION_INT, db_opts.statement_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
-	  .max = 3600000, .arg = "MS", .help = "PostgreSQL: statement_timeout of every connection (0: none)" },
+	  .max = 3600000, .arg = "MS", .help = "PostgreSQL: statement_timeout of every connection (0: none); "
+	  "MariaDB: max_statement_time" },
 	{ RUN_ROW("pipeline", OPTION_FLAG, db_opts.pipeline),
 	  .help = "PostgreSQL: a worker sends a claim transaction's statements in libpq's pipeline mode where they "
 		  "do not wait on each other's answers (BEGIN with the first statement, the last with COMMIT): "
