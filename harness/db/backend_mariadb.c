@@ -46,6 +46,7 @@ struct prepared_part {
 	int ncols;						/* its result columns; 0: it returns no rows */
 	MYSQL_BIND params[MARIADB_MAX_BINDS];			/* its parameters, pointed at the caller's text */
 	unsigned long param_len[MARIADB_MAX_BINDS];		/* their lengths */
+	long long param_int[MARIADB_MAX_BINDS];			/* those bound as integers (after LIMIT), their values */
 	MYSQL_BIND results[MARIADB_MAX_COLUMNS];		/* its result columns, bound to text */
 	char text[MARIADB_MAX_COLUMNS][COLUMN_TEXT];		/* each column's value as text */
 	unsigned long text_len[MARIADB_MAX_COLUMNS];		/* its length */
@@ -57,6 +58,8 @@ struct prepared_part {
 struct prepared_slot {
 	struct mariadb_translation t;			/* the template as statements */
 	struct prepared_part parts[MARIADB_MAX_PARTS];	/* per statement of t, prepared */
+	int result_part;				/* the last of them that returns rows, whose rows are the
+							 * template's; -1 when none does */
 };
 
 struct db_conn {
@@ -275,6 +278,7 @@ static int mariadb_prepare(struct db_conn *conn, int slot, const char *sql, int 
 	}
 	s = &conn->slot[slot];
 	free_slot(s);
+	s->result_part = -1;
 	if (mariadb_translate(sql, nparams, &s->t, err, sizeof(err)) < 0) {
 		set_error(conn, ERR_OTHER, err);
 		return -1;
@@ -293,6 +297,8 @@ static int mariadb_prepare(struct db_conn *conn, int slot, const char *sql, int 
 		}
 		if (bind_results(conn, part) < 0)
 			goto fail;
+		if (part->ncols)
+			s->result_part = p;
 	}
 	return 0;
 fail:
@@ -359,6 +365,10 @@ static int bind_params(struct db_conn *conn, struct prepared_part *part, const s
 			.buffer_type = params[k] ? MYSQL_TYPE_STRING : MYSQL_TYPE_NULL, .buffer = (void *)params[k],
 			.buffer_length = part->param_len[i], .length = &part->param_len[i],
 		};
+		if (params[k] && text->bind_integer[i]) {
+			part->param_int[i] = strtoll(params[k], NULL, 10);
+			part->params[i] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_LONGLONG, .buffer = &part->param_int[i] };
+		}
 	}
 	if (text->nbinds && mysql_stmt_bind_param(part->stmt, part->params)) {
 		set_stmt_error(conn, part->stmt, false);
@@ -392,29 +402,27 @@ static int fetch_rows(struct db_conn *conn, struct prepared_part *part, int64_t 
 	return rows;
 }
 
-static int mariadb_exec_rows(struct db_conn *conn, int slot, int nparams, const char *const *params, int64_t *out,
-			     int ncols, int maxrows)
+/*
+ * Runs the statements of slot s in order: the rows of its result part, a captured SELECT
+ * skipped when the UPDATE before it matched no row. 0 or more rows, or -1 with the error
+ * on conn (a transaction the template began then rolled back).
+ */
+static int run_slot(struct db_conn *conn, struct prepared_slot *s, int nparams, const char *const *params,
+		    int64_t *out, int ncols, int maxrows)
 {
-	struct prepared_slot *s;
 	my_ulonglong matched = 0;
 	int rows = 0;
 
-	if (slot < 0 || slot >= DB_MAX_STATEMENTS || !conn->slot[slot].t.nparts) {
-		set_error(conn, ERR_OTHER, "no statement prepared in that slot");
-		return -1;
-	}
-	s = &conn->slot[slot];
 	for (int p = 0; p < s->t.nparts; p++) {
 		struct prepared_part *part = &s->parts[p];
-		bool last = p == s->t.nparts - 1;
+		int got;
 
 		if (s->t.parts[p].captured && matched != 1) {
-			if (matched > 1) {
-				set_error(conn, ERR_OTHER, "an UPDATE ... RETURNING matched more than one row: MariaDB's "
-					  "stand-in for it returns one");
-				return -1;
-			}
-			return 0;
+			if (matched <= 1)
+				return 0;
+			set_error(conn, ERR_OTHER, "an UPDATE ... RETURNING matched more than one row: MariaDB's stand-in "
+				  "for it returns one");
+			return -1;
 		}
 		if (bind_params(conn, part, &s->t.parts[p], nparams, params) < 0)
 			return -1;
@@ -422,15 +430,42 @@ static int mariadb_exec_rows(struct db_conn *conn, int slot, int nparams, const 
 			set_stmt_error(conn, part->stmt, s->t.nowait);
 			return -1;
 		}
-		if (part->ncols) {
-			rows = fetch_rows(conn, part, last ? out : NULL, ncols, maxrows, s->t.nowait);
-			if (rows < 0)
+		/* an INSERT ... RETURNING describes its rows only once it has run: bound then, once */
+		if (!part->ncols && mysql_stmt_field_count(part->stmt) > 0) {
+			if (bind_results(conn, part) < 0) {
+				mysql_stmt_free_result(part->stmt);
 				return -1;
-		} else {
-			matched = mysql_stmt_affected_rows(part->stmt);
-			rows = 0;
+			}
+			if (p > s->result_part)
+				s->result_part = p;
 		}
+		if (!part->ncols) {
+			matched = mysql_stmt_affected_rows(part->stmt);
+			continue;
+		}
+		got = fetch_rows(conn, part, p == s->result_part ? out : NULL, ncols, maxrows, s->t.nowait);
+		if (got < 0)
+			return -1;
+		if (p == s->result_part)
+			rows = got;
 	}
+	return rows;
+}
+
+static int mariadb_exec_rows(struct db_conn *conn, int slot, int nparams, const char *const *params, int64_t *out,
+			     int ncols, int maxrows)
+{
+	struct prepared_slot *s;
+	int rows;
+
+	if (slot < 0 || slot >= DB_MAX_STATEMENTS || !conn->slot[slot].t.nparts) {
+		set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+		return -1;
+	}
+	s = &conn->slot[slot];
+	rows = run_slot(conn, s, nparams, params, out, ncols, maxrows);
+	if (rows < 0 && s->t.transaction)
+		mysql_query(conn->my, "ROLLBACK");
 	return rows;
 }
 

@@ -80,6 +80,17 @@ static char *trimmed(const char *s, size_t n)
 	return strndup(s, n);
 }
 
+/* Whether the first n bytes of text end with the keyword word, blanks after it allowed. */
+static bool ends_with_keyword(const char *text, size_t n, const char *word)
+{
+	size_t len = strlen(word);
+
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	return n >= len && strncasecmp(text + n - len, word, len) == 0 &&
+	       (n == len || !(isalnum((unsigned char)text[n - len - 1]) || text[n - len - 1] == '_'));
+}
+
 /*
  * Adds part text (owned from here on, freed on failure) to out, its $N turned into '?'
  * with their bindings noted. 0, or -1 with err.
@@ -125,6 +136,7 @@ static int add_part(struct mariadb_translation *out, char *text, int nparams, bo
 			snprintf(err, errlen, "more than %d parameters in one statement", MARIADB_MAX_BINDS);
 			return -1;
 		}
+		p->bind_integer[p->nbinds] = ends_with_keyword(text, w, "LIMIT") || ends_with_keyword(text, w, "OFFSET");
 		p->bind_param[p->nbinds++] = (int)n - 1;
 		text[w++] = '?';
 		i = (size_t)(end - text);
@@ -206,6 +218,8 @@ static int add_statement(struct mariadb_translation *out, char *stmt, int nparam
 
 	if (find_keyword(stmt, 0, "NOWAIT") >= 0)
 		out->nowait = true;
+	if (out->nparts == 0 && (keyword_at(stmt, 0, "BEGIN") || keyword_at(stmt, 0, "START")))
+		out->transaction = true;
 	if (returning < 0)
 		return add_part(out, stmt, nparams, false, err, errlen);
 	rc = add_update_returning(out, stmt, (size_t)returning, nparams, err, errlen);

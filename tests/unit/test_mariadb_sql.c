@@ -32,6 +32,10 @@ static void test_parameters(void)
 		CHECK(!t.nowait, "no NOWAIT");
 	}
 	mariadb_translation_free(&t);
+	rc = mariadb_translate("SELECT id FROM j WHERE q = $1 ORDER BY id LIMIT $2", 2, &t, err, sizeof(err));
+	CHECK(rc == 0 && !t.parts[0].bind_integer[0] && t.parts[0].bind_integer[1],
+	      "a parameter after LIMIT is bound as an integer, which MariaDB wants there; others as text");
+	mariadb_translation_free(&t);
 	CHECK(mariadb_translate("SELECT $3", 2, &t, err, sizeof(err)) < 0 && strstr(err, "$3"),
 	      "a parameter beyond nparams is refused (%s)", err);
 	rc = mariadb_translate("SELECT id FROM j ORDER BY id LIMIT 1 FOR UPDATE NOWAIT", 0, &t, err, sizeof(err));
