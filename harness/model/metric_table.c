@@ -182,7 +182,8 @@ const struct metric metric_table[] = {
 	  NOT_COMPARED, GUARD_NONE, "vacuums and autovacuums of the queue table between the first and the last sample", NATURE_OUTCOME },
 	{ CNT("server.xmin_age_max", "server_xmin_age_max", server.xmin_age_max),
 	  CELL_SERVER("xminage", "xacts", 0, "oldest transaction's age"), false, NOT_COMPARED, GUARD_NONE,
-	  "the oldest xmin or xid of any backend on the server, in transactions, the most sampled", NATURE_OUTCOME },
+	  "the oldest xmin or xid of any backend on the server, in transactions, the most sampled; MariaDB: InnoDB's "
+	  "history list length (committed transactions whose undo is not purged yet), the most sampled", NATURE_OUTCOME },
 	{ CNT("server.wal_bytes_peak", "server_wal_bytes_peak", server.wal_bytes_peak),
 	  CELL_SERVER("walmax", "bytes", 0, "SQLite: largest -wal file"), false, NOT_COMPARED, GUARD_NONE,
 	  "SQLite: the largest size of the -wal file sampled, bytes", NATURE_OUTCOME },

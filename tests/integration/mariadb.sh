@@ -61,6 +61,13 @@ check_jq "$dir/runs.json" '.results[] | select(.strategy == "nowait-backoff") |
 	"nowait-backoff: MariaDB's NOWAIT refusals (1205 on a NOWAIT statement) count as lock_not_available, each retried"
 check_jq "$dir/runs.json" '.results[0].errors | has("deadlock") and has("lock_wait_timeout")' \
 	"deadlock and lock_wait_timeout are error kinds of their own"
+check_jq "$dir/runs.json" '[.results[] | .server.samples > 0 and (.samples | length) > 0 and
+	([.samples[] | .waits.cpu + .waits.lock + .waits.client + .waits.other] | max > 0) and
+	.server.xmin_age_max >= 0 and .samples[0].live_tuples >= 0] | all' \
+	"the server is sampled: where the workers' connections wait, the table's rows, InnoDB's history list length"
+check_jq "$dir/runs.json" '[.results[] | .costs.rows_examined_per_job > 0 and .costs.buffers_hit_per_job > 0 and
+	.costs.wal_bytes_per_job > 0 and .costs.database_wide and .server.head_buffers_before >= 1] | all' \
+	"the server's costs per job: rows examined, buffer pool pages, redo bytes; the head lookup's pages"
 
 # ---- SIGKILL: the watchdog stops the throwaway server and removes its directory ----
 "$CLAIMBENCH" run --db mariadb: --strategy skip-locked --workers 2 --jobs 20 --work-ms 20000 --no-progress \
