@@ -208,7 +208,11 @@ static int seconds_of(int ms)
 	return (ms + 999) / 1000;
 }
 
-static int maria_connect(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
+/*
+ * target is what follows mariadb: (db/mariadb_target.h). Named so, not mariadb_connect,
+ * which mysql.h defines as a macro (as it does mariadb_cancel).
+ */
+static int open_connection(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
 			   size_t errlen)
 {
 	struct db_conn *conn = calloc(1, sizeof(*conn));
@@ -605,14 +609,15 @@ static int mariadb_load_jobs(struct db_conn *conn, const char *table, const stru
 	if (run_text(conn, "BEGIN") < 0)
 		goto out;
 	for (long id = 1; id <= n; id++) {
-		if (used == 0)
+		bool first = (id - 1) % LOAD_ROWS == 0;
+
+		if (first)
 			used = (size_t)snprintf(sql, room, "INSERT INTO %s (id, queue, payload) VALUES ", table);
-		used += (size_t)snprintf(sql + used, room - used, "%s(%ld, '%s', 'job %ld')", sql[used - 1] == ' ' ?
-					 "" : ", ", id, queue_text[(id - 1) % cfg->n_queues], id);
+		used += (size_t)snprintf(sql + used, room - used, "%s(%ld, '%s', 'job %ld')", first ? "" : ", ", id,
+					 queue_text[(id - 1) % cfg->n_queues], id);
 		if (id % LOAD_ROWS == 0 || id == n) {
 			if (run_text(conn, sql) < 0)
 				goto rollback;
-			used = 0;
 		}
 	}
 	rc = run_text(conn, "COMMIT");
@@ -774,7 +779,7 @@ static int mariadb_server_pid(const struct db_conn *conn)
 }
 
 /* KILL QUERY from a connection of its own: the client library cannot cancel from another thread. */
-static void maria_cancel(struct db_conn *conn)
+static void cancel_statement(struct db_conn *conn)
 {
 	char sql[64], err[256];
 	MYSQL *my;
@@ -791,7 +796,7 @@ const struct backend_ops backend_mariadb = {
 	.kind = BACKEND_MARIADB,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
 	.locking = "MariaDB's InnoDB locks rows (and the gaps between them), and has no LISTEN/NOTIFY",
-	.connect = maria_connect,
+	.connect = open_connection,
 	.disconnect = mariadb_disconnect,
 	.prepare = mariadb_prepare,
 	.prepare_checked = mariadb_prepare_checked,
@@ -811,5 +816,5 @@ const struct backend_ops backend_mariadb = {
 	.name_session = mariadb_name_session,
 	.abandon = mariadb_abandon,
 	.server_pid = mariadb_server_pid,
-	.cancel = maria_cancel,
+	.cancel = cancel_statement,
 };

@@ -202,10 +202,3 @@ void tmp_mariadb_stop(struct tmp_mariadb *m)
 	}
 	run_as_free(&m->as);
 }
-
-int tmp_mariadb_available(char *err, size_t errlen)
-{
-	struct tmp_mariadb m;
-
-	return find_programs(&m, err, errlen);
-}

@@ -56,11 +56,4 @@ int tmp_mariadb_restart(struct tmp_mariadb *m, char *err, size_t errlen);
 /* Kills the server (nothing in it is kept) and removes the directory. Safe on a zeroed m and when called twice. */
 void tmp_mariadb_stop(struct tmp_mariadb *m);
 
-/*
- * Whether MariaDB's server programs (mariadbd, mariadb-install-db) can be found: 1 yes,
- * 0 no (or $CLAIMBENCH_MARIADB_BINDIR is TMP_MARIADB_NONE), -1 when $CLAIMBENCH_MARIADB_BINDIR
- * names a directory without them; the reason in err but for 1.
- */
-int tmp_mariadb_available(char *err, size_t errlen);
-
 #endif
