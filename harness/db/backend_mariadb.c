@@ -104,7 +104,7 @@ static void set_error(struct db_conn *conn, enum error_kind kind, const char *me
 	conn->last_kind = kind;
 }
 
-/* Records the connection's last error. */
+/* Records the connection's last error; nowait: the statement was not to wait for a lock. */
 static void set_conn_error(struct db_conn *conn, bool nowait)
 {
 	set_error(conn, classify(mysql_errno(conn->my), nowait || conn->no_lock_wait), mysql_error(conn->my));

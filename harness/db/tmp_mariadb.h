@@ -26,7 +26,7 @@
 #define TMP_MARIADB_MAX_CONNECTIONS 200
 
 /* The line that installs the server programs, for the message when they are missing. */
-#define TMP_MARIADB_INSTALL "sudo apt-get install -y mariadb-server-core"
+#define TMP_MARIADB_INSTALL "sudo apt-get install -y mariadb-server-core mariadb-client-core"
 
 struct tmp_mariadb {
 	char dir[PATH_MAX];		/* the temporary directory holding data/, the logs and the socket */

@@ -15,7 +15,7 @@ export TMPDIR=$dir/tmp
 # ---- bad input: no server programs, a malformed target, an unreachable server ----
 mkdir "$dir/empty"
 CLAIMBENCH_MARIADB_BINDIR=$dir/empty expect_exit 3 \
-	"install them with: sudo apt-get install -y mariadb-server-core" \
+	"install them with: sudo apt-get install -y mariadb-server-core mariadb-client-core" \
 	"--db mariadb: with no server programs: the exact install line" \
 	run --db mariadb: --strategy skip-locked --jobs 5 --no-progress --results "$store"
 CLAIMBENCH_MARIADB_BINDIR=none expect_exit 3 "not to be used" \
