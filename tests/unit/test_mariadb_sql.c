@@ -3,7 +3,7 @@
  * (db/mariadb_sql.c): $N as '?' bound once per use, several statements, an UPDATE's
  * RETURNING of columns as a capture and a SELECT, what cannot be translated refused; and
  * of a mariadb: target read with libpq's parser (db/mariadb_target.c) and masked
- * (db/conninfo.c).
+ * (db/conninfo.c); and of the templates' placeholders in MariaDB's dialect (engine/sql_template.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "db/conninfo.h"
 #include "db/mariadb_sql.h"
 #include "db/mariadb_target.h"
+#include "engine/sql_template.h"
 
 /* Parameters: each '?' once per use, quoted text and comments left alone. */
 static void test_parameters(void)
@@ -115,8 +116,29 @@ static void test_targets(void)
 	CHECK(conninfo_parses("mariadb:") && !conninfo_parses("mariadb:host='x"), "mariadb: alone parses; a bad one not");
 }
 
+/* {mark:...} as a table COMMENT in the CREATE, {now} and a lease in MariaDB's clock. */
+static void test_dialect(void)
+{
+	static const struct owner run_owner = { .pid = 42, .host = "h", .started = 7 };
+	struct sql_names names = { .jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner,
+				   .dialect = BACKEND_MARIADB };
+	struct sql_recovery_text text;
+	char buf[512];
+
+	CHECK(sql_expand("CREATE TABLE {jobs} (id bigint) ENGINE = InnoDB {mark:jobs}", &names, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "CREATE TABLE \"j\" (id bigint) ENGINE = InnoDB "
+		     "COMMENT = 'claimbench run: pid 42 on h started 7; table j'") == 0,
+	      "{mark:jobs} is the table's COMMENT, its note naming it (got %s)", buf);
+	CHECK(sql_expand("SET done_at = {now}", &names, buf, sizeof(buf)) == 0 && strcmp(buf, "SET done_at = NOW(6)") == 0,
+	      "{now} is NOW(6)");
+	sql_names_lease(&names, &text, 1500, false);
+	CHECK(sql_expand("{lease_until}", &names, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "NOW(6) + INTERVAL 1500000 MICROSECOND") == 0, "a lease of 1500 ms (got %s)", buf);
+}
+
 int main(void)
 {
+	test_dialect();
 	test_parameters();
 	test_statements();
 	test_update_returning();
