@@ -69,6 +69,13 @@ check_jq "$dir/runs.json" '[.results[] | .costs.rows_examined_per_job > 0 and .c
 	.costs.wal_bytes_per_job > 0 and .costs.database_wide and .server.head_buffers_before >= 1] | all' \
 	"the server's costs per job: rows examined, buffer pool pages, redo bytes; the head lookup's pages"
 
+# ---- a restart of the throwaway server mid-run (killed, InnoDB's crash recovery): hold mode loses nothing ----
+run_json restart --db mariadb: --strategy skip-locked --restart-at 0.2 --jobs 60 --workers 4 --work-ms 30
+check "a restart of the throwaway MariaDB mid-run (exit 0)" test "$(cat "$dir/restart.status")" -eq 0
+check_jq "$dir/restart.json" '.results[0] | .completed == 60 and .lost == 0 and .ledger_mismatches == 0 and
+	.faults_injected == 1 and .errors.connection_lost >= 1 and .reconnects >= 1' \
+	"the workers lost their connections, connected again, and every job was done"
+
 # ---- SIGKILL: the watchdog stops the throwaway server and removes its directory ----
 "$CLAIMBENCH" run --db mariadb: --strategy skip-locked --workers 2 --jobs 20 --work-ms 20000 --no-progress \
 	--results "$store" >/dev/null 2>"$dir/kill.err" &
