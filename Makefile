@@ -4,7 +4,7 @@
 # and UBSan); `make install` puts the binary, chart templates, scenarios and man page under PREFIX.
 
 CC ?= cc
-PKGS := libpq sqlite3 json-c
+PKGS := libpq sqlite3 json-c libmariadb
 BUILD ?= build
 # A build folder keeps the sanitizers it was built with ($(BUILD)/sanitize): a make in it that
 # names none (make install, a test's own make) builds as before, and a change of them rebuilds

@@ -18,9 +18,12 @@
  * que and GoodJob are built on). --lease-ms, --reaper-ms and --fence change nothing here:
  * the session is the lease, and the completion always checks holder and attempt.
  *
- * PostgreSQL only (SQLite has no advisory locks). The lock's key is the pair (the queue
- * table's oid, the job id): the end-of-run check counts the pairs of the run's table that
- * the stopped workers still hold in pg_locks, which should be none (a leak otherwise).
+ * Not on SQLite (it has no advisory locks). The lock's key is the pair (the queue table's
+ * oid, the job id): the end-of-run check counts the pairs of the run's table that the
+ * stopped workers still hold in pg_locks, which should be none (a leak otherwise). On
+ * MariaDB the lock is GET_LOCK(name, 0)'s, named by the queue table and the job id (a
+ * session may hold many, and takes one again as PostgreSQL does, once more to release),
+ * and the check asks IS_USED_LOCK of each job's name.
  *
  * --advisory-walk inline puts the try in the scan's own WHERE instead, the form that leaked
  * in the field (que#298): how many rows it runs on is the planner's choice. A lock the walk
@@ -44,6 +47,9 @@ enum {
 
 /* The advisory lock of job $1 in the run: the queue table's oid and the job id. */
 #define JOB_LOCK_KEY "'{jobs}'::regclass::oid::integer, $1::integer"
+
+/* MariaDB's name of the user lock of job COLUMN in the run: the queue table's quoted name and the id. */
+#define JOB_LOCK_NAME(column) "CONCAT('{jobs}:', " column ")"
 
 /* How the walk's statement calls pg_try_advisory_lock: the values of --advisory-walk. */
 enum advisory_walk {
@@ -70,12 +76,20 @@ static const struct option_def advisory_options[] = {
 	{ .name = NULL },
 };
 
+/* A statement written the same on PostgreSQL and MariaDB (its UPDATE's RETURNING the driver's, db/mariadb_sql.h). */
+#define ON_BOTH(text) { [BACKEND_POSTGRESQL] = (text), [BACKEND_MARIADB] = (text) }
+
 static const struct strategy_statement advisory_statements[] = {
 	{ SLOT_LOCK_FIRST, 2, { [BACKEND_POSTGRESQL] =
 		"WITH candidates AS MATERIALIZED (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 		"ORDER BY id LIMIT $2) "
 		"SELECT (SELECT count(*) FROM candidates), coalesce((SELECT id FROM candidates "
-		"WHERE pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) LIMIT 1), 0)" } },
+		"WHERE pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) LIMIT 1), 0)",
+	  [BACKEND_MARIADB] =
+		"SELECT (SELECT count(*) FROM (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		"ORDER BY id LIMIT $2) seen), coalesce((SELECT id FROM (SELECT id FROM {jobs} WHERE queue = $1 "
+		"AND status = 'new' ORDER BY id LIMIT $2) candidates WHERE GET_LOCK(" JOB_LOCK_NAME("id") ", 0) = 1 "
+		"LIMIT 1), 0)" } },
 	/*
 	 * The try is one more condition of the scan: an index scan in id order runs it until
 	 * the first success, a sequential scan under a sort on every new job of the queue, and
@@ -85,20 +99,24 @@ static const struct strategy_statement advisory_statements[] = {
 	{ SLOT_LOCK_INLINE, 2, { [BACKEND_POSTGRESQL] =
 		"SELECT (SELECT count(*) FROM (SELECT FROM {jobs} WHERE queue = $1 AND status = 'new' LIMIT $2) seen), "
 		"coalesce((SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
-		"AND pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) ORDER BY id LIMIT 1), 0)" } },
-	{ SLOT_TAKE, 2, { [BACKEND_POSTGRESQL] =
-		"UPDATE {jobs} SET claimed_by = $2, claimed_at = {now}, attempts = attempts + 1 "
-		"WHERE id = $1 AND status = 'new' RETURNING attempts" } },
-	{ SLOT_DONE, 3, { [BACKEND_POSTGRESQL] =
-		"UPDATE {jobs} SET status = 'done', done_at = {now} "
-		"WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id" } },
-	{ SLOT_FAILED, 3, { [BACKEND_POSTGRESQL] =
-		"UPDATE {jobs} SET status = 'error', done_at = {now} "
-		"WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id" } },
-	{ SLOT_UNLOCK, 1, { [BACKEND_POSTGRESQL] = "SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer" } },
+		"AND pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) ORDER BY id LIMIT 1), 0)",
+	  [BACKEND_MARIADB] =
+		"SELECT (SELECT count(*) FROM (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' LIMIT $2) seen), "
+		"coalesce((SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		"AND GET_LOCK(" JOB_LOCK_NAME("id") ", 0) = 1 ORDER BY id LIMIT 1), 0)" } },
+	{ SLOT_TAKE, 2, ON_BOTH("UPDATE {jobs} SET claimed_by = $2, claimed_at = {now}, attempts = attempts + 1 "
+				"WHERE id = $1 AND status = 'new' RETURNING attempts") },
+	{ SLOT_DONE, 3, ON_BOTH("UPDATE {jobs} SET status = 'done', done_at = {now} "
+				"WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id") },
+	{ SLOT_FAILED, 3, ON_BOTH("UPDATE {jobs} SET status = 'error', done_at = {now} "
+				  "WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id") },
+	{ SLOT_UNLOCK, 1, { [BACKEND_POSTGRESQL] = "SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer",
+			    [BACKEND_MARIADB] = "SELECT RELEASE_LOCK(" JOB_LOCK_NAME("$1") ")" } },
 	/* giving back the job in hand when the run stops: its lock, if this worker claimed it */
 	{ SLOT_FREE, 2, { [BACKEND_POSTGRESQL] =
-		"SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer FROM {jobs} WHERE id = $1 AND claimed_by = $2" } },
+		"SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer FROM {jobs} WHERE id = $1 AND claimed_by = $2",
+			  [BACKEND_MARIADB] =
+		"SELECT RELEASE_LOCK(" JOB_LOCK_NAME("id") ") FROM {jobs} WHERE id = $1 AND claimed_by = $2" } },
 };
 
 /* Releases w's lock on job id; a lock its lost session took along needs nothing. */
@@ -178,12 +196,14 @@ static int advisory_finish(struct worker *w, int64_t job_id, int slot)
 const struct strategy_ops strategy_advisory = {
 	.name = "advisory",
 	.order = 80,
-	.summary = "pg_try_advisory_lock on the first free of K new jobs, held to completion (que, GoodJob)",
+	.summary = "pg_try_advisory_lock (MariaDB: GET_LOCK) on the first free of K new jobs, held to completion "
+		   "(que, GoodJob)",
 	.session_needs = SESSION_NEEDS_PREPARED | SESSION_NEEDS_ADVISORY,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_MARIADB),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ADVISORY_LOCKS,
 		[BACKEND_SQLITE] = CAP_ADVISORY_LOCKS,
+		[BACKEND_MARIADB] = CAP_ADVISORY_LOCKS,
 	},
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
@@ -193,7 +213,9 @@ const struct strategy_ops strategy_advisory = {
 	.leftover_sql = { [BACKEND_POSTGRESQL] =
 		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 "
 		"AND classid = '{jobs}'::regclass::oid "
-		"AND database = (SELECT oid FROM pg_database WHERE datname = current_database())" },
+		"AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+			  [BACKEND_MARIADB] =
+		"SELECT count(*) FROM {jobs} WHERE IS_USED_LOCK(" JOB_LOCK_NAME("id") ") IS NOT NULL" },
 	.leftover_what = "advisory locks",
 	.options = advisory_options,
 	.config_size = sizeof(struct advisory_config),

@@ -15,8 +15,11 @@
  * it that committed, lost when none did (a crash, a stop, a lost answer); a consumed job
  * the ledger never saw in hand is a ledger mismatch. docs/metrics.md, "Lost jobs".
  *
- * flip only (the pop commits at once). PostgreSQL only: it needs SKIP LOCKED, as
- * skip-locked does. --lease-ms, --reaper-ms, --fence, --rerun-stuck and --rerun-errors
+ * flip only (the pop commits at once). Not on SQLite: it needs SKIP LOCKED, as
+ * skip-locked does. On MariaDB, whose DELETE ... RETURNING cannot take its row from a
+ * SKIP LOCKED subquery of its own table, the pop is one transaction of four statements:
+ * the first free new row FOR UPDATE SKIP LOCKED into session variables, its DELETE, and
+ * the archive's INSERT ... RETURNING (MariaDB's own), then the COMMIT. --lease-ms, --reaper-ms, --fence, --rerun-stuck and --rerun-errors
  * change nothing: there is no row left for them to act on.
  */
 #include "plugin/strategy.h"
@@ -29,7 +32,15 @@ static const struct strategy_statement delete_returning_statements[] = {
 		"WITH popped AS (DELETE FROM {jobs} WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 "
 		"AND status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, attempts) "
 		"INSERT INTO {tickets} (id, consumed_by, attempt) SELECT id, $2::integer, attempts + 1 FROM popped "
-		"RETURNING id, attempt" } },
+		"RETURNING id, attempt",
+	  [BACKEND_MARIADB] =
+		"START TRANSACTION; SET @claimbench_pop_id = NULL, @claimbench_pop_attempts = NULL; "
+		"SELECT id, attempts INTO @claimbench_pop_id, @claimbench_pop_attempts FROM {jobs} WHERE queue = $1 "
+		"AND status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED; "
+		"DELETE FROM {jobs} WHERE id = @claimbench_pop_id; "
+		"INSERT INTO {tickets} (id, consumed_by, attempt) SELECT @claimbench_pop_id, $2, "
+		"@claimbench_pop_attempts + 1 FROM DUAL WHERE @claimbench_pop_id IS NOT NULL RETURNING id, attempt; "
+		"COMMIT" } },
 };
 
 /* Pops the first free new job. */
@@ -60,10 +71,11 @@ const struct strategy_ops strategy_delete_returning = {
 	.order = 100,
 	.summary = "DELETE the first unlocked new row RETURNING id (pgmq pop): done at claim; a crash loses it",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_MARIADB),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
@@ -75,8 +87,18 @@ const struct strategy_ops strategy_delete_returning = {
 		" consumed_by integer NOT NULL,"
 		" attempt integer NOT NULL,"
 		" consumed_at timestamptz NOT NULL DEFAULT clock_timestamp());"
-		"{mark:tickets}" },
+		"{mark:tickets}",
+		       [BACKEND_MARIADB] =
+		"CREATE TABLE {tickets} ("
+		" id bigint NOT NULL,"
+		" consumed_by integer NOT NULL,"
+		" attempt integer NOT NULL,"
+		" consumed_at datetime(6) NOT NULL DEFAULT NOW(6)) ENGINE = InnoDB {mark:tickets}" },
 	.final_state_sql = { [BACKEND_POSTGRESQL] =
+		"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
+		" coalesce(claimed_by, -1) FROM {jobs} "
+		"UNION ALL SELECT id, 5, consumed_by FROM {tickets}",
+			     [BACKEND_MARIADB] =
 		"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 		" coalesce(claimed_by, -1) FROM {jobs} "
 		"UNION ALL SELECT id, 5, consumed_by FROM {tickets}" },

@@ -19,6 +19,8 @@ static const struct strategy_statement for_update_statements[] = {
 				       "ORDER BY id LIMIT 1 FOR UPDATE",
 		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				   "ORDER BY id LIMIT 1",
+		[BACKEND_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+				    "ORDER BY id LIMIT 1 FOR UPDATE",
 	} },
 };
 
@@ -32,8 +34,8 @@ const struct strategy_ops strategy_for_update = {
 	.order = 20,
 	.summary = "blocking FOR UPDATE on the first new row (SQLite: BEGIN IMMEDIATE): waiters queue",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
-	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS },
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS, [BACKEND_MARIADB] = CAP_ROW_LOCKS },
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_HOLD,
 	.statements = for_update_statements,

@@ -19,7 +19,8 @@
  *
  * flip only (the claim commits; the work runs outside any transaction). On SQLite, where
  * Solid Queue runs too, the transaction begins IMMEDIATE: the write lock makes the select,
- * the insert and the delete one step with no SKIP LOCKED needed.
+ * the insert and the delete one step with no SKIP LOCKED needed. On MariaDB it runs as on
+ * PostgreSQL (INSERT ... SELECT ... RETURNING is MariaDB's own).
  */
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
@@ -38,6 +39,8 @@ static const struct strategy_statement move_table_statements[] = {
 		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 				       "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
 		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1",
+		[BACKEND_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+				    "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
 	} },
 	{ SLOT_MOVE_IN, 2, SQL_ANY("INSERT INTO {tickets} (id, queue, status, payload, claimed_by, claimed_at, "
 				   "attempts, enqueued_at) SELECT id, queue, 'active', payload, $2, {now}, "
@@ -98,8 +101,11 @@ const struct strategy_ops strategy_move_table = {
 	.order = 110,
 	.summary = "move the first unlocked new row to a claimed table in one transaction (Solid Queue)",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
-	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED },
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.needs_caps = {
+		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+	},
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = move_table_statements,
@@ -119,6 +125,19 @@ const struct strategy_ops strategy_move_table = {
 			" attempts INTEGER NOT NULL,"
 			" enqueued_at REAL NOT NULL,"
 			" done_at REAL)",
+		/* its columns written out: CREATE TABLE ... LIKE would copy the ready table's owner note too */
+		[BACKEND_MARIADB] =
+			"CREATE TABLE {tickets} ("
+			" id bigint PRIMARY KEY,"
+			" queue varchar(64) NOT NULL,"
+			" status varchar(8) NOT NULL CHECK (status IN ('new', 'active', 'done', 'error')),"
+			" payload text,"
+			" claimed_by integer,"
+			" claimed_at datetime(6),"
+			" lease_until datetime(6),"
+			" attempts integer NOT NULL,"
+			" enqueued_at datetime(6) NOT NULL,"
+			" done_at datetime(6)) ENGINE = InnoDB {mark:tickets}",
 	},
 	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
 	.final_state_sql = SQL_ANY(

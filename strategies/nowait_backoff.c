@@ -37,6 +37,8 @@ static const struct strategy_statement nowait_statements[] = {
 				       "ORDER BY id LIMIT 1 FOR UPDATE NOWAIT",
 		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				   "ORDER BY id LIMIT 1",
+		[BACKEND_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+				    "ORDER BY id LIMIT 1 FOR UPDATE NOWAIT",
 	} },
 };
 
@@ -86,8 +88,11 @@ const struct strategy_ops strategy_nowait_backoff = {
 	.order = 30,
 	.summary = "FOR UPDATE NOWAIT (SQLite: BEGIN IMMEDIATE, no busy wait); on a lock back off, retry",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
-	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT },
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.needs_caps = {
+		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT,
+		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_NOWAIT,
+	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = nowait_statements,

@@ -62,6 +62,8 @@ const struct strategy_ops strategy_skip_locked_cursor = {
 		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
+	.no_sql_reason = { [BACKEND_MARIADB] = "MariaDB declares cursors only inside stored programs, not as a "
+			   "client's statement (skip-locked is the same claim without the cursor)" },
 	.default_mode = MODE_HOLD,
 	.statements = cursor_statements,
 	.n_statements = sizeof(cursor_statements) / sizeof(cursor_statements[0]),

@@ -286,7 +286,8 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 			continue;
 		def->statements[n] = (struct strategy_statement){ .slot = slots[r], .nparams = st->nparams,
 								  .sql = { [BACKEND_POSTGRESQL] = st->sql,
-									   [BACKEND_SQLITE] = st->sql } };
+									   [BACKEND_SQLITE] = st->sql,
+									   [BACKEND_MARIADB] = st->sql } };
 		def->contracts[n] = (struct result_contract){ .columns = 1, .returns = finish_returns };
 		def->origins[n++] = st->origin;
 		for (int i = 0; r == SQL_ROLE_CLAIM && i < st->nparams; i++)

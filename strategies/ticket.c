@@ -17,6 +17,12 @@
  * reused, as an identity), taken_at is a julianday so that stale tickets can expire,
  * and the claim transaction begins IMMEDIATE: a deferred one would read a snapshot
  * that every other worker's ticket insert makes stale.
+ *
+ * On MariaDB the ticket is an AUTO_INCREMENT value, handed out at the insert as
+ * PostgreSQL's identity is: the ticket is taken under a user lock named by the control
+ * table (GET_LOCK), released once the insert has committed (autocommit), so that ticket
+ * order is commit order there too. A take that failed before its release leaves the lock
+ * with its session: the next take releases it first.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -68,25 +74,33 @@ static const struct strategy_statement ticket_statements[] = {
 				       "INSERT INTO {tickets} (resource, requester) SELECT $1, $2::integer FROM line "
 				       "RETURNING ticket",
 		[BACKEND_SQLITE] = "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket",
+		[BACKEND_MARIADB] = "DO RELEASE_ALL_LOCKS(); DO GET_LOCK('{tickets}', 60); "
+				    "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket; "
+				    "DO RELEASE_ALL_LOCKS()",
 	} },
 	{ SLOT_EXPIRE, 2, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 "
 				       "AND taken_at < clock_timestamp() - $2::integer * interval '1 millisecond'",
 		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 "
 				   "AND taken_at < julianday('now') - CAST($2 AS REAL) / 86400000.0",
+		[BACKEND_MARIADB] = "DELETE FROM {tickets} WHERE resource = $1 "
+				    "AND taken_at < NOW(6) - INTERVAL CAST($2 AS INTEGER) * 1000 MICROSECOND",
 	} },
 	{ SLOT_AHEAD, 2, {
 		[BACKEND_POSTGRESQL] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < $2",
 		[BACKEND_SQLITE] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
+		[BACKEND_MARIADB] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
 	} },
 	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} ORDER BY id LIMIT 1") },
 	{ SLOT_RETURN, 1, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1 RETURNING ticket",
 		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER) RETURNING ticket",
+		[BACKEND_MARIADB] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER) RETURNING ticket",
 	} },
 	{ SLOT_RETURN_MINE, 2, {
 		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = $2::integer",
 		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = CAST($2 AS INTEGER)",
+		[BACKEND_MARIADB] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = CAST($2 AS INTEGER)",
 	} },
 };
 
@@ -254,7 +268,7 @@ const struct strategy_ops strategy_ticket = {
 	.order = 60,
 	.summary = "take a number in a control table, poll until first X in line, claim, return it",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = ticket_statements,
@@ -275,6 +289,13 @@ const struct strategy_ops strategy_ticket = {
 			" requester INTEGER NOT NULL,"
 			" taken_at REAL NOT NULL DEFAULT (julianday('now')));"
 			"CREATE INDEX {tickets:resource} ON {tickets} (resource, ticket)",
+		[BACKEND_MARIADB] =
+			"CREATE TABLE {tickets} ("
+			" ticket bigint AUTO_INCREMENT PRIMARY KEY,"
+			" resource varchar(64) NOT NULL,"
+			" requester integer NOT NULL,"
+			" taken_at datetime(6) NOT NULL DEFAULT NOW(6),"
+			" INDEX line (resource, ticket)) ENGINE = InnoDB {mark:tickets}",
 	},
 	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
 	.options = ticket_options,

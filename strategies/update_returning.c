@@ -9,6 +9,9 @@
  * first's row lock and, once the first commits, re-checks the outer `status = 'new'`
  * against the new row version, which no longer qualifies: the loser comes back empty
  * (and tries again) instead of taking the job a second time.
+ *
+ * MariaDB 10.11 has no UPDATE ... RETURNING: the one statement cannot hand back the row
+ * its subquery chose, so it is refused there (cas is the nearest claim that runs on it).
  */
 #include "engine/sql_template.h"
 #include "plugin/strategy.h"
@@ -53,6 +56,8 @@ const struct strategy_ops strategy_update_returning = {
 	.session_needs = SESSION_NEEDS_PREPARED,
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
+	.no_sql_reason = { [BACKEND_MARIADB] = "MariaDB 10.11 has no UPDATE ... RETURNING: the one statement cannot "
+			   "hand back the row its subquery chose (cas is the nearest claim there)" },
 	.default_mode = MODE_FLIP,
 	.statements = update_returning_statements,
 	.n_statements = 1,

@@ -22,11 +22,12 @@
 /* The directory names a claimbench process makes under $TMPDIR, and whether a server or pooler runs in each. */
 static const struct {
 	const char *prefix;	/* the start of the name */
-	bool server;		/* a PostgreSQL cluster: its server is stopped first */
+	bool server;		/* a server's (PostgreSQL's, MariaDB's): it is stopped first */
 	bool pooler;		/* a throwaway pgbouncer's (db/pooler.h): it is stopped first */
 } leftover_kinds[] = {
 	{ "claimbench-pg-", true, false },
 	{ "claimbench-sqlite-", false, false },
+	{ "claimbench-mariadb-", true, false },
 	{ POOLER_DIR_PREFIX, false, true },
 };
 

@@ -297,6 +297,8 @@ static void report_throwaway_failure(const struct backend_ops *db, const char *e
 {
 	if (db->kind == BACKEND_SQLITE)
 		fprintf(stderr, "claimbench run: cannot make a temporary SQLite file: %s\n", err);
+	else if (db->kind == BACKEND_MARIADB)
+		fprintf(stderr, "claimbench run: cannot start a throwaway MariaDB: %s\n", err);
 	else
 		fprintf(stderr, "claimbench run: cannot start a throwaway PostgreSQL: %s\n"
 				"(install the server with: apt-get install postgresql, or give --db)\n", err);
@@ -307,6 +309,8 @@ void announce_throwaway(const struct throwaway *t, bool fell_back)
 {
 	if (t->own_server)
 		fprintf(stderr, "claimbench: throwaway PostgreSQL in %s\n", t->pg.dir);
+	else if (t->own_mariadb)
+		fprintf(stderr, "claimbench: throwaway MariaDB in %s\n", t->maria.dir);
 	else
 		fprintf(stderr, "claimbench: %susing a temporary SQLite database %s (removed at exit; give --db to "
 				"choose)\n", fell_back ? "no PostgreSQL server programs found; " : "", t->sqlite_path);

@@ -196,7 +196,10 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 	unsigned missing = st->needs_caps[db->kind] & ~db->caps;
 
 	if (!missing) {
-		snprintf(buf, len, "it has no SQL for %s", db->name);
+		if (st->no_sql_reason[db->kind])
+			snprintf(buf, len, "%s", st->no_sql_reason[db->kind]);
+		else
+			snprintf(buf, len, "it has no SQL for %s", db->name);
 		return;
 	}
 	if (missing & CAP_LISTEN_NOTIFY) {
@@ -254,13 +257,13 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 	const struct fault_trigger *kill = &cfg->faults.when[FAULT_KILL_BACKEND];
 	const struct fault_trigger *restart = &cfg->faults.when[FAULT_RESTART];
 
-	if (db->kind != BACKEND_POSTGRESQL && (kill->n_at || kill->n_exec || kill->rate > 0)) {
-		snprintf(err, errlen, "--kill-backend-at, -exec and -rate are PostgreSQL's: %s has no server process to "
-			 "terminate", db->name);
+	if (db->kind == BACKEND_SQLITE && (kill->n_at || kill->n_exec || kill->rate > 0)) {
+		snprintf(err, errlen, "--kill-backend-at, -exec and -rate are PostgreSQL's and MariaDB's: %s has no server "
+			 "process to terminate", db->name);
 		return -1;
 	}
-	if (db->kind != BACKEND_POSTGRESQL && restart->n_at) {
-		snprintf(err, errlen, "--restart-at is PostgreSQL's: %s has no server to restart", db->name);
+	if (db->kind == BACKEND_SQLITE && restart->n_at) {
+		snprintf(err, errlen, "--restart-at is PostgreSQL's and MariaDB's: %s has no server to restart", db->name);
 		return -1;
 	}
 	if (db->kind != BACKEND_POSTGRESQL && cfg->pressure.vacuum.n_at) {
@@ -268,9 +271,9 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 			 "lock, nothing like a table's vacuum beside running claims", db->name);
 		return -1;
 	}
-	if (cfg->faults.restart_command && (db->kind != BACKEND_POSTGRESQL || !cfg->target)) {
+	if (cfg->faults.restart_command && (db->kind == BACKEND_SQLITE || !cfg->target)) {
 		snprintf(err, errlen, "--restart-command restarts a PostgreSQL server of your own (--db CONNINFO) for "
-			 "--restart-at; %s", db->kind != BACKEND_POSTGRESQL ? "SQLite has no server to restart" :
+			 "--restart-at; %s", db->kind == BACKEND_SQLITE ? "SQLite has no server to restart" :
 			 "the throwaway server (no --db) is claimbench's, which restarts it itself: drop --restart-command");
 		return -1;
 	}
@@ -343,9 +346,18 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 	}
 	if (check_faults(cfg, db, err, errlen) < 0 || pooler_check_group(cfg, db, err, errlen) < 0)
 		return -1;
-	if (db->kind != BACKEND_POSTGRESQL && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
-		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's; on SQLite "
-			 "--sqlite-busy-timeout-ms bounds the wait for a lock");
+	if (db->kind == BACKEND_SQLITE && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
+		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's and MariaDB's; on "
+			 "SQLite --sqlite-busy-timeout-ms bounds the wait for a lock");
+		return -1;
+	}
+	if (db->kind == BACKEND_MARIADB && cfg->verify) {
+		snprintf(err, errlen, "--verify has no audit triggers for MariaDB yet: run it on PostgreSQL or SQLite");
+		return -1;
+	}
+	if (db->kind != BACKEND_MARIADB && cfg->db_opts.isolation != ISOLATION_SERVER) {
+		snprintf(err, errlen, "--isolation is MariaDB's (InnoDB's REPEATABLE READ or READ COMMITTED); %s runs "
+			 "its own default", db->name);
 		return -1;
 	}
 	for (size_t p = 0; p < cfg->n_worker_points; p++)

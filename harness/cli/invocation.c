@@ -275,11 +275,12 @@ static int check_trust(const struct build *b, const struct setting_list *list, c
 				 "command line", st->file, st->line);
 			return -1;
 		}
-		if (st->file && strcmp(st->opt->name, "db") == 0 &&
+		if (st->file && strcmp(st->opt->name, "db") == 0 && strcmp(st->value, BACKEND_MARIADB_PREFIX) != 0 &&
 		    strncmp(st->value, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) != 0) {
 			snprintf(err, errlen, "%s:%d: db: a scenario file may name a SQLite file (sqlite:PATH), not a "
-				 "PostgreSQL server to connect to as you (with your password, .pgpass or certificates); "
-				 "give --db on the command line, or --trust-scenario to allow it", st->file, st->line);
+				 "PostgreSQL server to connect to as you (with your password, .pgpass or certificates), nor a "
+				 "MariaDB one (a throwaway, mariadb:, it may); give --db on the command line, or "
+				 "--trust-scenario to allow it", st->file, st->line);
 			return -1;
 		}
 	}

@@ -81,9 +81,11 @@ const struct option_def command_options[] = {
 	  .help = "show the shortest schedule of KIND (a kind of --expect) first" },
 	{ RUN_CUSTOM("db", parse_db, format_db), .flags = OPTION_NOT_STORED, .arg = "CONNINFO",
 	  .help = "a libpq conninfo or URI, or sqlite:PATH for an SQLite file (created when missing), or sqlite: "
-		  "alone for a throwaway SQLite file; default: a throwaway PostgreSQL server in a temporary directory. "
-		  "A password is better given in PGPASSWORD, a service file or PGPASSFILE; one given here is masked "
-		  "in everything claimbench keeps or prints, and in what ps shows" },
+		  "alone for a throwaway SQLite file, or mariadb://USER@HOST:PORT/DB or mariadb:KEY=VALUE... for a "
+		  "MariaDB server, or mariadb: alone for a throwaway one; default: a throwaway PostgreSQL server in a "
+		  "temporary directory. A password is better given in PGPASSWORD, a service file or PGPASSFILE "
+		  "(MariaDB: MYSQL_PWD); one given here is masked in everything claimbench keeps or prints, and in "
+		  "what ps shows" },
 	{ RUN_CUSTOM("strategy", parse_strategies, format_strategies), .flags = OPTION_NOT_STORED, .def = "all",
 	  .arg = "LIST", .help = "strategies, comma-separated, each NAME or NAME:MODE; all: every one the backend can run" },
 	{ RUN_CUSTOM("claim-mode", parse_claim_mode, format_claim_mode), .flags = OPTION_NOT_STORED, .arg = "MODE",
@@ -177,12 +179,18 @@ const struct option_def command_options[] = {
 	{ RUN_ROW("sqlite-busy-timeout-ms", OPTION_INT, db_opts.sqlite_busy_timeout_ms), .flags = OPTION_SWEEP,
 	  .min = 0, .max = 3600000, .def = "5000", .arg = "MS",
 	  .help = "SQLite: how long a statement waits for the write lock" },
+	{ RUN_ROW("isolation", OPTION_WORD, db_opts.isolation), .flags = OPTION_SWEEP,
+	  .words = isolation_names, .def = "server", .arg = "L",
+	  .help = "MariaDB: isolation level of every connection: server (InnoDB's default, REPEATABLE READ), "
+		  "repeatable-read or read-committed" },
 	{ RUN_ROW("lock-timeout-ms", OPTION_INT, db_opts.lock_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
 	  .max = 3600000, .arg = "MS",
 	  .help = "PostgreSQL: lock_timeout of every connection, so that no statement waits longer for a lock "
-		  "(0: none); a timeout counts as lock_not_available" },
+		  "(0: none); a timeout counts as lock_not_available. MariaDB: innodb_lock_wait_timeout, rounded "
+		  "up to seconds; a timeout counts as lock_wait_timeout" },
 	{ RUN_ROW("statement-timeout-ms", OPTION_INT, db_opts.statement_timeout_ms), .flags = OPTION_SWEEP, .min = 0,
-	  .max = 3600000, .arg = "MS", .help = "PostgreSQL: statement_timeout of every connection (0: none)" },
+	  .max = 3600000, .arg = "MS", .help = "PostgreSQL: statement_timeout of every connection (0: none); "
+	  "MariaDB: max_statement_time" },
 	{ RUN_ROW("pipeline", OPTION_FLAG, db_opts.pipeline),
 	  .help = "PostgreSQL: a worker sends a claim transaction's statements in libpq's pipeline mode where they "
 		  "do not wait on each other's answers (BEGIN with the first statement, the last with COMMIT): "
@@ -324,7 +332,8 @@ const struct option_def command_options[] = {
 	  .help = "every run of the most recent invocation (the default)" },
 	{ .name = "db", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_CLEANUP),
 	  .offset = offsetof(struct command_settings, db), .arg = "CONNINFO",
-	  .help = "also look in this database (a libpq conninfo or URI, or sqlite:PATH) for tables of dead runs" },
+	  .help = "also look in this database (a libpq conninfo or URI, sqlite:PATH or mariadb:...) for tables of "
+		  "dead runs" },
 	{ .name = "dry-run", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_CLEANUP),
 	  .offset = offsetof(struct command_settings, dry_run), .help = "say what would be removed; remove nothing" },
 	{ .name = NULL },

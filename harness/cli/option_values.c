@@ -41,9 +41,17 @@ int parse_db(const struct option_def *o, const char *text, void *base, char *err
 		return -1;
 	}
 	cfg->backend = backend_of_target(text, &cfg->target);
-	if (cfg->backend == &backend_sqlite && !*cfg->target)
+	if ((cfg->backend == &backend_sqlite || cfg->backend == &backend_mariadb) && !*cfg->target)
 		cfg->target = NULL;
-	if (cfg->backend != &backend_sqlite && !conninfo_parses(text)) {
+	if (cfg->backend == &backend_mariadb && cfg->target && !conninfo_parses(text)) {
+		snprintf(err, errlen, "--%s: what follows mariadb: is malformed (its text is not shown, since it may hold "
+			 "a password); expected mariadb: alone (a throwaway server), mariadb:KEY=VALUE ... or "
+			 "mariadb://USER@HOST:PORT/DATABASE", o->name);
+		cfg->backend = NULL;
+		cfg->target = NULL;
+		return -1;
+	}
+	if (cfg->backend == &backend_postgresql && !conninfo_parses(text)) {
 		snprintf(err, errlen, "--%s: the conninfo is malformed: libpq cannot parse it (its text is not shown, since "
 			 "it may hold a password); expected key=value pairs or a postgresql:// URI%s", o->name,
 			 strcasecmp(text, "sqlite") == 0 ? ", or for SQLite sqlite:PATH, or sqlite: for a throwaway file"
@@ -63,8 +71,19 @@ void format_db(const struct option_def *o, const void *base, char *buf, size_t l
 
 	(void)o;
 	if (!cfg->target || cfg->backend == &backend_sqlite) {
-		snprintf(buf, len, "%s%s", cfg->backend == &backend_sqlite ? BACKEND_SQLITE_PREFIX : "",
-			 cfg->target ? cfg->target : "");
+		snprintf(buf, len, "%s%s", cfg->backend == &backend_sqlite ? BACKEND_SQLITE_PREFIX :
+			 cfg->backend == &backend_mariadb ? BACKEND_MARIADB_PREFIX : "", cfg->target ? cfg->target : "");
+		return;
+	}
+	if (cfg->backend == &backend_mariadb) {
+		char *full = malloc(strlen(BACKEND_MARIADB_PREFIX) + strlen(cfg->target) + 1);
+
+		if (full)
+			sprintf(full, "%s%s", BACKEND_MARIADB_PREFIX, cfg->target);
+		masked = full ? conninfo_masked(full) : NULL;
+		free(full);
+		snprintf(buf, len, "%s", masked ? masked : BACKEND_MARIADB_PREFIX CONNINFO_MASK);
+		free(masked);
 		return;
 	}
 	masked = conninfo_masked(cfg->target);

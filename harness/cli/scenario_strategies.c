@@ -84,7 +84,8 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 		      unsigned *modes, unsigned *backends, char *err, size_t errlen)
 {
 	static const char *const backend_names[BACKEND_COUNT] = { [BACKEND_POSTGRESQL] = "postgresql",
-								   [BACKEND_SQLITE] = "sqlite" };
+								   [BACKEND_SQLITE] = "sqlite",
+								   [BACKEND_MARIADB] = "mariadb" };
 	char origin[SQL_ORIGIN_MAX], why[512], what[768];
 	int k = 0;
 

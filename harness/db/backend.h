@@ -17,6 +17,7 @@
 enum backend_kind {
 	BACKEND_POSTGRESQL,
 	BACKEND_SQLITE,
+	BACKEND_MARIADB,
 	BACKEND_COUNT
 };
 
@@ -84,7 +85,7 @@ struct db_step {
 };
 
 struct backend_ops {
-	const char *name;		/* "postgresql" or "sqlite", as in output */
+	const char *name;		/* "postgresql", "sqlite" or "mariadb", as in output */
 	enum backend_kind kind;		/* which dialect its SQL is written in */
 	unsigned caps;			/* enum backend_cap flags */
 	const char *locking;		/* its locking model in one clause, for refusals */
@@ -201,6 +202,7 @@ struct backend_ops {
 
 extern const struct backend_ops backend_postgresql;
 extern const struct backend_ops backend_sqlite;
+extern const struct backend_ops backend_mariadb;
 
 /* Every backend driver, indexed by enum backend_kind. */
 extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
@@ -208,7 +210,16 @@ extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
 /* The prefix of a database name that selects SQLite: sqlite:PATH. */
 #define BACKEND_SQLITE_PREFIX "sqlite:"
 
-/* The driver a database name (--db) selects: SQLite for sqlite:PATH, else PostgreSQL; *target what follows. */
+/*
+ * The prefix of a database name that selects MariaDB: mariadb: alone (a throwaway server),
+ * mariadb:KEY=VALUE... or mariadb://user@host:port/db (db/mariadb_target.h).
+ */
+#define BACKEND_MARIADB_PREFIX "mariadb:"
+
+/*
+ * The driver a database name (--db) selects: SQLite for sqlite:PATH, MariaDB for
+ * mariadb:..., else PostgreSQL; *target what follows the prefix ("" for a throwaway).
+ */
 const struct backend_ops *backend_of_target(const char *text, const char **target);
 
 /* Copies the first line of message (no newline, cut to fit) into dst, len > 0 bytes. */

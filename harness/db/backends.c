@@ -7,6 +7,7 @@
 const struct backend_ops *const backend_registry[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = &backend_postgresql,
 	[BACKEND_SQLITE] = &backend_sqlite,
+	[BACKEND_MARIADB] = &backend_mariadb,
 };
 
 const struct backend_ops *backend_of_target(const char *text, const char **target)
@@ -14,6 +15,10 @@ const struct backend_ops *backend_of_target(const char *text, const char **targe
 	if (strncmp(text, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) == 0) {
 		*target = text + strlen(BACKEND_SQLITE_PREFIX);
 		return &backend_sqlite;
+	}
+	if (strncmp(text, BACKEND_MARIADB_PREFIX, strlen(BACKEND_MARIADB_PREFIX)) == 0) {
+		*target = text + strlen(BACKEND_MARIADB_PREFIX);
+		return &backend_mariadb;
 	}
 	*target = text;
 	return &backend_postgresql;

@@ -13,6 +13,7 @@
 
 #include "db/backend.h"
 #include "db/conninfo.h"
+#include "db/mariadb_target.h"
 
 /* Whether a conninfo keyword names a secret. */
 static bool is_secret(const char *keyword)
@@ -38,12 +39,37 @@ static void append_value(char *out, const char *value)
 	*p = '\0';
 }
 
-bool conninfo_parses(const char *conninfo)
+/* Whether conninfo names a MariaDB server: mariadb:..., whose rest libpq's parser reads (db/mariadb_target.h). */
+static bool is_mariadb(const char *conninfo)
 {
-	char *message = NULL;
-	PQconninfoOption *opts = PQconninfoParse(conninfo, &message);
+	return strncmp(conninfo, BACKEND_MARIADB_PREFIX, strlen(BACKEND_MARIADB_PREFIX)) == 0;
+}
+
+/* conninfo as libpq's parser reads it, a new string (free it); NULL when out of memory. */
+static char *libpq_form(const char *conninfo)
+{
+	return is_mariadb(conninfo) ? mariadb_target_libpq_form(conninfo + strlen(BACKEND_MARIADB_PREFIX))
+				    : strdup(conninfo);
+}
+
+/* libpq's parse of conninfo (mariadb:... read as its rest), or NULL. */
+static PQconninfoOption *parse(const char *conninfo)
+{
+	char *form = libpq_form(conninfo), *message = NULL;
+	PQconninfoOption *opts = form ? PQconninfoParse(form, &message) : NULL;
 
 	PQfreemem(message);
+	free(form);
+	return opts;
+}
+
+bool conninfo_parses(const char *conninfo)
+{
+	PQconninfoOption *opts;
+
+	if (is_mariadb(conninfo) && !conninfo[strlen(BACKEND_MARIADB_PREFIX)])
+		return true;
+	opts = parse(conninfo);
 	PQconninfoFree(opts);
 	return opts != NULL;
 }
@@ -51,25 +77,26 @@ bool conninfo_parses(const char *conninfo)
 char *conninfo_masked(const char *conninfo)
 {
 	PQconninfoOption *opts, *o;
-	char *message = NULL, *out;
-	size_t room = strlen(CONNINFO_MASK) + 1;
+	const char *prefix = is_mariadb(conninfo) ? BACKEND_MARIADB_PREFIX : "";
+	size_t room = strlen(CONNINFO_MASK) + strlen(prefix) + 1;
+	char *out;
 
-	if (strncmp(conninfo, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) == 0)
+	if (strncmp(conninfo, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) == 0 ||
+	    (*prefix && !conninfo[strlen(prefix)]))
 		return strdup(conninfo);
-	opts = PQconninfoParse(conninfo, &message);
-	PQfreemem(message);
+	opts = parse(conninfo);
 	if (!opts)
-		return strdup(CONNINFO_MASK);
+		return strdup(*prefix ? BACKEND_MARIADB_PREFIX CONNINFO_MASK : CONNINFO_MASK);
 	for (o = opts; o->keyword; o++)
 		if (o->val)
 			room += strlen(o->keyword) + 2 * strlen(o->val) + strlen(CONNINFO_MASK) + 4;
 	out = malloc(room);
 	if (out) {
-		out[0] = '\0';
+		strcpy(out, prefix);
 		for (o = opts; o->keyword; o++) {
 			if (!o->val)
 				continue;
-			if (out[0])
+			if (strlen(out) > strlen(prefix))
 				strcat(out, " ");
 			strcat(out, o->keyword);
 			strcat(out, "=");
@@ -96,11 +123,8 @@ static void star_out(char *text, const char *secret)
 
 void conninfo_scrub(char *text, const char *conninfo)
 {
-	PQconninfoOption *opts;
-	char *message = NULL;
+	PQconninfoOption *opts = parse(conninfo);
 
-	opts = PQconninfoParse(conninfo, &message);
-	PQfreemem(message);
 	for (PQconninfoOption *o = opts; o && o->keyword; o++)
 		if (o->val && is_secret(o->keyword))
 			star_out(text, o->val);

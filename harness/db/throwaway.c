@@ -49,6 +49,13 @@ int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char
 		*target = t->sqlite_path;
 		return 0;
 	}
+	if (db->kind == BACKEND_MARIADB) {
+		if (tmp_mariadb_start(&t->maria, &t->wd, err, errlen) < 0)
+			return -1;
+		t->own_mariadb = true;
+		*target = t->maria.target;
+		return 0;
+	}
 	if (tmp_postgres_start(&t->pg, &t->wd, err, errlen) < 0)
 		return -1;
 	t->own_server = true;
@@ -63,6 +70,8 @@ int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const 
 
 	(void)stopping;
 	(void)run;
+	if (t->own_mariadb)
+		return tmp_mariadb_restart(&t->maria, err, errlen);
 	if (!t->own_server) {
 		snprintf(err, errlen, "there is no throwaway server to restart");
 		return -1;
@@ -73,9 +82,10 @@ int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const 
 bool throwaway_server_gone(void *throwaway)
 {
 	const struct throwaway *t = throwaway;
+	const char *dir = t->own_mariadb ? t->maria.dir : t->pg.dir;
 	char data[PATH_MAX + 8];
 
-	if (!t->own_server || snprintf(data, sizeof(data), "%s/data", t->pg.dir) >= (int)sizeof(data))
+	if ((!t->own_server && !t->own_mariadb) || snprintf(data, sizeof(data), "%s/data", dir) >= (int)sizeof(data))
 		return false;
 	return leftovers_server_runs(data) == 0;
 }
@@ -86,6 +96,9 @@ void throwaway_close(struct throwaway *t)
 	if (t->own_server)
 		tmp_postgres_stop(&t->pg);
 	t->own_server = false;
+	if (t->own_mariadb)
+		tmp_mariadb_stop(&t->maria);
+	t->own_mariadb = false;
 	if (t->own_file)
 		leftovers_remove(t->sqlite_dir, &t->as);
 	t->own_file = false;

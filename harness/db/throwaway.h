@@ -1,7 +1,8 @@
 /*
  * The throwaway database a run uses when it is given none: a PostgreSQL cluster of its
  * own (db/tmp_postgres.h) or, without PostgreSQL's server programs, an SQLite file in a
- * temporary directory of its own. A watchdog, started first, removes either should the
+ * temporary directory of its own; with --db mariadb:, a MariaDB server of its own
+ * (db/tmp_mariadb.h). A watchdog, started first, removes either should the
  * process die before it could.
  */
 #ifndef CLAIMBENCH_THROWAWAY_H
@@ -13,6 +14,7 @@
 
 #include "db/backend.h"
 #include "db/pooler.h"
+#include "db/tmp_mariadb.h"
 #include "db/tmp_postgres.h"
 #include "db/watchdog.h"
 
@@ -21,6 +23,8 @@ struct throwaway {
 	struct watchdog wd;		/* removes what is left should this process die */
 	struct tmp_postgres pg;		/* the PostgreSQL cluster, when own_server */
 	bool own_server;		/* pg runs and is ours to remove */
+	struct tmp_mariadb maria;	/* the MariaDB server, when own_mariadb */
+	bool own_mariadb;		/* maria runs and is ours to remove */
 	struct run_as as;		/* who removes the SQLite directory: ourselves */
 	char sqlite_dir[PATH_MAX];	/* the SQLite file's directory, when own_file */
 	char sqlite_path[PATH_MAX + 16];/* the SQLite file */
@@ -32,15 +36,16 @@ struct throwaway {
 int throwaway_prepare(struct throwaway *t, char *err, size_t errlen);
 
 /*
- * Creates the throwaway database for driver db (PostgreSQL: a cluster; SQLite: a file) and
+ * Creates the throwaway database for driver db (PostgreSQL: a cluster; SQLite: a file; MariaDB: a server) and
  * points *target at where to connect. 0, or -1 with err.
  */
 int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char **target, char *err, size_t errlen);
 
 /*
  * Restarts the throwaway server (throwaway: a struct throwaway) in immediate mode, for a
- * restart fault, as a struct server_restart's fn: pg_ctl's own wait bounds it, so stopping
- * and run are not looked at. 0, or -1 with err (also when t holds no server).
+ * restart fault, as a struct server_restart's fn: pg_ctl's own wait bounds it (MariaDB's:
+ * killed and started again, its start waited for up to 60 s), so stopping and run are not
+ * looked at. 0, or -1 with err (also when t holds no server).
  */
 int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const void *run, char *err,
 		      size_t errlen);

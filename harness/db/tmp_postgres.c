@@ -1,19 +1,13 @@
 #include "db/leftovers.h"
+#include "db/server_programs.h"
 #include "db/tmp_postgres.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glob.h>
-#include <grp.h>
-#include <pwd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libpq-fe.h>
@@ -22,181 +16,16 @@
 #define PG_SUPERUSER "claimbench"		/* the cluster's superuser, whom clients log in as */
 #define PG_VERSIONS_DIR "/usr/lib/postgresql/"	/* Debian's home of <version>/bin per server version */
 
-/* The step of a child's set-up before exec that failed. */
-enum child_step {
-	STEP_SESSION,
-	STEP_USER,
-	STEP_CHDIR,
-	STEP_LOG,
-	STEP_STDIO,
-	STEP_EXEC,
-};
-
-/* What a child writes to its report pipe when it cannot get as far as the program. */
-struct child_failure {
-	int step;	/* the enum child_step that failed */
-	int error;	/* the errno it failed with */
-};
-
-/* What a failed enum child_step was trying to do, for a message. */
-static const char *child_step_name(int step)
-{
-	static const char *const names[] = {
-		[STEP_SESSION] = "start a new session",
-		[STEP_USER] = ("switch to user " PG_SYSTEM_USER),
-		[STEP_CHDIR] = "enter the cluster directory",
-		[STEP_LOG] = "open its log (a link or no regular file there?)",
-		[STEP_STDIO] = "redirect its output",
-		[STEP_EXEC] = "run it",
-	};
-
-	return step >= 0 && step <= STEP_EXEC ? names[step] : "start it";
-}
-
-/* Whether path is an executable regular file. */
-static bool is_executable(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 /* Whether dir holds the server programs: executable initdb and pg_ctl. */
 static bool bindir_usable(const char *dir)
 {
 	char path[PATH_MAX];
 
-	if (snprintf(path, sizeof(path), "%s/initdb", dir) >= (int)sizeof(path) || !is_executable(path))
+	if (snprintf(path, sizeof(path), "%s/initdb", dir) >= (int)sizeof(path) || !server_program_executable(path))
 		return false;
-	if (snprintf(path, sizeof(path), "%s/pg_ctl", dir) >= (int)sizeof(path) || !is_executable(path))
+	if (snprintf(path, sizeof(path), "%s/pg_ctl", dir) >= (int)sizeof(path) || !server_program_executable(path))
 		return false;
 	return true;
-}
-
-/* Copies into out (PATH_MAX bytes) the first executable called name in a $PATH directory; false if none. */
-static bool find_in_path(const char *name, char *out)
-{
-	const char *path = getenv("PATH");
-	const char *p, *end;
-
-	if (!path)
-		return false;
-	for (p = path;; p = end + 1) {
-		end = strchrnul(p, ':');
-		if (end > p && snprintf(out, PATH_MAX, "%.*s/%s", (int)(end - p), p, name) < PATH_MAX &&
-		    is_executable(out))
-			return true;
-		if (!*end)
-			return false;
-	}
-}
-
-/* Reports to the parent through fd which set-up step failed, with errno, and exits. */
-_Noreturn static void child_fail(int fd, enum child_step step)
-{
-	struct child_failure failure = { .step = step, .error = errno };
-	ssize_t written = write(fd, &failure, sizeof(failure));
-
-	(void)written;
-	_exit(127);
-}
-
-/*
- * The forked child: in a session of its own (so a Ctrl-C at the terminal does not
- * reach it or the server it starts), as the cluster's user when pg says so, in
- * pg->dir, with stdin from null_fd and stdout and stderr to out_fd, or to the log
- * log_path (opened by the child once it is that user, never through a link), executes
- * argv. Uses only async-signal-safe calls; failures are written to report_fd.
- */
-_Noreturn static void child_exec(char *const argv[], int out_fd, const char *log_path, int null_fd,
-				 const struct tmp_postgres *pg, int report_fd)
-{
-	static const int reset_signals[] = { SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGQUIT, SIGHUP };
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t none;
-	size_t i;
-
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (i = 0; i < sizeof(reset_signals) / sizeof(reset_signals[0]); i++)
-		sigaction(reset_signals[i], &dfl, NULL);
-	if (setsid() < 0)
-		child_fail(report_fd, STEP_SESSION);
-	if (pg && run_as_become(&pg->as) != 0)
-		child_fail(report_fd, STEP_USER);
-	if (pg && chdir(pg->dir) != 0)
-		child_fail(report_fd, STEP_CHDIR);
-	if (log_path) {
-		out_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (out_fd < 0)
-			child_fail(report_fd, STEP_LOG);
-	}
-	if (dup2(null_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
-		child_fail(report_fd, STEP_STDIO);
-	/* Keep the caller's other descriptors (connections, files) out of the long-lived server. */
-	close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);
-	execv(argv[0], argv);
-	child_fail(report_fd, STEP_EXEC);
-}
-
-/*
- * Runs argv (argv[0] an absolute path) with stdout and stderr to out_fd, or appended to
- * the log file log_path when that is not NULL, and waits for it. With pg, it runs as pg's
- * user in pg->dir; without, as ourselves here. 0 when it exits with status 0; else -1
- * with a reason in err.
- */
-static int run_program(char *const argv[], int out_fd, const char *log_path, const struct tmp_postgres *pg,
-		       char *err, size_t errlen)
-{
-	struct child_failure failure;
-	int null_fd = -1, report[2] = { -1, -1 }, status, ret = -1;
-	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	ssize_t n;
-	pid_t pid;
-
-	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (null_fd < 0 || pipe2(report, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "could not prepare to run %s: %s", name, strerror(errno));
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "could not fork to run %s: %s", name, strerror(errno));
-		goto out;
-	}
-	if (pid == 0)
-		child_exec(argv, out_fd, log_path, null_fd, pg, report[1]);
-	close(report[1]);
-	report[1] = -1;
-	do
-		n = read(report[0], &failure, sizeof(failure));
-	while (n < 0 && errno == EINTR);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			snprintf(err, errlen, "could not wait for %s: %s", name, strerror(errno));
-			goto out;
-		}
-	}
-	if (n == (ssize_t)sizeof(failure) && failure.step == STEP_CHDIR)
-		snprintf(err, errlen, "%s could not enter %s%s: %s", name, pg->dir,
-			 pg->as.drop ? " as user " PG_SYSTEM_USER : "", strerror(failure.error));
-	else if (n == (ssize_t)sizeof(failure))
-		snprintf(err, errlen, "%s: could not %s: %s", argv[0], child_step_name(failure.step),
-			 strerror(failure.error));
-	else if (WIFSIGNALED(status))
-		snprintf(err, errlen, "%s was killed by signal %d", name, WTERMSIG(status));
-	else if (WEXITSTATUS(status) != 0)
-		snprintf(err, errlen, "%s exited with status %d", name, WEXITSTATUS(status));
-	else
-		ret = 0;
-out:
-	if (report[0] >= 0)
-		close(report[0]);
-	if (report[1] >= 0)
-		close(report[1]);
-	if (null_fd >= 0)
-		close(null_fd);
-	return ret;
 }
 
 /* Copies into bindir (PATH_MAX bytes) the directory `pg_config --bindir` names; false if that fails. */
@@ -208,10 +37,10 @@ static bool bindir_from_pg_config(char *bindir)
 	ssize_t n, len = 0;
 	bool ok;
 
-	if (!find_in_path("pg_config", pg_config) || pipe2(out, O_CLOEXEC) != 0)
+	if (!server_program_in_path("pg_config", pg_config) || pipe2(out, O_CLOEXEC) != 0)
 		return false;
 	/* Its one line fits in the pipe, so it can be read after the program has exited. */
-	ok = run_program(argv, out[1], NULL, NULL, err, sizeof(err)) == 0;
+	ok = server_program_run(argv, out[1], NULL, NULL, NULL, err, sizeof(err)) == 0;
 	close(out[1]);
 	while (len < PATH_MAX - 1) {
 		n = read(out[0], bindir + len, PATH_MAX - 1 - len);
@@ -285,7 +114,7 @@ static int find_bindir(char *bindir, char *err, size_t errlen)
 		return 0;
 	if (bindir_from_versions_dir(bindir))
 		return 0;
-	if (find_in_path("initdb", bindir)) {
+	if (server_program_in_path("initdb", bindir)) {
 		slash = strrchr(bindir, '/');
 		*slash = '\0';
 		if (bindir_usable(bindir))
@@ -293,97 +122,6 @@ static int find_bindir(char *bindir, char *err, size_t errlen)
 	}
 	snprintf(err, errlen, "no PostgreSQL server programs (initdb, pg_ctl) found; set CLAIMBENCH_PG_BINDIR");
 	return -1;
-}
-
-/*
- * Creates pg->dir under $TMPDIR or /tmp, owned by the programs' user. The path must
- * be absolute, plain (it goes unquoted into the conninfo and the server options)
- * and short enough for the socket inside it. 0, or -1 with a reason in err.
- */
-static int make_dir(struct tmp_postgres *pg, char *err, size_t errlen)
-{
-	const char *tmpdir = getenv("TMPDIR");
-	struct sockaddr_un sun;
-	char base[PATH_MAX];
-	int len;
-
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
-	if (!realpath(tmpdir, base)) {
-		snprintf(err, errlen, "temporary directory %s: %s", tmpdir, strerror(errno));
-		return -1;
-	}
-	len = snprintf(pg->dir, sizeof(pg->dir), "%s/claimbench-pg-XXXXXX", strcmp(base, "/") ? base : "");
-	if (len >= (int)sizeof(pg->dir) ||
-	    snprintf(NULL, 0, "%s/.s.PGSQL.%d", pg->dir, pg->port) >= (int)sizeof(sun.sun_path)) {
-		snprintf(err, errlen, "temporary directory %s is too long for a Unix socket path; set TMPDIR", base);
-		return -1;
-	}
-	if (strspn(pg->dir, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-") != (size_t)len) {
-		snprintf(err, errlen, "temporary directory %s has characters other than letters, digits and /._-; set TMPDIR",
-			 base);
-		return -1;
-	}
-	if (!mkdtemp(pg->dir)) {
-		snprintf(err, errlen, "could not create a directory in %s: %s", base, strerror(errno));
-		return -1;
-	}
-	pg->have_dir = true;
-	if (leftovers_mark(pg->dir, err, errlen) < 0)
-		return -1;
-	if (pg->as.drop && chown(pg->dir, pg->as.uid, pg->as.gid) != 0) {
-		snprintf(err, errlen, "could not give %s to user %s: %s", pg->dir, PG_SYSTEM_USER, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Copies into line a line of the log <pg->dir>/<name> that explains a failure: the
- * last one reporting an error, else the last non-empty one. False when there is none.
- */
-static bool log_reason(const struct tmp_postgres *pg, const char *name, char *line, size_t linelen)
-{
-	char path[PATH_MAX + 32], tail[4096];
-	const char *best = NULL, *last = NULL;
-	char *p, *next;
-	struct stat st;
-	ssize_t n = -1;
-	size_t len;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", pg->dir, name);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		/* Only the tail matters: the reason for a failure is logged last. */
-		off_t from = st.st_size > (off_t)sizeof(tail) - 1 ? st.st_size - (off_t)sizeof(tail) + 1 : 0;
-
-		n = pread(fd, tail, sizeof(tail) - 1, from);
-	}
-	close(fd);
-	if (n <= 0)
-		return false;
-	tail[n] = '\0';
-	for (p = tail; *p; p = next) {
-		next = strchrnul(p, '\n');
-		if (*next)
-			*next++ = '\0';
-		if (!*p)
-			continue;
-		last = p;
-		if (strstr(p, "error") || strstr(p, "ERROR") || strstr(p, "FATAL") || strstr(p, "PANIC"))
-			best = p;
-	}
-	if (!last || !linelen)
-		return false;
-	if (!best)
-		best = last;
-	len = strnlen(best, linelen - 1);
-	memcpy(line, best, len);
-	line[len] = '\0';
-	return true;
 }
 
 /*
@@ -400,9 +138,9 @@ static int run_logged(const struct tmp_postgres *pg, char *const argv[], const c
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/%s", pg->dir, log);
-	ret = run_program(argv, -1, path, pg, err, errlen);
+	ret = server_program_run(argv, -1, path, &pg->as, pg->dir, err, errlen);
 	for (i = 0; ret != 0 && reasons && reasons[i]; i++) {
-		if (log_reason(pg, reasons[i], line, sizeof(line))) {
+		if (server_log_reason(pg->dir, reasons[i], line, sizeof(line))) {
 			snprintf(err, errlen, "%s failed: %s", name, line);
 			break;
 		}
@@ -428,7 +166,7 @@ static int run_initdb(const struct tmp_postgres *pg, char *err, size_t errlen)
 /*
  * Starts the server with pg_ctl (action "start", or "restart" after an immediate stop)
  * and waits until it accepts connections. 0, or -1 with a reason in err. pg_ctl passes
- * the options through /bin/sh, which is why make_dir allows only plain paths.
+ * the options through /bin/sh, which is why server_make_dir allows only plain paths.
  */
 static int run_pg_ctl_start(const struct tmp_postgres *pg, const char *action, char *err, size_t errlen)
 {
@@ -490,7 +228,8 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, 
 	pg->port = TMP_POSTGRES_PORT;
 	if (find_bindir(pg->bindir, err, errlen) != 0 || run_as_choose(&pg->as, PG_SYSTEM_USER, err, errlen) != 0)
 		goto fail;
-	if (make_dir(pg, err, errlen) != 0)
+	if (server_make_dir(pg->dir, "claimbench-pg-", ".s.PGSQL." TMP_POSTGRES_PORT_TEXT, &pg->as, &pg->have_dir, err,
+			    errlen) != 0)
 		goto fail;
 	if (watchdog_guard(wd, pg->dir, true, &pg->as) != 0) {
 		snprintf(err, errlen, "could not give %s to the watchdog", pg->dir);

@@ -17,6 +17,7 @@
 #include "db/watchdog.h"
 
 #define TMP_POSTGRES_PORT 15432		/* names the socket file; there is no TCP listener */
+#define TMP_POSTGRES_PORT_TEXT "15432"	/* the same, as text */
 #define TMP_POSTGRES_CONNINFO_MAX 512	/* room for the conninfo: the socket path limit keeps dir short */
 
 /* $CLAIMBENCH_PG_BINDIR's value that says: do not use PostgreSQL's server programs, even when installed. */

@@ -131,6 +131,11 @@ static int append_mark(char *buf, size_t len, size_t *pos, const char **tmpl, co
 
 		return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
 	}
+	if (names->dialect == BACKEND_MARIADB) {
+		const char *const parts[] = { "COMMENT = '", note, "'" };
+
+		return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
+	}
 	const char *const parts[] = {
 		"DO $mark$BEGIN EXECUTE format('COMMENT ON TABLE %s IS %L', '", quoted, "'::regclass, '", note,
 		" oid ' || '", quoted, "'::regclass::oid); END$mark$",
@@ -146,6 +151,7 @@ static int append_mark(char *buf, size_t len, size_t *pos, const char **tmpl, co
 static const char *const dialect_now[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = "clock_timestamp()",
 	[BACKEND_SQLITE] = "julianday('now')",
+	[BACKEND_MARIADB] = "NOW(6)",
 };
 
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len)
@@ -206,6 +212,9 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
 	snprintf(text->unfinished, sizeof(text->unfinished), "status IN ('new', 'active')");
 	if (names->dialect == BACKEND_SQLITE)
 		snprintf(text->lease_until, sizeof(text->lease_until), "julianday('now') + %d / 86400000.0", lease_ms);
+	else if (names->dialect == BACKEND_MARIADB)
+		snprintf(text->lease_until, sizeof(text->lease_until), "NOW(6) + INTERVAL %lld MICROSECOND",
+			 (long long)lease_ms * 1000);
 	else
 		snprintf(text->lease_until, sizeof(text->lease_until),
 			 "clock_timestamp() + interval '%d milliseconds'", lease_ms);

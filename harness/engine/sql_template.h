@@ -11,8 +11,12 @@
 #include "db/backend.h"
 #include "db/ownership.h"
 
-/* A template written the same for every dialect: one strategy_statement.sql entry per dialect. */
-#define SQL_ANY(text) { [BACKEND_POSTGRESQL] = (text), [BACKEND_SQLITE] = (text) }
+/*
+ * A template written the same for every dialect: one strategy_statement.sql entry per
+ * dialect. MariaDB reads it with ANSI_QUOTES, and its driver rewrites an UPDATE's
+ * RETURNING of columns itself (db/mariadb_sql.h).
+ */
+#define SQL_ANY(text) { [BACKEND_POSTGRESQL] = (text), [BACKEND_SQLITE] = (text), [BACKEND_MARIADB] = (text) }
 
 /* What a template's placeholders stand for in one run. */
 struct sql_names {
@@ -22,7 +26,7 @@ struct sql_names {
 	const char *control;		/* {control}: a guarded run's control table, quoted; NULL in a queue run */
 	const char *audit;		/* {audit}: --verify's audit table, quoted; NULL without --verify */
 	const struct owner *owner;	/* {mark:TABLE}: the process whose note marks each table it makes */
-	enum backend_kind dialect;	/* {now}: the dialect's clock (timestamptz, or a julian day on SQLite) */
+	enum backend_kind dialect;	/* {now}: the dialect's clock (timestamptz, a julian day on SQLite, DATETIME(6) on MariaDB) */
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
 	const char *unfinished;		/* {unfinished}: the condition on a row still to be done; NULL: new rows */
 	const char *lease_until;	/* {lease_until}: when a claim made now runs out; NULL: never (SQL NULL) */
@@ -50,7 +54,9 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
  * table's name as a string literal (the run's notification channel: the one LISTEN {jobs}
  * listens on), {mark:jobs} (and so on) by what marks that table alone as the owner's
  * (db/ownership.h: its note names it, and on PostgreSQL its oid): on SQLite a comment
- * "/" "* note *" "/" to stand in its CREATE TABLE after the name, on PostgreSQL a statement
+ * "/" "* note *" "/" to stand in its CREATE TABLE after the name, on MariaDB a table option
+ * COMMENT = 'note' to stand after its columns (one statement: the table exists marked or not
+ * at all, DDL committing by itself there), on PostgreSQL a statement
  * (COMMENT ON TABLE, through DO for the oid) to run after the CREATE in its transaction;
  * {now} by the dialect's current time, and {claimable}, {unfinished} and {lease_until} as
  * names says. 0, or -1 when it does not fit, a suffixed name's quoted form does not end

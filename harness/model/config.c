@@ -25,6 +25,13 @@ const char *const workload_names[] = {
 };
 const char *const sqlite_journal_modes[] = { "delete", "truncate", "persist", "memory", "wal", "off", NULL };
 const char *const sqlite_synchronous_levels[] = { "off", "normal", "full", "extra", NULL };
+const char *const isolation_names[] = {
+	[ISOLATION_SERVER] = "server", [ISOLATION_REPEATABLE_READ] = "repeatable-read",
+	[ISOLATION_READ_COMMITTED] = "read-committed", NULL,
+};
+const char *const isolation_sql[ISOLATION_COUNT] = {
+	[ISOLATION_REPEATABLE_READ] = "REPEATABLE READ", [ISOLATION_READ_COMMITTED] = "READ COMMITTED",
+};
 
 const char *claim_mode_name(enum claim_mode mode)
 {

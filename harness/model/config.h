@@ -69,6 +69,14 @@ struct guard_ops;
 struct strategy_ops;
 
 /* How a connection is set up; each driver reads the members that concern it. */
+/* The isolation level of every MariaDB connection (--isolation): the server's default, or one set per session. */
+enum isolation_level {
+	ISOLATION_SERVER,		/* the server's (InnoDB's default: REPEATABLE READ, as a real application has) */
+	ISOLATION_REPEATABLE_READ,	/* REPEATABLE READ */
+	ISOLATION_READ_COMMITTED,	/* READ COMMITTED: no gap locks on searches */
+	ISOLATION_COUNT
+};
+
 struct db_options {
 	int sqlite_journal;		/* SQLite journal_mode: an index in sqlite_journal_modes; -1: leave it as it is */
 	int sqlite_synchronous;		/* SQLite synchronous level: an index in sqlite_synchronous_levels */
@@ -78,6 +86,7 @@ struct db_options {
 	bool pipeline;			/* PostgreSQL: a worker sends a transaction's statements in pipelines */
 	bool unnamed_statements;	/* PostgreSQL: no named prepared statement; each execution sends its
 					 * statement's text (a pooler in transaction mode, db/pooler.h) */
+	int isolation;			/* MariaDB: an enum isolation_level */
 };
 
 /* One strategy to run and the claim mode to run it in. */
@@ -201,6 +210,10 @@ extern const char *const pooler_mode_names[];
 /* SQLite's journal modes and synchronous levels as the options name them (db_options indexes), NULL-terminated. */
 extern const char *const sqlite_journal_modes[];
 extern const char *const sqlite_synchronous_levels[];
+
+/* The isolation levels as --isolation names them, NULL-terminated, and as SQL (NULL: the server's). */
+extern const char *const isolation_names[];
+extern const char *const isolation_sql[ISOLATION_COUNT];
 
 /* The name of a claim mode ("hold", "flip"; "none" for MODE_COUNT). */
 const char *claim_mode_name(enum claim_mode mode);

@@ -10,6 +10,7 @@ const char *error_kind_name(enum error_kind kind)
 		[ERR_SQLITE_BUSY_SNAPSHOT] = "sqlite_busy_snapshot",
 		[ERR_CONNECTION_LOST] = "connection_lost",
 		[ERR_STATEMENT_TIMEOUT] = "statement_timeout",
+		[ERR_LOCK_WAIT_TIMEOUT] = "lock_wait_timeout",
 		[ERR_OTHER] = "other",
 	};
 
@@ -19,5 +20,5 @@ const char *error_kind_name(enum error_kind kind)
 bool error_kind_is_contention(enum error_kind kind)
 {
 	return kind == ERR_LOCK_NOT_AVAILABLE || kind == ERR_DEADLOCK || kind == ERR_SERIALIZATION ||
-	       kind == ERR_SQLITE_BUSY || kind == ERR_SQLITE_BUSY_SNAPSHOT;
+	       kind == ERR_SQLITE_BUSY || kind == ERR_SQLITE_BUSY_SNAPSHOT || kind == ERR_LOCK_WAIT_TIMEOUT;
 }

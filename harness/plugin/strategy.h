@@ -90,6 +90,11 @@ struct strategy_ops {
 	 * for a dialect it has no SQL for, what such SQL would need: the reason it is refused.
 	 */
 	unsigned needs_caps[BACKEND_COUNT];
+	/*
+	 * Per dialect it has no SQL for though the backend has every capability it needs, why
+	 * not, for the refusal (the dialect lacks a statement it needs). NULL: "it has no SQL for it".
+	 */
+	const char *no_sql_reason[BACKEND_COUNT];
 	unsigned modes;					/* MODE_BIT()s it supports */
 	enum claim_mode default_mode;			/* mode used when none is asked for */
 	unsigned session_needs;				/* SESSION_NEEDS_* bits: what its claims need a session to keep */

@@ -22,9 +22,11 @@
  */
 static const char *const terminate_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = "SELECT pg_terminate_backend(%d)",
+	[BACKEND_MARIADB] = "KILL CONNECTION %d",
 };
 static const char *const alive_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = "SELECT 1 FROM pg_stat_activity WHERE pid = %d",
+	[BACKEND_MARIADB] = "SELECT 1 FROM information_schema.PROCESSLIST WHERE ID = %d",
 };
 
 /* How long the monitor waits for a terminated server process to be gone, and how often it looks. */

@@ -10,6 +10,7 @@
 static const char *const snapshot_begin_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = "BEGIN ISOLATION LEVEL REPEATABLE READ",
 	[BACKEND_SQLITE] = "BEGIN",
+	[BACKEND_MARIADB] = "START TRANSACTION WITH CONSISTENT SNAPSHOT",
 };
 static const char snapshot_read_sql[] = "SELECT count(*) FROM %s";
 

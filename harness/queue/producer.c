@@ -23,12 +23,15 @@
 #define PRODUCER_RETRY_NS 5000000
 
 /*
- * The INSERT of one arrival ($1 id, $2 queue, $3 payload), the same in both dialects. It
- * does nothing when the job is there already: an insert that committed but whose answer
- * a lost connection swallowed is tried again.
+ * The INSERT of one arrival ($1 id, $2 queue, $3 payload), per dialect. It does nothing
+ * when the job is there already: an insert that committed but whose answer a lost
+ * connection swallowed is tried again.
  */
-static const char *const insert_sql =
-	"INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING";
+static const char *const insert_sql[BACKEND_COUNT] = {
+	[BACKEND_POSTGRESQL] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+	[BACKEND_SQLITE] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+	[BACKEND_MARIADB] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON DUPLICATE KEY UPDATE id = id",
+};
 
 /*
  * Connects p (a struct producer) and prepares its INSERT: the strategy's insert_sql if it
@@ -47,7 +50,7 @@ static int connect_producer(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "naming the session for the audit: %s", s->db->error_message(p->conn));
 		goto fail;
 	}
-	if (statement_prepare(s->db, p->conn, &s->names, SLOT_INSERT, tmpl ? tmpl : insert_sql, 3,
+	if (statement_prepare(s->db, p->conn, &s->names, SLOT_INSERT, tmpl ? tmpl : insert_sql[s->db->kind], 3,
 			      "preparing the INSERT", err, errlen) < 0)
 		goto fail;
 	return 0;

@@ -43,6 +43,22 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		" done_at REAL);"
 		"CREATE INDEX {jobs:new} ON {jobs} (queue, id) WHERE status = 'new';"
 		"CREATE INDEX {jobs:active} ON {jobs} (queue, lease_until) WHERE status = 'active'",
+	/* InnoDB has no partial indexes: the status leads after the queue, and the id or lease follows it. */
+	[BACKEND_MARIADB] =
+		"CREATE TABLE {jobs} ("
+		" id bigint PRIMARY KEY,"
+		" queue varchar(64) NOT NULL,"
+		" status varchar(8) NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
+		" payload text,"
+		" claimed_by integer,"
+		" claimed_at datetime(6),"
+		" lease_until datetime(6),"
+		" attempts integer NOT NULL DEFAULT 0,"
+		" enqueued_at datetime(6) NOT NULL DEFAULT NOW(6),"
+		" done_at datetime(6),"
+		" INDEX claim_order (queue, status, id),"
+		" INDEX lease_order (queue, status, lease_until)"
+		") ENGINE = InnoDB {mark:jobs}",
 };
 
 /*
@@ -59,6 +75,7 @@ static const char *const publish_counters_sql[BACKEND_COUNT] = {
 static const char *const analyze_sql[BACKEND_COUNT] = {
 	[BACKEND_POSTGRESQL] = "ANALYZE {jobs}",
 	[BACKEND_SQLITE] = "ANALYZE {jobs}",
+	[BACKEND_MARIADB] = "ANALYZE TABLE {jobs}",
 };
 
 static const char *const final_state_sql =

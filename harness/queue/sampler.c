@@ -41,6 +41,28 @@ static const char pg_sample_sql[] =
 	"coalesce(t.heap, -1), coalesce(t.idx, -1), coalesce(t.vacuums, -1), x.age "
 	"FROM w CROSS JOIN x LEFT JOIN t ON true";
 
+/*
+ * A MariaDB sample, its columns as PostgreSQL's: %s the worker connections' ids, %s the
+ * queue table's quoted name. A connection waiting for a row lock (InnoDB's LOCK WAIT) or
+ * a user lock (GET_LOCK) is in lock, one running another statement (a query, a prepared
+ * statement's execution) in cpu, an idle one
+ * (Sleep) the harness's side; InnoDB has no LWLock or I/O wait to tell. The table's rows
+ * are InnoDB's estimate; it has no dead tuples, block counts or vacuums to read (its
+ * versions are in the undo log). The oldest-transaction column holds InnoDB's history
+ * list length: the committed transactions whose undo is not purged yet, its MVCC pressure.
+ */
+static const char mariadb_sample_sql[] =
+	"WITH w AS (SELECT p.COMMAND AS command, coalesce(p.STATE, '') AS state, "
+	"(SELECT t.trx_state FROM information_schema.INNODB_TRX t WHERE t.trx_mysql_thread_id = p.ID LIMIT 1) AS trx "
+	"FROM information_schema.PROCESSLIST p WHERE p.ID IN (%s)) "
+	"SELECT coalesce(sum(command IN ('Query', 'Execute') AND coalesce(trx, '') <> 'LOCK WAIT' "
+	"AND state <> 'User lock'), 0), coalesce(sum(trx = 'LOCK WAIT' OR state = 'User lock'), 0), 0, 0, "
+	"coalesce(sum(command = 'Sleep'), 0), coalesce(sum(command NOT IN ('Sleep', 'Query', 'Execute')), 0), "
+	"coalesce((SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
+	"AND TABLE_NAME = TRIM(BOTH '\"' FROM '%s')), -1), -1, -1, -1, -1, "
+	"coalesce((SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
+	"WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'), -1) FROM w";
+
 void sampler_init(struct sampler *sm, const struct run_shared *s, struct admin *admin)
 {
 	memset(sm, 0, sizeof(*sm));
@@ -56,8 +78,8 @@ static void stop_sampling(struct sampler *sm, const char *why)
 	snprintf(sm->failure, sizeof(sm->failure), "%s", why);
 }
 
-/* Copies a PostgreSQL sample's row into the sample at ctx. */
-static int read_pg_row(void *ctx, const int64_t *cols, int ncols)
+/* Copies a PostgreSQL or MariaDB sample's row into the sample at ctx. */
+static int read_row(void *ctx, const int64_t *cols, int ncols)
 {
 	struct server_sample *p = ctx;
 
@@ -75,13 +97,15 @@ static int read_pg_row(void *ctx, const int64_t *cols, int ncols)
 }
 
 /*
- * Reads a PostgreSQL sample of t's workers into p, connecting anew once after a lost
- * connection (a restart). 0, or -1 with sm stopped.
+ * Reads a PostgreSQL or MariaDB sample of t's workers into p, connecting anew once after a
+ * lost connection (a restart). 0, or -1 with sm stopped.
  */
-static int sample_postgresql(struct sampler *sm, const struct run_threads *t, struct server_sample *p)
+static int sample_server(struct sampler *sm, const struct run_threads *t, struct server_sample *p)
 {
 	const struct backend_ops *db = sm->s->db;
-	char pids[MAX_WORKERS * 12 + 1] = "", sql[sizeof(pg_sample_sql) + sizeof(pids) + 160], why[256];
+	const char *tmpl = db->kind == BACKEND_MARIADB ? mariadb_sample_sql : pg_sample_sql;
+	char pids[MAX_WORKERS * 12 + 1] = "", sql[sizeof(mariadb_sample_sql) + sizeof(pg_sample_sql) + sizeof(pids) + 160];
+	char why[256];
 	size_t used = 0;
 
 	for (int i = 0; i < t->n_workers; i++) {
@@ -90,10 +114,12 @@ static int sample_postgresql(struct sampler *sm, const struct run_threads *t, st
 		if (pid > 0)
 			used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", used ? "," : "", pid);
 	}
-	snprintf(sql, sizeof(sql), pg_sample_sql, pids, sm->s->jobs_table);
-	if (sm->admin->conn && db->query(sm->admin->conn, sql, read_pg_row, p) == 1)
+	if (!used && db->kind == BACKEND_MARIADB)
+		snprintf(pids, sizeof(pids), "-1");
+	snprintf(sql, sizeof(sql), tmpl, pids, sm->s->jobs_table);
+	if (sm->admin->conn && db->query(sm->admin->conn, sql, read_row, p) == 1)
 		return 0;
-	if (admin_reconnected(sm->admin) && db->query(sm->admin->conn, sql, read_pg_row, p) == 1)
+	if (admin_reconnected(sm->admin) && db->query(sm->admin->conn, sql, read_row, p) == 1)
 		return 0;
 	snprintf(why, sizeof(why), "sampling the server: %s",
 		 sm->admin->conn ? db->error_message(sm->admin->conn) : "no connection");
@@ -145,8 +171,8 @@ void sampler_take_if_due(struct sampler *sm, const struct run_threads *t, int64_
 	p.t_ms = (now_ns - sm->s->gate.start_ns) / 1000000;
 	for (int i = 0; i < t->n_workers; i++)
 		p.claims += atomic_load_explicit(&t->w[i].live.claimed, memory_order_relaxed);
-	if (sm->s->db->kind == BACKEND_POSTGRESQL) {
-		if (sample_postgresql(sm, t, &p) < 0)
+	if (sm->s->db->kind != BACKEND_SQLITE) {
+		if (sample_server(sm, t, &p) < 0)
 			return;
 	} else {
 		sample_sqlite(sm, &p);

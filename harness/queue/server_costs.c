@@ -33,6 +33,19 @@ static const char database_wide_sql[] =
 	"SELECT d.blks_hit, d.blks_read, w.wal_records, w.wal_bytes::bigint, " ROWS_EXAMINED " "
 	"FROM pg_stat_database d, pg_stat_wal w WHERE d.datname = current_database()";
 
+/* A MariaDB global status counter's value, by its name in upper case. */
+#define MARIADB_STATUS(name) "(SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '" name "')"
+
+/*
+ * MariaDB's counters, the server's own (the throwaway's are the run's alone): the buffer
+ * pool's logical reads less those that went to disk, and those; no WAL records (NULL: not
+ * known); the redo log's bytes written; the rows every statement read (Rows_read). $1 is not used.
+ */
+static const char mariadb_sql[] =
+	"SELECT " MARIADB_STATUS("INNODB_BUFFER_POOL_READ_REQUESTS") " - " MARIADB_STATUS("INNODB_BUFFER_POOL_READS") ", "
+	MARIADB_STATUS("INNODB_BUFFER_POOL_READS") ", NULL, " MARIADB_STATUS("INNODB_OS_LOG_WRITTEN") ", "
+	MARIADB_STATUS("ROWS_READ");
+
 /* The five text columns of plan_sql, as read. */
 struct plan_row {
 	long version;		/* server_version_num */
@@ -64,6 +77,11 @@ void server_costs_plan(struct admin *a, struct run_shared *s)
 	struct plan_row p = { 0 };
 
 	s->costs = (struct server_costs){ 0 };
+	if (s->db->kind == BACKEND_MARIADB) {
+		s->costs.readable = a->conn != NULL;
+		s->costs.live = true;
+		return;
+	}
 	if (s->db->kind != BACKEND_POSTGRESQL || !a->conn ||
 	    s->db->query_text(a->conn, plan_sql, 0, NULL, keep_plan, &p) < 0 || !p.read ||
 	    p.version < SERVER_COSTS_MIN_VERSION)
@@ -102,12 +120,12 @@ bool server_costs_read(struct admin *a, const struct run_shared *s, struct serve
 		return false;
 	if (s->costs.flush_sql && s->db->exec(a->conn, s->costs.flush_sql) < 0)
 		return false;
-	if (s->db->query_text(a->conn, s->costs.by_statement ? by_statement_sql : database_wide_sql, 1, params,
-			      keep_counts, out) < 0) {
+	if (s->db->query_text(a->conn, s->db->kind == BACKEND_MARIADB ? mariadb_sql : s->costs.by_statement ?
+			      by_statement_sql : database_wide_sql, 1, params, keep_counts, out) < 0) {
 		*out = (struct server_counts){ -1, -1, -1, -1, -1 };
 		return false;
 	}
-	if (!s->costs.flush_sql)
+	if (!s->costs.flush_sql && !s->costs.live)
 		out->rows_examined = -1;
 	return true;
 }

@@ -1,8 +1,9 @@
 /*
  * The server's side of a run's costs (measure/costs.h): which counters tell them, read
  * just before the start gate opens and once the workers have stopped, so that set-up and
- * verification are outside the two readings. PostgreSQL 14 on; SQLite's pages are the
- * workers' own connections' counts (db_waits).
+ * verification are outside the two readings. PostgreSQL 14 on; MariaDB's global status
+ * (the server's, database-wide); SQLite's pages are the workers' own connections' counts
+ * (db_waits).
  */
 #ifndef CLAIMBENCH_SERVER_COSTS_H
 #define CLAIMBENCH_SERVER_COSTS_H
@@ -22,7 +23,8 @@ struct server_costs {
 					 * else the database's (buffers) and the cluster's (WAL) deltas */
 	const char *worker_sql;		/* what a worker's session runs once connected (tracks its statements); NULL: none */
 	const char *flush_sql;		/* what makes a session's table statistics visible at once; NULL: none, the rows
-					 * figure is then not known */
+					 * figure is then not known unless live */
+	bool live;			/* the counters move as statements run (MariaDB's global status): nothing to flush */
 	bool read_before;		/* before was read */
 	bool read_after;		/* after was read */
 	struct server_counts before;	/* the counters just before the start gate opened */

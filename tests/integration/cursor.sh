@@ -49,4 +49,4 @@ expect_exit 2 'strategy skip-locked-cursor cannot run on sqlite: it needs FOR UP
 expect_exit 2 'strategy skip-locked-cursor cannot run on sqlite' "skip-locked-cursor:flip in a list is refused too" \
 	run --db "sqlite:$dir/q.db" --strategy cas,skip-locked-cursor:flip --jobs 1
 check "list shows skip-locked-cursor, hold by default and flip, PostgreSQL only" eval \
-	'"$CLAIMBENCH" list | grep -Eq "^skip-locked-cursor +hold\*,flip +- +a cursor FOR UPDATE SKIP LOCKED"'
+	'"$CLAIMBENCH" list | grep -Eq "^skip-locked-cursor +hold\*,flip +(- +)+a cursor FOR UPDATE SKIP LOCKED"'

@@ -58,7 +58,7 @@ names() {
 	"$1" list | awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }'
 }
 check "list shows skip-locked-copy as it shows skip-locked" eval \
-	'"$new" list | grep -Eq "^skip-locked-copy +hold\*,flip +- +FOR UPDATE SKIP LOCKED LIMIT 1"'
+	'"$new" list | grep -Eq "^skip-locked-copy +hold\*,flip +- +hold\*,flip +FOR UPDATE SKIP LOCKED LIMIT 1"'
 check "list keeps the registry's order, the copy beside its original" eval \
 	'[ "$(names "$new")" = "$(names "$CLAIMBENCH" | sed "/^skip-locked$/a skip-locked-copy")" ]'
 check "list guards shows naive-copy" eval '"$new" list guards | grep -Eq "^naive-copy +refresh,exclusive-use,resource +yes +yes "'

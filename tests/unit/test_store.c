@@ -77,7 +77,7 @@ static struct fault_record first_faults[] = {
 
 /* The metrics a version 5 file's runs table has no column for: they read back unknown. */
 static const char *const after_v5[] = {
-	"errors.statement_timeout", "faults_injected", "stuck", "redeliveries", "redeliveries_crash",
+	"errors.statement_timeout", "errors.lock_wait_timeout", "faults_injected", "stuck", "redeliveries", "redeliveries_crash",
 	"redeliveries_lease", "redeliveries_reaper", "redeliveries_stale_ticket", "zombie_completions", "fenced",
 	"reaped", "reconnects",
 	"recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms", "delivery.at_most_once",
@@ -443,7 +443,7 @@ static void test_round_trip(void)
 	CHECK(ids[1] > ids[0], "run ids grow");
 	CHECK(query_int(db, "SELECT count(*) FROM run_params") == 2, "run 1's two parameters are stored");
 	CHECK(query_int(db, "SELECT count(*) FROM runs WHERE ledger_mismatches IS NULL") == 1 &&
-	      query_int(db, "SELECT errors_total FROM runs WHERE workers = 3") == 108,
+	      query_int(db, "SELECT errors_total FROM runs WHERE workers = 3") == 126,
 	      "an unknown count is stored as NULL; errors_total as a column");
 	CHECK(query_int(db, "SELECT count(*) FROM invocations") == 1, "both runs share one invocation row");
 	CHECK(query_int(db, "SELECT count(*) FROM invocation_settings") == 2, "the settings are stored once");
@@ -646,8 +646,8 @@ static void v5_rows(char *buf, size_t size, const struct run_result *run, const 
 		(long long)m->arrivals, (long long)m->arrivals_late, m->arrival_late_max_ms, m->queue_wait_ms.p50,
 		m->queue_wait_ms.p90, m->queue_wait_ms.p99, m->queue_wait_ms.p999, m->queue_wait_ms.max,
 		(long long)m->failed);
-	for (k = 0; k < ERR_KIND_COUNT; k++)	/* statement_timeout came after version 5 */
-		if (k != ERR_STATEMENT_TIMEOUT)
+	for (k = 0; k < ERR_KIND_COUNT; k++)	/* statement_timeout and lock_wait_timeout came after version 5 */
+		if (k != ERR_STATEMENT_TIMEOUT && k != ERR_LOCK_WAIT_TIMEOUT)
 			add_sql(buf, size, &used, "INSERT INTO run_errors VALUES (3, '%s', %lld);",
 				error_kind_name((enum error_kind)k), (long long)m->errors[k]);
 	for (i = 0; i < run->workers; i++) {
@@ -705,7 +705,7 @@ static void test_migration_v5(void)
 	run.n_faults = 0;
 	for (int i = 0; i < run.workers; i++)
 		workers[i].reconnects = 0;
-	run.metrics.errors_total -= run.metrics.errors[ERR_STATEMENT_TIMEOUT];
+	run.metrics.errors_total -= run.metrics.errors[ERR_STATEMENT_TIMEOUT] + run.metrics.errors[ERR_LOCK_WAIT_TIMEOUT];
 	for (size_t i = 0; i < sizeof(after_v5) / sizeof(after_v5[0]); i++) {
 		const struct metric *m = metric_find(after_v5[i]);
 

@@ -1,0 +1,820 @@
+/*
+ * The MariaDB driver, through MariaDB's C client library: prepared statements
+ * (mysql_stmt_*) made from the shared templates by db/mariadb_sql.h, text parameters, and
+ * results read as text into buffers each slot owns from its prepare on, so that running a
+ * statement allocates nothing. Every session reads "double-quoted" names as identifiers
+ * (sql_mode ANSI_QUOTES), as the templates write them, and counts an UPDATE's matched rows
+ * as its affected rows (CLIENT_FOUND_ROWS), as PostgreSQL does.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <mysql.h>
+
+#include "db/backend.h"
+#include "db/mariadb_sql.h"
+#include "db/mariadb_target.h"
+#include "db/ownership.h"
+#include "model/config.h"
+
+/* Result columns a statement may have, and the bytes of each column's text that are kept. */
+#define MARIADB_MAX_COLUMNS 16
+#define COLUMN_TEXT 64
+
+/* The server's error numbers the driver tells apart (MariaDB's mysqld_error.h and errmsg.h). */
+enum {
+	ER_LOCK_WAIT_TIMEOUT_CODE = 1205,
+	ER_LOCK_DEADLOCK_CODE = 1213,
+	ER_SERVER_SHUTDOWN_CODE = 1053,
+	ER_CONNECTION_KILLED_CODE = 1927,
+	ER_STATEMENT_TIMEOUT_CODE = 1969,
+	ER_LOCK_NOWAIT_CODE = 3572,
+	CR_CONNECTION_ERROR_CODE = 2002,
+	CR_CONN_HOST_ERROR_CODE = 2003,
+	CR_SERVER_GONE_ERROR_CODE = 2006,
+	CR_SERVER_LOST_CODE = 2013,
+	CR_SERVER_LOST_EXTENDED_CODE = 2055,
+};
+
+/* One statement of a slot, prepared, with the buffers its parameters and results are bound to. */
+struct prepared_part {
+	MYSQL_STMT *stmt;					/* the prepared statement */
+	int ncols;						/* its result columns; 0: it returns no rows */
+	MYSQL_BIND params[MARIADB_MAX_BINDS];			/* its parameters, pointed at the caller's text */
+	unsigned long param_len[MARIADB_MAX_BINDS];		/* their lengths */
+	long long param_int[MARIADB_MAX_BINDS];			/* those bound as integers (after LIMIT), their values */
+	MYSQL_BIND results[MARIADB_MAX_COLUMNS];		/* its result columns, bound to text */
+	char text[MARIADB_MAX_COLUMNS][COLUMN_TEXT];		/* each column's value as text */
+	unsigned long text_len[MARIADB_MAX_COLUMNS];		/* its length */
+	my_bool is_null[MARIADB_MAX_COLUMNS];			/* whether it is NULL */
+	my_bool truncated[MARIADB_MAX_COLUMNS];			/* whether it was cut to COLUMN_TEXT */
+};
+
+/* What one slot holds: a template's statements. */
+struct prepared_slot {
+	struct mariadb_translation t;			/* the template as statements */
+	struct prepared_part parts[MARIADB_MAX_PARTS];	/* per statement of t, prepared */
+	int result_part;				/* the last of them that returns rows, whose rows are the
+							 * template's; -1 when none does */
+};
+
+struct db_conn {
+	MYSQL *my;					/* the connection */
+	struct mariadb_target target;			/* where it goes: what a cancel connects with */
+	unsigned long thread_id;			/* its connection id on the server, what KILL names */
+	struct prepared_slot slot[DB_MAX_STATEMENTS];	/* the statements prepared per slot */
+	int lock_wait_s;				/* the configured innodb_lock_wait_timeout; -1: the server's */
+	bool no_lock_wait;				/* set_lock_wait(0) holds: a lock wait timeout is a lock not available */
+	enum error_kind last_kind;			/* kind of the last error */
+	char last_error[512];				/* the last error message, on one line */
+};
+
+/* Maps a MariaDB error number to an error kind; nowait: the statement was not to wait for a lock. */
+static enum error_kind classify(unsigned code, bool nowait)
+{
+	switch (code) {
+	case ER_LOCK_DEADLOCK_CODE:
+		return ERR_DEADLOCK;
+	case ER_LOCK_WAIT_TIMEOUT_CODE:
+		return nowait ? ERR_LOCK_NOT_AVAILABLE : ERR_LOCK_WAIT_TIMEOUT;
+	case ER_LOCK_NOWAIT_CODE:
+		return ERR_LOCK_NOT_AVAILABLE;
+	case ER_STATEMENT_TIMEOUT_CODE:
+		return ERR_STATEMENT_TIMEOUT;
+	case ER_SERVER_SHUTDOWN_CODE:
+	case ER_CONNECTION_KILLED_CODE:
+	case CR_CONNECTION_ERROR_CODE:
+	case CR_CONN_HOST_ERROR_CODE:
+	case CR_SERVER_GONE_ERROR_CODE:
+	case CR_SERVER_LOST_CODE:
+	case CR_SERVER_LOST_EXTENDED_CODE:
+		return ERR_CONNECTION_LOST;
+	}
+	return ERR_OTHER;
+}
+
+/* Records kind and the first line of message as conn's last error. */
+static void set_error(struct db_conn *conn, enum error_kind kind, const char *message)
+{
+	db_first_line(conn->last_error, sizeof(conn->last_error), message);
+	conn->last_kind = kind;
+}
+
+/* Records the connection's last error; nowait: the statement was not to wait for a lock. */
+static void set_conn_error(struct db_conn *conn, bool nowait)
+{
+	set_error(conn, classify(mysql_errno(conn->my), nowait || conn->no_lock_wait), mysql_error(conn->my));
+}
+
+/*
+ * Records stmt's last error; the connection's when the statement has none (an error the
+ * server sent among a result's rows, a lock wait's, is kept on the connection).
+ */
+static void set_stmt_error(struct db_conn *conn, MYSQL_STMT *stmt, bool nowait)
+{
+	if (!mysql_stmt_errno(stmt) && mysql_errno(conn->my)) {
+		set_conn_error(conn, nowait);
+		return;
+	}
+	set_error(conn, classify(mysql_stmt_errno(stmt), nowait || conn->no_lock_wait), mysql_stmt_error(stmt));
+}
+
+/* Runs sql, which may be several statements, reading and dropping every result. 0, or -1 with the error on conn. */
+static int run_text(struct db_conn *conn, const char *sql)
+{
+	int more;
+
+	if (mysql_real_query(conn->my, sql, strlen(sql)) != 0)
+		goto fail;
+	do {
+		MYSQL_RES *res = mysql_store_result(conn->my);
+
+		mysql_free_result(res);
+		if (!res && mysql_field_count(conn->my) != 0)
+			goto fail;
+		more = mysql_next_result(conn->my);
+		if (more > 0)
+			goto fail;
+	} while (more == 0);
+	return 0;
+fail:
+	set_conn_error(conn, false);
+	return -1;
+}
+
+/* Closes the statements of slot and forgets its template. */
+static void free_slot(struct prepared_slot *slot)
+{
+	for (int p = 0; p < MARIADB_MAX_PARTS; p++)
+		if (slot->parts[p].stmt)
+			mysql_stmt_close(slot->parts[p].stmt);
+	mariadb_translation_free(&slot->t);
+	memset(slot->parts, 0, sizeof(slot->parts));
+}
+
+static void mariadb_disconnect(struct db_conn *conn)
+{
+	if (!conn)
+		return;
+	for (int i = 0; i < DB_MAX_STATEMENTS; i++)
+		free_slot(&conn->slot[i]);
+	mysql_close(conn->my);
+	free(conn);
+}
+
+/* Opens a connection to t into *my with the session set up as every statement expects. 0, or -1 with err. */
+static int open_session(const struct mariadb_target *t, MYSQL **my, char *err, size_t errlen)
+{
+	unsigned timeout = (unsigned)t->connect_timeout_s;
+
+	*my = mysql_init(NULL);
+	if (!*my) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	mysql_options(*my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	mysql_options(*my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	if (!mysql_real_connect(*my, t->socket[0] ? NULL : t->host[0] ? t->host : "localhost", t->user,
+				t->has_password ? t->password : NULL, t->database, t->port,
+				t->socket[0] ? t->socket : NULL, CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS) ||
+	    mysql_query(*my, "SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')") != 0) {
+		db_first_line(err, errlen, mysql_error(*my));
+		mysql_close(*my);
+		*my = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Sets innodb_lock_wait_timeout on conn: s seconds, -1 the server's. 0, or -1 with the error on conn. */
+static int set_wait_s(struct db_conn *conn, int s)
+{
+	char sql[96];
+
+	if (s < 0)
+		snprintf(sql, sizeof(sql), "SET SESSION innodb_lock_wait_timeout = DEFAULT");
+	else
+		snprintf(sql, sizeof(sql), "SET SESSION innodb_lock_wait_timeout = %d", s);
+	return run_text(conn, sql);
+}
+
+/* ms as whole seconds, rounded up: MariaDB's lock waits are counted in seconds. */
+static int seconds_of(int ms)
+{
+	return (ms + 999) / 1000;
+}
+
+/*
+ * target is what follows mariadb: (db/mariadb_target.h). Named so, not mariadb_connect,
+ * which mysql.h defines as a macro (as it does mariadb_cancel).
+ */
+static int open_connection(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
+			   size_t errlen)
+{
+	struct db_conn *conn = calloc(1, sizeof(*conn));
+	char sql[96];
+
+	if (!conn) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (mariadb_target_parse(target, &conn->target, err, errlen) < 0 ||
+	    open_session(&conn->target, &conn->my, err, errlen) < 0)
+		goto fail;
+	conn->thread_id = mysql_thread_id(conn->my);
+	conn->lock_wait_s = opts->lock_timeout_ms > 0 ? seconds_of(opts->lock_timeout_ms) : -1;
+	if (conn->lock_wait_s >= 0 && set_wait_s(conn, conn->lock_wait_s) < 0)
+		goto fail_set;
+	if (opts->statement_timeout_ms > 0) {
+		snprintf(sql, sizeof(sql), "SET SESSION max_statement_time = %.3f", opts->statement_timeout_ms / 1000.0);
+		if (run_text(conn, sql) < 0)
+			goto fail_set;
+	}
+	if (opts->isolation != ISOLATION_SERVER) {
+		snprintf(sql, sizeof(sql), "SET SESSION TRANSACTION ISOLATION LEVEL %s", isolation_sql[opts->isolation]);
+		if (run_text(conn, sql) < 0)
+			goto fail_set;
+	}
+	*out = conn;
+	return 0;
+fail_set:
+	snprintf(err, errlen, "%s", conn->last_error);
+fail:
+	mariadb_disconnect(conn);
+	return -1;
+}
+
+/* Binds part's results as text into its own buffers. 0, or -1 with the error on conn. */
+static int bind_results(struct db_conn *conn, struct prepared_part *part)
+{
+	MYSQL_RES *meta = mysql_stmt_result_metadata(part->stmt);
+
+	part->ncols = meta ? (int)mysql_num_fields(meta) : 0;
+	mysql_free_result(meta);
+	if (part->ncols > MARIADB_MAX_COLUMNS) {
+		set_error(conn, ERR_OTHER, "the statement returns more columns than claimbench reads (16)");
+		return -1;
+	}
+	for (int c = 0; c < part->ncols; c++)
+		part->results[c] = (MYSQL_BIND){
+			.buffer_type = MYSQL_TYPE_STRING, .buffer = part->text[c], .buffer_length = COLUMN_TEXT - 1,
+			.length = &part->text_len[c], .is_null = &part->is_null[c], .error = &part->truncated[c],
+		};
+	if (part->ncols && mysql_stmt_bind_result(part->stmt, part->results)) {
+		set_stmt_error(conn, part->stmt, false);
+		return -1;
+	}
+	return 0;
+}
+
+static int mariadb_prepare(struct db_conn *conn, int slot, const char *sql, int nparams)
+{
+	struct prepared_slot *s;
+	char err[256];
+
+	if (slot < 0 || slot >= DB_MAX_STATEMENTS) {
+		set_error(conn, ERR_OTHER, "statement slot out of range");
+		return -1;
+	}
+	s = &conn->slot[slot];
+	free_slot(s);
+	s->result_part = -1;
+	if (mariadb_translate(sql, nparams, &s->t, err, sizeof(err)) < 0) {
+		set_error(conn, ERR_OTHER, err);
+		return -1;
+	}
+	for (int p = 0; p < s->t.nparts; p++) {
+		struct prepared_part *part = &s->parts[p];
+
+		part->stmt = mysql_stmt_init(conn->my);
+		if (!part->stmt) {
+			set_conn_error(conn, false);
+			goto fail;
+		}
+		if (mysql_stmt_prepare(part->stmt, s->t.parts[p].sql, strlen(s->t.parts[p].sql)) != 0) {
+			set_stmt_error(conn, part->stmt, false);
+			goto fail;
+		}
+		if (bind_results(conn, part) < 0)
+			goto fail;
+		if (part->ncols)
+			s->result_part = p;
+	}
+	return 0;
+fail:
+	free_slot(s);
+	return -1;
+}
+
+/* Whether a result column of MariaDB's type holds integers. */
+static bool integer_type(enum enum_field_types type)
+{
+	return type == MYSQL_TYPE_TINY || type == MYSQL_TYPE_SHORT || type == MYSQL_TYPE_LONG ||
+	       type == MYSQL_TYPE_INT24 || type == MYSQL_TYPE_LONGLONG;
+}
+
+/* Describes the result of slot's last statement into shape. */
+static void describe_result(struct db_conn *conn, int slot, struct db_result_shape *shape)
+{
+	const struct prepared_slot *s = &conn->slot[slot];
+	MYSQL_RES *meta = mysql_stmt_result_metadata(s->parts[s->t.nparts - 1].stmt);
+
+	*shape = (struct db_result_shape){ .columns = meta ? (int)mysql_num_fields(meta) : 0 };
+	for (; shape->integers < shape->columns; shape->integers++) {
+		const MYSQL_FIELD *f = mysql_fetch_field_direct(meta, (unsigned)shape->integers);
+
+		if (!integer_type(f->type)) {
+			snprintf(shape->first_other, sizeof(shape->first_other), "%.40s (type %d)", f->name, (int)f->type);
+			break;
+		}
+	}
+	mysql_free_result(meta);
+}
+
+/*
+ * Prepares sql and describes its result. Confinement to one table (own_table) is not
+ * checked on MariaDB: such a statement is refused with the reason.
+ */
+static int mariadb_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams,
+				   const char *own_table, struct db_result_shape *shape, char *why, size_t whylen)
+{
+	if (own_table) {
+		snprintf(why, whylen, "cannot be confined to its table on MariaDB (claimbench reads no server's account "
+			 "of a MariaDB statement yet); give --trust-scenario to run it unchecked");
+		return 1;
+	}
+	if (mariadb_prepare(conn, slot, sql, nparams) < 0)
+		return -1;
+	describe_result(conn, slot, shape);
+	return 0;
+}
+
+/* Points part's parameters at params. 0, or -1 with the error on conn when it wants one beyond nparams. */
+static int bind_params(struct db_conn *conn, struct prepared_part *part, const struct mariadb_part *text,
+		       int nparams, const char *const *params)
+{
+	for (int i = 0; i < text->nbinds; i++) {
+		int k = text->bind_param[i];
+
+		if (k >= nparams) {
+			set_error(conn, ERR_OTHER, "a statement was run with fewer parameters than it has");
+			return -1;
+		}
+		part->param_len[i] = params[k] ? strlen(params[k]) : 0;
+		part->params[i] = (MYSQL_BIND){
+			.buffer_type = params[k] ? MYSQL_TYPE_STRING : MYSQL_TYPE_NULL, .buffer = (void *)params[k],
+			.buffer_length = part->param_len[i], .length = &part->param_len[i],
+		};
+		if (params[k] && text->bind_integer[i]) {
+			part->param_int[i] = strtoll(params[k], NULL, 10);
+			part->params[i] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_LONGLONG, .buffer = &part->param_int[i] };
+		}
+	}
+	if (text->nbinds && mysql_stmt_bind_param(part->stmt, part->params)) {
+		set_stmt_error(conn, part->stmt, false);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Reads part's rows, copying up to maxrows of them into out as exec_rows does (out NULL:
+ * none); nowait: it was not to wait for a lock. The rows, or -1.
+ */
+static int fetch_rows(struct db_conn *conn, struct prepared_part *part, int64_t *out, int ncols, int maxrows,
+		      bool nowait)
+{
+	int rows = 0, rc;
+
+	while ((rc = mysql_stmt_fetch(part->stmt)) == 0 || rc == MYSQL_DATA_TRUNCATED) {
+		for (int c = 0; out && rows < maxrows && c < ncols && c < part->ncols; c++) {
+			part->text[c][part->text_len[c] < COLUMN_TEXT ? part->text_len[c] : COLUMN_TEXT - 1] = '\0';
+			out[(size_t)rows * (size_t)ncols + (size_t)c] =
+				part->is_null[c] ? -1 : strtoll(part->text[c], NULL, 10);
+		}
+		rows++;
+	}
+	if (rc != MYSQL_NO_DATA) {
+		set_stmt_error(conn, part->stmt, nowait);
+		rows = -1;
+	}
+	mysql_stmt_free_result(part->stmt);
+	return rows;
+}
+
+/*
+ * Runs the statements of slot s in order: the rows of its result part, a captured SELECT
+ * skipped when the UPDATE before it matched no row. 0 or more rows, or -1 with the error
+ * on conn (a transaction the template began then rolled back).
+ */
+static int run_slot(struct db_conn *conn, struct prepared_slot *s, int nparams, const char *const *params,
+		    int64_t *out, int ncols, int maxrows)
+{
+	my_ulonglong matched = 0;
+	int rows = 0;
+
+	for (int p = 0; p < s->t.nparts; p++) {
+		struct prepared_part *part = &s->parts[p];
+		int got;
+
+		if (s->t.parts[p].captured && matched != 1) {
+			if (matched <= 1)
+				return 0;
+			set_error(conn, ERR_OTHER, "an UPDATE ... RETURNING matched more than one row: MariaDB's stand-in "
+				  "for it returns one");
+			return -1;
+		}
+		if (bind_params(conn, part, &s->t.parts[p], nparams, params) < 0)
+			return -1;
+		if (mysql_stmt_execute(part->stmt) != 0) {
+			set_stmt_error(conn, part->stmt, s->t.nowait);
+			return -1;
+		}
+		/* an INSERT ... RETURNING describes its rows only once it has run: bound then, once */
+		if (!part->ncols && mysql_stmt_field_count(part->stmt) > 0) {
+			if (bind_results(conn, part) < 0) {
+				mysql_stmt_free_result(part->stmt);
+				return -1;
+			}
+			if (p > s->result_part)
+				s->result_part = p;
+		}
+		if (!part->ncols) {
+			matched = mysql_stmt_affected_rows(part->stmt);
+			continue;
+		}
+		got = fetch_rows(conn, part, p == s->result_part ? out : NULL, ncols, maxrows, s->t.nowait);
+		if (got < 0)
+			return -1;
+		if (p == s->result_part)
+			rows = got;
+	}
+	return rows;
+}
+
+static int mariadb_exec_rows(struct db_conn *conn, int slot, int nparams, const char *const *params, int64_t *out,
+			     int ncols, int maxrows)
+{
+	struct prepared_slot *s;
+	int rows;
+
+	if (slot < 0 || slot >= DB_MAX_STATEMENTS || !conn->slot[slot].t.nparts) {
+		set_error(conn, ERR_OTHER, "no statement prepared in that slot");
+		return -1;
+	}
+	s = &conn->slot[slot];
+	rows = run_slot(conn, s, nparams, params, out, ncols, maxrows);
+	if (rows < 0 && s->t.transaction)
+		mysql_query(conn->my, "ROLLBACK");
+	return rows;
+}
+
+static int mariadb_exec(struct db_conn *conn, const char *sql)
+{
+	return run_text(conn, sql);
+}
+
+/* Binds the results of stmt, a statement whose rows are stored, as text of their longest length. 0 or -1. */
+static int bind_stored(MYSQL_STMT *stmt, int ncols, MYSQL_BIND *bind, char **text, unsigned long *len,
+		       my_bool *is_null)
+{
+	MYSQL_RES *meta = mysql_stmt_result_metadata(stmt);
+
+	for (int c = 0; c < ncols; c++) {
+		const MYSQL_FIELD *f = mysql_fetch_field_direct(meta, (unsigned)c);
+
+		text[c] = malloc(f->max_length + 1);
+		if (!text[c]) {
+			mysql_free_result(meta);
+			return -1;
+		}
+		bind[c] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_STRING, .buffer = text[c],
+					.buffer_length = f->max_length + 1, .length = &len[c], .is_null = &is_null[c] };
+	}
+	mysql_free_result(meta);
+	return mysql_stmt_bind_result(stmt, bind) ? -1 : 0;
+}
+
+/* Runs one prepared part, calling row for each row of it (row NULL: none wanted). The rows, or -1. */
+static int query_part(struct db_conn *conn, MYSQL_STMT *stmt, db_text_row_fn row, void *ctx)
+{
+	MYSQL_BIND bind[16] = { 0 };
+	unsigned long len[16] = { 0 };
+	my_bool is_null[16] = { 0 }, update = 1;
+	char *text[16] = { 0 };
+	const char *cols[16];
+	MYSQL_RES *meta = mysql_stmt_result_metadata(stmt);
+	int ncols = meta ? (int)mysql_num_fields(meta) : 0, rows = 0, rc;
+
+	mysql_free_result(meta);
+	if (ncols > 16)
+		ncols = 16;
+	mysql_stmt_attr_set(stmt, STMT_ATTR_UPDATE_MAX_LENGTH, &update);
+	if (mysql_stmt_execute(stmt) != 0 || (ncols && mysql_stmt_store_result(stmt) != 0))
+		goto fail;
+	if (!ncols)
+		return 0;
+	if (bind_stored(stmt, ncols, bind, text, len, is_null) < 0)
+		goto fail;
+	while ((rc = mysql_stmt_fetch(stmt)) == 0 || rc == MYSQL_DATA_TRUNCATED) {
+		for (int c = 0; c < ncols; c++) {
+			text[c][len[c] < bind[c].buffer_length ? len[c] : bind[c].buffer_length - 1] = '\0';
+			cols[c] = is_null[c] ? NULL : text[c];
+		}
+		rows++;
+		if (row && row(ctx, cols, ncols) != 0)
+			break;
+	}
+	for (int c = 0; c < ncols; c++)
+		free(text[c]);
+	mysql_stmt_free_result(stmt);
+	return rows;
+fail:
+	for (int c = 0; c < ncols; c++)
+		free(text[c]);
+	set_stmt_error(conn, stmt, false);
+	return -1;
+}
+
+static int mariadb_query_text(struct db_conn *conn, const char *sql, int nparams, const char *const *params,
+			      db_text_row_fn row, void *ctx)
+{
+	struct mariadb_translation t;
+	struct prepared_part *part = calloc(1, sizeof(*part));
+	char err[256];
+	int rows = -1;
+
+	if (!part) {
+		set_error(conn, ERR_OTHER, "out of memory");
+		return -1;
+	}
+	if (mariadb_translate(sql, nparams, &t, err, sizeof(err)) < 0) {
+		set_error(conn, ERR_OTHER, err);
+		free(part);
+		return -1;
+	}
+	for (int p = 0; p < t.nparts; p++) {
+		part->stmt = mysql_stmt_init(conn->my);
+		if (!part->stmt) {
+			set_conn_error(conn, false);
+			rows = -1;
+			break;
+		}
+		if (mysql_stmt_prepare(part->stmt, t.parts[p].sql, strlen(t.parts[p].sql)) != 0) {
+			set_stmt_error(conn, part->stmt, false);
+			rows = -1;
+		} else if (bind_params(conn, part, &t.parts[p], nparams, params) == 0) {
+			rows = query_part(conn, part->stmt, p == t.nparts - 1 ? row : NULL, ctx);
+		} else {
+			rows = -1;
+		}
+		mysql_stmt_close(part->stmt);
+		part->stmt = NULL;
+		if (rows < 0)
+			break;
+	}
+	mariadb_translation_free(&t);
+	free(part);
+	return rows;
+}
+
+static int mariadb_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
+{
+	struct db_int_rows to = { .row = row, .ctx = ctx };
+
+	return mariadb_query_text(conn, sql, 0, NULL, db_rows_as_ints, &to);
+}
+
+/* Rows one INSERT of load_jobs carries. */
+#define LOAD_ROWS 1000
+
+/* Fills table with jobs 1..n in multi-row INSERTs of LOAD_ROWS rows, in one transaction. */
+static int mariadb_load_jobs(struct db_conn *conn, const char *table, const struct run_config *cfg, long n)
+{
+	char queue_text[MAX_QUEUES][2 * QUEUE_NAME_MAX + 1];
+	size_t room = 256 + LOAD_ROWS * (sizeof(queue_text[0]) + 64), used = 0;
+	char *sql = malloc(room);
+	int rc = -1;
+
+	if (!sql) {
+		set_error(conn, ERR_OTHER, "out of memory");
+		return -1;
+	}
+	for (int q = 0; q < cfg->n_queues; q++)
+		mysql_real_escape_string(conn->my, queue_text[q], cfg->queues[q], strlen(cfg->queues[q]));
+	if (run_text(conn, "BEGIN") < 0)
+		goto out;
+	for (long id = 1; id <= n; id++) {
+		bool first = (id - 1) % LOAD_ROWS == 0;
+
+		if (first)
+			used = (size_t)snprintf(sql, room, "INSERT INTO %s (id, queue, payload) VALUES ", table);
+		used += (size_t)snprintf(sql + used, room - used, "%s(%ld, '%s', 'job %ld')", first ? "" : ", ", id,
+					 queue_text[(id - 1) % cfg->n_queues], id);
+		if (id % LOAD_ROWS == 0 || id == n) {
+			if (run_text(conn, sql) < 0)
+				goto rollback;
+		}
+	}
+	rc = run_text(conn, "COMMIT");
+	goto out;
+rollback:
+	mysql_query(conn->my, "ROLLBACK");
+out:
+	free(sql);
+	return rc;
+}
+
+static enum error_kind mariadb_error_kind(const struct db_conn *conn)
+{
+	return conn->last_kind;
+}
+
+static const char *mariadb_error_message(const struct db_conn *conn)
+{
+	return conn->last_error;
+}
+
+static int mariadb_server_version(struct db_conn *conn, char *buf, size_t len)
+{
+	const char *v = mysql_get_server_info(conn->my);
+
+	if (!v)
+		return -1;
+	snprintf(buf, len, "%s", v);
+	return 0;
+}
+
+/* Copies the first column of the one row of a query into ctx (a char[128]). */
+static int first_text(void *ctx, const char *const *cols, int ncols)
+{
+	snprintf(ctx, 128, "%s", ncols > 0 && cols[0] ? cols[0] : "");
+	return 1;
+}
+
+static int mariadb_table_exists(struct db_conn *conn, const char *name)
+{
+	const char *params[] = { name };
+	char count[128] = "";
+
+	if (mariadb_query_text(conn, "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
+				     "AND TABLE_NAME = $1", 1, params, first_text, count) < 0)
+		return -1;
+	return strtol(count, NULL, 10) > 0;
+}
+
+/* What marked_tables hands each table on to. */
+struct marked_ctx {
+	db_marked_fn found;	/* the caller's callback */
+	void *ctx;		/* and its context */
+};
+
+/* Hands one row (name, comment) on as a marked table with no oid. */
+static int marked_row(void *ctx, const char *const *cols, int ncols)
+{
+	const struct marked_ctx *m = ctx;
+
+	if (ncols == 2 && cols[0] && cols[1])
+		m->found(m->ctx, cols[0], 0, cols[1]);
+	return 0;
+}
+
+static int mariadb_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
+{
+	struct marked_ctx m = { .found = found, .ctx = ctx };
+
+	return mariadb_query_text(conn, "SELECT TABLE_NAME, TABLE_COMMENT FROM information_schema.TABLES "
+				  "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' "
+				  "AND TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'", 0, NULL, marked_row, &m);
+}
+
+/* Wraps name in double quotes (ANSI_QUOTES), doubling any double quote inside. */
+static int mariadb_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	(void)conn;
+	if (len < 3)
+		return -1;
+	buf[used++] = '"';
+	for (; *name; name++) {
+		if (used + (*name == '"' ? 2 : 1) + 2 > len)
+			return -1;
+		if (*name == '"')
+			buf[used++] = '"';
+		buf[used++] = *name;
+	}
+	buf[used++] = '"';
+	buf[used] = '\0';
+	return 0;
+}
+
+/* What settings fills: one row of the settings that change a run's results. */
+struct settings_ctx {
+	struct db_setting *out;	/* where they go */
+	int max;		/* room in out */
+	int filled;		/* entries filled */
+};
+
+/* The settings' names, in the order of the query's columns. */
+static const char *const setting_names[] = {
+	"tx_isolation", "innodb_lock_wait_timeout", "log_bin", "innodb_flush_log_at_trx_commit", "max_connections",
+};
+
+/* Copies the one row of the settings query into ctx's out. */
+static int settings_row(void *ctx, const char *const *cols, int ncols)
+{
+	struct settings_ctx *s = ctx;
+
+	for (int c = 0; c < ncols && s->filled < s->max; c++, s->filled++) {
+		snprintf(s->out[s->filled].name, sizeof(s->out[s->filled].name), "%s", setting_names[c]);
+		snprintf(s->out[s->filled].value, sizeof(s->out[s->filled].value), "%s", cols[c] ? cols[c] : "");
+	}
+	return 1;
+}
+
+static int mariadb_settings(struct db_conn *conn, struct db_setting *out, int max)
+{
+	struct settings_ctx s = { .out = out, .max = max };
+
+	if (mariadb_query_text(conn, "SELECT @@tx_isolation, @@innodb_lock_wait_timeout, @@log_bin, "
+				     "@@innodb_flush_log_at_trx_commit, @@max_connections", 0, NULL, settings_row,
+			       &s) != 1)
+		return -1;
+	return s.filled;
+}
+
+/* 0: no wait at all (a lock held is a lock not available); ms > 0 rounds up to whole seconds. */
+static int mariadb_set_lock_wait(struct db_conn *conn, int ms)
+{
+	conn->no_lock_wait = ms == 0;
+	return set_wait_s(conn, ms < 0 ? conn->lock_wait_s : seconds_of(ms));
+}
+
+static int mariadb_name_session(struct db_conn *conn, int identity)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "SET @claimbench_identity = %d", identity);
+	return run_text(conn, sql);
+}
+
+/* Cuts the connection's socket first, so that closing it sends the server nothing. */
+static void mariadb_abandon(struct db_conn *conn)
+{
+	if (!conn)
+		return;
+	if (conn->my && mysql_get_socket(conn->my) >= 0)
+		shutdown(mysql_get_socket(conn->my), SHUT_RDWR);
+	mariadb_disconnect(conn);
+}
+
+static int mariadb_server_pid(const struct db_conn *conn)
+{
+	return (int)conn->thread_id;
+}
+
+/* KILL QUERY from a connection of its own: the client library cannot cancel from another thread. */
+static void cancel_statement(struct db_conn *conn)
+{
+	char sql[64], err[256];
+	MYSQL *my;
+
+	if (open_session(&conn->target, &my, err, sizeof(err)) < 0)
+		return;
+	snprintf(sql, sizeof(sql), "KILL QUERY %lu", conn->thread_id);
+	mysql_query(my, sql);
+	mysql_close(my);
+}
+
+const struct backend_ops backend_mariadb = {
+	.name = "mariadb",
+	.kind = BACKEND_MARIADB,
+	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
+	.locking = "MariaDB's InnoDB locks rows (and the gaps between them), and has no LISTEN/NOTIFY",
+	.connect = open_connection,
+	.disconnect = mariadb_disconnect,
+	.prepare = mariadb_prepare,
+	.prepare_checked = mariadb_prepare_checked,
+	.exec_rows = mariadb_exec_rows,
+	.exec = mariadb_exec,
+	.query = mariadb_query,
+	.query_text = mariadb_query_text,
+	.load_jobs = mariadb_load_jobs,
+	.error_kind = mariadb_error_kind,
+	.error_message = mariadb_error_message,
+	.server_version = mariadb_server_version,
+	.table_exists = mariadb_table_exists,
+	.marked_tables = mariadb_marked_tables,
+	.quote_identifier = mariadb_quote_identifier,
+	.settings = mariadb_settings,
+	.set_lock_wait = mariadb_set_lock_wait,
+	.name_session = mariadb_name_session,
+	.abandon = mariadb_abandon,
+	.server_pid = mariadb_server_pid,
+	.cancel = cancel_statement,
+};

@@ -1,0 +1,274 @@
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "db/mariadb_sql.h"
+
+/* The session variables an UPDATE's RETURNING is captured in: this prefix and the column's place. */
+#define CAPTURE_VARIABLE "@claimbench_returning_"
+
+/*
+ * The end of the quoted text or comment that starts at s[i] ('...', "...", `...`, -- to
+ * the line's end, a block comment), or i when none starts there.
+ */
+static size_t skip_quoted(const char *s, size_t i)
+{
+	char q = s[i];
+
+	if (q == '\'' || q == '"' || q == '`') {
+		for (i++; s[i]; i++) {
+			if (s[i] == '\\' && q == '\'' && s[i + 1])
+				i++;
+			else if (s[i] == q && s[i + 1] == q)
+				i++;
+			else if (s[i] == q)
+				return i + 1;
+		}
+		return i;
+	}
+	if (q == '-' && s[i + 1] == '-')
+		return i + strcspn(s + i, "\n");
+	if (q == '/' && s[i + 1] == '*') {
+		const char *end = strstr(s + i + 2, "*/");
+
+		return end ? (size_t)(end - s) + 2 : strlen(s);
+	}
+	return i;
+}
+
+/* Whether the keyword word stands at s[i], a word of its own. */
+static bool keyword_at(const char *s, size_t i, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) && strncasecmp(s + i, word, n) == 0 &&
+	       !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_');
+}
+
+/* Where the keyword word first stands in s outside quotes, comments and parentheses, from from on; -1 when not. */
+static long find_keyword(const char *s, size_t from, const char *word)
+{
+	int depth = 0;
+
+	for (size_t i = from; s[i];) {
+		size_t next = skip_quoted(s, i);
+
+		if (next != i) {
+			i = next;
+			continue;
+		}
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')')
+			depth--;
+		else if (depth == 0 && keyword_at(s, i, word))
+			return (long)i;
+		i++;
+	}
+	return -1;
+}
+
+/* A new string of s's n bytes with the blanks at either end left out; NULL when out of memory. */
+static char *trimmed(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return strndup(s, n);
+}
+
+/* Whether the first n bytes of text end with the keyword word, blanks after it allowed. */
+static bool ends_with_keyword(const char *text, size_t n, const char *word)
+{
+	size_t len = strlen(word);
+
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	return n >= len && strncasecmp(text + n - len, word, len) == 0 &&
+	       (n == len || !(isalnum((unsigned char)text[n - len - 1]) || text[n - len - 1] == '_'));
+}
+
+/*
+ * Adds part text (owned from here on, freed on failure) to out, its $N turned into '?'
+ * with their bindings noted. 0, or -1 with err.
+ */
+static int add_part(struct mariadb_translation *out, char *text, int nparams, bool captured, char *err,
+		    size_t errlen)
+{
+	struct mariadb_part *p;
+	size_t w = 0;
+
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (out->nparts == MARIADB_MAX_PARTS) {
+		snprintf(err, errlen, "more than %d statements in one template", MARIADB_MAX_PARTS);
+		free(text);
+		return -1;
+	}
+	p = &out->parts[out->nparts++];
+	*p = (struct mariadb_part){ .sql = text, .captured = captured };
+	for (size_t i = 0; text[i];) {
+		size_t next = skip_quoted(text, i);
+		char *end;
+		long n;
+
+		if (next != i) {
+			memmove(text + w, text + i, next - i);
+			w += next - i;
+			i = next;
+			continue;
+		}
+		if (text[i] != '$' || !isdigit((unsigned char)text[i + 1])) {
+			text[w++] = text[i++];
+			continue;
+		}
+		n = strtol(text + i + 1, &end, 10);
+		if (n < 1 || n > nparams) {
+			snprintf(err, errlen, "parameter $%ld: the statement has $1..$%d", n, nparams);
+			return -1;
+		}
+		if (p->nbinds == MARIADB_MAX_BINDS) {
+			snprintf(err, errlen, "more than %d parameters in one statement", MARIADB_MAX_BINDS);
+			return -1;
+		}
+		p->bind_integer[p->nbinds] = ends_with_keyword(text, w, "LIMIT") || ends_with_keyword(text, w, "OFFSET");
+		p->bind_param[p->nbinds++] = (int)n - 1;
+		text[w++] = '?';
+		i = (size_t)(end - text);
+	}
+	text[w] = '\0';
+	return 0;
+}
+
+/* Whether item is a column, maybe qualified: letters, digits, '_' and '.', not starting with a digit. */
+static bool is_column(const char *item)
+{
+	return *item && !isdigit((unsigned char)*item) &&
+	       strspn(item, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") == strlen(item);
+}
+
+/*
+ * Adds UPDATE statement stmt whose RETURNING stands at returning: the UPDATE setting each
+ * returned column to itself through a session variable after its own assignments, and a
+ * SELECT of those variables. 0, or -1 with err.
+ */
+static int add_update_returning(struct mariadb_translation *out, const char *stmt, size_t returning, int nparams,
+				char *err, size_t errlen)
+{
+	long where = find_keyword(stmt, 0, "WHERE");
+	size_t split = where >= 0 && (size_t)where < returning ? (size_t)where : returning;
+	size_t room = strlen(stmt) * 3 + 256, used, sel;
+	char *list = trimmed(stmt + returning + strlen("RETURNING"), strlen(stmt + returning + strlen("RETURNING")));
+	char *update = malloc(room), *select = malloc(room), *item, *save = NULL;
+	int k = 0;
+
+	if (!list || !update || !select) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	used = (size_t)snprintf(update, room, "%.*s", (int)split, stmt);
+	while (used && isspace((unsigned char)update[used - 1]))
+		used--;
+	sel = (size_t)snprintf(select, room, "SELECT ");
+	for (item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *column = trimmed(item, strlen(item));
+
+		if (!column || !is_column(column)) {
+			snprintf(err, errlen, "UPDATE ... RETURNING %.60s: MariaDB has no UPDATE ... RETURNING, and "
+				 "claimbench stands in for it with columns only", column ? column : item);
+			free(column);
+			goto fail;
+		}
+		k++;
+		used += (size_t)snprintf(update + used, room - used, ", %s = (" CAPTURE_VARIABLE "%d := %s)", column, k,
+					 column);
+		sel += (size_t)snprintf(select + sel, room - sel, "%s" CAPTURE_VARIABLE "%d", k > 1 ? ", " : "", k);
+		free(column);
+	}
+	if (k == 0) {
+		snprintf(err, errlen, "UPDATE ... RETURNING with nothing after RETURNING");
+		goto fail;
+	}
+	used += (size_t)snprintf(update + used, room - used, " %.*s", (int)(returning - split), stmt + split);
+	while (used && isspace((unsigned char)update[used - 1]))
+		update[--used] = '\0';
+	free(list);
+	if (add_part(out, update, nparams, false, err, errlen) < 0) {
+		free(select);
+		return -1;
+	}
+	return add_part(out, select, nparams, true, err, errlen);
+fail:
+	free(list);
+	free(update);
+	free(select);
+	return -1;
+}
+
+/* Adds one statement of a template, stmt (its text alone, owned from here on). 0, or -1 with err. */
+static int add_statement(struct mariadb_translation *out, char *stmt, int nparams, char *err, size_t errlen)
+{
+	long returning = keyword_at(stmt, 0, "UPDATE") ? find_keyword(stmt, 0, "RETURNING") : -1;
+	int rc;
+
+	if (find_keyword(stmt, 0, "NOWAIT") >= 0)
+		out->nowait = true;
+	if (out->nparts == 0 && (keyword_at(stmt, 0, "BEGIN") || keyword_at(stmt, 0, "START")))
+		out->transaction = true;
+	if (returning < 0)
+		return add_part(out, stmt, nparams, false, err, errlen);
+	rc = add_update_returning(out, stmt, (size_t)returning, nparams, err, errlen);
+	free(stmt);
+	return rc;
+}
+
+int mariadb_translate(const char *sql, int nparams, struct mariadb_translation *out, char *err, size_t errlen)
+{
+	size_t start = 0, i = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		size_t next = skip_quoted(sql, i);
+
+		if (next != i) {
+			i = next;
+			continue;
+		}
+		if (sql[i] == ';' || !sql[i]) {
+			char *stmt = trimmed(sql + start, i - start);
+
+			if (!stmt) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
+			if (!*stmt)
+				free(stmt);
+			else if (add_statement(out, stmt, nparams, err, errlen) < 0)
+				goto fail;
+			if (!sql[i])
+				break;
+			start = i + 1;
+		}
+		i++;
+	}
+	if (out->nparts == 0) {
+		snprintf(err, errlen, "an empty statement");
+		goto fail;
+	}
+	return 0;
+fail:
+	mariadb_translation_free(out);
+	return -1;
+}
+
+void mariadb_translation_free(struct mariadb_translation *out)
+{
+	for (int i = 0; i < out->nparts; i++)
+		free(out->parts[i].sql);
+	memset(out, 0, sizeof(*out));
+}

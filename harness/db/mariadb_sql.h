@@ -1,0 +1,51 @@
+/*
+ * The shared SQL templates as MariaDB's prepared statements take them: $1..$n become '?'
+ * (one per use: a parameter used twice is bound twice), a template of several statements
+ * (';' between them) becomes one prepared statement each, run in order (the rows it
+ * returns are those of the last statement that returns any), and an UPDATE's
+ * RETURNING of plain columns, which MariaDB 10.11 lacks, becomes the UPDATE capturing
+ * those columns' new values into session variables followed by a SELECT of them.
+ */
+#ifndef CLAIMBENCH_MARIADB_SQL_H
+#define CLAIMBENCH_MARIADB_SQL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Statements one template may become. */
+#define MARIADB_MAX_PARTS 8
+
+/* '?' one statement may have. */
+#define MARIADB_MAX_BINDS 16
+
+/* One statement of a translated template. */
+struct mariadb_part {
+	char *sql;				/* its text with '?' for parameters (owned) */
+	int nbinds;				/* its '?', in order */
+	int bind_param[MARIADB_MAX_BINDS];	/* per '?', which parameter it takes: 0 for $1 */
+	bool bind_integer[MARIADB_MAX_BINDS];	/* per '?', it follows LIMIT or OFFSET: bound as an integer,
+						 * which MariaDB wants there (text elsewhere) */
+	bool captured;				/* a SELECT of what the UPDATE before it captured: run only
+						 * when that UPDATE matched a row (one at most) */
+};
+
+/* A template as MariaDB's statements. */
+struct mariadb_translation {
+	int nparts;					/* statements in parts, at least 1 */
+	struct mariadb_part parts[MARIADB_MAX_PARTS];	/* them, in the order they run */
+	bool nowait;					/* it says NOWAIT: a lock wait timeout is a lock not available */
+	bool transaction;				/* its first statement begins a transaction (START TRANSACTION,
+							 * BEGIN): a failure after it rolls it back */
+};
+
+/*
+ * Translates sql, whose parameters are $1..$nparams, into out. 0, or -1 with err when a
+ * parameter is out of range, it holds too many statements or '?', an UPDATE's RETURNING
+ * names anything but columns, or memory runs out (out is then empty).
+ */
+int mariadb_translate(const char *sql, int nparams, struct mariadb_translation *out, char *err, size_t errlen);
+
+/* Frees what out holds; a zeroed out is fine. */
+void mariadb_translation_free(struct mariadb_translation *out);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * Unit tests of the shared templates as MariaDB's prepared statements take them
+ * (db/mariadb_sql.c): $N as '?' bound once per use, several statements, an UPDATE's
+ * RETURNING of columns as a capture and a SELECT, what cannot be translated refused; and
+ * of a mariadb: target read with libpq's parser (db/mariadb_target.c) and masked
+ * (db/conninfo.c); and of the templates' placeholders in MariaDB's dialect (engine/sql_template.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "db/conninfo.h"
+#include "db/mariadb_sql.h"
+#include "db/mariadb_target.h"
+#include "engine/sql_template.h"
+
+/* Parameters: each '?' once per use, quoted text and comments left alone. */
+static void test_parameters(void)
+{
+	struct mariadb_translation t;
+	char err[256] = "";
+	int rc;
+
+	rc = mariadb_translate("SELECT id FROM \"j\" WHERE queue = $2 AND id > $1 AND note <> '$1' AND q2 = $2 -- $3",
+			       2, &t, err, sizeof(err));
+	CHECK(rc == 0 && t.nparts == 1, "a SELECT is one statement (%s)", err);
+	if (rc == 0) {
+		CHECK(strcmp(t.parts[0].sql, "SELECT id FROM \"j\" WHERE queue = ? AND id > ? AND note <> '$1' AND q2 = ? "
+			     "-- $3") == 0, "$N outside quotes and comments became ? (got %s)", t.parts[0].sql);
+		CHECK(t.parts[0].nbinds == 3 && t.parts[0].bind_param[0] == 1 && t.parts[0].bind_param[1] == 0 &&
+		      t.parts[0].bind_param[2] == 1, "a parameter used twice is bound twice, in order of use");
+		CHECK(!t.nowait, "no NOWAIT");
+	}
+	mariadb_translation_free(&t);
+	rc = mariadb_translate("SELECT id FROM j WHERE q = $1 ORDER BY id LIMIT $2", 2, &t, err, sizeof(err));
+	CHECK(rc == 0 && !t.parts[0].bind_integer[0] && t.parts[0].bind_integer[1],
+	      "a parameter after LIMIT is bound as an integer, which MariaDB wants there; others as text");
+	mariadb_translation_free(&t);
+	CHECK(mariadb_translate("SELECT $3", 2, &t, err, sizeof(err)) < 0 && strstr(err, "$3"),
+	      "a parameter beyond nparams is refused (%s)", err);
+	rc = mariadb_translate("SELECT id FROM j ORDER BY id LIMIT 1 FOR UPDATE NOWAIT", 0, &t, err, sizeof(err));
+	CHECK(rc == 0 && t.nowait, "NOWAIT is noted: its lock wait timeout is a lock not available");
+	mariadb_translation_free(&t);
+}
+
+/* Several statements, each its own; an empty template refused. */
+static void test_statements(void)
+{
+	struct mariadb_translation t;
+	char err[256] = "";
+	int rc;
+
+	rc = mariadb_translate("INSERT INTO t VALUES ($1, ';'); DELETE FROM t WHERE id = $1;", 1, &t, err, sizeof(err));
+	CHECK(rc == 0 && t.nparts == 2, "two statements, the ';' in quotes not a separator (%s)", err);
+	if (rc == 0)
+		CHECK(strcmp(t.parts[0].sql, "INSERT INTO t VALUES (?, ';')") == 0 &&
+		      strcmp(t.parts[1].sql, "DELETE FROM t WHERE id = ?") == 0, "each statement as written, trimmed");
+	mariadb_translation_free(&t);
+	CHECK(mariadb_translate(" ; ", 0, &t, err, sizeof(err)) < 0, "an empty template is refused (%s)", err);
+}
+
+/* An UPDATE's RETURNING: the new values captured in the UPDATE, then selected; expressions refused. */
+static void test_update_returning(void)
+{
+	struct mariadb_translation t;
+	char err[256] = "";
+	int rc;
+
+	rc = mariadb_translate("UPDATE \"j\" SET status = 'active', attempts = attempts + 1 WHERE id = $1 AND "
+			       "status IN (SELECT 'new') RETURNING id, attempts", 1, &t, err, sizeof(err));
+	CHECK(rc == 0 && t.nparts == 2, "UPDATE ... RETURNING becomes two statements (%s)", err);
+	if (rc == 0) {
+		CHECK(strcmp(t.parts[0].sql, "UPDATE \"j\" SET status = 'active', attempts = attempts + 1, "
+			     "id = (@claimbench_returning_1 := id), attempts = (@claimbench_returning_2 := attempts) "
+			     "WHERE id = ? AND status IN (SELECT 'new')") == 0,
+		      "the UPDATE captures each column after its own assignments (got %s)", t.parts[0].sql);
+		CHECK(strcmp(t.parts[1].sql, "SELECT @claimbench_returning_1, @claimbench_returning_2") == 0 &&
+		      t.parts[1].captured && !t.parts[0].captured, "then a SELECT of the captures, run only after a match");
+	}
+	mariadb_translation_free(&t);
+	rc = mariadb_translate("UPDATE j SET n = 1 RETURNING n", 0, &t, err, sizeof(err));
+	CHECK(rc == 0 && strcmp(t.parts[0].sql, "UPDATE j SET n = 1, n = (@claimbench_returning_1 := n)") == 0,
+	      "an UPDATE without WHERE captures at its end (%s)", rc == 0 ? t.parts[0].sql : err);
+	mariadb_translation_free(&t);
+	CHECK(mariadb_translate("UPDATE j SET n = 1 WHERE id = $1 RETURNING n + 1", 1, &t, err, sizeof(err)) < 0 &&
+	      strstr(err, "columns only"), "RETURNING an expression is refused with the reason (%s)", err);
+	rc = mariadb_translate("DELETE FROM j WHERE id = $1 RETURNING id", 1, &t, err, sizeof(err));
+	CHECK(rc == 0 && t.nparts == 1, "DELETE ... RETURNING is MariaDB's own: left as it is");
+	mariadb_translation_free(&t);
+}
+
+/* A target in key=value and URI form; what is missing or means nothing to MariaDB refused; masking. */
+static void test_targets(void)
+{
+	struct mariadb_target t;
+	char err[256] = "", *masked;
+
+	CHECK(mariadb_target_parse("//alice:s3cr3t@db.example:3307/queue", &t, err, sizeof(err)) == 0 &&
+	      strcmp(t.user, "alice") == 0 && strcmp(t.password, "s3cr3t") == 0 && t.has_password &&
+	      strcmp(t.host, "db.example") == 0 && t.port == 3307 && strcmp(t.database, "queue") == 0,
+	      "a URI gives user, password, host, port and database (%s)", err);
+	CHECK(mariadb_target_parse("host=/tmp/x/mysqld.sock user=root dbname=q", &t, err, sizeof(err)) == 0 &&
+	      strcmp(t.socket, "/tmp/x/mysqld.sock") == 0 && !t.host[0] && !t.has_password,
+	      "a host starting with / is the socket file (%s)", err);
+	CHECK(mariadb_target_parse("host=h user=u", &t, err, sizeof(err)) < 0 && strstr(err, "database"),
+	      "no database: refused, naming it (%s)", err);
+	CHECK(mariadb_target_parse("host=h user=u dbname=q sslmode=require", &t, err, sizeof(err)) < 0 &&
+	      strstr(err, "sslmode"), "a key that means nothing to MariaDB is refused (%s)", err);
+	CHECK(mariadb_target_parse("host='h password=zz", &t, err, sizeof(err)) < 0 && !strstr(err, "zz"),
+	      "an unparsable target is refused without its text (%s)", err);
+	masked = conninfo_masked("mariadb://alice:s3cr3t@db.example/queue");
+	CHECK(masked && !strstr(masked, "s3cr3t") && strncmp(masked, "mariadb:", 8) == 0 && strstr(masked, "password=***"),
+	      "a mariadb: URI is masked (%s)", masked ? masked : "(null)");
+	free(masked);
+	CHECK(conninfo_parses("mariadb:") && !conninfo_parses("mariadb:host='x"), "mariadb: alone parses; a bad one not");
+}
+
+/* {mark:...} as a table COMMENT in the CREATE, {now} and a lease in MariaDB's clock. */
+static void test_dialect(void)
+{
+	static const struct owner run_owner = { .pid = 42, .host = "h", .started = 7 };
+	struct sql_names names = { .jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner,
+				   .dialect = BACKEND_MARIADB };
+	struct sql_recovery_text text;
+	char buf[512];
+
+	CHECK(sql_expand("CREATE TABLE {jobs} (id bigint) ENGINE = InnoDB {mark:jobs}", &names, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "CREATE TABLE \"j\" (id bigint) ENGINE = InnoDB "
+		     "COMMENT = 'claimbench run: pid 42 on h started 7; table j'") == 0,
+	      "{mark:jobs} is the table's COMMENT, its note naming it (got %s)", buf);
+	CHECK(sql_expand("SET done_at = {now}", &names, buf, sizeof(buf)) == 0 && strcmp(buf, "SET done_at = NOW(6)") == 0,
+	      "{now} is NOW(6)");
+	sql_names_lease(&names, &text, 1500, false);
+	CHECK(sql_expand("{lease_until}", &names, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "NOW(6) + INTERVAL 1500000 MICROSECOND") == 0, "a lease of 1500 ms (got %s)", buf);
+}
+
+int main(void)
+{
+	test_dialect();
+	test_parameters();
+	test_statements();
+	test_update_returning();
+	test_targets();
+	return check_exit_status();
+}
