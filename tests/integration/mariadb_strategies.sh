@@ -100,8 +100,10 @@ check "no claimbench table is left" \
 	test "$(sql q -e "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'q' AND TABLE_NAME LIKE 'claimbench%'")" -eq 0
 
 # ---- scenarios/innodb.ini's InnoDB groups and their expectations, scaled down, on this server ----
-# (its [classic] group, seed 001's 100 ms jobs, is left out for time, with the expectations on it)
-awk '/^\[/ { skip = ($0 == "[classic]") } !skip && !/classic|nowait-backoff|cas\.|ticket|delete-returning|move-table|advisory/' \
+# (its [classic] group, seed 001's 100 ms jobs, is left out for time, with the expectations on it;
+# so is the filesort's makespan ratio, a bound on times that a loaded machine can squeeze: the
+# counts of empty claims below show the pitfall)
+awk '/^\[/ { skip = ($0 == "[classic]") } !skip && !/classic|nowait-backoff|cas\.|ticket|delete-returning|move-table|advisory|filesort is slower/' \
 	"$(dirname "$0")/../../scenarios/innodb.ini" >"$dir/innodb.ini"
 "$CLAIMBENCH" run --trust-scenario --db "$db" --results "$store" --arrival-rate 300 --arrival-s 1 \
 	--scenario "$dir/innodb.ini" >"$dir/innodb.out" 2>&1
