@@ -17,6 +17,7 @@
 #include "db/backend.h"
 #include "db/leftovers.h"
 #include "db/ownership.h"
+#include "db/standby.h"
 
 /* The directory names a claimbench process makes under $TMPDIR, and whether a server runs in each. */
 static const struct {
@@ -72,6 +73,8 @@ static void remove_dir(const char *path, bool server, struct tally *t)
 		return;
 	}
 	snprintf(data, sizeof(data), "%s/data", path);
+	if (server)
+		standby_stop_leftover(path, &as);
 	if ((server && leftovers_stop_server(data, &as) < 0) || leftovers_remove(path, &as) < 0) {
 		printf("cannot remove %s: its server would not stop or the directory would not go\n", path);
 		t->failed++;
