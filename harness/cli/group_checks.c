@@ -280,6 +280,11 @@ static int check_failover(const struct run_config *cfg, const struct backend_ops
 			 "remote-apply");
 		return -1;
 	}
+	if (cfg->faults.when[FAULT_RESTART].n_at && cfg->faults.standby != STANDBY_NONE) {
+		snprintf(err, errlen, "--restart-at with --standby: claimbench restarts a throwaway server without a "
+			 "standby only (a restart of the pair's primary alone is no failover: use --failover-at)");
+		return -1;
+	}
 	if (failover->n_at > 1) {
 		snprintf(err, errlen, "--failover-at takes one instant: the old primary stays down, so there is no "
 			 "standby left for a second");
