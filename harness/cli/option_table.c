@@ -209,7 +209,7 @@ const struct option_def command_options[] = {
 		  "later) and the run is incomplete; a stop ends it at once" },
 	{ RUN_ROW("standby", OPTION_WORD, faults.standby), .words = standby_mode_names, .def = "none", .arg = "MODE",
 	  .help = "the throwaway PostgreSQL gets a streaming standby (pg_basebackup, a replication slot) that "
-		  "--failover-at promotes: async, sync (synchronous_commit on, the standby named) or remote-apply "
+		  "--failover-at promotes: async, sync (synchronous_commit on, synchronous_standby_names the standby) or remote-apply "
 		  "(synchronous_commit remote_apply); clients connect to both, target_session_attrs=read-write" },
 	{ RUN_CUSTOM("failover-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
 	  faults.when[FAULT_FAILOVER]), .arg = "S,...",

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static void sleep_ms(long ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
 
-	while (nanosleep(&ts, &ts) != 0)
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 }
 
@@ -76,14 +77,16 @@ static int wait_for(const char *conninfo, const char *sql, long want, const char
  */
 static int make_replica(struct tmp_postgres *replica, const struct tmp_postgres *primary, char *err, size_t errlen)
 {
-	char data[PATH_MAX + 16], port[16];
+	char data[PATH_MAX + 16], source[PATH_MAX + 128];
 	const char *stop[] = { "stop", "-D", data, "-m", "immediate", "-w", "-t", "30", NULL };
-	const char *basebackup[] = { "-D", data, "-h", primary->dir, "-p", port, "-U", "claimbench", "-R", "-C", "-S",
-				     STANDBY_SLOT, "-X", "stream", "-c", "fast", "--no-sync", NULL };
+	const char *basebackup[] = { "-D", data, "-d", source, "-R", "-C", "-S", STANDBY_SLOT, "-X", "stream", "-c", "fast",
+				     "--no-sync", NULL };
 	long dropped;
 
 	snprintf(data, sizeof(data), "%s/data", replica->dir);
-	snprintf(port, sizeof(port), "%d", primary->port);
+	/* -R writes this conninfo into the standby's primary_conninfo: its application_name is the name the primary syncs to. */
+	snprintf(source, sizeof(source), "host=%s port=%d user=claimbench application_name=%s", primary->dir, primary->port,
+		 STANDBY_NAME);
 	if (replica->started && tmp_postgres_run(replica, "pg_ctl", stop, err, errlen) < 0 &&
 	    leftovers_stop_server(data, &replica->as) < 0)
 		return -1;
@@ -109,7 +112,7 @@ static int apply_mode(const struct tmp_postgres *pg, int mode, char *err, size_t
 	bool sync = mode == STANDBY_SYNC || mode == STANDBY_REMOTE_APPLY;
 	long reloaded;
 
-	if (run_sql(pg->conninfo, sync ? "ALTER SYSTEM SET synchronous_standby_names = '*'" :
+	if (run_sql(pg->conninfo, sync ? "ALTER SYSTEM SET synchronous_standby_names = '" STANDBY_NAME "'" :
 		    "ALTER SYSTEM RESET synchronous_standby_names", NULL, err, errlen) < 0 ||
 	    run_sql(pg->conninfo, mode == STANDBY_REMOTE_APPLY ? "ALTER SYSTEM SET synchronous_commit = 'remote_apply'" :
 		    "ALTER SYSTEM RESET synchronous_commit", NULL, err, errlen) < 0 ||

@@ -23,6 +23,7 @@
 #define STANDBY_DIR "standby"			/* the standby's directory under the primary's */
 #define STANDBY_PORT (TMP_POSTGRES_PORT + 1)	/* its port, which only names its socket file */
 #define STANDBY_SLOT "claimbench_standby"	/* the primary's replication slot for it */
+#define STANDBY_NAME "claimbench_standby"	/* its application_name, which synchronous_standby_names names */
 #define STANDBY_CONNINFO_MAX (2 * TMP_POSTGRES_CONNINFO_MAX) /* room for the multi-host conninfo */
 
 /* A throwaway primary's standby and where the pair stands. */
