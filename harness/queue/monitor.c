@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "model/metric_table.h"
 #include "engine/signals.h"
+#include "model/metric_table.h"
 #include "queue/monitor.h"
 #include "queue/progress.h"
 #include "queue/queue_table.h"
