@@ -41,6 +41,9 @@ expect_exit 2 'cmd.ini:2: failover-command: a scenario file may not run a shell 
 
 # ---- failovers: sync loses no acknowledged completion, async's losses named per job ----
 # 300 jobs of 10 ms on 2 workers drain in 1.5 s or more: the failover at 1 s finds them at work.
+# --verify's triggers record every committed change in the primary's own table, which the
+# standby replicates: after the failover that record is the new primary's, a witness of
+# what it has that the ledger does not make.
 cat >"$dir/failover.ini" <<'EOF'
 [global]
 strategy = skip-locked:hold
@@ -49,6 +52,7 @@ work-ms = 10
 workers = 2
 failover-at = 1
 failover-lag-ms = 300
+verify = true
 no-progress = true
 
 [sync]
@@ -62,8 +66,8 @@ TMPDIR=$dir/tmp "$CLAIMBENCH" run --scenario "$dir/failover.ini" --results "$sto
 status=$?
 took=$(elapsed_ms "$start")
 cluster=$(throwaway_dir "$dir/fo.err")
-check "two failovers on one primary+standby pair exit 0 ($status, $took ms: $(head -c 400 "$dir/fo.err"))" \
-	test "$status" -eq 0
+check "two failovers on one primary+standby pair: exit 5, the async run's ledger and the new primary disagree \
+($status, $took ms: $(head -c 400 "$dir/fo.err"))" test "$status" -eq 5
 check "the pair is gone at exit: no directory, no server" \
 	eval '[ -n "$cluster" ] && [ ! -e "$cluster" ] && ! pgrep -f "$cluster" >/dev/null'
 "$CLAIMBENCH" export 1 --format json --results "$store" >"$dir/sync.json" 2>/dev/null
@@ -84,6 +88,12 @@ check "stderr names the jobs whose completion was lost, for the async run alone 
 	eval '[ -n "$lost" ] && [ "$(grep -c "the failover lost" "$dir/fo.err")" -eq 1 ] &&
 	grep -q "the failover lost $lost acknowledged completions (run again: $lost, left active: 0)" "$dir/fo.err" &&
 	[ "$(wc -w <<<"${jobs%...}")" -ge 1 ]'
+verified=$(sed -n 's/.*verify: executions_committed: ledger [0-9]*, server [0-9]*; jobs //p' "$dir/fo.err")
+check "--verify, from the new primary's own record, names the same jobs, and only for the async run ($(head -c 80 <<<"$verified"))" \
+	eval '[ "$(grep -c "verify: executions_committed" "$dir/fo.err")" -eq 1 ] && [ -n "$jobs" ] &&
+	[ "$(cut -d " " -f 1-10 <<<"$verified")" = "$(cut -d " " -f 1-10 <<<"$jobs")" ] &&
+	grep -Eq "verify: executions_committed: ledger ([0-9]+), server ([0-9]+);" "$dir/fo.err" &&
+	[ $(( $(sed -En "s/.*executions_committed: ledger ([0-9]+), server ([0-9]+);.*/\1 - \2/p" "$dir/fo.err") )) -eq "$lost" ]'
 check "the faults table shows the failover's figures and the delivery verdict" \
 	eval 'grep -q "f_lost" "$dir/fo.out" && grep -q "f_first" "$dir/fo.out" &&
 	grep -q "acknowledged completions the new primary lacks" "$dir/fo.out" && grep -q "at-least-once" "$dir/fo.out"'
