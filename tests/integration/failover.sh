@@ -5,16 +5,25 @@
 # job. To make the asynchronous loss certain on a fast machine, the standby is cut off the
 # primary's WAL 300 ms before the failover (--failover-lag-ms: its walreceiver stopped by
 # clearing primary_conninfo), so that what commits meanwhile is on the old primary alone.
-# Three primary+standby pairs: one for both failovers (two groups of one invocation; the
+# Four primary+standby pairs: one for both failovers (two groups of one invocation; the
 # second runs on the promoted standby with a new standby made of the old primary), one
-# killed for the watchdog, one for cleanup.
+# killed for the watchdog, one for cleanup, and one the test makes itself for
+# --failover-command.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
 chmod 755 "$dir"	# a throwaway cluster under $dir/tmp must be reachable by the postgres user
 mkdir -m 1777 "$dir/tmp"
-trap 'rm -rf "$dir"' EXIT
+trap 'stop_pair; rm -rf "$dir"' EXIT
 store=$dir/results.db
+
+# stop_pair: stops the servers of the pair the test made itself for --failover-command, if any.
+stop_pair() {
+	[ -n "${pair:-}" ] || return 0
+	as_server_user "$TEST_SERVER_BIN/pg_ctl" -D "$pair/p" -m immediate -w stop >/dev/null 2>&1
+	as_server_user "$TEST_SERVER_BIN/pg_ctl" -D "$pair/s" -m immediate -w stop >/dev/null 2>&1
+	pair=
+}
 
 # ---- bad input: refused before anything starts, with the reason, exit 2 ----
 expect_exit 2 'standby async: claimbench makes a standby of its throwaway PostgreSQL only; SQLite has no server' \
@@ -67,7 +76,7 @@ status=$?
 took=$(elapsed_ms "$start")
 cluster=$(throwaway_dir "$dir/fo.err")
 check "two failovers on one primary+standby pair: exit 5, the async run's ledger and the new primary disagree \
-($status, $took ms: $(head -c 400 "$dir/fo.err"))" test "$status" -eq 5
+($status, $took ms: $(head -c 400 "$dir/fo.err" | tr "\n" " "))" test "$status" -eq 5
 check "the pair is gone at exit: no directory, no server" \
 	eval '[ -n "$cluster" ] && [ ! -e "$cluster" ] && ! pgrep -f "$cluster" >/dev/null'
 "$CLAIMBENCH" export 1 --format json --results "$store" >"$dir/sync.json" 2>/dev/null
@@ -136,3 +145,35 @@ out=$(TMPDIR=$dir/tmp "$CLAIMBENCH" cleanup)
 check "cleanup says it removed the pair's directory" grep -q "removed $cluster" <<<"$out"
 check "after cleanup neither server runs and the directory is gone" \
 	eval '[ ! -e "$cluster" ] && ! pgrep -f "$cluster" >/dev/null'
+
+# ---- a pair of the user's own: --failover-command, clients through its multi-host conninfo ----
+TEST_SERVER_BIN=$(test_server_bin)
+pair=$(mktemp -d "$dir/tmp/pair-XXXXXX")
+[ "$(id -u)" -eq 0 ] && chown postgres "$pair"
+opts="-c listen_addresses='' -c unix_socket_directories=$pair"
+as_server_user "$TEST_SERVER_BIN/initdb" -D "$pair/p" -U tester --auth=trust --no-sync >/dev/null 2>&1 &&
+	as_server_user "$TEST_SERVER_BIN/pg_ctl" -D "$pair/p" -l "$pair/p.log" -w -o "$opts -p 15441" start >/dev/null &&
+	as_server_user "$TEST_SERVER_BIN/pg_basebackup" -D "$pair/s" -d "host=$pair port=15441 user=tester" -R \
+		-X stream -c fast --no-sync >/dev/null 2>&1 &&
+	as_server_user "$TEST_SERVER_BIN/pg_ctl" -D "$pair/s" -l "$pair/s.log" -w -o "$opts -p 15442" start >/dev/null
+check "the test's own primary and standby started" test $? -eq 0
+printf '%s/pg_ctl -D %s/p -m immediate -w stop && %s/pg_ctl -D %s/s -w promote\n' "$TEST_SERVER_BIN" "$pair" \
+	"$TEST_SERVER_BIN" "$pair" >"$pair/failover.sh"
+command="sh $pair/failover.sh"
+[ "$(id -u)" -eq 0 ] && command="su postgres -s /bin/sh $pair/failover.sh"
+run_json own --db "host=$pair,$pair port=15441,15442 dbname=postgres user=tester target_session_attrs=read-write" \
+	--failover-at 0.5 --failover-command "$command" --strategy skip-locked:flip --lease-ms 1000 --reaper-ms 100 \
+	--workers 2 --jobs 150 --work-ms 10
+check "--failover-command fails the user's pair over and the run goes on to the end (exit $(cat "$dir/own.status"): \
+$(head -c 300 "$dir/own.err" | tr "\n" " "))" test "$(cat "$dir/own.status")" -eq 0
+check_jq "$dir/own.json" '.results[0] | .faults[0].kind == "failover" and .completed == 150 and .lost == 0 and
+	.reconnects >= 2 and (.failover.lag_bytes | type) == "number" and (.failover.lost_completions | type) == "number"' \
+	"every worker reconnected to the promoted standby; the lag sampled from pg_stat_replication; the losses counted \
+($(jq -c '.results[0] | {failover, lost, completed, reconnects}' "$dir/own.json" 2>/dev/null))"
+# own_tables: the claimbench tables left on the new primary.
+own_tables() {
+	psql "host=$pair port=15442 dbname=postgres user=tester" -XAtqc \
+		"SELECT count(*) FROM pg_tables WHERE tablename LIKE 'claimbench%'"
+}
+check "the run's tables were dropped on the new primary" test "$(own_tables)" = 0
+stop_pair
