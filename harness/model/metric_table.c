@@ -138,6 +138,10 @@ const struct metric metric_table[] = {
 	{ CNT("failover.left_active", "failover_left_active", failover.left_active), CELL_ASIDE("f_activ", "", 0,
 	  "of those, left active"), false, NOT_COMPARED, GUARD_NONE,
 	  "of the lost completions, jobs the new primary still had active at the end", NATURE_OUTCOME },
+	{ CNT("failover.claims_lost", "failover_claims_lost", failover.claims_lost), CELL_ASIDE("f_claim", "", 0,
+	  "claims in hand the new primary lacked"), false, NOT_COMPARED, GUARD_NONE,
+	  "jobs in hand when the failover struck (flip mode) whose claim the new primary lacked: fenced, or taken "
+	  "by another claim before the lease could run out", NATURE_OUTCOME },
 	{ DBL("failover.first_completion_ms", "failover_first_completion_ms", failover.first_completion_ms),
 	  CELL_ASIDE("f_first", "ms", CELL_MS_DECIMALS, "failover to the first completion"), false, NOT_COMPARED,
 	  GUARD_NONE, "the failover's start to the first completion on the new primary, ms", NATURE_TIMING },

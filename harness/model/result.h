@@ -121,6 +121,9 @@ struct failover_figures {
 					 * and that the new primary did not have done: run again, or left undone */
 	uint64_t rerun;			/* of those, jobs claimed and run again after the failover */
 	uint64_t left_active;		/* of those, jobs the new primary still had active at the end */
+	uint64_t claims_lost;		/* jobs in a worker's hand when it struck (flip mode) whose claim the new primary
+					 * lacked: the fence refused the completion, or another claim took the job, before
+					 * the claim's lease could have run out */
 	double first_completion_ms;	/* the failover's start to the first completion on the new primary, ms */
 };
 

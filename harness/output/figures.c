@@ -67,7 +67,7 @@ static void add_metric_column(struct figures *f, const struct metric *m)
 /* The faults table's columns shown when some run has them known: a failover's, even when 0. */
 static const char *const fault_columns_if_known[] = {
 	"failover.lag_bytes", "failover.lost_completions", "failover.rerun", "failover.left_active",
-	"failover.first_completion_ms",
+	"failover.claims_lost", "failover.first_completion_ms",
 };
 
 /* Whether a run among the n has metric m known. */

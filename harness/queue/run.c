@@ -374,6 +374,9 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 			"active: %llu); jobs: %s\n", label, (unsigned long long)out->metrics.failover.lost_completions,
 			(unsigned long long)out->metrics.failover.rerun, (unsigned long long)out->metrics.failover.left_active,
 			out->failover_jobs);
+	if (out->metrics.failover.claims_lost && out->metrics.failover.claims_lost != METRIC_UNKNOWN)
+		fprintf(stderr, "claimbench: %s: the failover lost %llu claims of jobs in hand: the new primary lacked "
+			"them\n", label, (unsigned long long)out->metrics.failover.claims_lost);
 	rc = 0;
 out_free:
 	free(audit.events);

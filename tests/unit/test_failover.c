@@ -44,6 +44,8 @@ static void add_failover(struct ledger_case *c, int64_t at_ms, int64_t duration_
  *          claimed again at 160, done at 175                         no acknowledged completion: not lost
  *   job 6  done at 160 (on the new primary)                          not lost; the first completion after
  * Lost 3 (jobs 2 3 4), run again 2, left active 1; first completion at 160: 60 ms after 100.
+ * Job 5's claim, in hand when the failover struck, was taken again at 160 with no lease:
+ * the new primary lacked it (1 claim lost, flip mode without a lease).
  */
 static void test_lost_completions(void)
 {
@@ -68,8 +70,44 @@ static void test_lost_completions(void)
 	      "3 acknowledged completions lost: 2 run again, 1 left active (%llu %llu %llu)",
 	      (unsigned long long)f.lost_completions, (unsigned long long)f.rerun, (unsigned long long)f.left_active);
 	CHECK(strcmp(jobs, "2 3 4") == 0, "the lost jobs are named: 2 3 4 (%s)", jobs);
+	CHECK(f.claims_lost == 1, "job 5's claim lost (%llu)", (unsigned long long)f.claims_lost);
 	CHECK(f.first_completion_ms == 60.0, "the first completion after the promotion, 60 ms after the failover (%g)",
 	      f.first_completion_ms);
+	ledger_free(&c.ledger);
+}
+
+/*
+ * Claims in hand when the failover struck at 100 ms (promotion returned at 150), flip mode:
+ *   job 1  in hand from 11, its completion refused by the fence at 150   claim lost
+ *   job 2  in hand from 21, its completion lost with the connection at 130, claimed
+ *          again at 160 (in hand 161), done at 170                          claim lost
+ *   job 3  in hand from 31, completed after the holder reconnected at 200   claim kept
+ * No lease: 2 lost. A lease of 100 ms: job 1's ran out at 111 before the fence (150), job
+ * 2's at 121 before it was taken again (161): none lost, the lease's doing. Hold mode:
+ * a claim dies with its connection by design, none counted.
+ */
+static void test_claims_lost(void)
+{
+	struct ledger_case c;
+	struct failover_figures f;
+	char jobs[FAILOVER_JOBS_MAX];
+
+	ledger_case_init(&c, 3);
+	add_exec(&c, 1, 10, 150, EXEC_FENCED);
+	add_exec(&c, 2, 20, 130, EXEC_UNCOMMITTED);
+	add_exec(&c, 2, 160, 170, EXEC_DONE);
+	add_exec(&c, 3, 30, 200, EXEC_DONE);
+	add_failover(&c, 100, 50);
+	failover_account(&c.in, &f, jobs, sizeof(jobs));
+	CHECK(f.claims_lost == 2 && f.lost_completions == 0, "no lease: 2 claims lost, no completion (%llu %llu)",
+	      (unsigned long long)f.claims_lost, (unsigned long long)f.lost_completions);
+	c.in.lease_ns = MS(100);
+	failover_account(&c.in, &f, jobs, sizeof(jobs));
+	CHECK(f.claims_lost == 0, "a 100 ms lease ran out first: no claim lost (%llu)", (unsigned long long)f.claims_lost);
+	c.in.lease_ns = 0;
+	c.in.claim_in_session = true;
+	failover_account(&c.in, &f, jobs, sizeof(jobs));
+	CHECK(f.claims_lost == 0, "hold mode: no claim counted lost (%llu)", (unsigned long long)f.claims_lost);
 	ledger_free(&c.ledger);
 }
 
@@ -89,7 +127,8 @@ static void test_unknowns(void)
 	add_exec(&c, 2, 10, 30, EXEC_DONE);
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
 	CHECK(f.lost_completions == METRIC_UNKNOWN && f.rerun == METRIC_UNKNOWN && f.left_active == METRIC_UNKNOWN &&
-	      isnan(f.first_completion_ms) && jobs[0] == '\0', "no failover: every figure unknown");
+	      f.claims_lost == METRIC_UNKNOWN && isnan(f.first_completion_ms) && jobs[0] == '\0',
+	      "no failover: every figure unknown");
 	add_failover(&c, 40, 10);
 	c.in.final = NULL;
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
@@ -121,6 +160,7 @@ static void test_long_list(void)
 int main(void)
 {
 	test_lost_completions();
+	test_claims_lost();
 	test_unknowns();
 	test_long_list();
 	return check_exit_status();
