@@ -39,10 +39,11 @@ struct job_marks {
  */
 static bool claim_lost(const struct metrics_input *in, const struct job_marks *mk)
 {
-	int64_t expiry = in->lease_ns ? mk->held_ns + in->lease_ns : INT64_MAX;
+	int64_t expiry;
 
 	if (in->claim_in_session || mk->held_ns == INT64_MAX)
 		return false;
+	expiry = in->lease_ns ? mk->held_ns + in->lease_ns : INT64_MAX;
 	return mk->fenced_ns < expiry || mk->taken_ns < expiry;
 }
 

@@ -104,6 +104,10 @@ static void test_claims_lost(void)
 	c.in.lease_ns = MS(100);
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
 	CHECK(f.claims_lost == 0, "a 100 ms lease ran out first: no claim lost (%llu)", (unsigned long long)f.claims_lost);
+	c.in.n_jobs = 4;
+	failover_account(&c.in, &f, jobs, sizeof(jobs));
+	CHECK(f.claims_lost == 0, "with a lease, a job never in hand at the failover (job 4) is no lost claim (%llu)",
+	      (unsigned long long)f.claims_lost);
 	c.in.lease_ns = 0;
 	c.in.claim_in_session = true;
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
