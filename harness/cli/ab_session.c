@@ -17,7 +17,7 @@ static bool same_text(const char *a, const char *b)
 
 /*
  * Checks that the sides' first groups name one database (--db or the scenarios' own
- * key), then each side's groups against its driver. 0, or -1 with err.
+ * key) and ask for no standby, then each side's groups against its driver. 0, or -1 with err.
  */
 static int check_database(struct ab_session *s, char *err, size_t errlen)
 {
@@ -31,6 +31,15 @@ static int check_database(struct ab_session *s, char *err, size_t errlen)
 	s->db = invocation_backend(s->sides[0].inv, err, errlen);
 	if (!s->db)
 		return -1;
+	for (int i = 0; i < 2; i++) {
+		for (size_t g = 0; g < s->sides[i].inv->n_groups; g++) {
+			if (s->sides[i].inv->groups[g].faults.standby != STANDBY_NONE) {
+				snprintf(err, errlen, "--standby: ab runs both sides on one server and makes no standby; "
+					 "compare replication modes with claimbench run");
+				return -1;
+			}
+		}
+	}
 	for (int i = 0; i < 2; i++)
 		if (invocation_check_on(s->sides[i].inv, s->db, err, errlen) < 0)
 			return -1;

@@ -18,6 +18,7 @@
 #include "db/leftovers.h"
 #include "db/ownership.h"
 #include "db/pooler.h"
+#include "db/standby.h"
 
 /* The directory names a claimbench process makes under $TMPDIR, and whether a server or pooler runs in each. */
 static const struct {
@@ -76,6 +77,8 @@ static void remove_dir(const char *path, bool server, bool pooler, struct tally 
 		return;
 	}
 	snprintf(data, sizeof(data), "%s/data", path);
+	if (server)
+		standby_stop_leftover(path, &as);
 	if ((server && leftovers_stop_server(data, &as) < 0) || (pooler && pooler_stop_leftover(path, &as) < 0) ||
 	    leftovers_remove(path, &as) < 0) {
 		printf("cannot remove %s: its %s would not stop or the directory would not go\n", path,

@@ -53,6 +53,11 @@ static int check_config(const struct run_config *cfg, const struct explore_optio
 			 "with several classes and --fail-rate are run's");
 		return -1;
 	}
+	if (cfg->faults.standby != STANDBY_NONE || cfg->faults.when[FAULT_FAILOVER].n_at) {
+		snprintf(err, errlen, "explore steps its workers through schedules on one server: --standby and "
+			 "--failover-at are run's");
+		return -1;
+	}
 	if (cfg->jobs > 64) {
 		snprintf(err, errlen, "--jobs: explore takes at most 64 jobs (every schedule is run)");
 		return -1;

@@ -174,6 +174,10 @@ int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct r
 			.command = cfg->faults.restart_command,
 			.limit_s = cfg->faults.restart_limit_s,
 		};
+		struct restart_command failover = {
+			.command = cfg->faults.failover_command,
+			.limit_s = cfg->faults.restart_limit_s,
+		};
 		int group_status;
 
 		if (!work_ns) {
@@ -182,8 +186,10 @@ int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct r
 		}
 		plan->cfg = cfg;
 		plan->work_ns = work_ns;
-		if (cfg->target)
+		if (cfg->target) {
 			plan->restart = (struct server_restart){ .fn = restart_command_run, .ctx = &restart };
+			plan->failover = (struct server_restart){ .fn = restart_command_run, .ctx = &failover };
+		}
 		group_status = group_pooler_start(plan, cfg);
 		if (group_status == EXIT_DONE)
 			group_status = run_matrix(cfg, plan, rs);
@@ -302,6 +308,15 @@ static void report_throwaway_failure(const struct backend_ops *db, const char *e
 	else
 		fprintf(stderr, "claimbench run: cannot start a throwaway PostgreSQL: %s\n"
 				"(install the server with: apt-get install postgresql, or give --db)\n", err);
+}
+
+/* Whether a group of inv asks for a standby of the throwaway server (--standby). */
+static bool wants_standby(const struct run_invocation *inv)
+{
+	for (size_t g = 0; g < inv->n_groups; g++)
+		if (inv->groups[g].faults.standby != STANDBY_NONE)
+			return true;
+	return false;
 }
 
 /* Says on stderr where the throwaway database is, and why SQLite when it fell back to it. */
@@ -430,6 +445,16 @@ int cmd_run(int argc, char **argv)
 		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
 		plan.server_gone = throwaway_server_gone;
 		plan.server_ctx = &throwaway;
+		if (wants_standby(&inv)) {
+			if (throwaway_add_standby(&throwaway, &plan.target, err, sizeof(err)) < 0) {
+				fprintf(stderr, "claimbench run: cannot start the throwaway server's standby: %s\n", err);
+				goto out_stop;
+			}
+			plan.failover = (struct server_restart){ .fn = throwaway_failover, .ctx = &throwaway };
+			plan.standby_ready = throwaway_standby_ready;
+			plan.standby_cut = throwaway_standby_cut;
+			plan.standby_ctx = &throwaway;
+		}
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);

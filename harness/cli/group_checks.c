@@ -248,6 +248,61 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 }
 
 /*
+ * Refuses a standby or a failover where claimbench cannot make or cause one: a standby of
+ * anything but the throwaway PostgreSQL, a failover command where claimbench fails over
+ * itself, a failover of a user's server without one, of the throwaway without a standby,
+ * more than one failover in a run (the old primary stays down). 0, or -1 with err.
+ */
+static int check_failover(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	const struct fault_trigger *failover = &cfg->faults.when[FAULT_FAILOVER];
+
+	if (cfg->faults.standby != STANDBY_NONE && (db->kind != BACKEND_POSTGRESQL || cfg->target)) {
+		snprintf(err, errlen, "--standby %s: claimbench makes a standby of its throwaway PostgreSQL only; %s",
+			 standby_mode_names[cfg->faults.standby], db->kind != BACKEND_POSTGRESQL ?
+			 "SQLite has no server to replicate" : "for your own primary and standby give --db a multi-host "
+			 "conninfo (target_session_attrs=read-write) and --failover-command");
+		return -1;
+	}
+	if (db->kind != BACKEND_POSTGRESQL && failover->n_at) {
+		snprintf(err, errlen, "--failover-at is PostgreSQL's: %s has no server to fail over", db->name);
+		return -1;
+	}
+	if (cfg->faults.failover_command && !cfg->target) {
+		snprintf(err, errlen, "--failover-command fails over a PostgreSQL server of your own (--db CONNINFO); the "
+			 "throwaway one's standby (--standby) is claimbench's, which promotes it itself: drop "
+			 "--failover-command");
+		return -1;
+	}
+	if (failover->n_at && cfg->target && !cfg->faults.failover_command) {
+		snprintf(err, errlen, "--failover-at on a server of your own needs --failover-command: claimbench fails "
+			 "over only the throwaway server's standby by itself");
+		return -1;
+	}
+	if (failover->n_at && !cfg->target && cfg->faults.standby == STANDBY_NONE) {
+		snprintf(err, errlen, "--failover-at needs a standby to promote: give --standby async, sync or "
+			 "remote-apply");
+		return -1;
+	}
+	if (cfg->faults.when[FAULT_RESTART].n_at && cfg->faults.standby != STANDBY_NONE) {
+		snprintf(err, errlen, "--restart-at with --standby: claimbench restarts a throwaway server without a "
+			 "standby only (a restart of the pair's primary alone is no failover: use --failover-at)");
+		return -1;
+	}
+	if (failover->n_at > 1) {
+		snprintf(err, errlen, "--failover-at takes one instant: the old primary stays down, so there is no "
+			 "standby left for a second");
+		return -1;
+	}
+	if (cfg->faults.failover_lag_ms && (!failover->n_at || cfg->target)) {
+		snprintf(err, errlen, "--failover-lag-ms cuts the throwaway standby off before a failover: %s",
+			 cfg->target ? "claimbench cannot cut off a standby of your own" : "give --failover-at");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Refuses the faults and pressure driver db cannot take (a killed backend, a restart or a
  * VACUUM on SQLite), a restart command where claimbench would not run it (SQLite, the
  * throwaway server) and a restart of a user's server with no command for it. 0, or -1 with err.
@@ -282,7 +337,7 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 			 "only the throwaway server by itself");
 		return -1;
 	}
-	return 0;
+	return check_failover(cfg, db, err, errlen);
 }
 
 /*

@@ -260,7 +260,7 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 
 /*
  * Refuses in list a setting from the scenario file that the user must give or allow
- * (--trust-scenario): a shell command (restart-command), a PostgreSQL server to connect to
+ * (--trust-scenario): a shell command (restart-command, failover-command), a PostgreSQL server to connect to
  * (db other than sqlite:PATH), since the connection carries the user's credentials. 0, or
  * -1 with err.
  */
@@ -269,10 +269,11 @@ static int check_trust(const struct build *b, const struct setting_list *list, c
 	for (size_t i = 0; i < list->n && !b->inv->settings.trust_scenario; i++) {
 		const struct setting *st = &list->items[i];
 
-		if (st->file && strcmp(st->opt->name, "restart-command") == 0) {
-			snprintf(err, errlen, "%s:%d: restart-command: a scenario file may not run a shell command (it would "
-				 "run with sh -c as you); give --trust-scenario to allow it, or --restart-command on the "
-				 "command line", st->file, st->line);
+		if (st->file && (strcmp(st->opt->name, "restart-command") == 0 ||
+				 strcmp(st->opt->name, "failover-command") == 0)) {
+			snprintf(err, errlen, "%s:%d: %s: a scenario file may not run a shell command (it would "
+				 "run with sh -c as you); give --trust-scenario to allow it, or --%s on the "
+				 "command line", st->file, st->line, st->opt->name, st->opt->name);
 			return -1;
 		}
 		if (st->file && strcmp(st->opt->name, "db") == 0 && strcmp(st->value, BACKEND_MARIADB_PREFIX) != 0 &&

@@ -228,6 +228,22 @@ const struct option_def command_options[] = {
 	  .max = 3600, .def = "60", .arg = "S",
 	  .help = "how long --restart-command may run: then its process group is ended (SIGTERM, SIGKILL a second "
 		  "later) and the run is incomplete; a stop ends it at once" },
+	{ RUN_ROW("standby", OPTION_WORD, faults.standby), .words = standby_mode_names, .def = "none", .arg = "MODE",
+	  .help = "the throwaway PostgreSQL gets a streaming standby (pg_basebackup, a replication slot) that "
+		  "--failover-at promotes: async, sync (synchronous_commit on, synchronous_standby_names the standby) or remote-apply "
+		  "(synchronous_commit remote_apply); clients connect to both, target_session_attrs=read-write" },
+	{ RUN_CUSTOM("failover-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
+	  faults.when[FAULT_FAILOVER]), .arg = "S,...",
+	  .help = "the primary stops in immediate mode and stays down, its standby is promoted, and every connection "
+		  "reconnects to the new primary, at this instant: the throwaway one's --standby by claimbench, servers "
+		  "of your own by --failover-command" },
+	{ RUN_ROW("failover-command", OPTION_TEXT, faults.failover_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
+	  .help = "a shell command that fails your primary over to its standby and returns once the new primary "
+		  "accepts writes, for --failover-at with --db (a multi-host conninfo, target_session_attrs=read-write); "
+		  "bounded by --restart-limit-s" },
+	{ RUN_ROW("failover-lag-ms", OPTION_INT, faults.failover_lag_ms), .min = 0, .max = 600000, .def = "0", .arg = "MS",
+	  .help = "the throwaway standby stops receiving WAL this long before the failover (its walreceiver cut off): "
+		  "what commits meanwhile is on the old primary alone, a lagging standby made certain" },
 	{ RUN_ROW("reconnect-limit-s", OPTION_DOUBLE, faults.reconnect_limit_s), .min = 0.1, .max = 3600, .def = "30",
 	  .arg = "S", .help = "how long a worker or producer keeps connecting anew after losing its connection before "
 			      "it gives up (the run is then incomplete)" },

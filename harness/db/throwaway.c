@@ -79,12 +79,59 @@ int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const 
 	return tmp_postgres_restart(&t->pg, err, errlen);
 }
 
+int throwaway_add_standby(struct throwaway *t, const char **target, char *err, size_t errlen)
+{
+	if (!t->own_server) {
+		snprintf(err, errlen, "there is no throwaway server to give a standby");
+		return -1;
+	}
+	if (standby_open(&t->sb, &t->pg, err, errlen) < 0)
+		return -1;
+	t->own_standby = true;
+	*target = t->sb.conninfo;
+	return 0;
+}
+
+int throwaway_standby_ready(void *throwaway, int mode, char *err, size_t errlen)
+{
+	struct throwaway *t = throwaway;
+
+	return t->own_standby ? standby_ready(&t->sb, mode, err, errlen) : 0;
+}
+
+int throwaway_standby_cut(void *throwaway, char *err, size_t errlen)
+{
+	struct throwaway *t = throwaway;
+
+	if (!t->own_standby) {
+		snprintf(err, errlen, "the throwaway server has no standby to cut off");
+		return -1;
+	}
+	return standby_cut(&t->sb, err, errlen);
+}
+
+int throwaway_failover(void *throwaway, bool (*stopping)(const void *run), const void *run, char *err,
+		       size_t errlen)
+{
+	struct throwaway *t = throwaway;
+
+	(void)stopping;
+	(void)run;
+	if (!t->own_standby) {
+		snprintf(err, errlen, "the throwaway server has no standby to fail over to");
+		return -1;
+	}
+	return standby_failover(&t->sb, err, errlen);
+}
+
 bool throwaway_server_gone(void *throwaway)
 {
 	const struct throwaway *t = throwaway;
 	const char *dir = t->own_mariadb ? t->maria.dir : t->pg.dir;
 	char data[PATH_MAX + 8];
 
+	if (t->own_standby)
+		return standby_primary_gone(&t->sb);
 	if ((!t->own_server && !t->own_mariadb) || snprintf(data, sizeof(data), "%s/data", dir) >= (int)sizeof(data))
 		return false;
 	return leftovers_server_runs(data) == 0;
@@ -93,6 +140,9 @@ bool throwaway_server_gone(void *throwaway)
 void throwaway_close(struct throwaway *t)
 {
 	pooler_close(&t->pooler);
+	if (t->own_standby)
+		standby_close(&t->sb);
+	t->own_standby = false;
 	if (t->own_server)
 		tmp_postgres_stop(&t->pg);
 	t->own_server = false;

@@ -14,6 +14,7 @@
 
 #include "db/backend.h"
 #include "db/pooler.h"
+#include "db/standby.h"
 #include "db/tmp_mariadb.h"
 #include "db/tmp_postgres.h"
 #include "db/watchdog.h"
@@ -25,6 +26,8 @@ struct throwaway {
 	bool own_server;		/* pg runs and is ours to remove */
 	struct tmp_mariadb maria;	/* the MariaDB server, when own_mariadb */
 	bool own_mariadb;		/* maria runs and is ours to remove */
+	struct standby sb;		/* pg's streaming standby, when own_standby (--standby) */
+	bool own_standby;		/* sb was made and is ours to remove */
 	struct run_as as;		/* who removes the SQLite directory: ourselves */
 	char sqlite_dir[PATH_MAX];	/* the SQLite file's directory, when own_file */
 	char sqlite_path[PATH_MAX + 16];/* the SQLite file */
@@ -51,7 +54,32 @@ int throwaway_restart(void *throwaway, bool (*stopping)(const void *run), const 
 		      size_t errlen);
 
 /*
- * Whether the throwaway server (throwaway: a struct throwaway) was started and is gone:
+ * Gives the throwaway server a streaming standby (db/standby.h) and points *target at the
+ * conninfo that reaches whichever of the two is the primary. 0, or -1 with err (also when
+ * t holds no server).
+ */
+int throwaway_add_standby(struct throwaway *t, const char **target, char *err, size_t errlen);
+
+/*
+ * Makes the throwaway pair (throwaway: a struct throwaway) ready for a run with standby
+ * mode mode (standby_ready). 0 at once without a standby; or -1 with err.
+ */
+int throwaway_standby_ready(void *throwaway, int mode, char *err, size_t errlen);
+
+/* Cuts the throwaway standby (throwaway: a struct throwaway) off its primary's WAL (standby_cut). 0, or -1 with err. */
+int throwaway_standby_cut(void *throwaway, char *err, size_t errlen);
+
+/*
+ * Fails the throwaway server (throwaway: a struct throwaway) over to its standby, as a
+ * struct server_restart's fn: pg_ctl's own waits bound it, so stopping and run are not
+ * looked at. 0, or -1 with err (also when t has no standby).
+ */
+int throwaway_failover(void *throwaway, bool (*stopping)(const void *run), const void *run, char *err,
+		       size_t errlen);
+
+/*
+ * Whether the throwaway server (throwaway: a struct throwaway) was started and is gone
+ * (with a standby: the one that takes writes):
  * its postmaster no longer runs (killed, or dead of itself). false for a SQLite file, and
  * when nobody can tell.
  */

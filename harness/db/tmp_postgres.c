@@ -285,6 +285,57 @@ void tmp_postgres_stop(struct tmp_postgres *pg)
 	run_as_free(&pg->as);
 }
 
+int tmp_postgres_node(struct tmp_postgres *node, const struct tmp_postgres *pg, const char *name, int port, char *err,
+		      size_t errlen)
+{
+	memset(node, 0, sizeof(*node));
+	node->port = port;
+	node->statements = pg->statements;
+	memcpy(node->bindir, pg->bindir, sizeof(node->bindir));
+	if (snprintf(node->dir, sizeof(node->dir), "%s/%s", pg->dir, name) >= (int)sizeof(node->dir) ||
+	    snprintf(node->conninfo, sizeof(node->conninfo), "host=%s port=%d dbname=postgres user=%s", node->dir,
+		     port, PG_SUPERUSER) >= (int)sizeof(node->conninfo)) {
+		snprintf(err, errlen, "the directory %s/%s is too long", pg->dir, name);
+		return -1;
+	}
+	if (run_as_choose(&node->as, PG_SYSTEM_USER, err, errlen) != 0)
+		return -1;
+	if (mkdir(node->dir, 0700) != 0) {
+		snprintf(err, errlen, "could not create %s: %s", node->dir, strerror(errno));
+		goto fail;
+	}
+	node->have_dir = true;
+	if (node->as.drop && chown(node->dir, node->as.uid, node->as.gid) != 0) {
+		snprintf(err, errlen, "could not give %s to user %s: %s", node->dir, PG_SYSTEM_USER, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	tmp_postgres_stop(node);
+	return -1;
+}
+
+int tmp_postgres_run(const struct tmp_postgres *pg, const char *program, const char *const args[], char *err,
+		     size_t errlen)
+{
+	static const char *const reasons[] = { "server.log", "programs.log", NULL };
+	char path[PATH_MAX + 32];
+	char *argv[TMP_POSTGRES_MAX_ARGS + 2];
+	size_t n = 0;
+
+	if (snprintf(path, sizeof(path), "%s/%s", pg->bindir, program) >= (int)sizeof(path)) {
+		snprintf(err, errlen, "the path of %s is too long", program);
+		return -1;
+	}
+	argv[n++] = path;
+	while (args[n - 1] && n <= TMP_POSTGRES_MAX_ARGS) {
+		argv[n] = (char *)args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	return run_logged(pg, argv, "programs.log", reasons, err, errlen);
+}
+
 int tmp_postgres_available(char *err, size_t errlen)
 {
 	char bindir[PATH_MAX];

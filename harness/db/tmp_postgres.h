@@ -48,8 +48,8 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, 
 
 /*
  * Restarts pg's server in immediate mode (no shutdown checkpoint: the server starts with
- * crash recovery, as after a crash) and waits until it accepts connections again, at the
- * same socket. 0, or -1 with a reason in err.
+ * crash recovery, as after a crash), or starts it when it is not running, and waits until
+ * it accepts connections again, at the same socket. 0, or -1 with a reason in err.
  */
 int tmp_postgres_restart(struct tmp_postgres *pg, char *err, size_t errlen);
 
@@ -59,6 +59,29 @@ int tmp_postgres_restart(struct tmp_postgres *pg, char *err, size_t errlen);
  * start, and when called twice; pg->dir keeps naming the directory that was removed.
  */
 void tmp_postgres_stop(struct tmp_postgres *pg);
+
+/* The most arguments tmp_postgres_run passes a program. */
+#define TMP_POSTGRES_MAX_ARGS 24
+
+/*
+ * Makes node a second server beside pg's (a standby): pg's programs and user, its own
+ * port, the directory <pg->dir>/<name> (its socket there, its data directory data/ once
+ * the caller fills it, e.g. with pg_basebackup through tmp_postgres_run) and the conninfo
+ * to it. tmp_postgres_restart starts it, tmp_postgres_stop stops it and removes its
+ * directory; pg's own stop removes it with pg's directory. 0, or -1 with err, node then
+ * holding nothing.
+ */
+int tmp_postgres_node(struct tmp_postgres *node, const struct tmp_postgres *pg, const char *name, int port, char *err,
+		      size_t errlen);
+
+/*
+ * Runs the server program called program in pg's bindir (pg_basebackup, pg_ctl...) with the
+ * arguments args (NULL-terminated, at most TMP_POSTGRES_MAX_ARGS) as the cluster's user in
+ * pg->dir, its output appended to <pg->dir>/programs.log, and waits for it. 0, or -1 with
+ * a reason in err: the explaining line of the server's log or that one, else why it failed.
+ */
+int tmp_postgres_run(const struct tmp_postgres *pg, const char *program, const char *const args[], char *err,
+		     size_t errlen);
 
 /*
  * Whether PostgreSQL server programs (initdb, pg_ctl) can be found on this machine: 1

@@ -11,6 +11,7 @@
 
 #include "db/leftovers.h"
 #include "db/pooler.h"
+#include "db/standby.h"
 #include "db/watchdog.h"
 
 /* Paths one watchdog guards at most. */
@@ -35,8 +36,10 @@ static void clean_up(const struct order *orders, size_t n)
 		char data[PATH_MAX];
 
 		snprintf(data, sizeof(data), "%s/data", orders[i].path);
-		if (orders[i].server)
+		if (orders[i].server) {
+			standby_stop_leftover(orders[i].path, &as);
 			leftovers_stop_server(data, &as);
+		}
 		if (orders[i].pooler)
 			pooler_stop_leftover(orders[i].path, &as);
 		leftovers_remove(orders[i].path, &as);

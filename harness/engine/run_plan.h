@@ -43,6 +43,15 @@ struct run_plan {
 						 * connections (admin, sampler, pressure) always use target */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */
 	struct server_restart restart;		/* how the server restarts for --restart-at */
+	struct server_restart failover;		/* how the primary fails over to its standby for --failover-at: as a
+						 * restart, returning once the new primary accepts writes */
+	int (*standby_ready)(void *ctx, int mode, char *err,
+			     size_t errlen);	/* readies the throwaway pair for a run of standby mode mode (an enum
+						 * standby_mode), 0 or -1 with err; NULL without a throwaway standby */
+	int (*standby_cut)(void *ctx, char *err,
+			   size_t errlen);	/* cuts the throwaway standby off its primary's WAL (--failover-lag-ms),
+						 * 0 or -1 with err; NULL without a throwaway standby */
+	void *standby_ctx;			/* what standby_ready and standby_cut are given */
 	bool trust_scenario;			/* --trust-scenario: the scenario's SQL may do what the user may */
 	bool (*server_gone)(void *ctx);		/* whether the throwaway server is gone (its postmaster
 						 * died); NULL on a server of the user's, which cannot be told */

@@ -4,11 +4,16 @@
 
 const char *const fault_kind_names[] = {
 	[FAULT_CRASH] = "crash", [FAULT_STALL] = "stall", [FAULT_KILL_BACKEND] = "kill-backend",
-	[FAULT_RESTART] = "restart", NULL,
+	[FAULT_RESTART] = "restart", [FAULT_FAILOVER] = "failover", NULL,
 };
 
 const char *const fence_mode_names[] = {
 	[FENCE_NONE] = "none", [FENCE_OWNER] = "owner", [FENCE_ATTEMPT] = "attempt", NULL,
+};
+
+const char *const standby_mode_names[] = {
+	[STANDBY_NONE] = "none", [STANDBY_ASYNC] = "async", [STANDBY_SYNC] = "sync", [STANDBY_REMOTE_APPLY] = "remote-apply",
+	NULL,
 };
 
 const char *fault_kind_name(int kind)

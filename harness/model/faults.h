@@ -16,6 +16,8 @@ enum fault_kind {
 	FAULT_STALL,		/* a worker freezes during its work, then resumes */
 	FAULT_KILL_BACKEND,	/* a worker's server process is terminated: it reconnects and goes on */
 	FAULT_RESTART,		/* the server restarts in immediate mode: every connection reconnects */
+	FAULT_FAILOVER,		/* the primary stops in immediate mode, its standby is promoted: every connection
+				 * reconnects to the new primary */
 	FAULT_KIND_COUNT
 };
 
@@ -38,6 +40,9 @@ struct fault_plan {
 	int respawn_ms;					/* how long after a crash its replacement starts */
 	const char *restart_command;			/* how to restart a user's server (sh -c), or NULL */
 	double restart_limit_s;				/* how long the restart command may run before it is ended */
+	const char *failover_command;			/* how to fail a user's primary over to its standby (sh -c), or NULL */
+	int standby;					/* the throwaway primary's streaming standby: an enum standby_mode */
+	int failover_lag_ms;				/* the throwaway standby stops receiving WAL this long before a failover */
 	double reconnect_limit_s;			/* how long a lost connection is retried before the thread gives up */
 };
 
@@ -57,9 +62,18 @@ struct recovery_plan {
 	bool rerun_stuck;	/* once drained, give active jobs back to new and drain again (seed 000's free) */
 };
 
-/* The names of the fault kinds and fence modes, indexed by their enums, NULL-terminated. */
+/* The throwaway primary's streaming standby, the one a failover promotes, and its replication. */
+enum standby_mode {
+	STANDBY_NONE,		/* no standby */
+	STANDBY_ASYNC,		/* asynchronous: a commit is acknowledged once the primary has flushed it */
+	STANDBY_SYNC,		/* synchronous_commit on with the standby named: ... once the standby has flushed it too */
+	STANDBY_REMOTE_APPLY,	/* synchronous_commit remote_apply: ... once the standby has applied it */
+};
+
+/* The names of the fault kinds, fence modes and standby modes, indexed by their enums, NULL-terminated. */
 extern const char *const fault_kind_names[];
 extern const char *const fence_mode_names[];
+extern const char *const standby_mode_names[];
 
 /* The name of fault kind (an enum fault_kind), "unknown" when it is none. */
 const char *fault_kind_name(int kind);

@@ -110,6 +110,26 @@ struct delivery {
 	uint64_t at_least_once;	/* no job was lost: lost is 0 (unknown without the final state) */
 };
 
+/*
+ * What a failover to the standby (FAULT_FAILOVER) cost, by the ledger against the new
+ * primary's table; unknown (METRIC_UNKNOWN, NaN) without a failover.
+ */
+struct failover_figures {
+	uint64_t lag_bytes;		/* WAL the standby had not replayed when the failover struck (pg_stat_replication) */
+	double lag_ms;			/* the standby's replay_lag then, ms; NaN when the server did not say */
+	uint64_t lost_completions;	/* jobs whose completion a worker was told had committed before the failover
+					 * and that the new primary did not have done: run again, or left undone */
+	uint64_t rerun;			/* of those, jobs claimed and run again after the failover */
+	uint64_t left_active;		/* of those, jobs the new primary still had active at the end */
+	uint64_t claims_lost;		/* jobs in a worker's hand when it struck (flip mode) whose claim the new primary
+					 * lacked: the fence refused the completion, or another claim took the job, before
+					 * the claim's lease could have run out */
+	double first_completion_ms;	/* the failover's start to the first completion on the new primary, ms */
+};
+
+/* Room for the ids of the jobs whose completion a failover lost, separated by spaces. */
+#define FAILOVER_JOBS_MAX 200
+
 /* The figures of a run's server samples (model/server_sample.h); NaN or METRIC_UNKNOWN without them. */
 struct server_figures {
 	uint64_t samples;			/* samples taken */
@@ -245,6 +265,7 @@ struct run_metrics {
 	struct recovery_summary recovery_ms;	/* per fault on a job: the fault to that job's next commit */
 	double restart_first_completion_ms;	/* the longest, over restarts, from one to the next completion; NaN: none */
 	struct delivery delivery;		/* the delivery guarantees the run kept */
+	struct failover_figures failover;	/* what a failover cost; unknown without one (its jobs: run_result) */
 	struct server_figures server;		/* what the samples of the server say; unknown without samples */
 	struct phase_figures phases;		/* throughput around a held snapshot; unknown without one */
 	struct guard_figures guarded;		/* a guarded-resource run's figures; unknown in a queue run */
@@ -312,6 +333,8 @@ struct run_result {
 	size_t n_params;		/* entries in params */
 	struct fault_record *faults;	/* the faults injected, in the order they struck (owned); NULL when none */
 	size_t n_faults;		/* entries in faults */
+	char failover_jobs[FAILOVER_JOBS_MAX];	/* the jobs whose completion a failover lost, ids separated by spaces
+						 * ("..." when more; metrics.failover counts them); not stored */
 	struct server_sample *samples;	/* the server's samples, in time order (owned); NULL when none */
 	size_t n_samples;		/* entries in samples */
 	struct phase_record *phases;	/* the pressure phases, in the order they began (owned); NULL when none */

@@ -64,6 +64,21 @@ static void add_metric_column(struct figures *f, const struct metric *m)
 							      .definition = m->definition };
 }
 
+/* The faults table's columns shown when some run has them known: a failover's, even when 0. */
+static const char *const fault_columns_if_known[] = {
+	"failover.lag_bytes", "failover.lost_completions", "failover.rerun", "failover.left_active",
+	"failover.claims_lost", "failover.first_completion_ms",
+};
+
+/* Whether a run among the n has metric m known. */
+static bool any_known(const struct metric *m, const struct run_result *const *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(metric_get(m, &runs[i]->metrics)))
+			return true;
+	return false;
+}
+
 /* Whether a run among the n has metric m known and not 0. */
 static bool any_has(const struct metric *m, const struct run_result *const *runs, size_t n)
 {
@@ -205,6 +220,11 @@ int figures_build_faults(struct figures *f, const struct run_result *const *runs
 		const struct metric *m = metric_find(fault_columns_if_any[c]);
 
 		shown[m - metric_table] = any_has(m, runs, n);
+	}
+	for (size_t c = 0; c < sizeof(fault_columns_if_known) / sizeof(fault_columns_if_known[0]); c++) {
+		const struct metric *m = metric_find(fault_columns_if_known[c]);
+
+		shown[m - metric_table] = any_known(m, runs, n);
 	}
 	return build(f, runs, n, shown, (struct table_shape){ .delivery = true });
 }

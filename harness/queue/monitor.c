@@ -1,8 +1,10 @@
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "engine/signals.h"
+#include "model/metric_table.h"
 #include "queue/monitor.h"
 #include "queue/progress.h"
 #include "queue/queue_table.h"
@@ -34,13 +36,14 @@ static const char *const alive_sql[BACKEND_COUNT] = {
 #define TERMINATE_POLL_NS 1000000LL
 
 int monitor_init(struct monitor *m, struct run_shared *s, const struct run_threads *t, struct admin *admin,
-		 const struct server_restart *restart)
+		 const struct run_plan *plan)
 {
 	memset(m, 0, sizeof(*m));
 	m->s = s;
 	m->t = t;
 	m->admin = admin;
-	m->restart = restart;
+	m->plan = plan;
+	m->lag = replication_lag_unknown();
 	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
 		fault_clock_init(&m->clocks[kind], &s->cfg->faults.when[kind]);
 	sampler_init(&m->sampler, s, admin);
@@ -194,21 +197,31 @@ static bool run_is_stopping(const void *run)
 	return run_stopping(run);
 }
 
-/* Restarts the server now, noting it and how long it took; a failed restart fails m. */
-static void restart_server(struct monitor *m)
+/*
+ * Restarts the server now (kind FAULT_RESTART) or fails it over to its standby
+ * (FAULT_FAILOVER), noting it and how long it took until the server took connections
+ * again; one that fails fails m.
+ */
+static void restart_server(struct monitor *m, enum fault_kind kind)
 {
-	int64_t start = clock_now_ns();
+	const struct server_restart *how = kind == FAULT_FAILOVER ? &m->plan->failover : &m->plan->restart;
+	const char *doing = kind == FAULT_FAILOVER ? "failing the server over" : "restarting the server";
+	int64_t start;
 	char err[400], why[512];
 
-	if (!m->restart->fn) {
-		fail(m, "the server cannot be restarted");
+	if (!how->fn) {
+		snprintf(why, sizeof(why), "%s: it cannot be done", doing);
+		fail(m, why);
 		return;
 	}
-	if (m->restart->fn(m->restart->ctx, run_is_stopping, &m->s->gate, err, sizeof(err)) < 0) {
-		snprintf(why, sizeof(why), "restarting the server: %s", err);
+	if (kind == FAULT_FAILOVER && m->lag.bytes == METRIC_UNKNOWN && isnan(m->lag.ms))
+		replication_lag_sample(m->admin, &m->lag);
+	start = clock_now_ns();
+	if (how->fn(how->ctx, run_is_stopping, &m->s->gate, err, sizeof(err)) < 0) {
+		snprintf(why, sizeof(why), "%s: %s", doing, err);
 		fail(m, why);
 	}
-	note_fault(m, FAULT_RESTART, -1, 0, start, clock_now_ns() - start);
+	note_fault(m, kind, -1, 0, start, clock_now_ns() - start);
 }
 
 /*
@@ -221,8 +234,8 @@ static void strike_due(struct monitor *m, enum fault_kind kind)
 	struct fault_clock *clock = &m->clocks[kind];
 	int i;
 
-	if (kind == FAULT_RESTART) {
-		restart_server(m);
+	if (kind == FAULT_RESTART || kind == FAULT_FAILOVER) {
+		restart_server(m, kind);
 		clock->next++;
 		return;
 	}
@@ -236,6 +249,30 @@ static void strike_due(struct monitor *m, enum fault_kind kind)
 	}
 	note_fault(m, kind, i, atomic_load(&m->t->w[i].job_in_hand), clock_now_ns(), 0);
 	terminate(m, atomic_load(&m->t->w[i].server_pid));
+}
+
+/*
+ * Cuts the standby off its primary's WAL --failover-lag-ms before the run's failover, once
+ * (at the start when the failover is due sooner); one that fails fails m.
+ */
+static void cut_standby(struct monitor *m, double elapsed_s)
+{
+	const struct fault_plan *faults = &m->s->cfg->faults;
+	const struct fault_trigger *when = &faults->when[FAULT_FAILOVER];
+	char err[400], why[512];
+
+	if (m->standby_cut || !faults->failover_lag_ms || !when->n_at ||
+	    elapsed_s < when->at_s[0] - faults->failover_lag_ms / 1000.0)
+		return;
+	m->standby_cut = true;
+	if (!m->plan->standby_cut) {
+		fail(m, "cutting the standby off its primary: there is no throwaway standby");
+		return;
+	}
+	if (m->plan->standby_cut(m->plan->standby_ctx, err, sizeof(err)) < 0) {
+		snprintf(why, sizeof(why), "cutting the standby off its primary: %s", err);
+		fail(m, why);
+	}
 }
 
 /*
@@ -265,6 +302,7 @@ static void inject(struct monitor *m)
 	double elapsed_s = (double)(now - m->s->gate.start_ns) / 1e9;
 
 	serve_kill_requests(m);
+	cut_standby(m, elapsed_s);
 	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
 		if (fault_clock_due(&m->clocks[kind], elapsed_s))
 			strike_due(m, (enum fault_kind)kind);

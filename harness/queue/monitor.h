@@ -3,7 +3,7 @@
  * run. It draws progress, turns a signal into the run's stop (cancelling the statements
  * of threads that have not seen it), and injects the faults due at instants (model/faults.h):
  * it hands a crash or a stall to a worker with a job in hand, terminates server processes,
- * restarts the server; and it is the reaper of expired leases.
+ * restarts the server, fails it over to its standby; and it is the reaper of expired leases.
  */
 #ifndef CLAIMBENCH_MONITOR_H
 #define CLAIMBENCH_MONITOR_H
@@ -18,6 +18,7 @@
 #include "queue/fault.h"
 #include "queue/interval_lines.h"
 #include "queue/producer.h"
+#include "queue/replication_lag.h"
 #include "queue/run_threads.h"
 #include "queue/sampler.h"
 #include "queue/worker.h"
@@ -28,11 +29,13 @@ struct monitor {
 	struct run_shared *s;			/* the run */
 	const struct run_threads *t;		/* its threads */
 	struct admin *admin;			/* the harness's connection: reaps, terminates */
-	const struct server_restart *restart;	/* how the server restarts */
+	const struct run_plan *plan;		/* how the server restarts, fails over, has its standby cut off */
+	bool standby_cut;			/* the standby was cut off before the failover (--failover-lag-ms) */
 	struct fault_clock clocks[FAULT_KIND_COUNT]; /* each kind's instants, and how many have struck */
 	int64_t next_reap_ns;			/* when the reaper passes next (clock_now_ns), 0 before the start */
 	uint64_t reaped;			/* jobs the reaper gave back */
-	struct ledger ledger;			/* the faults it injected itself (kill-backend, restart) */
+	struct ledger ledger;			/* the faults it injected itself (kill-backend, restart, failover) */
+	struct replication_lag lag;		/* the standby's lag sampled before the first failover; unknown before */
 	struct sampler sampler;			/* the server's samples */
 	struct interval_lines lines;		/* the --progress-interval lines, across both passes */
 	bool lines_ready;			/* lines is set up: the first pass has begun */
@@ -41,9 +44,9 @@ struct monitor {
 	char failure[512];			/* why, when failed */
 };
 
-/* Prepares m for the run s of threads t. 0, or -1 when out of memory. */
+/* Prepares m for the run s of threads t, whose server plan restarts and fails over. 0, or -1 when out of memory. */
 int monitor_init(struct monitor *m, struct run_shared *s, const struct run_threads *t, struct admin *admin,
-		 const struct server_restart *restart);
+		 const struct run_plan *plan);
 
 /* Frees what m holds. */
 void monitor_free(struct monitor *m);

@@ -6,6 +6,7 @@
 #include "engine/admin.h"
 #include "engine/run_tables.h"
 #include "engine/signals.h"
+#include "model/metric_table.h"
 #include "model/run_param.h"
 #include "queue/monitor.h"
 #include "queue/pressure.h"
@@ -368,6 +369,14 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",
 			label, (unsigned long long)out->metrics.ledger_mismatches);
 	report_differences(&out->verify, label);
+	if (out->metrics.failover.lost_completions && out->metrics.failover.lost_completions != METRIC_UNKNOWN)
+		fprintf(stderr, "claimbench: %s: the failover lost %llu acknowledged completions (run again: %llu, left "
+			"active: %llu); jobs: %s\n", label, (unsigned long long)out->metrics.failover.lost_completions,
+			(unsigned long long)out->metrics.failover.rerun, (unsigned long long)out->metrics.failover.left_active,
+			out->failover_jobs);
+	if (out->metrics.failover.claims_lost && out->metrics.failover.claims_lost != METRIC_UNKNOWN)
+		fprintf(stderr, "claimbench: %s: the failover lost %llu claims of jobs in hand: the new primary lacked "
+			"them\n", label, (unsigned long long)out->metrics.failover.claims_lost);
 	rc = 0;
 out_free:
 	free(audit.events);
@@ -419,10 +428,13 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	s.enqueued_ns = enqueue_times(cfg->jobs, total);
 	s.job_executions = execution_counters(total);
 	if (!t.w || !t.p || !s.work_ns || !s.enqueued_ns || !s.job_executions ||
-	    monitor_init(&m, &s, &t, &admin, &plan->restart) < 0) {
+	    monitor_init(&m, &s, &t, &admin, plan) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
+	if (plan->standby_ready &&
+	    plan->standby_ready(plan->standby_ctx, cfg->faults.standby, err, errlen) < 0)
+		goto out_disconnect;
 	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
 		goto out_disconnect;
 	server_costs_plan(&admin, &s);

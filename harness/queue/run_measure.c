@@ -3,17 +3,19 @@
 #include <string.h>
 
 #include "measure/costs.h"
+#include "measure/failover.h"
 #include "measure/server_metrics.h"
 #include "queue/run_measure.h"
 
 /*
- * Whether the server restarted during the run of ledger: crash recovery throws its cumulative
- * statistics away, so that the readings after it do not follow on from those before.
+ * Whether the server restarted or failed over during the run of ledger: crash recovery throws
+ * its cumulative statistics away, and a promoted standby has its own, so that the readings
+ * after it do not follow on from those before.
  */
 static bool restarted(const struct ledger *ledger)
 {
 	for (size_t i = 0; i < ledger->n_faults; i++)
-		if (ledger->faults[i].kind == FAULT_RESTART)
+		if (ledger->faults[i].kind == FAULT_RESTART || ledger->faults[i].kind == FAULT_FAILOVER)
 			return true;
 	return false;
 }
@@ -100,6 +102,9 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 		.reaper = s->mode == MODE_FLIP && cfg->recovery.reaper_ms > 0,
 	};
 	rc = metrics_compute(&in, &out->metrics);
+	failover_account(&in, &out->metrics.failover, out->failover_jobs, sizeof(out->failover_jobs));
+	out->metrics.failover.lag_bytes = m->lag.bytes;
+	out->metrics.failover.lag_ms = m->lag.ms;
 	if (rc == 0) {
 		struct costs_input c = {
 			.ledger = &merged,

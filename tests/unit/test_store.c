@@ -81,6 +81,8 @@ static const char *const after_v5[] = {
 	"redeliveries_lease", "redeliveries_reaper", "redeliveries_stale_ticket", "zombie_completions", "fenced",
 	"reaped", "reconnects",
 	"recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms", "delivery.at_most_once",
+	"failover.lag_bytes", "failover.lag_ms", "failover.lost_completions", "failover.rerun", "failover.left_active", "failover.claims_lost",
+	"failover.first_completion_ms",
 	"delivery.at_least_once", "makespan_ratio", "jobs_total", "end_to_end_ms.p50", "end_to_end_ms.p90",
 	"end_to_end_ms.p99", "end_to_end_ms.p999", "end_to_end_ms.max", "backlog_end", "server.samples",
 	"server.wait_cpu_pct", "server.wait_lock_pct", "server.wait_lwlock_pct", "server.wait_io_pct",
