@@ -59,6 +59,14 @@ CLAIMBENCH_PGBOUNCER=$dir/failing expect_exit 3 'cannot start pgbouncer: .*exite
 	run --db "$TEST_DB" --pooler transaction --server-connections 2 --strategy skip-locked --jobs 5 --results "$store"
 check "nothing of a run refused after its pooler's directory was made is left in the test's TMPDIR" \
 	eval '! ls -d "$dir"/claimbench-pgbouncer-* 2>/dev/null | grep -q .'
+# One that puts in its log's place a link to a file of the invoking user's alone: not followed.
+echo "secret line of the invoking user" >"$dir/secret"
+chmod 0600 "$dir/secret"
+printf '#!/bin/sh\nln -sf "%s" "${3%%/*}/pgbouncer.log"\nexit 1\n' "$dir/secret" >"$dir/linking"
+chmod 0755 "$dir/linking"
+CLAIMBENCH_PGBOUNCER=$dir/linking expect_exit 3 'exited with status 1$' \
+	"a link in the log's place is not followed when the log's last line is read" \
+	run --db "$TEST_DB" --pooler transaction --server-connections 2 --strategy skip-locked --jobs 5 --results "$store"
 CLAIMBENCH_PGBOUNCER=$dir/silent "$CLAIMBENCH" run --db "$TEST_DB" --pooler transaction --server-connections 2 \
 	--strategy skip-locked --jobs 5 --no-progress --results "$store" >/dev/null 2>"$dir/silent.err" &
 pid=$!
