@@ -474,9 +474,10 @@ int pooler_stop_leftover(const char *dir, const struct run_as *as)
 		return -1;
 	/*
 	 * pgbouncer -d writes its pid file only after it has left its starter: one started (its
-	 * ini is there) and not yet seen is given a moment to show itself.
+	 * ini is there) and not yet seen (no pid file, or one still empty) is given a moment to
+	 * show itself.
 	 */
-	while (lstat(pid_file, &st) != 0 && lstat(ini, &st) == 0 && clock_now_ns() < until)
+	while ((lstat(pid_file, &st) != 0 || st.st_size == 0) && lstat(ini, &st) == 0 && clock_now_ns() < until)
 		clock_sleep_ns(POOLER_POLL_NS);
 	return leftovers_stop_process(pid_file, dir, SIGTERM, as);
 }

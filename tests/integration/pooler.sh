@@ -196,6 +196,24 @@ kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 check "SIGKILL: the watchdog stops pgbouncer and removes its directory within 10 s" wait_for 10 pooler_gone "$bouncer"
 
+# ---- SIGKILL while pgbouncer starts: its pid file comes after its starter returns ----
+# A stand-in that daemonizes as pgbouncer -d does: the starter exits 0, its daemon writes
+# the pid file half a second later, working in the pooler's directory.
+mkdir -m 0777 "$dir/w"
+printf '#!/bin/sh\ncd "${3%%/*}" || exit 1\nsh -c '"'"'sleep 0.5; echo $$ >p; mv p pgbouncer.pid; echo $$ >%s/w/pid; exec sleep 30'"'"' &\ntouch %s/w/started\nexit 0\n' \
+	"$dir" "$dir" >"$dir/daemonizing"
+chmod 0755 "$dir/daemonizing"
+CLAIMBENCH_PGBOUNCER=$dir/daemonizing "$CLAIMBENCH" run --db "$TEST_DB" --pooler transaction --server-connections 2 \
+	--strategy skip-locked --jobs 5 --no-progress --results "$store" >/dev/null 2>&1 &
+pid=$!
+wait_for 10 test -e "$dir/w/started"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+wait_for 5 test -s "$dir/w/pid"
+check "SIGKILL before a starting pgbouncer wrote its pid file: the watchdog waits for it and stops it" \
+	wait_for 5 eval '! kill -0 "$(cat "$dir/w/pid")" && ! ls -d "$dir"/claimbench-pgbouncer-* 2>/dev/null | grep -q .'
+kill "$(cat "$dir/w/pid")" 2>/dev/null
+
 # ---- SIGKILL of claimbench and its watchdog: cleanup stops the dead run's pgbouncer ----
 "$CLAIMBENCH" run --db "$TEST_DB" --pooler transaction --server-connections 2 --strategy skip-locked --workers 2 \
 	--jobs 4 --work-ms 20000 --no-progress --results "$store" >/dev/null 2>"$dir/kill2.err" &
