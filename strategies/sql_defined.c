@@ -273,7 +273,7 @@ static const char marking_claim_returns[] = "the job's id and attempts (it write
 					    "active itself): end it with RETURNING id, attempts";
 static const char finish_returns[] = "a row when it marked the job, none when it refused: end it with RETURNING id";
 
-void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsigned mode_bits)
+void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsigned mode_bits, unsigned session_needs)
 {
 	static const int slots[SQL_ROLE_COUNT] = { SLOT_CLAIM, SLOT_DONE, SLOT_FAILED };
 	size_t n = 0;
@@ -300,7 +300,7 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 	def->ops = (struct strategy_ops){
 		.name = def->name,
 		.summary = def->summary,
-		.session_needs = SESSION_NEEDS_PREPARED,
+		.session_needs = SESSION_NEEDS_PREPARED | session_needs,
 		.backends = backend_bits,
 		.modes = mode_bits,
 		.default_mode = mode_bits & MODE_BIT(MODE_FLIP) ? MODE_FLIP : MODE_HOLD,

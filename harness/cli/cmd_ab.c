@@ -120,7 +120,8 @@ static int parse_args(int argc, char **argv, struct ab_args *a)
 
 /*
  * Parses file as `claimbench run FILE` with ab's --db and --results into inv. EXIT_DONE,
- * or EXIT_USAGE after saying why, naming the side.
+ * or EXIT_USAGE after saying why, naming the side (also for a group through a pooler,
+ * which ab does not run), before anything starts.
  */
 static int parse_side(const struct ab_args *a, const char *label, const char *file, struct run_invocation *inv)
 {
@@ -138,10 +139,17 @@ static int parse_side(const struct ab_args *a, const char *label, const char *fi
 	}
 	argv[argc++] = (char *)file;
 	argv[argc] = NULL;
-	if (invocation_parse(command_options, COMMAND_RUN, NULL, argc, argv, inv, err, sizeof(err)) == INVOCATION_RUN)
-		return EXIT_DONE;
-	fprintf(stderr, "claimbench ab: %s %s: %s\n", label, file, err);
-	return EXIT_USAGE;
+	if (invocation_parse(command_options, COMMAND_RUN, NULL, argc, argv, inv, err, sizeof(err)) != INVOCATION_RUN) {
+		fprintf(stderr, "claimbench ab: %s %s: %s\n", label, file, err);
+		return EXIT_USAGE;
+	}
+	for (size_t g = 0; g < inv->n_groups; g++)
+		if (inv->groups[g].pooler != POOLER_NONE) {
+			fprintf(stderr, "claimbench ab: %s %s: pooler = %s: ab runs without a pooler; compare pooled "
+				"runs with claimbench run\n", label, file, pooler_mode_names[inv->groups[g].pooler]);
+			return EXIT_USAGE;
+		}
+	return EXIT_DONE;
 }
 
 /* Says on stderr which groups are on one side only: the sides are not comparable. */

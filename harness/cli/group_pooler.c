@@ -4,6 +4,7 @@
 #include "cli/group_pooler.h"
 #include "cli/pooler_checks.h"
 #include "db/pooler.h"
+#include "engine/signals.h"
 
 int group_pooler_start(struct run_plan *plan, const struct run_config *cfg)
 {
@@ -16,7 +17,7 @@ int group_pooler_start(struct run_plan *plan, const struct run_config *cfg)
 		return EXIT_USAGE;
 	}
 	if (pooler_start(plan->pooler, plan->target, pooler_mode_names[cfg->pooler], cfg->server_connections,
-			 pooler_clients(cfg), err, sizeof(err)) < 0) {
+			 pooler_clients(cfg), signals_interrupted, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench: cannot start pgbouncer: %s\n", err);
 		return EXIT_ENVIRONMENT;
 	}

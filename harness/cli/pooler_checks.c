@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli/pooler_checks.h"
+#include "db/pooler.h"
 #include "db/tmp_postgres.h"
 #include "plugin/strategy.h"
 
@@ -28,6 +29,8 @@ static bool injects(const struct run_config *cfg, enum fault_kind kind)
  */
 static int check_needs(const struct run_config *cfg, char *err, size_t errlen)
 {
+	bool prepared = false;
+
 	for (size_t i = 0; i < cfg->n_strategies; i++) {
 		const struct strategy_ops *st = cfg->strategies[i].ops;
 
@@ -45,9 +48,11 @@ static int check_needs(const struct run_config *cfg, char *err, size_t errlen)
 			fprintf(stderr, "claimbench: %s through --pooler transaction runs as written: its LISTEN is "
 				"made on whichever server connection the worker had, so notifications do not reach it; "
 				"idle workers wake by --listen-fallback-ms instead\n", st->name);
+		prepared |= (st->session_needs & SESSION_NEEDS_PREPARED) != 0;
 	}
-	fprintf(stderr, "claimbench: --pooler transaction: every statement is sent unnamed (its text with each "
-		"execution), since pgbouncer keeps no named prepared statement across transactions\n");
+	if (prepared)
+		fprintf(stderr, "claimbench: --pooler transaction: every statement is sent unnamed (its text with "
+			"each execution), since pgbouncer keeps no named prepared statement across transactions\n");
 	return 0;
 }
 
@@ -67,6 +72,8 @@ int pooler_check_group(struct run_config *cfg, const struct backend_ops *db, cha
 			 workload_name((enum workload)cfg->guarded.workload));
 		return -1;
 	}
+	if (cfg->target && pooler_check_server(cfg->target, err, errlen) < 0)
+		return -1;
 	if (injects(cfg, FAULT_KILL_BACKEND)) {
 		snprintf(err, errlen, "--kill-backend-* cannot run through --pooler: a worker's server process is "
 			 "pgbouncer's, not the worker's");

@@ -7,9 +7,12 @@
 #include "db/backend.h"
 
 /* A definition's keys but its statements'. */
-enum def_key { KEY_MODES, KEY_BACKENDS, KEY_SUMMARY, KEY_COUNT };
+enum def_key { KEY_MODES, KEY_BACKENDS, KEY_SUMMARY, KEY_SESSION_NEEDS, KEY_COUNT };
 
-static const char *const def_keys[KEY_COUNT] = { "modes", "backends", "summary" };
+static const char *const def_keys[KEY_COUNT] = { "modes", "backends", "summary", "session-needs" };
+
+/* The session-needs key's names, each at the index of its SESSION_NEEDS_* bit. */
+static const char *const session_need_names[] = { "prepared", "advisory", "listen", "state" };
 
 bool scenario_strategy_section(const struct scenario_section *sec)
 {
@@ -79,9 +82,16 @@ static int take_name(const struct scenario *sc, const struct scenario_section *s
 	return 0;
 }
 
-/* Reads one key = value of sec into def; bits and summary take the settings. 0, or -1 with err. */
+/* The bits a definition's modes, backends and session-needs keys set. */
+struct def_bits {
+	unsigned modes;		/* MODE_BIT()s */
+	unsigned backends;	/* BACKEND_BIT()s */
+	unsigned needs;		/* SESSION_NEEDS_* bits */
+};
+
+/* Reads one key = value of sec into def; bits and def's summary take the settings. 0, or -1 with err. */
 static int take_entry(const struct scenario *sc, const struct scenario_entry *e, struct sql_strategy *def,
-		      unsigned *modes, unsigned *backends, char *err, size_t errlen)
+		      struct def_bits *bits, char *err, size_t errlen)
 {
 	static const char *const backend_names[BACKEND_COUNT] = { [BACKEND_POSTGRESQL] = "postgresql",
 								   [BACKEND_SQLITE] = "sqlite",
@@ -100,10 +110,15 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 	}
 	while (k < KEY_COUNT && strcmp(e->key, def_keys[k]) != 0)
 		k++;
-	if (k == KEY_MODES && parse_names(e->key, e->value, claim_mode_names, MODE_COUNT, modes, why, sizeof(why)) == 0)
+	if (k == KEY_MODES &&
+	    parse_names(e->key, e->value, claim_mode_names, MODE_COUNT, &bits->modes, why, sizeof(why)) == 0)
 		return 0;
 	if (k == KEY_BACKENDS &&
-	    parse_names(e->key, e->value, backend_names, BACKEND_COUNT, backends, why, sizeof(why)) == 0)
+	    parse_names(e->key, e->value, backend_names, BACKEND_COUNT, &bits->backends, why, sizeof(why)) == 0)
+		return 0;
+	if (k == KEY_SESSION_NEEDS &&
+	    parse_names(e->key, e->value, session_need_names, sizeof(session_need_names) / sizeof(session_need_names[0]),
+			&bits->needs, why, sizeof(why)) == 0)
 		return 0;
 	if (k == KEY_SUMMARY) {
 		snprintf(def->summary, sizeof(def->summary), "%s", e->value);
@@ -111,7 +126,7 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 	}
 	if (k == KEY_COUNT)
 		snprintf(why, sizeof(why), "unknown key \"%.60s\" (a strategy's keys are claim, complete, fail, modes, "
-			 "backends and summary)", e->key);
+			 "backends, summary and session-needs)", e->key);
 	snprintf(what, sizeof(what), "strategy %s: %s", def->name, why);
 	return refuse(sc, e->line, err, errlen, what);
 }
@@ -120,20 +135,20 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 static int load_one(const struct scenario *sc, const struct scenario_section *sec, struct sql_strategy *def,
 		    char *err, size_t errlen)
 {
-	unsigned modes = MODE_BIT(MODE_FLIP), backends = BACKEND_BIT(BACKEND_POSTGRESQL);
+	struct def_bits bits = { .modes = MODE_BIT(MODE_FLIP), .backends = BACKEND_BIT(BACKEND_POSTGRESQL) };
 	char what[256];
 
 	if (take_name(sc, sec, def, err, errlen) < 0)
 		return -1;
 	snprintf(def->summary, sizeof(def->summary), "defined in SQL in %.100s:%d", sc->path, sec->line);
 	for (size_t i = 0; i < sec->n_entries; i++)
-		if (take_entry(sc, &sec->entries[i], def, &modes, &backends, err, errlen) < 0)
+		if (take_entry(sc, &sec->entries[i], def, &bits, err, errlen) < 0)
 			return -1;
 	if (!def->roles[SQL_ROLE_CLAIM].given) {
 		snprintf(what, sizeof(what), "[%s]: no claim key: a strategy needs its claim statement", sec->name);
 		return refuse(sc, sec->line, err, errlen, what);
 	}
-	sql_strategy_finish(def, backends, modes);
+	sql_strategy_finish(def, bits.backends, bits.modes, bits.needs);
 	return 0;
 }
 

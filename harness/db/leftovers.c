@@ -136,7 +136,17 @@ static int remove_tree(void *arg)
 
 int leftovers_remove(const char *path, const struct run_as *as)
 {
-	return run_as_call(as, remove_tree, (void *)path) == 0 ? 0 : -1;
+	struct stat st;
+
+	if (run_as_call(as, remove_tree, (void *)path) == 0)
+		return 0;
+	/*
+	 * The owner emptied its directory but may not unlink it from a parent that is ours, not
+	 * its (a TMPDIR of mode 0755): an empty directory, no link, is removed by us.
+	 */
+	if (as->drop && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		rmdir(path);
+	return lstat(path, &st) == 0 ? -1 : 0;
 }
 
 int leftovers_mark(const char *dir, char *err, size_t errlen)

@@ -39,7 +39,11 @@ int leftovers_stop_process(const char *pid_file, const char *work_dir, int sig, 
  */
 int leftovers_server_runs(const char *data_dir);
 
-/* Removes path (a file, or a directory and all below it, links not followed) acting as as. 0, or -1. */
+/*
+ * Removes path (a file, or a directory and all below it, links not followed) acting as as;
+ * the directory path itself, once as has emptied it, by this process when as may not (its
+ * parent is this process's user's). 0, or -1.
+ */
 int leftovers_remove(const char *path, const struct run_as *as);
 
 #endif

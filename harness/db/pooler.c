@@ -22,6 +22,8 @@
 #define POOLER_POLL_NS 20000000			/* how often it is looked at meanwhile */
 #define POOLER_MAX_CLIENTS_SLACK 16		/* client slots beyond the run's own (a reconnect's overlap) */
 #define POOLER_VALUE_MAX 256			/* the longest value of the server's conninfo written to the ini */
+#define POOLER_ENTRY_MAX 2048			/* room for the ini's [databases] entry */
+#define POOLER_PID_WAIT_NS (2 * 1000000000LL)	/* how long a started pgbouncer is given to write its pid file */
 
 /* Whether path names a file we may execute. */
 static bool executable(const char *path)
@@ -135,27 +137,49 @@ static const char *value_of(const PQconninfoOption *opts, const char *key)
 	return NULL;
 }
 
-/* Whether text can stand unquoted as a value in pgbouncer's ini: no blank, quote, backslash or line end. */
-static bool plain_value(const char *text)
+/*
+ * Appends to line (of linelen bytes, used of them filled) " key='value'": pgbouncer's
+ * connect-string quoting, a quote within doubled. Returns the new used (linelen or more
+ * when it did not fit).
+ */
+static size_t append_quoted(char *line, size_t linelen, size_t used, const char *key, const char *value)
 {
-	return strlen(text) < POOLER_VALUE_MAX && !text[strcspn(text, " \t\r\n'\"\\;#=")];
+	used += (size_t)snprintf(line + used, used < linelen ? linelen - used : 0, " %s='", key);
+	for (; *value && used < linelen; value++) {
+		if (*value == '\'')
+			line[used++] = '\'';
+		if (used < linelen)
+			line[used++] = *value;
+	}
+	used += (size_t)snprintf(line + used, used < linelen ? linelen - used : 0, "'");
+	return used;
 }
 
 /*
  * Writes into line the [databases] entry that leads pgbouncer to the server conninfo names,
  * each setting from conninfo or else libpq's default (its environment variables, the
- * compiled socket directory), and into user the role it logs in as. 0, or -1 with err.
+ * compiled socket directory), quoted, and into user the role it logs in as. 0, or -1 with
+ * err: what pgbouncer cannot be told (several hosts, a line end, TLS it would not use).
  */
 static int server_entry(const char *conninfo, char *line, size_t linelen, char *user, size_t userlen, char *err,
 			size_t errlen)
 {
 	static const char *const keys[] = { "host", "port", "dbname", "user", "password" };
 	PQconninfoOption *given = PQconninfoParse(conninfo, NULL), *defaults = PQconndefaults();
+	const char *sslmode;
 	size_t used = 0;
 	int rc = -1;
 
+	*user = '\0';
 	if (!given || !defaults) {
 		snprintf(err, errlen, "--pooler: the server's conninfo cannot be parsed");
+		goto out;
+	}
+	sslmode = value_of(given, "sslmode") ? value_of(given, "sslmode") : value_of(defaults, "sslmode");
+	if (sslmode && (strcmp(sslmode, "require") == 0 || strncmp(sslmode, "verify-", 7) == 0)) {
+		snprintf(err, errlen, "--pooler: the server's conninfo asks for sslmode=%s, and the pooler's "
+			 "connections to the server would go without TLS; connect to it without --pooler, or with "
+			 "sslmode=prefer or disable", sslmode);
 		goto out;
 	}
 	used = (size_t)snprintf(line, linelen, POOLER_DATABASE " =");
@@ -172,17 +196,17 @@ static int server_entry(const char *conninfo, char *line, size_t linelen, char *
 			v = "/var/run/postgresql";
 		if (!v)
 			continue;
-		if (strchr(v, ',')) {
+		if (k < 2 && strchr(v, ',')) {
 			snprintf(err, errlen, "--pooler: the server's conninfo names several %ss; pgbouncer is given one",
 				 keys[k]);
 			goto out;
 		}
-		if (!plain_value(v)) {
-			snprintf(err, errlen, "--pooler: the server's %s has a character pgbouncer's ini cannot take "
-				 "unquoted (a blank, a quote, a backslash, ; # or =)", keys[k]);
+		if (v[strcspn(v, "\r\n")] || strlen(v) >= POOLER_VALUE_MAX) {
+			snprintf(err, errlen, "--pooler: the server's %s has a line end or is longer than %d bytes, "
+				 "which pgbouncer's ini cannot take", keys[k], POOLER_VALUE_MAX - 1);
 			goto out;
 		}
-		used += (size_t)snprintf(line + used, used < linelen ? linelen - used : 0, " %s=%s", keys[k], v);
+		used = append_quoted(line, linelen, used, keys[k], v);
 		if (strcmp(keys[k], "user") == 0)
 			snprintf(user, userlen, "%s", v);
 	}
@@ -195,6 +219,38 @@ out:
 	PQconninfoFree(given);
 	PQconninfoFree(defaults);
 	return rc;
+}
+
+int pooler_check_server(const char *conninfo, char *err, size_t errlen)
+{
+	char entry[POOLER_ENTRY_MAX], user[POOLER_VALUE_MAX];
+
+	return server_entry(conninfo, entry, sizeof(entry), user, sizeof(user), err, errlen);
+}
+
+/*
+ * Writes into out (outlen bytes) text between the quotes q, each q and each backslash
+ * within preceded by escape (pgbouncer's auth file: '"' doubled; libpq: '\\'). false when
+ * it does not fit.
+ */
+static bool quote_into(char *out, size_t outlen, const char *text, char q, char escape)
+{
+	size_t used = 0;
+
+	if (outlen < 3)
+		return false;
+	out[used++] = q;
+	for (; *text; text++) {
+		if ((*text == q || (escape == '\\' && *text == '\\')) && used < outlen)
+			out[used++] = escape;
+		if (used < outlen)
+			out[used++] = *text;
+	}
+	if (used + 2 > outlen)
+		return false;
+	out[used++] = q;
+	out[used] = '\0';
+	return true;
 }
 
 /* Writes text into the new file dir/name, readable by its user alone, given to p's user. 0, or -1 with err. */
@@ -214,8 +270,9 @@ static int write_file(const struct pooler *p, const char *name, const char *text
 			close(fd);
 		goto fail;
 	}
-	written = fputs(text, f) >= 0;
-	if (fclose(f) != 0 || !written || (p->as.drop && chown(path, p->as.uid, p->as.gid) != 0))
+	/* Given away through its descriptor: the path, in a directory of p's user, may be swapped. */
+	written = fputs(text, f) >= 0 && !(p->as.drop && fchown(fileno(f), p->as.uid, p->as.gid) != 0);
+	if (fclose(f) != 0 || !written)
 		goto fail;
 	return 0;
 fail:
@@ -227,9 +284,13 @@ fail:
 static int write_config(const struct pooler *p, const char *entry, const char *user, const char *mode,
 			int server_connections, int clients, char *err, size_t errlen)
 {
-	char ini[4096], auth[POOLER_VALUE_MAX + 16];
+	char ini[4096], auth[2 * POOLER_VALUE_MAX + 16];
 
-	snprintf(auth, sizeof(auth), "\"%s\" \"\"\n", user);
+	if (!quote_into(auth, sizeof(auth) - 8, user, '"', '"')) {
+		snprintf(err, errlen, "the server's user name does not fit pgbouncer's auth file");
+		return -1;
+	}
+	strcat(auth, " \"\"\n");
 	if (snprintf(ini, sizeof(ini),
 		     "[databases]\n%s\n\n[pgbouncer]\n"
 		     "listen_port = %d\nunix_socket_dir = %s\nunix_socket_mode = 0700\n"
@@ -248,17 +309,25 @@ static int write_config(const struct pooler *p, const char *entry, const char *u
 	return 0;
 }
 
-/* Copies into line the last non-empty line of pgbouncer's log, or "" when there is none. */
+/*
+ * Copies into line the last non-empty line of pgbouncer's log, or "" when there is none.
+ * The log is in a directory of p's user: a link planted there is not followed.
+ */
 static void last_log_line(const struct pooler *p, char *line, size_t linelen)
 {
 	char path[PATH_MAX + 32], buf[1024];
 	FILE *f;
+	int fd;
 
 	line[0] = '\0';
 	snprintf(path, sizeof(path), "%s/pgbouncer.log", p->dir);
-	f = fopen(path, "r");
-	if (!f)
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while (fgets(buf, sizeof(buf), f))
 		if (buf[strspn(buf, " \t\r\n")])
 			snprintf(line, linelen, "%.*s", (int)strcspn(buf, "\r\n"), buf);
@@ -285,8 +354,9 @@ static void reset_signals(void)
 /*
  * Runs pgbouncer -d on p's ini as p's user in p's directory (which the daemon keeps as
  * its own: what proves later that a pid is its), in a session of its own (a Ctrl-C at the
- * terminal does not reach it), and waits for the starter to exit.
- * 0 when it exited with status 0, else -1 with err.
+ * terminal does not reach it), and waits for the starter to exit. 0 when it exited with
+ * status 0; -2 with err when it exited with another (no daemon was made: the starter exits
+ * 0 once the daemon has left it); -1 with err when a daemon may have been made.
  */
 static int run_daemon(const struct pooler *p, char *err, size_t errlen)
 {
@@ -321,7 +391,7 @@ static int run_daemon(const struct pooler *p, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "%s %s %d", p->program, WIFEXITED(status) ? "exited with status" : "was killed by signal",
 		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	return -1;
+	return WIFEXITED(status) ? -2 : -1;
 }
 
 /* Whether pgbouncer accepts a connection on p's socket now. */
@@ -346,10 +416,11 @@ static bool accepts(const struct pooler *p)
 }
 
 int pooler_start(struct pooler *p, const char *server_conninfo, const char *mode, int server_connections,
-		 int clients, char *err, size_t errlen)
+		 int clients, bool (*interrupted)(void), char *err, size_t errlen)
 {
-	char entry[2048], user[POOLER_VALUE_MAX] = "", why[512];
+	char entry[POOLER_ENTRY_MAX], user[POOLER_VALUE_MAX], quoted_user[2 * POOLER_VALUE_MAX + 4], why[512];
 	int64_t until;
+	int started;
 
 	if (!p->have_dir || p->running) {
 		snprintf(err, errlen, "the pooler's directory is not ready");
@@ -360,17 +431,29 @@ int pooler_start(struct pooler *p, const char *server_conninfo, const char *mode
 		return -1;
 	/* From here a pgbouncer may be running, even when its starter reports failure. */
 	p->running = true;
-	if (run_daemon(p, err, errlen) < 0)
+	started = run_daemon(p, err, errlen);
+	if (started < 0) {
+		last_log_line(p, why, sizeof(why));
+		if (*why)
+			snprintf(err + strlen(err), errlen - strlen(err), ": %s", why);
+		p->running = started == -1;
 		goto fail;
-	for (until = clock_now_ns() + POOLER_READY_WAIT_NS; !accepts(p); clock_sleep_ns(POOLER_POLL_NS))
+	}
+	for (until = clock_now_ns() + POOLER_READY_WAIT_NS; !accepts(p); clock_sleep_ns(POOLER_POLL_NS)) {
+		if (interrupted && interrupted()) {
+			snprintf(err, errlen, "interrupted while waiting for pgbouncer to accept connections");
+			goto fail;
+		}
 		if (clock_now_ns() >= until) {
 			last_log_line(p, why, sizeof(why));
 			snprintf(err, errlen, "pgbouncer did not accept connections within %lld s%s%s",
 				 POOLER_READY_WAIT_NS / 1000000000LL, *why ? ": " : "", why);
 			goto fail;
 		}
-	if (snprintf(p->conninfo, sizeof(p->conninfo), "host=%s port=%d dbname=" POOLER_DATABASE " user=%s", p->dir,
-		     POOLER_PORT, user) >= (int)sizeof(p->conninfo)) {
+	}
+	if (!quote_into(quoted_user, sizeof(quoted_user), user, '\'', '\\') ||
+	    snprintf(p->conninfo, sizeof(p->conninfo), "host=%s port=%d dbname=" POOLER_DATABASE " user=%s", p->dir,
+		     POOLER_PORT, quoted_user) >= (int)sizeof(p->conninfo)) {
 		snprintf(err, errlen, "the pooler's conninfo does not fit");
 		goto fail;
 	}
@@ -382,10 +465,20 @@ fail:
 
 int pooler_stop_leftover(const char *dir, const struct run_as *as)
 {
-	char pid_file[PATH_MAX];
+	char pid_file[PATH_MAX], ini[PATH_MAX];
+	int64_t until = clock_now_ns() + POOLER_PID_WAIT_NS;
+	struct stat st;
 
-	if (snprintf(pid_file, sizeof(pid_file), "%s/pgbouncer.pid", dir) >= (int)sizeof(pid_file))
+	if (snprintf(pid_file, sizeof(pid_file), "%s/pgbouncer.pid", dir) >= (int)sizeof(pid_file) ||
+	    snprintf(ini, sizeof(ini), "%s/pgbouncer.ini", dir) >= (int)sizeof(ini))
 		return -1;
+	/*
+	 * pgbouncer -d writes its pid file only after it has left its starter: one started (its
+	 * ini is there) and not yet seen (no pid file, or one still empty) is given a moment to
+	 * show itself.
+	 */
+	while ((lstat(pid_file, &st) != 0 || st.st_size == 0) && lstat(ini, &st) == 0 && clock_now_ns() < until)
+		clock_sleep_ns(POOLER_POLL_NS);
 	return leftovers_stop_process(pid_file, dir, SIGTERM, as);
 }
 

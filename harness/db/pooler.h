@@ -55,11 +55,18 @@ int pooler_open(struct pooler *p, struct watchdog *wd, char *err, size_t errlen)
  * Starts pgbouncer in p's directory, in pool mode "session" or "transaction", with at most
  * server_connections connections to the server server_conninfo names (a libpq conninfo or
  * URI, one host) and room for clients clients, and waits until it accepts connections;
- * p->conninfo then says how to reach it. 0, or -1 with err (the server's conninfo cannot be
- * told pgbouncer, or pgbouncer would not start: its log's last line).
+ * p->conninfo then says how to reach it. interrupted (or NULL) is asked meanwhile whether
+ * to give up (a Ctrl-C). 0, or -1 with err (the server's conninfo cannot be told pgbouncer,
+ * or pgbouncer would not start: its log's last line), no pgbouncer left running.
  */
 int pooler_start(struct pooler *p, const char *server_conninfo, const char *mode, int server_connections,
-		 int clients, char *err, size_t errlen);
+		 int clients, bool (*interrupted)(void), char *err, size_t errlen);
+
+/*
+ * Whether pgbouncer can be told the server conninfo names (one host, no line end, no TLS
+ * asked for, which pgbouncer would drop): 0, or -1 with err. pooler_start checks it again.
+ */
+int pooler_check_server(const char *conninfo, char *err, size_t errlen);
 
 /* Stops p's pgbouncer, if one runs, and waits for it to go; its directory stays. */
 void pooler_stop(struct pooler *p);
@@ -69,8 +76,9 @@ void pooler_close(struct pooler *p);
 
 /*
  * Stops the pgbouncer running in the leftover directory dir, if one does, acting as as
- * (for the watchdog and `claimbench cleanup`). 0 when none runs there any more, -1 when one
- * still does or may.
+ * (for the watchdog and `claimbench cleanup`); one just started, its pid file not yet
+ * written, is waited for up to 2 s. 0 when none runs there any more, -1 when one still
+ * does or may.
  */
 int pooler_stop_leftover(const char *dir, const struct run_as *as);
 

@@ -82,7 +82,12 @@ void server_costs_plan(struct admin *a, struct run_shared *s)
 		s->costs.live = true;
 		return;
 	}
-	if (s->db->kind != BACKEND_POSTGRESQL || !a->conn ||
+	/*
+	 * Under transaction pooling a worker's SET of pg_stat_statements.track stays on the
+	 * server connection that ran it, which the worker's later transactions mostly do not
+	 * get: its statements would go uncounted. Nothing is read there (docs/pooler.md).
+	 */
+	if (s->cfg->pooler == POOLER_TRANSACTION || s->db->kind != BACKEND_POSTGRESQL || !a->conn ||
 	    s->db->query_text(a->conn, plan_sql, 0, NULL, keep_plan, &p) < 0 || !p.read ||
 	    p.version < SERVER_COSTS_MIN_VERSION)
 		return;
@@ -91,9 +96,10 @@ void server_costs_plan(struct admin *a, struct run_shared *s)
 	 * pg_stat_statements counts a statement as it ends; the database's and the WAL's
 	 * counters reach the views only when a session flushes them, so without
 	 * pg_stat_force_next_flush() (PostgreSQL 14, a role without the right) a reading
-	 * would miss the workers' last statements: then they are not read at all.
+	 * would miss the workers' last statements: then they are not read at all. Nor through
+	 * a pooler: the server connections outlive the workers, their counters unflushed.
 	 */
-	s->costs.readable = s->costs.by_statement || p.may_flush == 1;
+	s->costs.readable = s->costs.by_statement || (p.may_flush == 1 && s->cfg->pooler == POOLER_NONE);
 	if (s->costs.by_statement)
 		s->costs.worker_sql = "SET pg_stat_statements.track = 'top'";
 	if (p.may_flush == 1)
