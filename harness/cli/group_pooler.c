@@ -8,7 +8,8 @@
 
 int group_pooler_start(struct run_plan *plan, const struct run_config *cfg)
 {
-	char err[1024];
+	char err[1024], server[3 * POOLER_CONNINFO_MAX];
+	const char *target = plan->target;
 
 	if (cfg->pooler == POOLER_NONE)
 		return EXIT_DONE;
@@ -16,7 +17,15 @@ int group_pooler_start(struct run_plan *plan, const struct run_config *cfg)
 		fprintf(stderr, "claimbench: --pooler runs with claimbench run\n");
 		return EXIT_USAGE;
 	}
-	if (pooler_start(plan->pooler, plan->target, pooler_mode_names[cfg->pooler], cfg->server_connections,
+	/* With a throwaway standby the target names both servers: pgbouncer is given the one that takes writes. */
+	if (plan->standby_ready) {
+		if (pooler_narrow_server(plan->target, server, sizeof(server), err, sizeof(err)) < 0) {
+			fprintf(stderr, "claimbench: cannot start pgbouncer: %s\n", err);
+			return EXIT_ENVIRONMENT;
+		}
+		target = server;
+	}
+	if (pooler_start(plan->pooler, target, pooler_mode_names[cfg->pooler], cfg->server_connections,
 			 pooler_clients(cfg), signals_interrupted, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench: cannot start pgbouncer: %s\n", err);
 		return EXIT_ENVIRONMENT;

@@ -74,6 +74,12 @@ int pooler_check_group(struct run_config *cfg, const struct backend_ops *db, cha
 	}
 	if (cfg->target && pooler_check_server(cfg->target, err, errlen) < 0)
 		return -1;
+	if (injects(cfg, FAULT_FAILOVER)) {
+		snprintf(err, errlen, "--failover-at cannot run through --pooler: pgbouncer is given one server, and "
+			 "after the failover it would go on sending the workers to the old primary; fail over in a "
+			 "section without a pooler");
+		return -1;
+	}
 	if (injects(cfg, FAULT_KILL_BACKEND)) {
 		snprintf(err, errlen, "--kill-backend-* cannot run through --pooler: a worker's server process is "
 			 "pgbouncer's, not the worker's");

@@ -253,6 +253,29 @@ static bool quote_into(char *out, size_t outlen, const char *text, char q, char 
 	return true;
 }
 
+int pooler_narrow_server(const char *conninfo, char *out, size_t outlen, char *err, size_t errlen)
+{
+	PGconn *conn = PQconnectdb(conninfo);
+	char host[2 * POOLER_VALUE_MAX + 4], port[64];
+	int rc = -1;
+
+	if (PQstatus(conn) != CONNECTION_OK) {
+		snprintf(err, errlen, "--pooler: cannot find the server that takes writes: %s", PQerrorMessage(conn));
+		err[strcspn(err, "\n")] = '\0';
+		goto out;
+	}
+	if (!quote_into(host, sizeof(host), PQhost(conn), '\'', '\\') ||
+	    !quote_into(port, sizeof(port), PQport(conn), '\'', '\\') ||
+	    snprintf(out, outlen, "%s host=%s port=%s", conninfo, host, port) >= (int)outlen) {
+		snprintf(err, errlen, "--pooler: the server's conninfo is too long");
+		goto out;
+	}
+	rc = 0;
+out:
+	PQfinish(conn);
+	return rc;
+}
+
 /* Writes text into the new file dir/name, readable by its user alone, given to p's user. 0, or -1 with err. */
 static int write_file(const struct pooler *p, const char *name, const char *text, char *err, size_t errlen)
 {

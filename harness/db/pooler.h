@@ -63,6 +63,14 @@ int pooler_start(struct pooler *p, const char *server_conninfo, const char *mode
 		 int clients, bool (*interrupted)(void), char *err, size_t errlen);
 
 /*
+ * Writes into out (outlen bytes) conninfo narrowed to the one server libpq reaches with it,
+ * that server's host and port appended (libpq takes a keyword's last value): for the
+ * throwaway primary and standby, whichever of the two takes writes now, which pgbouncer,
+ * given one host, is then given. Connects once to find it. 0, or -1 with err.
+ */
+int pooler_narrow_server(const char *conninfo, char *out, size_t outlen, char *err, size_t errlen);
+
+/*
  * Whether pgbouncer can be told the server conninfo names (one host, no line end, no TLS
  * asked for, which pgbouncer would drop): 0, or -1 with err. pooler_start checks it again.
  */

@@ -232,3 +232,26 @@ check "SIGKILL of claimbench and its watchdog leaves pgbouncer running" \
 out=$("$CLAIMBENCH" cleanup)
 check "claimbench cleanup says it removed the dead run's pgbouncer directory" grep -q "removed $bouncer" <<<"$out"
 check "after cleanup no pgbouncer and no directory are left" pooler_gone "$bouncer"
+
+# ---- a pooler beside a throwaway standby: pgbouncer is given the server that takes writes ----
+expect_exit 2 'failover-at cannot run through --pooler' "a failover through a pooler is refused (pgbouncer has one server)" \
+	run --standby async --failover-at 1 --pooler transaction --strategy skip-locked --jobs 5 --results "$store"
+cat >"$dir/standby.ini" <<'INI'
+[global]
+strategy = skip-locked:flip
+jobs = 40
+work-ms = 10
+no-progress = true
+[fo]
+standby = async
+failover-at = 0.2
+workers = 2
+[pool]
+pooler = transaction
+server-connections = 2
+workers = 4
+INI
+"$CLAIMBENCH" run --scenario "$dir/standby.ini" --results "$dir/standby.db" >"$dir/standby.out" 2>"$dir/standby.err"
+check "after a failover in one section, the next section's pgbouncer reaches the promoted primary (exit $?)" \
+	test "$(sqlite3 "$dir/standby.db" "SELECT group_concat(run_group || ':' || completed || ':' || lost, ' ') FROM runs")" = \
+	"fo:40:0 pool:40:0"
