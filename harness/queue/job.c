@@ -7,6 +7,7 @@
  */
 
 #include "base/clock.h"
+#include "engine/run_plan.h"
 #include "engine/workload.h"
 #include "queue/fault.h"
 #include "queue/job.h"
@@ -154,13 +155,26 @@ static enum work_end work(struct worker *w, struct job_in_hand *j, int64_t *next
 	return end;
 }
 
+/*
+ * Bounds how long w's statements after the stop wait for another session's lock: once w
+ * has seen the stop the signal thread no longer cancels them, and a give-back waiting on a
+ * lock held for a minute would hold the stop up that long. A give-back that waits longer
+ * fails and leaves its job active, as the end of the run reports.
+ */
+static void bound_stop_wait(struct worker *w)
+{
+	atomic_store(&w->saw_stop, true);
+	if (w->conn && w->shared->mode != MODE_HOLD)
+		w->shared->db->set_lock_wait(w->conn, RUN_STOPPING_LOCK_WAIT_MS);
+}
+
 /* Gives the job in hand back, its work cut short by a stop: rolled back in hold mode, freed in flip mode. */
 static void give_back(struct worker *w, int64_t job_id)
 {
 	char id[24];
 	const char *params[] = { worker_id_text(id, job_id), w->identity_text };
 
-	atomic_store(&w->saw_stop, true);
+	bound_stop_wait(w);
 	if (!w->conn)
 		return;
 	if (w->shared->mode == MODE_HOLD)
@@ -350,7 +364,7 @@ static void give_back_rest(struct worker *w, int from, int n)
 	char id[24];
 	const char *params[] = { id, w->identity_text };
 
-	atomic_store(&w->saw_stop, true);
+	bound_stop_wait(w);
 	if (!w->conn)
 		return;
 	if (from == 0 && w->shared->mode == MODE_HOLD) {
