@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,13 +45,71 @@ static bool is_marked(int dfd)
 /* Writes the mark into d. 0, or -1 with err. */
 static int mark(const struct out_dir *d, char *err, size_t errlen)
 {
-	static const char text[] = "a folder claimbench report made: it replaces its own files here\n";
+	static const char text[] =
+		"a folder claimbench report made; below, the files the last report wrote here, which the next removes\n";
 	int fd = out_dir_create(d, OUT_DIR_MARK, err, errlen);
 	bool ok;
 
 	if (fd < 0)
 		return -1;
 	ok = write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1);
+	if ((close(fd) != 0) | !ok) {
+		snprintf(err, errlen, "cannot write %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Removes from d the files its mark lists (an earlier report's), skipping its first line:
+ * only plain names (no '/', not the mark, "." or ".."), only regular files (never through
+ * a link); any other name or file is left alone. 0, or -1 with err.
+ */
+static int remove_listed(const struct out_dir *d, char *err, size_t errlen)
+{
+	FILE *f = out_dir_read(d, OUT_DIR_MARK, err, errlen);
+	char name[4096];
+	struct stat st;
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	if (!fgets(name, sizeof(name), f))
+		goto out;
+	while (rc == 0 && fgets(name, sizeof(name), f)) {
+		size_t len = strcspn(name, "\n");
+
+		if (name[len] != '\n')
+			break;
+		name[len] = '\0';
+		if (!*name || strchr(name, '/') || strcmp(name, OUT_DIR_MARK) == 0 || strcmp(name, ".") == 0 ||
+		    strcmp(name, "..") == 0)
+			continue;
+		if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT) {
+			snprintf(err, errlen, "cannot remove the earlier report's %s/%s: %s", d->path, name,
+				 strerror(errno));
+			rc = -1;
+		}
+	}
+out:
+	fclose(f);
+	return rc;
+}
+
+/* Adds name to d's mark's list, a line of its own. 0, or -1 with err. */
+static int list_file(const struct out_dir *d, const char *name, char *err, size_t errlen)
+{
+	int fd = openat(d->fd, OUT_DIR_MARK, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	size_t len = strlen(name);
+	bool ok;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
+		return -1;
+	}
+	ok = write(fd, name, len) == (ssize_t)len && write(fd, "\n", 1) == 1;
 	if ((close(fd) != 0) | !ok) {
 		snprintf(err, errlen, "cannot write %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
 		return -1;
@@ -146,6 +205,7 @@ int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, si
 
 	d->fd = -1;
 	d->path = path;
+	d->listing = false;
 	rc = open_parent(path, &pfd, &base, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -153,9 +213,7 @@ int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, si
 	close(pfd);
 	if (rc != 0)
 		goto fail;
-	if (!made && is_marked(d->fd))
-		return 0;
-	empty = made || force ? 1 : is_empty(d->fd);
+	empty = made || force || is_marked(d->fd) ? 1 : is_empty(d->fd);
 	if (empty < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		rc = -1;
@@ -168,7 +226,10 @@ int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, si
 		rc = 1;
 		goto fail;
 	}
-	rc = mark(d, err, errlen);
+	rc = !made && is_marked(d->fd) ? remove_listed(d, err, errlen) : 0;
+	if (rc == 0)
+		rc = mark(d, err, errlen);
+	d->listing = rc == 0;
 	if (rc == 0)
 		return 0;
 fail:
@@ -199,6 +260,8 @@ int out_dir_create(const struct out_dir *d, const char *name, char *err, size_t 
 			return -1;
 		}
 	}
+	if (d->listing && list_file(d, name, err, errlen) < 0)
+		return -1;
 	fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		snprintf(err, errlen, "cannot create %s/%s: %s%s", d->path, name, strerror(errno),

@@ -557,15 +557,15 @@ static int write_charts(FILE *out, const struct report_doc *d, const struct doc_
 			const struct doc_markup *mk, char *err, size_t errlen)
 {
 	mk->heading(out, 2, DOC_CHARTS);
-	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
-		      "worker counts are shades of it.");
+	mk->paragraph(out, "Each strategy keeps its colour in every chart, its other claim mode a darker shade of "
+		      "it; its worker counts, sections and sweep points differ by dash and marker.");
 	for (size_t i = 0, n; i < d->n_charts; i += n) {
 		char heading[CHART_SECTION + 16];
 
 		for (n = 1; i + n < d->n_charts && strcmp(d->charts[i + n].section, d->charts[i].section) == 0; n++)
 			;
 		snprintf(heading, sizeof(heading), "Section %s", d->charts[i].section);
-		if (write_chart_set(out, d, d->charts[i].section[0] ? heading : secs->n > 1 ? "Every section" : NULL,
+		if (write_chart_set(out, d, d->charts[i].section[0] ? heading : secs->n > 1 ? "Runs of no section" : NULL,
 				    &d->charts[i], n, mk, err, errlen) < 0)
 			return -1;
 	}
@@ -594,7 +594,7 @@ static void write_intro(FILE *out, const struct report_doc *d, const struct doc_
 	if (used < sizeof(text))
 		snprintf(text + used, sizeof(text) - used, ". The figures and the charts come first; each run's "
 			 "details (the server's diagnosis, its plans, the scenario text) are folded further down.");
-	mk->paragraph(out, text);
+	mk->prose(out, text);
 	titles[n++] = DOC_FIGURES;
 	if (t->faults.n_rows)
 		titles[n++] = DOC_FAULTS;

@@ -1,0 +1,56 @@
+# The report's fixes after a design review (issue 25): a section name longer than a run
+# records is refused where the scenario says it; a report into its own earlier folder
+# removes that report's files (only those); runs of no section beside sectioned ones are
+# headed and named as such; a section name is escaped in report.md's headings and intro.
+# SQLite only, tiny runs.
+# tier: fast
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+store=$tmp/r.db
+
+# ---- a section name over 63 bytes: refused at its header, nothing run ----
+long=$(printf 'section-%060d' 0)
+printf '[global]\nstrategy = update-returning:flip\njobs = 10\n\n[%s]\nworkers = 2\n' "$long" >"$tmp/long.ini"
+expect_exit 2 "long\.ini:5: \[section-0+\.\.\.\]: a section name of at most 63 bytes expected, not 68" \
+	"a section name of 68 bytes: refused at its file:line, exit 2" \
+	run --db "sqlite:$tmp/l.db" --scenario "$tmp/long.ini" --results "$tmp/long.db" --no-progress
+check "the refusal ran nothing: no store was made" test ! -e "$tmp/long.db"
+
+# ---- two sections, one named with markup, and a run of no section ----
+cat >"$tmp/two.ini" <<'INI'
+[global]
+strategy = update-returning:flip
+jobs = 10
+work-ms = 1
+workers = 2
+no-progress = true
+
+[happy]
+
+[a<b>&`c`]
+INI
+"$CLAIMBENCH" run --db "sqlite:$tmp/q.db" --scenario "$tmp/two.ini" --results "$store" >/dev/null 2>&1
+status=$?
+check "the two-section scenario runs (exit $status)" test "$status" -eq 0
+"$CLAIMBENCH" run --db "sqlite:$tmp/q.db" --strategy update-returning:flip --jobs 10 --work-ms 1 --workers 2 \
+	--no-progress --results "$store" >/dev/null 2>&1
+rep=$tmp/rep
+"$CLAIMBENCH" report "inv:1" "inv:2" --results "$store" --out "$rep" >/dev/null 2>"$tmp/rep.err"
+check "a report of both invocations: the runs of no section headed as such, their charts NAME-nosection" eval \
+	'grep -q "^### Runs of no section$" "$rep/report.md" && [ -s "$rep/timeline-nosection.png" ] &&
+	 ! grep -q "Every section" "$rep/report.md" && ! ls "$rep" | grep -q -- "-_\."'
+check "the section a<b>&\`c\` is escaped in report.md's headings and intro" eval \
+	'grep -Fq "### Section a&lt;b&gt;&amp;\\\`c\\\`" "$rep/report.md" &&
+	 grep -Fq "of the sections happy, a&lt;b&gt;&amp;\\\`c\\\`." "$rep/report.md" &&
+	 ! sed "/^\`\`\`/,/^\`\`\`/d" "$rep/report.md" | grep -Fq "a<b>"'
+
+# ---- reporting one section into that folder: the earlier report's files go, nothing else ----
+echo mine >"$rep/notes.txt"
+"$CLAIMBENCH" report "inv:1" "inv:2" --section happy --results "$store" --out "$rep" >/dev/null 2>"$tmp/one.err"
+check "report --section happy into the earlier report's folder (exit $?) leaves no chart of another section" eval \
+	'[ -s "$rep/report.md" ] && [ -s "$rep/timeline.png" ] && ! ls "$rep" | grep -Eq -- "-(nosection|a_b___c_)\."'
+check "a file the report did not write is left alone" eval '[ "$(cat "$rep/notes.txt")" = mine ]'
+check "the mark lists the files this report wrote, and only those" eval \
+	'grep -qx "report.md" "$rep/.claimbench-report" && ! grep -q "nosection\|notes.txt" "$rep/.claimbench-report"'
