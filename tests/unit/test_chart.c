@@ -433,6 +433,16 @@ static void test_timeline_faults(const char *dir)
 		      strstr(data, "0\t\"skip-locked:flip (restart)\"\t0.4\t0.15\tNaN\t") && strcmp(c.layer, "1") == 0,
 	      "the recovery chart: one bar, the 0.4 s outage apart from the 0.15 s to the first completion");
 	chart_set_free(&set);
+	runs[2].run.metrics.restart_first_completion_ms = NAN;
+	runs[2].run.metrics.lost = 3;
+	chart_set_build(&set, runs, 6);
+	CHECK(write_chart(&set, CHART_RECOVERY, dir, &c, data, sizeof(data)) == 0 &&
+		      strstr(data, "0\t\"skip-locked:flip (restart)\"\t0.4\tNaN\tNaN\t") &&
+		      strstr(data, "\t\"never (3 lost)\"\n") && strcmp(c.layer, "1 3") == 0,
+	      "a case that never recovered: its slot says \"never (3 lost)\", not an empty bar");
+	chart_set_free(&set);
+	runs[2].run.metrics.restart_first_completion_ms = 150;
+	runs[2].run.metrics.lost = 0;
 	fast[0].first_completed = 2;
 	fast[0].completed = 2;
 	fast[1].first_completed = 2;
