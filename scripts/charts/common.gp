@@ -39,6 +39,7 @@
 #            panel per guarded case, firsts as the timeline's
 #   leftout  pressure, holders: cases with something to draw beyond the panels drawn (64)
 #   ownscales timeline panels: 1 when each has its own y range (their rates far apart)
+#   owntimes timeline panels: 1 when each has its own x range (their runs' lengths far apart)
 #   faulted  timeline: the blocks (from 1) with a fault mark; outages, those with a server
 #            outage (a restart's)
 #   phases   pressure: per phase "panel kind from to", kind 0 a held snapshot, 1 a vacuum,

@@ -424,6 +424,7 @@ static void test_timeline_faults(const char *dir)
 	chart_set_build(&set, runs, 6);
 	CHECK(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)) == 0, "the timeline of six runs is written");
 	CHECK(c.panels == 6 && c.own_scales, "a panel per run, each its own y scale: 1000 jobs/s beside 20");
+	CHECK(!c.own_times, "runs of one length share one time scale");
 	CHECK(strstr(data, "\"faults\"\t\"rgb\"\t\"kind\"\t\"block\"\t\"down_s\"\n") &&
 		      strstr(data, "\t\"restart\"\t3\t0.400\n"),
 	      "the restart's mark names the block of the run it struck and the server's 0.4 s outage");
@@ -450,6 +451,11 @@ static void test_timeline_faults(const char *dir)
 	chart_set_build(&set, runs, 6);
 	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
 	CHECK(!c.own_scales, "runs of like rates share one y scale");
+	chart_set_free(&set);
+	fast[1].t_ms = 2000;
+	chart_set_build(&set, runs, 6);
+	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
+	CHECK(c.own_times, "a run of 2.1 s beside runs of 0.2 s: each panel its own time scale");
 	chart_set_free(&set);
 }
 
