@@ -54,3 +54,12 @@ check "report --section happy into the earlier report's folder (exit $?) leaves 
 check "a file the report did not write is left alone" eval '[ "$(cat "$rep/notes.txt")" = mine ]'
 check "the mark lists the files this report wrote, and only those" eval \
 	'grep -qx "report.md" "$rep/.claimbench-report" && ! grep -q "nosection\|notes.txt" "$rep/.claimbench-report"'
+
+# ---- the table of each fault: a crash's recovery as the run recorded it, to the millisecond ----
+"$CLAIMBENCH" run --db "sqlite:$tmp/c.db" --strategy update-returning:hold --jobs 40 --work-ms 2 --workers 2 \
+	--crash-exec 10 --respawn-ms 20 --no-progress --format json --results "$tmp/crash.db" >"$tmp/crash.json" 2>/dev/null
+"$CLAIMBENCH" report --last --results "$tmp/crash.db" --out "$tmp/crash" >/dev/null 2>&1
+rec=$(jq -r '.results[0].recovery_ms.p50 // empty' "$tmp/crash.json")
+want=$(awk -v ms="$rec" 'BEGIN { printf "%.3f", ms / 1000 }')
+check "the crash's row: recovered after $want s, the job's recovery the run recorded (rec50 $rec ms), not a bucket's end" \
+	eval '[ -n "$rec" ] && grep -Eq "^\| [0-9]+ \| - \| update-returning \| hold \| crash \| [0-9.]+ \| worker [0-9]+, in a job \| - \| $want \| $want \|$" "$tmp/crash/report.md"'
