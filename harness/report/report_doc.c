@@ -200,10 +200,12 @@ static void tables_free(struct doc_tables *t)
 /*
  * Splits d's runs into queue runs and guarded ones and builds their tables into t (zeroed
  * first): the queue runs' figures and, when a run met faults, the faults table, when a run
- * sampled the server, the server table; the guarded runs' guarded-resources table. 0, or
- * -1 with err (t freed).
+ * sampled the server, the server table; the guarded runs' guarded-resources table. With
+ * sections_apart (the queue tables are shown a section at a time, under its heading) their
+ * last column holds the sweep alone, not the section again. 0, or -1 with err (t freed).
  */
-static int build_tables(const struct report_doc *d, struct doc_tables *t, char *err, size_t errlen)
+static int build_tables(const struct report_doc *d, struct doc_tables *t, bool sections_apart, char *err,
+			size_t errlen)
 {
 	int rc = -1;
 
@@ -218,11 +220,11 @@ static int build_tables(const struct report_doc *d, struct doc_tables *t, char *
 		else
 			t->queue[t->n_queue++] = &d->runs[i].run;
 	}
-	rc = t->n_queue ? figures_build(&t->f, t->queue, t->n_queue) : 0;
+	rc = t->n_queue ? figures_build(&t->f, t->queue, t->n_queue, sections_apart) : 0;
 	if (rc == 0 && figures_any_faults(t->queue, t->n_queue))
-		rc = figures_build_faults(&t->faults, t->queue, t->n_queue);
+		rc = figures_build_faults(&t->faults, t->queue, t->n_queue, sections_apart);
 	if (rc == 0 && figures_any_server(t->queue, t->n_queue))
-		rc = figures_build_server(&t->server, t->queue, t->n_queue);
+		rc = figures_build_server(&t->server, t->queue, t->n_queue, sections_apart);
 	if (rc == 0 && t->n_guarded)
 		rc = figures_build_guarded(&t->guard, t->guarded, t->n_guarded);
 out:
@@ -615,12 +617,13 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	FILE *out = NULL;
 	int ret = -1;
 
-	if (build_tables(d, &t, err, errlen) < 0)
-		return -1;
+	memset(&t, 0, sizeof(t));
 	if (sections_build(d, &secs) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (build_tables(d, &t, secs.n > 1, err, errlen) < 0)
+		goto out;
 	snprintf(path, sizeof(path), "%s/%s", d->dir->path, mk->file);
 	out = out_dir_fopen(d->dir, mk->file, err, errlen);
 	if (!out)

@@ -1,8 +1,9 @@
 # The report's fixes after a design review (issue 25): a section name longer than a run
 # records is refused where the scenario says it; a report into its own earlier folder
 # removes that report's files (only those); runs of no section beside sectioned ones are
-# headed and named as such; a section name is escaped in report.md's headings and intro.
-# SQLite only, tiny runs.
+# headed and named as such; a section name is escaped in report.md's headings and intro;
+# tables split by section have no group/sweep column; the table of each fault gives the
+# recovery the run recorded. SQLite only, tiny runs.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
@@ -45,6 +46,9 @@ check "the section a<b>&\`c\` is escaped in report.md's headings and intro" eval
 	'grep -Fq "### Section a&lt;b&gt;&amp;\\\`c\\\`" "$rep/report.md" &&
 	 grep -Fq "of the sections happy, a&lt;b&gt;&amp;\\\`c\\\`." "$rep/report.md" &&
 	 ! sed "/^\`\`\`/,/^\`\`\`/d" "$rep/report.md" | grep -Fq "a<b>"'
+check "tables split by section do not repeat the section in a group/sweep column; show keeps it" eval \
+	'grep -q "^| run | strategy | mode | wrk | " "$rep/report.md" && ! grep -q "group/sweep" "$rep/report.md" &&
+	 "$CLAIMBENCH" show 1 --results "$store" | grep -q " group/sweep$"'
 
 # ---- reporting one section into that folder: the earlier report's files go, nothing else ----
 echo mine >"$rep/notes.txt"
