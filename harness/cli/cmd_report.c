@@ -190,13 +190,17 @@ static void print_sections(const struct selection *sel)
 /*
  * Keeps of sel's runs those of the sections in list (comma-separated), in order, and
  * names them in its subject and default folder. EXIT_DONE; EXIT_USAGE after printing
- * why when a name is no section of the runs (it names those there are).
+ * why when a name is empty, named twice, or no section of the runs (it names those there are).
  */
 static int keep_sections(struct selection *sel, const char *list)
 {
 	size_t kept = 0, len;
-	char *p;
+	char err[512], *p;
 
+	if (section_list_check(list, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		return EXIT_USAGE;
+	}
 	for (const char *item = list;; item += len + 1) {
 		bool found = false;
 

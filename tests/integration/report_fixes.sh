@@ -49,6 +49,15 @@ check "the section a<b>&\`c\` is escaped in report.md's headings and intro" eval
 check "tables split by section do not repeat the section in a group/sweep column; show keeps it" eval \
 	'grep -q "^| run | strategy | mode | wrk | " "$rep/report.md" && ! grep -q "group/sweep" "$rep/report.md" &&
 	 "$CLAIMBENCH" show 1 --results "$store" | grep -q " group/sweep$"'
+expect_exit 2 '^claimbench report: --section: "happy" is named twice in "happy,happy"$' \
+	"report --section happy,happy: refused, exit 2" report "inv:1" --section happy,happy --results "$store" \
+	--out "$tmp/twice"
+expect_exit 2 '^claimbench report: --section: an empty section name in "happy,"$' \
+	"report --section with an empty name: run's message, exit 2" report "inv:1" --section happy, \
+	--results "$store" --out "$tmp/empty"
+expect_exit 2 '--section: "happy" is named twice in "happy,happy"' "run --section happy,happy: refused, exit 2" \
+	run --db "sqlite:$tmp/q.db" --scenario "$tmp/two.ini" --section happy,happy --results "$tmp/twice.db"
+check "the refused reports made no folder" eval '[ ! -e "$tmp/twice" ] && [ ! -e "$tmp/empty" ]'
 
 # ---- reporting one section into that folder: the earlier report's files go, nothing else ----
 echo mine >"$rep/notes.txt"
