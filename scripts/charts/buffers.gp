@@ -30,6 +30,8 @@ do for [k=1:np] {
 		top = STATS_max > top ? STATS_max : top
 	}
 	set yrange [0:(top > 0 ? top * 1.3 : 1)]
+	# The two figures' clusters at 0 and 1, centred: autoscale left an empty cluster's room on the left.
+	set xrange [-0.5:1.5]
 	if (k == 1 && n <= keybeside) {
 		set key inside left top vertical Left reverse samplen 1.5 font ",9"
 	} else {
