@@ -391,6 +391,10 @@ int cmd_report(int argc, char **argv)
 	status = make_dirs(dir, a.settings.force, path, &out);
 	if (status == EXIT_DONE)
 		status = make_report(&sel, gnuplot, scripts, &out);
+	if (status == EXIT_DONE && out_dir_finish(&out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		status = EXIT_ENVIRONMENT;
+	}
 	out_dir_close(&out);
 out:
 	store_run_list_free(&sel.list);

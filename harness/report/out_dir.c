@@ -42,17 +42,22 @@ static bool is_marked(int dfd)
 	return fstatat(dfd, OUT_DIR_MARK, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Writes the mark into d. 0, or -1 with err. */
-static int mark(const struct out_dir *d, char *err, size_t errlen)
+/* The mark's first line: what the folder is. */
+static const char mark_header[] =
+	"a folder claimbench report made; below, the files the last report wrote here, which the next removes\n";
+
+/* Writes the mark into d afresh: its first line, then text (the names it lists). 0, or -1 with err. */
+static int mark(const struct out_dir *d, const char *text, char *err, size_t errlen)
 {
-	static const char text[] =
-		"a folder claimbench report made; below, the files the last report wrote here, which the next removes\n";
-	int fd = out_dir_create(d, OUT_DIR_MARK, err, errlen);
+	struct out_dir plain = { .fd = d->fd, .path = d->path, .listing = false };
+	int fd = out_dir_create(&plain, OUT_DIR_MARK, err, errlen);
+	size_t len = strlen(text);
 	bool ok;
 
 	if (fd < 0)
 		return -1;
-	ok = write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1);
+	ok = write(fd, mark_header, sizeof(mark_header) - 1) == (ssize_t)(sizeof(mark_header) - 1) &&
+	     write(fd, text, len) == (ssize_t)len;
 	if ((close(fd) != 0) | !ok) {
 		snprintf(err, errlen, "cannot write %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
 		return -1;
@@ -61,30 +66,110 @@ static int mark(const struct out_dir *d, char *err, size_t errlen)
 }
 
 /*
- * Removes from d the files its mark lists (an earlier report's), skipping its first line:
- * only plain names (no '/', not the mark, "." or ".."), only regular files (never through
- * a link); any other name or file is left alone. 0, or -1 with err.
+ * The names d's mark lists, read whole into a new string (free it), its first line left
+ * out: a name a line; an empty line parts an earlier report's names from those of the
+ * report under way (out_dir_claim, out_dir_finish). NULL with err.
  */
-static int remove_listed(const struct out_dir *d, char *err, size_t errlen)
+static char *read_listed(const struct out_dir *d, char *err, size_t errlen)
 {
 	FILE *f = out_dir_read(d, OUT_DIR_MARK, err, errlen);
-	char name[4096];
+	size_t len = 0, cap = 4096, n;
+	char *buf = NULL, *grown, *names;
+
+	if (!f)
+		return NULL;
+	while ((grown = realloc(buf, cap + 1))) {
+		buf = grown;
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap)
+			break;
+		cap *= 2;
+	}
+	if (!grown || ferror(f)) {
+		snprintf(err, errlen, "cannot read %s/%s", d->path, OUT_DIR_MARK);
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	names = strchr(buf, '\n');
+	memmove(buf, names ? names + 1 : buf + len, strlen(names ? names + 1 : buf + len) + 1);
+	return buf;
+}
+
+/* Whether name, of length len, is one claimbench may have written in its folder: a plain name, not the mark. */
+static bool plain_name(const char *name, size_t len)
+{
+	return len && len < 4096 && !memchr(name, '/', len) && !(len == 1 && name[0] == '.') &&
+	       !(len == 2 && strncmp(name, "..", 2) == 0) &&
+	       !(len == strlen(OUT_DIR_MARK) && strncmp(name, OUT_DIR_MARK, len) == 0);
+}
+
+/* Whether the lines from lines to end hold name (of length len) as a whole line. */
+static bool line_among(const char *lines, const char *end, const char *name, size_t len)
+{
+	for (const char *p = lines; p < end; p += strcspn(p, "\n") + 1)
+		if (strcspn(p, "\n") == len && strncmp(p, name, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Marks d afresh for the report under way, the names an earlier report listed carried over
+ * (all of them, on both sides of an empty line a report that did not finish left) above an
+ * empty line, so that out_dir_finish removes those the new report does not write again.
+ * 0, or -1 with err.
+ */
+static int mark_again(const struct out_dir *d, char *err, size_t errlen)
+{
+	char *names = read_listed(d, err, errlen), *text, *q;
+	int rc;
+
+	if (!names)
+		return -1;
+	text = malloc(strlen(names) + 2);
+	if (!text) {
+		free(names);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	q = text;
+	for (const char *p = names; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0')) {
+		size_t len = strcspn(p, "\n");
+
+		if (plain_name(p, len) && !line_among(text, q, p, len)) {
+			memcpy(q, p, len);
+			q += len;
+			*q++ = '\n';
+		}
+	}
+	*q++ = '\n';
+	*q = '\0';
+	rc = mark(d, text, err, errlen);
+	free(text);
+	free(names);
+	return rc;
+}
+
+int out_dir_finish(struct out_dir *d, char *err, size_t errlen)
+{
+	char *names = read_listed(d, err, errlen), *mine;
 	struct stat st;
 	int rc = 0;
 
-	if (!f)
+	if (!names)
 		return -1;
-	if (!fgets(name, sizeof(name), f))
-		goto out;
-	while (rc == 0 && fgets(name, sizeof(name), f)) {
-		size_t len = strcspn(name, "\n");
+	mine = strstr(names, "\n\n");
+	mine = mine ? mine + 2 : names[0] == '\n' ? names + 1 : NULL;
+	for (const char *p = names; mine && p < mine - 1 && rc == 0; p += strcspn(p, "\n") + 1) {
+		size_t len = strcspn(p, "\n");
+		char name[4096];
 
-		if (name[len] != '\n')
-			break;
-		name[len] = '\0';
-		if (!*name || strchr(name, '/') || strcmp(name, OUT_DIR_MARK) == 0 || strcmp(name, ".") == 0 ||
-		    strcmp(name, "..") == 0)
+		if (!plain_name(p, len) || line_among(mine, mine + strlen(mine), p, len))
 			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
 		if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
 		if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT) {
@@ -93,8 +178,9 @@ static int remove_listed(const struct out_dir *d, char *err, size_t errlen)
 			rc = -1;
 		}
 	}
-out:
-	fclose(f);
+	if (rc == 0 && mine)
+		rc = mark(d, mine, err, errlen);
+	free(names);
 	return rc;
 }
 
@@ -226,9 +312,7 @@ int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, si
 		rc = 1;
 		goto fail;
 	}
-	rc = !made && is_marked(d->fd) ? remove_listed(d, err, errlen) : 0;
-	if (rc == 0)
-		rc = mark(d, err, errlen);
+	rc = !made && is_marked(d->fd) ? mark_again(d, err, errlen) : mark(d, "\n", err, errlen);
 	d->listing = rc == 0;
 	if (rc == 0)
 		return 0;

@@ -17,7 +17,8 @@
 
 /*
  * The file that marks a folder as one claimbench report made: a line that says so, then
- * the name of each file the last report wrote there, a line each.
+ * the name of each file the last report wrote there, a line each (while a report is being
+ * written, the earlier report's names, an empty line, then the new report's).
  */
 #define OUT_DIR_MARK ".claimbench-report"
 
@@ -31,9 +32,9 @@ struct out_dir {
 /*
  * Makes path (its parent must exist) the report's folder and opens it into *d (d->path is
  * path, which must outlive d): creates it, with mode 0755 at most, or takes an existing one
- * that holds the mark (a regular file: claimbench made it), first removing the files its
- * list names (the previous report's; nothing else, and only regular files), or one that
- * holds nothing, or with force any other, and marks it afresh, listing what is created. Refuses a symbolic link, a folder of another user's
+ * that holds the mark (a regular file: claimbench made it), or one that holds nothing, or
+ * with force any other, and marks it afresh, listing what is created (the names an earlier
+ * report listed carried over, for out_dir_finish). Refuses a symbolic link, a folder of another user's
  * or one that group or others may write into, a non-empty folder without the mark unless
  * force, and a folder whose parent is not the user's or root's or that group or others may
  * write into unless it is sticky (as /tmp is: no one else may then rename or remove what
@@ -41,6 +42,14 @@ struct out_dir {
  * on a system error.
  */
 int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, size_t errlen);
+
+/*
+ * Once the report is written whole: removes from d the files an earlier report listed that
+ * this one did not write (only those names, only regular files, never through a link), and
+ * leaves the mark listing this report's files alone. A report that fails before this
+ * leaves the earlier files, still listed for the next. 0, or -1 with err.
+ */
+int out_dir_finish(struct out_dir *d, char *err, size_t errlen);
 
 /* Closes d's folder. */
 void out_dir_close(struct out_dir *d);

@@ -76,3 +76,16 @@ rec=$(jq -r '.results[0].recovery_ms.p50 // empty' "$tmp/crash.json")
 want=$(awk -v ms="$rec" 'BEGIN { printf "%.3f", ms / 1000 }')
 check "the crash's row: recovered after $want s, the job's recovery the run recorded (rec50 $rec ms), not a bucket's end" \
 	eval '[ -n "$rec" ] && grep -Eq "^\| [0-9]+ \| - \| update-returning \| hold \| crash \| [0-9.]+ \| worker [0-9]+, in a job \| - \| $want \| $want \|$" "$tmp/crash/report.md"'
+
+# ---- a report that stops partway (a link planted) removes nothing; the next whole one does ----
+"$CLAIMBENCH" report "inv:1" "inv:2" --results "$store" --out "$tmp/again" >/dev/null 2>&1
+rm -f "$tmp/again/report.html"
+ln -s "$tmp/victim" "$tmp/again/report.html"
+"$CLAIMBENCH" report "inv:1" "inv:2" --section happy --results "$store" --out "$tmp/again" >/dev/null 2>&1
+status=$?
+check "a report refused at a planted link (exit $status) leaves the earlier report's charts" eval \
+	'[ "$status" -eq 3 ] && [ -s "$tmp/again/timeline-nosection.png" ]'
+rm -f "$tmp/again/report.html"
+"$CLAIMBENCH" report "inv:1" "inv:2" --section happy --results "$store" --out "$tmp/again" >/dev/null 2>&1
+check "the next report that finishes (exit $?) removes them, the earlier one's names still listed till then" eval \
+	'[ -s "$tmp/again/timeline.png" ] && ! ls "$tmp/again" | grep -Eq -- "-(nosection|happy|a_b___c_)\."'
