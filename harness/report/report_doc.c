@@ -560,7 +560,8 @@ static int write_charts(FILE *out, const struct report_doc *d, const struct doc_
 {
 	mk->heading(out, 2, DOC_CHARTS);
 	mk->paragraph(out, "Each strategy keeps its colour in every chart, its other claim mode a darker shade of "
-		      "it; its worker counts, sections and sweep points differ by dash and marker.");
+		      "it; its worker counts, sections and sweep points differ by dash and marker (bars: solid, "
+		      "half-filled, hollow).");
 	for (size_t i = 0, n; i < d->n_charts; i += n) {
 		char heading[CHART_SECTION + 16];
 

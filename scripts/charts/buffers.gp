@@ -37,7 +37,7 @@ do for [k=1:np] {
 	} else {
 		set key off
 	}
-	plot for [i=2:n+1] data index (k-1) using (valid(i) ? column(i) : 0):xtic(1) lc rgb colour(i-1) title columnheader(i), \
+	plot for [i=2:n+1] data index (k-1) using (valid(i) ? column(i) : 0):xtic(1) lc rgb colour(i-1) lw 2 fs solid fill(i-1) border lc rgb colour(i-1) title columnheader(i), \
 	     for [i=2:n+1] data index (k-1) using ($0 - 1 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):(valid(i) ? column(i) : 0):(valid(i) ? sprintf("%.4g", column(i)) : "") \
 		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
 }
@@ -54,6 +54,6 @@ if (keyband > 0) {
 	set xrange [0:1]
 	set yrange [0:1]
 	set key inside center center horizontal Left reverse samplen 1.5 maxrows ceil(n / 3.0) font ",9"
-	plot for [i=2:n+1] data index 0 using (-1):(-1) with boxes lc rgb colour(i-1) title columnheader(i)
+	plot for [i=2:n+1] data index 0 using (-1):(-1) with boxes lc rgb colour(i-1) lw 2 fs solid fill(i-1) border lc rgb colour(i-1) title columnheader(i)
 }
 unset multiplot

@@ -77,6 +77,10 @@ colour(i) = word(colours, i)
 style(i) = int(word(styles, i))
 dash(i) = 1 + style(i) % 5
 point(i) = int(word("7 5 9 11 13 6 4 8 10 12", 1 + int(word(shapes, i)) % 10))
+# A bar's fill density: solid for the first case of a strategy and mode, then for its others
+# (worker counts, sections, sweep points: style(i) / 2), which share its colour, half and
+# none in turn, the bar outlined in its colour (fs solid fill(i) border lc rgb colour(i)).
+fill(i) = int(style(i) / 2) == 0 ? 0.9 : int(style(i) / 2) % 2 ? 0.45 : 0
 # The k-th block of a list of blocks such as layer.
 block(list, k) = int(word(list, k))
 

@@ -88,7 +88,7 @@ if (n == 0) {
 				}
 			}
 			cmd = "plot " . (inlist(outages, lo, hi) ? outage(lo, hi) : "") . \
-			      "for [i=lo:hi] data index (i-1) using 1:2 with steps lc rgb colour(i) lw 1.5 title columnheader(1)"
+			      "for [i=lo:hi] data index (i-1) using 1:2 with steps lc rgb colour(i) lw 1.5 dt dash(i) title columnheader(1)"
 			if (words(mine) > 0) {
 				cmd = cmd . ", for [k=1:words(mine)] data index (block(mine, k) - 1) using 1:3 with steps " . \
 				      "lc rgb colour(block(mine, k)) lw 1.5 dt 3 title (k == 1 ? 'duplicates (dotted)' : '')"
