@@ -63,9 +63,9 @@ static const struct {
 	[CHART_TIMELINE] = { "Distinct jobs completed per second in each 100 ms bucket and, in the shared layout, "
 			     "distinct jobs done so far, the first repetition of each strategy and worker count; "
 			     "duplicate executions are dotted apart, never counted as completions. With many strategies, "
-			     "a panel per strategy, its worker counts in shades. A fault is a dashed line in its own "
+			     "a panel per strategy, its worker counts dashed apart. A fault is a dashed line in its own "
 			     "run's panel, a restart's outage a grey span; panels take their own y scales when their "
-			     "rates are far apart, as the title says.",
+			     "rates are far apart, their own time scales when their runs' lengths are, as the title says.",
 			     "How to read it: gaps show blocking, bursts convoys, and a dotted line above zero a job "
 			     "run twice; a gap inside a grey span is the server's, not the strategy's." },
 	[CHART_BACKLOG] = { "Jobs enqueued and not yet in a worker's hand at the end of each 100 ms bucket, the "

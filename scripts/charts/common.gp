@@ -61,9 +61,10 @@ if (n > keybeside) {
 } else {
 	set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2
 }
-# What the titles add: the section of a report's chart set of one section, the worker count
-# every case ran at.
-partnote = section ne "" ? " - section " . section : ""
+# What the titles add: the section of a report's chart set of one section (on a line of its
+# own, so that a long name does not push the title past the image's edges), the worker
+# count every case ran at.
+partnote = section ne "" ? "\nsection " . section : ""
 cutnote = leftout > 0 ? sprintf(" (the first %d cases; %d more left out)", panels, leftout) : ""
 wrknote = workers > 0 ? sprintf(", %d worker%s each", workers, workers == 1 ? "" : "s") : ""
 set style fill solid 0.9 border -1

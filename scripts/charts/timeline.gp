@@ -10,7 +10,7 @@
 # read as its own fault. Duplicates are drawn, dotted, for the blocks that have one (layer).
 # Up to four cases (panels 0): above, distinct completions per second in each 100 ms
 # bucket (blocking shows as gaps, convoys as bursts); below, distinct jobs done so far.
-# More cases: a panel per series, two panels a row, its worker counts in shades, per second
+# More cases: a panel per series, two panels a row, its worker counts dashed apart, per second
 # as above, every panel on one x range and one y range, or each on its own y range when
 # their highest rates are far apart (ownscales), its own x range when their runs' lengths
 # are (owntimes), as the title says. Lines are drawn thick to thin so that
@@ -27,6 +27,8 @@ faults(lo, hi) = sprintf(", data index n using ($4 >= %d && $4 <= %d ? $1 : NaN)
 	"with impulses lc rgb variable lw 1.2 dt 2 ", lo, hi)
 outage(lo, hi) = sprintf("data index n using ($4 >= %d && $4 <= %d && $5 > 0 ? $1 + $5 / 2 : NaN):(0.5):($5 / 2):(0.5) " . \
 	"axes x1y2 with boxxyerror fs transparent solid 0.25 noborder lc rgb '#888888' title 'server down (restart)', ", lo, hi)
+# The dash of a panel's k-th case (from 0): its worker counts apart, never dotted (duplicates').
+paneldash(k) = int(word("1 2 4 5", 1 + k % 4))
 # Whether a block from lo to hi is in list.
 inlist(list, lo, hi) = sum [k=1:words(list)] (block(list, k) >= lo && block(list, k) <= hi ? 1 : 0) > 0
 if (n == 0) {
@@ -88,7 +90,7 @@ if (n == 0) {
 				}
 			}
 			cmd = "plot " . (inlist(outages, lo, hi) ? outage(lo, hi) : "") . \
-			      "for [i=lo:hi] data index (i-1) using 1:2 with steps lc rgb colour(i) lw 1.5 dt dash(i) title columnheader(1)"
+			      "for [i=lo:hi] data index (i-1) using 1:2 with steps lc rgb colour(i) lw 1.5 dt paneldash(i - lo) title columnheader(1)"
 			if (words(mine) > 0) {
 				cmd = cmd . ", for [k=1:words(mine)] data index (block(mine, k) - 1) using 1:3 with steps " . \
 				      "lc rgb colour(block(mine, k)) lw 1.5 dt 3 title (k == 1 ? 'duplicates (dotted)' : '')"
