@@ -42,6 +42,8 @@ rep=$tmp/rep
 check "a report of both invocations: the runs of no section headed as such, their charts NAME-nosection" eval \
 	'grep -q "^### Runs of no section$" "$rep/report.md" && [ -s "$rep/timeline-nosection.png" ] &&
 	 ! grep -q "Every section" "$rep/report.md" && ! ls "$rep" | grep -q -- "-_\."'
+check "a section's charts name it on a title line of its own, so that a long name is not cut" eval \
+	'grep -q ">section happy, 2 workers each<" "$rep/throughput-happy.svg" && grep -q ">section happy<" "$rep/timeline-happy.svg"'
 check "the section a<b>&\`c\` is escaped in report.md's headings and intro" eval \
 	'grep -Fq "### Section a&lt;b&gt;&amp;\\\`c\\\`" "$rep/report.md" &&
 	 grep -Fq "of the sections happy, a&lt;b&gt;&amp;\\\`c\\\`." "$rep/report.md" &&
