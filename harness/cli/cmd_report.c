@@ -190,13 +190,17 @@ static void print_sections(const struct selection *sel)
 /*
  * Keeps of sel's runs those of the sections in list (comma-separated), in order, and
  * names them in its subject and default folder. EXIT_DONE; EXIT_USAGE after printing
- * why when a name is no section of the runs (it names those there are).
+ * why when a name is empty, named twice, or no section of the runs (it names those there are).
  */
 static int keep_sections(struct selection *sel, const char *list)
 {
 	size_t kept = 0, len;
-	char *p;
+	char err[512], *p;
 
+	if (section_list_check(list, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		return EXIT_USAGE;
+	}
 	for (const char *item = list;; item += len + 1) {
 		bool found = false;
 
@@ -387,6 +391,10 @@ int cmd_report(int argc, char **argv)
 	status = make_dirs(dir, a.settings.force, path, &out);
 	if (status == EXIT_DONE)
 		status = make_report(&sel, gnuplot, scripts, &out);
+	if (status == EXIT_DONE && out_dir_finish(&out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench report: %s\n", err);
+		status = EXIT_ENVIRONMENT;
+	}
 	out_dir_close(&out);
 out:
 	store_run_list_free(&sel.list);

@@ -371,6 +371,11 @@ static int build_groups(const struct build *b, const struct setting_list *comman
 		    scenario_strategy_section(sec))
 			continue;
 		groups++;
+		if (strlen(sec->name) >= sizeof(inv->groups[0].group)) {
+			snprintf(err, errlen, "%s:%d: [%.32s...]: a section name of at most %zu bytes expected, not %zu",
+				 sc->path, sec->line, sec->name, sizeof(inv->groups[0].group) - 1, strlen(sec->name));
+			return -1;
+		}
 		if (build_section(b, global, sec, command_line, err, errlen) < 0)
 			return -1;
 	}

@@ -1,5 +1,6 @@
 /* `claimbench run --section`: the groups of some sections of a scenario file (section_select.h). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,26 @@ bool section_listed(const char *list, const char *name)
 			return true;
 	}
 	return false;
+}
+
+int section_list_check(const char *list, char *err, size_t errlen)
+{
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0) {
+			snprintf(err, errlen, "--section: an empty section name in \"%s\"", list);
+			return -1;
+		}
+		for (const char *q = list; q < p; q += strcspn(q, ",") + 1)
+			if (strcspn(q, ",") == len && strncmp(q, p, len) == 0) {
+				snprintf(err, errlen, "--section: \"%.*s\" is named twice in \"%s\"", (int)len, p, list);
+				return -1;
+			}
+		p += len;
+		if (!*p)
+			return 0;
+	}
 }
 
 /* Whether one of inv's groups is of section name. */
@@ -47,13 +68,11 @@ static int check_names(const struct run_invocation *inv, const char *list, char 
 			 "this one has no group sections (only [global])" : "no scenario file was given");
 		return -1;
 	}
+	if (section_list_check(list, err, errlen) < 0)
+		return -1;
 	for (const char *p = list;; p++) {
 		size_t len = strcspn(p, ",");
 
-		if (len == 0) {
-			snprintf(err, errlen, "--section: an empty section name in \"%s\"", list);
-			return -1;
-		}
 		if (!runs_section(inv, p, len)) {
 			no_such_section(inv, p, len, err, errlen);
 			return -1;

@@ -16,6 +16,12 @@
 bool section_listed(const char *list, const char *name);
 
 /*
+ * Checks the comma-separated list of --section (run's and report's): no empty name, none
+ * named twice. 0, or -1 with err saying which.
+ */
+int section_list_check(const char *list, char *err, size_t errlen);
+
+/*
  * Keeps of inv's groups those of the sections named in list (comma-separated), in the
  * file's order, and of its expectations those that still name what runs (the others are
  * freed; their number in *left_out). 0, or -1 with err: a name that is no section of the

@@ -15,12 +15,21 @@ static bool has_point(const struct run_result *run)
 	return (run->group && *run->group) || (run->sweep && *run->sweep);
 }
 
-/* The group/sweep cell: "group", "sweep" or "group/sweep" (spaces shown as '_'), "-" when neither. */
-static void point_cell(const struct run_result *run, char *buf, size_t size)
+/* Whether run is of a sweep point. */
+static bool has_sweep(const struct run_result *run)
 {
-	const char *group = run->group ? run->group : "", *sweep = run->sweep ? run->sweep : "";
+	return run->sweep && *run->sweep;
+}
 
-	if (!has_point(run)) {
+/*
+ * The group/sweep cell: "group", "sweep" or "group/sweep" (spaces shown as '_'), "-" when
+ * neither; with sweep_only (a table of one section's rows), the sweep alone.
+ */
+static void point_cell(const struct run_result *run, bool sweep_only, char *buf, size_t size)
+{
+	const char *group = run->group && !sweep_only ? run->group : "", *sweep = run->sweep ? run->sweep : "";
+
+	if (!*group && !*sweep) {
 		snprintf(buf, size, "-");
 		return;
 	}
@@ -131,6 +140,7 @@ void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
 /* What a table shows besides its metrics. */
 struct table_shape {
 	bool points;		/* a group/sweep column: a run has one */
+	bool sweep_only;	/* its rows are shown a section at a time: the column holds the sweep alone */
 	bool delivery;		/* a delivery column (the faults table) */
 	bool guarded;		/* its first columns are guard and workload (the guarded-resources table) */
 };
@@ -150,7 +160,7 @@ static void fill_row(struct figures *f, size_t r, const struct run_result *run, 
 	if (shape->delivery)
 		figures_delivery(&run->metrics, *cell++, FIGURES_CELL);
 	if (shape->points)
-		point_cell(run, *cell, FIGURES_CELL);
+		point_cell(run, shape->sweep_only, *cell, FIGURES_CELL);
 }
 
 /* Builds into f a table of the n runs with the metrics shown[] names and shape's other columns. 0, or -1. */
@@ -160,7 +170,7 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		shape.points |= has_point(runs[i]);
+		shape.points |= shape.sweep_only ? has_sweep(runs[i]) : has_point(runs[i]);
 	if (shape.guarded) {
 		add_column(f, "guard", true, "how the workers take the guarded resource (claimbench list guards)");
 		add_column(f, "workload", true, "refresh, exclusive-use or resource (docs/guarded.md)");
@@ -176,7 +186,9 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 	if (shape.delivery)
 		add_column(f, "delivery", true, "the delivery guarantees the run kept: at-most-once (no job executed "
 			   "twice) and at-least-once (no job lost)");
-	if (shape.points)
+	if (shape.points && shape.sweep_only)
+		add_column(f, "sweep", true, "the swept keys' values of the run");
+	else if (shape.points)
 		add_column(f, "group/sweep", true, "the scenario section and the swept keys' values of the run");
 	f->cells = calloc(n * f->n_columns + 1, sizeof(*f->cells));
 	if (!f->cells) {
@@ -189,7 +201,7 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 	return 0;
 }
 
-int figures_build(struct figures *f, const struct run_result *const *runs, size_t n)
+int figures_build(struct figures *f, const struct run_result *const *runs, size_t n, bool sections_apart)
 {
 	bool shown[METRIC_MAX], arrivals = any_has(metric_find("arrivals"), runs, n);
 
@@ -201,7 +213,7 @@ int figures_build(struct figures *f, const struct run_result *const *runs, size_
 					      (m->cell.place == CELL_MAIN_IF_ANY && any_has(m, runs, n)) ||
 					      (m->cell.place == CELL_MAIN_IF_ARRIVALS && arrivals));
 	}
-	return build(f, runs, n, shown, (struct table_shape){ .delivery = false });
+	return build(f, runs, n, shown, (struct table_shape){ .sweep_only = sections_apart });
 }
 
 bool figures_any_faults(const struct run_result *const *runs, size_t n)
@@ -209,7 +221,7 @@ bool figures_any_faults(const struct run_result *const *runs, size_t n)
 	return any_has(metric_find("faults_injected"), runs, n);
 }
 
-int figures_build_faults(struct figures *f, const struct run_result *const *runs, size_t n)
+int figures_build_faults(struct figures *f, const struct run_result *const *runs, size_t n, bool sections_apart)
 {
 	bool shown[METRIC_MAX] = { false };
 
@@ -226,7 +238,7 @@ int figures_build_faults(struct figures *f, const struct run_result *const *runs
 
 		shown[m - metric_table] = any_known(m, runs, n);
 	}
-	return build(f, runs, n, shown, (struct table_shape){ .delivery = true });
+	return build(f, runs, n, shown, (struct table_shape){ .delivery = true, .sweep_only = sections_apart });
 }
 
 bool figures_any_server(const struct run_result *const *runs, size_t n)
@@ -234,7 +246,7 @@ bool figures_any_server(const struct run_result *const *runs, size_t n)
 	return any_has(metric_find("server.samples"), runs, n);
 }
 
-int figures_build_server(struct figures *f, const struct run_result *const *runs, size_t n)
+int figures_build_server(struct figures *f, const struct run_result *const *runs, size_t n, bool sections_apart)
 {
 	bool shown[METRIC_MAX] = { false };
 
@@ -245,7 +257,7 @@ int figures_build_server(struct figures *f, const struct run_result *const *runs
 		shown[i] = m->cell.header && m->cell.place == CELL_SERVER &&
 			   (any_has(m, runs, n) || strcmp(m->path, "server.samples") == 0);
 	}
-	return build(f, runs, n, shown, (struct table_shape){ .delivery = false });
+	return build(f, runs, n, shown, (struct table_shape){ .sweep_only = sections_apart });
 }
 
 bool figures_is_guarded(const struct run_result *run)

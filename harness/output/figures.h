@@ -41,17 +41,20 @@ struct figures {
 
 /*
  * Builds the figures of the n runs into f (zeroed first). An unknown figure's cell is "-".
+ * sections_apart: its rows will be shown a section at a time, under the section's heading
+ * (the report), so the last column holds the sweep alone ("sweep", when a run has one).
  * 0, or -1 when out of memory (f left empty). Release with figures_free.
  */
-int figures_build(struct figures *f, const struct run_result *const *runs, size_t n);
+int figures_build(struct figures *f, const struct run_result *const *runs, size_t n, bool sections_apart);
 
 /*
  * Builds the faults table of the n runs into f (zeroed first): strategy, mode, workers,
  * duplicates, overlaps, lost, faults, stuck, redeliveries (and those of each cause, crash,
  * lease, reaper, stale ticket, that some run has), zombie completions, fenced, reaped, reconnects, recovery times, the first completion after a restart, the delivery
- * verdict, then group/sweep when a run has one. 0, or -1 when out of memory.
+ * verdict, then group/sweep when a run has one (sections_apart: as figures_build). 0, or -1
+ * when out of memory.
  */
-int figures_build_faults(struct figures *f, const struct run_result *const *runs, size_t n);
+int figures_build_faults(struct figures *f, const struct run_result *const *runs, size_t n, bool sections_apart);
 
 /* Whether a run among the n met a fault: the faults table is worth showing. */
 bool figures_any_faults(const struct run_result *const *runs, size_t n);
@@ -64,9 +67,10 @@ bool figures_any_server(const struct run_result *const *runs, size_t n);
  * samples, and of the metrics placed CELL_SERVER (wait shares, blocks per claim, dead
  * tuples, vacuums, the oldest transaction, SQLite's -wal file, the head lookup's buffers,
  * locks left, the throughput around a held snapshot) those that some run knows and has not
- * 0, then group/sweep when a run has one. 0, or -1 when out of memory.
+ * 0, then group/sweep when a run has one (sections_apart: as figures_build). 0, or -1 when
+ * out of memory.
  */
-int figures_build_server(struct figures *f, const struct run_result *const *runs, size_t n);
+int figures_build_server(struct figures *f, const struct run_result *const *runs, size_t n, bool sections_apart);
 
 /*
  * Writes the delivery verdict of m into buf: "both held", "at-least-once only (N executed

@@ -216,19 +216,19 @@ static int print_queue_tables(FILE *out, const struct invocation_result *r, cons
 {
 	struct figures f;
 
-	if (figures_build(&f, runs, n) < 0)
+	if (figures_build(&f, runs, n, false) < 0)
 		return -1;
 	print_figures(out, &f, runs);
 	figures_free(&f);
 	if (figures_any_faults(runs, n)) {
-		if (figures_build_faults(&f, runs, n) < 0)
+		if (figures_build_faults(&f, runs, n, false) < 0)
 			return -1;
 		fputs("\nfaults and recovery:\n", out);
 		print_figures(out, &f, runs);
 		figures_free(&f);
 	}
 	if (figures_any_server(runs, n)) {
-		if (figures_build_server(&f, runs, n) < 0)
+		if (figures_build_server(&f, runs, n, false) < 0)
 			return -1;
 		fputs("\nthe server, sampled:\n", out);
 		print_figures(out, &f, runs);

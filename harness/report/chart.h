@@ -105,6 +105,7 @@ struct chart {
 	char outages[CHART_LIST];	/* timeline: the blocks (from 1) with a server outage (a restart's), space-separated */
 	size_t left_out;		/* pressure, holders: cases with something to draw beyond the panels drawn */
 	bool own_scales;		/* timeline panels: each its own y range, their highest rates far apart */
+	bool own_times;			/* timeline panels: each its own x range, their runs' lengths far apart */
 	char phases[CHART_LIST];	/* pressure: per phase "panel kind start end" (panel from 1, kind 0 a held
 					   snapshot, 1 a vacuum, instants in s), space-separated */
 };

@@ -19,14 +19,21 @@ static const char *const palette[] = {
 /* The golden ratio's fraction: generated hues this far apart spread evenly round the wheel for any count. */
 #define HUE_STEP 0.6180339887498949
 
-/* How far each shade variant moves towards white (> 0) or black (< 0); variant 0 is the colour itself. */
-static const double shade_mix[] = { 0, 0.45, -0.3, 0.7, -0.5 };
+/*
+ * How far a strategy's other claim mode (an odd shade variant) moves its colour towards
+ * black: far enough to be told apart from the colour and from the palette's darker ones,
+ * never lighter, so that it keeps its contrast against white.
+ */
+#define OTHER_MODE_DARKER 0.4
+
+/* The generated hues' start, their saturations and values: picked so that no two strategy/mode pairs look alike. */
+#define HUE_START 0.65
 
 void chart_colour(size_t n, char *buf)
 {
 	size_t m = n - PALETTE_LEN;
 	/* HSV: a hue HUE_STEP round the wheel from the last, saturated enough never to be grey, in four tones. */
-	double hue = fmod(0.05 + (double)m * HUE_STEP, 1.0) * 6, s = m / 2 % 2 ? 0.55 : 0.8, v = m % 2 ? 0.65 : 0.9;
+	double hue = fmod(HUE_START + (double)m * HUE_STEP, 1.0) * 6, s = m / 2 % 2 ? 0.6 : 0.9, v = m % 2 ? 0.55 : 0.8;
 	int sector = (int)hue % 6;
 	double f = hue - floor(hue), p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
 	const double rgb[6][3] = { { v, t, p }, { q, v, p }, { p, v, t }, { p, q, v }, { t, p, v }, { v, p, q } };
@@ -46,13 +53,12 @@ int chart_shape(size_t colour, int variant)
 void chart_shade(size_t colour, int variant, char *buf)
 {
 	char rgb[8];
-	size_t n = sizeof(shade_mix) / sizeof(shade_mix[0]);
-	double mix = shade_mix[variant < 0 ? 0 : (size_t)variant % n];
+	double keep = variant > 0 && variant % 2 ? 1 - OTHER_MODE_DARKER : 1;
 	unsigned int c[3], i;
 
 	chart_colour(colour, rgb);
 	sscanf(rgb, "#%2x%2x%2x", &c[0], &c[1], &c[2]);
 	for (i = 0; i < 3; i++)
-		c[i] = (unsigned int)lround(mix >= 0 ? c[i] + (255 - c[i]) * mix : c[i] * (1 + mix));
+		c[i] = (unsigned int)lround(c[i] * keep);
 	snprintf(buf, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
 }

@@ -1,4 +1,4 @@
-/* The colours of the charts' series: a colour-blind-safe palette, then generated hues, and their shades. */
+/* The colours of the charts' series: a colour-blind-safe palette, then generated hues, and a darker shade of each. */
 #ifndef CLAIMBENCH_CHART_COLOUR_H
 #define CLAIMBENCH_CHART_COLOUR_H
 
@@ -13,7 +13,10 @@ void chart_colour(size_t n, char *buf);
 
 /*
  * Writes into buf (at least 8 bytes) colour number colour at shade variant: the colour
- * itself for 0, then alternately lighter and darker ones.
+ * itself for an even variant (a strategy's first claim mode in the report), a clearly
+ * darker one for an odd variant (its other mode). Nothing else moves the colour: what
+ * variant / 2 counts (worker counts, sections, sweep points of one strategy and mode) is
+ * told apart by dash (the chart's styles) and marker shape (chart_shape) alone.
  */
 void chart_shade(size_t colour, int variant, char *buf);
 

@@ -595,7 +595,7 @@ void chart_part_stem(char *buf, size_t size, const char *section)
 	}
 	buf[i] = '\0';
 	if (!i)
-		snprintf(buf, size, "_");
+		snprintf(buf, size, "%s", CHART_NO_SECTION_STEM);
 }
 
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,

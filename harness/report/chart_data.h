@@ -20,9 +20,13 @@
 int chart_write(const struct chart_set *set, enum chart_kind kind, const struct out_dir *dir, struct chart *c, char *err,
 		size_t errlen);
 
+/* The file stem of the charts of the runs of no section, beside sectioned ones. */
+#define CHART_NO_SECTION_STEM "nosection"
+
 /*
- * Writes into buf (size at least 2) section made file-safe for a chart's file stem:
- * letters, digits, '-' and '_' kept, every other byte '_', cut to fit; "_" for "".
+ * Writes into buf (size at least sizeof(CHART_NO_SECTION_STEM)) section made file-safe for
+ * a chart's file stem: letters, digits, '-' and '_' kept, every other byte '_', cut to fit;
+ * CHART_NO_SECTION_STEM for "".
  */
 void chart_part_stem(char *buf, size_t size, const char *section);
 

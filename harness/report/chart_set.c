@@ -68,48 +68,51 @@ static size_t colour_of(const struct chart_set *set, const struct chart_series *
 	return next;
 }
 
-/* The claim mode named mode, MODE_COUNT when none is (a guarded workload's name, ""). */
-static enum claim_mode mode_of(const char *mode)
-{
-	for (int m = 0; m < MODE_COUNT; m++)
-		if (strcmp(mode, claim_mode_names[m]) == 0)
-			return (enum claim_mode)m;
-	return MODE_COUNT;
-}
-
 /*
- * The shade of series s (chart_series.variant), the set's series before it counted: a
- * registered strategy that runs in more than one mode, hold 0 and flip 1; any other
- * strategy, its first mode 0 and any other 1; then SHADES_PER_MODE more for each
- * series of the same strategy and mode before it (another section or sweep point).
+ * The shade of series i's claim mode: 0 (its strategy's colour) unless the set also runs its
+ * strategy in another mode, then 0 for hold (for the first mode the set runs the strategy
+ * in when it runs none in hold) and 1 (darker) for the other.
  */
-static int variant_of(const struct chart_set *set, const struct chart_series *s)
+static int mode_shade(const struct chart_set *set, size_t i)
 {
-	const struct strategy_ops *st = guarded_mode(s->mode) ? NULL : strategy_find(s->strategy);
-	enum claim_mode m = mode_of(s->mode);
-	int mode_shade = 0, repeats = 0;
-	bool seen = false;
+	const struct chart_series *s = &set->series[i];
+	const char *base = NULL;
 
-	if (st && m != MODE_COUNT && (st->modes & (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP))) ==
-						   (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP)))
-		mode_shade = (int)m;
-	for (size_t i = 0; i < set->n_series; i++) {
-		const struct chart_series *o = &set->series[i];
+	for (size_t j = 0; j < set->n_series; j++) {
+		const struct chart_series *o = &set->series[j];
 
 		if (strcmp(o->strategy, s->strategy) != 0)
 			continue;
-		if (strcmp(o->mode, s->mode) == 0) {
-			repeats++;
-			if (!seen)
-				mode_shade = o->variant;
-			seen = true;
-		} else if (!st && !seen) {
-			mode_shade = 1;
-		}
+		if (!base || strcmp(o->mode, claim_mode_names[MODE_HOLD]) == 0)
+			base = o->mode;
 	}
-	if (seen)
-		return mode_shade + SHADES_PER_MODE * repeats;
-	return mode_shade;
+	return strcmp(s->mode, base) != 0;
+}
+
+/*
+ * Sets each series' shade (chart_series.variant): its mode's (mode_shade; with whole, that
+ * of the first series of its strategy and mode in whole, so that it looks alike in every
+ * part of whole), then SHADES_PER_MODE more for each series of the same strategy and mode
+ * before it (another section or sweep point), which change its dash and marker, not its colour.
+ */
+static void set_variants(struct chart_set *set, const struct chart_set *whole)
+{
+	for (size_t i = 0; i < set->n_series; i++) {
+		struct chart_series *s = &set->series[i];
+		int repeats = 0;
+
+		s->variant = mode_shade(set, i);
+		for (size_t j = 0; whole && j < whole->n_series; j++)
+			if (strcmp(whole->series[j].strategy, s->strategy) == 0 &&
+			    strcmp(whole->series[j].mode, s->mode) == 0) {
+				s->variant = whole->series[j].variant;
+				break;
+			}
+		for (size_t j = 0; j < i; j++)
+			repeats += strcmp(set->series[j].strategy, s->strategy) == 0 &&
+				   strcmp(set->series[j].mode, s->mode) == 0;
+		s->variant += SHADES_PER_MODE * repeats;
+	}
 }
 
 /* Labels series s: "strategy:mode", then " [group]" (when with_group and set) and " sweep" when set. */
@@ -124,19 +127,11 @@ static void label_series(struct chart_series *s, bool with_group)
 	chart_clean_label(s->label, sizeof(s->label), label);
 }
 
-/* The shade the first series of s's strategy and mode in set has, or would have as the first. */
-static int variant_of_first(const struct chart_set *set, const struct chart_series *s)
-{
-	for (size_t i = 0; i < set->n_series; i++)
-		if (strcmp(set->series[i].strategy, s->strategy) == 0 && strcmp(set->series[i].mode, s->mode) == 0)
-			return set->series[i].variant;
-	return variant_of(set, s);
-}
-
 /*
- * Fills series s from run: its shade counted among set's series so far (variant_of); with
- * whole, its colour and its mode's shade those of the first series of its strategy and
- * mode in whole, so that a strategy and mode look alike in every part of whole.
+ * Fills series s from run: its colour counted among set's series so far (colour_of); with
+ * whole, the colour of the first series of its strategy and mode in whole, so that a
+ * strategy and mode look alike in every part of whole. Its shade is set once every series
+ * is known (set_variants).
  */
 static void init_series(const struct chart_set *set, const struct chart_set *whole, struct chart_series *s,
 			const struct run_result *run)
@@ -146,13 +141,11 @@ static void init_series(const struct chart_set *set, const struct chart_set *who
 	s->group = or_empty(run->group);
 	s->sweep = or_empty(run->sweep);
 	label_series(s, true);
-	s->variant = variant_of(set, s);
 	s->colour = colour_of(set, s);
 	for (size_t i = 0; whole && i < whole->n_series; i++) {
 		const struct chart_series *w = &whole->series[i];
 
 		if (strcmp(w->strategy, s->strategy) == 0 && strcmp(w->mode, s->mode) == 0) {
-			s->variant += w->variant - variant_of_first(set, s);
 			s->colour = w->colour;
 			return;
 		}
@@ -247,6 +240,7 @@ int chart_set_build_within(struct chart_set *set, const struct store_run *runs, 
 		if (!runs[i].run.n_series)
 			set->runs_without_series++;
 	}
+	set_variants(set, whole);
 	for (i = 0; whole && i < set->n_series; i++)
 		one_group &= strcmp(set->series[i].group, set->series[0].group) == 0;
 	for (i = 0; whole && one_group && i < set->n_series; i++)

@@ -20,8 +20,10 @@ struct chart_series {
 	const char *mode;		/* claim mode, "" when unknown (points into a run) */
 	const char *group;		/* scenario section, "" when none (points into a run) */
 	const char *sweep;		/* sweep point, "" when none (points into a run) */
-	int variant;			/* its shade: its claim mode's (hold 0, flip 1), then 2 more per series of
-					   the same strategy and mode before it (chart_set.c) */
+	int variant;			/* its shade (chart_shade): its claim mode's (0, or 1 for the other
+					   mode of a strategy the set runs in two), then 2 more (dash and
+					   marker, not colour) per series of the same strategy and mode
+					   before it (chart_set.c) */
 	size_t colour;			/* its strategy's colour number (chart_colour): the strategy's place in
 					   the registry; a guard's (a guarded run's) after those; a name neither
 					   registry holds after both, by first appearance in the set */
@@ -31,7 +33,8 @@ struct chart_series {
 struct chart_case {
 	size_t series;			/* index in chart_set.series */
 	int workers;			/* worker threads */
-	int variant;			/* its shade: its series', then 2 more per case of the series before it */
+	int variant;			/* its shade: its series', then 2 more (dash and marker, not colour) per
+					   case of the series before it */
 	int repeats;			/* runs in the case */
 	bool timed;			/* a run of it is timed (duration_s > 0): no makespan */
 	bool open_loop;			/* a run of it had arrivals (arrival_rate > 0) */
@@ -63,7 +66,7 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
 
 /*
  * As chart_set_build, for a part of the runs of whole (a report's section): each series
- * takes the colour and shade of the first series of its strategy and mode in whole, so that
+ * takes the colour and mode shade of the first series of its strategy and mode in whole, so that
  * a strategy and mode look alike in every part's charts; a part of one section labels its
  * series without it. whole NULL: as chart_set_build.
  */

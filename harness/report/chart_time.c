@@ -21,7 +21,11 @@
 /* Room above the timeline's highest rate (its panels share one y range) and most jobs done, as a fraction. */
 #define TIMELINE_HEADROOM 0.1
 
-/* Timeline panels get their own y ranges when the highest rate of one is over this many times another's. */
+/*
+ * Timeline panels get their own y ranges when the highest rate of one is over this many
+ * times another's, their own x ranges when the longest run of one is over this many times
+ * as long as another's.
+ */
 #define OWN_SCALE_RATIO 2.5
 
 /* Room above the arrivals' highest rate or the rate asked, or the highest backlog, as a fraction of it. */
@@ -95,21 +99,26 @@ static void write_fault_marks(const struct chart_set *set, FILE *f, struct chart
  * Splits the timeline's blocks into a panel per series when they are too many for one
  * plot and come from more than one series: c->panels, c->firsts and the height; each
  * panel its own y range (c->own_scales) when the highest rate of one (top_of_block[b],
- * the highest of block b + 1) is over OWN_SCALE_RATIO times another's.
+ * the highest of block b + 1) is over OWN_SCALE_RATIO times another's, its own x range
+ * (c->own_times) when the longest run of one (end_of_block[b], in s) is.
  */
-static void timeline_panels(struct chart *c, const size_t *series_of_block, const double *top_of_block)
+static void timeline_panels(struct chart *c, const size_t *series_of_block, const double *top_of_block,
+			    const double *end_of_block)
 {
-	double panel_top = 0, lowest = INFINITY, highest = 0;
+	double panel_top = 0, lowest = INFINITY, highest = 0, panel_end = 0, shortest = INFINITY, longest = 0;
 	size_t b, len;
 
 	if (c->blocks <= CHART_TIMELINE_SHARED || series_of_block[0] == series_of_block[c->blocks - 1])
 		return;
 	for (b = 0; b < c->blocks; b++) {
 		panel_top = top_of_block[b] > panel_top ? top_of_block[b] : panel_top;
+		panel_end = end_of_block[b] > panel_end ? end_of_block[b] : panel_end;
 		if (b + 1 == c->blocks || series_of_block[b + 1] != series_of_block[b]) {
 			lowest = panel_top < lowest ? panel_top : lowest;
 			highest = panel_top > highest ? panel_top : highest;
-			panel_top = 0;
+			shortest = panel_end < shortest ? panel_end : shortest;
+			longest = panel_end > longest ? panel_end : longest;
+			panel_top = panel_end = 0;
 		}
 		if (b && series_of_block[b] == series_of_block[b - 1])
 			continue;
@@ -118,6 +127,7 @@ static void timeline_panels(struct chart *c, const size_t *series_of_block, cons
 		c->panels++;
 	}
 	c->own_scales = highest > OWN_SCALE_RATIO * lowest;
+	c->own_times = longest > OWN_SCALE_RATIO * shortest;
 	len = strlen(c->firsts);
 	snprintf(c->firsts + len, sizeof(c->firsts) - len, "%zu", c->blocks + 1);
 	c->height = PANEL_TITLE_HEIGHT + PANEL_ROW_HEIGHT * (int)((c->panels + 1) / 2);
@@ -133,7 +143,7 @@ static void timeline_panels(struct chart *c, const size_t *series_of_block, cons
 static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c)
 {
 	size_t series_of_block[CHART_MAX_BLOCKS], case_of_block[CHART_MAX_BLOCKS];
-	double top_of_block[CHART_MAX_BLOCKS];
+	double top_of_block[CHART_MAX_BLOCKS], end_of_block[CHART_MAX_BLOCKS];
 	const struct run_result *run;
 	uint64_t first, dups, total_first, total_dups;
 	double width = 0, rate = 0, dup_rate = 0, top = 0, done = 0, end;
@@ -171,6 +181,7 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 		}
 		end = (run->series[run->n_series - 1].t_ms + width) / 1000.0;
 		c->xhi = end > c->xhi ? end : c->xhi;
+		end_of_block[c->blocks] = end;
 		fprintf(f, "%.3f\t%.9g\t", end, rate);
 		chart_put_num(f, dup_rate);
 		fprintf(f, "\t%llu\t", (unsigned long long)total_first);
@@ -187,7 +198,7 @@ static void write_timeline(const struct chart_set *set, FILE *f, struct chart *c
 	}
 	c->height = TIMELINE_HEIGHT;
 	if (c->blocks)
-		timeline_panels(c, series_of_block, top_of_block);
+		timeline_panels(c, series_of_block, top_of_block, end_of_block);
 	c->ymax = top > 0 ? top * (1 + TIMELINE_HEADROOM) : 1;
 	c->ymax2 = done > 0 ? done * (1 + TIMELINE_HEADROOM) : 1;
 	write_fault_marks(set, f, c, case_of_block, c->blocks);

@@ -1,4 +1,6 @@
 /* The report's table of each fault (doc_faults.h). */
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "report/doc_faults.h"
@@ -15,38 +17,53 @@ static const struct grid_column fault_columns[] = {
 	{ .header = "at (s)", .number = true },
 	{ .header = "struck" },
 	{ .header = "server outage (s)", .number = true },
-	{ .header = "first completion after (s)", .number = true },
-	{ .header = "of it, after the outage (s)", .number = true },
+	{ .header = "recovered after (s)", .number = true },
+	{ .header = "of it, the strategy's own (s)", .number = true },
 };
 
 #define FAULT_COLUMNS (sizeof(fault_columns) / sizeof(fault_columns[0]))
 
-/* Room for one cell's text. */
-#define FAULT_CELL 48
+/* Room for one cell's text: a strategy's or a section's whole name (CHART_LABEL). */
+#define FAULT_CELL 192
 
-/* The length of a bucket of the time series, ms. */
-#define BUCKET_MS 100
-
-double doc_fault_first_completion_ms(const struct run_result *run, int64_t at_ns, int64_t duration_ns)
+/* How many of run's faults are of kind (restart) or on a job (any other kind, restart false). */
+static size_t faults_like(const struct run_result *run, bool restart)
 {
-	const double at_ms = (double)at_ns / 1e6, end_ms = (double)(at_ns + duration_ns) / 1e6;
+	size_t n = 0;
 
-	for (size_t b = 0; b < run->n_series; b++) {
-		const double start = (double)run->series[b].t_ms;
+	for (size_t i = 0; i < run->n_faults; i++)
+		n += (run->faults[i].kind == FAULT_RESTART) == restart;
+	return n;
+}
 
-		if (start >= at_ms && start + BUCKET_MS > end_ms && run->series[b].completed > 0)
-			return start + BUCKET_MS - at_ms;
+void doc_fault_recovery(const struct run_result *run, const struct fault_record *f, char *total, char *own,
+			size_t size)
+{
+	const bool restart = f->kind == FAULT_RESTART;
+	const double outage_s = restart ? (double)f->duration_ns / 1e9 : 0;
+	const size_t like = faults_like(run, restart);
+	const double ms = restart ? run->metrics.restart_first_completion_ms : run->metrics.recovery_ms.p50;
+	const double max = run->metrics.recovery_ms.max;
+
+	if (!isfinite(ms)) {
+		snprintf(total, size, "never");
+		snprintf(own, size, "-");
+	} else if (like == 1) {
+		snprintf(total, size, "%.3f", outage_s + ms / 1e3);
+		snprintf(own, size, "%.3f", ms / 1e3);
+	} else if (restart) {
+		snprintf(total, size, "-");
+		snprintf(own, size, "at most %.3f (longest of %zu)", ms / 1e3, like);
+	} else {
+		snprintf(total, size, "-");
+		snprintf(own, size, "median %.3f, longest %.3f (of %zu)", ms / 1e3, max / 1e3, like);
 	}
-	return -1;
 }
 
 /* Writes fault f of run into the row of cells at text (FAULT_COLUMNS cells of FAULT_CELL bytes), cells pointing at them. */
 static void fault_row(const struct run_result *run, const struct fault_record *f, char (*text)[FAULT_CELL],
 		      const char **cells)
 {
-	double first = doc_fault_first_completion_ms(run, f->at_ns, f->duration_ns);
-	double outage_ms = (double)f->duration_ns / 1e6;
-
 	snprintf(text[0], FAULT_CELL, "%lld", run->run_id);
 	snprintf(text[1], FAULT_CELL, "%s", run->group && *run->group ? run->group : "-");
 	snprintf(text[2], FAULT_CELL, "%s", run->strategy);
@@ -57,14 +74,8 @@ static void fault_row(const struct run_result *run, const struct fault_record *f
 		snprintf(text[6], FAULT_CELL, "the server");
 	else
 		snprintf(text[6], FAULT_CELL, "worker %d%s", f->worker, f->job_id ? ", in a job" : "");
-	snprintf(text[7], FAULT_CELL, f->kind == FAULT_RESTART ? "%.3f" : "-", outage_ms / 1e3);
-	if (first < 0) {
-		snprintf(text[8], FAULT_CELL, "none");
-		snprintf(text[9], FAULT_CELL, "-");
-	} else {
-		snprintf(text[8], FAULT_CELL, "%.1f", first / 1e3);
-		snprintf(text[9], FAULT_CELL, "%.1f", (first - outage_ms) / 1e3);
-	}
+	snprintf(text[7], FAULT_CELL, f->kind == FAULT_RESTART ? "%.3f" : "-", (double)f->duration_ns / 1e9);
+	doc_fault_recovery(run, f, text[8], text[9], FAULT_CELL);
 	for (size_t c = 0; c < FAULT_COLUMNS; c++)
 		cells[c] = text[c];
 }
@@ -95,12 +106,14 @@ int doc_write_fault_list(FILE *out, const struct report_doc *d, const struct doc
 	}
 	mk->heading(out, 3, "Each fault");
 	mk->paragraph(out, "Every fault that struck, in the order of the runs: when, what it struck, how long the server "
-		      "was gone (a restart, until it accepted connections again), and the first completion after the "
-		      "fault (after the server was back, for a restart), read from the 100 ms time series: the end of "
-		      "the first bucket that began after the fault and holds a completion, so at most 0.2 s late. The last column is that time less the "
-		      "outage: the strategy's own way back once the server was. A crash does not stop the other "
-		      "workers, so its first completion comes at once; its job's own recovery is rec50 and recmax "
-		      "above.");
+		      "was gone (a restart, until it accepted connections again), and how long after the fault the "
+		      "strategy recovered, to the millisecond, as the run recorded it: after a restart, the server's "
+		      "outage plus the server back to the first completion (`restart_first_completion_ms`, rstrt "
+		      "above), of which the last column is the strategy's own part; after a fault on a job (crash, "
+		      "stall, kill-backend), the fault to that job's next commit (`recovery_ms`, rec50 above). A run "
+		      "records these per run, not per fault: a run with several faults of a kind shows the longest "
+		      "after its restarts, the median and longest after its faults on jobs. never: the strategy did "
+		      "not recover (its jobs lost).");
 	mk->grid(out, fault_columns, FAULT_COLUMNS, cells, n);
 	free(text);
 	free(cells);

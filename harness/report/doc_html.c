@@ -107,6 +107,14 @@ static void html_toc(FILE *out, const char *const *titles, size_t n)
 	fputs("</ol>\n</nav>\n", out);
 }
 
+/* A paragraph of plain text, escaped, backquotes as they are. */
+static void html_prose(FILE *out, const char *text)
+{
+	fputs("<p>", out);
+	html_text(out, text);
+	fputs("</p>\n", out);
+}
+
 /* A paragraph; a span between two backquotes becomes <code>, a lone backquote stays as it is. */
 static void html_paragraph(FILE *out, const char *text)
 {
@@ -293,6 +301,7 @@ const struct doc_markup doc_html = {
 	.heading = html_heading,
 	.toc = html_toc,
 	.paragraph = html_paragraph,
+	.prose = html_prose,
 	.figures = html_figures,
 	.grid = html_grid,
 	.fold_begin = html_fold_begin,

@@ -6,26 +6,36 @@
 
 #include "report/doc_markup.h"
 
+/* Where md_textn writes text, which says what it escapes. */
+enum md_place {
+	MD_CELL,	/* a table cell: '|' escaped, '<', '>', '&' entities, a line break a space */
+	MD_LINE,	/* a title, heading or link text: '<', '>', '&' entities, '`' escaped */
+	MD_PROSE,	/* a paragraph's text outside code: '<', '>', '&' entities, '`' kept (code spans) */
+	MD_CODE,	/* inside a code span: as it is */
+};
+
 /*
- * Prints at most max bytes of s (nothing when NULL) with control characters as '?'. In a
- * table cell, which holds what a store or a user named (strategies, hosts, settings), '|'
- * (which ends a cell) is escaped, '<', '>' and '&' become entities, so that no name is
- * taken as HTML, and a line break (in a strategy's SQL) is a space.
+ * Prints at most max bytes of s (nothing when NULL) with control characters as '?',
+ * escaped as place says, so that no name a store or a user gave (strategies, sections,
+ * hosts, settings) is taken as HTML or Markdown: in a cell, '|' (which ends it) too and a
+ * line break (in a strategy's SQL) as a space.
  */
-static void md_textn(FILE *out, const char *s, size_t max, bool cell)
+static void md_textn(FILE *out, const char *s, size_t max, enum md_place place)
 {
 	if (!s)
 		return;
 	for (const char *end = s + strnlen(s, max); s < end; s++) {
-		if (cell && *s == '|')
+		if (place == MD_CELL && *s == '|')
 			fputs("\\|", out);
-		else if (cell && *s == '<')
+		else if (place != MD_CODE && *s == '<')
 			fputs("&lt;", out);
-		else if (cell && *s == '>')
+		else if (place != MD_CODE && *s == '>')
 			fputs("&gt;", out);
-		else if (cell && *s == '&')
+		else if (place != MD_CODE && *s == '&')
 			fputs("&amp;", out);
-		else if (cell && *s == '\n')
+		else if (place == MD_LINE && *s == '`')
+			fputs("\\`", out);
+		else if (place == MD_CELL && *s == '\n')
 			putc(' ', out);
 		else
 			putc((unsigned char)*s < 0x20 ? '?' : *s, out);
@@ -48,16 +58,16 @@ void doc_slug(const char *text, char *slug)
 }
 
 /* md_textn of the whole of s. */
-static void md_text(FILE *out, const char *s, bool cell)
+static void md_text(FILE *out, const char *s, enum md_place place)
 {
-	md_textn(out, s, SIZE_MAX, cell);
+	md_textn(out, s, SIZE_MAX, place);
 }
 
 /* The title as a level-1 heading. */
 static void md_begin(FILE *out, const char *title)
 {
 	fputs("# ", out);
-	md_text(out, title, false);
+	md_text(out, title, MD_LINE);
 	putc('\n', out);
 }
 
@@ -65,7 +75,7 @@ static void md_begin(FILE *out, const char *title)
 static void md_heading(FILE *out, int level, const char *text)
 {
 	fprintf(out, "\n%.*s ", level, "######");
-	md_text(out, text, false);
+	md_text(out, text, MD_LINE);
 	putc('\n', out);
 }
 
@@ -78,16 +88,23 @@ static void md_toc(FILE *out, const char *const *titles, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		doc_slug(titles[i], slug);
 		fprintf(out, "%zu. [", i + 1);
-		md_text(out, titles[i], false);
+		md_text(out, titles[i], MD_LINE);
 		fprintf(out, "](#%s)\n", slug);
 	}
 }
 
-/* A paragraph; backquoted code stays as it is, which is Markdown already. */
+/* A paragraph; a span between two backquotes stays code as it is, the text around it escaped. */
 static void md_paragraph(FILE *out, const char *text)
 {
+	const char *open, *close;
+
 	putc('\n', out);
-	md_text(out, text, false);
+	while ((open = strchr(text, '`')) && (close = strchr(open + 1, '`'))) {
+		md_textn(out, text, (size_t)(open - text), MD_PROSE);
+		md_textn(out, open, (size_t)(close - open + 1), MD_CODE);
+		text = close + 1;
+	}
+	md_text(out, text, MD_PROSE);
 	putc('\n', out);
 }
 
@@ -100,7 +117,7 @@ static void md_figures(FILE *out, const struct chart_set *set, const struct figu
 	fputs("\n| run |", out);
 	for (c = 0; c < f->n_columns; c++) {
 		putc(' ', out);
-		md_text(out, f->columns[c].header, true);
+		md_text(out, f->columns[c].header, MD_CELL);
 		if (f->columns[c].unit[0])
 			fprintf(out, " (%s)", f->columns[c].unit);
 		fputs(" |", out);
@@ -114,7 +131,7 @@ static void md_figures(FILE *out, const struct chart_set *set, const struct figu
 		fprintf(out, "| %lld%s |", set->runs[r].run.run_id, set->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			putc(' ', out);
-			md_text(out, figures_cell(f, r, c), true);
+			md_text(out, figures_cell(f, r, c), MD_CELL);
 			fputs(" |", out);
 		}
 		putc('\n', out);
@@ -165,7 +182,7 @@ static void md_value(FILE *out, const char *v)
 	for (;;) {
 		len = strcspn(v, "\n");
 		if (strcspn(v, "<>&") < len)
-			md_textn(out, v, len, true);
+			md_textn(out, v, len, MD_CELL);
 		else
 			md_code_span(out, v, len);
 		if (!v[len])
@@ -184,7 +201,7 @@ static void md_grid(FILE *out, const struct grid_column *cols, size_t n_cols, co
 	fputs("\n|", out);
 	for (c = 0; c < n_cols; c++) {
 		putc(' ', out);
-		md_text(out, cols[c].header, true);
+		md_text(out, cols[c].header, MD_CELL);
 		fputs(" |", out);
 	}
 	fputs("\n|", out);
@@ -198,18 +215,26 @@ static void md_grid(FILE *out, const struct grid_column *cols, size_t n_cols, co
 			if (cols[c].code)
 				md_value(out, cells[r * n_cols + c]);
 			else
-				md_text(out, cells[r * n_cols + c], true);
+				md_text(out, cells[r * n_cols + c], MD_CELL);
 			fputs(" |", out);
 		}
 		putc('\n', out);
 	}
 }
 
+/* A paragraph of plain text: every character escaped, backquotes too. */
+static void md_prose(FILE *out, const char *text)
+{
+	putc('\n', out);
+	md_text(out, text, MD_LINE);
+	putc('\n', out);
+}
+
 /* An HTML <details> (git hosts render it), its summary escaped as HTML. */
 static void md_fold_begin(FILE *out, const char *summary)
 {
 	fputs("\n<details><summary>", out);
-	md_text(out, summary, true);
+	md_text(out, summary, MD_CELL);
 	fputs("</summary>\n", out);
 }
 
@@ -235,7 +260,7 @@ static void md_list(FILE *out, char (*items)[256], size_t n)
 	putc('\n', out);
 	for (size_t i = 0; i < n; i++) {
 		fputs("- ", out);
-		md_text(out, items[i], false);
+		md_text(out, items[i], MD_PROSE);
 		putc('\n', out);
 	}
 }
@@ -246,11 +271,11 @@ static void md_pairs(FILE *out, const struct env_row *rows, size_t n)
 	fputs("\n| | |\n|---|---|\n", out);
 	for (size_t r = 0; r < n; r++) {
 		fprintf(out, "| %s", rows[r].key_prefix);
-		md_text(out, rows[r].key, true);
+		md_text(out, rows[r].key, MD_CELL);
 		fputs(" | ", out);
-		md_text(out, rows[r].value, true);
+		md_text(out, rows[r].value, MD_CELL);
 		fputs(rows[r].joiner, out);
-		md_text(out, rows[r].value2, true);
+		md_text(out, rows[r].value2, MD_CELL);
 		fputs(" |\n", out);
 	}
 }
@@ -287,6 +312,7 @@ const struct doc_markup doc_markdown = {
 	.heading = md_heading,
 	.toc = md_toc,
 	.paragraph = md_paragraph,
+	.prose = md_prose,
 	.figures = md_figures,
 	.grid = md_grid,
 	.fold_begin = md_fold_begin,

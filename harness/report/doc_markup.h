@@ -45,6 +45,7 @@ struct doc_markup {
 	void (*heading)(FILE *out, int level, const char *text);	/* a section heading, level 2 to 4, its anchor doc_slug's */
 	void (*toc)(FILE *out, const char *const *titles, size_t n);	/* the contents: a link to each level-2 heading */
 	void (*paragraph)(FILE *out, const char *text);		/* a paragraph; `text` in backquotes is code */
+	void (*prose)(FILE *out, const char *text);		/* a paragraph of names given (sections): no code */
 	/*
 	 * A table of the rows of figures f listed in rows (n_rows of them; rows NULL: every row),
 	 * row r being of set->runs[r], coloured as set grouped it.

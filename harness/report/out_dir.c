@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -41,16 +42,160 @@ static bool is_marked(int dfd)
 	return fstatat(dfd, OUT_DIR_MARK, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Writes the mark into d. 0, or -1 with err. */
-static int mark(const struct out_dir *d, char *err, size_t errlen)
+/* The mark's first line: what the folder is. */
+static const char mark_header[] =
+	"a folder claimbench report made; below, the files the last report wrote here, which the next removes\n";
+
+/* Writes the mark into d afresh: its first line, then text (the names it lists). 0, or -1 with err. */
+static int mark(const struct out_dir *d, const char *text, char *err, size_t errlen)
 {
-	static const char text[] = "a folder claimbench report made: it replaces its own files here\n";
-	int fd = out_dir_create(d, OUT_DIR_MARK, err, errlen);
+	struct out_dir plain = { .fd = d->fd, .path = d->path, .listing = false };
+	int fd = out_dir_create(&plain, OUT_DIR_MARK, err, errlen);
+	size_t len = strlen(text);
 	bool ok;
 
 	if (fd < 0)
 		return -1;
-	ok = write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1);
+	ok = write(fd, mark_header, sizeof(mark_header) - 1) == (ssize_t)(sizeof(mark_header) - 1) &&
+	     write(fd, text, len) == (ssize_t)len;
+	if ((close(fd) != 0) | !ok) {
+		snprintf(err, errlen, "cannot write %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The names d's mark lists, read whole into a new string (free it), its first line left
+ * out: a name a line; an empty line parts an earlier report's names from those of the
+ * report under way (out_dir_claim, out_dir_finish). NULL with err.
+ */
+static char *read_listed(const struct out_dir *d, char *err, size_t errlen)
+{
+	FILE *f = out_dir_read(d, OUT_DIR_MARK, err, errlen);
+	size_t len = 0, cap = 4096, n;
+	char *buf = NULL, *grown, *names;
+
+	if (!f)
+		return NULL;
+	while ((grown = realloc(buf, cap + 1))) {
+		buf = grown;
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap)
+			break;
+		cap *= 2;
+	}
+	if (!grown || ferror(f)) {
+		snprintf(err, errlen, "cannot read %s/%s", d->path, OUT_DIR_MARK);
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	names = strchr(buf, '\n');
+	memmove(buf, names ? names + 1 : buf + len, strlen(names ? names + 1 : buf + len) + 1);
+	return buf;
+}
+
+/* Whether name, of length len, is one claimbench may have written in its folder: a plain name, not the mark. */
+static bool plain_name(const char *name, size_t len)
+{
+	return len && len < 4096 && !memchr(name, '/', len) && !(len == 1 && name[0] == '.') &&
+	       !(len == 2 && strncmp(name, "..", 2) == 0) &&
+	       !(len == strlen(OUT_DIR_MARK) && strncmp(name, OUT_DIR_MARK, len) == 0);
+}
+
+/* Whether the lines from lines to end hold name (of length len) as a whole line. */
+static bool line_among(const char *lines, const char *end, const char *name, size_t len)
+{
+	for (const char *p = lines; p < end; p += strcspn(p, "\n") + 1)
+		if (strcspn(p, "\n") == len && strncmp(p, name, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Marks d afresh for the report under way, the names an earlier report listed carried over
+ * (all of them, on both sides of an empty line a report that did not finish left) above an
+ * empty line, so that out_dir_finish removes those the new report does not write again.
+ * 0, or -1 with err.
+ */
+static int mark_again(const struct out_dir *d, char *err, size_t errlen)
+{
+	char *names = read_listed(d, err, errlen), *text, *q;
+	int rc;
+
+	if (!names)
+		return -1;
+	text = malloc(strlen(names) + 2);
+	if (!text) {
+		free(names);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	q = text;
+	for (const char *p = names; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0')) {
+		size_t len = strcspn(p, "\n");
+
+		if (plain_name(p, len) && !line_among(text, q, p, len)) {
+			memcpy(q, p, len);
+			q += len;
+			*q++ = '\n';
+		}
+	}
+	*q++ = '\n';
+	*q = '\0';
+	rc = mark(d, text, err, errlen);
+	free(text);
+	free(names);
+	return rc;
+}
+
+int out_dir_finish(struct out_dir *d, char *err, size_t errlen)
+{
+	char *names = read_listed(d, err, errlen), *mine;
+	struct stat st;
+	int rc = 0;
+
+	if (!names)
+		return -1;
+	mine = strstr(names, "\n\n");
+	mine = mine ? mine + 2 : names[0] == '\n' ? names + 1 : NULL;
+	for (const char *p = names; mine && p < mine - 1 && rc == 0; p += strcspn(p, "\n") + 1) {
+		size_t len = strcspn(p, "\n");
+		char name[4096];
+
+		if (!plain_name(p, len) || line_among(mine, mine + strlen(mine), p, len))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT) {
+			snprintf(err, errlen, "cannot remove the earlier report's %s/%s: %s", d->path, name,
+				 strerror(errno));
+			rc = -1;
+		}
+	}
+	if (rc == 0 && mine)
+		rc = mark(d, mine, err, errlen);
+	free(names);
+	return rc;
+}
+
+/* Adds name to d's mark's list, a line of its own. 0, or -1 with err. */
+static int list_file(const struct out_dir *d, const char *name, char *err, size_t errlen)
+{
+	int fd = openat(d->fd, OUT_DIR_MARK, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	size_t len = strlen(name);
+	bool ok;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
+		return -1;
+	}
+	ok = write(fd, name, len) == (ssize_t)len && write(fd, "\n", 1) == 1;
 	if ((close(fd) != 0) | !ok) {
 		snprintf(err, errlen, "cannot write %s/%s: %s", d->path, OUT_DIR_MARK, strerror(errno));
 		return -1;
@@ -146,6 +291,7 @@ int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, si
 
 	d->fd = -1;
 	d->path = path;
+	d->listing = false;
 	rc = open_parent(path, &pfd, &base, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -153,9 +299,7 @@ int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, si
 	close(pfd);
 	if (rc != 0)
 		goto fail;
-	if (!made && is_marked(d->fd))
-		return 0;
-	empty = made || force ? 1 : is_empty(d->fd);
+	empty = made || force || is_marked(d->fd) ? 1 : is_empty(d->fd);
 	if (empty < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		rc = -1;
@@ -168,7 +312,8 @@ int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, si
 		rc = 1;
 		goto fail;
 	}
-	rc = mark(d, err, errlen);
+	rc = !made && is_marked(d->fd) ? mark_again(d, err, errlen) : mark(d, "\n", err, errlen);
+	d->listing = rc == 0;
 	if (rc == 0)
 		return 0;
 fail:
@@ -199,6 +344,8 @@ int out_dir_create(const struct out_dir *d, const char *name, char *err, size_t 
 			return -1;
 		}
 	}
+	if (d->listing && list_file(d, name, err, errlen) < 0)
+		return -1;
 	fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		snprintf(err, errlen, "cannot create %s/%s: %s%s", d->path, name, strerror(errno),

@@ -15,20 +15,26 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The file that marks a folder as one claimbench report made. */
+/*
+ * The file that marks a folder as one claimbench report made: a line that says so, then
+ * the name of each file the last report wrote there, a line each (while a report is being
+ * written, the earlier report's names, an empty line, then the new report's).
+ */
 #define OUT_DIR_MARK ".claimbench-report"
 
 /* The report's folder, open. */
 struct out_dir {
 	int fd;			/* the folder (O_DIRECTORY, close-on-exec): every file is reached through it */
 	const char *path;	/* the path it was opened by: for messages only, never opened again */
+	bool listing;		/* each file created is added to the mark's list (out_dir_claim sets it) */
 };
 
 /*
  * Makes path (its parent must exist) the report's folder and opens it into *d (d->path is
  * path, which must outlive d): creates it, with mode 0755 at most, or takes an existing one
  * that holds the mark (a regular file: claimbench made it), or one that holds nothing, or
- * with force any other, and marks it. Refuses a symbolic link, a folder of another user's
+ * with force any other, and marks it afresh, listing what is created (the names an earlier
+ * report listed carried over, for out_dir_finish). Refuses a symbolic link, a folder of another user's
  * or one that group or others may write into, a non-empty folder without the mark unless
  * force, and a folder whose parent is not the user's or root's or that group or others may
  * write into unless it is sticky (as /tmp is: no one else may then rename or remove what
@@ -37,14 +43,22 @@ struct out_dir {
  */
 int out_dir_claim(const char *path, bool force, struct out_dir *d, char *err, size_t errlen);
 
+/*
+ * Once the report is written whole: removes from d the files an earlier report listed that
+ * this one did not write (only those names, only regular files, never through a link), and
+ * leaves the mark listing this report's files alone. A report that fails before this
+ * leaves the earlier files, still listed for the next. 0, or -1 with err.
+ */
+int out_dir_finish(struct out_dir *d, char *err, size_t errlen);
+
 /* Closes d's folder. */
 void out_dir_close(struct out_dir *d);
 
 /*
  * Creates name afresh in d for writing, mode 0644 at most: a regular file there
  * (claimbench's own, from an earlier report) is removed first; a symbolic link or anything
- * else there is refused, its target untouched. An open descriptor (close-on-exec), or -1
- * with err.
+ * else there is refused, its target untouched; name is added to the mark's list when d is
+ * listing. An open descriptor (close-on-exec), or -1 with err.
  */
 int out_dir_create(const struct out_dir *d, const char *name, char *err, size_t errlen);
 

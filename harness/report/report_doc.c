@@ -63,9 +63,9 @@ static const struct {
 	[CHART_TIMELINE] = { "Distinct jobs completed per second in each 100 ms bucket and, in the shared layout, "
 			     "distinct jobs done so far, the first repetition of each strategy and worker count; "
 			     "duplicate executions are dotted apart, never counted as completions. With many strategies, "
-			     "a panel per strategy, its worker counts in shades. A fault is a dashed line in its own "
+			     "a panel per strategy, its worker counts dashed apart. A fault is a dashed line in its own "
 			     "run's panel, a restart's outage a grey span; panels take their own y scales when their "
-			     "rates are far apart, as the title says.",
+			     "rates are far apart, their own time scales when their runs' lengths are, as the title says.",
 			     "How to read it: gaps show blocking, bursts convoys, and a dotted line above zero a job "
 			     "run twice; a gap inside a grey span is the server's, not the strategy's." },
 	[CHART_BACKLOG] = { "Jobs enqueued and not yet in a worker's hand at the end of each 100 ms bucket, the "
@@ -200,10 +200,12 @@ static void tables_free(struct doc_tables *t)
 /*
  * Splits d's runs into queue runs and guarded ones and builds their tables into t (zeroed
  * first): the queue runs' figures and, when a run met faults, the faults table, when a run
- * sampled the server, the server table; the guarded runs' guarded-resources table. 0, or
- * -1 with err (t freed).
+ * sampled the server, the server table; the guarded runs' guarded-resources table. With
+ * sections_apart (the queue tables are shown a section at a time, under its heading) their
+ * last column holds the sweep alone, not the section again. 0, or -1 with err (t freed).
  */
-static int build_tables(const struct report_doc *d, struct doc_tables *t, char *err, size_t errlen)
+static int build_tables(const struct report_doc *d, struct doc_tables *t, bool sections_apart, char *err,
+			size_t errlen)
 {
 	int rc = -1;
 
@@ -218,11 +220,11 @@ static int build_tables(const struct report_doc *d, struct doc_tables *t, char *
 		else
 			t->queue[t->n_queue++] = &d->runs[i].run;
 	}
-	rc = t->n_queue ? figures_build(&t->f, t->queue, t->n_queue) : 0;
+	rc = t->n_queue ? figures_build(&t->f, t->queue, t->n_queue, sections_apart) : 0;
 	if (rc == 0 && figures_any_faults(t->queue, t->n_queue))
-		rc = figures_build_faults(&t->faults, t->queue, t->n_queue);
+		rc = figures_build_faults(&t->faults, t->queue, t->n_queue, sections_apart);
 	if (rc == 0 && figures_any_server(t->queue, t->n_queue))
-		rc = figures_build_server(&t->server, t->queue, t->n_queue);
+		rc = figures_build_server(&t->server, t->queue, t->n_queue, sections_apart);
 	if (rc == 0 && t->n_guarded)
 		rc = figures_build_guarded(&t->guard, t->guarded, t->n_guarded);
 out:
@@ -557,15 +559,16 @@ static int write_charts(FILE *out, const struct report_doc *d, const struct doc_
 			const struct doc_markup *mk, char *err, size_t errlen)
 {
 	mk->heading(out, 2, DOC_CHARTS);
-	mk->paragraph(out, "Each strategy keeps its colour in every chart; its other claim modes, sections and "
-		      "worker counts are shades of it.");
+	mk->paragraph(out, "Each strategy keeps its colour in every chart, its other claim mode a darker shade of "
+		      "it; its worker counts, sections and sweep points differ by dash and marker (bars: solid, "
+		      "half-filled, hollow).");
 	for (size_t i = 0, n; i < d->n_charts; i += n) {
 		char heading[CHART_SECTION + 16];
 
 		for (n = 1; i + n < d->n_charts && strcmp(d->charts[i + n].section, d->charts[i].section) == 0; n++)
 			;
 		snprintf(heading, sizeof(heading), "Section %s", d->charts[i].section);
-		if (write_chart_set(out, d, d->charts[i].section[0] ? heading : secs->n > 1 ? "Every section" : NULL,
+		if (write_chart_set(out, d, d->charts[i].section[0] ? heading : secs->n > 1 ? "Runs of no section" : NULL,
 				    &d->charts[i], n, mk, err, errlen) < 0)
 			return -1;
 	}
@@ -594,7 +597,7 @@ static void write_intro(FILE *out, const struct report_doc *d, const struct doc_
 	if (used < sizeof(text))
 		snprintf(text + used, sizeof(text) - used, ". The figures and the charts come first; each run's "
 			 "details (the server's diagnosis, its plans, the scenario text) are folded further down.");
-	mk->paragraph(out, text);
+	mk->prose(out, text);
 	titles[n++] = DOC_FIGURES;
 	if (t->faults.n_rows)
 		titles[n++] = DOC_FAULTS;
@@ -615,12 +618,13 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	FILE *out = NULL;
 	int ret = -1;
 
-	if (build_tables(d, &t, err, errlen) < 0)
-		return -1;
+	memset(&t, 0, sizeof(t));
 	if (sections_build(d, &secs) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (build_tables(d, &t, secs.n > 1, err, errlen) < 0)
+		goto out;
 	snprintf(path, sizeof(path), "%s/%s", d->dir->path, mk->file);
 	out = out_dir_fopen(d->dir, mk->file, err, errlen);
 	if (!out)

@@ -14,7 +14,7 @@ if (n == 0) {
 	set label 1 "no open-loop runs with a time series" at graph 0.5, 0.5 center
 	plot NaN notitle
 } else {
-	plot for [i=1:n] data index (i-1) using 1:2 with steps lc rgb colour(i) lw stacked(i, n) title columnheader(1), \
+	plot for [i=1:n] data index (i-1) using 1:2 with steps lc rgb colour(i) lw stacked(i, n) dt dash(i) title columnheader(1), \
 	     for [i=1:(arrival > 0 ? 0 : n)] data index (i-1) using 1:3 with lines lc rgb colour(i) lw 1.5 dt 2 \
 		title (i == 1 ? "rate asked (dashed)" : ""), \
 	     for [j=1:(arrival > 0 ? 1 : 0)] arrival with lines lc rgb "black" lw 1.5 dt 2 title "rate asked (dashed)"

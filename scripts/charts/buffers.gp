@@ -30,12 +30,14 @@ do for [k=1:np] {
 		top = STATS_max > top ? STATS_max : top
 	}
 	set yrange [0:(top > 0 ? top * 1.3 : 1)]
+	# The two figures' clusters at 0 and 1, centred: autoscale left an empty cluster's room on the left.
+	set xrange [-0.5:1.5]
 	if (k == 1 && n <= keybeside) {
 		set key inside left top vertical Left reverse samplen 1.5 font ",9"
 	} else {
 		set key off
 	}
-	plot for [i=2:n+1] data index (k-1) using (valid(i) ? column(i) : 0):xtic(1) lc rgb colour(i-1) title columnheader(i), \
+	plot for [i=2:n+1] data index (k-1) using (valid(i) ? column(i) : 0):xtic(1) lc rgb colour(i-1) lw 2 fs solid fill(i-1) border lc rgb colour(i-1) title columnheader(i), \
 	     for [i=2:n+1] data index (k-1) using ($0 - 1 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):(valid(i) ? column(i) : 0):(valid(i) ? sprintf("%.4g", column(i)) : "") \
 		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
 }
@@ -52,6 +54,6 @@ if (keyband > 0) {
 	set xrange [0:1]
 	set yrange [0:1]
 	set key inside center center horizontal Left reverse samplen 1.5 maxrows ceil(n / 3.0) font ",9"
-	plot for [i=2:n+1] data index 0 using (-1):(-1) with boxes lc rgb colour(i-1) title columnheader(i)
+	plot for [i=2:n+1] data index 0 using (-1):(-1) with boxes lc rgb colour(i-1) lw 2 fs solid fill(i-1) border lc rgb colour(i-1) title columnheader(i)
 }
 unset multiplot

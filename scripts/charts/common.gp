@@ -39,6 +39,7 @@
 #            panel per guarded case, firsts as the timeline's
 #   leftout  pressure, holders: cases with something to draw beyond the panels drawn (64)
 #   ownscales timeline panels: 1 when each has its own y range (their rates far apart)
+#   owntimes timeline panels: 1 when each has its own x range (their runs' lengths far apart)
 #   faulted  timeline: the blocks (from 1) with a fault mark; outages, those with a server
 #            outage (a restart's)
 #   phases   pressure: per phase "panel kind from to", kind 0 a held snapshot, 1 a vacuum,
@@ -60,9 +61,10 @@ if (n > keybeside) {
 } else {
 	set key outside right top vertical Left reverse noautotitle samplen 2 spacing 1.2
 }
-# What the titles add: the section of a report's chart set of one section, the worker count
-# every case ran at.
-partnote = section ne "" ? " - section " . section : ""
+# What the titles add: the section of a report's chart set of one section (on a line of its
+# own, so that a long name does not push the title past the image's edges), the worker
+# count every case ran at.
+partnote = section ne "" ? "\nsection " . section : ""
 cutnote = leftout > 0 ? sprintf(" (the first %d cases; %d more left out)", panels, leftout) : ""
 wrknote = workers > 0 ? sprintf(", %d worker%s each", workers, workers == 1 ? "" : "s") : ""
 set style fill solid 0.9 border -1
@@ -76,6 +78,10 @@ colour(i) = word(colours, i)
 style(i) = int(word(styles, i))
 dash(i) = 1 + style(i) % 5
 point(i) = int(word("7 5 9 11 13 6 4 8 10 12", 1 + int(word(shapes, i)) % 10))
+# A bar's fill density: solid for the first case of a strategy and mode, then for its others
+# (worker counts, sections, sweep points: style(i) / 2), which share its colour, half and
+# none in turn, the bar outlined in its colour (fs solid fill(i) border lc rgb colour(i)).
+fill(i) = int(style(i) / 2) == 0 ? 0.9 : int(style(i) / 2) % 2 ? 0.45 : 0
 # The k-th block of a list of blocks such as layer.
 block(list, k) = int(word(list, k))
 

@@ -14,7 +14,16 @@ if (n == 0) {
 	set label 1 "no runs" at graph 0.5, 0.5 center
 	plot NaN notitle
 } else {
-	plot for [i=2:n+1] data using i:xtic(1) lc rgb colour(i-1) title columnheader(i), \
+	# The figures' clusters at 0, 1 ..., centred: autoscale left an empty cluster's room on the
+	# left. stats counts the rows (the header's too) with y autoscaled, as it leaves out values
+	# outside the y range.
+	set autoscale y
+	stats data using 0 nooutput
+	set xrange [-0.5:STATS_records - 1.5]
+	if (ymax > 0) {
+		set yrange [ylo:ymax]
+	}
+	plot for [i=2:n+1] data using i:xtic(1) lc rgb colour(i-1) lw 2 fs solid fill(i-1) border lc rgb colour(i-1) title columnheader(i), \
 	     for [i=2:n+1] data skip 1 using ($0 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):i:(column(i) != 0 || n <= keybeside ? sprintf("%g", column(i)) : "") \
 		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
 }

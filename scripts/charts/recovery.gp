@@ -3,10 +3,12 @@
 # server accepting connections again) in grey, under the strategy's own recovery (the
 # server back to its first completion) in its colour. Faults on a job (crash, stall,
 # kill-backend): the fault to that job's next commit, the median of the run's faults as the
-# bar, the slowest as a cross. Data: a header, then n rows of x, tick label, outage (s,
-# NaN: none), own recovery (s, NaN: no completion after), slowest (s, NaN: a restart's
-# bar), the case's colour as a number. layer lists the parts some bar has: 1 an outage,
-# 2 a slowest job's recovery.
+# bar, the slowest as a cross. A case that never recovered (jobs lost: own NaN) has no bar
+# of its own but a red circle and "never (N lost)" standing on its slot (on its outage), so that it cannot pass for the
+# fastest. Data: a header, then n rows of x, tick label, outage (s, NaN: none), own
+# recovery (s, NaN: no completion after), slowest (s, NaN: a restart's bar), the case's
+# colour as a number, "never (N lost)" or "". layer lists the parts some bar has: 1 an
+# outage, 2 a slowest job's recovery, 3 no recovery.
 set title "Time to recover from faults: the server's outage apart from each strategy's own" . partnote . wrknote
 set xlabel "strategy (fault)"
 set ylabel "seconds from the fault"
@@ -30,5 +32,11 @@ if (has(1)) {
 cmd = cmd . ", keyentry with boxes lc rgb '#777777' fs solid 0.2 border -1 title 'the strategy''s own recovery (its colour)'"
 if (has(2)) {
 	cmd = cmd . ", data skip 1 using 1:5 with points lc rgb 'black' pt 2 ps 1.5 title 'slowest job''s recovery'"
+}
+if (has(3)) {
+	cmd = cmd . ", data skip 1 using 1:(valid(4) ? NaN : valid(3) ? $3 : 0):7 with labels rotate by 90 left " . \
+	      "offset 0,0.8 tc rgb '#c00000' notitle, " . \
+	      "data skip 1 using 1:(valid(4) ? NaN : valid(3) ? $3 : 0) with points lc rgb '#c00000' pt 6 ps 1.5 " . \
+	      "title 'never recovered: jobs lost'"
 }
 eval cmd

@@ -97,7 +97,7 @@ check "the team's SQL is one value, on its own lines (<pre> in HTML, a line per 
 	 grep -q "| \`UPDATE {jobs} SET status = '\''active'\'', claimed_by = :worker, claimed_at = {now},\`<br>\`" "$rep/report.md"'
 outage=$(jq -r '.results[0].faults[] | select(.kind == "restart") | .duration_s' "$tmp/restart.json" | head -1)
 want=$(printf '%.3f' "${outage:-0}")
-check "the table of each fault: the restart, the server's outage as the JSON has it ($want s), the first completion after" \
+check "the table of each fault: the restart, the server's outage as the JSON has it ($want s), the recovery after it" \
 	eval '[ -n "$outage" ] && grep -Eq "<tr><td>[0-9]+</td><td class=\"t\">restart</td><td class=\"t\">skip-locked</td><td class=\"t\">hold</td><td class=\"t\">restart</td><td>[0-9.]+</td><td class=\"t\">the server</td><td>$want</td><td>[0-9.]+</td><td>-?[0-9.]+</td></tr>" "$html"'
 
 # ---- report --section ----

@@ -89,10 +89,66 @@ static void test_strategy_colours(void)
 	free(runs);
 }
 
+/* Least CIE76 difference (Lab) between two strategy/mode pairs' colours that a reader tells apart at a glance. */
+#define MIN_COLOUR_DELTA 12.0
+/* Least contrast ratio (WCAG) of a series' colour against the white background. */
+#define MIN_WHITE_CONTRAST 2.0
+
+/* The linear-light value of an sRGB channel c (0 to 255). */
+static double linear(unsigned int c)
+{
+	double u = c / 255.0;
+
+	return u <= 0.04045 ? u / 12.92 : pow((u + 0.055) / 1.055, 2.4);
+}
+
+/* Lab's f of a ratio to the white point. */
+static double lab_f(double t)
+{
+	return t > 0.008856 ? cbrt(t) : 7.787 * t + 16.0 / 116;
+}
+
+/* Colour "#rrggbb" in CIE Lab (D65) into lab, and its relative luminance. */
+static double to_lab(const char *rgb, double lab[3])
+{
+	unsigned int c[3];
+	double r, g, b, x, y, z;
+
+	sscanf(rgb, "#%2x%2x%2x", &c[0], &c[1], &c[2]);
+	r = linear(c[0]), g = linear(c[1]), b = linear(c[2]);
+	x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+	y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+	z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+	lab[0] = 116 * lab_f(y) - 16;
+	lab[1] = 500 * (lab_f(x) - lab_f(y));
+	lab[2] = 200 * (lab_f(y) - lab_f(z));
+	return y;
+}
+
+/* The CIE76 difference between colours a and b ("#rrggbb"). */
+static double colour_delta(const char *a, const char *b)
+{
+	double la[3], lb[3];
+
+	to_lab(a, la);
+	to_lab(b, lb);
+	return sqrt((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1]) +
+		    (la[2] - lb[2]) * (la[2] - lb[2]));
+}
+
+/* The contrast ratio of colour rgb against white. */
+static double white_contrast(const char *rgb)
+{
+	double lab[3];
+
+	return 1.05 / (to_lab(rgb, lab) + 0.05);
+}
+
 /*
  * Every strategy and claim mode the registry has, and four a scenario defines in both
- * modes: each pair its own colour (strategy, shaded by mode) and its own colour and
- * marker; a section's part of them the same colours as in the whole.
+ * modes: each pair a colour a reader tells apart from every other's (a visible Lab
+ * difference) and from white, and its own marker; a section's part of them the same
+ * colours as in the whole.
  */
 static void test_mode_colours(void)
 {
@@ -101,7 +157,8 @@ static void test_mode_colours(void)
 	struct store_run *runs = calloc(n, sizeof(*runs));
 	struct chart_set set, part;
 	char a[8], b[8];
-	bool distinct = true, same = true;
+	bool distinct = true, same = true, visible = true;
+	double least = INFINITY;
 
 	for (i = 0; i < strategy_registry_len; i++)
 		for (int m = 0; m < MODE_COUNT; m++)
@@ -112,16 +169,25 @@ static void test_mode_colours(void)
 		fake_run(&runs[pairs++], defined[i], "hold", 8, 1);
 	}
 	CHECK(chart_set_build(&set, runs, pairs) == 0 && set.n_series == pairs, "%zu strategy/mode pairs grouped", pairs);
-	for (i = 0; i < set.n_series; i++)
+	for (i = 0; i < set.n_series; i++) {
+		chart_shade(set.series[i].colour, set.series[i].variant, a);
+		if (white_contrast(a) < MIN_WHITE_CONTRAST) {
+			visible = false;
+			printf("# %s's %s is too light on white (%.2f:1)\n", set.series[i].label, a, white_contrast(a));
+		}
 		for (j = 0; j < i; j++) {
-			chart_shade(set.series[i].colour, set.series[i].variant, a);
 			chart_shade(set.series[j].colour, set.series[j].variant, b);
-			if (strcmp(a, b) == 0) {
+			least = fmin(least, colour_delta(a, b));
+			if (colour_delta(a, b) < MIN_COLOUR_DELTA) {
 				distinct = false;
-				printf("# %s and %s share %s\n", set.series[i].label, set.series[j].label, a);
+				printf("# %s %s and %s %s look alike (delta %.1f)\n", set.series[i].label, a,
+				       set.series[j].label, b, colour_delta(a, b));
 			}
 		}
-	CHECK(distinct, "each of the %zu strategy/mode pairs has a colour of its own", set.n_series);
+	}
+	CHECK(distinct, "the %zu strategy/mode pairs' colours differ by at least %.0f in Lab (least %.1f)", set.n_series,
+	      MIN_COLOUR_DELTA, least);
+	CHECK(visible, "every pair's colour has a contrast of at least %.1f:1 on white", MIN_WHITE_CONTRAST);
 	CHECK(chart_shape(set.series[0].colour, 0) != chart_shape(set.series[0].colour, 1),
 	      "a strategy's two modes have different markers");
 	CHECK(chart_set_build_within(&part, runs + pairs - 3, 3, &set) == 0, "a part of the runs is grouped");
@@ -132,6 +198,74 @@ static void test_mode_colours(void)
 	chart_set_free(&part);
 	chart_set_free(&set);
 	free(runs);
+}
+
+/*
+ * One strategy in two modes at three worker counts: a case's colour is its mode's, the
+ * other mode's clearly darker and far from every case's of the first, none near white;
+ * the worker counts of one mode told apart by dash or marker.
+ */
+static void test_worker_shades(void)
+{
+	static const int workers[] = { 1, 2, 4 };
+	struct store_run runs[6];
+	struct chart_set set;
+	char a[8], b[8];
+	bool mode_colour = true, apart = true, visible = true, marked = true;
+
+	for (size_t w = 0; w < 3; w++) {
+		fake_run(&runs[w], "update-returning", "hold", workers[w], 1);
+		fake_run(&runs[3 + w], "update-returning", "flip", workers[w], 1);
+	}
+	CHECK(chart_set_build(&set, runs, 6) == 0 && set.n_cases == 6, "six cases grouped");
+	for (size_t i = 0; i < set.n_cases; i++) {
+		const struct chart_series *s = &set.series[set.cases[i].series];
+
+		chart_shade(s->colour, set.cases[i].variant, a);
+		chart_shade(s->colour, s->variant, b);
+		mode_colour &= strcmp(a, b) == 0;
+		visible &= white_contrast(a) >= MIN_WHITE_CONTRAST;
+		for (size_t j = 0; j < i; j++) {
+			const struct chart_series *o = &set.series[set.cases[j].series];
+
+			chart_shade(o->colour, set.cases[j].variant, b);
+			if (o != s)
+				apart &= colour_delta(a, b) >= MIN_COLOUR_DELTA;
+			else
+				marked &= set.cases[i].variant % 10 != set.cases[j].variant % 10 &&
+					  chart_shape(s->colour, set.cases[i].variant) !=
+						  chart_shape(s->colour, set.cases[j].variant);
+		}
+	}
+	CHECK(mode_colour, "each worker count is drawn in its strategy and mode's colour");
+	CHECK(apart, "every hold case's colour is far from every flip case's");
+	CHECK(visible, "no case's colour is near white");
+	CHECK(marked, "a mode's worker counts differ in dash and marker");
+	chart_set_free(&set);
+}
+
+/*
+ * naive in two sections: the report's swatch of the second section's case (drawn from the
+ * whole's set) is the colour its section's charts draw it in (the part's set).
+ */
+static void test_section_colours(void)
+{
+	struct store_run runs[2];
+	struct chart_set whole, part;
+	char a[8], b[8];
+
+	fake_run(&runs[0], "naive", "flip", 8, 1);
+	runs[0].run.group = "happy";
+	fake_run(&runs[1], "naive", "flip", 8, 1);
+	runs[1].run.group = "crashes";
+	CHECK(chart_set_build(&whole, runs, 2) == 0 && chart_set_build_within(&part, runs + 1, 1, &whole) == 0,
+	      "the runs and the second section's part are grouped");
+	chart_shade(whole.series[whole.cases[1].series].colour, whole.cases[1].variant, a);
+	chart_shade(part.series[part.cases[0].series].colour, part.cases[0].variant, b);
+	CHECK(whole.cases[1].series == 1 && strcmp(a, b) == 0,
+	      "a section's case has one colour in the whole (%s) and in its section's charts (%s)", a, b);
+	chart_set_free(&part);
+	chart_set_free(&whole);
 }
 
 static void test_clean_label(void)
@@ -290,6 +424,7 @@ static void test_timeline_faults(const char *dir)
 	chart_set_build(&set, runs, 6);
 	CHECK(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)) == 0, "the timeline of six runs is written");
 	CHECK(c.panels == 6 && c.own_scales, "a panel per run, each its own y scale: 1000 jobs/s beside 20");
+	CHECK(!c.own_times, "runs of one length share one time scale");
 	CHECK(strstr(data, "\"faults\"\t\"rgb\"\t\"kind\"\t\"block\"\t\"down_s\"\n") &&
 		      strstr(data, "\t\"restart\"\t3\t0.400\n"),
 	      "the restart's mark names the block of the run it struck and the server's 0.4 s outage");
@@ -299,6 +434,16 @@ static void test_timeline_faults(const char *dir)
 		      strstr(data, "0\t\"skip-locked:flip (restart)\"\t0.4\t0.15\tNaN\t") && strcmp(c.layer, "1") == 0,
 	      "the recovery chart: one bar, the 0.4 s outage apart from the 0.15 s to the first completion");
 	chart_set_free(&set);
+	runs[2].run.metrics.restart_first_completion_ms = NAN;
+	runs[2].run.metrics.lost = 3;
+	chart_set_build(&set, runs, 6);
+	CHECK(write_chart(&set, CHART_RECOVERY, dir, &c, data, sizeof(data)) == 0 &&
+		      strstr(data, "0\t\"skip-locked:flip (restart)\"\t0.4\tNaN\tNaN\t") &&
+		      strstr(data, "\t\"never (3 lost)\"\n") && strcmp(c.layer, "1 3") == 0,
+	      "a case that never recovered: its slot says \"never (3 lost)\", not an empty bar");
+	chart_set_free(&set);
+	runs[2].run.metrics.restart_first_completion_ms = 150;
+	runs[2].run.metrics.lost = 0;
 	fast[0].first_completed = 2;
 	fast[0].completed = 2;
 	fast[1].first_completed = 2;
@@ -306,6 +451,11 @@ static void test_timeline_faults(const char *dir)
 	chart_set_build(&set, runs, 6);
 	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
 	CHECK(!c.own_scales, "runs of like rates share one y scale");
+	chart_set_free(&set);
+	fast[1].t_ms = 2000;
+	chart_set_build(&set, runs, 6);
+	write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data));
+	CHECK(c.own_times, "a run of 2.1 s beside runs of 0.2 s: each panel its own time scale");
 	chart_set_free(&set);
 }
 
@@ -654,6 +804,8 @@ int main(void)
 	test_palette();
 	test_strategy_colours();
 	test_mode_colours();
+	test_worker_shades();
+	test_section_colours();
 	test_clean_label();
 	test_grouping();
 	test_wanted();

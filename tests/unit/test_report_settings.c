@@ -1,11 +1,13 @@
 /*
  * The report document's pure parts: the settings that differ between runs, each value with
- * the runs that had it; a heading's anchor; a fault's first completion from the time series.
+ * the runs that had it; a heading's anchor; a fault's recovery cells from what the run recorded.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "model/faults.h"
 #include "report/doc_faults.h"
 #include "report/doc_markup.h"
 #include "report/report_settings.h"
@@ -103,23 +105,34 @@ static void test_slug(void)
 	CHECK(strcmp(slug, "the-server-sampled") == 0, "a heading's anchor (%s)", slug);
 }
 
-/* A restart of 0.3 s at 0.5 s: the first completion after it from the series, and none without one. */
-static void test_first_completion(void)
+/*
+ * The recovery cells of the faults table from what the run recorded, to the millisecond:
+ * a restart of 0.3 s, its first completion 0.1234 s after the server was back; a crash
+ * whose job committed 0.0456 s after; several faults of a kind; none recovered.
+ */
+static void test_fault_recovery(void)
 {
-	struct series_point series[10];
-	struct run_result run = { .series = series, .n_series = 10 };
+	struct fault_record faults[3] = { { .kind = FAULT_RESTART, .at_ns = 500000000, .duration_ns = 300000000 },
+					  { .kind = FAULT_CRASH, .at_ns = 100000000, .worker = 1, .job_id = 7 },
+					  { .kind = FAULT_CRASH, .at_ns = 200000000, .worker = 2, .job_id = 9 } };
+	struct run_result run = { .faults = faults, .n_faults = 2 };
+	char total[64], own[64];
 
-	memset(series, 0, sizeof(series));
-	for (int b = 0; b < 10; b++) {
-		series[b].t_ms = b * 100;
-		series[b].completed = b < 5 || b >= 9 ? 10 : 0;
-	}
-	CHECK_NEAR(doc_fault_first_completion_ms(&run, 500000000, 300000000), 500, 1e-9,
-		   "the server gone from 0.5 s to 0.8 s, completions again in the bucket from 0.9 s: 0.5 s after");
-	CHECK_NEAR(doc_fault_first_completion_ms(&run, 350000000, 0), 150, 1e-9,
-		   "a crash at 0.35 s: the first bucket begun after it, ending 0.5 s");
-	run.n_series = 9;
-	CHECK(doc_fault_first_completion_ms(&run, 500000000, 300000000) < 0, "no completion after it: none");
+	run.metrics.restart_first_completion_ms = 123.4;
+	run.metrics.recovery_ms = (struct recovery_summary){ .p50 = 45.6, .max = 78.9 };
+	doc_fault_recovery(&run, &faults[0], total, own, sizeof(total));
+	CHECK(strcmp(total, "0.423") == 0 && strcmp(own, "0.123") == 0,
+	      "a restart: the outage plus the recorded first completion, 3 decimals (%s, %s)", total, own);
+	doc_fault_recovery(&run, &faults[1], total, own, sizeof(total));
+	CHECK(strcmp(total, "0.046") == 0 && strcmp(own, "0.046") == 0,
+	      "a crash: the recorded recovery of its job (%s, %s)", total, own);
+	run.n_faults = 3;
+	doc_fault_recovery(&run, &faults[2], total, own, sizeof(total));
+	CHECK(strcmp(total, "-") == 0 && strcmp(own, "median 0.046, longest 0.079 (of 2)") == 0,
+	      "two crashes: the run's median and longest, said so (%s)", own);
+	run.metrics.restart_first_completion_ms = NAN;
+	doc_fault_recovery(&run, &faults[0], total, own, sizeof(total));
+	CHECK(strcmp(total, "never") == 0, "no completion after the restart: never (%s)", total);
 }
 
 int main(void)
@@ -127,6 +140,6 @@ int main(void)
 	test_differ();
 	test_unambiguous();
 	test_slug();
-	test_first_completion();
+	test_fault_recovery();
 	return check_exit_status();
 }
