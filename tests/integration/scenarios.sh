@@ -129,7 +129,7 @@ for s in "${shipped[@]}"; do
 	field) scale=(--jobs 300) ;;
 	semaphore) scale=(--duration 0.4) ;;
 	tickets) scale=(--duration 1) ;;
-	topology) scale=(--section direct,session,transaction --jobs 20 --arrival-s 0.3 --workers 8) ;;
+	topology) scale=(--section direct,session,transaction --jobs 20 --workers 8) ;;
 	topology:failover) scale=(--section sync-hold,async-hold --jobs 150 --failover-at 0.2 --failover-lag-ms 100) ;;
 	esac
 	"$CLAIMBENCH" run --scenario "scenarios/${s%%:*}.ini" "${scale[@]}" --no-progress --results "$store" \
