@@ -36,6 +36,30 @@ check "the throwaway server and its directory are gone" eval '[ ! -e "$cluster" 
 kill "$locker" 2>/dev/null
 wait "$locker" 2>/dev/null
 
+# ---- Ctrl-C while flip-mode workers are in their work and another session locks the table ----
+# Each worker, stopped in its work, gives its job back (an UPDATE the lock blocks): it waits
+# RUN_STOPPING_LOCK_WAIT_MS at most, not the locker's minute.
+"$CLAIMBENCH" run --strategy for-update:flip --workers 2 --jobs 2 --work-ms 20000 --no-progress \
+	--results "$store" >"$dir/give.out" 2>"$dir/give.err" &
+pid=$!
+wait_for 20 grep -q 'throwaway PostgreSQL in' "$dir/give.err"
+cluster=$(throwaway_dir "$dir/give.err")
+table=claimbench_${pid}_jobs
+wait_for 20 eval '[ "$(on_throwaway "$cluster" "SELECT count(*) FROM $table WHERE status = '"'active'"'" 2>/dev/null)" = 2 ]'
+psql "host=$cluster port=15432 dbname=postgres user=claimbench" -Xq \
+	-c "BEGIN; LOCK TABLE $table IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)" >/dev/null 2>&1 &
+locker=$!
+wait_for 10 eval '[ "$(on_throwaway "$cluster" "SELECT count(*) FROM pg_locks WHERE mode = '"'AccessExclusiveLock'"' AND granted AND relation = '"'$table'"'::regclass" 2>/dev/null)" = 1 ]'
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+status=$?
+took=$(elapsed_ms "$start")
+check "SIGINT during the work: the give-backs the lock blocks end the run in under 5 s (took $took ms, exit $status)" \
+	test "$took" -lt 5000 -a "$status" -eq 4
+kill "$locker" 2>/dev/null
+wait "$locker" 2>/dev/null
+
 # ---- an interrupted drain run does not call the jobs it never reached lost ----
 # 2000 jobs take 50 s: the stop comes long before the end, however late the polls see the
 # first 4 done on a loaded machine (200 jobs, 5 s, once ended before it).
