@@ -777,25 +777,6 @@ struct marked_ctx {
 	void *ctx;		/* and its context */
 };
 
-/* Hands one row (name, comment) on as a marked table with no oid. */
-static int marked_row(void *ctx, const char *const *cols, int ncols)
-{
-	const struct marked_ctx *m = ctx;
-
-	if (ncols == 2 && cols[0] && cols[1])
-		m->found(m->ctx, cols[0], 0, cols[1]);
-	return 0;
-}
-
-static int mariadb_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
-{
-	struct marked_ctx m = { .found = found, .ctx = ctx };
-
-	return mariadb_query_text(conn, "SELECT TABLE_NAME, TABLE_COMMENT FROM information_schema.TABLES "
-				  "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' "
-				  "AND TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'", 0, NULL, marked_row, &m);
-}
-
 /* Wraps name in double quotes (ANSI_QUOTES), doubling any double quote inside. */
 static int mariadb_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
 {
@@ -815,6 +796,76 @@ static int mariadb_quote_identifier(struct db_conn *conn, const char *name, char
 	buf[used++] = '"';
 	buf[used] = '\0';
 	return 0;
+}
+
+/*
+ * The tables of conn's database with their comment and InnoDB table id (NULL when the
+ * account may not read INNODB_SYS_TABLES, which wants the PROCESS privilege, or the table
+ * is no InnoDB one). The id is what seal_mark writes into a table's note as its oid.
+ */
+#define TABLES_WITH_IDS \
+	"FROM information_schema.TABLES AS t LEFT JOIN information_schema.INNODB_SYS_TABLES AS s " \
+	"ON s.NAME = CONCAT(t.TABLE_SCHEMA, '/', t.TABLE_NAME) WHERE t.TABLE_SCHEMA = DATABASE() "
+
+/* Hands one row (name, comment, table id) on as a marked table, the id as its oid (0 when unknown). */
+static int marked_row(void *ctx, const char *const *cols, int ncols)
+{
+	const struct marked_ctx *m = ctx;
+
+	if (ncols == 3 && cols[0] && cols[1])
+		m->found(m->ctx, cols[0], cols[2] ? strtoull(cols[2], NULL, 10) : 0, cols[1]);
+	return 0;
+}
+
+static int mariadb_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
+{
+	struct marked_ctx m = { .found = found, .ctx = ctx };
+
+	return mariadb_query_text(conn, "SELECT t.TABLE_NAME, t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITH_IDS
+				  "AND t.TABLE_TYPE = 'BASE TABLE' AND t.TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'",
+				  0, NULL, marked_row, &m);
+}
+
+/* What seal_mark reads of the table: its note and InnoDB table id. */
+struct seal_ctx {
+	char note[1024];	/* the table's comment, the note the template wrote */
+	char id[32];		/* its table id; empty when it cannot be read */
+};
+
+/* Copies one row (comment, table id) into ctx, a struct seal_ctx. */
+static int seal_row(void *ctx, const char *const *cols, int ncols)
+{
+	struct seal_ctx *c = ctx;
+
+	snprintf(c->note, sizeof(c->note), "%s", ncols > 0 && cols[0] ? cols[0] : "");
+	snprintf(c->id, sizeof(c->id), "%s", ncols > 1 && cols[1] ? cols[1] : "");
+	return 1;
+}
+
+/*
+ * Appends " oid ID", InnoDB's table id, to the note of table name. A table whose id cannot
+ * be read (an account without the PROCESS privilege) keeps its note as it is: cleanup then
+ * reads no id either and goes by the name, as before.
+ */
+static int mariadb_seal_mark(struct db_conn *conn, const char *name)
+{
+	const char *params[] = { name };
+	struct seal_ctx c = { .note = "" };
+	char quoted[256], note[1100], escaped[2 * sizeof(note) + 1], sql[sizeof(escaped) + 320];
+
+	if (mariadb_query_text(conn, "SELECT t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITH_IDS "AND t.TABLE_NAME = $1", 1,
+			       params, seal_row, &c) < 0)
+		return -1;
+	if (!c.id[0] || strncmp(c.note, OWNER_NOTE_PREFIX, strlen(OWNER_NOTE_PREFIX)) != 0)
+		return 0;
+	if (mariadb_quote_identifier(conn, name, quoted, sizeof(quoted)) < 0 ||
+	    snprintf(note, sizeof(note), "%s oid %s", c.note, c.id) >= (int)sizeof(note)) {
+		set_error(conn, ERR_OTHER, "the table's name or note is too long to seal");
+		return -1;
+	}
+	mysql_real_escape_string(conn->my, escaped, note, strlen(note));
+	snprintf(sql, sizeof(sql), "ALTER TABLE %s COMMENT = '%s'", quoted, escaped);
+	return run_text(conn, sql);
 }
 
 /* What settings fills: one row of the settings that change a run's results. */
@@ -914,6 +965,7 @@ const struct backend_ops backend_mariadb = {
 	.server_version = mariadb_server_version,
 	.table_exists = mariadb_table_exists,
 	.marked_tables = mariadb_marked_tables,
+	.seal_mark = mariadb_seal_mark,
 	.quote_identifier = mariadb_quote_identifier,
 	.settings = mariadb_settings,
 	.set_lock_wait = mariadb_set_lock_wait,

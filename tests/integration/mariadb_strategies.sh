@@ -79,6 +79,11 @@ check_jq "$dir/faults.json" '.results[0] | .completed == 30 and .lost == 0 and .
 	.faults_injected == 2 and .errors.connection_lost >= 1 and .reconnects >= 1' \
 	"the faults were injected, the killed connection counted as lost and reconnected, every job done"
 
+# ---- a lock wait that outlasts --lock-timeout-ms: InnoDB's 1205, counted as lock_wait_timeout ----
+run_json wait --db "$db" --strategy for-update --jobs 2 --workers 2 --work-ms 1200 --lock-timeout-ms 1000
+check_jq "$dir/wait.json" '.results[0] | .completed == 2 and .errors.lock_wait_timeout > 0 and .errors.other == 0' \
+	"for-update waiting 1 s at most behind a 1.2 s job: lock wait timeouts counted as such, not as other errors"
+
 # ---- the reaper's UPDATE ... RETURNING, which may match many rows: exactly the expired ones ----
 run_json longlease --db "$db" --strategy skip-locked:flip --jobs 40 --workers 4 --work-ms 10 --lease-ms 5000 \
 	--reaper-ms 50
@@ -132,6 +137,17 @@ pid=$!
 wait_for 20 eval '[ "$(sql q -e "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"'q'"' AND TABLE_COMMENT LIKE '"'claimbench run: pid $pid %'"'")" -ge 1 ]'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
+# The user renames the dead run's table and makes one of their own LIKE it (the note copied with
+# it, a table of the same name), and forges a note naming a table of a dead pid: not claimbench's.
+sql q -e "RENAME TABLE claimbench_${pid}_jobs TO kept_jobs; CREATE TABLE claimbench_${pid}_jobs LIKE kept_jobs;
+	INSERT INTO claimbench_${pid}_jobs (id, queue) VALUES (1, 'mine');
+	CREATE TABLE forged (id int) COMMENT = 'claimbench run: pid $pid on $(hostname) started 1; table forged';
+	INSERT INTO forged VALUES (1)"
+out=$("$CLAIMBENCH" cleanup --db "$db")
+check "cleanup leaves the user's table made LIKE claimbench's, its note copied (dropped before)" \
+	test "$(sql q -e "SELECT count(*) FROM claimbench_${pid}_jobs")" -eq 1
+check "and the user's table with a forged claimbench-like note" test "$(sql q -e "SELECT count(*) FROM forged")" -eq 1
+sql q -e "DROP TABLE claimbench_${pid}_jobs, forged; RENAME TABLE kept_jobs TO claimbench_${pid}_jobs"
 out=$("$CLAIMBENCH" cleanup --db "$db")
 check "cleanup drops the killed run's queue table" grep -q "dropped table claimbench_${pid}_jobs" <<<"$out"
 check "and leaves the user's table alone" test "$(sql q -e "SELECT count(*) FROM myapp_jobs")" -eq 1
