@@ -329,11 +329,11 @@ static bool integer_type(enum enum_field_types type)
 	       type == MYSQL_TYPE_INT24 || type == MYSQL_TYPE_LONGLONG;
 }
 
-/* Describes the result of slot's last statement into shape. */
+/* Describes into shape the result of slot's statement whose rows are the template's (none: no columns). */
 static void describe_result(struct db_conn *conn, int slot, struct db_result_shape *shape)
 {
 	const struct prepared_slot *s = &conn->slot[slot];
-	MYSQL_RES *meta = mysql_stmt_result_metadata(s->parts[s->t.nparts - 1].stmt);
+	MYSQL_RES *meta = s->result_part >= 0 ? mysql_stmt_result_metadata(s->parts[s->result_part].stmt) : NULL;
 
 	*shape = (struct db_result_shape){ .columns = meta ? (int)mysql_num_fields(meta) : 0 };
 	for (; shape->integers < shape->columns; shape->integers++) {

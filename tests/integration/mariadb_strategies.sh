@@ -95,6 +95,33 @@ check_jq "$dir/reap.json" '.results[0] | .completed == 40 and .lost == 0 and .st
 	.redeliveries == 3 and .ledger_mismatches == 0' \
 	"3 crashes, a 200 ms lease: the reaper gives back exactly the 3 crashed jobs, the ledger agreeing"
 
+# ---- a template's statements after an UPDATE ... RETURNING that matched no row still run ----
+# (its completion matches jobs 1-5 only: 6-10 are fenced, and the INSERT after it notes all ten)
+cat >"$dir/after.ini" <<'INI'
+[strategy complete-then-note]
+summary = a completion whose UPDATE ... RETURNING (jobs 1-5 only) is followed by a statement noting it
+claim = SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+complete = UPDATE {jobs} SET status = 'done', done_at = {now} WHERE id = :id AND claimed_by = :worker AND id <= 5
+    RETURNING id;
+    INSERT INTO seen VALUES (:id)
+modes = flip
+backends = mariadb
+
+[notes]
+strategy = complete-then-note
+jobs = 10
+workers = 2
+work-ms = 5
+INI
+sql q -e "CREATE TABLE seen (id int)"
+"$CLAIMBENCH" run --trust-scenario --db "$db" --scenario "$dir/after.ini" --results "$store" --format json \
+	>"$dir/after.json" 2>"$dir/after.err"
+check_jq "$dir/after.json" '.results[0] | .completed == 5 and .fenced == 5' \
+	"a completion's UPDATE ... RETURNING matching 5 of 10 jobs: 5 done, 5 fenced (refused before: its last statement's 0 columns)"
+check "and the statement after it ran for all 10, the 5 that matched no row too" \
+	test "$(sql q -e "SELECT count(DISTINCT id) FROM seen")" -eq 10
+sql q -e "DROP TABLE seen"
+
 # ---- a server whose sql_mode has SIMULTANEOUS_ASSIGNMENT and NO_BACKSLASH_ESCAPES: each session sets its own ----
 sql -e "SET GLOBAL sql_mode = CONCAT(@@GLOBAL.sql_mode, ',SIMULTANEOUS_ASSIGNMENT,NO_BACKSLASH_ESCAPES')"
 run_json mode --db "$db" --strategy cas --jobs 20 --workers 2 --work-ms 5
