@@ -540,11 +540,11 @@ static int bind_stored(MYSQL_STMT *stmt, int ncols, MYSQL_BIND *bind, char **tex
 static int list_rows(struct db_conn *conn, char **text, const my_bool *is_null, int ncols, my_ulonglong expected,
 		     db_text_row_fn row, void *ctx)
 {
-	char *cursor[16], *value[16];
+	char *cursor[16], *value[16], none[16] = { 0 };
 	int rows = 0, more;
 
 	for (int c = 0; c < ncols; c++)
-		cursor[c] = is_null[c] ? (char *)"" : text[c];
+		cursor[c] = is_null[c] ? &none[c] : text[c];
 	for (;;) {
 		more = 0;
 		for (int c = 0; c < ncols; c++) {
