@@ -155,6 +155,13 @@ struct backend_ops {
 	 * or -1 with the error on conn.
 	 */
 	int (*marked_tables)(struct db_conn *conn, db_marked_fn found, void *ctx);
+	/*
+	 * Optional (NULL: a note is whole as the template wrote it, PostgreSQL's with the oid):
+	 * adds to the owner note of table name (unquoted), which conn just made, what tells that
+	 * very table from a copy of it (CREATE TABLE ... LIKE copies the note): MariaDB's InnoDB
+	 * table id, which marked_tables then hands on as its oid. 0, or -1 with the error on conn.
+	 */
+	int (*seal_mark)(struct db_conn *conn, const char *name);
 	/* Quotes name as an SQL identifier into buf. 0, or -1 when it does not fit. */
 	int (*quote_identifier)(struct db_conn *conn, const char *name, char *buf, size_t len);
 	/* Fills out with up to max of the settings that shape contention. The number filled, or -1. */

@@ -2,9 +2,9 @@
  * The MariaDB driver, through MariaDB's C client library: prepared statements
  * (mysql_stmt_*) made from the shared templates by db/mariadb_sql.h, text parameters, and
  * results read as text into buffers each slot owns from its prepare on, so that running a
- * statement allocates nothing. Every session reads "double-quoted" names as identifiers
- * (sql_mode ANSI_QUOTES), as the templates write them, and counts an UPDATE's matched rows
- * as its affected rows (CLIENT_FOUND_ROWS), as PostgreSQL does.
+ * statement allocates nothing. Every session has a known sql_mode (SESSION_SQL_MODE: it
+ * reads "double-quoted" names as identifiers, as the templates write them), and counts an
+ * UPDATE's matched rows as its affected rows (CLIENT_FOUND_ROWS), as PostgreSQL does.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +20,14 @@
 #include "db/mariadb_target.h"
 #include "db/ownership.h"
 #include "model/config.h"
+
+/*
+ * Every session's sql_mode, whatever the server's: "double-quoted" names as identifiers, as
+ * the templates write them; MariaDB 10.11's default strictness; and neither
+ * SIMULTANEOUS_ASSIGNMENT (an UPDATE's RETURNING stand-in reads the values its SET gave) nor
+ * NO_BACKSLASH_ESCAPES (db/mariadb_sql.c reads a backslash in quotes as an escape).
+ */
+#define SESSION_SQL_MODE "ANSI_QUOTES,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
 /* Result columns a statement may have, and the bytes of each column's text that are kept. */
 #define MARIADB_MAX_COLUMNS 16
@@ -181,7 +189,7 @@ static int open_session(const struct mariadb_target *t, MYSQL **my, char *err, s
 	if (!mysql_real_connect(*my, t->socket[0] ? NULL : t->host[0] ? t->host : "localhost", t->user,
 				t->has_password ? t->password : NULL, t->database, t->port,
 				t->socket[0] ? t->socket : NULL, CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS) ||
-	    mysql_query(*my, "SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')") != 0) {
+	    mysql_query(*my, "SET SESSION sql_mode = '" SESSION_SQL_MODE "'") != 0) {
 		db_first_line(err, errlen, mysql_error(*my));
 		mysql_close(*my);
 		*my = NULL;
@@ -190,15 +198,19 @@ static int open_session(const struct mariadb_target *t, MYSQL **my, char *err, s
 	return 0;
 }
 
-/* Sets innodb_lock_wait_timeout on conn: s seconds, -1 the server's. 0, or -1 with the error on conn. */
+/*
+ * Sets conn's lock waits to s seconds, -1 the server's: InnoDB's row locks
+ * (innodb_lock_wait_timeout) and the metadata locks a DROP TABLE waits on behind an open
+ * transaction (lock_wait_timeout, a day by default). 0, or -1 with the error on conn.
+ */
 static int set_wait_s(struct db_conn *conn, int s)
 {
-	char sql[96];
+	char sql[128];
 
 	if (s < 0)
-		snprintf(sql, sizeof(sql), "SET SESSION innodb_lock_wait_timeout = DEFAULT");
+		snprintf(sql, sizeof(sql), "SET SESSION innodb_lock_wait_timeout = DEFAULT, lock_wait_timeout = DEFAULT");
 	else
-		snprintf(sql, sizeof(sql), "SET SESSION innodb_lock_wait_timeout = %d", s);
+		snprintf(sql, sizeof(sql), "SET SESSION innodb_lock_wait_timeout = %d, lock_wait_timeout = %d", s, s);
 	return run_text(conn, sql);
 }
 
@@ -283,7 +295,7 @@ static int mariadb_prepare(struct db_conn *conn, int slot, const char *sql, int 
 	s = &conn->slot[slot];
 	free_slot(s);
 	s->result_part = -1;
-	if (mariadb_translate(sql, nparams, &s->t, err, sizeof(err)) < 0) {
+	if (mariadb_translate(sql, nparams, false, &s->t, err, sizeof(err)) < 0) {
 		set_error(conn, ERR_OTHER, err);
 		return -1;
 	}
@@ -317,11 +329,11 @@ static bool integer_type(enum enum_field_types type)
 	       type == MYSQL_TYPE_INT24 || type == MYSQL_TYPE_LONGLONG;
 }
 
-/* Describes the result of slot's last statement into shape. */
+/* Describes into shape the result of slot's statement whose rows are the template's (none: no columns). */
 static void describe_result(struct db_conn *conn, int slot, struct db_result_shape *shape)
 {
 	const struct prepared_slot *s = &conn->slot[slot];
-	MYSQL_RES *meta = mysql_stmt_result_metadata(s->parts[s->t.nparts - 1].stmt);
+	MYSQL_RES *meta = s->result_part >= 0 ? mysql_stmt_result_metadata(s->parts[s->result_part].stmt) : NULL;
 
 	*shape = (struct db_result_shape){ .columns = meta ? (int)mysql_num_fields(meta) : 0 };
 	for (; shape->integers < shape->columns; shape->integers++) {
@@ -406,10 +418,34 @@ static int fetch_rows(struct db_conn *conn, struct prepared_part *part, int64_t 
 	return rows;
 }
 
+/* What becomes of one statement of a template, given the rows the UPDATE before it matched. */
+enum part_step {
+	PART_RUN,	/* it runs */
+	PART_SKIP,	/* it is a captured SELECT after an UPDATE that matched no row: it is skipped, 0 rows */
+	PART_FAIL,	/* it is a captured SELECT of one row's values after an UPDATE that matched more */
+};
+
+/*
+ * The one rule both paths (exec_rows, query_text) follow for part, after an UPDATE that
+ * matched matched rows: a captured SELECT is skipped when none matched, and fails (the error
+ * set on conn) when more than one did and it holds one row's values; every other part runs.
+ */
+static enum part_step part_step(struct db_conn *conn, const struct mariadb_part *part, my_ulonglong matched)
+{
+	if (!part->captured || (matched == 1 && !part->list) || (matched >= 1 && part->list))
+		return PART_RUN;
+	if (matched == 0)
+		return PART_SKIP;
+	set_error(conn, ERR_OTHER, "an UPDATE ... RETURNING matched more than one row: MariaDB's stand-in for it "
+		  "returns one here");
+	return PART_FAIL;
+}
+
 /*
  * Runs the statements of slot s in order: the rows of its result part, a captured SELECT
- * skipped when the UPDATE before it matched no row. 0 or more rows, or -1 with the error
- * on conn (a transaction the template began then rolled back).
+ * skipped (the statements after it still run) when the UPDATE before it matched no row. 0
+ * or more rows, or -1 with the error on conn (a transaction the template began then rolled
+ * back by the caller).
  */
 static int run_slot(struct db_conn *conn, struct prepared_slot *s, int nparams, const char *const *params,
 		    int64_t *out, int ncols, int maxrows)
@@ -419,15 +455,13 @@ static int run_slot(struct db_conn *conn, struct prepared_slot *s, int nparams, 
 
 	for (int p = 0; p < s->t.nparts; p++) {
 		struct prepared_part *part = &s->parts[p];
+		enum part_step step = part_step(conn, &s->t.parts[p], matched);
 		int got;
 
-		if (s->t.parts[p].captured && matched != 1) {
-			if (matched <= 1)
-				return 0;
-			set_error(conn, ERR_OTHER, "an UPDATE ... RETURNING matched more than one row: MariaDB's stand-in "
-				  "for it returns one");
+		if (step == PART_FAIL)
 			return -1;
-		}
+		if (step == PART_SKIP)
+			continue;
 		if (bind_params(conn, part, &s->t.parts[p], nparams, params) < 0)
 			return -1;
 		if (mysql_stmt_execute(part->stmt) != 0) {
@@ -499,8 +533,47 @@ static int bind_stored(MYSQL_STMT *stmt, int ncols, MYSQL_BIND *bind, char **tex
 	return mysql_stmt_bind_result(stmt, bind) ? -1 : 0;
 }
 
-/* Runs one prepared part, calling row for each row of it (row NULL: none wanted). The rows, or -1. */
-static int query_part(struct db_conn *conn, MYSQL_STMT *stmt, db_text_row_fn row, void *ctx)
+/*
+ * Calls row for each row a captured list part's one row holds (text: its ncols columns),
+ * which must be expected rows. The rows, or -1 with the error on conn.
+ */
+static int list_rows(struct db_conn *conn, char **text, const my_bool *is_null, int ncols, my_ulonglong expected,
+		     db_text_row_fn row, void *ctx)
+{
+	char *cursor[16], *value[16], none[16] = { 0 };
+	int rows = 0, more;
+
+	for (int c = 0; c < ncols; c++)
+		cursor[c] = is_null[c] ? &none[c] : text[c];
+	for (;;) {
+		more = 0;
+		for (int c = 0; c < ncols; c++) {
+			int got = mariadb_list_next(&cursor[c], &value[c]);
+
+			if (got < 0 || (c > 0 && got != more))
+				goto malformed;
+			more = got;
+		}
+		if (!more)
+			break;
+		rows++;
+		if (row && row(ctx, (const char *const *)value, ncols) != 0)
+			return rows;
+	}
+	if ((my_ulonglong)rows == expected)
+		return rows;
+malformed:
+	set_error(conn, ERR_OTHER, "an UPDATE ... RETURNING's captured rows do not match the rows it updated");
+	return -1;
+}
+
+/*
+ * Runs one prepared part (text: its translation), calling row for each row of it (row NULL:
+ * none wanted); *matched: the rows the UPDATE before it matched, set to this one's when it
+ * returns no rows. The rows, or -1.
+ */
+static int query_part(struct db_conn *conn, MYSQL_STMT *stmt, const struct mariadb_part *part, my_ulonglong *matched,
+		      db_text_row_fn row, void *ctx)
 {
 	MYSQL_BIND bind[16] = { 0 };
 	unsigned long len[16] = { 0 };
@@ -516,14 +589,20 @@ static int query_part(struct db_conn *conn, MYSQL_STMT *stmt, db_text_row_fn row
 	mysql_stmt_attr_set(stmt, STMT_ATTR_UPDATE_MAX_LENGTH, &update);
 	if (mysql_stmt_execute(stmt) != 0 || (ncols && mysql_stmt_store_result(stmt) != 0))
 		goto fail;
-	if (!ncols)
+	if (!ncols) {
+		*matched = mysql_stmt_affected_rows(stmt);
 		return 0;
+	}
 	if (bind_stored(stmt, ncols, bind, text, len, is_null) < 0)
 		goto fail;
 	while ((rc = mysql_stmt_fetch(stmt)) == 0 || rc == MYSQL_DATA_TRUNCATED) {
 		for (int c = 0; c < ncols; c++) {
 			text[c][len[c] < bind[c].buffer_length ? len[c] : bind[c].buffer_length - 1] = '\0';
 			cols[c] = is_null[c] ? NULL : text[c];
+		}
+		if (part->list) {
+			rows = list_rows(conn, text, is_null, ncols, *matched, row, ctx);
+			break;
 		}
 		rows++;
 		if (row && row(ctx, cols, ncols) != 0)
@@ -540,46 +619,71 @@ fail:
 	return -1;
 }
 
+/* The part of t whose rows are the template's: its captured SELECT, else its last statement. */
+static int query_result_part(const struct mariadb_translation *t)
+{
+	for (int p = t->nparts - 1; p >= 0; p--)
+		if (t->parts[p].captured)
+			return p;
+	return t->nparts - 1;
+}
+
 static int mariadb_query_text(struct db_conn *conn, const char *sql, int nparams, const char *const *params,
 			      db_text_row_fn row, void *ctx)
 {
 	struct mariadb_translation t;
 	struct prepared_part *part = calloc(1, sizeof(*part));
+	my_ulonglong matched = 0;
 	char err[256];
-	int rows = -1;
+	int rows = -1, result = 0;
 
 	if (!part) {
 		set_error(conn, ERR_OTHER, "out of memory");
 		return -1;
 	}
-	if (mariadb_translate(sql, nparams, &t, err, sizeof(err)) < 0) {
+	if (mariadb_translate(sql, nparams, true, &t, err, sizeof(err)) < 0) {
 		set_error(conn, ERR_OTHER, err);
 		free(part);
 		return -1;
 	}
 	for (int p = 0; p < t.nparts; p++) {
+		enum part_step step = part_step(conn, &t.parts[p], matched);
+
+		if (step == PART_FAIL) {
+			result = -1;
+			break;
+		}
+		if (step == PART_SKIP)
+			continue;
 		part->stmt = mysql_stmt_init(conn->my);
 		if (!part->stmt) {
 			set_conn_error(conn, false);
-			rows = -1;
+			result = -1;
 			break;
 		}
 		if (mysql_stmt_prepare(part->stmt, t.parts[p].sql, strlen(t.parts[p].sql)) != 0) {
 			set_stmt_error(conn, part->stmt, false);
 			rows = -1;
 		} else if (bind_params(conn, part, &t.parts[p], nparams, params) == 0) {
-			rows = query_part(conn, part->stmt, p == t.nparts - 1 ? row : NULL, ctx);
+			rows = query_part(conn, part->stmt, &t.parts[p], &matched,
+					  p == query_result_part(&t) ? row : NULL, ctx);
 		} else {
 			rows = -1;
 		}
 		mysql_stmt_close(part->stmt);
 		part->stmt = NULL;
-		if (rows < 0)
+		if (rows < 0) {
+			result = -1;
 			break;
+		}
+		if (p == query_result_part(&t))
+			result = rows;
 	}
+	if (result < 0 && t.transaction)
+		mysql_query(conn->my, "ROLLBACK");
 	mariadb_translation_free(&t);
 	free(part);
-	return rows;
+	return result;
 }
 
 static int mariadb_query(struct db_conn *conn, const char *sql, db_row_fn row, void *ctx)
@@ -673,25 +777,6 @@ struct marked_ctx {
 	void *ctx;		/* and its context */
 };
 
-/* Hands one row (name, comment) on as a marked table with no oid. */
-static int marked_row(void *ctx, const char *const *cols, int ncols)
-{
-	const struct marked_ctx *m = ctx;
-
-	if (ncols == 2 && cols[0] && cols[1])
-		m->found(m->ctx, cols[0], 0, cols[1]);
-	return 0;
-}
-
-static int mariadb_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
-{
-	struct marked_ctx m = { .found = found, .ctx = ctx };
-
-	return mariadb_query_text(conn, "SELECT TABLE_NAME, TABLE_COMMENT FROM information_schema.TABLES "
-				  "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' "
-				  "AND TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'", 0, NULL, marked_row, &m);
-}
-
 /* Wraps name in double quotes (ANSI_QUOTES), doubling any double quote inside. */
 static int mariadb_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
 {
@@ -711,6 +796,76 @@ static int mariadb_quote_identifier(struct db_conn *conn, const char *name, char
 	buf[used++] = '"';
 	buf[used] = '\0';
 	return 0;
+}
+
+/*
+ * The tables of conn's database with their comment and InnoDB table id (NULL when the
+ * account may not read INNODB_SYS_TABLES, which wants the PROCESS privilege, or the table
+ * is no InnoDB one). The id is what seal_mark writes into a table's note as its oid.
+ */
+#define TABLES_WITH_IDS \
+	"FROM information_schema.TABLES AS t LEFT JOIN information_schema.INNODB_SYS_TABLES AS s " \
+	"ON s.NAME = CONCAT(t.TABLE_SCHEMA, '/', t.TABLE_NAME) WHERE t.TABLE_SCHEMA = DATABASE() "
+
+/* Hands one row (name, comment, table id) on as a marked table, the id as its oid (0 when unknown). */
+static int marked_row(void *ctx, const char *const *cols, int ncols)
+{
+	const struct marked_ctx *m = ctx;
+
+	if (ncols == 3 && cols[0] && cols[1])
+		m->found(m->ctx, cols[0], cols[2] ? strtoull(cols[2], NULL, 10) : 0, cols[1]);
+	return 0;
+}
+
+static int mariadb_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
+{
+	struct marked_ctx m = { .found = found, .ctx = ctx };
+
+	return mariadb_query_text(conn, "SELECT t.TABLE_NAME, t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITH_IDS
+				  "AND t.TABLE_TYPE = 'BASE TABLE' AND t.TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'",
+				  0, NULL, marked_row, &m);
+}
+
+/* What seal_mark reads of the table: its note and InnoDB table id. */
+struct seal_ctx {
+	char note[1024];	/* the table's comment, the note the template wrote */
+	char id[32];		/* its table id; empty when it cannot be read */
+};
+
+/* Copies one row (comment, table id) into ctx, a struct seal_ctx. */
+static int seal_row(void *ctx, const char *const *cols, int ncols)
+{
+	struct seal_ctx *c = ctx;
+
+	snprintf(c->note, sizeof(c->note), "%s", ncols > 0 && cols[0] ? cols[0] : "");
+	snprintf(c->id, sizeof(c->id), "%s", ncols > 1 && cols[1] ? cols[1] : "");
+	return 1;
+}
+
+/*
+ * Appends " oid ID", InnoDB's table id, to the note of table name. A table whose id cannot
+ * be read (an account without the PROCESS privilege) keeps its note as it is: cleanup then
+ * reads no id either and goes by the name, as before.
+ */
+static int mariadb_seal_mark(struct db_conn *conn, const char *name)
+{
+	const char *params[] = { name };
+	struct seal_ctx c = { .note = "" };
+	char quoted[256], note[1100], escaped[2 * sizeof(note) + 1], sql[sizeof(escaped) + 320];
+
+	if (mariadb_query_text(conn, "SELECT t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITH_IDS "AND t.TABLE_NAME = $1", 1,
+			       params, seal_row, &c) < 0)
+		return -1;
+	if (!c.id[0] || strncmp(c.note, OWNER_NOTE_PREFIX, strlen(OWNER_NOTE_PREFIX)) != 0)
+		return 0;
+	if (mariadb_quote_identifier(conn, name, quoted, sizeof(quoted)) < 0 ||
+	    snprintf(note, sizeof(note), "%s oid %s", c.note, c.id) >= (int)sizeof(note)) {
+		set_error(conn, ERR_OTHER, "the table's name or note is too long to seal");
+		return -1;
+	}
+	mysql_real_escape_string(conn->my, escaped, note, strlen(note));
+	snprintf(sql, sizeof(sql), "ALTER TABLE %s COMMENT = '%s'", quoted, escaped);
+	return run_text(conn, sql);
 }
 
 /* What settings fills: one row of the settings that change a run's results. */
@@ -810,6 +965,7 @@ const struct backend_ops backend_mariadb = {
 	.server_version = mariadb_server_version,
 	.table_exists = mariadb_table_exists,
 	.marked_tables = mariadb_marked_tables,
+	.seal_mark = mariadb_seal_mark,
 	.quote_identifier = mariadb_quote_identifier,
 	.settings = mariadb_settings,
 	.set_lock_wait = mariadb_set_lock_wait,

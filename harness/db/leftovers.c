@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
@@ -104,13 +105,90 @@ int leftovers_stop_process(const char *pid_file, const char *work_dir, int sig, 
 	return run_as_call(as, stop_process, &order) == 0 ? 0 : -1;
 }
 
+/*
+ * Whether process pid runs with an argument holding text (a throwaway's data directory,
+ * which only its own programs name): 1 it does, 0 it does not (or is gone, or a zombie),
+ * -1 nobody can tell (no /proc).
+ */
+static int runs_with(long pid, const char *text)
+{
+	char path[64], args[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return kill((pid_t)pid, 0) != 0 && errno == ESRCH ? 0 : -1;
+	n = fread(args, 1, sizeof(args) - 1, f);
+	fclose(f);
+	args[n] = '\0';
+	for (size_t i = 0; i < n; i += strlen(args + i) + 1) {
+		if (strstr(args + i, text))
+			return 1;
+	}
+	return 0;
+}
+
+/* What stop_group is told: the pid note, and the data directory the program names. */
+struct group_order {
+	const char *note;	/* the LEFTOVERS_STARTED_FILE naming the program */
+	const char *data_dir;	/* the data directory among its arguments, which proves it is the one */
+};
+
+/*
+ * In a child that has become the program's user: SIGKILL to the process group of the
+ * program the order's note names, if it runs with the order's data directory among its
+ * arguments, then waits for it to go. 0 when it no longer runs, 1 when it may.
+ */
+static int stop_group(void *arg)
+{
+	const struct group_order *o = arg;
+	long pid = pid_of_file(o->note);
+	int64_t until = clock_now_ns() + SERVER_GONE_WAIT_NS;
+	int ours;
+
+	if (pid < 0)
+		return 0;
+	ours = runs_with(pid, o->data_dir);
+	if (ours <= 0)
+		return ours < 0;
+	if (kill(-(pid_t)pid, SIGKILL) != 0)
+		kill((pid_t)pid, SIGKILL);
+	while (runs_with(pid, o->data_dir) != 0) {
+		if (clock_now_ns() >= until)
+			return 1;
+		clock_sleep_ns(SERVER_POLL_NS);
+	}
+	return 0;
+}
+
 int leftovers_stop_server(const char *data_dir, const struct run_as *as)
 {
-	char pid_file[PATH_MAX];
+	char pid_file[PATH_MAX], note[PATH_MAX];
+	const char *slash = strrchr(data_dir, '/');
+	struct group_order group = { .note = note, .data_dir = data_dir };
+	int rc;
 
-	if (snprintf(pid_file, sizeof(pid_file), "%s/postmaster.pid", data_dir) >= (int)sizeof(pid_file))
+	if (snprintf(pid_file, sizeof(pid_file), "%s/postmaster.pid", data_dir) >= (int)sizeof(pid_file) || !slash)
 		return -1;
-	return leftovers_stop_process(pid_file, data_dir, SIGQUIT, as);
+	snprintf(note, sizeof(note), "%.*s/" LEFTOVERS_STARTED_FILE, (int)(slash - data_dir), data_dir);
+	rc = leftovers_stop_process(pid_file, data_dir, SIGQUIT, as);
+	return run_as_call(as, stop_group, &group) == 0 ? rc : -1;
+}
+
+int leftovers_note_started(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX + 32];
+	bool written;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" LEFTOVERS_STARTED_FILE, dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	written = dprintf(fd, "%ld\n", (long)pid) > 0;
+	return close(fd) == 0 && written ? 0 : -1;
 }
 
 /* nftw callback: removes one entry, directories after their contents; carries on past failures. */

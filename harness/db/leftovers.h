@@ -8,11 +8,23 @@
 #define CLAIMBENCH_LEFTOVERS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "db/run_as.h"
 
 /* The name of the owner note a claimbench process writes into the directories it makes. */
 #define LEFTOVERS_OWNER_FILE "claimbench.owner"
+
+/*
+ * The name of the note, in a throwaway's directory, of the program this process last
+ * started there (mariadb-install-db, mariadbd): its pid, written as it is forked, before the
+ * program writes any pid file of its own. The program runs in a session (and so a process
+ * group) of its own, named by that pid.
+ */
+#define LEFTOVERS_STARTED_FILE "started.pid"
+
+/* Writes pid into dir/LEFTOVERS_STARTED_FILE, replacing what it held. 0, or -1. */
+int leftovers_note_started(const char *dir, pid_t pid);
 
 /* Writes this process's owner note (db/ownership.h) into dir/LEFTOVERS_OWNER_FILE. 0, or -1 with err. */
 int leftovers_mark(const char *dir, char *err, size_t errlen);
@@ -20,8 +32,11 @@ int leftovers_mark(const char *dir, char *err, size_t errlen);
 /*
  * Stops, in immediate mode (SIGQUIT), the PostgreSQL server whose data directory is
  * data_dir, if one runs there, acting as as; waits up to 10 s for it to go. A stale
- * postmaster.pid's pid, now another process's, is left alone. 0 when no server runs
- * there any more, -1 when one still does or may (its process cannot be seen).
+ * postmaster.pid's pid, now another process's, is left alone. Then kills (SIGKILL) the
+ * process group of the program the note LEFTOVERS_STARTED_FILE beside data_dir names, if
+ * that program still runs with data_dir among its arguments (a server not yet writing its
+ * pid file, an install still running). 0 when neither runs any more, -1 when one still
+ * does or may (its process cannot be seen).
  */
 int leftovers_stop_server(const char *data_dir, const struct run_as *as);
 

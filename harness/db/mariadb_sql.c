@@ -155,19 +155,23 @@ static bool is_column(const char *item)
 /*
  * Adds UPDATE statement stmt whose RETURNING stands at returning: the UPDATE setting each
  * returned column to itself through a session variable after its own assignments, and a
- * SELECT of those variables. 0, or -1 with err.
+ * SELECT of those variables; many: each variable gathers a list of every matched row's
+ * value (V and the hex of its text, or N for NULL, ',' between), emptied by a SET before
+ * the UPDATE.
+ * 0, or -1 with err.
  */
 static int add_update_returning(struct mariadb_translation *out, const char *stmt, size_t returning, int nparams,
-				char *err, size_t errlen)
+				bool many, char *err, size_t errlen)
 {
 	long where = find_keyword(stmt, 0, "WHERE");
 	size_t split = where >= 0 && (size_t)where < returning ? (size_t)where : returning;
 	size_t room = strlen(stmt) * 3 + 256, used, sel;
 	char *list = trimmed(stmt + returning + strlen("RETURNING"), strlen(stmt + returning + strlen("RETURNING")));
-	char *update = malloc(room), *select = malloc(room), *item, *save = NULL;
+	char *update = malloc(room), *select = malloc(room), *reset = malloc(room), *item, *save = NULL;
+	size_t reset_used;
 	int k = 0;
 
-	if (!list || !update || !select) {
+	if (!list || !update || !select || !reset) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -175,6 +179,7 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 	while (used && isspace((unsigned char)update[used - 1]))
 		used--;
 	sel = (size_t)snprintf(select, room, "SELECT ");
+	reset_used = (size_t)snprintf(reset, room, "SET ");
 	for (item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *column = trimmed(item, strlen(item));
 
@@ -185,8 +190,16 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 			goto fail;
 		}
 		k++;
-		used += (size_t)snprintf(update + used, room - used, ", %s = (" CAPTURE_VARIABLE "%d := %s)", column, k,
-					 column);
+		if (many)
+			used += (size_t)snprintf(update + used, room - used,
+						 ", %s = IF((" CAPTURE_VARIABLE "%d := CONCAT_WS(',', " CAPTURE_VARIABLE
+						 "%d, IFNULL(CONCAT('V', HEX(CAST(%s AS CHAR))), 'N'))) IS NULL, %s, %s)",
+						 column, k, k, column, column, column);
+		else
+			used += (size_t)snprintf(update + used, room - used, ", %s = (" CAPTURE_VARIABLE "%d := %s)",
+						 column, k, column);
+		reset_used += (size_t)snprintf(reset + reset_used, room - reset_used, "%s" CAPTURE_VARIABLE "%d = NULL",
+					       k > 1 ? ", " : "", k);
 		sel += (size_t)snprintf(select + sel, room - sel, "%s" CAPTURE_VARIABLE "%d", k > 1 ? ", " : "", k);
 		free(column);
 	}
@@ -198,20 +211,35 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 	while (used && isspace((unsigned char)update[used - 1]))
 		update[--used] = '\0';
 	free(list);
+	if (many && add_part(out, reset, nparams, false, err, errlen) < 0) {
+		free(update);
+		free(select);
+		return -1;
+	}
+	if (!many)
+		free(reset);
 	if (add_part(out, update, nparams, false, err, errlen) < 0) {
 		free(select);
 		return -1;
 	}
-	return add_part(out, select, nparams, true, err, errlen);
+	if (add_part(out, select, nparams, true, err, errlen) < 0)
+		return -1;
+	out->parts[out->nparts - 1].list = many;
+	return 0;
 fail:
 	free(list);
 	free(update);
 	free(select);
+	free(reset);
 	return -1;
 }
 
-/* Adds one statement of a template, stmt (its text alone, owned from here on). 0, or -1 with err. */
-static int add_statement(struct mariadb_translation *out, char *stmt, int nparams, char *err, size_t errlen)
+/*
+ * Adds one statement of a template, stmt (its text alone, owned from here on); many as for
+ * mariadb_translate. 0, or -1 with err.
+ */
+static int add_statement(struct mariadb_translation *out, char *stmt, int nparams, bool many, char *err,
+			 size_t errlen)
 {
 	long returning = keyword_at(stmt, 0, "UPDATE") ? find_keyword(stmt, 0, "RETURNING") : -1;
 	int rc;
@@ -222,12 +250,13 @@ static int add_statement(struct mariadb_translation *out, char *stmt, int nparam
 		out->transaction = true;
 	if (returning < 0)
 		return add_part(out, stmt, nparams, false, err, errlen);
-	rc = add_update_returning(out, stmt, (size_t)returning, nparams, err, errlen);
+	rc = add_update_returning(out, stmt, (size_t)returning, nparams, many, err, errlen);
 	free(stmt);
 	return rc;
 }
 
-int mariadb_translate(const char *sql, int nparams, struct mariadb_translation *out, char *err, size_t errlen)
+int mariadb_translate(const char *sql, int nparams, bool many, struct mariadb_translation *out, char *err,
+		      size_t errlen)
 {
 	size_t start = 0, i = 0;
 
@@ -248,7 +277,7 @@ int mariadb_translate(const char *sql, int nparams, struct mariadb_translation *
 			}
 			if (!*stmt)
 				free(stmt);
-			else if (add_statement(out, stmt, nparams, err, errlen) < 0)
+			else if (add_statement(out, stmt, nparams, many, err, errlen) < 0)
 				goto fail;
 			if (!sql[i])
 				break;
@@ -271,4 +300,42 @@ void mariadb_translation_free(struct mariadb_translation *out)
 	for (int i = 0; i < out->nparts; i++)
 		free(out->parts[i].sql);
 	memset(out, 0, sizeof(*out));
+}
+
+/* The value of hex digit c, or -1 when it is none. */
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int mariadb_list_next(char **cursor, char **value)
+{
+	char *s = *cursor, *w = s;
+	size_t n = strcspn(s, ",");
+
+	if (!*s)
+		return 0;
+	*cursor = s[n] ? s + n + 1 : s + n;
+	if (n == 1 && *s == 'N') {
+		*value = NULL;
+		return 1;
+	}
+	if (*s != 'V' || n % 2 == 0)
+		return -1;
+	for (size_t i = 1; i < n; i += 2) {
+		int hi = hex_value(s[i]), lo = hex_value(s[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		*w++ = (char)(hi * 16 + lo);
+	}
+	*w = '\0';
+	*value = s;
+	return 1;
 }

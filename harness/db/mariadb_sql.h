@@ -4,7 +4,10 @@
  * (';' between them) becomes one prepared statement each, run in order (the rows it
  * returns are those of the last statement that returns any), and an UPDATE's
  * RETURNING of plain columns, which MariaDB 10.11 lacks, becomes the UPDATE capturing
- * those columns' new values into session variables followed by a SELECT of them.
+ * those columns' new values into session variables followed by a SELECT of them: of one
+ * row's values (a statement that may match one row at most, the prepared path), or, when
+ * many rows may match (the query path: the reaper, the stuck jobs' give-back), of lists
+ * holding every matched row's values, which mariadb_list_next reads back.
  */
 #ifndef CLAIMBENCH_MARIADB_SQL_H
 #define CLAIMBENCH_MARIADB_SQL_H
@@ -26,7 +29,9 @@ struct mariadb_part {
 	bool bind_integer[MARIADB_MAX_BINDS];	/* per '?', it follows LIMIT or OFFSET: bound as an integer,
 						 * which MariaDB wants there (text elsewhere) */
 	bool captured;				/* a SELECT of what the UPDATE before it captured: run only
-						 * when that UPDATE matched a row (one at most) */
+						 * when that UPDATE matched a row (one at most unless list) */
+	bool list;				/* (captured) each column it selects is a list of every matched
+						 * row's values, as mariadb_list_next reads them */
 };
 
 /* A template as MariaDB's statements. */
@@ -39,11 +44,21 @@ struct mariadb_translation {
 };
 
 /*
- * Translates sql, whose parameters are $1..$nparams, into out. 0, or -1 with err when a
- * parameter is out of range, it holds too many statements or '?', an UPDATE's RETURNING
- * names anything but columns, or memory runs out (out is then empty).
+ * Translates sql, whose parameters are $1..$nparams, into out; many: an UPDATE's RETURNING
+ * may match many rows, captured as lists (a statement then before the UPDATE empties the
+ * variables). 0, or -1 with err when a parameter is out of range, it holds too many
+ * statements or '?', an UPDATE's RETURNING names anything but columns, or memory runs out
+ * (out is then empty).
  */
-int mariadb_translate(const char *sql, int nparams, struct mariadb_translation *out, char *err, size_t errlen);
+int mariadb_translate(const char *sql, int nparams, bool many, struct mariadb_translation *out, char *err,
+		      size_t errlen);
+
+/*
+ * Reads the next value of a captured list at *cursor (text the SELECT returned, decoded in
+ * place), setting *value to it, NUL-terminated, or NULL for an SQL NULL, and moving
+ * *cursor past it. 1 with a value, 0 at the list's end, -1 when the text is no such list.
+ */
+int mariadb_list_next(char **cursor, char **value);
 
 /* Frees what out holds; a zeroed out is fine. */
 void mariadb_translation_free(struct mariadb_translation *out);

@@ -162,7 +162,8 @@ int owner_create_table(const struct backend_ops *db, struct db_conn *conn, const
 		snprintf(err, errlen, "%s: %s", what, db->error_message(conn));
 		return -1;
 	}
-	if (db->exec(conn, sql) == 0 && db->exec(conn, "COMMIT") == 0)
+	if (db->exec(conn, sql) == 0 && (!db->seal_mark || db->seal_mark(conn, name) == 0) &&
+	    db->exec(conn, "COMMIT") == 0)
 		return 0;
 	snprintf(err, errlen, "%s: %s", what, db->error_message(conn));
 	db->exec(conn, "ROLLBACK");

@@ -124,11 +124,11 @@ static const char *program_name(char *const argv[])
 
 /*
  * Forks a child that executes argv as child_exec says and waits until it has (or could
- * not). *pid the child. 0 when it was executed; 1 when its set-up failed, with the reason
+ * not), first noting its pid in note_dir (db/leftovers.h; NULL: nowhere). *pid the child. 0 when it was executed; 1 when its set-up failed, with the reason
  * in err (the child still to be reaped); -1 when it could not be forked, with err.
  */
 static int start_child(char *const argv[], int out_fd, const char *log_path, const struct run_as *as,
-		       const char *dir, pid_t *pid, char *err, size_t errlen)
+		       const char *dir, const char *note_dir, pid_t *pid, char *err, size_t errlen)
 {
 	struct child_failure failure;
 	int null_fd = -1, report[2] = { -1, -1 }, ret = -1;
@@ -146,6 +146,12 @@ static int start_child(char *const argv[], int out_fd, const char *log_path, con
 	}
 	if (*pid == 0)
 		child_exec(argv, out_fd, log_path, null_fd, as, dir, report[1]);
+	if (note_dir && leftovers_note_started(note_dir, *pid) < 0) {
+		snprintf(err, errlen, "could not note %s's pid in %s: %s", program_name(argv), note_dir, strerror(errno));
+		kill(*pid, SIGKILL);
+		ret = 1;
+		goto out;
+	}
 	close(report[1]);
 	report[1] = -1;
 	do
@@ -183,15 +189,15 @@ static int reap(pid_t pid, const char *name, int *status, char *err, size_t errl
 	return 0;
 }
 
-int server_program_run(char *const argv[], int out_fd, const char *log_path, const struct run_as *as,
-		       const char *dir, char *err, size_t errlen)
+int server_program_run_noted(char *const argv[], int out_fd, const char *log_path, const struct run_as *as,
+			     const char *dir, const char *note_dir, char *err, size_t errlen)
 {
 	const char *name = program_name(argv);
 	char reason[512] = "";
 	int started, status;
 	pid_t pid;
 
-	started = start_child(argv, out_fd, log_path, as, dir, &pid, reason, sizeof(reason));
+	started = start_child(argv, out_fd, log_path, as, dir, note_dir, &pid, reason, sizeof(reason));
 	if (started < 0) {
 		snprintf(err, errlen, "%s", reason);
 		return -1;
@@ -209,10 +215,16 @@ int server_program_run(char *const argv[], int out_fd, const char *log_path, con
 	return -1;
 }
 
-int server_program_spawn(char *const argv[], const char *log_path, const struct run_as *as, const char *dir,
-			 pid_t *pid, char *err, size_t errlen)
+int server_program_run(char *const argv[], int out_fd, const char *log_path, const struct run_as *as,
+		       const char *dir, char *err, size_t errlen)
 {
-	int started = start_child(argv, -1, log_path, as, dir, pid, err, errlen), status;
+	return server_program_run_noted(argv, out_fd, log_path, as, dir, NULL, err, errlen);
+}
+
+int server_program_spawn_noted(char *const argv[], const char *log_path, const struct run_as *as, const char *dir,
+			       const char *note_dir, pid_t *pid, char *err, size_t errlen)
+{
+	int started = start_child(argv, -1, log_path, as, dir, note_dir, pid, err, errlen), status;
 
 	if (started > 0) {
 		char ignored[64];
@@ -221,6 +233,12 @@ int server_program_spawn(char *const argv[], const char *log_path, const struct 
 		*pid = 0;
 	}
 	return started == 0 ? 0 : -1;
+}
+
+int server_program_spawn(char *const argv[], const char *log_path, const struct run_as *as, const char *dir,
+			 pid_t *pid, char *err, size_t errlen)
+{
+	return server_program_spawn_noted(argv, log_path, as, dir, NULL, pid, err, errlen);
 }
 
 bool server_log_reason(const char *dir, const char *name, char *line, size_t linelen)

@@ -37,6 +37,17 @@ int server_program_spawn(char *const argv[], const char *log_path, const struct 
 			 pid_t *pid, char *err, size_t errlen);
 
 /*
+ * server_program_run and server_program_spawn that also note the child's pid in note_dir
+ * as it is forked (db/leftovers.h's LEFTOVERS_STARTED_FILE), so that a watchdog or cleanup
+ * can stop it and its process group before it writes a pid file of its own; a note that
+ * cannot be written fails the start (the child killed and reaped).
+ */
+int server_program_run_noted(char *const argv[], int out_fd, const char *log_path, const struct run_as *as,
+			     const char *dir, const char *note_dir, char *err, size_t errlen);
+int server_program_spawn_noted(char *const argv[], const char *log_path, const struct run_as *as, const char *dir,
+			       const char *note_dir, pid_t *pid, char *err, size_t errlen);
+
+/*
  * Copies into line a line of the log dir/name that explains a failure: the last one
  * reporting an error, else the last non-empty one. False when there is none.
  */

@@ -68,7 +68,11 @@ static int choose_user(struct run_as *as, char *err, size_t errlen)
 	return run_as_choose(as, MARIADB_FALLBACK_USER, err, errlen);
 }
 
-/* Makes the data directory with mariadb-install-db. 0, or -1 with a reason in err. */
+/*
+ * Makes the data directory with mariadb-install-db, its pid noted in m's directory so that
+ * the watchdog can stop it (and the bootstrap server it starts) if we die. 0, or -1 with a
+ * reason in err.
+ */
 static int install_db(const struct tmp_mariadb *m, char *err, size_t errlen)
 {
 	char datadir[PATH_MAX + 32], log[PATH_MAX + 32], line[512];
@@ -77,14 +81,17 @@ static int install_db(const struct tmp_mariadb *m, char *err, size_t errlen)
 
 	snprintf(datadir, sizeof(datadir), "--datadir=%s/data", m->dir);
 	snprintf(log, sizeof(log), "%s/install.log", m->dir);
-	if (server_program_run(argv, -1, log, &m->as, m->dir, err, errlen) == 0)
+	if (server_program_run_noted(argv, -1, log, &m->as, m->dir, m->dir, err, errlen) == 0)
 		return 0;
 	if (server_log_reason(m->dir, "install.log", line, sizeof(line)))
 		snprintf(err, errlen, "mariadb-install-db failed: %s", line);
 	return -1;
 }
 
-/* Starts mariadbd in the background on m's data directory and socket. 0, or -1 with a reason in err. */
+/*
+ * Starts mariadbd in the background on m's data directory and socket, its pid noted in m's
+ * directory (it writes data/postmaster.pid only late in its start). 0, or -1 with a reason in err.
+ */
 static int spawn_server(struct tmp_mariadb *m, char *err, size_t errlen)
 {
 	char datadir[PATH_MAX + 32], socket[PATH_MAX + 32], pid_file[PATH_MAX + 48], log_error[PATH_MAX + 32];
@@ -99,7 +106,7 @@ static int spawn_server(struct tmp_mariadb *m, char *err, size_t errlen)
 	snprintf(log_error, sizeof(log_error), "--log-error=%s/server.log", m->dir);
 	snprintf(connections, sizeof(connections), "--max-connections=%d", TMP_MARIADB_MAX_CONNECTIONS);
 	snprintf(log, sizeof(log), "%s/mariadbd.log", m->dir);
-	return server_program_spawn(argv, log, &m->as, m->dir, &m->pid, err, errlen);
+	return server_program_spawn_noted(argv, log, &m->as, m->dir, m->dir, &m->pid, err, errlen);
 }
 
 /* Whether m's server process has ended (then reaped: m->pid is 0). */

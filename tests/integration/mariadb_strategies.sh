@@ -79,6 +79,77 @@ check_jq "$dir/faults.json" '.results[0] | .completed == 30 and .lost == 0 and .
 	.faults_injected == 2 and .errors.connection_lost >= 1 and .reconnects >= 1' \
 	"the faults were injected, the killed connection counted as lost and reconnected, every job done"
 
+# ---- a lock wait that outlasts --lock-timeout-ms: InnoDB's 1205, counted as lock_wait_timeout ----
+run_json wait --db "$db" --strategy for-update --jobs 2 --workers 2 --work-ms 1200 --lock-timeout-ms 1000
+check_jq "$dir/wait.json" '.results[0] | .completed == 2 and .errors.lock_wait_timeout > 0 and .errors.other == 0' \
+	"for-update waiting 1 s at most behind a 1.2 s job: lock wait timeouts counted as such, not as other errors"
+
+# ---- the reaper's UPDATE ... RETURNING, which may match many rows: exactly the expired ones ----
+run_json longlease --db "$db" --strategy skip-locked:flip --jobs 40 --workers 4 --work-ms 10 --lease-ms 5000 \
+	--reaper-ms 50
+check_jq "$dir/longlease.json" '.results[0] | .completed == 40 and .reaped == 0 and .redeliveries == 0 and
+	.ledger_mismatches == 0' "a lease no job outlives: the reaper reaps nothing (it counted stale rows before)"
+run_json reap --db "$db" --strategy skip-locked:flip --jobs 40 --workers 4 --work-ms 10 --crash-exec 5,12,20 \
+	--respawn-ms 50 --lease-ms 200 --reaper-ms 50
+check_jq "$dir/reap.json" '.results[0] | .completed == 40 and .lost == 0 and .stuck == 0 and .reaped == 3 and
+	.redeliveries == 3 and .ledger_mismatches == 0' \
+	"3 crashes, a 200 ms lease: the reaper gives back exactly the 3 crashed jobs, the ledger agreeing"
+
+# ---- a template's statements after an UPDATE ... RETURNING that matched no row still run ----
+# (its completion matches jobs 1-5 only: 6-10 are fenced, and the INSERT after it notes all ten)
+cat >"$dir/after.ini" <<'INI'
+[strategy complete-then-note]
+summary = a completion whose UPDATE ... RETURNING (jobs 1-5 only) is followed by a statement noting it
+claim = SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+complete = UPDATE {jobs} SET status = 'done', done_at = {now} WHERE id = :id AND claimed_by = :worker AND id <= 5
+    RETURNING id;
+    INSERT INTO seen VALUES (:id)
+modes = flip
+backends = mariadb
+
+[notes]
+strategy = complete-then-note
+jobs = 10
+workers = 2
+work-ms = 5
+INI
+sql q -e "CREATE TABLE seen (id int)"
+"$CLAIMBENCH" run --trust-scenario --db "$db" --scenario "$dir/after.ini" --results "$store" --format json \
+	>"$dir/after.json" 2>"$dir/after.err"
+check_jq "$dir/after.json" '.results[0] | .completed == 5 and .fenced == 5' \
+	"a completion's UPDATE ... RETURNING matching 5 of 10 jobs: 5 done, 5 fenced (refused before: its last statement's 0 columns)"
+check "and the statement after it ran for all 10, the 5 that matched no row too" \
+	test "$(sql q -e "SELECT count(DISTINCT id) FROM seen")" -eq 10
+sql q -e "DROP TABLE seen"
+
+# ---- a server whose sql_mode has SIMULTANEOUS_ASSIGNMENT and NO_BACKSLASH_ESCAPES: each session sets its own ----
+sql -e "SET GLOBAL sql_mode = CONCAT(@@GLOBAL.sql_mode, ',SIMULTANEOUS_ASSIGNMENT,NO_BACKSLASH_ESCAPES')"
+run_json mode --db "$db" --strategy cas --jobs 20 --workers 2 --work-ms 5
+sql -e "SET GLOBAL sql_mode = DEFAULT"
+check_jq "$dir/mode.json" '.results[0] | .completed == 20 and .errors.other == 0 and .ledger_mismatches == 0' \
+	"cas on a server with SIMULTANEOUS_ASSIGNMENT and NO_BACKSLASH_ESCAPES: every job done (0 before: error 4140)"
+
+# ---- Ctrl-C while another session holds the queue table in an open transaction ----
+# The drop of the tables waits on that session's metadata lock a second at most (lock_wait_timeout;
+# a day before), then leaves them to cleanup (below).
+"$CLAIMBENCH" run --db "$db" --table-prefix mdl_ --strategy skip-locked --jobs 2000 --workers 2 --work-ms 20 \
+	--no-progress --results "$store" >/dev/null 2>"$dir/mdl.err" &
+pid=$!
+wait_for 20 eval '[ "$(sql q -e "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"'q'"' AND TABLE_NAME = '"'mdl_jobs'"'")" -eq 1 ]'
+sql q -e "BEGIN; SELECT count(*) FROM mdl_jobs; SELECT SLEEP(30)" >/dev/null 2>&1 &
+locker=$!
+wait_for 20 eval '[ "$(sql -e "SELECT count(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '"'SELECT SLEEP(30)%'"'")" -ge 1 ]'
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+status=$?
+took=$(elapsed_ms "$start")
+sql -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(30)%'" |
+	while read -r id; do sql -e "KILL CONNECTION $id"; done
+wait "$locker" 2>/dev/null
+check "Ctrl-C with the queue table held open elsewhere: exit 4 in under 10 s (exit $status, $took ms)" \
+	eval '[ "$status" -eq 4 ] && [ "$took" -lt 10000 ]'
+
 # ---- the refusals, with their reasons ----
 for s in skip-locked-cursor batch update-returning notify; do
 	expect_exit 2 "strategy $s cannot run on mariadb: .{20}" "$s on MariaDB is refused with the reason" \
@@ -93,6 +164,17 @@ pid=$!
 wait_for 20 eval '[ "$(sql q -e "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"'q'"' AND TABLE_COMMENT LIKE '"'claimbench run: pid $pid %'"'")" -ge 1 ]'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
+# The user renames the dead run's table and makes one of their own LIKE it (the note copied with
+# it, a table of the same name), and forges a note naming a table of a dead pid: not claimbench's.
+sql q -e "RENAME TABLE claimbench_${pid}_jobs TO kept_jobs; CREATE TABLE claimbench_${pid}_jobs LIKE kept_jobs;
+	INSERT INTO claimbench_${pid}_jobs (id, queue) VALUES (1, 'mine');
+	CREATE TABLE forged (id int) COMMENT = 'claimbench run: pid $pid on $(hostname) started 1; table forged';
+	INSERT INTO forged VALUES (1)"
+out=$("$CLAIMBENCH" cleanup --db "$db")
+check "cleanup leaves the user's table made LIKE claimbench's, its note copied (dropped before)" \
+	test "$(sql q -e "SELECT count(*) FROM claimbench_${pid}_jobs")" -eq 1
+check "and the user's table with a forged claimbench-like note" test "$(sql q -e "SELECT count(*) FROM forged")" -eq 1
+sql q -e "DROP TABLE claimbench_${pid}_jobs, forged; RENAME TABLE kept_jobs TO claimbench_${pid}_jobs"
 out=$("$CLAIMBENCH" cleanup --db "$db")
 check "cleanup drops the killed run's queue table" grep -q "dropped table claimbench_${pid}_jobs" <<<"$out"
 check "and leaves the user's table alone" test "$(sql q -e "SELECT count(*) FROM myapp_jobs")" -eq 1

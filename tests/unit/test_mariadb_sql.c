@@ -23,7 +23,7 @@ static void test_parameters(void)
 	int rc;
 
 	rc = mariadb_translate("SELECT id FROM \"j\" WHERE queue = $2 AND id > $1 AND note <> '$1' AND q2 = $2 -- $3",
-			       2, &t, err, sizeof(err));
+			       2, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nparts == 1, "a SELECT is one statement (%s)", err);
 	if (rc == 0) {
 		CHECK(strcmp(t.parts[0].sql, "SELECT id FROM \"j\" WHERE queue = ? AND id > ? AND note <> '$1' AND q2 = ? "
@@ -33,13 +33,13 @@ static void test_parameters(void)
 		CHECK(!t.nowait, "no NOWAIT");
 	}
 	mariadb_translation_free(&t);
-	rc = mariadb_translate("SELECT id FROM j WHERE q = $1 ORDER BY id LIMIT $2", 2, &t, err, sizeof(err));
+	rc = mariadb_translate("SELECT id FROM j WHERE q = $1 ORDER BY id LIMIT $2", 2, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && !t.parts[0].bind_integer[0] && t.parts[0].bind_integer[1],
 	      "a parameter after LIMIT is bound as an integer, which MariaDB wants there; others as text");
 	mariadb_translation_free(&t);
-	CHECK(mariadb_translate("SELECT $3", 2, &t, err, sizeof(err)) < 0 && strstr(err, "$3"),
+	CHECK(mariadb_translate("SELECT $3", 2, false, &t, err, sizeof(err)) < 0 && strstr(err, "$3"),
 	      "a parameter beyond nparams is refused (%s)", err);
-	rc = mariadb_translate("SELECT id FROM j ORDER BY id LIMIT 1 FOR UPDATE NOWAIT", 0, &t, err, sizeof(err));
+	rc = mariadb_translate("SELECT id FROM j ORDER BY id LIMIT 1 FOR UPDATE NOWAIT", 0, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nowait, "NOWAIT is noted: its lock wait timeout is a lock not available");
 	mariadb_translation_free(&t);
 }
@@ -51,13 +51,13 @@ static void test_statements(void)
 	char err[256] = "";
 	int rc;
 
-	rc = mariadb_translate("INSERT INTO t VALUES ($1, ';'); DELETE FROM t WHERE id = $1;", 1, &t, err, sizeof(err));
+	rc = mariadb_translate("INSERT INTO t VALUES ($1, ';'); DELETE FROM t WHERE id = $1;", 1, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nparts == 2, "two statements, the ';' in quotes not a separator (%s)", err);
 	if (rc == 0)
 		CHECK(strcmp(t.parts[0].sql, "INSERT INTO t VALUES (?, ';')") == 0 &&
 		      strcmp(t.parts[1].sql, "DELETE FROM t WHERE id = ?") == 0, "each statement as written, trimmed");
 	mariadb_translation_free(&t);
-	CHECK(mariadb_translate(" ; ", 0, &t, err, sizeof(err)) < 0, "an empty template is refused (%s)", err);
+	CHECK(mariadb_translate(" ; ", 0, false, &t, err, sizeof(err)) < 0, "an empty template is refused (%s)", err);
 }
 
 /* An UPDATE's RETURNING: the new values captured in the UPDATE, then selected; expressions refused. */
@@ -68,7 +68,7 @@ static void test_update_returning(void)
 	int rc;
 
 	rc = mariadb_translate("UPDATE \"j\" SET status = 'active', attempts = attempts + 1 WHERE id = $1 AND "
-			       "status IN (SELECT 'new') RETURNING id, attempts", 1, &t, err, sizeof(err));
+			       "status IN (SELECT 'new') RETURNING id, attempts", 1, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nparts == 2, "UPDATE ... RETURNING becomes two statements (%s)", err);
 	if (rc == 0) {
 		CHECK(strcmp(t.parts[0].sql, "UPDATE \"j\" SET status = 'active', attempts = attempts + 1, "
@@ -79,15 +79,47 @@ static void test_update_returning(void)
 		      t.parts[1].captured && !t.parts[0].captured, "then a SELECT of the captures, run only after a match");
 	}
 	mariadb_translation_free(&t);
-	rc = mariadb_translate("UPDATE j SET n = 1 RETURNING n", 0, &t, err, sizeof(err));
+	rc = mariadb_translate("UPDATE j SET n = 1 RETURNING n", 0, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && strcmp(t.parts[0].sql, "UPDATE j SET n = 1, n = (@claimbench_returning_1 := n)") == 0,
 	      "an UPDATE without WHERE captures at its end (%s)", rc == 0 ? t.parts[0].sql : err);
 	mariadb_translation_free(&t);
-	CHECK(mariadb_translate("UPDATE j SET n = 1 WHERE id = $1 RETURNING n + 1", 1, &t, err, sizeof(err)) < 0 &&
+	CHECK(mariadb_translate("UPDATE j SET n = 1 WHERE id = $1 RETURNING n + 1", 1, false, &t, err, sizeof(err)) < 0 &&
 	      strstr(err, "columns only"), "RETURNING an expression is refused with the reason (%s)", err);
-	rc = mariadb_translate("DELETE FROM j WHERE id = $1 RETURNING id", 1, &t, err, sizeof(err));
+	rc = mariadb_translate("DELETE FROM j WHERE id = $1 RETURNING id", 1, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nparts == 1, "DELETE ... RETURNING is MariaDB's own: left as it is");
 	mariadb_translation_free(&t);
+}
+
+/*
+ * An UPDATE's RETURNING that may match many rows (the query path: the reaper): the
+ * variables emptied, each matched row's value added to a list, the lists read back.
+ */
+static void test_update_returning_many(void)
+{
+	struct mariadb_translation t;
+	char err[256] = "", list[] = "V3132,N,V,V2C27", bad[] = "V1", *cursor = list, *value = NULL;
+	int rc;
+
+	rc = mariadb_translate("UPDATE j SET status = 'new' WHERE status = 'active' RETURNING id", 0, true, &t, err,
+			       sizeof(err));
+	CHECK(rc == 0 && t.nparts == 3, "UPDATE ... RETURNING of many rows becomes three statements (%s)", err);
+	if (rc == 0) {
+		CHECK(strcmp(t.parts[0].sql, "SET @claimbench_returning_1 = NULL") == 0 && !t.parts[0].captured,
+		      "first the capture is emptied (got %s)", t.parts[0].sql);
+		CHECK(strcmp(t.parts[1].sql, "UPDATE j SET status = 'new', id = IF((@claimbench_returning_1 := "
+			     "CONCAT_WS(',', @claimbench_returning_1, IFNULL(CONCAT('V', HEX(CAST(id AS CHAR))), 'N'))) "
+			     "IS NULL, id, id) WHERE status = 'active'") == 0,
+		      "the UPDATE adds every matched row's id to a list (got %s)", t.parts[1].sql);
+		CHECK(t.parts[2].captured && t.parts[2].list, "then a SELECT of the list, run only after a match");
+	}
+	mariadb_translation_free(&t);
+	CHECK(mariadb_list_next(&cursor, &value) == 1 && strcmp(value, "12") == 0, "a list's value: hex decoded");
+	CHECK(mariadb_list_next(&cursor, &value) == 1 && value == NULL, "N: an SQL NULL");
+	CHECK(mariadb_list_next(&cursor, &value) == 1 && value && !*value, "V alone: an empty text");
+	CHECK(mariadb_list_next(&cursor, &value) == 1 && strcmp(value, ",'") == 0, "a value may hold ','");
+	CHECK(mariadb_list_next(&cursor, &value) == 0, "then the list's end");
+	cursor = bad;
+	CHECK(mariadb_list_next(&cursor, &value) < 0, "odd hex is no list");
 }
 
 /* A target in key=value and URI form; what is missing or means nothing to MariaDB refused; masking. */
@@ -142,6 +174,7 @@ int main(void)
 	test_parameters();
 	test_statements();
 	test_update_returning();
+	test_update_returning_many();
 	test_targets();
 	return check_exit_status();
 }
