@@ -152,11 +152,17 @@ int standby_ready(struct standby *sb, int mode, char *err, size_t errlen)
 		sb->replica = old_primary;
 		sb->promoted = false;
 	}
-	if (sb->cut || !sb->replica->started) {
+	if (sb->cut || sb->needs_rebuild || !sb->replica->started) {
+		if (!sb->primary->started) {
+			snprintf(err, errlen, "the standby pair has no primary: the last failover stopped %s and its standby "
+				 "was not promoted", sb->primary->dir);
+			return -1;
+		}
 		if (apply_mode(sb->primary, STANDBY_ASYNC, err, errlen) < 0 ||
 		    make_replica(sb->replica, sb->primary, err, errlen) < 0)
 			return -1;
 		sb->cut = false;
+		sb->needs_rebuild = false;
 		sb->mode = STANDBY_ASYNC;
 	}
 	if (mode == sb->mode)
@@ -195,10 +201,14 @@ int standby_failover(struct standby *sb, char *err, size_t errlen)
 	}
 	snprintf(primary_data, sizeof(primary_data), "%s/data", sb->primary->dir);
 	snprintf(standby_data, sizeof(standby_data), "%s/data", sb->replica->dir);
+	sb->needs_rebuild = true;
 	if (tmp_postgres_run(sb->primary, "pg_ctl", stop, err, errlen) < 0)
 		return -1;
+	sb->primary->started = false;
+	if (tmp_postgres_run(sb->replica, "pg_ctl", promote, err, errlen) < 0)
+		return -1;
 	sb->promoted = true;
-	return tmp_postgres_run(sb->replica, "pg_ctl", promote, err, errlen);
+	return 0;
 }
 
 bool standby_primary_gone(const struct standby *sb)

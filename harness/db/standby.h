@@ -33,6 +33,7 @@ struct standby {
 	struct tmp_postgres *replica;		/* the other: the standby streaming from primary */
 	bool promoted;				/* a failover promoted replica: it takes writes, primary is down */
 	bool cut;				/* it was cut off the primary's WAL (standby_cut) */
+	bool needs_rebuild;			/* a failover was tried: replica is made anew, the mode set again */
 	int mode;				/* the enum standby_mode the primary's settings are for */
 	char conninfo[STANDBY_CONNINFO_MAX];	/* both servers, the read-write one chosen: what clients connect to */
 };

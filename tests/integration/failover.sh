@@ -5,9 +5,9 @@
 # job. To make the asynchronous loss certain on a fast machine, the standby is cut off the
 # primary's WAL 300 ms before the failover (--failover-lag-ms: its walreceiver stopped by
 # clearing primary_conninfo), so that what commits meanwhile is on the old primary alone.
-# Four primary+standby pairs: one for both failovers (two groups of one invocation; the
-# second runs on the promoted standby with a new standby made of the old primary), one
-# killed for the watchdog, one for cleanup, and one the test makes itself for
+# Five primary+standby pairs: one for both failovers (two groups of one invocation; the
+# second runs on the promoted standby with a new standby made of the old primary), one for
+# two failovers without lag (two strategies), one killed for the watchdog, one for cleanup, and one the test makes itself for
 # --failover-command.
 . "$(dirname "$0")/lib.sh"
 
@@ -106,6 +106,20 @@ check "--verify, from the new primary's own record, names the same jobs, and onl
 check "the faults table shows the failover's figures and the delivery verdict" \
 	eval 'grep -q "f_lost" "$dir/fo.out" && grep -q "f_first" "$dir/fo.out" &&
 	grep -q "acknowledged completions the new primary lacks" "$dir/fo.out" && grep -q "at-least-once" "$dir/fo.out"'
+
+# ---- a failover without --failover-lag-ms, then another run on the same pair ----
+# The old primary, stopped by the first run's failover, must be made the new standby before
+# the second run: else that run's failover stops the only live server (exit 4 before the fix).
+start=$(date +%s%N)
+TMPDIR=$dir/tmp timeout 120 "$CLAIMBENCH" run --format json --standby async --failover-at 0.5 \
+	--strategy skip-locked,for-update --jobs 200 --work-ms 10 --workers 2 --no-progress --results "$store" \
+	>"$dir/twice.json" 2>"$dir/twice.err"
+status=$?
+check "two runs with a failover each (no lag) on one pair: both fail over cleanly, exit 0 \
+($status, $(elapsed_ms "$start") ms: $(grep -v "throwaway PostgreSQL in\|stored in" "$dir/twice.err" | head -c 300 | tr "\n" " "))" \
+	test "$status" -eq 0
+check_jq "$dir/twice.json" '[.results[] | select(.faults_injected == 1 and .faults[0].kind == "failover" and
+	.lost == 0 and .completed == 200)] | length == 2' "each run struck its failover and lost no job"
 
 # ---- SIGKILL: the watchdog stops both servers and removes the directory ----
 # standby_runs CLUSTER: whether the standby's postmaster of CLUSTER runs (its socket directory names it).
