@@ -5,9 +5,10 @@
 # job. To make the asynchronous loss certain on a fast machine, the standby is cut off the
 # primary's WAL 300 ms before the failover (--failover-lag-ms: its walreceiver stopped by
 # clearing primary_conninfo), so that what commits meanwhile is on the old primary alone.
-# Five primary+standby pairs: one for both failovers (two groups of one invocation; the
+# Six primary+standby pairs: one for both failovers (two groups of one invocation; the
 # second runs on the promoted standby with a new standby made of the old primary), one for
-# two failovers without lag (two strategies), one killed for the watchdog, one for cleanup, and one the test makes itself for
+# two failovers without lag (two strategies), one for a reaper under sync with a cut
+# standby, one killed for the watchdog, one for cleanup, and one the test makes itself for
 # --failover-command.
 . "$(dirname "$0")/lib.sh"
 
@@ -120,6 +121,23 @@ check "two runs with a failover each (no lag) on one pair: both fail over cleanl
 	test "$status" -eq 0
 check_jq "$dir/twice.json" '[.results[] | select(.faults_injected == 1 and .faults[0].kind == "failover" and
 	.lost == 0 and .completed == 200)] | length == 2' "each run struck its failover and lost no job"
+
+# ---- sync, the standby cut off long before the failover, and a reaper ----
+# Commits wait on the cut standby holding their row locks; the reaper runs on the monitor
+# thread: before the fix its UPDATE waited on such a row, the monitor with it, and the
+# failover never struck (the run hung). 60 s bound, about 6 s with the fix.
+start=$(date +%s%N)
+TMPDIR=$dir/tmp timeout -s INT 60 "$CLAIMBENCH" run --format json --standby sync --failover-at 1.5 \
+	--failover-lag-ms 1300 --lease-ms 200 --reaper-ms 50 --strategy skip-locked:flip --jobs 300 --work-ms 10 \
+	--workers 2 --no-progress --results "$store" >"$dir/reaper.json" 2>"$dir/reaper.err"
+status=$?
+check "sync with a cut standby and a reaper: the failover strikes and the run ends, exit 0 \
+($status, $(elapsed_ms "$start") ms: $(grep -v "throwaway PostgreSQL in\|stored in" "$dir/reaper.err" | head -c 300 | tr "\n" " "))" \
+	test "$status" -eq 0
+check_jq "$dir/reaper.json" '.results[0] | .faults_injected == 1 and .faults[0].kind == "failover" and
+	.failover.lost_completions == 0 and .lost == 0 and .completed == 300' \
+	"the reaper's pass held by a commit waiting on the standby gave way: no acknowledged completion lost \
+($(jq -c '.results[0] | {failover, lost, completed}' "$dir/reaper.json" 2>/dev/null))"
 
 # ---- SIGKILL: the watchdog stops both servers and removes the directory ----
 # standby_runs CLUSTER: whether the standby's postmaster of CLUSTER runs (its socket directory names it).
