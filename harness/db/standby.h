@@ -49,7 +49,8 @@ int standby_open(struct standby *sb, struct tmp_postgres *pg, char *err, size_t 
  * Makes the pair ready for a run with standby mode mode (an enum standby_mode): after a
  * failover the promoted standby is the primary and the old primary's directory is made a
  * new standby of it; after a cut the standby is made anew; then the primary's replication
- * settings are made mode's. 0, or -1 with err.
+ * settings are made mode's and waited for until in force (the standby's sync_state in
+ * pg_stat_replication, a session's synchronous_commit). 0, or -1 with err.
  */
 int standby_ready(struct standby *sb, int mode, char *err, size_t errlen);
 

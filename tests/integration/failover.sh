@@ -5,11 +5,11 @@
 # job. To make the asynchronous loss certain on a fast machine, the standby is cut off the
 # primary's WAL 300 ms before the failover (--failover-lag-ms: its walreceiver stopped by
 # clearing primary_conninfo), so that what commits meanwhile is on the old primary alone.
-# Six primary+standby pairs: one for both failovers (two groups of one invocation; the
+# Seven primary+standby pairs: one for both failovers (two groups of one invocation; the
 # second runs on the promoted standby with a new standby made of the old primary), one for
 # two failovers without lag (two strategies), one for a reaper under sync with a cut
-# standby, one killed for the watchdog, one for cleanup, and one the test makes itself for
-# --failover-command.
+# standby, one whose mode PGOPTIONS overrides, one killed for the watchdog, one for
+# cleanup, and one the test makes itself for --failover-command.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -138,6 +138,13 @@ check_jq "$dir/reaper.json" '.results[0] | .faults_injected == 1 and .faults[0].
 	.failover.lost_completions == 0 and .lost == 0 and .completed == 300' \
 	"the reaper's pass held by a commit waiting on the standby gave way: no acknowledged completion lost \
 ($(jq -c '.results[0] | {failover, lost, completed}' "$dir/reaper.json" 2>/dev/null))"
+
+# ---- the standby mode is checked in force, not only set ----
+# A session's synchronous_commit set elsewhere (PGOPTIONS here) would run the workers under
+# another mode than the one named: before the fix the run went on (exit 0).
+PGOPTIONS='-c synchronous_commit=local' TMPDIR=$dir/tmp expect_exit 3 "synchronous_commit is not on, which --standby sync needs.*PGOPTIONS" \
+	"--standby sync whose synchronous_commit is overridden is refused before the run, saying which setting" \
+	run --standby sync --strategy skip-locked --jobs 5 --work-ms 1 --workers 1 --no-progress --results "$store"
 
 # ---- SIGKILL: the watchdog stops both servers and removes the directory ----
 # standby_runs CLUSTER: whether the standby's postmaster of CLUSTER runs (its socket directory names it).
