@@ -44,6 +44,17 @@ expect_exit 2 'failover-lag-ms cuts the throwaway standby off before a failover:
 	"--failover-lag-ms without --failover-at is refused" \
 	run --standby async --failover-lag-ms 100 --jobs 5 --work-ms 1 --strategy skip-locked --no-progress \
 	--results "$store"
+expect_exit 2 'failover-command fails over a PostgreSQL server of your own at --failover-at; sqlite has no server' \
+	"--failover-command on SQLite is refused, not ignored" run --db "sqlite:$dir/lite.db" --failover-command true \
+	--jobs 5 --work-ms 1 --strategy update-returning --no-progress --results "$store"
+expect_exit 2 'failover-command fails over .* at --failover-at; give --failover-at' \
+	"--failover-command without --failover-at is refused, not ignored" \
+	run --db "host=$dir port=1 dbname=none" --failover-command true --jobs 5 --work-ms 1 --strategy skip-locked \
+	--no-progress --results "$store"
+expect_exit 2 'failover-command with 2 runs: it fails your pair over once' \
+	"--failover-command for two runs is refused: the second would find no standby" \
+	run --db "host=$dir port=1 dbname=none" --failover-at 1 --failover-command true --jobs 5 --work-ms 1 \
+	--strategy skip-locked,for-update --no-progress --results "$store"
 printf '[global]\nfailover-command = true\n' >"$dir/cmd.ini"
 expect_exit 2 'cmd.ini:2: failover-command: a scenario file may not run a shell command' \
 	"a scenario file's failover-command is refused without --trust-scenario, naming file and line" \
