@@ -250,8 +250,9 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 /*
  * Refuses a standby or a failover where claimbench cannot make or cause one: a standby of
  * anything but the throwaway PostgreSQL, a failover command where claimbench fails over
- * itself, a failover of a user's server without one, of the throwaway without a standby,
- * more than one failover in a run (the old primary stays down). 0, or -1 with err.
+ * itself or would not run it (not PostgreSQL, no --failover-at), a failover of a user's
+ * server without one, of the throwaway without a standby, more than one failover in a run
+ * (the old primary stays down). 0, or -1 with err.
  */
 static int check_failover(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -266,6 +267,12 @@ static int check_failover(const struct run_config *cfg, const struct backend_ops
 	}
 	if (db->kind != BACKEND_POSTGRESQL && failover->n_at) {
 		snprintf(err, errlen, "--failover-at is PostgreSQL's: %s has no server to fail over", db->name);
+		return -1;
+	}
+	if (cfg->faults.failover_command && (db->kind != BACKEND_POSTGRESQL || !failover->n_at)) {
+		snprintf(err, errlen, "--failover-command fails over a PostgreSQL server of your own at --failover-at; "
+			 "%s%s", db->kind != BACKEND_POSTGRESQL ? db->name : "give --failover-at",
+			 db->kind != BACKEND_POSTGRESQL ? " has no server to fail over" : "");
 		return -1;
 	}
 	if (cfg->faults.failover_command && !cfg->target) {

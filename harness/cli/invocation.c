@@ -511,12 +511,35 @@ const struct backend_ops *invocation_backend(const struct run_invocation *inv, c
 	return NULL;
 }
 
+/*
+ * Refuses more than one run of inv with a --failover-command: the command fails the
+ * user's pair over once, and the next run's would find no standby. 0, or -1 with err.
+ */
+static int check_one_failover_command(const struct run_invocation *inv, char *err, size_t errlen)
+{
+	size_t runs = 0;
+
+	for (size_t g = 0; g < inv->n_groups; g++) {
+		const struct run_config *cfg = &inv->groups[g];
+
+		if (cfg->faults.failover_command)
+			runs += (cfg->guarded.workload == WORKLOAD_QUEUE ? cfg->n_strategies : cfg->guarded.n_guards) *
+				cfg->n_worker_points * (size_t)cfg->repeat;
+	}
+	if (runs <= 1)
+		return 0;
+	snprintf(err, errlen, "--failover-command with %zu runs: it fails your pair over once, and the next run's "
+		 "failover would find no standby; give one run per invocation (one strategy, one --workers, --repeat 1, "
+		 "one section)", runs);
+	return -1;
+}
+
 int invocation_check_on(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen)
 {
 	for (size_t g = 0; g < inv->n_groups; g++)
 		if (group_check_on(&inv->groups[g], db, err, errlen) < 0)
 			return -1;
-	return 0;
+	return check_one_failover_command(inv, err, errlen);
 }
 
 void invocation_free(struct run_invocation *inv)

@@ -69,7 +69,8 @@ const struct backend_ops *invocation_backend(const struct run_invocation *inv, c
 
 /*
  * Checks every group of inv against driver db (group_check_on), before anything runs:
- * keeps what db can run of each, refuses the rest. 0, or -1 with err.
+ * keeps what db can run of each, refuses the rest, and more than one run with a
+ * --failover-command. 0, or -1 with err.
  */
 int invocation_check_on(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen);
 

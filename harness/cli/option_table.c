@@ -240,7 +240,7 @@ const struct option_def command_options[] = {
 	{ RUN_ROW("failover-command", OPTION_TEXT, faults.failover_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
 	  .help = "a shell command that fails your primary over to its standby and returns once the new primary "
 		  "accepts writes, for --failover-at with --db (a multi-host conninfo, target_session_attrs=read-write); "
-		  "bounded by --restart-limit-s" },
+		  "bounded by --restart-limit-s; one run per invocation (the pair has no standby after it)" },
 	{ RUN_ROW("failover-lag-ms", OPTION_INT, faults.failover_lag_ms), .min = 0, .max = 600000, .def = "0", .arg = "MS",
 	  .help = "the throwaway standby stops receiving WAL this long before the failover (its walreceiver cut off): "
 		  "what commits meanwhile is on the old primary alone, a lagging standby made certain" },

@@ -14,6 +14,7 @@
 
 #define STANDBY_WAIT_MS 30000	/* how long the standby may take to stream, or to stop receiving */
 #define STANDBY_POLL_MS 20	/* how often it is looked at meanwhile */
+#define STANDBY_RELOAD_WAIT_MS 5000 /* how long a reload of the primary's replication settings may take to be in force */
 
 /* Sleeps ms milliseconds. */
 static void sleep_ms(long ms)
@@ -54,17 +55,21 @@ out:
 	return ret;
 }
 
-/* Polls the number query sql on conninfo until it is want, for STANDBY_WAIT_MS. 0, or -1 with err saying what. */
-static int wait_for(const char *conninfo, const char *sql, long want, const char *what, char *err, size_t errlen)
+/*
+ * Polls the number query sql on conninfo until it is want, for limit_ms. 0, or -1 with err
+ * saying what did not happen ("<what> within N s").
+ */
+static int wait_for(const char *conninfo, const char *sql, long want, int limit_ms, const char *what, char *err,
+		    size_t errlen)
 {
 	long got = -1;
 
-	for (long waited = 0; waited <= STANDBY_WAIT_MS; waited += STANDBY_POLL_MS) {
+	for (long waited = 0; waited <= limit_ms; waited += STANDBY_POLL_MS) {
 		if (run_sql(conninfo, sql, &got, err, errlen) == 0 && got == want)
 			return 0;
 		sleep_ms(STANDBY_POLL_MS);
 	}
-	snprintf(err, errlen, "the standby did not %s within %d s", what, STANDBY_WAIT_MS / 1000);
+	snprintf(err, errlen, "%s within %d s", what, limit_ms / 1000);
 	return -1;
 }
 
@@ -103,7 +108,7 @@ static int make_replica(struct tmp_postgres *replica, const struct tmp_postgres 
 	if (tmp_postgres_restart(replica, err, errlen) < 0)
 		return -1;
 	return wait_for(primary->conninfo, "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'", 1,
-			"stream from the primary", err, errlen);
+			STANDBY_WAIT_MS, "the standby did not stream from the primary", err, errlen);
 }
 
 /* Sets the primary pg's replication settings for mode (an enum standby_mode) and reloads them. 0, or -1 with err. */
@@ -118,6 +123,37 @@ static int apply_mode(const struct tmp_postgres *pg, int mode, char *err, size_t
 		    "ALTER SYSTEM RESET synchronous_commit", NULL, err, errlen) < 0 ||
 	    run_sql(pg->conninfo, "SELECT pg_reload_conf()::int", &reloaded, err, errlen) < 0)
 		return -1;
+	return 0;
+}
+
+/*
+ * Waits until the primary pg's settings for mode are in force, the reload that set them
+ * being only a signal: its standby shown in pg_stat_replication as synchronous (sync,
+ * remote-apply) or asynchronous, which a new session computes from its own settings, so
+ * that once it shows, the postmaster has reloaded and a new session's synchronous_commit
+ * is to be the mode's too. 0, or -1 with err saying which is not.
+ */
+static int mode_in_force(const struct tmp_postgres *pg, int mode, char *err, size_t errlen)
+{
+	bool sync = mode == STANDBY_SYNC || mode == STANDBY_REMOTE_APPLY;
+	const char *commit = mode == STANDBY_REMOTE_APPLY ? "remote_apply" : "on";
+	char sql[128];
+	long as_set;
+
+	if (wait_for(pg->conninfo, sync ? "SELECT count(*) FROM pg_stat_replication WHERE application_name = '"
+		     STANDBY_NAME "' AND sync_state = 'sync'" : "SELECT count(*) FROM pg_stat_replication WHERE "
+		     "application_name = '" STANDBY_NAME "' AND sync_state = 'async'", 1, STANDBY_RELOAD_WAIT_MS, sync ?
+		     "the standby did not become synchronous (pg_stat_replication.sync_state 'sync')" :
+		     "the standby did not become asynchronous (pg_stat_replication.sync_state 'async')", err, errlen) < 0)
+		return -1;
+	snprintf(sql, sizeof(sql), "SELECT (current_setting('synchronous_commit') = '%s')::int", commit);
+	if (run_sql(pg->conninfo, sql, &as_set, err, errlen) < 0)
+		return -1;
+	if (!as_set) {
+		snprintf(err, errlen, "a session's synchronous_commit is not %s, which --standby %s needs: it is set "
+			 "elsewhere (PGOPTIONS, a role's or a database's setting?)", commit, standby_mode_names[mode]);
+		return -1;
+	}
 	return 0;
 }
 
@@ -152,19 +188,23 @@ int standby_ready(struct standby *sb, int mode, char *err, size_t errlen)
 		sb->replica = old_primary;
 		sb->promoted = false;
 	}
-	if (sb->cut || !sb->replica->started) {
+	if (sb->cut || sb->needs_rebuild || !sb->replica->started) {
+		if (!sb->primary->started) {
+			snprintf(err, errlen, "the standby pair has no primary: the last failover stopped %s and its standby "
+				 "was not promoted", sb->primary->dir);
+			return -1;
+		}
 		if (apply_mode(sb->primary, STANDBY_ASYNC, err, errlen) < 0 ||
 		    make_replica(sb->replica, sb->primary, err, errlen) < 0)
 			return -1;
 		sb->cut = false;
+		sb->needs_rebuild = false;
 		sb->mode = STANDBY_ASYNC;
 	}
-	if (mode == sb->mode)
-		return 0;
-	if (apply_mode(sb->primary, mode, err, errlen) < 0)
+	if (mode != sb->mode && apply_mode(sb->primary, mode, err, errlen) < 0)
 		return -1;
 	sb->mode = mode;
-	return 0;
+	return mode_in_force(sb->primary, mode, err, errlen);
 }
 
 int standby_cut(struct standby *sb, char *err, size_t errlen)
@@ -179,8 +219,8 @@ int standby_cut(struct standby *sb, char *err, size_t errlen)
 	if (run_sql(sb->replica->conninfo, "ALTER SYSTEM SET primary_conninfo = ''", NULL, err, errlen) < 0 ||
 	    run_sql(sb->replica->conninfo, "SELECT pg_reload_conf()::int", &reloaded, err, errlen) < 0)
 		return -1;
-	return wait_for(sb->replica->conninfo, "SELECT count(*) FROM pg_stat_wal_receiver", 0, "stop receiving WAL", err,
-			errlen);
+	return wait_for(sb->replica->conninfo, "SELECT count(*) FROM pg_stat_wal_receiver", 0, STANDBY_WAIT_MS,
+			"the standby did not stop receiving WAL", err, errlen);
 }
 
 int standby_failover(struct standby *sb, char *err, size_t errlen)
@@ -195,10 +235,14 @@ int standby_failover(struct standby *sb, char *err, size_t errlen)
 	}
 	snprintf(primary_data, sizeof(primary_data), "%s/data", sb->primary->dir);
 	snprintf(standby_data, sizeof(standby_data), "%s/data", sb->replica->dir);
+	sb->needs_rebuild = true;
 	if (tmp_postgres_run(sb->primary, "pg_ctl", stop, err, errlen) < 0)
 		return -1;
+	sb->primary->started = false;
+	if (tmp_postgres_run(sb->replica, "pg_ctl", promote, err, errlen) < 0)
+		return -1;
 	sb->promoted = true;
-	return tmp_postgres_run(sb->replica, "pg_ctl", promote, err, errlen);
+	return 0;
 }
 
 bool standby_primary_gone(const struct standby *sb)

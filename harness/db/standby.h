@@ -33,6 +33,7 @@ struct standby {
 	struct tmp_postgres *replica;		/* the other: the standby streaming from primary */
 	bool promoted;				/* a failover promoted replica: it takes writes, primary is down */
 	bool cut;				/* it was cut off the primary's WAL (standby_cut) */
+	bool needs_rebuild;			/* a failover was tried: replica is made anew, the mode set again */
 	int mode;				/* the enum standby_mode the primary's settings are for */
 	char conninfo[STANDBY_CONNINFO_MAX];	/* both servers, the read-write one chosen: what clients connect to */
 };
@@ -48,7 +49,8 @@ int standby_open(struct standby *sb, struct tmp_postgres *pg, char *err, size_t 
  * Makes the pair ready for a run with standby mode mode (an enum standby_mode): after a
  * failover the promoted standby is the primary and the old primary's directory is made a
  * new standby of it; after a cut the standby is made anew; then the primary's replication
- * settings are made mode's. 0, or -1 with err.
+ * settings are made mode's and waited for until in force (the standby's sync_state in
+ * pg_stat_replication, a session's synchronous_commit). 0, or -1 with err.
  */
 int standby_ready(struct standby *sb, int mode, char *err, size_t errlen);
 

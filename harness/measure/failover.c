@@ -24,7 +24,7 @@ static const struct fault_record *first_failover(const struct metrics_input *in)
 
 /* What the ledger says of one job around the failover. */
 struct job_marks {
-	int64_t done_end_ns;	/* the first completion of it that returned while the old primary took writes; INT64_MAX: none */
+	int64_t done_end_ns;	/* the first completion of it the old primary acknowledged; INT64_MAX: none */
 	int64_t last_claim_ns;	/* when the last claim that returned it began; INT64_MIN: none */
 	int64_t held_ns;	/* when the claim of the execution in hand as the failover struck returned; INT64_MAX: none */
 	int64_t fenced_ns;	/* when that execution's completion was refused by the fence; INT64_MAX: it was not */
@@ -72,7 +72,12 @@ void failover_account(const struct metrics_input *in, struct failover_figures *o
 	jobs[0] = '\0';
 	if (!f || !(marks = malloc((in->n_jobs ? in->n_jobs : 1) * sizeof(*marks))))
 		return;
-	/* Until the standby's promotion returned, no client could write to it: what committed before was the old primary's. */
+	/*
+	 * Which server acknowledged a completion is told by its connection, not by when it returned
+	 * (the standby takes writes before pg_ctl promote -w returns, and a completion's return may
+	 * be read late): one made before the failover struck was to the old primary, the standby
+	 * being read-only then. The claims taken again are told by the promotion's return.
+	 */
 	promoted_ns = f->at_ns + f->duration_ns;
 	for (size_t j = 0; j < in->n_jobs; j++)
 		marks[j] = (struct job_marks){ .done_end_ns = INT64_MAX, .last_claim_ns = INT64_MIN, .held_ns = INT64_MAX,
@@ -81,12 +86,12 @@ void failover_account(const struct metrics_input *in, struct failover_figures *o
 		const struct execution *e = &l->execs[i];
 		struct job_marks *mk;
 
-		if (e->outcome == EXEC_DONE && e->end_ns >= promoted_ns && e->end_ns < first)
+		if (e->outcome == EXEC_DONE && e->conn_ns >= f->at_ns && e->end_ns < first)
 			first = e->end_ns;
 		if (!metrics_job_in_range(in, e->job_id))
 			continue;
 		mk = &marks[e->job_id - 1];
-		if (e->outcome == EXEC_DONE && e->end_ns < promoted_ns && e->end_ns < mk->done_end_ns)
+		if (e->outcome == EXEC_DONE && e->conn_ns < f->at_ns && e->end_ns < mk->done_end_ns)
 			mk->done_end_ns = e->end_ns;
 		if (e->claim_start_ns > mk->last_claim_ns)
 			mk->last_claim_ns = e->claim_start_ns;

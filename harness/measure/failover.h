@@ -10,12 +10,12 @@
 
 /*
  * Fills out's ledger figures (all but the lag, which is left alone) from in, for the
- * run's first failover: per job, a completion that returned before the standby's
- * promotion returned (the old primary's: no client could write to the standby before)
- * and that the new primary did not keep (the job claimed again after that completion,
- * or not done at the end), per job a claim in hand when it struck that the new primary
- * lacked (flip mode: claim_lost in failover.c), and the time from the failover's start to the first completion
- * after the promotion. Unknown (METRIC_UNKNOWN, NaN) when no failover struck; left_active
+ * run's first failover: per job, a completion the old primary acknowledged (it returned
+ * on a connection made before the failover struck, conn_ns < at_ns: the standby took no
+ * writes then) and that the new primary did not keep (the job claimed again after that
+ * completion, or not done at the end), per job a claim in hand when it struck that the new
+ * primary lacked (flip mode: claim_lost in failover.c), and the time from the failover's
+ * start to the first completion on a connection made after it (the new primary's). Unknown (METRIC_UNKNOWN, NaN) when no failover struck; left_active
  * and the undone are not known without the final state. The lost completions' jobs are
  * written into jobs (jobs_size bytes), ids separated by spaces, "..." when they do not fit.
  */

@@ -35,6 +35,7 @@ struct execution {
 	int64_t claim_start_ns;	/* when the claim attempt that returned this job began */
 	int64_t start_ns;	/* when the job was in hand: the claim that returned it had ended */
 	int64_t end_ns;		/* when its completion (or failure) returned */
+	int64_t conn_ns;	/* when the connection its outcome returned on was made (a failover's server tells) */
 	int32_t worker;		/* the seat of the worker that executed it (its index, kept by a replacement) */
 	int32_t outcome;	/* an enum exec_outcome */
 	int32_t identity;	/* the worker's identity, the job's claimed_by (a crashed worker's replacement has a new one) */

@@ -266,6 +266,7 @@ static int note_execution(struct worker *w, struct execution *e, int64_t end)
 	const struct run_shared *s = w->shared;
 
 	e->end_ns = end - s->gate.start_ns;
+	e->conn_ns = w->connected_ns - s->gate.start_ns;
 	if (e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED)
 		run_note_progress(w->shared);
 	if (e->outcome == EXEC_DONE) {

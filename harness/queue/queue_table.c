@@ -9,6 +9,13 @@
 #include "queue/verify_audit.h"
 
 /*
+ * How the reaper's transaction begins on PostgreSQL: its statement waits for a row lock
+ * 100 ms at most and its commit waits for no synchronous standby, so that the monitor
+ * thread that runs it is never held by a commit waiting on a standby that is cut off.
+ */
+#define REAP_BEGIN_PG "BEGIN; SET LOCAL lock_timeout = '100ms'; SET LOCAL synchronous_commit = local"
+
+/*
  * The queue table and the indexes a real queue uses, per dialect (SQLite's timestamps are
  * julian days): new jobs in claim order, and active ones by the end of their lease, which
  * makes claiming or reaping an expired lease cheap.
@@ -272,9 +279,31 @@ int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, str
 int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct ledger *l, uint64_t *reaped, char *err,
 		     size_t errlen)
 {
-	return give_back_rows(conn, s, "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
-			      "WHERE status = 'active' AND lease_until < {now} RETURNING id", "reaping", l, reaped, err,
-			      errlen);
+	static const char reap_sql[] = "UPDATE {jobs} SET status = 'new', claimed_by = NULL, lease_until = NULL "
+				       "WHERE status = 'active' AND lease_until < {now} RETURNING id";
+	size_t first = l->n_returns;
+	uint64_t count = 0;
+	int rc;
+
+	if (s->db->kind != BACKEND_POSTGRESQL)
+		return give_back_rows(conn, s, reap_sql, "reaping", l, reaped, err, errlen);
+	if (s->db->exec(conn, REAP_BEGIN_PG) < 0) {
+		snprintf(err, errlen, "reaping: %s", s->db->error_message(conn));
+		s->db->exec(conn, "ROLLBACK");
+		return -1;
+	}
+	rc = give_back_rows(conn, s, reap_sql, "reaping", l, &count, err, errlen);
+	if (rc != -1 && s->db->exec(conn, "COMMIT") < 0) {
+		snprintf(err, errlen, "reaping: committing: %s", s->db->error_message(conn));
+		rc = -1;
+	}
+	if (rc == -1) {
+		s->db->exec(conn, "ROLLBACK");
+		l->n_returns = first;
+		return -1;
+	}
+	*reaped += count;
+	return rc;
 }
 
 int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)

@@ -44,8 +44,11 @@ int queue_table_free_stuck(struct db_conn *conn, const struct run_shared *s, str
 
 /*
  * The reaper's pass: gives every active job whose lease ran out back to state new, noting
- * each in l's returns and adding how many to *reaped. 0; -1 with err; -2 with err when out
- * of memory for the returns (the jobs were given back).
+ * each in l's returns and adding how many to *reaped. On PostgreSQL in a transaction of its
+ * own whose statement waits 100 ms at most for a row lock and whose commit is local (waits
+ * for no synchronous standby): a pass that cannot have a row gives none back. 0; -1 with err
+ * (nothing given back or noted); -2 with err when out of memory for the returns (the jobs
+ * were given back).
  */
 int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct ledger *l, uint64_t *reaped, char *err,
 		     size_t errlen);

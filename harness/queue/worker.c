@@ -260,6 +260,7 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	begin.sql[s->db->kind] = st->begin_sql[s->db->kind] ? st->begin_sql[s->db->kind] : "BEGIN";
 	if (session_open(s->db, s->target, &s->cfg->db_opts, &w->saw_stop, &w->conn, err, errlen) < 0)
 		return -1;
+	w->connected_ns = clock_now_ns();
 	if (s->created_audit && name_session(w, err, errlen) < 0)
 		goto fail;
 	if (prepare_all(s, w->conn, harness_statements, sizeof(harness_statements) / sizeof(harness_statements[0]),

@@ -36,6 +36,7 @@ struct worker {
 	char attempt_text[24];			/* attempt as an SQL parameter */
 	const char *queue;			/* the task class it serves: queues[index % n_queues] */
 	struct db_conn *conn;			/* its own connection */
+	int64_t connected_ns;			/* when conn was made (clock_now_ns): its executions' conn_ns */
 	struct run_shared *shared;		/* the run it belongs to */
 	struct worker_stats stats;		/* its counters and claim-latency histogram */
 	struct ledger ledger;			/* its executions, empty claims and error instants */

@@ -5,10 +5,11 @@
 # job. To make the asynchronous loss certain on a fast machine, the standby is cut off the
 # primary's WAL 300 ms before the failover (--failover-lag-ms: its walreceiver stopped by
 # clearing primary_conninfo), so that what commits meanwhile is on the old primary alone.
-# Four primary+standby pairs: one for both failovers (two groups of one invocation; the
-# second runs on the promoted standby with a new standby made of the old primary), one
-# killed for the watchdog, one for cleanup, and one the test makes itself for
-# --failover-command.
+# Seven primary+standby pairs: one for both failovers (two groups of one invocation; the
+# second runs on the promoted standby with a new standby made of the old primary), one for
+# two failovers without lag (two strategies), one for a reaper under sync with a cut
+# standby, one whose mode PGOPTIONS overrides, one killed for the watchdog, one for
+# cleanup, and one the test makes itself for --failover-command.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -43,6 +44,17 @@ expect_exit 2 'failover-lag-ms cuts the throwaway standby off before a failover:
 	"--failover-lag-ms without --failover-at is refused" \
 	run --standby async --failover-lag-ms 100 --jobs 5 --work-ms 1 --strategy skip-locked --no-progress \
 	--results "$store"
+expect_exit 2 'failover-command fails over a PostgreSQL server of your own at --failover-at; sqlite has no server' \
+	"--failover-command on SQLite is refused, not ignored" run --db "sqlite:$dir/lite.db" --failover-command true \
+	--jobs 5 --work-ms 1 --strategy update-returning --no-progress --results "$store"
+expect_exit 2 'failover-command fails over .* at --failover-at; give --failover-at' \
+	"--failover-command without --failover-at is refused, not ignored" \
+	run --db "host=$dir port=1 dbname=none" --failover-command true --jobs 5 --work-ms 1 --strategy skip-locked \
+	--no-progress --results "$store"
+expect_exit 2 'failover-command with 2 runs: it fails your pair over once' \
+	"--failover-command for two runs is refused: the second would find no standby" \
+	run --db "host=$dir port=1 dbname=none" --failover-at 1 --failover-command true --jobs 5 --work-ms 1 \
+	--strategy skip-locked,for-update --no-progress --results "$store"
 printf '[global]\nfailover-command = true\n' >"$dir/cmd.ini"
 expect_exit 2 'cmd.ini:2: failover-command: a scenario file may not run a shell command' \
 	"a scenario file's failover-command is refused without --trust-scenario, naming file and line" \
@@ -106,6 +118,44 @@ check "--verify, from the new primary's own record, names the same jobs, and onl
 check "the faults table shows the failover's figures and the delivery verdict" \
 	eval 'grep -q "f_lost" "$dir/fo.out" && grep -q "f_first" "$dir/fo.out" &&
 	grep -q "acknowledged completions the new primary lacks" "$dir/fo.out" && grep -q "at-least-once" "$dir/fo.out"'
+
+# ---- a failover without --failover-lag-ms, then another run on the same pair ----
+# The old primary, stopped by the first run's failover, must be made the new standby before
+# the second run: else that run's failover stops the only live server (exit 4 before the fix).
+start=$(date +%s%N)
+TMPDIR=$dir/tmp timeout 120 "$CLAIMBENCH" run --format json --standby async --failover-at 0.5 \
+	--strategy skip-locked,for-update --jobs 200 --work-ms 10 --workers 2 --no-progress --results "$store" \
+	>"$dir/twice.json" 2>"$dir/twice.err"
+status=$?
+check "two runs with a failover each (no lag) on one pair: both fail over cleanly, exit 0 \
+($status, $(elapsed_ms "$start") ms: $(grep -v "throwaway PostgreSQL in\|stored in" "$dir/twice.err" | head -c 300 | tr "\n" " "))" \
+	test "$status" -eq 0
+check_jq "$dir/twice.json" '[.results[] | select(.faults_injected == 1 and .faults[0].kind == "failover" and
+	.lost == 0 and .completed == 200)] | length == 2' "each run struck its failover and lost no job"
+
+# ---- sync, the standby cut off long before the failover, and a reaper ----
+# Commits wait on the cut standby holding their row locks; the reaper runs on the monitor
+# thread: before the fix its UPDATE waited on such a row, the monitor with it, and the
+# failover never struck (the run hung). 60 s bound, about 6 s with the fix.
+start=$(date +%s%N)
+TMPDIR=$dir/tmp timeout -s INT 60 "$CLAIMBENCH" run --format json --standby sync --failover-at 1.5 \
+	--failover-lag-ms 1300 --lease-ms 200 --reaper-ms 50 --strategy skip-locked:flip --jobs 300 --work-ms 10 \
+	--workers 2 --no-progress --results "$store" >"$dir/reaper.json" 2>"$dir/reaper.err"
+status=$?
+check "sync with a cut standby and a reaper: the failover strikes and the run ends, exit 0 \
+($status, $(elapsed_ms "$start") ms: $(grep -v "throwaway PostgreSQL in\|stored in" "$dir/reaper.err" | head -c 300 | tr "\n" " "))" \
+	test "$status" -eq 0
+check_jq "$dir/reaper.json" '.results[0] | .faults_injected == 1 and .faults[0].kind == "failover" and
+	.failover.lost_completions == 0 and .lost == 0 and .completed == 300' \
+	"the reaper's pass held by a commit waiting on the standby gave way: no acknowledged completion lost \
+($(jq -c '.results[0] | {failover, lost, completed}' "$dir/reaper.json" 2>/dev/null))"
+
+# ---- the standby mode is checked in force, not only set ----
+# A session's synchronous_commit set elsewhere (PGOPTIONS here) would run the workers under
+# another mode than the one named: before the fix the run went on (exit 0).
+PGOPTIONS='-c synchronous_commit=local' TMPDIR=$dir/tmp expect_exit 3 "synchronous_commit is not on, which --standby sync needs.*PGOPTIONS" \
+	"--standby sync whose synchronous_commit is overridden is refused before the run, saying which setting" \
+	run --standby sync --strategy skip-locked --jobs 5 --work-ms 1 --workers 1 --no-progress --results "$store"
 
 # ---- SIGKILL: the watchdog stops both servers and removes the directory ----
 # standby_runs CLUSTER: whether the standby's postmaster of CLUSTER runs (its socket directory names it).

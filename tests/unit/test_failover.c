@@ -1,8 +1,8 @@
 /*
  * Unit tests of the accounting across a failover (measure/failover.c) on hand-made
  * ledgers whose answers were worked out by hand (the comments show how): which
- * acknowledged completions the new primary lacks, run again or left active, and the
- * first completion after the promotion. docs/metrics.md defines the figures.
+ * acknowledged completions the new primary lacks, run again or left active (the old
+ * primary's told by the connection they returned on), and the first completion on the new one. docs/metrics.md defines the figures.
  */
 #include <math.h>
 #include <stdint.h>
@@ -15,15 +15,28 @@
 #include "model/faults.h"
 #include "model/metric_table.h"
 
-/* Appends an execution of job whose claim began at claim_ms and that ended at end_ms with outcome. */
-static void add_exec(struct ledger_case *c, int64_t job, int64_t claim_ms, int64_t end_ms, int32_t outcome)
+/*
+ * Appends an execution of job whose claim began at claim_ms and that ended at end_ms with
+ * outcome, on a connection made at conn_ms.
+ */
+static void add_exec_on(struct ledger_case *c, int64_t conn_ms, int64_t job, int64_t claim_ms, int64_t end_ms,
+			int32_t outcome)
 {
 	struct execution e = {
 		.job_id = job, .claim_start_ns = MS(claim_ms), .start_ns = MS(claim_ms + 1), .end_ns = MS(end_ms),
-		.outcome = outcome,
+		.conn_ns = MS(conn_ms), .outcome = outcome,
 	};
 
 	check_need(ledger_add_execution(&c->ledger, &e) == 0, "ledger_add_execution");
+}
+
+/*
+ * Appends an execution as add_exec_on does, its connection made at 0 when its claim began
+ * before 100 ms, else when its claim began (after the failovers of these tests: the new primary's).
+ */
+static void add_exec(struct ledger_case *c, int64_t job, int64_t claim_ms, int64_t end_ms, int32_t outcome)
+{
+	add_exec_on(c, claim_ms < 100 ? 0 : claim_ms, job, claim_ms, end_ms, outcome);
 }
 
 /* Appends a failover that began at at_ms and whose promotion returned duration_ms later. */
@@ -38,7 +51,8 @@ static void add_failover(struct ledger_case *c, int64_t at_ms, int64_t duration_
  * The failover begins at 100 ms, the promotion returns at 150 ms:
  *   job 1  done at 40, never claimed again, done at the end          kept: not lost
  *   job 2  done at 90, claimed again at 160, done at 180             lost, run again
- *   job 3  done at 120 (in the stop: the old primary's), done at the end after a claim at 170   lost, run again
+ *   job 3  done at 120 on a connection made at 0 (the old primary's), done at the end after a claim at 170
+ *                                                                     lost, run again
  *   job 4  done at 95, active at the end, never claimed again        lost, left active
  *   job 5  claimed at 90, its completion lost with the connection (uncommitted at 110),
  *          claimed again at 160, done at 175                         no acknowledged completion: not lost
@@ -57,7 +71,7 @@ static void test_lost_completions(void)
 	add_exec(&c, 1, 30, 40, EXEC_DONE);
 	add_exec(&c, 2, 80, 90, EXEC_DONE);
 	add_exec(&c, 2, 160, 180, EXEC_DONE);
-	add_exec(&c, 3, 105, 120, EXEC_DONE);
+	add_exec_on(&c, 0, 3, 105, 120, EXEC_DONE);
 	add_exec(&c, 3, 170, 190, EXEC_DONE);
 	add_exec(&c, 4, 85, 95, EXEC_DONE);
 	c.final[3].status = JOB_ACTIVE;
@@ -96,7 +110,7 @@ static void test_claims_lost(void)
 	add_exec(&c, 1, 10, 150, EXEC_FENCED);
 	add_exec(&c, 2, 20, 130, EXEC_UNCOMMITTED);
 	add_exec(&c, 2, 160, 170, EXEC_DONE);
-	add_exec(&c, 3, 30, 200, EXEC_DONE);
+	add_exec_on(&c, 190, 3, 30, 200, EXEC_DONE);
 	add_failover(&c, 100, 50);
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
 	CHECK(f.claims_lost == 2 && f.lost_completions == 0, "no lease: 2 claims lost, no completion (%llu %llu)",
@@ -127,7 +141,7 @@ static void test_unknowns(void)
 
 	ledger_case_init(&c, 2);
 	add_exec(&c, 1, 10, 20, EXEC_DONE);
-	add_exec(&c, 1, 60, 70, EXEC_DONE);
+	add_exec_on(&c, 60, 1, 60, 70, EXEC_DONE);
 	add_exec(&c, 2, 10, 30, EXEC_DONE);
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
 	CHECK(f.lost_completions == METRIC_UNKNOWN && f.rerun == METRIC_UNKNOWN && f.left_active == METRIC_UNKNOWN &&
@@ -142,6 +156,36 @@ static void test_unknowns(void)
 	ledger_free(&c.ledger);
 }
 
+/*
+ * Which server acknowledged a completion is told by its connection, not by when it
+ * returned. The failover begins at 100 ms, the promotion returns at 150 ms:
+ *   job 1  on a connection made at 0, done at 160 (its return read late on a loaded
+ *          machine), claimed again at 170 on a new connection, done at 180     lost, run again
+ *   job 2  on a connection made at 120 (to the standby, which took writes before the
+ *          promotion returned), done at 130, claimed again at 160, done at 170   not lost
+ * Lost 1 (job 1); the first completion on a new connection at 130: 30 ms after 100.
+ */
+static void test_acknowledged_by_connection(void)
+{
+	struct ledger_case c;
+	struct failover_figures f;
+	char jobs[FAILOVER_JOBS_MAX];
+
+	ledger_case_init(&c, 2);
+	add_exec_on(&c, 0, 1, 90, 160, EXEC_DONE);
+	add_exec_on(&c, 165, 1, 170, 180, EXEC_DONE);
+	add_exec_on(&c, 120, 2, 121, 130, EXEC_DONE);
+	add_exec_on(&c, 120, 2, 160, 170, EXEC_DONE);
+	add_failover(&c, 100, 50);
+	failover_account(&c.in, &f, jobs, sizeof(jobs));
+	CHECK(f.lost_completions == 1 && f.rerun == 1 && strcmp(jobs, "1") == 0,
+	      "the old primary's completion read after the promotion is lost, the standby's before it is not (%llu %s)",
+	      (unsigned long long)f.lost_completions, jobs);
+	CHECK(f.first_completion_ms == 30.0, "the first completion on the new primary, 30 ms after the failover (%g)",
+	      f.first_completion_ms);
+	ledger_free(&c.ledger);
+}
+
 /* Lost jobs beyond the room for their ids end the list with "...". */
 static void test_long_list(void)
 {
@@ -152,7 +196,7 @@ static void test_long_list(void)
 	ledger_case_init(&c, 8);
 	for (int64_t j = 1; j <= 8; j++) {
 		add_exec(&c, j, 1, 2, EXEC_DONE);
-		add_exec(&c, j, 60, 70, EXEC_DONE);
+		add_exec_on(&c, 60, j, 60, 70, EXEC_DONE);
 	}
 	add_failover(&c, 40, 10);
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
@@ -166,6 +210,7 @@ int main(void)
 	test_lost_completions();
 	test_claims_lost();
 	test_unknowns();
+	test_acknowledged_by_connection();
 	test_long_list();
 	return check_exit_status();
 }
