@@ -229,6 +229,12 @@ extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
  */
 const struct backend_ops *backend_of_target(const char *text, const char **target);
 
+/*
+ * backend_ops.quote_identifier of a dialect that quotes names in double quotes, doubling
+ * one inside (SQLite, MariaDB under ANSI_QUOTES); conn is not used. 0, or -1 when it does not fit.
+ */
+int db_quote_double(struct db_conn *conn, const char *name, char *buf, size_t len);
+
 /* Copies the first line of message (no newline, cut to fit) into dst, len > 0 bytes. */
 void db_first_line(char *dst, size_t len, const char *message);
 

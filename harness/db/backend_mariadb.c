@@ -777,27 +777,6 @@ struct marked_ctx {
 	void *ctx;		/* and its context */
 };
 
-/* Wraps name in double quotes (ANSI_QUOTES), doubling any double quote inside. */
-static int mariadb_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	(void)conn;
-	if (len < 3)
-		return -1;
-	buf[used++] = '"';
-	for (; *name; name++) {
-		if (used + (*name == '"' ? 2 : 1) + 2 > len)
-			return -1;
-		if (*name == '"')
-			buf[used++] = '"';
-		buf[used++] = *name;
-	}
-	buf[used++] = '"';
-	buf[used] = '\0';
-	return 0;
-}
-
 /*
  * The tables of conn's database with their comment and InnoDB table id (NULL when the
  * account may not read INNODB_SYS_TABLES, which wants the PROCESS privilege, or the table
@@ -858,7 +837,7 @@ static int mariadb_seal_mark(struct db_conn *conn, const char *name)
 		return -1;
 	if (!c.id[0] || strncmp(c.note, OWNER_NOTE_PREFIX, strlen(OWNER_NOTE_PREFIX)) != 0)
 		return 0;
-	if (mariadb_quote_identifier(conn, name, quoted, sizeof(quoted)) < 0 ||
+	if (db_quote_double(conn, name, quoted, sizeof(quoted)) < 0 ||
 	    snprintf(note, sizeof(note), "%s oid %s", c.note, c.id) >= (int)sizeof(note)) {
 		set_error(conn, ERR_OTHER, "the table's name or note is too long to seal");
 		return -1;
@@ -966,7 +945,7 @@ const struct backend_ops backend_mariadb = {
 	.table_exists = mariadb_table_exists,
 	.marked_tables = mariadb_marked_tables,
 	.seal_mark = mariadb_seal_mark,
-	.quote_identifier = mariadb_quote_identifier,
+	.quote_identifier = db_quote_double,
 	.settings = mariadb_settings,
 	.set_lock_wait = mariadb_set_lock_wait,
 	.name_session = mariadb_name_session,

@@ -512,26 +512,6 @@ static int sqlite_marked_tables(struct db_conn *conn, db_marked_fn found, void *
 	return n;
 }
 
-static int sqlite_quote_identifier(struct db_conn *conn, const char *name, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	(void)conn;
-	if (len < 3)
-		return -1;
-	buf[used++] = '"';
-	for (; *name; name++) {
-		if (used + (*name == '"' ? 2 : 1) + 2 > len)
-			return -1;
-		if (*name == '"')
-			buf[used++] = '"';
-		buf[used++] = *name;
-	}
-	buf[used++] = '"';
-	buf[used] = '\0';
-	return 0;
-}
-
 /* journal_mode and synchronous as the connection reports them, and its busy timeout (the wait for a lock). */
 static int sqlite_settings(struct db_conn *conn, struct db_setting *out, int max)
 {
@@ -622,7 +602,7 @@ const struct backend_ops backend_sqlite = {
 	.server_version = sqlite_server_version,
 	.table_exists = sqlite_table_exists,
 	.marked_tables = sqlite_marked_tables,
-	.quote_identifier = sqlite_quote_identifier,
+	.quote_identifier = db_quote_double,
 	.settings = sqlite_settings,
 	.set_lock_wait = sqlite_set_lock_wait,
 	.name_session = sqlite_name_session,

@@ -45,3 +45,23 @@ int db_rows_as_ints(void *ctx, const char *const *cols, int ncols)
 		values[c] = cols[c] ? strtoll(cols[c], NULL, 10) : -1;
 	return to->row(to->ctx, values, ncols);
 }
+
+int db_quote_double(struct db_conn *conn, const char *name, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	(void)conn;
+	if (len < 3)
+		return -1;
+	buf[used++] = '"';
+	for (; *name; name++) {
+		if (used + (*name == '"' ? 2 : 1) + 2 > len)
+			return -1;
+		if (*name == '"')
+			buf[used++] = '"';
+		buf[used++] = *name;
+	}
+	buf[used++] = '"';
+	buf[used] = '\0';
+	return 0;
+}

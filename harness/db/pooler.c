@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "db/leftovers.h"
 #include "db/pooler.h"
+#include "db/server_programs.h"
 
 #define POOLER_SYSTEM_USER "postgres"		/* the account pgbouncer runs as when we are root */
 #define POOLER_DATABASE "claimbench"		/* the database name clients ask pgbouncer for */
@@ -68,55 +69,15 @@ int pooler_find(char *program, char *err, size_t errlen)
 	return -1;
 }
 
-/*
- * Makes p's directory under $TMPDIR (or /tmp): a plain absolute path (it goes unquoted into
- * the ini and the conninfo) short enough for the socket inside it, with the owner note,
- * given to p's user. 0, or -1 with err.
- */
-static int make_dir(struct pooler *p, char *err, size_t errlen)
-{
-	const char *tmpdir = getenv("TMPDIR");
-	struct sockaddr_un sun;
-	char base[PATH_MAX];
-	int len;
-
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
-	if (!realpath(tmpdir, base)) {
-		snprintf(err, errlen, "temporary directory %s: %s", tmpdir, strerror(errno));
-		return -1;
-	}
-	len = snprintf(p->dir, sizeof(p->dir), "%s/" POOLER_DIR_PREFIX "XXXXXX", strcmp(base, "/") ? base : "");
-	if (len >= (int)sizeof(p->dir) ||
-	    snprintf(NULL, 0, "%s/.s.PGSQL.%d", p->dir, POOLER_PORT) >= (int)sizeof(sun.sun_path)) {
-		snprintf(err, errlen, "temporary directory %s is too long for a Unix socket path; set TMPDIR", base);
-		return -1;
-	}
-	if (strspn(p->dir, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-") != (size_t)len) {
-		snprintf(err, errlen, "temporary directory %s has characters other than letters, digits and /._-; set TMPDIR",
-			 base);
-		return -1;
-	}
-	if (!mkdtemp(p->dir)) {
-		snprintf(err, errlen, "could not create a directory in %s: %s", base, strerror(errno));
-		return -1;
-	}
-	p->have_dir = true;
-	if (leftovers_mark(p->dir, err, errlen) < 0)
-		return -1;
-	if (p->as.drop && chown(p->dir, p->as.uid, p->as.gid) != 0) {
-		snprintf(err, errlen, "could not give %s to user %s: %s", p->dir, POOLER_SYSTEM_USER, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 int pooler_open(struct pooler *p, struct watchdog *wd, char *err, size_t errlen)
 {
+	char socket_name[32];
+
 	memset(p, 0, sizeof(*p));
 	if (pooler_find(p->program, err, errlen) < 0 || run_as_choose(&p->as, POOLER_SYSTEM_USER, err, errlen) < 0)
 		goto fail;
-	if (make_dir(p, err, errlen) < 0)
+	snprintf(socket_name, sizeof(socket_name), ".s.PGSQL.%d", POOLER_PORT);
+	if (server_make_dir(p->dir, POOLER_DIR_PREFIX, socket_name, &p->as, &p->have_dir, err, errlen) < 0)
 		goto fail;
 	if (watchdog_guard_pooler(wd, p->dir, &p->as) < 0) {
 		snprintf(err, errlen, "could not give %s to the watchdog", p->dir);
