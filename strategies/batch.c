@@ -39,25 +39,72 @@ static const struct option_def batch_options[] = {
 	"UPDATE {jobs} AS j SET status = CASE WHEN j.id = ANY($3::bigint[]) THEN 'error' ELSE 'done' END, " \
 	"done_at = {now} FROM unnest($1::bigint[], $2::integer[]) AS b(id, attempt) WHERE j.id = b.id"
 
+/* An SQL array literal parameter, {1,2,3}, as the JSON array [1,2,3] MariaDB's JSON_TABLE reads. */
+#define MARIADB_JSON_ARRAY(param) "REPLACE(REPLACE(" param ", '{', '['), '}', ']')"
+
+/*
+ * MariaDB's claim, inside the transaction batch_claim begins: the ids picked FOR UPDATE SKIP
+ * LOCKED gathered in a session variable as a JSON array, their rows marked active through
+ * JSON_TABLE (a join on the primary key: only the picked rows are touched), then selected.
+ */
+#define MARIADB_CLAIM                                                                                    \
+	"SET @claimbench_batch = NULL; "                                                                  \
+	"SELECT JSON_ARRAYAGG(id) INTO @claimbench_batch FROM (SELECT id FROM {jobs} WHERE queue = $1 "   \
+	"AND {claimable} ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) AS picked; "                        \
+	"UPDATE {jobs} AS j JOIN JSON_TABLE(@claimbench_batch, '$[*]' COLUMNS (id bigint PATH '$')) AS b " \
+	"ON j.id = b.id SET j.status = 'active', j.claimed_by = $2, j.claimed_at = {now}, "               \
+	"j.lease_until = {lease_until}, j.attempts = j.attempts + 1; "                                    \
+	"SELECT j.id, j.attempts FROM JSON_TABLE(@claimbench_batch, '$[*]' COLUMNS (id bigint PATH '$')) " \
+	"AS b JOIN {jobs} AS j ON j.id = b.id"
+
+/*
+ * MariaDB's completion head: the batch's ids and attempts paired by their place, each row
+ * the UPDATE matches appending its id to a session variable (the status's CASE evaluates
+ * it first), so that MARIADB_FINISH_TAIL returns exactly the rows completed.
+ */
+#define MARIADB_FINISH_HEAD                                                                              \
+	"SET @claimbench_done = NULL; "                                                                   \
+	"UPDATE {jobs} AS j JOIN JSON_TABLE(" MARIADB_JSON_ARRAY("$1") ", '$[*]' COLUMNS (n FOR ORDINALITY, " \
+	"id bigint PATH '$')) AS b ON j.id = b.id JOIN JSON_TABLE(" MARIADB_JSON_ARRAY("$2") ", '$[*]' "  \
+	"COLUMNS (n FOR ORDINALITY, attempt integer PATH '$')) AS a ON a.n = b.n "                        \
+	"SET j.status = CASE WHEN (@claimbench_done := CONCAT_WS(',', @claimbench_done, j.id)) IS NULL "   \
+	"THEN j.status WHEN FIND_IN_SET(j.id, TRIM(BOTH '}' FROM TRIM(BOTH '{' FROM $3))) > 0 "            \
+	"THEN 'error' ELSE 'done' END, j.done_at = {now} WHERE TRUE"
+
+/* The rows MARIADB_FINISH_HEAD's UPDATE completed, one id each. */
+#define MARIADB_FINISH_TAIL                                                                              \
+	"; SELECT d.id FROM JSON_TABLE(CONCAT('[', COALESCE(@claimbench_done, ''), ']'), '$[*]' "          \
+	"COLUMNS (id bigint PATH '$')) AS d"
+
 static const struct strategy_statement batch_statements[] = {
 	{ SLOT_CLAIM, 3, { [BACKEND_POSTGRESQL] =
 		"WITH picked AS MATERIALIZED (SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 		"ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) "
 		"UPDATE {jobs} AS j SET status = 'active', claimed_by = $2, claimed_at = {now}, "
 		"lease_until = {lease_until}, attempts = j.attempts + 1 FROM picked WHERE j.id = picked.id "
-		"RETURNING j.id, j.attempts" } },
-	{ SLOT_FINISH_NONE, 3, { [BACKEND_POSTGRESQL] = FINISH_HEAD " RETURNING j.id" } },
+		"RETURNING j.id, j.attempts",
+			    [BACKEND_MARIADB] = MARIADB_CLAIM } },
+	{ SLOT_FINISH_NONE, 3, { [BACKEND_POSTGRESQL] = FINISH_HEAD " RETURNING j.id",
+				 [BACKEND_MARIADB] = MARIADB_FINISH_HEAD MARIADB_FINISH_TAIL } },
 	{ SLOT_FINISH_OWNER, 4, { [BACKEND_POSTGRESQL] =
-		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 RETURNING j.id" } },
+		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 RETURNING j.id",
+				  [BACKEND_MARIADB] =
+		MARIADB_FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4" MARIADB_FINISH_TAIL } },
 	{ SLOT_FINISH_ATTEMPT, 4, { [BACKEND_POSTGRESQL] =
-		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 AND j.attempts = b.attempt RETURNING j.id" } },
+		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 AND j.attempts = b.attempt RETURNING j.id",
+				    [BACKEND_MARIADB] =
+		MARIADB_FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 AND j.attempts = a.attempt"
+		MARIADB_FINISH_TAIL } },
 	/*
 	 * the leases of the whole batch, the jobs worked (awaiting the one completion), the one
 	 * in hand and those after it: every job the worker holds in the job in hand's queue
 	 */
 	{ SLOT_HEARTBEAT, 2, { [BACKEND_POSTGRESQL] =
 		"UPDATE {jobs} SET lease_until = {lease_until} WHERE status = 'active' AND claimed_by = $2 "
-		"AND queue = (SELECT queue FROM {jobs} WHERE id = $1)" } },
+		"AND queue = (SELECT queue FROM {jobs} WHERE id = $1)",
+			       [BACKEND_MARIADB] =
+		"UPDATE {jobs} SET lease_until = {lease_until} WHERE status = 'active' AND claimed_by = $2 "
+		"AND queue = (SELECT queue FROM (SELECT queue FROM {jobs} WHERE id = $1) AS held)" } },
 };
 
 /* Longest decimal integer with its comma. */
@@ -123,26 +170,33 @@ static int by_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Claims up to max jobs in one statement: committed in flip mode, inside an open transaction in hold mode. */
+/*
+ * Claims up to max jobs in one statement: committed in flip mode, inside an open transaction
+ * in hold mode. MariaDB's claim is several statements, which a transaction keeps the picked
+ * rows locked across in flip mode too (committed once they are marked).
+ */
 static enum claim_result batch_claim(struct worker *w, struct batch_job *jobs, int max, int *n)
 {
 	struct batch_data *d = w->strategy_data;
 	bool hold = w->shared->mode == MODE_HOLD;
+	bool txn = hold || w->shared->db->kind == BACKEND_MARIADB;
 	char limit[24];
 	const char *params[] = { w->queue, w->identity_text, worker_id_text(limit, max) };
 	int64_t *rows = d->returned;
 	int got;
 
-	if (hold && worker_begin(w) < 0)
+	if (txn && worker_begin(w) < 0)
 		return CLAIM_ERROR;
 	got = worker_exec_rows(w, SLOT_CLAIM, 3, params, rows, 2, max);
 	if (got < 0) {
-		if (hold)
+		if (txn)
 			worker_rollback(w);
 		return CLAIM_ERROR;
 	}
+	if (txn && (got == 0 || !hold) && worker_commit(w) < 0)
+		return CLAIM_ERROR;
 	if (got == 0)
-		return hold && worker_commit(w) < 0 ? CLAIM_ERROR : CLAIM_EMPTY;
+		return CLAIM_EMPTY;
 	for (int i = 0; i < got; i++)
 		jobs[i] = (struct batch_job){ .id = rows[2 * i], .attempt = rows[2 * i + 1] };
 	qsort(jobs, (size_t)got, sizeof(*jobs), by_id);
@@ -213,13 +267,12 @@ const struct strategy_ops strategy_batch = {
 	.order = 130,
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT N claims N jobs at once, one completion for all (graphile-worker, PgQueuer)",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_MARIADB),
 	.needs_caps = {
 		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
-	.no_sql_reason = { [BACKEND_MARIADB] = "its claim and completion pass the batch as arrays (unnest, ANY), "
-			   "which MariaDB has no form of in claimbench yet" },
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = batch_statements,

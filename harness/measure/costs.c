@@ -20,6 +20,12 @@ static double server_per_job(int64_t before, int64_t after, uint64_t jobs)
 	return (double)(after - before) / (double)jobs;
 }
 
+/* after - before, or METRIC_UNKNOWN when either was not read or the counter went back (reset). */
+static uint64_t server_delta(int64_t before, int64_t after)
+{
+	return before < 0 || after < before ? METRIC_UNKNOWN : (uint64_t)(after - before);
+}
+
 /* total per job, NaN when no job ended. */
 static double per_job(double total, uint64_t jobs)
 {
@@ -54,6 +60,9 @@ void costs_compute(const struct costs_input *in, struct cost_figures *out)
 		.rows_examined_per_job = NAN,
 		.cpu_us_per_job = per_job((double)cpu_ns / 1e3, jobs),
 		.database_wide = METRIC_UNKNOWN,
+		.innodb_row_lock_waits = METRIC_UNKNOWN,
+		.innodb_row_lock_time_ms = METRIC_UNKNOWN,
+		.innodb_deadlocks = METRIC_UNKNOWN,
 	};
 	if (pages) {
 		out->buffers_hit_per_job = per_job((double)hit, jobs);
@@ -68,4 +77,7 @@ void costs_compute(const struct costs_input *in, struct cost_figures *out)
 	out->wal_bytes_per_job = server_per_job(b->wal_bytes, a->wal_bytes, jobs);
 	out->rows_examined_per_job = server_per_job(b->rows_examined, a->rows_examined, jobs);
 	out->database_wide = in->database_wide;
+	out->innodb_row_lock_waits = server_delta(b->row_lock_waits, a->row_lock_waits);
+	out->innodb_row_lock_time_ms = server_delta(b->row_lock_time_ms, a->row_lock_time_ms);
+	out->innodb_deadlocks = server_delta(b->deadlocks, a->deadlocks);
 }

@@ -20,7 +20,13 @@ struct server_counts {
 	int64_t wal_records;	/* WAL records generated */
 	int64_t wal_bytes;	/* WAL bytes generated */
 	int64_t rows_examined;	/* queue-table rows read by scans and fetched through indexes */
+	int64_t row_lock_waits;	/* MariaDB: InnoDB's row lock waits (Innodb_row_lock_waits) */
+	int64_t row_lock_time_ms; /* MariaDB: their total time, ms (Innodb_row_lock_time) */
+	int64_t deadlocks;	/* MariaDB: deadlocks InnoDB detected (Innodb_deadlocks) */
 };
+
+/* A struct server_counts with nothing read. */
+#define SERVER_COUNTS_UNREAD ((struct server_counts){ -1, -1, -1, -1, -1, -1, -1, -1 })
 
 /* What costs_compute reads. */
 struct costs_input {

@@ -334,6 +334,16 @@ const struct metric metric_table[] = {
 	  NO_CELL, false, LOWER_IS_BETTER, GUARD_NONE,
 	  "the worker threads' CPU time (SQLite's engine inside them included), microseconds per job: a time, which the "
 	  "machine's load moves", NATURE_TIMING },
+	{ CNT("costs.innodb_row_lock_waits", "innodb_row_lock_waits", costs.innodb_row_lock_waits), NO_CELL, false,
+	  NOT_COMPARED, GUARD_NONE, "MariaDB: row lock waits InnoDB counted during the run (Innodb_row_lock_waits' "
+	  "delta, the throwaway server's alone, the whole server's on --db); unknown on PostgreSQL and SQLite",
+	  NATURE_OUTCOME },
+	{ CNT("costs.innodb_row_lock_time_ms", "innodb_row_lock_time_ms", costs.innodb_row_lock_time_ms), NO_CELL,
+	  false, NOT_COMPARED, GUARD_NONE, "MariaDB: the time those row lock waits took, ms (Innodb_row_lock_time's "
+	  "delta); unknown on PostgreSQL and SQLite", NATURE_TIMING },
+	{ CNT("costs.innodb_deadlocks", "innodb_deadlocks", costs.innodb_deadlocks), NO_CELL, false, NOT_COMPARED,
+	  GUARD_NONE, "MariaDB: deadlocks InnoDB detected during the run (Innodb_deadlocks' delta), each with one "
+	  "victim rolled back; unknown on PostgreSQL and SQLite", NATURE_OUTCOME },
 	{ FLAG("costs.database_wide", "costs_database_wide", costs.database_wide), NO_CELL, false, NOT_COMPARED,
 	  GUARD_NONE, "PostgreSQL: 1 when buffers and WAL are whole-database deltas (no pg_stat_statements for the "
 	  "workers alone), 0 when the workers' statements' own", NATURE_OUTCOME },

@@ -169,6 +169,9 @@ struct cost_figures {
 	double cpu_us_per_job;		/* the worker threads' CPU time, microseconds */
 	uint64_t database_wide;		/* flag: buffers and WAL are the whole database's (cluster's, WAL)
 					 * deltas, not the workers' statements' alone */
+	uint64_t innodb_row_lock_waits;	/* MariaDB: InnoDB's row lock waits during the run (the server's) */
+	uint64_t innodb_row_lock_time_ms; /* MariaDB: their total time, ms */
+	uint64_t innodb_deadlocks;	/* MariaDB: deadlocks InnoDB detected during the run */
 };
 
 /* Whether a timed run ran out of jobs before its end, and when. */

@@ -39,12 +39,14 @@ static const char database_wide_sql[] =
 /*
  * MariaDB's counters, the server's own (the throwaway's are the run's alone): the buffer
  * pool's logical reads less those that went to disk, and those; no WAL records (NULL: not
- * known); the redo log's bytes written; the rows every statement read (Rows_read). $1 is not used.
+ * known); the redo log's bytes written; the rows every statement read (Rows_read); InnoDB's
+ * row lock waits, their time (ms) and its deadlocks. $1 is not used.
  */
 static const char mariadb_sql[] =
 	"SELECT " MARIADB_STATUS("INNODB_BUFFER_POOL_READ_REQUESTS") " - " MARIADB_STATUS("INNODB_BUFFER_POOL_READS") ", "
 	MARIADB_STATUS("INNODB_BUFFER_POOL_READS") ", NULL, " MARIADB_STATUS("INNODB_OS_LOG_WRITTEN") ", "
-	MARIADB_STATUS("ROWS_READ");
+	MARIADB_STATUS("ROWS_READ") ", " MARIADB_STATUS("INNODB_ROW_LOCK_WAITS") ", "
+	MARIADB_STATUS("INNODB_ROW_LOCK_TIME") ", " MARIADB_STATUS("INNODB_DEADLOCKS");
 
 /* The five text columns of plan_sql, as read. */
 struct plan_row {
@@ -106,13 +108,18 @@ void server_costs_plan(struct admin *a, struct run_shared *s)
 		s->costs.flush_sql = "SELECT pg_stat_force_next_flush()";
 }
 
-/* A db_text_row_fn: keeps the counters' row in ctx, a struct server_counts; NULL as -1. */
+/*
+ * A db_text_row_fn: keeps the counters' row in ctx, a struct server_counts; NULL as -1, and
+ * the columns past the row's end (PostgreSQL's five have no InnoDB counters) left as they were.
+ */
 static int keep_counts(void *ctx, const char *const *cols, int ncols)
 {
 	struct server_counts *c = ctx;
-	int64_t *fields[] = { &c->buffers_hit, &c->buffers_read, &c->wal_records, &c->wal_bytes, &c->rows_examined };
+	int64_t *fields[] = { &c->buffers_hit, &c->buffers_read, &c->wal_records, &c->wal_bytes, &c->rows_examined,
+			      &c->row_lock_waits, &c->row_lock_time_ms, &c->deadlocks };
+	int n = (int)(sizeof(fields) / sizeof(fields[0]));
 
-	for (int i = 0; i < 5 && i < ncols; i++)
+	for (int i = 0; i < n && i < ncols; i++)
 		*fields[i] = cols[i] ? strtoll(cols[i], NULL, 10) : -1;
 	return 0;
 }
@@ -121,14 +128,14 @@ bool server_costs_read(struct admin *a, const struct run_shared *s, struct serve
 {
 	const char *params[] = { s->jobs_table };
 
-	*out = (struct server_counts){ -1, -1, -1, -1, -1 };
+	*out = SERVER_COUNTS_UNREAD;
 	if (!s->costs.readable || !a->conn)
 		return false;
 	if (s->costs.flush_sql && s->db->exec(a->conn, s->costs.flush_sql) < 0)
 		return false;
 	if (s->db->query_text(a->conn, s->db->kind == BACKEND_MARIADB ? mariadb_sql : s->costs.by_statement ?
 			      by_statement_sql : database_wide_sql, 1, params, keep_counts, out) < 0) {
-		*out = (struct server_counts){ -1, -1, -1, -1, -1 };
+		*out = SERVER_COUNTS_UNREAD;
 		return false;
 	}
 	if (!s->costs.flush_sql && !s->costs.live)

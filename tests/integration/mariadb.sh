@@ -70,6 +70,21 @@ check_jq "$dir/runs.json" '[.results[] | .costs.rows_examined_per_job > 0 and .c
 	.costs.wal_bytes_per_job > 0 and .costs.database_wide and .server.head_buffers_before >= 1] | all' \
 	"the server's costs per job: rows examined, buffer pool pages, redo bytes; the head lookup's pages"
 
+# ---- InnoDB's own lock counters over the run: producers inserting while for-update claims, at REPEATABLE READ ----
+# InnoDB rolls back one victim per deadlock it detects, whose statement fails with 1213;
+# on a throwaway server every transaction is the harness's (workers' and producers', both
+# counted in errors.deadlock), so the server's count and the victims the run saw are equal.
+run_json innodb --db mariadb: --strategy for-update:hold --isolation repeatable-read --jobs 40 --workers 6 \
+	--work-ms 5 --arrival-rate 300 --arrival-s 0.5 --producers 2 --tries 50 --backoff-ms 5
+check "for-update with producers at REPEATABLE READ (exit 0)" test "$(cat "$dir/innodb.status")" -eq 0
+check_jq "$dir/innodb.json" '.results[0] | .costs.innodb_deadlocks > 0 and
+	.costs.innodb_deadlocks == .errors.deadlock and .costs.innodb_row_lock_waits > 0 and
+	.costs.innodb_row_lock_time_ms >= 0' \
+	"InnoDB's deadlocks over the run equal the victims the workers and producers saw (1213); row lock waits counted"
+run_json sqlite --db sqlite: --strategy for-update --jobs 4 --workers 2 --work-ms 1
+check_jq "$dir/sqlite.json" '.results[0].costs | .innodb_deadlocks == null and .innodb_row_lock_waits == null and
+	.innodb_row_lock_time_ms == null' "on SQLite InnoDB's counters are unknown (null)"
+
 # ---- a restart of the throwaway server mid-run (killed, InnoDB's crash recovery): hold mode loses nothing ----
 run_json restart --db mariadb: --strategy skip-locked --restart-at 0.2 --jobs 60 --workers 4 --work-ms 30
 check "a restart of the throwaway MariaDB mid-run (exit 0)" test "$(cat "$dir/restart.status")" -eq 0

@@ -37,12 +37,12 @@ db="mariadb:host=$dir/m/sock user=root dbname=q"
 
 # ---- every strategy MariaDB runs, in each of its modes, at REPEATABLE READ (InnoDB's default) ----
 run_json rr --db "$db" --jobs 40 --workers 5 --work-ms 5 --tries 50 --backoff-ms 5 \
-	--strategy naive,for-update,for-update:flip,nowait-backoff,nowait-backoff:hold,skip-locked,skip-locked:flip,ticket,ticket:hold,advisory,cas,delete-returning,move-table
+	--strategy naive,for-update,for-update:flip,nowait-backoff,nowait-backoff:hold,skip-locked,skip-locked:flip,ticket,ticket:hold,advisory,cas,delete-returning,move-table,batch,batch:hold
 check "every strategy and mode on a user's MariaDB (exit 0)" test "$(cat "$dir/rr.status")" -eq 0
-check_jq "$dir/rr.json" '.results | length == 13' "13 runs"
+check_jq "$dir/rr.json" '.results | length == 15' "15 runs"
 check_jq "$dir/rr.json" '.settings.tx_isolation == "REPEATABLE-READ"' "the server's isolation: REPEATABLE READ"
 for sm in for-update:flip nowait-backoff:flip nowait-backoff:hold skip-locked:flip ticket:flip ticket:hold \
-	advisory:flip cas:flip delete-returning:flip move-table:flip; do
+	advisory:flip cas:flip delete-returning:flip move-table:flip batch:flip; do
 	s=${sm%:*} m=${sm#*:}
 	check_jq "$dir/rr.json" ".results[] | select(.strategy == \"$s\" and .claim_mode == \"$m\") |
 		.completed == 40 and .duplicates == 0 and .lost == 0 and .ledger_mismatches == 0 and .complete and
@@ -51,7 +51,7 @@ done
 # hold mode at REPEATABLE READ: a completion that deadlocks on the claim index's gap locks
 # is rolled back by InnoDB with the claim, and the job is done again: each duplicate is one
 # such deadlock, never more.
-for s in for-update skip-locked; do
+for s in for-update skip-locked batch; do
 	check_jq "$dir/rr.json" ".results[] | select(.strategy == \"$s\" and .claim_mode == \"hold\") |
 		.completed == 40 and .lost == 0 and .ledger_mismatches == 0 and .complete and .errors.other == 0 and
 		.duplicates <= .errors.deadlock" \
@@ -70,6 +70,13 @@ check_jq "$dir/rc.json" '.settings.tx_isolation == "READ-COMMITTED"' "the isolat
 check_jq "$dir/rc.json" '[.results[] | .completed == 40 and .duplicates == 0 and .lost == 0 and
 	.ledger_mismatches == 0 and .errors.deadlock == 0] | all' \
 	"READ COMMITTED: no deadlocks, no duplicates, the ledgers agree"
+
+# ---- batch's completion under the attempt fence, failed jobs among the batch ----
+run_json batch --db "$db" --strategy batch --batch 4 --fence attempt --fail-rate 0.2 --jobs 40 --workers 4 --work-ms 5
+check "batch with --fence attempt and --fail-rate (exit 0)" test "$(cat "$dir/batch.status")" -eq 0
+check_jq "$dir/batch.json" '.results[0] | .completed + .failed == 40 and .failed > 0 and .duplicates == 0 and
+	.lost == 0 and .ledger_mismatches == 0 and .errors.other == 0' \
+	"mariadb batch: each batch's failed jobs marked error, the rest done, the ledger agrees"
 
 # ---- faults: a crash, a killed connection (KILL CONNECTION), counted and recovered ----
 run_json faults --db "$db" --strategy skip-locked:flip --lease-ms 300 --crash-exec 5 --kill-backend-exec 12 \
@@ -151,7 +158,7 @@ check "Ctrl-C with the queue table held open elsewhere: exit 4 in under 10 s (ex
 	eval '[ "$status" -eq 4 ] && [ "$took" -lt 10000 ]'
 
 # ---- the refusals, with their reasons ----
-for s in skip-locked-cursor batch update-returning notify; do
+for s in skip-locked-cursor update-returning notify; do
 	expect_exit 2 "strategy $s cannot run on mariadb: .{20}" "$s on MariaDB is refused with the reason" \
 		run --db "$db" --strategy "$s" --jobs 5 --no-progress --results "$store"
 done

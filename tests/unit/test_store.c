@@ -102,6 +102,7 @@ static const char *const after_v5[] = {
 	"guarded.writer_wait_ms.max", "costs.statements_per_job", "costs.round_trips_per_job",
 	"costs.buffers_hit_per_job", "costs.buffers_read_per_job", "costs.pages_written_per_job",
 	"costs.wal_records_per_job", "costs.wal_bytes_per_job", "costs.rows_examined_per_job", "costs.cpu_us_per_job",
+	"costs.innodb_row_lock_waits", "costs.innodb_row_lock_time_ms", "costs.innodb_deadlocks",
 	"costs.database_wide", "dry.ran_dry", "dry.at_s", "dry.empty_after",
 };
 
