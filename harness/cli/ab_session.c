@@ -47,7 +47,7 @@ static int check_database(struct ab_session *s, char *err, size_t errlen)
 }
 
 /* Allocates side's room for rounds rounds of its runs and fills its store context. 0, or -1 with err. */
-static int prepare_side(struct ab_session_side *side, const struct ab_session *s, size_t rounds, char *err,
+static int prepare_side(struct ab_session_side *side, struct ab_session *s, size_t rounds, char *err,
 			size_t errlen)
 {
 	struct run_invocation *inv = side->inv;
@@ -64,10 +64,7 @@ static int prepare_side(struct ab_session_side *side, const struct ab_session *s
 	side->result.backend = s->db->name;
 	side->result.seed = inv->groups[0].seed;
 	side->rs = (struct run_session){ .report = &side->result, .store = s->store };
-	side->rs.ctx = (struct store_context){ .host = s->host, .version = CLAIMBENCH_VERSION,
-					       .git_revision = CLAIMBENCH_GIT_REVISION,
-					       .scenario_text = inv->has_scenario ? inv->scenario.text : inv->command_line,
-					       .command = "ab" };
+	side->rs.ctx = invocation_store_context(inv, "ab", s->host);
 	return 0;
 }
 
@@ -113,8 +110,6 @@ int ab_session_open(struct ab_session *s, struct run_invocation *base, struct ru
 	}
 	if (store_open(base->settings.results, &s->store, err, errlen) < 0)
 		return EXIT_ENVIRONMENT;
-	snprintf(s->host, sizeof(s->host), "unknown");
-	gethostname(s->host, sizeof(s->host) - 1);
 	if (signals_install(err, errlen) < 0)
 		return EXIT_ENVIRONMENT;
 	for (int i = 0; i < 2; i++)

@@ -33,7 +33,7 @@ struct ab_session {
 	struct throwaway throwaway;		/* the throwaway database, when no --db */
 	bool throwaway_ready;			/* throwaway's watchdog runs: throwaway_close it */
 	struct store *store;			/* the result store, shared by both sides */
-	char host[256];				/* the machine's name, stored with each side's runs */
+	char host[INVOCATION_HOST_MAX];		/* the machine's name, stored with each side's runs */
 	bool user_file_noted;			/* an SQLite file of the user's was noted, to restore at the end */
 	struct sqlite_file user_file;		/* what it was noted as */
 };

@@ -233,7 +233,7 @@ int cmd_explore(int argc, char **argv)
 	static struct explore_store st;
 	const struct explore_options *es = &inv.settings.explore;
 	struct run_config *cfg;
-	char host[256] = "unknown";
+	char host[INVOCATION_HOST_MAX];
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
 
@@ -268,14 +268,7 @@ int cmd_explore(int argc, char **argv)
 		invocation_free(&inv);
 		return EXIT_ENVIRONMENT;
 	}
-	gethostname(host, sizeof(host) - 1);
-	st.ctx = (struct store_context){
-		.host = host,
-		.version = CLAIMBENCH_VERSION,
-		.git_revision = CLAIMBENCH_GIT_REVISION,
-		.scenario_text = inv.has_scenario ? inv.scenario.text : inv.command_line,
-		.command = "explore",
-	};
+	st.ctx = invocation_store_context(&inv, "explore", host);
 	st.header = (struct invocation_result){ .version = CLAIMBENCH_VERSION, .scenario = cfg->scenario,
 						.backend = backend_postgresql.name, .seed = cfg->seed };
 	server.target = cfg->target;

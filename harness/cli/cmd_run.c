@@ -348,7 +348,7 @@ int cmd_run(int argc, char **argv)
 	const struct backend_ops *db;
 	struct run_plan plan = { .cfg = NULL };
 	struct run_session rs = { .report = &r };
-	char host[256] = "unknown";
+	char host[INVOCATION_HOST_MAX];
 	const struct run_config *cfg;
 	bool throwaway_ready = false;
 	struct sqlite_file user_file;
@@ -407,14 +407,7 @@ int cmd_run(int argc, char **argv)
 			err);
 		goto out_release;
 	}
-	gethostname(host, sizeof(host) - 1);
-	rs.ctx = (struct store_context){
-		.host = host,
-		.version = CLAIMBENCH_VERSION,
-		.git_revision = CLAIMBENCH_GIT_REVISION,
-		.scenario_text = inv.has_scenario ? inv.scenario.text : inv.command_line,
-		.command = "run",
-	};
+	rs.ctx = invocation_store_context(&inv, "run", host);
 	if (signals_install(err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);
 		goto out_close;

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/exit_status.h"
 #include "cli/option_read.h"
@@ -16,6 +17,7 @@
 #include "cli/option_run.h"
 #include "cli/secrets.h"
 #include "db/tmp_postgres.h"
+#include "generated/version.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
 
@@ -555,4 +557,17 @@ void invocation_free(struct run_invocation *inv)
 	inv->expects = NULL;
 	inv->n_expects = 0;
 	inv->has_scenario = false;
+}
+
+struct store_context invocation_store_context(const struct run_invocation *inv, const char *command, char *host)
+{
+	snprintf(host, INVOCATION_HOST_MAX, "unknown");
+	gethostname(host, INVOCATION_HOST_MAX - 1);
+	return (struct store_context){
+		.host = host,
+		.version = CLAIMBENCH_VERSION,
+		.git_revision = CLAIMBENCH_GIT_REVISION,
+		.scenario_text = inv->has_scenario ? inv->scenario.text : inv->command_line,
+		.command = command,
+	};
 }

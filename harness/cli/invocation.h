@@ -15,6 +15,7 @@
 #include "cli/scenario.h"
 #include "cli/scenario_strategies.h"
 #include "model/config.h"
+#include "store/store.h"
 
 /* Run groups one invocation may expand into (scenario sections x sweep points). */
 #define MAX_RUN_GROUPS 256
@@ -82,5 +83,16 @@ void invocation_add_targets(const struct run_config *cfg, struct expect_target *
 
 /* Frees what inv holds. */
 void invocation_free(struct run_invocation *inv);
+
+/* Room for the machine's name that invocation_store_context writes. */
+#define INVOCATION_HOST_MAX 256
+
+/*
+ * What the result store keeps of inv as command ("run", "ab", "explore") made it: the
+ * machine's name, written into host (INVOCATION_HOST_MAX bytes; "unknown" when it has none),
+ * which the context points at, claimbench's version and revision, and the scenario's text
+ * or the command line.
+ */
+struct store_context invocation_store_context(const struct run_invocation *inv, const char *command, char *host);
 
 #endif
