@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "print_capture.h"
+#include "store_files.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
@@ -36,19 +37,6 @@ static char tmpdir[] = "/tmp/claimbench-unit-store-XXXXXX";
 static void tmp_path(char *buf, size_t size, const char *name)
 {
 	snprintf(buf, size, "%s/%s", tmpdir, name);
-}
-
-/* Removes the store at path and the WAL files SQLite may leave beside it. */
-static void remove_store(const char *path)
-{
-	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
-	char name[512];
-	size_t i;
-
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		snprintf(name, sizeof(name), "%s%s", path, suffixes[i]);
-		unlink(name);
-	}
 }
 
 /* A time series of three buckets, every column distinct and non-zero, backlog past 2^63 in the last. */
@@ -323,39 +311,6 @@ static bool query_is(sqlite3 *db, const char *sql, const char *want)
 	return same;
 }
 
-/* store_list's output for limit as a new string (the caller frees it); NULL when it failed. */
-static char *list_to_string(struct store *st, int limit)
-{
-	char *text = NULL, err[256];
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int rc;
-
-	if (!f)
-		return NULL;
-	rc = store_list(st, f, limit, err, sizeof(err));
-	fclose(f);
-	if (rc < 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/* Reads one integer from sql on db; -1 on error. */
-static long long query_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* Whether run_id's stored latency bins are exactly the non-empty bins of the workers' merged histograms. */
 static bool bins_match(sqlite3 *db, long long run_id, const struct run_result *run)
 {
@@ -504,7 +459,7 @@ static void test_round_trip(void)
 	rc = store_load(st, ids[1] + 100, &loaded, err, sizeof(err));
 	CHECK(rc == 1, "loading a run that does not exist returns 1");
 
-	list = list_to_string(st, 0);
+	list = history_text(st, 0);
 	snprintf(newest, sizeof(newest), "\n%6lld ", ids[1]);
 	CHECK(list && strstr(list, "makespan_s") && strstr(list, newest) &&
 	      strstr(list, newest) < strstr(list, "skip-locked"), "history lists both runs, newest first");
@@ -513,7 +468,7 @@ static void test_round_trip(void)
 	      "history shows control characters as '?', whether each run completed, its section ('-': none) and "
 	      "that run made it");
 	free(list);
-	list = list_to_string(st, 1);
+	list = history_text(st, 1);
 	CHECK(list && !strstr(list, "skip-locked") && strstr(list, "flip"), "history with limit 1 lists the newest");
 	free(list);
 

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "store/store.h"
 #include "store/store_explore.h"
+#include "store_files.h"
 
 #define BIG_SEED 0xfedcba9876543210ULL /* past INT64_MAX: the bits must survive */
 
@@ -27,51 +28,6 @@ static char tmpdir[] = "/tmp/claimbench-unit-store-explore-XXXXXX";
 static void tmp_path(char *buf, size_t size, const char *name)
 {
 	snprintf(buf, size, "%s/%s", tmpdir, name);
-}
-
-/* Removes the store at path and the WAL files SQLite may leave beside it. */
-static void remove_store(const char *path)
-{
-	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
-	char name[512];
-
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		snprintf(name, sizeof(name), "%s%s", path, suffixes[i]);
-		unlink(name);
-	}
-}
-
-/* The one integer sql returns on db; -1 when it fails. */
-static long long query_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-/* What history prints for s, as a string the caller frees; NULL when it failed. */
-static char *history_of(struct store *s)
-{
-	char *buf = NULL, err[256];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc;
-
-	if (!f)
-		return NULL;
-	rc = store_list(s, f, 0, err, sizeof(err));
-	fclose(f);
-	if (rc < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 /* The schedule a record shows: a worker's step, a harness's check, a step that had not returned. */
@@ -208,7 +164,7 @@ static void test_round_trip(void)
 	      strcmp(inv.report.server_version, "16.1") == 0 && inv.report.n_results == 0,
 	      "the invocation reads back alone, made by explore (%s)", rc ? err : "");
 	store_run_free(&inv);
-	history = history_of(st);
+	history = history_text(st, 0);
 	CHECK(history && strstr(history, "naive") && strstr(history, "explore (20 schedules, 6 with a violation)") &&
 	      strstr(history, "explore (3000 schedules, 0 with a violation)") && strstr(history, "command"),
 	      "history lists both explores, each with its command and schedules:\n%s", history ? history : "");
@@ -275,7 +231,7 @@ static void test_migration_v12(void)
 	      query_int(db, "SELECT count(*) FROM invocations WHERE command IS NULL") == 1,
 	      "migration 13 added explore's tables; the old invocation's command is unknown (NULL)");
 	CHECK(store_explore_load(st, 1, &list, err, sizeof(err)) == 0 && list.n == 0, "the old invocation has no explores");
-	history = history_of(st);
+	history = history_text(st, 0);
 	CHECK(history && strstr(history, "for-update") && strstr(history, "yes       -             -\n") &&
 	      !strstr(history, "run\n"),
 	      "history lists the old run with its command unknown (-), not as run's:\n%s", history ? history : "");
