@@ -14,15 +14,19 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# ---- the server: its own data directory and socket in $dir, no TCP, as mysql when root ----
+# ---- the server: its own data directory and socket in $dir, no TCP; as root, run as the
+# account claimbench's throwaway MariaDB runs as: mysql where a package made it, else nobody
+# (mariadb-server-core, all scripts/install-deps installs, makes no account) ----
 # (setpriv executes the server in its own place, no process between: $! is the server's pid)
 mariadbd=$(command -v mariadbd || echo /usr/sbin/mariadbd)
 chmod 755 "$dir"
 mkdir "$dir/m"
 as=()
 if [ "$(id -u)" -eq 0 ]; then
-	chown mysql "$dir/m"
-	as=(setpriv --reuid=mysql --regid=mysql --init-groups --)
+	account=mysql
+	id -u "$account" >/dev/null 2>&1 || account=nobody
+	chown "$account" "$dir/m"
+	as=(setpriv --reuid="$(id -u "$account")" --regid="$(id -g "$account")" --init-groups --)
 fi
 "${as[@]}" mariadb-install-db --no-defaults --datadir="$dir/m/data" --auth-root-authentication-method=normal \
 	--skip-test-db --innodb-log-file-size=16M >"$dir/install.log" 2>&1
