@@ -108,7 +108,7 @@ if command -v sqlite3 >/dev/null; then
 	check "inv:1 against inv:2, throughput halved: exit 1" eval \
 		'"$CLAIMBENCH" compare inv:1 inv:2 --results "$tmp/empty.db" >/dev/null; [ $? -eq 1 ]'
 else
-	echo "ok - # SKIP the sqlite3 shell is not installed: no store-loaded comparison"
+	skip_missing sqlite3 "compare of invocations written into the store" scripts/install-deps
 fi
 check "compare documents its options" eval \
 	'"$CLAIMBENCH" compare --help | grep -q -- "--throughput-drop PCT" && "$CLAIMBENCH" --help | grep -q "^  compare "'

@@ -15,6 +15,19 @@ check() {
 	fi
 }
 
+# skip_missing TOOL WHAT PROVIDER: the check WHAT cannot be made without TOOL, which the project's
+# install script PROVIDER installs: "ok - WHAT # SKIP missing TOOL ...", counted as a skip, and
+# as a failure when CI=true (tests/run), since CI runs the install scripts.
+skip_missing() {
+	echo "ok - $2 # SKIP missing $1, which $3 installs"
+}
+
+# skip WHAT REASON: the check WHAT cannot be made here for REASON (not a missing tool: root
+# needed, a mount refused): "ok - WHAT # SKIP REASON", a skip in CI too.
+skip() {
+	echo "ok - $1 # SKIP $2"
+}
+
 # check_jq FILE FILTER DESCRIPTION: ok when FILE holds JSON and jq -e FILTER holds on it (jq -e
 # alone exits 0 on an empty file, so a run that printed nothing would pass every filter).
 check_jq() {

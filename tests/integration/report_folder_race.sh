@@ -22,7 +22,7 @@ report_into() {
 mkdir "$tmp/race"
 out=$tmp/race/rep
 if ! command -v strace >/dev/null; then
-	echo "ok - # skip strace is not installed: the folder's path is not traced"
+	skip_missing strace "report --out reaches its folder through descriptors, traced" scripts/install-test-deps
 elif [ "$(report_into "$out")" -ne 0 ]; then
 	echo "not ok - the first report into $out failed: $(head -c 300 "$tmp/err")"
 else

@@ -52,6 +52,6 @@ if command -v strace >/dev/null; then
 		eval '[ -n "$shell" ] && [ -n "$killed" ] && [ -n "$reaped" ] && [ "$killed" -lt "$reaped" ] &&
 		grep -q "the restart command was still running after 1 s" "$dir/term.err"'
 else
-	echo "ok - # skip strace is not installed: the order of SIGKILL and reaping is not traced"
+	skip_missing strace "the restart command's group killed before its shell is reaped, traced" scripts/install-test-deps
 fi
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1

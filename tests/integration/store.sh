@@ -55,5 +55,5 @@ if command -v sqlite3 >/dev/null; then
 	check "export --format csv leaves unknown figures empty" eval \
 		'"$CLAIMBENCH" export 1 --format csv --results "$empty" | tail -n 1 | grep -q "^skip-locked,hold,2,10,,,,1,true,,,0,,,,,10,,"'
 else
-	echo "ok - # SKIP the sqlite3 shell is not installed: no parameters shown"
+	skip_missing sqlite3 "show and export of a run written into the store" scripts/install-deps
 fi

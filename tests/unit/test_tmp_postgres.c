@@ -92,7 +92,7 @@ static void test_planted_link(void)
 	ssize_t n;
 
 	if (geteuid() != 0) {
-		printf("ok - # SKIP the planted-link check needs root\n");
+		printf("ok - a planted link in the cluster folder refused # SKIP it needs root\n");
 		return;
 	}
 	fd = mkstemp(target);
@@ -125,7 +125,8 @@ int main(void)
 	CHECK(!never.started && !never.have_dir, "stop on a never-started cluster does nothing");
 
 	if (tmp_postgres_available(err, sizeof(err)) != 1) {
-		printf("ok - # SKIP no PostgreSQL server programs found\n");
+		printf("ok - a throwaway cluster started and stopped # SKIP missing PostgreSQL's server programs, which "
+		       "scripts/install-deps installs\n");
 		return check_exit_status();
 	}
 
