@@ -51,7 +51,7 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
 ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
 
-.PHONY: all deps demo docs check test test-tsan install uninstall clean FORCE
+.PHONY: all deps demo docs check test test-durations test-tsan install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/claimbench $(UNIT_BIN)
@@ -89,6 +89,12 @@ $(BUILD)/claimbench.1: $(BUILD)/claimbench
 # The docs generated from the binary's own tables; tests/integration/docs.sh checks they are current.
 docs: $(BUILD)/claimbench
 	$(BUILD)/claimbench list metrics >docs/metric-list.md
+	scripts/gen-tests-doc readme
+
+# tests/durations from the last make test's own timings, and the tests' table with it.
+test-durations:
+	scripts/gen-tests-doc durations $(BUILD)/test.log build-san/test.log
+	scripts/gen-tests-doc readme
 
 deps:
 	@scripts/install-deps

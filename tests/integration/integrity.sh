@@ -1,4 +1,4 @@
-# The integrity figures as the server would record them (issue 20), on a throwaway
+# The integrity figures as the server would record them, on a throwaway
 # PostgreSQL and on SQLite: a job done at the end is never lost, a race is no redelivery,
 # each redelivery has its cause (the ticket strategy's stale expiry named as such, never a
 # lease), and a batch's jobs are in hand from the batch's claim. Races and crashes are not

@@ -1,4 +1,4 @@
-# A user's own SQLite file (--db sqlite:PATH) is the user's (issue 21, item 14): a run
+# A user's own SQLite file (--db sqlite:PATH) is the user's: a run
 # switches it to WAL and ANALYZEs its queue table, and puts both back when it ends, even
 # when interrupted: the same journal mode and the same tables before and after.
 # tier: fast

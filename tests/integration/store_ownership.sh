@@ -1,5 +1,5 @@
 # Reading commands (history, show, export, report, compare) open the result store
-# read-only (issue 21, item 13): they change nothing in the file, leave no -wal or -shm
+# read-only: they change nothing in the file, leave no -wal or -shm
 # beside it, work on a store the user may not write in a folder they may not write, and
 # refuse a missing or empty file instead of making a store of it.
 # tier: fast

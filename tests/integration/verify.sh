@@ -31,6 +31,16 @@ check_jq "$dir/all.json" '[.results[] | .verified and .verify_differences == [] 
 	"every run verified, with no difference between the ledger and the server's record"
 check_jq "$dir/all.json" '.results[] | select(.strategy == "naive") | .duplicates > 0' \
 	"naive's duplicates (which the server's record shows too) are there to verify"
+# Each strategy's contract in each mode, at 32 workers and zero work: every job done once.
+check_each "$dir/all.json" '.strategy != "naive"' \
+	'.completed == 300 and .duplicates == 0 and .overlaps == 0 and .lost == 0 and .ledger_mismatches == 0' \
+	"every strategy but naive in both modes: 300 jobs, no duplicates, overlaps or losses, the ledger agrees with the table"
+# verify.ini covers what `claimbench list` says PostgreSQL runs: a new strategy or mode cannot escape --verify.
+offered=$("$CLAIMBENCH" list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { n = split($2, m, ","); for (i = 1; i <= n; i++) {
+	sub(/\*$/, "", m[i]); print $1 ":" m[i] } }' | sort | tr '\n' ' ')
+ran=$(jq -r '.results[] | .strategy + ":" + .claim_mode' "$dir/all.json" | sort | tr '\n' ' ')
+check "verify.ini runs every strategy:mode pair claimbench lists for postgresql (listed: $offered; ran: $ran)" \
+	eval '[ -n "$offered" ] && [ "$offered" = "$ran" ]'
 check "no difference printed" eval '! grep -q "verify: [a-z_+]*: ledger" "$dir/all.err"'
 check "the run's audit tables and trigger functions are dropped with its tables" \
 	test "$(claimbench_objects | tr '\n' ' ')" = "0 0 "

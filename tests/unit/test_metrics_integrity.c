@@ -1,5 +1,5 @@
 /*
- * Unit tests of the integrity figures of measure/metrics.c as issue 20 defined them: lost
+ * Unit tests of the integrity figures of measure/metrics.c as docs/metrics.md defines them: lost
  * from the final state alone, a redelivery only when an earlier holder had lost the job
  * (each cause, and races that are none, with either racer's clock read first), and
  * zombie completions counted from the claim. Each case is a hand-made ledger whose

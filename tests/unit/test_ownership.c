@@ -99,7 +99,7 @@ static void test_round_trip(void)
 
 /*
  * What a note marks: the one table it names, with that table's oid; an older claimbench's
- * list of tables (the decoy of issue 21: a note on decoy listing payroll) marks nothing.
+ * list of tables (a decoy: a note on decoy listing payroll) marks nothing.
  */
 static void test_marks(void)
 {

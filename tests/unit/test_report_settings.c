@@ -58,7 +58,7 @@ static void test_differ(void)
 }
 
 /*
- * issue 25's crash-exec (", 100,500,1000" before): an empty value, a list with commas and
+ * A crash-exec list (", 100,500,1000" before): an empty value, a list with commas and
  * SQL over several lines are each one value, told apart, with the runs that had it named
  * by section or strategy when they are all of theirs.
  */

@@ -1,4 +1,4 @@
-# What claimbench may drop (issue 21, items 1 and 3): cleanup --db drops a table only when
+# What claimbench may drop: cleanup --db drops a table only when
 # that table itself carries the note of a dead run written for it (its name, and its oid
 # on PostgreSQL), never a table a note names; a run whose CREATE TABLE loses to another
 # session's never drops the table that session made.
@@ -61,7 +61,7 @@ if ! start_test_server; then
 	exit 0
 fi
 
-# ---- PostgreSQL: the decoy of issue 21, and a note copied onto another table ----
+# ---- PostgreSQL: a decoy whose note names the user's table, and a note copied onto another table ----
 test_sql "CREATE TABLE payroll (who text); INSERT INTO payroll VALUES ('alice');
 	CREATE TABLE decoy (x int);
 	COMMENT ON TABLE decoy IS 'claimbench run: pid 4000000 on $host started 0; tables payroll'"
