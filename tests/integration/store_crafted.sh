@@ -44,7 +44,7 @@ refused() {
 			echo "ok - $what refuses a store of user_version $version (exit 3), the file untouched"
 		else
 			echo "not ok - $what on a store of user_version $version: exit $status, want 3" \
-				"(124: still running after 15 s); file $( [ "$(cksum <"$store")" = "$sum" ] && echo unchanged ||
+				"$( [ "$status" -eq 124 ] && echo "(still running after 15 s)");" "file $( [ "$(cksum <"$store")" = "$sum" ] && echo unchanged ||
 				echo changed), beside it: $(cd "$dir" && ls "v$version.db"-* 2>/dev/null | tr '\n' ' ');" \
 				"stderr: $(head -n 2 <<<"$err")"
 		fi
