@@ -90,6 +90,13 @@ static int add_section(const struct build *b, struct setting_list *list, const s
 				 "file's", sc->path, e->line, e->key, sec->name, o->name);
 			return -1;
 		}
+		if (!o && option_set_refuses(b->set, e->key)) {
+			char why[256];
+
+			option_set_refusal(option_set_refuses(b->set, e->key), why, sizeof(why));
+			snprintf(err, errlen, "%s:%d: \"%s\" in [%s]: %s", sc->path, e->line, e->key, sec->name, why);
+			return -1;
+		}
 		if (!o) {
 			snprintf(err, errlen, "%s:%d: unknown key \"%s\" in [%s]; the keys are run's long options "
 				 "(see claimbench run --help)", sc->path, e->line, e->key, sec->name);
@@ -422,8 +429,13 @@ struct command_line {
 static int collect_option(int code, const char *value, void *ctx, char *err, size_t errlen)
 {
 	struct command_line *cl = ctx;
-	struct setting st = { .opt = cl->set->rows[OPTION_ROW(code)], .value = value ? value : "true" };
+	struct setting st;
 
+	if (code >= OPTION_REFUSED_CODE(0)) {
+		option_set_refusal(cl->set->refused[OPTION_REFUSED_ROW(code)], err, errlen);
+		return -1;
+	}
+	st = (struct setting){ .opt = cl->set->rows[OPTION_ROW(code)], .value = value ? value : "true" };
 	if (st.opt->place == OPTION_IN_COMMAND)
 		return option_apply(st.opt, value, &cl->inv->settings, err, errlen);
 	return put_setting(&cl->settings, &st, err, errlen);
