@@ -281,14 +281,17 @@ bool server_log_first(const char *dir, const char *name, const char *marker, cha
 	bool found = false;
 	off_t size;
 	FILE *log;
-	int fd = open_log(dir, name, &size);
+	int fd;
 
-	if (fd < 0 || !linelen)
-		goto fallback;
+	if (!linelen)
+		return false;
+	fd = open_log(dir, name, &size);
+	if (fd < 0)
+		return false;
 	log = fdopen(fd, "r");
 	if (!log) {
 		close(fd);
-		goto fallback;
+		return server_log_reason(dir, name, line, linelen);
 	}
 	while (!found && getline(&text, &room, log) >= 0)
 		if (strstr(text, marker)) {
@@ -297,10 +300,7 @@ bool server_log_first(const char *dir, const char *name, const char *marker, cha
 		}
 	free(text);
 	fclose(log);
-	if (found)
-		return true;
-fallback:
-	return server_log_reason(dir, name, line, linelen);
+	return found || server_log_reason(dir, name, line, linelen);
 }
 
 bool server_log_reason(const char *dir, const char *name, char *line, size_t linelen)
