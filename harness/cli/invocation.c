@@ -83,6 +83,7 @@ static int add_section(const struct build *b, struct setting_list *list, const s
 	for (size_t i = 0; sec && i < sec->n_entries; i++) {
 		const struct scenario_entry *e = &sec->entries[i];
 		const struct option_def *o = option_set_find(b->set, e->key);
+		const struct option_def *refused = o ? NULL : option_set_refuses(b->set, e->key);
 		struct setting st = { .opt = o, .value = e->value, .file = sc->path, .line = e->line };
 
 		if (o && o->place == OPTION_IN_COMMAND) {
@@ -90,10 +91,10 @@ static int add_section(const struct build *b, struct setting_list *list, const s
 				 "file's", sc->path, e->line, e->key, sec->name, o->name);
 			return -1;
 		}
-		if (!o && option_set_refuses(b->set, e->key)) {
+		if (refused) {
 			char why[256];
 
-			option_set_refusal(option_set_refuses(b->set, e->key), why, sizeof(why));
+			option_set_refusal(refused, why, sizeof(why));
 			snprintf(err, errlen, "%s:%d: \"%s\" in [%s]: %s", sc->path, e->line, e->key, sec->name, why);
 			return -1;
 		}
