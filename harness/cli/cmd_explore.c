@@ -22,6 +22,7 @@
 #include "engine/signals.h"
 #include "explore/explore.h"
 #include "explore/search.h"
+#include "explore/trace.h"
 #include "cli/explore_print.h"
 #include "generated/version.h"
 #include "store/store_explore.h"
@@ -36,37 +37,87 @@ static const struct invocation_default explore_defaults[] = {
 	{ .name = NULL },
 };
 
-/* Refuses what explore cannot do with cfg: SQLite, several worker counts, a timed run, arrivals. 0, or -1 with err. */
-static int check_config(const struct run_config *cfg, const struct explore_options *es, char *err, size_t errlen)
+/*
+ * Refuses a target of an engine explore cannot drive, before anything connects to it (its
+ * conninfo never reaches another engine's client library): explore asks PostgreSQL which
+ * session waits for which (pg_isolation_test_session_is_blocked, pg_stat_activity). 0, or -1
+ * with err.
+ */
+static int check_engine(const struct run_config *cfg, char *err, size_t errlen)
 {
-	if (cfg->backend && cfg->backend->kind == BACKEND_SQLITE) {
+	if (!cfg->backend || cfg->backend->kind == BACKEND_POSTGRESQL)
+		return 0;
+	if (cfg->backend->kind == BACKEND_SQLITE)
 		snprintf(err, errlen, "SQLite cannot be explored: its lock is the whole database, so a step that waits "
 			 "for it waits in SQLite's busy handler, not on a lock the server can name (docs/explore.md)");
+	else
+		snprintf(err, errlen, "MariaDB cannot be explored: explore finds its settled points by asking "
+			 "PostgreSQL which session waits for which (pg_isolation_test_session_is_blocked, "
+			 "pg_stat_activity) and has no MariaDB counterpart of those; it explores on PostgreSQL alone "
+			 "(docs/explore.md)");
+	return -1;
+}
+
+/* The most statements a worker sends in one schedule: --max-steps, by default 6C+6 for C claims. */
+static long max_steps_of(const struct explore_options *es)
+{
+	return es->max_steps ? es->max_steps : 6 * es->claims + 6;
+}
+
+/*
+ * Refuses a --max-steps, given or made from --claims, with which a schedule of workers could
+ * make more choices than a trace holds: each worker's statements, one crash and one expiry of
+ * the leases. 0, or -1 with err naming the limit.
+ */
+static int check_trace_room(const struct explore_options *es, int workers, char *err, size_t errlen)
+{
+	long most = (TRACE_MAX - 2) / workers;
+
+	if (max_steps_of(es) <= most)
+		return 0;
+	if (es->max_steps)
+		snprintf(err, errlen, "--max-steps: at most %ld with %d worker%s, got %ld: a schedule holds %d choices "
+			 "(every worker's statements, a crash and an expiry of the leases)", most, workers,
+			 workers == 1 ? "" : "s", es->max_steps, TRACE_MAX);
+	else
+		snprintf(err, errlen, "--claims: at most %ld with %d worker%s, got %ld: a worker's statements, 6C+6 = %ld "
+			 "by default, may be at most %ld, since a schedule holds %d choices (every worker's statements, "
+			 "a crash and an expiry of the leases); give fewer claims, or a --max-steps of at most %ld",
+			 (most - 6) / 6, workers, workers == 1 ? "" : "s", es->claims, max_steps_of(es), most, TRACE_MAX,
+			 most);
+	return -1;
+}
+
+/*
+ * Refuses what explore cannot do with cfg and es: an engine but PostgreSQL, several worker
+ * counts, several queue classes, more jobs than every schedule can run, a schedule longer
+ * than a trace holds, csv. 0, or -1 with err.
+ */
+static int check_config(const struct run_config *cfg, const struct explore_options *es, char *err, size_t errlen)
+{
+	if (check_engine(cfg, err, errlen) < 0)
 		return -1;
-	}
 	if (cfg->n_worker_points != 1 || cfg->workers[0] < 1 || cfg->workers[0] > EXPLORE_MAX_WORKERS) {
 		snprintf(err, errlen, "--workers: explore takes one worker count, 1 to %d", EXPLORE_MAX_WORKERS);
 		return -1;
 	}
-	if (cfg->duration_s > 0 || cfg->arrival_rate > 0 || cfg->n_queues > 1 || cfg->fail_rate > 0) {
-		snprintf(err, errlen, "explore runs a backlog of jobs in one queue: --duration, --arrival-rate, --queue "
-			 "with several classes and --fail-rate are run's");
-		return -1;
-	}
-	if (cfg->faults.standby != STANDBY_NONE || cfg->faults.when[FAULT_FAILOVER].n_at) {
-		snprintf(err, errlen, "explore steps its workers through schedules on one server: --standby and "
-			 "--failover-at are run's");
+	if (cfg->n_queues > 1) {
+		snprintf(err, errlen, "--queue: explore runs a backlog of jobs in one queue, not several classes");
 		return -1;
 	}
 	if (cfg->jobs > 64) {
 		snprintf(err, errlen, "--jobs: explore takes at most 64 jobs (every schedule is run)");
 		return -1;
 	}
+	if (cfg->format == FORMAT_CSV) {
+		snprintf(err, errlen, "--format: explore prints table or json, got csv");
+		return -1;
+	}
 	if (es->schedule && es->sample) {
 		snprintf(err, errlen, "--schedule replays one schedule: --sample does not go with it");
 		return -1;
 	}
-	return 0;
+	return check_trace_room(es, cfg->workers[0], err, errlen);
 }
 
 /* The throwaway server, when no --db was given; and its target. */
@@ -180,7 +231,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 		struct explore_plan plan = {
 			.cfg = cfg, .db = &backend_postgresql, .target = target, .choice = cfg->strategies[i],
 			.workers = cfg->workers[0], .claims = (int)es->claims,
-			.max_steps = (int)(es->max_steps ? es->max_steps : 6 * es->claims + 6),
+			.max_steps = (int)max_steps_of(es),
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
 			.crashes = es->crashes, .schedule = es->schedule, .show = es->show,
 		};

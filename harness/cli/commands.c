@@ -40,9 +40,12 @@ const struct command commands[] = {
 			 "Explore's own options come first below; run's set the strategies, modes, workers (default 2\n"
 			 "here), jobs (default 2 here), lease, reaper and fence, and a scenario file may give them;\n"
 			 "its [explore-expect] lines (name = STRATEGY[:MODE].KIND OP N) are checked as --expect is.\n"
-			 "PostgreSQL only (docs/explore.md).\n",
-		.tail = "Exit status: 0 done, 1 an expectation failed, 2 usage error (a trace that does not apply\n"
-			"among them), 3 database or environment error (a result store that refused an explore: its\n"
+			 "Run's other options (--repeat, --duration, the faults, --verify ...) are refused, on the\n"
+			 "command line and in the file (exit 2). PostgreSQL only: --db sqlite: and mariadb: are\n"
+			 "refused (exit 2) before anything connects (docs/explore.md).\n",
+		.tail = "Exit status: 0 done, 1 an expectation failed, 2 usage error (a trace that does not apply,\n"
+			"an option explore does not honour, SQLite or MariaDB, a --claims or --max-steps that\n"
+			"overflows a schedule's 512 choices), 3 database or environment error (a result store that refused an explore: its\n"
 			"results are kept in a file stderr names), 4 interrupted.\n",
 		.options = COMMAND_EXPLORE,
 		.run = cmd_explore,

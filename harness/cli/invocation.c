@@ -83,11 +83,19 @@ static int add_section(const struct build *b, struct setting_list *list, const s
 	for (size_t i = 0; sec && i < sec->n_entries; i++) {
 		const struct scenario_entry *e = &sec->entries[i];
 		const struct option_def *o = option_set_find(b->set, e->key);
+		const struct option_def *refused = o ? NULL : option_set_refuses(b->set, e->key);
 		struct setting st = { .opt = o, .value = e->value, .file = sc->path, .line = e->line };
 
 		if (o && o->place == OPTION_IN_COMMAND) {
 			snprintf(err, errlen, "%s:%d: \"%s\" in [%s]: --%s is the command line's to give, never a scenario "
 				 "file's", sc->path, e->line, e->key, sec->name, o->name);
+			return -1;
+		}
+		if (refused) {
+			char why[256];
+
+			option_set_refusal(refused, why, sizeof(why));
+			snprintf(err, errlen, "%s:%d: \"%s\" in [%s]: %s", sc->path, e->line, e->key, sec->name, why);
 			return -1;
 		}
 		if (!o) {
@@ -422,8 +430,13 @@ struct command_line {
 static int collect_option(int code, const char *value, void *ctx, char *err, size_t errlen)
 {
 	struct command_line *cl = ctx;
-	struct setting st = { .opt = cl->set->rows[OPTION_ROW(code)], .value = value ? value : "true" };
+	struct setting st;
 
+	if (code >= OPTION_REFUSED_CODE(0)) {
+		option_set_refusal(cl->set->refused[OPTION_REFUSED_ROW(code)], err, errlen);
+		return -1;
+	}
+	st = (struct setting){ .opt = cl->set->rows[OPTION_ROW(code)], .value = value ? value : "true" };
 	if (st.opt->place == OPTION_IN_COMMAND)
 		return option_apply(st.opt, value, &cl->inv->settings, err, errlen);
 	return put_setting(&cl->settings, &st, err, errlen);

@@ -19,7 +19,12 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 #define STRINGIFY(x) #x
 #define TEXT_OF(x) STRINGIFY(x)
 
-/* The commands that take run's rows: run, and explore, which runs its workers' statements one step at a time. */
+/*
+ * The commands that take run's rows: run, and explore, which runs its workers' statements one
+ * step at a time. A row explore does not honour (a timed run, faults, the server's samples,
+ * the guarded workloads ...) is run's alone, RUN_ONLY_ROW: explore refuses it by name
+ * (option_set_refuses), on its command line and in a scenario file.
+ */
 #define RUN_COMMANDS (COMMAND_BIT(COMMAND_RUN) | COMMAND_BIT(COMMAND_EXPLORE))
 
 /* A row of `run` that lands in run_config's member. */
@@ -31,6 +36,11 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 #define RUN_ONLY_ROW(opt_name, opt_type, member) \
 	.name = opt_name, .type = opt_type, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
 	.offset = offsetof(struct run_config, member)
+
+/* A row of `run` alone (not explore's) parsed by its own functions. */
+#define RUN_ONLY_CUSTOM(opt_name, parse_fn, format_fn) \
+	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_RUN, .commands = COMMAND_BIT(COMMAND_RUN), \
+	.parse = parse_fn, .format = format_fn
 
 /* A row of `run` parsed by its own functions. */
 #define RUN_CUSTOM(opt_name, parse_fn, format_fn) \
@@ -47,14 +57,14 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_EXPLORE), \
 	.parse = parse_fn, .format = format_fn
 
-/* The three rows that say when faults of kind strike: --NAME-at, --NAME-exec and --NAME-rate. */
+/* The three rows that say when faults of kind strike: --NAME-at, --NAME-exec and --NAME-rate (run's alone). */
 #define FAULT_ROWS(name, kind, what)                                                                               \
-	{ RUN_CUSTOM(name "-at", parse_instants, format_instants), .offset = offsetof(struct run_config, faults.when[kind]), \
+	{ RUN_ONLY_CUSTOM(name "-at", parse_instants, format_instants), .offset = offsetof(struct run_config, faults.when[kind]), \
 	  .arg = "S,...", .help = what " at these instants, seconds after the start" },                               \
-	{ RUN_CUSTOM(name "-exec", parse_exec_numbers, format_exec_numbers),                                         \
+	{ RUN_ONLY_CUSTOM(name "-exec", parse_exec_numbers, format_exec_numbers),                                    \
 	  .offset = offsetof(struct run_config, faults.when[kind]), .arg = "N,...",                                   \
 	  .help = what " in the N-th executions of the run (from 1), which makes the count exact" },                  \
-	{ RUN_ROW(name "-rate", OPTION_DOUBLE, faults.when[kind].rate), .flags = OPTION_SWEEP, .min = 0, .max = 1,     \
+	{ RUN_ONLY_ROW(name "-rate", OPTION_DOUBLE, faults.when[kind].rate), .flags = OPTION_SWEEP, .min = 0, .max = 1, \
 	  .arg = "P", .help = what " in an execution with this chance, drawn from --seed per job and execution" }
 
 const struct option_def command_options[] = {
@@ -68,7 +78,7 @@ const struct option_def command_options[] = {
 	  .help = "replay one schedule: worker numbers, cN (a crash), e (leases expire)" },
 	{ EXPLORE_ROW("max-steps", OPTION_LONG, max_steps), .min = 1, .max = 100000, .arg = "N",
 	  .help = "the most statements a worker sends in one schedule (default 6C+6): a schedule that reaches it "
-		  "is counted bounded, not checked" },
+		  "is counted bounded, not checked; at most 510/K for K workers (a schedule holds 512 choices)" },
 	{ EXPLORE_ROW("max-schedules", OPTION_LONG, max_schedules), .min = 1, .max = 1000000000,
 	  .def = TEXT_OF(EXPLORE_DEFAULT_MAX_SCHEDULES), .arg = "N",
 	  .help = "stop the depth-first search after N schedules" },
@@ -90,69 +100,69 @@ const struct option_def command_options[] = {
 	  .arg = "LIST", .help = "strategies, comma-separated, each NAME or NAME:MODE; all: every one the backend can run" },
 	{ RUN_CUSTOM("claim-mode", parse_claim_mode, format_claim_mode), .flags = OPTION_NOT_STORED, .arg = "MODE",
 	  .help = "hold or flip, for the strategies given without a mode (default: each one's own)" },
-	{ RUN_ROW("workload", OPTION_WORD, guarded.workload), .words = workload_names, .def = "queue", .arg = "W",
+	{ RUN_ONLY_ROW("workload", OPTION_WORD, guarded.workload), .words = workload_names, .def = "queue", .arg = "W",
 	  .help = "what the workers do: queue (claim jobs, the strategies), or a guarded resource (docs/guarded.md): "
 		  "refresh (seed 003: check a shared cache, refresh it when stale), exclusive-use (seed 003: users "
 		  "hold the cache table locked, a refresher waits) or resource (seed 004: a ticket line over "
 		  "--resources); a guarded run lasts --duration (default 2 s)" },
-	{ RUN_CUSTOM("guard", parse_guards, format_guards), .flags = OPTION_NOT_STORED, .def = "all", .arg = "LIST",
+	{ RUN_ONLY_CUSTOM("guard", parse_guards, format_guards), .flags = OPTION_NOT_STORED, .def = "all", .arg = "LIST",
 	  .help = "a guarded workload's guards, comma-separated; all: every one of the workload the backend can run "
 		  "(claimbench list guards)" },
-	{ RUN_ROW("stale-interval-ms", OPTION_INT, guarded.stale_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
+	{ RUN_ONLY_ROW("stale-interval-ms", OPTION_INT, guarded.stale_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
 	  .def = "200", .arg = "MS", .help = "refresh, exclusive-use: the cache goes stale every MS (a stale period)" },
-	{ RUN_ROW("refresh-ms", OPTION_INT, guarded.refresh_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	{ RUN_ONLY_ROW("refresh-ms", OPTION_INT, guarded.refresh_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "20", .arg = "MS", .help = "refresh, exclusive-use: a refresh takes MS between writing its two "
 					      "halves: the window in which the cache is half-written" },
-	{ RUN_ROW("wait-limit-ms", OPTION_INT, guarded.wait_limit_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
+	{ RUN_ONLY_ROW("wait-limit-ms", OPTION_INT, guarded.wait_limit_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
 	  .def = "50", .arg = "MS",
 	  .help = "row-lock-wait: how long the lock may be waited for (lock_timeout on PostgreSQL, the busy timeout on "
 		  "SQLite); a timeout is counted and its worker uses the cache unchecked" },
-	{ RUN_ROW("retry-ms", OPTION_INT, guarded.retry_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	{ RUN_ONLY_ROW("retry-ms", OPTION_INT, guarded.retry_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "5", .arg = "MS", .help = "nowait-retry, truncate-nowait: pause before trying a refused lock again" },
-	{ RUN_ROW("line-poll-ms", OPTION_INT, guarded.poll_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	{ RUN_ONLY_ROW("line-poll-ms", OPTION_INT, guarded.poll_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "5", .arg = "MS", .help = "ticket-line: pause between a ticket's polls of the line" },
-	{ RUN_ROW("resources", OPTION_INT, guarded.resources), .flags = OPTION_SWEEP, .min = 1, .max = 1000,
+	{ RUN_ONLY_ROW("resources", OPTION_INT, guarded.resources), .flags = OPTION_SWEEP, .min = 1, .max = 1000,
 	  .def = "1", .arg = "N", .help = "resource: the resources requests spread over, uniformly" },
-	{ RUN_ROW("limit", OPTION_INT, guarded.limit), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
+	{ RUN_ONLY_ROW("limit", OPTION_INT, guarded.limit), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
 	  .def = "1", .arg = "X", .help = "resource: at most X holders of one resource at once (top-X); a write "
 					    "always holds it alone" },
-	{ RUN_ROW("write-share", OPTION_DOUBLE, guarded.write_share), .flags = OPTION_SWEEP, .min = 0, .max = 1,
+	{ RUN_ONLY_ROW("write-share", OPTION_DOUBLE, guarded.write_share), .flags = OPTION_SWEEP, .min = 0, .max = 1,
 	  .def = "0", .arg = "F", .help = "resource: the share of requests that are writes (readers go unless a "
 					    "write is ahead of them in the line; a write goes when first)" },
-	{ RUN_ROW("ticket-expiry-ms", OPTION_INT, guarded.ticket_expiry_ms), .flags = OPTION_SWEEP, .min = 0,
+	{ RUN_ONLY_ROW("ticket-expiry-ms", OPTION_INT, guarded.ticket_expiry_ms), .flags = OPTION_SWEEP, .min = 0,
 	  .max = 3600000, .arg = "MS", .help = "ticket-line: each poll first deletes tickets taken over MS ago, "
 					       "a crashed holder's (0: never)" },
-	{ RUN_ROW("abandon-share", OPTION_DOUBLE, guarded.abandon_share), .flags = OPTION_SWEEP, .min = 0, .max = 1,
+	{ RUN_ONLY_ROW("abandon-share", OPTION_DOUBLE, guarded.abandon_share), .flags = OPTION_SWEEP, .min = 0, .max = 1,
 	  .arg = "F", .help = "ticket-line: the share of holders that leave without deleting their ticket, as a "
 			      "crashed participant does" },
 	{ RUN_CUSTOM("workers", parse_workers, format_workers), .flags = OPTION_NOT_STORED, .def = "10",
 	  .arg = "LIST", .help = "worker counts, comma-separated; each strategy runs at each" },
 	{ RUN_ROW("jobs", OPTION_LONG, jobs), .flags = OPTION_SWEEP, .min = 1, .max = 100000000, .def = "200",
 	  .arg = "N", .help = "jobs in the backlog" },
-	{ RUN_ROW("work-ms", OPTION_DOUBLE, work_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000, .def = "100",
+	{ RUN_ONLY_ROW("work-ms", OPTION_DOUBLE, work_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000, .def = "100",
 	  .arg = "MS", .help = "mean work time per job" },
-	{ RUN_ROW("work-dist", OPTION_WORD, work_dist), .flags = OPTION_SWEEP, .words = work_dist_names,
+	{ RUN_ONLY_ROW("work-dist", OPTION_WORD, work_dist), .flags = OPTION_SWEEP, .words = work_dist_names,
 	  .def = "fixed", .arg = "D",
 	  .help = "how work times are drawn: fixed, uniform (0 to 2x the mean), exp, or the heavy-tailed lognormal "
 		  "(--work-sigma) and pareto (--work-alpha, cut at 1000x the mean), so that some jobs outlast a lease" },
-	{ RUN_ROW("work-sigma", OPTION_DOUBLE, work_sigma), .flags = OPTION_SWEEP, .min = 0.01, .max = 5, .def = "1",
+	{ RUN_ONLY_ROW("work-sigma", OPTION_DOUBLE, work_sigma), .flags = OPTION_SWEEP, .min = 0.01, .max = 5, .def = "1",
 	  .arg = "S", .help = "lognormal work times: the sigma of the underlying normal (the larger, the heavier the tail)" },
-	{ RUN_ROW("work-alpha", OPTION_DOUBLE, work_alpha), .flags = OPTION_SWEEP, .min = 1.05, .max = 10, .def = "1.5",
+	{ RUN_ONLY_ROW("work-alpha", OPTION_DOUBLE, work_alpha), .flags = OPTION_SWEEP, .min = 1.05, .max = 10, .def = "1.5",
 	  .arg = "A", .help = "pareto work times: the tail index (the smaller, the heavier the tail)" },
-	{ RUN_ROW("duration", OPTION_DOUBLE, duration_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
+	{ RUN_ONLY_ROW("duration", OPTION_DOUBLE, duration_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
 	  .arg = "S", .help = "a timed run of S seconds instead of draining the backlog" },
-	{ RUN_ROW("warmup", OPTION_DOUBLE, warmup_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400, .arg = "S",
+	{ RUN_ONLY_ROW("warmup", OPTION_DOUBLE, warmup_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400, .arg = "S",
 	  .help = "a timed run: leave its first S seconds out of the rate and latency figures (throughput, claim "
 		  "latency, shares, queue wait); duplicates, losses and errors still count over the whole run" },
-	{ RUN_ROW("arrival-rate", OPTION_DOUBLE, arrival_rate), .flags = OPTION_SWEEP, .min = 0, .max = 1000000,
+	{ RUN_ONLY_ROW("arrival-rate", OPTION_DOUBLE, arrival_rate), .flags = OPTION_SWEEP, .min = 0, .max = 1000000,
 	  .arg = "R", .help = "open-loop arrivals: producers insert R jobs/s in all after the backlog (0: none); "
 			      "a drain run ends when they are done and the queue is empty" },
-	{ RUN_ROW("arrival-s", OPTION_DOUBLE, arrival_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
+	{ RUN_ONLY_ROW("arrival-s", OPTION_DOUBLE, arrival_s), .flags = OPTION_SWEEP, .min = 0.001, .max = 86400,
 	  .arg = "S", .help = "how long producers insert (default: --duration; required in a drain run; "
 			      "only with --arrival-rate)" },
-	{ RUN_ROW("producers", OPTION_INT, producers), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
+	{ RUN_ONLY_ROW("producers", OPTION_INT, producers), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
 	  .def = "1", .arg = "N", .help = "producer threads, each with its own connection" },
-	{ RUN_ROW("repeat", OPTION_INT, repeat), .flags = OPTION_NOT_STORED, .min = 1, .max = 1000, .def = "1",
+	{ RUN_ONLY_ROW("repeat", OPTION_INT, repeat), .flags = OPTION_NOT_STORED, .min = 1, .max = 1000, .def = "1",
 	  .arg = "N", .help = "repetitions of each strategy x worker count" },
 	{ RUN_ROW("format", OPTION_WORD, format), .flags = OPTION_NOT_STORED, .words = output_format_names,
 	  .def = "table", .arg = "F", .help = "the output: table, csv or json" },
@@ -160,23 +170,23 @@ const struct option_def command_options[] = {
 	  .arg = "N", .help = "seed of the work-time draw and the injected failures" },
 	{ RUN_CUSTOM("queue", parse_queues, format_queues), .def = "default", .arg = "LIST",
 	  .help = "task classes sharing the table, comma-separated; jobs and workers are dealt to them in turn" },
-	{ RUN_ROW("fail-rate", OPTION_DOUBLE, fail_rate), .flags = OPTION_SWEEP, .min = 0, .max = 1, .arg = "P",
+	{ RUN_ONLY_ROW("fail-rate", OPTION_DOUBLE, fail_rate), .flags = OPTION_SWEEP, .min = 0, .max = 1, .arg = "P",
 	  .help = "share of jobs (0 to 1) whose first pass fails and is marked error" },
-	{ RUN_ROW("rerun-errors", OPTION_FLAG, rerun_errors),
+	{ RUN_ONLY_ROW("rerun-errors", OPTION_FLAG, rerun_errors),
 	  .help = "once the queue is drained, clear the errors and drain it again (seed 000)" },
-	{ RUN_ROW("empty-retries", OPTION_INT, empty_retries), .flags = OPTION_SWEEP, .min = 0, .max = 1000000,
+	{ RUN_ONLY_ROW("empty-retries", OPTION_INT, empty_retries), .flags = OPTION_SWEEP, .min = 0, .max = 1000000,
 	  .arg = "N", .help = "claim again at once up to N times after an empty claim (seed 002)" },
 	{ RUN_CUSTOM("table-prefix", parse_table_prefix, format_table_prefix), .flags = OPTION_NOT_STORED, .arg = "P",
 	  .help = "prefix of the run's table names (default claimbench_<pid>_)" },
-	{ RUN_ROW("empty-wait-ms", OPTION_INT, empty_wait_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
+	{ RUN_ONLY_ROW("empty-wait-ms", OPTION_INT, empty_wait_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
 	  .def = "5", .arg = "MS", .help = "pause after an empty claim while jobs remain" },
-	{ RUN_ROW("sqlite-journal", OPTION_WORD, db_opts.sqlite_journal), .flags = OPTION_SWEEP,
+	{ RUN_ONLY_ROW("sqlite-journal", OPTION_WORD, db_opts.sqlite_journal), .flags = OPTION_SWEEP,
 	  .words = sqlite_journal_modes, .def = "wal", .arg = "M",
 	  .help = "SQLite journal mode: delete, truncate, persist, memory, wal or off" },
-	{ RUN_ROW("sqlite-synchronous", OPTION_WORD, db_opts.sqlite_synchronous), .flags = OPTION_SWEEP,
+	{ RUN_ONLY_ROW("sqlite-synchronous", OPTION_WORD, db_opts.sqlite_synchronous), .flags = OPTION_SWEEP,
 	  .words = sqlite_synchronous_levels, .def = "normal", .arg = "L",
 	  .help = "SQLite synchronous level: off, normal, full or extra" },
-	{ RUN_ROW("sqlite-busy-timeout-ms", OPTION_INT, db_opts.sqlite_busy_timeout_ms), .flags = OPTION_SWEEP,
+	{ RUN_ONLY_ROW("sqlite-busy-timeout-ms", OPTION_INT, db_opts.sqlite_busy_timeout_ms), .flags = OPTION_SWEEP,
 	  .min = 0, .max = 3600000, .def = "5000", .arg = "MS",
 	  .help = "SQLite: how long a statement waits for the write lock" },
 	{ RUN_ROW("isolation", OPTION_WORD, db_opts.isolation), .flags = OPTION_SWEEP,
@@ -202,55 +212,55 @@ const struct option_def command_options[] = {
 		  "(docs/pooler.md)" },
 	{ RUN_ONLY_ROW("server-connections", OPTION_INT, server_connections), .min = 1, .max = 1000, .def = "10", .arg = "N",
 	  .help = "--pooler: the server connections pgbouncer's pool keeps at most, however many workers there are" },
-	{ RUN_ROW("verify", OPTION_FLAG, verify),
+	{ RUN_ONLY_ROW("verify", OPTION_FLAG, verify),
 	  .help = "record every committed change to the run's own tables by trigger, derive the "
 		  "integrity figures from that record alone and compare them with the ledger's; a difference "
 		  "is printed with its jobs and fails the run (exit 5). The triggers cost the server time "
 		  "(docs/metrics.md)" },
 	FAULT_ROWS("crash", FAULT_CRASH, "a worker crashes in the middle of its job (its connection dropped with no "
 				       "COMMIT or ROLLBACK; a replacement starts after --respawn-ms)"),
-	{ RUN_ROW("respawn-ms", OPTION_INT, faults.respawn_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
+	{ RUN_ONLY_ROW("respawn-ms", OPTION_INT, faults.respawn_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "500", .arg = "MS", .help = "how long after a crash the replacement worker, a new identity, starts" },
 	FAULT_ROWS("stall", FAULT_STALL, "a worker's job hangs in the middle for --stall-ms, then resumes and "
 				       "completes"),
-	{ RUN_ROW("stall-ms", OPTION_INT, faults.stall_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
+	{ RUN_ONLY_ROW("stall-ms", OPTION_INT, faults.stall_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
 	  .def = "2000", .arg = "MS", .help = "how long a stall holds its job up (a heartbeat goes on beating)" },
 	FAULT_ROWS("kill-backend", FAULT_KILL_BACKEND, "PostgreSQL: a worker's server process is terminated "
 					    "(pg_terminate_backend), by -exec and -rate in the middle of that "
 					    "execution's job, by -at whatever the worker is doing"),
-	{ RUN_CUSTOM("restart-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
+	{ RUN_ONLY_CUSTOM("restart-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
 	  faults.when[FAULT_RESTART]), .arg = "S,...",
 	  .help = "the server restarts in immediate mode (crash recovery) at these instants: the throwaway one by "
 		  "claimbench, a server of your own by --restart-command" },
-	{ RUN_ROW("restart-command", OPTION_TEXT, faults.restart_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
+	{ RUN_ONLY_ROW("restart-command", OPTION_TEXT, faults.restart_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
 	  .help = "a shell command that restarts your server in immediate mode, for --restart-at with --db" },
-	{ RUN_ROW("restart-limit-s", OPTION_DOUBLE, faults.restart_limit_s), .flags = OPTION_NOT_STORED, .min = 0.1,
+	{ RUN_ONLY_ROW("restart-limit-s", OPTION_DOUBLE, faults.restart_limit_s), .flags = OPTION_NOT_STORED, .min = 0.1,
 	  .max = 3600, .def = "60", .arg = "S",
 	  .help = "how long --restart-command may run: then its process group is ended (SIGTERM, SIGKILL a second "
 		  "later) and the run is incomplete; a stop ends it at once" },
-	{ RUN_ROW("standby", OPTION_WORD, faults.standby), .words = standby_mode_names, .def = "none", .arg = "MODE",
+	{ RUN_ONLY_ROW("standby", OPTION_WORD, faults.standby), .words = standby_mode_names, .def = "none", .arg = "MODE",
 	  .help = "the throwaway PostgreSQL gets a streaming standby (pg_basebackup, a replication slot) that "
 		  "--failover-at promotes: async, sync (synchronous_commit on, synchronous_standby_names the standby) or remote-apply "
 		  "(synchronous_commit remote_apply); clients connect to both, target_session_attrs=read-write" },
-	{ RUN_CUSTOM("failover-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
+	{ RUN_ONLY_CUSTOM("failover-at", parse_instants, format_instants), .offset = offsetof(struct run_config,
 	  faults.when[FAULT_FAILOVER]), .arg = "S,...",
 	  .help = "the primary stops in immediate mode and stays down, its standby is promoted, and every connection "
 		  "reconnects to the new primary, at this instant: the throwaway one's --standby by claimbench, servers "
 		  "of your own by --failover-command" },
-	{ RUN_ROW("failover-command", OPTION_TEXT, faults.failover_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
+	{ RUN_ONLY_ROW("failover-command", OPTION_TEXT, faults.failover_command), .flags = OPTION_NOT_STORED, .arg = "CMD",
 	  .help = "a shell command that fails your primary over to its standby and returns once the new primary "
 		  "accepts writes, for --failover-at with --db (a multi-host conninfo, target_session_attrs=read-write); "
 		  "bounded by --restart-limit-s; one run per invocation (the pair has no standby after it)" },
-	{ RUN_ROW("failover-lag-ms", OPTION_INT, faults.failover_lag_ms), .min = 0, .max = 600000, .def = "0", .arg = "MS",
+	{ RUN_ONLY_ROW("failover-lag-ms", OPTION_INT, faults.failover_lag_ms), .min = 0, .max = 600000, .def = "0", .arg = "MS",
 	  .help = "the throwaway standby stops receiving WAL this long before the failover (its walreceiver cut off): "
 		  "what commits meanwhile is on the old primary alone, a lagging standby made certain" },
-	{ RUN_ROW("reconnect-limit-s", OPTION_DOUBLE, faults.reconnect_limit_s), .min = 0.1, .max = 3600, .def = "30",
+	{ RUN_ONLY_ROW("reconnect-limit-s", OPTION_DOUBLE, faults.reconnect_limit_s), .min = 0.1, .max = 3600, .def = "30",
 	  .arg = "S", .help = "how long a worker or producer keeps connecting anew after losing its connection before "
 			      "it gives up (the run is then incomplete)" },
 	{ RUN_ROW("lease-ms", OPTION_INT, recovery.lease_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
 	  .arg = "MS", .help = "flip mode: a claim holds its job this long; a job whose lease ran out may be claimed "
 			       "again (a visibility timeout, as pgmq's); 0: no lease, a lost claim stays active" },
-	{ RUN_ROW("heartbeat-ms", OPTION_INT, recovery.heartbeat_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
+	{ RUN_ONLY_ROW("heartbeat-ms", OPTION_INT, recovery.heartbeat_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
 	  .arg = "MS", .help = "flip mode: a worker extends its lease this often while it works (0: never)" },
 	{ RUN_ROW("reaper-ms", OPTION_INT, recovery.reaper_ms), .flags = OPTION_SWEEP, .min = 0, .max = 86400000,
 	  .arg = "MS", .help = "flip mode: the harness gives jobs whose lease ran out back to new this often "
@@ -259,24 +269,24 @@ const struct option_def command_options[] = {
 	  .def = "owner", .arg = "F", .help = "what a completion checks: none (a late completion overwrites a "
 					      "successor's), owner (the job is still this worker's) or attempt (and "
 					      "still this claim's)" },
-	{ RUN_ROW("rerun-stuck", OPTION_FLAG, recovery.rerun_stuck),
+	{ RUN_ONLY_ROW("rerun-stuck", OPTION_FLAG, recovery.rerun_stuck),
 	  .help = "once the queue is drained, give jobs left active back to new and drain it again (seed 000's free)" },
-	{ RUN_ROW("sample-ms", OPTION_INT, pressure.sample_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
+	{ RUN_ONLY_ROW("sample-ms", OPTION_INT, pressure.sample_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
 	  .def = "100", .arg = "MS",
 	  .help = "sample the server this often from the harness's own connection: where the workers' backends wait, "
 		  "the queue table's live and dead tuples, blocks and vacuums, the oldest transaction (SQLite: the "
 		  "-wal file's size); 0: never" },
-	{ RUN_ROW("snapshot-at", OPTION_DOUBLE, pressure.snapshot_at_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400,
+	{ RUN_ONLY_ROW("snapshot-at", OPTION_DOUBLE, pressure.snapshot_at_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400,
 	  .arg = "S", .help = "MVCC pressure: at S seconds, a session of the harness opens a REPEATABLE READ "
 			      "transaction and holds its snapshot for --snapshot-s (SQLite: a read transaction, "
 			      "which holds back checkpoints)" },
-	{ RUN_ROW("snapshot-s", OPTION_DOUBLE, pressure.snapshot_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400,
+	{ RUN_ONLY_ROW("snapshot-s", OPTION_DOUBLE, pressure.snapshot_s), .flags = OPTION_SWEEP, .min = 0, .max = 86400,
 	  .arg = "S", .help = "how long the snapshot of --snapshot-at is held (0: none)" },
-	{ RUN_CUSTOM("vacuum-at", parse_instants, format_instants), .offset = offsetof(struct run_config, pressure.vacuum),
+	{ RUN_ONLY_CUSTOM("vacuum-at", parse_instants, format_instants), .offset = offsetof(struct run_config, pressure.vacuum),
 	  .arg = "S,...", .help = "PostgreSQL: VACUUM the queue table at these instants, seconds after the start" },
-	{ RUN_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
+	{ RUN_ONLY_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
-	{ RUN_CUSTOM("progress-interval", parse_progress_interval, format_progress_interval),
+	{ RUN_ONLY_CUSTOM("progress-interval", parse_progress_interval, format_progress_interval),
 	  .flags = OPTION_NOT_STORED, .arg = "S",
 	  .help = "every S seconds (at least 0.1), a line on stderr with that interval's throughput, claim latency, "
 		  "empty claims and errors, as pgbench -P prints (0: none); on a terminal or not" },

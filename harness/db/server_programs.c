@@ -241,26 +241,81 @@ int server_program_spawn(char *const argv[], const char *log_path, const struct 
 	return server_program_spawn_noted(argv, log_path, as, dir, NULL, pid, err, errlen);
 }
 
-bool server_log_reason(const char *dir, const char *name, char *line, size_t linelen)
+/*
+ * Opens the log dir/name for reading when it is a regular file (no link followed: the
+ * directory is the server account's), its size in *size. The descriptor, or -1.
+ */
+static int open_log(const char *dir, const char *name, off_t *size)
 {
-	char path[PATH_MAX + 32], tail[4096];
-	const char *best = NULL, *last = NULL;
-	char *p, *next;
+	char path[PATH_MAX + 32];
 	struct stat st;
-	ssize_t n = -1;
-	size_t len;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return -1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		/* Only the tail matters: the reason for a failure is logged last. */
-		off_t from = st.st_size > (off_t)sizeof(tail) - 1 ? st.st_size - (off_t)sizeof(tail) + 1 : 0;
-
-		n = pread(fd, tail, sizeof(tail) - 1, from);
+		*size = st.st_size;
+		return fd;
 	}
+	close(fd);
+	return -1;
+}
+
+/* Copies line (its newline cut) into out, linelen > 0 bytes, cut to fit. */
+static void copy_line(char *out, size_t linelen, const char *line)
+{
+	size_t len = strcspn(line, "\n");
+
+	if (len > linelen - 1)
+		len = linelen - 1;
+	memcpy(out, line, len);
+	out[len] = '\0';
+}
+
+bool server_log_first(const char *dir, const char *name, const char *marker, char *line, size_t linelen)
+{
+	char *text = NULL;
+	size_t room = 0;
+	bool found = false;
+	off_t size;
+	FILE *log;
+	int fd;
+
+	if (!linelen)
+		return false;
+	fd = open_log(dir, name, &size);
+	if (fd < 0)
+		return false;
+	log = fdopen(fd, "r");
+	if (!log) {
+		close(fd);
+		return server_log_reason(dir, name, line, linelen);
+	}
+	while (!found && getline(&text, &room, log) >= 0)
+		if (strstr(text, marker)) {
+			copy_line(line, linelen, text);
+			found = true;
+		}
+	free(text);
+	fclose(log);
+	return found || server_log_reason(dir, name, line, linelen);
+}
+
+bool server_log_reason(const char *dir, const char *name, char *line, size_t linelen)
+{
+	char tail[4096];
+	const char *best = NULL, *last = NULL;
+	char *p, *next;
+	off_t size;
+	ssize_t n;
+	int fd = open_log(dir, name, &size);
+
+	if (fd < 0)
+		return false;
+	/* Only the tail matters: the reason for a failure is logged last. */
+	n = pread(fd, tail, sizeof(tail) - 1, size > (off_t)sizeof(tail) - 1 ? size - (off_t)sizeof(tail) + 1 : 0);
 	close(fd);
 	if (n <= 0)
 		return false;
@@ -277,11 +332,7 @@ bool server_log_reason(const char *dir, const char *name, char *line, size_t lin
 	}
 	if (!last || !linelen)
 		return false;
-	if (!best)
-		best = last;
-	len = strnlen(best, linelen - 1);
-	memcpy(line, best, len);
-	line[len] = '\0';
+	copy_line(line, linelen, best ? best : last);
 	return true;
 }
 

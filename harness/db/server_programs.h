@@ -54,6 +54,13 @@ int server_program_spawn_noted(char *const argv[], const char *log_path, const s
 bool server_log_reason(const char *dir, const char *name, char *line, size_t linelen);
 
 /*
+ * Copies into line the first line of the log dir/name that holds marker (MariaDB's
+ * "[ERROR]": the cause, where the last one is its "Aborting"), read from the start; else
+ * what server_log_reason finds. False when the log has no line.
+ */
+bool server_log_first(const char *dir, const char *name, const char *marker, char *line, size_t linelen);
+
+/*
  * Creates a directory prefix-XXXXXX under $TMPDIR (or /tmp) into dir (PATH_MAX bytes) with
  * this process's owner note, given to as's user: absolute, plain (letters, digits and
  * /._-, for the programs' options) and short enough for a Unix socket dir/socket_name.

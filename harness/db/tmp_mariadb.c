@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,8 @@
 #define MARIADB_FALLBACK_USER "nobody"	/* the one when there is no mysql account (mariadb-server-core alone) */
 #define MARIADB_SOCKET "mysqld.sock"	/* the socket's name in the directory */
 #define MARIADB_DATABASE "claimbench"	/* the database the runs' tables are made in */
+#define MARIADB_TMPDIR "tmp"		/* the directory, in the server's own, its temporary files go in */
+#define MARIADB_ERROR "[ERROR]"		/* what marks an error line in its logs */
 
 /* How long the server is given to accept connections, and how often it is tried meanwhile. */
 #define READY_WAIT_NS (60 * 1000000000LL)
@@ -69,21 +72,40 @@ static int choose_user(struct run_as *as, char *err, size_t errlen)
 }
 
 /*
+ * Makes MARIADB_TMPDIR in m's directory, the programs' user's alone: mariadbd writes its
+ * temporary files there (--tmpdir), never in $TMPDIR, which that user may not write (a 0755
+ * one as root). 0, or -1 with err.
+ */
+static int make_tmpdir(const struct tmp_mariadb *m, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/" MARIADB_TMPDIR, m->dir);
+	if (mkdir(path, 0700) != 0 || (m->as.drop && chown(path, m->as.uid, m->as.gid) != 0)) {
+		snprintf(err, errlen, "could not make %s for the server's user: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Makes the data directory with mariadb-install-db, its pid noted in m's directory so that
  * the watchdog can stop it (and the bootstrap server it starts) if we die. 0, or -1 with a
  * reason in err.
  */
 static int install_db(const struct tmp_mariadb *m, char *err, size_t errlen)
 {
-	char datadir[PATH_MAX + 32], log[PATH_MAX + 32], line[512];
-	char *argv[] = { (char *)m->install_db, "--no-defaults", datadir, "--auth-root-authentication-method=normal",
-			 "--skip-test-db", "--skip-name-resolve", "--innodb-log-file-size=16M", NULL };
+	char datadir[PATH_MAX + 32], tmpdir[PATH_MAX + 32], log[PATH_MAX + 32], line[512];
+	char *argv[] = { (char *)m->install_db, "--no-defaults", datadir, tmpdir,
+			 "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve",
+			 "--innodb-log-file-size=16M", NULL };
 
 	snprintf(datadir, sizeof(datadir), "--datadir=%s/data", m->dir);
+	snprintf(tmpdir, sizeof(tmpdir), "--tmpdir=%s/" MARIADB_TMPDIR, m->dir);
 	snprintf(log, sizeof(log), "%s/install.log", m->dir);
 	if (server_program_run_noted(argv, -1, log, &m->as, m->dir, m->dir, err, errlen) == 0)
 		return 0;
-	if (server_log_reason(m->dir, "install.log", line, sizeof(line)))
+	if (server_log_first(m->dir, "install.log", MARIADB_ERROR, line, sizeof(line)))
 		snprintf(err, errlen, "mariadb-install-db failed: %s", line);
 	return -1;
 }
@@ -95,12 +117,13 @@ static int install_db(const struct tmp_mariadb *m, char *err, size_t errlen)
 static int spawn_server(struct tmp_mariadb *m, char *err, size_t errlen)
 {
 	char datadir[PATH_MAX + 32], socket[PATH_MAX + 32], pid_file[PATH_MAX + 48], log_error[PATH_MAX + 32];
-	char log[PATH_MAX + 32], connections[48];
-	char *argv[] = { m->mariadbd, "--no-defaults", datadir, socket, pid_file, log_error, "--skip-networking",
-			 "--skip-name-resolve", "--innodb-buffer-pool-size=64M", "--innodb-log-file-size=16M",
-			 connections, NULL };
+	char tmpdir[PATH_MAX + 32], log[PATH_MAX + 32], connections[48];
+	char *argv[] = { m->mariadbd, "--no-defaults", datadir, tmpdir, socket, pid_file, log_error,
+			 "--skip-networking", "--skip-name-resolve", "--innodb-buffer-pool-size=64M",
+			 "--innodb-log-file-size=16M", connections, NULL };
 
 	snprintf(datadir, sizeof(datadir), "--datadir=%s/data", m->dir);
+	snprintf(tmpdir, sizeof(tmpdir), "--tmpdir=%s/" MARIADB_TMPDIR, m->dir);
 	snprintf(socket, sizeof(socket), "--socket=%s/" MARIADB_SOCKET, m->dir);
 	snprintf(pid_file, sizeof(pid_file), "--pid-file=%s/data/postmaster.pid", m->dir);
 	snprintf(log_error, sizeof(log_error), "--log-error=%s/server.log", m->dir);
@@ -149,7 +172,7 @@ static int wait_ready(struct tmp_mariadb *m, bool create, char *err, size_t errl
 			return rc < 0 ? -1 : 0;
 		clock_sleep_ns(READY_POLL_NS);
 	}
-	if (server_log_reason(m->dir, "server.log", line, sizeof(line)))
+	if (server_log_first(m->dir, "server.log", MARIADB_ERROR, line, sizeof(line)))
 		snprintf(err, errlen, "mariadbd %s: %s", m->pid ? "did not accept connections within 60 s" : "exited",
 			 line);
 	else
@@ -168,7 +191,7 @@ int tmp_mariadb_start(struct tmp_mariadb *m, struct watchdog *wd, char *err, siz
 		snprintf(err, errlen, "could not give %s to the watchdog", m->dir);
 		goto fail;
 	}
-	if (install_db(m, err, errlen) != 0 || spawn_server(m, err, errlen) != 0 || wait_ready(m, true, err, errlen) != 0)
+	if (make_tmpdir(m, err, errlen) != 0 || install_db(m, err, errlen) != 0 || spawn_server(m, err, errlen) != 0 || wait_ready(m, true, err, errlen) != 0)
 		goto fail;
 	snprintf(m->target, sizeof(m->target), "host=%s/" MARIADB_SOCKET " user=root dbname=" MARIADB_DATABASE, m->dir);
 	return 0;

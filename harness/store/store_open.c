@@ -45,6 +45,26 @@ static int make_parent(const char *path, char *err, size_t errlen)
 }
 
 /*
+ * Refuses a schema version (PRAGMA user_version, which any SQLite file may hold) that no
+ * claimbench writes: below 0, or above this one's. 0 for 0 to store_schema_version, the
+ * versions store_migrations takes a file from; else -1 with err.
+ */
+static int refuse_version(long long version, const char *path, char *err, size_t errlen)
+{
+	if (version < 0) {
+		snprintf(err, errlen, "%s is not a claimbench result store (its schema version, PRAGMA user_version, "
+			 "is %lld: a store's is 1 to %d)", path, version, store_schema_version);
+		return -1;
+	}
+	if (version > store_schema_version) {
+		snprintf(err, errlen, "%s was written by a newer claimbench (schema version %lld; this one knows up to %d)",
+			 path, version, store_schema_version);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Applies the migrations db lacks, each in its own transaction that re-reads the
  * version under the write lock, so two processes opening one new file do not both
  * migrate it. Refuses a newer file and an SQLite file that is not a store.
@@ -58,14 +78,9 @@ static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 	for (;;) {
 		if (sql_exec(db, "BEGIN IMMEDIATE", path, err, errlen) < 0)
 			return -1;
-		if (sql_query_int(db, "PRAGMA user_version", &version, err, errlen) < 0)
+		if (sql_query_int(db, "PRAGMA user_version", &version, err, errlen) < 0 ||
+		    refuse_version(version, path, err, errlen) < 0)
 			goto rollback;
-		if (version > store_schema_version) {
-			snprintf(err, errlen,
-				 "%s was written by a newer claimbench (schema version %lld; this one knows up to %d)",
-				 path, version, store_schema_version);
-			goto rollback;
-		}
 		if (version == store_schema_version)
 			break;
 		if (version == 0) {
@@ -263,13 +278,9 @@ static int is_current(sqlite3 *db, const char *path, char *err, size_t errlen)
 	bool has[METRIC_MAX] = { false };
 	long long version;
 
-	if (sql_query_int(db, "PRAGMA user_version", &version, err, errlen) < 0)
+	if (sql_query_int(db, "PRAGMA user_version", &version, err, errlen) < 0 ||
+	    refuse_version(version, path, err, errlen) < 0)
 		return -1;
-	if (version > store_schema_version) {
-		snprintf(err, errlen, "%s was written by a newer claimbench (schema version %lld; this one knows up to %d)",
-			 path, version, store_schema_version);
-		return -1;
-	}
 	if (version == 0) {
 		snprintf(err, errlen, "%s is an SQLite database but not a claimbench result store", path);
 		return -1;

@@ -417,6 +417,53 @@ static void test_explore(void)
 	unlink(path);
 }
 
+/*
+ * explore's one rule: each of run's rows is explore's or refused by name (never dropped), on
+ * the command line and in a file, each refused row with a getopt code of its own.
+ */
+static void test_explore_refuses(void)
+{
+	const char *path = temp_file_write("explore-refused", "[global]\nrepeat = 3\n");
+	char *crash[] = { "explore", "--crash-exec", "1", NULL };
+	char *file[] = { "explore", (char *)path, NULL };
+	static struct option_set set;
+	size_t run_rows = 0, placed = 0;
+	bool distinct = true;
+	char err[512];
+
+	CHECK(option_set_build(&set, command_options, COMMAND_EXPLORE, err, sizeof(err)) == 0, "explore's set builds (%s)",
+	      err);
+	for (const struct option_def *o = command_options; o->name; o++) {
+		if (!(o->commands & COMMAND_BIT(COMMAND_RUN)))
+			continue;
+		run_rows++;
+		placed += option_set_find(&set, o->name) != NULL || option_set_refuses(&set, o->name) != NULL;
+	}
+	CHECK(run_rows > 0 && placed == run_rows && option_set_refuses(&set, "crash-exec") &&
+	      option_set_refuses(&set, "repeat") && !option_set_refuses(&set, "lease-ms") &&
+	      option_set_find(&set, "lease-ms"), "each of run's %zu rows is explore's or refused (%zu placed)", run_rows,
+	      placed);
+	for (size_t i = 0; set.longopts[i].name; i++)
+		for (size_t j = i + 1; set.longopts[j].name; j++)
+			distinct &= set.longopts[i].val != set.longopts[j].val;
+	CHECK(distinct && set.n_refused > 0, "explore's %zu rows, --help and %zu refused rows have distinct codes",
+	      set.n_rows, set.n_refused);
+	invocation_free(&inv);
+	CHECK(invocation_parse(command_options, COMMAND_EXPLORE, NULL, 3, crash, &inv, err, sizeof(err)) ==
+		      INVOCATION_ERROR && strcmp(err, "--crash-exec is run's: explore does not honour it") == 0,
+	      "explore --crash-exec 1 is refused by name (%s)", err);
+	invocation_free(&inv);
+	CHECK(invocation_parse(command_options, COMMAND_EXPLORE, NULL, 2, file, &inv, err, sizeof(err)) ==
+		      INVOCATION_ERROR && strstr(err, ":2: \"repeat\" in [global]: --repeat is run's: explore does not "
+						 "honour it"),
+	      "a file's repeat is refused at its line by the same rule (%s)", err);
+	invocation_free(&inv);
+	err[0] = '\0';
+	CHECK(invocation_parse(command_options, COMMAND_RUN, NULL, 3, crash, &inv, err, sizeof(err)) == INVOCATION_RUN,
+	      "run takes --crash-exec 1 (%s)", err);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -428,6 +475,7 @@ int main(void)
 	test_bad_fault_input();
 	test_one_row_makes_an_option();
 	test_explore();
+	test_explore_refuses();
 	invocation_free(&inv);
 	return check_exit_status();
 }
