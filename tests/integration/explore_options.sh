@@ -1,7 +1,11 @@
 # claimbench explore's own options are rows of the one option table: --help and the man page
 # list them, each bad value is refused with its name (exit 2) before anything runs, run refuses
-# them, and a scenario file's workers and jobs are explore's (not overridden by its defaults).
-# No server: every check is refused before explore would start one.
+# them, and a scenario file's workers and jobs are explore's (not overridden by its defaults);
+# SQLite and MariaDB targets refused before any store or connection; --claims and --max-steps
+# beyond a schedule's 512 choices refused, naming the limit; run's options explore does not
+# honour (faults, --repeat, --verify, --work-ms, --format csv ...) refused by the one rule, on
+# the command line and in a scenario. No server: every check is refused before explore would
+# start one.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
