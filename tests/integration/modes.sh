@@ -11,12 +11,12 @@ check "all strategies in all their modes run (exit 0)" test $? -eq 0
 for sm in for-update:hold for-update:flip nowait-backoff:hold nowait-backoff:flip skip-locked:hold \
 	skip-locked:flip ticket:hold ticket:flip update-returning:hold update-returning:flip; do
 	s=${sm%:*} m=${sm#*:}
-	check_jq "$out" ".results[] | select(.strategy == \"$s\" and .claim_mode == \"$m\") |
-		.duplicates == 0 and .overlaps == 0 and .lost == 0 and .completed == 120 and .ledger_mismatches == 0" \
+	check_each "$out" ".strategy == \"$s\" and .claim_mode == \"$m\"" \
+		".duplicates == 0 and .overlaps == 0 and .lost == 0 and .completed == 120 and .ledger_mismatches == 0" \
 		"$s in $m mode: 120 jobs, no duplicates, overlaps or losses"
 done
-check_jq "$out" '.results[] | select(.strategy == "ticket" and .claim_mode == "hold") |
-	.makespan_s >= 0.9 * 120 * 0.005' "ticket hold with X=1: the work itself is serialised"
+check_each "$out" '.strategy == "ticket" and .claim_mode == "hold"' \
+	'.makespan_s >= 0.9 * 120 * 0.005' "ticket hold with X=1: the work itself is serialised"
 
 "$CLAIMBENCH" run --results "$tmp/results.db" --format json --no-progress --jobs 60 --work-ms 20 --workers 6 --strategy ticket:hold \
 	--ticket-limit 3 >"$out" 2>/dev/null
