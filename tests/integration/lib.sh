@@ -31,13 +31,13 @@ check_jq() {
 	fi
 }
 
-# check_each FILE SELECT COND DESCRIPTION: ok when FILE's runs (its .results, or FILE itself
-# when it is an array, as explore's JSON is) include at least one for which the jq boolean
-# SELECT holds ("true" for every run) and the jq boolean COND holds on every such run (each of
-# COND's outputs true, and at least one). Not ok when FILE is empty or not JSON, when no run
-# matches ("no run matches SELECT"), or when some matching runs fail: then the line names each
-# failing run (up to 5) by its strategy, claim_mode, group, sweep, repeat and workers (those
-# present) and gives the value, in that run, of every path COND names (.a.b, .a["b"], .a[0];
+# check_each FILE SELECT COND DESCRIPTION: ok when FILE's runs (its .results; ab's
+# .comparisons; FILE itself when it is an array, as explore's JSON is) include at least one for
+# which the jq boolean SELECT holds ("true" for every run) and the jq boolean COND holds on
+# every such run (each of COND's outputs true, and at least one). Not ok when FILE is empty or
+# not JSON, when no run matches ("no run matches SELECT"), or when some matching runs fail: then
+# the line names each failing run (up to 5) by its strategy, claim_mode, group, sweep, repeat,
+# workers and metric (those present) and gives the value, in that run, of every path COND names (.a.b, .a["b"], .a[0];
 # null when absent), or the error COND raised. Write COND's paths from the run
 # (.claim_latency_ms.p50, not .claim_latency_ms | .p50) so that the values shown are the run's.
 check_each() {
@@ -46,7 +46,7 @@ check_each() {
 		echo "not ok - $what: $file is empty"
 		return
 	fi
-	if ! jq -e 'type == "array" or (.results | type == "array")' "$file" >/dev/null 2>&1; then
+	if ! jq -e 'type == "array" or (.results // .comparisons | type == "array")' "$file" >/dev/null 2>&1; then
 		echo "not ok - $what: $file is not JSON with a .results array"
 		return
 	fi
@@ -58,12 +58,12 @@ check_each() {
 		| unique | "{" + (map("\(tojson): (try (\(.)) catch null)") | join(", ")) + "}"')
 	verdict=$(jq -r '
 		def shown: tojson | if length > 120 then .[:120] + "..." else . end;
-		def named: . as $run | ["strategy", "claim_mode", "group", "sweep", "repeat", "workers"]
+		def named: . as $run | ["strategy", "claim_mode", "group", "sweep", "repeat", "workers", "metric"]
 			| map(select($run[.] != null) | "\(.)=\($run[.] | shown)") | join(" ");
 		def why_not: try ([('"$cond"')] | if length > 0 and all(. == true) then empty else "false" end)
 			catch "error: \(.)";
 		def values: '"$fields"' | to_entries | map("\(.key)=\(.value | shown)") | join(" ");
-		[if type == "array" then .[] else .results[] end | select('"$select"')] as $runs
+		[if type == "array" then .[] else (.results // .comparisons)[] end | select('"$select"')] as $runs
 		| [$runs[] | why_not as $why | "{\(named): \(if $why == "false" then values else $why end)}"] as $failing
 		| if ($runs | length) == 0 then "none"
 		  elif ($failing | length) == 0 then "ok"

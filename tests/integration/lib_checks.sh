@@ -21,6 +21,8 @@ JSON
 : >"$dir/empty.json"
 echo 'completed: 10' >"$dir/text.json"
 echo '[{"strategy": "cas", "claim_mode": "flip", "complete": true}]' >"$dir/array.json"
+echo '{"comparisons": [{"strategy": "cas", "metric": "lost", "verdict": "~"},
+ {"strategy": "cas", "metric": "duplicates", "verdict": "REGRESSION"}]}' >"$dir/ab.json"
 
 # line_matches WHAT LINE PATTERN: ok when LINE matches the extended regex PATTERN, else not ok
 # with the line.
@@ -58,6 +60,9 @@ line=$(check_each "$dir/runs.json" 'true' 'empty' "nothing said")
 line_matches "a COND with no output fails" "$line" '^not ok - nothing said: 4 of 4 matching runs fail'
 line=$(check_each "$dir/array.json" '.strategy == "cas"' '.complete' "explore's runs")
 check "a document that is an array is read as the runs" test "$line" = "ok - explore's runs"
+line=$(check_each "$dir/ab.json" 'true' '.verdict == "~"' "no change")
+line_matches "ab's comparisons are read as the runs, a failing one named by its metric" "$line" \
+	'^not ok - no change: 1 of 2 matching runs fail: \{strategy="cas" metric="duplicates": \.verdict="REGRESSION"\}$'
 
 line=$(check_each "$dir/empty.json" 'true' '.completed == 10' "empty")
 check "an empty file fails, saying so" test "$line" = "not ok - empty: $dir/empty.json is empty"
