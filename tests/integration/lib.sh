@@ -31,15 +31,16 @@ check_jq() {
 	fi
 }
 
-# check_each FILE SELECT COND DESCRIPTION: ok when FILE's runs (its .results; ab's
-# .comparisons; FILE itself when it is an array, as explore's JSON is) include at least one for
-# which the jq boolean SELECT holds ("true" for every run) and the jq boolean COND holds on
-# every such run (each of COND's outputs true, and at least one). Not ok when FILE is empty or
-# not JSON, when no run matches ("no run matches SELECT"), or when some matching runs fail: then
-# the line names each failing run (up to 5) by its strategy, claim_mode, group, sweep, repeat,
-# workers and metric (those present) and gives the value, in that run, of every path COND names (.a.b, .a["b"], .a[0];
-# null when absent), or the error COND raised. Write COND's paths from the run
-# (.claim_latency_ms.p50, not .claim_latency_ms | .p50) so that the values shown are the run's.
+# check_each FILE SELECT COND DESCRIPTION: ok when FILE's runs (its .results; ab's and
+# compare's .comparisons; FILE itself when it is an array, as explore's JSON is) include at
+# least one for which the jq boolean SELECT holds ("true" for every run) and the jq boolean
+# COND holds on every such run (each of COND's outputs true, and at least one). Not ok when
+# FILE is empty or not JSON, when no run matches ("no run matches SELECT"), or when some
+# matching runs fail: then the line names each failing run (up to 5) by its strategy,
+# claim_mode, group, sweep, repeat, workers and metric (those present) and gives the value, in
+# that run, of every path COND names (.a.b, .a["b"], .a[0]; null when absent), or the error
+# COND raised. Write COND's paths from the run (.claim_latency_ms.p50, not
+# .claim_latency_ms | .p50) so that the values shown are the run's.
 check_each() {
 	local file=$1 select=$2 cond=$3 what=$4 fields verdict
 	if [ ! -s "$file" ]; then
@@ -47,7 +48,7 @@ check_each() {
 		return
 	fi
 	if ! jq -e 'type == "array" or (.results // .comparisons | type == "array")' "$file" >/dev/null 2>&1; then
-		echo "not ok - $what: $file is not JSON with a .results array"
+		echo "not ok - $what: $file is not JSON holding runs (.results, .comparisons or an array)"
 		return
 	fi
 	# COND's paths as a jq object {"PATH": (try (PATH) catch null), ...}; a string literal is

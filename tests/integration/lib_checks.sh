@@ -68,7 +68,7 @@ line=$(check_each "$dir/empty.json" 'true' '.completed == 10' "empty")
 check "an empty file fails, saying so" test "$line" = "not ok - empty: $dir/empty.json is empty"
 line=$(check_each "$dir/text.json" 'true' '.completed == 10' "text")
 check "a file that is not JSON fails, saying so" \
-	test "$line" = "not ok - text: $dir/text.json is not JSON with a .results array"
+	test "$line" = "not ok - text: $dir/text.json is not JSON holding runs (.results, .comparisons or an array)"
 
 line=$(check_jq "$dir/runs.json" '.results | length == 3' "three runs")
 line_matches "check_jq's failure names the filter and what jq printed" "$line" \
