@@ -54,9 +54,9 @@ check "identical scenarios: exit 0 (got $status)" test "$status" -eq 0
 check_jq "$dir/same.json" '.rounds == 2 and .regressions == 0 and .tolerances.cost_pct == 5 and
 	([.comparisons[] | select(.strategy == "probe" and .claim_mode == "flip" and .workers == 1)] | length) > 5' \
 	"--format json: 2 rounds, no regression, the group's metrics compared"
-check_jq "$dir/same.json" '.comparisons[] | select(.metric == "duplicates") | .nature == "outcome" and .verdict == "~"' \
+check_each "$dir/same.json" '.metric == "duplicates"' '.nature == "outcome" and .verdict == "~"' \
 	"duplicates: an outcome, none on either side"
-check_jq "$dir/same.json" '.comparisons[] | select(.metric == "throughput_jps") | .nature == "timing" and .pairs == 2 and
+check_each "$dir/same.json" '.metric == "throughput_jps"' '.nature == "timing" and .pairs == 2 and
 	(.mde_pct | type) == "number" and .gated == (.mde_pct <= 10)' \
 	"throughput: a timing, gated only where its detectable effect is within the 10 % tolerance"
 check "the rounds alternate: baseline first, then candidate first" eval \

@@ -63,18 +63,18 @@ out=$dir/batch.json
 check "the batch scenario runs to the end on PostgreSQL (exit 0)" test $? -eq 0
 
 for b in 1 7 50; do
-	check_jq "$out" ".results[] | select(.group == \"drain\" and .sweep == \"batch=$b\") | .completed == 301 and
+	check_each "$out" ".group == \"drain\" and .sweep == \"batch=$b\"" ".completed == 301 and
 		.executions == 301 and .duplicates == 0 and .overlaps == 0 and .lost == 0 and .stuck == 0 and
 		.ledger_mismatches == 0 and .complete" \
 		"--batch $b: 301 jobs drained by 8 workers, each once, the table's audit agrees with the ledger"
 done
-check_jq "$out" '.results[] | select(.group == "crash") | .faults_injected == 3 and .lost == 0 and .stuck == 0 and
+check_each "$out" '.group == "crash"' '.faults_injected == 3 and .lost == 0 and .stuck == 0 and
 	.completed == 120 and .reaped >= 3 and .redeliveries >= 3 and .ledger_mismatches == 0' \
 	"flip, 3 crashes mid-batch: the reaper gives the abandoned batches back, nothing is lost"
-check_jq "$out" '.results[] | select(.group == "beat") | .redeliveries == 0 and .reaped == 0 and .fenced == 0 and
+check_each "$out" '.group == "beat"' '.redeliveries == 0 and .reaped == 0 and .fenced == 0 and
 	.duplicates == 0 and .lost == 0 and .completed + .failed == 80 and .failed > 0 and .ledger_mismatches == 0' \
 	"flip, batches outlasting the lease: the heartbeat extends every job of the batch, none is reaped"
-check_jq "$out" '.results[] | select(.group == "hold") | .claim_mode == "hold" and .faults_injected == 2 and
+check_each "$out" '.group == "hold"' '.claim_mode == "hold" and .faults_injected == 2 and
 	.lost == 0 and .stuck == 0 and .reaped == 0 and .completed + .failed == 200 and .failed > 0 and
 	.ledger_mismatches == 0' \
 	"hold, 2 crashes mid-batch: the rollback gives the batch back; the failures the run asks for are marked error"

@@ -28,31 +28,32 @@ check_jq "$out" '.scenario == "classic" and .backend == "postgresql" and (.serve
 for s in for-update nowait-backoff skip-locked skip-locked-cursor ticket update-returning advisory cas delete-returning \
 	move-table; do
 	for r in $(seq 1 "$repeats"); do
-		run=".results[] | select(.strategy == \"$s\" and .repeat == $r)"
-		check_jq "$out" "$run | .duplicates == 0 and .overlaps == 0 and .lost == 0" \
+		run=".strategy == \"$s\" and .repeat == $r"
+		check_each "$out" "$run" ".duplicates == 0 and .overlaps == 0 and .lost == 0" \
 			"$s run $r: no duplicates, overlaps or losses"
-		check_jq "$out" "$run | .completed == 200 and .complete and .ledger_mismatches == 0" \
+		check_each "$out" "$run" ".completed == 200 and .complete and .ledger_mismatches == 0" \
 			"$s run $r: all 200 jobs done, ledger agrees with the table"
 	done
 done
 
 # naive's duplicates: explore.sh finds them among every interleaving, not by a race that may not happen
-check_jq "$out" '[.results[] | select(.strategy == "skip-locked") | .makespan_s <= 1.3 * .ideal_s] | all' \
+check_each "$out" '.strategy == "skip-locked"' '.makespan_s <= 1.3 * .ideal_s' \
 	"skip-locked: makespan within 1.3 x ideal (2.0 s)"
-check_jq "$out" '[.results[] | select(.strategy == "skip-locked") | .fairness.jain >= 0.98] | all' \
+check_each "$out" '.strategy == "skip-locked"' '.fairness.jain >= 0.98' \
 	"skip-locked: Jain's index >= 0.98"
 check_jq "$out" '([.results[] | select(.strategy == "for-update") | .makespan_s] | min) >=
 	5 * ([.results[] | select(.strategy == "skip-locked") | .makespan_s] | max)' \
 	"for-update (hold) makespan at least 5 x skip-locked's"
-check_jq "$out" '[.results[] | select(.strategy == "for-update") | .makespan_s >= 0.8 * 200 * 0.1] | all' \
+check_each "$out" '.strategy == "for-update"' '.makespan_s >= 0.8 * 200 * 0.1' \
 	"for-update (hold): claims serialise, makespan near the sum of work times"
-check_jq "$out" '[.results[] | select(.strategy == "nowait-backoff") | .errors.lock_not_available ==
-	.retries + .give_ups] | all' "nowait-backoff: every 55P03 is counted as a retry or a give-up"
-check_jq "$out" '[.results[] | .per_worker | length == 10] | all' "a per-worker row for each of 10 workers"
-check_jq "$out" '[.results[] | (.per_worker | map(.completed) | add) == .completed + .duplicates] | all' \
+check_each "$out" '.strategy == "nowait-backoff"' '.errors.lock_not_available ==
+	.retries + .give_ups' "nowait-backoff: every 55P03 is counted as a retry or a give-up"
+check_each "$out" 'true' '.per_worker | length == 10' "a per-worker row for each of 10 workers"
+check_each "$out" 'true' '(.per_worker | map(.completed) | add) == .completed + .duplicates' \
 	"per-worker completions add up to completed + duplicates"
-check_jq "$out" '[.results[] | .claim_latency_ms | .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and
-	.p999 <= .max] | all' "latency percentiles are ordered"
+check_each "$out" 'true' '.claim_latency_ms.p50 <= .claim_latency_ms.p90 and
+	.claim_latency_ms.p90 <= .claim_latency_ms.p99 and .claim_latency_ms.p99 <= .claim_latency_ms.p999 and
+	.claim_latency_ms.p999 <= .claim_latency_ms.max' "latency percentiles are ordered"
 check_jq "$out" '.results[0] | has("strategy") and has("claim_mode") and has("workers") and has("jobs") and
 	has("work_ms") and has("repeat") and has("makespan_s") and has("ideal_s") and has("throughput_jps") and
 	has("completed") and has("executions") and has("duplicates") and has("dup_jobs") and has("overlaps") and

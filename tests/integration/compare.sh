@@ -44,8 +44,7 @@ check "--allow-duplicates accepts them" eval \
 "$CLAIMBENCH" compare "$tmp/base.json" "$tmp/slow.json" --format json >"$tmp/out.json"
 check_jq "$tmp/out.json" '.regressions == 1 and (.comparisons | length) == 6' \
 	"--format json: regressions count and six comparisons"
-check_jq "$tmp/out.json" \
-	'.comparisons[] | select(.metric == "throughput_jps") | .verdict == "REGRESSION" and .significant == true' \
+check_each "$tmp/out.json" '.metric == "throughput_jps"' '.verdict == "REGRESSION" and .significant == true' \
 	"--format json: throughput's verdict, significant (Welch) with 2 runs against 2"
 check_jq "$tmp/out.json" '.only_baseline == [{"strategy": "naive", "claim_mode": "flip", "workers": 4, "runs": 1}]' \
 	"--format json: the group on one side only"

@@ -13,10 +13,11 @@ scenario=$(dirname "$0")/costs.ini
 # ---- PostgreSQL (the throwaway server, pg_stat_statements loaded): one invocation ----
 run_json pg "$scenario"
 check "the scenario runs (exit 0)" test "$(cat "$dir/pg.status")" -eq 0
-check_jq "$dir/pg.json" '[.results[] | .costs | .database_wide == false and .statements_per_job > 0 and
-	.wal_records_per_job > 0 and .wal_bytes_per_job > 0 and .rows_examined_per_job > 0 and
-	.buffers_hit_per_job > 0 and .buffers_read_per_job >= 0 and .pages_written_per_job == null and
-	.cpu_us_per_job > 0] | length == 6 and all' \
+check_jq "$dir/pg.json" '.results | length == 6' "the scenario's 6 runs are reported"
+check_each "$dir/pg.json" 'true' '.costs.database_wide == false and .costs.statements_per_job > 0 and
+	.costs.wal_records_per_job > 0 and .costs.wal_bytes_per_job > 0 and .costs.rows_examined_per_job > 0 and
+	.costs.buffers_hit_per_job > 0 and .costs.buffers_read_per_job >= 0 and .costs.pages_written_per_job == null and
+	.costs.cpu_us_per_job > 0' \
 	"every run has its costs, from the workers' statements alone (pg_stat_statements: database_wide false)"
 check_jq "$dir/pg.json" '[.results[] | select(.group == "probes")] as $r |
 	($r[] | select(.strategy == "one-probe") | .costs) as $one | ($r[] | select(.strategy == "two-probes") | .costs) as $two |
@@ -30,13 +31,13 @@ check_jq "$dir/pg.json" '(.results[] | select(.group == "plain") | .costs) as $p
 	"skip-locked flip pipelined: as many statements per job as plain, two round trips fewer (5 -> 3)"
 
 # ---- the issue's example: a timed run whose backlog runs dry, two claims of different cost ----
-check_jq "$dir/pg.json" '[.results[] | select(.group == "dry") | select(.dry.ran_dry and .dry.at_s < 2 and
+check_each "$dir/pg.json" '.group == "dry"' '.dry.ran_dry and .dry.at_s < 2 and
 	.dry.empty_after > 0 and .completed == 1000 and
-	((.throughput_jps - .completed / .makespan_s) | fabs) < 0.01 * .throughput_jps)] | length == 2' \
+	((.throughput_jps - .completed / .makespan_s) | fabs) < 0.01 * .throughput_jps' \
 	"a timed run that drained its 1000 jobs before its 2 s ran dry: when, the empty claims after, throughput over the time jobs were there"
-check_jq "$dir/pg.json" '[.results[] | select(.group == "dry") | .throughput_jps] | .[0] != .[1] and all(. > 500)' \
-	"two claims of different cost no longer print the same throughput (1000 jobs / 2 s = 500 for both before)"
-check_jq "$dir/pg.json" '[.results[] | select(.group != "dry") | .dry.ran_dry == false] | all' \
+check_jq "$dir/pg.json" '[.results[] | select(.group == "dry") | .throughput_jps] | length == 2 and .[0] != .[1] and
+	all(. > 500)' "two claims of different cost no longer print the same throughput (1000 jobs / 2 s = 500 for both before)"
+check_each "$dir/pg.json" '.group != "dry"' '.dry.ran_dry == false' \
 	"drain runs never ran dry"
 check "the run says on stderr that it ran out of jobs" \
 	grep -q "one-probe flip x4 #1: ran out of jobs .* s into its 2 s; [0-9]* claims came back empty after" "$dir/pg.err"

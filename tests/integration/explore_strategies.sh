@@ -17,12 +17,12 @@ check "no violation, error or bound in any schedule of 2 x 2 (exit 0)" test "$(c
 for sm in ${safe//,/ }; do
 	s=${sm%:*} m=${sm#*:}
 	[ "$s" = "$sm" ] && m=flip
-	check_jq "$dir/safe.json" ".[] | select(.strategy == \"$s\" and .claim_mode == \"$m\") | .complete and
+	check_each "$dir/safe.json" ".strategy == \"$s\" and .claim_mode == \"$m\"" ".complete and
 		.schedules > 0 and .violating == 0 and .with.duplicate == 0 and .with.lost == 0 and .with.stuck == 0" \
 		"$s in $m mode: every schedule run ($(jq ".[] | select(.strategy == \"$s\" and .claim_mode == \"$m\") |
 		.schedules" "$dir/safe.json" 2>/dev/null)), none with a duplicate, lost or stuck job"
 done
-check_jq "$dir/safe.json" '.[] | select(.strategy == "update-returning") | .with["empty-claimable"] > 0' \
+check_each "$dir/safe.json" '.strategy == "update-returning"' '.with["empty-claimable"] > 0' \
 	"update-returning: some claims come back empty while the other job was claimable (its re-check under READ COMMITTED)"
 
 explore_json cursor --strategy skip-locked-cursor:hold,skip-locked-cursor:flip --claims 1 --expect 'violation == 0' \

@@ -8,9 +8,10 @@ chmod 755 "$dir"
 trap 'stop_test_server; rm -rf "$dir"' EXIT
 store=$dir/results.db
 
-# result NAME STRATEGY MODE: the jq selector of that run in $dir/NAME.json.
+# result NAME STRATEGY MODE: the jq condition (check_each's SELECT) of that strategy's runs in
+# MODE in $dir/NAME.json.
 result() {
-	echo ".results[] | select(.strategy == \"$2\" and .claim_mode == \"$3\")"
+	echo ".strategy == \"$2\" and .claim_mode == \"$3\""
 }
 
 # ---- crashes at executions 5, 20 and 40: hold frees the job, flip without a lease strands it ----
@@ -18,31 +19,31 @@ run_json crash --jobs 60 --work-ms 20 --workers 4 --crash-exec 5,20,40 --respawn
 	--strategy skip-locked:hold,for-update:hold,skip-locked:flip,update-returning:flip
 check "crash runs exit 0" test "$(cat "$dir/crash.status")" -eq 0
 for s in skip-locked for-update; do
-	check_jq "$dir/crash.json" "$(result crash $s hold) | .faults_injected == 3 and .lost == 0 and .stuck == 0 and
+	check_each "$dir/crash.json" "$(result crash $s hold)" ".faults_injected == 3 and .lost == 0 and .stuck == 0 and
 		.redeliveries == 3 and .duplicates == 3 and .overlaps == 0 and .completed == 60 and .reconnects == 3" \
 		"$s hold, 3 crashes: nothing lost, each crashed job redelivered once (3 duplicates, no overlap)"
-	check_jq "$dir/crash.json" "$(result crash $s hold) | .delivery == {at_most_once: false, at_least_once: true}" \
+	check_each "$dir/crash.json" "$(result crash $s hold)" ".delivery == {at_most_once: false, at_least_once: true}" \
 		"$s hold, 3 crashes: at-least-once held, at-most-once broken"
 done
 for s in skip-locked update-returning; do
-	check_jq "$dir/crash.json" "$(result crash $s flip) | .faults_injected == 3 and .lost == 3 and .stuck == 3 and
+	check_each "$dir/crash.json" "$(result crash $s flip)" ".faults_injected == 3 and .lost == 3 and .stuck == 3 and
 		.redeliveries == 0 and .duplicates == 0 and .completed == 57" \
 		"$s flip without a lease, 3 crashes: the 3 crashed jobs are stuck active and lost"
-	check_jq "$dir/crash.json" "$(result crash $s flip) | .delivery == {at_most_once: true, at_least_once: false}" \
+	check_each "$dir/crash.json" "$(result crash $s flip)" ".delivery == {at_most_once: true, at_least_once: false}" \
 		"$s flip without a lease: at-most-once held, at-least-once broken"
 done
-check_jq "$dir/crash.json" '[.results[] | .faults | length == 3 and all(.kind == "crash" and .worker != null and
-	.job != null)] | all' "each run lists its 3 crashes with their worker and job"
-check_jq "$dir/crash.json" '[.results[].ledger_mismatches] | all(. == 0)' "crash runs: the ledger agrees with the table"
+check_each "$dir/crash.json" 'true' '.faults | length == 3 and all(.kind == "crash" and .worker != null and
+	.job != null)' "each run lists its 3 crashes with their worker and job"
+check_each "$dir/crash.json" 'true' '.ledger_mismatches == 0' "crash runs: the ledger agrees with the table"
 
 # ---- the same crashes with a lease and a reaper, and with seed 000's free ----
 run_json lease --jobs 60 --work-ms 20 --workers 4 --crash-exec 5,20,40 --respawn-ms 50 --lease-ms 200 \
 	--reaper-ms 50 --strategy skip-locked:flip,update-returning:flip,ticket:flip
 for s in skip-locked update-returning ticket; do
-	check_jq "$dir/lease.json" "$(result lease $s flip) | .lost == 0 and .stuck == 0 and .reaped == 3 and
+	check_each "$dir/lease.json" "$(result lease $s flip)" ".lost == 0 and .stuck == 0 and .reaped == 3 and
 		.redeliveries == 3 and .duplicates >= 3 and .completed == 60 and .ledger_mismatches == 0" \
 		"$s flip, lease 200 ms and a reaper: the reaper gives the 3 crashed jobs back, nothing is lost"
-	check_jq "$dir/lease.json" "$(result lease $s flip) | .recovery_ms.max >= 200 and .recovery_ms.p50 <= .recovery_ms.max" \
+	check_each "$dir/lease.json" "$(result lease $s flip)" ".recovery_ms.max >= 200 and .recovery_ms.p50 <= .recovery_ms.max" \
 		"$s flip with a lease: recovery takes at least the lease"
 done
 run_json free --jobs 60 --work-ms 20 --workers 4 --crash-exec 5,20,40 --respawn-ms 50 --rerun-stuck \
@@ -53,18 +54,18 @@ check_jq "$dir/free.json" '.results[0] | .lost == 0 and .stuck == 0 and .redeliv
 # ---- a stall of 600 ms against a lease of 200 ms ----
 stall="--jobs 40 --work-ms 20 --workers 4 --stall-exec 10 --stall-ms 600 --lease-ms 200 --strategy skip-locked:flip,for-update:hold"
 run_json stall_none $stall --fence none
-check_jq "$dir/stall_none.json" "$(result stall_none skip-locked flip) | .overlaps == 1 and .redeliveries == 1 and
+check_each "$dir/stall_none.json" "$(result stall_none skip-locked flip)" ".overlaps == 1 and .redeliveries == 1 and
 	.zombie_completions == 1 and .fenced == 0 and .lost == 0" \
 	"skip-locked flip, stall past the lease, no fence: its successor overlaps it and its late completion is a zombie"
-check_jq "$dir/stall_none.json" "$(result stall_none for-update hold) | .overlaps == 0 and .duplicates == 0 and
+check_each "$dir/stall_none.json" "$(result stall_none for-update hold)" ".overlaps == 0 and .duplicates == 0 and
 	.faults_injected == 1" "for-update hold, the same stall: the row lock holds, no overlap, no duplicate"
 run_json stall_fence $stall --fence owner
-check_jq "$dir/stall_fence.json" "$(result stall_fence skip-locked flip) | .fenced == 1 and .zombie_completions == 0 and
+check_each "$dir/stall_fence.json" "$(result stall_fence skip-locked flip)" ".fenced == 1 and .zombie_completions == 0 and
 	.lost == 0 and .ledger_mismatches == 0" "the same stall with --fence owner: the late completion is refused"
 run_json stall_beat $stall --heartbeat-ms 50
-check_jq "$dir/stall_beat.json" "$(result stall_beat skip-locked flip) | .overlaps == 0 and .redeliveries == 0 and
+check_each "$dir/stall_beat.json" "$(result stall_beat skip-locked flip)" ".overlaps == 0 and .redeliveries == 0 and
 	.duplicates == 0 and .lost == 0" "the same stall with a heartbeat every 50 ms: the lease never runs out"
-check_jq "$dir/stall_beat.json" '[.results[].ledger_mismatches] | all(. == 0)' \
+check_each "$dir/stall_beat.json" 'true' '.ledger_mismatches == 0' \
 	"stall runs: the ledger agrees with the table"
 
 # ---- server processes terminated at executions 10 and 30 ----
@@ -72,28 +73,28 @@ run_json kill --jobs 60 --work-ms 20 --workers 4 --kill-backend-exec 10,30 \
 	--strategy skip-locked:hold,update-returning:hold,skip-locked:flip
 check "kill-backend runs exit 0" test "$(cat "$dir/kill.status")" -eq 0
 for s in skip-locked update-returning; do
-	check_jq "$dir/kill.json" "$(result kill $s hold) | .faults_injected == 2 and .reconnects == 2 and
+	check_each "$dir/kill.json" "$(result kill $s hold)" ".faults_injected == 2 and .reconnects == 2 and
 		.redeliveries == 2 and .lost == 0 and .completed == 60" \
 		"$s hold, 2 killed server processes: the transactions die, both jobs go to another worker, 2 reconnects"
 done
-check_jq "$dir/kill.json" "$(result kill skip-locked flip) | .faults_injected == 2 and .reconnects == 2 and
+check_each "$dir/kill.json" "$(result kill skip-locked flip)" ".faults_injected == 2 and .reconnects == 2 and
 	.redeliveries == 0 and .duplicates == 0 and .lost == 0" \
 	"skip-locked flip: the claim outlives the connection, the completion is made after reconnecting"
-check_jq "$dir/kill.json" '[.results[].ledger_mismatches] | all(. == 0)' "kill-backend runs: the ledger agrees with the table"
+check_each "$dir/kill.json" 'true' '.ledger_mismatches == 0' "kill-backend runs: the ledger agrees with the table"
 
 # ---- the server restarts in immediate mode in the middle ----
 run_json restart --jobs 100 --work-ms 20 --workers 4 --restart-at 0.3 --lease-ms 1500 \
 	--strategy skip-locked:hold,for-update:hold,skip-locked:flip,update-returning:flip
 check "a restart in the middle: every run completes (exit 0)" test "$(cat "$dir/restart.status")" -eq 0
-check_jq "$dir/restart.json" '[.results[] | .complete and .faults_injected == 1 and .faults[0].kind == "restart" and
-	.faults[0].worker == null and .reconnects >= 4 and .restart_first_completion_ms > 0 and .completed == 100] | all' \
+check_each "$dir/restart.json" 'true' '.complete and .faults_injected == 1 and .faults[0].kind == "restart" and
+	.faults[0].worker == null and .reconnects >= 4 and .restart_first_completion_ms > 0 and .completed == 100' \
 	"a restart: each run counts it, every worker reconnects, and work resumes"
-check_jq "$dir/restart.json" '[.results[] | select(.claim_mode == "hold") | .lost == 0] | all' \
+check_each "$dir/restart.json" '.claim_mode == "hold"' '.lost == 0' \
 	"a restart: nothing is lost in hold mode"
-check_jq "$dir/restart.json" '[.results[] | .lost == 0 and .ledger_mismatches == 0] | all' \
+check_each "$dir/restart.json" 'true' '.lost == 0 and .ledger_mismatches == 0' \
 	"a restart: nothing is lost with leases either, and the ledger agrees with the table"
-check_jq "$dir/restart.json" '[.results[] | .costs.buffers_hit_per_job == null and .costs.wal_records_per_job == null and
-	.costs.statements_per_job > 0] | all' \
+check_each "$dir/restart.json" 'true' '.costs.buffers_hit_per_job == null and .costs.wal_records_per_job == null and
+	.costs.statements_per_job > 0' \
 	"a restart: the server's costs are unknown (recovery threw its statistics away), the workers' own are counted"
 
 # ---- the store keeps the faults ----
@@ -105,9 +106,9 @@ check_jq "$dir/export.json" '.results[0] | .faults[0].kind == "restart" and .rec
 # ---- SQLite: a crash abandons the connection, whose transaction rolls back ----
 run_json sqlite --db sqlite: --jobs 40 --work-ms 10 --workers 4 --crash-exec 5,20 --respawn-ms 20 \
 	--strategy update-returning:hold,update-returning:flip
-check_jq "$dir/sqlite.json" "$(result sqlite update-returning hold) | .lost == 0 and .redeliveries == 2 and
+check_each "$dir/sqlite.json" "$(result sqlite update-returning hold)" ".lost == 0 and .redeliveries == 2 and
 	.ledger_mismatches == 0" "SQLite, update-returning hold: the crashed transactions roll back, the jobs are redelivered"
-check_jq "$dir/sqlite.json" "$(result sqlite update-returning flip) | .lost == 2 and .stuck == 2 and
+check_each "$dir/sqlite.json" "$(result sqlite update-returning flip)" ".lost == 2 and .stuck == 2 and
 	.ledger_mismatches == 0" "SQLite, update-returning flip without a lease: the crashed jobs are stuck"
 
 # ---- a server of the user's own restarts only by the user's command ----

@@ -14,49 +14,50 @@ field=advisory,cas,delete-returning,move-table
 run_json drain --strategy "$field" --workers 8 --jobs 300 --work-ms 1 --candidates 2
 check "the four strategies drain on PostgreSQL (exit 0)" test "$(cat "$dir/drain.status")" -eq 0
 for s in advisory cas delete-returning move-table; do
-	check_jq "$dir/drain.json" ".results[] | select(.strategy == \"$s\") | .completed == 300 and .duplicates == 0 and
+	check_each "$dir/drain.json" ".strategy == \"$s\"" ".completed == 300 and .duplicates == 0 and
 		.overlaps == 0 and .lost == 0 and .stuck == 0 and .ledger_mismatches == 0 and .complete" \
 		"$s: 300 jobs done by 8 workers, no duplicates or losses, the table's audit agrees with the ledger"
 done
-check_jq "$dir/drain.json" '.results[] | select(.strategy == "cas") | .retries > 0' \
+check_each "$dir/drain.json" '.strategy == "cas"' '.retries > 0' \
 	"cas: the races it lost (zero rows updated) are counted as retries"
-check_jq "$dir/drain.json" '.results[] | select(.strategy == "advisory") | .give_ups > 0' \
+check_each "$dir/drain.json" '.strategy == "advisory"' '.give_ups > 0' \
 	"advisory --candidates 2: a claim that finds both its candidates locked gives up (and is counted)"
 check "advisory: no advisory lock of the run is still held at its end" eval '! grep -q "still held" "$dir/drain.err"'
 
 # ---- que#298: the lock's try inline in the scan, on a queue of 20 jobs (planned as a sequential scan and a sort) ----
 run_json walk --strategy advisory --advisory-walk materialized,inline --workers 4 --jobs 20 --work-ms 1
 check "advisory --advisory-walk materialized,inline: both drain (exit 0)" test "$(cat "$dir/walk.status")" -eq 0
-check_jq "$dir/walk.json" '[.results[] | .completed == 20 and .duplicates == 0 and .lost == 0 and
-	.ledger_mismatches == 0] == [true, true]' "both walks: 20 jobs done, no duplicates or losses"
+check_jq "$dir/walk.json" '.results | length == 2' "both walks are reported"
+check_each "$dir/walk.json" 'true' '.completed == 20 and .duplicates == 0 and .lost == 0 and
+	.ledger_mismatches == 0' "both walks: 20 jobs done, no duplicates or losses"
 check "the inline walk leaks advisory locks (the sequential scan locked every new job), reported on stderr" \
 	grep -Eq "^claimbench: advisory flip x4 #1 \(advisory-walk=inline\): [1-9][0-9]* advisory locks of the run still held" \
 	"$dir/walk.err"
 check "the materialized walk leaks none" eval '! grep -q "(advisory-walk=materialized).*still held" "$dir/walk.err"'
-check_jq "$dir/walk.json" '.results[] | select(.params["advisory-walk"] == "inline") | .give_ups > 0' \
+check_each "$dir/walk.json" '.params["advisory-walk"] == "inline"' '.give_ups > 0' \
 	"the inline walk: the others give up on the jobs the leaking session holds"
 
 # ---- three crashes at fixed executions, with a lease and a reaper: who redelivers, who loses ----
 run_json crash --strategy "$field" --workers 4 --jobs 60 --work-ms 20 --crash-exec 5,20,40 --respawn-ms 50 \
 	--lease-ms 200 --reaper-ms 50
-check_jq "$dir/crash.json" '.results[] | select(.strategy == "advisory") | .lost == 0 and .redeliveries == 3 and
+check_each "$dir/crash.json" '.strategy == "advisory"' '.lost == 0 and .redeliveries == 3 and
 	.reaped == 0 and .completed == 60' \
 	"advisory, 3 crashes: the dead sessions' locks go with them, the 3 jobs are claimed again"
-check_jq "$dir/crash.json" '.results[] | select(.strategy == "cas") | .lost == 0 and .reaped == 3 and
+check_each "$dir/crash.json" '.strategy == "cas"' '.lost == 0 and .reaped == 3 and
 	.redeliveries == 3 and .completed == 60' "cas, 3 crashes: the reaper gives the 3 active jobs back, nothing is lost"
-check_jq "$dir/crash.json" '.results[] | select(.strategy == "move-table") | .lost == 3 and .stuck == 3 and
+check_each "$dir/crash.json" '.strategy == "move-table"' '.lost == 3 and .stuck == 3 and
 	.reaped == 0 and .completed == 57' \
 	"move-table, 3 crashes: the 3 jobs stay active in the claimed table, out of the lease's reach, lost"
-check_jq "$dir/crash.json" '.results[] | select(.strategy == "delete-returning") | .lost == 3 and .stuck == 0 and
+check_each "$dir/crash.json" '.strategy == "delete-returning"' '.lost == 3 and .stuck == 0 and
 	.completed == 57 and .delivery == {at_most_once: true, at_least_once: false}' \
 	"delete-returning, 3 crashes: the 3 popped jobs are gone, lost; the 57 the ledger completed count as done"
-check_jq "$dir/crash.json" '[.results[].ledger_mismatches] | all(. == 0)' \
+check_each "$dir/crash.json" 'true' '.ledger_mismatches == 0' \
 	"crash runs: the audit of moved and deleted rows agrees with the ledger"
 
 # ---- SQLite: cas and move-table run, advisory and delete-returning are refused ----
 run_json sqlite --db "sqlite:$dir/q.db" --strategy cas,move-table --workers 8 --jobs 300 --work-ms 1
 for s in cas move-table; do
-	check_jq "$dir/sqlite.json" ".results[] | select(.strategy == \"$s\") | .completed == 300 and .duplicates == 0 and
+	check_each "$dir/sqlite.json" ".strategy == \"$s\"" ".completed == 300 and .duplicates == 0 and
 		.overlaps == 0 and .lost == 0 and .ledger_mismatches == 0" "$s on SQLite: 300 jobs, no duplicates or losses"
 done
 run_json sqlite-crash --db "sqlite:$dir/q.db" --strategy move-table --workers 4 --jobs 60 --work-ms 5 \

@@ -13,16 +13,16 @@ store=$dir/results.db
 # ---- PostgreSQL: seed 003's two-session observations, and FOR UPDATE WAIT n (guarded.ini) ----
 run_json pg --scenario "$(dirname "$0")/guarded.ini"
 check "seed 003's sessions run on PostgreSQL (exit 0)" test "$(cat "$dir/pg.status")" -eq 0
-check_jq "$dir/pg.json" '.results[] | select(.group == "waits-then-skips") | .guarded.refreshes == 1 and
+check_each "$dir/pg.json" '.group == "waits-then-skips"' '.guarded.refreshes == 1 and
 	.guarded.waited_skips >= 1 and .guarded.wait_ms.max >= 250' \
 	"the second initialiser waits for the first one's refresh (300 ms), then skips"
-check_jq "$dir/pg.json" '.results[] | select(.group == "user-blocks-refresher") | .guarded.writer_wait_ms.max >= 80 and
+check_each "$dir/pg.json" '.group == "user-blocks-refresher"' '.guarded.writer_wait_ms.max >= 80 and
 	.guarded.max_holders == 1' "a user holding the cache table blocks the refresher until it is done"
-check_jq "$dir/pg.json" '.results[] | select(.group == "truncate-fails-at-once") | .guarded.refusals >= 10' \
+check_each "$dir/pg.json" '.group == "truncate-fails-at-once"' '.guarded.refusals >= 10' \
 	"the refresher's TRUNCATE fails at once while a user holds the table (tried every 10 ms, refused each time)"
-check_jq "$dir/pg.json" '.results[] | select(.group == "wait-limit") | .complete and .guarded.timeouts >= 1 and
+check_each "$dir/pg.json" '.group == "wait-limit"' '.complete and .guarded.timeouts >= 1 and
 	.guarded.wait_ms.max < 300' "FOR UPDATE WAIT n: waits over the limit time out and are counted, not fatal"
-check_jq "$dir/pg.json" '.results[] | select(.group == "wait-limit") | .guarded.stale_uses >= 1 and
+check_each "$dir/pg.json" '.group == "wait-limit"' '.guarded.stale_uses >= 1 and
 	.guarded.stale_uses <= .guarded.timeouts' \
 	"a timed-out check's worker uses the cache unchecked, and reads it stale while the refresh is under way"
 
@@ -41,7 +41,7 @@ check_jq "$dir/sqlite-semaphore.json" '[.results[].strategy] == ["row-lock", "ro
 run_json sqlite-resource --db "sqlite:$dir/r.db" --workload resource --workers 3 --duration 0.25 --work-ms 5 \
 	--limit 2 --write-share 0.3
 check "resource on SQLite: runs (exit 0)" test "$(cat "$dir/sqlite-resource.status")" -eq 0
-check_jq "$dir/sqlite-resource.json" '.results[] | select(.strategy == "ticket-line") | .guarded.violations == 0 and
+check_each "$dir/sqlite-resource.json" '.strategy == "ticket-line"' '.guarded.violations == 0 and
 	.guarded.max_holders <= 2' "resource on SQLite: the ticket line keeps top-X and readers apart from writers"
 
 check_jq "$dir/sqlite-resource.json" '.results[0] | (.holders | length) > 0 and ([.holders[].resource] | max) == 0 and

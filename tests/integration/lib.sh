@@ -29,13 +29,66 @@ skip() {
 }
 
 # check_jq FILE FILTER DESCRIPTION: ok when FILE holds JSON and jq -e FILTER holds on it (jq -e
-# alone exits 0 on an empty file, so a run that printed nothing would pass every filter).
+# alone exits 0 on an empty file, so a run that printed nothing would pass every filter). jq -e
+# judges only the filter's last output: for a condition on each run use check_each. A failure
+# names the filter and what jq printed (its output or error, cut to 300 characters).
 check_jq() {
-	if [ -s "$1" ] && jq -e "$2" "$1" >/dev/null 2>&1; then
+	local seen
+	if [ ! -s "$1" ]; then
+		echo "not ok - $3 ($1 is empty)"
+	elif seen=$(jq -e "$2" "$1" 2>&1); then
 		echo "ok - $3"
 	else
-		echo "not ok - $3 (jq -e '$2' failed)"
+		seen=${seen//$'\n'/ }
+		echo "not ok - $3 (jq -e '$2' failed; jq printed: ${seen:0:300})"
 	fi
+}
+
+# check_each FILE SELECT COND DESCRIPTION: ok when FILE's runs (its .results; ab's and
+# compare's .comparisons; FILE itself when it is an array, as explore's JSON is) include at
+# least one for which the jq boolean SELECT holds ("true" for every run) and the jq boolean
+# COND holds on every such run (each of COND's outputs true, and at least one). Not ok when
+# FILE is empty or not JSON, when no run matches ("no run matches SELECT"), or when some
+# matching runs fail: then the line names each failing run (up to 5) by its strategy,
+# claim_mode, group, sweep, repeat, workers and metric (those present) and gives the value, in
+# that run, of every path COND names (.a.b, .a["b"], .a[0]; null when absent), or the error
+# COND raised. Write COND's paths from the run (.claim_latency_ms.p50, not
+# .claim_latency_ms | .p50) so that the values shown are the run's.
+check_each() {
+	local file=$1 select=$2 cond=$3 what=$4 fields verdict
+	if [ ! -s "$file" ]; then
+		echo "not ok - $what: $file is empty"
+		return
+	fi
+	if ! jq -e 'type == "array" or (.results // .comparisons | type == "array")' "$file" >/dev/null 2>&1; then
+		echo "not ok - $what: $file is not JSON holding runs (.results, .comparisons or an array)"
+		return
+	fi
+	# COND's paths as a jq object {"PATH": (try (PATH) catch null), ...}; a string literal is
+	# scanned whole so that a dot inside it is no path, and $v.x or ).x is none of the run's.
+	fields=$(jq -rn --arg cond "$cond" '
+		[$cond | scan("\"(?:\\\\.|[^\"\\\\])*\"|(?<![\\w$)\\]\"])\\.[A-Za-z_]\\w*(?:\\.[A-Za-z_]\\w*|\\[\"[^\"]*\"\\]|\\[[0-9]+\\])*")
+			| select(startswith("\"") | not)]
+		| unique | "{" + (map("\(tojson): (try (\(.)) catch null)") | join(", ")) + "}"')
+	verdict=$(jq -r '
+		def shown: tojson | if length > 120 then .[:120] + "..." else . end;
+		def named: . as $run | ["strategy", "claim_mode", "group", "sweep", "repeat", "workers", "metric"]
+			| map(select($run[.] != null) | "\(.)=\($run[.] | shown)") | join(" ");
+		def why_not: try ([('"$cond"')] | if length > 0 and all(. == true) then empty else "false" end)
+			catch "error: \(.)";
+		def values: '"$fields"' | to_entries | map("\(.key)=\(.value | shown)") | join(" ");
+		[if type == "array" then .[] else (.results // .comparisons)[] end | select('"$select"')] as $runs
+		| [$runs[] | why_not as $why | "{\(named): \(if $why == "false" then values else $why end)}"] as $failing
+		| if ($runs | length) == 0 then "none"
+		  elif ($failing | length) == 0 then "ok"
+		  else "\($failing | length) of \($runs | length) matching runs fail: \($failing[:5] | join("; "))"
+			+ (if ($failing | length) > 5 then " and \(($failing | length) - 5) more" else "" end)
+		  end' "$file" 2>&1)
+	case $verdict in
+	ok) echo "ok - $what" ;;
+	none) echo "not ok - $what: no run matches $select" ;;
+	*) echo "not ok - $what: ${verdict//$'\n'/ }" ;;
+	esac
 }
 
 # expect_exit STATUS PATTERN DESCRIPTION ARGS...: runs claimbench ARGS and checks its exit

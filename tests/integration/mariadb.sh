@@ -50,24 +50,24 @@ check_jq "$dir/runs.json" '.settings.tx_isolation == "REPEATABLE-READ" and .sett
 	and .settings.log_bin == "0" and (.settings | has("innodb_flush_log_at_trx_commit"))' \
 	"the settings that change results are stored: isolation, lock wait timeout (from --lock-timeout-ms), binary log"
 for s in for-update skip-locked nowait-backoff cas; do
-	check_jq "$dir/runs.json" ".results[] | select(.strategy == \"$s\") | .completed == 60 and .duplicates == 0 and
+	check_each "$dir/runs.json" ".strategy == \"$s\"" ".completed == 60 and .duplicates == 0 and
 		.lost == 0 and .ledger_mismatches == 0 and .complete and .errors.other == 0" \
 		"mariadb $s: 60 jobs, no duplicates, no losses, the ledger agrees with the table"
 done
-check_jq "$dir/runs.json" '.results[] | select(.strategy == "naive") | .completed == 60 and .lost == 0 and
+check_each "$dir/runs.json" '.strategy == "naive"' '.completed == 60 and .lost == 0 and
 	.ledger_mismatches == 0 and .duplicates > 0' "mariadb naive: its race shows as duplicates, nothing lost"
-check_jq "$dir/runs.json" '.results[] | select(.strategy == "nowait-backoff") |
-	.errors.lock_not_available == .retries + .give_ups and .errors.lock_wait_timeout == 0' \
+check_each "$dir/runs.json" '.strategy == "nowait-backoff"' \
+	'.errors.lock_not_available == .retries + .give_ups and .errors.lock_wait_timeout == 0' \
 	"nowait-backoff: MariaDB's NOWAIT refusals (1205 on a NOWAIT statement) count as lock_not_available, each retried"
-check_jq "$dir/runs.json" '.results[] | select(.strategy == "for-update") | .errors.deadlock > 0 and
+check_each "$dir/runs.json" '.strategy == "for-update"' '.errors.deadlock > 0 and
 	.errors.lock_wait_timeout == 0 and .errors.other == 0' \
 	"for-update: InnoDB's deadlocks (1213) counted as deadlock, not as other errors (lock waits: tests/integration/mariadb_strategies.sh)"
-check_jq "$dir/runs.json" '[.results[] | .server.samples > 0 and (.samples | length) > 0 and
+check_each "$dir/runs.json" 'true' '.server.samples > 0 and (.samples | length) > 0 and
 	([.samples[] | .waits.cpu + .waits.lock + .waits.client + .waits.other] | max > 0) and
-	.server.xmin_age_max >= 0 and .samples[0].live_tuples >= 0] | all' \
+	.server.xmin_age_max >= 0 and .samples[0].live_tuples >= 0' \
 	"the server is sampled: where the workers' connections wait, the table's rows, InnoDB's history list length"
-check_jq "$dir/runs.json" '[.results[] | .costs.rows_examined_per_job > 0 and .costs.buffers_hit_per_job > 0 and
-	.costs.wal_bytes_per_job > 0 and .costs.database_wide and .server.head_buffers_before >= 1] | all' \
+check_each "$dir/runs.json" 'true' '.costs.rows_examined_per_job > 0 and .costs.buffers_hit_per_job > 0 and
+	.costs.wal_bytes_per_job > 0 and .costs.database_wide and .server.head_buffers_before >= 1' \
 	"the server's costs per job: rows examined, buffer pool pages, redo bytes; the head lookup's pages"
 
 # ---- InnoDB's own lock counters over the run: producers inserting while for-update claims, at REPEATABLE READ ----

@@ -16,7 +16,7 @@ run_json drain --db "$TEST_DB" --strategy notify:hold,notify:flip --workers 8 --
 	--arrival-rate 200 --arrival-s 0.5
 check "notify drains in hold and flip mode (exit 0)" test "$(cat "$dir/drain.status")" -eq 0
 for m in hold flip; do
-	check_jq "$dir/drain.json" ".results[] | select(.claim_mode == \"$m\") | .completed == 300 and .duplicates == 0 and
+	check_each "$dir/drain.json" ".claim_mode == \"$m\"" ".completed == 300 and .duplicates == 0 and
 		.overlaps == 0 and .lost == 0 and .stuck == 0 and .ledger_mismatches == 0 and .complete" \
 		"notify $m: 300 jobs (200 loaded, 100 arriving) by 8 workers, no duplicates or losses, the audit agrees"
 done
@@ -25,11 +25,11 @@ done
 run_json slow --db "$TEST_DB" --strategy notify,skip-locked --workers 4 --jobs 1 --work-ms 2 --arrival-rate 20 \
 	--arrival-s 1 --empty-wait-ms 300
 check "notify and skip-locked at 20 jobs/s (exit 0)" test "$(cat "$dir/slow.status")" -eq 0
-check_jq "$dir/slow.json" '[.results[] | .completed == 21 and .duplicates == 0 and .lost == 0] | all' \
+check_each "$dir/slow.json" 'true' '.completed == 21 and .duplicates == 0 and .lost == 0' \
 	"both serve the 20 arrivals and the one loaded job, nothing lost"
-check_jq "$dir/slow.json" '.results[] | select(.strategy == "notify") | .queue_wait_ms.p50 < 50' \
+check_each "$dir/slow.json" '.strategy == "notify"' '.queue_wait_ms.p50 < 50' \
 	"notify: queue wait median under 50 ms (a notified worker claims at once)"
-check_jq "$dir/slow.json" '.results[] | select(.strategy == "skip-locked") | .queue_wait_ms.p50 > 50' \
+check_each "$dir/slow.json" '.strategy == "skip-locked"' '.queue_wait_ms.p50 > 50' \
 	"skip-locked polling every 300 ms: queue wait median over 50 ms"
 check_jq "$dir/slow.json" '(.results[] | select(.strategy == "notify") | .empty_claims) >
 	2 * (.results[] | select(.strategy == "skip-locked") | .completed)' \

@@ -14,17 +14,17 @@ scenario=$(dirname "$0")/sql_strategy.ini
 run_json drain "$scenario"
 check "the scenario's expectations hold (exit 0)" test "$(cat "$dir/drain.status")" -eq 0
 for s in skip-locked seed-002; do
-	check_jq "$dir/drain.json" ".results[] | select(.strategy == \"$s\") | .completed == 300 and .duplicates == 0 and
+	check_each "$dir/drain.json" ".strategy == \"$s\"" ".completed == 300 and .duplicates == 0 and
 		.overlaps == 0 and .lost == 0 and .stuck == 0 and .ledger_mismatches == 0 and .complete" \
 		"$s: 300 jobs by 8 workers, no duplicates or losses, the table's audit agrees with the ledger"
 done
 # naive-select's duplicates: explore.sh finds them among every interleaving, not by a race that may not happen
-check_jq "$dir/drain.json" '.results[] | select(.strategy == "seed-002") | .params["claim-sql"] |
+check_each "$dir/drain.json" '.strategy == "seed-002"' '.params["claim-sql"] |
 	startswith("UPDATE {jobs} SET status = '"'"'active'"'"', claimed_by = :worker") and contains("\nRETURNING id, attempts")' \
 	"the run records the claim SQL as the scenario wrote it (params.claim-sql)"
-check_jq "$dir/drain.json" '.results[] | select(.strategy == "seed-002") | .params["complete-sql"] | contains(":attempt")' \
+check_each "$dir/drain.json" '.strategy == "seed-002"' '.params["complete-sql"] | contains(":attempt")' \
 	"and its complete SQL"
-check_jq "$dir/drain.json" '.results[] | select(.strategy == "skip-locked") | .params | has("claim-sql") | not' \
+check_each "$dir/drain.json" '.strategy == "skip-locked"' '.params | has("claim-sql") | not' \
 	"a built-in strategy's run has no SQL parameters"
 
 # ---- SQLite: a definition for both backends, in both modes ----
@@ -48,8 +48,9 @@ strategy = lite:hold,lite:flip
 INI
 run_json lite "$dir/lite.ini"
 check "a SQLite definition runs on sqlite:PATH (exit 0)" test "$(cat "$dir/lite.status")" -eq 0
-check_jq "$dir/lite.json" '[.results[] | select(.strategy == "lite")] | length == 2 and all(.completed == 200 and
-	.duplicates == 0 and .lost == 0 and .ledger_mismatches == 0)' \
+check_jq "$dir/lite.json" '[.results[] | select(.strategy == "lite")] | length == 2' "lite runs in hold and flip"
+check_each "$dir/lite.json" '.strategy == "lite"' '.completed == 200 and
+	.duplicates == 0 and .lost == 0 and .ledger_mismatches == 0' \
 	"lite on SQLite, hold and flip: 200 jobs, no duplicates or losses, the audit agrees"
 
 # ---- a claim that marks the job itself (it writes :worker) must return the attempt number: refused when prepared ----

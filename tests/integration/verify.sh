@@ -27,9 +27,9 @@ check "every strategy in both modes at 32 workers: exit 0 (got $(cat "$dir/all.s
 	test "$(cat "$dir/all.status")" -eq 0
 check_jq "$dir/all.json" '[.results[] | select(.claim_mode == "hold")] | length == 8' "8 hold-mode runs"
 check_jq "$dir/all.json" '[.results[] | select(.claim_mode == "flip")] | length == 13' "13 flip-mode runs"
-check_jq "$dir/all.json" '[.results[] | .verified and .verify_differences == [] and .complete] | all' \
+check_each "$dir/all.json" 'true' '.verified and .verify_differences == [] and .complete' \
 	"every run verified, with no difference between the ledger and the server's record"
-check_jq "$dir/all.json" '.results[] | select(.strategy == "naive") | .duplicates > 0' \
+check_each "$dir/all.json" '.strategy == "naive"' '.duplicates > 0' \
 	"naive's duplicates (which the server's record shows too) are there to verify"
 # Each strategy's contract in each mode, at 32 workers and zero work: every job done once.
 check_each "$dir/all.json" '.strategy != "naive"' \
@@ -50,8 +50,8 @@ run_json chaos "$root/scenarios/chaos.ini" --verify
 check "chaos.ini with --verify: its expectations hold and nothing differs (exit $(cat "$dir/chaos.status"))" \
 	test "$(cat "$dir/chaos.status")" -eq 0
 for section in crash-hold crash-flip lease stall-unfenced stall-fenced stall-heartbeat kill-backend restart; do
-	check_jq "$dir/chaos.json" "[.results[] | select(.group == \"$section\") | .verified and
-		.verify_differences == []] | length > 0 and all" "chaos.ini [$section]: verified, no difference"
+	check_each "$dir/chaos.json" ".group == \"$section\"" ".verified and .verify_differences == []" \
+		"chaos.ini [$section]: verified, no difference"
 done
 check_jq "$dir/chaos.json" '[.results[] | .redeliveries + .zombie_completions + .fenced + .stuck] | add > 20' \
 	"the faults made redeliveries, zombies, refused completions and stuck jobs to verify"
@@ -126,11 +126,11 @@ run_json lite --db "sqlite:$dir/lite.db" --verify --strategy "$sqlite_all" --bac
 	--work-ms 0
 check "SQLite, every strategy in both modes at 32 workers: exit 0 (got $(cat "$dir/lite.status"))" \
 	test "$(cat "$dir/lite.status")" -eq 0
-check_jq "$dir/lite.json" '(.results | length) == 11 and ([.results[] | .verified and .verify_differences == []] | all)' \
-	"SQLite: 11 runs, each verified without a difference"
+check_jq "$dir/lite.json" '.results | length == 11' "SQLite: 11 runs"
+check_each "$dir/lite.json" 'true' '.verified and .verify_differences == []' "SQLite: each run verified without a difference"
 run_json lite_faults --db "sqlite:$dir/lite.db" --verify --strategy "$sqlite_all" --backoff-ms 5 --jobs 100 \
 	--workers 4 --work-ms 5 --crash-exec 10,40 --respawn-ms 50 --lease-ms 300 --reaper-ms 100 --stale-ms 300
-check_jq "$dir/lite_faults.json" '[.results[] | .verified and .verify_differences == []] | all' \
+check_each "$dir/lite_faults.json" 'true' '.verified and .verify_differences == []' \
 	"SQLite with 2 crashes, a lease and a reaper: every run verified without a difference"
 check_jq "$dir/lite_faults.json" '[.results[] | .redeliveries + .stuck] | add >= 20' \
 	"the crashes made redeliveries and stuck jobs to verify"

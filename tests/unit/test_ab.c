@@ -199,7 +199,7 @@ static void too_few(void)
 	check_need(timing != NULL, "the row of throughput");
 	CHECK(timing->paired.n == 1 && timing->note == AB_NOTE_TOO_FEW && !timing->gated && timing->verdict == AB_SAME,
 	      "throughput known in one round: not gated, ~");
-	CHECK(row_of(&r, "claim_latency_ms.p99") == NULL, "a metric no run knows has no row");
+	CHECK_EQ(row_of(&r, "claim_latency_ms.p99"), NULL, "a metric no run knows has no row");
 	CHECK(strcmp(ab_verdict_name(AB_SAME), "~") == 0 && strcmp(ab_nature_name(NATURE_COST), "cost") == 0,
 	      "the names: ~ and cost");
 	ab_result_free(&r);

@@ -72,11 +72,11 @@ static void test_back_to_back(void)
 	};
 	struct guard_figures f = figures(a, COUNT(a), 1, 0, 100);
 
-	CHECK(f.violations == 0, "back to back: no violation (%llu)", (unsigned long long)f.violations);
+	CHECK_EQ(f.violations, 0, "back to back: no violation (%llu)", (unsigned long long)f.violations);
 	CHECK(f.max_holders == 1 && f.max_exclusive == 1 && f.max_shared == 0,
 	      "back to back: one holder at most, exclusive (%llu, %llu, %llu)", (unsigned long long)f.max_holders,
 	      (unsigned long long)f.max_exclusive, (unsigned long long)f.max_shared);
-	CHECK(f.grants == 3, "back to back: three grants");
+	CHECK_EQ(f.grants, 3, "back to back: three grants");
 }
 
 /* Exclusive [0, 10) and [5, 15) on one resource: the second meets the first. 1 violation, 2 at once. */
@@ -111,7 +111,7 @@ static void test_readers_and_writer(void)
 	      "a writer among three readers: 1 violation, 4 holders (%llu, %llu)", (unsigned long long)f.violations,
 	      (unsigned long long)f.max_holders);
 	f = figures(a, 5, 1, 0, 100);
-	CHECK(f.violations == 2, "a reader granted while the writer holds: a second violation (%llu)",
+	CHECK_EQ(f.violations, 2, "a reader granted while the writer holds: a second violation (%llu)",
 	      (unsigned long long)f.violations);
 }
 
@@ -131,9 +131,9 @@ static void test_limited(void)
 	CHECK(f.violations == 2 && f.max_holders == 3, "X = 2: three limited at once and one beside a writer, 2 (%llu, %llu)",
 	      (unsigned long long)f.violations, (unsigned long long)f.max_holders);
 	f = figures(a, COUNT(a), 3, 0, 100);
-	CHECK(f.violations == 1, "X = 3: only the one beside a writer (%llu)", (unsigned long long)f.violations);
+	CHECK_EQ(f.violations, 1, "X = 3: only the one beside a writer (%llu)", (unsigned long long)f.violations);
 	f = figures(a, 3, 2, 0, 100);
-	CHECK(f.violations == 1, "X = 2, the three limited alone: 1 (%llu)", (unsigned long long)f.violations);
+	CHECK_EQ(f.violations, 1, "X = 2, the three limited alone: 1 (%llu)", (unsigned long long)f.violations);
 }
 
 /*
@@ -151,9 +151,9 @@ static void test_abandoned_and_empty(void)
 	struct guard_figures f = figures(a, COUNT(a), 1, 0, 200);
 
 	/* resource 0: 1; resource 1: 0; resource 2: the empty grant at 20 meets [10, 30): 1 */
-	CHECK(f.violations == 2, "abandoned holds to the end; expired without grant holds nothing; 2 (%llu)",
+	CHECK_EQ(f.violations, 2, "abandoned holds to the end; expired without grant holds nothing; 2 (%llu)",
 	      (unsigned long long)f.violations);
-	CHECK(f.max_holders == 2, "the empty holding is never held: 2 at once at most, on resource 0 (%llu)",
+	CHECK_EQ(f.max_holders, 2, "the empty holding is never held: 2 at once at most, on resource 0 (%llu)",
 	      (unsigned long long)f.max_holders);
 	CHECK(f.abandoned == 1 && f.expired == 1 && f.grants == 5,
 	      "outcomes: 1 abandoned, 1 expired; 5 granted, the abandoned one too, not the expired one never granted");
@@ -178,16 +178,16 @@ static void test_inversion_pairs(void)
 		ticketed(1, ACQ_EXCLUSIVE, 3, 30), ticketed(1, ACQ_EXCLUSIVE, 3, 20),
 	};
 
-	CHECK(figures(excl, 2, 1, 0, 100).fifo_inversions == 1, "an exclusive pair granted against its tickets: 1");
+	CHECK_EQ(figures(excl, 2, 1, 0, 100).fifo_inversions, 1, "an exclusive pair granted against its tickets: 1");
 	excl[0].ticket = excl[1].ticket = 0;
-	CHECK(figures(excl, 2, 1, 0, 100).fifo_inversions == METRIC_UNKNOWN, "no ticket, no line: unknown");
+	CHECK_EQ(figures(excl, 2, 1, 0, 100).fifo_inversions, METRIC_UNKNOWN, "no ticket, no line: unknown");
 	excl[0].ticket = 1;
 	excl[1].ticket = 2;
-	CHECK(figures(readers, 2, 1, 0, 100).fifo_inversions == 0, "two readers in either order: 0");
-	CHECK(figures(mixed, 2, 1, 0, 100).fifo_inversions == 1, "a writer granted before an earlier reader: 1");
-	CHECK(figures(limited, 2, 1, 0, 100).fifo_inversions == 1, "a limited pair reversed under X = 1: 1");
-	CHECK(figures(limited, 2, 2, 0, 100).fifo_inversions == 0, "a limited pair reversed under X = 2: 0");
-	CHECK(figures(ties, COUNT(ties), 1, 0, 100).fifo_inversions == 0, "equal grants, equal tickets: no inversion");
+	CHECK_EQ(figures(readers, 2, 1, 0, 100).fifo_inversions, 0, "two readers in either order: 0");
+	CHECK_EQ(figures(mixed, 2, 1, 0, 100).fifo_inversions, 1, "a writer granted before an earlier reader: 1");
+	CHECK_EQ(figures(limited, 2, 1, 0, 100).fifo_inversions, 1, "a limited pair reversed under X = 1: 1");
+	CHECK_EQ(figures(limited, 2, 2, 0, 100).fifo_inversions, 0, "a limited pair reversed under X = 2: 0");
+	CHECK_EQ(figures(ties, COUNT(ties), 1, 0, 100).fifo_inversions, 0, "equal grants, equal tickets: no inversion");
 }
 
 /*
@@ -207,7 +207,7 @@ static void test_inversion_count(void)
 	};
 
 	a[9].ticket = 9;
-	CHECK(figures(a, COUNT(a), 1, 0, 100).fifo_inversions == 8, "6 + 0 + 2 inversions (%llu)",
+	CHECK_EQ(figures(a, COUNT(a), 1, 0, 100).fifo_inversions, 8, "6 + 0 + 2 inversions (%llu)",
 	      (unsigned long long)figures(a, COUNT(a), 1, 0, 100).fifo_inversions);
 }
 
@@ -242,11 +242,11 @@ static void test_refreshes(void)
 	a[10].seen = USE_TORN;
 	a[11].seen = USE_FRESH;
 	f = figures(a, COUNT(a), 1, 100, 350);
-	CHECK(f.periods == 4, "periods: 350 / 100 + 1 = 4 (%llu)", (unsigned long long)f.periods);
+	CHECK_EQ(f.periods, 4, "periods: 350 / 100 + 1 = 4 (%llu)", (unsigned long long)f.periods);
 	CHECK(f.refreshes == 6 && f.duplicate_refreshes == 3, "6 refreshes, 3 beyond one a period (%llu, %llu)",
 	      (unsigned long long)f.refreshes, (unsigned long long)f.duplicate_refreshes);
 	CHECK_NEAR(f.refreshes_per_period, 2.0, 1e-12, "6 refreshes over 3 refreshed periods: 2 (%g)", f.refreshes_per_period);
-	CHECK(f.waited_skips == 2, "waited skips: the two granted users only (%llu)", (unsigned long long)f.waited_skips);
+	CHECK_EQ(f.waited_skips, 2, "waited skips: the two granted users only (%llu)", (unsigned long long)f.waited_skips);
 	CHECK(f.stale_uses == 2 && f.torn_uses == 1, "2 stale uses, 1 torn (%llu, %llu)", (unsigned long long)f.stale_uses,
 	      (unsigned long long)f.torn_uses);
 
@@ -325,10 +325,10 @@ static void test_empty(void)
 
 	CHECK(f.grants == 0 && f.grants_per_s == 0 && f.violations == 0 && f.max_holders == 0 && f.starved == 0 &&
 	      f.stale_uses == 0, "empty ledger: counts 0");
-	CHECK(f.fifo_inversions == METRIC_UNKNOWN, "empty ledger: no line, its inversions unknown");
+	CHECK_EQ(f.fifo_inversions, METRIC_UNKNOWN, "empty ledger: no line, its inversions unknown");
 	CHECK(isnan(f.polls_per_grant) && isnan(f.wait_ms.p50) && isnan(f.wait_ms.max) && isnan(f.writer_wait_ms.p99),
 	      "empty ledger: polls per grant and waits unknown");
-	CHECK(f.refreshes == METRIC_UNKNOWN, "empty ledger without a cache: refreshes unknown");
+	CHECK_EQ(f.refreshes, METRIC_UNKNOWN, "empty ledger without a cache: refreshes unknown");
 	f = figures(NULL, 0, 1, 100, 1000);
 	CHECK(f.periods == 11 && f.refreshes == 0 && f.duplicate_refreshes == 0 && f.waited_skips == 0 &&
 	      isnan(f.refreshes_per_period), "empty ledger with a cache: 11 periods, no refresh");
@@ -362,7 +362,7 @@ static void test_series(void)
 	bool right = true;
 
 	check_need(acquisitions_holder_series(&in, &p, &n) == 0, "acquisitions_holder_series");
-	CHECK(n == 6, "two resources x three buckets (%zu)", n);
+	CHECK_EQ(n, 6, "two resources x three buckets (%zu)", n);
 	for (size_t i = 0; i < n && i < 6; i++) {
 		right &= p[i].resource == (int32_t)(i / 3) && p[i].t_ms == (int64_t)(i % 3) * 100 &&
 			 p[i].holders == want[i][0] && p[i].waiting == want[i][1];

@@ -49,7 +49,7 @@ static void test_palette(void)
 	CHECK(distinct, "the first 1024 colour numbers have 1024 colours");
 	CHECK(!grey, "no colour number is grey");
 	chart_shade(3, 0, shade);
-	CHECK(strcmp(shade, rgb[3]) == 0, "shade 0 is the colour itself");
+	CHECK_STR_EQ(shade, rgb[3], "shade 0 is the colour itself");
 	chart_shade(3, 1, shade);
 	CHECK(strcmp(shade, rgb[3]) != 0 && shade[0] == '#' && strlen(shade) == 7, "shade 1 is another #rrggbb (%s)",
 	      shade);
@@ -73,7 +73,7 @@ static void test_strategy_colours(void)
 	fake_run(&runs[i++], "other-own", "flip", 2, 1);
 	fake_run(&runs[i++], "my-own", "hold", 2, 1);
 	fake_run(&runs[i++], "naive", "refresh", 2, 1);
-	CHECK(chart_set_build(&set, runs, n) == 0, "the runs are grouped");
+	CHECK_EQ(chart_set_build(&set, runs, n), 0, "the runs are grouped");
 	for (i = 0; i < set.n_series; i++)
 		for (j = 0; j < i; j++) {
 			chart_shade(set.series[i].colour, 0, a);
@@ -81,10 +81,10 @@ static void test_strategy_colours(void)
 			distinct &= strcmp(a, b) != 0 || strcmp(set.series[i].strategy, set.series[j].strategy) == 0;
 		}
 	CHECK(distinct, "every strategy, defined one and guard has a colour of its own among %zu series", set.n_series);
-	CHECK(set.series[strategy_registry_len + 2].colour == set.series[strategy_registry_len].colour,
+	CHECK_EQ(set.series[strategy_registry_len + 2].colour, set.series[strategy_registry_len].colour,
 	      "a defined strategy's second claim mode keeps its colour");
 	chart_shade(set.series[strategy_index(strategy_find("skip-locked"))].colour, 0, a);
-	CHECK(strcmp(a, "#009e73") == 0, "skip-locked keeps its colour (%s)", a);
+	CHECK_STR_EQ(a, "#009e73", "skip-locked keeps its colour (%s)", a);
 	chart_set_free(&set);
 	free(runs);
 }
@@ -190,7 +190,7 @@ static void test_mode_colours(void)
 	CHECK(visible, "every pair's colour has a contrast of at least %.1f:1 on white", MIN_WHITE_CONTRAST);
 	CHECK(chart_shape(set.series[0].colour, 0) != chart_shape(set.series[0].colour, 1),
 	      "a strategy's two modes have different markers");
-	CHECK(chart_set_build_within(&part, runs + pairs - 3, 3, &set) == 0, "a part of the runs is grouped");
+	CHECK_EQ(chart_set_build_within(&part, runs + pairs - 3, 3, &set), 0, "a part of the runs is grouped");
 	for (i = 0; i < part.n_series; i++)
 		same &= part.series[i].colour == set.series[set.n_series - 3 + i].colour &&
 			part.series[i].variant == set.series[set.n_series - 3 + i].variant;
@@ -273,9 +273,9 @@ static void test_clean_label(void)
 	char buf[16];
 
 	chart_clean_label(buf, sizeof(buf), "a\"b\\c\nd");
-	CHECK(strcmp(buf, "a'b/c?d") == 0, "quotes, backslashes and control characters are replaced (%s)", buf);
+	CHECK_STR_EQ(buf, "a'b/c?d", "quotes, backslashes and control characters are replaced (%s)", buf);
 	chart_clean_label(buf, 4, "abcdef");
-	CHECK(strcmp(buf, "abc") == 0, "a long label is cut to fit");
+	CHECK_STR_EQ(buf, "abc", "a long label is cut to fit");
 }
 
 static void test_grouping(void)
@@ -288,20 +288,20 @@ static void test_grouping(void)
 	fake_run(&runs[2], "for-update", "hold", 2, 1);
 	fake_run(&runs[3], "naive", "flip", 4, 2);
 	fake_run(&runs[4], "for-update", "flip", 2, 1);
-	CHECK(chart_set_build(&set, runs, 5) == 0, "five runs are grouped");
-	CHECK(set.n_series == 3, "three series: naive:flip, for-update:hold, for-update:flip (%zu)", set.n_series);
+	CHECK_EQ(chart_set_build(&set, runs, 5), 0, "five runs are grouped");
+	CHECK_EQ(set.n_series, 3, "three series: naive:flip, for-update:hold, for-update:flip (%zu)", set.n_series);
 	CHECK(strcmp(set.series[0].label, "naive:flip") == 0 && strcmp(set.series[2].label, "for-update:flip") == 0,
 	      "series keep the order they first appear in");
 	CHECK(set.series[1].variant == 0 && set.series[2].variant == 1,
 	      "a strategy's second claim mode is its second shade");
-	CHECK(set.n_cases == 4, "four cases (%zu)", set.n_cases);
+	CHECK_EQ(set.n_cases, 4, "four cases (%zu)", set.n_cases);
 	CHECK(set.cases[0].workers == 2 && set.cases[1].workers == 4 && set.cases[0].series == 0,
 	      "a series' cases go by worker count");
-	CHECK(strcmp(set.cases[1].label, "naive:flip, 4 wrk") == 0, "a case is labelled with its workers (%s)",
+	CHECK_STR_EQ(set.cases[1].label, "naive:flip, 4 wrk", "a case is labelled with its workers (%s)",
 	      set.cases[1].label);
 	CHECK(set.case_of[0] == 1 && set.case_of[3] == 1 && set.case_of[1] == 0,
 	      "both repetitions of naive at 4 workers fall in one case");
-	CHECK(set.runs_without_series == 5, "runs without a time series are counted");
+	CHECK_EQ(set.runs_without_series, 5, "runs without a time series are counted");
 	chart_set_free(&set);
 }
 
@@ -375,7 +375,7 @@ static void test_timeline_distinct(const char *dir)
 	run.run.series = series;
 	run.run.n_series = 2;
 	chart_set_build(&set, &run, 1);
-	CHECK(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)) == 0, "the timeline's data is written");
+	CHECK_EQ(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)), 0, "the timeline's data is written");
 	last = strrchr(data, '\n');
 	while (last && last > data && last[-1] != '\n')
 		last--;
@@ -422,7 +422,7 @@ static void test_timeline_faults(const char *dir)
 	runs[2].run.n_faults = 1;
 	runs[2].run.metrics.restart_first_completion_ms = 150;
 	chart_set_build(&set, runs, 6);
-	CHECK(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)) == 0, "the timeline of six runs is written");
+	CHECK_EQ(write_chart(&set, CHART_TIMELINE, dir, &c, data, sizeof(data)), 0, "the timeline of six runs is written");
 	CHECK(c.panels == 6 && c.own_scales, "a panel per run, each its own y scale: 1000 jobs/s beside 20");
 	CHECK(!c.own_times, "runs of one length share one time scale");
 	CHECK(strstr(data, "\"faults\"\t\"rgb\"\t\"kind\"\t\"block\"\t\"down_s\"\n") &&
@@ -554,7 +554,7 @@ static void test_latency_pooled(const char *dir)
 	}
 	chart_set_build(&set, runs, 2);
 	write_chart(&set, CHART_LATENCY, dir, &c, data, sizeof(data));
-	CHECK(c.pooling == POOL_HISTOGRAMS, "repeats with histograms are pooled");
+	CHECK_EQ(c.pooling, POOL_HISTOGRAMS, "repeats with histograms are pooled");
 	CHECK(c.ylo > 0 && c.ylo < 1 && c.ymax > 3, "the log range spans the values with room (%g to %g)", c.ylo, c.ymax);
 	CHECK(strstr(data, "4\t3\t\"max\"") != NULL, "the pooled max is the largest of the repeats, 3 ms");
 	chart_set_free(&set);
@@ -655,11 +655,11 @@ static void test_waits_data(const char *dir)
 
 	sampled_run(&run);
 	chart_set_build(&set, &run, 1);
-	CHECK(write_chart(&set, CHART_WAITS, dir, &c, data, sizeof(data)) == 0, "the wait shares' data is written");
-	CHECK(strncmp(data, header, sizeof(header) - 1) == 0,
+	CHECK_EQ(write_chart(&set, CHART_WAITS, dir, &c, data, sizeof(data)), 0, "the wait shares' data is written");
+	CHECK_EQ(strncmp(data, header, sizeof(header) - 1), 0,
 	      "its header names the six wait classes");
-	CHECK(sscanf(strchr(data, '\n') + 1, "\"%63[^\"]\"\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf", label, &pct[0], &pct[1],
-		     &pct[2], &pct[3], &pct[4], &pct[5]) == 7, "a row per case: its label and six shares");
+	CHECK_EQ(sscanf(strchr(data, '\n') + 1, "\"%63[^\"]\"\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf", label, &pct[0], &pct[1],
+		     &pct[2], &pct[3], &pct[4], &pct[5]), 7, "a row per case: its label and six shares");
 	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
 		sum += pct[k];
 	CHECK(fabs(sum - 100) < 1e-9 && pct[WAIT_LOCK] == 37.5 && pct[WAIT_CPU] == 12.5 && pct[WAIT_IO] == 0,
@@ -688,7 +688,7 @@ static void test_pressure_data(const char *dir)
 	runs[1].run.series = sampled_series;
 	runs[1].run.n_series = 3;
 	chart_set_build(&set, runs, 2);
-	CHECK(write_chart(&set, CHART_PRESSURE, dir, &c, data, sizeof(data)) == 0,
+	CHECK_EQ(write_chart(&set, CHART_PRESSURE, dir, &c, data, sizeof(data)), 0,
 	      "the pressure chart's data is written");
 	CHECK(strstr(data, "\"skip-locked:hold, 4 wrk\"\t\"jobs_per_s\"\n"
 			   "0.000\t100\n0.100\t180\n0.200\t50\n0.300\t50\n") != NULL && c.dups_known,
@@ -700,7 +700,7 @@ static void test_pressure_data(const char *dir)
 	CHECK(strstr(data, "\"panel\"\t\"phase\"\t\"from_s\"\t\"to_s\"\n"
 			   "1\t\"snapshot\"\t0.100\t0.200\n1\t\"vacuum\"\t0.250\t0.260\n") != NULL,
 	      "the phases last: the snapshot's span and the vacuum, on panel 1");
-	CHECK(strcmp(c.phases, "1 0 0.100 0.200 1 1 0.250 0.260") == 0, "the phases for drawing (%s)", c.phases);
+	CHECK_STR_EQ(c.phases, "1 0 0.100 0.200 1 1 0.250 0.260", "the phases for drawing (%s)", c.phases);
 	CHECK(c.panels == 2 && c.blocks == 2 && strcmp(c.layer, "2") == 0 && c.xhi > 0.29,
 	      "a panel per case, the second drawing the -wal file (%zu, %s)", c.panels, c.layer);
 	chart_set_free(&set);
@@ -716,7 +716,7 @@ static void test_buffers_data(const char *dir)
 
 	sampled_run(&run);
 	chart_set_build(&set, &run, 1);
-	CHECK(write_chart(&set, CHART_BUFFERS, dir, &c, data, sizeof(data)) == 0,
+	CHECK_EQ(write_chart(&set, CHART_BUFFERS, dir, &c, data, sizeof(data)), 0,
 	      "the buffers chart's data is written");
 	CHECK(strstr(data, "\"first 2 s\"\t40\n\"last 2 s\"\t40\n") != NULL,
 	      "40 blocks per claim at the start and the end");
@@ -762,7 +762,7 @@ static void test_guarded_data(const char *dir)
 		return;
 	chart_set_build(&set, runs, 4);
 	CHECK(chart_wanted(&set, CHART_HOLDERS) && chart_wanted(&set, CHART_GUARD_WAITS), "guarded runs: both charts");
-	CHECK(write_chart(&set, CHART_HOLDERS, dir, &c, data, sizeof(data)) == 0, "the holders' data is written");
+	CHECK_EQ(write_chart(&set, CHART_HOLDERS, dir, &c, data, sizeof(data)), 0, "the holders' data is written");
 	CHECK(c.panels == 3 && strcmp(c.firsts, "1 3 4 5") == 0 && c.blocks == 4,
 	      "a panel per run with a series, a block per resource (panels %zu, firsts %s)", c.panels, c.firsts);
 	CHECK(strstr(data, "\"ticket-line:resource: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n"
@@ -772,9 +772,9 @@ static void test_guarded_data(const char *dir)
 	CHECK(strstr(data, "exclusive-use: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\t1\n") &&
 	      strstr(data, "refresh: resource 0\"\t\"holders\"\t\"waiting\"\t\"limit\"\n0.000\t1\t5\tNaN\n"),
 	      "exclusive use allows 1 holder; refresh draws no limit");
-	CHECK(strcmp(c.layer, "1 2") == 0, "the panels with a limit: resource and exclusive use (%s)", c.layer);
+	CHECK_STR_EQ(c.layer, "1 2", "the panels with a limit: resource and exclusive use (%s)", c.layer);
 	CHECK(c.ymax > 5 && c.xhi > 0.19, "the y range holds the most waiting (%g)", c.ymax);
-	CHECK(write_chart(&set, CHART_GUARD_WAITS, dir, &c, data, sizeof(data)) == 0, "the waits' data is written");
+	CHECK_EQ(write_chart(&set, CHART_GUARD_WAITS, dir, &c, data, sizeof(data)), 0, "the waits' data is written");
 	gap = strstr(data, "\"\"\t\"\"\tNaN\tNaN\tNaN\tNaN\n");
 	CHECK(strstr(data, "\"ticket-line\"\t\"resource\"\t2\t40\t80\t50\n"
 			   "\"naive\"\t\"resource\"\tNaN\tNaN\tNaN\tNaN\n") != NULL &&

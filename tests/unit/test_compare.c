@@ -99,7 +99,7 @@ static void test_unchanged(const struct compare_tolerance *tol)
 
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, base_thru, 1.0, NULL);
-	CHECK(compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r) == 0, "unchanged: compared");
+	CHECK_EQ(compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r), 0, "unchanged: compared");
 	for (i = 0; i < r.n_rows; i++)
 		ok += r.rows[i].verdict == VERDICT_OK;
 	CHECK(r.n_rows == 8 && ok == 8, "unchanged: eight metrics of one group, all ok (%zu of %zu)", ok, r.n_rows);
@@ -124,8 +124,8 @@ static void test_better(const struct compare_tolerance *tol)
 	CHECK(row && row->verdict == VERDICT_BETTER && row->welch.significant,
 	      "throughput up 20 %%: better and significant");
 	CHECK(row && row->change == 20.0 && fabs(row->change_pct - 20.0) < 1e-9, "change +20 jobs/s, +20 %%");
-	CHECK(verdict_of(&r, "makespan_s") == VERDICT_BETTER, "makespan down: better (lower is better)");
-	CHECK(r.regressions == 0, "better: no regression");
+	CHECK_EQ(verdict_of(&r, "makespan_s"), VERDICT_BETTER, "makespan down: better (lower is better)");
+	CHECK_EQ(r.regressions, 0, "better: no regression");
 	compare_result_free(&r);
 }
 
@@ -143,7 +143,7 @@ static void test_worse_within_tolerance(const struct compare_tolerance *tol)
 	row = row_of(&r, "throughput_jps");
 	CHECK(row && row->verdict == VERDICT_WORSE && row->welch.significant && row->reason == NULL,
 	      "throughput down 6 %%: worse, significant, no tolerance broken");
-	CHECK(r.regressions == 0, "worse within tolerance: no regression");
+	CHECK_EQ(r.regressions, 0, "worse within tolerance: no regression");
 	compare_result_free(&r);
 }
 
@@ -174,7 +174,7 @@ static void test_throughput_drop(const struct compare_tolerance *tol)
 
 	fill(cand, tenth, 1.0, NULL);
 	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
-	CHECK(r.regressions == 0, "a drop of exactly 10 %% is within the tolerance");
+	CHECK_EQ(r.regressions, 0, "a drop of exactly 10 %% is within the tolerance");
 	compare_result_free(&r);
 }
 
@@ -206,7 +206,7 @@ static void test_new_duplicates_and_losses(const struct compare_tolerance *tol)
 	compare_result_free(&r);
 	relaxed.allow_losses = true;
 	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &everything, &r);
-	CHECK(r.regressions == 0, "--allow-losses relaxes it");
+	CHECK_EQ(r.regressions, 0, "--allow-losses relaxes it");
 	compare_result_free(&r);
 
 	for (int i = 0; i < REPEATS; i++) {
@@ -298,7 +298,7 @@ static void test_single_runs(const struct compare_tolerance *tol)
 	compare_result_free(&r);
 	cand = make_run("skip-locked", "hold", 10, 80, 1.0, 0, 0);
 	compare_runs(&base, 1, &cand, 1, tol, &everything, &r);
-	CHECK(verdict_of(&r, "throughput_jps") == VERDICT_REGRESSION, "one run a side, down 20 %%: REGRESSION");
+	CHECK_EQ(verdict_of(&r, "throughput_jps"), VERDICT_REGRESSION, "one run a side, down 20 %%: REGRESSION");
 	compare_result_free(&r);
 }
 
@@ -316,17 +316,17 @@ static void test_lone_groups(const struct compare_tolerance *tol)
 	cand[1] = make_run("skip-locked", "hold", 10, 100, 1.0, 0, 0);
 	cand[2] = make_run("skip-locked", "flip", 10, 100, 1.0, 0, 0);
 	base[0].metrics.claim_latency_ms.p99 = NAN;
-	CHECK(compare_runs(base, 3, cand, 3, tol, &everything, &r) == 0, "one-sided groups: compared");
+	CHECK_EQ(compare_runs(base, 3, cand, 3, tol, &everything, &r), 0, "one-sided groups: compared");
 	CHECK(r.n_rows == 8 && strcmp(r.rows[0].group.strategy, "skip-locked") == 0 &&
 	      strcmp(r.rows[0].group.claim_mode, "hold") == 0, "only skip-locked/hold/10 is on both sides");
-	CHECK(r.n_lone == 3, "three groups on one side only (got %zu)", r.n_lone);
+	CHECK_EQ(r.n_lone, 3, "three groups on one side only (got %zu)", r.n_lone);
 	CHECK(r.n_lone == 3 && r.lone[0].side == SIDE_BASELINE && strcmp(r.lone[0].group.strategy, "naive") == 0 &&
 	      r.lone[0].runs == 2, "naive/flip/4: baseline only, 2 runs");
 	CHECK(r.n_lone == 3 && r.lone[1].side == SIDE_CANDIDATE && strcmp(r.lone[1].group.strategy, "ticket") == 0 &&
 	      r.lone[1].runs == 1, "ticket/hold/2: candidate only, 1 run");
 	CHECK(r.n_lone == 3 && r.lone[2].side == SIDE_CANDIDATE && strcmp(r.lone[2].group.claim_mode, "flip") == 0,
 	      "skip-locked/flip/10: the claim mode is part of the group");
-	CHECK(r.regressions == 0, "one-sided groups are no regression");
+	CHECK_EQ(r.regressions, 0, "one-sided groups are no regression");
 	row = row_of(&r, "claim_latency_ms.p99");
 	CHECK(row && row->base.n == 0 && isnan(row->change) && row->verdict == VERDICT_OK,
 	      "a metric with no value on a side: no change, ok");
@@ -424,7 +424,7 @@ static void test_workload_differences(const struct compare_tolerance *tol)
 	for (int i = 0; i < REPEATS; i++)
 		cand[i].params = p20;
 	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
-	CHECK(r.n_diffs == 0, "the same parameters: no difference");
+	CHECK_EQ(r.n_diffs, 0, "the same parameters: no difference");
 	compare_result_free(&r);
 }
 
@@ -444,7 +444,7 @@ static void test_sweep_points_are_groups(const struct compare_tolerance *tol)
 	compare_runs(base, 2, cand, 2, tol, &everything, &r);
 	CHECK(r.n_rows == 8 && strcmp(r.rows[0].group.sweep, "jobs=1000") == 0 && r.regressions == 0,
 	      "jobs=1000 meets jobs=1000 only: one group, 50 against 50");
-	CHECK(r.n_lone == 2, "jobs=100 outside a section and jobs=100 in [drain] are apart (%zu alone)", r.n_lone);
+	CHECK_EQ(r.n_lone, 2, "jobs=100 outside a section and jobs=100 in [drain] are apart (%zu alone)", r.n_lone);
 	compare_result_free(&r);
 }
 

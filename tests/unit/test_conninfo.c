@@ -90,7 +90,7 @@ static void test_scrub(void)
 	char message[] = "could not connect as alice with s3cr3t to host h";
 
 	conninfo_scrub(message, "host=h user=alice password=s3cr3t");
-	CHECK(strcmp(message, "could not connect as alice with ****** to host h") == 0, "scrubbed: %s", message);
+	CHECK_STR_EQ(message, "could not connect as alice with ****** to host h", "scrubbed: %s", message);
 }
 
 int main(void)

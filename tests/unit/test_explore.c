@@ -25,7 +25,7 @@ static void test_trace_round_trip(void)
 		      t.at[5].kind == CHOICE_STEP && t.at[5].worker == 1,
 	      "its choices are a crash of worker 0, an expiry, a step of worker 1");
 	trace_format(&t, text, sizeof(text));
-	CHECK(strcmp(text, "0.1.1.c0.e.1") == 0, "written back the same (%s)", text);
+	CHECK_STR_EQ(text, "0.1.1.c0.e.1", "written back the same (%s)", text);
 }
 
 /* Bad traces are refused with the choice named. */
@@ -231,7 +231,7 @@ static void test_scheduler_probe_settled(void)
 	      "the look came only once worker 1's statement had returned");
 	check_need(pthread_create(&prober, NULL, probe_main, &s) == 0, "starting a thread");
 	pthread_join(prober, &probed);
-	CHECK(probed == &s, "a second worker looks while the first is probing");
+	CHECK_EQ(probed, &s, "a second worker looks while the first is probing");
 	scheduler_probe_done(&s, 2);
 	scheduler_release(&s);
 	for (int i = 0; i < 2; i++)

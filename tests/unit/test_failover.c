@@ -83,9 +83,9 @@ static void test_lost_completions(void)
 	CHECK(f.lost_completions == 3 && f.rerun == 2 && f.left_active == 1,
 	      "3 acknowledged completions lost: 2 run again, 1 left active (%llu %llu %llu)",
 	      (unsigned long long)f.lost_completions, (unsigned long long)f.rerun, (unsigned long long)f.left_active);
-	CHECK(strcmp(jobs, "2 3 4") == 0, "the lost jobs are named: 2 3 4 (%s)", jobs);
-	CHECK(f.claims_lost == 1, "job 5's claim lost (%llu)", (unsigned long long)f.claims_lost);
-	CHECK(f.first_completion_ms == 60.0, "the first completion after the promotion, 60 ms after the failover (%g)",
+	CHECK_STR_EQ(jobs, "2 3 4", "the lost jobs are named: 2 3 4 (%s)", jobs);
+	CHECK_EQ(f.claims_lost, 1, "job 5's claim lost (%llu)", (unsigned long long)f.claims_lost);
+	CHECK_EQ(f.first_completion_ms, 60.0, "the first completion after the promotion, 60 ms after the failover (%g)",
 	      f.first_completion_ms);
 	ledger_free(&c.ledger);
 }
@@ -117,15 +117,15 @@ static void test_claims_lost(void)
 	      (unsigned long long)f.claims_lost, (unsigned long long)f.lost_completions);
 	c.in.lease_ns = MS(100);
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
-	CHECK(f.claims_lost == 0, "a 100 ms lease ran out first: no claim lost (%llu)", (unsigned long long)f.claims_lost);
+	CHECK_EQ(f.claims_lost, 0, "a 100 ms lease ran out first: no claim lost (%llu)", (unsigned long long)f.claims_lost);
 	c.in.n_jobs = 4;
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
-	CHECK(f.claims_lost == 0, "with a lease, a job never in hand at the failover (job 4) is no lost claim (%llu)",
+	CHECK_EQ(f.claims_lost, 0, "with a lease, a job never in hand at the failover (job 4) is no lost claim (%llu)",
 	      (unsigned long long)f.claims_lost);
 	c.in.lease_ns = 0;
 	c.in.claim_in_session = true;
 	failover_account(&c.in, &f, jobs, sizeof(jobs));
-	CHECK(f.claims_lost == 0, "hold mode: no claim counted lost (%llu)", (unsigned long long)f.claims_lost);
+	CHECK_EQ(f.claims_lost, 0, "hold mode: no claim counted lost (%llu)", (unsigned long long)f.claims_lost);
 	ledger_free(&c.ledger);
 }
 
@@ -181,7 +181,7 @@ static void test_acknowledged_by_connection(void)
 	CHECK(f.lost_completions == 1 && f.rerun == 1 && strcmp(jobs, "1") == 0,
 	      "the old primary's completion read after the promotion is lost, the standby's before it is not (%llu %s)",
 	      (unsigned long long)f.lost_completions, jobs);
-	CHECK(f.first_completion_ms == 30.0, "the first completion on the new primary, 30 ms after the failover (%g)",
+	CHECK_EQ(f.first_completion_ms, 30.0, "the first completion on the new primary, 30 ms after the failover (%g)",
 	      f.first_completion_ms);
 	ledger_free(&c.ledger);
 }

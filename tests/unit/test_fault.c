@@ -21,11 +21,11 @@ static void test_planned_by_number(void)
 	plan.when[FAULT_STALL] = (struct fault_trigger){ .exec = { 20 }, .n_exec = 1 };
 	for (long n = 1; n <= 100; n++)
 		hits += fault_planned(&plan, 42, n, n % 7 + 1, 0) != 0;
-	CHECK(hits == 2, "two executions of 100 meet a fault (%u)", hits);
-	CHECK(fault_planned(&plan, 42, 5, 3, 0) == FAULT_BIT(FAULT_CRASH), "execution 5 crashes");
-	CHECK(fault_planned(&plan, 7, 20, 9, 4) == (FAULT_BIT(FAULT_CRASH) | FAULT_BIT(FAULT_STALL)),
+	CHECK_EQ(hits, 2, "two executions of 100 meet a fault (%u)", hits);
+	CHECK_EQ(fault_planned(&plan, 42, 5, 3, 0), FAULT_BIT(FAULT_CRASH), "execution 5 crashes");
+	CHECK_EQ(fault_planned(&plan, 7, 20, 9, 4), (FAULT_BIT(FAULT_CRASH) | FAULT_BIT(FAULT_STALL)),
 	      "execution 20 stalls and crashes, whatever the seed, job and its execution count");
-	CHECK(fault_planned(&plan, 42, 6, 3, 0) == 0, "execution 6 meets none");
+	CHECK_EQ(fault_planned(&plan, 42, 6, 3, 0), 0, "execution 6 meets none");
 }
 
 /* By rate: about rate x executions, the same ones for the same seed, job and execution. */
@@ -44,12 +44,12 @@ static void test_planned_by_rate(void)
 		retry += fault_planned(&plan, 42, job, job, 1) != 0;
 	}
 	CHECK(hits > 900 && hits < 1100, "a rate of 0.1 strikes about 1000 of 10000 executions (%u)", hits);
-	CHECK(again == 10000, "the draw depends on the seed, the job and its execution, not the execution number");
+	CHECK_EQ(again, 10000, "the draw depends on the seed, the job and its execution, not the execution number");
 	CHECK(retry > 900 && retry < 1100 && retry != hits,
 	      "a job's second execution draws anew (%u, the first %u)", retry, hits);
-	CHECK(fault_planned(&plan, 42, 1, 1, 0) == fault_planned(&plan, 42, 1, 1, 0), "a draw is repeatable");
+	CHECK_EQ(fault_planned(&plan, 42, 1, 1, 0), fault_planned(&plan, 42, 1, 1, 0), "a draw is repeatable");
 	plan.when[FAULT_KILL_BACKEND].rate = 1;
-	CHECK(fault_planned(&plan, 1, 1, 1, 0) == FAULT_BIT(FAULT_KILL_BACKEND), "a rate of 1 strikes every execution");
+	CHECK_EQ(fault_planned(&plan, 1, 1, 1, 0), FAULT_BIT(FAULT_KILL_BACKEND), "a rate of 1 strikes every execution");
 }
 
 /* The instants' clock: sorted, due in order. */
@@ -83,12 +83,12 @@ static void test_pick(void)
 		else
 			wrong++;
 	}
-	CHECK(wrong == 0, "every pick is an eligible worker (%u are not)", wrong);
+	CHECK_EQ(wrong, 0, "every pick is an eligible worker (%u are not)", wrong);
 	CHECK(seen[1] > 60 && seen[3] > 60 && seen[4] > 60, "300 picks spread over the 3 eligible workers (%u %u %u)",
 	      seen[1], seen[3], seen[4]);
-	CHECK(fault_pick(42, FAULT_CRASH, 7, eligible, 6) == fault_pick(42, FAULT_CRASH, 7, eligible, 6),
+	CHECK_EQ(fault_pick(42, FAULT_CRASH, 7, eligible, 6), fault_pick(42, FAULT_CRASH, 7, eligible, 6),
 	      "a pick is repeatable");
-	CHECK(fault_pick(42, FAULT_STALL, 0, none, 3) == -1, "no eligible worker: -1");
+	CHECK_EQ(fault_pick(42, FAULT_STALL, 0, none, 3), -1, "no eligible worker: -1");
 }
 
 int main(void)

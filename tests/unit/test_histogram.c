@@ -17,11 +17,11 @@ static void test_histogram_bins(void)
 	for (v = 0; v < HIST_EXACT_LIMIT; v++)
 		if (hist_bin_of(v) != v || hist_bin_upper((int)v) != v)
 			bad_exact++;
-	CHECK(bad_exact == 0, "histogram: every value below 128 has a bin of its own");
-	CHECK(hist_bin_of(-5) == 0, "histogram: a negative value falls in bin 0");
+	CHECK_EQ(bad_exact, 0, "histogram: every value below 128 has a bin of its own");
+	CHECK_EQ(hist_bin_of(-5), 0, "histogram: a negative value falls in bin 0");
 	CHECK(hist_bin_of(128) == 128 && hist_bin_of(129) == 128 && hist_bin_of(130) == 129,
 	      "histogram: 128 and 129 share the first 2-wide bin, 130 starts the next");
-	CHECK(hist_bin_upper(128) == 129, "histogram: the first log-linear bin ends at 129");
+	CHECK_EQ(hist_bin_upper(128), 129, "histogram: the first log-linear bin ends at 129");
 	CHECK(hist_bin_of(((int64_t)1 << 46) - 1) == HIST_BINS - 1 &&
 	      hist_bin_upper(HIST_BINS - 1) == ((int64_t)1 << 46) - 1,
 	      "histogram: the last bin ends at 2^46 - 1");
@@ -33,7 +33,7 @@ static void test_histogram_bins(void)
 		if (hist_bin_of(hist_bin_upper(b)) != b ||
 		    hist_bin_of(hist_bin_upper(b) + 1) != b + 1)
 			bad_edges++;
-	CHECK(bad_edges == 0,
+	CHECK_EQ(bad_edges, 0,
 	      "histogram: bins are contiguous, each upper edge is in its bin and the next value in the next");
 
 	/* v grows by about 0.37 % a step, visiting every bin from 128 to 2^46 */
@@ -42,7 +42,7 @@ static void test_histogram_bins(void)
 		if (upper < v || (double)(upper - v) > (double)v / 64.0)
 			bad_error++;
 	}
-	CHECK(bad_error == 0,
+	CHECK_EQ(bad_error, 0,
 	      "histogram: a bin's upper edge is >= the value and within 1/64 of it");
 }
 
@@ -67,13 +67,13 @@ static void test_histogram_percentiles(void)
 		hist_record(h, v);
 	CHECK(h->count == 100 && h->min == 1 && h->max == 100,
 	      "histogram: 1..100 gives count 100, min 1, max 100");
-	CHECK(hist_percentile(h, 50.0) == 50, "histogram: p50 of 1..100 is 50 (nearest rank)");
-	CHECK(hist_percentile(h, 90.0) == 90, "histogram: p90 of 1..100 is 90");
-	CHECK(hist_percentile(h, 99.0) == 99, "histogram: p99 of 1..100 is 99");
-	CHECK(hist_percentile(h, 99.9) == 100,
+	CHECK_EQ(hist_percentile(h, 50.0), 50, "histogram: p50 of 1..100 is 50 (nearest rank)");
+	CHECK_EQ(hist_percentile(h, 90.0), 90, "histogram: p90 of 1..100 is 90");
+	CHECK_EQ(hist_percentile(h, 99.0), 99, "histogram: p99 of 1..100 is 99");
+	CHECK_EQ(hist_percentile(h, 99.9), 100,
 	      "histogram: p99.9 of 1..100 is 100 (rank ceil(99.9) = 100)");
-	CHECK(hist_percentile(h, 100.0) == 100, "histogram: p100 of 1..100 is the max");
-	CHECK(hist_percentile(h, 0.5) == 1, "histogram: p0.5 of 1..100 is the min (rank 1)");
+	CHECK_EQ(hist_percentile(h, 100.0), 100, "histogram: p100 of 1..100 is the max");
+	CHECK_EQ(hist_percentile(h, 0.5), 1, "histogram: p0.5 of 1..100 is the min (rank 1)");
 
 	hist_init(h);
 	hist_record(h, -7);
@@ -83,19 +83,19 @@ static void test_histogram_percentiles(void)
 	/* 1000 lies in bin [1000, 1007]: alone, clamped to max; beside 2000, the edge shows */
 	hist_init(h);
 	hist_record(h, 1000);
-	CHECK(hist_percentile(h, 50.0) == 1000,
+	CHECK_EQ(hist_percentile(h, 50.0), 1000,
 	      "histogram: a lone value is reported exactly (edge clamped to max)");
 	hist_record(h, 2000);
-	CHECK(hist_percentile(h, 50.0) == 1007,
+	CHECK_EQ(hist_percentile(h, 50.0), 1007,
 	      "histogram: p50 of {1000, 2000} is the upper edge 1007 of 1000's bin");
-	CHECK(hist_percentile(h, 100.0) == 2000,
+	CHECK_EQ(hist_percentile(h, 100.0), 2000,
 	      "histogram: p100 of {1000, 2000} is clamped to max 2000");
 
 	/* rank ceil(0.999 * 41000) = 40959, the last value of bin [40448, 40959] */
 	hist_init(h);
 	for (v = 1; v <= 41000; v++)
 		hist_record(h, v);
-	CHECK(hist_percentile(h, 99.9) == 40959,
+	CHECK_EQ(hist_percentile(h, 99.9), 40959,
 	      "histogram: p99.9 of 1..41000 is rank 40959, not one rank higher through rounding");
 
 	hist_init(a);

@@ -52,7 +52,7 @@ static void test_defaults(void)
 	char err[512];
 	const struct run_config *cfg = &inv.groups[0];
 
-	CHECK(PARSE(err, "--no-progress") == INVOCATION_RUN, "no option but --no-progress parses (%s)", err);
+	CHECK_EQ(PARSE(err, "--no-progress"), INVOCATION_RUN, "no option but --no-progress parses (%s)", err);
 	CHECK(inv.n_groups == 1 && cfg->jobs == 200 && cfg->work_ms == 100 && cfg->n_worker_points == 1 &&
 	      cfg->workers[0] == 10 && cfg->repeat == 1 && cfg->seed == 1 && cfg->empty_wait_ms == 5,
 	      "the defaults are the classic scenario's (200 jobs, 100 ms, 10 workers)");
@@ -68,11 +68,11 @@ static void test_defaults(void)
 	      "nowait-backoff's own defaults: 5 tries, 1000 ms apart");
 	CHECK(strategy_ints(0, "ticket")[0] == 5 && strategy_ints(0, "ticket")[1] == 1 &&
 	      strategy_ints(0, "ticket")[2] == 60000, "ticket's own defaults: poll 5 ms, X = 1, stale after 60 s");
-	CHECK(strcmp(cfg->scenario, "classic") == 0, "the untouched defaults are named classic");
+	CHECK_STR_EQ(cfg->scenario, "classic", "the untouched defaults are named classic");
 	CHECK(strcmp(inv.settings.results, "results/claimbench.db") == 0 && inv.settings.scenario == NULL,
 	      "the result store's default path; no scenario");
 	for (size_t i = 0; i < cfg->n_strategies; i++)
-		CHECK(cfg->strategies[i].mode == cfg->strategies[i].ops->default_mode,
+		CHECK_EQ(cfg->strategies[i].mode, cfg->strategies[i].ops->default_mode,
 		      "%s runs in its default mode", cfg->strategies[i].ops->name);
 }
 
@@ -81,10 +81,10 @@ static void test_command_line(void)
 	char err[512];
 	const struct run_config *cfg = &inv.groups[0];
 
-	CHECK(PARSE(err, "--strategy", "skip-locked,naive", "--claim-mode", "flip", "--workers", "1,4",
+	CHECK_EQ(PARSE(err, "--strategy", "skip-locked,naive", "--claim-mode", "flip", "--workers", "1,4",
 		    "--jobs", "50", "--work-ms", "2.5", "--work-dist", "exp", "--seed", "42", "--queue", "a,b",
 		    "--db", "sqlite:/tmp/q.db", "--tries", "3", "--ticket-limit", "4", "--rerun-errors",
-		    "--format", "json", "--results", "/tmp/r.db") == INVOCATION_RUN,
+		    "--format", "json", "--results", "/tmp/r.db"), INVOCATION_RUN,
 	      "every kind of option parses (%s)", err);
 	CHECK(cfg->n_strategies == 2 && strcmp(cfg->strategies[0].ops->name, "skip-locked") == 0 &&
 	      cfg->strategies[0].mode == MODE_FLIP && cfg->strategies[1].mode == MODE_FLIP,
@@ -94,11 +94,11 @@ static void test_command_line(void)
 	      "numbers and words land in their members");
 	CHECK(cfg->n_queues == 2 && strcmp(cfg->queues[1], "b") == 0, "--queue a,b: two task classes");
 	CHECK(cfg->backend && strcmp(cfg->target, "/tmp/q.db") == 0, "--db sqlite:PATH: the SQLite driver and the path");
-	CHECK(strategy_ints(0, "nowait-backoff")[0] == 3, "--tries lands in nowait-backoff's settings");
-	CHECK(strategy_ints(0, "ticket")[1] == 4, "--ticket-limit lands in ticket's settings");
+	CHECK_EQ(strategy_ints(0, "nowait-backoff")[0], 3, "--tries lands in nowait-backoff's settings");
+	CHECK_EQ(strategy_ints(0, "ticket")[1], 4, "--ticket-limit lands in ticket's settings");
 	CHECK(cfg->rerun_errors && cfg->format == FORMAT_JSON, "a flag and a word");
-	CHECK(strcmp(inv.settings.results, "/tmp/r.db") == 0, "--results is the command's own setting");
-	CHECK(strcmp(cfg->scenario, "command line") == 0, "a changed command line is named so");
+	CHECK_STR_EQ(inv.settings.results, "/tmp/r.db", "--results is the command's own setting");
+	CHECK_STR_EQ(cfg->scenario, "command line", "a changed command line is named so");
 	CHECK(PARSE(err, "--strategy", "update-returning:hold,ticket") == INVOCATION_RUN &&
 	      inv.groups[0].strategies[0].mode == MODE_HOLD &&
 	      inv.groups[0].strategies[1].mode == strategy_find("ticket")->default_mode,
@@ -112,17 +112,17 @@ static void test_scenario_file(void)
 						 "[slow]\nwork-ms = 10\n[sweep]\njobs = 5,6,7\nbackoff-ms = 1,2\n"
 						 "[expect]\nok = skip-locked.duplicates == 0\n");
 
-	CHECK(PARSE(err, "--scenario", path, "--workers", "3", "--strategy", "skip-locked") == INVOCATION_RUN,
+	CHECK_EQ(PARSE(err, "--scenario", path, "--workers", "3", "--strategy", "skip-locked"), INVOCATION_RUN,
 	      "a scenario with two groups parses (%s)", err);
-	CHECK(inv.n_groups == 1 + 3 * 2, "[slow] is one group, [sweep] 3 x 2 sweep points (%zu)", inv.n_groups);
+	CHECK_EQ(inv.n_groups, 1 + 3 * 2, "[slow] is one group, [sweep] 3 x 2 sweep points (%zu)", inv.n_groups);
 	CHECK(strcmp(inv.groups[0].group, "slow") == 0 && inv.groups[0].jobs == 30 && inv.groups[0].work_ms == 10,
 	      "a group takes [global]'s keys and its own");
 	CHECK(inv.groups[0].workers[0] == 3 && inv.groups[6].workers[0] == 3, "the command line overrides the file");
-	CHECK(strategy_ints(3, "nowait-backoff")[0] == 2, "a strategy option is a scenario key");
+	CHECK_EQ(strategy_ints(3, "nowait-backoff")[0], 2, "a strategy option is a scenario key");
 	CHECK(inv.groups[1].jobs == 5 && inv.groups[2].jobs == 6 && inv.groups[3].jobs == 7 &&
 	      strategy_ints(1, "nowait-backoff")[1] == 1 && strategy_ints(4, "nowait-backoff")[1] == 2,
 	      "sweep points vary the first swept key fastest");
-	CHECK(strcmp(inv.groups[5].sweep, "jobs=6,backoff-ms=2") == 0, "a sweep point names its values (%s)",
+	CHECK_STR_EQ(inv.groups[5].sweep, "jobs=6,backoff-ms=2", "a sweep point names its values (%s)",
 	      inv.groups[5].sweep);
 	CHECK(inv.n_expects == 1 && strcmp(inv.groups[0].scenario, inv.scenario.name) == 0,
 	      "expectations are read; the groups carry the scenario's name");
@@ -146,11 +146,11 @@ static void test_scenario_trust(void)
 	CHECK(PARSE(err, "--scenario", path, "--trust-scenario") == INVOCATION_RUN &&
 	      strcmp(inv.groups[0].target, "host=db.example dbname=queue") == 0,
 	      "with --trust-scenario the file's server is taken (%s)", err);
-	CHECK(PARSE(err, "--scenario", path, "--db", "sqlite:/tmp/q.db") == INVOCATION_RUN,
+	CHECK_EQ(PARSE(err, "--scenario", path, "--db", "sqlite:/tmp/q.db"), INVOCATION_RUN,
 	      "the command line's --db replaces the file's (%s)", err);
 	unlink(path);
 	path = temp_file_write("lite", "[global]\njobs = 5\ndb = sqlite:/tmp/q.db\n");
-	CHECK(PARSE(err, "--scenario", path) == INVOCATION_RUN, "a scenario file may name a SQLite file (%s)", err);
+	CHECK_EQ(PARSE(err, "--scenario", path), INVOCATION_RUN, "a scenario file may name a SQLite file (%s)", err);
 	unlink(path);
 }
 
@@ -349,7 +349,7 @@ static void test_one_row_makes_an_option(void)
 	      inv.n_groups == 3 && inv.groups[2].empty_retries == 3 && strcmp(inv.groups[2].sweep, "test-knob=3") == 0,
 	      "the new row is a scenario key and sweeps (%s)", err);
 	unlink(path);
-	CHECK(option_set_build(&set, extended, COMMAND_RUN, err, sizeof(err)) == 0, "the set builds (%s)", err);
+	CHECK_EQ(option_set_build(&set, extended, COMMAND_RUN, err, sizeof(err)), 0, "the set builds (%s)", err);
 	out = open_memstream(&help, &help_len);
 	if (out) {
 		option_set_print(&set, out);
@@ -358,7 +358,7 @@ static void test_one_row_makes_an_option(void)
 	CHECK(help && strstr(help, "--test-knob K") && strstr(help, "a knob that exists only as a row of the table") &&
 	      strstr(help, "(default 4)"), "the new row shows in --help with its value name, help and default");
 	free(help);
-	CHECK(parse_with(command_options, err, sizeof(err), "--test-knob", "7", (char *)NULL) == INVOCATION_ERROR,
+	CHECK_EQ(parse_with(command_options, err, sizeof(err), "--test-knob", "7", (char *)NULL), INVOCATION_ERROR,
 	      "without the row the option does not exist");
 	check_stored(&knob);
 }

@@ -24,13 +24,13 @@ static void test_ledger(void)
 	      parts[0].growths == 0, "ledger: init preallocates what it is told and starts empty");
 	for (id = 1; id <= 5; id++) {
 		e.job_id = id;
-		CHECK(ledger_add_execution(&parts[0], &e) == 0,
+		CHECK_EQ(ledger_add_execution(&parts[0], &e), 0,
 		      "ledger: adding execution %lld succeeds", (long long)id);
 	}
 	/* capacity 2 is full at the third add (-> 4) and at the fifth (-> 8) */
 	CHECK(parts[0].n_execs == 5 && parts[0].cap_execs == 8,
 	      "ledger: 5 executions in room for 2 double it twice, to 8");
-	CHECK(parts[0].growths == 2, "ledger: two growths are counted");
+	CHECK_EQ(parts[0].growths, 2, "ledger: two growths are counted");
 	for (i = 0; i < parts[0].n_execs; i++)
 		if (parts[0].execs[i].job_id != (int64_t)i + 1)
 			in_order = false;
@@ -54,7 +54,7 @@ static void test_ledger(void)
 	      "ledger: a job given back to new is recorded (the monitor's ledger: the reaper's returns)");
 
 	check_need(ledger_init(&into, 1, 1, 0) == 0, "ledger_init");
-	CHECK(ledger_merge(&into, parts, 2) == 0, "ledger: merge succeeds");
+	CHECK_EQ(ledger_merge(&into, parts, 2), 0, "ledger: merge succeeds");
 	CHECK(into.n_execs == 6 && into.n_empties == 2,
 	      "ledger: merge appends all 6 executions and 2 empty claims");
 	in_order = true;
@@ -66,7 +66,7 @@ static void test_ledger(void)
 	      "ledger: merge appends empty claims in part order");
 	CHECK(into.n_returns == 1 && into.returns[0].job_id == 6 && into.returns[0].start_ns == 3 &&
 	      into.returns[0].end_ns == 4, "ledger: merge appends the returns too");
-	CHECK(into.growths == 5,
+	CHECK_EQ(into.growths, 5,
 	      "ledger: merge carries the parts' growths (2 + 3), not its own reallocation");
 	CHECK(ledger_merge(&into, parts, 1) == 0 && into.n_execs == 11 &&
 	      into.execs[10].job_id == 5,
@@ -76,7 +76,7 @@ static void test_ledger(void)
 	ledger_free(&parts[1]);
 	ledger_free(&into);
 	memset(&zero, 0, sizeof(zero));
-	CHECK(memcmp(&into, &zero, sizeof(zero)) == 0, "ledger: free leaves an empty ledger");
+	CHECK_EQ(memcmp(&into, &zero, sizeof(zero)), 0, "ledger: free leaves an empty ledger");
 }
 
 /* Error instants: recorded in order and grown past the preallocation. */

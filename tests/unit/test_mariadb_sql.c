@@ -26,8 +26,8 @@ static void test_parameters(void)
 			       2, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nparts == 1, "a SELECT is one statement (%s)", err);
 	if (rc == 0) {
-		CHECK(strcmp(t.parts[0].sql, "SELECT id FROM \"j\" WHERE queue = ? AND id > ? AND note <> '$1' AND q2 = ? "
-			     "-- $3") == 0, "$N outside quotes and comments became ? (got %s)", t.parts[0].sql);
+		CHECK_STR_EQ(t.parts[0].sql, "SELECT id FROM \"j\" WHERE queue = ? AND id > ? AND note <> '$1' AND q2 = ? "
+			     "-- $3", "$N outside quotes and comments became ? (got %s)", t.parts[0].sql);
 		CHECK(t.parts[0].nbinds == 3 && t.parts[0].bind_param[0] == 1 && t.parts[0].bind_param[1] == 0 &&
 		      t.parts[0].bind_param[2] == 1, "a parameter used twice is bound twice, in order of use");
 		CHECK(!t.nowait, "no NOWAIT");
@@ -71,9 +71,9 @@ static void test_update_returning(void)
 			       "status IN (SELECT 'new') RETURNING id, attempts", 1, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nparts == 2, "UPDATE ... RETURNING becomes two statements (%s)", err);
 	if (rc == 0) {
-		CHECK(strcmp(t.parts[0].sql, "UPDATE \"j\" SET status = 'active', attempts = attempts + 1, "
+		CHECK_STR_EQ(t.parts[0].sql, "UPDATE \"j\" SET status = 'active', attempts = attempts + 1, "
 			     "id = (@claimbench_returning_1 := id), attempts = (@claimbench_returning_2 := attempts) "
-			     "WHERE id = ? AND status IN (SELECT 'new')") == 0,
+			     "WHERE id = ? AND status IN (SELECT 'new')",
 		      "the UPDATE captures each column after its own assignments (got %s)", t.parts[0].sql);
 		CHECK(strcmp(t.parts[1].sql, "SELECT @claimbench_returning_1, @claimbench_returning_2") == 0 &&
 		      t.parts[1].captured && !t.parts[0].captured, "then a SELECT of the captures, run only after a match");
@@ -106,9 +106,9 @@ static void test_update_returning_many(void)
 	if (rc == 0) {
 		CHECK(strcmp(t.parts[0].sql, "SET @claimbench_returning_1 = NULL") == 0 && !t.parts[0].captured,
 		      "first the capture is emptied (got %s)", t.parts[0].sql);
-		CHECK(strcmp(t.parts[1].sql, "UPDATE j SET status = 'new', id = IF((@claimbench_returning_1 := "
+		CHECK_STR_EQ(t.parts[1].sql, "UPDATE j SET status = 'new', id = IF((@claimbench_returning_1 := "
 			     "CONCAT_WS(',', @claimbench_returning_1, IFNULL(CONCAT('V', HEX(CAST(id AS CHAR))), 'N'))) "
-			     "IS NULL, id, id) WHERE status = 'active'") == 0,
+			     "IS NULL, id, id) WHERE status = 'active'",
 		      "the UPDATE adds every matched row's id to a list (got %s)", t.parts[1].sql);
 		CHECK(t.parts[2].captured && t.parts[2].list, "then a SELECT of the list, run only after a match");
 	}
@@ -117,7 +117,7 @@ static void test_update_returning_many(void)
 	CHECK(mariadb_list_next(&cursor, &value) == 1 && value == NULL, "N: an SQL NULL");
 	CHECK(mariadb_list_next(&cursor, &value) == 1 && value && !*value, "V alone: an empty text");
 	CHECK(mariadb_list_next(&cursor, &value) == 1 && strcmp(value, ",'") == 0, "a value may hold ','");
-	CHECK(mariadb_list_next(&cursor, &value) == 0, "then the list's end");
+	CHECK_EQ(mariadb_list_next(&cursor, &value), 0, "then the list's end");
 	cursor = bad;
 	CHECK(mariadb_list_next(&cursor, &value) < 0, "odd hex is no list");
 }

@@ -104,7 +104,7 @@ static void set_enqueued(struct run_case *c, int64_t job, int64_t ms)
 /* Runs metrics_compute on c; name says which case in the check's description. */
 static void case_compute(struct run_case *c, const char *name)
 {
-	CHECK(metrics_compute(&c->in, &c->out) == 0, "%s: metrics_compute returns 0", name);
+	CHECK_EQ(metrics_compute(&c->in, &c->out), 0, "%s: metrics_compute returns 0", name);
 }
 
 /* Jain's index, min, max and cv on share vectors worked out by hand. */
@@ -169,13 +169,13 @@ static void test_duplicates_and_overlaps(void)
 	add_exec(&c, 6, 50, 50, 60, 1, EXEC_DONE);
 	add_exec(&c, 6, 10, 10, 20, 0, EXEC_DONE);
 	case_compute(&c, "duplicates");
-	CHECK(c.out.executions == 13, "duplicates: executions counts every ledger entry (13)");
-	CHECK(c.out.duplicates == 7,
+	CHECK_EQ(c.out.executions, 13, "duplicates: executions counts every ledger entry (13)");
+	CHECK_EQ(c.out.duplicates, 7,
 	      "duplicates: 0+1+1+2+1+2 = 7 executions beyond each job's first");
-	CHECK(c.out.dup_jobs == 5, "duplicates: jobs 2..6 were executed more than once");
-	CHECK(c.out.overlaps == 6,
+	CHECK_EQ(c.out.dup_jobs, 5, "duplicates: jobs 2..6 were executed more than once");
+	CHECK_EQ(c.out.overlaps, 6,
 	      "duplicates: overlapping pairs 1 (job 2) + 0 (touching) + 3 (three-way) + 0 + 2 = 6");
-	CHECK(c.out.completed == 6,
+	CHECK_EQ(c.out.completed, 6,
 	      "duplicates: completed counts distinct jobs with a DONE execution, not executions");
 	case_free(&c);
 }
@@ -194,12 +194,12 @@ static void test_lost(void)
 	set_final(&c, 3, JOB_NEW);
 	set_final(&c, 4, JOB_MISSING);
 	case_compute(&c, "lost (a)");
-	CHECK(c.out.lost == 2,
+	CHECK_EQ(c.out.lost, 2,
 	      "lost (a): in a drain run the jobs left new or missing are lost, done and error are not");
 	CHECK(c.out.failed == 1 && c.out.completed == 1, "failed counts the execution that marked its job error");
 	c.in.drain = false;
 	case_compute(&c, "lost (a) timed");
-	CHECK(c.out.lost == 0, "lost (a): in a timed run jobs left new or missing are not lost");
+	CHECK_EQ(c.out.lost, 0, "lost (a): in a timed run jobs left new or missing are not lost");
 	case_free(&c);
 
 	/*
@@ -230,7 +230,7 @@ static void test_lost(void)
 	/* the same ledger, a job whose last attempt did not commit left new after a drain: lost by its state */
 	set_final(&c, 1, JOB_NEW);
 	case_compute(&c, "lost: new after a drain");
-	CHECK(c.out.lost == 1, "lost: a job left new after a drain is lost (job 1)");
+	CHECK_EQ(c.out.lost, 1, "lost: a job left new after a drain is lost (job 1)");
 	case_free(&c);
 
 	/* rule (c): left active */
@@ -240,7 +240,7 @@ static void test_lost(void)
 	set_final(&c, 2, JOB_ACTIVE);
 	set_final(&c, 3, JOB_NEW);
 	case_compute(&c, "lost (c)");
-	CHECK(c.out.lost == 1,
+	CHECK_EQ(c.out.lost, 1,
 	      "lost (c): in a timed run a job left active is lost, one left new is not");
 	case_free(&c);
 
@@ -251,7 +251,7 @@ static void test_lost(void)
 	set_final(&c, 2, JOB_DONE);
 	add_exec(&c, 2, 10, 10, 20, 0, EXEC_DONE);
 	case_compute(&c, "lost union");
-	CHECK(c.out.lost == 1, "lost: a job left active after a drain is counted once");
+	CHECK_EQ(c.out.lost, 1, "lost: a job left active after a drain is counted once");
 	c.in.final = NULL;
 	case_compute(&c, "lost without final");
 	CHECK(c.out.lost == METRIC_UNKNOWN && c.out.delivery.at_least_once == METRIC_UNKNOWN,
@@ -279,12 +279,12 @@ static void test_consumed(void)
 		set_final(&c, job, JOB_CONSUMED);
 	/* job 6 was never claimed, and is still new: lost by rule (a) */
 	case_compute(&c, "consumed");
-	CHECK(c.out.lost == 4, "lost (d): consumed jobs with no committed execution are lost (jobs 3, 4, 5; 6 by (a))");
-	CHECK(c.out.ledger_mismatches == 1, "a consumed job no worker held is the one ledger mismatch");
+	CHECK_EQ(c.out.lost, 4, "lost (d): consumed jobs with no committed execution are lost (jobs 3, 4, 5; 6 by (a))");
+	CHECK_EQ(c.out.ledger_mismatches, 1, "a consumed job no worker held is the one ledger mismatch");
 	CHECK(c.out.completed == 1 && c.out.failed == 1, "consumed jobs count as completed or failed by the ledger");
 	c.in.drain = false;
 	case_compute(&c, "consumed timed");
-	CHECK(c.out.lost == 3, "lost (d) holds in a timed run too: a consumed job is gone either way");
+	CHECK_EQ(c.out.lost, 3, "lost (d) holds in a timed run too: a consumed job is gone either way");
 	case_free(&c);
 }
 
@@ -303,7 +303,7 @@ static void test_spurious_empties(void)
 	/* worker 0 serves class 0, where job 1 waits: spurious */
 	add_empty(&c, 20, 25, 0);
 	case_compute(&c, "spurious by class");
-	CHECK(c.out.spurious_empties == 1,
+	CHECK_EQ(c.out.spurious_empties, 1,
 	      "spurious: only jobs of the worker's own task class make its empty claim spurious");
 	case_free(&c);
 
@@ -323,7 +323,7 @@ static void test_spurious_empties(void)
 	/* first claim exactly at the end: not */
 	add_empty(&c, 6, 10, 1);
 	case_compute(&c, "spurious");
-	CHECK(c.out.spurious_empties == 1,
+	CHECK_EQ(c.out.spurious_empties, 1,
 	      "spurious: of five empty claims only the one made wholly before job 1's first claim counts");
 	case_free(&c);
 
@@ -342,7 +342,7 @@ static void test_spurious_empties(void)
 	/* spurious */
 	add_empty(&c, 31, 39, 1);
 	case_compute(&c, "spurious enqueued");
-	CHECK(c.out.spurious_empties == 2,
+	CHECK_EQ(c.out.spurious_empties, 2,
 	      "spurious: empty claims before a job's enqueue time do not count, from it on they do");
 	case_free(&c);
 
@@ -354,7 +354,7 @@ static void test_spurious_empties(void)
 	set_enqueued(&c, 2, 50);
 	add_empty(&c, 70, 80, 1);
 	case_compute(&c, "spurious prefix");
-	CHECK(c.out.spurious_empties == 1,
+	CHECK_EQ(c.out.spurious_empties, 1,
 	      "spurious: a waiting job enqueued before a claimed one still makes the empty claim spurious");
 	case_free(&c);
 
@@ -362,23 +362,23 @@ static void test_spurious_empties(void)
 	case_init(&c, 1, 1, false);
 	add_empty(&c, 5, 6, 0);
 	case_compute(&c, "spurious never executed, no final");
-	CHECK(c.out.spurious_empties == 1,
+	CHECK_EQ(c.out.spurious_empties, 1,
 	      "spurious: a never-executed job with unknown final state waits forever");
 	set_final(&c, 1, JOB_NEW);
 	case_compute(&c, "spurious never executed, new");
-	CHECK(c.out.spurious_empties == 1, "spurious: a never-executed job left new waits forever");
+	CHECK_EQ(c.out.spurious_empties, 1, "spurious: a never-executed job left new waits forever");
 	set_final(&c, 1, JOB_DONE);
 	case_compute(&c, "spurious never executed, done");
-	CHECK(c.out.spurious_empties == 0,
+	CHECK_EQ(c.out.spurious_empties, 0,
 	      "spurious: a never-executed job whose final status is done is ignored");
 	set_final(&c, 1, JOB_ERROR);
 	case_compute(&c, "spurious never executed, error");
-	CHECK(c.out.spurious_empties == 0,
+	CHECK_EQ(c.out.spurious_empties, 0,
 	      "spurious: a never-executed job whose final status is error is ignored");
 	set_enqueued(&c, 1, 7);
 	set_final(&c, 1, JOB_NEW);
 	case_compute(&c, "spurious never executed, enqueued late");
-	CHECK(c.out.spurious_empties == 0,
+	CHECK_EQ(c.out.spurious_empties, 0,
 	      "spurious: a never-executed job enqueued after the empty claim does not count");
 	case_free(&c);
 }
@@ -410,8 +410,8 @@ static void test_times(void)
 	           "times: drain ideal is all planned work / workers = 700 ms / 2");
 	CHECK_NEAR(c.out.throughput_jps, 8.0, 1e-9,
 	           "times: drain throughput is 2 completed / 0.25 s");
-	CHECK(c.out.completed == 2, "times: a failed job is not completed");
-	CHECK(c.out.lost == 0, "times: a job failed after an uncommitted attempt is not lost");
+	CHECK_EQ(c.out.completed, 2, "times: a failed job is not completed");
+	CHECK_EQ(c.out.lost, 0, "times: a job failed after an uncommitted attempt is not lost");
 
 	c.in.drain = false;
 	c.in.duration_ns = MS(1000);
@@ -424,7 +424,7 @@ static void test_times(void)
 	           "times: timed throughput is 2 completed / 1 s duration");
 	c.in.duration_ns = 0;
 	case_compute(&c, "timed zero duration");
-	CHECK(c.out.throughput_jps == 0.0, "times: timed throughput is 0 when the duration is 0");
+	CHECK_EQ(c.out.throughput_jps, 0.0, "times: timed throughput is 0 when the duration is 0");
 	case_free(&c);
 
 	case_init(&c, 2, 2, true);
@@ -474,11 +474,11 @@ static void test_ledger_mismatches(void)
 	/* no expectation, yet done */
 	set_final(&c, 10, JOB_DONE);
 	case_compute(&c, "mismatches");
-	CHECK(c.out.ledger_mismatches == 5,
+	CHECK_EQ(c.out.ledger_mismatches, 5,
 	      "mismatches: jobs 2, 4, 5, 8 and 10 disagree with their ledger");
 	c.in.final = NULL;
 	case_compute(&c, "mismatches without final");
-	CHECK(c.out.ledger_mismatches == 0, "mismatches: 0 without the final state");
+	CHECK_EQ(c.out.ledger_mismatches, 0, "mismatches: 0 without the final state");
 	case_free(&c);
 }
 
@@ -505,12 +505,12 @@ static void test_worker_sums(void)
 	for (v = 51; v <= 100; v++)
 		hist_record(&c.workers[1].claim_latency, MS(v));
 	case_compute(&c, "workers");
-	CHECK(c.out.empty_claims == 10, "workers: empty claims are summed (4 + 6)");
-	CHECK(c.out.retries == 7, "workers: retries are summed (2 + 5)");
-	CHECK(c.out.give_ups == 3, "workers: give-ups are summed (1 + 2)");
+	CHECK_EQ(c.out.empty_claims, 10, "workers: empty claims are summed (4 + 6)");
+	CHECK_EQ(c.out.retries, 7, "workers: retries are summed (2 + 5)");
+	CHECK_EQ(c.out.give_ups, 3, "workers: give-ups are summed (1 + 2)");
 	CHECK(c.out.errors[ERR_LOCK_NOT_AVAILABLE] == 8 && c.out.errors[ERR_DEADLOCK] == 3 &&
 	      c.out.errors[ERR_OTHER] == 0, "workers: errors are summed kind by kind");
-	CHECK(c.out.errors_total == 11, "workers: errors_total is the sum over the kinds (8 + 3)");
+	CHECK_EQ(c.out.errors_total, 11, "workers: errors_total is the sum over the kinds (8 + 3)");
 	/* completed 3 and 1: 16 / (2 * 10) = 0.8; mean 2, stddev 1 */
 	CHECK_NEAR(c.out.fairness.jain, 0.8, 1e-12, "workers: Jain of completed 3 and 1 is 0.8");
 	CHECK(c.out.fairness.min == 1 && c.out.fairness.max == 3, "workers: fairness min 1, max 3");
@@ -522,9 +522,9 @@ static void test_worker_sums(void)
 	      "workers: merged claim latency p90 is 90 ms within 1/64");
 	CHECK(c.out.claim_latency_ms.p99 >= 99.0 && c.out.claim_latency_ms.p99 <= 100.0,
 	      "workers: merged claim latency p99 is 99 ms within 1/64, at most the max");
-	CHECK(c.out.claim_latency_ms.p999 == 100.0,
+	CHECK_EQ(c.out.claim_latency_ms.p999, 100.0,
 	      "workers: merged claim latency p99.9 is the max, 100 ms");
-	CHECK(c.out.claim_latency_ms.max == 100.0,
+	CHECK_EQ(c.out.claim_latency_ms.max, 100.0,
 	      "workers: merged claim latency max is exactly 100 ms");
 	case_free(&c);
 }
@@ -562,7 +562,7 @@ static void test_empty_run(void)
 	CHECK(c.out.fairness.jain == 0.0 && c.out.claim_latency_ms.max == 0.0 &&
 	      c.out.ideal_s == 0.0,
 	      "empty run: no workers give Jain 0, latency 0 and ideal 0");
-	CHECK(memcmp(&c.out, &zero, sizeof(zero)) == 0,
+	CHECK_EQ(memcmp(&c.out, &zero, sizeof(zero)), 0,
 	      "empty run: every figure is 0, but recovery times, makespan, throughput and makespan / ideal (none: "
 	      "NaN), at-most-once (held), "
 	      "without a final state, lost, stuck and at-least-once (unknown), and a queue run's guarded figures (unknown)");

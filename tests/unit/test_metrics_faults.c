@@ -40,7 +40,7 @@ static void add_fault(struct ledger_case *c, enum fault_kind kind, int64_t at_ms
 /* Computes c's metrics; name says which case. */
 static void compute(struct ledger_case *c, const char *name)
 {
-	CHECK(metrics_compute(&c->in, &c->out) == 0, "%s: computed", name);
+	CHECK_EQ(metrics_compute(&c->in, &c->out), 0, "%s: computed", name);
 }
 
 /*
@@ -97,7 +97,7 @@ static void test_crash_in_flip(void)
 	      "crash in flip mode: no recovery time, the job never committed after the fault");
 	CHECK(c.out.delivery.at_most_once == 1 && c.out.delivery.at_least_once == 0,
 	      "crash in flip mode: at-most-once held, at-least-once broken");
-	CHECK(c.out.ledger_mismatches == 0, "crash in flip mode: the ledger agrees with the table");
+	CHECK_EQ(c.out.ledger_mismatches, 0, "crash in flip mode: the ledger agrees with the table");
 	ledger_free(&c.ledger);
 }
 
@@ -124,8 +124,8 @@ static void test_stall_past_the_lease(void)
 	      "stall, no fence: 1 zombie completion, 1 redelivery, 1 overlap (%llu %llu %llu)",
 	      (unsigned long long)c.out.zombie_completions, (unsigned long long)c.out.redeliveries,
 	      (unsigned long long)c.out.overlaps);
-	CHECK(c.out.redeliveries_lease == 1, "stall, no fence: the redelivery's cause is the lease");
-	CHECK(c.out.recovery_ms.p50 == 54.0, "stall, no fence: the job's next commit came 60 - 6 = 54 ms after (%g)",
+	CHECK_EQ(c.out.redeliveries_lease, 1, "stall, no fence: the redelivery's cause is the lease");
+	CHECK_EQ(c.out.recovery_ms.p50, 54.0, "stall, no fence: the job's next commit came 60 - 6 = 54 ms after (%g)",
 	      c.out.recovery_ms.p50);
 	ledger_free(&c.ledger);
 
@@ -136,7 +136,7 @@ static void test_stall_past_the_lease(void)
 	compute(&c, "stall, fenced");
 	CHECK(c.out.zombie_completions == 0 && c.out.fenced == 1 && c.out.redeliveries == 1 && c.out.lost == 0,
 	      "stall, fenced: no zombie, 1 fenced, 1 redelivery, nothing lost");
-	CHECK(c.out.ledger_mismatches == 0, "stall, fenced: the ledger agrees with the table");
+	CHECK_EQ(c.out.ledger_mismatches, 0, "stall, fenced: the ledger agrees with the table");
 	ledger_free(&c.ledger);
 }
 
@@ -168,7 +168,7 @@ static void test_redelivery_or_not(void)
 	      "races and waits: 3 duplicates, 2 overlaps, 1 redelivery (job 2), no zombie (%llu %llu %llu %llu)",
 	      (unsigned long long)c.out.duplicates, (unsigned long long)c.out.overlaps,
 	      (unsigned long long)c.out.redeliveries, (unsigned long long)c.out.zombie_completions);
-	CHECK(c.out.redeliveries_crash == 1, "races and waits: job 2's redelivery has cause crash");
+	CHECK_EQ(c.out.redeliveries_crash, 1, "races and waits: job 2's redelivery has cause crash");
 	CHECK(c.out.lost == 0 && isnan(c.out.recovery_ms.p50) && c.out.faults_injected == 0,
 	      "races and waits: nothing lost; without faults no recovery time");
 	ledger_free(&c.ledger);
@@ -201,7 +201,7 @@ static void test_recovery_times(void)
 	compute(&c, "recovery times");
 	CHECK(c.out.recovery_ms.p50 == 20.0 && c.out.recovery_ms.max == 30.0,
 	      "recovery times: median 20 ms, max 30 ms (%g, %g)", c.out.recovery_ms.p50, c.out.recovery_ms.max);
-	CHECK(c.out.restart_first_completion_ms == 12.0,
+	CHECK_EQ(c.out.restart_first_completion_ms, 12.0,
 	      "restarts: the longest wait from the server back to a completion is 12 ms (%g)",
 	      c.out.restart_first_completion_ms);
 	CHECK(c.out.faults_injected == 7 && c.out.lost == 1 && c.out.stuck == 0,

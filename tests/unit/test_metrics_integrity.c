@@ -52,8 +52,8 @@ static void compute(struct ledger_case *c, const char *name)
 {
 	const struct run_metrics *o = &c->out;
 
-	CHECK(metrics_compute(&c->in, &c->out) == 0, "%s: computed", name);
-	CHECK(o->redeliveries == o->redeliveries_crash + o->redeliveries_lease + o->redeliveries_reaper +
+	CHECK_EQ(metrics_compute(&c->in, &c->out), 0, "%s: computed", name);
+	CHECK_EQ(o->redeliveries, o->redeliveries_crash + o->redeliveries_lease + o->redeliveries_reaper +
 					 o->redeliveries_stale_ticket,
 	      "%s: the redeliveries by cause sum to the redeliveries", name);
 	CHECK(o->redeliveries <= o->duplicates, "%s: every redelivery is one of its job's duplicates", name);
@@ -154,7 +154,7 @@ static void test_crash_cause(void)
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 6, 7, 20, EXEC_DONE);
 	compute(&c, "crash, flip, no lease");
-	CHECK(c.out.redeliveries == 0, "crash, flip without a lease or reaper: no cause gave the job back (%s)",
+	CHECK_EQ(c.out.redeliveries, 0, "crash, flip without a lease or reaper: no cause gave the job back (%s)",
 	      redeliveries_text(&c, buf, sizeof(buf)));
 }
 
@@ -193,7 +193,7 @@ static void test_race_with_crash(void)
 	add_exec_us(&c, 1, 0, 1000, 5000, EXEC_CRASHED, 0);
 	add_exec_us(&c, 1, 500, 1500, 20000, EXEC_DONE, 0);
 	compute(&c, "race under a lease");
-	CHECK(c.out.redeliveries == 0, "race under a lease: the second claim came 1.5 ms after the first, no lease ran out");
+	CHECK_EQ(c.out.redeliveries, 0, "race under a lease: the second claim came 1.5 ms after the first, no lease ran out");
 }
 
 /*
@@ -300,7 +300,7 @@ static void test_lease_cause(void)
 	add_exec(&c, 1, 0, 1, 5, EXEC_CRASHED);
 	add_exec(&c, 1, 45, 46, 60, EXEC_DONE);
 	compute(&c, "lease with a reaper, no return");
-	CHECK(c.out.redeliveries == 0, "lease with a reaper: a claim the reaper did not make way for is no redelivery");
+	CHECK_EQ(c.out.redeliveries, 0, "lease with a reaper: a claim the reaper did not make way for is no redelivery");
 }
 
 /*

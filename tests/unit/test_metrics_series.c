@@ -140,7 +140,7 @@ static void test_queue_wait(void)
 	check_need(w != NULL, "worker allocation");
 	build_run(&l, enqueued);
 	input_init(&in, &l, enqueued, work, w, p);
-	CHECK(metrics_compute(&in, &m) == 0, "metrics_compute returns 0");
+	CHECK_EQ(metrics_compute(&in, &m), 0, "metrics_compute returns 0");
 	/* waits sorted: 0, 10, 10, 10, 20, 140; nearest rank p50 is the 3rd, p90 and above the 6th */
 	CHECK_NEAR(m.queue_wait_ms.p50, 10.0, 10.0 / 64, "queue wait p50 = 10 ms (%g)", m.queue_wait_ms.p50);
 	CHECK_NEAR(m.queue_wait_ms.p90, 140.0, 1e-9, "queue wait p90 = 140 ms (%g)", m.queue_wait_ms.p90);
@@ -161,14 +161,14 @@ static void test_queue_wait(void)
 	CHECK(m.errors[ERR_DEADLOCK] == 1 && m.errors[ERR_OTHER] == 2 && m.errors[ERR_SQLITE_BUSY] == 1,
 	      "errors by kind add the producers' to the workers'");
 	/* only [425, 430] is spurious: job 6 waits from 420; job 7, never enqueued, waits for nothing */
-	CHECK(m.spurious_empties == 1, "a job never enqueued makes no empty claim spurious (%llu)",
+	CHECK_EQ(m.spurious_empties, 1, "a job never enqueued makes no empty claim spurious (%llu)",
 	      (unsigned long long)m.spurious_empties);
 
 	for (int j = 0; j < N_JOBS; j++)
 		final[j] = (struct job_state){ .status = j < 4 ? JOB_DONE : j == 4 ? JOB_ERROR : JOB_NEW };
 	final[6].status = JOB_MISSING;
 	in.final = final;
-	CHECK(metrics_compute(&in, &m) == 0, "with the final state: metrics_compute returns 0");
+	CHECK_EQ(metrics_compute(&in, &m), 0, "with the final state: metrics_compute returns 0");
 	/* job 6 waits in vain; job 7 was never inserted, so it is not lost, nor planned work */
 	CHECK(m.lost == 1 && m.ledger_mismatches == 0, "only job 6 is lost; job 7, never enqueued, is not (%llu)",
 	      (unsigned long long)m.lost);
@@ -176,7 +176,7 @@ static void test_queue_wait(void)
 
 	in.final = NULL;
 	in.enqueued_ns = NULL;
-	CHECK(metrics_compute(&in, &m) == 0, "without enqueue times: metrics_compute returns 0");
+	CHECK_EQ(metrics_compute(&in, &m), 0, "without enqueue times: metrics_compute returns 0");
 	/* every job at 0: waits 10, 20, 60, 145, 300, and jobs 6 and 7 until the end, 430; p50 the 4th */
 	CHECK_NEAR(m.queue_wait_ms.p50, 145.0, 145.0 / 64, "without enqueue times every job waits from 0 (p50 %g)",
 		   m.queue_wait_ms.p50);
@@ -205,12 +205,12 @@ static void test_warmup(void)
 	input_init(&in, &l, enqueued, work, w, p);
 	in.drain = false;
 	in.duration_ns = MS(500);
-	CHECK(metrics_compute(&in, &m) == 0, "timed: metrics_compute returns 0");
+	CHECK_EQ(metrics_compute(&in, &m), 0, "timed: metrics_compute returns 0");
 	CHECK_NEAR(m.throughput_jps, 8.0, 1e-9, "timed, no warm-up: 4 jobs done in 0.5 s (%g)", m.throughput_jps);
 	CHECK_NEAR(m.queue_wait_ms.max, 140.0, 1e-9, "timed, no warm-up: job 5 waited longest, 140 ms (%g)",
 		   m.queue_wait_ms.max);
 	in.warmup_ns = MS(300);
-	CHECK(metrics_compute(&in, &m) == 0, "warm-up: metrics_compute returns 0");
+	CHECK_EQ(metrics_compute(&in, &m), 0, "warm-up: metrics_compute returns 0");
 	CHECK_NEAR(m.throughput_jps, 5.0, 1e-9, "warm-up: job 4 alone was first done after it, 1 job in 0.2 s (%g)",
 		   m.throughput_jps);
 	CHECK_NEAR(m.queue_wait_ms.max, 80.0, 1e-5,
@@ -257,7 +257,7 @@ static void test_series(void)
 	check_need(w != NULL, "worker allocation");
 	build_run(&l, enqueued);
 	input_init(&in, &l, enqueued, work, w, p);
-	CHECK(metrics_series(&in, &pts, &n) == 0, "metrics_series returns 0");
+	CHECK_EQ(metrics_series(&in, &pts, &n), 0, "metrics_series returns 0");
 	/* the latest instant is the empty claim that returned at 430 ms: buckets 0 to 400 */
 	CHECK(n == 5 && pts[0].t_ms == 0 && pts[1].t_ms == 100 && pts[4].t_ms == 400,
 	      "five buckets of 100 ms, to the one holding 430 ms (%zu)", n);
@@ -311,7 +311,7 @@ static void test_first_completions(void)
 	build_run(&l, enqueued);
 	add_exec(&l, 1, 330, 350, EXEC_DONE);
 	input_init(&in, &l, enqueued, work, w, p);
-	CHECK(metrics_series(&in, &pts, &n) == 0, "metrics_series returns 0 with a duplicate");
+	CHECK_EQ(metrics_series(&in, &pts, &n), 0, "metrics_series returns 0 with a duplicate");
 	/* job 1 done at 120 and again at 350: two completions in bucket 300, one of them a first */
 	CHECK(COLUMN_IS(pts, n, completed, 1, 1, 1, 2, 0), "the duplicate counts as an execution done");
 	CHECK(COLUMN_IS(pts, n, first_completed, 1, 1, 1, 1, 0),

@@ -135,7 +135,7 @@ static void test_refusals(void)
 	check_refused("colour", "mauve", "--colour: expected one of red, green, blue, got \"mauve\"");
 	check_refused("loud", "maybe", "--loud: expected true or false, got \"maybe\"");
 	check_refused("pair", "4", "--pair: expected A/B");
-	CHECK(option_find(rows, "missing") == NULL, "option_find: NULL for an unknown name");
+	CHECK_EQ(option_find(rows, "missing"), NULL, "option_find: NULL for an unknown name");
 }
 
 /* Checks one strategy's rows: placed in its settings, within them, with defaults that parse. */
@@ -151,7 +151,7 @@ static void check_strategy_rows(const struct strategy_ops *st)
 
 		CHECK(o->place == OPTION_IN_STRATEGY && o->offset < st->config_size && o->help && o->type != OPTION_TEXT,
 		      "%s --%s: placed in its settings, within them, with help", st->name, o->name);
-		CHECK(option_apply_default(o, cfg.bytes, err, sizeof(err)) == 0, "%s --%s: its default parses (%s)",
+		CHECK_EQ(option_apply_default(o, cfg.bytes, err, sizeof(err)), 0, "%s --%s: its default parses (%s)",
 		      st->name, o->name, err);
 		CHECK(!clash, "%s --%s: no command option has that name", st->name, o->name);
 		for (size_t i = 0; i < strategy_registry_len; i++) {
@@ -171,11 +171,11 @@ static void test_shipped_tables(void)
 	char err[256] = "";
 	size_t n = 0;
 
-	CHECK(strategy_registry_len == sizeof(cfg.strategy_configs) / sizeof(cfg.strategy_configs[0]),
+	CHECK_EQ(strategy_registry_len, sizeof(cfg.strategy_configs) / sizeof(cfg.strategy_configs[0]),
 	      "every registered strategy has a settings slot");
 	for (size_t i = 0; i < strategy_registry_len; i++) {
 		check_strategy_rows(strategy_registry[i]);
-		CHECK(strategy_index(strategy_registry[i]) == i, "strategy_index(%s) is its place",
+		CHECK_EQ(strategy_index(strategy_registry[i]), i, "strategy_index(%s) is its place",
 		      strategy_registry[i]->name);
 	}
 	for (const struct option_def *o = command_options; o->name; o++, n++) {
@@ -187,7 +187,7 @@ static void test_shipped_tables(void)
 	}
 	CHECK(n > 20, "the commands' table has its rows (%zu)", n);
 	memset(&cfg, 0, sizeof(cfg));
-	CHECK(run_config_defaults(&cfg, command_options, err, sizeof(err)) == 0, "every default parses (%s)", err);
+	CHECK_EQ(run_config_defaults(&cfg, command_options, err, sizeof(err)), 0, "every default parses (%s)", err);
 }
 
 int main(void)

@@ -20,7 +20,7 @@ static void test_self(void)
 	time_t now = time(NULL);
 
 	owner_self(&self);
-	CHECK(self.pid == (long)getpid(), "the note names this process (%ld)", self.pid);
+	CHECK_EQ(self.pid, (long)getpid(), "the note names this process (%ld)", self.pid);
 	CHECK(self.started <= now && self.started >= now - 30, "it started at most 30 s ago (%lld s ago)",
 	      (long long)(now - self.started));
 	CHECK(self.host[0] != '\0' && self.table[0] == '\0' && self.oid == 0,
@@ -70,8 +70,7 @@ static void test_round_trip(void)
 	char note[512];
 
 	owner_format(&o, note, sizeof(note));
-	CHECK(strcmp(note, "claimbench run: pid 4242 on build-1.example started 1700000000; table app_jobs oid 16384") ==
-	      0, "the note's text (%s)", note);
+	CHECK_STR_EQ(note, "claimbench run: pid 4242 on build-1.example started 1700000000; table app_jobs oid 16384", "the note's text (%s)", note);
 	CHECK(owner_parse(note, &back) == 0 && back.pid == 4242 && back.started == 1700000000 &&
 	      strcmp(back.host, "build-1.example") == 0 && strcmp(back.table, "app_jobs") == 0 && back.oid == 16384 &&
 	      !back.listing, "it reads back as written");

@@ -13,7 +13,7 @@ static void constant_difference(void)
 
 	CHECK(p.valid && p.n == 4 && p.diff_mean == 1 && p.diff_sd == 0, "differences all 1: mean 1, no spread");
 	CHECK(p.significant && p.ci_low == 1 && p.ci_high == 1, "a constant difference is significant, its interval a point");
-	CHECK(p.mde == 0, "no spread: any difference is detectable (mde 0)");
+	CHECK_EQ(p.mde, 0, "no spread: any difference is detectable (mde 0)");
 	CHECK_NEAR(p.base_mean, 11.5, 1e-12, "the baseline's mean");
 	CHECK_NEAR(p.base_sd, 1.2909944487, 1e-9, "the baseline's own spread over the rounds");
 }
@@ -27,7 +27,7 @@ static void pairing_removes_the_rounds_noise(void)
 	struct welch_result w = compare_welch(&sb, &sc);
 	double half = 3.182 * sqrt(2.0 / 3.0) / 2;
 
-	CHECK(p.diff_mean == 5, "differences 5, 6, 4, 5: mean 5");
+	CHECK_EQ(p.diff_mean, 5, "differences 5, 6, 4, 5: mean 5");
 	CHECK_NEAR(p.diff_sd, sqrt(2.0 / 3.0), 1e-12, "their sample sd is sqrt(2/3)");
 	CHECK_NEAR(p.ci_low, 5 - half, 1e-9, "95%% interval: 5 - t(0.975, 3) x sd / sqrt(4) = %.4f", p.ci_low);
 	CHECK_NEAR(p.ci_high, 5 + half, 1e-9, "its upper end %.4f", p.ci_high);

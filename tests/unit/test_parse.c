@@ -123,17 +123,17 @@ static void test_word(void)
 	static const char *const none[] = { NULL };
 	char err[128] = "", small[24];
 
-	CHECK(parse_word("format", "table", formats, err, sizeof(err)) == 0, "parse_word finds the first word");
-	CHECK(parse_word("format", "json", formats, err, sizeof(err)) == 2, "parse_word finds the last word");
+	CHECK_EQ(parse_word("format", "table", formats, err, sizeof(err)), 0, "parse_word finds the first word");
+	CHECK_EQ(parse_word("format", "json", formats, err, sizeof(err)), 2, "parse_word finds the last word");
 	CHECK(parse_word("format", "xml", formats, err, sizeof(err)) == -1 &&
 	      strcmp(err, "--format: expected one of table, csv, json, got \"xml\"") == 0,
 	      "parse_word refuses an unknown word and lists the known ones (%s)", err);
-	CHECK(parse_word("format", "JSON", formats, err, sizeof(err)) == -1, "parse_word is case-sensitive");
-	CHECK(parse_word("format", "", formats, err, sizeof(err)) == -1, "parse_word refuses an empty word");
-	CHECK(parse_word("format", " csv", formats, err, sizeof(err)) == -1, "parse_word refuses a leading space");
-	CHECK(parse_word("format", "csv ", formats, err, sizeof(err)) == -1, "parse_word refuses a trailing space");
-	CHECK(parse_word("format", "csv,json", formats, err, sizeof(err)) == -1, "parse_word refuses a list");
-	CHECK(parse_word("format", "table", none, err, sizeof(err)) == -1, "parse_word with no words refuses all");
+	CHECK_EQ(parse_word("format", "JSON", formats, err, sizeof(err)), -1, "parse_word is case-sensitive");
+	CHECK_EQ(parse_word("format", "", formats, err, sizeof(err)), -1, "parse_word refuses an empty word");
+	CHECK_EQ(parse_word("format", " csv", formats, err, sizeof(err)), -1, "parse_word refuses a leading space");
+	CHECK_EQ(parse_word("format", "csv ", formats, err, sizeof(err)), -1, "parse_word refuses a trailing space");
+	CHECK_EQ(parse_word("format", "csv,json", formats, err, sizeof(err)), -1, "parse_word refuses a list");
+	CHECK_EQ(parse_word("format", "table", none, err, sizeof(err)), -1, "parse_word with no words refuses all");
 	CHECK(parse_word("format", "xml", formats, small, sizeof(small)) == -1 && strlen(small) == sizeof(small) - 1 &&
 	      strncmp(small, "--format: expected one", 22) == 0,
 	      "parse_word cuts its message to the room it is given (%s)", small);

@@ -40,7 +40,7 @@ static void check_strategy(const struct strategy_ops *st)
 	      "%s: a batch claim comes with batch_max and finish_batch", st->name);
 	CHECK(st->modes & MODE_BIT(st->default_mode), "%s: its default mode is one it supports", st->name);
 	CHECK(st->backends != 0, "%s: runs on at least one backend", st->name);
-	CHECK(strategy_find(st->name) == st, "%s: strategy_find finds it by name", st->name);
+	CHECK_EQ(strategy_find(st->name), st, "%s: strategy_find finds it by name", st->name);
 	for (size_t i = 0; i < st->n_statements; i++) {
 		const struct strategy_statement *s = &st->statements[i];
 
@@ -57,7 +57,7 @@ static void check_strategy(const struct strategy_ops *st)
 		sql_ok = false;
 	CHECK(slots_ok, "%s: statement slots are distinct, in range, and replace no completion", st->name);
 	CHECK(sql_ok, "%s: every statement and query has SQL for every backend it claims", st->name);
-	CHECK(query_given(st->leftover_sql) == (st->leftover_what != NULL),
+	CHECK_EQ(query_given(st->leftover_sql), (st->leftover_what != NULL),
 	      "%s: what its leftover query counts is named", st->name);
 }
 
@@ -67,7 +67,7 @@ static void test_registry(void)
 	CHECK(strategy_registry_len >= 10, "the registry holds the six seed strategies and the four of real queues");
 	for (size_t i = 0; i < strategy_registry_len; i++)
 		check_strategy(strategy_registry[i]);
-	CHECK(strategy_find("no-such-strategy") == NULL, "strategy_find returns NULL for an unknown name");
+	CHECK_EQ(strategy_find("no-such-strategy"), NULL, "strategy_find returns NULL for an unknown name");
 	for (size_t i = 1; i < strategy_registry_len; i++) {
 		const struct strategy_ops *a = strategy_registry[i - 1], *b = strategy_registry[i];
 
@@ -93,7 +93,7 @@ static void test_guard_registry(void)
 	for (size_t i = 0; i < guard_registry_len; i++)
 		CHECK(guard_find(guard_registry[i]->name) == guard_registry[i] && guard_index(guard_registry[i]) == i,
 		      "%s is found by its name at its place", guard_registry[i]->name);
-	CHECK(guard_find("no-such-guard") == NULL, "guard_find returns NULL for an unknown name");
+	CHECK_EQ(guard_find("no-such-guard"), NULL, "guard_find returns NULL for an unknown name");
 }
 
 int main(void)

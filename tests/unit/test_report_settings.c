@@ -84,15 +84,15 @@ static void test_unambiguous(void)
 	      strcmp(spread[c].value_of[2], "100,500,1000") == 0,
 	      "an empty crash-exec is none (NULL: drawn as a dash), the list one value with its commas");
 	setting_runs_text(runs, 5, &spread[c], 0, text, sizeof(text));
-	CHECK(strcmp(text, "1, 2: every run of section happy") == 0, "its runs, named by their section (%s)", text);
+	CHECK_STR_EQ(text, "1, 2: every run of section happy", "its runs, named by their section (%s)", text);
 	setting_runs_text(runs, 5, &spread[c], 2, text, sizeof(text));
-	CHECK(strcmp(text, "3-5: every run of section crashes") == 0, "a range of ids (%s)", text);
+	CHECK_STR_EQ(text, "3-5: every run of section crashes", "a range of ids (%s)", text);
 	CHECK(q < n && spread[q].n_values == 2 && strcmp(spread[q].value_of[4], sql) == 0,
 	      "the SQL is one value, its lines and commas kept");
 	setting_runs_text(runs, 5, &spread[q], 4, text, sizeof(text));
-	CHECK(strcmp(text, "5") == 0, "one run alone is not named by what it is of (%s)", text);
+	CHECK_STR_EQ(text, "5", "one run alone is not named by what it is of (%s)", text);
 	setting_runs_text(runs, 5, &spread[q], 0, text, sizeof(text));
-	CHECK(strcmp(text, "1-4: every run of naive, skip-locked") == 0, "the runs without it, by strategy (%s)", text);
+	CHECK_STR_EQ(text, "1-4: every run of naive, skip-locked", "the runs without it, by strategy (%s)", text);
 	report_settings_free(spread, n);
 }
 
@@ -102,7 +102,7 @@ static void test_slug(void)
 	char slug[DOC_SLUG];
 
 	doc_slug("The server, sampled", slug);
-	CHECK(strcmp(slug, "the-server-sampled") == 0, "a heading's anchor (%s)", slug);
+	CHECK_STR_EQ(slug, "the-server-sampled", "a heading's anchor (%s)", slug);
 }
 
 /*
@@ -132,7 +132,7 @@ static void test_fault_recovery(void)
 	      "two crashes: the run's median and longest, said so (%s)", own);
 	run.metrics.restart_first_completion_ms = NAN;
 	doc_fault_recovery(&run, &faults[0], total, own, sizeof(total));
-	CHECK(strcmp(total, "never") == 0, "no completion after the restart: never (%s)", total);
+	CHECK_STR_EQ(total, "never", "no completion after the restart: never (%s)", total);
 }
 
 int main(void)

@@ -174,13 +174,13 @@ static void check_csv(const char *csv, size_t n_runs)
 	size_t fields[8], n, i;
 
 	n = csv_records(csv, fields, 8);
-	CHECK(n == n_runs + 1, "csv has a header and one line per run (%zu lines)", n);
-	CHECK(count_lines(csv) == n, "csv has no line break inside a field");
+	CHECK_EQ(n, n_runs + 1, "csv has a header and one line per run (%zu lines)", n);
+	CHECK_EQ(count_lines(csv), n, "csv has no line break inside a field");
 	CHECK(n > 0 && fields[0] == run_descriptors_len + metric_table_len,
 	      "csv header has a column per run descriptor and per metric (%zu + %zu)", run_descriptors_len,
 	      metric_table_len);
 	for (i = 1; i < n && i < 8; i++)
-		CHECK(fields[i] == fields[0], "csv line %zu has as many columns as the header", i + 1);
+		CHECK_EQ(fields[i], fields[0], "csv line %zu has as many columns as the header", i + 1);
 	CHECK(!strncmp(csv, "strategy,claim_mode,workers,jobs,work_ms,", 41), "csv header starts as specified");
 	CHECK(contains(csv, ",repeat,complete,group,sweep,arrival_rate,makespan_s,ideal_s,makespan_ratio,throughput_jps,"
 			    "completed,jobs_total,") &&
@@ -217,7 +217,7 @@ static void check_table(const char *table, const struct invocation_result *r)
 				naming[i]++;
 	}
 	CHECK(naming[0] == 1 && naming[1] == 1, "table has one line naming each strategy");
-	CHECK(count_lines(table) == 2 + r->n_results + 6 + 3,
+	CHECK_EQ(count_lines(table), 2 + r->n_results + 6 + 3,
 	      "table has two header lines, a line per run, six lines of key and three footer lines (%zu)",
 	      count_lines(table));
 	CHECK(widest <= 160, "table fits in 160 columns (widest line %zu)", widest);
@@ -256,13 +256,13 @@ static void check_jq(const char *json)
 	fputs(json, f);
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "jq -e .results[1].fairness.jain %s >/dev/null", path);
-	CHECK(system(cmd) == 0, "jq parses the json and finds results[1].fairness.jain");
+	CHECK_EQ(system(cmd), 0, "jq parses the json and finds results[1].fairness.jain");
 	snprintf(cmd, sizeof(cmd), "jq -e '.results[1].fairness.cv == null and (.results[0].per_worker | length) == 4' %s >/dev/null", path);
-	CHECK(system(cmd) == 0, "jq sees cv as null and four workers in run 1");
+	CHECK_EQ(system(cmd), 0, "jq sees cv as null and four workers in run 1");
 	snprintf(cmd, sizeof(cmd), "jq -e '.results[1].strategy == \"say \\\"hi\\\", \\\\ok\"' %s >/dev/null", path);
-	CHECK(system(cmd) == 0, "jq reads the escaped strategy name back unchanged");
+	CHECK_EQ(system(cmd), 0, "jq reads the escaped strategy name back unchanged");
 	snprintf(cmd, sizeof(cmd), "jq -e '.results[0].params[\"work-ms\"] == \"100\" and .results[1].params == {}' %s >/dev/null", path);
-	CHECK(system(cmd) == 0, "jq finds run 1's parameters and an empty params object for run 2");
+	CHECK_EQ(system(cmd), 0, "jq finds run 1's parameters and an empty params object for run 2");
 	unlink(path);
 }
 

@@ -93,7 +93,7 @@ static void test_round_trip(void)
 	rc = out ? results_print_json(out, &r) : -1;
 	if (out)
 		fclose(out);
-	CHECK(rc == 0, "two runs printed as JSON");
+	CHECK_EQ(rc, 0, "two runs printed as JSON");
 	rc = results_file_read(path, &f, err, sizeof(err));
 	CHECK(rc == 0 && f.n_runs == 2, "and read back (%s)", rc ? err : "");
 	for (size_t k = 0; rc == 0 && k < 2; k++) {

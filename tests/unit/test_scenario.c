@@ -28,13 +28,13 @@ static void test_good_file(void)
 			      "[blocking]\nstrategy = for-update\n[expect]\nno dups = skip-locked.duplicates == 0\n",
 		      &s, err, sizeof(err));
 
-	CHECK(rc == 0, "a good file parses (%s)", err);
+	CHECK_EQ(rc, 0, "a good file parses (%s)", err);
 	if (rc < 0)
 		return;
 	CHECK(strstr(s.name, "good") != NULL && strstr(s.name, ".ini") == NULL,
 	      "the scenario is named after its file without .ini (%s)", s.name);
 	CHECK(strstr(s.text, "[blocking]") != NULL, "the file's text is kept");
-	CHECK(s.n_sections == 3, "three sections in file order");
+	CHECK_EQ(s.n_sections, 3, "three sections in file order");
 	g = scenario_section(&s, "global");
 	CHECK(g && g->n_entries == 2 && strcmp(g->entries[1].key, "workers") == 0 &&
 	      strcmp(g->entries[1].value, "1,2,4") == 0 && g->entries[1].line == 4,
@@ -43,7 +43,7 @@ static void test_good_file(void)
 	CHECK(e && e->n_entries == 1 && strcmp(e->entries[0].key, "no dups") == 0 &&
 	      strcmp(e->entries[0].value, "skip-locked.duplicates == 0") == 0 && e->entries[0].line == 9,
 	      "an expectation's name is its key and its assertion the value");
-	CHECK(scenario_section(&s, "missing") == NULL, "scenario_section returns NULL for an absent section");
+	CHECK_EQ(scenario_section(&s, "missing"), NULL, "scenario_section returns NULL for an absent section");
 	scenario_free(&s);
 }
 

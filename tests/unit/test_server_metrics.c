@@ -43,7 +43,7 @@ static void test_samples(void)
 	char text[1024];
 
 	server_metrics_compute(&r);
-	CHECK(f->samples == 7, "samples counted (%llu)", (unsigned long long)f->samples);
+	CHECK_EQ(f->samples, 7, "samples counted (%llu)", (unsigned long long)f->samples);
 	CHECK_NEAR(f->wait_pct[WAIT_LOCK], 75.0, 1e-9, "3 of 4 sampled states on a lock: 75%% (%g)", f->wait_pct[WAIT_LOCK]);
 	CHECK_NEAR(f->wait_pct[WAIT_CLIENT], 25.0, 1e-9, "1 of 4 on the client: 25%% (%g)", f->wait_pct[WAIT_CLIENT]);
 	CHECK_NEAR(f->wait_pct[WAIT_CPU], 0.0, 1e-9, "none running: 0%% (%g)", f->wait_pct[WAIT_CPU]);
@@ -53,9 +53,9 @@ static void test_samples(void)
 		   f->blocks_per_claim_end);
 	CHECK(f->dead_tuples_peak == 900 && f->dead_tuples_end == 30, "dead tuples: peak 900, end 30 (%llu, %llu)",
 	      (unsigned long long)f->dead_tuples_peak, (unsigned long long)f->dead_tuples_end);
-	CHECK(f->vacuums == 1, "vacuums: the count rose from 7 to 8 (%llu)", (unsigned long long)f->vacuums);
-	CHECK(f->xmin_age_max == 4000, "the oldest transaction: 4000 (%llu)", (unsigned long long)f->xmin_age_max);
-	CHECK(f->wal_bytes_peak == METRIC_UNKNOWN, "no -wal file sampled: unknown");
+	CHECK_EQ(f->vacuums, 1, "vacuums: the count rose from 7 to 8 (%llu)", (unsigned long long)f->vacuums);
+	CHECK_EQ(f->xmin_age_max, 4000, "the oldest transaction: 4000 (%llu)", (unsigned long long)f->xmin_age_max);
+	CHECK_EQ(f->wal_bytes_peak, METRIC_UNKNOWN, "no -wal file sampled: unknown");
 	CHECK(isnan(r.metrics.phases.before_jps), "no snapshot: the phase figures are unknown");
 
 	CHECK(diagnosis_write(&r, text, sizeof(text)), "a sampled run has a diagnosis");

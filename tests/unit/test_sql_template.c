@@ -34,7 +34,7 @@ static void test_sql_template(void)
 	      "sql_expand replaces every {jobs} and {tickets}");
 	CHECK(sql_expand("{job} {x} {jobsx} {now", &pg, buf, sizeof(buf)) == 0 &&
 	      strcmp(buf, "{job} {x} {jobsx} {now") == 0, "sql_expand leaves other braces alone");
-	CHECK(sql_expand("SELECT * FROM {jobs}", &long_name, buf, 20) == -1,
+	CHECK_EQ(sql_expand("SELECT * FROM {jobs}", &long_name, buf, 20), -1,
 	      "sql_expand refuses a result that does not fit");
 	CHECK(sql_expand("0123456789", &pg, buf, 11) == 0 && strcmp(buf, "0123456789") == 0,
 	      "sql_expand fills a buffer exactly");
@@ -49,7 +49,7 @@ static void test_clock(void)
 	      strcmp(buf, "SET done_at = clock_timestamp()") == 0, "{now} is clock_timestamp() on PostgreSQL");
 	CHECK(sql_expand("SET done_at = {now}", &lite, buf, sizeof(buf)) == 0 &&
 	      strcmp(buf, "SET done_at = julianday('now')") == 0, "{now} is julianday('now') on SQLite");
-	CHECK(sql_expand("x{now}", &pg, buf, 18) == -1, "{now} that does not fit is refused");
+	CHECK_EQ(sql_expand("x{now}", &pg, buf, 18), -1, "{now} that does not fit is refused");
 }
 
 /* {jobs:SUFFIX} and {tickets:SUFFIX}, and the names that cannot take a suffix. */
@@ -63,13 +63,13 @@ static void test_suffixed_names(void)
 	      "{jobs:SUFFIX} appends _SUFFIX inside the quotes");
 	CHECK(sql_expand("{tickets:seq}", &lite, buf, sizeof(buf)) == 0 && strcmp(buf, "\"t_seq\"") == 0,
 	      "{tickets:SUFFIX} appends _SUFFIX inside the quotes");
-	CHECK(sql_expand("{jobs:new}", &bare, buf, sizeof(buf)) == -1,
+	CHECK_EQ(sql_expand("{jobs:new}", &bare, buf, sizeof(buf)), -1,
 	      "a suffix on a name that does not end in a quote is refused");
-	CHECK(sql_expand("{jobs:new", &lite, buf, sizeof(buf)) == -1, "a suffix without its closing brace is refused");
+	CHECK_EQ(sql_expand("{jobs:new", &lite, buf, sizeof(buf)), -1, "a suffix without its closing brace is refused");
 	CHECK(sql_expand("{jobs:new}", &lite, buf, 8) == 0 && strcmp(buf, "\"j_new\"") == 0,
 	      "a suffixed name fills a buffer exactly");
-	CHECK(sql_expand("{jobs:new}", &lite, buf, 7) == -1, "a suffixed name one byte too long is refused");
-	CHECK(sql_expand("", &lite, buf, 0) == -1, "a buffer of no bytes is refused");
+	CHECK_EQ(sql_expand("{jobs:new}", &lite, buf, 7), -1, "a suffixed name one byte too long is refused");
+	CHECK_EQ(sql_expand("", &lite, buf, 0), -1, "a buffer of no bytes is refused");
 }
 
 /*
@@ -95,13 +95,13 @@ static void test_marks(void)
 	      "{mark:jobs} on PostgreSQL comments the queue table with its name and oid (%s)", buf);
 	CHECK(sql_expand("{mark:cache}", &guarded, buf, sizeof(buf)) == 0 &&
 	      strcmp(buf, "/* claimbench run: pid 42 on h started 7; table app_c */") == 0, "{mark:cache} (%s)", buf);
-	CHECK(sql_expand("{mark:cache}", &lite, buf, sizeof(buf)) == -1, "{mark:cache} in a queue run is refused");
-	CHECK(sql_expand("{mark:payroll}", &lite, buf, sizeof(buf)) == -1, "{mark:} of no table of the run is refused");
-	CHECK(sql_expand("{mark:jobs", &lite, buf, sizeof(buf)) == -1, "{mark: without its closing brace is refused");
-	CHECK(sql_expand("{mark:jobs}", &no_owner, buf, sizeof(buf)) == -1, "{mark:} without an owner is refused");
-	CHECK(sql_expand("{mark:jobs}", &odd, buf, sizeof(buf)) == -1,
+	CHECK_EQ(sql_expand("{mark:cache}", &lite, buf, sizeof(buf)), -1, "{mark:cache} in a queue run is refused");
+	CHECK_EQ(sql_expand("{mark:payroll}", &lite, buf, sizeof(buf)), -1, "{mark:} of no table of the run is refused");
+	CHECK_EQ(sql_expand("{mark:jobs", &lite, buf, sizeof(buf)), -1, "{mark: without its closing brace is refused");
+	CHECK_EQ(sql_expand("{mark:jobs}", &no_owner, buf, sizeof(buf)), -1, "{mark:} without an owner is refused");
+	CHECK_EQ(sql_expand("{mark:jobs}", &odd, buf, sizeof(buf)), -1,
 	      "{mark:} of a name a note cannot carry (a space) is refused");
-	CHECK(sql_expand("{mark:jobs}", &pg, buf, 60) == -1, "{mark:} that does not fit is refused");
+	CHECK_EQ(sql_expand("{mark:jobs}", &pg, buf, 60), -1, "{mark:} that does not fit is refused");
 }
 
 /* {cache} and {control}: a guarded run's tables, suffixed or not; refused in a queue run, which has none. */
@@ -114,7 +114,7 @@ static void test_guarded_names(void)
 			 sizeof(buf)) == 0 &&
 	      strcmp(buf, "LOCK TABLE \"c\"; CREATE INDEX \"k_line\" ON \"k\"") == 0,
 	      "{cache}, {control} and {control:SUFFIX} are the guarded run's quoted names");
-	CHECK(sql_expand("SELECT 1 FROM {cache}", &lite, buf, sizeof(buf)) == -1,
+	CHECK_EQ(sql_expand("SELECT 1 FROM {cache}", &lite, buf, sizeof(buf)), -1,
 	      "{cache} in a queue run, which has no cache, is refused");
 }
 
@@ -128,12 +128,12 @@ static void test_channel(void)
 
 	CHECK(sql_expand("LISTEN {jobs}; SELECT pg_notify({channel}, '')", &pg, buf, sizeof(buf)) == 0 &&
 	      strcmp(buf, "LISTEN \"j\"; SELECT pg_notify('j', '')") == 0, "{channel} is the table's name as a literal");
-	CHECK(sql_expand("{channel}", &bare, buf, sizeof(buf)) == -1, "{channel} of an unquoted name is refused");
-	CHECK(sql_expand("{channel}", &quote_inside, buf, sizeof(buf)) == -1,
+	CHECK_EQ(sql_expand("{channel}", &bare, buf, sizeof(buf)), -1, "{channel} of an unquoted name is refused");
+	CHECK_EQ(sql_expand("{channel}", &quote_inside, buf, sizeof(buf)), -1,
 	      "{channel} of a name holding a single quote is refused");
-	CHECK(sql_expand("{channel}", &doubled, buf, sizeof(buf)) == -1,
+	CHECK_EQ(sql_expand("{channel}", &doubled, buf, sizeof(buf)), -1,
 	      "{channel} of a name holding a double quote is refused");
-	CHECK(sql_expand("{channel}", &pg, buf, 3) == -1, "{channel} that does not fit is refused");
+	CHECK_EQ(sql_expand("{channel}", &pg, buf, 3), -1, "{channel} that does not fit is refused");
 }
 
 /* What a lease makes of {claimable}, {unfinished} and {lease_until}, with and without a reaper. */

@@ -386,11 +386,11 @@ static void test_round_trip(void)
 		return;
 	tmp_path(path, sizeof(path), "round-trip.db");
 	rc = store_open(path, &st, err, sizeof(err));
-	CHECK(rc == 0, "a new store opens (%s)", rc ? err : "");
+	CHECK_EQ(rc, 0, "a new store opens (%s)", rc ? err : "");
 	if (rc)
 		return;
 	sqlite3_open(path, &db);
-	CHECK(query_int(db, "PRAGMA user_version") == store_schema_version, "a new store is at schema version %d",
+	CHECK_EQ(query_int(db, "PRAGMA user_version"), store_schema_version, "a new store is at schema version %d",
 	      store_schema_version);
 	CHECK(query_is(db, "PRAGMA journal_mode", "wal"), "the store is in WAL mode");
 
@@ -399,15 +399,15 @@ static void test_round_trip(void)
 		CHECK(rc == 0 && ids[i] > 0, "run %d is appended (%s)", i + 1, rc ? err : "");
 	}
 	CHECK(ids[1] > ids[0], "run ids grow");
-	CHECK(query_int(db, "SELECT count(*) FROM run_params") == 2, "run 1's two parameters are stored");
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM run_params"), 2, "run 1's two parameters are stored");
 	CHECK(query_int(db, "SELECT count(*) FROM runs WHERE ledger_mismatches IS NULL") == 1 &&
 	      query_int(db, "SELECT errors_total FROM runs WHERE workers = 3") == 126,
 	      "an unknown count is stored as NULL; errors_total as a column");
-	CHECK(query_int(db, "SELECT count(*) FROM invocations") == 1, "both runs share one invocation row");
-	CHECK(query_int(db, "SELECT count(*) FROM invocation_settings") == 2, "the settings are stored once");
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM invocations"), 1, "both runs share one invocation row");
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM invocation_settings"), 2, "the settings are stored once");
 	CHECK(bins_match(db, ids[0], &runs[0]), "the merged latency histogram is stored as its non-empty bins");
-	CHECK(query_int(db, "SELECT count(*) FROM run_latency_bins r JOIN runs ON runs.id = r.run_id"
-			    " WHERE runs.workers = 2") == 0, "a run without latencies stores no bins");
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM run_latency_bins r JOIN runs ON runs.id = r.run_id"
+			    " WHERE runs.workers = 2"), 0, "a run without latencies stores no bins");
 	CHECK(query_int(db, "SELECT count(*) FROM run_holders") == 4 &&
 	      query_int(db, "SELECT count(*) FROM run_holders h JOIN runs ON runs.id = h.run_id"
 			    " WHERE runs.workers = 3") == 0,
@@ -415,7 +415,7 @@ static void test_round_trip(void)
 
 	for (i = 0; i < 2; i++) {
 		rc = store_load(st, ids[i], &loaded, err, sizeof(err));
-		CHECK(rc == 0, "run %d loads (%s)", i + 1, rc ? err : "");
+		CHECK_EQ(rc, 0, "run %d loads (%s)", i + 1, rc ? err : "");
 		if (rc)
 			continue;
 		CHECK(loaded.run.run_id == ids[i] && loaded.recorded_at[0] == '2', "run %d: id and storage time", i + 1);
@@ -431,7 +431,7 @@ static void test_round_trip(void)
 		      "run %d: %s", i + 1, i == 1 ? "not verified" : "--verify's outcome and differences come back");
 		CHECK(i == 1 ? loaded.run.n_holders == 4 : loaded.run.holders == NULL && loaded.run.n_holders == 0,
 		      "run %d: %s", i + 1, i == 1 ? "the holders series comes back" : "a queue run has no holders series");
-		CHECK(loaded.run.per_worker[0].claim_latency.count == 0,
+		CHECK_EQ(loaded.run.per_worker[0].claim_latency.count, 0,
 		      "run %d: per-worker histograms are not rebuilt (documented)", i + 1);
 		CHECK(same_str(loaded.report.version, r.version) && same_str(loaded.report.scenario, r.scenario) &&
 		      same_str(loaded.report.backend, r.backend) &&
@@ -457,7 +457,7 @@ static void test_round_trip(void)
 	}
 	CHECK(loaded.strings == NULL && loaded.run.per_worker == NULL, "store_run_free empties the record");
 	rc = store_load(st, ids[1] + 100, &loaded, err, sizeof(err));
-	CHECK(rc == 1, "loading a run that does not exist returns 1");
+	CHECK_EQ(rc, 1, "loading a run that does not exist returns 1");
 
 	list = history_text(st, 0);
 	snprintf(newest, sizeof(newest), "\n%6lld ", ids[1]);
@@ -517,21 +517,21 @@ static void test_migration_v1(void)
 		rc = sqlite3_exec(db, v1_run, NULL, NULL, NULL);
 	CHECK(rc == SQLITE_OK && query_int(db, "PRAGMA user_version") == 1,
 	      "a version 1 file is made from migration 1 with a run (%s)", sqlite3_errmsg(db));
-	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'invocation_settings'") == 0,
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'invocation_settings'"), 0,
 	      "migration 1 alone has no settings table");
 
 	rc = store_open(path, &st, err, sizeof(err));
-	CHECK(rc == 0, "the version 1 file opens (%s)", rc ? err : "");
+	CHECK_EQ(rc, 0, "the version 1 file opens (%s)", rc ? err : "");
 	if (rc) {
 		sqlite3_close(db);
 		return;
 	}
-	CHECK(query_int(db, "PRAGMA user_version") == store_schema_version, "it is migrated to version %d",
+	CHECK_EQ(query_int(db, "PRAGMA user_version"), store_schema_version, "it is migrated to version %d",
 	      store_schema_version);
-	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master"
-			    " WHERE name IN ('invocation_settings', 'run_series')") == 2,
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM sqlite_master"
+			    " WHERE name IN ('invocation_settings', 'run_series')"), 2,
 	      "migration 2 added the settings and series tables");
-	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_holders'") == 1,
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_holders'"), 1,
 	      "migration 10 added the holders table");
 	rc = store_load(st, 7, &loaded, err, sizeof(err));
 	CHECK(rc == 0 && same_str(loaded.run.strategy, "for-update") && loaded.run.workers == 2 &&
@@ -684,7 +684,7 @@ static void test_migration_v5(void)
 	      "a version 5 file is made from migrations 1 to 5 with a run (%s)", sqlite3_errmsg(db));
 
 	rc = store_open(path, &st, err, sizeof(err));
-	CHECK(rc == 0, "the version 5 file opens (%s)", rc ? err : "");
+	CHECK_EQ(rc, 0, "the version 5 file opens (%s)", rc ? err : "");
 	if (rc) {
 		sqlite3_close(db);
 		return;
@@ -701,7 +701,7 @@ static void test_migration_v5(void)
 	      query_int(db, "SELECT count(*) FROM worker_errors") == 3 * ERR_KIND_COUNT,
 	      "the rebuilt runs table kept its workers, their errors and the series");
 	rc = store_load(st, 3, &loaded, err, sizeof(err));
-	CHECK(rc == 0, "the version 5 run loads (%s)", rc ? err : "");
+	CHECK_EQ(rc, 0, "the version 5 run loads (%s)", rc ? err : "");
 	if (rc == 0) {
 		CHECK(same_run(&run, &loaded.run, &field), "every figure of the version 5 run reads back (first different: %s)",
 		      field);
@@ -822,7 +822,7 @@ static void test_default_path(void)
 	remove_store(STORE_DEFAULT_PATH);
 	snprintf(dir, sizeof(dir), "%s/results", tmpdir);
 	rmdir(dir);
-	CHECK(chdir(cwd) == 0, "back in the working directory");
+	CHECK_EQ(chdir(cwd), 0, "back in the working directory");
 }
 
 int main(void)

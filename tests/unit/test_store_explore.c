@@ -110,7 +110,7 @@ static void test_round_trip(void)
 
 	tmp_path(path, sizeof(path), "round.db");
 	rc = store_open(path, &st, err, sizeof(err));
-	CHECK(rc == 0, "a new store opens (%s)", rc ? err : "");
+	CHECK_EQ(rc, 0, "a new store opens (%s)", rc ? err : "");
 	check_need(rc == 0, "opening a new store");
 	fill_sampled(&first);
 	memset(&second, 0, sizeof(second));
@@ -193,8 +193,8 @@ static void test_refused(void)
 	fill_sampled(&x);
 	CHECK(store_explore_append(st, &session, &ctx, &header, &x, err, sizeof(err)) < 0 && strstr(err, "no") &&
 	      session.invocation_id == 0, "an event the file refuses fails the append, saying why (%s)", err);
-	CHECK(query_int(db, "SELECT (SELECT count(*) FROM invocations) + (SELECT count(*) FROM explores) +"
-			    " (SELECT count(*) FROM explore_findings)") == 0, "and nothing of it is left");
+	CHECK_EQ(query_int(db, "SELECT (SELECT count(*) FROM invocations) + (SELECT count(*) FROM explores) +"
+			    " (SELECT count(*) FROM explore_findings)"), 0, "and nothing of it is left");
 	sqlite3_close(db);
 	store_close(st);
 	remove_store(path);
@@ -223,7 +223,7 @@ static void test_migration_v12(void)
 	CHECK(rc == SQLITE_OK && query_int(db, "PRAGMA user_version") == 12, "a version 12 file with a run (%s)",
 	      sqlite3_errmsg(db));
 	rc = store_open(path, &st, err, sizeof(err));
-	CHECK(rc == 0, "it opens (%s)", rc ? err : "");
+	CHECK_EQ(rc, 0, "it opens (%s)", rc ? err : "");
 	check_need(rc == 0, "opening the version 12 file");
 	CHECK(query_int(db, "PRAGMA user_version") == 13 && store_schema_version == 13, "it is migrated to 13");
 	CHECK(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('explores', 'explore_findings',"

@@ -103,7 +103,7 @@ static void test_planted_link(void)
 	}
 	snprintf(log, sizeof(log), "%s/pg_ctl.log", pg.dir);
 	unlink(log);
-	CHECK(symlink(target, log) == 0, "a link to a root-only file planted as %s", log);
+	CHECK_EQ(symlink(target, log), 0, "a link to a root-only file planted as %s", log);
 	tmp_postgres_stop(&pg);
 	n = pread(fd, text, sizeof(text) - 1, 0);
 	CHECK(n == 10 && strcmp(text, "root only\n") == 0, "stopping the server did not write through the link");
@@ -130,8 +130,8 @@ int main(void)
 		return check_exit_status();
 	}
 
-	CHECK(watchdog_start(&wd, err, sizeof(err)) == 0, "a watchdog starts (%s)", err);
-	CHECK(tmp_postgres_start(&pg, &wd, err, sizeof(err)) == 0, "start: %s", err);
+	CHECK_EQ(watchdog_start(&wd, err, sizeof(err)), 0, "a watchdog starts (%s)", err);
+	CHECK_EQ(tmp_postgres_start(&pg, &wd, err, sizeof(err)), 0, "start: %s", err);
 	if (!pg.started)
 		return check_exit_status();
 	CHECK(stat(pg.dir, &st) == 0 && S_ISDIR(st.st_mode), "the cluster lives in %s", pg.dir);
@@ -139,7 +139,7 @@ int main(void)
 	CHECK(stat(note, &st) == 0 && S_ISREG(st.st_mode), "the cluster holds the owner note %s", note);
 
 	conn = PQconnectdb(pg.conninfo);
-	CHECK(PQstatus(conn) == CONNECTION_OK, "connect with \"%s\" %s", pg.conninfo, PQerrorMessage(conn));
+	CHECK_EQ(PQstatus(conn), CONNECTION_OK, "connect with \"%s\" %s", pg.conninfo, PQerrorMessage(conn));
 	CHECK(query_value(conn, "SELECT 1", value, sizeof(value)) && strcmp(value, "1") == 0,
 	      "SELECT 1 returns 1 (%s)", value);
 	CHECK(query_value(conn, "SHOW listen_addresses", value, sizeof(value)) && value[0] == '\0',
@@ -151,7 +151,7 @@ int main(void)
 	PQfinish(conn);
 
 	open_conn = PQconnectdb(pg.conninfo);
-	CHECK(PQstatus(open_conn) == CONNECTION_OK, "a second connection, left open across stop");
+	CHECK_EQ(PQstatus(open_conn), CONNECTION_OK, "a second connection, left open across stop");
 	tmp_postgres_stop(&pg);
 	CHECK(!pg.started && !pg.have_dir, "stop clears the flags");
 	CHECK(gone(pg.dir), "stop removed %s", pg.dir);
@@ -159,13 +159,13 @@ int main(void)
 	PQfinish(open_conn);
 
 	conn = PQconnectdb(pg.conninfo);
-	CHECK(PQstatus(conn) == CONNECTION_BAD, "connecting after stop fails");
+	CHECK_EQ(PQstatus(conn), CONNECTION_BAD, "connecting after stop fails");
 	PQfinish(conn);
 
 	tmp_postgres_stop(&pg);
 	CHECK(gone(pg.dir) && !pg.started && !pg.have_dir, "a second stop is harmless");
 	watchdog_release(&wd);
-	CHECK(wd.pid == 0, "a released watchdog has exited");
+	CHECK_EQ(wd.pid, 0, "a released watchdog has exited");
 	test_watchdog();
 	test_planted_link();
 	return check_exit_status();

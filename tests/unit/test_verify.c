@@ -400,7 +400,7 @@ static void test_lost(void)
 	c.in.drain = false;
 	c.metrics.lost = 2;
 	verify(&c);
-	CHECK(c.out.n_diffs == 0, "a timed run: a job still new is queued, not lost");
+	CHECK_EQ(c.out.n_diffs, 0, "a timed run: a job still new is queued, not lost");
 	c.in.final = NULL;
 	verify(&c);
 	CHECK(c.out.verified && !difference(&c, "lost") && !difference(&c, "stuck"),

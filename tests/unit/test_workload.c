@@ -49,8 +49,8 @@ static void test_workload(void)
 		hi = uni[i] > hi ? uni[i] : hi;
 		over_mean += expo[i] > 10000000;
 	}
-	CHECK(equal_fixed == n, "fixed: every job works exactly work_ms");
-	CHECK(memcmp(uni, uni_again, (size_t)n * sizeof(*uni)) == 0, "the same seed draws the same work times");
+	CHECK_EQ(equal_fixed, n, "fixed: every job works exactly work_ms");
+	CHECK_EQ(memcmp(uni, uni_again, (size_t)n * sizeof(*uni)), 0, "the same seed draws the same work times");
 	CHECK(memcmp(uni, uni_other, (size_t)n * sizeof(*uni)) != 0, "another seed draws other work times");
 	CHECK(lo >= 0 && hi <= 20000000, "uniform: every draw within [0, 2 x mean] (%lld..%lld ns)",
 	      (long long)lo, (long long)hi);
@@ -87,7 +87,7 @@ static void test_heavy_tails(void)
 		   mean_ms(par, n));
 	CHECK(long_logn > 20 * long_exp && long_par > 20 * long_exp,
 	      "beyond 10x the mean: lognormal %ld and pareto %ld jobs of %ld, exp %ld", long_logn, long_par, n, long_exp);
-	CHECK(capped == 0, "no Pareto draw passes the cut");
+	CHECK_EQ(capped, 0, "no Pareto draw passes the cut");
 out:
 	free(logn);
 	free(par);
