@@ -179,7 +179,7 @@ group_gone() {
 	--no-progress --results "$store" >/dev/null 2>"$dir/hang1.err"
 status=$?
 check "a restart command that ignores SIGTERM is ended at --restart-limit-s: the run is incomplete (exit $status)" \
-	eval '[ "$status" -eq 4 ] && grep -q "the restart command was still running after 2 s (--restart-limit-s): ended" "$dir/hang1.err"'
+	eval '[ "$status" -eq 4 ] && grep -q -- "--restart-command was still running after 2 s (--restart-limit-s): ended" "$dir/hang1.err"'
 check "and no process of its group is left" wait_for 5 group_gone hang1
 
 "$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked --workers 2 --jobs 100000 --work-ms 0 --duration 30 \
@@ -193,5 +193,5 @@ wait "$pid"
 status=$?
 took=$(elapsed_ms "$start")
 check "SIGTERM during a restart command that hangs ends it and the run in under 5 s (exit $status, $took ms)" \
-	eval '[ "$status" -eq 4 ] && [ "$took" -lt 5000 ] && grep -q "the restart command was ended by the stop" "$dir/hang2.err"'
+	eval '[ "$status" -eq 4 ] && [ "$took" -lt 5000 ] && grep -q -- "--restart-command was ended by the stop" "$dir/hang2.err"'
 check "and no process of its group is left" wait_for 5 group_gone hang2

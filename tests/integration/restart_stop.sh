@@ -30,7 +30,7 @@ took=$(elapsed_ms "$start")
 check "a run that cannot progress ends a hanging restart command at once: exit 4 in under 20 s ($status, $took ms: \
 $(head -c 300 "$dir/err"))" eval \
 	'[ "$status" -eq 4 ] && [ "$took" -lt 20000 ] && grep -q "the run cannot progress" "$dir/err" &&
-	grep -q "the restart command was ended by the stop" "$dir/err"'
+	grep -q -- "--restart-command was ended by the stop" "$dir/err"'
 check "and no process of its group is left" wait_for 5 group_gone
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
 
@@ -50,7 +50,7 @@ if command -v strace >/dev/null; then
 	reaped=$(grep -En "wait4\($shell, .*\) = $shell\$" "$dir/trace" | head -1 | cut -d: -f1)
 	check "the command's group is sent SIGKILL before its shell is reaped (trace lines: kill $killed, reap $reaped)" \
 		eval '[ -n "$shell" ] && [ -n "$killed" ] && [ -n "$reaped" ] && [ "$killed" -lt "$reaped" ] &&
-		grep -q "the restart command was still running after 1 s" "$dir/term.err"'
+		grep -q -- "--restart-command was still running after 1 s" "$dir/term.err"'
 else
 	echo "ok - # skip strace is not installed: the order of SIGKILL and reaping is not traced"
 fi
