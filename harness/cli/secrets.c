@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,19 +20,34 @@ static const struct secret_option secret_options[] = {
 };
 
 /*
+ * Whether arg is "--" and name or an abbreviation of it (getopt_long takes one that is no
+ * other option's: no option's name is a shorter start of these names), up to its '='
+ * (want_value: one is there) or its end.
+ */
+static bool names_option(const char *arg, const char *name, bool want_value)
+{
+	size_t len;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	arg += 2;
+	len = strcspn(arg, "=");
+	return len > 0 && len <= strlen(name) && strncmp(arg, name, len) == 0 && (arg[len] == '=') == want_value;
+}
+
+/*
  * The value of an option of secret_options that argv[i] holds ("--NAME=VALUE", or after
- * "--NAME"), its option into *option; NULL when it holds none.
+ * "--NAME", NAME maybe abbreviated), its option into *option; NULL when it holds none.
  */
 static char *secret_value(char **argv, int i, const struct secret_option **option)
 {
 	for (size_t k = 0; k < sizeof(secret_options) / sizeof(secret_options[0]); k++) {
 		const char *name = secret_options[k].name;
-		size_t n = strlen(name);
 
 		*option = &secret_options[k];
-		if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, name, n) == 0 && argv[i][2 + n] == '=')
-			return argv[i] + 3 + n;
-		if (i > 0 && strncmp(argv[i - 1], "--", 2) == 0 && strcmp(argv[i - 1] + 2, name) == 0)
+		if (names_option(argv[i], name, true))
+			return strchr(argv[i], '=') + 1;
+		if (i > 0 && names_option(argv[i - 1], name, false))
 			return argv[i];
 	}
 	return NULL;

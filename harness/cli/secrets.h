@@ -12,8 +12,9 @@
 
 /*
  * Points every --db, --restart-command and --failover-command value of argv at a copy of its
- * own and overwrites the original, which /proc/PID/cmdline and `ps` show, with the value's
- * secrets masked (blanks after it, or '*' throughout when the masked text is the longer).
+ * own (the option abbreviated too) and overwrites the original, which /proc/PID/cmdline and
+ * `ps` show, with the value's secrets masked (blanks after it, or '*' throughout when the
+ * masked text is the longer).
  * Call it first thing in main. 0, or -1 when out of memory.
  */
 int secrets_hide_argv(int argc, char **argv);

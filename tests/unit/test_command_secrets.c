@@ -72,9 +72,23 @@ static void test_argv(void)
 			free(argv[i]);
 }
 
+/* An option abbreviated as getopt_long takes it: its value masked all the same. */
+static void test_abbreviated(void)
+{
+	char a0[] = "claimbench", a1[] = "--restart-comm", a2[] = "PGPASSWORD=s3cr3t x", a3[] = "--failover-c=-ps3cr3t";
+	char *argv[] = { a0, a1, a2, a3, NULL };
+
+	check_need(secrets_hide_argv(4, argv) == 0, "secrets_hide_argv");
+	CHECK(!strstr(a2, "s3cr3t") && !strstr(a3, "s3cr3t"), "--restart-comm VALUE and --failover-c=VALUE as ps "
+	      "shows them: \"%s\", \"%s\"", a2, a3);
+	free(argv[2]);
+	free(argv[3]);
+}
+
 int main(void)
 {
 	test_command_redacted();
 	test_argv();
+	test_abbreviated();
 	return check_exit_status();
 }
