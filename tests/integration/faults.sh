@@ -137,7 +137,7 @@ if start_test_server; then
 	"$CLAIMBENCH" show "$run" --results "$store" >"$dir/secret.show" 2>&1
 	check "a restart command with secrets runs (exit $status: $(head -c 200 "$dir/secret.err"))" \
 		eval '[ "$status" -eq 0 ] && [ -s "$dir/parent.cmdline" ] && [ -s "$dir/shell.cmdline" ]'
-	check "its secrets are in neither claimbench's /proc cmdline nor its shell's while it runs ($(cat "$dir/parent.cmdline" 2>/dev/null | head -c 300))" \
+	check "its secrets are in neither claimbench's /proc cmdline nor its shell's while it runs ($(tr '\n\t' '  ' <"$dir/parent.cmdline" 2>/dev/null | head -c 300))" \
 		eval '! grep -q s3cr3t "$dir/parent.cmdline" "$dir/shell.cmdline" && grep -q "MYSQL_PWD=\*\*\*" "$dir/parent.cmdline"'
 	check "nor in the store, nor in show, which prints the command masked ($(grep -o "restart-command.\{0,90\}" "$dir/secret.show" | head -1))" \
 		eval '! sqlite3 "$store" .dump | grep -q s3cr3t && ! grep -q s3cr3t "$dir/secret.show" "$dir/secret.out" "$dir/secret.err" &&
