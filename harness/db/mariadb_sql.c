@@ -226,9 +226,10 @@ static bool find_assignment(const char *stmt, size_t set, size_t end, const char
  * of each assignment to a column of columns (ncolumns, in RETURNING's order) captured in
  * its session variable as it is assigned: "c = (@v := value)". variable[k]: the variable
  * (from 0) column k is read from then (another's when two name one assignment), or -1 when
- * none of its assignments was captured. Capturing the value assigned, not reading the column after, holds whether MariaDB
- * assigns in order or all at once (an UPDATE whose WHERE reads its own table is run as a
- * multi-table UPDATE, whose assignments all read the row as it was). The bytes written.
+ * none of its assignments was captured. Capturing the value assigned, not reading the
+ * column after, holds whether MariaDB assigns in order or all at once (an UPDATE whose
+ * WHERE reads its own table is run as a multi-table UPDATE, whose assignments all read the
+ * row as it was). The bytes written.
  */
 static size_t write_captured_assignments(char *update, size_t room, const char *stmt, size_t split,
 					 char *const *columns, int ncolumns, int *variable)
