@@ -1,16 +1,19 @@
 /*
  * Unit tests of the secrets in a user's shell commands (db/command_secrets.c, cli/secrets.c):
  * each form a command carries a secret in masked, the rest of the command left as it was;
- * the stored command line masking --restart-command and --failover-command; and the
- * process's own argv, which `ps` shows, overwritten while the options read the original.
+ * the stored command line masking --restart-command and --failover-command, and the scenario
+ * text their keys; and the process's own argv, which `ps` shows, overwritten while the
+ * options read the original.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cli/scenario.h"
 #include "cli/secrets.h"
 #include "db/command_secrets.h"
+#include "temp_file.h"
 
 /* Checks that redacting command gives want. */
 static void check_command(const char *command, const char *want)
@@ -85,10 +88,28 @@ static void test_abbreviated(void)
 	free(argv[3]);
 }
 
+/* A scenario's restart-command and failover-command keys: their secrets masked in the text kept with the runs. */
+static void test_scenario_keys(void)
+{
+	const char *path = temp_file_write("command-secrets", "[global]\nrestart-command = MYSQL_PWD=s3cr3t1 restart\n"
+					   "failover-command = curl -H 'Authorization: Bearer s3cr3t2' x\njobs = 5\n");
+	struct scenario sc = { 0 };
+	char err[256] = "";
+
+	check_need(scenario_load(path, &sc, err, sizeof(err)) == 0, "scenario_load");
+	check_need(secrets_mask_scenario(&sc) == 0, "secrets_mask_scenario");
+	CHECK(!strstr(sc.text, "s3cr3t") && strstr(sc.text, "restart-command = MYSQL_PWD=*** restart\n") &&
+	      strstr(sc.text, "failover-command = curl -H 'Authorization: Bearer ***' x\njobs = 5"),
+	      "the scenario text as kept has both keys' secrets masked (%zu bytes)", strlen(sc.text));
+	scenario_free(&sc);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_command_redacted();
 	test_argv();
 	test_abbreviated();
+	test_scenario_keys();
 	return check_exit_status();
 }
