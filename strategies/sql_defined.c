@@ -214,7 +214,7 @@ static enum claim_result broken_claim(struct worker *w, const char *why)
 	char reason[sizeof(w->abort_reason)];
 
 	snprintf(reason, sizeof(reason), "claim of strategy %s %s", definition(w)->name, why);
-	worker_abort(w, reason);
+	worker_abort_strategy(w, reason);
 	worker_rollback(w);
 	return CLAIM_ERROR;
 }

@@ -227,6 +227,39 @@ static int run_rounds(const struct ab_args *a, struct ab_session *s)
 	return EXIT_DONE;
 }
 
+/*
+ * After rounds that ended incomplete (status EXIT_INCOMPLETE) with no signal: a side whose
+ * own SQL ended a run of it (run_result.strategy_failure) is said so on stderr (and, for
+ * the candidate in a's table format, in a FAILED line on stdout); the baseline's is the
+ * job's to fix (EXIT_USAGE), the candidate's a failed candidate (EXIT_EXPECTATION). Else
+ * status: interrupted, or the environment's.
+ */
+static int judge_incomplete(const struct ab_args *a, const struct ab_session *s, int status)
+{
+	if (status != EXIT_INCOMPLETE || signals_interrupted())
+		return status;
+	for (int i = 0; i < 2; i++) {
+		const struct invocation_result *r = &s->sides[i].result;
+
+		for (size_t j = 0; j < r->n_results; j++) {
+			if (!r->results[j].strategy_failure[0])
+				continue;
+			if (i == 0) {
+				fprintf(stderr, "claimbench ab: not comparable: the baseline's own SQL aborted its runs (%s); "
+					"fix the baseline\n", r->results[j].strategy_failure);
+				return EXIT_USAGE;
+			}
+			if (a->format != COMPARE_JSON)
+				printf("FAILED: the candidate's own SQL aborted its runs: %s\n",
+				       r->results[j].strategy_failure);
+			fprintf(stderr, "claimbench ab: the candidate failed: its own SQL aborted its runs (%s); nothing "
+				"compared\n", r->results[j].strategy_failure);
+			return EXIT_EXPECTATION;
+		}
+	}
+	return status;
+}
+
 /* Prints res in a's format. 0, or -1 after saying why. */
 static int print_verdicts(const struct ab_args *a, const struct ab_session *s, const struct ab_result *res)
 {
@@ -273,7 +306,7 @@ int cmd_ab(int argc, char **argv)
 		fprintf(stderr, "claimbench ab: %s%s\n", signals_interrupted() ? "interrupted: " : "", err);
 		goto out_close;
 	}
-	status = run_rounds(&a, &s);
+	status = judge_incomplete(&a, &s, run_rounds(&a, &s));
 	if (status == EXIT_INCOMPLETE)
 		fprintf(stderr, "claimbench ab: rounds incomplete%s; nothing compared\n",
 			signals_interrupted() ? " (interrupted)" : " (a worker aborted, or a run could not progress)");

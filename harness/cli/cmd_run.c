@@ -172,10 +172,12 @@ int run_groups(const struct run_invocation *inv, struct run_plan *plan, struct r
 		int64_t *work_ns = workload_make(cfg->jobs + run_config_arrivals(cfg), &spec, cfg->seed);
 		struct restart_command restart = {
 			.command = cfg->faults.restart_command,
+			.option = "--restart-command",
 			.limit_s = cfg->faults.restart_limit_s,
 		};
 		struct restart_command failover = {
 			.command = cfg->faults.failover_command,
+			.option = "--failover-command",
 			.limit_s = cfg->faults.restart_limit_s,
 		};
 		int group_status;

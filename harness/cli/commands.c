@@ -149,9 +149,10 @@ const struct command commands[] = {
 		.tail = "Verdicts: ~ no significant change; better; worse (significant, within its tolerance or not\n"
 			"gated); REGRESSION: a gated cost beyond --tolerance or timing beyond --timing-tolerance,\n"
 			"significantly so; duplicates or lost jobs where the baseline had none.\n"
-			"Exit status: 0 no regression, 1 a regression, 2 usage error or not comparable (a bad\n"
-			"scenario, the two run different groups, a timed run ran out of jobs), 3 database or\n"
-			"environment error, 4 interrupted.\n",
+			"Exit status: 0 no regression, 1 a regression or a failed candidate (its own SQL aborted\n"
+			"its runs: a FAILED line), 2 usage error or not comparable (a bad scenario, the two run\n"
+			"different groups, a timed run ran out of jobs, the baseline's own SQL aborted its runs),\n"
+			"3 database or environment error, 4 interrupted, or a run ended by its environment.\n",
 		.options = -1,
 		.run = cmd_ab,
 	},

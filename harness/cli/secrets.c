@@ -1,28 +1,68 @@
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/secrets.h"
+#include "db/command_secrets.h"
 #include "db/conninfo.h"
 
-/* The --db value argv[i] holds ("--db=VALUE", or after "--db"), or NULL when it holds none. */
-static char *db_value(char **argv, int i)
+/* An option whose value may hold a secret, and how that value is masked. */
+struct secret_option {
+	const char *name;			/* the option, without its "--" */
+	char *(*masked)(const char *value);	/* its value masked, as a new string; NULL when out of memory */
+};
+
+/* Every option whose value may hold a secret: a conninfo, a shell command. */
+static const struct secret_option secret_options[] = {
+	{ "db", conninfo_masked },
+	{ "restart-command", command_redacted },
+	{ "failover-command", command_redacted },
+};
+
+/*
+ * Whether arg is "--" and name or an abbreviation of it (getopt_long takes one that is no
+ * other option's: no option's name is a shorter start of these names), up to its '='
+ * (want_value: one is there) or its end.
+ */
+static bool names_option(const char *arg, const char *name, bool want_value)
 {
-	if (strncmp(argv[i], "--db=", 5) == 0)
-		return argv[i] + 5;
-	if (i > 0 && strcmp(argv[i - 1], "--db") == 0)
-		return argv[i];
+	size_t len;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	arg += 2;
+	len = strcspn(arg, "=");
+	return len > 0 && len <= strlen(name) && strncmp(arg, name, len) == 0 && (arg[len] == '=') == want_value;
+}
+
+/*
+ * The value of an option of secret_options that argv[i] holds ("--NAME=VALUE", or after
+ * "--NAME", NAME maybe abbreviated), its option into *option; NULL when it holds none.
+ */
+static char *secret_value(char **argv, int i, const struct secret_option **option)
+{
+	for (size_t k = 0; k < sizeof(secret_options) / sizeof(secret_options[0]); k++) {
+		const char *name = secret_options[k].name;
+
+		*option = &secret_options[k];
+		if (names_option(argv[i], name, true))
+			return strchr(argv[i], '=') + 1;
+		if (i > 0 && names_option(argv[i - 1], name, false))
+			return argv[i];
+	}
 	return NULL;
 }
 
 int secrets_hide_argv(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		char *value = db_value(argv, i), *masked, *copy;
+		const struct secret_option *option;
+		char *value = secret_value(argv, i, &option), *masked, *copy;
 		size_t len;
 
 		if (!value)
 			continue;
-		masked = conninfo_masked(value);
+		masked = option->masked(value);
 		copy = strdup(argv[i]);
 		if (!masked || !copy) {
 			free(masked);
@@ -64,11 +104,13 @@ char *secrets_command_line(int argc, char **argv)
 	if (append(&line, &len, "claimbench") < 0)
 		return NULL;
 	for (int i = 0; i < argc; i++) {
-		char *value = db_value(argv, i), *masked = value ? conninfo_masked(value) : NULL;
+		const struct secret_option *option;
+		char *value = secret_value(argv, i, &option), *masked = value ? option->masked(value) : NULL;
 		int rc = append(&line, &len, " ");
 
 		if (rc == 0 && value && value != argv[i])
-			rc = append(&line, &len, "--db=");
+			rc = append(&line, &len, "--") < 0 || append(&line, &len, option->name) < 0 ||
+			     append(&line, &len, "=") < 0 ? -1 : 0;
 		if (rc == 0)
 			rc = append(&line, &len, value ? (masked ? masked : CONNINFO_MASK) : argv[i]);
 		free(masked);
@@ -122,9 +164,12 @@ int secrets_mask_scenario(struct scenario *sc)
 			char *masked;
 			int rc;
 
-			if (strcmp(e->key, "db") != 0)
+			if (strcmp(e->key, "db") == 0)
+				masked = conninfo_masked(e->value);
+			else if (strcmp(e->key, "restart-command") == 0 || strcmp(e->key, "failover-command") == 0)
+				masked = command_redacted(e->value);
+			else
 				continue;
-			masked = conninfo_masked(e->value);
 			rc = masked ? replace_value(&sc->text, e->line, masked) : -1;
 			free(masked);
 			if (rc < 0)

@@ -6,6 +6,8 @@
  * reads "double-quoted" names as identifiers, as the templates write them), and counts an
  * UPDATE's matched rows as its affected rows (CLIENT_FOUND_ROWS), as PostgreSQL does.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -329,13 +331,20 @@ static bool integer_type(enum enum_field_types type)
 	       type == MYSQL_TYPE_INT24 || type == MYSQL_TYPE_LONGLONG;
 }
 
-/* Describes into shape the result of slot's statement whose rows are the template's (none: no columns). */
+/*
+ * Describes into shape the result of slot's statement whose rows are the template's (none:
+ * no columns). The columns of an UPDATE ... RETURNING's stand-in are session variables,
+ * whose type MariaDB knows only once they hold a value (it describes them as blobs): each
+ * may hold integers, and fetch_rows refuses a value of one that is none.
+ */
 static void describe_result(struct db_conn *conn, int slot, struct db_result_shape *shape)
 {
 	const struct prepared_slot *s = &conn->slot[slot];
 	MYSQL_RES *meta = s->result_part >= 0 ? mysql_stmt_result_metadata(s->parts[s->result_part].stmt) : NULL;
 
 	*shape = (struct db_result_shape){ .columns = meta ? (int)mysql_num_fields(meta) : 0 };
+	if (s->result_part >= 0 && s->t.parts[s->result_part].captured)
+		shape->integers = shape->columns;
 	for (; shape->integers < shape->columns; shape->integers++) {
 		const MYSQL_FIELD *f = mysql_fetch_field_direct(meta, (unsigned)shape->integers);
 
@@ -394,24 +403,50 @@ static int bind_params(struct db_conn *conn, struct prepared_part *part, const s
 }
 
 /*
+ * Whether text is an integer as a whole: an optional '-' and digits that fit in an int64_t,
+ * into *value.
+ */
+static bool parse_integer(const char *text, int64_t *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtoll(text, &end, 10);
+	return *text && !isspace((unsigned char)*text) && !*end && errno == 0;
+}
+
+/*
  * Reads part's rows, copying up to maxrows of them into out as exec_rows does (out NULL:
- * none); nowait: it was not to wait for a lock. The rows, or -1.
+ * none); nowait: it was not to wait for a lock; captured: its columns are session
+ * variables of an UPDATE ... RETURNING's stand-in, whose type is known only by their value:
+ * one that is no integer fails it. The rows, or -1 with the error on conn.
  */
 static int fetch_rows(struct db_conn *conn, struct prepared_part *part, int64_t *out, int ncols, int maxrows,
-		      bool nowait)
+		      bool nowait, bool captured)
 {
-	int rows = 0, rc;
+	int rows = 0, rc, failed = 0;
+	char why[160];
 
 	while ((rc = mysql_stmt_fetch(part->stmt)) == 0 || rc == MYSQL_DATA_TRUNCATED) {
-		for (int c = 0; out && rows < maxrows && c < ncols && c < part->ncols; c++) {
+		for (int c = 0; out && !failed && rows < maxrows && c < ncols && c < part->ncols; c++) {
+			int64_t *value = &out[(size_t)rows * (size_t)ncols + (size_t)c];
+
 			part->text[c][part->text_len[c] < COLUMN_TEXT ? part->text_len[c] : COLUMN_TEXT - 1] = '\0';
-			out[(size_t)rows * (size_t)ncols + (size_t)c] =
-				part->is_null[c] ? -1 : strtoll(part->text[c], NULL, 10);
+			if (part->is_null[c]) {
+				*value = -1;
+			} else if (!parse_integer(part->text[c], value) && captured) {
+				snprintf(why, sizeof(why), "an UPDATE ... RETURNING's column %d returned '%.40s', which is "
+					 "no integer: the harness reads integers there", c + 1, part->text[c]);
+				failed = 1;
+			}
 		}
 		rows++;
 	}
 	if (rc != MYSQL_NO_DATA) {
 		set_stmt_error(conn, part->stmt, nowait);
+		rows = -1;
+	} else if (failed) {
+		set_error(conn, ERR_OTHER, why);
 		rows = -1;
 	}
 	mysql_stmt_free_result(part->stmt);
@@ -481,7 +516,8 @@ static int run_slot(struct db_conn *conn, struct prepared_slot *s, int nparams, 
 			matched = mysql_stmt_affected_rows(part->stmt);
 			continue;
 		}
-		got = fetch_rows(conn, part, p == s->result_part ? out : NULL, ncols, maxrows, s->t.nowait);
+		got = fetch_rows(conn, part, p == s->result_part ? out : NULL, ncols, maxrows, s->t.nowait,
+				 s->t.parts[p].captured);
 		if (got < 0)
 			return -1;
 		if (p == s->result_part)

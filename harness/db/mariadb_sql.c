@@ -152,12 +152,123 @@ static bool is_column(const char *item)
 	       strspn(item, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") == strlen(item);
 }
 
+/* Whether the n bytes of name, a column maybe qualified and quoted ("..." or `...`), name column, maybe qualified. */
+static bool names_column(const char *name, size_t n, const char *column)
+{
+	const char *dot = strrchr(column, '.'), *tail = dot ? dot + 1 : column;
+	size_t start = n;
+
+	while (start && name[start - 1] != '.')
+		start--;
+	name += start;
+	n -= start;
+	if (n >= 2 && (name[0] == '"' || name[0] == '`') && name[n - 1] == name[0]) {
+		name++;
+		n -= 2;
+	}
+	return n == strlen(tail) && strncasecmp(name, tail, n) == 0;
+}
+
+/* Where an assignment's value stands in an UPDATE's text: [from, to). */
+struct assigned_value {
+	size_t from;	/* its first byte, blanks before it left out */
+	size_t to;	/* past its last byte, blanks after it left out */
+};
+
 /*
- * Adds UPDATE statement stmt whose RETURNING stands at returning: the UPDATE setting each
- * returned column to itself through a session variable after its own assignments, and a
+ * Where the value of the last assignment to column stands in the SET list of stmt, which
+ * runs from set (past the keyword SET) to end, into *value; false when none assigns it.
+ */
+static bool find_assignment(const char *stmt, size_t set, size_t end, const char *column,
+			    struct assigned_value *value)
+{
+	size_t item = set, eq = 0;
+	bool found = false;
+	int depth = 0;
+
+	for (size_t i = set; i <= end;) {
+		size_t next = i < end ? skip_quoted(stmt, i) : i;
+
+		if (next != i) {
+			i = next;
+			continue;
+		}
+		if (i == end || (depth == 0 && stmt[i] == ',')) {
+			size_t name = item, name_end = eq;
+
+			while (name < name_end && isspace((unsigned char)stmt[name]))
+				name++;
+			while (name_end > name && isspace((unsigned char)stmt[name_end - 1]))
+				name_end--;
+			if (eq > item && names_column(stmt + name, name_end - name, column)) {
+				value->from = eq + 1 + strspn(stmt + eq + 1, " \t\r\n");
+				value->to = i;
+				while (value->to > value->from && isspace((unsigned char)stmt[value->to - 1]))
+					value->to--;
+				found = value->to > value->from;
+			}
+			item = i + 1;
+			eq = 0;
+		} else if (stmt[i] == '(') {
+			depth++;
+		} else if (stmt[i] == ')') {
+			depth--;
+		} else if (depth == 0 && stmt[i] == '=' && eq <= item) {
+			eq = i;
+		}
+		i++;
+	}
+	return found;
+}
+
+/*
+ * Writes into update (room bytes) the first split bytes of UPDATE statement stmt, the value
+ * of each assignment to a column of columns (ncolumns, in RETURNING's order) captured in
+ * its session variable as it is assigned: "c = (@v := value)". variable[k]: the variable
+ * (from 0) column k is read from then (another's when two name one assignment), or -1 when
+ * none of its assignments was captured. Capturing the value assigned, not reading the
+ * column after, holds whether MariaDB assigns in order or all at once (an UPDATE whose
+ * WHERE reads its own table is run as a multi-table UPDATE, whose assignments all read the
+ * row as it was). The bytes written.
+ */
+static size_t write_captured_assignments(char *update, size_t room, const char *stmt, size_t split,
+					 char *const *columns, int ncolumns, int *variable)
+{
+	struct assigned_value at[MARIADB_MAX_RETURNING];
+	long set = find_keyword(stmt, 0, "SET");
+	size_t used = 0, copied = 0;
+
+	for (int k = 0; k < ncolumns; k++)
+		variable[k] = set >= 0 && (size_t)set < split &&
+			      find_assignment(stmt, (size_t)set + 3, split, columns[k], &at[k]) ? k : -1;
+	for (;;) {
+		int first = -1;
+
+		for (int k = 0; k < ncolumns; k++)
+			if (variable[k] == k && at[k].from >= copied && (first < 0 || at[k].from < at[first].from))
+				first = k;
+		if (first < 0)
+			break;
+		used += (size_t)snprintf(update + used, room - used, "%.*s(" CAPTURE_VARIABLE "%d := %.*s)",
+					 (int)(at[first].from - copied), stmt + copied, first + 1,
+					 (int)(at[first].to - at[first].from), stmt + at[first].from);
+		copied = at[first].to;
+		for (int k = first + 1; k < ncolumns; k++)
+			if (variable[k] == k && at[k].from == at[first].from)
+				variable[k] = first;
+	}
+	used += (size_t)snprintf(update + used, room - used, "%.*s", (int)(split - copied), stmt + copied);
+	return used;
+}
+
+/*
+ * Adds UPDATE statement stmt whose RETURNING stands at returning: the UPDATE capturing each
+ * returned column's new value in a session variable (write_captured_assignments; a column it
+ * does not assign set to itself through the variable after its own assignments), and a
  * SELECT of those variables; many: each variable gathers a list of every matched row's
  * value (V and the hex of its text, or N for NULL, ',' between), emptied by a SET before
- * the UPDATE.
+ * the UPDATE, each column read after the UPDATE's own assignments (the query path's
+ * statements, the harness's own, read no table but their own).
  * 0, or -1 with err.
  */
 static int add_update_returning(struct mariadb_translation *out, const char *stmt, size_t returning, int nparams,
@@ -165,21 +276,17 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 {
 	long where = find_keyword(stmt, 0, "WHERE");
 	size_t split = where >= 0 && (size_t)where < returning ? (size_t)where : returning;
-	size_t room = strlen(stmt) * 3 + 256, used, sel;
+	size_t room = strlen(stmt) * 3 + 256 + MARIADB_MAX_RETURNING * 64, used = 0, sel, reset_used;
 	char *list = trimmed(stmt + returning + strlen("RETURNING"), strlen(stmt + returning + strlen("RETURNING")));
 	char *update = malloc(room), *select = malloc(room), *reset = malloc(room), *item, *save = NULL;
-	size_t reset_used;
+	char *columns[MARIADB_MAX_RETURNING];
+	int variable[MARIADB_MAX_RETURNING];
 	int k = 0;
 
 	if (!list || !update || !select || !reset) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	used = (size_t)snprintf(update, room, "%.*s", (int)split, stmt);
-	while (used && isspace((unsigned char)update[used - 1]))
-		used--;
-	sel = (size_t)snprintf(select, room, "SELECT ");
-	reset_used = (size_t)snprintf(reset, room, "SET ");
 	for (item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *column = trimmed(item, strlen(item));
 
@@ -189,27 +296,46 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 			free(column);
 			goto fail;
 		}
-		k++;
-		if (many)
-			used += (size_t)snprintf(update + used, room - used,
-						 ", %s = IF((" CAPTURE_VARIABLE "%d := CONCAT_WS(',', " CAPTURE_VARIABLE
-						 "%d, IFNULL(CONCAT('V', HEX(CAST(%s AS CHAR))), 'N'))) IS NULL, %s, %s)",
-						 column, k, k, column, column, column);
-		else
-			used += (size_t)snprintf(update + used, room - used, ", %s = (" CAPTURE_VARIABLE "%d := %s)",
-						 column, k, column);
-		reset_used += (size_t)snprintf(reset + reset_used, room - reset_used, "%s" CAPTURE_VARIABLE "%d = NULL",
-					       k > 1 ? ", " : "", k);
-		sel += (size_t)snprintf(select + sel, room - sel, "%s" CAPTURE_VARIABLE "%d", k > 1 ? ", " : "", k);
-		free(column);
+		if (k == MARIADB_MAX_RETURNING) {
+			snprintf(err, errlen, "UPDATE ... RETURNING of more than %d columns", MARIADB_MAX_RETURNING);
+			free(column);
+			goto fail;
+		}
+		columns[k++] = column;
 	}
 	if (k == 0) {
 		snprintf(err, errlen, "UPDATE ... RETURNING with nothing after RETURNING");
 		goto fail;
 	}
+	if (many)
+		used = (size_t)snprintf(update, room, "%.*s", (int)split, stmt);
+	else
+		used = write_captured_assignments(update, room, stmt, split, columns, k, variable);
+	while (used && isspace((unsigned char)update[used - 1]))
+		used--;
+	sel = (size_t)snprintf(select, room, "SELECT ");
+	reset_used = (size_t)snprintf(reset, room, "SET ");
+	for (int c = 0; c < k; c++) {
+		const char *column = columns[c];
+
+		if (many)
+			used += (size_t)snprintf(update + used, room - used,
+						 ", %s = IF((" CAPTURE_VARIABLE "%d := CONCAT_WS(',', " CAPTURE_VARIABLE
+						 "%d, IFNULL(CONCAT('V', HEX(CAST(%s AS CHAR))), 'N'))) IS NULL, %s, %s)",
+						 column, c + 1, c + 1, column, column, column);
+		else if (variable[c] < 0)
+			used += (size_t)snprintf(update + used, room - used, ", %s = (" CAPTURE_VARIABLE "%d := %s)",
+						 column, c + 1, column);
+		reset_used += (size_t)snprintf(reset + reset_used, room - reset_used, "%s" CAPTURE_VARIABLE "%d = NULL",
+					       c > 0 ? ", " : "", c + 1);
+		sel += (size_t)snprintf(select + sel, room - sel, "%s" CAPTURE_VARIABLE "%d", c > 0 ? ", " : "",
+					(!many && variable[c] >= 0 ? variable[c] : c) + 1);
+	}
 	used += (size_t)snprintf(update + used, room - used, " %.*s", (int)(returning - split), stmt + split);
 	while (used && isspace((unsigned char)update[used - 1]))
 		update[--used] = '\0';
+	for (int c = 0; c < k; c++)
+		free(columns[c]);
 	free(list);
 	if (many && add_part(out, reset, nparams, false, err, errlen) < 0) {
 		free(update);
@@ -227,6 +353,8 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 	out->parts[out->nparts - 1].list = many;
 	return 0;
 fail:
+	for (int c = 0; c < k; c++)
+		free(columns[c]);
 	free(list);
 	free(update);
 	free(select);

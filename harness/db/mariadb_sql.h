@@ -18,6 +18,9 @@
 /* Statements one template may become. */
 #define MARIADB_MAX_PARTS 8
 
+/* Columns an UPDATE's RETURNING may name. */
+#define MARIADB_MAX_RETURNING 16
+
 /* '?' one statement may have. */
 #define MARIADB_MAX_BINDS 16
 

@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -15,19 +16,55 @@ extern char **environ;
 /* How often the wait for the command looks at its limit and at the stop. */
 #define POLL_NS 10000000LL
 
+/* The environment variable the command reaches the shell in, and the shell's own script, which runs it. */
+#define COMMAND_VARIABLE "CLAIMBENCH_SHELL_COMMAND"
+#define SHELL_SCRIPT "c=$" COMMAND_VARIABLE "; unset " COMMAND_VARIABLE "; eval \"$c\""
+
 /*
- * Starts sh -c command as pid, in a process group of its own (so that a signal to
+ * environ with COMMAND_VARIABLE=command in place of any it has, as a new array whose one
+ * new string is its first entry (free both); NULL when out of memory.
+ */
+static char **command_environment(const char *command)
+{
+	size_t n = 0, k = 1, len = strlen(COMMAND_VARIABLE);
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	env[0] = malloc(len + strlen(command) + 2);
+	if (!env[0]) {
+		free(env);
+		return NULL;
+	}
+	sprintf(env[0], "%s=%s", COMMAND_VARIABLE, command);
+	for (size_t i = 0; i < n; i++)
+		if (!(strncmp(environ[i], COMMAND_VARIABLE, len) == 0 && environ[i][len] == '='))
+			env[k++] = environ[i];
+	return env;
+}
+
+/*
+ * Starts command as pid with /bin/sh, in a process group of its own (so that a signal to
  * claimbench's group does not reach it, and its own children are ended with it), with the
- * signals claimbench blocks or ignores back to their defaults. 0, or an errno value.
+ * signals claimbench blocks or ignores back to their defaults. The command reaches the shell
+ * in its environment, which only its user and root can read, never on its command line,
+ * which `ps` shows everyone; the shell takes it out of the environment before it runs it. 0,
+ * or an errno value.
  */
 static int spawn_command(const char *command, pid_t *pid)
 {
-	char *argv[] = { "sh", "-c", (char *)command, NULL };
+	char *argv[] = { "sh", "-c", SHELL_SCRIPT, NULL };
+	char **env = command_environment(command);
 	posix_spawn_file_actions_t actions;
 	posix_spawnattr_t attr;
 	sigset_t none, defaults;
 	int rc;
 
+	if (!env)
+		return ENOMEM;
 	sigemptyset(&none);
 	sigemptyset(&defaults);
 	sigaddset(&defaults, SIGINT);
@@ -35,10 +72,10 @@ static int spawn_command(const char *command, pid_t *pid)
 	sigaddset(&defaults, SIGHUP);
 	sigaddset(&defaults, SIGPIPE);
 	if ((rc = posix_spawn_file_actions_init(&actions)) != 0)
-		return rc;
+		goto done;
 	if ((rc = posix_spawnattr_init(&attr)) != 0) {
 		posix_spawn_file_actions_destroy(&actions);
-		return rc;
+		goto done;
 	}
 	rc = posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
 	if (rc == 0)
@@ -51,9 +88,12 @@ static int spawn_command(const char *command, pid_t *pid)
 	if (rc == 0)
 		rc = posix_spawnattr_setsigdefault(&attr, &defaults);
 	if (rc == 0)
-		rc = posix_spawn(pid, "/bin/sh", &actions, &attr, argv, environ);
+		rc = posix_spawn(pid, "/bin/sh", &actions, &attr, argv, env);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&actions);
+done:
+	free(env[0]);
+	free(env);
 	return rc;
 }
 
@@ -110,12 +150,12 @@ int restart_command_run(void *restart, bool (*stopping)(const void *run), const 
 
 	spawned = spawn_command(rc->command, &pid);
 	if (spawned != 0) {
-		snprintf(err, errlen, "cannot run the restart command: %s", strerror(spawned));
+		snprintf(err, errlen, "cannot run %s: %s", rc->option, strerror(spawned));
 		return -1;
 	}
 	waited = wait_until(pid, clock_now_ns() + (int64_t)(rc->limit_s * 1e9), stopping, run);
 	if (waited < 0) {
-		snprintf(err, errlen, "cannot wait for the restart command: %s", strerror(errno));
+		snprintf(err, errlen, "cannot wait for %s: %s", rc->option, strerror(errno));
 		end_group(pid);
 		return -1;
 	}
@@ -124,19 +164,19 @@ int restart_command_run(void *restart, bool (*stopping)(const void *run), const 
 
 		end_group(pid);
 		if (stopped)
-			snprintf(err, errlen, "the restart command was ended by the stop");
+			snprintf(err, errlen, "%s was ended by the stop", rc->option);
 		else
-			snprintf(err, errlen, "the restart command was still running after %g s (--restart-limit-s): "
-				 "ended", rc->limit_s);
+			snprintf(err, errlen, "%s was still running after %g s (--restart-limit-s): ended", rc->option,
+				 rc->limit_s);
 		return -1;
 	}
 	reap(pid, &status);
 	if (WIFSIGNALED(status)) {
-		snprintf(err, errlen, "the restart command was killed by signal %d", WTERMSIG(status));
+		snprintf(err, errlen, "%s was killed by signal %d", rc->option, WTERMSIG(status));
 		return -1;
 	}
 	if (WEXITSTATUS(status) != 0) {
-		snprintf(err, errlen, "the restart command exited with status %d", WEXITSTATUS(status));
+		snprintf(err, errlen, "%s exited with status %d", rc->option, WEXITSTATUS(status));
 		return -1;
 	}
 	return 0;

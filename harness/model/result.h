@@ -326,6 +326,10 @@ struct run_result {
 	double arrival_rate;		/* jobs per second the producers inserted at; 0 when none */
 	int repeat;			/* repetition number, from 1 */
 	bool complete;			/* false when interrupted or a worker aborted */
+	char strategy_failure[256];	/* when every worker that aborted did so by the strategy's own
+					 * statements and nothing else stopped the run: the first one's
+					 * reason (its SQL, not its environment, ended the run); "" else;
+					 * not stored */
 	struct run_metrics metrics;	/* every figure of the run */
 	struct worker_stats *per_worker; /* per-worker counters, workers of them (owned) */
 	struct series_point *series;	/* the 100 ms time series, n_series buckets (owned); NULL when none */

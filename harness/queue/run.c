@@ -138,6 +138,34 @@ static bool report_aborts(const struct monitor *m, const char *label)
 	return any;
 }
 
+/*
+ * Notes in out->strategy_failure the first abort reason of m's workers when every abort of
+ * the run was by the strategy's own statements and nothing else (a stop, the monitor, a
+ * producer, lost connections) ended it; "" else.
+ */
+static void note_strategy_failure(const struct monitor *m, struct run_result *out)
+{
+	const struct run_threads *t = m->t;
+	const char *first = NULL;
+
+	out->strategy_failure[0] = '\0';
+	if (m->failed || atomic_load(&m->s->no_progress) || run_stopping(&m->s->gate))
+		return;
+	for (int i = 0; i < t->n_producers; i++)
+		if (t->p[i].aborted)
+			return;
+	for (int i = 0; i < t->n_workers; i++) {
+		if (!t->w[i].aborted)
+			continue;
+		if (!t->w[i].aborted_by_strategy)
+			return;
+		if (!first)
+			first = t->w[i].abort_reason;
+	}
+	if (first)
+		snprintf(out->strategy_failure, sizeof(out->strategy_failure), "%s", first);
+}
+
 /* A new array of total enqueue times: 0 for the backlog, INT64_MAX for the arrivals until inserted. */
 static int64_t *enqueue_times(long backlog, long total)
 {
@@ -364,6 +392,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 		fprintf(stderr, "claimbench: %s: ran out of jobs %.2f s into its %g s; %llu claims came back empty after; its "
 			"throughput is over the time jobs were there\n", label, out->metrics.dry.at_s, s->cfg->duration_s,
 			(unsigned long long)out->metrics.dry.empty_after);
+	note_strategy_failure(m, out);
 	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final;
 	if (out->metrics.ledger_mismatches)
 		fprintf(stderr, "claimbench: %s: the ledger and the table's final state disagree on %llu jobs\n",

@@ -355,6 +355,12 @@ void worker_abort(struct worker *w, const char *reason)
 	snprintf(w->abort_reason, sizeof(w->abort_reason), "worker %d: %.200s", w->index, reason);
 }
 
+void worker_abort_strategy(struct worker *w, const char *reason)
+{
+	worker_abort(w, reason);
+	w->aborted_by_strategy = true;
+}
+
 bool worker_lost_connection(const struct worker *w)
 {
 	return !w->conn || w->shared->db->error_kind(w->conn) == ERR_CONNECTION_LOST;

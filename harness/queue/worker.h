@@ -45,6 +45,9 @@ struct worker {
 	atomic_bool finished;			/* set when its loop has ended */
 	atomic_bool saw_stop;			/* it has seen the run's stop: it only gives back what it holds now */
 	bool aborted;				/* stopped by an error rather than by the end of the run */
+	bool aborted_by_strategy;		/* (aborted) by the strategy's own statements, not its environment:
+						 * errors in a row, contention it never got through, a claim
+						 * that broke its contract with the harness */
 	bool ledger_full;			/* an error instant could not be recorded: out of memory */
 	char abort_reason[256];			/* why, when aborted */
 	atomic_int pending_fault;		/* a fault the monitor asks of it now: an enum fault_kind + 1, or 0 */
@@ -197,5 +200,8 @@ bool worker_lost_connection(const struct worker *w);
 
 /* Stops w with reason; the run will be marked incomplete. */
 void worker_abort(struct worker *w, const char *reason);
+
+/* Stops w with reason as worker_abort does, the strategy's own statements the cause (aborted_by_strategy). */
+void worker_abort_strategy(struct worker *w, const char *reason);
 
 #endif

@@ -34,7 +34,8 @@ static bool drained(struct worker *w, bool *failed)
  * After an error: whether w must stop (and why, in its abort reason). A lost connection
  * is made anew; lock contention is what strategies are measured on, so it is retried for
  * as long as WORKER_STALL_NS passes with no success; other errors end the worker after
- * WORKER_MAX_CONSECUTIVE_ERRORS in a row.
+ * WORKER_MAX_CONSECUTIVE_ERRORS in a row. Either of those two ends is the strategy's own
+ * (worker_abort_strategy); a connection that cannot be made again is its environment's.
  */
 static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_success)
 {
@@ -49,14 +50,14 @@ static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_suc
 			return false;
 		snprintf(reason, sizeof(reason), "no success for %lld s of lock contention, the last: %s",
 			 WORKER_STALL_NS / 1000000000LL, s->db->error_message(w->conn));
-		worker_abort(w, reason);
+		worker_abort_strategy(w, reason);
 		return true;
 	}
 	if (++*consecutive_errors < WORKER_MAX_CONSECUTIVE_ERRORS)
 		return false;
 	snprintf(reason, sizeof(reason), "%d errors in a row, the last: %s", *consecutive_errors,
 		 s->db->error_message(w->conn));
-	worker_abort(w, reason);
+	worker_abort_strategy(w, reason);
 	return true;
 }
 

@@ -1,7 +1,9 @@
 # claimbench ab: two scenarios run in turn on one server and compared round by round:
 # identical scenarios pass (exit 0) with every metric paired, a candidate whose claim does
 # clearly more work per job is caught through a cost (exit 1), scenarios of different
-# strategies are not comparable (exit 2, after one round), and bad command lines are refused.
+# strategies are not comparable (exit 2, after one round), a candidate whose own SQL aborts its
+# runs is a failed candidate (exit 1; a broken baseline exit 2), a signal is exit 4, and bad
+# command lines are refused.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -42,6 +44,11 @@ scenario "$dir/scan.ini" probe "AND (SELECT count(*) FROM {jobs}) > 0"
 # Timed runs of 1 s that run out of their 5 jobs long before the end (40 jobs in 0.5 s did
 # not run out on a loaded machine).
 scenario "$dir/dry.ini" probe "" 5 "duration = 1"
+# Candidates broken by their own SQL: a claim that marks two rows, one that fails every time.
+scenario "$dir/two.ini" probe "OR id = (SELECT max(id) FROM {jobs} WHERE status = 'new')"
+scenario "$dir/fails.ini" probe "AND 1 / (SELECT count(*) - count(*) FROM {jobs}) = 1"
+# A drain of 100000 jobs of 1 ms: far longer than the test waits before its signal.
+scenario "$dir/long.ini" probe "" 100000
 
 # ab ARGS...: claimbench ab on the test server into the test's store.
 ab() {
@@ -89,6 +96,33 @@ check "the groups of one side only are named" eval \
 	 grep -q "^  only in the candidate: skip-locked flip 1 worker in \[drain\]$" "$dir/other.err"'
 check "refused after the first round, the second not run" eval \
 	'grep -q "round 1, candidate" "$dir/other.err" && ! grep -q "round 2" "$dir/other.err"'
+
+# ---- a candidate whose own SQL aborts its runs: a failed candidate (exit 1), not "interrupted, retry" (4) ----
+ab "$dir/base.ini" "$dir/two.ini" --rounds 2 >"$dir/two.out" 2>"$dir/two.err"
+status=$?
+check "a candidate whose claim returns two rows: a failed candidate, exit 1 (got $status; 4 before)" eval \
+	'[ "$status" -eq 1 ] && grep -q "^FAILED: the candidate.s own SQL aborted its runs: worker 0: claim of strategy probe returned several rows" "$dir/two.out" &&
+	 grep -q "the candidate failed: its own SQL aborted its runs" "$dir/two.err" && ! grep -q "round 2" "$dir/two.err"'
+ab "$dir/base.ini" "$dir/fails.ini" --rounds 2 >"$dir/fails.out" 2>"$dir/fails.err"
+status=$?
+check "a candidate whose every claim fails (division by zero): a failed candidate, exit 1 (got $status; 4 before)" eval \
+	'[ "$status" -eq 1 ] && grep -q "^FAILED: the candidate.s own SQL aborted its runs: worker 0: 100 errors in a row, the last: .*division by zero" "$dir/fails.out"'
+ab "$dir/two.ini" "$dir/base.ini" --rounds 2 >/dev/null 2>"$dir/broken_base.err"
+status=$?
+check "a baseline whose own SQL aborts its runs: not comparable, exit 2, saying so (got $status)" eval \
+	'[ "$status" -eq 2 ] && grep -q "not comparable: the baseline.s own SQL aborted its runs (worker 0: claim of strategy probe returned several rows" "$dir/broken_base.err"'
+
+# a signal stays exit 4: interrupted, retry
+"$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/long.ini" "$dir/long.ini" --rounds 2 >/dev/null \
+	2>"$dir/int.err" &
+pid=$!
+wait_for 30 grep -q "round 1, baseline" "$dir/int.err"
+kill -INT "$pid"
+wait "$pid"
+status=$?
+check "ab stopped by SIGINT in its first run: exit 4, interrupted (got $status)" eval \
+	'[ "$status" -eq 4 ] && grep -q "rounds incomplete (interrupted); nothing compared" "$dir/int.err" &&
+	 ! grep -q "FAILED\|not comparable" "$dir/int.err"'
 
 # ---- a timed run that ran out of jobs: not comparable ----
 "$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/dry.ini" "$dir/dry.ini" --rounds 2 >/dev/null 2>"$dir/dry.err"

@@ -212,6 +212,12 @@ printf '%s/pg_ctl -D %s/p -m immediate -w stop && %s/pg_ctl -D %s/s -w promote\n
 	"$TEST_SERVER_BIN" "$pair" >"$pair/failover.sh"
 command="sh $pair/failover.sh"
 [ "$(id -u)" -eq 0 ] && command="su postgres -s /bin/sh $pair/failover.sh"
+# a failover command that fails: the message names --failover-command ("the restart command" before)
+expect_exit 4 "failing the server over: --failover-command exited with status 3" \
+	"a failing --failover-command makes the run incomplete, its message naming the option" \
+	run --db "host=$pair,$pair port=15441,15442 dbname=postgres user=tester target_session_attrs=read-write" \
+	--failover-at 0.3 --failover-command "exit 3" --strategy skip-locked:flip --workers 2 --jobs 100 --work-ms 10 \
+	--no-progress --results "$store"
 run_json own --db "host=$pair,$pair port=15441,15442 dbname=postgres user=tester target_session_attrs=read-write" \
 	--failover-at 0.5 --failover-command "$command" --strategy skip-locked:flip --lease-ms 1000 --reaper-ms 100 \
 	--workers 2 --jobs 150 --work-ms 10

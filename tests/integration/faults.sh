@@ -122,10 +122,27 @@ if start_test_server; then
 	check_jq "$dir/own.json" '.results[0] | .complete and .faults_injected == 1 and .reconnects >= 4 and .lost == 0 and
 		.completed == 120 and .ledger_mismatches == 0' "--restart-command restarts the user's server; the run goes on"
 	check "the restart command never enters the store" eval '! sqlite3 "$store" "SELECT value FROM run_params" | grep -q pg_ctl'
-	expect_exit 4 "restarting the server: the restart command exited with status 3" \
+	expect_exit 4 "restarting the server: --restart-command exited with status 3" \
 		"a failing restart command makes the run incomplete" \
 		run --db "$TEST_DB" --jobs 40 --work-ms 20 --workers 2 --restart-at 0.1 --restart-command "exit 3" \
 		--strategy skip-locked --results "$store"
+	# ---- a restart command's secrets: masked in the store, in show, and in what ps shows while it runs ----
+	# The command writes what /proc shows of claimbench's command line and of its own shell's.
+	secret_cmd=": MYSQL_PWD=s3cr3t1 --password s3cr3t2 -ps3cr3t3 'Authorization: Bearer s3cr3t4' PGPASSWORD=s3cr3t5;
+		tr '\\0' ' ' </proc/\$PPID/cmdline >$dir/parent.cmdline; tr '\\0' ' ' </proc/\$\$/cmdline >$dir/shell.cmdline"
+	"$CLAIMBENCH" run --db "$TEST_DB" --jobs 40 --work-ms 20 --workers 2 --restart-at 0.1 \
+		--restart-command "$secret_cmd" --strategy skip-locked --no-progress --results "$store" \
+		>"$dir/secret.out" 2>"$dir/secret.err"
+	status=$?
+	run=$(sqlite3 "$store" "SELECT max(id) FROM runs")
+	"$CLAIMBENCH" show "$run" --results "$store" >"$dir/secret.show" 2>&1
+	check "a restart command with secrets runs (exit $status: $(head -c 200 "$dir/secret.err"))" \
+		eval '[ "$status" -eq 0 ] && [ -s "$dir/parent.cmdline" ] && [ -s "$dir/shell.cmdline" ]'
+	check "its secrets are in neither claimbench's /proc cmdline nor its shell's while it runs ($(tr '\n\t' '  ' <"$dir/parent.cmdline" 2>/dev/null | head -c 300))" \
+		eval '! grep -q s3cr3t "$dir/parent.cmdline" "$dir/shell.cmdline" && grep -q "MYSQL_PWD=\*\*\*" "$dir/parent.cmdline"'
+	check "nor in the store, nor in show, which prints the command masked ($(grep -o "restart-command.\{0,90\}" "$dir/secret.show" | head -1))" \
+		eval '! sqlite3 "$store" .dump | grep -q s3cr3t && ! grep -q s3cr3t "$dir/secret.show" "$dir/secret.out" "$dir/secret.err" &&
+		grep -q -- "--restart-command : MYSQL_PWD=\*\*\* --password \*\*\* -p\*\*\* .Authorization: Bearer \*\*\*. PGPASSWORD=\*\*\*" "$dir/secret.show"'
 	# a session of the test's holds an advisory lock of the run's key through its end: the end-of-run check counts it
 	(until psql "$TEST_DB" -Atqc "SELECT 'leak_jobs'::regclass" >/dev/null 2>&1; do sleep 0.02; done
 	 psql "$TEST_DB" -Atqc "SELECT pg_advisory_lock('leak_jobs'::regclass::oid::integer, 999999), pg_sleep(3)" \

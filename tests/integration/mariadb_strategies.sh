@@ -133,6 +133,55 @@ check "and the statement after it ran for all 10, the 5 that matched no row too"
 	test "$(sql q -e "SELECT count(DISTINCT id) FROM seen")" -eq 10
 sql q -e "DROP TABLE seen"
 
+# ---- the SQL-defined claim docs/scenarios.md and docs/ci.md teach: UPDATE ... RETURNING id, attempts ----
+# MariaDB describes the stand-in's session variables as blobs (type 251) before they hold a
+# value: refused as "no integer" before the fix, though it returns id and attempts. And its
+# WHERE reads its own table, which makes it a multi-table UPDATE whose assignments all read
+# the row as it was: a capture of attempts after attempts + 1 read (and wrote back) the old
+# value. The completion notes the attempt the claim returned: 1 for every job.
+cat >"$dir/returning.ini" <<'INI'
+[strategy seed-002]
+summary = seed 002's claim: one UPDATE of the first new row, picked FOR UPDATE SKIP LOCKED
+claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, claimed_at = now(),
+    attempts = attempts + 1
+    WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND status = 'new'
+                ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING id, attempts
+complete = UPDATE {jobs} SET status = 'done', done_at = now()
+    WHERE id = :id AND status = 'active' AND claimed_by = :worker AND attempts = :attempt
+    RETURNING id;
+    INSERT INTO attempted VALUES (:id, :attempt)
+modes = flip
+backends = mariadb
+
+[drain]
+strategy = seed-002
+jobs = 40
+workers = 3
+work-ms = 5
+INI
+sql q -e "CREATE TABLE attempted (id int, attempt int)"
+"$CLAIMBENCH" run --trust-scenario --db "$db" --scenario "$dir/returning.ini" --results "$store" --format json \
+	>"$dir/returning.json" 2>"$dir/returning.err"
+status=$?
+attempts=$(sql q -e "SELECT count(DISTINCT id), min(attempt), max(attempt) FROM attempted" | tr '\t' ' ')
+sql q -e "DROP TABLE attempted"
+check "a SQL-defined UPDATE ... RETURNING id, attempts claim runs on MariaDB (exit $status: $(grep claimbench "$dir/returning.err" | head -c 300))" \
+	test "$status" -eq 0
+check_jq "$dir/returning.json" '.results[0] | .strategy == "seed-002" and .completed == 40 and .duplicates == 0 and
+	.lost == 0 and .ledger_mismatches == 0 and .errors.other == 0' \
+	"and its run: 40 jobs, no duplicates or losses, the ledger agrees with the table"
+check "each claim returned the attempts it set, 1, and the completion matched it (jobs, min, max: $attempts)" \
+	test "$attempts" = "40 1 1"
+# a RETURNING whose first column holds text: refused by its value, as it comes, not read as 0
+sed -e 's/RETURNING id, attempts/RETURNING status, attempts/' -e 's/^jobs = 40/jobs = 5/' -e '/INSERT INTO attempted/d' \
+	-e 's/RETURNING id;/RETURNING id/' "$dir/returning.ini" >"$dir/returning_text.ini"
+"$CLAIMBENCH" run --trust-scenario --db "$db" --scenario "$dir/returning_text.ini" --results "$store" \
+	--format json >"$dir/returning_text.json" 2>"$dir/returning_text.err"
+status=$?
+check "a RETURNING of a text column on MariaDB fails its run, saying the value is no integer (exit $status)" \
+	eval '[ "$status" -ne 0 ] && grep -q "RETURNING.s column 1 returned .active., which is no integer" "$dir/returning_text.err"'
+
 # ---- a server whose sql_mode has SIMULTANEOUS_ASSIGNMENT and NO_BACKSLASH_ESCAPES: each session sets its own ----
 sql -e "SET GLOBAL sql_mode = CONCAT(@@GLOBAL.sql_mode, ',SIMULTANEOUS_ASSIGNMENT,NO_BACKSLASH_ESCAPES')"
 run_json mode --db "$db" --strategy cas --jobs 20 --workers 2 --work-ms 5

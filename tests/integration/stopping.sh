@@ -189,7 +189,7 @@ group_gone() {
 	--no-progress --results "$store" >/dev/null 2>"$dir/hang1.err"
 status=$?
 check "a restart command that ignores SIGTERM is ended at --restart-limit-s: the run is incomplete (exit $status)" \
-	eval '[ "$status" -eq 4 ] && grep -q "the restart command was still running after 2 s (--restart-limit-s): ended" "$dir/hang1.err"'
+	eval '[ "$status" -eq 4 ] && grep -q -- "--restart-command was still running after 2 s (--restart-limit-s): ended" "$dir/hang1.err"'
 check "and no process of its group is left" wait_for 5 group_gone hang1
 
 "$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked --workers 2 --jobs 100000 --work-ms 0 --duration 30 \
@@ -204,7 +204,7 @@ status=$?
 took=$(elapsed_ms "$start")
 # The bound says "at once, not when the command's own 25 s sleep ends": generous for a loaded machine.
 check "SIGTERM during a restart command that hangs ends it and the run in under 15 s (exit $status, $took ms)" \
-	eval '[ "$status" -eq 4 ] && [ "$took" -lt 15000 ] && grep -q "the restart command was ended by the stop" "$dir/hang2.err"'
+	eval '[ "$status" -eq 4 ] && [ "$took" -lt 15000 ] && grep -q -- "--restart-command was ended by the stop" "$dir/hang2.err"'
 check "and no process of its group is left" wait_for 5 group_gone hang2
 
 # ---- the run's own stop ends a hanging restart command, whatever the stop's reason ----
@@ -221,7 +221,7 @@ took=$(elapsed_ms "$start")
 check "a run that cannot progress ends a hanging restart command at once, not when its 40 s sleep ends: exit 4 in under 20 s ($status, $took ms: \
 $(head -c 300 "$dir/err"))" eval \
 	'[ "$status" -eq 4 ] && [ "$took" -lt 20000 ] && grep -q "the run cannot progress" "$dir/err" &&
-	grep -q "the restart command was ended by the stop" "$dir/err"'
+	grep -q -- "--restart-command was ended by the stop" "$dir/err"'
 check "and no process of its group is left" wait_for 5 group_gone hang
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
 
@@ -241,7 +241,7 @@ if command -v strace >/dev/null; then
 	reaped=$(grep -En "wait4\($shell, .*\) = $shell\$" "$dir/trace" | head -1 | cut -d: -f1)
 	check "the command's group is sent SIGKILL before its shell is reaped (trace lines: kill $killed, reap $reaped)" \
 		eval '[ -n "$shell" ] && [ -n "$killed" ] && [ -n "$reaped" ] && [ "$killed" -lt "$reaped" ] &&
-		grep -q "the restart command was still running after 1 s" "$dir/term.err"'
+		grep -q -- "--restart-command was still running after 1 s" "$dir/term.err"'
 else
 	skip_missing strace "the restart command's group killed before its shell is reaped, traced" scripts/install-test-deps
 fi

@@ -71,17 +71,29 @@ static void test_update_returning(void)
 			       "status IN (SELECT 'new') RETURNING id, attempts", 1, false, &t, err, sizeof(err));
 	CHECK(rc == 0 && t.nparts == 2, "UPDATE ... RETURNING becomes two statements (%s)", err);
 	if (rc == 0) {
-		CHECK_STR_EQ(t.parts[0].sql, "UPDATE \"j\" SET status = 'active', attempts = attempts + 1, "
-			     "id = (@claimbench_returning_1 := id), attempts = (@claimbench_returning_2 := attempts) "
+		CHECK_STR_EQ(t.parts[0].sql, "UPDATE \"j\" SET status = 'active', "
+			     "attempts = (@claimbench_returning_2 := attempts + 1), id = (@claimbench_returning_1 := id) "
 			     "WHERE id = ? AND status IN (SELECT 'new')",
-		      "the UPDATE captures each column after its own assignments (got %s)", t.parts[0].sql);
+			     "the UPDATE captures the value it assigns a column, and an unassigned column after its own "
+			     "assignments (got %s)", t.parts[0].sql);
 		CHECK(strcmp(t.parts[1].sql, "SELECT @claimbench_returning_1, @claimbench_returning_2") == 0 &&
 		      t.parts[1].captured && !t.parts[0].captured, "then a SELECT of the captures, run only after a match");
 	}
 	mariadb_translation_free(&t);
 	rc = mariadb_translate("UPDATE j SET n = 1 RETURNING n", 0, false, &t, err, sizeof(err));
-	CHECK(rc == 0 && strcmp(t.parts[0].sql, "UPDATE j SET n = 1, n = (@claimbench_returning_1 := n)") == 0,
-	      "an UPDATE without WHERE captures at its end (%s)", rc == 0 ? t.parts[0].sql : err);
+	CHECK(rc == 0 && strcmp(t.parts[0].sql, "UPDATE j SET n = (@claimbench_returning_1 := 1)") == 0,
+	      "an UPDATE without WHERE captures its assignment (%s)", rc == 0 ? t.parts[0].sql : err);
+	mariadb_translation_free(&t);
+	rc = mariadb_translate("UPDATE j SET j.\"n\" = f(a, 'x,y'), m = (SELECT 2), `n` = n + 1, k = 3 "
+			       "WHERE id = (SELECT id FROM j LIMIT 1) RETURNING j.n, m, n, id", 0, false, &t, err,
+			       sizeof(err));
+	CHECK(rc == 0 && strcmp(t.parts[0].sql, "UPDATE j SET j.\"n\" = f(a, 'x,y'), "
+				"m = (@claimbench_returning_2 := (SELECT 2)), `n` = (@claimbench_returning_1 := n + 1), "
+				"k = 3, id = (@claimbench_returning_4 := id) WHERE id = (SELECT id FROM j LIMIT 1)") == 0 &&
+		      strcmp(t.parts[1].sql, "SELECT @claimbench_returning_1, @claimbench_returning_2, "
+			     "@claimbench_returning_1, @claimbench_returning_4") == 0,
+	      "a column's last assignment captured, qualified or quoted, commas in calls and quotes no separator; "
+	      "a column named twice read from one capture (%s)", rc == 0 ? t.parts[0].sql : err);
 	mariadb_translation_free(&t);
 	CHECK(mariadb_translate("UPDATE j SET n = 1 WHERE id = $1 RETURNING n + 1", 1, false, &t, err, sizeof(err)) < 0 &&
 	      strstr(err, "columns only"), "RETURNING an expression is refused with the reason (%s)", err);
