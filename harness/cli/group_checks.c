@@ -149,6 +149,12 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 {
 	if (check_workload(cfg, err, errlen) < 0)
 		return -1;
+	if (cfg->work_max_ms > 0 && cfg->work_ms != (cfg->work_min_ms + cfg->work_max_ms) / 2) {
+		snprintf(err, errlen, "--work-ms %g and --work-dist uniform:%g-%g disagree: the range's mean is %g ms "
+			 "(a range sets the mean; leave --work-ms out)", cfg->work_ms, cfg->work_min_ms, cfg->work_max_ms,
+			 (cfg->work_min_ms + cfg->work_max_ms) / 2);
+		return -1;
+	}
 	if (cfg->rerun_errors && cfg->duration_s > 0) {
 		snprintf(err, errlen, "--rerun-errors: only a drain run can be re-run (drop --duration)");
 		return -1;
