@@ -206,9 +206,9 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	putc('\n', out);
 	fputs("change: the mean of the rounds' paired differences, ~ where its 95% interval holds 0 (paired t);\n"
 	      "+-sd: each side's spread over the rounds, % of its mean; mde: the smallest change these rounds\n"
-	      "detect 80% of the time, their noise taken at the top of its 95% interval. A cost or timing is a\n"
-	      "REGRESSION when its interval lies wholly beyond its tolerance the worse way, passes when it lies\n"
-	      "wholly within, and is undecided when it holds the tolerance (docs/ci.md)\n", out);
+	      "detect 80% of the time, their noise taken at the top of its 95% interval. A cost or timing\n"
+	      "regresses when its interval lies wholly beyond its tolerance the worse way, passes when it\n"
+	      "lies wholly within, and is undecided when it holds the tolerance (docs/ci.md)\n", out);
 	print_sections(out, res);
 	for (i = 0; i < res->n_rows; i++)
 		if (res->rows[i].gate == AB_GATE_REGRESSION)
