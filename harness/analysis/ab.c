@@ -14,10 +14,13 @@
 
 /*
  * The absolute floor, in the metric's unit, of a cost or timing whose baseline mean is 0
- * (no percentage of it exists): a candidate significantly worse by more than this is a
- * regression (docs/ci.md).
+ * (no percentage of it exists), held as a tolerance: a candidate whose interval lies wholly
+ * beyond it is a regression (docs/ci.md).
  */
 #define ZERO_BASE_FLOOR 0.01
+
+/* The most rounds an undecided metric's estimate names; beyond, it says none in reach (0). */
+#define AB_DECIDE_ROUNDS_MAX 1e6
 
 const char *ab_verdict_name(enum ab_verdict v)
 {
@@ -32,6 +35,21 @@ const char *ab_verdict_name(enum ab_verdict v)
 		break;
 	}
 	return "~";
+}
+
+const char *ab_gate_name(enum ab_gate g)
+{
+	switch (g) {
+	case AB_GATE_NO_REGRESSION:
+		return "no_regression";
+	case AB_GATE_REGRESSION:
+		return "regression";
+	case AB_GATE_UNDECIDED:
+		return "undecided";
+	case AB_GATE_NONE:
+		break;
+	}
+	return NULL;
 }
 
 const char *ab_nature_name(enum metric_nature n)
@@ -102,12 +120,39 @@ static bool first_of_group(const struct ab_side *side, size_t i)
 	return true;
 }
 
-/* Whether a change of change_pct, signed, is the wrong way for direction, by more than tolerance_pct. */
-static bool beyond(double change_pct, enum metric_direction direction, double tolerance_pct)
+/*
+ * The rounds that would decide an undecided metric: its interval, centre worse (how much
+ * worse, the worse way positive) and half-width half over rounds rounds, shrinks as
+ * 1/sqrt(rounds) about its centre (Student's t shrinking too, which this leaves out: an
+ * estimate on the safe side), and leaves out limit once half * sqrt(rounds / r) < |worse -
+ * limit|. 0 when the centre is the limit, or so near it that no count of rounds in reach would.
+ */
+static size_t rounds_to_decide(double worse, double half, double limit, size_t rounds)
 {
-	double worse = direction == HIGHER_IS_BETTER ? -change_pct : change_pct;
+	double distance = fabs(worse - limit), needed;
 
-	return isfinite(worse) && worse > tolerance_pct + TOLERANCE_SLACK;
+	if (!(distance > TOLERANCE_SLACK))
+		return 0;
+	needed = floor((double)rounds * (half / distance) * (half / distance)) + 1;
+	return needed <= AB_DECIDE_ROUNDS_MAX ? (size_t)needed : 0;
+}
+
+/*
+ * Decides row's gate from the interval of how much worse the candidate is, [worse_low,
+ * worse_high] (the worse way positive), against limit: a regression when the whole interval
+ * is beyond it, no regression when the whole interval is within it, undecided otherwise.
+ */
+static void decide(struct ab_row *row, double worse_low, double worse_high, double limit)
+{
+	if (worse_low > limit + TOLERANCE_SLACK) {
+		row->gate = AB_GATE_REGRESSION;
+	} else if (worse_high <= limit + TOLERANCE_SLACK) {
+		row->gate = AB_GATE_NO_REGRESSION;
+	} else {
+		row->gate = AB_GATE_UNDECIDED;
+		row->rounds_to_decide = rounds_to_decide((worse_low + worse_high) / 2, (worse_high - worse_low) / 2,
+							 limit, row->paired.n);
+	}
 }
 
 /* Fills row's percentages, gate and verdict from its paired comparison under tol. */
@@ -115,8 +160,8 @@ static void judge(struct ab_row *row, const struct ab_tolerance *tol)
 {
 	const struct paired_result *p = &row->paired;
 	enum metric_nature nature = row->metric->nature;
-	enum metric_direction direction = row->metric->direction;
-	bool up;
+	bool higher_better = row->metric->direction == HIGHER_IS_BETTER;
+	double low, high;
 
 	row->change_pct = paired_pct(p->diff_mean, p->base_mean);
 	row->ci_low_pct = paired_pct(p->ci_low, p->base_mean);
@@ -126,25 +171,25 @@ static void judge(struct ab_row *row, const struct ab_tolerance *tol)
 	row->cand_cv_pct = paired_pct(p->cand_sd, p->cand_mean);
 	row->tolerance_pct = nature == NATURE_COST ? tol->cost_pct : nature == NATURE_TIMING ? tol->timing_pct : NAN;
 	row->verdict = AB_SAME;
+	if (p->significant)
+		row->verdict = (p->diff_mean > 0) == higher_better ? AB_BETTER : AB_WORSE;
 	if (nature == NATURE_OUTCOME) {
-		row->gated = guards_a_fact(row->metric);
-		if (row->gated && p->n && p->base_mean == 0 && p->cand_mean > 0)
-			row->verdict = AB_REGRESSION;
-		else if (p->significant)
-			row->verdict = (p->diff_mean > 0) == (direction == HIGHER_IS_BETTER) ? AB_BETTER : AB_WORSE;
-		return;
+		if (guards_a_fact(row->metric) && p->n)
+			row->gate = p->base_mean == 0 && p->cand_mean > 0 ? AB_GATE_REGRESSION : AB_GATE_NO_REGRESSION;
+	} else if (!p->valid) {
+		row->note = AB_NOTE_TOO_FEW;
+	} else if (p->base_mean == 0) {
+		/* no percentage of a baseline of 0: the interval in the metric's unit against the floor */
+		low = higher_better ? -p->ci_high : p->ci_low;
+		high = higher_better ? -p->ci_low : p->ci_high;
+		decide(row, low, high, ZERO_BASE_FLOOR);
+	} else {
+		low = higher_better ? -row->ci_high_pct : row->ci_low_pct;
+		high = higher_better ? -row->ci_low_pct : row->ci_high_pct;
+		decide(row, low, high, row->tolerance_pct);
 	}
-	/* from a baseline of 0 any significant change is detected: the floor, not a percentage, gates it */
-	row->note = !p->valid ? AB_NOTE_TOO_FEW :
-		    p->base_mean != 0 && !(row->mde_pct <= row->tolerance_pct) ? AB_NOTE_UNDETECTABLE : AB_NOTE_NONE;
-	row->gated = row->note == AB_NOTE_NONE;
-	if (!p->significant)
-		return;
-	up = p->diff_mean > 0;
-	row->verdict = up == (direction == HIGHER_IS_BETTER) ? AB_BETTER : AB_WORSE;
-	if (row->verdict == AB_WORSE && row->gated &&
-	    (p->base_mean == 0 ? fabs(p->diff_mean) > ZERO_BASE_FLOOR
-			       : beyond(row->change_pct, direction, row->tolerance_pct)))
+	row->gated = row->gate != AB_GATE_NONE;
+	if (row->gate == AB_GATE_REGRESSION)
 		row->verdict = AB_REGRESSION;
 }
 
@@ -174,7 +219,8 @@ static void compare_group(const struct ab_side *base, const struct ab_side *cand
 		row = &out->rows[out->n_rows++];
 		*row = (struct ab_row){ .group = *g, .metric = m, .paired = paired_compare(base_v, cand_v, rounds) };
 		judge(row, tol);
-		out->regressions += row->verdict == AB_REGRESSION;
+		out->regressions += row->gate == AB_GATE_REGRESSION;
+		out->undecided += row->gate == AB_GATE_UNDECIDED;
 		out->ungated += row->note != AB_NOTE_NONE;
 	}
 }
@@ -230,6 +276,42 @@ fail:
 	free(cand_v);
 	ab_result_free(out);
 	return -1;
+}
+
+/* Whether section names a and b (NULL or "" for none) are the same. */
+static bool same_section(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+enum ab_gate ab_section_gate(const struct ab_result *r, const char *section, const struct metric *m)
+{
+	enum ab_gate gate = AB_GATE_NONE;
+
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct ab_row *row = &r->rows[i];
+
+		if (row->metric != m || row->gate == AB_GATE_NONE || !same_section(row->group.section, section))
+			continue;
+		if (row->gate == AB_GATE_UNDECIDED)
+			return AB_GATE_UNDECIDED;
+		if (gate != AB_GATE_REGRESSION)
+			gate = row->gate;
+	}
+	return gate;
+}
+
+bool ab_first_of_section(const struct ab_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (same_section(r->rows[j].group.section, r->rows[i].group.section))
+			return false;
+	return true;
+}
+
+bool ab_gate_fails(const struct ab_result *r, bool fail_on_undecided)
+{
+	return r->regressions || (fail_on_undecided && r->undecided);
 }
 
 void ab_result_free(struct ab_result *r)

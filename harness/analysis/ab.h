@@ -4,10 +4,10 @@
  * sweep point) and metric by metric with the paired test of analysis/paired.h, each as its
  * nature in the metric table says: costs per job (work counted, which the machine's load
  * hardly moves) and timings (throughput, latency) are held to their tolerances (5 %, 10 %)
- * where these rounds could have detected a change of that size, and only there: a cost
- * the load moves after all (the client's CPU time per job) is not gated, and says so;
- * outcomes by their guard (duplicates, losses: any where the baseline had none). Pure
- * computation, no I/O: cli/cmd_ab.c runs and prints.
+ * by their 95 % interval: a regression when it lies wholly beyond the tolerance the worse
+ * way, no regression when it lies wholly within, undecided otherwise, with the rounds that
+ * would decide it; outcomes by their guard (duplicates, losses: any where the baseline had
+ * none). Pure computation, no I/O: cli/cmd_ab.c runs and prints.
  */
 #ifndef CLAIMBENCH_AB_H
 #define CLAIMBENCH_AB_H
@@ -34,15 +34,22 @@ struct ab_tolerance {
 enum ab_verdict {
 	AB_SAME,	/* no significant change: "~" */
 	AB_BETTER,	/* significantly better */
-	AB_WORSE,	/* significantly worse, within its tolerance or not gated */
-	AB_REGRESSION,	/* a gated metric significantly worse beyond its tolerance, or a new fact */
+	AB_WORSE,	/* significantly worse, not a regression: within its tolerance, undecided or not gated */
+	AB_REGRESSION,	/* its gate's verdict is AB_GATE_REGRESSION */
+};
+
+/* What the gate decided on one metric of one group. */
+enum ab_gate {
+	AB_GATE_NONE,		/* not gated: an outcome no guard judges, or a cost or timing known in fewer than 2 rounds */
+	AB_GATE_NO_REGRESSION,	/* its interval lies wholly within its tolerance; a guarded outcome with nothing new */
+	AB_GATE_REGRESSION,	/* its interval lies wholly beyond its tolerance the worse way; new duplicates or losses */
+	AB_GATE_UNDECIDED,	/* its interval holds its tolerance: more rounds would tell */
 };
 
 /* What a row's verdict rests on beyond the test, when it is not the plain one. */
 enum ab_note {
 	AB_NOTE_NONE,		/* judged as its nature says (an outcome no guard judges: shown, never gated) */
 	AB_NOTE_TOO_FEW,	/* a cost or timing known in fewer than 2 rounds on both sides: not tested, not gated */
-	AB_NOTE_UNDETECTABLE,	/* a cost or timing whose detectable effect is beyond its tolerance: not gated */
 };
 
 /* One metric of one group, its rounds paired. */
@@ -57,9 +64,13 @@ struct ab_row {
 	double base_cv_pct;		/* the baseline's variation over the rounds: sd in % of its mean */
 	double cand_cv_pct;		/* the candidate's */
 	double tolerance_pct;		/* the tolerance of its nature; NaN for an outcome */
-	bool gated;			/* the gate judged it: a regression was possible */
+	bool gated;			/* the gate judged it: gate is not AB_GATE_NONE */
 	enum ab_note note;		/* why it was not gated */
 	enum ab_verdict verdict;	/* what the change means */
+	enum ab_gate gate;		/* what the gate decided */
+	size_t rounds_to_decide;	/* AB_GATE_UNDECIDED: the rounds whose interval, its half-width scaled by
+					 * 1/sqrt(rounds), would leave out the tolerance (more than the rounds run);
+					 * 0 when none would (the change is the tolerance) or decided */
 };
 
 /* One side's runs and the round each was made in. */
@@ -75,8 +86,9 @@ struct ab_result {
 	size_t n_rows;				/* entries in rows */
 	struct compare_lone_group *lone;	/* groups on one side only: the sides are not comparable (owned) */
 	size_t n_lone;				/* entries in lone */
-	size_t regressions;			/* rows whose verdict is AB_REGRESSION */
-	size_t ungated;				/* rows not gated (note not AB_NOTE_NONE) */
+	size_t regressions;			/* rows whose gate is AB_GATE_REGRESSION */
+	size_t undecided;			/* rows whose gate is AB_GATE_UNDECIDED */
+	size_t ungated;				/* rows of a cost or timing not gated (note not AB_NOTE_NONE) */
 	size_t dry_runs[2];			/* the baseline's and the candidate's runs that ran dry (timed runs out
 						 * of jobs): their rates are over less than the run, not comparable */
 };
@@ -91,11 +103,27 @@ struct ab_result {
 int ab_compare(const struct ab_side *base, const struct ab_side *cand, size_t rounds,
 	       const struct ab_tolerance *tol, struct ab_result *out);
 
+/*
+ * What the gate decided on metric m over the groups of section (NULL or "" for none) in r:
+ * AB_GATE_UNDECIDED when a group's is, else AB_GATE_REGRESSION when a group's is, else
+ * AB_GATE_NO_REGRESSION when a group's is, else AB_GATE_NONE (no group gated it).
+ */
+enum ab_gate ab_section_gate(const struct ab_result *r, const char *section, const struct metric *m);
+
+/* Whether r->rows[i] is the first row of its section. */
+bool ab_first_of_section(const struct ab_result *r, size_t i);
+
+/* Whether r fails the gate: a regression, or an undecided metric when fail_on_undecided (--fail-on-undecided). */
+bool ab_gate_fails(const struct ab_result *r, bool fail_on_undecided);
+
 /* Frees what ab_compare allocated in r and zeroes it; a zeroed r is fine. */
 void ab_result_free(struct ab_result *r);
 
 /* The verdict's mark: "~", "better", "worse" or "REGRESSION". */
 const char *ab_verdict_name(enum ab_verdict v);
+
+/* The gate's name in JSON: "regression", "no_regression", "undecided", or NULL when not gated. */
+const char *ab_gate_name(enum ab_gate g);
 
 /* The nature's name: "outcome", "timing" or "cost". */
 const char *ab_nature_name(enum metric_nature n);

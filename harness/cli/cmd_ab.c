@@ -2,7 +2,8 @@
  * `claimbench ab BASELINE.ini CANDIDATE.ini --rounds N`: runs the two scenarios in turn
  * on one database (cli/ab_session.h), round after round, then compares each metric of
  * each group on both sides with the paired test of analysis/ab.h and prints the verdicts
- * (output/ab_print.h). Exit 1 when a gated metric regressed; 2 when the command line or
+ * (output/ab_print.h). Exit 1 when a gated metric regressed (or, with --fail-on-undecided,
+ * when one is undecided); 2 when the command line or
  * a scenario is wrong, or the sides are not comparable (a group on one side only, a run
  * that ran dry).
  */
@@ -33,6 +34,7 @@ enum ab_option {
 	OPT_DB,			/* --db CONNINFO */
 	OPT_RESULTS,		/* --results PATH */
 	OPT_FORMAT,		/* --format table|json */
+	OPT_FAIL_ON_UNDECIDED,	/* --fail-on-undecided */
 	OPT_HELP,		/* --help */
 };
 
@@ -44,6 +46,7 @@ static const struct option ab_options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "results", required_argument, NULL, OPT_RESULTS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "fail-on-undecided", no_argument, NULL, OPT_FAIL_ON_UNDECIDED },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -56,6 +59,7 @@ struct ab_args {
 	const char *db;			/* --db, or NULL: the throwaway */
 	const char *results;		/* --results, or NULL: run's default store */
 	int format;			/* --format: an enum compare_format */
+	bool fail_on_undecided;		/* --fail-on-undecided: an undecided metric fails as a regression does */
 };
 
 /* Applies one option to the struct ab_args ctx. 0, or -1 with err. */
@@ -81,6 +85,9 @@ static int apply_option(int code, const char *value, void *ctx, char *err, size_
 		word = parse_word("format", value, compare_formats, err, errlen);
 		a->format = word;
 		return word < 0 ? -1 : 0;
+	case OPT_FAIL_ON_UNDECIDED:
+		a->fail_on_undecided = true;
+		return 0;
 	}
 	snprintf(err, errlen, "unknown option");
 	return -1;
@@ -266,7 +273,7 @@ static int print_verdicts(const struct ab_args *a, const struct ab_session *s, c
 	struct ab_report shown = { .baseline = a->files[0], .candidate = a->files[1], .rounds = (size_t)a->rounds,
 				   .backend = s->db->name,
 				   .invocations = { s->sides[0].result.invocation_id, s->sides[1].result.invocation_id },
-				   .tol = &a->tol, .res = res };
+				   .tol = &a->tol, .fail_on_undecided = a->fail_on_undecided, .res = res };
 
 	if (a->format == COMPARE_JSON) {
 		if (ab_print_json(stdout, &shown) < 0) {
@@ -321,7 +328,7 @@ int cmd_ab(int argc, char **argv)
 	status = EXIT_ENVIRONMENT;
 	if (print_verdicts(&a, &s, &res) < 0)
 		goto out_keep;
-	status = res.regressions ? EXIT_EXPECTATION : EXIT_DONE;
+	status = ab_gate_fails(&res, a.fail_on_undecided) ? EXIT_EXPECTATION : EXIT_DONE;
 out_keep:
 	if (ab_session_keep(&s) != EXIT_DONE && status != EXIT_INCOMPLETE)
 		status = EXIT_ENVIRONMENT;

@@ -142,17 +142,22 @@ const struct command commands[] = {
 			 "  --db CONNINFO            the database both run on (run's --db); default: a throwaway\n"
 			 "  --results PATH           the result store (default results/claimbench.db)\n"
 			 "  --format table|json      the verdicts as a table (default) or one JSON object\n"
+			 "  --fail-on-undecided      an undecided metric fails the gate (exit 1) as a regression does\n"
 			 "\n"
-			 "A cost or timing is judged only where its detectable effect is within its tolerance, where\n"
-			 "these rounds could have told such a change from noise; the others are shown, marked not\n"
-			 "gated. docs/ci.md has a CI job and the rounds a 2-core runner needs.\n",
-		.tail = "Verdicts: ~ no significant change; better; worse (significant, within its tolerance or not\n"
-			"gated); REGRESSION: a gated cost beyond --tolerance or timing beyond --timing-tolerance,\n"
-			"significantly so; duplicates or lost jobs where the baseline had none.\n"
-			"Exit status: 0 no regression, 1 a regression or a failed candidate (its own SQL aborted\n"
-			"its runs: a FAILED line), 2 usage error or not comparable (a bad scenario, the two run\n"
-			"different groups, a timed run ran out of jobs, the baseline's own SQL aborted its runs),\n"
-			"3 database or environment error, 4 interrupted, or a run ended by its environment.\n",
+			 "A cost or timing is a regression when its 95 % interval lies wholly beyond its tolerance\n"
+			 "the worse way, whatever its detectable effect; no regression when the interval lies wholly\n"
+			 "within the tolerance; undecided when it holds the tolerance, said with the rounds that\n"
+			 "would decide it. A line per section says which metrics its groups gate. docs/ci.md has a\n"
+			 "CI job and the rounds a 2-core runner needs.\n",
+		.tail = "Verdicts: ~ no significant change; better; worse (significant, not a regression);\n"
+			"REGRESSION: a cost or timing whose interval lies wholly beyond --tolerance or\n"
+			"--timing-tolerance; duplicates or lost jobs where the baseline had none; undecided: the\n"
+			"interval holds the tolerance.\n"
+			"Exit status: 0 no regression, 1 a regression (or an undecided metric under\n"
+			"--fail-on-undecided) or a failed candidate (its own SQL aborted its runs: a FAILED line),\n"
+			"2 usage error or not comparable (a bad scenario, the two run different groups, a timed\n"
+			"run ran out of jobs, the baseline's own SQL aborted its runs), 3 database or environment\n"
+			"error, 4 interrupted, or a run ended by its environment.\n",
 		.options = -1,
 		.run = cmd_ab,
 	},

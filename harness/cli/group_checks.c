@@ -3,11 +3,13 @@
  * together, then against the driver it will run on.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/group_checks.h"
 #include "cli/pooler_checks.h"
 #include "db/tmp_postgres.h"
 #include "plugin/guard.h"
+#include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
 
 /* Gives each strategy its mode (its own, the --claim-mode one or its default) and checks it supports it. */
@@ -117,11 +119,42 @@ static int check_workload(const struct run_config *cfg, char *err, size_t errlen
 	return check_guarded_settings(cfg, workload, err, errlen);
 }
 
+/*
+ * Refuses --lease-ms for a strategy defined in SQL whose claim marks its job active itself
+ * (it writes :worker) in flip mode but sets no lease ({lease_until}): the job's lease_until
+ * would stay NULL, never run out, and a crashed worker's job would be lost to the lease and
+ * the reaper alike. The error names the claim's file and line. 0, or -1 with err.
+ */
+static int check_sql_lease(const struct run_config *cfg, char *err, size_t errlen)
+{
+	const struct sql_strategy *def;
+
+	for (size_t i = 0; cfg->recovery.lease_ms && i < cfg->n_strategies; i++) {
+		def = sql_strategy_of(cfg->strategies[i].ops);
+		if (!def || !def->claim_marks || cfg->strategies[i].mode != MODE_FLIP ||
+		    strstr(def->roles[SQL_ROLE_CLAIM].written, "{lease_until}"))
+			continue;
+		snprintf(err, errlen, "%s: --lease-ms %d, but the claim sets no lease: it marks its job active itself "
+			 "(:worker) and has no {lease_until}, so the job's lease_until stays NULL, never runs out, and "
+			 "neither the lease nor a reaper gives a crashed worker's job back; set lease_until = "
+			 "{lease_until} in the claim (and take expired jobs with {claimable} when no reaper runs)",
+			 def->roles[SQL_ROLE_CLAIM].origin, cfg->recovery.lease_ms);
+		return -1;
+	}
+	return 0;
+}
+
 /* Checks what needs several options together. 0, or -1 with err. */
 static int check_combination(const struct run_config *cfg, char *err, size_t errlen)
 {
 	if (check_workload(cfg, err, errlen) < 0)
 		return -1;
+	if (cfg->work_max_ms > 0 && cfg->work_ms != (cfg->work_min_ms + cfg->work_max_ms) / 2) {
+		snprintf(err, errlen, "--work-ms %g and --work-dist uniform:%g-%g disagree: the range's mean is %g ms "
+			 "(a range sets the mean; leave --work-ms out)", cfg->work_ms, cfg->work_min_ms, cfg->work_max_ms,
+			 (cfg->work_min_ms + cfg->work_max_ms) / 2);
+		return -1;
+	}
 	if (cfg->rerun_errors && cfg->duration_s > 0) {
 		snprintf(err, errlen, "--rerun-errors: only a drain run can be re-run (drop --duration)");
 		return -1;
@@ -185,7 +218,7 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 
 int group_check_alone(struct run_config *cfg, char *err, size_t errlen)
 {
-	if (settle_modes(cfg, err, errlen) < 0)
+	if (settle_modes(cfg, err, errlen) < 0 || check_sql_lease(cfg, err, errlen) < 0)
 		return -1;
 	return check_combination(cfg, err, errlen);
 }

@@ -141,10 +141,11 @@ const struct option_def command_options[] = {
 	  .arg = "N", .help = "jobs in the backlog" },
 	{ RUN_ONLY_ROW("work-ms", OPTION_DOUBLE, work_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000, .def = "100",
 	  .arg = "MS", .help = "mean work time per job" },
-	{ RUN_ONLY_ROW("work-dist", OPTION_WORD, work_dist), .flags = OPTION_SWEEP, .words = work_dist_names,
-	  .def = "fixed", .arg = "D",
-	  .help = "how work times are drawn: fixed, uniform (0 to 2x the mean), exp, or the heavy-tailed lognormal "
-		  "(--work-sigma) and pareto (--work-alpha, cut at 1000x the mean), so that some jobs outlast a lease" },
+	{ RUN_ONLY_CUSTOM("work-dist", parse_work_dist, format_work_dist), .flags = OPTION_SWEEP, .def = "fixed",
+	  .arg = "D",
+	  .help = "how work times are drawn: fixed, uniform (0 to 2x the mean), uniform:MIN-MAX (a range in ms, its "
+		  "mean the --work-ms), exp, or the heavy-tailed lognormal (--work-sigma) and pareto (--work-alpha, cut "
+		  "at 1000x the mean), so that some jobs outlast a lease" },
 	{ RUN_ONLY_ROW("work-sigma", OPTION_DOUBLE, work_sigma), .flags = OPTION_SWEEP, .min = 0.01, .max = 5, .def = "1",
 	  .arg = "S", .help = "lognormal work times: the sigma of the underlying normal (the larger, the heavier the tail)" },
 	{ RUN_ONLY_ROW("work-alpha", OPTION_DOUBLE, work_alpha), .flags = OPTION_SWEEP, .min = 1.05, .max = 10, .def = "1.5",

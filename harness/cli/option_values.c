@@ -269,6 +269,61 @@ void format_strategies(const struct option_def *o, const void *base, char *buf, 
 	}
 }
 
+/* The longest work time a range may give, in ms (--work-ms's bound). */
+#define WORK_RANGE_MAX_MS 3600000
+
+int parse_work_dist(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+	const char *colon = strchr(text, ':'), *dash;
+	char name[32], bound[64];
+	int dist;
+
+	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - text) : (int)strlen(text), text);
+	dist = parse_word(o->name, name, work_dist_names, err, errlen);
+	if (dist < 0)
+		return -1;
+	cfg->work_dist = dist;
+	cfg->work_min_ms = cfg->work_max_ms = 0;
+	if (!colon)
+		return 0;
+	if (dist != WORK_UNIFORM) {
+		snprintf(err, errlen, "--%s %s: only uniform takes a range (uniform:MIN-MAX); %s is given by its mean, "
+			 "--work-ms", o->name, text, name);
+		return -1;
+	}
+	dash = strchr(colon + 1, '-');
+	if (!dash) {
+		snprintf(err, errlen, "--%s %s: expected uniform:MIN-MAX, work times in ms (uniform:5-50)", o->name, text);
+		return -1;
+	}
+	snprintf(bound, sizeof(bound), "%.*s", (int)(dash - colon - 1), colon + 1);
+	if (parse_double(o->name, bound, 0, WORK_RANGE_MAX_MS, &cfg->work_min_ms, err, errlen) < 0 ||
+	    parse_double(o->name, dash + 1, 0, WORK_RANGE_MAX_MS, &cfg->work_max_ms, err, errlen) < 0) {
+		snprintf(err, errlen, "--%s %s: MIN and MAX are work times in ms, from 0 to %d (uniform:5-50)", o->name,
+			 text, WORK_RANGE_MAX_MS);
+		return -1;
+	}
+	if (cfg->work_min_ms >= cfg->work_max_ms) {
+		snprintf(err, errlen, "--%s %s: MIN must be below MAX (one work time for every job is --work-dist fixed "
+			 "--work-ms T)", o->name, text);
+		return -1;
+	}
+	cfg->work_ms = (cfg->work_min_ms + cfg->work_max_ms) / 2;
+	return 0;
+}
+
+void format_work_dist(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+
+	(void)o;
+	if (cfg->work_max_ms > 0)
+		snprintf(buf, len, "uniform:%g-%g", cfg->work_min_ms, cfg->work_max_ms);
+	else
+		snprintf(buf, len, "%s", work_dist_name((enum work_dist)cfg->work_dist));
+}
+
 /* --workers: "w1,w2,...", each from 1 to MAX_WORKERS. */
 int parse_workers(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
 {

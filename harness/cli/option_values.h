@@ -42,6 +42,16 @@ int parse_guards(const struct option_def *o, const char *text, void *base, char 
 /* --guard as text: "all", or the guards given. */
 void format_guards(const struct option_def *o, const void *base, char *buf, size_t len);
 
+/*
+ * --work-dist: a distribution's name (work_dist_names), or uniform:MIN-MAX, a range of work
+ * times in ms, 0 <= MIN < MAX <= 3600000, whose mean it sets as --work-ms; only uniform takes
+ * a range (the others are given by their mean and shape).
+ */
+int parse_work_dist(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
+
+/* --work-dist as text: the name, or uniform:MIN-MAX. */
+void format_work_dist(const struct option_def *o, const void *base, char *buf, size_t len);
+
 /* --workers: "w1,w2,...", each from 1 to MAX_WORKERS. */
 int parse_workers(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
 

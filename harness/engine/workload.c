@@ -32,7 +32,7 @@ struct work_spec workload_spec(const struct run_config *cfg)
 {
 	return (struct work_spec){
 		.mean_ms = cfg->work_ms, .dist = (enum work_dist)cfg->work_dist, .sigma = cfg->work_sigma,
-		.alpha = cfg->work_alpha,
+		.alpha = cfg->work_alpha, .min_ms = cfg->work_min_ms, .max_ms = cfg->work_max_ms,
 	};
 }
 
@@ -51,6 +51,8 @@ static double draw_ns(const struct work_spec *spec, uint64_t seed, long id)
 
 	switch (spec->dist) {
 	case WORK_UNIFORM:
+		if (spec->max_ms > 0)
+			return (spec->min_ms + (spec->max_ms - spec->min_ms) * u) * 1e6;
 		return 2 * mean_ns * u;
 	case WORK_EXP:
 		return -mean_ns * log1p(-u);

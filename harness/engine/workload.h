@@ -14,6 +14,8 @@ struct work_spec {
 	enum work_dist dist;	/* the distribution */
 	double sigma;		/* WORK_LOGNORMAL: sigma of the underlying normal */
 	double alpha;		/* WORK_PARETO: the tail index, > 1 */
+	double min_ms;		/* WORK_UNIFORM with a range: the shortest work time */
+	double max_ms;		/* WORK_UNIFORM with a range: the longest; 0: no range, 0 to twice mean_ms */
 };
 
 /* The work_spec cfg asks for. */

@@ -187,7 +187,7 @@ int explore_session_open(struct explore_session *x, const struct explore_plan *p
 	x->s = (struct run_shared){
 		.cfg = cfg, .db = x->db, .strategy = plan->choice.ops,
 		.strategy_config = cfg->strategy_configs[plan->choice.kind].bytes, .mode = plan->choice.mode,
-		.pass = 1, .backlog = cfg->jobs, .target = plan->target,
+		.workers = plan->workers, .pass = 1, .backlog = cfg->jobs, .target = plan->target,
 	};
 	run_gate_init(&x->s.gate);
 	x->s.gate.open = true;

@@ -22,7 +22,7 @@ enum claim_mode {
 /* How each job's work time is drawn. */
 enum work_dist {
 	WORK_FIXED,	/* exactly work_ms */
-	WORK_UNIFORM,	/* uniform on [0, 2 * work_ms] */
+	WORK_UNIFORM,	/* uniform on [work_min_ms, work_max_ms] when a range is given, else on [0, 2 * work_ms] */
 	WORK_EXP,	/* exponential with mean work_ms */
 	WORK_LOGNORMAL,	/* log-normal with mean work_ms and the underlying normal's sigma work_sigma */
 	WORK_PARETO,	/* Pareto with mean work_ms and tail index work_alpha, cut at WORK_TAIL_CAP x the mean */
@@ -162,6 +162,8 @@ struct run_config {
 	int work_dist;					/* how work times are drawn: an enum work_dist */
 	double work_sigma;				/* lognormal: sigma of the underlying normal */
 	double work_alpha;				/* pareto: the tail index, > 1 */
+	double work_min_ms;				/* --work-dist uniform:MIN-MAX: the shortest work time; 0 without a range */
+	double work_max_ms;				/* its longest, above work_min_ms; 0: no range (work_ms is then its mean) */
 	double duration_s;				/* timed run length; 0 for a drain run */
 	double warmup_s;				/* a timed run's first seconds left out of its rate and latency figures */
 	double arrival_rate;				/* jobs per second the producers insert in all; 0: no arrivals */

@@ -4,22 +4,21 @@
  */
 #include <math.h>
 
+#include "model/metric_table.h"
 #include "output/ab_print.h"
 #include "output/compare_print.h"
 #include "output/json_out.h"
 
-/* The note's name in JSON: null, "too_few_rounds" or "undetectable". */
+/* The note's name in JSON: null or "too_few_rounds". */
 static json_object *json_note(enum ab_note note)
 {
-	switch (note) {
-	case AB_NOTE_TOO_FEW:
-		return json_object_new_string("too_few_rounds");
-	case AB_NOTE_UNDETECTABLE:
-		return json_object_new_string("undetectable");
-	case AB_NOTE_NONE:
-		break;
-	}
-	return NULL;
+	return note == AB_NOTE_TOO_FEW ? json_object_new_string("too_few_rounds") : NULL;
+}
+
+/* A string, or null for NULL. */
+static json_object *json_text(const char *text)
+{
+	return text ? json_object_new_string(text) : NULL;
 }
 
 /* A {mean, sd, cv_pct} object of one side, or NULL when out of memory. */
@@ -62,7 +61,10 @@ static json_object *json_row(const struct ab_row *row)
 	    json_put(obj, "tolerance_pct", json_number(row->tolerance_pct)) < 0 ||
 	    json_put(obj, "gated", json_object_new_boolean(row->gated)) < 0 ||
 	    json_put(obj, "not_gated_because", json_note(row->note)) < 0 ||
-	    json_put(obj, "verdict", json_object_new_string(ab_verdict_name(row->verdict))) < 0) {
+	    json_put(obj, "verdict", json_object_new_string(ab_verdict_name(row->verdict))) < 0 ||
+	    json_put(obj, "gate", json_text(ab_gate_name(row->gate))) < 0 ||
+	    json_put(obj, "rounds_to_decide", row->rounds_to_decide ? json_object_new_uint64(row->rounds_to_decide)
+								    : NULL) < 0) {
 		json_object_put(obj);
 		return NULL;
 	}
@@ -76,6 +78,55 @@ static json_object *json_rows(const struct ab_result *res)
 
 	for (size_t i = 0; arr && i < res->n_rows; i++) {
 		obj = json_row(&res->rows[i]);
+		if (!obj || json_object_array_add(arr, obj) < 0) {
+			json_object_put(obj);
+			json_object_put(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+/* The array of the paths of the metrics whose gate over section's groups is one of want (a bit per enum ab_gate). */
+static json_object *json_section_metrics(const struct ab_result *res, const char *section, unsigned want)
+{
+	json_object *arr = json_object_new_array();
+
+	for (const struct metric *m = metric_table; arr && m < metric_table + metric_table_len; m++)
+		if ((want & (1u << ab_section_gate(res, section, m))) &&
+		    json_object_array_add(arr, json_object_new_string(m->path)) < 0) {
+			json_object_put(arr);
+			return NULL;
+		}
+	return arr;
+}
+
+/* The {section, gates, undecided} object of section in res, or NULL when out of memory. */
+static json_object *json_section(const struct ab_result *res, const char *section)
+{
+	const unsigned decided = 1u << AB_GATE_NO_REGRESSION | 1u << AB_GATE_REGRESSION;
+	json_object *obj = json_object_new_object();
+
+	if (!obj)
+		return NULL;
+	if (json_put(obj, "section", json_text(section && *section ? section : NULL)) < 0 ||
+	    json_put(obj, "gates", json_section_metrics(res, section, decided)) < 0 ||
+	    json_put(obj, "undecided", json_section_metrics(res, section, 1u << AB_GATE_UNDECIDED)) < 0) {
+		json_object_put(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+/* The array of the sections of res, each as json_section says, or NULL when out of memory. */
+static json_object *json_sections(const struct ab_result *res)
+{
+	json_object *arr = json_object_new_array(), *obj;
+
+	for (size_t i = 0; arr && i < res->n_rows; i++) {
+		if (!ab_first_of_section(res, i))
+			continue;
+		obj = json_section(res, res->rows[i].group.section);
 		if (!obj || json_object_array_add(arr, obj) < 0) {
 			json_object_put(obj);
 			json_object_put(arr);
@@ -112,6 +163,9 @@ int ab_print_json(FILE *out, const struct ab_report *r)
 	    json_put(root, "candidate_invocation", json_invocation(r->invocations[1])) < 0 ||
 	    json_put(root, "comparisons", json_rows(r->res)) < 0 ||
 	    json_put(root, "regressions", json_object_new_uint64(r->res->regressions)) < 0 ||
+	    json_put(root, "undecided", json_object_new_uint64(r->res->undecided)) < 0 ||
+	    json_put(root, "fail_on_undecided", json_object_new_boolean(r->fail_on_undecided)) < 0 ||
+	    json_put(root, "sections", json_sections(r->res)) < 0 ||
 	    json_put(root, "not_gated", json_object_new_uint64(r->res->ungated)) < 0)
 		goto out;
 	rc = json_print(out, root);

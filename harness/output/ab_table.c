@@ -1,10 +1,14 @@
-/* ab's verdicts as a table: a block per group, a line per metric, a line per regression. */
+/*
+ * ab's verdicts as a table: a block per group, a line per metric, a line per section saying
+ * what it gates, a line per regression and per undecided metric.
+ */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base/text.h"
 #include "output/ab_print.h"
+#include "model/metric_table.h"
 #include "output/compare_print.h"
 
 /* Formats v with four significant digits or more (whole numbers from 1000); "-" when not finite. */
@@ -51,21 +55,23 @@ static void interval_text(char *buf, size_t size, const struct ab_row *row)
 	snprintf(buf, size, "[%s, %s]", low, high);
 }
 
-/* Prints the note after a row's verdict: why it was not gated. */
+/* Prints "about N rounds would decide it", or why no count would, for an undecided row. */
+static void print_rounds_to_decide(FILE *out, const struct ab_row *row)
+{
+	if (row->rounds_to_decide)
+		fprintf(out, "about %zu rounds would decide it", row->rounds_to_decide);
+	else
+		fputs("no count of rounds in reach would decide it (the change is about the tolerance)", out);
+}
+
+/* Prints the note after a row's verdict: undecided, or why it was not gated. */
 static void print_note(FILE *out, const struct ab_row *row)
 {
-	switch (row->note) {
-	case AB_NOTE_TOO_FEW:
+	if (row->gate == AB_GATE_UNDECIDED) {
+		fputs("  undecided: ", out);
+		print_rounds_to_decide(out, row);
+	} else if (row->note == AB_NOTE_TOO_FEW) {
 		fputs("  (not gated: known in fewer than 2 rounds)", out);
-		break;
-	case AB_NOTE_UNDETECTABLE:
-		if (isfinite(row->mde_pct))
-			fprintf(out, "  (not gated: detectable %.1f%% > %g%%)", row->mde_pct, row->tolerance_pct);
-		else
-			fputs("  (not gated: no detectable effect relative to a baseline of 0)", out);
-		break;
-	case AB_NOTE_NONE:
-		break;
 	}
 }
 
@@ -109,8 +115,76 @@ static void print_regression(FILE *out, const struct ab_row *row)
 		return;
 	}
 	interval_text(interval, sizeof(interval), row);
+	if (row->paired.base_mean == 0) {
+		fprintf(out, " (95%% interval of the change [%+g, %+g]): a %s from 0 beyond the floor of 0.01\n",
+			row->paired.ci_low, row->paired.ci_high, ab_nature_name(row->metric->nature));
+		return;
+	}
 	fprintf(out, " (%+.1f%%, 95%% interval %s): a %s beyond its %g%% tolerance\n", row->change_pct, interval,
 		ab_nature_name(row->metric->nature), row->tolerance_pct);
+}
+
+/* Prints the line saying what an undecided row is and what would decide it. */
+static void print_undecided(FILE *out, const struct ab_row *row)
+{
+	char base[32], cand[32], interval[40];
+
+	number_text(base, sizeof(base), row->paired.base_mean);
+	number_text(cand, sizeof(cand), row->paired.cand_mean);
+	fputs("UNDECIDED: ", out);
+	compare_print_group_words(out, &row->group);
+	fprintf(out, ", %s %s -> %s", row->metric->path, base, cand);
+	if (row->paired.base_mean == 0) {
+		fprintf(out, " (95%% interval of the change [%+g, %+g]): its interval holds the floor of 0.01; ",
+			row->paired.ci_low, row->paired.ci_high);
+	} else {
+		interval_text(interval, sizeof(interval), row);
+		fprintf(out, " (%+.1f%%, 95%% interval %s): its interval holds its %g%% tolerance; ", row->change_pct,
+			interval, row->tolerance_pct);
+	}
+	print_rounds_to_decide(out, row);
+	putc('\n', out);
+}
+
+/* Prints the metrics whose gate over section's groups is one of want (a bit per enum ab_gate), comma-separated. */
+static void print_section_metrics(FILE *out, const struct ab_result *res, const char *section, unsigned want)
+{
+	const char *sep = "";
+
+	for (const struct metric *m = metric_table; m < metric_table + metric_table_len; m++)
+		if (want & (1u << ab_section_gate(res, section, m))) {
+			fprintf(out, "%s%s", sep, m->path);
+			sep = ", ";
+		}
+}
+
+/* Prints a line per section: the metrics its groups gate (decided), and those undecided. */
+static void print_sections(FILE *out, const struct ab_result *res)
+{
+	const unsigned decided = 1u << AB_GATE_NO_REGRESSION | 1u << AB_GATE_REGRESSION;
+	const char *section;
+	char name[96];
+	bool undecided;
+
+	for (size_t i = 0; i < res->n_rows; i++) {
+		if (!ab_first_of_section(res, i))
+			continue;
+		section = res->rows[i].group.section;
+		undecided = false;
+		for (const struct metric *m = metric_table; m < metric_table + metric_table_len; m++)
+			undecided |= ab_section_gate(res, section, m) == AB_GATE_UNDECIDED;
+		text_clean(name, sizeof(name), section && *section ? section : "", SIZE_MAX);
+		if (*name)
+			fprintf(out, "section [%s] gates: ", name);
+		else
+			fputs("the runs gate: ", out);
+		print_section_metrics(out, res, section, decided);
+		if (undecided) {
+			fputs("; undecided: ", out);
+			print_section_metrics(out, res, section, 1u << AB_GATE_UNDECIDED);
+		}
+		putc('\n', out);
+	}
 }
 
 void ab_print_table(FILE *out, const struct ab_report *r)
@@ -132,14 +206,20 @@ void ab_print_table(FILE *out, const struct ab_report *r)
 	putc('\n', out);
 	fputs("change: the mean of the rounds' paired differences, ~ where its 95% interval holds 0 (paired t);\n"
 	      "+-sd: each side's spread over the rounds, % of its mean; mde: the smallest change these rounds\n"
-	      "detect 80% of the time, their noise taken at the top of its 95% interval; a cost or timing is\n"
-	      "gated only where its mde is within its tolerance (docs/ci.md)\n", out);
+	      "detect 80% of the time, their noise taken at the top of its 95% interval. A cost or timing\n"
+	      "regresses when its interval lies wholly beyond its tolerance the worse way, passes when it\n"
+	      "lies wholly within, and is undecided when it holds the tolerance (docs/ci.md)\n", out);
+	print_sections(out, res);
 	for (i = 0; i < res->n_rows; i++)
-		if (res->rows[i].verdict == AB_REGRESSION)
+		if (res->rows[i].gate == AB_GATE_REGRESSION)
 			print_regression(out, &res->rows[i]);
-	fprintf(out, "%zu regression%s (tolerances, where these rounds detect that much: costs %g%%, timings %g%%; "
-		"new duplicates or losses); %zu metric%s not gated\n", res->regressions, res->regressions == 1 ? "" : "s",
-		r->tol->cost_pct, r->tol->timing_pct, res->ungated, res->ungated == 1 ? "" : "s");
+	for (i = 0; i < res->n_rows; i++)
+		if (res->rows[i].gate == AB_GATE_UNDECIDED)
+			print_undecided(out, &res->rows[i]);
+	fprintf(out, "%zu regression%s, %zu undecided%s (tolerances: costs %g%%, timings %g%%; new duplicates or "
+		"losses); %zu metric%s not gated\n", res->regressions, res->regressions == 1 ? "" : "s", res->undecided,
+		r->fail_on_undecided && res->undecided ? ", failing (--fail-on-undecided)" : "", r->tol->cost_pct,
+		r->tol->timing_pct, res->ungated, res->ungated == 1 ? "" : "s");
 	if (r->invocations[0] && r->invocations[1])
 		fprintf(out, "the runs: invocations %lld (baseline) and %lld (candidate) of the result store\n",
 			r->invocations[0], r->invocations[1]);

@@ -425,6 +425,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		.strategy = choice->ops,
 		.strategy_config = cfg->strategy_configs[choice->kind].bytes,
 		.mode = choice->mode,
+		.workers = workers,
 		.pass = 1,
 		.backlog = cfg->jobs,
 		.arrivals = arrivals,

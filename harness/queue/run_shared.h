@@ -37,6 +37,7 @@ struct run_shared {
 	const struct strategy_ops *strategy;	/* the strategy under test */
 	const void *strategy_config;		/* its settings in cfg (strategy_configs[its kind]) */
 	enum claim_mode mode;			/* its claim mode in this run */
+	int workers;				/* the workers the run starts (their replacements after a crash not counted) */
 	char jobs_table[160];			/* quoted name of the queue table */
 	char tickets_table[160];		/* quoted name of the ticket control table */
 	char jobs_name[128];			/* the queue table's name, unquoted */

@@ -1,9 +1,18 @@
 # claimbench ab: two scenarios run in turn on one server and compared round by round:
 # identical scenarios pass (exit 0) with every metric paired, a candidate whose claim does
+<<<<<<< HEAD
 # clearly more work per job is caught through a cost (exit 1), scenarios of different
 # strategies are not comparable (exit 2, after one round), a candidate whose own SQL aborts its
 # runs is a failed candidate (exit 1; a broken baseline exit 2), a signal is exit 4, and bad
 # command lines are refused.
+=======
+# clearly more work per job is caught through a cost (exit 1), also in a noisy timed run at 4
+# workers whatever the detectable effect, docs/ci.md's scenario (scenarios/ci.ini) fails a
+# claim without FOR UPDATE SKIP LOCKED through its contended section's duplicates, each
+# section says what it gates, --fail-on-undecided fails what is undecided, scenarios of
+# different strategies are not comparable (exit 2, after one round), and bad command lines
+# are refused.
+>>>>>>> verdict-gate
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -13,15 +22,15 @@ store=$dir/results.db
 
 start_test_server || { echo "not ok - a test PostgreSQL server starts"; exit 0; }
 
-# scenario FILE STRATEGY EXTRA [JOBS [KEY]]: a drain of JOBS (100) jobs of 1 ms by 1 worker
-# (costs without contention) with the SQL strategy "probe" (seed 002's claim), EXTRA added to
-# its claim's WHERE, KEY added to the global section; the group runs STRATEGY.
+# scenario FILE STRATEGY EXTRA [JOBS [KEY [WORKERS]]]: a drain of JOBS (100) jobs of 1 ms by
+# WORKERS (1: costs without contention) with the SQL strategy "probe" (seed 002's claim),
+# EXTRA added to its claim's WHERE, KEY added to the global section; the group runs STRATEGY.
 scenario() {
 	cat >"$1" <<INI
 [global]
 jobs = ${4:-100}
 work-ms = 1
-workers = 1
+workers = ${6:-1}
 ${5:-}
 
 [strategy probe]
@@ -41,6 +50,7 @@ scenario "$dir/base.ini" probe ""
 scenario "$dir/other.ini" skip-locked:flip ""
 # The candidate counts the whole queue table in every claim: far more rows examined per job.
 scenario "$dir/scan.ini" probe "AND (SELECT count(*) FROM {jobs}) > 0"
+<<<<<<< HEAD
 # Timed runs of 1 s that run out of their 5 jobs long before the end (40 jobs in 0.5 s did
 # not run out on a loaded machine).
 scenario "$dir/dry.ini" probe "" 5 "duration = 1"
@@ -49,6 +59,18 @@ scenario "$dir/two.ini" probe "OR id = (SELECT max(id) FROM {jobs} WHERE status 
 scenario "$dir/fails.ini" probe "AND 1 / (SELECT count(*) - count(*) FROM {jobs}) = 1"
 # A drain of 100000 jobs of 1 ms: far longer than the test waits before its signal.
 scenario "$dir/long.ini" probe "" 100000
+=======
+# Timed runs of 0.5 s that run out of their 40 jobs long before the end.
+scenario "$dir/dry.ini" probe "" 40 "duration = 0.5"
+# Timed runs of 0.5 s at 4 workers (issue 34's), the candidate counting a seventh of the
+# table in every claim: rows examined per job far up, its interval wide with the contention.
+scenario "$dir/timed.ini" probe "" 5000 "duration = 0.5" 4
+scenario "$dir/count7.ini" probe "AND (SELECT count(*) FROM {jobs} j2 WHERE j2.id % 7 = 3) >= 0" 5000 \
+	"duration = 0.5" 4
+# docs/ci.md's scenario, and its claim without FOR UPDATE SKIP LOCKED.
+ci=$(dirname "$0")/../../scenarios/ci.ini
+sed 's/ FOR UPDATE SKIP LOCKED)/)/' "$ci" >"$dir/ci-nolock.ini"
+>>>>>>> verdict-gate
 
 # ab ARGS...: claimbench ab on the test server into the test's store.
 ab() {
@@ -64,9 +86,15 @@ check_jq "$dir/same.json" '.rounds == 2 and .regressions == 0 and .tolerances.co
 	"--format json: 2 rounds, no regression, the group's metrics compared"
 check_each "$dir/same.json" '.metric == "duplicates"' '.nature == "outcome" and .verdict == "~"' \
 	"duplicates: an outcome, none on either side"
+<<<<<<< HEAD
 check_each "$dir/same.json" '.metric == "throughput_jps"' '.nature == "timing" and .pairs == 2 and
 	(.mde_pct | type) == "number" and .gated == (.mde_pct <= 10)' \
 	"throughput: a timing, gated only where its detectable effect is within the 10 % tolerance"
+=======
+check_jq "$dir/same.json" '.comparisons[] | select(.metric == "throughput_jps") | .nature == "timing" and .pairs == 2 and
+	(.mde_pct | type) == "number" and .gated and (.gate == "no_regression" or .gate == "undecided")' \
+	"throughput: a timing, gated, no regression or undecided, its detectable effect shown"
+>>>>>>> verdict-gate
 check "the rounds alternate: baseline first, then candidate first" eval \
 	'[ "$(grep -o "round [0-9], [a-z]*" "$dir/same.err" | tr "\n" " ")" = \
 	   "round 1, baseline round 1, candidate round 2, candidate round 2, baseline " ]'
@@ -85,6 +113,47 @@ check "the cost that caught it is named, with its change and interval" \
 check "in the table: rows examined a cost, REGRESSION; statements per job unchanged (~)" eval \
 	'grep -Eq "^  costs\.rows_examined_per_job +cost .* REGRESSION$" "$dir/scan.out" &&
 	 grep -Eq "^  costs\.statements_per_job +cost .* ~ +\[" "$dir/scan.out"'
+
+# ---- a timed run at 4 workers: beyond the tolerance, whatever the detectable effect ----
+ab "$dir/timed.ini" "$dir/count7.ini" --rounds 3 --format json >"$dir/count7.json" 2>"$dir/count7.err"
+status=$?
+check "issue 34's candidate counting a seventh of the table at 4 workers: exit 1 (got $status; af91ccb: 0)" \
+	test "$status" -eq 1
+check_jq "$dir/count7.json" '.comparisons[] | select(.metric == "costs.rows_examined_per_job") |
+	.gate == "regression" and .verdict == "REGRESSION" and .ci95_low_pct > 5' \
+	"rows examined per job: its whole interval beyond 5 %, a regression (af91ccb: not gated, its mde above 5 %)"
+check_jq "$dir/count7.json" '.regressions >= 1 and .undecided == ([.comparisons[] | select(.gate == "undecided")] | length) and
+	all(.comparisons[] | select(.gate == "undecided"); .rounds_to_decide == null or .rounds_to_decide > 3)' \
+	"the counts follow the rows' gates; each undecided row's rounds to decide is more than the 3 run"
+check_jq "$dir/count7.json" 'all(.comparisons[] | select(.nature != "outcome" and .pairs >= 2);
+	(.gate == "regression") == (if .higher_is_better then -.ci95_high_pct else .ci95_low_pct end > .tolerance_pct) and
+	(.gate == "no_regression") == (if .higher_is_better then -.ci95_low_pct else .ci95_high_pct end <= .tolerance_pct))' \
+	"every cost and timing: a regression exactly when its interval is wholly beyond the tolerance, none when wholly within"
+
+# ---- docs/ci.md's scenario: its contended section catches a claim that hands a job out twice ----
+ab "$ci" "$dir/ci-nolock.ini" --rounds 2 >"$dir/nolock.out" 2>"$dir/nolock.err"
+status=$?
+check "scenarios/ci.ini against its claim without FOR UPDATE SKIP LOCKED: exit 1 (got $status)" test "$status" -eq 1
+check "the contended section's duplicates are a REGRESSION" \
+	grep -Eq '^REGRESSION: claim flip 8 workers in \[contended\], duplicates 0\.000 -> [0-9.]+: where the baseline had none$' \
+	"$dir/nolock.out"
+check "each section says what it gates: duplicates and lost in both" eval \
+	'grep -Eq "^section \[drain\] gates: .*\bduplicates, lost\b" "$dir/nolock.out" &&
+	 grep -Eq "^section \[contended\] gates: .*\bduplicates, lost\b" "$dir/nolock.out"'
+
+check "docs/ci.md's scenario block is scenarios/ci.ini, line for line" eval \
+	'diff <(sed -n "/^\`\`\`ini\$/,/^\`\`\`\$/p" "$(dirname "$0")/../../docs/ci.md" | sed "1d;\$d") "$ci" >/dev/null'
+
+# ---- --fail-on-undecided: an undecided metric fails ----
+ab "$dir/base.ini" "$dir/base.ini" --rounds 2 --fail-on-undecided --format json >"$dir/undecided.json" 2>/dev/null
+status=$?
+undecided=$(jq .undecided "$dir/undecided.json")
+check "--fail-on-undecided: exit 1 when a metric is undecided, else 0 (undecided $undecided, exit $status)" eval \
+	'[ "$status" -eq "$([ "$undecided" -gt 0 ] && echo 1 || echo 0)" ]'
+check_jq "$dir/undecided.json" '.fail_on_undecided == true and .regressions == 0' \
+	"--fail-on-undecided noted in the JSON; no regression"
+check_jq "$dir/same.json" '.fail_on_undecided == false and (.sections | length) == 1 and .sections[0].section == "drain" and
+	(.sections[0].gates | index("duplicates")) != null' "without it: false; the one section gates duplicates"
 
 # ---- different strategies: not comparable, found after the first round ----
 "$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/base.ini" "$dir/other.ini" --rounds 3 >/dev/null 2>"$dir/other.err"
@@ -147,3 +216,5 @@ expect_exit 2 'claimbench ab: --tolerance: expected a number from 0 to 100, got 
 	ab "$dir/base.ini" "$dir/base.ini" --tolerance -5
 expect_exit 2 'expected BASELINE.ini and CANDIDATE.ini, got 1 argument' "one scenario only" ab "$dir/base.ini"
 check "--help says what the exits mean" eval '"$CLAIMBENCH" ab --help | grep -q "Exit status: 0 no regression, 1 a regression"'
+check "--help lists --fail-on-undecided" eval '"$CLAIMBENCH" ab --help | grep -q "^  --fail-on-undecided  "'
+check "the man page lists --fail-on-undecided" eval '"$CLAIMBENCH" manpage | grep -Fq "\-\-fail\-on\-undecided      an undecided"'

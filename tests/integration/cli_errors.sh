@@ -22,6 +22,19 @@ expect_exit 2 '--jobs: expected a whole number' "jobs with trailing text" run --
 expect_exit 2 '--work-ms: expected a number' "negative work time" run --work-ms -1
 expect_exit 2 '--duration: expected a number' "duration nan" run --duration nan
 expect_exit 2 '--work-dist: expected one of fixed, uniform, exp' "unknown work distribution" run --work-dist normal
+expect_exit 2 '--work-dist uniform:15-5: MIN must be below MAX' "a range upside down" run --work-dist uniform:15-5
+expect_exit 2 '--work-dist uniform:5-5: MIN must be below MAX \(one work time for every job is --work-dist fixed' \
+	"an empty range" run --work-dist uniform:5-5
+expect_exit 2 '--work-dist uniform:5: expected uniform:MIN-MAX' "a range with one end" run --work-dist uniform:5
+expect_exit 2 '--work-dist uniform:-1-5: MIN and MAX are work times in ms, from 0 to 3600000' "a negative end" \
+	run --work-dist uniform:-1-5
+expect_exit 2 '--work-dist uniform:1-5x: MIN and MAX are work times in ms' "an end with trailing text" \
+	run --work-dist uniform:1-5x
+expect_exit 2 '--work-dist uniform:0-4000000: MIN and MAX are work times in ms, from 0 to 3600000' \
+	"an end beyond an hour" run --work-dist uniform:0-4000000
+expect_exit 2 '--work-dist exp:1-5: only uniform takes a range' "a range for exp" run --work-dist exp:1-5
+expect_exit 2 '--work-ms 3 and --work-dist uniform:5-15 disagree: the range.s mean is 10 ms' \
+	"--work-ms after a range, disagreeing with its mean" run --work-dist uniform:5-15 --work-ms 3
 expect_exit 2 '--format: expected one of table, csv, json' "unknown format" run --format xml
 expect_exit 2 '--claim-mode: expected one of hold, flip' "unknown claim mode" run --claim-mode grab
 expect_exit 2 'strategy naive has no hold claim mode \(it supports flip\)' "naive asked to hold" \

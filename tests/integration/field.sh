@@ -24,6 +24,17 @@ check_each "$dir/drain.json" '.strategy == "advisory"' '.give_ups > 0' \
 	"advisory --candidates 2: a claim that finds both its candidates locked gives up (and is counted)"
 check "advisory: no advisory lock of the run is still held at its end" eval '! grep -q "still held" "$dir/drain.err"'
 
+# ---- advisory's default candidates: as many as the workers (at least 16), so that no claim finds them all held ----
+# 24 workers and 24 jobs of 400 ms, an empty wait of 2 s: each worker's first claim, made before
+# any job is done, finds a free job among 24 candidates (the 23 others hold one each), so each
+# works exactly one. With 16 candidates (af91ccb's default) only 16 jobs could be held at once:
+# 8 workers gave up and waited while the first 16 to finish took the other 8 (per worker 0 or 2).
+run_json crowd --strategy advisory --workers 24 --jobs 24 --work-ms 400 --empty-wait-ms 2000
+check "advisory at 24 workers, default candidates (exit $(cat "$dir/crowd.status"))" test "$(cat "$dir/crowd.status")" -eq 0
+check_jq "$dir/crowd.json" '.results[0] | .params.candidates == "auto" and .completed == 24 and
+	([.per_worker[].completed] | length == 24 and all(. == 1))' \
+	"--candidates auto under 24 workers: every worker worked exactly one of the 24 jobs, none left idle by a full walk"
+
 # ---- que#298: the lock's try inline in the scan, on a queue of 20 jobs (planned as a sequential scan and a sort) ----
 run_json walk --strategy advisory --advisory-walk materialized,inline --workers 4 --jobs 20 --work-ms 1
 check "advisory --advisory-walk materialized,inline: both drain (exit 0)" test "$(cat "$dir/walk.status")" -eq 0

@@ -1,7 +1,8 @@
 # Strategies a scenario file defines in SQL alone ([strategy NAME]): seed 002's claim as SQL
 # beside its built-in twin in a contended drain, a naive SQL claim whose duplicates the
 # accounting catches, a SQLite definition, a claim that breaks the harness's contract, and
-# every refusal of a bad definition, with the file and line.
+# every refusal of a bad definition, with the file and line, --lease-ms for a claim that
+# sets no lease among them.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
@@ -167,3 +168,31 @@ strategy = mine"
 expect_exit 2 "strategy mine cannot run on sqlite: it has no SQL for sqlite" \
 	"a definition for PostgreSQL alone (the default) is refused on SQLite, as a built-in is" \
 	run --no-progress --results "$store" "$dir/pg-only.ini"
+
+# ---- --lease-ms for a claim that marks its job itself but sets no lease: refused at its line ----
+# (the job's lease_until would stay NULL: a crashed worker's job lost to the lease and the reaper)
+lease_claim() { # lease_claim SET: a definition for both backends whose claim marks the job, SET added to its SET
+	printf '%s\n' "[strategy mine]" "backends = postgresql,sqlite" \
+		"claim = UPDATE {jobs} SET status = 'active', claimed_by = :worker, claimed_at = {now},$1" \
+		"    attempts = attempts + 1" \
+		"    WHERE id = (SELECT id FROM {jobs} WHERE queue = :queue AND {claimable} ORDER BY id LIMIT 1)" \
+		"    RETURNING id, attempts"
+}
+{ printf '[global]\njobs = 20\nworkers = 2\nwork-ms = 1\ndb = sqlite:%s\n' "$dir/lease.db"; lease_claim ""
+  printf '[crashes]\nstrategy = mine\nlease-ms = 300\nreaper-ms = 100\n'; } >"$dir/no-lease.ini"
+expect_exit 2 "no-lease\.ini:8: claim of strategy mine: --lease-ms 300, but the claim sets no lease: it marks its job active itself \(:worker\) and has no \{lease_until\}" \
+	"a flip claim that marks its job with no {lease_until}, run with --lease-ms: refused at the claim's line" \
+	run --no-progress --results "$store" "$dir/no-lease.ini"
+grep -v '^db = ' "$dir/no-lease.ini" >"$dir/no-lease-pg.ini"  # explore runs on PostgreSQL only
+expect_exit 2 "no-lease-pg\.ini:7: claim of strategy mine: --lease-ms 300, but the claim sets no lease" \
+	"explore refuses it too, before a server starts" explore --results "$store" --jobs 1 --claims 1 "$dir/no-lease-pg.ini"
+sed 's/^lease-ms = 300$/lease-ms = 0/; /^reaper-ms/d' "$dir/no-lease.ini" >"$dir/no-lease-none.ini"
+"$CLAIMBENCH" run --no-progress --results "$store" "$dir/no-lease-none.ini" >/dev/null 2>&1
+status=$?
+check "the same claim without --lease-ms runs (exit $status)" test "$status" -eq 0
+{ printf '[global]\njobs = 20\nworkers = 2\nwork-ms = 1\ndb = sqlite:%s\n' "$dir/lease.db"
+  lease_claim " lease_until = {lease_until},"; printf '[crashes]\nstrategy = mine\nlease-ms = 300\nreaper-ms = 100\n'; } \
+	>"$dir/lease.ini"
+"$CLAIMBENCH" run --no-progress --results "$store" "$dir/lease.ini" >/dev/null 2>"$dir/lease.err"
+status=$?
+check "with lease_until = {lease_until} in its claim, --lease-ms runs (exit $status)" test "$status" -eq 0

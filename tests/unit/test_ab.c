@@ -1,7 +1,9 @@
 /*
  * Unit tests of ab.c: the verdicts of hand-made rounds, each metric as its nature says
- * (a cost held to its tolerance, a timing gated only where detectable, an outcome by its
- * guard), a cost from a baseline of 0, groups on one side only and runs that ran dry.
+ * (a cost or timing held to its tolerance by its interval: beyond, a regression whatever
+ * the detectable effect; within, none; straddling, undecided with the rounds that would
+ * decide it; an outcome by its guard), a cost from a baseline of 0, --fail-on-undecided,
+ * what a section gates, groups on one side only and runs that ran dry.
  */
 #include <math.h>
 #include <string.h>
@@ -56,7 +58,7 @@ static const struct ab_row *row_of(const struct ab_result *r, const char *path)
 	return NULL;
 }
 
-/* A cost 8 % up in every round: a regression; throughput moving with the rounds' load: not gated. */
+/* A cost 8 % up in every round: a regression; throughput moving with the rounds' load: undecided. */
 static void cost_regression(void)
 {
 	const double thru[] = { 100, 140, 80 }, thru_c[] = { 120, 90, 100 };
@@ -76,16 +78,31 @@ static void cost_regression(void)
 	      "buffers per job +4 in each round (+8 %%) beyond the 5 %% tolerance: REGRESSION");
 	CHECK_NEAR(cost->change_pct, 8.0, 1e-9, "its change: +8.0 %% of the baseline's mean");
 	CHECK(cost->mde_pct == 0 && cost->ci_low_pct == cost->ci_high_pct, "the same difference each round: mde 0");
-	CHECK(timing->note == AB_NOTE_UNDETECTABLE && !timing->gated && timing->verdict == AB_SAME,
-	      "throughput -3 %% with noise of 30 %%: not gated (detectable %.0f %% > 10 %%), ~", timing->mde_pct);
-	CHECK(dup->gated && dup->verdict == AB_SAME, "no duplicates on either side: an outcome, ~");
-	CHECK(r.regressions == 1 && r.ungated == 1 && r.n_lone == 0 && !r.dry_runs[0] && !r.dry_runs[1],
-	      "one regression, one metric not gated, every group on both sides, no run dry");
+	CHECK(timing->gated && timing->gate == AB_GATE_UNDECIDED && timing->verdict == AB_SAME &&
+	      timing->rounds_to_decide > ROUNDS,
+	      "throughput -3 %% with noise of 30 %% (interval [%+.0f %%, %+.0f %%] holds -10 %%): undecided, %zu rounds "
+	      "to decide", timing->ci_low_pct, timing->ci_high_pct, timing->rounds_to_decide);
+	CHECK(dup->gated && dup->gate == AB_GATE_NO_REGRESSION && dup->verdict == AB_SAME,
+	      "no duplicates on either side: an outcome, ~, no regression");
+	CHECK(r.regressions == 1 && r.undecided == 1 && r.ungated == 0 && r.n_lone == 0 && !r.dry_runs[0] &&
+	      !r.dry_runs[1], "one regression, one undecided (%zu, %zu), every group on both sides, no run dry",
+	      r.regressions, r.undecided);
+	CHECK(ab_section_gate(&r, NULL, metric_find("costs.buffers_hit_per_job")) == AB_GATE_REGRESSION &&
+	      ab_section_gate(&r, "", metric_find("throughput_jps")) == AB_GATE_UNDECIDED &&
+	      ab_section_gate(&r, NULL, metric_find("duplicates")) == AB_GATE_NO_REGRESSION &&
+	      ab_section_gate(&r, NULL, metric_find("fairness.jain")) == AB_GATE_NONE &&
+	      ab_section_gate(&r, "other", metric_find("duplicates")) == AB_GATE_NONE,
+	      "the section gates buffers (a regression) and duplicates, throughput undecided, Jain's index not");
+	CHECK(ab_gate_fails(&r, false) && ab_gate_fails(&r, true), "a regression fails with or without --fail-on-undecided");
 	ab_result_free(&r);
 }
 
-/* The same +8 % of a cost with the rounds' differences 4.5, 4, 3.5: significant, but not detectable within 5 %. */
-static void noisy_cost(void)
+/*
+ * The same +8 % of a cost with the rounds' differences 4.5, 4, 3.5: its interval [+5.5 %,
+ * +10.5 %] lies wholly beyond the 5 % tolerance, so a regression, though these rounds'
+ * detectable effect is far above 5 % (af91ccb passed it as "not gated").
+ */
+static void beyond_whatever_mde(void)
 {
 	const double thru[] = { 100, 100, 100 }, buf[] = { 50, 50.5, 49.5 }, buf_c[] = { 54.5, 54.5, 53 };
 	struct side_runs base, cand;
@@ -97,9 +114,56 @@ static void noisy_cost(void)
 	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
 	cost = row_of(&r, "costs.buffers_hit_per_job");
 	check_need(cost != NULL, "the row of buffers");
-	CHECK(cost->paired.significant && cost->change_pct > 5, "+8 %%, significant");
-	CHECK(cost->note == AB_NOTE_UNDETECTABLE && !cost->gated && cost->verdict == AB_WORSE && r.regressions == 0,
-	      "but a cost as noisy as that (detectable %.0f %%) is not gated: worse, no regression", cost->mde_pct);
+	CHECK(cost->paired.significant && cost->mde_pct > 5 && cost->ci_low_pct > 5,
+	      "+8 %%, its interval [%+.2f %%, %+.2f %%] beyond 5 %%, its mde %.1f %% beyond it too", cost->ci_low_pct,
+	      cost->ci_high_pct, cost->mde_pct);
+	CHECK(cost->gated && cost->gate == AB_GATE_REGRESSION && cost->verdict == AB_REGRESSION && r.regressions == 1,
+	      "whatever the mde: gated, REGRESSION (gate %s, %zu regressions)", ab_gate_name(cost->gate), r.regressions);
+	ab_result_free(&r);
+}
+
+/*
+ * A cost +1 % with the differences 0.3, 0.5, 0.7 of 50: its interval [+0.01 %, +1.99 %] lies
+ * wholly within 5 %, so no regression, its mde (5.5 %) beyond the tolerance notwithstanding;
+ * and a cost +6 % with the differences 2, 3, 4: [+1.03 %, +10.97 %] holds 5 %, undecided,
+ * with 75 rounds to decide it: the half-width 4.968 % scaled by sqrt(3 / 75) is 0.99 %, below
+ * the distance 1 % of the change from the tolerance (74 rounds: 1.0003 %, not below).
+ */
+static void within_and_straddling(void)
+{
+	const double thru[] = { 100, 100, 100 }, buf[] = { 50, 50.5, 49.5 }, small[] = { 50.3, 51, 50.2 };
+	const double straddle[] = { 52, 53.5, 53.5 };
+	struct side_runs base, cand;
+	struct ab_result r;
+	const struct ab_row *cost;
+
+	fill(&base, "probe", thru, buf, 0);
+	fill(&cand, "probe", thru, small, 0);
+	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
+	cost = row_of(&r, "costs.buffers_hit_per_job");
+	check_need(cost != NULL, "the row of buffers");
+	CHECK(cost->mde_pct > 5 && cost->ci_low_pct > 0 && cost->ci_high_pct < 5,
+	      "+1 %%: interval [%+.2f %%, %+.2f %%] within 5 %%, mde %.2f %% beyond it", cost->ci_low_pct,
+	      cost->ci_high_pct, cost->mde_pct);
+	CHECK(cost->gated && cost->gate == AB_GATE_NO_REGRESSION && cost->verdict == AB_WORSE && r.regressions == 0 &&
+	      r.undecided == 0 && !ab_gate_fails(&r, true),
+	      "within the tolerance: significantly worse, no regression, passes even with --fail-on-undecided");
+	ab_result_free(&r);
+
+	fill(&cand, "probe", thru, straddle, 0);
+	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
+	cost = row_of(&r, "costs.buffers_hit_per_job");
+	check_need(cost != NULL, "the row of buffers");
+	CHECK_NEAR(cost->change_pct, 6.0, 1e-9, "+6 %% of the baseline's mean");
+	CHECK(cost->gated && cost->gate == AB_GATE_UNDECIDED && cost->verdict == AB_WORSE && r.undecided == 1 &&
+	      r.regressions == 0, "interval [%+.2f %%, %+.2f %%] holds 5 %%: undecided (gate %s)", cost->ci_low_pct,
+	      cost->ci_high_pct, ab_gate_name(cost->gate));
+	CHECK(cost->rounds_to_decide == 75, "75 rounds would decide it (got %zu)", cost->rounds_to_decide);
+	CHECK(!ab_gate_fails(&r, false) && ab_gate_fails(&r, true),
+	      "undecided passes the gate, but fails it under --fail-on-undecided");
+	CHECK(strcmp(ab_gate_name(AB_GATE_UNDECIDED), "undecided") == 0 &&
+	      strcmp(ab_gate_name(AB_GATE_NO_REGRESSION), "no_regression") == 0 && ab_gate_name(AB_GATE_NONE) == NULL,
+	      "the gates' names in JSON");
 	ab_result_free(&r);
 }
 
@@ -149,7 +213,7 @@ static void cost_from_zero(void)
 	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
 	cost = row_of(&r, "costs.buffers_hit_per_job");
 	check_need(cost != NULL, "the row of buffers");
-	CHECK(cost->gated && cost->verdict == AB_WORSE && r.regressions == 0,
+	CHECK(cost->gated && cost->gate == AB_GATE_NO_REGRESSION && cost->verdict == AB_WORSE && r.regressions == 0,
 	      "buffers per job from 0 to 0.005, within the floor of 0.01: worse, no regression");
 	ab_result_free(&r);
 }
@@ -167,7 +231,8 @@ static void outcomes_groups_dry(void)
 	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
 	dup = row_of(&r, "duplicates");
 	check_need(dup != NULL, "the row of duplicates");
-	CHECK(dup->verdict == AB_REGRESSION && r.regressions == 1, "duplicates where the baseline had none: REGRESSION");
+	CHECK(dup->verdict == AB_REGRESSION && dup->gate == AB_GATE_REGRESSION && r.regressions == 1,
+	      "duplicates where the baseline had none: REGRESSION");
 	ab_result_free(&r);
 
 	fill(&other, "skip-locked", thru, buf, 0);
@@ -208,7 +273,8 @@ static void too_few(void)
 int main(void)
 {
 	cost_regression();
-	noisy_cost();
+	beyond_whatever_mde();
+	within_and_straddling();
 	within_tolerance();
 	cost_from_zero();
 	outcomes_groups_dry();

@@ -1,6 +1,7 @@
 /*
- * Unit tests of the work-time draw (engine/workload.c): fixed, uniform, exponential and
- * the heavy-tailed lognormal and Pareto times, the same for the same seed.
+ * Unit tests of the work-time draw (engine/workload.c): fixed, uniform (0 to twice the mean,
+ * or a range), exponential and the heavy-tailed lognormal and Pareto times, the same for the
+ * same seed.
  */
 #include <math.h>
 #include <stdint.h>
@@ -66,6 +67,43 @@ out:
 	free(expo);
 }
 
+/*
+ * uniform:MIN-MAX: every draw within [5, 15] ms, their mean the range's, spread over the whole
+ * range (each tenth of it holds about a tenth of the draws), the same for the same seed as the
+ * range-less uniform's draws scaled onto the range.
+ */
+static void test_uniform_range(void)
+{
+	const long n = 20000;
+	const struct work_spec range = { .mean_ms = 10, .dist = WORK_UNIFORM, .min_ms = 5, .max_ms = 15 };
+	int64_t *w = workload_make(n, &range, 7), *plain = draw(n, 10, WORK_UNIFORM, 7);
+	int64_t lo = INT64_MAX, hi = 0;
+	long tenths[10] = { 0 }, fewest = n, most = 0, unscaled = 0;
+
+	check_need(w && plain, "workload_make allocates");
+	for (long i = 0; i < n; i++) {
+		lo = w[i] < lo ? w[i] : lo;
+		hi = w[i] > hi ? w[i] : hi;
+		tenths[(w[i] - 5000000) * 10 / 10000001]++;
+		/* the same u: plain is 20 ms x u, the range 5 ms + 10 ms x u */
+		unscaled += llabs(w[i] - (5000000 + plain[i] / 2)) > 1;
+	}
+	for (int t = 0; t < 10; t++) {
+		fewest = tenths[t] < fewest ? tenths[t] : fewest;
+		most = tenths[t] > most ? tenths[t] : most;
+	}
+	CHECK(lo >= 5000000 && hi <= 15000000, "uniform:5-15: every draw within [5, 15] ms (%lld..%lld ns)",
+	      (long long)lo, (long long)hi);
+	CHECK(lo < 5100000 && hi > 14900000, "and the range's ends reached within 1 %% (%lld..%lld ns)", (long long)lo,
+	      (long long)hi);
+	CHECK_NEAR(mean_ms(w, n), 10, 0.1, "uniform:5-15: mean within 1 %% of 10 ms (%.3f)", mean_ms(w, n));
+	CHECK(fewest > 1800 && most < 2200, "each tenth of the range holds about a tenth of the draws (%ld..%ld of %ld)",
+	      fewest, most, n);
+	CHECK(unscaled == 0, "the seed's draws, scaled onto the range (%ld differ)", unscaled);
+	free(w);
+	free(plain);
+}
+
 /* The heavy tails: their means, and how much more often than exp a job outlasts ten times the mean. */
 static void test_heavy_tails(void)
 {
@@ -97,6 +135,7 @@ out:
 int main(void)
 {
 	test_workload();
+	test_uniform_range();
 	test_heavy_tails();
 	return check_exit_status();
 }
