@@ -97,18 +97,13 @@ static void test_command_line(void)
 	CHECK_EQ(strategy_ints(0, "nowait-backoff")[0], 3, "--tries lands in nowait-backoff's settings");
 	CHECK_EQ(strategy_ints(0, "ticket")[1], 4, "--ticket-limit lands in ticket's settings");
 	CHECK(cfg->rerun_errors && cfg->format == FORMAT_JSON, "a flag and a word");
-<<<<<<< HEAD
 	CHECK_STR_EQ(inv.settings.results, "/tmp/r.db", "--results is the command's own setting");
 	CHECK_STR_EQ(cfg->scenario, "command line", "a changed command line is named so");
-=======
-	CHECK(strcmp(inv.settings.results, "/tmp/r.db") == 0, "--results is the command's own setting");
-	CHECK(strcmp(cfg->scenario, "command line") == 0, "a changed command line is named so");
 	CHECK(PARSE(err, "--work-ms", "3", "--work-dist", "uniform:5-15") == INVOCATION_RUN &&
 	      cfg->work_dist == WORK_UNIFORM && cfg->work_min_ms == 5 && cfg->work_max_ms == 15 && cfg->work_ms == 10,
 	      "--work-dist uniform:5-15: a range of work times, its mean 10 ms the --work-ms (%s)", err);
 	CHECK(PARSE(err, "--work-dist", "uniform") == INVOCATION_RUN && cfg->work_dist == WORK_UNIFORM &&
 	      cfg->work_max_ms == 0 && cfg->work_ms == 100, "--work-dist uniform alone: no range, 0 to twice --work-ms");
->>>>>>> verdict-gate
 	CHECK(PARSE(err, "--strategy", "update-returning:hold,ticket") == INVOCATION_RUN &&
 	      inv.groups[0].strategies[0].mode == MODE_HOLD &&
 	      inv.groups[0].strategies[1].mode == strategy_find("ticket")->default_mode,
