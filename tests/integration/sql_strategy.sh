@@ -183,8 +183,9 @@ lease_claim() { # lease_claim SET: a definition for both backends whose claim ma
 expect_exit 2 "no-lease\.ini:8: claim of strategy mine: --lease-ms 300, but the claim sets no lease: it marks its job active itself \(:worker\) and has no \{lease_until\}" \
 	"a flip claim that marks its job with no {lease_until}, run with --lease-ms: refused at the claim's line" \
 	run --no-progress --results "$store" "$dir/no-lease.ini"
-grep -v '^db = ' "$dir/no-lease.ini" >"$dir/no-lease-pg.ini"  # explore runs on PostgreSQL only
-expect_exit 2 "no-lease-pg\.ini:7: claim of strategy mine: --lease-ms 300, but the claim sets no lease" \
+# explore runs on PostgreSQL only, and refuses run's own keys (work-ms)
+grep -v '^db = \|^work-ms = ' "$dir/no-lease.ini" >"$dir/no-lease-pg.ini"
+expect_exit 2 "no-lease-pg\.ini:6: claim of strategy mine: --lease-ms 300, but the claim sets no lease" \
 	"explore refuses it too, before a server starts" explore --results "$store" --jobs 1 --claims 1 "$dir/no-lease-pg.ini"
 sed 's/^lease-ms = 300$/lease-ms = 0/; /^reaper-ms/d' "$dir/no-lease.ini" >"$dir/no-lease-none.ini"
 "$CLAIMBENCH" run --no-progress --results "$store" "$dir/no-lease-none.ini" >/dev/null 2>&1
