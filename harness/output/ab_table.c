@@ -100,16 +100,24 @@ static bool same_group(const struct compare_group *a, const struct compare_group
 	       a->section == b->section && a->sweep == b->sweep;
 }
 
-/* Prints the line saying what a regression row is. */
-static void print_regression(FILE *out, const struct ab_row *row)
+/* Prints the start of a verdict line: LABEL: the group, the metric, its means on each side. */
+static void print_verdict_head(FILE *out, const char *label, const struct ab_row *row)
 {
-	char base[32], cand[32], interval[40];
+	char base[32], cand[32];
 
 	number_text(base, sizeof(base), row->paired.base_mean);
 	number_text(cand, sizeof(cand), row->paired.cand_mean);
-	fputs("REGRESSION: ", out);
+	fprintf(out, "%s: ", label);
 	compare_print_group_words(out, &row->group);
 	fprintf(out, ", %s %s -> %s", row->metric->path, base, cand);
+}
+
+/* Prints the line saying what a regression row is. */
+static void print_regression(FILE *out, const struct ab_row *row)
+{
+	char interval[40];
+
+	print_verdict_head(out, "REGRESSION", row);
 	if (row->metric->nature == NATURE_OUTCOME) {
 		fputs(": where the baseline had none\n", out);
 		return;
@@ -127,13 +135,9 @@ static void print_regression(FILE *out, const struct ab_row *row)
 /* Prints the line saying what an undecided row is and what would decide it. */
 static void print_undecided(FILE *out, const struct ab_row *row)
 {
-	char base[32], cand[32], interval[40];
+	char interval[40];
 
-	number_text(base, sizeof(base), row->paired.base_mean);
-	number_text(cand, sizeof(cand), row->paired.cand_mean);
-	fputs("UNDECIDED: ", out);
-	compare_print_group_words(out, &row->group);
-	fprintf(out, ", %s %s -> %s", row->metric->path, base, cand);
+	print_verdict_head(out, "UNDECIDED", row);
 	if (row->paired.base_mean == 0) {
 		fprintf(out, " (95%% interval of the change [%+g, %+g]): its interval holds the floor of 0.01; ",
 			row->paired.ci_low, row->paired.ci_high);
