@@ -2,7 +2,6 @@
 # of a dozen jobs: gnuplot without a message, every case in every chart's data, a fault's
 # mark only in its own run's panel of the timeline, the recovery chart only for runs with
 # faults, one chart set per section (NAME-SECTION, the section made file-safe).
-# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)

@@ -1,6 +1,5 @@
 # The SQLite backend: each strategy honest about what it is there, the refusals, the
 # settings, the JSON contract, and update-returning on PostgreSQL too.
-# tier: fast
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
