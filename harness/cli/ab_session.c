@@ -72,6 +72,7 @@ static int prepare_side(struct ab_session_side *side, struct ab_session *s, size
 static int open_database(struct ab_session *s, char *err, size_t errlen)
 {
 	const struct run_config *cfg = &s->sides[0].inv->groups[0];
+	int connections = invocation_connections(s->sides[0].inv), cand = invocation_connections(s->sides[1].inv);
 
 	s->plan.db = s->db;
 	s->plan.target = cfg->target;
@@ -83,7 +84,8 @@ static int open_database(struct ab_session *s, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	if (throwaway_open(&s->throwaway, s->db, &s->plan.target, err, errlen) < 0)
+	if (throwaway_open(&s->throwaway, s->db, connections > cand ? connections : cand, &s->plan.target, err,
+			   errlen) < 0)
 		return -1;
 	announce_throwaway(&s->throwaway, !cfg->backend);
 	s->plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &s->throwaway };

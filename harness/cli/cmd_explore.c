@@ -325,7 +325,7 @@ int cmd_explore(int argc, char **argv)
 	server.target = cfg->target;
 	if (!cfg->target) {
 		if (throwaway_prepare(&server.t, err, sizeof(err)) < 0 ||
-		    (server.ready = true, throwaway_open(&server.t, &backend_postgresql, &server.target, err,
+		    (server.ready = true, throwaway_open(&server.t, &backend_postgresql, 0, &server.target, err,
 							 sizeof(err)) < 0)) {
 			fprintf(stderr, "claimbench explore: cannot start a throwaway PostgreSQL: %s\n", err);
 			goto out;

@@ -432,7 +432,7 @@ int cmd_run(int argc, char **argv)
 	}
 	plan.trust_scenario = inv.settings.trust_scenario;
 	if (!cfg->target) {
-		if (throwaway_open(&throwaway, db, &plan.target, err, sizeof(err)) < 0) {
+		if (throwaway_open(&throwaway, db, invocation_connections(&inv), &plan.target, err, sizeof(err)) < 0) {
 			report_throwaway_failure(db, err);
 			goto out_stop;
 		}

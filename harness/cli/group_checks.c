@@ -7,7 +7,6 @@
 
 #include "cli/group_checks.h"
 #include "cli/pooler_checks.h"
-#include "db/tmp_postgres.h"
 #include "plugin/guard.h"
 #include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
@@ -427,8 +426,6 @@ static int check_guards(struct run_config *cfg, const struct backend_ops *db, ch
 
 int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
-	int most = 0;
-
 	if (cfg->guarded.workload != WORKLOAD_QUEUE) {
 		if (check_guards(cfg, db, err, errlen) < 0)
 			return -1;
@@ -455,14 +452,16 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 			 "its own default", db->name);
 		return -1;
 	}
+	return 0;
+}
+
+int group_connections(const struct run_config *cfg)
+{
+	int most = 0;
+
 	for (size_t p = 0; p < cfg->n_worker_points; p++)
 		most = cfg->workers[p] > most ? cfg->workers[p] : most;
-	if (!cfg->target && db->kind == BACKEND_POSTGRESQL && cfg->pooler == POOLER_NONE &&
-	    most + (run_config_arrivals(cfg) ? cfg->producers : 0) + 2 > TMP_POSTGRES_MAX_CONNECTIONS) {
-		snprintf(err, errlen, "%d workers%s need more connections than the throwaway server's %d; "
-			 "give --db a server of your own", most, run_config_arrivals(cfg) ? " and producers" : "",
-			 TMP_POSTGRES_MAX_CONNECTIONS);
-		return -1;
-	}
-	return 0;
+	if (cfg->pooler != POOLER_NONE)
+		most = cfg->server_connections;
+	return most + (run_config_arrivals(cfg) ? cfg->producers : 0) + GROUP_OWN_SESSIONS;
 }

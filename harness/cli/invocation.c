@@ -584,3 +584,15 @@ struct store_context invocation_store_context(const struct run_invocation *inv, 
 		.command = command,
 	};
 }
+
+int invocation_connections(const struct run_invocation *inv)
+{
+	int most = 0;
+
+	for (size_t g = 0; g < inv->n_groups; g++) {
+		int need = group_connections(&inv->groups[g]);
+
+		most = need > most ? need : most;
+	}
+	return most;
+}

@@ -75,6 +75,9 @@ const struct backend_ops *invocation_backend(const struct run_invocation *inv, c
  */
 int invocation_check_on(struct run_invocation *inv, const struct backend_ops *db, char *err, size_t errlen);
 
+/* The sessions inv's runs open on a server at once, at most: the largest group_connections of its groups. */
+int invocation_connections(const struct run_invocation *inv);
+
 /*
  * Appends to targets what group cfg runs: its strategies, or in a guarded workload its
  * guards (with --guard all, every guard of the workload). At most MAX_STRATEGIES.

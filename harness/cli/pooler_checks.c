@@ -3,7 +3,6 @@
 
 #include "cli/pooler_checks.h"
 #include "db/pooler.h"
-#include "db/tmp_postgres.h"
 #include "plugin/strategy.h"
 
 int pooler_clients(const struct run_config *cfg)
@@ -83,12 +82,6 @@ int pooler_check_group(struct run_config *cfg, const struct backend_ops *db, cha
 	if (injects(cfg, FAULT_KILL_BACKEND)) {
 		snprintf(err, errlen, "--kill-backend-* cannot run through --pooler: a worker's server process is "
 			 "pgbouncer's, not the worker's");
-		return -1;
-	}
-	if (!cfg->target && cfg->server_connections + 2 > TMP_POSTGRES_MAX_CONNECTIONS) {
-		snprintf(err, errlen, "--server-connections %d and the harness's own need more connections than the "
-			 "throwaway server's %d; give --db a server of your own", cfg->server_connections,
-			 TMP_POSTGRES_MAX_CONNECTIONS);
 		return -1;
 	}
 	if (cfg->pooler == POOLER_SESSION && clients > cfg->server_connections) {

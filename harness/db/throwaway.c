@@ -41,7 +41,8 @@ static int open_sqlite(struct throwaway *t, char *err, size_t errlen)
 	return 0;
 }
 
-int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char **target, char *err, size_t errlen)
+int throwaway_open(struct throwaway *t, const struct backend_ops *db, int connections, const char **target, char *err,
+		   size_t errlen)
 {
 	if (db->kind == BACKEND_SQLITE) {
 		if (open_sqlite(t, err, errlen) < 0)
@@ -50,13 +51,13 @@ int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char
 		return 0;
 	}
 	if (db->kind == BACKEND_MARIADB) {
-		if (tmp_mariadb_start(&t->maria, &t->wd, err, errlen) < 0)
+		if (tmp_mariadb_start(&t->maria, &t->wd, connections, err, errlen) < 0)
 			return -1;
 		t->own_mariadb = true;
 		*target = t->maria.target;
 		return 0;
 	}
-	if (tmp_postgres_start(&t->pg, &t->wd, err, errlen) < 0)
+	if (tmp_postgres_start(&t->pg, &t->wd, connections, err, errlen) < 0)
 		return -1;
 	t->own_server = true;
 	*target = t->pg.conninfo;

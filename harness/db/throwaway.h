@@ -40,9 +40,11 @@ int throwaway_prepare(struct throwaway *t, char *err, size_t errlen);
 
 /*
  * Creates the throwaway database for driver db (PostgreSQL: a cluster; SQLite: a file; MariaDB: a server) and
- * points *target at where to connect. 0, or -1 with err.
+ * points *target at where to connect; a server takes connections sessions at once (its floor when fewer).
+ * 0, or -1 with err.
  */
-int throwaway_open(struct throwaway *t, const struct backend_ops *db, const char **target, char *err, size_t errlen);
+int throwaway_open(struct throwaway *t, const struct backend_ops *db, int connections, const char **target, char *err,
+		   size_t errlen);
 
 /*
  * Restarts the throwaway server (throwaway: a struct throwaway) in immediate mode, for a

@@ -127,7 +127,7 @@ static int spawn_server(struct tmp_mariadb *m, char *err, size_t errlen)
 	snprintf(socket, sizeof(socket), "--socket=%s/" MARIADB_SOCKET, m->dir);
 	snprintf(pid_file, sizeof(pid_file), "--pid-file=%s/data/postmaster.pid", m->dir);
 	snprintf(log_error, sizeof(log_error), "--log-error=%s/server.log", m->dir);
-	snprintf(connections, sizeof(connections), "--max-connections=%d", TMP_MARIADB_MAX_CONNECTIONS);
+	snprintf(connections, sizeof(connections), "--max-connections=%d", m->max_connections);
 	snprintf(log, sizeof(log), "%s/mariadbd.log", m->dir);
 	return server_program_spawn_noted(argv, log, &m->as, m->dir, m->dir, &m->pid, err, errlen);
 }
@@ -180,9 +180,10 @@ static int wait_ready(struct tmp_mariadb *m, bool create, char *err, size_t errl
 	return -1;
 }
 
-int tmp_mariadb_start(struct tmp_mariadb *m, struct watchdog *wd, char *err, size_t errlen)
+int tmp_mariadb_start(struct tmp_mariadb *m, struct watchdog *wd, int connections, char *err, size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
+	m->max_connections = connections > TMP_MARIADB_MIN_CONNECTIONS ? connections : TMP_MARIADB_MIN_CONNECTIONS;
 	if (find_programs(m, err, errlen) != 1 || choose_user(&m->as, err, errlen) != 0)
 		goto fail;
 	if (server_make_dir(m->dir, "claimbench-mariadb-", MARIADB_SOCKET, &m->as, &m->have_dir, err, errlen) != 0)

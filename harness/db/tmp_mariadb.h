@@ -22,8 +22,8 @@
 /* $CLAIMBENCH_MARIADB_BINDIR's value that says: do not use MariaDB's server programs, even when installed. */
 #define TMP_MARIADB_NONE "none"
 
-/* The throwaway server's max_connections: room for many workers, producers and the harness's own. */
-#define TMP_MARIADB_MAX_CONNECTIONS 200
+/* The fewest connections a throwaway server takes (max_connections); a run that needs more sizes it up. */
+#define TMP_MARIADB_MIN_CONNECTIONS 200
 
 /* The line that installs the server programs, for the message when they are missing. */
 #define TMP_MARIADB_INSTALL "sudo apt-get install -y mariadb-server-core mariadb-client-core"
@@ -36,15 +36,17 @@ struct tmp_mariadb {
 	struct run_as as;		/* who the programs run as, and who removes their directory */
 	pid_t pid;			/* the running server, our child; 0 when none */
 	bool have_dir;			/* dir exists and is ours to delete */
+	int max_connections;		/* its max_connections: TMP_MARIADB_MIN_CONNECTIONS or what the run needs */
 };
 
 /*
  * Finds the server programs, makes the data directory and starts the server, filling in
  * m (which must not hold a running server); its directory holds an owner note and is
- * given to the watchdog wd to remove should this process die. 0, or -1 with a one-line
- * reason in err, having cleaned up whatever it made.
+ * given to the watchdog wd to remove should this process die. The server takes
+ * connections sessions at once (at least TMP_MARIADB_MIN_CONNECTIONS). 0, or -1 with a
+ * one-line reason in err, having cleaned up whatever it made.
  */
-int tmp_mariadb_start(struct tmp_mariadb *m, struct watchdog *wd, char *err, size_t errlen);
+int tmp_mariadb_start(struct tmp_mariadb *m, struct watchdog *wd, int connections, char *err, size_t errlen);
 
 /*
  * Kills m's server (SIGKILL: it starts again with crash recovery, as after a crash) and

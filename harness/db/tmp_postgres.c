@@ -181,7 +181,7 @@ static int run_pg_ctl_start(const struct tmp_postgres *pg, const char *action, c
 	snprintf(log, sizeof(log), "%s/server.log", pg->dir);
 	snprintf(options, sizeof(options),
 		 "-c listen_addresses='' -c unix_socket_directories='%s' -p %d -c max_connections=%d%s",
-		 pg->dir, pg->port, TMP_POSTGRES_MAX_CONNECTIONS,
+		 pg->dir, pg->port, pg->max_connections,
 		 pg->statements ? " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=none" : "");
 	return run_logged(pg, argv, "pg_ctl.log", reasons, err, errlen);
 }
@@ -223,10 +223,11 @@ static void create_statements_extension(struct tmp_postgres *pg)
 	PQfinish(conn);
 }
 
-int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, size_t errlen)
+int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, int connections, char *err, size_t errlen)
 {
 	memset(pg, 0, sizeof(*pg));
 	pg->port = TMP_POSTGRES_PORT;
+	pg->max_connections = connections > TMP_POSTGRES_MIN_CONNECTIONS ? connections : TMP_POSTGRES_MIN_CONNECTIONS;
 	if (find_bindir(pg->bindir, err, errlen) != 0 || run_as_choose(&pg->as, PG_SYSTEM_USER, err, errlen) != 0)
 		goto fail;
 	if (server_make_dir(pg->dir, "claimbench-pg-", ".s.PGSQL." TMP_POSTGRES_PORT_TEXT, &pg->as, &pg->have_dir, err,
@@ -292,6 +293,7 @@ int tmp_postgres_node(struct tmp_postgres *node, const struct tmp_postgres *pg, 
 	memset(node, 0, sizeof(*node));
 	node->port = port;
 	node->statements = pg->statements;
+	node->max_connections = pg->max_connections;	/* a hot standby needs as many as its primary */
 	memcpy(node->bindir, pg->bindir, sizeof(node->bindir));
 	if (snprintf(node->dir, sizeof(node->dir), "%s/%s", pg->dir, name) >= (int)sizeof(node->dir) ||
 	    snprintf(node->conninfo, sizeof(node->conninfo), "host=%s port=%d dbname=postgres user=%s", node->dir,

@@ -23,8 +23,8 @@
 /* $CLAIMBENCH_PG_BINDIR's value that says: do not use PostgreSQL's server programs, even when installed. */
 #define TMP_POSTGRES_NONE "none"
 
-/* The throwaway server's max_connections: room for many workers, producers and the harness's own. */
-#define TMP_POSTGRES_MAX_CONNECTIONS 200
+/* The fewest connections a throwaway server takes (max_connections); a run that needs more sizes it up. */
+#define TMP_POSTGRES_MIN_CONNECTIONS 200
 
 struct tmp_postgres {
 	char dir[PATH_MAX];		/* the temporary directory holding data/, the logs and the socket */
@@ -36,15 +36,17 @@ struct tmp_postgres {
 	bool started;			/* the server may be running and must be stopped */
 	bool statements;		/* it loads pg_stat_statements, untracked but where a session turns it on
 					 * (queue/server_costs.h), and its database has the extension */
+	int max_connections;		/* its max_connections: TMP_POSTGRES_MIN_CONNECTIONS or what the run needs */
 };
 
 /*
  * Finds the server programs, creates the cluster and starts it, filling in pg
  * (which must not hold a running cluster); its directory holds an owner note
  * (db/ownership.h) and is given to the watchdog wd to remove should this process die.
+ * The server takes connections sessions at once (at least TMP_POSTGRES_MIN_CONNECTIONS).
  * 0, or -1 with a one-line reason in err, having cleaned up whatever it made.
  */
-int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, char *err, size_t errlen);
+int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, int connections, char *err, size_t errlen);
 
 /*
  * Restarts pg's server in immediate mode (no shutdown checkpoint: the server starts with

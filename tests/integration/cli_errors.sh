@@ -74,7 +74,7 @@ expect_exit 2 '--rerun-errors: only a drain run can be re-run' "re-running a tim
 	run --rerun-errors --duration 1
 expect_exit 2 '--queue: expected 1 to 16 comma-separated names' "an empty task class" run --queue a,,b
 expect_exit 2 '--empty-retries: expected a whole number' "negative empty retries" run --empty-retries -1
-expect_exit 2 'need more connections than the throwaway server' "more workers than the throwaway server takes" \
-	run --workers 300 --strategy skip-locked
+expect_exit 2 '--workers: expected a whole number from 1 to 1024' "more workers than claimbench takes" \
+	run --workers 1025 --strategy skip-locked
 expect_exit 2 'a swept value is longer than 63 bytes' "an overlong swept value" \
 	run --tries 1,1111111111111111111111111111111111111111111111111111111111111111111

@@ -58,7 +58,7 @@ static void test_watchdog(void)
 		char err[512];
 
 		close(fds[0]);
-		if (watchdog_start(&wd, err, sizeof(err)) == 0 && tmp_postgres_start(&pg, &wd, err, sizeof(err)) == 0) {
+		if (watchdog_start(&wd, err, sizeof(err)) == 0 && tmp_postgres_start(&pg, &wd, 0, err, sizeof(err)) == 0) {
 			ssize_t put = write(fds[1], pg.dir, strlen(pg.dir) + 1);
 
 			(void)put;
@@ -97,7 +97,7 @@ static void test_planted_link(void)
 	}
 	fd = mkstemp(target);
 	if (fd < 0 || write(fd, "root only\n", 10) != 10 || watchdog_start(&wd, err, sizeof(err)) < 0 ||
-	    tmp_postgres_start(&pg, &wd, err, sizeof(err)) < 0) {
+	    tmp_postgres_start(&pg, &wd, 0, err, sizeof(err)) < 0) {
 		printf("not ok - setting up the planted-link check: %s\n", err);
 		return;
 	}
@@ -131,7 +131,7 @@ int main(void)
 	}
 
 	CHECK_EQ(watchdog_start(&wd, err, sizeof(err)), 0, "a watchdog starts (%s)", err);
-	CHECK_EQ(tmp_postgres_start(&pg, &wd, err, sizeof(err)), 0, "start: %s", err);
+	CHECK_EQ(tmp_postgres_start(&pg, &wd, 0, err, sizeof(err)), 0, "start: %s", err);
 	if (!pg.started)
 		return check_exit_status();
 	CHECK(stat(pg.dir, &st) == 0 && S_ISDIR(st.st_mode), "the cluster lives in %s", pg.dir);
