@@ -2,6 +2,11 @@
 
 #include "base/text.h"
 
+char text_clean_char(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f ? '?' : c;
+}
+
 void text_clean(char *buf, size_t size, const char *s, size_t max)
 {
 	size_t i;
@@ -9,7 +14,7 @@ void text_clean(char *buf, size_t size, const char *s, size_t max)
 	if (!s)
 		s = "-";
 	for (i = 0; i + 1 < size && i < max && s[i]; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+		buf[i] = text_clean_char(s[i]);
 	buf[i] = '\0';
 }
 

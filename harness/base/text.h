@@ -5,6 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* c as a terminal may show it: a control character (a newline included) as '?', else c. */
+char text_clean_char(char c);
+
 /*
  * Copies at most max bytes of s into buf (size bytes, truncated to fit), control
  * characters shown as '?'; "-" when s is NULL.
