@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -16,6 +17,13 @@ void text_clean(char *buf, size_t size, const char *s, size_t max)
 	for (i = 0; i + 1 < size && i < max && s[i]; i++)
 		buf[i] = text_clean_char(s[i]);
 	buf[i] = '\0';
+}
+
+void text_clip(char *buf, size_t size, const char *s)
+{
+	text_clean(buf, size, s, SIZE_MAX);
+	if (s && strlen(s) >= size)
+		memcpy(buf + size - 4, "...", 3);
 }
 
 const char *text_list_next(const char **cursor, size_t *len)

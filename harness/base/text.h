@@ -15,6 +15,12 @@ char text_clean_char(char c);
 void text_clean(char *buf, size_t size, const char *s, size_t max);
 
 /*
+ * Copies s into buf (size bytes, at least 4) as text_clean does; when s does not fit, it
+ * is cut and its last three characters shown are "...". "-" when s is NULL.
+ */
+void text_clip(char *buf, size_t size, const char *s);
+
+/*
  * The next item of the comma-separated list at *cursor (NULL: an empty list): its start,
  * its length in *len, and *cursor moved past it and its comma. NULL when none is left.
  */

@@ -284,9 +284,14 @@ static void print_verdicts(FILE *out, const struct store_explore *x)
 	}
 }
 
-/* Prints the explores of list, each as explore printed it with its verdicts. 0, or -1 with err. */
+/*
+ * Prints the explores of list, each as explore printed it with its verdicts, and a line
+ * when its stored trace and events disagree. 0, or -1 with err.
+ */
 static int print_explores(FILE *out, const struct store_explore_list *list, char *err, size_t errlen)
 {
+	char why[128];
+
 	for (size_t i = 0; i < list->n; i++) {
 		struct explore_result r;
 
@@ -295,6 +300,8 @@ static int print_explores(FILE *out, const struct store_explore_list *list, char
 			return -1;
 		}
 		explore_print_table(out, &r);
+		if (explore_record_disagrees(&r, why, sizeof(why)))
+			fprintf(out, "  the stored trace and events disagree (not as explore stored them): %s\n", why);
 		explore_result_free(&r);
 		print_verdicts(out, &list->items[i]);
 		putc('\n', out);

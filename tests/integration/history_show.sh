@@ -56,3 +56,9 @@ check "show of a stored row with ESC and newlines prints its diagnosis line, wit
 	eval '[ "$status" -eq 0 ] && grep -q "^diagnosis:" "$dir/clean.out" && grep -Eq "^  naive\?\[31m flip x1 sec\?\]0;title\?: Most of" "$dir/clean.out" &&
 	      ! grep -q "[[:cntrl:]]" "$dir/clean.out" && ! grep -q "^forged" "$dir/clean.out" &&
 	      grep -qx "host: host?forged host line" "$dir/clean.out" && grep -qx "scenario: scen?forged scenario line?" "$dir/clean.out"'
+
+# ---- history cuts a long section name to its column, with an ellipsis ----
+sqlite3 "$store" "UPDATE runs SET run_group = printf('%.20000c', 'x') WHERE id = 7"
+line=$("$CLAIMBENCH" history --results "$store" | awk '$1 == 7')
+check "history cuts a 20,000-character section name to 32 characters ending in ... (line of ${#line} characters)" \
+	eval '[ "${#line}" -lt 200 ] && grep -Eq " x{29}\.\.\.  run$" <<<"$line"'

@@ -54,6 +54,14 @@ if command -v sqlite3 >/dev/null; then
 		"export prints the parameters as an object, unknown figures as null"
 	check "export --format csv leaves unknown figures empty" eval \
 		'"$CLAIMBENCH" export 1 --format csv --results "$empty" | tail -n 1 | grep -q "^skip-locked,hold,2,10,,,,1,true,,,0,,,,,10,,"'
+	# A crafted row's worker count sizes the per-worker counters: refused with its value, not "out of memory".
+	sqlite3 "$empty" "
+		INSERT INTO runs (id, invocation_id, strategy, claim_mode, workers, jobs, repeat, complete, completed)
+		VALUES (2, 1, 'skip-locked', 'hold', 2000000000, 10, 1, 1, 10);
+		INSERT INTO run_workers (run_id, worker, completed, claims, empty, retries, give_ups, busy_ns)
+		VALUES (2, 0, 10, 10, 0, 0, 0, 0);"
+	expect_exit 3 '^claimbench show: run 2: its workers, 2000000000, is no number of workers \(1 to 1024\)' \
+		"show of a stored run with 2000000000 workers names the value" show 2 --results "$empty"
 else
 	echo "ok - # SKIP the sqlite3 shell is not installed: no parameters shown"
 fi
