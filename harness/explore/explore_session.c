@@ -52,7 +52,7 @@ static void *seat_main(void *arg)
 				break;
 		} else if (r == CLAIM_EMPTY) {
 			struct empty_claim e = { .start_ns = start - x->s.gate.start_ns, .end_ns = end - x->s.gate.start_ns,
-						 .worker = w->index };
+						 .worker = w->index, .count = 1 };
 
 			w->stats.empty++;
 			if (ledger_add_empty(&w->ledger, &e) < 0)
