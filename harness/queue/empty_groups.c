@@ -9,11 +9,6 @@ void empty_groups_reset(struct empty_groups *g)
 	g->n_tail = 0;
 }
 
-void empty_groups_close(struct empty_groups *g)
-{
-	empty_groups_reset(g);
-}
-
 /* Drops the oldest tail entry from the tail (it stays in the ledger where it is). */
 static void pop_tail(struct empty_groups *g)
 {
@@ -22,8 +17,9 @@ static void pop_tail(struct empty_groups *g)
 }
 
 /*
- * Whether the oldest tail entry can join the open group (1), must wait (0: another seat's
- * claim in flight began within the span), or cannot (-1): the group is then closed.
+ * Whether the tail entry e can join the open group before it (1), must wait (0: another
+ * seat's claim in flight began within their span; never when full, the tail having no
+ * room), or cannot (-1): the group is then closed.
  */
 static int may_join(const struct empty_groups *g, const struct empty_claim *group, const struct empty_claim *e,
 		    struct critical_instants *ci, int seat, int64_t start_ns, bool full)

@@ -31,7 +31,11 @@ struct empty_groups {
 	size_t n_tail;					/* empty claims in the tail */
 };
 
-/* Starts g anew: no group open, the tail empty (entries already in the ledger stay as they are). */
+/*
+ * Starts g anew: no group open, the tail empty (its entries stay single in the ledger).
+ * At a worker's start, and when its own claim returned a job (a critical instant after
+ * every claim before it).
+ */
 void empty_groups_reset(struct empty_groups *g);
 
 /*
@@ -42,8 +46,5 @@ void empty_groups_reset(struct empty_groups *g);
  */
 int empty_groups_add(struct empty_groups *g, struct ledger *l, const struct empty_claim *e,
 		     struct instants_snapshot before, struct critical_instants *ci, int seat, int64_t start_ns);
-
-/* Closes the open group and leaves the tail's entries single: seat's own claim returned a job. */
-void empty_groups_close(struct empty_groups *g);
 
 #endif

@@ -126,7 +126,7 @@ static void *worker_main(void *arg)
 		if (r != CLAIM_EMPTY)
 			empty_streak = 0;
 		if (r == CLAIM_OK) {
-			empty_groups_close(&w->empty_groups);
+			empty_groups_reset(&w->empty_groups);
 			if (!run_stopping(&s->gate) && claim_start >= s->gate.measured_from_ns)
 				hist_record(&w->stats.claim_latency, claim_end - claim_start);
 			live_add(&w->live.claimed, 1);

@@ -87,7 +87,7 @@ static void test_grouping(void)
 	atomic_fetch_add(&c.ci.begun, 1);
 	busy = instants_snapshot(&c.ci);
 	atomic_fetch_add(&c.ci.done, 1);
-	empty_groups_close(&c.g);
+	empty_groups_reset(&c.g);
 	add(&c, 91, 92, busy);
 	add(&c, 93, 94, instants_snapshot(&c.ci));
 	add(&c, 95, 96, instants_snapshot(&c.ci));
