@@ -44,7 +44,7 @@ int parse_double(const char *option, const char *text, double min, double max, d
 		snprintf(err, errlen, "--%s: expected a number from %g to %g, got \"%s\"", option, min, max, text);
 		return -1;
 	}
-	*out = v;
+	*out = v == 0 ? 0.0 : v;	/* "-0" is 0: printed as 0, never "-0" */
 	return 0;
 }
 

@@ -8,7 +8,7 @@
 /* Parses a whole decimal number in [min, max] for --option into *out. 0, or -1 with err. */
 int parse_long(const char *option, const char *text, long min, long max, long *out, char *err, size_t errlen);
 
-/* Parses a finite decimal number in [min, max] for --option into *out. 0, or -1 with err. */
+/* Parses a finite decimal number in [min, max] for --option into *out, "-0" as 0. 0, or -1 with err. */
 int parse_double(const char *option, const char *text, double min, double max, double *out, char *err,
 		 size_t errlen);
 

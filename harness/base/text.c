@@ -1,6 +1,12 @@
+#include <stdint.h>
 #include <string.h>
 
 #include "base/text.h"
+
+char text_clean_char(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f ? '?' : c;
+}
 
 void text_clean(char *buf, size_t size, const char *s, size_t max)
 {
@@ -9,8 +15,15 @@ void text_clean(char *buf, size_t size, const char *s, size_t max)
 	if (!s)
 		s = "-";
 	for (i = 0; i + 1 < size && i < max && s[i]; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+		buf[i] = text_clean_char(s[i]);
 	buf[i] = '\0';
+}
+
+void text_clip(char *buf, size_t size, const char *s)
+{
+	text_clean(buf, size, s, SIZE_MAX);
+	if (s && strlen(s) >= size)
+		memcpy(buf + size - 4, "...", 3);
 }
 
 const char *text_list_next(const char **cursor, size_t *len)

@@ -5,11 +5,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* c as a terminal may show it: a control character (a newline included) as '?', else c. */
+char text_clean_char(char c);
+
 /*
  * Copies at most max bytes of s into buf (size bytes, truncated to fit), control
  * characters shown as '?'; "-" when s is NULL.
  */
 void text_clean(char *buf, size_t size, const char *s, size_t max);
+
+/*
+ * Copies s into buf (size bytes, at least 4) as text_clean does; when s does not fit, it
+ * is cut and its last three characters shown are "...". "-" when s is NULL.
+ */
+void text_clip(char *buf, size_t size, const char *s);
 
 /*
  * The next item of the comma-separated list at *cursor (NULL: an empty list): its start,

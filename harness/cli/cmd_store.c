@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "base/text.h"
 #include "base/exit_status.h"
 #include "cli/commands.h"
 #include "cli/explore_print.h"
@@ -131,24 +132,32 @@ static int finish_output(const struct store_command *cmd)
 	return EXIT_DONE;
 }
 
-/* Prints s with control characters shown as '?', each line after the first indented by indent. */
-static void print_clean(FILE *out, const char *s, const char *indent)
+/*
+ * Prints the text s of many lines cleaned as text_clean_char does, each line after the
+ * first indented by indent; a final newline is dropped.
+ */
+static void print_lines(FILE *out, const char *s, const char *indent)
 {
 	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\n' && s[1])
+		if (*s == '\n' && s[1])
 			fprintf(out, "\n%s", indent);
-		else if (c != '\n')
-			putc(c < 0x20 || c == 0x7f ? '?' : c, out);
+		else if (*s != '\n')
+			putc(text_clean_char(*s), out);
 	}
 }
 
-/* Prints a "label: value" line, value cleaned; "-" when value is NULL. */
+/* Prints the one-line text s cleaned as text_clean_char does (a newline shown as '?'). */
+static void print_clean(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		putc(text_clean_char(*s), out);
+}
+
+/* Prints a "label: value" line, value cleaned (a newline in it shown as '?'); "-" when value is NULL. */
 static void print_field(FILE *out, const char *label, const char *value)
 {
 	fprintf(out, "%s: ", label);
-	print_clean(out, value ? value : "-", "");
+	print_clean(out, value ? value : "-");
 	putc('\n', out);
 }
 
@@ -179,9 +188,9 @@ static void print_params(FILE *out, const struct run_result *run)
 		if (!guarded && guarded_param(run->params[i].name))
 			continue;
 		fputs("\n  ", out);
-		print_clean(out, run->params[i].name, "");
+		print_clean(out, run->params[i].name);
 		fputs(" = ", out);
-		print_clean(out, run->params[i].value, "");
+		print_clean(out, run->params[i].value);
 	}
 	putc('\n', out);
 }
@@ -193,7 +202,7 @@ static void print_plans(FILE *out, const struct run_result *run)
 		if (!run->probes[k].plan)
 			continue;
 		fprintf(out, "plan of the head lookup %s the run:\n  ", probe_moment_names[k]);
-		print_clean(out, run->probes[k].plan, "  ");
+		print_lines(out, run->probes[k].plan, "  ");
 		putc('\n', out);
 	}
 }
@@ -215,14 +224,14 @@ static void print_invocation(FILE *out, const struct store_run *s)
 		fputs(" none stored", out);
 	for (i = 0; i < s->report.n_settings; i++) {
 		fputs("\n  ", out);
-		print_clean(out, s->report.settings[i].name, "");
+		print_clean(out, s->report.settings[i].name);
 		fputs(" = ", out);
-		print_clean(out, s->report.settings[i].value, "");
+		print_clean(out, s->report.settings[i].value);
 	}
 	fputs("\nscenario text:", out);
 	if (s->ctx.scenario_text) {
 		fputs("\n  ", out);
-		print_clean(out, s->ctx.scenario_text, "  ");
+		print_lines(out, s->ctx.scenario_text, "  ");
 	} else {
 		fputs(" none stored", out);
 	}
@@ -268,16 +277,21 @@ static void print_verdicts(FILE *out, const struct store_explore *x)
 		const struct store_explore_expect *v = &x->expects[i];
 
 		fprintf(out, "  expectation %s: ", v->holds ? "held" : "FAILED");
-		print_clean(out, v->text, "");
+		print_clean(out, v->text);
 		fprintf(out, " (it is %ld; ", v->value);
-		print_clean(out, v->source, "");
+		print_clean(out, v->source);
 		fputs(")\n", out);
 	}
 }
 
-/* Prints the explores of list, each as explore printed it with its verdicts. 0, or -1 with err. */
+/*
+ * Prints the explores of list, each as explore printed it with its verdicts, and a line
+ * when its stored trace and events disagree. 0, or -1 with err.
+ */
 static int print_explores(FILE *out, const struct store_explore_list *list, char *err, size_t errlen)
 {
+	char why[128];
+
 	for (size_t i = 0; i < list->n; i++) {
 		struct explore_result r;
 
@@ -286,6 +300,8 @@ static int print_explores(FILE *out, const struct store_explore_list *list, char
 			return -1;
 		}
 		explore_print_table(out, &r);
+		if (explore_record_disagrees(&r, why, sizeof(why)))
+			fprintf(out, "  the stored trace and events disagree (not as explore stored them): %s\n", why);
 		explore_result_free(&r);
 		print_verdicts(out, &list->items[i]);
 		putc('\n', out);

@@ -176,3 +176,62 @@ int explore_record_result(const struct store_explore *x, struct explore_result *
 	r->shown.n_events = x->n_events;
 	return 0;
 }
+
+/* Whether event e is a choice of a trace (a step, a crash, an expiry), and which into *c. */
+static bool event_choice(const struct step_event *e, struct choice *c)
+{
+	switch (e->kind) {
+	case EVENT_STEP:
+		*c = (struct choice){ .kind = CHOICE_STEP, .worker = e->worker };
+		return true;
+	case EVENT_CRASH:
+		*c = (struct choice){ .kind = CHOICE_CRASH, .worker = e->worker };
+		return true;
+	case EVENT_EXPIRE:
+		*c = (struct choice){ .kind = CHOICE_EXPIRE, .worker = -1 };
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Writes choice c as a trace writes it ("1", "c0", "e") into buf. */
+static void choice_text(struct choice c, char *buf, size_t len)
+{
+	struct trace one = { .at = { c }, .n = 1 };
+
+	trace_format(&one, buf, len);
+}
+
+bool explore_record_disagrees(const struct explore_result *r, char *why, size_t len)
+{
+	const struct trace *t = &r->shown.trace;
+	char in_trace[16], in_events[16];
+	struct choice c;
+	int n = 0;
+
+	if (!r->shown.events)
+		return false;
+	for (size_t i = 0; i < r->shown.n_events; i++) {
+		if (!event_choice(&r->shown.events[i], &c))
+			continue;
+		if (n < t->n && choice_equal(c, t->at[n])) {
+			n++;
+			continue;
+		}
+		choice_text(c, in_events, sizeof(in_events));
+		if (n < t->n) {
+			choice_text(t->at[n], in_trace, sizeof(in_trace));
+			snprintf(why, len, "the trace's choice %d is \"%s\", but event %zu is \"%s\"", n + 1, in_trace, i + 1,
+				 in_events);
+		} else {
+			snprintf(why, len, "the trace makes %d choices, but event %zu is one more (\"%s\")", t->n, i + 1,
+				 in_events);
+		}
+		return true;
+	}
+	if (n == t->n)
+		return false;
+	snprintf(why, len, "the trace makes %d choices, but the events only %d", t->n, n);
+	return true;
+}

@@ -46,4 +46,11 @@ void explore_record_free(struct explore_record *rec);
  */
 int explore_record_result(const struct store_explore *x, struct explore_result *r, char *err, size_t errlen);
 
+/*
+ * Whether the shown schedule of r, read back from the store, has a trace its events do
+ * not follow: its steps, crashes and expiries, in order, are not the trace's choices (a
+ * store changed by hand, or by another program). When so, says where in why.
+ */
+bool explore_record_disagrees(const struct explore_result *r, char *why, size_t len);
+
 #endif

@@ -52,7 +52,7 @@ static void *seat_main(void *arg)
 				break;
 		} else if (r == CLAIM_EMPTY) {
 			struct empty_claim e = { .start_ns = start - x->s.gate.start_ns, .end_ns = end - x->s.gate.start_ns,
-						 .worker = w->index };
+						 .worker = w->index, .count = 1 };
 
 			w->stats.empty++;
 			if (ledger_add_empty(&w->ledger, &e) < 0)
@@ -372,29 +372,44 @@ static int start_seats(struct explore_session *x, pthread_t *threads, struct sea
 
 /*
  * After no settled point came within SETTLE_TIMEOUT_NS: names in err the first worker whose
- * statement is still in the server, and cancels every such statement, so that the workers'
- * threads can end and the search stop.
+ * statement is still in the server (end_statements then ends every worker's).
  */
-static void cancel_hung(struct explore_session *x, char *err, size_t errlen)
+static void name_hung(struct explore_session *x, char *err, size_t errlen)
 {
-	bool in_server[EXPLORE_MAX_WORKERS] = { false };
 	int first = -1;
 
 	pthread_mutex_lock(&x->sched.lock);
-	for (int i = 0; i < x->plan->workers; i++) {
-		in_server[i] = x->sched.seats[i].in_server;
-		if (in_server[i] && first < 0) {
-			first = i;
-			snprintf(err, errlen, "worker %d's statement neither returned nor blocked within %lld s: %s", i,
-				 SETTLE_TIMEOUT_NS / 1000000000LL, x->sched.seats[i].next);
-		}
+	for (int i = 0; i < x->plan->workers && first < 0; i++) {
+		if (!x->sched.seats[i].in_server)
+			continue;
+		first = i;
+		snprintf(err, errlen, "worker %d's statement neither returned nor blocked within %lld s: %s", i,
+			 SETTLE_TIMEOUT_NS / 1000000000LL, x->sched.seats[i].next);
 	}
 	pthread_mutex_unlock(&x->sched.lock);
 	if (first < 0)
 		snprintf(err, errlen, "the workers did not settle within %lld s", SETTLE_TIMEOUT_NS / 1000000000LL);
-	for (int i = 0; i < x->plan->workers; i++)
-		if (in_server[i] && x->w[i].conn)
-			x->plan->db->cancel(step_driver_real_conn(x->w[i].conn));
+}
+
+/* How often end_statements cancels again the statement of a worker that still runs. */
+#define CANCEL_AGAIN_NS (100 * 1000000LL)
+
+/*
+ * After a failed schedule, once the scheduler is released: cancels the statement of each
+ * of the started workers that still runs, again every CANCEL_AGAIN_NS until every one is
+ * done, so that none runs its statement to its end (a claim that sleeps an hour): one not
+ * in the server when the search failed sends its next statement on the release, and a
+ * cancel sent before that statement reaches the server ends nothing.
+ */
+static void end_statements(struct explore_session *x, int started)
+{
+	bool running[EXPLORE_MAX_WORKERS];
+
+	for (long long wait_ns = 0; scheduler_seats_running(&x->sched, started, wait_ns, running);
+	     wait_ns = CANCEL_AGAIN_NS)
+		for (int i = 0; i < started; i++)
+			if (running[i] && x->w[i].conn)
+				x->plan->db->cancel(step_driver_real_conn(x->w[i].conn));
 }
 
 /*
@@ -410,7 +425,7 @@ static int drive(struct explore_session *x, choose_fn choose, void *ctx, struct 
 		int n, pick;
 
 		if (scheduler_settle(&x->sched, blocked_in_server, x, SETTLE_TIMEOUT_NS) < 0) {
-			cancel_hung(x, err, errlen);
+			name_hung(x, err, errlen);
 			return -1;
 		}
 		pthread_mutex_lock(&x->sched.lock);
@@ -511,6 +526,8 @@ int explore_session_run(struct explore_session *x, choose_fn choose, void *ctx, 
 		expire_leases(x);
 	atomic_store(&x->s.gate.stop, true);
 	scheduler_release(&x->sched);
+	if (rc < 0)
+		end_statements(x, started);
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	pthread_mutex_lock(&x->sched.lock);

@@ -334,3 +334,24 @@ int scheduler_await_return(struct scheduler *s, long long timeout_ns)
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
+
+bool scheduler_seats_running(struct scheduler *s, int n, long long wait_ns, bool *running)
+{
+	int64_t give_up = clock_now_ns() + wait_ns, now;
+	int left;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		left = 0;
+		for (int i = 0; i < n; i++) {
+			running[i] = s->seats[i].state == SEAT_RUNNING || s->seats[i].state == SEAT_WAITING;
+			left += running[i];
+		}
+		now = clock_now_ns();
+		if (!left || now >= give_up)
+			break;
+		wait_change(s, give_up - now);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return left > 0;
+}

@@ -144,6 +144,12 @@ void scheduler_probe_done(struct scheduler *s, int seat);
  */
 int scheduler_await_return(struct scheduler *s, long long timeout_ns);
 
+/*
+ * Waits up to wait_ns until none of seats 0..n-1 runs (every one finished, or crashed: a
+ * crashed seat sends nothing more), marking in running[] those that still do. Whether any does.
+ */
+bool scheduler_seats_running(struct scheduler *s, int n, long long wait_ns, bool *running);
+
 /* Lets seat's waiting worker send its statement (it must be waiting). */
 void scheduler_grant(struct scheduler *s, int seat);
 

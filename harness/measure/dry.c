@@ -44,7 +44,7 @@ int dry_compute(const struct metrics_input *in, struct dry_figures *out)
 	if (last < 0)
 		return 0;
 	for (size_t i = 0; i < l->n_empties; i++)
-		out->empty_after += l->empties[i].start_ns >= last;
+		out->empty_after += l->empties[i].start_ns >= last ? l->empties[i].count : 0;
 	if (!out->empty_after)
 		return 0;
 	out->ran_dry = 1;

@@ -1,6 +1,6 @@
 /*
  * The ledger: the harness's own record of every execution of every job and of
- * every claim attempt that came back empty. One ledger per worker thread, written
+ * every claim attempt that came back empty (those in a row grouped as they may be). One ledger per worker thread, written
  * only by that thread, merged after the run; metrics are computed from it alone.
  */
 #ifndef CLAIMBENCH_LEDGER_H
@@ -54,11 +54,16 @@ struct job_return {
 	int64_t end_ns;		/* when that statement returned */
 };
 
-/* One claim attempt that returned no job; times are ns since the start barrier. */
+/*
+ * Claim attempts that returned no job, count of them in a row by one worker: one, or a
+ * group no critical instant falls within (queue/empty_groups.h), whose empty claims every
+ * metric judges alike. Times are ns since the start barrier.
+ */
 struct empty_claim {
-	int64_t start_ns;	/* when the attempt began */
-	int64_t end_ns;		/* when it returned empty */
-	int32_t worker;		/* index of the worker that made it */
+	int64_t start_ns;	/* when the (first) attempt began */
+	int64_t end_ns;		/* when the (last) one returned empty; every one in the series bucket of it */
+	int32_t worker;		/* index of the worker that made them */
+	uint32_t count;		/* the attempts: 1, or a group's */
 };
 
 /* A growable array of executions, empty claims, error instants, faults and returns owned by one thread. */

@@ -365,7 +365,8 @@ static bool job_may_be_pending(const struct metrics_input *in, const struct job_
  * n_queues; worker w serves w % n_queues, job id j is in (j - 1) % n_queues): the jobs
  * of q that may be pending are sorted into p by enqueue time, each empty claim finds by
  * binary search those enqueued by its start, and is spurious when the latest first
- * claim among them comes after its end.
+ * claim among them comes after its end (a group of them, its count, judged by its first
+ * start and last end: no enqueue or claim falls within it).
  */
 static void count_spurious_in_queue(const struct metrics_input *in, const struct job_summary *jobs, size_t q,
 				    size_t n_queues, struct pending_job *p, struct run_metrics *out)
@@ -399,7 +400,7 @@ static void count_spurious_in_queue(const struct metrics_input *in, const struct
 				hi = mid;
 		}
 		if (lo && p[lo - 1].first_claim_ns > e->end_ns)
-			out->spurious_empties++;
+			out->spurious_empties += e->count;
 	}
 }
 

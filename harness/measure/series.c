@@ -6,7 +6,8 @@
  *		enqueue times) and, in a timed run, at least to duration_ns - 1. completed:
  *		EXEC_DONE executions by end_ns; first_completed: of those, each job's
  *		earliest-ending one (every one of a job outside 1..n_jobs), so that
- *		completed - first_completed are duplicates; empty_claims by end_ns; errors by instant;
+ *		completed - first_completed are duplicates; empty_claims by end_ns (a group of
+ *		them, all in one bucket, by its count); errors by instant;
  *		enqueued: jobs past n_backlog by enqueue time; backlog: jobs enqueued in
  *		buckets up to k minus jobs first in hand in buckets up to k, a job's first
  *		in hand being max(first_start, enqueued_ns).
@@ -18,8 +19,7 @@
 #include "base/alloc.h"
 #include "measure/series.h"
 
-/* The bucket an instant (ns after the start) falls in; instants before the start in the first. */
-static size_t bucket_of(int64_t t_ns)
+size_t series_bucket(int64_t t_ns)
 {
 	return t_ns > 0 ? (size_t)(t_ns / SERIES_BUCKET_NS) : 0;
 }
@@ -78,10 +78,10 @@ static int series_backlog(const struct metrics_input *in, struct series_point *p
 		if (enq == INT64_MAX)
 			continue;
 		if (j >= in->n_backlog)
-			pts[bucket_of(enq)].enqueued++;
-		delta[bucket_of(enq)]++;
+			pts[series_bucket(enq)].enqueued++;
+		delta[series_bucket(enq)]++;
 		if (first_start[j] != INT64_MAX)
-			delta[bucket_of(first_start[j] > enq ? first_start[j] : enq)]--;
+			delta[series_bucket(first_start[j] > enq ? first_start[j] : enq)]--;
 	}
 	for (i = 0; i < n; i++) {
 		backlog += delta[i];
@@ -115,13 +115,13 @@ static int series_first_completions(const struct metrics_input *in, struct serie
 		if (e->outcome != EXEC_DONE)
 			continue;
 		if (!metrics_job_in_range(in, e->job_id))
-			pts[bucket_of(e->end_ns)].first_completed++;
+			pts[series_bucket(e->end_ns)].first_completed++;
 		else if (e->end_ns < first_end[e->job_id - 1])
 			first_end[e->job_id - 1] = e->end_ns;
 	}
 	for (j = 0; j < in->n_jobs; j++)
 		if (first_end[j] != INT64_MAX)
-			pts[bucket_of(first_end[j])].first_completed++;
+			pts[series_bucket(first_end[j])].first_completed++;
 	free(first_end);
 	return 0;
 }
@@ -130,7 +130,7 @@ int metrics_series(const struct metrics_input *in, struct series_point **out, si
 {
 	const struct ledger *l = in->ledger;
 	struct series_point *pts;
-	size_t count = bucket_of(series_last_ns(in)) + 1, i;
+	size_t count = series_bucket(series_last_ns(in)) + 1, i;
 
 	*out = NULL;
 	*n = 0;
@@ -141,11 +141,11 @@ int metrics_series(const struct metrics_input *in, struct series_point **out, si
 		pts[i].t_ms = (int64_t)i * (SERIES_BUCKET_NS / 1000000);
 	for (i = 0; i < l->n_execs; i++)
 		if (l->execs[i].outcome == EXEC_DONE)
-			pts[bucket_of(l->execs[i].end_ns)].completed++;
+			pts[series_bucket(l->execs[i].end_ns)].completed++;
 	for (i = 0; i < l->n_empties; i++)
-		pts[bucket_of(l->empties[i].end_ns)].empty_claims++;
+		pts[series_bucket(l->empties[i].end_ns)].empty_claims += l->empties[i].count;
 	for (i = 0; i < l->n_errors; i++)
-		pts[bucket_of(l->errors[i])].errors++;
+		pts[series_bucket(l->errors[i])].errors++;
 	if (series_first_completions(in, pts) < 0 || series_backlog(in, pts, count) < 0) {
 		free(pts);
 		return -1;

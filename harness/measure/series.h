@@ -15,6 +15,9 @@
  */
 int metrics_series(const struct metrics_input *in, struct series_point **out, size_t *n);
 
+/* The bucket of the series an instant (ns after the start) falls in; instants before the start in the first. */
+size_t series_bucket(int64_t t_ns);
+
 /*
  * The latest instant in, the ledger and the enqueue times record: ends of executions and
  * empty claims, errors, enqueues; in a timed run, no earlier than the end of its duration.

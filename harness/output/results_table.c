@@ -190,10 +190,13 @@ void results_print_legend(FILE *out)
 	fputs("A row ending in * is of a run that was interrupted or lost a worker.\n", out);
 }
 
-/* Prints under "diagnosis:" each sampled run's diagnosis, labelled by strategy, mode and workers, wrapped. */
+/*
+ * Prints under "diagnosis:" each sampled run's diagnosis, labelled by strategy, mode,
+ * workers and group, wrapped; the names and the text cleaned (text_clean).
+ */
 static void print_diagnoses(FILE *out, const struct invocation_result *r)
 {
-	char text[1024];
+	char text[1024], strategy[FIGURES_CELL], mode[FIGURES_CELL], group[FIGURES_CELL];
 	int label;
 
 	fputs("diagnosis:\n", out);
@@ -202,8 +205,11 @@ static void print_diagnoses(FILE *out, const struct invocation_result *r)
 
 		if (!diagnosis_write(run, text, sizeof(text)) || !*text)
 			continue;
-		label = fprintf(out, "  %s %s x%d%s%s:", run->strategy, run->claim_mode, run->workers,
-				run->group && *run->group ? " " : "", run->group ? run->group : "");
+		text_clean(text, sizeof(text), text, SIZE_MAX);
+		text_clean(strategy, sizeof(strategy), run->strategy, SIZE_MAX);
+		text_clean(mode, sizeof(mode), run->claim_mode, SIZE_MAX);
+		text_clean(group, sizeof(group), run->group ? run->group : "", SIZE_MAX);
+		label = fprintf(out, "  %s %s x%d%s%s:", strategy, mode, run->workers, *group ? " " : "", group);
 		print_wrapped(out, text, label > 0 ? (size_t)label : 0, KEY_MIN_WIDTH, 4);
 	}
 }

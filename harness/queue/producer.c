@@ -131,7 +131,7 @@ static int insert_job(struct producer *p, int64_t id, bool *oom)
 
 	snprintf(payload, sizeof(payload), "job %" PRId64, id);
 	if (s->db->exec_rows(p->conn, SLOT_INSERT, 3, params, NULL, 0, 0) >= 0) {
-		s->enqueued_ns[id - 1] = clock_now_ns() - s->gate.start_ns;
+		s->enqueued_ns[id - 1] = instants_clock(&s->instants) - s->gate.start_ns;
 		p->stats.inserted++;
 		live_add(&p->live.inserted, 1);
 		return 0;

@@ -444,6 +444,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	int rc = -1;
 
 	run_gate_init(&s.gate);
+	instants_init(&s.instants, workers);
 	atomic_init(&s.producers_running, 0);
 	atomic_init(&s.executions_started, 0);
 	atomic_init(&s.next_identity, workers);

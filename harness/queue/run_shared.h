@@ -14,6 +14,7 @@
 #include "db/backend.h"
 #include "db/ownership.h"
 #include "engine/run_gate.h"
+#include "queue/instants.h"
 #include "queue/server_costs.h"
 #include "engine/sql_template.h"
 #include "model/config.h"
@@ -71,6 +72,8 @@ struct run_shared {
 	atomic_bool no_progress;		/* set (once) when losses_in_a_row reached loss_limit: the run stops */
 	char no_progress_reason[256];		/* the last loss then; written by the thread that set no_progress */
 	struct server_costs costs;		/* how the server's costs are read, and the two readings */
+	struct critical_instants instants;	/* the enqueues and the claims that returned a job, as the workers
+						 * grouping their empty claims see them */
 };
 
 /* Notes that an execution committed in the run of s: the losses in a row start again from 0. */

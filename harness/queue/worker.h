@@ -19,6 +19,7 @@
 #include "measure/metrics.h"
 #include "model/config.h"
 #include "plugin/strategy.h"
+#include "queue/empty_groups.h"
 #include "queue/live_counters.h"
 #include "queue/run_shared.h"
 
@@ -40,6 +41,7 @@ struct worker {
 	struct run_shared *shared;		/* the run it belongs to */
 	struct worker_stats stats;		/* its counters and claim-latency histogram */
 	struct ledger ledger;			/* its executions, empty claims and error instants */
+	struct empty_groups empty_groups;	/* how its empty claims in a row are being grouped in ledger */
 	struct live_counters live;		/* its running totals, read by the progress and interval lines */
 	struct db_waits waits_seen;		/* what its connection had waited and checkpointed when last counted */
 	atomic_bool finished;			/* set when its loop has ended */

@@ -61,19 +61,24 @@ static bool gives_up(struct worker *w, int *consecutive_errors, int64_t last_suc
 	return true;
 }
 
-/* Notes an empty claim made from claim_start to claim_end. 0, or -1 when the ledger cannot grow. */
-static int note_empty(struct worker *w, int64_t claim_start, int64_t claim_end)
+/*
+ * Notes an empty claim made from claim_start to claim_end, begun after the critical
+ * instants were as before, into w's ledger, grouped with those before it as it may be.
+ * 0, or -1 when the ledger cannot grow.
+ */
+static int note_empty(struct worker *w, int64_t claim_start, int64_t claim_end, struct instants_snapshot before)
 {
-	const struct run_shared *s = w->shared;
+	struct run_shared *s = w->shared;
 	struct empty_claim e = {
 		.start_ns = claim_start - s->gate.start_ns,
 		.end_ns = claim_end - s->gate.start_ns,
 		.worker = w->index,
+		.count = 1,
 	};
 
 	w->stats.empty++;
 	live_add(&w->live.empty, 1);
-	return ledger_add_empty(&w->ledger, &e);
+	return empty_groups_add(&w->empty_groups, &w->ledger, &e, before, &s->instants, w->index, s->gate.start_ns);
 }
 
 /*
@@ -99,6 +104,7 @@ static void *worker_main(void *arg)
 	int64_t last_success, cpu_start;
 
 	run_wait_gate(&s->gate);
+	empty_groups_reset(&w->empty_groups);
 	cpu_start = clock_thread_cpu_ns();
 	last_success = clock_now_ns();
 	while (!run_stopping(&s->gate)) {
@@ -107,16 +113,21 @@ static void *worker_main(void *arg)
 		bool failed = false;
 		int n = 1;
 
+		struct instants_snapshot before;
+
 		if (s->gate.deadline_ns && claim_start >= s->gate.deadline_ns)
 			break;
 		w->held_flags = 0;
+		before = instants_snapshot(&s->instants);
+		claim_start = instants_claim_begin(&s->instants, w->index);
 		r = s->strategy->claim_batch ? s->strategy->claim_batch(w, w->batch, w->batch_max, &n)
 					     : s->strategy->claim(w, &job_id);
-		claim_end = clock_now_ns();
+		claim_end = instants_claim_end(&s->instants, w->index, r == CLAIM_OK);
 		w->stats.claims++;
 		if (r != CLAIM_EMPTY)
 			empty_streak = 0;
 		if (r == CLAIM_OK) {
+			empty_groups_reset(&w->empty_groups);
 			if (!run_stopping(&s->gate) && claim_start >= s->gate.measured_from_ns)
 				hist_record(&w->stats.claim_latency, claim_end - claim_start);
 			live_add(&w->live.claimed, 1);
@@ -125,7 +136,7 @@ static void *worker_main(void *arg)
 						      : worker_execute(w, job_id, claim_start, claim_end)) < 0)
 				break;
 		} else if (r == CLAIM_EMPTY) {
-			if (note_empty(w, claim_start, claim_end) < 0) {
+			if (note_empty(w, claim_start, claim_end, before) < 0) {
 				worker_abort(w, "out of memory for the ledger");
 				break;
 			}

@@ -51,19 +51,19 @@ static void command_text(char *buf, size_t size, sqlite3_stmt *st)
 static void print_line(FILE *out, sqlite3_stmt *st)
 {
 	char id[32], when[32], strategy[48], mode[16], makespan[32], thru[32], dup[32], lost[32], jain[32], command[128];
-	char section[64];
+	char section[33];
 
 	count_text(id, sizeof(id), st, 0);
 	text_clean(when, sizeof(when), (const char *)sqlite3_column_text(st, 1), SIZE_MAX);
-	text_clean(strategy, sizeof(strategy), (const char *)sqlite3_column_text(st, 2), SIZE_MAX);
-	text_clean(mode, sizeof(mode), (const char *)sqlite3_column_text(st, 3), SIZE_MAX);
+	text_clip(strategy, sizeof(strategy), (const char *)sqlite3_column_text(st, 2));
+	text_clip(mode, sizeof(mode), (const char *)sqlite3_column_text(st, 3));
 	fixed_text(makespan, sizeof(makespan), st, 5, 3);
 	fixed_text(thru, sizeof(thru), st, 6, 1);
 	count_text(dup, sizeof(dup), st, 7);
 	count_text(lost, sizeof(lost), st, 8);
 	fixed_text(jain, sizeof(jain), st, 9, 3);
 	command_text(command, sizeof(command), st);
-	text_clean(section, sizeof(section), (const char *)sqlite3_column_text(st, 15), SIZE_MAX);
+	text_clip(section, sizeof(section), (const char *)sqlite3_column_text(st, 15));
 	fprintf(out, "%6s %6lld  %-20s  %-16s %-13s %4d %10s %10s %6s %6s %6s  %-8s  %-12s  %s\n", id,
 		(long long)sqlite3_column_int64(st, 11), when, strategy, mode, sqlite3_column_int(st, 4), makespan, thru,
 		dup, lost, jain, sqlite3_column_int(st, 10) ? "yes" : "no", section[0] ? section : "-", command);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/config.h"
 #include "model/run_param.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -56,6 +57,12 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 	s->report.seed = col_u64(&c);
 	if (col_owned(&c, s, &s->ctx.command) < 0 || run_columns_read(&c, s) < 0)
 		goto oom;
+	/* The per-worker counters are sized by it: a crafted row's must not ask for gigabytes. */
+	if (s->run.workers < 1 || s->run.workers > MAX_WORKERS) {
+		snprintf(err, errlen, "its workers, %d, is no number of workers (1 to %d): not a store claimbench wrote",
+			 s->run.workers, MAX_WORKERS);
+		goto out;
+	}
 	ret = 0;
 	goto out;
 oom:

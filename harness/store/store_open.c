@@ -268,6 +268,14 @@ static int hold_shared_lock(struct store *s, const char *path)
 	return -1;
 }
 
+/* Whether the -wal file at wal holds no commit: it is absent or empty. */
+static bool wal_holds_nothing(const char *wal)
+{
+	struct stat st;
+
+	return stat(wal, &st) < 0 ? errno == ENOENT : st.st_size == 0;
+}
+
 /*
  * Whether the open store s is of this claimbench's schema with a column for every metric:
  * 1 it is, 0 it must be migrated first (an older claimbench's), -1 with err when it is
@@ -317,13 +325,15 @@ int store_open_existing(const char *path, struct store **out, char *err, size_t 
 	if (!s)
 		return -1;
 	/*
-	 * A store in WAL mode whose -wal file is gone has no connection open on it: read it as
-	 * immutable, which needs no -shm and -wal files, so that none is left beside it (a
-	 * read-only connection cannot remove them, and on a read-only mount cannot make them),
-	 * under a shared lock that keeps any writer from changing the file meanwhile.
+	 * A store in WAL mode whose -wal file is gone or empty holds every commit in the file
+	 * itself: read it as immutable, which needs no -shm and -wal files, so that none is
+	 * left beside it (a read-only connection cannot remove them, and on a read-only mount
+	 * cannot make them) and a -shm left short (a writer refused on a full filesystem
+	 * leaves a 3-byte one beside an empty -wal) is never read, under a shared lock that
+	 * keeps any writer from changing the file meanwhile.
 	 */
 	snprintf(wal, sizeof(wal), "%s-wal", path);
-	immutable = in_wal && hold_shared_lock(s, path) == 0 && access(wal, F_OK) < 0;
+	immutable = in_wal && hold_shared_lock(s, path) == 0 && wal_holds_nothing(wal);
 	if (path_uri(path, immutable ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof(uri)) < 0) {
 		snprintf(err, errlen, "%s: path too long", path);
 		goto fail;

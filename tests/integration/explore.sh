@@ -3,7 +3,7 @@
 # over every schedule in both modes; for-update clean with its blocked steps shown;
 # nowait-backoff's lock errors found; the faults as steps (a crash without a lease leaves the job
 # stuck, a lease and a reaper redeliver it, a stall past the lease without a fence completes as a
-# zombie, which the fence refuses); what explore refuses. The timing-free replacement of
+# zombie, which the fence refuses); a hang ends every worker's statement; what explore refuses. The timing-free replacement of
 # classic.sh's "naive duplicates under contention" and "skip-locked never duplicates".
 . "$(dirname "$0")/lib.sh"
 
@@ -64,6 +64,21 @@ check "a claim of the newest job while an older one waits: a FIFO inversion (exi
 	test "$(cat "$dir/lifo.status")" -eq 0
 check_jq "$dir/lifo.json" '.[0].shown.events | any(.kind == "check" and .statement == "the claim took job 2" and
 	.result == "job 1 was claimable before it and after it")' "the inversion is shown: job 2 taken while job 1 waited"
+
+# ---- a hang ends every worker's statement: a claim that sleeps 30 s in the server ----
+# Worker 0's claim neither returns nor blocks: the hang detector fails the search after its
+# 10 s (the message says so). Worker 1, which waited for its grant then, sends the same claim
+# once released; unless its statement is cancelled too, explore exits only after its 30 s
+# sleep, 40 s in all. The bound of 25 s is generous for a loaded machine (the detector's 10 s
+# and the tables' clean-up) and still well below that sleep alone.
+printf '[global]\njobs = 2\n\n[strategy sleepy]\nsummary = a claim that sleeps 30 s\nclaim = SELECT id FROM {jobs}, pg_sleep(30) WHERE queue = :queue AND status = %s ORDER BY id LIMIT 1\n' \
+	"'new'" >"$dir/sleepy.ini"
+started=$(date +%s)
+explore_json sleepy "$dir/sleepy.ini" --strategy sleepy --claims 1 --trust-scenario
+took=$(($(date +%s) - started))
+check "a claim that sleeps 30 s: explore fails on the hang (exit $(cat "$dir/sleepy.status")) and exits after ${took} s, under 25 s" \
+	eval '[ "$(cat "$dir/sleepy.status")" -eq 3 ] && [ "$took" -lt 25 ] &&
+	      grep -q "worker 0.s statement neither returned nor blocked within 10 s: SELECT id FROM {jobs}, pg_sleep(30)" "$dir/sleepy.err"'
 
 # ---- faults as steps: a flip claim, then a crash, a lease, a stall ----
 flip="--strategy update-returning:flip --claims 1 --jobs 1"

@@ -4,7 +4,7 @@
 # [explore-expect]); history lists it as explore's; show inv:N prints the table as explore
 # printed it, the counterexample's trace included; the stored trace replays to the same
 # duplicate; compare and report refuse an explore invocation (exit 2); show inv:N prints the
-# control characters stored in its texts as ?; 3 workers sampled with a seed are
+# control characters stored in its texts as ?, and says when a stored trace and its events disagree; 3 workers sampled with a seed are
 # stored as a sample; a run beside them is noted as run's and show inv:N prints it; a store that refuses the explore keeps its results in a file and exits 3,
 # as run does; an unusable --results path is refused before anything runs (exit 3).
 . "$(dirname "$0")/lib.sh"
@@ -77,6 +77,15 @@ status=$?
 check "show inv:1 prints an ESC or a newline stored in explores or explore_events as ?, forging nothing" \
 	eval '[ "$status" -eq 0 ] && ! grep -q "$(printf "\033")" "$dir/forged.out" && ! grep -q "^forged line" "$dir/forged.out" &&
 	      grep -q "x?\[2J?forged line" "$dir/forged.out" && grep -q "^naive?\[31m flip:" "$dir/forged.out"'
+
+# ---- a stored trace its events do not follow: show says so ----
+check "show inv:1 of the explore as stored says nothing of a disagreement" eval '! grep -q "disagree" "$dir/forged.out"'
+sqlite3 "$store" "UPDATE explores SET shown_trace = shown_trace || '.0' WHERE id = 1"
+"$CLAIMBENCH" show inv:1 --results "$store" >"$dir/disagree.out"
+status=$?
+check "show inv:1 of an explore whose stored trace makes a choice more than its events says so (exit $status)" \
+	eval '[ "$status" -eq 0 ] && grep -Eq "^  the stored trace and events disagree \(not as explore stored them\): the trace makes [0-9]+ choices, but the events only [0-9]+$" "$dir/disagree.out"'
+sqlite3 "$store" "UPDATE explores SET shown_trace = substr(shown_trace, 1, length(shown_trace) - 2) WHERE id = 1"
 
 # ---- 3 workers, sampled with a seed ----
 "$CLAIMBENCH" explore --db "$TEST_DB" --results "$store" --strategy skip-locked:flip --workers 3 --claims 1 \

@@ -40,3 +40,25 @@ check "show inv:3 exits 0 and prints runs 7 and 8, in order" \
 check "show inv:3 prints the invocation once, after the last run" \
 	eval '[ "$(grep -c "^command: run$" "$dir/show.out")" = 1 ] && [ "$(grep -c "^scenario text:" "$dir/show.out")" = 1 ] &&
 	      [ "$(grep -n "^command: run$" "$dir/show.out" | cut -d: -f1)" -gt "$(grep -n "^run 8 " "$dir/show.out" | cut -d: -f1)" ]'
+
+# ---- show cleans what it prints from the store: no ESC reaches the terminal, no newline forges a line ----
+# Run 8 is given a sampled server's CPU share (so that its diagnosis line is printed), an ESC
+# sequence in its strategy name and section, and newlines in its invocation's host and scenario name.
+sqlite3 "$store" "UPDATE runs SET server_wait_cpu_pct = 90, server_wait_lock_pct = 5, server_wait_lwlock_pct = 0,
+	server_wait_io_pct = 0, server_wait_client_pct = 5, server_wait_other_pct = 0,
+	strategy = 'naive' || char(27) || '[31m', run_group = 'sec' || char(27) || ']0;title' || char(7)
+	WHERE id = 8;
+	UPDATE invocations SET host = 'host' || char(10) || 'forged host line',
+	scenario = 'scen' || char(10) || 'forged scenario line' || char(13) WHERE id = 3"
+"$CLAIMBENCH" show 8 --results "$store" >"$dir/clean.out" 2>&1
+status=$?
+check "show of a stored row with ESC and newlines prints its diagnosis line, with no control character and no forged line (exit $status)" \
+	eval '[ "$status" -eq 0 ] && grep -q "^diagnosis:" "$dir/clean.out" && grep -Eq "^  naive\?\[31m flip x1 sec\?\]0;title\?: Most of" "$dir/clean.out" &&
+	      ! grep -q "[[:cntrl:]]" "$dir/clean.out" && ! grep -q "^forged" "$dir/clean.out" &&
+	      grep -qx "host: host?forged host line" "$dir/clean.out" && grep -qx "scenario: scen?forged scenario line?" "$dir/clean.out"'
+
+# ---- history cuts a long section name to its column, with an ellipsis ----
+sqlite3 "$store" "UPDATE runs SET run_group = printf('%.20000c', 'x') WHERE id = 7"
+line=$("$CLAIMBENCH" history --results "$store" | awk '$1 == 7')
+check "history cuts a 20,000-character section name to 32 characters ending in ... (line of ${#line} characters)" \
+	eval '[ "${#line}" -lt 200 ] && grep -Eq " x{29}\.\.\.  run$" <<<"$line"'

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'mountpoint -q "$tmp/full" && umount "$tmp/full"; rm -rf "$tmp"' EXIT
 # An empty store: a run's store emptied (its rows go with the invocation's). A reading
 # command never makes one of an empty file (store_ownership.sh).
 empty="$tmp/empty.db"
@@ -54,6 +54,39 @@ if command -v sqlite3 >/dev/null; then
 		"export prints the parameters as an object, unknown figures as null"
 	check "export --format csv leaves unknown figures empty" eval \
 		'"$CLAIMBENCH" export 1 --format csv --results "$empty" | tail -n 1 | grep -q "^skip-locked,hold,2,10,,,,1,true,,,0,,,,,10,,"'
+	# A crafted row's worker count sizes the per-worker counters: refused with its value, not "out of memory".
+	sqlite3 "$empty" "
+		INSERT INTO runs (id, invocation_id, strategy, claim_mode, workers, jobs, repeat, complete, completed)
+		VALUES (2, 1, 'skip-locked', 'hold', 2000000000, 10, 1, 1, 10);
+		INSERT INTO run_workers (run_id, worker, completed, claims, empty, retries, give_ups, busy_ns)
+		VALUES (2, 0, 10, 10, 0, 0, 0, 0);"
+	expect_exit 3 '^claimbench show: run 2: its workers, 2000000000, is no number of workers \(1 to 1024\)' \
+		"show of a stored run with 2000000000 workers names the value" show 2 --results "$empty"
 else
 	skip_missing sqlite3 "show and export of a run written into the store" scripts/install-deps
+fi
+
+# A run refused by a full filesystem leaves a 3-byte -shm and an empty -wal beside its store
+# (SQLite's, which it cannot grow): history and show still read the store. A tmpfs of 600 kB
+# is filled up; mounting needs root, so the check is skipped without it.
+mkdir "$tmp/full"
+"$CLAIMBENCH" run --db sqlite: --strategy update-returning --jobs 1 --work-ms 1 --no-progress \
+	--results "$tmp/good.db" >/dev/null 2>&1
+if mount -t tmpfs -o size=600k tmpfs "$tmp/full" 2>/dev/null; then
+	cp "$tmp/good.db" "$tmp/full/store.db"
+	dd if=/dev/zero of="$tmp/full/fill" bs=1k 2>/dev/null
+	"$CLAIMBENCH" run --db sqlite: --strategy update-returning --jobs 1 --work-ms 1 --no-progress \
+		--results "$tmp/full/store.db" >/dev/null 2>"$tmp/full.err"
+	refused=$?
+	left=$(cd "$tmp/full" && stat -c "%n:%s" store.db-shm store.db-wal 2>/dev/null | tr "\n" " ")
+	"$CLAIMBENCH" history --results "$tmp/full/store.db" >"$tmp/full-history.out" 2>&1
+	history=$?
+	"$CLAIMBENCH" show 1 --results "$tmp/full/store.db" >"$tmp/full-show.out" 2>&1
+	show=$?
+	check "after a run refused on a full filesystem (exit $refused, left: $left), history (exit $history) and show (exit $show) read the store" \
+		eval '[ "$refused" -eq 3 ] && [ "$history" -eq 0 ] && [ "$show" -eq 0 ] &&
+		      grep -Eq "^ +1 +1 " "$tmp/full-history.out" && grep -q "^run 1 of invocation 1" "$tmp/full-show.out"'
+	umount "$tmp/full"
+else
+	echo "ok - # SKIP cannot mount a tmpfs (not root?): no full filesystem"
 fi

@@ -82,7 +82,7 @@ static void add_exec(struct run_case *c, int64_t job, int64_t claim_ms, int64_t 
 /* Appends one empty claim, times in ms since the start barrier. */
 static void add_empty(struct run_case *c, int64_t start_ms, int64_t end_ms, int32_t worker)
 {
-	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms), .worker = worker };
+	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms), .worker = worker, .count = 1 };
 
 	check_need(ledger_add_empty(&c->ledger, &e) == 0, "ledger_add_empty");
 }
@@ -383,6 +383,56 @@ static void test_spurious_empties(void)
 	case_free(&c);
 }
 
+/* Appends a group of count empty claims in a row of one worker, from start_ms to end_ms. */
+static void add_empty_group(struct run_case *c, int64_t start_ms, int64_t end_ms, int32_t worker, uint32_t count)
+{
+	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms), .worker = worker, .count = count };
+
+	check_need(ledger_add_empty(&c->ledger, &e) == 0, "ledger_add_empty");
+}
+
+/*
+ * Groups of empty claims (queue/empty_groups.h) count as the claims they hold: spurious,
+ * and empty after the run ran dry, each by its count.
+ */
+static void test_grouped_empties(void)
+{
+	struct run_case c;
+
+	/* enqueue times as in test_spurious_empties: job 1 at 0 claimed at 10, job 2 at 30 claimed at 40 */
+	case_init(&c, 2, 2, true);
+	add_exec(&c, 1, 10, 11, 20, 0, EXEC_DONE);
+	add_exec(&c, 2, 40, 41, 50, 0, EXEC_DONE);
+	set_enqueued(&c, 1, 0);
+	set_enqueued(&c, 2, 30);
+	/* 3 claims in a row between job 1's claim and job 2's enqueue: not spurious */
+	add_empty_group(&c, 20, 29, 1, 3);
+	/* 4 claims in a row while job 2 waited: spurious, 4 of them */
+	add_empty_group(&c, 31, 39, 1, 4);
+	/* and one more, alone */
+	add_empty(&c, 32, 33, 1);
+	case_compute(&c, "spurious groups");
+	CHECK(c.out.spurious_empties == 5, "a group of 4 spurious empty claims counts 4, beside a single one (got %llu)",
+	      (unsigned long long)c.out.spurious_empties);
+	case_free(&c);
+
+	/* a timed run of 2 jobs, the last in hand at 5 ms, then claims that came back empty */
+	case_init(&c, 2, 2, false);
+	c.in.duration_ns = MS(100);
+	add_exec(&c, 1, 0, 1, 2, 0, EXEC_DONE);
+	add_exec(&c, 2, 4, 5, 6, 1, EXEC_DONE);
+	/* before the last take: not after it */
+	add_empty_group(&c, 2, 4, 0, 2);
+	/* after it: 10 and 1 */
+	add_empty_group(&c, 6, 90, 0, 10);
+	add_empty(&c, 7, 8, 1);
+	case_compute(&c, "dry groups");
+	CHECK(c.out.dry.ran_dry == 1 && c.out.dry.empty_after == 11,
+	      "ran dry at 5 ms with 11 claims empty after it: a group of 10 and a single one (got %llu, %llu)",
+	      (unsigned long long)c.out.dry.ran_dry, (unsigned long long)c.out.dry.empty_after);
+	case_free(&c);
+}
+
 /* makespan, ideal and throughput in drain and timed runs. */
 static void test_times(void)
 {
@@ -592,6 +642,7 @@ int main(void)
 	test_lost();
 	test_consumed();
 	test_spurious_empties();
+	test_grouped_empties();
 	test_times();
 	test_ledger_mismatches();
 	test_worker_sums();

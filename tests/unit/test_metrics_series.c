@@ -35,7 +35,7 @@ static void add_exec(struct ledger *l, int64_t job, int64_t start_ms, int64_t en
 /* Appends one empty claim, times in ms. */
 static void add_empty(struct ledger *l, int64_t start_ms, int64_t end_ms)
 {
-	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms) };
+	struct empty_claim e = { .start_ns = MS(start_ms), .end_ns = MS(end_ms), .count = 1 };
 
 	check_need(ledger_add_empty(l, &e) == 0, "ledger_add_empty");
 }

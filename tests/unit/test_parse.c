@@ -4,6 +4,7 @@
  * from a list; result-store ids.
  */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -94,6 +95,13 @@ static void test_double(void)
 	check_double("-2.5", -3, 3, -2.5);
 	check_double("1e3", 0, 10000, 1000.0);
 	check_double("2.5E-1", 0, 1, 0.25);
+	{
+		char err[128] = "";
+		double v = UNTOUCHED;
+
+		CHECK(parse_double("x", "-0", 0, 1, &v, err, sizeof(err)) == 0 && v == 0 && !signbit(v),
+		      "parse_double \"-0\" is 0 without its sign, printed \"0\" (got %g, %s)", v, err);
+	}
 	check_double_refused("", 0, 1, "an empty value");
 	check_double_refused(" ", 0, 1, "a space");
 	check_double_refused(" 0.5", 0, 1, "a leading space");
