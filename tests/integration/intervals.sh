@@ -41,18 +41,19 @@ expect_exit 2 "progress-interval" "a --progress-interval that is not a number" \
 	run --db "sqlite:$dir/q.db" --results "$dir/r.db" --progress-interval soon
 
 # ---- empty claims grouped as the run goes (queue/empty_groups.h) keep every figure exact ----
-# One job and 4 workers polling at --empty-wait-ms 0: about 100,000 empty claims a second,
-# most of them kept as groups. The series counts every one of them, the run ran dry, and
-# every empty claim is after the take but those in flight when the job was taken (one per
-# other worker at most) and the spurious ones; with arrivals too, the series counts them all.
+# One job and 4 workers polling at --empty-wait-ms 0: about 100,000 empty claims a second
+# (over 100 asked: a loaded machine or a sanitizer build makes far fewer), most of them kept
+# as groups. The series counts every one of them, the run ran dry, and every empty claim is
+# after the take but those in flight when the job was taken (one per other worker at most)
+# and the spurious ones; with arrivals too, the series counts them all.
 "$CLAIMBENCH" run --db "sqlite:$dir/e.db" --results "$dir/r.db" --no-progress --strategy update-returning \
 	--workers 4 --jobs 1 --work-ms 0 --duration 1 --empty-wait-ms 0 --format json >"$dir/empties.json" 2>/dev/null
-check_jq "$dir/empties.json" '.results[0] | .empty_claims > 1000 and ([.series[].empty_claims] | add) == .empty_claims and
+check_jq "$dir/empties.json" '.results[0] | .empty_claims > 100 and ([.series[].empty_claims] | add) == .empty_claims and
 	.dry.ran_dry and .dry.empty_after <= .empty_claims and .empty_claims - .dry.empty_after <= 3 + .spurious_empties' \
 	"a timed run polling at --empty-wait-ms 0: the series and the dry run's count hold every empty claim"
 "$CLAIMBENCH" run --db "sqlite:$dir/e.db" --results "$dir/r.db" --no-progress --strategy update-returning \
 	--workers 4 --jobs 1 --arrival-rate 200 --work-ms 1 --duration 1 --empty-wait-ms 0 --format json \
 	>"$dir/arrivals.json" 2>/dev/null
-check_jq "$dir/arrivals.json" '.results[0] | .empty_claims > 1000 and .completed > 50 and
+check_jq "$dir/arrivals.json" '.results[0] | .empty_claims > 100 and .completed > 50 and
 	([.series[].empty_claims] | add) == .empty_claims and .spurious_empties <= .empty_claims' \
 	"with arrivals polled at --empty-wait-ms 0: the series holds every empty claim"
