@@ -4,17 +4,8 @@
  */
 #include <stdbool.h>
 
-#include "model/metric_table.h"
 #include "output/compare_print.h"
 #include "output/xml_text.h"
-
-/* True when row's metric is one a tolerance judges (metric_table's guard). */
-static bool guarded(const struct compare_row *row)
-{
-	const struct metric *m = metric_find(row->metric);
-
-	return m && m->guard != GUARD_NONE;
-}
 
 /* Prints the <testcase> of a guarded row: empty when it passed, holding a <failure> when it regressed. */
 static void print_case(FILE *out, const struct compare_row *row)
@@ -49,7 +40,7 @@ void compare_print_junit(FILE *out, const struct compare_report *c)
 	size_t tests = 0;
 
 	for (size_t i = 0; i < res->n_rows; i++)
-		tests += guarded(&res->rows[i]);
+		tests += compare_row_gated(&res->rows[i]);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"claimbench compare\" tests=\"%zu\" "
 		"failures=\"%zu\">\n  <testsuite name=\"", tests, res->regressions);
 	xml_print_text(out, c->baseline);
@@ -57,7 +48,7 @@ void compare_print_junit(FILE *out, const struct compare_report *c)
 	xml_print_text(out, c->candidate);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", tests, res->regressions);
 	for (size_t i = 0; i < res->n_rows; i++)
-		if (guarded(&res->rows[i]))
+		if (compare_row_gated(&res->rows[i]))
 			print_case(out, &res->rows[i]);
 	fputs("  </testsuite>\n</testsuites>\n", out);
 }

@@ -7,17 +7,8 @@
 #include <stdint.h>
 
 #include "base/text.h"
-#include "model/metric_table.h"
 #include "output/compare_print.h"
 #include "output/sql_diff.h"
-
-/* True when row's metric is one a tolerance judges (its guard), the rows compare's gate rests on. */
-static bool guarded(const struct compare_row *row)
-{
-	const struct metric *m = metric_find(row->metric);
-
-	return m && m->guard != GUARD_NONE;
-}
 
 /* Prints the first line: the outcome and the counts of the guarded metrics' verdicts. */
 static void print_outcome(FILE *out, const struct compare_result *res)
@@ -25,7 +16,7 @@ static void print_outcome(FILE *out, const struct compare_result *res)
 	size_t gated = 0;
 
 	for (size_t i = 0; i < res->n_rows; i++)
-		gated += guarded(&res->rows[i]);
+		gated += compare_row_gated(&res->rows[i]);
 	fprintf(out, "**%s**: %zu regression%s, %zu no regression (guarded metrics); %zu more compared, not gated\n",
 		res->regressions ? "FAIL" : "PASS", res->regressions, res->regressions == 1 ? "" : "s",
 		gated - res->regressions, res->n_rows - gated);

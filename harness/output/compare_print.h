@@ -54,6 +54,9 @@ void compare_print_junit(FILE *out, const struct compare_report *c);
  */
 void compare_number_text(char *buf, size_t size, double v, bool sign);
 
+/* True when row's metric is one of compare's tolerances judges (metric_table's guard): a row its gate rests on. */
+bool compare_row_gated(const struct compare_row *row);
+
 /* Writes group g in words (compare_print_group_words) into buf (size bytes, cut to fit); "" when it cannot. */
 void compare_group_text(char *buf, size_t size, const struct compare_group *g);
 

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "base/text.h"
+#include "model/metric_table.h"
 #include "output/compare_print.h"
 
 void compare_number_text(char *buf, size_t size, double v, bool sign)
@@ -77,6 +78,13 @@ void compare_print_group_words(FILE *out, const struct compare_group *g)
 		text_clean(text, sizeof(text), g->sweep, SIZE_MAX);
 		fprintf(out, " at %s", text);
 	}
+}
+
+bool compare_row_gated(const struct compare_row *row)
+{
+	const struct metric *m = metric_find(row->metric);
+
+	return m && m->guard != GUARD_NONE;
 }
 
 void compare_group_text(char *buf, size_t size, const struct compare_group *g)
