@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "db/backend.h"
 #include "model/metric_table.h"
 #include "output/diagnosis.h"
 
@@ -75,8 +76,11 @@ static void say_blocks(struct text *t, const struct server_figures *f)
 		say(t, "Each claim touched about %.0f blocks of the queue table throughout.", (a + b) / 2);
 }
 
-/* Says what dead tuples, vacuums and the oldest transaction did. */
-static void say_mvcc(struct text *t, const struct server_figures *f)
+/*
+ * Says what dead tuples, vacuums and the oldest transaction did, the last in the words of
+ * db (the run's backend; NULL: not known, nothing said of it).
+ */
+static void say_mvcc(struct text *t, const struct server_figures *f, const struct backend_ops *db)
 {
 	bool vacuumed = f->vacuums != METRIC_UNKNOWN && f->vacuums > 0;
 
@@ -87,9 +91,9 @@ static void say_mvcc(struct text *t, const struct server_figures *f)
 		say(t, "Dead tuples in the queue table peaked at %llu and were %llu at the end%s.",
 		    (unsigned long long)f->dead_tuples_peak, (unsigned long long)f->dead_tuples_end,
 		    vacuumed ? ", after a vacuum" : "");
-	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN)
-		say(t, "The oldest transaction on the server grew %llu transactions old and held the xmin horizon back: "
-		       "no dead tuple younger than it could be removed.", (unsigned long long)f->xmin_age_max);
+	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN && db &&
+	    db->old_transaction_sentence)
+		say(t, db->old_transaction_sentence, (unsigned long long)f->xmin_age_max);
 	if (!isnan(f->lock_wait_pct))
 		say(t, "The workers spent %.0f%% of their time waiting for SQLite's write lock.", f->lock_wait_pct);
 	if (f->wal_bytes_peak != METRIC_UNKNOWN && f->wal_bytes_peak > 0)
@@ -112,7 +116,7 @@ static void say_snapshot(struct text *t, const struct phase_figures *p)
 		       "release.", p->before_jps, p->during_jps, p->after_jps);
 }
 
-bool diagnosis_write(const struct run_result *run, char *buf, size_t size)
+bool diagnosis_write(const struct run_result *run, const char *backend, char *buf, size_t size)
 {
 	struct text t = { .buf = buf, .size = size };
 	const struct server_figures *f = &run->metrics.server;
@@ -123,7 +127,7 @@ bool diagnosis_write(const struct run_result *run, char *buf, size_t size)
 		return false;
 	say_waits(&t, f);
 	say_blocks(&t, f);
-	say_mvcc(&t, f);
+	say_mvcc(&t, f, backend_named(backend));
 	say_snapshot(&t, &run->metrics.phases);
 	return true;
 }

@@ -200,7 +200,7 @@ static void print_diagnoses(FILE *out, const struct invocation_result *r)
 	for (size_t i = 0; i < r->n_results; i++) {
 		const struct run_result *run = &r->results[i];
 
-		if (!diagnosis_write(run, text, sizeof(text)) || !*text)
+		if (!diagnosis_write(run, r->backend, text, sizeof(text)) || !*text)
 			continue;
 		label = fprintf(out, "  %s %s x%d%s%s:", run->strategy, run->claim_mode, run->workers,
 				run->group && *run->group ? " " : "", run->group ? run->group : "");
