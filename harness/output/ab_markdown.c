@@ -26,12 +26,12 @@ static size_t count_gate(const struct ab_result *res, enum ab_gate g)
 static void print_outcome(FILE *out, const struct ab_report *r)
 {
 	const struct ab_result *res = r->res;
-	size_t same = count_gate(res, AB_GATE_NO_REGRESSION);
+	size_t passed = count_gate(res, AB_GATE_NO_REGRESSION);
 
-	fprintf(out, "**%s**: %zu regression%s, %zu undecided%s, %zu no change; %zu not gated\n",
+	fprintf(out, "**%s**: %zu regression%s, %zu undecided%s, %zu no regression; %zu not gated\n",
 		ab_gate_fails(res, r->fail_on_undecided) ? "FAIL" : "PASS", res->regressions,
 		res->regressions == 1 ? "" : "s", res->undecided,
-		r->fail_on_undecided && res->undecided ? " (failing: --fail-on-undecided)" : "", same, res->ungated);
+		r->fail_on_undecided && res->undecided ? " (failing: --fail-on-undecided)" : "", passed, res->ungated);
 }
 
 /* Prints a bullet per row whose gate is g: its group, then what fn says of it. */

@@ -51,7 +51,7 @@ def case(path, classname, name, kind, text):
 def markdown(path, tool, sql_text):
     lines = open(path, encoding="utf-8").read().splitlines()
     if tool == "ab":
-        first = re.fullmatch(r"\*\*(FAIL|PASS)\*\*: (\d+) regressions?, (\d+) undecided[^,]*, (\d+) no change; "
+        first = re.fullmatch(r"\*\*(FAIL|PASS)\*\*: (\d+) regressions?, (\d+) undecided[^,]*, (\d+) no regression; "
                              r"\d+ not gated", lines[0] if lines else "")
         kinds = ["- REGRESSION: ", "- undecided: "]
     else:
