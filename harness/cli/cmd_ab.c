@@ -274,16 +274,11 @@ static int judge_incomplete(const struct ab_args *a, const struct ab_session *s,
 	return status;
 }
 
-/* Writes the JUnit XML document of shown into path (created or replaced). 0, or -1 after saying why. */
-static int write_junit(const char *path, const struct ab_report *shown)
+/* Writes the JUnit XML document of shown into f, --junit's file, and closes it. 0, or -1 after saying why. */
+static int write_junit(FILE *f, const char *path, const struct ab_report *shown)
 {
-	FILE *f = fopen(path, "w");
 	int rc = 0;
 
-	if (!f) {
-		fprintf(stderr, "claimbench ab: --junit %s: %s\n", path, strerror(errno));
-		return -1;
-	}
 	ab_print_junit(f, shown);
 	if (ferror(f))
 		rc = -1;
@@ -295,11 +290,12 @@ static int write_junit(const char *path, const struct ab_report *shown)
 }
 
 /*
- * Prints res in a's format, and its JUnit document into --junit's file when given; the
- * changed SQL the markdown shows is found by compare_runs over the sides' runs. 0, or -1
- * after saying why.
+ * Prints res in a's format, and its JUnit document into junit (--junit's file, opened
+ * before the rounds; closed here) when not NULL; the changed SQL the markdown shows is
+ * found by compare_runs over the sides' runs. 0, or -1 after saying why.
  */
-static int print_verdicts(const struct ab_args *a, const struct ab_session *s, const struct ab_result *res)
+static int print_verdicts(const struct ab_args *a, const struct ab_session *s, const struct ab_result *res,
+			  FILE **junit)
 {
 	const struct invocation_result *sides[2] = { &s->sides[0].result, &s->sides[1].result };
 	struct ab_report shown = { .baseline = a->files[0], .candidate = a->files[1], .rounds = (size_t)a->rounds,
@@ -332,8 +328,11 @@ static int print_verdicts(const struct ab_args *a, const struct ab_session *s, c
 		fprintf(stderr, "claimbench ab: cannot write the output\n");
 		goto out;
 	}
-	if (a->junit && write_junit(a->junit, &shown) < 0)
+	if (*junit && write_junit(*junit, a->junit, &shown) < 0) {
+		*junit = NULL;
 		goto out;
+	}
+	*junit = NULL;
 	rc = 0;
 out:
 	compare_result_free(&diffs);
@@ -345,6 +344,7 @@ int cmd_ab(int argc, char **argv)
 	static struct run_invocation invs[2];
 	static struct ab_session s;
 	struct ab_result res = { 0 };
+	FILE *junit = NULL;
 	struct ab_args a;
 	char err[1024];
 	int status;
@@ -354,6 +354,11 @@ int cmd_ab(int argc, char **argv)
 		return EXIT_DONE;
 	if (status != EXIT_DONE)
 		return status;
+	/* --junit's file is made before minutes of rounds, so that a path it cannot be written to fails at once. */
+	if (a.junit && !(junit = fopen(a.junit, "w"))) {
+		fprintf(stderr, "claimbench ab: --junit %s: %s\n", a.junit, strerror(errno));
+		return EXIT_ENVIRONMENT;
+	}
 	for (int i = 0; i < 2 && status == EXIT_DONE; i++)
 		status = parse_side(&a, i ? "candidate" : "baseline", a.files[i], &invs[i]);
 	if (status != EXIT_DONE)
@@ -376,7 +381,7 @@ int cmd_ab(int argc, char **argv)
 	if (refuse_dry(&a, &res))
 		goto out_keep;
 	status = EXIT_ENVIRONMENT;
-	if (print_verdicts(&a, &s, &res) < 0)
+	if (print_verdicts(&a, &s, &res, &junit) < 0)
 		goto out_keep;
 	status = ab_gate_fails(&res, a.fail_on_undecided) ? EXIT_EXPECTATION : EXIT_DONE;
 out_keep:
@@ -386,6 +391,8 @@ out_close:
 	ab_result_free(&res);
 	ab_session_close(&s);
 out_free:
+	if (junit)
+		fclose(junit);
 	invocation_free(&invs[0]);
 	invocation_free(&invs[1]);
 	return status;

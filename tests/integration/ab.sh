@@ -225,6 +225,8 @@ expect_exit 2 'claimbench ab: --rounds: expected a whole number from 2 to 100, g
 expect_exit 2 'claimbench ab: --tolerance: expected a number from 0 to 100, got "-5"' "--tolerance -5" \
 	ab "$dir/base.ini" "$dir/base.ini" --tolerance -5
 expect_exit 2 'expected BASELINE.ini and CANDIDATE.ini, got 1 argument' "one scenario only" ab "$dir/base.ini"
+expect_exit 3 "claimbench ab: --junit $dir/none/ab.xml: No such file or directory" \
+	"--junit into a missing folder: refused before any round" ab "$dir/base.ini" "$dir/base.ini" --junit "$dir/none/ab.xml"
 check "--help says what the exits mean" eval '"$CLAIMBENCH" ab --help | grep -q "Exit status: 0 no regression, 1 a regression"'
 check "--help lists --fail-on-undecided" eval '"$CLAIMBENCH" ab --help | grep -q "^  --fail-on-undecided  "'
 check "the man page lists --fail-on-undecided" eval '"$CLAIMBENCH" manpage | grep -Fq "\-\-fail\-on\-undecided      an undecided"'
