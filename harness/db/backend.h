@@ -96,6 +96,8 @@ struct backend_ops {
 	 * the figure; NULL where the driver samples no such figure (SQLite).
 	 */
 	const char *old_transaction_sentence;
+	const char *session_name;	/* what the server calls the workers' sessions, plural, for a diagnosis:
+					 * "server backends" (PostgreSQL), "connections" (MariaDB) */
 
 	/*
 	 * Opens a connection to target (a libpq conninfo, a file path) set up as opts says.

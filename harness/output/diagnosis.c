@@ -41,8 +41,11 @@ static void say(struct text *t, const char *fmt, ...)
 		t->used += (size_t)n < t->size - t->used ? (size_t)n : t->size - t->used - 1;
 }
 
-/* Says where the worker backends spent the sampled time: the largest class, and a lock or LWLock share beside it. */
-static void say_waits(struct text *t, const struct server_figures *f)
+/*
+ * Says where the workers' sessions on the server (db's name for them; NULL: "server
+ * sessions") spent the sampled time: the largest class, and a lock or LWLock share beside it.
+ */
+static void say_waits(struct text *t, const struct server_figures *f, const struct backend_ops *db)
 {
 	int top = 0;
 
@@ -51,8 +54,9 @@ static void say_waits(struct text *t, const struct server_figures *f)
 	for (int k = 1; k < WAIT_CLASS_COUNT; k++)
 		if (f->wait_pct[k] > f->wait_pct[top])
 			top = k;
-	say(t, "%s of the workers' server backends' sampled time was spent %s (%.0f%%).",
-	    f->wait_pct[top] >= DIAGNOSIS_DOMINANT_PCT ? "Most" : "The largest share", wait_meaning[top],
+	say(t, "%s of the workers' %s' sampled time was spent %s (%.0f%%).",
+	    f->wait_pct[top] >= DIAGNOSIS_DOMINANT_PCT ? "Most" : "The largest share",
+	    db && db->session_name ? db->session_name : "server sessions", wait_meaning[top],
 	    f->wait_pct[top]);
 	if (top != WAIT_LOCK && f->wait_pct[WAIT_LOCK] >= 10.0)
 		say(t, "%.0f%% was spent waiting on locks.", f->wait_pct[WAIT_LOCK]);
@@ -120,14 +124,15 @@ bool diagnosis_write(const struct run_result *run, const char *backend, char *bu
 {
 	struct text t = { .buf = buf, .size = size };
 	const struct server_figures *f = &run->metrics.server;
+	const struct backend_ops *db = backend_named(backend);
 
 	if (size)
 		buf[0] = '\0';
 	if (f->samples == METRIC_UNKNOWN || f->samples == 0)
 		return false;
-	say_waits(&t, f);
+	say_waits(&t, f, db);
 	say_blocks(&t, f);
-	say_mvcc(&t, f, backend_named(backend));
+	say_mvcc(&t, f, db);
 	say_snapshot(&t, &run->metrics.phases);
 	return true;
 }
