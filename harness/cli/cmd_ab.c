@@ -7,6 +7,7 @@
  * a scenario is wrong, or the sides are not comparable (a group on one side only, a run
  * that ran dry).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,7 +34,8 @@ enum ab_option {
 	OPT_TIMING_TOLERANCE,	/* --timing-tolerance PCT */
 	OPT_DB,			/* --db CONNINFO */
 	OPT_RESULTS,		/* --results PATH */
-	OPT_FORMAT,		/* --format table|json */
+	OPT_FORMAT,		/* --format table|json|markdown|junit */
+	OPT_JUNIT,		/* --junit PATH */
 	OPT_FAIL_ON_UNDECIDED,	/* --fail-on-undecided */
 	OPT_HELP,		/* --help */
 };
@@ -46,6 +48,7 @@ static const struct option ab_options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "results", required_argument, NULL, OPT_RESULTS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "fail-on-undecided", no_argument, NULL, OPT_FAIL_ON_UNDECIDED },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -59,6 +62,7 @@ struct ab_args {
 	const char *db;			/* --db, or NULL: the throwaway */
 	const char *results;		/* --results, or NULL: run's default store */
 	int format;			/* --format: an enum compare_format */
+	const char *junit;		/* --junit: a file to write the JUnit XML document into as well, or NULL */
 	bool fail_on_undecided;		/* --fail-on-undecided: an undecided metric fails as a regression does */
 };
 
@@ -85,6 +89,9 @@ static int apply_option(int code, const char *value, void *ctx, char *err, size_
 		word = parse_word("format", value, compare_formats, err, errlen);
 		a->format = word;
 		return word < 0 ? -1 : 0;
+	case OPT_JUNIT:
+		a->junit = value;
+		return 0;
 	case OPT_FAIL_ON_UNDECIDED:
 		a->fail_on_undecided = true;
 		return 0;
@@ -256,7 +263,7 @@ static int judge_incomplete(const struct ab_args *a, const struct ab_session *s,
 					"fix the baseline\n", r->results[j].strategy_failure);
 				return EXIT_USAGE;
 			}
-			if (a->format != COMPARE_JSON)
+			if (a->format == COMPARE_TABLE || a->format == COMPARE_MARKDOWN)
 				printf("FAILED: the candidate's own SQL aborted its runs: %s\n",
 				       r->results[j].strategy_failure);
 			fprintf(stderr, "claimbench ab: the candidate failed: its own SQL aborted its runs (%s); nothing "
@@ -267,27 +274,69 @@ static int judge_incomplete(const struct ab_args *a, const struct ab_session *s,
 	return status;
 }
 
-/* Prints res in a's format. 0, or -1 after saying why. */
-static int print_verdicts(const struct ab_args *a, const struct ab_session *s, const struct ab_result *res)
+/* Writes the JUnit XML document of shown into f, --junit's file, and closes it. 0, or -1 after saying why. */
+static int write_junit(FILE *f, const char *path, const struct ab_report *shown)
 {
-	struct ab_report shown = { .baseline = a->files[0], .candidate = a->files[1], .rounds = (size_t)a->rounds,
-				   .backend = s->db->name,
-				   .invocations = { s->sides[0].result.invocation_id, s->sides[1].result.invocation_id },
-				   .tol = &a->tol, .fail_on_undecided = a->fail_on_undecided, .res = res };
+	int rc = 0;
 
-	if (a->format == COMPARE_JSON) {
-		if (ab_print_json(stdout, &shown) < 0) {
-			fprintf(stderr, "claimbench ab: out of memory\n");
-			return -1;
-		}
-	} else {
-		ab_print_table(stdout, &shown);
+	ab_print_junit(f, shown);
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc < 0)
+		fprintf(stderr, "claimbench ab: --junit %s: cannot write it\n", path);
+	return rc;
+}
+
+/*
+ * Prints res in a's format, and its JUnit document into junit (--junit's file, opened
+ * before the rounds; closed here) when not NULL; the changed SQL the markdown shows is
+ * found by compare_runs over the sides' runs. 0, or -1 after saying why.
+ */
+static int print_verdicts(const struct ab_args *a, const struct ab_session *s, const struct ab_result *res,
+			  FILE **junit)
+{
+	const struct invocation_result *sides[2] = { &s->sides[0].result, &s->sides[1].result };
+	struct ab_report shown = { .baseline = a->files[0], .candidate = a->files[1], .rounds = (size_t)a->rounds,
+				   .backend = s->db->name, .invocations = { sides[0]->invocation_id, sides[1]->invocation_id },
+				   .tol = &a->tol, .fail_on_undecided = a->fail_on_undecided, .res = res };
+	const struct compare_tolerance tol = { .throughput_drop_pct = COMPARE_THROUGHPUT_DROP_PCT,
+					       .jain_drop = COMPARE_JAIN_DROP };
+	const struct compare_scope scope = { 0 };
+	struct compare_result diffs = { 0 };
+	int rc = -1;
+
+	if (compare_runs(sides[0]->results, sides[0]->n_results, sides[1]->results, sides[1]->n_results, &tol, &scope,
+			 &diffs) < 0) {
+		fprintf(stderr, "claimbench ab: out of memory\n");
+		goto out;
 	}
+	shown.diffs = diffs.diffs;
+	shown.n_diffs = diffs.n_diffs;
+	if (a->format == COMPARE_JSON && ab_print_json(stdout, &shown) < 0) {
+		fprintf(stderr, "claimbench ab: out of memory\n");
+		goto out;
+	}
+	if (a->format == COMPARE_TABLE)
+		ab_print_table(stdout, &shown);
+	else if (a->format == COMPARE_MARKDOWN)
+		ab_print_markdown(stdout, &shown);
+	else if (a->format == COMPARE_JUNIT)
+		ab_print_junit(stdout, &shown);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "claimbench ab: cannot write the output\n");
-		return -1;
+		goto out;
 	}
-	return 0;
+	if (*junit && write_junit(*junit, a->junit, &shown) < 0) {
+		*junit = NULL;
+		goto out;
+	}
+	*junit = NULL;
+	rc = 0;
+out:
+	compare_result_free(&diffs);
+	return rc;
 }
 
 int cmd_ab(int argc, char **argv)
@@ -295,6 +344,7 @@ int cmd_ab(int argc, char **argv)
 	static struct run_invocation invs[2];
 	static struct ab_session s;
 	struct ab_result res = { 0 };
+	FILE *junit = NULL;
 	struct ab_args a;
 	char err[1024];
 	int status;
@@ -304,6 +354,11 @@ int cmd_ab(int argc, char **argv)
 		return EXIT_DONE;
 	if (status != EXIT_DONE)
 		return status;
+	/* --junit's file is made before minutes of rounds, so that a path it cannot be written to fails at once. */
+	if (a.junit && !(junit = fopen(a.junit, "w"))) {
+		fprintf(stderr, "claimbench ab: --junit %s: %s\n", a.junit, strerror(errno));
+		return EXIT_ENVIRONMENT;
+	}
 	for (int i = 0; i < 2 && status == EXIT_DONE; i++)
 		status = parse_side(&a, i ? "candidate" : "baseline", a.files[i], &invs[i]);
 	if (status != EXIT_DONE)
@@ -326,7 +381,7 @@ int cmd_ab(int argc, char **argv)
 	if (refuse_dry(&a, &res))
 		goto out_keep;
 	status = EXIT_ENVIRONMENT;
-	if (print_verdicts(&a, &s, &res) < 0)
+	if (print_verdicts(&a, &s, &res, &junit) < 0)
 		goto out_keep;
 	status = ab_gate_fails(&res, a.fail_on_undecided) ? EXIT_EXPECTATION : EXIT_DONE;
 out_keep:
@@ -336,6 +391,8 @@ out_close:
 	ab_result_free(&res);
 	ab_session_close(&s);
 out_free:
+	if (junit)
+		fclose(junit);
 	invocation_free(&invs[0]);
 	invocation_free(&invs[1]);
 	return status;

@@ -386,6 +386,10 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "claimbench compare: out of memory\n");
 			goto out;
 		}
+	} else if (a.settings.compare_format == COMPARE_MARKDOWN) {
+		compare_print_markdown(stdout, &shown);
+	} else if (a.settings.compare_format == COMPARE_JUNIT) {
+		compare_print_junit(stdout, &shown);
 	} else {
 		compare_print_table(stdout, &shown);
 	}

@@ -13,7 +13,8 @@
 #include "store/store.h"
 
 const char *const export_formats[] = { [EXPORT_CSV] = "csv", [EXPORT_JSON] = "json", NULL };
-const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON] = "json", NULL };
+const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON] = "json",
+						[COMPARE_MARKDOWN] = "markdown", [COMPARE_JUNIT] = "junit", NULL };
 
 /* A macro's value as a string literal, for a default. */
 #define STRINGIFY(x) #x
@@ -319,7 +320,7 @@ const struct option_def command_options[] = {
 	  .help = "csv or json, as claimbench run --format prints them (required)" },
 	{ .name = "format", .type = OPTION_WORD, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_COMPARE),
 	  .offset = offsetof(struct command_settings, compare_format), .words = compare_formats, .def = "table",
-	  .arg = "F", .help = "table or json" },
+	  .arg = "F", .help = "table, json, markdown (a pull request's comment) or junit (a JUnit XML document)" },
 	{ .name = "throughput-drop", .type = OPTION_DOUBLE, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, tol.throughput_drop_pct),
 	  .min = 0, .max = 100, .def = TEXT_OF(COMPARE_THROUGHPUT_DROP_PCT), .arg = "PCT",

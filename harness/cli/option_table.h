@@ -69,8 +69,8 @@ struct command_settings {
 /* export's --format values. */
 enum export_format { EXPORT_CSV, EXPORT_JSON };
 
-/* compare's --format values. */
-enum compare_format { COMPARE_TABLE, COMPARE_JSON };
+/* compare's and ab's --format values: a table, one JSON object, a pull request's comment, a JUnit XML document. */
+enum compare_format { COMPARE_TABLE, COMPARE_JSON, COMPARE_MARKDOWN, COMPARE_JUNIT };
 
 /* The names of export's and compare's --format values, indexed by their enums, NULL-terminated. */
 extern const char *const export_formats[];

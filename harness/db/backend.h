@@ -89,6 +89,15 @@ struct backend_ops {
 	enum backend_kind kind;		/* which dialect its SQL is written in */
 	unsigned caps;			/* enum backend_cap flags */
 	const char *locking;		/* its locking model in one clause, for refusals */
+	/*
+	 * A diagnosis's sentence (output/diagnosis.h) on the server's oldest-transaction figure
+	 * (server.xmin_age_max) when it is large, in the engine's own words: PostgreSQL's xmin
+	 * horizon, InnoDB's history list and purge. A printf format of one unsigned long long,
+	 * the figure; NULL where the driver samples no such figure (SQLite).
+	 */
+	const char *old_transaction_sentence;
+	const char *session_name;	/* what the server calls the workers' sessions, plural, for a diagnosis:
+					 * "server backends" (PostgreSQL), "connections" (MariaDB) */
 
 	/*
 	 * Opens a connection to target (a libpq conninfo, a file path) set up as opts says.
@@ -222,6 +231,9 @@ extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
  * mariadb:KEY=VALUE... or mariadb://user@host:port/db (db/mariadb_target.h).
  */
 #define BACKEND_MARIADB_PREFIX "mariadb:"
+
+/* The driver called name ("postgresql", "sqlite", "mariadb": a run's backend), or NULL for none (or NULL name). */
+const struct backend_ops *backend_named(const char *name);
 
 /*
  * The driver a database name (--db) selects: SQLite for sqlite:PATH, MariaDB for

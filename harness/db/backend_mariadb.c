@@ -966,6 +966,10 @@ const struct backend_ops backend_mariadb = {
 	.kind = BACKEND_MARIADB,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
 	.locking = "MariaDB's InnoDB locks rows (and the gaps between them), and has no LISTEN/NOTIFY",
+	.session_name = "connections",
+	.old_transaction_sentence = "InnoDB's history list grew to %llu committed transactions whose undo was not purged "
+				    "yet: the purge lagged behind (an open read view holds it back), and a read that "
+				    "needs an older version of a row rebuilds it from the undo log.",
 	.connect = open_connection,
 	.disconnect = mariadb_disconnect,
 	.prepare = mariadb_prepare,

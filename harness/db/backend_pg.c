@@ -658,6 +658,9 @@ const struct backend_ops backend_postgresql = {
 	.kind = BACKEND_POSTGRESQL,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_LISTEN_NOTIFY,
 	.locking = "PostgreSQL locks rows",
+	.session_name = "server backends",
+	.old_transaction_sentence = "The oldest transaction on the server grew %llu transactions old and held the xmin "
+				    "horizon back: no dead tuple younger than it could be removed.",
 	.connect = pg_connect,
 	.disconnect = pg_disconnect,
 	.prepare = pg_prepare,

@@ -588,6 +588,7 @@ const struct backend_ops backend_sqlite = {
 	.kind = BACKEND_SQLITE,
 	.caps = 0,
 	.locking = "SQLite has no row locks: one writer at a time locks the whole database",
+	.session_name = "connections",
 	.connect = sqlite_connect,
 	.disconnect = sqlite_disconnect,
 	.prepare = sqlite_prepare,

@@ -10,6 +10,14 @@ const struct backend_ops *const backend_registry[BACKEND_COUNT] = {
 	[BACKEND_MARIADB] = &backend_mariadb,
 };
 
+const struct backend_ops *backend_named(const char *name)
+{
+	for (int k = 0; name && k < BACKEND_COUNT; k++)
+		if (strcmp(backend_registry[k]->name, name) == 0)
+			return backend_registry[k];
+	return NULL;
+}
+
 const struct backend_ops *backend_of_target(const char *text, const char **target)
 {
 	if (strncmp(text, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) == 0) {

@@ -8,29 +8,9 @@
 
 #include "base/text.h"
 #include "output/ab_print.h"
+#include "output/ab_text.h"
 #include "model/metric_table.h"
 #include "output/compare_print.h"
-
-/* Formats v with four significant digits or more (whole numbers from 1000); "-" when not finite. */
-static void number_text(char *buf, size_t size, double v)
-{
-	double a = fabs(v);
-	int decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
-
-	if (!isfinite(v))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.*f", decimals, v);
-}
-
-/* Formats pct as "+1.2%" (sign when signed); "-" when not finite. */
-static void pct_text(char *buf, size_t size, double pct, bool sign)
-{
-	if (!isfinite(pct))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, sign ? "%+.1f%%" : "%.1f%%", pct);
-}
 
 /* The change column: "~" when not significant (benchstat's mark), else the change in %. */
 static void change_text(char *buf, size_t size, const struct ab_row *row)
@@ -38,30 +18,7 @@ static void change_text(char *buf, size_t size, const struct ab_row *row)
 	if (!row->paired.significant)
 		snprintf(buf, size, "~");
 	else
-		pct_text(buf, size, row->change_pct, true);
-}
-
-/* The 95 % interval column, "[-1.0%, +2.0%]", or "-" when unknown. */
-static void interval_text(char *buf, size_t size, const struct ab_row *row)
-{
-	char low[16], high[16];
-
-	if (!isfinite(row->ci_low_pct) || !isfinite(row->ci_high_pct)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	pct_text(low, sizeof(low), row->ci_low_pct, true);
-	pct_text(high, sizeof(high), row->ci_high_pct, true);
-	snprintf(buf, size, "[%s, %s]", low, high);
-}
-
-/* Prints "about N rounds would decide it", or why no count would, for an undecided row. */
-static void print_rounds_to_decide(FILE *out, const struct ab_row *row)
-{
-	if (row->rounds_to_decide)
-		fprintf(out, "about %zu rounds would decide it", row->rounds_to_decide);
-	else
-		fputs("no count of rounds in reach would decide it (the change is about the tolerance)", out);
+		ab_pct_text(buf, size, row->change_pct, true);
 }
 
 /* Prints the note after a row's verdict: undecided, or why it was not gated. */
@@ -69,7 +26,7 @@ static void print_note(FILE *out, const struct ab_row *row)
 {
 	if (row->gate == AB_GATE_UNDECIDED) {
 		fputs("  undecided: ", out);
-		print_rounds_to_decide(out, row);
+		ab_print_rounds_to_decide(out, row);
 	} else if (row->note == AB_NOTE_TOO_FEW) {
 		fputs("  (not gated: known in fewer than 2 rounds)", out);
 	}
@@ -80,13 +37,13 @@ static void print_row(FILE *out, const struct ab_row *row)
 {
 	char base[32], cand[32], base_cv[16], cand_cv[16], change[16], interval[40], mde[16];
 
-	number_text(base, sizeof(base), row->paired.n ? row->paired.base_mean : NAN);
-	number_text(cand, sizeof(cand), row->paired.n ? row->paired.cand_mean : NAN);
-	pct_text(base_cv, sizeof(base_cv), row->paired.valid ? row->base_cv_pct : NAN, false);
-	pct_text(cand_cv, sizeof(cand_cv), row->paired.valid ? row->cand_cv_pct : NAN, false);
+	compare_number_text(base, sizeof(base), row->paired.n ? row->paired.base_mean : NAN, false);
+	compare_number_text(cand, sizeof(cand), row->paired.n ? row->paired.cand_mean : NAN, false);
+	ab_pct_text(base_cv, sizeof(base_cv), row->paired.valid ? row->base_cv_pct : NAN, false);
+	ab_pct_text(cand_cv, sizeof(cand_cv), row->paired.valid ? row->cand_cv_pct : NAN, false);
 	change_text(change, sizeof(change), row);
-	interval_text(interval, sizeof(interval), row);
-	pct_text(mde, sizeof(mde), row->mde_pct, false);
+	ab_interval_text(interval, sizeof(interval), row);
+	ab_pct_text(mde, sizeof(mde), row->mde_pct, false);
 	fprintf(out, "  %-31s %-7s %10s %6s %10s %6s %7s %-18s %6s  %s", row->metric->path, ab_nature_name(row->metric->nature), base,
 		base_cv, cand, cand_cv, change, interval, mde, ab_verdict_name(row->verdict));
 	print_note(out, row);
@@ -100,53 +57,23 @@ static bool same_group(const struct compare_group *a, const struct compare_group
 	       a->section == b->section && a->sweep == b->sweep;
 }
 
-/* Prints the start of a verdict line: LABEL: the group, the metric, its means on each side. */
-static void print_verdict_head(FILE *out, const char *label, const struct ab_row *row)
-{
-	char base[32], cand[32];
-
-	number_text(base, sizeof(base), row->paired.base_mean);
-	number_text(cand, sizeof(cand), row->paired.cand_mean);
-	fprintf(out, "%s: ", label);
-	compare_print_group_words(out, &row->group);
-	fprintf(out, ", %s %s -> %s", row->metric->path, base, cand);
-}
-
 /* Prints the line saying what a regression row is. */
 static void print_regression(FILE *out, const struct ab_row *row)
 {
-	char interval[40];
-
-	print_verdict_head(out, "REGRESSION", row);
-	if (row->metric->nature == NATURE_OUTCOME) {
-		fputs(": where the baseline had none\n", out);
-		return;
-	}
-	interval_text(interval, sizeof(interval), row);
-	if (row->paired.base_mean == 0) {
-		fprintf(out, " (95%% interval of the change [%+g, %+g]): a %s from 0 beyond the floor of 0.01\n",
-			row->paired.ci_low, row->paired.ci_high, ab_nature_name(row->metric->nature));
-		return;
-	}
-	fprintf(out, " (%+.1f%%, 95%% interval %s): a %s beyond its %g%% tolerance\n", row->change_pct, interval,
-		ab_nature_name(row->metric->nature), row->tolerance_pct);
+	fputs("REGRESSION: ", out);
+	compare_print_group_words(out, &row->group);
+	fputs(", ", out);
+	ab_print_regression_figures(out, row);
+	putc('\n', out);
 }
 
 /* Prints the line saying what an undecided row is and what would decide it. */
 static void print_undecided(FILE *out, const struct ab_row *row)
 {
-	char interval[40];
-
-	print_verdict_head(out, "UNDECIDED", row);
-	if (row->paired.base_mean == 0) {
-		fprintf(out, " (95%% interval of the change [%+g, %+g]): its interval holds the floor of 0.01; ",
-			row->paired.ci_low, row->paired.ci_high);
-	} else {
-		interval_text(interval, sizeof(interval), row);
-		fprintf(out, " (%+.1f%%, 95%% interval %s): its interval holds its %g%% tolerance; ", row->change_pct,
-			interval, row->tolerance_pct);
-	}
-	print_rounds_to_decide(out, row);
+	fputs("UNDECIDED: ", out);
+	compare_print_group_words(out, &row->group);
+	fputs(", ", out);
+	ab_print_undecided_figures(out, row);
 	putc('\n', out);
 }
 

@@ -53,6 +53,7 @@ static json_object *json_row(const struct compare_row *row)
 	    json_put(obj, "significant", w->valid ? json_object_new_boolean(w->significant) : NULL) < 0 ||
 	    json_put(obj, "t", w->valid ? json_number(w->t) : NULL) < 0 ||
 	    json_put(obj, "df", w->valid ? json_number(w->df) : NULL) < 0 ||
+	    json_put(obj, "gated", json_object_new_boolean(compare_row_gated(row))) < 0 ||
 	    json_put(obj, "beyond_tolerance", json_object_new_boolean(row->beyond_tolerance)) < 0 ||
 	    json_put(obj, "verdict", json_object_new_string(compare_verdict_name(row->verdict))) < 0 ||
 	    json_put(obj, "reason", row->reason ? json_object_new_string(row->reason) : NULL) < 0) {

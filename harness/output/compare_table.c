@@ -4,13 +4,10 @@
 #include <stdint.h>
 
 #include "base/text.h"
+#include "model/metric_table.h"
 #include "output/compare_print.h"
 
-/*
- * Formats v at the precision of the table's other figures: whole numbers from 1000, then
- * one, two or three decimals as it gets smaller; sign when signed; "-" when not finite.
- */
-static void number_text(char *buf, size_t size, double v, bool sign)
+void compare_number_text(char *buf, size_t size, double v, bool sign)
 {
 	double a = fabs(v);
 	int decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
@@ -54,9 +51,9 @@ static void print_row(FILE *out, const struct compare_row *row)
 {
 	char base[32], cand[32], change[32], pct[32], runs[48];
 
-	number_text(base, sizeof(base), row->base.n ? row->base.mean : NAN, false);
-	number_text(cand, sizeof(cand), row->cand.n ? row->cand.mean : NAN, false);
-	number_text(change, sizeof(change), row->change, true);
+	compare_number_text(base, sizeof(base), row->base.n ? row->base.mean : NAN, false);
+	compare_number_text(cand, sizeof(cand), row->cand.n ? row->cand.mean : NAN, false);
+	compare_number_text(change, sizeof(change), row->change, true);
 	if (isfinite(row->change_pct))
 		snprintf(pct, sizeof(pct), "%+.1f%%", row->change_pct);
 	else
@@ -83,6 +80,25 @@ void compare_print_group_words(FILE *out, const struct compare_group *g)
 	}
 }
 
+bool compare_row_gated(const struct compare_row *row)
+{
+	const struct metric *m = metric_find(row->metric);
+
+	return m && m->guard != GUARD_NONE;
+}
+
+void compare_group_text(char *buf, size_t size, const struct compare_group *g)
+{
+	FILE *mem = size > 1 ? fmemopen(buf, size - 1, "w") : NULL;
+
+	if (size)
+		buf[0] = buf[size - 1] = '\0';
+	if (!mem)
+		return;
+	compare_print_group_words(mem, g);
+	fclose(mem);
+}
+
 /* True when rows' groups a and b are the same one: compare_runs points both at one run's names. */
 static bool same_group(const struct compare_group *a, const struct compare_group *b)
 {
@@ -99,6 +115,17 @@ static void print_sql_diff(FILE *out, const struct compare_param_diff *d)
 	text_clean(cand, sizeof(cand), d->cand_value, SIZE_MAX);
 	text_clean(strategy, sizeof(strategy), d->group.strategy, SIZE_MAX);
 	fprintf(out, "changed SQL: %s of %s\n  baseline:  %s\n  candidate: %s\n", d->name, strategy, base, cand);
+}
+
+void compare_print_regression(FILE *out, const struct compare_row *row)
+{
+	char base[32], cand[32];
+
+	compare_number_text(base, sizeof(base), row->base.mean, false);
+	compare_number_text(cand, sizeof(cand), row->cand.mean, false);
+	compare_print_group_words(out, &row->group);
+	fprintf(out, ", %s %s -> %s: %s%s", row->metric, base, cand, row->reason ? row->reason : "",
+		row->welch.valid ? " (significant)" : " (significance not tested)");
 }
 
 /* Prints the differences in the runs' parameters that were allowed: --allow-diff's, and changed SQL. */
@@ -135,8 +162,6 @@ void compare_print_table(FILE *out, const struct compare_report *c)
 {
 	const struct compare_tolerance *t = c->tol;
 	const struct compare_result *res = c->res;
-	const struct compare_row *row;
-	char base[32], cand[32];
 	size_t i;
 
 	fprintf(out, "baseline: %s (%zu run%s); candidate: %s (%zu run%s)\n", c->baseline, c->baseline_runs,
@@ -162,15 +187,11 @@ void compare_print_table(FILE *out, const struct compare_report *c)
 		fputs("sig n/a: fewer than 2 runs on a side, so no change could be told from noise; a guarded metric "
 		      "beyond its tolerance counts as a regression all the same (run --repeat 3 or more)\n", out);
 	for (i = 0; i < res->n_rows; i++) {
-		row = &res->rows[i];
-		if (row->verdict != VERDICT_REGRESSION)
+		if (res->rows[i].verdict != VERDICT_REGRESSION)
 			continue;
-		number_text(base, sizeof(base), row->base.mean, false);
-		number_text(cand, sizeof(cand), row->cand.mean, false);
 		fputs("REGRESSION: ", out);
-		compare_print_group_words(out, &row->group);
-		fprintf(out, ", %s %s -> %s: %s%s\n", row->metric, base, cand, row->reason,
-			row->welch.valid ? " (significant)" : " (significance not tested)");
+		compare_print_regression(out, &res->rows[i]);
+		putc('\n', out);
 	}
 	fprintf(out, "%zu regression%s (tolerances: throughput drop %g %%, Jain drop %g, duplicates %s, losses %s)\n",
 		res->regressions, res->regressions == 1 ? "" : "s", t->throughput_drop_pct, t->jain_drop,

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "db/backend.h"
 #include "model/metric_table.h"
 #include "output/diagnosis.h"
 
@@ -40,8 +41,11 @@ static void say(struct text *t, const char *fmt, ...)
 		t->used += (size_t)n < t->size - t->used ? (size_t)n : t->size - t->used - 1;
 }
 
-/* Says where the worker backends spent the sampled time: the largest class, and a lock or LWLock share beside it. */
-static void say_waits(struct text *t, const struct server_figures *f)
+/*
+ * Says where the workers' sessions on the server (db's name for them; NULL: "server
+ * sessions") spent the sampled time: the largest class, and a lock or LWLock share beside it.
+ */
+static void say_waits(struct text *t, const struct server_figures *f, const struct backend_ops *db)
 {
 	int top = 0;
 
@@ -50,8 +54,9 @@ static void say_waits(struct text *t, const struct server_figures *f)
 	for (int k = 1; k < WAIT_CLASS_COUNT; k++)
 		if (f->wait_pct[k] > f->wait_pct[top])
 			top = k;
-	say(t, "%s of the workers' server backends' sampled time was spent %s (%.0f%%).",
-	    f->wait_pct[top] >= DIAGNOSIS_DOMINANT_PCT ? "Most" : "The largest share", wait_meaning[top],
+	say(t, "%s of the workers' %s' sampled time was spent %s (%.0f%%).",
+	    f->wait_pct[top] >= DIAGNOSIS_DOMINANT_PCT ? "Most" : "The largest share",
+	    db && db->session_name ? db->session_name : "server sessions", wait_meaning[top],
 	    f->wait_pct[top]);
 	if (top != WAIT_LOCK && f->wait_pct[WAIT_LOCK] >= 10.0)
 		say(t, "%.0f%% was spent waiting on locks.", f->wait_pct[WAIT_LOCK]);
@@ -75,8 +80,11 @@ static void say_blocks(struct text *t, const struct server_figures *f)
 		say(t, "Each claim touched about %.0f blocks of the queue table throughout.", (a + b) / 2);
 }
 
-/* Says what dead tuples, vacuums and the oldest transaction did. */
-static void say_mvcc(struct text *t, const struct server_figures *f)
+/*
+ * Says what dead tuples, vacuums and the oldest transaction did, the last in the words of
+ * db (the run's backend; NULL: not known, nothing said of it).
+ */
+static void say_mvcc(struct text *t, const struct server_figures *f, const struct backend_ops *db)
 {
 	bool vacuumed = f->vacuums != METRIC_UNKNOWN && f->vacuums > 0;
 
@@ -87,9 +95,9 @@ static void say_mvcc(struct text *t, const struct server_figures *f)
 		say(t, "Dead tuples in the queue table peaked at %llu and were %llu at the end%s.",
 		    (unsigned long long)f->dead_tuples_peak, (unsigned long long)f->dead_tuples_end,
 		    vacuumed ? ", after a vacuum" : "");
-	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN)
-		say(t, "The oldest transaction on the server grew %llu transactions old and held the xmin horizon back: "
-		       "no dead tuple younger than it could be removed.", (unsigned long long)f->xmin_age_max);
+	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN && db &&
+	    db->old_transaction_sentence)
+		say(t, db->old_transaction_sentence, (unsigned long long)f->xmin_age_max);
 	if (!isnan(f->lock_wait_pct))
 		say(t, "The workers spent %.0f%% of their time waiting for SQLite's write lock.", f->lock_wait_pct);
 	if (f->wal_bytes_peak != METRIC_UNKNOWN && f->wal_bytes_peak > 0)
@@ -112,18 +120,19 @@ static void say_snapshot(struct text *t, const struct phase_figures *p)
 		       "release.", p->before_jps, p->during_jps, p->after_jps);
 }
 
-bool diagnosis_write(const struct run_result *run, char *buf, size_t size)
+bool diagnosis_write(const struct run_result *run, const char *backend, char *buf, size_t size)
 {
 	struct text t = { .buf = buf, .size = size };
 	const struct server_figures *f = &run->metrics.server;
+	const struct backend_ops *db = backend_named(backend);
 
 	if (size)
 		buf[0] = '\0';
 	if (f->samples == METRIC_UNKNOWN || f->samples == 0)
 		return false;
-	say_waits(&t, f);
+	say_waits(&t, f, db);
 	say_blocks(&t, f);
-	say_mvcc(&t, f);
+	say_mvcc(&t, f, db);
 	say_snapshot(&t, &run->metrics.phases);
 	return true;
 }

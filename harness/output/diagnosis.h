@@ -17,13 +17,20 @@
 /* A change of blocks per claim from start to end beyond which it is called growth (a ratio). */
 #define DIAGNOSIS_GROWTH 1.5
 
-/* An age of the oldest transaction, in transactions, from which it is said to hold the xmin horizon back. */
+/*
+ * The oldest-transaction figure (server.xmin_age_max) from which the diagnosis speaks of it,
+ * in its backend's words (backend_ops.old_transaction_sentence): PostgreSQL's age of the
+ * oldest xmin, which holds the xmin horizon back; MariaDB's history list length, the undo
+ * InnoDB's purge has not removed yet.
+ */
 #define DIAGNOSIS_OLD_XMIN 1000
 
 /*
- * Writes run's diagnosis into buf (size bytes, truncated to fit): sentences ending in a
- * full stop, separated by spaces. Returns false, buf empty, when the run has no samples.
+ * Writes run's diagnosis into buf (size bytes, truncated to fit), in the words of backend
+ * (the run's: "postgresql", "sqlite", "mariadb"; NULL or another name: what only one
+ * engine's words could say is left out): sentences ending in a full stop, separated by
+ * spaces. Returns false, buf empty, when the run has no samples.
  */
-bool diagnosis_write(const struct run_result *run, char *buf, size_t size);
+bool diagnosis_write(const struct run_result *run, const char *backend, char *buf, size_t size);
 
 #endif

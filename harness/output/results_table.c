@@ -203,7 +203,7 @@ static void print_diagnoses(FILE *out, const struct invocation_result *r)
 	for (size_t i = 0; i < r->n_results; i++) {
 		const struct run_result *run = &r->results[i];
 
-		if (!diagnosis_write(run, text, sizeof(text)) || !*text)
+		if (!diagnosis_write(run, r->backend, text, sizeof(text)) || !*text)
 			continue;
 		text_clean(text, sizeof(text), text, SIZE_MAX);
 		text_clean(strategy, sizeof(strategy), run->strategy, SIZE_MAX);

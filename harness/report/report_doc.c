@@ -484,7 +484,7 @@ static void write_server(FILE *out, const struct report_doc *d, const struct doc
 	for (size_t i = 0; i < d->n_runs; i++) {
 		const struct run_result *run = &d->runs[i].run;
 
-		if (!diagnosis_write(run, diagnosis, sizeof(diagnosis)))
+		if (!diagnosis_write(run, d->runs[i].report.backend, diagnosis, sizeof(diagnosis)))
 			continue;
 		snprintf(text, sizeof(text), "Run %lld: %s %s, %d workers%s%s", run->run_id, run->strategy,
 			 run->claim_mode, run->workers, *section_of(run) ? ", section " : "", section_of(run));

@@ -3,8 +3,10 @@
 # clearly more work per job is caught through a cost (exit 1), also in a noisy timed run at 4
 # workers whatever the detectable effect, docs/ci.md's scenario (scenarios/ci.ini) fails a
 # claim without FOR UPDATE SKIP LOCKED through its contended section's duplicates, each
-# section says what it gates, --fail-on-undecided fails what is undecided, scenarios of
-# different strategies are not comparable (exit 2, after one round), a candidate whose own
+# section says what it gates, --format markdown opens with the verdicts and shows the claim's
+# SQL diff, --junit's test cases are the JSON's gated rows, --fail-on-undecided fails what is
+# undecided (in JUnit too), scenarios of different strategies are not comparable (exit 2,
+# after one round), a candidate whose own
 # SQL aborts its runs is a failed candidate (exit 1; a broken baseline exit 2), a signal is
 # exit 4, and bad command lines are refused.
 . "$(dirname "$0")/lib.sh"
@@ -97,6 +99,27 @@ check "in the table: rows examined a cost, REGRESSION; statements per job unchan
 	'grep -Eq "^  costs\.rows_examined_per_job +cost .* REGRESSION$" "$dir/scan.out" &&
 	 grep -Eq "^  costs\.statements_per_job +cost .* ~ +\[" "$dir/scan.out"'
 
+# ---- the outputs a pull request and a CI system take: markdown, JUnit ----
+# pr ARGS...: pr_output.py's check ARGS (its verdict on stdout, why not on stderr).
+pr() {
+	python3 "$(dirname "$0")/pr_output.py" "$@"
+}
+ab "$dir/base.ini" "$dir/scan.ini" --rounds 2 --format json --junit "$dir/scan.xml" >"$dir/scan.json" 2>/dev/null
+status=$?
+junit=$(pr junit "$dir/scan.xml" 2>&1)
+want=$(jq -r '"\([.comparisons[] | select(.gated)] | length) \(.regressions) \(.undecided)"' "$dir/scan.json")
+check "--junit beside --format json (exit $status): well-formed, test cases/failures/skipped $junit, the JSON's gated rows/regressions/undecided $want" \
+	eval '[ "$status" -eq 1 ] && [ "$junit" = "$want" ]'
+check "the cost that caught it a <failure> with its figures, classname its group, name the metric" \
+	pr case "$dir/scan.xml" "probe flip 1 worker in [drain]" costs.rows_examined_per_job failure "beyond its 5% tolerance"
+ab "$dir/base.ini" "$dir/scan.ini" --rounds 2 --format markdown >"$dir/scan.md" 2>/dev/null
+status=$?
+why=$(pr markdown "$dir/scan.md" ab "AND (SELECT count(*) FROM {jobs}) > 0" 2>&1)
+check "--format markdown (exit $status): the outcome and counts first, a bullet per regression and undecided metric, the claim's SQL diff, the table in <details>${why:+: $why}" \
+	eval '[ "$status" -eq 1 ] && [ -z "$why" ]'
+check "markdown: the regression of rows examined is a bullet, as the table's line says it" \
+	grep -Eq '^- REGRESSION: probe flip 1 worker in \[drain\], costs\.rows_examined_per_job .*: a cost beyond its 5% tolerance$' "$dir/scan.md"
+
 # ---- a timed run at 4 workers: beyond the tolerance, whatever the detectable effect ----
 ab "$dir/timed.ini" "$dir/count7.ini" --rounds 3 --format json >"$dir/count7.json" 2>"$dir/count7.err"
 status=$?
@@ -128,13 +151,17 @@ check "docs/ci.md's scenario block is scenarios/ci.ini, line for line" eval \
 	'diff <(sed -n "/^\`\`\`ini\$/,/^\`\`\`\$/p" "$(dirname "$0")/../../docs/ci.md" | sed "1d;\$d") "$ci" >/dev/null'
 
 # ---- --fail-on-undecided: an undecided metric fails ----
-ab "$dir/base.ini" "$dir/base.ini" --rounds 2 --fail-on-undecided --format json >"$dir/undecided.json" 2>/dev/null
+ab "$dir/base.ini" "$dir/base.ini" --rounds 2 --fail-on-undecided --format json --junit "$dir/undecided.xml" \
+	>"$dir/undecided.json" 2>/dev/null
 status=$?
 undecided=$(jq .undecided "$dir/undecided.json")
 check "--fail-on-undecided: exit 1 when a metric is undecided, else 0 (undecided $undecided, exit $status)" eval \
 	'[ "$status" -eq "$([ "$undecided" -gt 0 ] && echo 1 || echo 0)" ]'
 check_jq "$dir/undecided.json" '.fail_on_undecided == true and .regressions == 0' \
 	"--fail-on-undecided noted in the JSON; no regression"
+junit=$(pr junit "$dir/undecided.xml" 2>&1)
+check "--junit under --fail-on-undecided: each undecided metric a <failure>, none skipped (junit $junit, undecided $undecided)" \
+	eval '[ "$junit" = "$(jq -r "[.comparisons[] | select(.gated)] | length" "$dir/undecided.json") $undecided 0" ]'
 check_jq "$dir/same.json" '.fail_on_undecided == false and (.sections | length) == 1 and .sections[0].section == "drain" and
 	(.sections[0].gates | index("duplicates")) != null' "without it: false; the one section gates duplicates"
 
@@ -198,6 +225,8 @@ expect_exit 2 'claimbench ab: --rounds: expected a whole number from 2 to 100, g
 expect_exit 2 'claimbench ab: --tolerance: expected a number from 0 to 100, got "-5"' "--tolerance -5" \
 	ab "$dir/base.ini" "$dir/base.ini" --tolerance -5
 expect_exit 2 'expected BASELINE.ini and CANDIDATE.ini, got 1 argument' "one scenario only" ab "$dir/base.ini"
+expect_exit 3 "claimbench ab: --junit $dir/none/ab.xml: No such file or directory" \
+	"--junit into a missing folder: refused before any round" ab "$dir/base.ini" "$dir/base.ini" --junit "$dir/none/ab.xml"
 check "--help says what the exits mean" eval '"$CLAIMBENCH" ab --help | grep -q "Exit status: 0 no regression, 1 a regression"'
 check "--help lists --fail-on-undecided" eval '"$CLAIMBENCH" ab --help | grep -q "^  --fail-on-undecided  "'
 check "the man page lists --fail-on-undecided" eval '"$CLAIMBENCH" manpage | grep -Fq "\-\-fail\-on\-undecided      an undecided"'

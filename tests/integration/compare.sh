@@ -1,4 +1,5 @@
-# claimbench compare on hand-written JSON files and a small store: verdicts, exit statuses, refusals.
+# claimbench compare on hand-written JSON files and a small store: verdicts, exit statuses, refusals;
+# --format markdown (verdicts first, the changed SQL as a diff, the table folded) and junit (parsed).
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
@@ -49,6 +50,36 @@ check_each "$tmp/out.json" '.metric == "throughput_jps"' '.verdict == "REGRESSIO
 check_jq "$tmp/out.json" '.only_baseline == [{"strategy": "naive", "claim_mode": "flip", "workers": 4, "runs": 1}]' \
 	"--format json: the group on one side only"
 
+# ---- the outputs a pull request and a CI system take: markdown, JUnit ----
+# The same runs with the claim of a strategy defined in SQL: the candidate's adds a line.
+jq --arg sql $'UPDATE {jobs} SET status = \'active\'\nWHERE id = (SELECT id FROM {jobs} LIMIT 1)\nRETURNING id' \
+	'.results[].params = {"claim-sql": $sql}' "$tmp/base.json" >"$tmp/base_sql.json"
+jq --arg sql $'UPDATE {jobs} SET status = \'active\'\nWHERE id = (SELECT id FROM {jobs} LIMIT 1)\nAND payload <> \'<&>\'\nRETURNING id' \
+	'.results[].params = {"claim-sql": $sql}' "$tmp/slow.json" >"$tmp/slow_sql.json"
+"$CLAIMBENCH" compare "$tmp/base_sql.json" "$tmp/slow_sql.json" --format json >"$tmp/sql.json"
+pr() {
+	python3 "$(dirname "$0")/pr_output.py" "$@"
+}
+"$CLAIMBENCH" compare "$tmp/base_sql.json" "$tmp/slow_sql.json" --format markdown >"$tmp/sql.md"
+status=$?
+why=$(pr markdown "$tmp/sql.md" compare "AND payload <> '<&>'" 2>&1)
+check "--format markdown (exit $status): the outcome and counts first, a bullet per regression, the claim's SQL diff, the table in <details>${why:+: $why}" \
+	eval '[ "$status" -eq 1 ] && [ -z "$why" ]'
+check "markdown: the throughput regression's bullet is the table's REGRESSION line" \
+	grep -q "^- REGRESSION: skip-locked hold 10 workers, throughput_jps 99.00 -> 69.30: .* (significant)$" "$tmp/sql.md"
+"$CLAIMBENCH" compare "$tmp/base_sql.json" "$tmp/slow_sql.json" --format junit >"$tmp/sql.xml"
+status=$?
+junit=$(pr junit "$tmp/sql.xml" 2>&1)
+want=$(jq -r '"\([.comparisons[] | select(.gated)] | length) \(.regressions) 0"' "$tmp/sql.json")
+check "--format junit (exit $status): well-formed, test cases/failures/skipped $junit, the JSON's gated rows/regressions $want" \
+	eval '[ "$status" -eq 1 ] && [ "$junit" = "$want" ] && [ "$want" != "0 0 0" ]'
+check "junit: the throughput regression a <failure> with its figures, classname its group, name the metric" \
+	pr case "$tmp/sql.xml" "skip-locked hold 10 workers" throughput_jps failure "99.00 -> 69.30"
+jq '.results[0].strategy = "a&b<\"c\">"' "$tmp/base.json" >"$tmp/odd.json"
+"$CLAIMBENCH" compare "$tmp/odd.json" "$tmp/odd.json" --format junit >"$tmp/odd.xml"
+check "junit: a strategy named a&b<\"c\"> escaped, the document well-formed, the name read back whole" \
+	pr case "$tmp/odd.xml" 'a&b<"c"> hold 10 workers' throughput_jps pass ""
+
 expect_exit 2 'expected BASELINE and CANDIDATE \(or --last\), got 1 argument' "one argument" compare "$tmp/base.json"
 expect_exit 2 'expected BASELINE and CANDIDATE \(or --last\), got 3 arguments' "three arguments" \
 	compare "$tmp/base.json" "$tmp/base.json" "$tmp/base.json"
@@ -57,7 +88,7 @@ expect_exit 2 '--throughput-drop: expected a number from 0 to 100, got "abc"' "-
 expect_exit 2 '--jain-drop: expected a number from 0 to 1, got "-1"' "--jain-drop -1" \
 	compare --jain-drop -1 "$tmp/base.json" "$tmp/base.json"
 expect_exit 2 'unknown option --bogus' "an unknown option" compare --bogus "$tmp/base.json" "$tmp/base.json"
-expect_exit 2 '--format: expected one of table, json, got "xml"' "an unknown format" \
+expect_exit 2 '--format: expected one of table, json, markdown, junit, got "xml"' "an unknown format" \
 	compare --format xml "$tmp/base.json" "$tmp/base.json"
 expect_exit 2 'candidate: expected inv:ID with an invocation id from 1, got "inv:x"' "a malformed inv: id" \
 	compare "$tmp/base.json" inv:x

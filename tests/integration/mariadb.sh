@@ -1,6 +1,7 @@
 # The MariaDB backend's throwaway server (--db mariadb:): started, run on, removed
 # afterwards, and removed by the watchdog after a SIGKILL; InnoDB's errors counted by
-# kind; the settings stored with the run; bad input refused with the documented status.
+# kind; the settings stored with the run; the diagnosis of a held snapshot in InnoDB's words
+# (its history list, not PostgreSQL's xmin horizon); bad input refused with the documented status.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -76,6 +77,20 @@ check_each "$dir/runs.json" 'true' '.server.samples > 0 and (.samples | length) 
 check_each "$dir/runs.json" 'true' '.costs.rows_examined_per_job > 0 and .costs.buffers_hit_per_job > 0 and
 	.costs.wal_bytes_per_job > 0 and .costs.database_wide and .server.head_buffers_before >= 1' \
 	"the server's costs per job: rows examined, buffer pool pages, redo bytes; the head lookup's pages"
+
+# ---- a snapshot held through a run: the diagnosis in InnoDB's words (history list, purge), not PostgreSQL's ----
+# Held from the start, the read view keeps the purge from every flip-mode claim and
+# completion committed after it, two per job: the history list passes 1000 (the diagnosis's
+# threshold, DIAGNOSIS_OLD_XMIN) well before the 800 jobs are done.
+"$CLAIMBENCH" run --db mariadb: --strategy skip-locked:flip --jobs 800 --workers 4 --work-ms 0 --snapshot-at 0 \
+	--snapshot-s 60 --no-progress --results "$store" >"$dir/snapshot.out" 2>"$dir/snapshot.err"
+status=$?
+diagnosis=$(sed -n '/^diagnosis:/,/^[^ ]/p' "$dir/snapshot.out" | tr -s ' \n' '  ')
+history=$(grep -o "InnoDB's history list grew to [0-9]* committed transactions whose undo was not purged yet" \
+	<<<"$diagnosis" | grep -o "[0-9][0-9]*")
+check "a snapshot held on MariaDB (exit $status): the diagnosis names InnoDB's history list ($history) and its purge, the workers' connections, not the xmin horizon or backends: ${diagnosis:0:400}" \
+	eval '[ "$status" -eq 0 ] && [ "${history:-0}" -ge 1000 ] && grep -q "the purge lagged behind" <<<"$diagnosis" &&
+	 grep -q "of the workers. connections. sampled time" <<<"$diagnosis" && ! grep -qi "xmin\|horizon\|dead tuple\|backends" <<<"$diagnosis"'
 
 # ---- InnoDB's own lock counters over the run: producers inserting while for-update claims, at REPEATABLE READ ----
 # InnoDB rolls back one victim per deadlock it detects, whose statement fails with 1213;

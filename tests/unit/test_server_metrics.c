@@ -2,7 +2,8 @@
  * The server figures' arithmetic on hand-made samples (measure/server_metrics.c): wait
  * shares, blocks per claim over the first and last 2 s, peaks, vacuums, the oldest
  * transaction, unknown values, throughput around a held snapshot from the series; and
- * the diagnosis written from them (output/diagnosis.c).
+ * the diagnosis written from them (output/diagnosis.c), in each engine's words (PostgreSQL's
+ * xmin horizon, InnoDB's history list).
  */
 #include <string.h>
 
@@ -58,13 +59,21 @@ static void test_samples(void)
 	CHECK_EQ(f->wal_bytes_peak, METRIC_UNKNOWN, "no -wal file sampled: unknown");
 	CHECK(isnan(r.metrics.phases.before_jps), "no snapshot: the phase figures are unknown");
 
-	CHECK(diagnosis_write(&r, text, sizeof(text)), "a sampled run has a diagnosis");
+	CHECK(diagnosis_write(&r, "postgresql", text, sizeof(text)), "a sampled run has a diagnosis");
 	CHECK(strstr(text, "Most of the workers' server backends' sampled time was spent waiting on a row or transaction "
 			   "lock held by another worker (75%).") != NULL, "it names the lock as where the time went: %s", text);
 	CHECK(strstr(text, "5 blocks of the queue table at the start and 50 at the end") != NULL,
 	      "it says the blocks per claim grew");
 	CHECK(strstr(text, "peaked at 900 and were 30 at the end, after a vacuum") != NULL, "it says what dead tuples did");
-	CHECK(strstr(text, "4000 transactions old") != NULL, "it names the old transaction");
+	CHECK(strstr(text, "4000 transactions old and held the xmin horizon back") != NULL,
+	      "on PostgreSQL it names the old transaction and the xmin horizon: %s", text);
+	CHECK(diagnosis_write(&r, "mariadb", text, sizeof(text)) &&
+	      strstr(text, "InnoDB's history list grew to 4000 committed transactions whose undo was not purged yet") &&
+	      !strstr(text, "xmin") && !strstr(text, "horizon") && !strstr(text, "dead tuple younger") &&
+	      strstr(text, "Most of the workers' connections' sampled time") && !strstr(text, "backends"),
+	      "on MariaDB the same figure is InnoDB's history list and its purge, no xmin horizon; its sessions connections, not backends: %s", text);
+	CHECK(diagnosis_write(&r, NULL, text, sizeof(text)) && !strstr(text, "4000"),
+	      "of a run whose backend is not known nothing is said of the figure: %s", text);
 
 	p[3].heap_blocks = SAMPLE_UNKNOWN;
 	p[6].dead_tuples = SAMPLE_UNKNOWN;
@@ -88,7 +97,7 @@ static void test_no_samples(void)
 	CHECK(r.metrics.server.samples == 0 && isnan(r.metrics.server.wait_pct[WAIT_LOCK]) &&
 	      r.metrics.server.dead_tuples_peak == METRIC_UNKNOWN && isnan(r.metrics.server.blocks_per_claim_start),
 	      "no samples: 0 samples, every figure unknown");
-	CHECK(!diagnosis_write(&r, text, sizeof(text)) && text[0] == '\0', "no samples: no diagnosis");
+	CHECK(!diagnosis_write(&r, "postgresql", text, sizeof(text)) && text[0] == '\0', "no samples: no diagnosis");
 }
 
 /*
@@ -120,13 +129,13 @@ static void test_phases(void)
 	r.samples = (struct server_sample[]){ sample(0, 0, 0, 0, 0, 0, 0, 4) };
 	r.n_samples = 1;
 	server_metrics_compute(&r);
-	CHECK(diagnosis_write(&r, text, sizeof(text)) &&
+	CHECK(diagnosis_write(&r, "postgresql", text, sizeof(text)) &&
 	      strstr(text, "Throughput was 100 jobs/s before the held snapshot, 50 while it was held and 80 after its "
 			   "release.") != NULL, "the diagnosis says what the snapshot cost: %s", text);
-	CHECK(diagnosis_write(&r, text, 40) && strlen(text) == 39, "a diagnosis is cut to the buffer it is given");
+	CHECK(diagnosis_write(&r, "postgresql", text, 40) && strlen(text) == 39, "a diagnosis is cut to the buffer it is given");
 	r.samples[0].dead_tuples = 300;
 	server_metrics_compute(&r);
-	CHECK(diagnosis_write(&r, text, sizeof(text)) &&
+	CHECK(diagnosis_write(&r, "postgresql", text, sizeof(text)) &&
 	      strstr(text, "Dead tuples in the queue table grew to 300 by the end; no vacuum ran.") != NULL,
 	      "dead tuples never vacuumed are said to grow to their end: %s", text);
 }
@@ -157,7 +166,7 @@ static void test_lock_waits(void)
 						.xmin_age = SAMPLE_UNKNOWN } };
 	r.n_samples = 1;
 	server_metrics_compute(&r);
-	CHECK(diagnosis_write(&r, text, sizeof(text)) &&
+	CHECK(diagnosis_write(&r, "postgresql", text, sizeof(text)) &&
 	      strstr(text, "The workers spent 25% of their time waiting for SQLite's write lock.") &&
 	      strstr(text, "3 of 10 checkpoints could not copy the whole WAL"), "the diagnosis says so: %s", text);
 	w[0].waits_counted = w[1].waits_counted = false;
