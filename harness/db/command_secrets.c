@@ -39,6 +39,16 @@ static bool is_word(const char *text, size_t n, const char *word)
 	return n == strlen(word) && strncasecmp(text, word, n) == 0;
 }
 
+/*
+ * Whether the n bytes at word, the word after "Authorization:", are a scheme whose
+ * credentials follow it: Bearer, Basic or Token (GitHub's); another word there is the
+ * credentials.
+ */
+static bool is_scheme(const char *word, size_t n)
+{
+	return is_word(word, n, "Bearer") || is_word(word, n, "Basic") || is_word(word, n, "Token");
+}
+
 /* Copies the command's bytes up to until as they are. */
 static void copy_to(struct redaction *r, size_t until)
 {
@@ -85,7 +95,7 @@ static void redact_word(struct redaction *r, bool *mask_next)
 	size_t n = wend > w ? wend - w : 0, name = eq ? (size_t)(eq - word) : n;
 
 	if (*mask_next) {
-		*mask_next = is_word(word, n, "Bearer") || is_word(word, n, "Basic");
+		*mask_next = is_scheme(word, n);
 		if (!*mask_next)
 			mask_value(r);
 	} else if (word[0] == '-' && says_secret(word, name)) {

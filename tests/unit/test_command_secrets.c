@@ -39,6 +39,9 @@ static void test_command_redacted(void)
 		      "curl -H \"Authorization: Bearer ***\" https://ctl/failover");
 	check_command("curl -H 'Authorization: Basic czNjcjN0' -X POST x", "curl -H 'Authorization: Basic ***' -X POST x");
 	check_command("curl -H 'Authorization: s3cr3t' x", "curl -H 'Authorization: ***' x");
+	check_command("curl -H 'Authorization: Token s3cr3t' x", "curl -H 'Authorization: Token ***' x");
+	check_command("curl -H 'Authorization: token s3cr3t' x", "curl -H 'Authorization: token ***' x");
+	check_command("vault token renew", "vault token renew");
 	check_command("psql 'host=h password=s3cr3t port=5' -c x", "psql 'host=h password=*** port=5' -c x");
 	check_command("psql postgresql://u:s3cr3t@h/db -c x", "psql postgresql://u:***@h/db -c x");
 	check_command("sudo -u postgres pg_ctl -D /d -m immediate -w restart >/dev/null",
