@@ -68,9 +68,10 @@ struct ab_row {
 	enum ab_note note;		/* why it was not gated */
 	enum ab_verdict verdict;	/* what the change means */
 	enum ab_gate gate;		/* what the gate decided */
-	size_t rounds_to_decide;	/* AB_GATE_UNDECIDED: the rounds whose interval, its half-width scaled by
-					 * 1/sqrt(rounds), would leave out the tolerance (more than the rounds run);
-					 * 0 when none would (the change is the tolerance) or decided */
+	size_t rounds_to_decide;	/* AB_GATE_UNDECIDED: the fewest rounds whose interval, t95 of their
+					 * count times the differences' spread as it is over their root, would
+					 * leave out the tolerance (more than the rounds run); 0 when none would
+					 * (the change is the tolerance) or decided */
 };
 
 /* One side's runs and the round each was made in. */

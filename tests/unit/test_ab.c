@@ -126,8 +126,10 @@ static void beyond_whatever_mde(void)
  * A cost +1 % with the differences 0.3, 0.5, 0.7 of 50: its interval [+0.01 %, +1.99 %] lies
  * wholly within 5 %, so no regression, its mde (5.5 %) beyond the tolerance notwithstanding;
  * and a cost +6 % with the differences 2, 3, 4: [+1.03 %, +10.97 %] holds 5 %, undecided,
- * with 75 rounds to decide it: the half-width 4.968 % scaled by sqrt(3 / 75) is 0.99 %, below
- * the distance 1 % of the change from the tolerance (74 rounds: 1.0003 %, not below).
+ * with 18 rounds to decide it: the differences' spread 2 % (1 of 50) makes the half-width
+ * t95(17) 2.110 x 2 % / sqrt(18) = 0.995 % at 18 rounds, below the distance 1 % of the change
+ * from the tolerance (17 rounds: t95(16) 2.120 x 2 % / sqrt(17) = 1.028 %, not below; an
+ * estimate that kept 3 rounds' t95 of 4.303 named 75).
  */
 static void within_and_straddling(void)
 {
@@ -158,7 +160,7 @@ static void within_and_straddling(void)
 	CHECK(cost->gated && cost->gate == AB_GATE_UNDECIDED && cost->verdict == AB_WORSE && r.undecided == 1 &&
 	      r.regressions == 0, "interval [%+.2f %%, %+.2f %%] holds 5 %%: undecided (gate %s)", cost->ci_low_pct,
 	      cost->ci_high_pct, ab_gate_name(cost->gate));
-	CHECK(cost->rounds_to_decide == 75, "75 rounds would decide it (got %zu)", cost->rounds_to_decide);
+	CHECK_EQ(cost->rounds_to_decide, (size_t)18, "18 rounds would decide it, Student's t falling with them");
 	CHECK(!ab_gate_fails(&r, false) && ab_gate_fails(&r, true),
 	      "undecided passes the gate, but fails it under --fail-on-undecided");
 	CHECK(strcmp(ab_gate_name(AB_GATE_UNDECIDED), "undecided") == 0 &&
