@@ -307,9 +307,9 @@ enum ab_gate ab_section_gate(const struct ab_result *r, const char *section, con
 
 		if (row->metric != m || row->gate == AB_GATE_NONE || !same_section(row->group.section, section))
 			continue;
-		if (row->gate == AB_GATE_UNDECIDED)
-			return AB_GATE_UNDECIDED;
-		if (gate != AB_GATE_REGRESSION)
+		if (row->gate == AB_GATE_REGRESSION)
+			return AB_GATE_REGRESSION;
+		if (gate != AB_GATE_UNDECIDED)
 			gate = row->gate;
 	}
 	return gate;

@@ -106,8 +106,9 @@ int ab_compare(const struct ab_side *base, const struct ab_side *cand, size_t ro
 
 /*
  * What the gate decided on metric m over the groups of section (NULL or "" for none) in r:
- * AB_GATE_UNDECIDED when a group's is, else AB_GATE_REGRESSION when a group's is, else
- * AB_GATE_NO_REGRESSION when a group's is, else AB_GATE_NONE (no group gated it).
+ * AB_GATE_REGRESSION when a group's is (more rounds would not pass the section), else
+ * AB_GATE_UNDECIDED when a group's is, else AB_GATE_NO_REGRESSION when a group's is, else
+ * AB_GATE_NONE (no group gated it).
  */
 enum ab_gate ab_section_gate(const struct ab_result *r, const char *section, const struct metric *m);
 

@@ -58,6 +58,30 @@ static const struct ab_row *row_of(const struct ab_result *r, const char *path)
 	return NULL;
 }
 
+/*
+ * A section whose groups (sweep points) the gate judged apart: a metric that regressed in
+ * one is the section's regression though another group's is undecided or passes (it was
+ * listed as undecided beside its REGRESSION line), one undecided in one and passing in
+ * another undecided.
+ */
+static void section_of_mixed_groups(void)
+{
+	const struct metric *thru = metric_find("throughput_jps"), *buf = metric_find("costs.buffers_hit_per_job");
+	struct ab_row rows[] = {
+		{ .group = { .section = "contended", .sweep = "jobs=5" }, .metric = thru, .gate = AB_GATE_UNDECIDED },
+		{ .group = { .section = "contended", .sweep = "jobs=6" }, .metric = thru, .gate = AB_GATE_REGRESSION },
+		{ .group = { .section = "contended", .sweep = "jobs=7" }, .metric = thru, .gate = AB_GATE_NO_REGRESSION },
+		{ .group = { .section = "contended", .sweep = "jobs=5" }, .metric = buf, .gate = AB_GATE_NO_REGRESSION },
+		{ .group = { .section = "contended", .sweep = "jobs=6" }, .metric = buf, .gate = AB_GATE_UNDECIDED },
+	};
+	struct ab_result r = { .rows = rows, .n_rows = sizeof(rows) / sizeof(rows[0]) };
+
+	CHECK_STR_EQ(ab_gate_name(ab_section_gate(&r, "contended", thru)), "regression",
+		     "throughput regressed at one sweep point, undecided at another: the section's regression");
+	CHECK_STR_EQ(ab_gate_name(ab_section_gate(&r, "contended", buf)), "undecided",
+		     "buffers passing at one point, undecided at another: undecided");
+}
+
 /* A cost 8 % up in every round: a regression; throughput moving with the rounds' load: undecided. */
 static void cost_regression(void)
 {
@@ -95,6 +119,7 @@ static void cost_regression(void)
 	      "the section gates buffers (a regression) and duplicates, throughput undecided, Jain's index not");
 	CHECK(ab_gate_fails(&r, false) && ab_gate_fails(&r, true), "a regression fails with or without --fail-on-undecided");
 	ab_result_free(&r);
+	section_of_mixed_groups();
 }
 
 /*
