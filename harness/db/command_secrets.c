@@ -40,6 +40,17 @@ static bool is_word(const char *text, size_t n, const char *word)
 }
 
 /*
+ * Whether the n bytes at word end with "Authorization:", in any case: a header alone or
+ * joined to its option (--header=Authorization:, -H'Authorization:).
+ */
+static bool ends_authorization(const char *word, size_t n)
+{
+	size_t len = strlen("Authorization:");
+
+	return n >= len && strncasecmp(word + n - len, "Authorization:", len) == 0;
+}
+
+/*
  * Whether the n bytes at word, the word after "Authorization:", are a scheme whose
  * credentials follow it: Bearer, Basic or Token (GitHub's); another word there is the
  * credentials.
@@ -113,7 +124,8 @@ static void redact_word(struct redaction *r, bool *mask_next)
 		   says_secret(word, name)) {
 		copy_to(r, (size_t)(eq - r->in) + 1);
 		mask_value(r);
-	} else if (is_word(word, n, "Authorization:") || is_word(word, n, "Bearer") || is_word(word, n, "Basic")) {
+	} else if (ends_authorization(word, n) || (n > 1 && word[n - 1] == ':' && says_secret(word, n)) ||
+		   is_word(word, n, "Bearer") || is_word(word, n, "Basic")) {
 		*mask_next = true;
 	}
 	if (r->at < wend)
