@@ -16,6 +16,7 @@ struct redaction {
 	size_t at;	/* how far it is read */
 	char *out;	/* the copy, allocated for the worst case: each byte of a secret becomes CONNINFO_MASK */
 	size_t len;	/* bytes written */
+	bool user_next;	/* the word read next is the value of -u or --user, curl's USER:PASSWORD */
 };
 
 /* Whether the n bytes at name say a secret: PWD, PASS, SECRET or TOKEN in them, in any case. */
@@ -97,7 +98,8 @@ static void mask_value(struct redaction *r)
 /*
  * Reads the word at the command's read position (leading quotes and '(' copied), masking
  * what the rules of command_redacted mask in it. *mask_next: the word after it is a secret
- * (on entry: this one is, unless it names an authorization scheme).
+ * (on entry: this one is, unless it names an authorization scheme); r->user_next: the word
+ * after it is a USER:PASSWORD (on entry: this one is).
  */
 static void redact_word(struct redaction *r, bool *mask_next)
 {
@@ -105,7 +107,17 @@ static void redact_word(struct redaction *r, bool *mask_next)
 	const char *word = r->in + w, *eq = memchr(word, '=', wend > w ? wend - w : 0);
 	size_t n = wend > w ? wend - w : 0, name = eq ? (size_t)(eq - word) : n;
 
-	if (*mask_next) {
+	if (r->user_next || (eq && is_word(word, name, "--user"))) {
+		const char *from = r->user_next ? word : eq + 1, *colon = memchr(from, ':', (size_t)(word + n - from));
+
+		r->user_next = false;
+		if (colon) {
+			copy_to(r, (size_t)(colon - r->in) + 1);
+			mask_value(r);
+		}
+	} else if (is_word(word, n, "-u") || is_word(word, n, "--user")) {
+		r->user_next = true;
+	} else if (*mask_next) {
 		*mask_next = is_scheme(word, n);
 		if (!*mask_next)
 			mask_value(r);

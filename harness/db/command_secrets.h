@@ -13,7 +13,8 @@
  * the value after its '=' (--token=X); what follows -p in one word (-pX, mysql's password);
  * the credentials after "Authorization:" (a header alone or joined to its option:
  * --header=Authorization:) and after the schemes Bearer, Basic and Token; the value of a
- * header whose name says one of those words (PRIVATE-TOKEN: X, X-Vault-Token: X). A value
+ * header whose name says one of those words (PRIVATE-TOKEN: X, X-Vault-Token: X); the
+ * password of a USER:PASSWORD after -u or --user (curl's; sudo -u USER holds none). A value
  * quoted in ' or " is masked to its closing quote. NULL when out of memory.
  */
 char *command_redacted(const char *command);

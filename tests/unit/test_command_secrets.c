@@ -47,6 +47,9 @@ static void test_command_redacted(void)
 	check_command("curl -H 'PRIVATE-TOKEN: s3cr3t' https://gitlab/api", "curl -H 'PRIVATE-TOKEN: ***' https://gitlab/api");
 	check_command("curl -H \"X-Vault-Token: s3cr3t\" x", "curl -H \"X-Vault-Token: ***\" x");
 	check_command("echo 'Note: done'", "echo 'Note: done'");
+	check_command("curl -u admin:s3cr3t -X POST https://ctl/failover", "curl -u admin:*** -X POST https://ctl/failover");
+	check_command("curl --user 'admin:s3cr3t' x; curl --user=admin:s3cr3t x",
+		      "curl --user 'admin:***' x; curl --user=admin:*** x");
 	check_command("psql 'host=h password=s3cr3t port=5' -c x", "psql 'host=h password=*** port=5' -c x");
 	check_command("psql postgresql://u:s3cr3t@h/db -c x", "psql postgresql://u:***@h/db -c x");
 	check_command("sudo -u postgres pg_ctl -D /d -m immediate -w restart >/dev/null",
