@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/ab.h"
+#include "base/stats.h"
 
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */
 #define TOLERANCE_SLACK 1e-9
@@ -122,19 +123,32 @@ static bool first_of_group(const struct ab_side *side, size_t i)
 
 /*
  * The rounds that would decide an undecided metric: its interval, centre worse (how much
- * worse, the worse way positive) and half-width half over rounds rounds, shrinks as
- * 1/sqrt(rounds) about its centre (Student's t shrinking too, which this leaves out: an
- * estimate on the safe side), and leaves out limit once half * sqrt(rounds / r) < |worse -
- * limit|. 0 when the centre is the limit, or so near it that no count of rounds in reach would.
+ * worse, the worse way positive) and half-width half over rounds rounds, is Student's t95
+ * of rounds - 1 times the differences' spread over sqrt(rounds); with the spread and the
+ * centre as they are, r rounds leave out limit once t95(r - 1) x spread / sqrt(r) < |worse -
+ * limit|, which falls with r (the t quantile as well as the root: at 3 rounds t95 is 4.30,
+ * at 30 2.05), so the least such r is searched for. 0 when the centre is the limit, or so
+ * near it that no count of rounds in reach would.
  */
 static size_t rounds_to_decide(double worse, double half, double limit, size_t rounds)
 {
-	double distance = fabs(worse - limit), needed;
+	double distance = fabs(worse - limit), spread;
+	size_t low = rounds, high = (size_t)AB_DECIDE_ROUNDS_MAX, mid;
 
-	if (!(distance > TOLERANCE_SLACK))
+	if (!(distance > TOLERANCE_SLACK) || rounds < 2 || !isfinite(half))
 		return 0;
-	needed = floor((double)rounds * (half / distance) * (half / distance)) + 1;
-	return needed <= AB_DECIDE_ROUNDS_MAX ? (size_t)needed : 0;
+	spread = half * sqrt((double)rounds) / stats_t95(rounds - 1);
+	if (!(stats_t95(high - 1) * spread / sqrt((double)high) < distance))
+		return 0;
+	/* low never decides it (it is undecided at rounds), high does */
+	while (high - low > 1) {
+		mid = low + (high - low) / 2;
+		if (stats_t95(mid - 1) * spread / sqrt((double)mid) < distance)
+			high = mid;
+		else
+			low = mid;
+	}
+	return high;
 }
 
 /*
@@ -293,9 +307,9 @@ enum ab_gate ab_section_gate(const struct ab_result *r, const char *section, con
 
 		if (row->metric != m || row->gate == AB_GATE_NONE || !same_section(row->group.section, section))
 			continue;
-		if (row->gate == AB_GATE_UNDECIDED)
-			return AB_GATE_UNDECIDED;
-		if (gate != AB_GATE_REGRESSION)
+		if (row->gate == AB_GATE_REGRESSION)
+			return AB_GATE_REGRESSION;
+		if (gate != AB_GATE_UNDECIDED)
 			gate = row->gate;
 	}
 	return gate;

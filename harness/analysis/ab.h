@@ -68,9 +68,10 @@ struct ab_row {
 	enum ab_note note;		/* why it was not gated */
 	enum ab_verdict verdict;	/* what the change means */
 	enum ab_gate gate;		/* what the gate decided */
-	size_t rounds_to_decide;	/* AB_GATE_UNDECIDED: the rounds whose interval, its half-width scaled by
-					 * 1/sqrt(rounds), would leave out the tolerance (more than the rounds run);
-					 * 0 when none would (the change is the tolerance) or decided */
+	size_t rounds_to_decide;	/* AB_GATE_UNDECIDED: the fewest rounds whose interval, t95 of their
+					 * count times the differences' spread as it is over their root, would
+					 * leave out the tolerance (more than the rounds run); 0 when none would
+					 * (the change is the tolerance) or decided */
 };
 
 /* One side's runs and the round each was made in. */
@@ -105,8 +106,9 @@ int ab_compare(const struct ab_side *base, const struct ab_side *cand, size_t ro
 
 /*
  * What the gate decided on metric m over the groups of section (NULL or "" for none) in r:
- * AB_GATE_UNDECIDED when a group's is, else AB_GATE_REGRESSION when a group's is, else
- * AB_GATE_NO_REGRESSION when a group's is, else AB_GATE_NONE (no group gated it).
+ * AB_GATE_REGRESSION when a group's is (more rounds would not pass the section), else
+ * AB_GATE_UNDECIDED when a group's is, else AB_GATE_NO_REGRESSION when a group's is, else
+ * AB_GATE_NONE (no group gated it).
  */
 enum ab_gate ab_section_gate(const struct ab_result *r, const char *section, const struct metric *m);
 

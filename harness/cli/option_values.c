@@ -298,7 +298,8 @@ int parse_work_dist(const struct option_def *o, const char *text, void *base, ch
 		return -1;
 	}
 	snprintf(bound, sizeof(bound), "%.*s", (int)(dash - colon - 1), colon + 1);
-	if (parse_double(o->name, bound, 0, WORK_RANGE_MAX_MS, &cfg->work_min_ms, err, errlen) < 0 ||
+	if ((size_t)(dash - colon - 1) >= sizeof(bound) ||
+	    parse_double(o->name, bound, 0, WORK_RANGE_MAX_MS, &cfg->work_min_ms, err, errlen) < 0 ||
 	    parse_double(o->name, dash + 1, 0, WORK_RANGE_MAX_MS, &cfg->work_max_ms, err, errlen) < 0) {
 		snprintf(err, errlen, "--%s %s: MIN and MAX are work times in ms, from 0 to %d (uniform:5-50)", o->name,
 			 text, WORK_RANGE_MAX_MS);

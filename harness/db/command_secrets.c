@@ -16,6 +16,7 @@ struct redaction {
 	size_t at;	/* how far it is read */
 	char *out;	/* the copy, allocated for the worst case: each byte of a secret becomes CONNINFO_MASK */
 	size_t len;	/* bytes written */
+	bool user_next;	/* the word read next is the value of -u or --user, curl's USER:PASSWORD */
 };
 
 /* Whether the n bytes at name say a secret: PWD, PASS, SECRET or TOKEN in them, in any case. */
@@ -37,6 +38,27 @@ static bool says_secret(const char *name, size_t n)
 static bool is_word(const char *text, size_t n, const char *word)
 {
 	return n == strlen(word) && strncasecmp(text, word, n) == 0;
+}
+
+/*
+ * Whether the n bytes at word end with "Authorization:", in any case: a header alone or
+ * joined to its option (--header=Authorization:, -H'Authorization:).
+ */
+static bool ends_authorization(const char *word, size_t n)
+{
+	size_t len = strlen("Authorization:");
+
+	return n >= len && strncasecmp(word + n - len, "Authorization:", len) == 0;
+}
+
+/*
+ * Whether the n bytes at word, the word after "Authorization:", are a scheme whose
+ * credentials follow it: Bearer, Basic or Token (GitHub's); another word there is the
+ * credentials.
+ */
+static bool is_scheme(const char *word, size_t n)
+{
+	return is_word(word, n, "Bearer") || is_word(word, n, "Basic") || is_word(word, n, "Token");
 }
 
 /* Copies the command's bytes up to until as they are. */
@@ -76,7 +98,8 @@ static void mask_value(struct redaction *r)
 /*
  * Reads the word at the command's read position (leading quotes and '(' copied), masking
  * what the rules of command_redacted mask in it. *mask_next: the word after it is a secret
- * (on entry: this one is, unless it names an authorization scheme).
+ * (on entry: this one is, unless it names an authorization scheme); r->user_next: the word
+ * after it is a USER:PASSWORD (on entry: this one is).
  */
 static void redact_word(struct redaction *r, bool *mask_next)
 {
@@ -84,8 +107,18 @@ static void redact_word(struct redaction *r, bool *mask_next)
 	const char *word = r->in + w, *eq = memchr(word, '=', wend > w ? wend - w : 0);
 	size_t n = wend > w ? wend - w : 0, name = eq ? (size_t)(eq - word) : n;
 
-	if (*mask_next) {
-		*mask_next = is_word(word, n, "Bearer") || is_word(word, n, "Basic");
+	if (r->user_next || (eq && is_word(word, name, "--user"))) {
+		const char *from = r->user_next ? word : eq + 1, *colon = memchr(from, ':', (size_t)(word + n - from));
+
+		r->user_next = false;
+		if (colon) {
+			copy_to(r, (size_t)(colon - r->in) + 1);
+			mask_value(r);
+		}
+	} else if (is_word(word, n, "-u") || is_word(word, n, "--user")) {
+		r->user_next = true;
+	} else if (*mask_next) {
+		*mask_next = is_scheme(word, n);
 		if (!*mask_next)
 			mask_value(r);
 	} else if (word[0] == '-' && says_secret(word, name)) {
@@ -103,7 +136,8 @@ static void redact_word(struct redaction *r, bool *mask_next)
 		   says_secret(word, name)) {
 		copy_to(r, (size_t)(eq - r->in) + 1);
 		mask_value(r);
-	} else if (is_word(word, n, "Authorization:") || is_word(word, n, "Bearer") || is_word(word, n, "Basic")) {
+	} else if (ends_authorization(word, n) || (n > 1 && word[n - 1] == ':' && says_secret(word, n)) ||
+		   is_word(word, n, "Bearer") || is_word(word, n, "Basic")) {
 		*mask_next = true;
 	}
 	if (r->at < wend)

@@ -11,8 +11,11 @@
  * the value of an assignment to a variable whose name says PWD, PASS, SECRET or TOKEN
  * (MYSQL_PWD=...); the word after an option whose name says one of those (--password X) and
  * the value after its '=' (--token=X); what follows -p in one word (-pX, mysql's password);
- * the credentials after "Authorization:" and after the schemes Bearer, Basic and Token. A
- * value quoted in ' or " is masked to its closing quote. NULL when out of memory.
+ * the credentials after "Authorization:" (a header alone or joined to its option:
+ * --header=Authorization:) and after the schemes Bearer, Basic and Token; the value of a
+ * header whose name says one of those words (PRIVATE-TOKEN: X, X-Vault-Token: X); the
+ * password of a USER:PASSWORD after -u or --user (curl's; sudo -u USER holds none). A value
+ * quoted in ' or " is masked to its closing quote. NULL when out of memory.
  */
 char *command_redacted(const char *command);
 

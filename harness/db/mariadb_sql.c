@@ -276,7 +276,12 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 {
 	long where = find_keyword(stmt, 0, "WHERE");
 	size_t split = where >= 0 && (size_t)where < returning ? (size_t)where : returning;
-	size_t room = strlen(stmt) * 3 + 256 + MARIADB_MAX_RETURNING * 64, used = 0, sel, reset_used;
+	/*
+	 * The statement, up to four more copies of each returned column's name (many's list
+	 * capture; the names together are shorter than the statement) and each one's own text
+	 * around them (many's, the longest, is 140 bytes).
+	 */
+	size_t room = strlen(stmt) * 5 + 256 + MARIADB_MAX_RETURNING * 160, used = 0, sel, reset_used;
 	char *list = trimmed(stmt + returning + strlen("RETURNING"), strlen(stmt + returning + strlen("RETURNING")));
 	char *update = malloc(room), *select = malloc(room), *reset = malloc(room), *item, *save = NULL;
 	char *columns[MARIADB_MAX_RETURNING];

@@ -274,7 +274,7 @@ static void copy_line(char *out, size_t linelen, const char *line)
 	out[len] = '\0';
 }
 
-bool server_log_first(const char *dir, const char *name, const char *marker, char *line, size_t linelen)
+bool server_log_first(const char *dir, const char *name, off_t from, const char *marker, char *line, size_t linelen)
 {
 	char *text = NULL;
 	size_t room = 0;
@@ -293,6 +293,8 @@ bool server_log_first(const char *dir, const char *name, const char *marker, cha
 		close(fd);
 		return server_log_reason(dir, name, line, linelen);
 	}
+	if (from > 0 && from <= size && fseeko(log, from, SEEK_SET) != 0)
+		rewind(log);
 	while (!found && getline(&text, &room, log) >= 0)
 		if (strstr(text, marker)) {
 			copy_line(line, linelen, text);

@@ -55,10 +55,12 @@ bool server_log_reason(const char *dir, const char *name, char *line, size_t lin
 
 /*
  * Copies into line the first line of the log dir/name that holds marker (MariaDB's
- * "[ERROR]": the cause, where the last one is its "Aborting"), read from the start; else
- * what server_log_reason finds. False when the log has no line.
+ * "[ERROR]": the cause, where the last one is its "Aborting"), read from byte from on (where
+ * the start that failed began writing to a log its earlier starts wrote too; from the
+ * start when the log is shorter); else what server_log_reason finds. False when the log
+ * has no line.
  */
-bool server_log_first(const char *dir, const char *name, const char *marker, char *line, size_t linelen);
+bool server_log_first(const char *dir, const char *name, off_t from, const char *marker, char *line, size_t linelen);
 
 /*
  * Creates a directory prefix-XXXXXX under $TMPDIR (or /tmp) into dir (PATH_MAX bytes) with

@@ -105,22 +105,24 @@ static int install_db(const struct tmp_mariadb *m, char *err, size_t errlen)
 	snprintf(log, sizeof(log), "%s/install.log", m->dir);
 	if (server_program_run_noted(argv, -1, log, &m->as, m->dir, m->dir, err, errlen) == 0)
 		return 0;
-	if (server_log_first(m->dir, "install.log", MARIADB_ERROR, line, sizeof(line)))
+	if (server_log_first(m->dir, "install.log", 0, MARIADB_ERROR, line, sizeof(line)))
 		snprintf(err, errlen, "mariadb-install-db failed: %s", line);
 	return -1;
 }
 
 /*
  * Starts mariadbd in the background on m's data directory and socket, its pid noted in m's
- * directory (it writes data/postmaster.pid only late in its start). 0, or -1 with a reason in err.
+ * directory (it writes data/postmaster.pid only late in its start), server.log's size before
+ * it in m->log_start. 0, or -1 with a reason in err.
  */
 static int spawn_server(struct tmp_mariadb *m, char *err, size_t errlen)
 {
 	char datadir[PATH_MAX + 32], socket[PATH_MAX + 32], pid_file[PATH_MAX + 48], log_error[PATH_MAX + 32];
-	char tmpdir[PATH_MAX + 32], log[PATH_MAX + 32], connections[48];
+	char tmpdir[PATH_MAX + 32], log[PATH_MAX + 32], server_log[PATH_MAX + 32], connections[48];
 	char *argv[] = { m->mariadbd, "--no-defaults", datadir, tmpdir, socket, pid_file, log_error,
 			 "--skip-networking", "--skip-name-resolve", "--innodb-buffer-pool-size=64M",
 			 "--innodb-log-file-size=16M", connections, NULL };
+	struct stat st;
 
 	snprintf(datadir, sizeof(datadir), "--datadir=%s/data", m->dir);
 	snprintf(tmpdir, sizeof(tmpdir), "--tmpdir=%s/" MARIADB_TMPDIR, m->dir);
@@ -129,6 +131,8 @@ static int spawn_server(struct tmp_mariadb *m, char *err, size_t errlen)
 	snprintf(log_error, sizeof(log_error), "--log-error=%s/server.log", m->dir);
 	snprintf(connections, sizeof(connections), "--max-connections=%d", m->max_connections);
 	snprintf(log, sizeof(log), "%s/mariadbd.log", m->dir);
+	snprintf(server_log, sizeof(server_log), "%s/server.log", m->dir);
+	m->log_start = lstat(server_log, &st) == 0 ? st.st_size : 0;
 	return server_program_spawn_noted(argv, log, &m->as, m->dir, m->dir, &m->pid, err, errlen);
 }
 
@@ -172,7 +176,7 @@ static int wait_ready(struct tmp_mariadb *m, bool create, char *err, size_t errl
 			return rc < 0 ? -1 : 0;
 		clock_sleep_ns(READY_POLL_NS);
 	}
-	if (server_log_first(m->dir, "server.log", MARIADB_ERROR, line, sizeof(line)))
+	if (server_log_first(m->dir, "server.log", m->log_start, MARIADB_ERROR, line, sizeof(line)))
 		snprintf(err, errlen, "mariadbd %s: %s", m->pid ? "did not accept connections within 60 s" : "exited",
 			 line);
 	else

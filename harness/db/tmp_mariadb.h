@@ -35,6 +35,8 @@ struct tmp_mariadb {
 	char install_db[PATH_MAX];	/* mariadb-install-db */
 	struct run_as as;		/* who the programs run as, and who removes their directory */
 	pid_t pid;			/* the running server, our child; 0 when none */
+	off_t log_start;		/* server.log's size when the server was last started: where that start's
+					 * lines begin (the log is appended to by every start) */
 	bool have_dir;			/* dir exists and is ours to delete */
 	int max_connections;		/* its max_connections: TMP_MARIADB_MIN_CONNECTIONS or what the run needs */
 };

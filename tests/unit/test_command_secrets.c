@@ -39,6 +39,17 @@ static void test_command_redacted(void)
 		      "curl -H \"Authorization: Bearer ***\" https://ctl/failover");
 	check_command("curl -H 'Authorization: Basic czNjcjN0' -X POST x", "curl -H 'Authorization: Basic ***' -X POST x");
 	check_command("curl -H 'Authorization: s3cr3t' x", "curl -H 'Authorization: ***' x");
+	check_command("curl -H 'Authorization: Token s3cr3t' x", "curl -H 'Authorization: Token ***' x");
+	check_command("curl -H 'Authorization: token s3cr3t' x", "curl -H 'Authorization: token ***' x");
+	check_command("vault token renew", "vault token renew");
+	check_command("curl --header='Authorization: token s3cr3t' x", "curl --header='Authorization: token ***' x");
+	check_command("curl -H'Authorization: s3cr3t' x", "curl -H'Authorization: ***' x");
+	check_command("curl -H 'PRIVATE-TOKEN: s3cr3t' https://gitlab/api", "curl -H 'PRIVATE-TOKEN: ***' https://gitlab/api");
+	check_command("curl -H \"X-Vault-Token: s3cr3t\" x", "curl -H \"X-Vault-Token: ***\" x");
+	check_command("echo 'Note: done'", "echo 'Note: done'");
+	check_command("curl -u admin:s3cr3t -X POST https://ctl/failover", "curl -u admin:*** -X POST https://ctl/failover");
+	check_command("curl --user 'admin:s3cr3t' x; curl --user=admin:s3cr3t x",
+		      "curl --user 'admin:***' x; curl --user=admin:*** x");
 	check_command("psql 'host=h password=s3cr3t port=5' -c x", "psql 'host=h password=*** port=5' -c x");
 	check_command("psql postgresql://u:s3cr3t@h/db -c x", "psql postgresql://u:***@h/db -c x");
 	check_command("sudo -u postgres pg_ctl -D /d -m immediate -w restart >/dev/null",

@@ -102,6 +102,9 @@ static void test_command_line(void)
 	CHECK(PARSE(err, "--work-ms", "3", "--work-dist", "uniform:5-15") == INVOCATION_RUN &&
 	      cfg->work_dist == WORK_UNIFORM && cfg->work_min_ms == 5 && cfg->work_max_ms == 15 && cfg->work_ms == 10,
 	      "--work-dist uniform:5-15: a range of work times, its mean 10 ms the --work-ms (%s)", err);
+	CHECK(PARSE(err, "--work-dist", "uniform:00000000000000000000000000000000000000000000000000000000000000000005-50")
+		      == INVOCATION_ERROR && strstr(err, "MIN and MAX are work times"),
+	      "a MIN too long to read whole is refused, not read as its first 63 digits, 0 (%s)", err);
 	CHECK(PARSE(err, "--work-dist", "uniform") == INVOCATION_RUN && cfg->work_dist == WORK_UNIFORM &&
 	      cfg->work_max_ms == 0 && cfg->work_ms == 100, "--work-dist uniform alone: no range, 0 to twice --work-ms");
 	CHECK(PARSE(err, "--strategy", "update-returning:hold,ticket") == INVOCATION_RUN &&

@@ -134,6 +134,35 @@ static void test_update_returning_many(void)
 	CHECK(mariadb_list_next(&cursor, &value) < 0, "odd hex is no list");
 }
 
+/*
+ * The most columns RETURNING may name, each short, on the query path: each column's list
+ * capture is far longer than the column, so the UPDATE outgrows three times the statement
+ * (it overflowed its buffer, found by ASan).
+ */
+static void test_update_returning_many_columns(void)
+{
+	struct mariadb_translation t;
+	char sql[256], want[4096], err[256] = "";
+	size_t used, wused;
+	int rc;
+
+	used = (size_t)snprintf(sql, sizeof(sql), "UPDATE j SET status = 'new' RETURNING ");
+	wused = (size_t)snprintf(want, sizeof(want), "UPDATE j SET status = 'new'");
+	for (int c = 0; c < MARIADB_MAX_RETURNING; c++) {
+		used += (size_t)snprintf(sql + used, sizeof(sql) - used, "%s%c", c ? "," : "", 'a' + c);
+		wused += (size_t)snprintf(want + wused, sizeof(want) - wused,
+					  ", %c = IF((@claimbench_returning_%d := CONCAT_WS(',', @claimbench_returning_%d, "
+					  "IFNULL(CONCAT('V', HEX(CAST(%c AS CHAR))), 'N'))) IS NULL, %c, %c)",
+					  'a' + c, c + 1, c + 1, 'a' + c, 'a' + c, 'a' + c);
+	}
+	rc = mariadb_translate(sql, 0, true, &t, err, sizeof(err));
+	CHECK(rc == 0 && t.nparts == 3, "UPDATE ... RETURNING of %d columns on the query path translates (%s)",
+	      MARIADB_MAX_RETURNING, err);
+	if (rc == 0)
+		CHECK_STR_EQ(t.parts[1].sql, want, "each of the %d columns gathers its list", MARIADB_MAX_RETURNING);
+	mariadb_translation_free(&t);
+}
+
 /* A target in key=value and URI form; what is missing or means nothing to MariaDB refused; masking. */
 static void test_targets(void)
 {
@@ -187,6 +216,7 @@ int main(void)
 	test_statements();
 	test_update_returning();
 	test_update_returning_many();
+	test_update_returning_many_columns();
 	test_targets();
 	return check_exit_status();
 }
