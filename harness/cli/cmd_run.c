@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/exit_status.h"
+#include "model/engine_name.h"
 #include "cli/invocation.h"
 #include "cli/option_run.h"
 #include "cli/commands.h"
@@ -30,6 +31,7 @@
 #include "db/sqlite_file.h"
 #include "db/throwaway.h"
 #include "engine/workload.h"
+#include "measure/machine_load.h"
 #include "generated/version.h"
 
 /* Whether --verify found a difference in a run of r. */
@@ -80,6 +82,19 @@ static int run_point(const struct run_config *cfg, const struct run_plan *plan, 
 	return run_one(plan, &cfg->strategies[s], workers, rep, res, err, errlen);
 }
 
+/* Says on stderr that run res ran on a machine busier than its cores, when it did. */
+static void warn_overloaded(const struct run_result *res)
+{
+	const struct machine_figures *m = &res->metrics.machine;
+
+	if (m->overloaded != 1)
+		return;
+	fprintf(stderr, "claimbench: %s %s x%d #%d ran on a machine busier than its %llu cores (load average %.2f at "
+			"its start, %.2f at its end): other work competed for the CPUs, and its timings carry that noise\n",
+		res->strategy, res->claim_mode, res->workers, res->repeat, (unsigned long long)m->cores, m->load_start,
+		m->load_end);
+}
+
 /*
  * Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE (also when a
  * signal stopped a run's setup) or EXIT_ENVIRONMENT.
@@ -96,9 +111,11 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 		for (size_t p = 0; p < cfg->n_worker_points; p++) {
 			for (int rep = 1; rep <= cfg->repeat; rep++) {
 				struct run_result *res = &r->results[r->n_results];
+				struct machine_sample before, after;
 
 				if (signals_interrupted())
 					return EXIT_INCOMPLETE;
+				machine_sample_take(&before);
 				if (run_point(cfg, plan, s, cfg->workers[p], rep, res, err, sizeof(err)) < 0) {
 					fprintf(stderr, "claimbench: %s: %s%s\n", guarded ? cfg->guarded.guards[s]->name :
 						cfg->strategies[s].ops->name,
@@ -107,6 +124,10 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				}
 				res->group = cfg->group;
 				res->sweep = cfg->sweep;
+				engine_name(res->engine, sizeof(res->engine), r->backend, r->server_version);
+				machine_sample_take(&after);
+				res->metrics.machine = machine_figures_between(&before, &after);
+				warn_overloaded(res);
 				r->n_results++;
 				if (run_params_fill(res, command_options, cfg, guarded ? NULL : cfg->strategies[s].ops) < 0) {
 					fprintf(stderr, "claimbench run: out of memory\n");

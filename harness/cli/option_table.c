@@ -339,7 +339,8 @@ const struct option_def command_options[] = {
 	{ .name = "allow-diff", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, scope.allowed_diffs),
 	  .arg = "LIST",
-	  .help = "run parameters whose values may differ between the sides, comma-separated (e.g. work-ms,seed); "
+	  .help = "run parameters whose values may differ between the sides, comma-separated (e.g. work-ms,seed; "
+		  "backend: runs of another engine, backend or server version, each line then naming both); "
 		  "compare refuses runs whose other parameters differ" },
 	{ .name = "last", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_COMPARE),
 	  .offset = offsetof(struct command_settings, last),

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/engine_name.h"
 #include "model/run_param.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -56,6 +57,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 	s->report.seed = col_u64(&c);
 	if (col_owned(&c, s, &s->ctx.command) < 0 || run_columns_read(&c, s) < 0)
 		goto oom;
+	engine_name(s->run.engine, sizeof(s->run.engine), s->report.backend, s->report.server_version);
 	ret = 0;
 	goto out;
 oom:

@@ -7,7 +7,7 @@
 # worker count (workers > 0) x is the series' place and the tick its name: the axis names
 # the strategies, and the ceiling is one level.
 set title (workers > 0 ? "Throughput per strategy" : "Throughput against workers") . \
-	" (mean over repeats, min-max bars)" . partnote . wrknote
+	repnote . partnote . wrknote
 set xlabel (workers > 0 ? "strategy" : "workers (threads)")
 set ylabel "throughput (jobs/s)"
 if (n == 0) {
