@@ -1,7 +1,9 @@
 /*
  * Unit test of the result store: two hand-made runs appended to a temporary
  * file and read back field by field and through every printer; the history
- * listing; a rolled-back append; migrating a version 1 and a version 5 file; a
+ * listing; a rolled-back append; migrating a version 1 and a version 5 file (the
+ * machine's load and steal columns added, the old run's unknown, its engine its
+ * invocation's backend and server version); a
  * metric column the file lacks added at open, its old rows unknown; refusing a
  * newer file and a foreign one; creating the default directory. The files are
  * inspected through a connection of the test's own.
