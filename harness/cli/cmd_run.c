@@ -109,11 +109,12 @@ static double interval_pct(const struct run_result *runs, size_t n)
 /* Says on stderr how many runs --repeat auto made of the case of runs (n of them) and whether their interval met --repeat-ci. */
 static void say_repeats(const struct run_config *cfg, const struct run_result *runs, size_t n)
 {
-	double pct = n ? interval_pct(runs, n) : INFINITY;
 	char width[32], verdict[96];
+	double pct;
 
 	if (!n)
 		return;
+	pct = interval_pct(runs, n);
 	if (isfinite(pct))
 		snprintf(width, sizeof(width), "+-%.1f %%", pct);
 	else
@@ -155,9 +156,8 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 	for (size_t s = 0; s < n; s++) {
 		for (size_t p = 0; p < cfg->n_worker_points; p++) {
 			size_t first = r->n_results;
-			int rep, cap = run_config_repeat_cap(cfg);
 
-			for (rep = 1; rep <= cap; rep++) {
+			for (int rep = 1; rep <= run_config_repeat_cap(cfg); rep++) {
 				struct run_result *res = &r->results[r->n_results];
 				struct machine_sample before, after;
 
