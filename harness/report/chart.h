@@ -97,6 +97,7 @@ struct chart {
 	double arrival_rate;		/* jobs/s the producers were asked for, common to every run; 0: none or unequal */
 	enum chart_pooling pooling;	/* percentile charts: how repeats are pooled */
 	enum chart_repeats repeats;	/* whether its cases were repeated: what a mean and its bars stand for */
+	bool engines;			/* its set's runs are of more than one engine: labels long enough to slant */
 	bool dups_known;		/* timeline, pressure: every run's series drawn tells first completions
 					   from duplicates (the rates drawn are of distinct jobs) */
 	char layer[CHART_LIST];		/* the blocks (from 1) a second layer draws, space-separated: the

@@ -6,8 +6,12 @@
 # repeats.
 set title "Makespan per strategy, drain runs" . repnote . partnote . wrknote
 set xlabel (workers > 0 ? "strategy" : "workers, a group of bars per strategy (colours in the key)")
-if (workers > 0 && n > 4) {
+if (workers > 0 && (n > 4 || engines)) {
 	set xtics rotate by 30 right
+}
+if (workers > 0 && engines) {
+	# The slanted labels name their engines too: room on the left for the first one.
+	set lmargin 24
 }
 set ylabel "makespan (s)"
 set xtics scale 0
