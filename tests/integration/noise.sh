@@ -63,5 +63,5 @@ expect_exit 2 '--repeat: expected a whole number from 1 to 1000 or auto, got "0"
 	run --repeat 0 --db "$db" --results "$store"
 expect_exit 2 '--repeat: expected a whole number from 1 to 1000 or auto, got "often"' "--repeat often is refused" \
 	run --repeat often --db "$db" --results "$store"
-expect_exit 2 '--repeat-max' "--repeat-max below 3 is refused" run --repeat auto --repeat-max 2 --db "$db" \
+expect_exit 2 '--repeat-max: expected a whole number from 3 to 1000, got "2"' "--repeat-max below 3 is refused" run --repeat auto --repeat-max 2 --db "$db" \
 	--results "$store"
