@@ -356,23 +356,30 @@ static void write_environment(FILE *out, const struct report_doc *d, const struc
 }
 
 /*
- * Writes into buf (size bytes) what, each "the mean over repeats, min-max bars" in it said
- * as c's repeats have it: "one run each" when every case is one run, "... where a case has
- * one" when some are.
+ * Writes into buf (size bytes) what, its "the mean over repeats" said as c's repeats have
+ * it: "one run each" when every case is one run (", min-max bars" after it: "one run each:
+ * no mean, no bars"), and the bars' "... where a case has one" when some are.
  */
 static void say_repeats(char *buf, size_t size, const char *what, const struct chart *c)
 {
-	static const char phrase[] = "the mean over repeats, min-max bars";
-	const char *at = strstr(what, phrase);
+	static const char mean[] = "the mean over repeats", bars[] = ", min-max bars";
+	const char *at = strstr(what, mean), *rest;
+	bool with_bars;
 
 	if (!at || c->repeats == REPEATS_ALL) {
 		snprintf(buf, size, "%s", what);
 		return;
 	}
+	rest = at + sizeof(mean) - 1;
+	with_bars = strncmp(rest, bars, sizeof(bars) - 1) == 0;
+	if (c->repeats == REPEATS_SOME && !with_bars) {
+		snprintf(buf, size, "%s", what);
+		return;
+	}
 	snprintf(buf, size, "%.*s%s%s", (int)(at - what), what,
-		 c->repeats == REPEATS_NONE ? "one run each: no mean, no bars" :
-					      "the mean over repeats, min-max bars; one run where a case has one",
-		 at + sizeof(phrase) - 1);
+		 c->repeats == REPEATS_SOME ? "the mean over repeats, min-max bars; one run where a case has one" :
+		 with_bars		    ? "one run each: no mean, no bars" : "one run each",
+		 with_bars ? rest + sizeof(bars) - 1 : rest);
 }
 
 /* The caption of chart c: what it shows, notes on repeats and old data, how to read it. */
