@@ -78,13 +78,13 @@ bool compare_in_group(const struct run_result *r, const struct compare_group *g)
 {
 	return r->workers == g->workers && same_name(r->strategy, g->strategy) &&
 	       same_name(r->claim_mode, g->claim_mode) && same_optional(r->group, g->section) &&
-	       same_optional(r->sweep, g->sweep);
+	       same_optional(r->sweep, g->sweep) && (g->any_engine || same_optional(r->engine, g->engine));
 }
 
 struct compare_group compare_group_of(const struct run_result *r)
 {
 	return (struct compare_group){ .strategy = r->strategy, .claim_mode = r->claim_mode, .workers = r->workers,
-				       .section = r->group, .sweep = r->sweep };
+				       .section = r->group, .sweep = r->sweep, .engine = r->engine };
 }
 
 /* True when scope takes run r: its strategy, or its strategy:mode, is listed, or none is. */
@@ -100,18 +100,26 @@ static bool in_scope(const struct run_result *r, const struct compare_scope *sco
 	return text_list_has(scope->strategies, r->strategy) || text_list_has(scope->strategies, both);
 }
 
-/* Shallow copies of the runs of runs (n of them) in scope into a new *out; their count. (size_t)-1 when out of memory. */
+/*
+ * Shallow copies of the runs of runs (n of them) in scope into a new *out, and in a new
+ * *origin the run each copy was made from (whose engine a group may point to: the copies
+ * go); their count. (size_t)-1 when out of memory.
+ */
 static size_t select_scope(const struct run_result *runs, size_t n, const struct compare_scope *scope,
-			   struct run_result **out)
+			   struct run_result **out, const struct run_result ***origin)
 {
 	size_t i, kept = 0;
 
 	*out = malloc((n + 1) * sizeof(**out));
-	if (!*out)
+	*origin = malloc((n + 1) * sizeof(**origin));
+	if (!*out || !*origin)
 		return (size_t)-1;
-	for (i = 0; i < n; i++)
-		if (in_scope(&runs[i], scope))
-			(*out)[kept++] = runs[i];
+	for (i = 0; i < n; i++) {
+		if (!in_scope(&runs[i], scope))
+			continue;
+		(*origin)[kept] = &runs[i];
+		(*out)[kept++] = runs[i];
+	}
 	return kept;
 }
 
@@ -142,22 +150,24 @@ bool compare_run_ran_dry(const struct run_result *r)
 	return r->metrics.dry.ran_dry == 1;
 }
 
-/* Counts the runs of each side that ran dry into out, and keeps the first. */
-static void count_dry(const struct run_result *base, size_t n_base, const struct run_result *cand, size_t n_cand,
-		      struct compare_result *out)
+/* Counts the runs of each side (base, cand: n of each) that ran dry into out, and keeps the first. */
+static void count_dry(const struct run_result *const *base, size_t n_base, const struct run_result *const *cand,
+		      size_t n_cand, struct compare_result *out)
 {
-	const struct run_result *sides[2] = { base, cand };
+	const struct run_result *const *sides[2] = { base, cand };
 	size_t n[2] = { n_base, n_cand };
 
 	out->first_dry.side = -1;
 	for (int side = 0; side < 2; side++) {
 		for (size_t i = 0; i < n[side]; i++) {
-			if (!compare_run_ran_dry(&sides[side][i]))
+			const struct run_result *r = sides[side][i];
+
+			if (!compare_run_ran_dry(r))
 				continue;
 			if (!out->dry_runs[0] && !out->dry_runs[1])
 				out->first_dry = (struct compare_dry_run){
-					.side = side, .group = compare_group_of(&sides[side][i]), .repeat = sides[side][i].repeat,
-					.at_s = sides[side][i].metrics.dry.at_s, .duration_s = sides[side][i].duration_s,
+					.side = side, .group = compare_group_of(r), .repeat = r->repeat,
+					.at_s = r->metrics.dry.at_s, .duration_s = r->duration_s,
 				};
 			out->dry_runs[side]++;
 		}
@@ -205,6 +215,30 @@ static int find_diffs(const struct run_result *b, const struct run_result *c, co
 	return 0;
 }
 
+/*
+ * Records in out that group g's candidate runs are of engine cand_engine, the first
+ * baseline run's of another: a diff of "backend", allowed by --allow-diff backend. 0, or -1
+ * when out of memory.
+ */
+static int engine_diff(const struct compare_group *g, const char *cand_engine, const struct compare_scope *scope,
+		       struct compare_result *out)
+{
+	struct compare_param_diff *grown, *d;
+
+	if (diff_known(out, "backend", g))
+		return 0;
+	grown = realloc(out->diffs, (out->n_diffs + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	out->diffs = grown;
+	d = &out->diffs[out->n_diffs++];
+	*d = (struct compare_param_diff){ .group = *g, .name = "backend", .base_value = g->engine,
+					  .cand_value = cand_engine,
+					  .allowed = text_list_has(scope->allowed_diffs, "backend") };
+	out->refused_diffs += !d->allowed;
+	return 0;
+}
+
 /* Compares the parameters of every candidate run in group g with the first baseline run's. 0, or -1 when out of memory. */
 static int group_diffs(const struct run_result *first_base, const struct run_result *cand, size_t n_cand,
 		       const struct compare_group *g, const struct compare_scope *scope, struct compare_result *out)
@@ -235,6 +269,16 @@ static size_t count_group(const struct run_result *runs, size_t n, const struct 
 	for (i = 0; i < n; i++)
 		count += compare_in_group(&runs[i], g);
 	return count;
+}
+
+/* The first of runs (n of them, each the copy of origin's) in group g, as its origin; NULL when none. */
+static const struct run_result *first_in_group(const struct run_result *runs, const struct run_result *const *origin,
+					       size_t n, const struct compare_group *g)
+{
+	for (size_t i = 0; i < n; i++)
+		if (compare_in_group(&runs[i], g))
+			return origin[i];
+	return NULL;
 }
 
 /* Summarises metric m over the runs in group g, finite values only; buf holds n doubles. */
@@ -327,13 +371,13 @@ static void judge(const struct metric *m, struct compare_row *row, const struct 
 }
 
 /*
- * Appends one row per compared metric of group g, present on both sides, to out, but for a
- * metric no run of either side knows (a guarded-resource figure of queue runs). buf holds
- * max(n_base, n_cand) doubles.
+ * Appends one row per compared metric of group g, present on both sides (the candidate's
+ * runs those of group cg), to out, but for a metric no run of either side knows (a
+ * guarded-resource figure of queue runs). buf holds max(n_base, n_cand) doubles.
  */
 static void compare_one_group(const struct run_result *base, size_t n_base, const struct run_result *cand,
-			  size_t n_cand, const struct compare_group *g, const struct compare_tolerance *tol,
-			  double *buf, struct compare_result *out)
+			  size_t n_cand, const struct compare_group *g, const struct compare_group *cg,
+			  const struct compare_tolerance *tol, double *buf, struct compare_result *out)
 {
 	const struct metric *m;
 	struct compare_row *row;
@@ -343,10 +387,11 @@ static void compare_one_group(const struct run_result *base, size_t n_base, cons
 			continue;
 		row = &out->rows[out->n_rows++];
 		row->group = *g;
+		row->cand_engine = cg->engine;
 		row->metric = m->path;
 		row->direction = m->direction;
 		row->base = summarize_group(base, n_base, g, m, buf);
-		row->cand = summarize_group(cand, n_cand, g, m, buf);
+		row->cand = summarize_group(cand, n_cand, cg, m, buf);
 		if (!row->base.n && !row->cand.n) {
 			out->n_rows--;
 			continue;
@@ -364,23 +409,68 @@ static void add_lone(struct compare_result *out, const struct compare_group *g, 
 	out->lone[out->n_lone++] = (struct compare_lone_group){ .group = *g, .side = side, .runs = runs };
 }
 
+/* True when a row of out compared the candidate's runs of group cg (of another engine than its baseline's). */
+static bool compared_across(const struct compare_result *out, const struct compare_group *cg)
+{
+	for (size_t i = 0; i < out->n_rows; i++) {
+		const struct compare_group *g = &out->rows[i].group;
+
+		if (g->workers == cg->workers && same_name(g->strategy, cg->strategy) &&
+		    same_name(g->claim_mode, cg->claim_mode) && same_optional(g->section, cg->section) &&
+		    same_optional(g->sweep, cg->sweep) && same_optional(out->rows[i].cand_engine, cg->engine))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The candidate's group that baseline group g is compared with, into *cg: g itself when
+ * the candidate has runs of it; else, when it has some of another engine, a diff of
+ * "backend" and (allowed) their group. 1 with *cg set, 0 when g is the baseline's alone
+ * (or its engine diff refused), -1 when out of memory.
+ */
+static int candidate_group(const struct run_result *cand, const struct run_result *const *origin, size_t n_cand,
+			   const struct compare_group *g, const struct compare_scope *scope, struct compare_group *cg,
+			   struct compare_result *out)
+{
+	struct compare_group any = *g;
+	const struct run_result *other;
+
+	*cg = *g;
+	if (count_group(cand, n_cand, g))
+		return 1;
+	any.any_engine = true;
+	other = first_in_group(cand, origin, n_cand, &any);
+	if (!other)
+		return 0;
+	if (engine_diff(g, other->engine, scope, out) < 0)
+		return -1;
+	if (!text_list_has(scope->allowed_diffs, "backend"))
+		return 0;
+	*cg = compare_group_of(other);
+	out->across_engines = true;
+	return 1;
+}
+
 int compare_runs(const struct run_result *all_base, size_t n_all_base, const struct run_result *all_cand,
 		 size_t n_all_cand, const struct compare_tolerance *tol, const struct compare_scope *scope,
 		 struct compare_result *out)
 {
 	struct run_result *base = NULL, *cand = NULL;
+	const struct run_result **base_origin = NULL, **cand_origin = NULL;
 	size_t i, n_base, n_cand;
-	struct compare_group g;
+	struct compare_group g, cg;
 	double *buf = NULL;
+	int paired;
 
 	memset(out, 0, sizeof(*out));
-	n_base = select_scope(all_base, n_all_base, scope, &base);
-	n_cand = select_scope(all_cand, n_all_cand, scope, &cand);
+	n_base = select_scope(all_base, n_all_base, scope, &base, &base_origin);
+	n_cand = select_scope(all_cand, n_all_cand, scope, &cand, &cand_origin);
 	if (n_base == (size_t)-1 || n_cand == (size_t)-1)
 		goto fail;
 	out->runs_in_scope[0] = n_base;
 	out->runs_in_scope[1] = n_cand;
-	count_dry(base, n_base, cand, n_cand, out);
+	count_dry(base_origin, n_base, cand_origin, n_cand, out);
 	/* Upper bounds (+ 1: no allocation of size 0): every baseline run its own group, every run alone. */
 	buf = malloc(((n_base > n_cand ? n_base : n_cand) + 1) * sizeof(*buf));
 	out->rows = calloc(n_base * metric_table_len + 1, sizeof(*out->rows));
@@ -390,28 +480,35 @@ int compare_runs(const struct run_result *all_base, size_t n_all_base, const str
 	for (i = 0; i < n_base; i++) {
 		if (!first_of_group(base, i))
 			continue;
-		g = compare_group_of(&base[i]);
-		if (!count_group(cand, n_cand, &g)) {
+		g = compare_group_of(base_origin[i]);
+		paired = candidate_group(cand, cand_origin, n_cand, &g, scope, &cg, out);
+		if (paired < 0)
+			goto fail;
+		if (!paired) {
 			add_lone(out, &g, SIDE_BASELINE, count_group(base, n_base, &g));
 			continue;
 		}
-		if (group_diffs(&base[i], cand, n_cand, &g, scope, out) < 0)
+		if (group_diffs(&base[i], cand, n_cand, &cg, scope, out) < 0)
 			goto fail;
-		compare_one_group(base, n_base, cand, n_cand, &g, tol, buf, out);
+		compare_one_group(base, n_base, cand, n_cand, &g, &cg, tol, buf, out);
 	}
 	for (i = 0; i < n_cand; i++) {
-		g = compare_group_of(&cand[i]);
-		if (first_of_group(cand, i) && !count_group(base, n_base, &g))
+		g = compare_group_of(cand_origin[i]);
+		if (first_of_group(cand, i) && !count_group(base, n_base, &g) && !compared_across(out, &g))
 			add_lone(out, &g, SIDE_CANDIDATE, count_group(cand, n_cand, &g));
 	}
 	free(buf);
 	free(base);
 	free(cand);
+	free(base_origin);
+	free(cand_origin);
 	return 0;
 fail:
 	free(buf);
 	free(base);
 	free(cand);
+	free(base_origin);
+	free(cand_origin);
 	compare_result_free(out);
 	return -1;
 }

@@ -1,6 +1,6 @@
 /*
  * Baseline against candidate: runs grouped by (strategy, claim mode, workers, scenario
- * section, sweep point), each group's metrics compared over its repetitions with Welch's
+ * section, sweep point, engine), each group's metrics compared over its repetitions with Welch's
  * t-test, and the guarded metrics held to tolerances. The two sides' parameters are
  * compared first, so that a changed workload is not taken for a regression. Pure
  * computation, no I/O: `claimbench compare` loads and prints.
@@ -56,11 +56,15 @@ struct compare_group {
 	int workers;		/* worker threads */
 	const char *section;	/* the scenario section; NULL or "" for none (points into the caller's runs) */
 	const char *sweep;	/* the sweep point's values; NULL or "" for none (points into the caller's runs) */
+	const char *engine;	/* the runs' engine (run_result.engine; points into the caller's runs) */
+	bool any_engine;	/* the group takes runs of any engine: the candidate's side of a comparison across
+				 * engines (--allow-diff backend) */
 };
 
 /* One compared metric (a metric_table row with a direction) of one group present on both sides. */
 struct compare_row {
-	struct compare_group group;		/* the group */
+	struct compare_group group;		/* the group, its engine the baseline's */
+	const char *cand_engine;		/* the candidate's runs' engine (points into the caller's runs) */
 	const char *metric;			/* the metric's path, as metric_table.h names it */
 	enum metric_direction direction;	/* which way is better */
 	struct stats_summary base;		/* the baseline's finite values */
@@ -116,6 +120,8 @@ struct compare_result {
 	struct compare_param_diff *diffs;	/* each differing parameter once, in order found (owned) */
 	size_t n_diffs;				/* entries in diffs */
 	size_t refused_diffs;			/* diffs not allowed: the workloads differ, the verdicts mean nothing */
+	bool across_engines;			/* a group was compared with the candidate's runs of another engine
+						 * (--allow-diff backend): every row names both engines */
 	size_t runs_in_scope[2];		/* the baseline's and the candidate's runs the scope took */
 	bool untested;				/* a compared group has fewer than 2 runs on a side: no significance */
 	size_t dry_runs[2];			/* the baseline's and the candidate's runs in scope that ran dry
@@ -146,7 +152,9 @@ struct compare_group compare_group_of(const struct run_result *r);
  * existed) is not compared. A guarded metric beyond its tolerance is a regression when
  * the change is significant, or when significance cannot be tested (a side with one run);
  * duplicates and losses where the baseline had none are a regression at once: they are
- * facts, not noise. A strategy defined in SQL is compared by name: its SQL's difference
+ * facts, not noise. A group whose runs the candidate has of another engine only (backend
+ * or server version) is a diff of "backend", allowed only by --allow-diff backend, and
+ * then compared with the candidate's first such engine (across_engines). A strategy defined in SQL is compared by name: its SQL's difference
  * ("claim-sql" ...) is allowed and shown. Runs that ran dry are counted in dry_runs. out's names point into base and cand, which must outlive it.
  * 0, or -1 when out of memory (out left empty).
  */

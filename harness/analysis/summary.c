@@ -15,7 +15,7 @@ static bool same_point(const struct run_result *a, const struct run_result *b)
 {
 	return strcmp(a->strategy, b->strategy) == 0 && strcmp(a->claim_mode, b->claim_mode) == 0 &&
 	       a->workers == b->workers && strcmp(text(a->group), text(b->group)) == 0 &&
-	       strcmp(text(a->sweep), text(b->sweep)) == 0;
+	       strcmp(text(a->sweep), text(b->sweep)) == 0 && strcmp(a->engine, b->engine) == 0;
 }
 
 size_t summary_build(const struct invocation_result *r, struct summary_row *rows)

@@ -12,7 +12,7 @@
 #include "model/metric_table.h"
 #include "model/result.h"
 
-/* The runs of one strategy x mode x workers x group x sweep point, over their repetitions. */
+/* The runs of one strategy x mode x workers x group x sweep point x engine, over their repetitions. */
 struct summary_row {
 	const struct run_result *first;		/* the first run of the set (names its strategy, mode, workers ...) */
 	size_t runs;				/* runs in the set */

@@ -78,7 +78,8 @@ static int parse_side(struct side *s, char *err, size_t errlen)
 
 /*
  * True when name is a stored run parameter, as `show` lists them: a command's run option,
- * a strategy's option, or the SQL of a strategy defined in SQL ("claim-sql" ...).
+ * a strategy's option, the SQL of a strategy defined in SQL ("claim-sql" ...), or
+ * "backend": the runs' engine, backend and server version.
  */
 static bool run_parameter(const char *name)
 {
@@ -91,7 +92,7 @@ static bool run_parameter(const char *name)
 			return true;
 	}
 
-	if (o && o->place == OPTION_IN_RUN && !(o->flags & OPTION_NOT_STORED))
+	if (strcmp(name, "backend") == 0 || (o && o->place == OPTION_IN_RUN && !(o->flags & OPTION_NOT_STORED)))
 		return true;
 	for (size_t i = 0; i < strategy_registry_len; i++)
 		if (strategy_registry[i]->options && option_find(strategy_registry[i]->options, name))
@@ -331,7 +332,7 @@ static bool refuse(const struct compare_args *a, const struct compare_result *re
 		return true;
 	}
 	if (!res->n_rows) {
-		fprintf(stderr, "claimbench compare: no group (strategy, claim mode, workers, section, sweep point) is on "
+		fprintf(stderr, "claimbench compare: no group (strategy, claim mode, workers, section, sweep point, engine) is on "
 				"both sides: %s has %zu run%s, %s %zu, none alike; nothing was compared\n",
 			a->sides[0].spec, a->sides[0].n_runs, a->sides[0].n_runs == 1 ? "" : "s", a->sides[1].spec,
 			a->sides[1].n_runs);

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "base/exit_status.h"
+#include "base/stats.h"
+#include "model/engine_name.h"
 #include "cli/invocation.h"
 #include "cli/option_run.h"
 #include "cli/commands.h"
@@ -30,6 +33,7 @@
 #include "db/sqlite_file.h"
 #include "db/throwaway.h"
 #include "engine/workload.h"
+#include "measure/machine_load.h"
 #include "generated/version.h"
 
 /* Whether --verify found a difference in a run of r. */
@@ -80,6 +84,63 @@ static int run_point(const struct run_config *cfg, const struct run_plan *plan, 
 	return run_one(plan, &cfg->strategies[s], workers, rep, res, err, errlen);
 }
 
+/* The most runs --repeat auto makes of a case (--repeat-max's bound). */
+#define REPEAT_AUTO_CAP 1000
+
+/*
+ * The 95 % interval's half-width of the throughput of the n runs, in % of its mean
+ * (Student's t, as stats_summarize has it); INFINITY when the mean is not above 0.
+ */
+static double interval_pct(const struct run_result *runs, size_t n)
+{
+	double values[REPEAT_AUTO_CAP];
+	struct stats_summary s;
+	size_t used = 0;
+
+	for (size_t i = 0; i < n && used < REPEAT_AUTO_CAP; i++)
+		if (isfinite(runs[i].metrics.throughput_jps))
+			values[used++] = runs[i].metrics.throughput_jps;
+	if (used < n)
+		return INFINITY;
+	s = stats_summarize(values, used);
+	return s.mean > 0 ? 100.0 * s.ci95 / s.mean : INFINITY;
+}
+
+/* Says on stderr how many runs --repeat auto made of the case of runs (n of them) and whether their interval met --repeat-ci. */
+static void say_repeats(const struct run_config *cfg, const struct run_result *runs, size_t n)
+{
+	char width[32], verdict[96];
+	double pct;
+
+	if (!n)
+		return;
+	pct = interval_pct(runs, n);
+	if (isfinite(pct))
+		snprintf(width, sizeof(width), "+-%.1f %%", pct);
+	else
+		snprintf(width, sizeof(width), "unknown");
+	if (pct <= cfg->repeat_ci_pct && n >= REPEAT_AUTO_MIN)
+		snprintf(verdict, sizeof(verdict), "within --repeat-ci %g %%", cfg->repeat_ci_pct);
+	else
+		snprintf(verdict, sizeof(verdict), "wider than --repeat-ci %g %% at --repeat-max %d", cfg->repeat_ci_pct,
+			 cfg->repeat_max);
+	fprintf(stderr, "claimbench: --repeat auto: %s %s x%d: %zu runs, the throughput's 95 %% interval %s of its "
+			"mean, %s\n", runs[0].strategy, runs[0].claim_mode, runs[0].workers, n, width, verdict);
+}
+
+/* Says on stderr that run res ran on a machine busier than its cores, when it did. */
+static void warn_overloaded(const struct run_result *res)
+{
+	const struct machine_figures *m = &res->metrics.machine;
+
+	if (m->overloaded != 1)
+		return;
+	fprintf(stderr, "claimbench: %s %s x%d #%d ran on a machine busier than its %llu cores (load average %.2f at "
+			"its start, %.2f at its end): other work competed for the CPUs, and its timings carry that noise\n",
+		res->strategy, res->claim_mode, res->workers, res->repeat, (unsigned long long)m->cores, m->load_start,
+		m->load_end);
+}
+
 /*
  * Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE (also when a
  * signal stopped a run's setup) or EXIT_ENVIRONMENT.
@@ -94,11 +155,15 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 
 	for (size_t s = 0; s < n; s++) {
 		for (size_t p = 0; p < cfg->n_worker_points; p++) {
-			for (int rep = 1; rep <= cfg->repeat; rep++) {
+			size_t first = r->n_results;
+
+			for (int rep = 1; rep <= run_config_repeat_cap(cfg); rep++) {
 				struct run_result *res = &r->results[r->n_results];
+				struct machine_sample before, after;
 
 				if (signals_interrupted())
 					return EXIT_INCOMPLETE;
+				machine_sample_take(&before);
 				if (run_point(cfg, plan, s, cfg->workers[p], rep, res, err, sizeof(err)) < 0) {
 					fprintf(stderr, "claimbench: %s: %s%s\n", guarded ? cfg->guarded.guards[s]->name :
 						cfg->strategies[s].ops->name,
@@ -107,6 +172,10 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				}
 				res->group = cfg->group;
 				res->sweep = cfg->sweep;
+				engine_name(res->engine, sizeof(res->engine), r->backend, r->server_version);
+				machine_sample_take(&after);
+				res->metrics.machine = machine_figures_between(&before, &after);
+				warn_overloaded(res);
 				r->n_results++;
 				if (run_params_fill(res, command_options, cfg, guarded ? NULL : cfg->strategies[s].ops) < 0) {
 					fprintf(stderr, "claimbench run: out of memory\n");
@@ -116,7 +185,12 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				if (store_append(rs->store, &rs->stored, &rs->ctx, r, res, &res->run_id, err, sizeof(err)) < 0 &&
 				    rs->unstored++ == 0)
 					snprintf(rs->store_error, sizeof(rs->store_error), "%s", err);
+				if (!cfg->repeat && rep >= REPEAT_AUTO_MIN &&
+				    interval_pct(&r->results[first], (size_t)rep) <= cfg->repeat_ci_pct)
+					break;
 			}
+			if (!cfg->repeat)
+				say_repeats(cfg, &r->results[first], r->n_results - first);
 		}
 	}
 	return incomplete ? EXIT_INCOMPLETE : EXIT_DONE;
@@ -276,7 +350,8 @@ size_t count_runs(const struct run_invocation *inv)
 
 	for (size_t g = 0; g < inv->n_groups; g++)
 		n += (inv->groups[g].guarded.workload == WORKLOAD_QUEUE ? inv->groups[g].n_strategies :
-		      inv->groups[g].guarded.n_guards) * inv->groups[g].n_worker_points * (size_t)inv->groups[g].repeat;
+		      inv->groups[g].guarded.n_guards) * inv->groups[g].n_worker_points *
+		     (size_t)run_config_repeat_cap(&inv->groups[g]);
 	return n;
 }
 

@@ -102,11 +102,12 @@ const struct command commands[] = {
 		.summary = "compare a candidate's runs with a baseline's; exit 1 on a regression",
 		.synopsis = "claimbench compare {BASELINE CANDIDATE | [BASELINE] --last} [options]",
 		.about = "Compares the candidate's runs with the baseline's, grouped by strategy, claim mode,\n"
-			 "workers, scenario section and sweep point: for each group on both sides and each metric,\n"
-			 "the means, the change and whether it is significant at 95 % (Welch's t-test; n/a with fewer\n"
-			 "than 2 runs on a side). First it checks that both sides ran the same workload: a run\n"
-			 "parameter (work-ms, jobs, duration, arrival-rate, seed, ...) with other values on the two\n"
-			 "sides is refused unless --allow-diff names it.\n"
+			 "workers, scenario section, sweep point and engine (backend and server version): for each\n"
+			 "group on both sides and each metric, the means, the change and whether it is significant\n"
+			 "at 95 % (Welch's t-test; n/a with fewer than 2 runs on a side). First it checks that both\n"
+			 "sides ran the same workload: a run parameter (work-ms, jobs, duration, arrival-rate, seed,\n"
+			 "...) with other values on the two sides is refused unless --allow-diff names it, and so are\n"
+			 "runs of two engines unless --allow-diff names backend (each line then names both).\n"
 			 "\n"
 			 "BASELINE and CANDIDATE are each\n"
 			 "  42          run 42 of the result store (see claimbench history)\n"

@@ -539,7 +539,7 @@ static int check_one_failover_command(const struct run_invocation *inv, char *er
 
 		if (cfg->faults.failover_command)
 			runs += (cfg->guarded.workload == WORKLOAD_QUEUE ? cfg->n_strategies : cfg->guarded.n_guards) *
-				cfg->n_worker_points * (size_t)cfg->repeat;
+				cfg->n_worker_points * (size_t)run_config_repeat_cap(cfg);
 	}
 	if (runs <= 1)
 		return 0;

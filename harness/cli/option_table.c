@@ -164,8 +164,14 @@ const struct option_def command_options[] = {
 			      "only with --arrival-rate)" },
 	{ RUN_ONLY_ROW("producers", OPTION_INT, producers), .flags = OPTION_SWEEP, .min = 1, .max = MAX_WORKERS,
 	  .def = "1", .arg = "N", .help = "producer threads, each with its own connection" },
-	{ RUN_ONLY_ROW("repeat", OPTION_INT, repeat), .flags = OPTION_NOT_STORED, .min = 1, .max = 1000, .def = "1",
-	  .arg = "N", .help = "repetitions of each strategy x worker count" },
+	{ RUN_ONLY_CUSTOM("repeat", parse_repeat, format_repeat), .flags = OPTION_NOT_STORED, .def = "1",
+	  .arg = "N|auto", .help = "repetitions of each strategy x worker count, 1 to 1000; auto: repeat each until "
+	  "its throughput's 95 % interval is within --repeat-ci of its mean (3 runs at least) or --repeat-max" },
+	{ RUN_ONLY_ROW("repeat-ci", OPTION_DOUBLE, repeat_ci_pct), .flags = OPTION_NOT_STORED, .min = 0.1, .max = 100,
+	  .def = "5", .arg = "PCT", .help = "--repeat auto: the throughput's 95 % interval half-width sought, % of its "
+	  "mean" },
+	{ RUN_ONLY_ROW("repeat-max", OPTION_INT, repeat_max), .flags = OPTION_NOT_STORED, .min = REPEAT_AUTO_MIN,
+	  .max = 1000, .def = "10", .arg = "N", .help = "--repeat auto: the most runs of one strategy x worker count" },
 	{ RUN_ROW("format", OPTION_WORD, format), .flags = OPTION_NOT_STORED, .words = output_format_names,
 	  .def = "table", .arg = "F", .help = "the output: table, csv or json" },
 	{ RUN_ROW("seed", OPTION_U64, seed), .flags = OPTION_SWEEP, .min = 0, .max = (double)LONG_MAX, .def = "1",
@@ -340,7 +346,8 @@ const struct option_def command_options[] = {
 	{ .name = "allow-diff", .type = OPTION_TEXT, .place = OPTION_IN_COMMAND,
 	  .commands = COMMAND_BIT(COMMAND_COMPARE), .offset = offsetof(struct command_settings, scope.allowed_diffs),
 	  .arg = "LIST",
-	  .help = "run parameters whose values may differ between the sides, comma-separated (e.g. work-ms,seed); "
+	  .help = "run parameters whose values may differ between the sides, comma-separated (e.g. work-ms,seed; "
+		  "backend: runs of another engine, backend or server version, each line then naming both); "
 		  "compare refuses runs whose other parameters differ" },
 	{ .name = "last", .type = OPTION_FLAG, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_COMPARE),
 	  .offset = offsetof(struct command_settings, last),

@@ -2,6 +2,7 @@
  * The parsers and printers of the commands' rows whose values are more than a number or a
  * word (option_values.h).
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,6 +362,39 @@ void format_workers(const struct option_def *o, const void *base, char *buf, siz
 	buf[0] = '\0';
 	for (size_t i = 0; i < cfg->n_worker_points && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", cfg->workers[i]);
+}
+
+/* --repeat: a whole number from 1 to 1000, or auto (0). */
+int parse_repeat(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct run_config *cfg = config_of(base);
+	char *end;
+	long v;
+
+	if (strcmp(text, "auto") == 0) {
+		cfg->repeat = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < 1 || v > 1000) {
+		snprintf(err, errlen, "--%s: expected a whole number from 1 to 1000 or auto, got \"%s\"", o->name, text);
+		return -1;
+	}
+	cfg->repeat = (int)v;
+	return 0;
+}
+
+/* --repeat as text: its number, or auto. */
+void format_repeat(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct run_config *cfg = base;
+
+	(void)o;
+	if (cfg->repeat > 0)
+		snprintf(buf, len, "%d", cfg->repeat);
+	else
+		snprintf(buf, len, "auto");
 }
 
 /* --queue: "name,name,...", 1 to MAX_QUEUES names of 1 to QUEUE_NAME_MAX - 1 bytes. */

@@ -61,6 +61,12 @@ void format_workers(const struct option_def *o, const void *base, char *buf, siz
 /* --queue: "name,name,...", 1 to MAX_QUEUES names of 1 to QUEUE_NAME_MAX - 1 bytes. */
 int parse_queues(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
 
+/* --repeat: N (1 to 1000) or auto (repeat 0). */
+int parse_repeat(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
+
+/* --repeat as text. */
+void format_repeat(const struct option_def *o, const void *base, char *buf, size_t len);
+
 /* --queue as text. */
 void format_queues(const struct option_def *o, const void *base, char *buf, size_t len);
 

@@ -48,6 +48,11 @@ const char *work_dist_name(enum work_dist dist)
 	return (unsigned)dist <= WORK_PARETO ? work_dist_names[dist] : "unknown";
 }
 
+int run_config_repeat_cap(const struct run_config *cfg)
+{
+	return cfg->repeat > 0 ? cfg->repeat : cfg->repeat_max;
+}
+
 double run_config_arrival_s(const struct run_config *cfg)
 {
 	return cfg->arrival_s > 0 ? cfg->arrival_s : cfg->duration_s;

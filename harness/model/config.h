@@ -169,7 +169,11 @@ struct run_config {
 	double arrival_rate;				/* jobs per second the producers insert in all; 0: no arrivals */
 	double arrival_s;				/* how long producers insert; 0: the run's duration_s */
 	int producers;					/* producer threads sharing arrival_rate */
-	int repeat;					/* repetitions of each strategy x worker count */
+	int repeat;					/* repetitions of each strategy x worker count; 0: auto
+							 * (--repeat auto), until the throughput's 95 % interval is
+							 * within repeat_ci_pct of its mean or repeat_max runs */
+	double repeat_ci_pct;				/* --repeat auto: the interval's half-width sought, % of the mean */
+	int repeat_max;					/* --repeat auto: the most runs of one case */
 	int format;					/* how results are printed: an enum output_format */
 	uint64_t seed;					/* seed of the work-time RNG */
 	char queues[MAX_QUEUES][QUEUE_NAME_MAX];	/* the task classes: job j is in queues[(j-1) % n_queues] */
@@ -192,6 +196,12 @@ struct run_config {
 
 /* The shortest interval of --progress-interval, in seconds: ten lines a second at most. */
 #define PROGRESS_MIN_INTERVAL_S 0.1
+
+/* The fewest runs --repeat auto makes of a case before it judges the interval. */
+#define REPEAT_AUTO_MIN 3
+
+/* The most runs cfg makes of one case: repeat, or repeat_max under --repeat auto. */
+int run_config_repeat_cap(const struct run_config *cfg);
 
 /* How long cfg's producers insert, in seconds: arrival_s, or duration_s when that is 0. */
 double run_config_arrival_s(const struct run_config *cfg);

@@ -356,6 +356,18 @@ const struct metric metric_table[] = {
 	{ CNT("dry.empty_after", "dry_empty_after", dry.empty_after), CELL_IF_ANY("dry_empty", "", 0,
 	  "empty claims after it ran dry"), false, NOT_COMPARED, GUARD_NONE,
 	  "a run that ran dry: claims begun after that instant that came back empty", NATURE_OUTCOME },
+	{ DBL("machine.load_start", "load_start", machine.load_start), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "the machine's 1-minute load average as the run began (getloadavg)", NATURE_OUTCOME },
+	{ DBL("machine.load_end", "load_end", machine.load_end), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "the machine's 1-minute load average as the run ended", NATURE_OUTCOME },
+	{ DBL("machine.steal_pct", "steal_pct", machine.steal_pct), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "CPU time a hypervisor stole from the machine over the run, % of all its CPU time (/proc/stat's steal "
+	  "column); unknown where /proc/stat is not", NATURE_OUTCOME },
+	{ CNT("machine.cores", "cores", machine.cores), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "processors online on the machine that ran it", NATURE_OUTCOME },
+	{ FLAG("machine.overloaded", "overloaded", machine.overloaded), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
+	  "1 when a load average at the run's start or end exceeded the processors online: other work competed "
+	  "for the CPUs and the timings carry its noise", NATURE_OUTCOME },
 };
 
 const size_t metric_table_len = sizeof(metric_table) / sizeof(metric_table[0]);

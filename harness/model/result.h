@@ -181,6 +181,15 @@ struct dry_figures {
 	uint64_t empty_after;	/* claims begun after that instant that came back empty */
 };
 
+/* How busy the machine that ran the run was (measure/machine_load.h); NaN or METRIC_UNKNOWN when not known. */
+struct machine_figures {
+	double load_start;	/* the 1-minute load average as the run began (getloadavg) */
+	double load_end;	/* the same as it ended */
+	double steal_pct;	/* CPU time the hypervisor stole over the run, % of all CPU time (/proc/stat) */
+	uint64_t cores;		/* processors online (sysconf(_SC_NPROCESSORS_ONLN)) */
+	uint64_t overloaded;	/* flag: a load average above the cores: other work competed for the CPUs */
+};
+
 /* Throughput before, during and after the run's held snapshot, from the time series. */
 struct phase_figures {
 	double before_jps;	/* completions per second from the start to the snapshot */
@@ -274,6 +283,7 @@ struct run_metrics {
 	struct guard_figures guarded;		/* a guarded-resource run's figures; unknown in a queue run */
 	struct cost_figures costs;		/* what a job cost, counted */
 	struct dry_figures dry;			/* whether a timed run ran out of jobs */
+	struct machine_figures machine;		/* how busy the machine was at its start and end */
 };
 
 /* Server settings a report shows, at most this many. */
@@ -325,6 +335,9 @@ struct run_result {
 	double duration_s;		/* length of a timed run; 0 for a drain run */
 	double arrival_rate;		/* jobs per second the producers inserted at; 0 when none */
 	int repeat;			/* repetition number, from 1 */
+	char engine[96];		/* its backend and server's version (model/engine_name.h), "postgresql 16.4":
+					 * part of its group, never pooled with another engine's; "" when not
+					 * known; not stored (the invocation's backend and server_version) */
 	bool complete;			/* false when interrupted or a worker aborted */
 	char strategy_failure[256];	/* when every worker that aborted did so by the strategy's own
 					 * statements and nothing else stopped the run: the first one's

@@ -16,6 +16,8 @@ int compare_json_put_group(json_object *obj, const struct compare_group *g)
 		return -1;
 	if (g->sweep && *g->sweep && json_put(obj, "sweep", json_object_new_string(g->sweep)) < 0)
 		return -1;
+	if (g->engine && *g->engine && json_put(obj, "engine", json_object_new_string(g->engine)) < 0)
+		return -1;
 	return json_put(obj, "workers", json_object_new_int(g->workers));
 }
 
@@ -44,6 +46,8 @@ static json_object *json_row(const struct compare_row *row)
 	if (!obj)
 		return NULL;
 	if (compare_json_put_group(obj, &row->group) < 0 ||
+	    json_put(obj, "candidate_engine", row->cand_engine && *row->cand_engine ?
+		     json_object_new_string(row->cand_engine) : NULL) < 0 ||
 	    json_put(obj, "metric", json_object_new_string(row->metric)) < 0 ||
 	    json_put(obj, "higher_is_better", json_object_new_boolean(row->direction == HIGHER_IS_BETTER)) < 0 ||
 	    json_put(obj, "baseline", json_summary(&row->base)) < 0 ||

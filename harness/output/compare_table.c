@@ -46,10 +46,13 @@ static void print_group(FILE *out, const struct compare_group *g)
 	}
 }
 
-/* Prints one row of the table; a side with no value of the metric shows "-". */
-static void print_row(FILE *out, const struct compare_row *row)
+/*
+ * Prints one row of the table; a side with no value of the metric shows "-". across: the
+ * comparison paired engines (--allow-diff backend), and the row ends with its two.
+ */
+static void print_row(FILE *out, const struct compare_row *row, bool across)
 {
-	char base[32], cand[32], change[32], pct[32], runs[48];
+	char base[32], cand[32], change[32], pct[32], runs[48], engines[2][96];
 
 	compare_number_text(base, sizeof(base), row->base.n ? row->base.mean : NAN, false);
 	compare_number_text(cand, sizeof(cand), row->cand.n ? row->cand.mean : NAN, false);
@@ -59,8 +62,14 @@ static void print_row(FILE *out, const struct compare_row *row)
 	else
 		snprintf(pct, sizeof(pct), "-");
 	snprintf(runs, sizeof(runs), "%zu/%zu", row->base.n, row->cand.n);
-	fprintf(out, "%-27s %7s %11s %11s %11s %8s  %-4s %-6s  %s\n", row->metric, runs, base, cand, change, pct,
+	fprintf(out, "%-27s %7s %11s %11s %11s %8s  %-4s %-6s  %s", row->metric, runs, base, cand, change, pct,
 		significance_text(&row->welch), tolerance_text(row), compare_verdict_name(row->verdict));
+	if (across) {
+		text_clean(engines[0], sizeof(engines[0]), row->group.engine, SIZE_MAX);
+		text_clean(engines[1], sizeof(engines[1]), row->cand_engine, SIZE_MAX);
+		fprintf(out, "  [%s -> %s]", engines[0], engines[1]);
+	}
+	putc('\n', out);
 }
 
 void compare_print_group_words(FILE *out, const struct compare_group *g)
@@ -177,7 +186,7 @@ void compare_print_table(FILE *out, const struct compare_report *c)
 				"candidate", "change", "change%", "sig", "tol", "verdict");
 		}
 		fputs("  ", out);
-		print_row(out, &res->rows[i]);
+		print_row(out, &res->rows[i], res->across_engines);
 	}
 	if (res->n_lone)
 		putc('\n', out);

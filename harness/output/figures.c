@@ -143,7 +143,17 @@ struct table_shape {
 	bool sweep_only;	/* its rows are shown a section at a time: the column holds the sweep alone */
 	bool delivery;		/* a delivery column (the faults table) */
 	bool guarded;		/* its first columns are guard and workload (the guarded-resources table) */
+	bool engine;		/* an engine column after the workers: the runs are of more than one engine */
 };
+
+/* Whether the n runs are of more than one engine (run_result.engine). */
+static bool engines_differ(const struct run_result *const *runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(runs[i]->engine, runs[0]->engine) != 0)
+			return true;
+	return false;
+}
 
 /* Fills row r of f with run's cells, the columns being those build chose (shown[] per metric). */
 static void fill_row(struct figures *f, size_t r, const struct run_result *run, const bool *shown,
@@ -154,6 +164,8 @@ static void fill_row(struct figures *f, size_t r, const struct run_result *run, 
 	text_clean(*cell++, FIGURES_CELL, run->strategy, SIZE_MAX);
 	text_clean(*cell++, FIGURES_CELL, run->claim_mode, SIZE_MAX);
 	snprintf(*cell++, FIGURES_CELL, "%d", run->workers);
+	if (shape->engine)
+		text_clean(*cell++, FIGURES_CELL, *run->engine ? run->engine : "-", SIZE_MAX);
 	for (size_t i = 0; i < metric_table_len; i++)
 		if (shown[i])
 			metric_cell(&metric_table[i], run, *cell++, FIGURES_CELL);
@@ -171,6 +183,7 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 
 	for (i = 0; i < n; i++)
 		shape.points |= shape.sweep_only ? has_sweep(runs[i]) : has_point(runs[i]);
+	shape.engine = engines_differ(runs, n);
 	if (shape.guarded) {
 		add_column(f, "guard", true, "how the workers take the guarded resource (claimbench list guards)");
 		add_column(f, "workload", true, "refresh, exclusive-use or resource (docs/guarded.md)");
@@ -180,6 +193,9 @@ static int build(struct figures *f, const struct run_result *const *runs, size_t
 			   "or flip (the claim commits the job's status to active)");
 	}
 	add_column(f, "wrk", false, "worker threads, each with its own connection");
+	if (shape.engine)
+		add_column(f, "engine", true, "the backend and its server's version: runs of two engines are never "
+			   "repeats of one case");
 	for (i = 0; i < metric_table_len; i++)
 		if (shown[i])
 			add_metric_column(f, &metric_table[i]);

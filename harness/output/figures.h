@@ -1,7 +1,8 @@
 /*
  * The figures of runs as a table of text cells, built once and rendered by whoever shows
  * it: the terminal table (results_print_table) aligns it, report.md and report.html put it
- * in a document. Columns: strategy, mode, workers, every metric the metric table places
+ * in a document. Columns: strategy, mode, workers, the engine (backend and server version)
+ * when the runs are of more than one, every metric the metric table places
  * in it (in table order; the open-loop ones when a run had arrivals, the error kinds a run
  * met), then group/sweep when a run has one. The faults table beside it holds the figures
  * of faults and recovery.
@@ -18,8 +19,8 @@
 /* Room for one cell, NUL included. */
 #define FIGURES_CELL 200
 
-/* Columns the figures have at most: three before the metrics, two after. */
-#define FIGURES_MAX_COLUMNS (METRIC_MAX + 5)
+/* Columns the figures have at most: four before the metrics, two after. */
+#define FIGURES_MAX_COLUMNS (METRIC_MAX + 6)
 
 /* One column of the figures. */
 struct figures_column {

@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "model/engine_name.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
 #include "model/run_param.h"
@@ -269,6 +270,16 @@ static int read_run(const struct run_place *p, json_object *obj, struct run_resu
 	return read_run_id(p, obj, r, err, errlen) < 0 ? -1 : read_params(p, obj, r, err, errlen);
 }
 
+/* The text of doc's top-level member key, or NULL when it has none that is a string. */
+static const char *top_text(json_object *doc, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(doc, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
 int results_file_read(const char *path, struct results_file *out, char *err, size_t errlen)
 {
 	struct run_place p = { .path = path };
@@ -304,9 +315,12 @@ int results_file_read(const char *path, struct results_file *out, char *err, siz
 		return -1;
 	}
 	out->n_runs = n;
-	for (p.index = 0; p.index < n; p.index++)
+	for (p.index = 0; p.index < n; p.index++) {
 		if (read_run(&p, json_object_array_get_idx(results, p.index), &out->runs[p.index], err, errlen) < 0)
 			return -1;
+		engine_name(out->runs[p.index].engine, sizeof(out->runs[p.index].engine), top_text(out->doc, "backend"),
+			    top_text(out->doc, "server_version"));
+	}
 	return 0;
 }
 

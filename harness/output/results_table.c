@@ -3,6 +3,7 @@
  * under two header lines (names, units), the faults table likewise when a run met faults,
  * then the backend, the settings and a warning when runs are incomplete.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,47 @@ static void print_row(FILE *out, const struct figures *f, const int *width, size
 	putc('\n', out);
 }
 
-/* Prints the backend line, the settings line when there are settings, and a warning line when any run is incomplete. */
+/*
+ * Prints the machine line of r's runs when one knows its load: the range of the 1-minute
+ * load averages at their starts and ends, the cores, the most CPU steal over a run, and how
+ * many ran on a machine busier than its cores.
+ */
+static void print_machine(FILE *out, const struct invocation_result *r)
+{
+	double lo = INFINITY, hi = -INFINITY, steal = -1;
+	size_t known = 0, busy = 0;
+	uint64_t cores = 0;
+
+	for (size_t i = 0; i < r->n_results; i++) {
+		const struct machine_figures *m = &r->results[i].metrics.machine;
+
+		if (isnan(m->load_start) && isnan(m->load_end))
+			continue;
+		known++;
+		lo = fmin(lo, fmin(m->load_start, m->load_end));
+		hi = fmax(hi, fmax(m->load_start, m->load_end));
+		steal = isnan(m->steal_pct) ? steal : fmax(steal, m->steal_pct);
+		cores = m->cores != METRIC_UNKNOWN ? m->cores : cores;
+		busy += m->overloaded == 1;
+	}
+	if (!known)
+		return;
+	fprintf(out, "machine: load average %.2f to %.2f (1 minute, at the runs' starts and ends), %llu cores, CPU steal ",
+		lo, hi, (unsigned long long)cores);
+	if (steal < 0)
+		fputs("unknown", out);
+	else
+		fprintf(out, "at most %.1f %%", steal);
+	if (busy)
+		fprintf(out, "; %zu of %zu runs on a machine busier than its cores: their timings carry other work's noise",
+			busy, known);
+	putc('\n', out);
+}
+
+/*
+ * Prints the backend line, the settings line when there are settings, the machine line, and a
+ * warning line when any run is incomplete.
+ */
 static void print_footer(FILE *out, const struct invocation_result *r)
 {
 	char backend[FIGURES_CELL], server[sizeof(r->server_version) + 1];
@@ -96,6 +137,7 @@ static void print_footer(FILE *out, const struct invocation_result *r)
 	}
 	if (r->n_settings)
 		putc('\n', out);
+	print_machine(out, r);
 
 	for (i = 0; i < r->n_results; i++)
 		if (!r->results[i].complete)

@@ -55,6 +55,13 @@ enum chart_kind {
 	CHART_COUNT
 };
 
+/* Whether the cases of a chart's set were repeated. */
+enum chart_repeats {
+	REPEATS_NONE,	/* every case is one run: its figure is that run's, no mean, no bars */
+	REPEATS_ALL,	/* every case has two runs or more: means over them, min-max bars */
+	REPEATS_SOME,	/* some cases are one run, some more */
+};
+
 /* How a chart of percentiles treats a case's repeats. */
 enum chart_pooling {
 	POOL_SINGLE,		/* every case is one run: nothing to pool */
@@ -89,6 +96,8 @@ struct chart {
 	double ceiling;			/* jobs/s one worker can complete (1000 / work_ms), common to every run; -1: they differ; 0: none */
 	double arrival_rate;		/* jobs/s the producers were asked for, common to every run; 0: none or unequal */
 	enum chart_pooling pooling;	/* percentile charts: how repeats are pooled */
+	enum chart_repeats repeats;	/* whether its cases were repeated: what a mean and its bars stand for */
+	bool engines;			/* its set's runs are of more than one engine: labels long enough to slant */
 	bool dups_known;		/* timeline, pressure: every run's series drawn tells first completions
 					   from duplicates (the rates drawn are of distinct jobs) */
 	char layer[CHART_LIST];		/* the blocks (from 1) a second layer draws, space-separated: the

@@ -625,6 +625,8 @@ int chart_write_part(const struct chart_set *set, enum chart_kind kind, const ch
 	if (!f)
 		return -1;
 	c->workers = set->workers;
+	c->repeats = chart_repeats_of(set);
+	c->engines = set->engines;
 	rc = chart_wanted(set, kind) ? write_data(set, f, c) : 0;
 	c->height += key_height(set, c);
 	if (ferror(f) | (fclose(f) != 0) || rc < 0) {

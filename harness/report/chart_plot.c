@@ -116,12 +116,12 @@ static int draw_one(const char *gnuplot, const char *scripts, const struct out_d
 	snprintf(settings, sizeof(settings),
 		 "term='%s'; out='/dev/fd/%d'; data='%s.tsv'; section='%s'; n=%zu; keybeside=%d; workers=%d; marks=%zu; "
 		 "colours='%s'; styles='%s'; shapes='%s'; height=%d; xlo=%.9g; xhi=%.9g; logx=%d; ylo=%.9g; ymax=%.9g; "
-		 "ymax2=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; dups=%d; panels=%zu; leftout=%zu; ownscales=%d; "
+		 "ymax2=%.9g; ceiling=%.9g; arrival=%.9g; pooling=%d; repeats=%d; engines=%d; dups=%d; panels=%zu; leftout=%zu; ownscales=%d; "
 		 "owntimes=%d; "
 		 "faulted='%s'; outages='%s'; firsts='%s'; ticks='%s'; layer='%s'; phases='%s'",
 		 term, CHART_IMAGE_FD, c->name, section, c->blocks, CHART_KEY_BESIDE, c->workers, c->marks, c->colours,
 		 c->styles, c->shapes, c->height, c->xlo, c->xhi, c->log_x, c->ylo, c->ymax, c->ymax2, c->ceiling,
-		 c->arrival_rate, (int)c->pooling, c->dups_known, c->panels, c->left_out, c->own_scales, c->own_times,
+		 c->arrival_rate, (int)c->pooling, (int)c->repeats, c->engines, c->dups_known, c->panels, c->left_out, c->own_scales, c->own_times,
 		 c->faulted, c->outages,
 		 c->firsts, c->ticks, c->layer, c->phases);
 	snprintf(common, sizeof(common), "%s/charts/common.gp", scripts);

@@ -35,7 +35,8 @@ static const char *or_empty(const char *s)
 static bool same_series(const struct chart_series *s, const struct run_result *run)
 {
 	return strcmp(s->strategy, or_empty(run->strategy)) == 0 && strcmp(s->mode, or_empty(run->claim_mode)) == 0 &&
-	       strcmp(s->group, or_empty(run->group)) == 0 && strcmp(s->sweep, or_empty(run->sweep)) == 0;
+	       strcmp(s->group, or_empty(run->group)) == 0 && strcmp(s->sweep, or_empty(run->sweep)) == 0 &&
+	       strcmp(s->engine, run->engine) == 0;
 }
 
 /* Whether a run of claim mode mode is a guarded run's: its mode column names its workload. */
@@ -115,8 +116,11 @@ static void set_variants(struct chart_set *set, const struct chart_set *whole)
 	}
 }
 
-/* Labels series s: "strategy:mode", then " [group]" (when with_group and set) and " sweep" when set. */
-static void label_series(struct chart_series *s, bool with_group)
+/*
+ * Labels series s: "strategy:mode", then " [group]" (when with_group and set) and " sweep"
+ * when set, then " (engine)" when with_engine.
+ */
+static void label_series(struct chart_series *s, bool with_group, bool with_engine)
 {
 	char label[CHART_LABEL * 2];
 	bool g = with_group && *s->group;
@@ -124,6 +128,8 @@ static void label_series(struct chart_series *s, bool with_group)
 	snprintf(label, sizeof(label), "%s%s%s%s%s%s%s", s->strategy, *s->mode ? ":" : "", s->mode, g ? " [" : "",
 		 g ? s->group : "", g ? "]" : "", *s->sweep ? " " : "");
 	snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s", s->sweep);
+	if (with_engine)
+		snprintf(label + strlen(label), sizeof(label) - strlen(label), " (%s)", *s->engine ? s->engine : "?");
 	chart_clean_label(s->label, sizeof(s->label), label);
 }
 
@@ -140,7 +146,8 @@ static void init_series(const struct chart_set *set, const struct chart_set *who
 	s->mode = or_empty(run->claim_mode);
 	s->group = or_empty(run->group);
 	s->sweep = or_empty(run->sweep);
-	label_series(s, true);
+	s->engine = run->engine;
+	label_series(s, true, set->engines);
 	s->colour = colour_of(set, s);
 	for (size_t i = 0; whole && i < whole->n_series; i++) {
 		const struct chart_series *w = &whole->series[i];
@@ -234,6 +241,9 @@ int chart_set_build_within(struct chart_set *set, const struct store_run *runs, 
 	series_of_run = alloc_zeroed(n, sizeof(*series_of_run));
 	if (!set->series || !set->cases || !set->case_of || !series_of_run)
 		goto out;
+	set->engines = whole && whole->engines;
+	for (i = 1; i < n; i++)
+		set->engines |= strcmp(runs[i].run.engine, runs[0].run.engine) != 0;
 	for (i = 0; i < n; i++) {
 		series_of_run[i] = series_of(set, whole, &runs[i].run);
 		add_case(set, series_of_run[i], runs[i].run.workers);
@@ -244,7 +254,7 @@ int chart_set_build_within(struct chart_set *set, const struct store_run *runs, 
 	for (i = 0; whole && i < set->n_series; i++)
 		one_group &= strcmp(set->series[i].group, set->series[0].group) == 0;
 	for (i = 0; whole && one_group && i < set->n_series; i++)
-		label_series(&set->series[i], false);
+		label_series(&set->series[i], false, set->engines);
 	qsort(set->cases, set->n_cases, sizeof(*set->cases), case_order);
 	finish_cases(set, series_of_run);
 	ret = 0;
@@ -258,6 +268,15 @@ out:
 int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t n)
 {
 	return chart_set_build_within(set, runs, n, NULL);
+}
+
+enum chart_repeats chart_repeats_of(const struct chart_set *set)
+{
+	size_t single = 0;
+
+	for (size_t i = 0; i < set->n_cases; i++)
+		single += set->cases[i].repeats < 2;
+	return single == set->n_cases ? REPEATS_NONE : single ? REPEATS_SOME : REPEATS_ALL;
 }
 
 void chart_set_free(struct chart_set *set)

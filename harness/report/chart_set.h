@@ -1,6 +1,6 @@
 /*
  * The stored runs of a report grouped for drawing: series (strategy, claim mode, scenario
- * section, sweep point) and cases (a series at one worker count, its repeats averaged).
+ * section, sweep point, engine) and cases (a series at one worker count, its repeats averaged).
  */
 #ifndef CLAIMBENCH_CHART_SET_H
 #define CLAIMBENCH_CHART_SET_H
@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/chart.h"
 #include "store/store.h"
 
 /* Room for a series' or a case's label, NUL included. */
@@ -15,11 +16,13 @@
 
 /* Runs that draw one line or one set of bars: everything but the worker count and the repeat alike. */
 struct chart_series {
-	char label[CHART_LABEL];	/* "strategy:mode", then " [group]" and " sweep" when set */
+	char label[CHART_LABEL];	/* "strategy:mode", then " [group]" and " sweep" when set, then " (engine)"
+					   when the set's runs are of more than one engine */
 	const char *strategy;		/* strategy name (points into a run) */
 	const char *mode;		/* claim mode, "" when unknown (points into a run) */
 	const char *group;		/* scenario section, "" when none (points into a run) */
 	const char *sweep;		/* sweep point, "" when none (points into a run) */
+	const char *engine;		/* backend and server version (run_result.engine; points into a run) */
 	int variant;			/* its shade (chart_shade): its claim mode's (0, or 1 for the other
 					   mode of a strategy the set runs in two), then 2 more (dash and
 					   marker, not colour) per series of the same strategy and mode
@@ -53,6 +56,7 @@ struct chart_set {
 	size_t runs_without_series;	/* runs whose time series the store does not hold */
 	int workers;			/* the worker count every case ran at, 0 when they differ: the cases'
 					   labels then leave it out and the charts say it once */
+	bool engines;			/* the runs are of more than one engine: each label names its own */
 };
 
 /*
@@ -72,6 +76,9 @@ int chart_set_build(struct chart_set *set, const struct store_run *runs, size_t 
  */
 int chart_set_build_within(struct chart_set *set, const struct store_run *runs, size_t n,
 			   const struct chart_set *whole);
+
+/* Whether set's cases were repeated: none, all or some of them (chart.h). */
+enum chart_repeats chart_repeats_of(const struct chart_set *set);
 
 /* Frees what chart_set_build allocated in set and zeroes it; a zeroed set is fine. */
 void chart_set_free(struct chart_set *set);

@@ -4,6 +4,7 @@
  * show's (output/figures.h): the documents show exactly what it prints.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "report/out_dir.h"
 #include "generated/version.h"
 #include "output/diagnosis.h"
+#include "model/metric_table.h"
 
 /* The machine the report is made on. */
 struct machine {
@@ -282,6 +284,45 @@ static size_t env_rows(const struct store_run *s, struct env_row *rows, char *se
 	return n;
 }
 
+/*
+ * Writes into buf what d's runs of invocation id say of the machine's load: the range of
+ * their load averages at their starts and ends, the cores, the most CPU steal, and how many
+ * ran on a machine busier than its cores; "" when none of them knows its load.
+ */
+static void load_note(const struct report_doc *d, long long id, char *buf, size_t size)
+{
+	double lo = INFINITY, hi = -INFINITY, steal = -1;
+	size_t runs = 0, busy = 0;
+	uint64_t cores = 0;
+	char steal_text[32];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const struct machine_figures *m = &d->runs[i].run.metrics.machine;
+
+		if (d->runs[i].report.invocation_id != id || (isnan(m->load_start) && isnan(m->load_end)))
+			continue;
+		runs++;
+		lo = fmin(lo, fmin(m->load_start, m->load_end));
+		hi = fmax(hi, fmax(m->load_start, m->load_end));
+		steal = isnan(m->steal_pct) ? steal : fmax(steal, m->steal_pct);
+		cores = m->cores != METRIC_UNKNOWN ? m->cores : cores;
+		busy += m->overloaded == 1;
+	}
+	if (!runs)
+		return;
+	if (steal < 0)
+		snprintf(steal_text, sizeof(steal_text), "unknown");
+	else
+		snprintf(steal_text, sizeof(steal_text), "at most %.1f %%", steal);
+	snprintf(buf, size, "The machine's 1-minute load average at its runs' starts and ends: %.2f to %.2f, on %llu "
+		 "cores; CPU steal over a run %s.", lo, hi, (unsigned long long)cores, steal_text);
+	if (busy)
+		snprintf(buf + strlen(buf), size - strlen(buf), " %zu of its %zu runs ran on a machine busier than its "
+			 "cores (a load average above %llu): other work competed for the CPUs, and their timings carry "
+			 "that noise.", busy, runs, (unsigned long long)cores);
+}
+
 /* The environment of each invocation (its scenario text folded), then the machine the report was made on. */
 static void write_environment(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
 {
@@ -298,6 +339,9 @@ static void write_environment(FILE *out, const struct report_doc *d, const struc
 		snprintf(text, sizeof(text), "Invocation %lld", s->report.invocation_id);
 		mk->heading(out, 3, text);
 		mk->pairs(out, rows, env_rows(s, rows, seed, sizeof(seed)));
+		load_note(d, s->report.invocation_id, text, sizeof(text));
+		if (*text)
+			mk->paragraph(out, text);
 		snprintf(text, sizeof(text), "The scenario text of invocation %lld", s->report.invocation_id);
 		mk->fold_begin(out, text);
 		mk->code(out, s->ctx.scenario_text ? s->ctx.scenario_text : "(none stored)");
@@ -311,12 +355,40 @@ static void write_environment(FILE *out, const struct report_doc *d, const struc
 	mk->paragraph(out, text);
 }
 
+/*
+ * Writes into buf (size bytes) what, its "the mean over repeats" said as c's repeats have
+ * it: "one run each" when every case is one run (", min-max bars" after it: "one run each:
+ * no mean, no bars"), and the bars' "... where a case has one" when some are.
+ */
+static void say_repeats(char *buf, size_t size, const char *what, const struct chart *c)
+{
+	static const char mean[] = "the mean over repeats", bars[] = ", min-max bars";
+	const char *at = strstr(what, mean), *rest;
+	bool with_bars;
+
+	if (!at || c->repeats == REPEATS_ALL) {
+		snprintf(buf, size, "%s", what);
+		return;
+	}
+	rest = at + sizeof(mean) - 1;
+	with_bars = strncmp(rest, bars, sizeof(bars) - 1) == 0;
+	if (c->repeats == REPEATS_SOME && !with_bars) {
+		snprintf(buf, size, "%s", what);
+		return;
+	}
+	snprintf(buf, size, "%.*s%s%s", (int)(at - what), what,
+		 c->repeats == REPEATS_SOME ? "the mean over repeats, min-max bars; one run where a case has one" :
+		 with_bars		    ? "one run each: no mean, no bars" : "one run each",
+		 with_bars ? rest + sizeof(bars) - 1 : rest);
+}
+
 /* The caption of chart c: what it shows, notes on repeats and old data, how to read it. */
 static void write_caption(FILE *out, const struct chart *c, const struct doc_markup *mk)
 {
-	char text[CAPTION_TEXT];
+	char text[CAPTION_TEXT], what[CAPTION_TEXT / 2];
 
-	snprintf(text, sizeof(text), "%s%s%s %s", chart_captions[c->kind].what, pooling_notes[c->pooling],
+	say_repeats(what, sizeof(what), chart_captions[c->kind].what, c);
+	snprintf(text, sizeof(text), "%s%s%s %s", what, pooling_notes[c->pooling],
 		 c->kind == CHART_TIMELINE && c->blocks && !c->dups_known ?
 			 " These runs were stored before first completions were kept: a duplicate counts here as a "
 			 "completion." : "",

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/config.h"
+#include "model/engine_name.h"
 #include "model/run_param.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -63,6 +64,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 			 s->run.workers, MAX_WORKERS);
 		goto out;
 	}
+	engine_name(s->run.engine, sizeof(s->run.engine), s->report.backend, s->report.server_version);
 	ret = 0;
 	goto out;
 oom:

@@ -66,6 +66,9 @@ if (n > keybeside) {
 # count every case ran at.
 partnote = section ne "" ? "\nsection " . section : ""
 cutnote = leftout > 0 ? sprintf(" (the first %d cases; %d more left out)", panels, leftout) : ""
+# What a case's marker or bar stands for: one run, or the mean over its repeats.
+repnote = repeats == 0 ? " (one run each)" : repeats == 2 ? \
+	" (mean over repeats, min-max bars; one run where a case has one)" : " (mean over repeats, min-max bars)"
 wrknote = workers > 0 ? sprintf(", %d worker%s each", workers, workers == 1 ? "" : "s") : ""
 set style fill solid 0.9 border -1
 if (ymax > 0) {

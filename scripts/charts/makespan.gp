@@ -4,10 +4,14 @@
 # Data: per block, rows of x, mean, min, max, ideal (s), tick label (the workers, or the
 # strategy when every case ran at one worker count: workers > 0, and the bars need no key),
 # repeats.
-set title "Makespan per strategy, drain runs (mean over repeats; min-max bars when repeated)" . partnote . wrknote
+set title "Makespan per strategy, drain runs" . repnote . partnote . wrknote
 set xlabel (workers > 0 ? "strategy" : "workers, a group of bars per strategy (colours in the key)")
-if (workers > 0 && n > 4) {
+if (workers > 0 && (n > 4 || engines)) {
 	set xtics rotate by 30 right
+}
+if (workers > 0 && engines) {
+	# The slanted labels name their engines too: room on the left for the first one.
+	set lmargin 24
 }
 set ylabel "makespan (s)"
 set xtics scale 0

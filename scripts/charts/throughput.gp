@@ -7,7 +7,7 @@
 # worker count (workers > 0) x is the series' place and the tick its name: the axis names
 # the strategies, and the ceiling is one level.
 set title (workers > 0 ? "Throughput per strategy" : "Throughput against workers") . \
-	" (mean over repeats, min-max bars)" . partnote . wrknote
+	repnote . partnote . wrknote
 set xlabel (workers > 0 ? "strategy" : "workers (threads)")
 set ylabel "throughput (jobs/s)"
 if (n == 0) {
@@ -23,8 +23,12 @@ if (n == 0) {
 	set xtics ()
 	if (workers > 0) {
 		set xtics scale 0
-		if (n > 4) {
+		if (n > 4 || engines) {
 			set xtics rotate by 30 right
+		}
+		if (engines) {
+			# The slanted labels name their engines too: room on the left for the first one.
+			set lmargin 24
 		}
 		cmd = "plot for [i=1:n] data index (i-1) using 1:2:3:4:xtic(7) with yerrorbars lc rgb colour(i) lw 1.5 " . \
 		      "pt point(i) ps 1.4 notitle"

@@ -1,6 +1,7 @@
 /*
  * The pure parts of the report's charts: the palette, labels, runs grouped into series and
- * cases, which charts a report draws, the data of the timeline, throughput, shares,
+ * cases (runs of two engines apart, each label naming its engine; whether cases were
+ * repeated), which charts a report draws, the data of the timeline, throughput, shares,
  * latency, server and guarded-resource charts.
  */
 #include <fcntl.h>
@@ -302,6 +303,33 @@ static void test_grouping(void)
 	CHECK(set.case_of[0] == 1 && set.case_of[3] == 1 && set.case_of[1] == 0,
 	      "both repetitions of naive at 4 workers fall in one case");
 	CHECK_EQ(set.runs_without_series, 5, "runs without a time series are counted");
+	chart_set_free(&set);
+}
+
+/* Runs of two engines are two series, each labelled with its engine; repeats of one engine are one case. */
+static void test_engines_apart(void)
+{
+	struct store_run runs[3];
+	struct chart_set set;
+
+	fake_run(&runs[0], "naive", "flip", 2, 1);
+	fake_run(&runs[1], "naive", "flip", 2, 1);
+	fake_run(&runs[2], "naive", "flip", 2, 2);
+	snprintf(runs[0].run.engine, sizeof(runs[0].run.engine), "postgresql 16.4");
+	snprintf(runs[1].run.engine, sizeof(runs[1].run.engine), "mariadb 11.4.2");
+	snprintf(runs[2].run.engine, sizeof(runs[2].run.engine), "postgresql 16.4");
+	CHECK_EQ(chart_set_build(&set, runs, 3), 0, "three runs of two engines are grouped");
+	CHECK(set.engines && set.n_series == 2 && set.n_cases == 2 && set.cases[0].repeats == 2 &&
+	      set.cases[1].repeats == 1, "two series and two cases, PostgreSQL's two runs one case (%zu series, %zu "
+	      "cases)", set.n_series, set.n_cases);
+	CHECK(set.n_series == 2 && strcmp(set.series[0].label, "naive:flip (postgresql 16.4)") == 0 &&
+	      strcmp(set.series[1].label, "naive:flip (mariadb 11.4.2)") == 0, "each label names its engine (%s; %s)",
+	      set.series[0].label, set.n_series > 1 ? set.series[1].label : "-");
+	CHECK(chart_repeats_of(&set) == REPEATS_SOME, "one case repeated, one not: some repeated");
+	chart_set_free(&set);
+	CHECK_EQ(chart_set_build(&set, runs + 1, 1), 0, "one run of one engine is grouped");
+	CHECK(!set.engines && strcmp(set.series[0].label, "naive:flip") == 0 && chart_repeats_of(&set) == REPEATS_NONE,
+	      "one engine: no engine in the label (%s), one run: no repeats", set.series[0].label);
 	chart_set_free(&set);
 }
 
@@ -808,6 +836,7 @@ int main(void)
 	test_section_colours();
 	test_clean_label();
 	test_grouping();
+	test_engines_apart();
 	test_wanted();
 	test_server_wanted();
 	check_need(mkdtemp(dir) != NULL, "a temporary directory");

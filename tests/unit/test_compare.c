@@ -448,6 +448,55 @@ static void test_sweep_points_are_groups(const struct compare_tolerance *tol)
 	compare_result_free(&r);
 }
 
+/* Sets the engine of the n runs to engine. */
+static void set_engine(struct run_result *runs, size_t n, const char *engine)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(runs[i].engine, sizeof(runs[i].engine), "%s", engine);
+}
+
+/* Runs of two engines are two groups on a side, and across the sides a difference only --allow-diff backend allows. */
+static void test_engines_apart(const struct compare_tolerance *tol)
+{
+	const double pg[] = { 100, 101, 102 }, lite[] = { 300, 310, 320 };
+	const struct compare_scope backend = { .allowed_diffs = "backend" };
+	struct run_result mixed[2 * REPEATS], base[REPEATS], cand[REPEATS];
+	const struct compare_row *row;
+	struct compare_result r;
+
+	fill(mixed, pg, 1.0, NULL);
+	fill(mixed + REPEATS, lite, 1.0, NULL);
+	set_engine(mixed, REPEATS, "postgresql 16.4");
+	set_engine(mixed + REPEATS, REPEATS, "sqlite 3.45.1");
+	compare_runs(mixed, 2 * REPEATS, mixed, 2 * REPEATS, tol, &everything, &r);
+	row = row_of(&r, "throughput_jps");
+	CHECK(r.n_rows == 16 && r.refused_diffs == 0 && !r.across_engines && row && row->base.n == REPEATS &&
+	      row->base.mean == 101 && strcmp(row->group.engine, "postgresql 16.4") == 0 &&
+	      r.rows[8].base.n == REPEATS && strcmp(r.rows[8].group.engine, "sqlite 3.45.1") == 0,
+	      "a side of two engines is two groups, never pooled (%zu rows; PostgreSQL's throughput %zu runs, mean %g)",
+	      r.n_rows, row ? row->base.n : 0, row ? row->base.mean : NAN);
+	compare_result_free(&r);
+
+	memcpy(base, mixed, sizeof(base));
+	memcpy(cand, mixed + REPEATS, sizeof(cand));
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
+	CHECK(r.n_rows == 0 && r.refused_diffs == 1 && r.n_diffs == 1 && strcmp(r.diffs[0].name, "backend") == 0 &&
+	      strcmp(r.diffs[0].base_value, "postgresql 16.4") == 0 && strcmp(r.diffs[0].cand_value, "sqlite 3.45.1") == 0,
+	      "PostgreSQL against SQLite is a refused difference of backend naming both (%zu rows, %zu refused: %s %s -> %s)",
+	      r.n_rows, r.refused_diffs, r.n_diffs ? r.diffs[0].name : "-", r.n_diffs ? r.diffs[0].base_value : "-",
+	      r.n_diffs ? r.diffs[0].cand_value : "-");
+	compare_result_free(&r);
+
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &backend, &r);
+	row = row_of(&r, "throughput_jps");
+	CHECK(r.n_rows == 8 && r.refused_diffs == 0 && r.across_engines && r.n_lone == 0 && row &&
+	      strcmp(row->group.engine, "postgresql 16.4") == 0 && strcmp(row->cand_engine, "sqlite 3.45.1") == 0 &&
+	      row->base.mean == 101 && row->cand.mean == 310,
+	      "--allow-diff backend compares them, each row naming both engines (%zu rows, %zu alone; %g -> %g)",
+	      r.n_rows, r.n_lone, row ? row->base.mean : NAN, row ? row->cand.mean : NAN);
+	compare_result_free(&r);
+}
+
 int main(void)
 {
 	struct compare_tolerance tol = { .throughput_drop_pct = COMPARE_THROUGHPUT_DROP_PCT,
@@ -470,5 +519,6 @@ int main(void)
 	test_workload_differences(&tol);
 	test_sweep_points_are_groups(&tol);
 	test_unknown_on_both_sides(&tol);
+	test_engines_apart(&tol);
 	return check_exit_status();
 }

@@ -191,7 +191,7 @@ static void check_csv(const char *csv, size_t n_runs)
 	      contains(csv, ",mvcc_throughput_during_jps,mvcc_throughput_after_jps,guarded_grants,guarded_grants_per_s,") &&
 	      contains(csv, ",guarded_wait_max_ms,guarded_writer_wait_p50_ms,") &&
 	      contains(csv, ",guarded_writer_wait_p999_ms,guarded_writer_wait_max_ms,statements_per_job,") &&
-	      contains(csv, ",ran_dry,dry_at_s,dry_empty_after\n"),
+	      contains(csv, ",ran_dry,dry_at_s,dry_empty_after,load_start,load_end,steal_pct,cores,overloaded\n"),
 	      "csv header: the run descriptors, then the metrics in table order");
 	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,0,39.0363,200,0,200,0,0,0,0,0,4,0,"),
 	      "csv row of run 1: descriptors, group and sweep empty, then the metrics");
@@ -217,9 +217,10 @@ static void check_table(const char *table, const struct invocation_result *r)
 				naming[i]++;
 	}
 	CHECK(naming[0] == 1 && naming[1] == 1, "table has one line naming each strategy");
-	CHECK_EQ(count_lines(table), 2 + r->n_results + 6 + 3,
-	      "table has two header lines, a line per run, six lines of key and three footer lines (%zu)",
-	      count_lines(table));
+	CHECK_EQ(count_lines(table), 2 + r->n_results + 6 + 4,
+	      "table has two header lines, a line per run, six lines of key and four footer lines (backend, settings, "
+	      "machine, incomplete) (%zu)", count_lines(table));
+	CHECK(contains(table, "\nmachine: load average "), "the footer has the machine's load line");
 	CHECK(widest <= 160, "table fits in 160 columns (widest line %zu)", widest);
 	CHECK(contains(table, "\nkey: makespan = start to the last completion; ideal = ") &&
 	      contains(table, "; x_ideal = makespan / ideal;") && contains(table, "claim_p99 = claim latency, 99th"),

@@ -1,7 +1,9 @@
 /*
  * Unit test of the result store: two hand-made runs appended to a temporary
  * file and read back field by field and through every printer; the history
- * listing; a rolled-back append; migrating a version 1 and a version 5 file; a
+ * listing; a rolled-back append; migrating a version 1 and a version 5 file (the
+ * machine's load and steal columns added, the old run's unknown, its engine its
+ * invocation's backend and server version); a
  * metric column the file lacks added at open, its old rows unknown; refusing a
  * newer file and a foreign one; creating the default directory. The files are
  * inspected through a connection of the test's own.
@@ -91,7 +93,8 @@ static const char *const after_v5[] = {
 	"costs.buffers_hit_per_job", "costs.buffers_read_per_job", "costs.pages_written_per_job",
 	"costs.wal_records_per_job", "costs.wal_bytes_per_job", "costs.rows_examined_per_job", "costs.cpu_us_per_job",
 	"costs.innodb_row_lock_waits", "costs.innodb_row_lock_time_ms", "costs.innodb_deadlocks",
-	"costs.database_wide", "dry.ran_dry", "dry.at_s", "dry.empty_after",
+	"costs.database_wide", "dry.ran_dry", "dry.at_s", "dry.empty_after", "machine.load_start", "machine.load_end",
+	"machine.steal_pct", "machine.cores", "machine.overloaded",
 };
 
 /* Fills the first run: every metric and per-worker counter distinct and non-zero, latencies recorded. */
@@ -645,7 +648,7 @@ static void test_migration_v5(void)
 	};
 	struct series_point v5_series[sizeof(first_series) / sizeof(first_series[0])]; /* no first completions kept */
 	struct store_run loaded = { 0 };
-	char path[256], err[512];
+	char path[256], err[512], engine[96];
 	const char *field;
 	struct store *st;
 	sqlite3 *db;
@@ -709,6 +712,16 @@ static void test_migration_v5(void)
 		      loaded.report.seed == BIG_SEED && loaded.report.n_settings == 2 &&
 		      same_str(loaded.ctx.host, "v5host") && same_str(loaded.ctx.scenario_text, "jobs = 200") &&
 		      loaded.run.n_params == 0, "its group, sweep, invocation and settings too; no parameters");
+		CHECK(query_int(db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('load_start', "
+				    "'load_end', 'steal_pct', 'cores', 'overloaded')") == 5 &&
+		      isnan(loaded.run.metrics.machine.load_start) && isnan(loaded.run.metrics.machine.steal_pct) &&
+		      loaded.run.metrics.machine.overloaded == METRIC_UNKNOWN,
+		      "the migrated runs table has the machine's load and steal columns, the old run's unknown "
+		      "(load_start %g, steal_pct %g)", loaded.run.metrics.machine.load_start,
+		      loaded.run.metrics.machine.steal_pct);
+		snprintf(engine, sizeof(engine), "%s %s", r.backend, r.server_version);
+		CHECK(same_str(loaded.run.engine, engine), "the run's engine is its invocation's backend and server "
+		      "version (\"%s\", expected \"%s\")", loaded.run.engine, engine);
 	}
 	store_run_free(&loaded);
 	store_close(st);
