@@ -152,13 +152,14 @@ static size_t rounds_to_decide(double worse, double half, double limit, size_t r
 }
 
 /*
- * Decides row's gate from the interval of how much worse the candidate is, [worse_low,
- * worse_high] (the worse way positive), against limit: a regression when the whole interval
- * is beyond it, no regression when the whole interval is within it, undecided otherwise.
+ * Decides row's gate from the 95 % interval of how much worse the candidate is, [worse_low,
+ * worse_high] (the worse way positive), and the lower end of its family-wise interval,
+ * family_low, against limit: a regression when the whole family-wise interval is beyond it,
+ * no regression when the whole 95 % interval is within it, undecided otherwise.
  */
-static void decide(struct ab_row *row, double worse_low, double worse_high, double limit)
+static void decide(struct ab_row *row, double worse_low, double worse_high, double family_low, double limit)
 {
-	if (worse_low > limit + TOLERANCE_SLACK) {
+	if (family_low > limit + TOLERANCE_SLACK) {
 		row->gate = AB_GATE_REGRESSION;
 	} else if (worse_high <= limit + TOLERANCE_SLACK) {
 		row->gate = AB_GATE_NO_REGRESSION;
@@ -169,13 +170,28 @@ static void decide(struct ab_row *row, double worse_low, double worse_high, doub
 	}
 }
 
-/* Fills row's percentages, gate and verdict from its paired comparison under tol. */
-static void judge(struct ab_row *row, const struct ab_tolerance *tol)
+/*
+ * How much wider than its 95 % interval a metric's regression interval is when family
+ * metrics of its group are gated at once: t(1 - 0.025 / family) over t(0.975), Bonferroni's
+ * correction, so that an unchanged candidate fails a group's gate in at most 5 % of ab's
+ * invocations rather than in 5 % of each metric's (docs/ci.md). 1 for a family of one.
+ */
+static double family_widening(size_t family, size_t pairs)
+{
+	if (family <= 1 || pairs < 2)
+		return 1;
+	return stats_t_quantile(1 - 0.025 / (double)family, pairs - 1) / stats_t_quantile(0.975, pairs - 1);
+}
+
+/* Fills row's percentages, gate and verdict from its paired comparison under tol, family its group's gated costs and timings. */
+static void judge(struct ab_row *row, const struct ab_tolerance *tol, size_t family)
 {
 	const struct paired_result *p = &row->paired;
 	enum metric_nature nature = row->metric->nature;
 	bool higher_better = row->metric->direction == HIGHER_IS_BETTER;
-	double low, high;
+	double low, high, centre, widen = family_widening(family, p->n);
+
+	row->family_low = row->family_high = NAN;
 
 	row->change_pct = paired_pct(p->diff_mean, p->base_mean);
 	row->ci_low_pct = paired_pct(p->ci_low, p->base_mean);
@@ -196,12 +212,19 @@ static void judge(struct ab_row *row, const struct ab_tolerance *tol)
 		/* no percentage of a baseline of 0: the interval in the metric's unit against the floor */
 		low = higher_better ? -p->ci_high : p->ci_low;
 		high = higher_better ? -p->ci_low : p->ci_high;
-		decide(row, low, high, ZERO_BASE_FLOOR);
+		centre = (low + high) / 2;
+		row->family_low = centre - (centre - low) * widen;
+		row->family_high = centre + (high - centre) * widen;
+		decide(row, low, high, row->family_low, ZERO_BASE_FLOOR);
 	} else {
 		low = higher_better ? -row->ci_high_pct : row->ci_low_pct;
 		high = higher_better ? -row->ci_low_pct : row->ci_high_pct;
-		decide(row, low, high, row->tolerance_pct);
+		centre = (low + high) / 2;
+		row->family_low = centre - (centre - low) * widen;
+		row->family_high = centre + (high - centre) * widen;
+		decide(row, low, high, row->family_low, row->tolerance_pct);
 	}
+	row->family = family;
 	row->gated = row->gate != AB_GATE_NONE;
 	if (row->gate == AB_GATE_REGRESSION)
 		row->verdict = AB_REGRESSION;
@@ -217,8 +240,10 @@ static void compare_group(const struct ab_side *base, const struct ab_side *cand
 {
 	const struct metric *m;
 	struct ab_row *row;
+	size_t first = out->n_rows, family = 0;
 	bool known;
 
+	/* the group's rows first, so that each cost and timing is judged knowing how many are gated beside it */
 	for (m = metric_table; m < metric_table + metric_table_len; m++) {
 		if (m->direction == NOT_COMPARED)
 			continue;
@@ -232,7 +257,10 @@ static void compare_group(const struct ab_side *base, const struct ab_side *cand
 			continue;
 		row = &out->rows[out->n_rows++];
 		*row = (struct ab_row){ .group = *g, .metric = m, .paired = paired_compare(base_v, cand_v, rounds) };
-		judge(row, tol);
+		family += m->nature != NATURE_OUTCOME && row->paired.valid;
+	}
+	for (row = out->rows + first; row < out->rows + out->n_rows; row++) {
+		judge(row, tol, family);
 		out->regressions += row->gate == AB_GATE_REGRESSION;
 		out->undecided += row->gate == AB_GATE_UNDECIDED;
 		out->ungated += row->note != AB_NOTE_NONE;

@@ -68,6 +68,12 @@ struct ab_row {
 	enum ab_note note;		/* why it was not gated */
 	enum ab_verdict verdict;	/* what the change means */
 	enum ab_gate gate;		/* what the gate decided */
+	size_t family;			/* the costs and timings gated in its group, itself among them */
+	double family_low;		/* a cost or timing: the lower end of the interval its regression is judged by,
+					 * how much worse the candidate is (the worse way positive; in % of the
+					 * baseline, or in the metric's unit from a baseline of 0): its 95 % interval
+					 * widened by Bonferroni's correction for family metrics; NaN when unknown */
+	double family_high;		/* ... its upper end */
 	size_t rounds_to_decide;	/* AB_GATE_UNDECIDED: the fewest rounds whose interval, t95 of their
 					 * count times the differences' spread as it is over their root, would
 					 * leave out the tolerance (more than the rounds run); 0 when none would

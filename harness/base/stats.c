@@ -64,6 +64,77 @@ double stats_chi2_05(size_t df)
 	return k * c * c * c;
 }
 
+/*
+ * The continued fraction of the regularized incomplete beta function I_x(a, b), evaluated by
+ * the modified Lentz method; it converges fast for x < (a + 1) / (a + b + 2).
+ */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f, num, delta;
+
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	f = d;
+	for (int m = 1; m <= 300; m++) {
+		/* the even step, then the odd one */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		f *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		delta = d * c;
+		f *= delta;
+		if (fabs(delta - 1) < 1e-15)
+			break;
+	}
+	return f;
+}
+
+/* The regularized incomplete beta function I_x(a, b), 0 <= x <= 1. */
+static double incomplete_beta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double stats_t_quantile(double q, size_t df)
+{
+	double n = (double)df, tail = 2 * (1 - q), low = 0, high = 1, mid;
+
+	if (df == 0 || !(q >= 0.5 && q < 1))
+		return NAN;
+	if (q == 0.5)
+		return 0;
+	/* P(|T| > t) = I_{n / (n + t^2)}(n / 2, 1 / 2), falling in t: bracket the root, then halve. */
+	while (incomplete_beta(n / 2, 0.5, n / (n + high * high)) > tail)
+		high *= 2;
+	while (high - low > 1e-9 * high) {
+		mid = (low + high) / 2;
+		if (incomplete_beta(n / 2, 0.5, n / (n + mid * mid)) > tail)
+			low = mid;
+		else
+			high = mid;
+	}
+	return (low + high) / 2;
+}
+
 struct stats_summary stats_summarize(const double *x, size_t n)
 {
 	struct stats_summary s = { .n = n };

@@ -32,4 +32,12 @@ double stats_t80(size_t df);
  */
 double stats_chi2_05(size_t df);
 
+/*
+ * The q quantile of Student's t distribution with df degrees of freedom (df >= 1, q in
+ * [0.5, 1)), to a relative 1e-9: the inverse of its distribution function, found by bisection
+ * on the regularized incomplete beta function. stats_t_quantile(0.975, df) is stats_t95(df)
+ * without its table's rounding. NaN outside that domain.
+ */
+double stats_t_quantile(double q, size_t df);
+
 #endif

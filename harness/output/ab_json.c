@@ -64,7 +64,10 @@ static json_object *json_row(const struct ab_row *row)
 	    json_put(obj, "verdict", json_object_new_string(ab_verdict_name(row->verdict))) < 0 ||
 	    json_put(obj, "gate", json_text(ab_gate_name(row->gate))) < 0 ||
 	    json_put(obj, "rounds_to_decide", row->rounds_to_decide ? json_object_new_uint64(row->rounds_to_decide)
-								    : NULL) < 0) {
+								    : NULL) < 0 ||
+	    json_put(obj, "group_gates", json_object_new_uint64(row->family)) < 0 ||
+	    json_put(obj, "worse_low", json_number(row->family_low)) < 0 ||
+	    json_put(obj, "worse_high", json_number(row->family_high)) < 0) {
 		json_object_put(obj);
 		return NULL;
 	}

@@ -43,6 +43,22 @@ static void print_means(FILE *out, const struct ab_row *row)
 	fprintf(out, "%s %s -> %s", row->metric->path, base, cand);
 }
 
+/*
+ * Prints, when row's group gates more than one cost or timing, the interval its regression
+ * is judged by (family-wise: ab.h), as a change of the metric like the 95 % one before it.
+ */
+static void print_family(FILE *out, const struct ab_row *row)
+{
+	bool higher_better = row->metric->direction == HIGHER_IS_BETTER;
+	double low = higher_better ? -row->family_high : row->family_low;
+	double high = higher_better ? -row->family_low : row->family_high;
+	const char *unit = row->paired.base_mean == 0 ? "" : "%";
+
+	if (row->family <= 1 || !isfinite(low) || !isfinite(high))
+		return;
+	fprintf(out, "; [%+.1f%s, %+.1f%s] over the %zu metrics its group gates", low, unit, high, unit, row->family);
+}
+
 void ab_print_regression_figures(FILE *out, const struct ab_row *row)
 {
 	char interval[40];
@@ -53,13 +69,15 @@ void ab_print_regression_figures(FILE *out, const struct ab_row *row)
 		return;
 	}
 	if (row->paired.base_mean == 0) {
-		fprintf(out, " (95%% interval of the change [%+g, %+g]): a %s from 0 beyond the floor of 0.01",
-			row->paired.ci_low, row->paired.ci_high, ab_nature_name(row->metric->nature));
+		fprintf(out, " (95%% interval of the change [%+g, %+g]", row->paired.ci_low, row->paired.ci_high);
+		print_family(out, row);
+		fprintf(out, "): a %s from 0 beyond the floor of 0.01", ab_nature_name(row->metric->nature));
 		return;
 	}
 	ab_interval_text(interval, sizeof(interval), row);
-	fprintf(out, " (%+.1f%%, 95%% interval %s): a %s beyond its %g%% tolerance", row->change_pct, interval,
-		ab_nature_name(row->metric->nature), row->tolerance_pct);
+	fprintf(out, " (%+.1f%%, 95%% interval %s", row->change_pct, interval);
+	print_family(out, row);
+	fprintf(out, "): a %s beyond its %g%% tolerance", ab_nature_name(row->metric->nature), row->tolerance_pct);
 }
 
 void ab_print_undecided_figures(FILE *out, const struct ab_row *row)
@@ -68,12 +86,14 @@ void ab_print_undecided_figures(FILE *out, const struct ab_row *row)
 
 	print_means(out, row);
 	if (row->paired.base_mean == 0) {
-		fprintf(out, " (95%% interval of the change [%+g, %+g]): its interval holds the floor of 0.01; ",
-			row->paired.ci_low, row->paired.ci_high);
+		fprintf(out, " (95%% interval of the change [%+g, %+g]", row->paired.ci_low, row->paired.ci_high);
+		print_family(out, row);
+		fputs("): its interval holds the floor of 0.01; ", out);
 	} else {
 		ab_interval_text(interval, sizeof(interval), row);
-		fprintf(out, " (%+.1f%%, 95%% interval %s): its interval holds its %g%% tolerance; ", row->change_pct,
-			interval, row->tolerance_pct);
+		fprintf(out, " (%+.1f%%, 95%% interval %s", row->change_pct, interval);
+		print_family(out, row);
+		fprintf(out, "): its interval holds its %g%% tolerance; ", row->tolerance_pct);
 	}
 	ab_print_rounds_to_decide(out, row);
 }

@@ -93,7 +93,7 @@ ab "$dir/base.ini" "$dir/scan.ini" --rounds 3 >"$dir/scan.out" 2>"$dir/scan.err"
 status=$?
 check "a claim scanning the table in every claim: exit 1 (got $status)" test "$status" -eq 1
 check "the cost that caught it is named, with its change and interval" \
-	grep -Eq '^REGRESSION: probe flip 1 worker in \[drain\], costs\.rows_examined_per_job .* \(\+[0-9.]+%, 95% interval \[\+[0-9.]+%, \+[0-9.]+%\]\): a cost beyond its 5% tolerance$' \
+	grep -Eq '^REGRESSION: probe flip 1 worker in \[drain\], costs\.rows_examined_per_job .* \(\+[0-9.]+%, 95% interval \[\+[0-9.]+%, \+[0-9.]+%\]; \[\+[0-9.]+%, \+[0-9.]+%\] over the [0-9]+ metrics its group gates\): a cost beyond its 5% tolerance$' \
 	"$dir/scan.out"
 check "in the table: rows examined a cost, REGRESSION; statements per job unchanged (~)" eval \
 	'grep -Eq "^  costs\.rows_examined_per_job +cost .* REGRESSION$" "$dir/scan.out" &&
@@ -131,10 +131,12 @@ check_jq "$dir/count7.json" '.comparisons[] | select(.metric == "costs.rows_exam
 check_jq "$dir/count7.json" '.regressions >= 1 and .undecided == ([.comparisons[] | select(.gate == "undecided")] | length) and
 	all(.comparisons[] | select(.gate == "undecided"); .rounds_to_decide == null or .rounds_to_decide > 3)' \
 	"the counts follow the rows' gates; each undecided row's rounds to decide is more than the 3 run"
-check_jq "$dir/count7.json" 'all(.comparisons[] | select(.nature != "outcome" and .pairs >= 2);
-	(.gate == "regression") == (if .higher_is_better then -.ci95_high_pct else .ci95_low_pct end > .tolerance_pct) and
-	(.gate == "no_regression") == (if .higher_is_better then -.ci95_low_pct else .ci95_high_pct end <= .tolerance_pct))' \
-	"every cost and timing: a regression exactly when its interval is wholly beyond the tolerance, none when wholly within"
+check_jq "$dir/count7.json" '.comparisons as $all | all(.comparisons[] | select(.nature != "outcome" and .pairs >= 2 and
+	.baseline.mean != 0); (.gate == "regression") == (.worse_low > .tolerance_pct) and
+	(.gate == "no_regression") == (if .higher_is_better then -.ci95_low_pct else .ci95_high_pct end <= .tolerance_pct) and
+	.worse_low <= (if .higher_is_better then -.ci95_high_pct else .ci95_low_pct end) + 1e-9 and
+	.group_gates == ([$all[] | select(.strategy == "probe" and .nature != "outcome" and .pairs >= 2)] | length))' \
+	"every cost and timing: a regression exactly when its family-wise interval is wholly beyond the tolerance (wider than its 95 % one, for every gated metric of its group), none when its 95 % interval is wholly within"
 
 # ---- docs/ci.md's scenario: its contended section catches a claim that hands a job out twice ----
 ab "$ci" "$dir/ci-nolock.ini" --rounds 2 >"$dir/nolock.out" 2>"$dir/nolock.err"

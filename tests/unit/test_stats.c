@@ -1,4 +1,6 @@
-/* Unit tests of the repetition statistics on known inputs. */
+/* Unit tests of the repetition statistics on known inputs, and the quantiles of Student's t. */
+#include <math.h>
+
 #include "check.h"
 #include "base/stats.h"
 
@@ -23,5 +25,17 @@ int main(void)
 	      "t table at df 1, 9 and 30");
 	CHECK(stats_t95(35) >= 2.030 && stats_t95(1000) >= 1.96 && stats_t95(1000) < 1.99,
 	      "past the table the critical value stays on the safe side of the true one");
+	/* Published quantiles of Student's t. */
+	CHECK_NEAR(stats_t_quantile(0.975, 1), 12.7062, 1e-3, "t(0.975, 1)");
+	CHECK_NEAR(stats_t_quantile(0.975, 9), 2.2622, 1e-3, "t(0.975, 9)");
+	CHECK_NEAR(stats_t_quantile(0.995, 1), 63.6567, 1e-2, "t(0.995, 1)");
+	CHECK_NEAR(stats_t_quantile(0.995, 5), 4.0321, 1e-3, "t(0.995, 5)");
+	CHECK_NEAR(stats_t_quantile(0.9995, 2), 31.5991, 1e-2, "t(0.9995, 2)");
+	CHECK_NEAR(stats_t_quantile(0.8, 4), 0.9410, 1e-3, "t(0.80, 4)");
+	CHECK_NEAR(stats_t_quantile(0.975, 1000), 1.9623, 1e-3, "t(0.975, 1000)");
+	for (size_t df = 1; df <= 30; df++)
+		CHECK_NEAR(stats_t_quantile(0.975, df), stats_t95(df), 1e-3, "t(0.975, %zu) agrees with the table", df);
+	CHECK(isnan(stats_t_quantile(1, 3)) && isnan(stats_t_quantile(0.4, 3)) && isnan(stats_t_quantile(0.9, 0)) &&
+	      stats_t_quantile(0.5, 3) == 0, "outside q in [0.5, 1) and df >= 1: NaN; the median is 0");
 	return check_exit_status();
 }
