@@ -2,7 +2,7 @@
 # runs one section cheaply; run --section and report --section, and their refusals; a section
 # with no keys runs; a section name over 63 bytes refused at its header; history's section
 # column; show without the guarded workloads' parameters for a queue run; report.html's
-# contents, the charts before the per-run details, those folded, a table per section (with
+# summary before its contents, a diagnosis sentence of several runs once with them, the charts before the per-run details, those folded, a table per section (with
 # no group/sweep column), the settings a row per value, runs of no section beside sectioned
 # ones headed as such, a section name escaped in report.md; the faults table with a
 # restart's outage as the JSON has it and each fault's recovery as the run recorded it; a
@@ -79,9 +79,31 @@ check "a report of both invocations: three sections (exit $?)" test -s "$rep/rep
 html=$rep/report.html
 # line FILE PATTERN: the number of FILE's first line matching the fixed PATTERN, 0 when none.
 line() { grep -nF -m1 -- "$2" "$1" | cut -d: -f1 | grep . || echo 0; }
-check "report.html opens with contents linking to its parts" eval \
+check "report.html opens with the summary, then contents linking to its parts" eval \
 	'grep -q "<nav class=\"toc\">" "$html" && grep -q "<a href=\"#charts\">Charts</a>" "$html" &&
-	 grep -q "<h2 id=\"charts\">Charts</h2>" "$html" && [ "$(line "$html" "<nav")" -lt "$(line "$html" "<h2")" ]'
+	 grep -q "<h2 id=\"charts\">Charts</h2>" "$html" &&
+	 [ "$(line "$html" "<h2 id=\"summary\">Summary</h2>")" -lt "$(line "$html" "<nav")" ] &&
+	 [ "$(line "$html" "<nav")" -lt "$(line "$html" "<h2 id=\"figures\">")" ]'
+# The diagnosis grouped: each run's sentences as show prints them (unwrapped), and in report.md
+# a sentence said of several runs once, with those runs.
+for r in $(sqlite3 "$store" "SELECT id FROM runs WHERE invocation_id IN ($quiet_inv, $restart_inv) ORDER BY id"); do
+	"$CLAIMBENCH" show "$r" --results "$store" | awk -v run="$r" '
+		/^diagnosis:$/ { on = 1; next } on && /^    / { sub(/^ +/, ""); text = text " " $0; next }
+		on && /^  / { sub(/^  [^:]*: /, ""); text = $0; next } on { exit }
+		END { n = split(text, s, /[.] /); for (i = 1; i <= n; i++) { t = s[i]; sub(/^ +/, "", t); sub(/[.]$/, "", t)
+			if (t != "") print run "\t" t "." } }'
+done >"$tmp/sentences.tsv"
+shared=$(cut -f2 "$tmp/sentences.tsv" | sort | uniq -d | head -1)
+diag=$(awk '/^### The diagnosis$/ { on = 1; next } /^### / { on = 0 } on && /[(]runs? [0-9]/' "$rep/report.md")
+if [ -n "$shared" ]; then
+	runs=$(awk -F'\t' -v t="$shared" '$2 == t { printf "%s%s", n++ ? ", " : "", $1 }' "$tmp/sentences.tsv")
+	check "a sentence said of runs $runs appears once in report.md, with them: $shared" eval \
+		'[ "$(grep -cF -- "$shared" "$rep/report.md")" -eq 1 ] && grep -qxF -- "$shared (runs $runs)" "$rep/report.md"'
+else
+	skip "a repeated diagnosis sentence appears once" "no sentence was said of two runs here"
+fi
+check "no line of the diagnosis repeats, each names its runs ($(printf '%s\n' "$diag" | wc -l) lines)" eval \
+	'[ -n "$diag" ] && [ "$(printf "%s\n" "$diag" | sort | uniq -d | wc -l)" -eq 0 ]'
 check "report.md has the same contents, in the same order" eval \
 	'grep -q "^2\. \[Faults and recovery\](#faults-and-recovery)$" "$rep/report.md" &&
 	 grep -q "^3\. \[Charts\](#charts)$" "$rep/report.md"'
