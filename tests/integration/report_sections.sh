@@ -125,6 +125,10 @@ check "the settings: each value as given, none as a dash, the runs that had it n
 check "the team's SQL is one value, on its own lines (<pre> in HTML, a line per code span in Markdown)" eval \
 	'grep -q "<td class=\"t\"><pre>UPDATE {jobs} SET status = '\''active'\''" "$html" &&
 	 grep -q "| \`UPDATE {jobs} SET status = '\''active'\'', claimed_by = :worker, claimed_at = {now},\`<br>\`" "$rep/report.md"'
+rec50=$(jq -r '.results[0].recovery_ms.p50' "$tmp/restart.json")
+check "a figure not known (a restart run's rec50, $rec50 in the JSON) is drawn n/a in both documents, not a dash" eval \
+	'[ "$rec50" = null ] && grep -q "<td>n/a</td>" "$html" && grep -q "| n/a |" "$rep/report.md" &&
+	 ! grep -q "<td>-</td>" "$html"'
 outage=$(jq -r '.results[0].faults[] | select(.kind == "restart") | .duration_s' "$tmp/restart.json" | head -1)
 want=$(printf '%.3f' "${outage:-0}")
 check "the table of each fault: the restart, the server's outage as the JSON has it ($want s), the recovery after it" \
