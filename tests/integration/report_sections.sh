@@ -2,7 +2,8 @@
 # runs one section cheaply; run --section and report --section, and their refusals; a section
 # with no keys runs; a section name over 63 bytes refused at its header; history's section
 # column; show without the guarded workloads' parameters for a queue run; report.html's
-# summary before its contents, a diagnosis sentence of several runs once with them, the charts before the per-run details, those folded, a table per section (with
+# summary before its contents, a diagnosis sentence of several runs once with them, a figure
+# not known drawn n/a, the charts before the per-run details, those folded, a table per section (with
 # no group/sweep column), the settings a row per value, runs of no section beside sectioned
 # ones headed as such, a section name escaped in report.md; the faults table with a
 # restart's outage as the JSON has it and each fault's recovery as the run recorded it; a
