@@ -198,6 +198,7 @@ static void store_one(struct explore_store *st, const struct explore_result *r, 
  */
 static int finish_store(struct explore_store *st)
 {
+	fflush(stdout);
 	if (st->stored)
 		fprintf(stderr, "claimbench: stored in %s as invocation %lld (claimbench show inv:%lld)\n", st->path,
 			st->session.invocation_id, st->session.invocation_id);
@@ -251,6 +252,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			explore_print_json(stdout, &r, i == 0);
 		else
 			explore_print_table(stdout, &r);
+		fflush(stdout);
 		if (es->n_expects && !r.complete && !r.sampled && !es->schedule)
 			fprintf(stderr, "claimbench explore: %s %s: --max-schedules stopped the search after %ld schedules: "
 				"the expectations are checked over those, not over every schedule\n", plan.choice.ops->name,
@@ -261,7 +263,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			status = EXIT_ENVIRONMENT;
 			break;
 		}
-		if (!explore_record_check(&rec, es, in_file, &r, stderr) && status == EXIT_DONE)
+		if (!explore_record_check(&rec, es, in_file, &r, stderr, json ? NULL : stdout) && status == EXIT_DONE)
 			status = EXIT_EXPECTATION;
 		store_one(st, &r, &rec);
 		explore_record_free(&rec);
@@ -306,12 +308,16 @@ int cmd_explore(int argc, char **argv)
 			"checks --expect and [" EXPLORE_EXPECT_SECTION "]\n");
 	cfg->work_ms = 0;
 	if (inv.n_groups != 1 || check_config(cfg, es, err, sizeof(err)) < 0 ||
-	    explore_scenario_load(&inv.scenario, cfg, &in_file, err, sizeof(err)) < 0) {
+	    explore_scenario_load(&inv.scenario, cfg, es->schedule != NULL, &in_file, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: %s\n",
 			inv.n_groups != 1 ? "explore takes one run group: no sweep, one scenario section" : err);
 		invocation_free(&inv);
 		return EXIT_USAGE;
 	}
+	if (in_file.left_out)
+		fprintf(stderr, "claimbench explore: --schedule replays %s: %d line%s of [" EXPLORE_EXPECT_SECTION "] about "
+			"strategies not replayed left out\n", cfg->n_strategies == 1 ? cfg->strategies[0].ops->name :
+			"the strategies given", in_file.left_out, in_file.left_out == 1 ? "" : "s");
 	st.path = inv.settings.results;
 	if (store_open(st.path, &st.store, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: cannot open the result store: %s\n(choose another with --results)\n",

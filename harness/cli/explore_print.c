@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/explore_kinds.h"
+#include "cli/explore_mark.h"
 #include "cli/explore_print.h"
 #include "output/json_out.h"
 
@@ -44,9 +45,45 @@ static const char *const shown_words[SHOWN_KINDS] = {
 	[SHOWN_FIRST] = "a schedule (nothing found)",
 };
 
+/* The column a step's statement starts at; its continuation lines are indented so. */
+#define TRACE_INDENT 21
+
+/* The widest a trace's line is made, its indent included. */
+#define TRACE_WIDTH 110
+
+/*
+ * Writes text from the trace's statement column on: wrapped at blanks to TRACE_WIDTH, each
+ * line after the first indented TRACE_INDENT, then tail (" -> ...") on the last line when it
+ * fits, else on a line of its own.
+ */
+static void print_wrapped(FILE *out, const char *text, const char *tail)
+{
+	const size_t room = TRACE_WIDTH - TRACE_INDENT;
+	size_t col = 0, len = strlen(text);
+
+	while (len > room) {
+		size_t cut = room;
+
+		while (cut > room / 2 && text[cut] != ' ')
+			cut--;
+		if (text[cut] != ' ')
+			cut = room;
+		fprintf(out, "%.*s\n%*s", (int)cut, text, TRACE_INDENT, "");
+		text += cut + (text[cut] == ' ');
+		len = strlen(text);
+	}
+	fputs(text, out);
+	col = len;
+	if (col + 1 + strlen(tail) <= room)
+		fprintf(out, "%s%s\n", col ? " " : "", tail);
+	else
+		fprintf(out, "\n%*s%s\n", TRACE_INDENT, "", tail);
+}
+
 void explore_print_table(FILE *out, const struct explore_result *r)
 {
-	char space[128], trace[4 * TRACE_MAX];
+	char space[128], trace[4 * TRACE_MAX], why[160];
+	long mark;
 
 	describe_space(r, space, sizeof(space));
 	fprintf(out, "%s %s: %d worker%s x %d claim%s on %d job%s\n", r->strategy, r->mode, r->workers,
@@ -67,16 +104,21 @@ void explore_print_table(FILE *out, const struct explore_result *r)
 			fprintf(out, " %s %llu", finding_names[f], (unsigned long long)r->shown.count[f]);
 	fprintf(out, "%s redeliveries %llu, fenced %llu\n", "", (unsigned long long)r->shown.redeliveries,
 		(unsigned long long)r->shown.fenced);
+	mark = explore_mark_duplicate(&r->shown, why, sizeof(why));
 	for (size_t i = 0; i < r->shown.n_events; i++) {
 		const struct step_event *e = &r->shown.events[i];
-		char who[16];
+		char who[16], result[EXPLORE_TEXT + 32];
 
 		if (e->worker >= 0)
 			snprintf(who, sizeof(who), "w%d", e->worker);
 		else
 			snprintf(who, sizeof(who), "--");
-		fprintf(out, "    %3zu %-3s %-7s %-60.60s -> %s%s\n", i + 1, who, explore_event_names[e->kind], e->statement,
-			e->blocked ? "blocked, then " : "", e->returned ? e->result : "(had not returned)");
+		snprintf(result, sizeof(result), "-> %s%s", e->blocked ? "blocked, then " : "",
+			 e->returned ? e->result : "(had not returned)");
+		fprintf(out, "  %s %3zu %-3s %-7s ", (long)i == mark ? "=>" : "  ", i + 1, who, explore_event_names[e->kind]);
+		print_wrapped(out, e->statement, result);
+		if ((long)i == mark)
+			fprintf(out, "%*s^^ %s\n", TRACE_INDENT, "", why);
 	}
 }
 
@@ -94,7 +136,8 @@ void explore_print_json_end(FILE *out)
 static json_object *shown_json(const struct explore_result *r)
 {
 	json_object *o = json_object_new_object(), *events = json_object_new_array(), *counts = json_object_new_object();
-	char trace[4 * TRACE_MAX];
+	char trace[4 * TRACE_MAX], why[160];
+	long mark;
 
 	trace_format(&r->shown.trace, trace, sizeof(trace));
 	json_put(o, "trace", json_object_new_string(trace));
@@ -104,6 +147,9 @@ static json_object *shown_json(const struct explore_result *r)
 	json_put(o, "findings", counts);
 	json_put(o, "redeliveries", json_object_new_int64((int64_t)r->shown.redeliveries));
 	json_put(o, "fenced", json_object_new_int64((int64_t)r->shown.fenced));
+	mark = explore_mark_duplicate(&r->shown, why, sizeof(why));
+	json_put(o, "violated_at", mark >= 0 ? json_object_new_int64(mark + 1) : NULL);
+	json_put(o, "violated", mark >= 0 ? json_object_new_string(why) : NULL);
 	for (size_t i = 0; i < r->shown.n_events; i++) {
 		const struct step_event *e = &r->shown.events[i];
 		json_object *ev = json_object_new_object();

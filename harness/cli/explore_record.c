@@ -65,12 +65,20 @@ int explore_record_make(const struct explore_plan *plan, const struct explore_re
 	return 0;
 }
 
-/* Checks e against r, saying on out when it fails, and notes the verdict, from source, in rec. Whether it held. */
+/*
+ * Checks e against r, saying on out when it fails and on passes (NULL: nowhere) "  PASS"
+ * when it holds, and notes the verdict, from source, in rec. Whether it held.
+ */
 static bool check_one(struct explore_record *rec, const char *source, const struct explore_expect *e,
-		      const struct explore_result *r, FILE *out)
+		      const struct explore_result *r, FILE *out, FILE *passes)
 {
 	bool holds = explore_expect_holds(e, r, out);
 	struct store_explore_expect *v;
+
+	if (holds && passes) {
+		fprintf(passes, "  PASS  %s: %s  (it is %ld)\n", source, e->text, explore_expect_count(e, r));
+		fflush(passes);
+	}
 
 	if (rec->x.n_expects == EXPLORE_RECORD_VERDICTS)
 		return holds;
@@ -83,15 +91,16 @@ static bool check_one(struct explore_record *rec, const char *source, const stru
 }
 
 bool explore_record_check(struct explore_record *rec, const struct explore_options *es,
-			  const struct explore_scenario_expects *in_file, const struct explore_result *r, FILE *out)
+			  const struct explore_scenario_expects *in_file, const struct explore_result *r, FILE *out,
+			  FILE *passes)
 {
 	bool all = true;
 
 	for (int e = 0; e < es->n_expects; e++)
-		all &= check_one(rec, "--expect", &es->expects[e], r, out);
+		all &= check_one(rec, "--expect", &es->expects[e], r, out, passes);
 	for (int i = 0; i < in_file->n; i++)
 		if (explore_scenario_applies(&in_file->items[i], r))
-			all &= check_one(rec, in_file->items[i].where, &in_file->items[i].expect, r, out);
+			all &= check_one(rec, in_file->items[i].where, &in_file->items[i].expect, r, out, passes);
 	return all;
 }
 

@@ -31,10 +31,12 @@ int explore_record_make(const struct explore_plan *plan, const struct explore_re
 
 /*
  * Checks every --expect of es and every line of in_file about r against r, saying each
- * that fails on out, and notes each verdict in rec. Whether all held.
+ * that fails on out and each that holds on passes ("  PASS  WHERE: TEXT  (it is N)",
+ * flushed; passes NULL: not said), and notes each verdict in rec. Whether all held.
  */
 bool explore_record_check(struct explore_record *rec, const struct explore_options *es,
-			  const struct explore_scenario_expects *in_file, const struct explore_result *r, FILE *out);
+			  const struct explore_scenario_expects *in_file, const struct explore_result *r, FILE *out,
+			  FILE *passes);
 
 /* Frees what explore_record_make allocated in rec. */
 void explore_record_free(struct explore_record *rec);

@@ -5,11 +5,11 @@
 #include "plugin/strategy.h"
 
 /*
- * Reads "STRATEGY[:MODE].KIND OP N" into x, its strategy and mode among cfg's. 0, or -1
- * with why in err.
+ * Reads "STRATEGY[:MODE].KIND OP N" into x, its strategy and mode among cfg's: 0; 1 when
+ * they are not (replay: the line read, to be left out), or -1 with why in err.
  */
-static int read_line(const char *value, const struct run_config *cfg, struct explore_scenario_expect *x, char *err,
-		     size_t errlen)
+static int read_line(const char *value, const struct run_config *cfg, bool replay, struct explore_scenario_expect *x,
+		     char *err, size_t errlen)
 {
 	const char *dot = strchr(value, '.');
 	size_t len = dot ? (size_t)(dot - value) : 0;
@@ -34,20 +34,23 @@ static int read_line(const char *value, const struct run_config *cfg, struct exp
 	for (size_t i = 0; i < cfg->n_strategies; i++)
 		explored |= strcmp(cfg->strategies[i].ops->name, x->strategy) == 0 &&
 			    (x->mode < 0 || (int)cfg->strategies[i].mode == x->mode);
-	if (!explored) {
+	if (!explored && !replay) {
 		snprintf(err, errlen, "%.*s is not explored here (see --strategy and --claim-mode)", (int)len, value);
 		return -1;
 	}
-	return explore_expect_parse(dot + 1, &x->expect, err, errlen);
+	if (explore_expect_parse(dot + 1, &x->expect, err, errlen) < 0)
+		return -1;
+	return explored ? 0 : 1;
 }
 
-int explore_scenario_load(const struct scenario *sc, const struct run_config *cfg,
+int explore_scenario_load(const struct scenario *sc, const struct run_config *cfg, bool replay,
 			  struct explore_scenario_expects *out, char *err, size_t errlen)
 {
 	const struct scenario_section *sec = scenario_section(sc, EXPLORE_EXPECT_SECTION);
 	char why[512];
 
 	out->n = 0;
+	out->left_out = 0;
 	for (size_t i = 0; sec && i < sec->n_entries; i++) {
 		const struct scenario_entry *e = &sec->entries[i];
 		struct explore_scenario_expect *x = &out->items[out->n];
@@ -57,7 +60,13 @@ int explore_scenario_load(const struct scenario *sc, const struct run_config *cf
 				 EXPLORE_EXPECT_SECTION, EXPLORE_SCENARIO_MAX_EXPECTS);
 			return -1;
 		}
-		if (read_line(e->value, cfg, x, why, sizeof(why)) < 0) {
+		switch (read_line(e->value, cfg, replay, x, why, sizeof(why))) {
+		case 0:
+			break;
+		case 1:
+			out->left_out++;
+			continue;
+		default:
 			snprintf(err, errlen, "%s:%d: explore expectation \"%s\": %s", sc->path, e->line, e->key, why);
 			return -1;
 		}

@@ -33,13 +33,17 @@ struct explore_scenario_expect {
 struct explore_scenario_expects {
 	struct explore_scenario_expect items[EXPLORE_SCENARIO_MAX_EXPECTS];	/* in file order */
 	int n;									/* entries used */
+	int left_out;								/* lines about strategies not explored
+										   here that a replay (--schedule) left out */
 };
 
 /*
  * Reads sc's [explore-expect] section (none: no expectations) into out, each line's strategy
- * and mode among cfg's strategies. 0, or -1 with "file:line: ..." in err.
+ * and mode among cfg's strategies; a line about another is refused, or with replay (one
+ * schedule replayed, --schedule) left out and counted in out->left_out once its assertion
+ * reads. 0, or -1 with "file:line: ..." in err.
  */
-int explore_scenario_load(const struct scenario *sc, const struct run_config *cfg,
+int explore_scenario_load(const struct scenario *sc, const struct run_config *cfg, bool replay,
 			  struct explore_scenario_expects *out, char *err, size_t errlen);
 
 /* Whether line x is about r's strategy and mode (it is checked against r). */

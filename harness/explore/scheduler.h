@@ -18,7 +18,7 @@
 #define EXPLORE_MAX_WORKERS 3
 
 /* Room for a statement's or a result's text in an event. */
-#define EXPLORE_TEXT 96
+#define EXPLORE_TEXT 1024
 
 /* Where a worker (a seat) is in a schedule. */
 enum seat_state {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explore/step_driver.h"
+#include "explore/step_text.h"
 
 /* A connection of the stepping driver: the real one under it and the seat it serves. */
 struct db_conn {
@@ -86,8 +87,11 @@ static enum step_go step_in(struct db_conn *c, const char *text)
 	return go;
 }
 
-/* Notes what c's step returned: rc (rows, or -1) and, with rows, the first value in out. */
-static void step_out(struct db_conn *c, int rc, const int64_t *out, int ncols)
+/*
+ * Notes what c's step of statement sql returned: rc (rows, or -1) and, with rows, the first
+ * row's ncols values in out, each labelled by its column's name.
+ */
+static void step_out(struct db_conn *c, const char *sql, int rc, const int64_t *out, int ncols)
 {
 	char result[EXPLORE_TEXT];
 
@@ -95,11 +99,15 @@ static void step_out(struct db_conn *c, int rc, const int64_t *out, int ncols)
 		return;
 	if (rc < 0)
 		snprintf(result, sizeof(result), "error: %s", c->inner ? drv.real->error_message(real_of(c)) : "lost");
-	else if (rc > 0 && out && ncols > 0)
-		snprintf(result, sizeof(result), "%d row%s: %lld", rc, rc == 1 ? "" : "s", (long long)out[0]);
 	else
-		snprintf(result, sizeof(result), "%d row%s", rc, rc == 1 ? "" : "s");
+		step_text_result(result, sizeof(result), sql, rc, out, ncols);
 	scheduler_step_end(drv.sched, c->seat, result);
+}
+
+/* The statement text of c's slot, "?" for a slot out of range. */
+static const char *slot_sql(const struct db_conn *c, int slot)
+{
+	return slot >= 0 && slot < DB_MAX_STATEMENTS ? c->slot_text[slot] : "?";
 }
 
 /* backend_ops.connect: the real connection, seated as step_driver_seat_next said. */
@@ -188,13 +196,13 @@ static int st_exec_pipeline(struct db_conn *c, const struct db_step *steps, int 
 	for (int i = 0; i < n; i++) {
 		size_t used = strlen(text);
 
-		snprintf(text + used, sizeof(text) - used, "%s%s", i ? "; " : "",
-			 steps[i].slot >= 0 && steps[i].slot < DB_MAX_STATEMENTS ? c->slot_text[steps[i].slot] : "?");
+		snprintf(text + used, sizeof(text) - used, "%s%s", i ? "; " : "", slot_sql(c, steps[i].slot));
+		step_text_bound(text, sizeof(text), steps[i].nparams, steps[i].params);
 	}
 	if (step_in(c, text) == STEP_CRASHED)
 		return -1;
 	rc = drv.real->exec_pipeline(real_of(c), steps, n, result, out, ncols, maxrows);
-	step_out(c, rc, out, ncols);
+	step_out(c, result >= 0 && result < n ? slot_sql(c, steps[result].slot) : "", rc, out, ncols);
 	return rc;
 }
 
@@ -202,12 +210,15 @@ static int st_exec_pipeline(struct db_conn *c, const struct db_step *steps, int 
 static int st_exec_rows(struct db_conn *c, int slot, int nparams, const char *const *params, int64_t *out, int ncols,
 			int maxrows)
 {
+	char text[EXPLORE_TEXT];
 	int rc;
 
-	if (step_in(c, slot >= 0 && slot < DB_MAX_STATEMENTS ? c->slot_text[slot] : "?") == STEP_CRASHED)
+	snprintf(text, sizeof(text), "%s", slot_sql(c, slot));
+	step_text_bound(text, sizeof(text), nparams, params);
+	if (step_in(c, text) == STEP_CRASHED)
 		return -1;
 	rc = drv.real->exec_rows(real_of(c), slot, nparams, params, out, ncols, maxrows);
-	step_out(c, rc, out, ncols);
+	step_out(c, slot_sql(c, slot), rc, out, ncols);
 	return rc;
 }
 
@@ -221,7 +232,7 @@ static int st_exec(struct db_conn *c, const char *sql)
 	if (step_in(c, text) == STEP_CRASHED)
 		return -1;
 	rc = drv.real->exec(real_of(c), sql);
-	step_out(c, rc < 0 ? -1 : 0, NULL, 0);
+	step_out(c, text, rc < 0 ? -1 : 0, NULL, 0);
 	return rc;
 }
 
@@ -235,7 +246,7 @@ static int st_query(struct db_conn *c, const char *sql, db_row_fn row, void *ctx
 	if (step_in(c, text) == STEP_CRASHED)
 		return -1;
 	rc = drv.real->query(real_of(c), sql, row, ctx);
-	step_out(c, rc, NULL, 0);
+	step_out(c, text, rc, NULL, 0);
 	return rc;
 }
 
@@ -247,10 +258,11 @@ static int st_query_text(struct db_conn *c, const char *sql, int nparams, const 
 	int rc;
 
 	shorten(text, sizeof(text), sql);
+	step_text_bound(text, sizeof(text), nparams, params);
 	if (step_in(c, text) == STEP_CRASHED)
 		return -1;
 	rc = drv.real->query_text(real_of(c), sql, nparams, params, row, ctx);
-	step_out(c, rc, NULL, 0);
+	step_out(c, text, rc, NULL, 0);
 	return rc;
 }
 

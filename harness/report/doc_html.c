@@ -162,7 +162,7 @@ static void html_figures(FILE *out, const struct chart_set *set, const struct fi
 			fputs(f->columns[c].text ? "<td class=\"t\">" : "<td>", out);
 			if (c == 0)
 				fprintf(out, "<span class=\"chip\" style=\"background:%s\"></span>", rgb);
-			html_text(out, figures_cell(f, r, c));
+			html_text(out, doc_figure_cell(f, r, c));
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);

@@ -42,6 +42,13 @@ static void md_textn(FILE *out, const char *s, size_t max, enum md_place place)
 	}
 }
 
+const char *doc_figure_cell(const struct figures *f, size_t r, size_t c)
+{
+	const char *cell = figures_cell(f, r, c);
+
+	return !f->columns[c].text && strcmp(cell, "-") == 0 ? "n/a" : cell;
+}
+
 void doc_slug(const char *text, char *slug)
 {
 	size_t n = 0;
@@ -131,7 +138,7 @@ static void md_figures(FILE *out, const struct chart_set *set, const struct figu
 		fprintf(out, "| %lld%s |", set->runs[r].run.run_id, set->runs[r].run.complete ? "" : " *");
 		for (c = 0; c < f->n_columns; c++) {
 			putc(' ', out);
-			md_text(out, figures_cell(f, r, c), MD_CELL);
+			md_text(out, doc_figure_cell(f, r, c), MD_CELL);
 			fputs(" |", out);
 		}
 		putc('\n', out);

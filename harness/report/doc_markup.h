@@ -38,6 +38,12 @@ struct grid_column {
  */
 void doc_slug(const char *text, char *slug);
 
+/*
+ * The cell of row r, column c of f as the documents draw it: figures_cell's, but "n/a"
+ * for a number not known (show's "-"), so that a reader sees it was not measured.
+ */
+const char *doc_figure_cell(const struct figures *f, size_t r, size_t c);
+
 /* One markup's blocks. Text arguments are plain text; the markup escapes them. */
 struct doc_markup {
 	const char *file;	/* the document's file name in the output directory */

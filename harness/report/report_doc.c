@@ -15,6 +15,7 @@
 #include "report/doc_markup.h"
 #include "report/report_doc.h"
 #include "report/doc_settings.h"
+#include "report/doc_summary.h"
 #include "report/out_dir.h"
 #include "generated/version.h"
 #include "output/diagnosis.h"
@@ -146,6 +147,7 @@ static const char *const pooling_notes[] = {
 #define ROW_TEXT 640
 
 /* The level-2 headings, which the contents link to. */
+#define DOC_SUMMARY "Summary"
 #define DOC_FIGURES "Figures"
 #define DOC_FAULTS "Faults and recovery"
 #define DOC_CHARTS "Charts"
@@ -535,15 +537,105 @@ static void write_folded_glossary(FILE *out, const char *summary, const struct f
 	mk->fold_end(out);
 }
 
+/* One sentence of the runs' diagnoses and the runs it was said of. */
+struct diagnosis_sentence {
+	char *text;		/* the sentence, its full stop included (owned) */
+	char runs[ROW_TEXT];	/* "runs 3, 4, 7" or "run 3" */
+	size_t n_runs;		/* runs it was said of */
+};
+
+/* Adds the sentence of len bytes at s, said of run, to the n in list (grown). 0, or -1 when out of memory. */
+static int sentence_add(struct diagnosis_sentence **list, size_t *n, const char *s, size_t len, long long run)
+{
+	struct diagnosis_sentence *e = NULL, *grown;
+	size_t used;
+
+	for (size_t i = 0; i < *n && !e; i++)
+		if (strlen((*list)[i].text) == len && strncmp((*list)[i].text, s, len) == 0)
+			e = &(*list)[i];
+	if (!e) {
+		grown = realloc(*list, (*n + 1) * sizeof(**list));
+		if (!grown)
+			return -1;
+		*list = grown;
+		e = &grown[*n];
+		memset(e, 0, sizeof(*e));
+		e->text = strndup(s, len);
+		if (!e->text)
+			return -1;
+		(*n)++;
+	}
+	used = strlen(e->runs);
+	if (used + 32 < sizeof(e->runs))
+		snprintf(e->runs + used, sizeof(e->runs) - used, "%s%lld", e->n_runs ? ", " : "", run);
+	else if (!strstr(e->runs, "..."))
+		snprintf(e->runs + used, sizeof(e->runs) - used, ", ...");
+	e->n_runs++;
+	return 0;
+}
+
 /*
- * The server section: the server table of t by section, the glossary of its own columns,
- * then, each folded, per sampled run its diagnosis and the head lookup's plans before and
- * after it.
+ * The runs' diagnoses, a sentence once with the runs it fits ("(runs 3, 4)"), in the order
+ * first said: a sentence ends at a full stop followed by a space. 0, or -1
+ * when out of memory.
  */
-static void write_server(FILE *out, const struct report_doc *d, const struct doc_tables *t,
-			 const struct doc_sections *secs, const struct doc_markup *mk)
+static int write_diagnoses(FILE *out, const struct report_doc *d, const struct doc_markup *mk)
 {
 	static char diagnosis[DIAGNOSIS_TEXT];
+	struct diagnosis_sentence *list = NULL;
+	char text[DIAGNOSIS_TEXT + ROW_TEXT];
+	size_t n = 0, silent = 0, sampled = 0;
+	int ret = -1;
+
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const char *s = diagnosis;
+
+		if (!diagnosis_write(&d->runs[i].run, d->runs[i].report.backend, diagnosis, sizeof(diagnosis)))
+			continue;
+		sampled++;
+		silent += !*diagnosis;
+		while (*s) {
+			const char *e = s;
+
+			while (*e && !(e[0] == '.' && e[1] == ' '))
+				e++;
+			if (*e)
+				e++;
+			if (e > s && sentence_add(&list, &n, s, (size_t)(e - s), d->runs[i].run.run_id) < 0)
+				goto out;
+			s = e + (*e == ' ');
+		}
+	}
+	if (!sampled) {
+		ret = 0;
+		goto out;
+	}
+	mk->heading(out, 3, "The diagnosis");
+	snprintf(text, sizeof(text), "What the samples say of the %zu sampled run%s, each sentence once with the runs "
+		 "it fits%s.", sampled, sampled == 1 ? "" : "s",
+		 silent ? "; the samples of the others say nothing worth a sentence" : "");
+	mk->prose(out, text);
+	for (size_t k = 0; k < n; k++) {
+		snprintf(text, sizeof(text), "%s (%s %s)", list[k].text, list[k].n_runs == 1 ? "run" : "runs",
+			 list[k].runs);
+		mk->prose(out, text);
+	}
+	ret = 0;
+out:
+	for (size_t k = 0; k < n; k++)
+		free(list[k].text);
+	free(list);
+	return ret;
+}
+
+/*
+ * The server section: the server table of t by section, the glossary of its own columns,
+ * the diagnoses' sentences grouped (write_diagnoses), then, each folded, per run with plans
+ * the head lookup's plans before and after it. 0, or -1 when out of memory.
+ */
+static int write_server(FILE *out, const struct report_doc *d, const struct doc_tables *t,
+			const struct doc_sections *secs, const struct doc_markup *mk)
+{
 	char text[ROW_TEXT];
 
 	mk->heading(out, 2, DOC_SERVER);
@@ -552,20 +644,22 @@ static void write_server(FILE *out, const struct report_doc *d, const struct doc
 		      "the head lookup's buffers, and the throughput around a held snapshot.");
 	write_by_section(out, d->set, &t->server, secs, NULL, mk);
 	write_folded_glossary(out, "What its columns that the figures table does not have mean", &t->server, &t->f, mk);
-	mk->heading(out, 3, "Each run's diagnosis and plans");
+	if (write_diagnoses(out, d, mk) < 0)
+		return -1;
+	mk->heading(out, 3, "Each run's plans");
 	for (size_t i = 0; i < d->n_runs; i++) {
 		const struct run_result *run = &d->runs[i].run;
 
-		if (!diagnosis_write(run, d->runs[i].report.backend, diagnosis, sizeof(diagnosis)))
+		if (!run->probes[PROBE_BEFORE].plan && !run->probes[PROBE_AFTER].plan)
 			continue;
 		snprintf(text, sizeof(text), "Run %lld: %s %s, %d workers%s%s", run->run_id, run->strategy,
 			 run->claim_mode, run->workers, *section_of(run) ? ", section " : "", section_of(run));
 		mk->fold_begin(out, text);
-		mk->paragraph(out, *diagnosis ? diagnosis : "The samples say nothing worth a sentence.");
 		write_plan(out, d, i, PROBE_BEFORE, mk);
 		write_plan(out, d, i, PROBE_AFTER, mk);
 		mk->fold_end(out);
 	}
+	return 0;
 }
 
 /*
@@ -667,8 +761,8 @@ static void write_intro(FILE *out, const struct report_doc *d, const struct doc_
 			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", shown++ ? ", " :
 						 named > 1 ? " of the sections " : " of section ", secs->names[k]);
 	if (used < sizeof(text))
-		snprintf(text + used, sizeof(text) - used, ". The figures and the charts come first; each run's "
-			 "details (the server's diagnosis, its plans, the scenario text) are folded further down.");
+		snprintf(text + used, sizeof(text) - used, ". The summary above, then the figures and the charts; each run's "
+			 "details (its plans, the scenario text) are folded further down.");
 	mk->prose(out, text);
 	titles[n++] = DOC_FIGURES;
 	if (t->faults.n_rows)
@@ -703,6 +797,10 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 		goto out;
 	snprintf(title, sizeof(title), "claimbench report: %s", d->subject);
 	mk->begin(out, title);
+	if (doc_write_summary(out, d, DOC_SUMMARY, mk) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	write_intro(out, d, &t, &secs, mk);
 	write_figures(out, d, &t, &secs, mk);
 	if (t.faults.n_rows && write_faults(out, d, &t, &secs, mk) < 0) {
@@ -715,8 +813,10 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (t.server.n_rows)
-		write_server(out, d, &t, &secs, mk);
+	if (t.server.n_rows && write_server(out, d, &t, &secs, mk) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	write_environment(out, d, mk);
 	mk->end(out);
 	ret = 0;

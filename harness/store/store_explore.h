@@ -18,7 +18,7 @@
 #define STORE_EXPLORE_FINDINGS 16
 
 /* Room for an event's statement or result, as the scheduler keeps them. */
-#define STORE_EXPLORE_TEXT 96
+#define STORE_EXPLORE_TEXT 1024
 
 /* The schedules with one kind of finding. */
 struct store_explore_finding {

@@ -5,7 +5,7 @@
 # claim, 2 the head lookup), a header of the cases' labels, then rows of figure name and one
 # value per case; n cases. The header line is row 0 of its block (no number: no label),
 # so a figure's cluster r sits at its row - 1. An unknown value (NaN) gets a bar of 0 and
-# no label, so that a case knowing none of a panel's figures leaves gnuplot no series
+# the label n/a, so that a case knowing none of a panel's figures leaves gnuplot no series
 # without a point.
 panel_title(p) = p == 1 ? "blocks per claim (heap and index)" : "head lookup's buffers (EXPLAIN ANALYZE)"
 set style data histograms
@@ -38,7 +38,7 @@ do for [k=1:np] {
 		set key off
 	}
 	plot for [i=2:n+1] data index (k-1) using (valid(i) ? column(i) : 0):xtic(1) lc rgb colour(i-1) lw 2 fs solid fill(i-1) border lc rgb colour(i-1) title columnheader(i), \
-	     for [i=2:n+1] data index (k-1) using ($0 - 1 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):(valid(i) ? column(i) : 0):(valid(i) ? sprintf("%.4g", column(i)) : "") \
+	     for [i=2:n+1] data index (k-1) using ($0 - 1 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):(valid(i) ? column(i) : 0):(valid(i) ? sprintf("%.4g", column(i)) : "n/a") \
 		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
 }
 if (keyband > 0) {

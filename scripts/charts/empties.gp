@@ -24,6 +24,6 @@ if (n == 0) {
 		set yrange [ylo:ymax]
 	}
 	plot for [i=2:n+1] data using i:xtic(1) lc rgb colour(i-1) lw 2 fs solid fill(i-1) border lc rgb colour(i-1) title columnheader(i), \
-	     for [i=2:n+1] data skip 1 using ($0 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):i:(column(i) != 0 || n <= keybeside ? sprintf("%g", column(i)) : "") \
+	     for [i=2:n+1] data skip 1 using ($0 + (i - 2 - (n - 1) / 2.0) / (n + 1.0)):(valid(i) ? column(i) : 0):(!valid(i) ? "n/a" : column(i) != 0 || n <= keybeside ? sprintf("%g", column(i)) : "") \
 		with labels rotate by 90 left offset 0, 0.4 font ",8" notitle
 }

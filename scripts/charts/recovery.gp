@@ -9,6 +9,7 @@
 # recovery (s, NaN: no completion after), slowest (s, NaN: a restart's bar), the case's
 # colour as a number, "never (N lost)" or "". layer lists the parts some bar has: 1 an
 # outage, 2 a slowest job's recovery, 3 no recovery.
+# The key stands above the plot, where no bar or cross can reach it.
 set title "Time to recover from faults: the server's outage apart from each strategy's own" . partnote . wrknote
 set xlabel "strategy (fault)"
 set ylabel "seconds from the fault"
@@ -16,7 +17,7 @@ set xtics scale 0
 set style fill solid 0.9 border -1
 set boxwidth 0.7
 set offsets 0.5, 0.5, 0, 0
-set key inside right top vertical Left reverse samplen 2 opaque
+set key outside top center horizontal Left reverse samplen 2 width 2
 if (n > 3) {
 	set xtics rotate by 30 right
 }

@@ -1,5 +1,7 @@
 # claimbench explore: every interleaving of 2 workers' statements on a test server of its own.
-# naive's duplicate found, printed as its schedule and replayed from its trace; skip-locked clean
+# naive's duplicate found, printed as its schedule (whole statements and their bound values,
+# results labelled by column, the violating step marked, stdout before stderr under 2>&1)
+# and replayed from its trace; skip-locked clean
 # over every schedule in both modes; for-update clean with its blocked steps shown;
 # nowait-backoff's lock errors found; the faults as steps (a crash without a lease leaves the job
 # stuck, a lease and a reaper redeliver it, a stall past the lease without a fence completes as a
@@ -18,7 +20,7 @@ check_jq "$dir/naive.json" '.[0] | .complete and .schedules > 100 and .with.dupl
 	"naive: every schedule run, some with a duplicate, none with a lost job"
 check_jq "$dir/naive.json" '.[0].shown | .violation and .findings.duplicate == 1 and
 	([.events[] | select(.kind == "step")] | length) == (.trace | split(".") | length) and
-	([.events[] | select(.kind == "step" and (.statement | startswith("SELECT")) and .result == "1 row: 2")] | length) == 2' \
+	([.events[] | select(.kind == "step" and (.statement | startswith("SELECT")) and .result == "1 row: id=2")] | length) == 2' \
 	"naive: the counterexample is printed step by step, its trace one choice a step, both workers reading job 2"
 trace=$(jq -r '.[0].shown.trace' "$dir/naive.json")
 explore_json replay --strategy naive --schedule "$trace" --expect 'duplicate == 1'
@@ -26,6 +28,33 @@ check "naive: its trace $trace replays, and the duplicate with it (exit 0)" test
 check "naive: the replay's statements and results are the counterexample's, one by one" \
 	test "$(jq -c '[.[0].shown.events[] | [.worker, .kind, .statement, .result]]' "$dir/replay.json")" = \
 	"$(jq -c '[.[0].shown.events[] | [.worker, .kind, .statement, .result]]' "$dir/naive.json")"
+
+# ---- the counterexample as a reviewer reads it (the table) ----
+"$CLAIMBENCH" explore --db "$TEST_DB" --results "$dir/explore.db" --strategy naive --expect 'duplicate > 0' \
+	>"$dir/naive.txt" 2>&1
+check "naive's table: the claim's whole SQL, no FOR UPDATE in it, its bound value shown, the result labelled" eval \
+	'grep -qF "SELECT id FROM {jobs} WHERE queue = \$1 AND status = '\''new'\'' ORDER BY id LIMIT 1 with \$1 =" "$dir/naive.txt" &&
+	 ! grep -q "FOR UPDATE" "$dir/naive.txt" && grep -q -- "-> 1 row: id=2$" "$dir/naive.txt" &&
+	 grep -q -- "-> 1 row: attempts=1$" "$dir/naive.txt"'
+# the marked step (=>), its note (^^), and the step the note points back to
+marked=$(awk '/^  => / { print $2; getline; while ($0 !~ /\^\^/) getline; sub(/^ *\^\^ /, ""); print; exit }' "$dir/naive.txt" | tr '\n' '|')
+check "the violating step is marked with what it violated (got: $marked)" \
+	eval '[[ "$marked" =~ ^[0-9]+\|duplicate:\ job\ 2,\ already\ held\ by\ w[01]\ since\ step\ [0-9]+\|$ ]]'
+check_jq "$dir/naive.json" '.[0].shown as $s | ($s.violated | capture("by w(?<w>[01]) since step (?<s>[0-9]+)")) as $c |
+	$s.violated_at > 0 and ($s.violated | test("^duplicate: job 2, already held by w[01] since step [0-9]+$")) and
+	$s.events[$s.violated_at - 1].result == "1 row: id=2" and
+	$s.events[$s.violated_at - 1].worker != ($c.w | tonumber) and
+	($s.events[($c.s | tonumber) - 1] | .worker == ($c.w | tonumber) and .result == "1 row: id=2")' \
+	"naive's JSON: the violating step claims job 2, which the other worker had claimed at the step named"
+check "2>&1: the trace and the PASS line come before \"stored in\", which is last" eval \
+	'[ "$(tail -1 "$dir/naive.txt" | cut -c1-22)" = "claimbench: stored in " ] &&
+	 [ "$(grep -c "stored in" "$dir/naive.txt")" -eq 1 ] &&
+	 [ "$(grep -n "^  PASS  --expect: duplicate > 0  (it is [0-9]*)$" "$dir/naive.txt" | cut -d: -f1)" -eq "$(($(wc -l <"$dir/naive.txt") - 1))" ]'
+"$CLAIMBENCH" explore --db "$TEST_DB" --results "$dir/explore.db" --strategy skip-locked:flip --claims 1 >"$dir/skip.txt" 2>&1
+# joined FILE: FILE's lines joined by one blank, blanks squeezed (a wrapped statement made whole).
+joined() { tr -s ' \n' '  ' <"$1"; }
+check "skip-locked's table shows its claim whole (its wrapped lines joined): FOR UPDATE SKIP LOCKED, not cut" eval \
+	'joined "$dir/skip.txt" | grep -qF "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED with \$1 = '\''default'\'' -> 1 row: id=1"'
 explore_json naive_clean --strategy naive --expect 'duplicate == 0'
 check "naive: expecting no duplicate fails (exit 1)" test "$(cat "$dir/naive_clean.status")" -eq 1
 check "naive: the failed expectation is named on stderr" grep -q "expectation failed: duplicate == 0" "$dir/naive_clean.err"

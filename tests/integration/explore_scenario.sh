@@ -2,7 +2,9 @@
 # "naive: at least one duplicate schedule" and "skip-locked: no violation over every
 # schedule" asserted from a file (2 workers x 1 claim on 1 job in flip mode: 8 and 10
 # schedules), a failing line named with its value (exit 1), each bad line refused at
-# file:line (exit 2) before anything runs, and `run` leaving the section to explore.
+# file:line (exit 2) before anything runs, --schedule replaying one strategy of the file
+# (its other lines left out, said so) with the holding line printed live as PASS, and `run`
+# leaving the section to explore.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -40,6 +42,22 @@ scenario holds 'naive duplicates = naive.duplicate >= 1' 'skip-locked is safe = 
 check "naive duplicates and skip-locked never violates, from the file (exit 0)" test $? -eq 0
 check_jq "$dir/holds.json" 'length == 2 and .[0].complete and .[0].with.duplicate >= 1 and .[1].complete and
 	.[1].violating == 0' "both explored over every schedule"
+
+# ---- --schedule replays one strategy of the file, its other lines left out; PASS said live ----
+trace=$(jq -r '.[0].shown.trace' "$dir/holds.json")
+"$CLAIMBENCH" explore --db "$TEST_DB" --results "$dir/explore.db" --claims 1 --strategy naive:flip --schedule "$trace" \
+	"$dir/holds.ini" >"$dir/replay.out" 2>"$dir/replay.err"
+status=$?
+check "naive's trace $trace replays from the file whose other line is about skip-locked (exit $status)" \
+	test "$status" -eq 0
+check "the replay says the line about skip-locked was left out" \
+	grep -q "^claimbench explore: --schedule replays naive: 1 line of \[explore-expect\] about strategies not replayed left out$" \
+	"$dir/replay.err"
+check "the replay's holding line is printed live as PASS, with its place and value" \
+	grep -Eq "^  PASS  $dir/holds.ini:6: naive duplicates \(naive.duplicate >= 1\)  \(it is 1\)$" "$dir/replay.out"
+check "without --schedule, a line about a strategy not explored is still refused (exit 2)" eval \
+	'"$CLAIMBENCH" explore --db "$nowhere" --results "$dir/explore.db" --claims 1 --strategy naive:flip \
+		"$dir/holds.ini" >/dev/null 2>&1; [ $? -eq 2 ]'
 scenario fails 'naive duplicates = naive.duplicate >= 1' 'naive is safe = naive.duplicate == 0'
 "$CLAIMBENCH" explore --db "$TEST_DB" --results "$dir/explore.db" --claims 1 --strategy naive:flip "$dir/fails.ini" >/dev/null 2>"$dir/fails.err"
 check "a line that fails fails the explore (exit 1)" test $? -eq 1

@@ -1,5 +1,8 @@
 # claimbench report: charts (PNG and SVG) and report.md / report.html of a small stored
-# invocation, the figures equal to claimbench show's and explained column by column, the
+# invocation, opening with the summary (a row per strategy:mode, naive's guarantee as its
+# duplicates make it, a never-faulted safe strategy's "no faults run", crashes making hold mode
+# at-least-once and flip mode without a lease at-most-once), the figures equal to claimbench
+# show's and explained column by column, the
 # settings that differ, gnuplot without a warning, the charts a drain and an open-loop timed
 # run call for (the server's only when a run sampled it: report_server.sh), the timeline's
 # distinct completions, the HTML rendered by headless Chromium, the install hint without
@@ -53,6 +56,42 @@ check "a drain report draws no open-loop chart" eval \
 check "runs that did not sample the server get no server chart and no server section" eval \
 	'for c in waits pressure buffers; do [ ! -e "$rep/$c.png" ] || exit 1; done &&
 	 ! grep -q "^## The server, sampled" "$rep/report.md"'
+# ---- the summary a review reads first ----
+# summary_cell ROW COLUMN [DIR]: the cell of DIR/report.md's (default $rep) first table in the
+# row whose first cell is ROW, under the header COLUMN.
+summary_cell() {
+	awk -F' *[|] *' -v row="$1" -v col="$2" '
+		/^[|]/ && !seen { seen = 1; for (i = 2; i < NF; i++) if ($i == col) c = i; next }
+		seen && !/^[|]/ { exit }
+		seen && $2 == row { print $c; exit }' "${3:-$rep}/report.md"
+}
+check "report.md's first table is the summary, after the title and before the intro" eval \
+	'[ "$(grep -m1 "^|" "$rep/report.md")" = "| strategy:mode | runs | delivery guarantee | race duplicates | redeliveries | lost | recovery, median / worst (ms) | throughput / ideal | verdict |" ] &&
+	 [ "$(grep -n -m1 "^|" "$rep/report.md" | cut -d: -f1)" -lt "$(grep -n -m1 "^[0-9]* runs" "$rep/report.md" | cut -d: -f1)" ]'
+rows=$(awk '/^[|]/ { n++; if (n > 2) print $2 } /^$/ && n { exit }' "$rep/report.md" | tr '\n' ' ')
+check "the summary has a row per strategy:mode, in the run's order (got: $rows)" \
+	test "$rows" = "skip-locked:hold for-update:flip naive:flip "
+# naive's duplicates, summed over its rows of the figures table (column dup).
+naive_dups=$(awk -F' *[|] *' '/^[|] run [|]/ { for (i = 2; i < NF; i++) if ($i == "dup") c = i; next }
+	c && $3 == "naive" { s += $c } END { print s + 0 }' "$rep/report.md")
+want=$([ "$naive_dups" -gt 0 ] && echo at-least-once || echo "no faults run")
+got=$(summary_cell naive:flip "delivery guarantee")
+check "naive's guarantee follows its $naive_dups duplicates: $want (got: $got)" test "$got" = "$want"
+check "naive's duplicates are all races: $naive_dups (got: $(summary_cell naive:flip "race duplicates"))" \
+	test "$(summary_cell naive:flip "race duplicates")" = "$naive_dups"
+got=$(summary_cell skip-locked:hold "delivery guarantee")
+verdict=$(summary_cell skip-locked:hold verdict)
+check "skip-locked:hold, never faulted and never duplicated, says no faults run (got: $got; $verdict)" eval \
+	'[ "$got" = "no faults run" ] && [ "$(summary_cell skip-locked:hold "race duplicates")" = 0 ] &&
+	 [[ "$verdict" == "no duplicates or losses, no faults run, "* ]]'
+if [ "$naive_dups" -gt 0 ]; then
+	check "naive's verdict says it is not a claim" eval \
+		'[[ "$(summary_cell naive:flip verdict)" == "duplicates under contention ($naive_dups races): not a claim" ]]'
+fi
+check "runs at two worker counts give a throughput range, not an interval (got: $(summary_cell naive:flip "throughput / ideal"))" \
+	eval '[[ "$(summary_cell naive:flip "throughput / ideal")" =~ ^0\.[0-9]+\ to\ [0-9.]+\ \(2\ runs,\ unlike\)$ ]]'
+check "report.html opens with the summary table" eval \
+	'grep -o "<h2[^>]*>[^<]*</h2>\|<table" "$rep/report.html" | head -2 | tr "\n" " " | grep -q "^<h2[^>]*>Summary</h2> <table $"'
 # no_warning DIR: DIR/gnuplot.log holds no warning; else its first lines are shown.
 no_warning() {
 	! grep -qi warning "$1/gnuplot.log" && return 0
@@ -189,6 +228,14 @@ faults_store="$tmp/faults.db"
 check "a run with faults: report.md has the faults section with each run's delivery verdict" eval \
 	'grep -q "^## Faults and recovery" "$tmp/faults/report.md" && grep -q "at-least-once only" "$tmp/faults/report.md" &&
 	 grep -q "at-most-once only (2 lost)" "$tmp/faults/report.md"'
+hold=$(for c in "delivery guarantee" "race duplicates" redeliveries lost; do summary_cell update-returning:hold "$c" "$tmp/faults"; done | tr '\n' '|')
+check "the summary of crashes: hold mode redelivers its crashed jobs, none raced or lost: at-least-once (got: $hold)" \
+	eval '[[ "$hold" =~ ^at-least-once\|0\|[1-9][0-9]*\|0\|$ ]] &&
+	 [[ "$(summary_cell update-returning:hold verdict "$tmp/faults")" == "at-least-once under crashes: make the work idempotent"* ]] &&
+	 [[ "$(summary_cell update-returning:hold "recovery, median / worst (ms)" "$tmp/faults")" =~ ^crash\ [0-9]+\ /\ [0-9]+$ ]]'
+flip=$(for c in "delivery guarantee" "race duplicates" redeliveries lost verdict; do summary_cell update-returning:flip "$c" "$tmp/faults"; done | tr '\n' '|')
+check "the summary of crashes: flip mode without a lease loses its 2 crashed jobs: at-most-once (got: $flip)" \
+	test "$flip" = "at-most-once|0|0|2|loses jobs under crashes: at-most-once only|"
 check "a run with faults: the timeline marks each of the 4 crashes" eval \
 	'[ "$(grep -cP "\t\"crash\"\t" "$tmp/faults/timeline.tsv")" -eq 4 ]'
 

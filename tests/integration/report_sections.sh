@@ -2,7 +2,8 @@
 # runs one section cheaply; run --section and report --section, and their refusals; a section
 # with no keys runs; a section name over 63 bytes refused at its header; history's section
 # column; show without the guarded workloads' parameters for a queue run; report.html's
-# contents, the charts before the per-run details, those folded, a table per section (with
+# summary before its contents, a diagnosis sentence of several runs once with them, a figure
+# not known drawn n/a (in a bar chart too), the charts before the per-run details, those folded, a table per section (with
 # no group/sweep column), the settings a row per value, runs of no section beside sectioned
 # ones headed as such, a section name escaped in report.md; the faults table with a
 # restart's outage as the JSON has it and each fault's recovery as the run recorded it; a
@@ -79,9 +80,31 @@ check "a report of both invocations: three sections (exit $?)" test -s "$rep/rep
 html=$rep/report.html
 # line FILE PATTERN: the number of FILE's first line matching the fixed PATTERN, 0 when none.
 line() { grep -nF -m1 -- "$2" "$1" | cut -d: -f1 | grep . || echo 0; }
-check "report.html opens with contents linking to its parts" eval \
+check "report.html opens with the summary, then contents linking to its parts" eval \
 	'grep -q "<nav class=\"toc\">" "$html" && grep -q "<a href=\"#charts\">Charts</a>" "$html" &&
-	 grep -q "<h2 id=\"charts\">Charts</h2>" "$html" && [ "$(line "$html" "<nav")" -lt "$(line "$html" "<h2")" ]'
+	 grep -q "<h2 id=\"charts\">Charts</h2>" "$html" &&
+	 [ "$(line "$html" "<h2 id=\"summary\">Summary</h2>")" -lt "$(line "$html" "<nav")" ] &&
+	 [ "$(line "$html" "<nav")" -lt "$(line "$html" "<h2 id=\"figures\">")" ]'
+# The diagnosis grouped: each run's sentences as show prints them (unwrapped), and in report.md
+# a sentence said of several runs once, with those runs.
+for r in $(sqlite3 "$store" "SELECT id FROM runs WHERE invocation_id IN ($quiet_inv, $restart_inv) ORDER BY id"); do
+	"$CLAIMBENCH" show "$r" --results "$store" | awk -v run="$r" '
+		/^diagnosis:$/ { on = 1; next } on && /^    / { sub(/^ +/, ""); text = text " " $0; next }
+		on && /^  / { sub(/^  [^:]*: /, ""); text = $0; next } on { exit }
+		END { n = split(text, s, /[.] /); for (i = 1; i <= n; i++) { t = s[i]; sub(/^ +/, "", t); sub(/[.]$/, "", t)
+			if (t != "") print run "\t" t "." } }'
+done >"$tmp/sentences.tsv"
+shared=$(cut -f2 "$tmp/sentences.tsv" | sort | uniq -d | head -1)
+diag=$(awk '/^### The diagnosis$/ { on = 1; next } /^### / { on = 0 } on && /[(]runs? [0-9]/' "$rep/report.md")
+if [ -n "$shared" ]; then
+	runs=$(awk -F'\t' -v t="$shared" '$2 == t { printf "%s%s", n++ ? ", " : "", $1 }' "$tmp/sentences.tsv")
+	check "a sentence said of runs $runs appears once in report.md, with them: $shared" eval \
+		'[ "$(grep -cF -- "$shared" "$rep/report.md")" -eq 1 ] && grep -qxF -- "$shared (runs $runs)" "$rep/report.md"'
+else
+	skip "a repeated diagnosis sentence appears once" "no sentence was said of two runs here"
+fi
+check "no line of the diagnosis repeats, each names its runs ($(printf '%s\n' "$diag" | wc -l) lines)" eval \
+	'[ -n "$diag" ] && [ "$(printf "%s\n" "$diag" | sort | uniq -d | wc -l)" -eq 0 ]'
 check "report.md has the same contents, in the same order" eval \
 	'grep -q "^2\. \[Faults and recovery\](#faults-and-recovery)$" "$rep/report.md" &&
 	 grep -q "^3\. \[Charts\](#charts)$" "$rep/report.md"'
@@ -103,6 +126,24 @@ check "the settings: each value as given, none as a dash, the runs that had it n
 check "the team's SQL is one value, on its own lines (<pre> in HTML, a line per code span in Markdown)" eval \
 	'grep -q "<td class=\"t\"><pre>UPDATE {jobs} SET status = '\''active'\''" "$html" &&
 	 grep -q "| \`UPDATE {jobs} SET status = '\''active'\'', claimed_by = :worker, claimed_at = {now},\`<br>\`" "$rep/report.md"'
+rec50=$(jq -r '.results[0].recovery_ms.p50' "$tmp/restart.json")
+check "a figure not known (a restart run's rec50, $rec50 in the JSON) is drawn n/a in both documents, not a dash" eval \
+	'[ "$rec50" = null ] && grep -q "<td>n/a</td>" "$html" && grep -q "| n/a |" "$rep/report.md" &&
+	 ! grep -q "<td>-</td>" "$html"'
+# charts_with_nan DIR: the bar charts (buffers, integrity, empties) of DIR whose data holds a value not known.
+charts_with_nan() {
+	local t
+	for t in "$1"/buffers*.tsv "$1"/integrity*.tsv "$1"/empties*.tsv; do
+		[ -e "$t" ] && grep -q NaN "$t" && echo "${t%.tsv}"
+	done
+}
+nan_charts=$(charts_with_nan "$rep")
+if [ -n "$nan_charts" ]; then
+	check "each bar chart with a value not known draws n/a for it: $(basename -a $nan_charts | tr '\n' ' ')" eval \
+		'for c in $nan_charts; do grep -q ">n/a<" "$c.svg" || exit 1; done'
+else
+	skip "a bar chart draws n/a for a value not known" "no bar chart here has one"
+fi
 outage=$(jq -r '.results[0].faults[] | select(.kind == "restart") | .duration_s' "$tmp/restart.json" | head -1)
 want=$(printf '%.3f' "${outage:-0}")
 check "the table of each fault: the restart, the server's outage as the JSON has it ($want s), the recovery after it" \
