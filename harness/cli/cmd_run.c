@@ -135,10 +135,10 @@ static void warn_overloaded(const struct run_result *res)
 
 	if (m->overloaded != 1)
 		return;
-	fprintf(stderr, "claimbench: %s %s x%d #%d ran on a machine busier than its %llu cores (load average %.2f at "
-			"its start, %.2f at its end): other work competed for the CPUs, and its timings carry that noise\n",
-		res->strategy, res->claim_mode, res->workers, res->repeat, (unsigned long long)m->cores, m->load_start,
-		m->load_end);
+	fprintf(stderr, "claimbench: %s %s x%d #%d started on a machine busier than its %llu cores (load average %.2f, "
+			"in which the invocation's own run before counts for about a minute): its timings may carry other "
+			"work's noise\n",
+		res->strategy, res->claim_mode, res->workers, res->repeat, (unsigned long long)m->cores, m->load_start);
 }
 
 /*

@@ -45,6 +45,7 @@ struct machine_figures machine_figures_between(const struct machine_sample *star
 	if (cores <= 0 || (isnan(m.load_start) && isnan(m.load_end)))
 		m.overloaded = METRIC_UNKNOWN;
 	else
-		m.overloaded = m.load_start > (double)cores || m.load_end > (double)cores;
+		/* at the start only: by its end the load average counts the run's own workers and server */
+		m.overloaded = m.load_start > (double)cores;
 	return m;
 }

@@ -187,7 +187,8 @@ struct machine_figures {
 	double load_end;	/* the same as it ended */
 	double steal_pct;	/* CPU time the hypervisor stole over the run, % of all CPU time (/proc/stat) */
 	uint64_t cores;		/* processors online (sysconf(_SC_NPROCESSORS_ONLN)) */
-	uint64_t overloaded;	/* flag: a load average above the cores: other work competed for the CPUs */
+	uint64_t overloaded;	/* flag: the load average as the run began above the cores: other work (or, for a
+				 * minute, the invocation's own run before) competed for the CPUs */
 };
 
 /* Throughput before, during and after the run's held snapshot, from the time series. */

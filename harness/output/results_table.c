@@ -111,8 +111,8 @@ static void print_machine(FILE *out, const struct invocation_result *r)
 	else
 		fprintf(out, "at most %.1f %%", steal);
 	if (busy)
-		fprintf(out, "; %zu of %zu runs on a machine busier than its cores: their timings carry other work's noise",
-			busy, known);
+		fprintf(out, "; %zu of %zu runs started at a load average above the cores (the invocation's own run "
+			"before counts in it for about a minute): their timings may carry other work's noise", busy, known);
 	putc('\n', out);
 }
 

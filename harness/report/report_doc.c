@@ -320,9 +320,10 @@ static void load_note(const struct report_doc *d, long long id, char *buf, size_
 	snprintf(buf, size, "The machine's 1-minute load average at its runs' starts and ends: %.2f to %.2f, on %llu "
 		 "cores; CPU steal over a run %s.", lo, hi, (unsigned long long)cores, steal_text);
 	if (busy)
-		snprintf(buf + strlen(buf), size - strlen(buf), " %zu of its %zu runs ran on a machine busier than its "
-			 "cores (a load average above %llu): other work competed for the CPUs, and their timings carry "
-			 "that noise.", busy, runs, (unsigned long long)cores);
+		snprintf(buf + strlen(buf), size - strlen(buf), " %zu of its %zu runs started at a load average above "
+			 "its %llu cores (the invocation's own run before counts in it for about a minute): other work "
+			 "may have competed for the CPUs, and their timings may carry that noise.", busy, runs,
+			 (unsigned long long)cores);
 }
 
 /* The environment of each invocation (its scenario text folded), then the machine the report was made on. */

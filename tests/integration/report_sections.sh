@@ -130,20 +130,6 @@ rec50=$(jq -r '.results[0].recovery_ms.p50' "$tmp/restart.json")
 check "a figure not known (a restart run's rec50, $rec50 in the JSON) is drawn n/a in both documents, not a dash" eval \
 	'[ "$rec50" = null ] && grep -q "<td>n/a</td>" "$html" && grep -q "| n/a |" "$rep/report.md" &&
 	 ! grep -q "<td>-</td>" "$html"'
-# charts_with_nan DIR: the bar charts (buffers, integrity, empties) of DIR whose data holds a value not known.
-charts_with_nan() {
-	local t
-	for t in "$1"/buffers*.tsv "$1"/integrity*.tsv "$1"/empties*.tsv; do
-		[ -e "$t" ] && grep -q NaN "$t" && echo "${t%.tsv}"
-	done
-}
-nan_charts=$(charts_with_nan "$rep")
-if [ -n "$nan_charts" ]; then
-	check "each bar chart with a value not known draws n/a for it: $(basename -a $nan_charts | tr '\n' ' ')" eval \
-		'for c in $nan_charts; do grep -q ">n/a<" "$c.svg" || exit 1; done'
-else
-	skip "a bar chart draws n/a for a value not known" "no bar chart here has one"
-fi
 outage=$(jq -r '.results[0].faults[] | select(.kind == "restart") | .duration_s' "$tmp/restart.json" | head -1)
 want=$(printf '%.3f' "${outage:-0}")
 check "the table of each fault: the restart, the server's outage as the JSON has it ($want s), the recovery after it" \
