@@ -366,8 +366,8 @@ const struct metric metric_table[] = {
 	{ CNT("machine.cores", "cores", machine.cores), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
 	  "processors online on the machine that ran it", NATURE_OUTCOME },
 	{ FLAG("machine.overloaded", "overloaded", machine.overloaded), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
-	  "1 when a load average at the run's start or end exceeded the processors online: other work competed "
-	  "for the CPUs and the timings carry its noise", NATURE_OUTCOME },
+	  "1 when the load average as the run began exceeded the processors online (in it, for about a minute, "
+	  "the invocation's own run before): other work may have competed for the CPUs", NATURE_OUTCOME },
 };
 
 const size_t metric_table_len = sizeof(metric_table) / sizeof(metric_table[0]);
