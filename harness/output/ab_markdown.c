@@ -49,21 +49,6 @@ static void print_bullets(FILE *out, const struct ab_result *res, enum ab_gate g
 	}
 }
 
-/* Prints the changed SQL of each strategy defined in SQL, a ```diff block each. */
-static void print_sql_changes(FILE *out, const struct ab_report *r)
-{
-	char strategy[48];
-
-	for (size_t i = 0; i < r->n_diffs; i++) {
-		if (!r->diffs[i].sql)
-			continue;
-		text_clean(strategy, sizeof(strategy), r->diffs[i].group.strategy, SIZE_MAX);
-		fprintf(out, "\nChanged SQL: `%s` of strategy `%s`\n\n```diff\n", r->diffs[i].name, strategy);
-		sql_diff_print(out, r->diffs[i].base_value, r->diffs[i].cand_value);
-		fputs("```\n", out);
-	}
-}
-
 /* Prints one row of the folded table; a "|" in a group's words (a section's name) shown as "/". */
 static void print_table_row(FILE *out, const struct ab_row *row)
 {
@@ -96,7 +81,7 @@ void ab_print_markdown(FILE *out, const struct ab_report *r)
 	fprintf(out, "\n`claimbench ab` %s against %s, %zu rounds on %s (tolerances: costs %g%%, timings %g%%; new "
 		"duplicates or losses)\n", r->baseline, r->candidate, r->rounds, r->backend, r->tol->cost_pct,
 		r->tol->timing_pct);
-	print_sql_changes(out, r);
+	sql_diff_print_blocks(out, r->diffs, r->n_diffs);
 	fprintf(out, "\n<details><summary>All %zu metrics</summary>\n\n", res->n_rows);
 	fputs("| group | metric | nature | baseline | candidate | change | 95% interval | mde | verdict | gate |\n"
 	      "|---|---|---|---:|---:|---:|---|---:|---|---|\n", out);

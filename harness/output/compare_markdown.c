@@ -25,16 +25,9 @@ static void print_outcome(FILE *out, const struct compare_result *res)
 /* Prints the changed SQL of each strategy defined in SQL as a ```diff block, and the other allowed differences. */
 static void print_diffs(FILE *out, const struct compare_result *res)
 {
-	char strategy[48], base[64], cand[64];
+	char base[64], cand[64];
 
-	for (size_t i = 0; i < res->n_diffs; i++) {
-		if (!res->diffs[i].sql)
-			continue;
-		text_clean(strategy, sizeof(strategy), res->diffs[i].group.strategy, SIZE_MAX);
-		fprintf(out, "\nChanged SQL: `%s` of strategy `%s`\n\n```diff\n", res->diffs[i].name, strategy);
-		sql_diff_print(out, res->diffs[i].base_value, res->diffs[i].cand_value);
-		fputs("```\n", out);
-	}
+	sql_diff_print_blocks(out, res->diffs, res->n_diffs);
 	for (size_t i = 0; i < res->n_diffs; i++) {
 		if (res->diffs[i].sql || !res->diffs[i].allowed)
 			continue;

@@ -1,7 +1,9 @@
 /* A unified-style line diff of two SQL texts, along their longest common subsequence of lines. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "output/sql_diff.h"
 
 /* A text cut into lines, pointing into it. */
@@ -94,5 +96,19 @@ void sql_diff_print(FILE *out, const char *base, const char *cand)
 			print_line(out, '+', b.start[j], b.len[j]);
 			j++;
 		}
+	}
+}
+
+void sql_diff_print_blocks(FILE *out, const struct compare_param_diff *diffs, size_t n)
+{
+	char strategy[48];
+
+	for (size_t i = 0; i < n; i++) {
+		if (!diffs[i].sql)
+			continue;
+		text_clean(strategy, sizeof(strategy), diffs[i].group.strategy, SIZE_MAX);
+		fprintf(out, "\nChanged SQL: `%s` of strategy `%s`\n\n```diff\n", diffs[i].name, strategy);
+		sql_diff_print(out, diffs[i].base_value, diffs[i].cand_value);
+		fputs("```\n", out);
 	}
 }
