@@ -50,3 +50,14 @@ void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char
 	else
 		snprintf(buf, len, "it relies on what %s cannot do: %s", db->name, db->locking);
 }
+
+bool guard_refuses_wait_limit(const struct guard_ops *g, const struct backend_ops *db, int wait_limit_ms, char *buf,
+			      size_t len)
+{
+	const struct guard_wait_unit *unit = &g->wait_limit_unit[db->kind];
+
+	if (g->user.wait != GUARD_WAIT_LIMIT || unit->ms <= 0 || wait_limit_ms % unit->ms == 0)
+		return false;
+	snprintf(buf, len, "%s: --wait-limit-ms %d is not a multiple of %d", unit->why, wait_limit_ms, unit->ms);
+	return true;
+}

@@ -10,6 +10,9 @@
  * conflicts with itself: tickets then commit in the order of their numbers. Without it (the
  * seed as written: ticket-line-racy) a ticket numbered earlier may commit after a later one
  * has polled and gone ahead. SQLite's inserts are serialised by its write lock already.
+ * MariaDB: the insert takes a user lock first (GET_LOCK on the control table's name),
+ * released once it committed, as the queue strategy ticket does: ticket order is commit
+ * order there too.
  */
 #include "plugin/guard.h"
 
@@ -18,10 +21,12 @@ const struct guard_ops guard_ticket_line = {
 	.order = 80,
 	.summary = "resource: a ticket in a control table, polled until first (writes) or in the top X (reads) (seed 004)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_RESOURCE),
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
 	.user = {
-		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN" },
-		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {control} IN SHARE ROW EXCLUSIVE MODE" },
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_MARIADB] = "BEGIN" },
+		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {control} IN SHARE ROW EXCLUSIVE MODE",
+			      [BACKEND_MARIADB] = "SELECT GET_LOCK('{control}', " GUARD_MARIADB_GET_LOCK_WAIT_S ")" },
+		.release_sql = { [BACKEND_MARIADB] = "COMMIT; DO RELEASE_LOCK('{control}')" },
 		.wait = GUARD_WAITS,
 		.mode = ACQ_EXCLUSIVE,
 	},

@@ -3,7 +3,9 @@
  * refresher empties it with TRUNCATE, whose ACCESS EXCLUSIVE lock it asks for NOWAIT, as
  * Oracle's TRUNCATE does: meeting a user's lock it fails at once (ORA-00054 there, 55P03
  * here), is counted as a refusal and tries again after --retry-ms. SQLite: BEGIN IMMEDIATE
- * with no busy wait, and DELETE without WHERE, its truncate.
+ * with no busy wait, and DELETE without WHERE, its truncate. MariaDB: users LOCK TABLES
+ * ... WRITE (table_exclusive.c); the refresher asks its LOCK TABLES NOWAIT, refused with
+ * error 1205 while a user holds the table, and empties the cache with TRUNCATE TABLE under it.
  */
 #include "plugin/guard.h"
 
@@ -12,17 +14,21 @@ const struct guard_ops guard_truncate_nowait = {
 	.order = 70,
 	.summary = "exclusive-use: the refresher's TRUNCATE asks its lock NOWAIT and fails at once while a user holds",
 	.workloads = WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE),
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
-	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_NOWAIT },
+	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_NOWAIT, [BACKEND_MARIADB] = CAP_NOWAIT },
 	.user = {
-		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE",
+			       [BACKEND_MARIADB] = "LOCK TABLES {cache} WRITE" },
 		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {cache} IN EXCLUSIVE MODE" },
+		.release_sql = { [BACKEND_MARIADB] = "UNLOCK TABLES" },
 		.wait = GUARD_WAITS,
 		.mode = ACQ_EXCLUSIVE,
 	},
 	.writer = {
-		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE",
+			       [BACKEND_MARIADB] = "LOCK TABLES {cache} WRITE, {control} WRITE NOWAIT" },
 		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {cache} IN ACCESS EXCLUSIVE MODE NOWAIT" },
+		.release_sql = { [BACKEND_MARIADB] = "UNLOCK TABLES" },
 		.wait = GUARD_REFUSES,
 		.mode = ACQ_EXCLUSIVE,
 	},

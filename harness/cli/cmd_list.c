@@ -18,8 +18,10 @@
 /* Prints every guard: its name, the workloads it guards, where it runs ("-" where not, and why under the table). */
 static void print_guards(void)
 {
-	printf("%-17s %-30s %-11s %-11s %s\n", "guard", "workloads", backend_registry[0]->name,
-	       backend_registry[1]->name, "what it does");
+	printf("%-17s %-30s", "guard", "workloads");
+	for (int k = 0; k < BACKEND_COUNT; k++)
+		printf(" %-11s", backend_registry[k]->name);
+	printf(" %s\n", "what it does");
 	for (size_t i = 0; i < guard_registry_len; i++) {
 		const struct guard_ops *g = guard_registry[i];
 		char workloads[64] = "";
@@ -29,9 +31,10 @@ static void print_guards(void)
 			if (g->workloads & WORKLOAD_BIT(w))
 				used += (size_t)snprintf(workloads + used, sizeof(workloads) - used, "%s%s", used ? "," : "",
 							 workload_name((enum workload)w));
-		printf("%-17s %-30s %-11s %-11s %s\n", g->name, workloads,
-		       guard_runs_on(g, backend_registry[0]) ? "yes" : "-",
-		       guard_runs_on(g, backend_registry[1]) ? "yes" : "-", g->summary);
+		printf("%-17s %-30s", g->name, workloads);
+		for (int k = 0; k < BACKEND_COUNT; k++)
+			printf(" %-11s", guard_runs_on(g, backend_registry[k]) ? "yes" : "-");
+		printf(" %s\n", g->summary);
 	}
 	printf("\n- cannot run on that backend:\n");
 	for (size_t i = 0; i < guard_registry_len; i++)
@@ -42,6 +45,13 @@ static void print_guards(void)
 				guard_refusal(guard_registry[i], backend_registry[k], why, sizeof(why));
 				printf("  %s on %s: %s\n", guard_registry[i]->name, backend_registry[k]->name, why);
 			}
+	printf("\n- wait limits counted coarser than a millisecond:\n");
+	for (size_t i = 0; i < guard_registry_len; i++)
+		for (int k = 0; k < BACKEND_COUNT; k++)
+			if (guard_registry[i]->wait_limit_unit[k].ms > 0 && guard_runs_on(guard_registry[i], backend_registry[k]))
+				printf("  %s on %s: --wait-limit-ms a multiple of %d (%s)\n", guard_registry[i]->name,
+				       backend_registry[k]->name, guard_registry[i]->wait_limit_unit[k].ms,
+				       guard_registry[i]->wait_limit_unit[k].why);
 	printf("\nRun one with claimbench run --workload W --guard NAME (docs/guarded.md).\n");
 }
 

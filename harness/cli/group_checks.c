@@ -380,9 +380,9 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 }
 
 /*
- * Keeps in cfg's guarded plan the guards that guard its workload and can run on db. One
- * asked for by name that does not is refused, saying why; --guard all takes those of the
- * workload db can run, with a note for each left out. 0, or -1 with err.
+ * Keeps in cfg's guarded plan the guards that guard its workload and can run on db with
+ * its wait limit. One asked for by name that does not is refused, saying why; --guard all
+ * takes those of the workload db can run, with a note for each left out. 0, or -1 with err.
  */
 static int check_guards(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -404,11 +404,12 @@ static int check_guards(struct run_config *cfg, const struct backend_ops *db, ch
 				 workload);
 			return -1;
 		}
-		if (guard_runs_on(g, db)) {
+		if (guard_runs_on(g, db) && !guard_refuses_wait_limit(g, db, plan->wait_limit_ms, why, sizeof(why))) {
 			plan->guards[kept++] = g;
 			continue;
 		}
-		guard_refusal(g, db, why, sizeof(why));
+		if (!guard_runs_on(g, db))
+			guard_refusal(g, db, why, sizeof(why));
 		if (!plan->all_guards) {
 			snprintf(err, errlen, "guard %s cannot run on %s: %s", g->name, db->name, why);
 			return -1;

@@ -187,6 +187,8 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 			rc = append_name(buf, len, &pos, &tmpl, 8, names->control);
 		else if (at(tmpl, "audit", false))
 			rc = append_name(buf, len, &pos, &tmpl, 6, names->audit);
+		else if (at(tmpl, "wait_limit_s", false))
+			rc = names->wait_limit_s ? append_text(buf, len, &pos, &tmpl, "wait_limit_s", names->wait_limit_s) : -1;
 		else if (i < sizeof(plain) / sizeof(plain[0]))
 			rc = append_text(buf, len, &pos, &tmpl, plain[i].word, plain[i].text);
 		else

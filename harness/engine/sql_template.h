@@ -30,6 +30,7 @@ struct sql_names {
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
 	const char *unfinished;		/* {unfinished}: the condition on a row still to be done; NULL: new rows */
 	const char *lease_until;	/* {lease_until}: when a claim made now runs out; NULL: never (SQL NULL) */
+	const char *wait_limit_s;	/* {wait_limit_s}: a guarded run's wait limit in whole seconds; NULL elsewhere */
 };
 
 /* Room for the recovery texts of sql_names, in the dialect's SQL. */
@@ -58,11 +59,11 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
  * COMMENT = 'note' to stand after its columns (one statement: the table exists marked or not
  * at all, DDL committing by itself there), on PostgreSQL a statement
  * (COMMENT ON TABLE, through DO for the oid) to run after the CREATE in its transaction;
- * {now} by the dialect's current time, and {claimable}, {unfinished} and {lease_until} as
- * names says. 0, or -1 when it does not fit, a suffixed name's quoted form does not end
+ * {now} by the dialect's current time, and {claimable}, {unfinished}, {lease_until} and
+ * {wait_limit_s} as names says. 0, or -1 when it does not fit, a suffixed name's quoted form does not end
  * in '"', the name of {channel} holds a quote, the name of {mark:...} holds anything but
  * letters, digits, '_', '.' and '-' (or names has no owner), or tmpl names a table names
- * has none of.
+ * has none of, or a {wait_limit_s} names has none of.
  */
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len);
 

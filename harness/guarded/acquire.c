@@ -133,11 +133,20 @@ enum acq_outcome guarded_take(struct guarded_worker *w, const struct guard_lock 
 	return outcome;
 }
 
+enum guarded_slot guarded_release_slot(const struct guarded_worker *w, const struct guard_lock *l)
+{
+	bool writer = l == &w->g->guard->writer;
+
+	if (!l->release_sql[w->g->db->kind])
+		return GSLOT_COMMIT;
+	return writer ? GSLOT_RELEASE_WRITER : GSLOT_RELEASE_USER;
+}
+
 int guarded_release(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
 	a->release_ns = guarded_now(w);
 	a->outcome = ACQ_GRANTED;
-	if (l->begin_sql[w->g->db->kind] && guarded_exec(w, GSLOT_COMMIT, NULL, 0, NULL, 0) < 0) {
+	if (l->begin_sql[w->g->db->kind] && guarded_exec(w, guarded_release_slot(w, l), NULL, 0, NULL, 0) < 0) {
 		guarded_count_error(w);
 		guarded_abort(w, "commit");
 		guarded_exec(w, GSLOT_ROLLBACK, NULL, 0, NULL, 0);

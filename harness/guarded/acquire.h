@@ -59,9 +59,13 @@ int64_t guarded_next_version(struct guarded_worker *w);
  */
 enum acq_outcome guarded_take(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a);
 
+/* The slot that ends l's transaction and releases l: its release_sql's when it has one, else COMMIT. */
+enum guarded_slot guarded_release_slot(const struct guarded_worker *w, const struct guard_lock *l);
+
 /*
- * Ends a's hold: notes the release instant and commits l's transaction. 0, or -1 when the
- * commit failed (rolled back, a recorded as an error, w aborted).
+ * Ends a's hold: notes the release instant and commits l's transaction, releasing l
+ * (guarded_release_slot). 0, or -1 when that failed (rolled back, a recorded as an error,
+ * w aborted).
  */
 int guarded_release(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a);
 

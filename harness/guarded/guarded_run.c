@@ -171,7 +171,7 @@ int guarded_run_one(const struct run_plan *plan, const struct guard_ops *guard, 
 	}
 	run_gate_init(&g.gate);
 	if (admin_open(&admin, err, errlen) < 0 ||
-	    guarded_tables_name(&tables, admin.conn, cfg->table_prefix, err, errlen) < 0)
+	    guarded_tables_name(&tables, admin.conn, cfg->table_prefix, cfg->guarded.wait_limit_ms, err, errlen) < 0)
 		goto out_disconnect;
 	if (guarded_tables_create(&tables, admin.conn, err, errlen) < 0)
 		goto out_drop;

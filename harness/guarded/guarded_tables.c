@@ -15,6 +15,11 @@ static const char *const create_cache_sql[BACKEND_COUNT] = {
 		" period INTEGER NOT NULL);"
 		"WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 16)"
 		" INSERT INTO {cache} SELECT g, 0, 0 FROM s",
+	[BACKEND_MARIADB] =
+		"CREATE TABLE {cache} (slot integer PRIMARY KEY, version bigint NOT NULL, period bigint NOT NULL)"
+		" ENGINE = InnoDB {mark:cache};"
+		"INSERT INTO {cache} WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 16)"
+		" SELECT g, 0, 0 FROM s",
 };
 
 /* The DDL of the status row (refresh, exclusive-use), per dialect: period 0, never refreshed. */
@@ -26,6 +31,10 @@ static const char *const create_status_sql[BACKEND_COUNT] = {
 	[BACKEND_SQLITE] =
 		"CREATE TABLE {control} {mark:control} (slot INTEGER PRIMARY KEY, period INTEGER NOT NULL,"
 		" refreshed_ns INTEGER NOT NULL);"
+		"INSERT INTO {control} VALUES (0, 0, -1)",
+	[BACKEND_MARIADB] =
+		"CREATE TABLE {control} (slot integer PRIMARY KEY, period bigint NOT NULL, refreshed_ns bigint NOT NULL)"
+		" ENGINE = InnoDB {mark:control};"
 		"INSERT INTO {control} VALUES (0, 0, -1)",
 };
 
@@ -41,9 +50,13 @@ static const char *const create_line_sql[BACKEND_COUNT] = {
 		" resource INTEGER NOT NULL, worker INTEGER NOT NULL, writes INTEGER NOT NULL,"
 		" taken_ns INTEGER NOT NULL);"
 		"CREATE INDEX {control:line} ON {control} (resource, ticket)",
+	[BACKEND_MARIADB] =
+		"CREATE TABLE {control} (ticket bigint AUTO_INCREMENT PRIMARY KEY, resource integer NOT NULL,"
+		" worker integer NOT NULL, writes integer NOT NULL, taken_ns bigint NOT NULL,"
+		" INDEX line (resource, ticket)) ENGINE = InnoDB {mark:control}",
 };
 
-/* The harness's statements, by slot; the same text in both dialects unless said. */
+/* The harness's statements, by slot, as PostgreSQL and SQLite take them (and MariaDB, but for mariadb_statements). */
 static const char *const statements[GSLOT_COUNT] = {
 	[GSLOT_COMMIT] = "COMMIT",
 	[GSLOT_ROLLBACK] = "ROLLBACK",
@@ -66,6 +79,30 @@ static const char *const statements[GSLOT_COUNT] = {
 	[GSLOT_DROP_TICKET] = "DELETE FROM {control} WHERE ticket = CAST($1 AS bigint) RETURNING ticket",
 };
 
+/*
+ * MariaDB's own text of the statements whose shared text it does not take: it casts to
+ * SIGNED (it has no CAST AS bigint) and puts a WITH after INSERT INTO. Its ROLLBACK also
+ * releases the session's locks, which a guard's release would have (GET_LOCK's, LOCK
+ * TABLES'), so that a worker that fails holding one does not keep the others waiting.
+ */
+static const char *const mariadb_statements[GSLOT_COUNT] = {
+	[GSLOT_ROLLBACK] = "ROLLBACK; DO RELEASE_ALL_LOCKS(); UNLOCK TABLES",
+	[GSLOT_WRITE_HALF_1] = "UPDATE {cache} SET version = CAST($1 AS SIGNED), period = CAST($2 AS SIGNED)"
+			       " WHERE slot <= 8",
+	[GSLOT_WRITE_HALF_2] = "UPDATE {cache} SET version = CAST($1 AS SIGNED), period = CAST($2 AS SIGNED)"
+			       " WHERE slot > 8",
+	[GSLOT_MARK_STATUS] = "UPDATE {control} SET period = CAST($1 AS SIGNED), refreshed_ns = CAST($2 AS SIGNED)"
+			      " WHERE slot = 0",
+	[GSLOT_FILL_CACHE] = "INSERT INTO {cache} WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s"
+			     " WHERE g < 16) SELECT g, CAST($1 AS SIGNED), CAST($2 AS SIGNED) FROM s",
+	[GSLOT_TAKE_TICKET] = "INSERT INTO {control} (resource, worker, writes, taken_ns) VALUES (CAST($1 AS SIGNED),"
+			      " CAST($2 AS SIGNED), CAST($3 AS SIGNED), CAST($4 AS SIGNED)) RETURNING ticket",
+	[GSLOT_POLL_LINE] = "SELECT count(*), coalesce(sum(writes), 0) FROM {control}"
+			    " WHERE resource = CAST($1 AS SIGNED) AND ticket < CAST($2 AS SIGNED)",
+	[GSLOT_EXPIRE_TICKETS] = "DELETE FROM {control} WHERE taken_ns < CAST($1 AS SIGNED) RETURNING ticket",
+	[GSLOT_DROP_TICKET] = "DELETE FROM {control} WHERE ticket = CAST($1 AS SIGNED) RETURNING ticket",
+};
+
 static const int statement_params[GSLOT_COUNT] = {
 	[GSLOT_WRITE_HALF_1] = 2, [GSLOT_WRITE_HALF_2] = 2, [GSLOT_MARK_STATUS] = 2, [GSLOT_FILL_CACHE] = 2,
 	[GSLOT_TAKE_TICKET] = 4, [GSLOT_POLL_LINE] = 2, [GSLOT_EXPIRE_TICKETS] = 1, [GSLOT_DROP_TICKET] = 1,
@@ -73,9 +110,15 @@ static const int statement_params[GSLOT_COUNT] = {
 
 const char *guarded_statement(enum guarded_slot slot, enum backend_kind dialect, bool truncates)
 {
+	if (slot >= GSLOT_COUNT)
+		return NULL;
 	if (slot == GSLOT_EMPTY_CACHE && truncates && dialect == BACKEND_POSTGRESQL)
 		return "TRUNCATE {cache}";
-	return slot < GSLOT_COUNT ? statements[slot] : NULL;
+	if (slot == GSLOT_EMPTY_CACHE && truncates && dialect == BACKEND_MARIADB)
+		return "TRUNCATE TABLE {cache}";
+	if (dialect == BACKEND_MARIADB && mariadb_statements[slot])
+		return mariadb_statements[slot];
+	return statements[slot];
 }
 
 int guarded_statement_params(enum guarded_slot slot)
@@ -83,8 +126,8 @@ int guarded_statement_params(enum guarded_slot slot)
 	return slot < GSLOT_COUNT ? statement_params[slot] : 0;
 }
 
-int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
-			size_t errlen)
+int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, int wait_limit_ms,
+			char *err, size_t errlen)
 {
 	char own[64];
 
@@ -95,8 +138,10 @@ int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const ch
 			   sizeof(t->control), err, errlen) < 0)
 		return -1;
 	owner_self(&t->owner);
+	snprintf(t->wait_limit_s, sizeof(t->wait_limit_s), "%d", wait_limit_ms / 1000);
 	t->names = (struct sql_names){
 		.cache = t->cache, .control = t->control, .owner = &t->owner, .dialect = t->db->kind,
+		.wait_limit_s = t->wait_limit_s,
 	};
 	return 0;
 }

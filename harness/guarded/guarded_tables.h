@@ -24,8 +24,10 @@ enum guarded_slot {
 	GSLOT_LOCK_USER,	/* its user lock_sql */
 	GSLOT_BEGIN_WRITER,	/* its writer begin_sql (exclusive-use's refresher) */
 	GSLOT_LOCK_WRITER,	/* its writer lock_sql */
+	GSLOT_RELEASE_USER,	/* its user release_sql, when it has one */
+	GSLOT_RELEASE_WRITER,	/* its writer release_sql, when it has one */
 	GSLOT_COMMIT,		/* () COMMIT */
-	GSLOT_ROLLBACK,		/* () ROLLBACK */
+	GSLOT_ROLLBACK,		/* () ROLLBACK; on MariaDB the session's locks released too (GET_LOCK's, LOCK TABLES) */
 	GSLOT_READ_STATUS,	/* () the status row: period, refreshed_ns */
 	GSLOT_WRITE_HALF_1,	/* ($1 version, $2 period) the first half of the cache's rows */
 	GSLOT_WRITE_HALF_2,	/* ($1 version, $2 period) the second half */
@@ -49,17 +51,20 @@ struct guarded_tables {
 	char cache[160];		/* the cache's quoted name, {cache} in SQL */
 	char control[160];		/* the control table's quoted name, {control} in SQL */
 	struct owner owner;		/* this process, whose note marks each of them (for cleanup) */
-	struct sql_names names;		/* what {cache}, {control} and {mark:...} stand for: the above */
+	char wait_limit_s[16];		/* the run's wait limit in whole seconds, {wait_limit_s} in SQL */
+	struct sql_names names;		/* what {cache}, {control}, {mark:...} and {wait_limit_s} stand for: the above */
 	bool created_cache;		/* the run made the cache: it drops it */
 	bool created_control;		/* the run made the control table: it drops it */
 };
 
 /*
- * Names t's tables (prefix, or claimbench_<pid>_, + "cache" and "control") on conn and
- * keeps the owner whose note will mark each. 0, or -1 with err.
+ * Names t's tables (prefix, or claimbench_<pid>_, + "cache" and "control") on conn, keeps
+ * the owner whose note will mark each, and what {wait_limit_s} stands for: wait_limit_ms
+ * in whole seconds (cut: guard_refuses_wait_limit refused a limit that is no multiple of
+ * 1000 where a guard's form wants one). 0, or -1 with err.
  */
-int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, char *err,
-			size_t errlen);
+int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const char *prefix, int wait_limit_ms,
+			char *err, size_t errlen);
 
 /*
  * Creates t's tables for its workload, each marked with its own note in the transaction

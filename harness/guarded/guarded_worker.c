@@ -79,6 +79,7 @@ static int prepare_all(struct guarded_worker *w, char *err, size_t errlen)
 	const char *own[GSLOT_COMMIT] = {
 		[GSLOT_BEGIN_USER] = guard->user.begin_sql[k], [GSLOT_LOCK_USER] = guard->user.lock_sql[k],
 		[GSLOT_BEGIN_WRITER] = guard->writer.begin_sql[k], [GSLOT_LOCK_WRITER] = guard->writer.lock_sql[k],
+		[GSLOT_RELEASE_USER] = guard->user.release_sql[k], [GSLOT_RELEASE_WRITER] = guard->writer.release_sql[k],
 	};
 
 	for (int slot = 0; slot < GSLOT_COMMIT; slot++)

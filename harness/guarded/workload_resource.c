@@ -25,7 +25,8 @@ static double draw(const struct guarded_worker *w, enum request_draw which)
 
 /*
  * Takes a's ticket: the insert, in the transaction of the guard's user lock when it has
- * one (which keeps tickets from committing out of their numbers' order). 0, or -1.
+ * one (which keeps tickets from committing out of their numbers' order), released once it
+ * committed. 0, or -1.
  */
 static int take_ticket(struct guarded_worker *w, struct acquisition *a, bool write)
 {
@@ -43,7 +44,7 @@ static int take_ticket(struct guarded_worker *w, struct acquisition *a, bool wri
 		return -1;
 	if (guarded_exec(w, GSLOT_TAKE_TICKET, params, 4, &a->ticket, 1) != 1)
 		return -1;
-	return l->begin_sql[k] ? guarded_exec(w, GSLOT_COMMIT, NULL, 0, NULL, 0) : 0;
+	return l->begin_sql[k] ? guarded_exec(w, guarded_release_slot(w, l), NULL, 0, NULL, 0) : 0;
 }
 
 /*

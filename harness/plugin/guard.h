@@ -33,8 +33,20 @@ struct guard_lock {
 	const char *begin_sql[BACKEND_COUNT];
 	/* Per dialect, the statement that takes the lock once begun; NULL: the begin takes it, or nothing does. */
 	const char *lock_sql[BACKEND_COUNT];
+	/*
+	 * Per dialect, what ends the lock's transaction and releases the lock, for a lock begun;
+	 * NULL: COMMIT. A lock of the session's rather than the transaction's (MariaDB's GET_LOCK
+	 * and LOCK TABLES, which COMMIT keeps) is released here.
+	 */
+	const char *release_sql[BACKEND_COUNT];
 	enum guard_wait wait;	/* how it meets a held lock */
 	enum acq_mode mode;	/* the mode its grants hold the resource in, for the figures' conflict rules */
+};
+
+/* The unit a dialect's form of a wait limit counts in, when coarser than a millisecond. */
+struct guard_wait_unit {
+	int ms;			/* the unit in ms (InnoDB's FOR UPDATE WAIT n: 1000); 0: any whole ms */
+	const char *why;	/* why, for the refusal of a limit that is no multiple of it */
 };
 
 struct guard_ops {
@@ -45,6 +57,7 @@ struct guard_ops {
 	unsigned backends;			/* BACKEND_BIT()s of the dialects it has a form in */
 	unsigned needs_caps[BACKEND_COUNT];	/* per dialect, the backend capabilities its form relies on */
 	const char *no_form[BACKEND_COUNT];	/* per dialect it has no form in, why not: the refusal's reason */
+	struct guard_wait_unit wait_limit_unit[BACKEND_COUNT];	/* per dialect, what its wait limit counts in */
 	struct guard_lock user;			/* how a check (refresh), a use (exclusive-use) or a request (resource) takes it */
 	struct guard_lock writer;		/* how exclusive-use's refresher takes it */
 	bool truncates;				/* exclusive-use's refresher empties the cache with TRUNCATE, not DELETE */
@@ -69,5 +82,16 @@ bool guard_runs_on(const struct guard_ops *g, const struct backend_ops *db);
 
 /* Why g cannot run on db, into buf ("SQLite has no advisory locks"); call when guard_runs_on is false. */
 void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char *buf, size_t len);
+
+/*
+ * Whether g, able to run on db, cannot take a wait limit of wait_limit_ms there (db's form
+ * counts its limit in a coarser unit, of which wait_limit_ms is no multiple): true with why
+ * in buf; false when it can, or has no wait limit.
+ */
+bool guard_refuses_wait_limit(const struct guard_ops *g, const struct backend_ops *db, int wait_limit_ms, char *buf,
+			      size_t len);
+
+/* GET_LOCK's timeout in a MariaDB guard that waits for its lock: a year, for MariaDB refuses a negative one (forever). */
+#define GUARD_MARIADB_GET_LOCK_WAIT_S "31536000"
 
 #endif

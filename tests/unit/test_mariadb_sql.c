@@ -189,7 +189,7 @@ static void test_targets(void)
 	CHECK(conninfo_parses("mariadb:") && !conninfo_parses("mariadb:host='x"), "mariadb: alone parses; a bad one not");
 }
 
-/* {mark:...} as a table COMMENT in the CREATE, {now} and a lease in MariaDB's clock. */
+/* {mark:...} as a table COMMENT in the CREATE, {now} and a lease in MariaDB's clock, a guarded run's {wait_limit_s}. */
 static void test_dialect(void)
 {
 	static const struct owner run_owner = { .pid = 42, .host = "h", .started = 7 };
@@ -207,6 +207,11 @@ static void test_dialect(void)
 	sql_names_lease(&names, &text, 1500, false);
 	CHECK(sql_expand("{lease_until}", &names, buf, sizeof(buf)) == 0 &&
 	      strcmp(buf, "NOW(6) + INTERVAL 1500000 MICROSECOND") == 0, "a lease of 1500 ms (got %s)", buf);
+	CHECK(sql_expand("FOR UPDATE WAIT {wait_limit_s}", &names, buf, sizeof(buf)) < 0,
+	      "{wait_limit_s} of a run with no wait limit (a queue run's names) is refused");
+	names.wait_limit_s = "2";
+	CHECK(sql_expand("SELECT slot FROM t FOR UPDATE WAIT {wait_limit_s}", &names, buf, sizeof(buf)) == 0 &&
+	      strcmp(buf, "SELECT slot FROM t FOR UPDATE WAIT 2") == 0, "{wait_limit_s} is the guarded run's (got %s)", buf);
 }
 
 int main(void)

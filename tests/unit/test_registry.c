@@ -1,7 +1,8 @@
 /*
  * Unit tests of the strategy and guard registries (strategies/registry.c, guards/registry.c):
  * every strategy's declaration checked as a registration check would, each name once, the
- * order list uses, and lookups by name.
+ * order list uses, and lookups by name; every guard's forms on MariaDB, and the wait limits
+ * a form counting whole seconds refuses.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -96,9 +97,40 @@ static void test_guard_registry(void)
 	CHECK_EQ(guard_find("no-such-guard"), NULL, "guard_find returns NULL for an unknown name");
 }
 
+/* Every guard on MariaDB; a release only where a begin is; the wait limits InnoDB's WAIT n can and cannot count. */
+static void test_guard_forms(void)
+{
+	const struct guard_ops *wait = guard_find("row-lock-wait"), *row = guard_find("row-lock");
+	char why[256] = "";
+
+	for (size_t i = 0; i < guard_registry_len; i++) {
+		const struct guard_ops *g = guard_registry[i];
+
+		CHECK(guard_runs_on(g, &backend_mariadb), "%s has a form on MariaDB", g->name);
+		for (int k = 0; k < BACKEND_COUNT; k++)
+			CHECK((!g->user.release_sql[k] || g->user.begin_sql[k]) &&
+			      (!g->writer.release_sql[k] || g->writer.begin_sql[k]),
+			      "%s on %s: a release is given only with a begin, the one it would end", g->name,
+			      backend_registry[k]->name);
+	}
+	CHECK(wait && row, "row-lock-wait and row-lock are registered");
+	if (!wait || !row)
+		return;
+	CHECK(guard_refuses_wait_limit(wait, &backend_mariadb, 50, why, sizeof(why)) &&
+	      strstr(why, "--wait-limit-ms 50 is not a multiple of 1000"),
+	      "row-lock-wait on MariaDB refuses a limit of 50 ms, saying why (%s)", why);
+	CHECK(!guard_refuses_wait_limit(wait, &backend_mariadb, 2000, why, sizeof(why)),
+	      "row-lock-wait on MariaDB takes a limit of 2000 ms, WAIT 2");
+	CHECK(!guard_refuses_wait_limit(wait, &backend_postgresql, 50, why, sizeof(why)),
+	      "row-lock-wait on PostgreSQL takes 50 ms (lock_timeout counts milliseconds)");
+	CHECK(!guard_refuses_wait_limit(row, &backend_mariadb, 50, why, sizeof(why)),
+	      "row-lock, which has no wait limit, is not refused for one");
+}
+
 int main(void)
 {
 	test_registry();
 	test_guard_registry();
+	test_guard_forms();
 	return check_exit_status();
 }
