@@ -117,7 +117,8 @@ const struct option_def command_options[] = {
 	{ RUN_ONLY_ROW("wait-limit-ms", OPTION_INT, guarded.wait_limit_ms), .flags = OPTION_SWEEP, .min = 1, .max = 3600000,
 	  .def = "50", .arg = "MS",
 	  .help = "row-lock-wait: how long the lock may be waited for (lock_timeout on PostgreSQL, the busy timeout on "
-		  "SQLite); a timeout is counted and its worker uses the cache unchecked" },
+		  "SQLite, FOR UPDATE WAIT n on MariaDB: a multiple of 1000 there); a timeout is counted and its worker "
+		  "uses the cache unchecked" },
 	{ RUN_ONLY_ROW("retry-ms", OPTION_INT, guarded.retry_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
 	  .def = "5", .arg = "MS", .help = "nowait-retry, truncate-nowait: pause before trying a refused lock again" },
 	{ RUN_ONLY_ROW("line-poll-ms", OPTION_INT, guarded.poll_ms), .flags = OPTION_SWEEP, .min = 0, .max = 3600000,
