@@ -5,7 +5,9 @@
  * here), is counted as a refusal and tries again after --retry-ms. SQLite: BEGIN IMMEDIATE
  * with no busy wait, and DELETE without WHERE, its truncate. MariaDB: users LOCK TABLES
  * ... WRITE (table_exclusive.c); the refresher asks its LOCK TABLES NOWAIT, refused with
- * error 1205 while a user holds the table, and empties the cache with TRUNCATE TABLE under it.
+ * error 1205 while a user holds the table, and empties the cache with DELETE under it:
+ * TRUNCATE TABLE would make the table anew, with an InnoDB table id other than the one its
+ * owner note names, which cleanup would then leave alone as a copy.
  */
 #include "plugin/guard.h"
 

@@ -114,8 +114,6 @@ const char *guarded_statement(enum guarded_slot slot, enum backend_kind dialect,
 		return NULL;
 	if (slot == GSLOT_EMPTY_CACHE && truncates && dialect == BACKEND_POSTGRESQL)
 		return "TRUNCATE {cache}";
-	if (slot == GSLOT_EMPTY_CACHE && truncates && dialect == BACKEND_MARIADB)
-		return "TRUNCATE TABLE {cache}";
 	if (dialect == BACKEND_MARIADB && mariadb_statements[slot])
 		return mariadb_statements[slot];
 	return statements[slot];

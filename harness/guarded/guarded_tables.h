@@ -79,7 +79,9 @@ int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *er
 
 /*
  * The harness's statement of slot (GSLOT_COMMIT and above) in dialect, {cache} and
- * {control} not yet expanded; truncates: the cache is emptied with TRUNCATE. NULL: none.
+ * {control} not yet expanded; truncates: the cache is emptied with TRUNCATE on PostgreSQL
+ * (DELETE elsewhere: MariaDB's TRUNCATE TABLE makes the table anew, with an InnoDB table id
+ * its owner note does not name). NULL: none.
  */
 const char *guarded_statement(enum guarded_slot slot, enum backend_kind dialect, bool truncates);
 
