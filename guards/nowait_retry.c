@@ -12,7 +12,8 @@ const struct guard_ops guard_nowait_retry = {
 	.summary = "refresh: the status row locked FOR UPDATE NOWAIT, retried after --retry-ms while held",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH),
 	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
-	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT, [BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_NOWAIT },
+	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT,
+			[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_NOWAIT },
 	.user = {
 		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE",
 			       [BACKEND_MARIADB] = "BEGIN" },

@@ -24,7 +24,8 @@ const struct guard_ops guard_row_lock_wait = {
 		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE",
 			       [BACKEND_MARIADB] = "BEGIN" },
 		.lock_sql = { [BACKEND_POSTGRESQL] = "SELECT slot FROM {control} WHERE slot = 0 FOR UPDATE",
-			      [BACKEND_MARIADB] = "SELECT slot FROM {control} WHERE slot = 0 FOR UPDATE WAIT {wait_limit_s}" },
+			      [BACKEND_MARIADB] = "SELECT slot FROM {control} WHERE slot = 0 "
+						  "FOR UPDATE WAIT {wait_limit_s}" },
 		.wait = GUARD_WAIT_LIMIT,
 		.mode = ACQ_EXCLUSIVE,
 	},

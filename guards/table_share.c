@@ -25,7 +25,8 @@ const struct guard_ops guard_table_share = {
 		.mode = ACQ_SHARED,
 	},
 	.writer = {
-		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_MARIADB] = "LOCK TABLES {cache} WRITE, {control} WRITE" },
+		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN",
+			       [BACKEND_MARIADB] = "LOCK TABLES {cache} WRITE, {control} WRITE" },
 		.lock_sql = { [BACKEND_POSTGRESQL] = "LOCK TABLE {cache} IN EXCLUSIVE MODE" },
 		.release_sql = { [BACKEND_MARIADB] = "UNLOCK TABLES" },
 		.wait = GUARD_WAITS,

@@ -60,8 +60,8 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
  * at all, DDL committing by itself there), on PostgreSQL a statement
  * (COMMENT ON TABLE, through DO for the oid) to run after the CREATE in its transaction;
  * {now} by the dialect's current time, and {claimable}, {unfinished}, {lease_until} and
- * {wait_limit_s} as names says. 0, or -1 when it does not fit, a suffixed name's quoted form does not end
- * in '"', the name of {channel} holds a quote, the name of {mark:...} holds anything but
+ * {wait_limit_s} as names says. 0, or -1 when it does not fit, a suffixed name's quoted form
+ * does not end in '"', the name of {channel} holds a quote, the name of {mark:...} holds anything but
  * letters, digits, '_', '.' and '-' (or names has no owner), or tmpl names a table names
  * has none of, or a {wait_limit_s} names has none of.
  */

@@ -55,7 +55,8 @@ int64_t guarded_next_version(struct guarded_worker *w);
  * says: ACQ_GRANTED with a->grant_ns set, inside the lock's transaction when it has one;
  * ACQ_TIMEOUT, ACQ_REFUSED, ACQ_WAITING (the run ended while retrying) or ACQ_ERROR with
  * the transaction rolled back. On SQLite the busy wait l asks for holds while taking it
- * only (PostgreSQL's lock_timeout is the connection's, set once: its NOWAIT is in the SQL).
+ * only (PostgreSQL's lock_timeout is the connection's, set once: its NOWAIT is in the SQL;
+ * MariaDB's NOWAIT and WAIT n are in the SQL).
  */
 enum acq_outcome guarded_take(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a);
 
