@@ -60,6 +60,10 @@ check_jq "$dir/semaphore.json" '[.results[].strategy] == ["row-lock", "row-lock-
 	"table-exclusive", "table-share", "truncate-nowait", "naive"]' "semaphore.ini on MariaDB runs all nine of its guards"
 check "none of its expectations is skipped, none left out ($(grep -c '^  PASS' "$dir/semaphore.err") passed)" eval \
 	'! grep -q "SKIP\|leaving out" "$dir/semaphore.err" && [ "$(grep -c "^  PASS" "$dir/semaphore.err")" -eq 23 ]'
+check_each "$dir/semaphore.json" '.strategy != "naive"' '.guarded.violations == 0 and .guarded.torn_uses == 0' \
+	"no locking guard lets a conflicting holder in on InnoDB, nor a use read a half-written cache"
+check_each "$dir/semaphore.json" '.strategy == "naive"' '.guarded.violations > 0 and .guarded.max_holders > 1' \
+	"the naive guard run beside them does overlap, in refresh and in exclusive-use"
 run_json tickets --db mariadb: --scenario "$(dirname "$0")/../../scenarios/tickets.ini" --duration 1
 check "tickets.ini on MariaDB: every expectation passes (exit $(cat "$dir/tickets.status"), want 0)" \
 	test "$(cat "$dir/tickets.status")" -eq 0
@@ -70,3 +74,5 @@ check "none of its expectations is skipped ($(grep -c '^  PASS' "$dir/tickets.er
 check_each "$dir/tickets.json" '.strategy == "ticket-line" and (.group == "line" or .group == "top-x" or
 	.group == "readers-writers")' '.guarded.violations == 0 and .guarded.fifo_inversions == 0 and .complete' \
 	"the line's tickets, taken under GET_LOCK, commit in their order: no overlap, no FIFO inversion"
+check_each "$dir/tickets.json" '.strategy == "naive"' '.guarded.violations > 0' \
+	"without the line, requests overlap in every section"
