@@ -11,6 +11,7 @@ enum {
 	ER_DBACCESS_DENIED_CODE = 1044,
 	ER_TABLEACCESS_DENIED_CODE = 1142,
 	ER_NONEXISTING_GRANT_CODE = 1141,
+	ER_CANNOT_USER_CODE = 1396,
 	ER_SPECIFIC_ACCESS_DENIED_CODE = 1227,
 };
 
@@ -112,7 +113,11 @@ int mariadb_account_create(MYSQL *my, const struct mariadb_target *admin, const 
 	snprintf(sql, sizeof(sql), "CREATE USER %s IDENTIFIED BY '%s'", who, account->password);
 	if (mysql_query(my, sql) != 0) {
 		server_said(my, said, sizeof(said));
-		snprintf(msg, msglen, "CREATE USER %s: %s", who, said);
+		if (mysql_errno(my) == ER_CANNOT_USER_CODE)
+			snprintf(msg, msglen, "an account %s exists already; claimbench never uses or drops an account it did "
+				 "not make (choose another --table-prefix; claimbench cleanup drops a dead run's)", who);
+		else
+			snprintf(msg, msglen, "CREATE USER %s: %s", who, said);
 		return not_allowed(my) ? 1 : -1;
 	}
 	snprintf(sql, sizeof(sql), "GRANT " MARIADB_ACCOUNT_PRIVILEGES " ON %s TO %s", on, who);
