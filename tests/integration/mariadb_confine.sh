@@ -3,8 +3,10 @@
 # run makes, holding SELECT, INSERT, UPDATE and DELETE on the run's queue table alone. A
 # statement that reads a table claimbench did not create is refused by the server before
 # anything runs, in its words (exit 2); one that keeps to its table runs without
-# --trust-scenario, as that account, on this server and on a throwaway one; the account is
-# gone after the run, and after a killed run once cleanup has run; a user who may not make
+# --trust-scenario, as that account, on this server and on a throwaway one (through a
+# killed connection and a restart, reconnecting as it); the account is
+# gone after the run, and after a killed run once cleanup has run (a namesake account of the
+# user's own is left alone, and one that exists already stops the run); a user who may not make
 # accounts (no CREATE USER, or no GRANT OPTION) is refused with the reason (exit 6);
 # --trust-scenario runs the file's SQL as the user, as before.
 . "$(dirname "$0")/lib.sh"
@@ -168,7 +170,10 @@ run_json bench_trusted --db "$bench" --scenario "$dir/plain.ini" --trust-scenari
 check_jq "$dir/bench_trusted.json" '.results[0] | .completed == 10 and .complete' \
 	"with --trust-scenario that user runs the file's SQL as itself (exit $(cat "$dir/bench_trusted.status"))"
 
-# ---- the throwaway MariaDB: its harness's user makes the account, always ----
-run_json throwaway --db mariadb: --scenario "$dir/own.ini"
-check_jq "$dir/throwaway.json" '.results[0] | .completed == 30 and .duplicates == 0 and .complete' \
-	"on a throwaway MariaDB the confined SQL runs without --trust-scenario, as the run's account (exit $(cat "$dir/throwaway.status"))"
+# ---- the throwaway MariaDB: its harness's user makes the account, always; the workers
+# reconnect as it after their connection is killed and after the server restarts ----
+run_json throwaway --db mariadb: --scenario "$dir/own.ini" --jobs 200 --work-ms 10 --workers 4 --kill-backend-at 0.3 \
+	--restart-at 0.5 --lease-ms 2000 --reaper-ms 200
+check_jq "$dir/throwaway.json" '.results[0] | .completed == 200 and .lost == 0 and .complete and
+	([.faults[].kind] | sort) == ["kill-backend", "restart"] and .errors.connection_lost > 0 and .errors.other == 0' \
+	"on a throwaway MariaDB the confined SQL runs without --trust-scenario, as the run's account, through a killed connection and a restart (exit $(cat "$dir/throwaway.status"))"
