@@ -206,6 +206,40 @@ static void drop_run_function(const struct backend_ops *db, struct db_conn *conn
 	}
 }
 
+/*
+ * Drops the account named as the dead run's table name, which cleanup has dropped, where
+ * the backend makes one per run for a scenario's SQL (MariaDB: backend_ops.account_create),
+ * when it is such an account: it holds the privileges the run gave it on that table and
+ * nothing more (an account of the user's own of that name is left alone, unnamed).
+ */
+static void drop_run_account(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
+{
+	int made;
+
+	if (!db->account_made_for)
+		return;
+	made = db->account_made_for(conn, name);
+	if (made < 0) {
+		printf("cannot tell whether account %s is a dead run's: %s\n", name, db->error_message(conn));
+		t->failed++;
+		return;
+	}
+	if (!made)
+		return;
+	if (t->dry_run) {
+		printf("would drop account %s\n", name);
+		t->removed++;
+		return;
+	}
+	if (db->account_drop(conn, name) == 0) {
+		printf("dropped account %s\n", name);
+		t->removed++;
+	} else {
+		printf("cannot drop account %s: %s\n", name, db->error_message(conn));
+		t->failed++;
+	}
+}
+
 /* Drops the table name, a dead run's: the one that carries its note, never one the note names. true when it went. */
 static bool drop_table(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
 {
@@ -285,8 +319,10 @@ static int clean_database(const char *target, struct tally *t)
 	for (size_t i = 0; i < found.n; i++)
 		visit_table(db, conn, &found.items[i], &self, t);
 	for (size_t i = 0; i < found.n; i++)
-		if (found.items[i].dropped)
+		if (found.items[i].dropped) {
 			drop_run_function(db, conn, found.items[i].name, t);
+			drop_run_account(db, conn, found.items[i].name, t);
+		}
 	db->disconnect(conn);
 	return EXIT_DONE;
 }

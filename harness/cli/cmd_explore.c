@@ -131,7 +131,7 @@ struct server {
  * Checks the statements of every strategy the scenario defines in SQL that cfg explores, as
  * run does (engine/run.h, run_check_statements): one the server cannot prepare, or that does
  * more than its table allows without --trust-scenario, is the scenario's error. EXIT_DONE,
- * or EXIT_USAGE or EXIT_ENVIRONMENT said on stderr.
+ * or EXIT_USAGE, EXIT_UNCONFINED or EXIT_ENVIRONMENT said on stderr.
  */
 static int check_defined(const struct run_invocation *inv, const struct run_config *cfg, const char *target)
 {
@@ -152,6 +152,9 @@ static int check_defined(const struct run_invocation *inv, const struct run_conf
 		case 1:
 			fprintf(stderr, "claimbench explore: %s\n", err);
 			return EXIT_USAGE;
+		case 2:
+			fprintf(stderr, "claimbench explore: %s\n", err);
+			return EXIT_UNCONFINED;
 		default:
 			fprintf(stderr, "claimbench explore: %s\n", err);
 			return EXIT_ENVIRONMENT;

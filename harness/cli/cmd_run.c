@@ -200,7 +200,8 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
  * Prepares the statements of every strategy a scenario defines in SQL that a group runs,
  * once each, before anything runs: a statement the server cannot prepare is the
  * scenario's error. EXIT_DONE, or EXIT_USAGE with err ("FILE:LINE: claim of strategy
- * NAME: ...") or EXIT_ENVIRONMENT with err.
+ * NAME: ..."), EXIT_UNCONFINED with err (the server does not let the harness make the
+ * account that confines it: queue/run_account.h) or EXIT_ENVIRONMENT with err.
  */
 int check_defined_statements(const struct run_invocation *inv, struct run_plan *plan, char *err,
 				    size_t errlen)
@@ -222,6 +223,8 @@ int check_defined_statements(const struct run_invocation *inv, struct run_plan *
 				break;
 			case 1:
 				return EXIT_USAGE;
+			case 2:
+				return EXIT_UNCONFINED;
 			default:
 				return EXIT_ENVIRONMENT;
 			}

@@ -115,12 +115,33 @@ struct backend_ops {
 	 * unquoted table name, NULL: no confinement), the server's own account of the
 	 * statement must show one SELECT, INSERT, UPDATE or DELETE (WITH allowed) that reads and
 	 * writes own_table alone and calls no function outside the server's own
-	 * (docs/scenarios.md, "What a scenario file may do"). 0; 1 when confinement refused
-	 * it, with what it does in why ("deletes from table public.audit_log"); -1 with the
-	 * error on conn (the server refused to prepare it).
+	 * (docs/scenarios.md, "What a scenario file may do"). On a backend with account_create
+	 * the server's privileges are the check: conn is the run's account's connection, and a
+	 * statement the server refuses to prepare for want of a privilege is the refusal. 0; 1
+	 * when confinement refused it, with what it does in why ("deletes from table
+	 * public.audit_log"); -1 with the error on conn (the server refused to prepare it).
 	 */
 	int (*prepare_checked)(struct db_conn *conn, int slot, const char *sql, int nparams, const char *own_table,
 			       struct db_result_shape *shape, char *why, size_t whylen);
+	/*
+	 * Optional (NULL: prepare_checked confines a statement by reading the server's account
+	 * of it): makes, on conn (the harness's own session), an account of the server's for one
+	 * run, named own_table (the run's queue table, unquoted), with a random password and the
+	 * privileges to read and write that table and nothing else, and writes into target where
+	 * conn goes, as that account, as connect takes it (it holds the password: never print it).
+	 * 0; 1 when the server does not let conn's user make such an account, with the server's
+	 * reason in why and nothing left behind; -1 with the error on conn.
+	 */
+	int (*account_create)(struct db_conn *conn, const char *own_table, char *target, size_t targetlen, char *why,
+			      size_t whylen);
+	/* Drops the account account_create made for own_table, if it is there. 0, or -1 with the error on conn. */
+	int (*account_drop)(struct db_conn *conn, const char *own_table);
+	/*
+	 * For cleanup, whether an account called own_table is one account_create made for that
+	 * table: 1; 0 none, or one holding other privileges (never to be dropped); -1 with the
+	 * error on conn when that cannot be read.
+	 */
+	int (*account_made_for)(struct db_conn *conn, const char *own_table);
 	/*
 	 * Sends the n prepared steps at once and then reads their results (libpq's pipeline
 	 * mode): one round trip instead of n. Copies up to maxrows rows of steps[result] into

@@ -18,6 +18,7 @@
 #include <mysql.h>
 
 #include "db/backend.h"
+#include "db/mariadb_account.h"
 #include "db/mariadb_sql.h"
 #include "db/mariadb_target.h"
 #include "db/ownership.h"
@@ -80,6 +81,7 @@ struct db_conn {
 	int lock_wait_s;				/* the configured innodb_lock_wait_timeout; -1: the server's */
 	bool no_lock_wait;				/* set_lock_wait(0) holds: a lock wait timeout is a lock not available */
 	enum error_kind last_kind;			/* kind of the last error */
+	unsigned last_code;				/* the server's or client's number of the last error; 0: claimbench's own */
 	char last_error[512];				/* the last error message, on one line */
 };
 
@@ -112,12 +114,14 @@ static void set_error(struct db_conn *conn, enum error_kind kind, const char *me
 {
 	db_first_line(conn->last_error, sizeof(conn->last_error), message);
 	conn->last_kind = kind;
+	conn->last_code = 0;
 }
 
 /* Records the connection's last error; nowait: the statement was not to wait for a lock. */
 static void set_conn_error(struct db_conn *conn, bool nowait)
 {
 	set_error(conn, classify(mysql_errno(conn->my), nowait || conn->no_lock_wait), mysql_error(conn->my));
+	conn->last_code = mysql_errno(conn->my);
 }
 
 /*
@@ -131,6 +135,7 @@ static void set_stmt_error(struct db_conn *conn, MYSQL_STMT *stmt, bool nowait)
 		return;
 	}
 	set_error(conn, classify(mysql_stmt_errno(stmt), nowait || conn->no_lock_wait), mysql_stmt_error(stmt));
+	conn->last_code = mysql_stmt_errno(stmt);
 }
 
 /* Runs sql, which may be several statements, reading and dropping every result. 0, or -1 with the error on conn. */
@@ -357,21 +362,84 @@ static void describe_result(struct db_conn *conn, int slot, struct db_result_sha
 }
 
 /*
- * Prepares sql and describes its result. Confinement to one table (own_table) is not
- * checked on MariaDB: such a statement is refused with the reason.
+ * Whether the last error on conn is the server's refusal for want of a privilege: of a
+ * database, a table, a column, a routine, or a privilege such as FILE or SUPER (mysqld_error.h).
+ */
+static bool denied(const struct db_conn *conn)
+{
+	switch (conn->last_code) {
+	case 1044: /* ER_DBACCESS_DENIED_ERROR */
+	case 1142: /* ER_TABLEACCESS_DENIED_ERROR */
+	case 1143: /* ER_COLUMNACCESS_DENIED_ERROR */
+	case 1227: /* ER_SPECIFIC_ACCESS_DENIED_ERROR */
+	case 1370: /* ER_PROCACCESS_DENIED_ERROR */
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Prepares sql and describes its result. With own_table, conn is the run's account's
+ * (account_create): a statement the server refuses for want of a privilege is confinement's
+ * refusal, in the server's words.
  */
 static int mariadb_prepare_checked(struct db_conn *conn, int slot, const char *sql, int nparams,
 				   const char *own_table, struct db_result_shape *shape, char *why, size_t whylen)
 {
-	if (own_table) {
-		snprintf(why, whylen, "cannot be confined to its table on MariaDB (claimbench reads no server's account "
-			 "of a MariaDB statement yet); give --trust-scenario to run it unchecked");
+	if (mariadb_prepare(conn, slot, sql, nparams) < 0) {
+		if (!own_table || !denied(conn))
+			return -1;
+		snprintf(why, whylen, "is refused by the server, prepared as the run's own account %s: %s", own_table,
+			 conn->last_error);
 		return 1;
 	}
-	if (mariadb_prepare(conn, slot, sql, nparams) < 0)
-		return -1;
 	describe_result(conn, slot, shape);
 	return 0;
+}
+
+static int mariadb_account_create_for(struct db_conn *conn, const char *own_table, char *target, size_t targetlen,
+				      char *why, size_t whylen)
+{
+	struct mariadb_target account;
+	char msg[512];
+	int rc = mariadb_account_create(conn->my, &conn->target, own_table, &account, msg, sizeof(msg));
+
+	if (rc > 0)
+		snprintf(why, whylen, "%s", msg);
+	if (rc != 0)
+		goto out;
+	if (mariadb_target_format(&account, target, targetlen) < 0) {
+		rc = -1;
+		if (mariadb_account_drop(conn->my, own_table, msg, sizeof(msg)) == 0)
+			snprintf(msg, sizeof(msg), "where the run's account connects does not fit in %zu bytes", targetlen);
+	}
+out:
+	if (rc < 0) {
+		set_error(conn, classify(mysql_errno(conn->my), false), msg);
+		conn->last_code = mysql_errno(conn->my);
+	}
+	memset(&account, 0, sizeof(account));
+	return rc;
+}
+
+static int mariadb_account_drop_for(struct db_conn *conn, const char *own_table)
+{
+	char err[512];
+
+	if (mariadb_account_drop(conn->my, own_table, err, sizeof(err)) == 0)
+		return 0;
+	set_error(conn, classify(mysql_errno(conn->my), false), err);
+	return -1;
+}
+
+static int mariadb_account_made(struct db_conn *conn, const char *own_table)
+{
+	char err[512];
+	int rc = mariadb_account_made_for(conn->my, conn->target.database, own_table, err, sizeof(err));
+
+	if (rc < 0)
+		set_error(conn, classify(mysql_errno(conn->my), false), err);
+	return rc;
 }
 
 /* Points part's parameters at params. 0, or -1 with the error on conn when it wants one beyond nparams. */
@@ -974,6 +1042,9 @@ const struct backend_ops backend_mariadb = {
 	.disconnect = mariadb_disconnect,
 	.prepare = mariadb_prepare,
 	.prepare_checked = mariadb_prepare_checked,
+	.account_create = mariadb_account_create_for,
+	.account_drop = mariadb_account_drop_for,
+	.account_made_for = mariadb_account_made,
 	.exec_rows = mariadb_exec_rows,
 	.exec = mariadb_exec,
 	.query = mariadb_query,

@@ -95,3 +95,45 @@ out:
 	PQconninfoFree(opts);
 	return rc;
 }
+
+/* Appends " key='value'" to buf, whose first used bytes are *at, escaping value's quotes and backslashes. 0, or -1. */
+static int append_pair(char *buf, size_t len, size_t *at, const char *key, const char *value)
+{
+	int n = snprintf(buf + *at, len - *at, "%s%s='", *at ? " " : "", key);
+
+	if (n < 0 || (size_t)n >= len - *at)
+		return -1;
+	*at += (size_t)n;
+	for (const char *c = value; *c; c++) {
+		if (*at + 3 >= len)
+			return -1;
+		if (*c == '\'' || *c == '\\')
+			buf[(*at)++] = '\\';
+		buf[(*at)++] = *c;
+	}
+	if (*at + 2 > len)
+		return -1;
+	buf[(*at)++] = '\'';
+	buf[*at] = '\0';
+	return 0;
+}
+
+int mariadb_target_format(const struct mariadb_target *t, char *buf, size_t len)
+{
+	char port[16], timeout[16];
+	size_t at = 0;
+
+	snprintf(port, sizeof(port), "%u", t->port);
+	snprintf(timeout, sizeof(timeout), "%d", t->connect_timeout_s);
+	if (len == 0)
+		return -1;
+	buf[0] = '\0';
+	if ((t->socket[0] || t->host[0]) && append_pair(buf, len, &at, "host", t->socket[0] ? t->socket : t->host) < 0)
+		return -1;
+	if ((t->port && append_pair(buf, len, &at, "port", port) < 0) || append_pair(buf, len, &at, "user", t->user) < 0 ||
+	    (t->has_password && append_pair(buf, len, &at, "password", t->password) < 0) ||
+	    append_pair(buf, len, &at, "dbname", t->database) < 0 ||
+	    append_pair(buf, len, &at, "connect_timeout", timeout) < 0)
+		return -1;
+	return 0;
+}

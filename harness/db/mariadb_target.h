@@ -32,6 +32,12 @@ struct mariadb_target {
 int mariadb_target_parse(const char *text, struct mariadb_target *t, char *err, size_t errlen);
 
 /*
+ * Writes t into buf as key=value pairs mariadb_target_parse reads back as t (every value
+ * quoted, its quotes and backslashes escaped). 0, or -1 when it does not fit.
+ */
+int mariadb_target_format(const struct mariadb_target *t, char *buf, size_t len);
+
+/*
  * text as libpq's parser reads it: a new string (free it), "postgresql:" put before a URI's
  * "//"; NULL when out of memory.
  */

@@ -13,6 +13,7 @@
 #include "queue/producer.h"
 #include "queue/queue_table.h"
 #include "queue/run.h"
+#include "queue/run_account.h"
 #include "queue/run_measure.h"
 #include "queue/server_costs.h"
 #include "queue/table_probe.h"
@@ -439,6 +440,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts,
 			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
 	struct pressure pressure = { 0 };
+	struct run_account account = { .made = false };
 	struct monitor m;
 	char label[256];
 	int rc = -1;
@@ -473,8 +475,13 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_drop;
 	if (cfg->verify && verify_audit_install(admin.conn, &s, err, errlen) < 0)
 		goto out_drop;
+	if (run_account_wanted(plan, &s)) {
+		if (run_account_make(&account, &s, &admin, err, errlen) != 0)
+			goto out_drop;
+		s.target = account.target;
+	}
 	if (open_workers(&s, t.w, workers, err, errlen) < 0)
-		goto out_drop;
+		goto out_drop_account;
 	if (open_producers(&s, t.p, producers, err, errlen) < 0)
 		goto out_close_workers;
 	if (pressure_open(&pressure, &s, err, errlen) < 0)
@@ -487,6 +494,8 @@ out_close_pressure:
 out_close_workers:
 	for (int i = 0; i < workers; i++)
 		worker_close(&t.w[i]);
+out_drop_account:
+	run_account_drop(&account, &s, &admin, label);
 out_drop:
 	if (!run_leaves_tables(plan))
 		admin_drop_tables(&admin, drop_tables, &s, label);
@@ -516,13 +525,28 @@ int run_check_statements(const struct run_plan *plan, const struct strategy_choi
 	};
 	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &plan->cfg->db_opts,
 			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
+	struct run_account account = { .made = false };
+	struct db_conn *confined = NULL;
 	int rc = -1;
 
 	if (admin_open(&admin, err, errlen) < 0 || name_tables(plan, admin.conn, &s, err, errlen) < 0)
 		goto out_disconnect;
 	if (queue_table_create(admin.conn, &s, 0, err, errlen) < 0)
 		goto out_drop;
-	rc = worker_check_strategy(&s, admin.conn, !plan->trust_scenario, err, errlen);
+	if (run_account_wanted(plan, &s)) {
+		rc = run_account_make(&account, &s, &admin, err, errlen);
+		if (rc != 0) {
+			rc = rc > 0 ? 2 : -1;
+			goto out_drop;
+		}
+		rc = -1;
+		if (plan->db->connect(account.target, &plan->cfg->db_opts, &confined, err, errlen) < 0)
+			goto out_drop_account;
+	}
+	rc = worker_check_strategy(&s, confined ? confined : admin.conn, !plan->trust_scenario, err, errlen);
+	plan->db->disconnect(confined);
+out_drop_account:
+	run_account_drop(&account, &s, &admin, choice->ops->name);
 out_drop:
 	admin_drop_tables(&admin, drop_tables, &s, choice->ops->name);
 out_disconnect:

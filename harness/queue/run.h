@@ -25,9 +25,12 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
  * table of plan's, made and dropped for it: a statement the server cannot prepare (a
  * syntax error, an unknown column), one a scenario file wrote that cannot return what the
  * harness reads from it or, without plan->trust_scenario, that does more than read and
- * write that table (worker_check_strategy) is found before any worker starts. 0; 1 with
- * err naming that statement (its origin when it has one) and what is wrong; -1 with err
- * when the table could not be made or the connection failed.
+ * write that table (worker_check_strategy) is found before any worker starts; where the
+ * server's privileges confine that SQL (queue/run_account.h) it is prepared as the
+ * run's own account, made and dropped for it. 0; 1 with err naming that statement (its
+ * origin when it has one) and what is wrong; 2 with err when the server does not let the
+ * harness make that account; -1 with err when the table could not be made or the
+ * connection failed.
  */
 int run_check_statements(const struct run_plan *plan, const struct strategy_choice *choice, char *err, size_t errlen);
 

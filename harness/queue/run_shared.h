@@ -60,7 +60,8 @@ struct run_shared {
 	atomic_int producers_running;		/* producers still inserting; 0: no more arrivals */
 	struct run_gate gate;			/* the start gate, the run's instants and its stop */
 	int pass;				/* 1, or 2 when --rerun-errors drains the cleared errors again; set before threads start */
-	const char *target;			/* where workers and producers connect, again after a lost connection */
+	const char *target;			/* where workers and producers connect, again after a lost connection
+						 * (as the run's own account when it has one: queue/run_account.h) */
 	const char *server_target;		/* where the MVCC pressure's sessions connect: the server itself */
 	atomic_long executions_started;		/* executions begun in the run, counted for --KIND-exec */
 	atomic_uint *job_executions;		/* per job (id-1): its executions so far, for the per-execution draws */

@@ -122,8 +122,8 @@ static int check_written(const struct run_shared *s, struct db_conn *conn, const
 	}
 	if (rc > 0) {
 		snprintf(err, errlen, "%s %s: without --trust-scenario, a scenario file's SQL may only read and write "
-			 "the run's queue table {jobs} (here %s), in one SELECT, INSERT, UPDATE or DELETE", origin, why,
-			 s->jobs_name);
+			 "the run's queue table {jobs} (here %s)%s", origin, why, s->jobs_name,
+			 s->db->account_create ? "" : ", in one SELECT, INSERT, UPDATE or DELETE");
 		return 1;
 	}
 	if (shape.columns < contract->columns) {

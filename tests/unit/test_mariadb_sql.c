@@ -2,8 +2,8 @@
  * Unit tests of the shared templates as MariaDB's prepared statements take them
  * (db/mariadb_sql.c): $N as '?' bound once per use, several statements, an UPDATE's
  * RETURNING of columns as a capture and a SELECT, what cannot be translated refused; and
- * of a mariadb: target read with libpq's parser (db/mariadb_target.c) and masked
- * (db/conninfo.c); and of the templates' placeholders in MariaDB's dialect (engine/sql_template.c).
+ * of a mariadb: target read with libpq's parser (db/mariadb_target.c), written back (as the
+ * run's own account connects) and masked (db/conninfo.c); and of the templates' placeholders in MariaDB's dialect (engine/sql_template.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +189,36 @@ static void test_targets(void)
 	CHECK(conninfo_parses("mariadb:") && !conninfo_parses("mariadb:host='x"), "mariadb: alone parses; a bad one not");
 }
 
+/*
+ * A target written back as key=value (how the run's own account connects: the harness's
+ * target with its user and password) reads back as the same target, a socket path's and a
+ * password's quotes and backslashes included; one that does not fit is refused.
+ */
+static void test_target_format(void)
+{
+	struct mariadb_target t = { .port = 0, .connect_timeout_s = 7, .has_password = true }, back;
+	char text[1024], err[256] = "";
+
+	snprintf(t.socket, sizeof(t.socket), "/tmp/it's a \\dir/mysqld.sock");
+	snprintf(t.user, sizeof(t.user), "claimbench_42_jobs");
+	snprintf(t.password, sizeof(t.password), "p'w\\ x-Aa0");
+	snprintf(t.database, sizeof(t.database), "q");
+	CHECK(mariadb_target_format(&t, text, sizeof(text)) == 0 && mariadb_target_parse(text, &back, err, sizeof(err)) == 0,
+	      "a socket target is written and read back (%s; %s)", text, err);
+	CHECK(strcmp(back.socket, t.socket) == 0 && !back.host[0] && strcmp(back.user, t.user) == 0 &&
+	      back.has_password && strcmp(back.password, t.password) == 0 && strcmp(back.database, "q") == 0 &&
+	      back.port == 0 && back.connect_timeout_s == 7,
+	      "every field as it was: socket %s, user %s, password %s, timeout %d", back.socket, back.user, back.password,
+	      back.connect_timeout_s);
+	memset(t.socket, 0, sizeof(t.socket));
+	snprintf(t.host, sizeof(t.host), "db.example");
+	t.port = 3307;
+	CHECK(mariadb_target_format(&t, text, sizeof(text)) == 0 && mariadb_target_parse(text, &back, err, sizeof(err)) == 0 &&
+	      strcmp(back.host, "db.example") == 0 && back.port == 3307 && !back.socket[0],
+	      "a TCP target reads back with its host and port (%s)", text);
+	CHECK(mariadb_target_format(&t, text, 40) == -1, "a target that does not fit in 40 bytes is refused");
+}
+
 /* {mark:...} as a table COMMENT in the CREATE, {now} and a lease in MariaDB's clock, a guarded run's {wait_limit_s}. */
 static void test_dialect(void)
 {
@@ -223,5 +253,6 @@ int main(void)
 	test_update_returning_many();
 	test_update_returning_many_columns();
 	test_targets();
+	test_target_format();
 	return check_exit_status();
 }
