@@ -444,10 +444,6 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 			 "SQLite --sqlite-busy-timeout-ms bounds the wait for a lock");
 		return -1;
 	}
-	if (db->kind == BACKEND_MARIADB && cfg->verify) {
-		snprintf(err, errlen, "--verify has no audit triggers for MariaDB yet: run it on PostgreSQL or SQLite");
-		return -1;
-	}
 	if (db->kind != BACKEND_MARIADB && cfg->db_opts.isolation != ISOLATION_SERVER) {
 		snprintf(err, errlen, "--isolation is MariaDB's (InnoDB's REPEATABLE READ or READ COMMITTED); %s runs "
 			 "its own default", db->name);

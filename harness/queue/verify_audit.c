@@ -87,34 +87,100 @@ static const char *const sqlite_create_table_sql =
 	" writer INTEGER,"
 	" at REAL NOT NULL DEFAULT (julianday('now')))";
 
-/* SQLite: a row's status (x: OLD.status or NEW.status) in the audit's numbers. */
-#define SQLITE_STATUS(x) \
+/* MariaDB: the audit table, InnoDB's so that a rollback takes its rows, its owner note a table option. */
+static const char *const mariadb_create_table_sql =
+	"CREATE TABLE {audit} ("
+	" seq bigint AUTO_INCREMENT PRIMARY KEY,"
+	" tab smallint NOT NULL,"
+	" op smallint NOT NULL,"
+	" id bigint,"
+	" old_status smallint NOT NULL,"
+	" new_status smallint NOT NULL,"
+	" old_owner integer,"
+	" new_owner integer,"
+	" old_attempt integer,"
+	" new_attempt integer,"
+	" lease_expired smallint NOT NULL,"
+	" writer integer,"
+	" at datetime(6) NOT NULL DEFAULT NOW(6)"
+	") ENGINE = InnoDB {mark:audit}";
+
+/* SQLite and MariaDB: a row's status (x: OLD.status or NEW.status) in the audit's numbers. */
+#define ROW_STATUS(x) \
 	"CASE " x " WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 WHEN 'error' THEN 3 ELSE 5 END"
 
+/* The shapes of the run's tables a trigger of SQLite's or MariaDB's names the columns of. */
+enum table_shape {
+	SHAPE_JOB_ROWS,	/* rows of jobs: the queue table, move-table's claimed jobs */
+	SHAPE_ARCHIVE,	/* delete-returning's archive: id, consumed_by, attempt, no status */
+	SHAPE_LINE,	/* the ticket strategy's line: ticket, requester */
+	SHAPE_COUNT,
+};
+
 /*
- * SQLite: what one trigger inserts, per shape of table and operation, after the table's
- * number (%1$d): the operation, the row, its status, owner and attempt before and after,
- * the lease, the session (the function each connection's db->name_session registers).
+ * SQLite and MariaDB: what one trigger inserts, per shape of table and operation, after the
+ * table's number (%1$d): the operation, the row, its status, owner and attempt before and
+ * after, whether the lease had run out by the dialect's now (%2$s), the session's identity
+ * (%3$s: the function each SQLite connection's db->name_session registers, the user variable
+ * MariaDB's sets).
  */
-static const char *const sqlite_values[2][3] = {
-	{ /* a table of job rows: the queue table, move-table's claimed jobs */
-		"%1$d, 0, NEW.id, 4, " SQLITE_STATUS("NEW.status") ", NULL, NEW.claimed_by, NULL, NEW.attempts, 0,"
-		" claimbench_identity()",
-		"%1$d, 1, NEW.id, " SQLITE_STATUS("OLD.status") ", " SQLITE_STATUS("NEW.status") ", OLD.claimed_by,"
-		" NEW.claimed_by, OLD.attempts, NEW.attempts, coalesce(OLD.lease_until < julianday('now'), 0),"
-		" claimbench_identity()",
-		"%1$d, 2, OLD.id, " SQLITE_STATUS("OLD.status") ", 4, OLD.claimed_by, NULL, OLD.attempts, NULL, 0,"
-		" claimbench_identity()",
+static const char *const row_values[SHAPE_COUNT][3] = {
+	[SHAPE_JOB_ROWS] = {
+		"%1$d, 0, NEW.id, 4, " ROW_STATUS("NEW.status") ", NULL, NEW.claimed_by, NULL, NEW.attempts, 0, %3$s",
+		"%1$d, 1, NEW.id, " ROW_STATUS("OLD.status") ", " ROW_STATUS("NEW.status") ", OLD.claimed_by,"
+		" NEW.claimed_by, OLD.attempts, NEW.attempts, coalesce(OLD.lease_until < %2$s, 0), %3$s",
+		"%1$d, 2, OLD.id, " ROW_STATUS("OLD.status") ", 4, OLD.claimed_by, NULL, OLD.attempts, NULL, 0, %3$s",
 	},
-	{ /* the ticket strategy's line */
-		"%1$d, 0, NEW.ticket, 4, 5, NULL, NEW.requester, NULL, NULL, 0, claimbench_identity()",
-		"%1$d, 1, NEW.ticket, 5, 5, OLD.requester, NEW.requester, NULL, NULL, 0, claimbench_identity()",
-		"%1$d, 2, OLD.ticket, 5, 4, OLD.requester, NULL, NULL, NULL, 0, claimbench_identity()",
+	[SHAPE_ARCHIVE] = {
+		"%1$d, 0, NEW.id, 4, 5, NULL, NEW.consumed_by, NULL, NEW.attempt, 0, %3$s",
+		"%1$d, 1, NEW.id, 5, 5, OLD.consumed_by, NEW.consumed_by, OLD.attempt, NEW.attempt, 0, %3$s",
+		"%1$d, 2, OLD.id, 5, 4, OLD.consumed_by, NULL, OLD.attempt, NULL, 0, %3$s",
+	},
+	[SHAPE_LINE] = {
+		"%1$d, 0, NEW.ticket, 4, 5, NULL, NEW.requester, NULL, NULL, 0, %3$s",
+		"%1$d, 1, NEW.ticket, 5, 5, OLD.requester, NEW.requester, NULL, NULL, 0, %3$s",
+		"%1$d, 2, OLD.ticket, 5, 4, OLD.requester, NULL, NULL, NULL, 0, %3$s",
 	},
 };
 
-/* SQLite: the operations a trigger follows, in sqlite_values' order, and the word its name ends in. */
-static const char *const sqlite_ops[3][2] = { { "INSERT", "insert" }, { "UPDATE", "update" }, { "DELETE", "delete" } };
+/* SQLite and MariaDB: the operations a trigger follows, in row_values' order, and the word its name ends in. */
+static const char *const row_ops[3][2] = { { "INSERT", "insert" }, { "UPDATE", "update" }, { "DELETE", "delete" } };
+
+/* What SQLite's and MariaDB's row triggers differ in. */
+struct trigger_dialect {
+	const char *create_table;	/* the audit table's CREATE */
+	const char *now;		/* the time a lease is compared with: MariaDB's, the triggering statement's start */
+	const char *identity;		/* the writing session's identity */
+	const char *body_open;		/* what follows "CREATE TRIGGER name AFTER op ON table" before the INSERT */
+	const char *body_close;		/* what follows the INSERT */
+	const char *shape_sql;		/* a table's enum table_shape from its columns, %s its name */
+};
+
+/* SQLite: a trigger is a block; its session's identity a function. */
+static const struct trigger_dialect sqlite_dialect = {
+	.create_table = sqlite_create_table_sql,
+	.now = "julianday('now')",
+	.identity = "claimbench_identity()",
+	.body_open = "BEGIN",
+	.body_close = "; END",
+	.shape_sql = "SELECT coalesce(max(CASE name WHEN 'consumed_by' THEN 1 WHEN 'ticket' THEN 2 END), 0)"
+		     " FROM pragma_table_info('%s')",
+};
+
+/*
+ * MariaDB: one statement FOR EACH ROW; the session's identity a user variable (unset, NULL,
+ * in a session that never named itself: the harness's). NOW(6) in a trigger is the
+ * triggering statement's start, the now the claim's own lease test used.
+ */
+static const struct trigger_dialect mariadb_dialect = {
+	.create_table = mariadb_create_table_sql,
+	.now = "NOW(6)",
+	.identity = "@claimbench_identity",
+	.body_open = "FOR EACH ROW",
+	.body_close = "",
+	.shape_sql = "SELECT coalesce(max(CASE COLUMN_NAME WHEN 'consumed_by' THEN 1 WHEN 'ticket' THEN 2 END), 0)"
+		     " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '%s'",
+};
 
 /* Runs the statement fmt makes of a, b and c on conn. 0, or -1 with err naming what. */
 static int run(struct db_conn *conn, const struct run_shared *s, const char *fmt, const char *a, const char *b,
@@ -135,7 +201,7 @@ static int run(struct db_conn *conn, const struct run_shared *s, const char *fmt
 }
 
 /*
- * Creates the audit table from tmpl (create_table_sql or sqlite_create_table_sql) with its
+ * Creates the audit table from tmpl (create_table_sql or a trigger_dialect's) with its
  * note in one transaction; only once that committed is the table the run's to drop. 0, or
  * -1 with err.
  */
@@ -162,26 +228,27 @@ static int store_first(void *ctx, const int64_t *cols, int ncols)
 }
 
 /*
- * SQLite: creates the three triggers (insert, update, delete) on table (quoted), the run's
- * table which (its word in the triggers' names) of shape (0: job rows, 1: the line), its
- * changes recorded as the audit's table number tab. 0, or -1 with err.
+ * SQLite and MariaDB: creates the three triggers (insert, update, delete) on table
+ * (quoted), the run's table which (its word in the triggers' names) of shape, its changes
+ * recorded as the audit's table number tab. 0, or -1 with err.
  */
-static int sqlite_triggers(struct db_conn *conn, const struct run_shared *s, const char *table, const char *which,
-			   int shape, int tab, char *err, size_t errlen)
+static int row_triggers(struct db_conn *conn, const struct run_shared *s, const struct trigger_dialect *d,
+			const char *table, const char *which, enum table_shape shape, int tab, char *err, size_t errlen)
 {
 	for (int op = 0; op < 3; op++) {
 		char name[200], quoted[260], values[1024], sql[2048];
 		int n;
 
-		snprintf(name, sizeof(name), "%s_%s_%s", s->audit_name, which, sqlite_ops[op][1]);
+		snprintf(name, sizeof(name), "%s_%s_%s", s->audit_name, which, row_ops[op][1]);
 		if (s->db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0) {
 			snprintf(err, errlen, "cannot quote the trigger name %s", name);
 			return -1;
 		}
-		snprintf(values, sizeof(values), sqlite_values[shape][op], tab);
-		n = snprintf(sql, sizeof(sql), "CREATE TRIGGER %s AFTER %s ON %s BEGIN INSERT INTO %s (tab, op, id, "
+		snprintf(values, sizeof(values), row_values[shape][op], tab, d->now, d->identity);
+		n = snprintf(sql, sizeof(sql), "CREATE TRIGGER %s AFTER %s ON %s %s INSERT INTO %s (tab, op, id, "
 			     "old_status, new_status, old_owner, new_owner, old_attempt, new_attempt, lease_expired, "
-			     "writer) VALUES (%s); END", quoted, sqlite_ops[op][0], table, s->audit_table, values);
+			     "writer) VALUES (%s)%s", quoted, row_ops[op][0], table, d->body_open, s->audit_table, values,
+			     d->body_close);
 		if (n < 0 || (size_t)n >= sizeof(sql) || s->db->exec(conn, sql) < 0) {
 			snprintf(err, errlen, "creating the audit trigger %s: %s", name, s->db->error_message(conn));
 			return -1;
@@ -190,24 +257,28 @@ static int sqlite_triggers(struct db_conn *conn, const struct run_shared *s, con
 	return 0;
 }
 
-/* SQLite: the audit table and the triggers on the run's tables of s (see verify_audit_install). 0, or -1 with err. */
-static int sqlite_install(struct db_conn *conn, struct run_shared *s, char *err, size_t errlen)
+/*
+ * SQLite and MariaDB: the audit table and the triggers on the run's tables of s (see
+ * verify_audit_install); the strategy's table's shape read from its columns. 0, or -1 with err.
+ */
+static int row_install(struct db_conn *conn, struct run_shared *s, const struct trigger_dialect *d, char *err,
+		       size_t errlen)
 {
-	char sql[256];
-	int64_t line = 0;
+	char sql[512];
+	int64_t shape = SHAPE_JOB_ROWS;
 
-	if (create_audit_table(conn, s, sqlite_create_table_sql, err, errlen) < 0 ||
-	    sqlite_triggers(conn, s, s->jobs_table, "jobs", 0, AUDIT_JOBS, err, errlen) < 0)
+	if (create_audit_table(conn, s, d->create_table, err, errlen) < 0 ||
+	    row_triggers(conn, s, d, s->jobs_table, "jobs", SHAPE_JOB_ROWS, AUDIT_JOBS, err, errlen) < 0)
 		return -1;
 	if (!s->created_tickets)
 		return 0;
-	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('%s') WHERE name = 'ticket'", s->tickets_name);
-	if (s->db->query(conn, sql, store_first, &line) < 0) {
+	snprintf(sql, sizeof(sql), d->shape_sql, s->tickets_name);
+	if (s->db->query(conn, sql, store_first, &shape) < 0 || shape < 0 || shape >= SHAPE_COUNT) {
 		snprintf(err, errlen, "reading the strategy table's columns: %s", s->db->error_message(conn));
 		return -1;
 	}
-	return sqlite_triggers(conn, s, s->tickets_table, "tickets", line ? 1 : 0, line ? AUDIT_LINE : AUDIT_MOVED, err,
-			       errlen);
+	return row_triggers(conn, s, d, s->tickets_table, "tickets", (enum table_shape)shape,
+			    shape == SHAPE_LINE ? AUDIT_LINE : AUDIT_MOVED, err, errlen);
 }
 
 /* PostgreSQL: the audit table, its trigger function and the triggers (see verify_audit_install). 0, or -1 with err. */
@@ -235,8 +306,13 @@ int verify_audit_install(struct db_conn *conn, struct run_shared *s, char *err, 
 {
 	if (owner_refuse_existing(s->db, conn, s->audit_name, err, errlen) < 0)
 		return -1;
-	if ((s->db->kind == BACKEND_SQLITE ? sqlite_install(conn, s, err, errlen) : pg_install(conn, s, err, errlen)) < 0)
+	if (s->db->kind == BACKEND_POSTGRESQL) {
+		if (pg_install(conn, s, err, errlen) < 0)
+			return -1;
+	} else if (row_install(conn, s, s->db->kind == BACKEND_SQLITE ? &sqlite_dialect : &mariadb_dialect, err,
+			       errlen) < 0) {
 		return -1;
+	}
 	if (s->db->name_session(conn, -1) < 0) {
 		snprintf(err, errlen, "naming the session for the audit: %s", s->db->error_message(conn));
 		return -1;
