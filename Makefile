@@ -49,16 +49,29 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
-ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
+# The adapters claimbench builds itself (adapters/NAME/NAME.c, C on libpq), each as
+# $(BUILD)/adapters/claimbench-NAME, where a manifest's command finds it (docs/adapters.md).
+ADAPTER_SRC := $(wildcard adapters/*/*.c)
+ADAPTER_BIN := $(foreach src,$(ADAPTER_SRC),$(BUILD)/adapters/claimbench-$(notdir $(src:.c=)))
+ADAPTER_OBJ := $(ADAPTER_SRC:%.c=$(BUILD)/%.o)
+ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ) $(ADAPTER_OBJ)
 
 .PHONY: all deps demo docs check test test-durations test-tsan install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/claimbench $(UNIT_BIN)
+all: $(BUILD)/claimbench $(UNIT_BIN) $(ADAPTER_BIN)
 
 $(BUILD)/claimbench: $(MAIN_OBJ) $(CORE_OBJ)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Each adapter's link: claimbench-NAME from adapters/NAME/NAME.o.
+define ADAPTER_LINK
+$(BUILD)/adapters/claimbench-$(1): $(BUILD)/adapters/$(1)/$(1).o
+	@echo "  LINK  $$@"
+	$(Q)$(CC) $(LDFLAGS) -o $$@ $$^ $(LDLIBS)
+endef
+$(foreach src,$(ADAPTER_SRC),$(eval $(call ADAPTER_LINK,$(notdir $(src:.c=)))))
 
 $(UNIT_BIN): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(CORE_OBJ)
 	@echo "  LINK  $@"

@@ -9,6 +9,7 @@ enum exit_status {
 	EXIT_ENVIRONMENT = 3,	/* database or environment error */
 	EXIT_INCOMPLETE = 4,	/* a worker aborted or the run was interrupted */
 	EXIT_VERIFY = 5,	/* --verify: the ledger and the server's record of the run disagree */
+	EXIT_CONTRACT = 6,	/* an adapter's line broke the adapter contract (docs/adapters.md) */
 };
 
 #endif
