@@ -70,15 +70,15 @@ static int prepare_exec(struct adapter_session *a, int workers, char *err, size_
 	size_t n_env = 0, argc = 0;
 	char *save = NULL;
 
+	if (*m->runtime && adapter_runtime_path(m, a->program, sizeof(a->program)) < 0) {
+		snprintf(err, errlen, "adapter %s: its runtime \"%s\" is not on PATH (it needs: %s)", m->name, m->runtime,
+			 *m->needs ? m->needs : m->runtime);
+		return -1;
+	}
 	if (adapter_command_path(m, a->command, sizeof(a->command)) < 0) {
 		snprintf(err, errlen, "adapter %s: its command \"%s\" is neither in %s nor among the built adapters "
 			 "(make all builds claimbench's own; it needs: %s)", m->name, m->command, m->dir,
 			 *m->needs ? m->needs : "nothing more");
-		return -1;
-	}
-	if (*m->runtime && adapter_runtime_path(m, a->program, sizeof(a->program)) < 0) {
-		snprintf(err, errlen, "adapter %s: its runtime \"%s\" is not on PATH (it needs: %s)", m->name, m->runtime,
-			 *m->needs ? m->needs : m->runtime);
 		return -1;
 	}
 	if (!*m->runtime)
@@ -290,6 +290,10 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 		fprintf(stderr, "claimbench: %s: adapter %s: replica %d exited with status %d\n", a->label, a->m->name, i,
 			WEXITSTATUS(r->exit_status));
 	}
+	for (int i = 0; i < a->started; i++)
+		if (a->replicas[i].crashed)
+			fprintf(stderr, "claimbench: %s: adapter %s: replica %d died with %d jobs in hand: crashed executions\n",
+				a->label, a->m->name, i, a->replicas[i].crashed);
 	for (int i = 0; i < a->started; i++) {
 		if (a->replicas[i].skew_min_us < lo)
 			lo = a->replicas[i].skew_min_us;

@@ -198,8 +198,10 @@ static void end_held(struct replica *r, int64_t at_ns)
 	int outcome = atomic_load(&r->said_stopped) ? EXEC_INTERRUPTED : EXEC_CRASHED;
 
 	for (int w = 0; w < r->run->workers; w++)
-		if (r->seats[w].held)
+		if (r->seats[w].held) {
 			end_execution(r, w, outcome, at_ns);
+			r->crashed += outcome == EXEC_CRASHED;
+		}
 }
 
 /* The reader thread: splits r's output into lines and takes each, until it ends or breaks the contract. */

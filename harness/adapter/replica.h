@@ -75,6 +75,7 @@ struct replica {
 	atomic_bool broken;			/* a line broke the contract: broken_reason says which */
 	char broken_reason[REPLICA_LINE_MAX + 512]; /* adapter, replica, line number, the line, what was expected */
 	bool killed;				/* claimbench killed it (a crash fault or the stop's last resort) */
+	int crashed;				/* executions it held when it died without saying stopped */
 	int exit_status;			/* its wait status once reaped, -1 before */
 };
 
