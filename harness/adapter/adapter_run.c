@@ -225,11 +225,11 @@ static void crash_replica(struct adapter_session *a, int64_t at_ns)
 		"executions\n", a->label, (double)at_ns / 1e9);
 }
 
-/* Opens the gate (start to every replica) and watches the run to its end or stop. */
+/* Opens the gate (start to every replica) and watches the drain to its end or stop. */
 static void run_replicas(struct adapter_session *a)
 {
 	const struct run_config *cfg = a->plan->cfg;
-	int64_t duration_ns = (int64_t)(cfg->duration_s * 1e9), crash_ns = (int64_t)(cfg->crash_replica_at_s * 1e9);
+	int64_t crash_ns = (int64_t)(cfg->crash_replica_at_s * 1e9);
 	bool crashed = false;
 
 	atomic_store(&a->run.start_ns, clock_now_ns());
@@ -238,8 +238,7 @@ static void run_replicas(struct adapter_session *a)
 	for (;;) {
 		int64_t now = clock_now_ns() - atomic_load(&a->run.start_ns);
 
-		if (atomic_load(&a->run.distinct_done) >= a->run.n_jobs || (duration_ns > 0 && now >= duration_ns) ||
-		    all_ended(a) || must_stop(a))
+		if (atomic_load(&a->run.distinct_done) >= a->run.n_jobs || all_ended(a) || must_stop(a))
 			return;
 		if (crash_ns > 0 && !crashed && now >= crash_ns) {
 			crash_replica(a, now);
@@ -322,7 +321,6 @@ static int keep_faults(const struct ledger *merged, struct run_result *out)
 /* Computes out's figures from the replicas' ledgers and counters and final (NULL: not known). 0, or -1. */
 static int measure(struct adapter_session *a, const struct job_state *final, bool stopped, struct run_result *out)
 {
-	const struct run_config *cfg = a->plan->cfg;
 	size_t n_parts = (size_t)a->n_replicas + 1, seats = (size_t)a->n_replicas * (size_t)a->run.workers;
 	struct ledger *parts = calloc(n_parts, sizeof(*parts));
 	struct ledger merged;
@@ -349,10 +347,8 @@ static int measure(struct adapter_session *a, const struct job_state *final, boo
 		.work_ns = a->plan->work_ns,
 		.final = final,
 		.n_queues = 1,
-		.drain = cfg->duration_s <= 0 && !stopped,
+		.drain = !stopped,
 		.stopped = stopped,
-		.duration_ns = (int64_t)(cfg->duration_s * 1e9),
-		.warmup_ns = (int64_t)(cfg->warmup_s * 1e9),
 		.claim_in_session = a->m->claim_mode == MODE_HOLD,
 	};
 	if (metrics_compute(&in, &out->metrics) == 0 && metrics_series(&in, &out->series, &out->n_series) == 0 &&
@@ -404,8 +400,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 	*out = result_of(cfg, choice, workers * cfg->replicas, repeat);
 	run_label(a.label, sizeof(a.label), cfg, choice->ops->name, out->claim_mode, workers, repeat);
 	name_queue(cfg, a.queue, sizeof(a.queue));
-	a.run = (struct replica_run){ .adapter = a.m, .workers = workers, .n_jobs = cfg->jobs,
-				      .warmup_ns = (int64_t)(cfg->warmup_s * 1e9) };
+	a.run = (struct replica_run){ .adapter = a.m, .workers = workers, .n_jobs = cfg->jobs };
 	atomic_init(&a.run.start_ns, 0);
 	atomic_init(&a.run.distinct_done, 0);
 	a.run.done = calloc((size_t)cfg->jobs + 1, sizeof(*a.run.done));
@@ -413,11 +408,6 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 	final = calloc((size_t)cfg->jobs + 1, sizeof(*final));
 	if (!a.run.done || !a.replicas || !final || ledger_init(&a.own, 0, 0, 0) < 0) {
 		snprintf(err, errlen, "out of memory");
-		goto out_free;
-	}
-	if (cfg->duration_s > 0 || run_config_arrivals(cfg)) {
-		snprintf(err, errlen, "adapter %s: contract version 1 runs drains of a backlog: no --duration or arrivals "
-			 "yet", a.m->name);
 		goto out_free;
 	}
 	if (prepare_exec(&a, workers, err, errlen) < 0)

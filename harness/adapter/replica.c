@@ -68,8 +68,7 @@ static int end_execution(struct replica *r, int32_t worker, int outcome, int64_t
 	seat->held = false;
 	seat->last_end_ns = at_ns;
 	st->busy_ns += at_ns - seat->start_ns;
-	if (outcome == EXEC_DONE && at_ns >= r->run->warmup_ns)
-		st->completed++;
+	st->completed += outcome == EXEC_DONE;
 	if (outcome == EXEC_DONE && !atomic_exchange(&r->run->done[seat->job - 1], 1))
 		atomic_fetch_add(&r->run->distinct_done, 1);
 	return ledger_add_execution(&r->ledger, &e);
@@ -103,8 +102,7 @@ static int take_execution(struct replica *r, const struct adapter_line *l, int64
 					       .claim_start_ns = seat->last_end_ns, .start_ns = at_ns,
 					       .last_end_ns = seat->last_end_ns };
 		r->stats[l->worker].claims++;
-		if (seat->claim_start_ns >= r->run->warmup_ns)
-			hist_record(&r->stats[l->worker].claim_latency, at_ns - seat->claim_start_ns);
+		hist_record(&r->stats[l->worker].claim_latency, at_ns - seat->claim_start_ns);
 		return 0;
 	}
 	if (!seat->held || seat->job != l->job || seat->attempt != l->attempt) {

@@ -33,7 +33,6 @@ struct replica_run {
 	const char *const *argv;		/* its arguments, argv[0] included (NULL-ended) */
 	int workers;				/* W: workers per replica */
 	long n_jobs;				/* jobs in the run: ids 1..n_jobs */
-	int64_t warmup_ns;			/* completions before it are left out of the workers' counts */
 	atomic_int_fast64_t start_ns;		/* clock_now_ns when start was sent: the ledger's 0; 0 before */
 	atomic_uchar *done;			/* per job (id-1): 1 once a finished line said so */
 	atomic_long distinct_done;		/* jobs with a finished line */

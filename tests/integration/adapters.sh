@@ -156,4 +156,11 @@ expect_exit 3 'adapter nocommand: its command "claimbench-no-such-adapter" is ne
 	run --db "$TEST_DB" --strategy adapter:nocommand --jobs 5 --no-progress --results "$store"
 expect_exit 2 'adapter:reference.*does not list this engine' "an engine the manifest does not list is refused" \
 	run --db "sqlite:$dir/q.db" --strategy adapter:reference --jobs 5 --no-progress --results "$store"
+expect_exit 2 "adapter:reference: not for an adapter's run yet: --verify \\(contract version 1" \
+	"what contract version 1 does not run for an adapter is refused before anything runs (--verify)" \
+	run --db "$TEST_DB" --strategy skip-locked,adapter:reference --verify --jobs 5
+expect_exit 2 "adapter:reference: not for an adapter's run yet: the faults" "and the faults but --crash-replica-at" \
+	run --db "$TEST_DB" --strategy adapter:reference --crash-exec 3 --jobs 5
+expect_exit 2 "--replicas: only an adapter's run has replicas" "--replicas without an adapter is refused" \
+	run --db "$TEST_DB" --strategy skip-locked --replicas 2 --jobs 5
 check "no adapter's table is left on the server" no_adapter_tables
