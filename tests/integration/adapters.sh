@@ -1,12 +1,14 @@
 # Adapters (docs/adapters.md, contract version 1) on a server the test starts: the reference
 # adapter (claimbench's skip-locked behind the contract) gives the built-in skip-locked's
-# figures on the same seed; the reference adapter without its lock (--no-lock) shows
-# duplicates; a replica SIGKILLed leaves its jobs in hand as crashed executions, redone by the
-# other replica; the adapter's tables are dropped after each run; a line that breaks the
-# contract is refused with the adapter, replica, line number and the line (exit 6); a silent
-# adapter is stopped by the watchdog (exit 4); manifests that do not parse are refused with
-# file:line (exit 2), as are a missing adapter and an engine the manifest does not list; a
-# runtime not installed is exit 3.
+# figures on seed 001's classic, and stays exact with 3 replicas at zero work; lost jobs are
+# what the library's own table says, not the lines; the reference adapter without its lock
+# (--no-lock) shows duplicates; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
+# hand as crashed executions, each redelivered once to the other replica; the adapter's tables
+# are dropped after each run; a line that breaks the contract is refused with the adapter,
+# replica, line number and the line (exit 6); a silent adapter is stopped by the watchdog
+# (exit 4); manifests that do not parse are refused with file:line (exit 2), as are a missing
+# adapter, an engine the manifest does not list and the options an adapter's run does not run
+# yet; a runtime or command not installed, or a replica that exits before ready, is exit 3.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -58,7 +60,13 @@ check_each "$dir/classic.json" 'true' '[.per_worker[].completed] | all(. >= 19 a
 	"each worker's count within one job of 20, built-in and adapter alike"
 check "the adapter's table is dropped after its run" no_adapter_tables
 
-# ---- two replicas of zero work: still exact ----
+# ---- lost jobs are the library's table's: a manifest whose done state the table never holds ----
+new_adapter unkept done_states=kept
+run_json unkept --db "$TEST_DB" --strategy adapter:unkept --jobs 30 --workers 3 --work-ms 0
+check_each "$dir/unkept.json" 'true' '.completed == 30 and .lost == 30 and .ledger_mismatches == 30' \
+	"jobs the lines say finished but the state table does not hold done: all 30 lost, 30 ledger mismatches"
+
+# ---- three replicas of zero work: still exact ----
 run_json replicas --db "$TEST_DB" --strategy adapter:reference --replicas 3 --jobs 600 --workers 4 --work-ms 0
 check_each "$dir/replicas.json" 'true' '.complete and .completed == 600 and .duplicates == 0 and .lost == 0 and
 	.workers == 12 and (.per_worker | length) == 12 and ([.per_worker[].completed] | add) == 600' \
@@ -105,6 +113,13 @@ new_adapter twice runtime=bash command=twice.sh
 expect_exit 6 'line 4: "claimed 2 1 0": expected worker 0 to end job 1 \(attempt 1\) before it claims another' \
 	"a worker that claims while it holds a job breaks the contract" \
 	run --db "$TEST_DB" --strategy adapter:twice --jobs 20 --workers 1 --no-progress --results "$store"
+
+# ---- a replica that exits before it is ready ----
+mkdir -p "$adapters/quitter"
+printf 'echo "quitter: cannot start" >&2\nexit 1\n' >"$adapters/quitter/quitter.sh"
+new_adapter quitter runtime=bash command=quitter.sh
+expect_exit 3 'adapter quitter: replica 0 ended before it was ready' "a replica that exits before ready is refused" \
+	run --db "$TEST_DB" --strategy adapter:quitter --jobs 5 --no-progress --results "$store"
 
 # ---- a silent adapter: the watchdog ----
 mkdir -p "$adapters/silent"
