@@ -56,7 +56,7 @@ ADAPTER_BIN := $(foreach src,$(ADAPTER_SRC),$(BUILD)/adapters/claimbench-$(notdi
 ADAPTER_OBJ := $(ADAPTER_SRC:%.c=$(BUILD)/%.o)
 ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ) $(ADAPTER_OBJ)
 
-.PHONY: all deps demo docs check test test-durations test-tsan install uninstall clean FORCE
+.PHONY: all adapters deps demo docs check test test-durations test-tsan install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/claimbench $(UNIT_BIN) $(ADAPTER_BIN)
@@ -93,6 +93,14 @@ $(PLUGINS_H): FORCE
 	$(Q)scripts/gen-plugins $@
 
 -include $(ALL_OBJ:.o=.d)
+
+# The adapters' own dependencies, each pinned by its lock file: npm ci in each adapters/NAME that
+# has a package-lock.json (docs/adapters.md), again when the lock file changes.
+ADAPTER_LOCKS := $(wildcard adapters/*/package-lock.json)
+adapters: $(ADAPTER_LOCKS:%/package-lock.json=%/node_modules/.package-lock.json)
+adapters/%/node_modules/.package-lock.json: adapters/%/package-lock.json
+	@echo "  NPM   adapters/$*"
+	$(Q)cd adapters/$* && npm ci --no-audit --no-fund --loglevel=error
 
 # The man page, printed by the binary from its own option table.
 $(BUILD)/claimbench.1: $(BUILD)/claimbench

@@ -81,6 +81,11 @@ static int prepare_exec(struct adapter_session *a, int workers, char *err, size_
 			 *m->needs ? m->needs : "nothing more");
 		return -1;
 	}
+	if (!adapter_installed(m)) {
+		snprintf(err, errlen, "adapter %s: it is not installed: no %s in %s (it needs: %s; make adapters)", m->name,
+			 m->requires, m->dir, *m->needs ? m->needs : m->requires);
+		return -1;
+	}
 	if (!*m->runtime)
 		snprintf(a->program, sizeof(a->program), "%s", a->command);
 	a->argv[argc++] = a->program;
@@ -399,6 +404,11 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 	err[0] = '\0';
 	*out = result_of(cfg, choice, workers * cfg->replicas, repeat);
 	run_label(a.label, sizeof(a.label), cfg, choice->ops->name, out->claim_mode, workers, repeat);
+	if (cfg->replicas > 1) {
+		size_t used = strlen(a.label);
+
+		snprintf(a.label + used, sizeof(a.label) - used, " on %d replicas", cfg->replicas);
+	}
 	name_queue(cfg, a.queue, sizeof(a.queue));
 	a.run = (struct replica_run){ .adapter = a.m, .workers = workers, .n_jobs = cfg->jobs };
 	atomic_init(&a.run.start_ns, 0);

@@ -39,13 +39,15 @@ static int status_of(const struct adapter_manifest *m, const char *state)
 	return JOB_NEW;
 }
 
-/* A connection to target, or NULL with err. */
+/* A connection to target that keeps the server's notices (a DROP's cascade) to itself, or NULL with err. */
 static PGconn *connect_to(const char *target, char *err, size_t errlen)
 {
 	PGconn *conn = PQconnectdb(target);
 
-	if (PQstatus(conn) == CONNECTION_OK)
+	if (PQstatus(conn) == CONNECTION_OK) {
+		PQclear(PQexec(conn, "SET client_min_messages = warning"));
 		return conn;
+	}
 	snprintf(err, errlen, "cannot connect to read the adapter's table: %s", PQerrorMessage(conn));
 	PQfinish(conn);
 	return NULL;
@@ -86,32 +88,47 @@ out:
 	return rc;
 }
 
-int adapter_drop_tables(const char *target, const struct adapter_manifest *m, const char *queue, char *err,
-			size_t errlen)
+/*
+ * Runs "DROP what IF EXISTS NAME tail" on conn for each NAME of the comma-separated list,
+ * {queue} replaced by queue. 0, or -1 with err at the first that fails.
+ */
+static int drop_each(PGconn *conn, const char *what, const char *tail, const char *list, const char *queue, char *err,
+		     size_t errlen)
 {
-	char list[256], *save = NULL;
-	PGconn *conn = connect_to(target, err, errlen);
-	int rc = 0;
+	char buf[256], *save = NULL;
 
-	if (!conn)
-		return -1;
-	snprintf(list, sizeof(list), "%s", m->tables);
-	for (char *item = strtok_r(list, ",", &save); item && rc == 0; item = strtok_r(NULL, ",", &save)) {
-		char table[512], sql[600];
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char name[512], sql[640];
 		PGresult *res;
+		bool ok;
 
 		while (*item == ' ')
 			item++;
-		if (adapter_expand(item, queue, table, sizeof(table)) < 0)
+		if (adapter_expand(item, queue, name, sizeof(name)) < 0)
 			continue;
-		snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS %s", table);
+		snprintf(sql, sizeof(sql), "DROP %s IF EXISTS %s%s", what, name, tail);
 		res = PQexec(conn, sql);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			snprintf(err, errlen, "cannot drop the adapter's table %s: %s", table, PQerrorMessage(conn));
-			rc = -1;
-		}
+		ok = PQresultStatus(res) == PGRES_COMMAND_OK;
 		PQclear(res);
+		if (!ok) {
+			snprintf(err, errlen, "cannot drop the adapter's %s %s: %s", what, name, PQerrorMessage(conn));
+			return -1;
+		}
 	}
+	return 0;
+}
+
+int adapter_drop_tables(const char *target, const struct adapter_manifest *m, const char *queue, char *err,
+			size_t errlen)
+{
+	PGconn *conn = connect_to(target, err, errlen);
+	int rc;
+
+	if (!conn)
+		return -1;
+	rc = drop_each(conn, "TABLE", "", m->tables, queue, err, errlen) == 0 &&
+			     drop_each(conn, "SCHEMA", " CASCADE", m->schemas, queue, err, errlen) == 0 ? 0 : -1;
 	PQfinish(conn);
 	return rc;
 }

@@ -30,7 +30,9 @@ static const struct manifest_key manifest_keys[] = {
 	TEXT_KEY("args", args, 0),
 	TEXT_KEY("runtime", runtime, 0),
 	TEXT_KEY("needs", needs, 0),
+	TEXT_KEY("requires", requires, 0),
 	TEXT_KEY("tables", tables, 1),
+	TEXT_KEY("schemas", schemas, 0),
 	TEXT_KEY("state_table", state_table, 1),
 	TEXT_KEY("job_column", job_column, 1),
 	TEXT_KEY("state_column", state_column, 1),
@@ -142,18 +144,27 @@ static int parse_pair(const char *name, const char *value, struct adapter_manife
 	return 0;
 }
 
-/* Whether each of m's tables names {queue}, so that what a run drops is its own. 0, or -1 with err. */
-static int check_tables(const struct adapter_manifest *m, char *err, size_t errlen)
+/* Whether each item of the list of key names {queue}. 0, or -1 with err. */
+static int check_own(const char *key, const char *what, const char *list, char *err, size_t errlen)
 {
 	char buf[256], *save = NULL;
 
-	snprintf(buf, sizeof(buf), "%s", m->tables);
+	snprintf(buf, sizeof(buf), "%s", list);
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save))
 		if (!strstr(item, "{queue}")) {
-			snprintf(err, errlen, "tables: expected each table to name {queue} (the run's own), got \"%s\"",
+			snprintf(err, errlen, "%s: expected each %s to name {queue} (the run's own), got \"%s\"", key, what,
 				 trim(item));
 			return -1;
 		}
+	return 0;
+}
+
+/* Whether each of m's tables and schemas names {queue}, so that what a run drops is its own. 0, or -1 with err. */
+static int check_tables(const struct adapter_manifest *m, char *err, size_t errlen)
+{
+	if (check_own("tables", "table", m->tables, err, errlen) < 0 ||
+	    check_own("schemas", "schema", m->schemas, err, errlen) < 0)
+		return -1;
 	if (!strstr(m->state_table, "{queue}")) {
 		snprintf(err, errlen, "state_table: expected a table naming {queue}, got \"%s\"", m->state_table);
 		return -1;
@@ -343,6 +354,16 @@ int adapter_command_path(const struct adapter_manifest *m, char *out, size_t len
 		return -1;
 	snprintf(out, len, "%s/adapters/%s", bin, m->command);
 	return access(out, X_OK) == 0 ? 0 : -1;
+}
+
+bool adapter_installed(const struct adapter_manifest *m)
+{
+	char path[PATH_MAX + 300];
+
+	if (!*m->requires)
+		return true;
+	snprintf(path, sizeof(path), "%s/%s", m->dir, m->requires);
+	return access(path, F_OK) == 0;
 }
 
 int adapter_runtime_path(const struct adapter_manifest *m, char *out, size_t len)

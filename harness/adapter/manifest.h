@@ -8,6 +8,7 @@
 #define CLAIMBENCH_ADAPTER_MANIFEST_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "plugin/strategy.h"
@@ -34,7 +35,10 @@ struct adapter_manifest {
 	char args[256];			/* args: arguments after it, split at spaces ("" none) */
 	char runtime[64];		/* runtime: the program that runs command, found on PATH ("" none) */
 	char needs[256];		/* needs: what it needs installed, for the refusal */
+	char requires[256];		/* requires: a path in dir its install makes ("node_modules/pg-boss"; "" none) */
 	char tables[256];		/* tables: its tables, comma-separated, each naming {queue}: dropped after a run */
+	char schemas[256];		/* schemas: its schemas, comma-separated, each naming {queue}: dropped (CASCADE)
+					 * after its tables ("" none) */
 	char state_table[128];		/* state_table: the table holding each job's state ({queue} replaced) */
 	char job_column[128];		/* job_column: SQL giving claimbench's job id from a row of state_table */
 	char state_column[128];		/* state_column: SQL giving the row's state as text */
@@ -80,6 +84,9 @@ const struct adapter_manifest *adapter_of_strategy(const struct strategy_ops *st
  * binary (where the build puts the adapters it compiles). 0, or -1 when none exists.
  */
 int adapter_command_path(const struct adapter_manifest *m, char *out, size_t len);
+
+/* Whether m's requires path is in its folder (true when it names none). */
+bool adapter_installed(const struct adapter_manifest *m);
 
 /* Writes into out the runtime found on PATH. 0, or -1 when it is not there. */
 int adapter_runtime_path(const struct adapter_manifest *m, char *out, size_t len);

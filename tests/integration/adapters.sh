@@ -39,9 +39,11 @@ new_adapter() {
 	done
 }
 
-# no_adapter_tables: whether the test server holds no table of an adapter's run (claimbench_*_a*_jobs)
+# no_adapter_tables: whether the test server holds no table or schema of an adapter's run (claimbench_PID_aN...)
 no_adapter_tables() {
-	[ "$(test_sql "SELECT count(*) FROM pg_tables WHERE tablename ~ '^claimbench_[0-9]+_a[0-9]+_'")" -eq 0 ]
+	[ "$(test_sql "SELECT count(*) FROM pg_tables WHERE tablename ~ '^claimbench_[0-9]+_a[0-9]+'
+		OR schemaname ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ] &&
+		[ "$(test_sql "SELECT count(*) FROM pg_namespace WHERE nspname ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ]
 }
 
 # ---- the reference adapter against the built-in skip-locked: seed 001's classic ----
@@ -55,9 +57,12 @@ for figure in .duplicates .lost .completed .executions '.per_worker | length' '[
 		"the reference adapter's $figure equals the built-in skip-locked's ($(jq -c "[.results[] | $figure]" \
 		"$dir/classic.json" 2>/dev/null))"
 done
-# the built-in's own shares move by a job on a loaded machine (20 each on a quiet one): both within one of 20
-check_each "$dir/classic.json" 'true' '[.per_worker[].completed] | all(. >= 19 and . <= 21)' \
-	"each worker's count within one job of 20, built-in and adapter alike"
+# Per-worker counts: the classic's shares move by a job or two on a loaded machine, the built-in's
+# as the adapter's; two rounds of 400 ms jobs for 10 workers give each worker 2, timing aside.
+run_json rounds --db "$TEST_DB" --strategy skip-locked,adapter:reference --jobs 20 --workers 10 --work-ms 400
+check_jq "$dir/rounds.json" '[.results[] | [.per_worker[].completed]] | (.[0] == .[1] and (.[0] | all(. == 2)))' \
+	"per-worker counts equal the built-in's, 2 each ($(jq -c '[.results[] | [.per_worker[].completed]]' \
+	"$dir/rounds.json" 2>/dev/null))"
 check "the adapter's table is dropped after its run" no_adapter_tables
 
 # ---- lost jobs are the library's table's: a manifest whose done state the table never holds ----
@@ -71,6 +76,22 @@ run_json replicas --db "$TEST_DB" --strategy adapter:reference --replicas 3 --jo
 check_each "$dir/replicas.json" 'true' '.complete and .completed == 600 and .duplicates == 0 and .lost == 0 and
 	.workers == 12 and (.per_worker | length) == 12 and ([.per_worker[].completed] | add) == 600' \
 	"3 replicas of 4 workers, zero work: 600 jobs, a per-worker row per seat, no duplicate or loss"
+
+# ---- pg-boss 10 (make adapters installs it): the classic beside skip-locked, every execution counted ----
+if ! command -v node >/dev/null; then
+	skip_missing node "pg-boss beside skip-locked on the classic" scripts/install-test-deps
+elif [ ! -e "$tree/adapters/pg-boss/node_modules/pg-boss/package.json" ]; then
+	skip_missing "adapters/pg-boss/node_modules" "pg-boss beside skip-locked on the classic" \
+		"scripts/install-test-deps (make adapters)"
+else
+	run_json pgboss --db "$TEST_DB" --strategy skip-locked,adapter:pg-boss --jobs 200 --workers 10 --work-ms 100
+	check "skip-locked and adapter:pg-boss in one invocation (exit 0)" test "$(cat "$dir/pgboss.status")" -eq 0
+	check_each "$dir/pgboss.json" '.strategy == "adapter:pg-boss"' '.complete and .claim_mode == "flip" and
+		.completed == 200 and .executions == 200 and .duplicates == 0 and .lost == 0 and .ledger_mismatches == 0 and
+		(.per_worker | length) == 10 and ([.per_worker[].completed] | add) == 200' \
+		"pg-boss: 200 jobs by 10 workers, no duplicate or loss, its own table (state completed) agrees with the lines"
+	check "pg-boss's schema is dropped after its run" no_adapter_tables
+fi
 
 # ---- claims without a lock: duplicates ----
 new_adapter broken args=--no-lock system="claimbench reference without its lock" claim_mode=flip
