@@ -60,7 +60,7 @@ struct replica {
 	struct ledger ledger;			/* its executions and errors, seats numbered index * W + worker */
 	struct worker_stats *stats;		/* W counters, one per seat, written by the reader only */
 	struct replica_seat *seats;		/* W seats */
-	char buf[2 * REPLICA_LINE_MAX];		/* bytes read and not yet split into lines */
+	char buf[16 * REPLICA_LINE_MAX];	/* bytes read and not yet split into lines: 64 KiB, a pipe's worth a read */
 	size_t buffered;			/* bytes used in buf */
 	long lineno;				/* lines read so far */
 	int64_t skew_min_us;			/* the least receipt time minus adapter time over its lines (INT64_MAX none) */
