@@ -13,6 +13,10 @@ const QUEUE = 'claimbench'
 const workers = Number(env.WORKER_COUNT)
 const emptyWaitMs = Number(env.CLAIMBENCH_EMPTY_WAIT_MS || 5)
 const replica = Number(env.CLAIMBENCH_REPLICA || 0)
+// pg-boss's expiry of a job in hand, in seconds, when the environment sets it (pg-boss's own
+// default, 15 minutes, else), and its maintenance then every second, so that a killed
+// replica's jobs come back within a test's time.
+const expireS = env.PGBOSS_EXPIRE_IN_SECONDS ? Number(env.PGBOSS_EXPIRE_IN_SECONDS) : 0
 
 // The database claimbench names (a libpq conninfo, keyword=value, or a URL) as node-postgres' settings.
 function connection (target) {
@@ -75,7 +79,8 @@ async function main () {
     schema: env.CLAIMBENCH_QUEUE,
     max: workers + 2,
     migrate: replica === 0,
-    schedule: false
+    schedule: false,
+    ...(expireS ? { expireInSeconds: expireS, maintenanceIntervalSeconds: 1 } : {})
   })
   boss.on('error', (err) => process.stderr.write(`pg-boss adapter: ${err.message}\n`))
   await boss.start()

@@ -2,7 +2,8 @@
 # adapter (claimbench's skip-locked behind the contract) gives the built-in skip-locked's
 # figures on seed 001's classic, and stays exact with 3 replicas at zero work; lost jobs are
 # what the library's own table says, not the lines; the reference adapter without its lock
-# (--no-lock) shows duplicates; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
+# (--no-lock) shows duplicates; pg-boss (when make adapters installed it) runs beside skip-locked
+# and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
 # hand as crashed executions, each redelivered once to the other replica; the adapter's tables
 # are dropped after each run; a line that breaks the contract is refused with the adapter,
 # replica, line number and the line (exit 6); a silent adapter is stopped by the watchdog
@@ -91,6 +92,14 @@ else
 		(.per_worker | length) == 10 and ([.per_worker[].completed] | add) == 200' \
 		"pg-boss: 200 jobs by 10 workers, no duplicate or loss, its own table (state completed) agrees with the lines"
 	check "pg-boss's schema is dropped after its run" no_adapter_tables
+	# a replica killed: its jobs in hand come back by pg-boss's expiry (2 s here), redone by the other
+	PGBOSS_EXPIRE_IN_SECONDS=2 run_json pgboss_crash --db "$TEST_DB" --strategy adapter:pg-boss --replicas 2 \
+		--workers 2 --jobs 40 --work-ms 100 --crash-replica-at 0.5
+	crashed=$(sed -n 's/.*replica 0 died with \([0-9]*\) jobs in hand.*/\1/p' "$dir/pgboss_crash.err")
+	check "pg-boss: the killed replica's jobs in hand are named (${crashed:-?})" test "${crashed:-0}" -ge 1
+	check_each "$dir/pgboss_crash.json" 'true' ".complete and .completed == 40 and .lost == 0 and
+		.executions == 40 + ${crashed:-0} and .duplicates == ${crashed:-0} and .faults_injected == 1" \
+		"pg-boss: the ${crashed:-?} crashed executions' jobs recovered by its expiry, each done once more, none lost"
 fi
 
 # ---- claims without a lock: duplicates ----
