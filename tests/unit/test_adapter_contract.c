@@ -1,7 +1,8 @@
 /*
  * Unit tests of the adapter contract's parsers (docs/adapters.md): every line kind and each
  * malformed form of a line refused with what was expected; a manifest read whole, and each
- * fault of one refused with its file:line and what was expected there.
+ * fault of one refused with its file:line and what was expected there; tables and schemas
+ * not the run's own refused.
  */
 #include <stdint.h>
 #include <string.h>
@@ -148,6 +149,30 @@ static void test_manifest(void)
 			       "needs: expected at most 255 characters");
 }
 
+/* Tables and schemas a run would drop must be the run's own: each names {queue}. */
+static void test_own_names(void)
+{
+	struct adapter_manifest m;
+	char err[1024] = "", want[512];
+	const char *path;
+	int rc = parse_with(11, "tables = {queue}_jobs\nschemas = public", &m, err, sizeof(err), &path);
+
+	snprintf(want, sizeof(want), "%s: schemas: expected each schema to name {queue} (the run's own), got \"public\"",
+		 path);
+	CHECK(rc == -1 && strcmp(err, want) == 0, "a schema not naming {queue} is refused (got \"%s\")", err);
+	unlink(path);
+	rc = parse_with(11, "tables = {queue}_jobs, audit_log", &m, err, sizeof(err), &path);
+	snprintf(want, sizeof(want), "%s: tables: expected each table to name {queue} (the run's own), got \"audit_log\"",
+		 path);
+	CHECK(rc == -1 && strcmp(err, want) == 0, "a table not naming {queue} is refused (got \"%s\")", err);
+	unlink(path);
+	rc = parse_with(11, "tables = {queue}_jobs\nschemas = \"{queue}\"\nrequires = node_modules/x", &m, err,
+			sizeof(err), &path);
+	CHECK(rc == 0 && strcmp(m.schemas, "\"{queue}\"") == 0 && strcmp(m.requires, "node_modules/x") == 0,
+	      "schemas and requires are read (%s; schemas %s, requires %s)", err, m.schemas, m.requires);
+	unlink(path);
+}
+
 /* {queue} is replaced wherever it stands, and a result that does not fit is refused. */
 static void test_expand(void)
 {
@@ -164,6 +189,7 @@ int main(void)
 {
 	test_lines();
 	test_manifest();
+	test_own_names();
 	test_expand();
 	return check_exit_status();
 }
