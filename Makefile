@@ -49,16 +49,29 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(BUILD)/%)
-ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ)
+# The adapters claimbench builds itself (adapters/NAME/NAME.c, C on libpq), each as
+# $(BUILD)/adapters/claimbench-NAME, where a manifest's command finds it (docs/adapters.md).
+ADAPTER_SRC := $(wildcard adapters/*/*.c)
+ADAPTER_BIN := $(foreach src,$(ADAPTER_SRC),$(BUILD)/adapters/claimbench-$(notdir $(src:.c=)))
+ADAPTER_OBJ := $(ADAPTER_SRC:%.c=$(BUILD)/%.o)
+ALL_OBJ := $(MAIN_OBJ) $(CORE_OBJ) $(UNIT_OBJ) $(ADAPTER_OBJ)
 
-.PHONY: all deps demo docs check test test-durations test-tsan install uninstall clean FORCE
+.PHONY: all adapters deps demo docs check test test-durations test-tsan install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/claimbench $(UNIT_BIN)
+all: $(BUILD)/claimbench $(UNIT_BIN) $(ADAPTER_BIN)
 
 $(BUILD)/claimbench: $(MAIN_OBJ) $(CORE_OBJ)
 	@echo "  LINK  $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Each adapter's link: claimbench-NAME from adapters/NAME/NAME.o.
+define ADAPTER_LINK
+$(BUILD)/adapters/claimbench-$(1): $(BUILD)/adapters/$(1)/$(1).o
+	@echo "  LINK  $$@"
+	$(Q)$(CC) $(LDFLAGS) -o $$@ $$^ $(LDLIBS)
+endef
+$(foreach src,$(ADAPTER_SRC),$(eval $(call ADAPTER_LINK,$(notdir $(src:.c=)))))
 
 $(UNIT_BIN): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(CORE_OBJ)
 	@echo "  LINK  $@"
@@ -80,6 +93,14 @@ $(PLUGINS_H): FORCE
 	$(Q)scripts/gen-plugins $@
 
 -include $(ALL_OBJ:.o=.d)
+
+# The adapters' own dependencies, each pinned by its lock file: npm ci in each adapters/NAME that
+# has a package-lock.json (docs/adapters.md), again when the lock file changes.
+ADAPTER_LOCKS := $(wildcard adapters/*/package-lock.json)
+adapters: $(ADAPTER_LOCKS:%/package-lock.json=%/node_modules/.package-lock.json)
+adapters/%/node_modules/.package-lock.json: adapters/%/package-lock.json
+	@echo "  NPM   adapters/$*"
+	$(Q)cd adapters/$* && npm ci --no-audit --no-fund --loglevel=error
 
 # The man page, printed by the binary from its own option table.
 $(BUILD)/claimbench.1: $(BUILD)/claimbench

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adapter/adapter_run.h"
+#include "adapter/manifest.h"
 #include "base/exit_status.h"
 #include "base/stats.h"
 #include "model/engine_name.h"
@@ -81,6 +83,8 @@ static int run_point(const struct run_config *cfg, const struct run_plan *plan, 
 {
 	if (cfg->guarded.workload != WORKLOAD_QUEUE)
 		return guarded_run_one(plan, cfg->guarded.guards[s], workers, rep, res, err, errlen);
+	if (adapter_of_strategy(cfg->strategies[s].ops))
+		return adapter_run_one(plan, &cfg->strategies[s], workers, rep, res, err, errlen);
 	return run_one(plan, &cfg->strategies[s], workers, rep, res, err, errlen);
 }
 
@@ -142,7 +146,8 @@ static void warn_overloaded(const struct run_result *res)
 }
 
 /*
- * Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_INCOMPLETE (also when a
+ * Runs one group's matrix into the report, storing each run. EXIT_DONE, EXIT_CONTRACT (an adapter broke
+ * its contract), EXIT_INCOMPLETE (also when a
  * signal stopped a run's setup) or EXIT_ENVIRONMENT.
  */
 static int run_matrix(const struct run_config *cfg, const struct run_plan *plan, struct run_session *rs)
@@ -150,7 +155,7 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 	struct invocation_result *r = rs->report;
 	bool guarded = cfg->guarded.workload != WORKLOAD_QUEUE;
 	size_t n = guarded ? cfg->guarded.n_guards : cfg->n_strategies;
-	bool incomplete = false;
+	bool incomplete = false, broken = false;
 	char err[1024];
 
 	for (size_t s = 0; s < n; s++) {
@@ -182,6 +187,7 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 					return EXIT_ENVIRONMENT;
 				}
 				incomplete |= !res->complete;
+				broken |= res->contract_broken;
 				if (store_append(rs->store, &rs->stored, &rs->ctx, r, res, &res->run_id, err, sizeof(err)) < 0 &&
 				    rs->unstored++ == 0)
 					snprintf(rs->store_error, sizeof(rs->store_error), "%s", err);
@@ -193,7 +199,7 @@ static int run_matrix(const struct run_config *cfg, const struct run_plan *plan,
 				say_repeats(cfg, &r->results[first], r->n_results - first);
 		}
 	}
-	return incomplete ? EXIT_INCOMPLETE : EXIT_DONE;
+	return broken ? EXIT_CONTRACT : incomplete ? EXIT_INCOMPLETE : EXIT_DONE;
 }
 
 /*

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adapter/manifest.h"
 #include "cli/group_checks.h"
 #include "cli/pooler_checks.h"
 #include "plugin/guard.h"
@@ -215,9 +216,52 @@ static int check_combination(const struct run_config *cfg, char *err, size_t err
 	return 0;
 }
 
+/* The first adapter cfg runs, or NULL. */
+static const struct strategy_ops *first_adapter(const struct run_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_strategies; i++)
+		if (adapter_of_strategy(cfg->strategies[i].ops))
+			return cfg->strategies[i].ops;
+	return NULL;
+}
+
+/*
+ * Refuses in a group that runs an adapter what contract version 1 does not run for one (the
+ * faults but --crash-replica-at, arrivals, pressure, leases, pipelines, --verify, timed runs,
+ * several queues, a pooler), and the adapters' own options in a group that runs none. 0, or
+ * -1 with err.
+ */
+static int check_adapters(const struct run_config *cfg, char *err, size_t errlen)
+{
+	const struct strategy_ops *adapter = first_adapter(cfg);
+	const char *option = queue_only_option(cfg);
+
+	if (!adapter) {
+		if (cfg->replicas == 1 && cfg->crash_replica_at_s == 0)
+			return 0;
+		snprintf(err, errlen, "%s: only an adapter's run has replicas (--strategy adapter:NAME)",
+			 cfg->replicas != 1 ? "--replicas" : "--crash-replica-at");
+		return -1;
+	}
+	if (!option && cfg->duration_s > 0)
+		option = "--duration";
+	if (!option && cfg->n_queues > 1)
+		option = "--queue with several queues";
+	if (!option && cfg->pooler != POOLER_NONE)
+		option = "--pooler";
+	if (!option && cfg->recovery.rerun_stuck)
+		option = "--rerun-stuck";
+	if (!option)
+		return 0;
+	snprintf(err, errlen, "%s: not for an adapter's run yet: %s (contract version 1 runs drains of a backlog, its "
+		 "one fault --crash-replica-at; docs/adapters.md)", adapter->name, option);
+	return -1;
+}
+
 int group_check_alone(struct run_config *cfg, char *err, size_t errlen)
 {
-	if (settle_modes(cfg, err, errlen) < 0 || check_sql_lease(cfg, err, errlen) < 0)
+	if (settle_modes(cfg, err, errlen) < 0 || check_sql_lease(cfg, err, errlen) < 0 ||
+	    check_adapters(cfg, err, errlen) < 0)
 		return -1;
 	return check_combination(cfg, err, errlen);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "adapter/manifest.h"
 #include "base/parse.h"
 #include "cli/option_values.h"
 #include "db/backend.h"
@@ -161,7 +162,10 @@ static int add_strategy(struct run_config *cfg, const struct strategy_ops *ops, 
 	return 0;
 }
 
-/* --strategy: "all" (NULL too) or "name[:mode],..."; modes not given are left MODE_COUNT. */
+/*
+ * --strategy: "all" (NULL too) or "name[:mode],...", a name "adapter:NAME" an adapter's
+ * (loaded now, docs/adapters.md); modes not given are left MODE_COUNT.
+ */
 int parse_strategies(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
 {
 	struct run_config *cfg = config_of(base);
@@ -178,7 +182,8 @@ int parse_strategies(const struct option_def *o, const char *text, void *base, c
 	if (copy_list(o, text, buf, sizeof(buf), err, errlen) < 0)
 		return -1;
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(item, ':');
+		bool adapter = strncmp(item, ADAPTER_STRATEGY_PREFIX, strlen(ADAPTER_STRATEGY_PREFIX)) == 0;
+		char *colon = strchr(adapter ? item + strlen(ADAPTER_STRATEGY_PREFIX) : item, ':');
 		const struct strategy_ops *ops;
 		int mode = MODE_COUNT;
 
@@ -187,6 +192,17 @@ int parse_strategies(const struct option_def *o, const char *text, void *base, c
 			mode = parse_word(o->name, colon + 1, claim_mode_names, err, errlen);
 			if (mode < 0)
 				return -1;
+		}
+		if (adapter) {
+			enum adapter_load_error why;
+			const struct adapter_manifest *m = adapter_load(item + strlen(ADAPTER_STRATEGY_PREFIX), &why, err,
+									 errlen);
+
+			if (!m)
+				return -1;
+			if (add_strategy(cfg, &m->ops, (enum claim_mode)mode, err, errlen) < 0)
+				return -1;
+			continue;
 		}
 		ops = strategy_find(item);
 		for (size_t i = 0; !ops && i < cfg->n_defined; i++)

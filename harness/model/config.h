@@ -185,6 +185,9 @@ struct run_config {
 	int empty_retries;				/* immediate claim retries after an empty claim (seed 002) */
 	const char *table_prefix;			/* prefix of the run's table names; NULL: claimbench_<pid>_ */
 	int empty_wait_ms;				/* pause after an empty claim while jobs remain */
+	int replicas;					/* an adapter's processes, each of the run's workers (--replicas) */
+	int adapter_silence_ms;				/* the watchdog: an adapter silent this long stops its run */
+	double crash_replica_at_s;			/* an adapter's replica 0 SIGKILLed this long after the start; 0: never */
 	struct fault_plan faults;			/* the faults to inject */
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	struct pressure_plan pressure;			/* the server's sampling and MVCC pressure phases */

@@ -340,6 +340,7 @@ struct run_result {
 					 * part of its group, never pooled with another engine's; "" when not
 					 * known; not stored (the invocation's backend and server_version) */
 	bool complete;			/* false when interrupted or a worker aborted */
+	bool contract_broken;		/* an adapter's line broke the contract (docs/adapters.md): the run stopped */
 	char strategy_failure[256];	/* when every worker that aborted did so by the strategy's own
 					 * statements and nothing else stopped the run: the first one's
 					 * reason (its SQL, not its environment, ended the run); "" else;

@@ -1,0 +1,474 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "adapter/adapter_run.h"
+#include "adapter/final_state.h"
+#include "adapter/manifest.h"
+#include "adapter/replica.h"
+#include "base/clock.h"
+#include "engine/run_tables.h"
+#include "engine/signals.h"
+#include "measure/metrics.h"
+#include "measure/metrics_input.h"
+#include "measure/series.h"
+#include "model/faults.h"
+
+extern char **environ;
+
+/* The most arguments a manifest's args may have. */
+#define ADAPTER_MAX_ARGS 16
+
+/* The entries claimbench adds to a replica's environment. */
+#define ADAPTER_ENV_VARS 9
+
+/* The poll of the monitor and of the waits for a replica's answer. */
+#define ADAPTER_POLL_NS 2000000
+
+/* Everything one adapter run holds. */
+struct adapter_session {
+	const struct run_plan *plan;			/* the invocation's plan */
+	const struct adapter_manifest *m;		/* the adapter */
+	char label[256];				/* the run's label on stderr */
+	char queue[128];				/* the run's queue name: CLAIMBENCH_QUEUE, {queue} in the manifest */
+	char program[4096];				/* what is executed: the runtime or the command */
+	char command[4096];				/* the adapter's command, its path */
+	char args_buf[256];				/* the manifest's args, split in place */
+	char *argv[ADAPTER_MAX_ARGS + 3];		/* program's arguments */
+	char **env;					/* the replicas' environment (its own entries below, the rest
+							 * environ's) */
+	char vars[ADAPTER_ENV_VARS][4352];		/* claimbench's entries of env */
+	struct replica_run run;				/* what the replicas share */
+	struct replica *replicas;			/* cfg->replicas of them */
+	int n_replicas;					/* entries of replicas */
+	int started;					/* replicas whose process started */
+	struct ledger own;				/* the run's own entries: the faults it injected */
+	bool silent;					/* the watchdog stopped it: no line for adapter_silence_ms */
+	bool interrupted;				/* a signal stopped it */
+};
+
+/* Whether name=... is one of claimbench's own entries, which env sets anew. */
+static bool own_var(const char *entry)
+{
+	static const char *const names[] = { "CLAIMBENCH_CONTRACT=", "CLAIMBENCH_ADAPTER=", "CLAIMBENCH_ADAPTER_DIR=",
+					     "DATABASE_URL=", "CLAIMBENCH_QUEUE=", "WORKER_COUNT=",
+					     "CLAIMBENCH_REPLICAS=", "CLAIMBENCH_EMPTY_WAIT_MS=", "CLAIMBENCH_REPLICA=" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strncmp(entry, names[i], strlen(names[i])) == 0)
+			return true;
+	return false;
+}
+
+/* Builds the program, its arguments and its environment. 0, or -1 with err. */
+static int prepare_exec(struct adapter_session *a, int workers, char *err, size_t errlen)
+{
+	const struct adapter_manifest *m = a->m;
+	const struct run_config *cfg = a->plan->cfg;
+	size_t n_env = 0, argc = 0;
+	char *save = NULL;
+
+	if (*m->runtime && adapter_runtime_path(m, a->program, sizeof(a->program)) < 0) {
+		snprintf(err, errlen, "adapter %s: its runtime \"%s\" is not on PATH (it needs: %s)", m->name, m->runtime,
+			 *m->needs ? m->needs : m->runtime);
+		return -1;
+	}
+	if (adapter_command_path(m, a->command, sizeof(a->command)) < 0) {
+		snprintf(err, errlen, "adapter %s: its command \"%s\" is neither in %s nor among the built adapters "
+			 "(make all builds claimbench's own; it needs: %s)", m->name, m->command, m->dir,
+			 *m->needs ? m->needs : "nothing more");
+		return -1;
+	}
+	if (!adapter_installed(m)) {
+		snprintf(err, errlen, "adapter %s: it is not installed: no %s in %s (it needs: %s; make adapters)", m->name,
+			 m->requires, m->dir, *m->needs ? m->needs : m->requires);
+		return -1;
+	}
+	if (!*m->runtime)
+		snprintf(a->program, sizeof(a->program), "%s", a->command);
+	a->argv[argc++] = a->program;
+	if (*m->runtime)
+		a->argv[argc++] = a->command;
+	snprintf(a->args_buf, sizeof(a->args_buf), "%s", m->args);
+	for (char *arg = strtok_r(a->args_buf, " ", &save); arg && argc < ADAPTER_MAX_ARGS + 2;
+	     arg = strtok_r(NULL, " ", &save))
+		a->argv[argc++] = arg;
+	a->argv[argc] = NULL;
+	for (char **e = environ; *e; e++)
+		n_env++;
+	a->env = calloc(n_env + ADAPTER_ENV_VARS + 1, sizeof(*a->env));
+	if (!a->env) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	n_env = 0;
+	for (char **e = environ; *e; e++)
+		if (!own_var(*e))
+			a->env[n_env++] = *e;
+	snprintf(a->vars[0], sizeof(a->vars[0]), "CLAIMBENCH_CONTRACT=%d", ADAPTER_CONTRACT_VERSION);
+	snprintf(a->vars[1], sizeof(a->vars[1]), "CLAIMBENCH_ADAPTER=%s", m->name);
+	snprintf(a->vars[2], sizeof(a->vars[2]), "CLAIMBENCH_ADAPTER_DIR=%s", m->dir);
+	snprintf(a->vars[3], sizeof(a->vars[3]), "DATABASE_URL=%s", a->plan->target);
+	snprintf(a->vars[4], sizeof(a->vars[4]), "CLAIMBENCH_QUEUE=%s", a->queue);
+	snprintf(a->vars[5], sizeof(a->vars[5]), "WORKER_COUNT=%d", workers);
+	snprintf(a->vars[6], sizeof(a->vars[6]), "CLAIMBENCH_REPLICAS=%d", cfg->replicas);
+	snprintf(a->vars[7], sizeof(a->vars[7]), "CLAIMBENCH_EMPTY_WAIT_MS=%d", cfg->empty_wait_ms);
+	snprintf(a->vars[8], sizeof(a->vars[8]), "CLAIMBENCH_REPLICA=0");
+	for (int i = 0; i < ADAPTER_ENV_VARS; i++)
+		a->env[n_env++] = a->vars[i];
+	a->env[n_env] = NULL;
+	a->run.env = a->env;
+	a->run.replica_var = a->vars[8];
+	a->run.program = a->program;
+	a->run.argv = (const char *const *)a->argv;
+	return 0;
+}
+
+/* The latest line of any replica started, clock_now_ns. */
+static int64_t last_line(const struct adapter_session *a)
+{
+	int64_t last = 0;
+
+	for (int i = 0; i < a->started; i++) {
+		int64_t t = atomic_load(&a->replicas[i].last_line_ns);
+
+		if (t > last)
+			last = t;
+	}
+	return last;
+}
+
+/* The first replica whose line broke the contract, or NULL. */
+static const struct replica *broken_replica(const struct adapter_session *a)
+{
+	for (int i = 0; i < a->started; i++)
+		if (atomic_load(&a->replicas[i].broken))
+			return &a->replicas[i];
+	return NULL;
+}
+
+/*
+ * Whether the run must stop now for a reason other than its end: a broken line, the
+ * watchdog (noted in a->silent) or a signal (a->interrupted).
+ */
+static bool must_stop(struct adapter_session *a)
+{
+	if (broken_replica(a))
+		return true;
+	if (signals_interrupted()) {
+		a->interrupted = true;
+		return true;
+	}
+	if (clock_now_ns() - last_line(a) > (int64_t)a->plan->cfg->adapter_silence_ms * 1000000) {
+		a->silent = true;
+		return true;
+	}
+	return false;
+}
+
+/* Waits until replica r has said ready (what = "ready") or enqueued n. 0, or -1 (the run stops). */
+static int wait_answer(struct adapter_session *a, struct replica *r, long enqueued)
+{
+	for (;;) {
+		if (enqueued < 0 ? atomic_load(&r->ready) : atomic_load(&r->enqueued) >= enqueued)
+			return 0;
+		if (must_stop(a) || atomic_load(&r->ended))
+			return -1;
+		clock_sleep_ns(ADAPTER_POLL_NS);
+	}
+}
+
+/* Starts replica i and waits for its ready. 0, or -1 (err set when it could not start). */
+static int start_replica(struct adapter_session *a, int i, char *err, size_t errlen)
+{
+	if (replica_start(&a->replicas[i], err, errlen) < 0)
+		return -1;
+	a->started = i + 1;
+	return wait_answer(a, &a->replicas[i], -1);
+}
+
+/* Sends replica 0 an enqueue per job ("enqueue ID WORK_US"), then flush, and waits for enqueued N. 0 or -1. */
+static int enqueue_jobs(struct adapter_session *a)
+{
+	char buf[65536];
+	size_t used = 0;
+	long n = a->run.n_jobs;
+
+	for (long id = 1; id <= n; id++) {
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "enqueue %ld %lld\n", id,
+					 (long long)(a->plan->work_ns[id - 1] / 1000));
+		if (used > sizeof(buf) - 64 || id == n) {
+			if (replica_send(&a->replicas[0], buf, used) < 0)
+				return -1;
+			used = 0;
+		}
+	}
+	if (replica_send(&a->replicas[0], "flush\n", 6) < 0)
+		return -1;
+	return wait_answer(a, &a->replicas[0], n);
+}
+
+/* Whether every replica started has ended. */
+static bool all_ended(const struct adapter_session *a)
+{
+	for (int i = 0; i < a->started; i++)
+		if (!atomic_load(&a->replicas[i].ended))
+			return false;
+	return true;
+}
+
+/* Kills replica 0 for --crash-replica-at, noting the fault in the run's own ledger. */
+static void crash_replica(struct adapter_session *a, int64_t at_ns)
+{
+	struct fault_record f = { .at_ns = at_ns, .kind = FAULT_CRASH, .worker = 0 };
+
+	replica_kill(&a->replicas[0]);
+	ledger_add_fault(&a->own, &f);
+	fprintf(stderr, "claimbench: %s: replica 0 killed (SIGKILL) at %.2f s: its jobs in hand are crashed "
+		"executions\n", a->label, (double)at_ns / 1e9);
+}
+
+/* Opens the gate (start to every replica) and watches the drain to its end or stop. */
+static void run_replicas(struct adapter_session *a)
+{
+	const struct run_config *cfg = a->plan->cfg;
+	int64_t crash_ns = (int64_t)(cfg->crash_replica_at_s * 1e9);
+	bool crashed = false;
+
+	atomic_store(&a->run.start_ns, clock_now_ns());
+	for (int i = 0; i < a->started; i++)
+		replica_send(&a->replicas[i], "start\n", 6);
+	for (;;) {
+		int64_t now = clock_now_ns() - atomic_load(&a->run.start_ns);
+
+		if (atomic_load(&a->run.distinct_done) >= a->run.n_jobs || all_ended(a) || must_stop(a))
+			return;
+		if (crash_ns > 0 && !crashed && now >= crash_ns) {
+			crash_replica(a, now);
+			crashed = true;
+		}
+		clock_sleep_ns(ADAPTER_POLL_NS);
+	}
+}
+
+/*
+ * Stops every replica: "stop" (each gives back what it holds, says stopped and exits),
+ * then, after adapter_silence_ms, SIGKILL; reaps them all.
+ */
+static void stop_replicas(struct adapter_session *a)
+{
+	int64_t deadline = clock_now_ns() + (int64_t)a->plan->cfg->adapter_silence_ms * 1000000;
+
+	for (int i = 0; i < a->started; i++) {
+		replica_send(&a->replicas[i], "stop\n", 5);
+		replica_close_input(&a->replicas[i]);
+	}
+	while (!all_ended(a) && clock_now_ns() < deadline)
+		clock_sleep_ns(ADAPTER_POLL_NS);
+	for (int i = 0; i < a->started; i++) {
+		if (!atomic_load(&a->replicas[i].ended) || broken_replica(a))
+			replica_kill(&a->replicas[i]);
+		replica_reap(&a->replicas[i]);
+	}
+}
+
+/* Says on stderr why the run stopped early, and the adapter's clock skew. */
+static void report_stop(const struct adapter_session *a, struct run_result *out)
+{
+	const struct replica *broken = broken_replica(a);
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	if (broken) {
+		fprintf(stderr, "claimbench: %s: %s; the run is incomplete\n", a->label, broken->broken_reason);
+		out->contract_broken = true;
+	} else if (a->silent)
+		fprintf(stderr, "claimbench: %s: adapter %s: the watchdog stopped the run: no line from any replica for %d ms "
+			"(--adapter-silence-ms); the run is incomplete\n", a->label, a->m->name, a->plan->cfg->adapter_silence_ms);
+	for (int i = 0; i < a->started; i++) {
+		const struct replica *r = &a->replicas[i];
+
+		if (r->killed || !WIFEXITED(r->exit_status) || WEXITSTATUS(r->exit_status) == 0 || broken || a->silent)
+			continue;
+		fprintf(stderr, "claimbench: %s: adapter %s: replica %d exited with status %d\n", a->label, a->m->name, i,
+			WEXITSTATUS(r->exit_status));
+	}
+	for (int i = 0; i < a->started; i++)
+		if (a->replicas[i].crashed)
+			fprintf(stderr, "claimbench: %s: adapter %s: replica %d died with %d jobs in hand: crashed executions\n",
+				a->label, a->m->name, i, a->replicas[i].crashed);
+	for (int i = 0; i < a->started; i++) {
+		if (a->replicas[i].skew_min_us < lo)
+			lo = a->replicas[i].skew_min_us;
+		if (a->replicas[i].skew_max_us > hi)
+			hi = a->replicas[i].skew_max_us;
+	}
+	if (lo <= hi)
+		fprintf(stderr, "claimbench: %s: adapter %s: its lines were received %lld to %lld us after its own times\n",
+			a->label, a->m->name, (long long)lo, (long long)hi);
+}
+
+/* Copies the faults of merged into out. 0, or -1 when out of memory. */
+static int keep_faults(const struct ledger *merged, struct run_result *out)
+{
+	out->n_faults = merged->n_faults;
+	if (!merged->n_faults)
+		return 0;
+	out->faults = malloc(merged->n_faults * sizeof(*out->faults));
+	if (!out->faults)
+		return -1;
+	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
+	ledger_sort_faults(out->faults, out->n_faults);
+	return 0;
+}
+
+/* Computes out's figures from the replicas' ledgers and counters and final (NULL: not known). 0, or -1. */
+static int measure(struct adapter_session *a, const struct job_state *final, bool stopped, struct run_result *out)
+{
+	size_t n_parts = (size_t)a->n_replicas + 1, seats = (size_t)a->n_replicas * (size_t)a->run.workers;
+	struct ledger *parts = calloc(n_parts, sizeof(*parts));
+	struct ledger merged;
+	int rc = -1;
+
+	memset(&merged, 0, sizeof(merged));
+	out->per_worker = calloc(seats, sizeof(*out->per_worker));
+	if (!parts || !out->per_worker)
+		goto out_free;
+	for (int i = 0; i < a->n_replicas; i++) {
+		parts[i] = a->replicas[i].ledger;
+		memcpy(&out->per_worker[(size_t)i * (size_t)a->run.workers], a->replicas[i].stats,
+		       (size_t)a->run.workers * sizeof(*out->per_worker));
+	}
+	parts[n_parts - 1] = a->own;
+	if (ledger_merge(&merged, parts, n_parts) < 0)
+		goto out_free;
+	struct metrics_input in = {
+		.ledger = &merged,
+		.workers = out->per_worker,
+		.n_workers = seats,
+		.n_jobs = (size_t)a->run.n_jobs,
+		.n_backlog = (size_t)a->run.n_jobs,
+		.work_ns = a->plan->work_ns,
+		.final = final,
+		.n_queues = 1,
+		.drain = !stopped,
+		.stopped = stopped,
+		.claim_in_session = a->m->claim_mode == MODE_HOLD,
+	};
+	if (metrics_compute(&in, &out->metrics) == 0 && metrics_series(&in, &out->series, &out->n_series) == 0 &&
+	    keep_faults(&merged, out) == 0)
+		rc = 0;
+out_free:
+	ledger_free(&merged);
+	free(parts);
+	return rc;
+}
+
+/* The run's result with what the plan and choice say of it, and no figure yet. */
+static struct run_result result_of(const struct run_config *cfg, const struct strategy_choice *choice, int seats,
+				   int repeat)
+{
+	return (struct run_result){
+		.strategy = choice->ops->name,
+		.claim_mode = claim_mode_name(choice->mode),
+		.workers = seats,
+		.jobs = cfg->jobs,
+		.work_ms = cfg->work_ms,
+		.work_dist = work_dist_name(cfg->work_dist),
+		.duration_s = cfg->duration_s,
+		.repeat = repeat,
+	};
+}
+
+/* A queue name no other run of this process or another has: PREFIX + "a" + a count. */
+static void name_queue(const struct run_config *cfg, char *out, size_t len)
+{
+	static int runs;
+	char prefix[64];
+
+	run_tables_prefix(cfg->table_prefix, prefix, sizeof(prefix));
+	snprintf(out, len, "%sa%d", prefix, ++runs);
+}
+
+int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *choice, int workers, int repeat,
+		    struct run_result *out, char *err, size_t errlen)
+{
+	const struct run_config *cfg = plan->cfg;
+	struct adapter_session a = { .plan = plan, .m = adapter_of_strategy(choice->ops), .n_replicas = cfg->replicas };
+	struct job_state *final = NULL;
+	bool have_final = false, stopped;
+	char why[1024];
+	int rc = -1;
+
+	err[0] = '\0';
+	*out = result_of(cfg, choice, workers * cfg->replicas, repeat);
+	run_label(a.label, sizeof(a.label), cfg, choice->ops->name, out->claim_mode, workers, repeat);
+	if (cfg->replicas > 1) {
+		size_t used = strlen(a.label);
+
+		snprintf(a.label + used, sizeof(a.label) - used, " on %d replicas", cfg->replicas);
+	}
+	name_queue(cfg, a.queue, sizeof(a.queue));
+	a.run = (struct replica_run){ .adapter = a.m, .workers = workers, .n_jobs = cfg->jobs };
+	atomic_init(&a.run.start_ns, 0);
+	atomic_init(&a.run.distinct_done, 0);
+	a.run.done = calloc((size_t)cfg->jobs + 1, sizeof(*a.run.done));
+	a.replicas = calloc((size_t)a.n_replicas, sizeof(*a.replicas));
+	final = calloc((size_t)cfg->jobs + 1, sizeof(*final));
+	if (!a.run.done || !a.replicas || !final || ledger_init(&a.own, 0, 0, 0) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
+	if (prepare_exec(&a, workers, err, errlen) < 0)
+		goto out_free;
+	for (int i = 0; i < a.n_replicas; i++)
+		if (replica_init(&a.replicas[i], i, &a.run, (size_t)(2 * cfg->jobs / a.n_replicas) + 64) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto out_replicas;
+		}
+	if (start_replica(&a, 0, err, errlen) == 0 && enqueue_jobs(&a) == 0) {
+		int i = 1;
+
+		while (i < a.n_replicas && start_replica(&a, i, err, errlen) == 0)
+			i++;
+		if (i == a.n_replicas)
+			run_replicas(&a);
+	}
+	stop_replicas(&a);
+	if (!atomic_load(&a.run.start_ns) && !a.silent && !broken_replica(&a) && !a.interrupted) {
+		if (!*err)
+			snprintf(err, errlen, "adapter %s: replica %d ended before it was ready (see its stderr above)",
+				 a.m->name, a.started - 1);
+		goto out_drop;
+	}
+	stopped = a.silent || a.interrupted || broken_replica(&a);
+	report_stop(&a, out);
+	have_final = adapter_final_state(plan->target, a.m, a.queue, final, cfg->jobs, why, sizeof(why)) == 0;
+	if (!have_final)
+		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", a.label, why);
+	if (measure(&a, have_final ? final : NULL, stopped, out) < 0) {
+		snprintf(err, errlen, "out of memory computing the metrics");
+		goto out_drop;
+	}
+	out->complete = !stopped && have_final && atomic_load(&a.run.distinct_done) >= cfg->jobs;
+	if (!stopped && atomic_load(&a.run.distinct_done) < cfg->jobs)
+		fprintf(stderr, "claimbench: %s: adapter %s: every replica ended with %ld of %ld jobs done; the run is "
+			"incomplete\n", a.label, a.m->name, atomic_load(&a.run.distinct_done), cfg->jobs);
+	rc = 0;
+out_drop:
+	if (adapter_drop_tables(plan->target, a.m, a.queue, why, sizeof(why)) < 0)
+		fprintf(stderr, "claimbench: %s: %s\n", a.label, why);
+out_replicas:
+	for (int i = 0; i < a.n_replicas; i++)
+		replica_free(&a.replicas[i]);
+out_free:
+	ledger_free(&a.own);
+	free(a.env);
+	free(a.replicas);
+	free(a.run.done);
+	free(final);
+	if (rc < 0)
+		run_result_free(out);
+	return rc;
+}

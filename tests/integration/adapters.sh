@@ -1,0 +1,211 @@
+# Adapters (docs/adapters.md, contract version 1) on a server the test starts: the reference
+# adapter (claimbench's skip-locked behind the contract) gives the built-in skip-locked's
+# figures on seed 001's classic, and stays exact with 3 replicas at zero work; lost jobs are
+# what the library's own table says, not the lines; the reference adapter without its lock
+# (--no-lock) shows duplicates; pg-boss (when make adapters installed it) runs beside skip-locked
+# and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
+# hand as crashed executions, each redelivered once to the other replica; the adapter's tables
+# are dropped after each run; a line that breaks the contract is refused with the adapter,
+# replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
+# (exit 4); manifests that do not parse are refused with file:line (exit 2), as are a missing
+# adapter, an engine the manifest does not list and the options an adapter's run does not run
+# yet; a runtime or command not installed, or a replica that exits before ready, is exit 3.
+. "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+trap 'stop_test_server; rm -rf "$dir"' EXIT
+store=$dir/results.db
+adapters=$dir/adapters
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+export CLAIMBENCH_ADAPTERS="$tree/adapters:$adapters"
+
+if ! start_test_server; then
+	skip_missing initdb "adapters on a test server" scripts/install-deps
+	exit 0
+fi
+
+# new_adapter NAME KEY=VALUE...: a manifest in $adapters/NAME, the reference's with the given keys changed
+new_adapter() {
+	local name=$1
+	shift
+	mkdir -p "$adapters/$name"
+	sed -e "s/^name = .*/name = $name/" "$tree/adapters/reference/adapter.ini" >"$adapters/$name/adapter.ini"
+	for kv in "$@"; do
+		local key=${kv%%=*} value=${kv#*=}
+		if grep -q "^$key = " "$adapters/$name/adapter.ini"; then
+			sed -i "s|^$key = .*|$key = $value|" "$adapters/$name/adapter.ini"
+		else
+			echo "$key = $value" >>"$adapters/$name/adapter.ini"
+		fi
+	done
+}
+
+# no_adapter_tables: whether the test server holds no table or schema of an adapter's run (claimbench_PID_aN...)
+no_adapter_tables() {
+	[ "$(test_sql "SELECT count(*) FROM pg_tables WHERE tablename ~ '^claimbench_[0-9]+_a[0-9]+'
+		OR schemaname ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ] &&
+		[ "$(test_sql "SELECT count(*) FROM pg_namespace WHERE nspname ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ]
+}
+
+# ---- the reference adapter against the built-in skip-locked: seed 001's classic ----
+run_json classic --db "$TEST_DB" --strategy skip-locked,adapter:reference --jobs 200 --workers 10 --work-ms 100
+check "skip-locked and adapter:reference run (exit 0)" test "$(cat "$dir/classic.status")" -eq 0
+check_each "$dir/classic.json" '.strategy == "adapter:reference"' '.complete and .completed == 200 and
+	.executions == 200 and .duplicates == 0 and .lost == 0 and .ledger_mismatches == 0 and
+	(.per_worker | length) == 10' "the reference adapter: 200 jobs, no duplicate or loss, the table agrees, 10 workers"
+for figure in .duplicates .lost .completed .executions '.per_worker | length' '[.per_worker[].completed] | add'; do
+	check_jq "$dir/classic.json" "[.results[] | $figure] | (.[0] == .[1])" \
+		"the reference adapter's $figure equals the built-in skip-locked's ($(jq -c "[.results[] | $figure]" \
+		"$dir/classic.json" 2>/dev/null))"
+done
+# Per-worker counts: the classic's shares move by a job or two on a loaded machine, the built-in's
+# as the adapter's; two rounds of 400 ms jobs for 10 workers give each worker 2, timing aside.
+run_json rounds --db "$TEST_DB" --strategy skip-locked,adapter:reference --jobs 20 --workers 10 --work-ms 400
+check_jq "$dir/rounds.json" '[.results[] | [.per_worker[].completed]] | (.[0] == .[1] and (.[0] | all(. == 2)))' \
+	"per-worker counts equal the built-in's, 2 each ($(jq -c '[.results[] | [.per_worker[].completed]]' \
+	"$dir/rounds.json" 2>/dev/null))"
+check "the adapter's table is dropped after its run" no_adapter_tables
+
+# ---- lost jobs are the library's table's: a manifest whose done state the table never holds ----
+new_adapter unkept done_states=kept
+run_json unkept --db "$TEST_DB" --strategy adapter:unkept --jobs 30 --workers 3 --work-ms 0
+check_each "$dir/unkept.json" 'true' '.completed == 30 and .lost == 30 and .ledger_mismatches == 30' \
+	"jobs the lines say finished but the state table does not hold done: all 30 lost, 30 ledger mismatches"
+
+# ---- three replicas of zero work: still exact ----
+run_json replicas --db "$TEST_DB" --strategy adapter:reference --replicas 3 --jobs 600 --workers 4 --work-ms 0
+check_each "$dir/replicas.json" 'true' '.complete and .completed == 600 and .duplicates == 0 and .lost == 0 and
+	.workers == 12 and (.per_worker | length) == 12 and ([.per_worker[].completed] | add) == 600' \
+	"3 replicas of 4 workers, zero work: 600 jobs, a per-worker row per seat, no duplicate or loss"
+
+# ---- pg-boss 10 (make adapters installs it): the classic beside skip-locked, every execution counted ----
+if ! command -v node >/dev/null; then
+	skip_missing node "pg-boss beside skip-locked on the classic" scripts/install-test-deps
+elif [ ! -e "$tree/adapters/pg-boss/node_modules/pg-boss/package.json" ]; then
+	skip_missing "adapters/pg-boss/node_modules" "pg-boss beside skip-locked on the classic" \
+		"scripts/install-test-deps (make adapters)"
+else
+	run_json pgboss --db "$TEST_DB" --strategy skip-locked,adapter:pg-boss --jobs 200 --workers 10 --work-ms 100
+	check "skip-locked and adapter:pg-boss in one invocation (exit 0)" test "$(cat "$dir/pgboss.status")" -eq 0
+	check_each "$dir/pgboss.json" '.strategy == "adapter:pg-boss"' '.complete and .claim_mode == "flip" and
+		.completed == 200 and .executions == 200 and .duplicates == 0 and .lost == 0 and .ledger_mismatches == 0 and
+		(.per_worker | length) == 10 and ([.per_worker[].completed] | add) == 200' \
+		"pg-boss: 200 jobs by 10 workers, no duplicate or loss, its own table (state completed) agrees with the lines"
+	check "pg-boss's schema is dropped after its run" no_adapter_tables
+	# a replica killed: its jobs in hand come back by pg-boss's expiry (2 s here), redone by the other
+	PGBOSS_EXPIRE_IN_SECONDS=2 run_json pgboss_crash --db "$TEST_DB" --strategy adapter:pg-boss --replicas 2 \
+		--workers 2 --jobs 40 --work-ms 100 --crash-replica-at 0.5
+	crashed=$(sed -n 's/.*replica 0 died with \([0-9]*\) jobs in hand.*/\1/p' "$dir/pgboss_crash.err")
+	check "pg-boss: the killed replica's jobs in hand are named (${crashed:-?})" test "${crashed:-0}" -ge 1
+	check_each "$dir/pgboss_crash.json" 'true' ".complete and .completed == 40 and .lost == 0 and
+		.executions == 40 + ${crashed:-0} and .duplicates == ${crashed:-0} and .faults_injected == 1" \
+		"pg-boss: the ${crashed:-?} crashed executions' jobs recovered by its expiry, each done once more, none lost"
+fi
+
+# ---- claims without a lock: duplicates ----
+new_adapter broken args=--no-lock system="claimbench reference without its lock" claim_mode=flip
+run_json broken --db "$TEST_DB" --strategy adapter:broken --jobs 200 --workers 8 --work-ms 20
+check_each "$dir/broken.json" 'true' '.duplicates > 0 and .completed == 200 and
+	.executions == .completed + .duplicates and .lost == 0' \
+	"the adapter that claims without a lock: duplicates counted, every execution one of them or a job's first"
+
+# ---- a replica SIGKILLed: its jobs in hand are crashed executions, redone by the other ----
+run_json crash --db "$TEST_DB" --strategy adapter:reference --replicas 2 --workers 2 --jobs 40 --work-ms 100 \
+	--crash-replica-at 0.55
+crashed=$(sed -n 's/.*replica 0 died with \([0-9]*\) jobs in hand.*/\1/p' "$dir/crash.err")
+check "the killed replica's jobs in hand are named (replica 0 died with ${crashed:-?} jobs in hand)" \
+	test "${crashed:-0}" -ge 1
+check_each "$dir/crash.json" 'true' ".complete and .completed == 40 and .lost == 0 and
+	.executions == 40 + ${crashed:-0} and .redeliveries_crash == ${crashed:-0} and .duplicates == .redeliveries_crash and
+	.faults_injected == 1" \
+	"every job done, the ${crashed:-?} crashed executions each redelivered once (the holder's transaction died), one fault"
+check "the crash run's table is dropped" no_adapter_tables
+
+# ---- a line that breaks the contract ----
+mkdir -p "$adapters/garbled"
+cat >"$adapters/garbled/garbled.sh" <<'SH'
+echo ready
+while read -r verb rest; do
+	case $verb in
+	flush) echo "enqueued 20" ;;
+	start) echo "claimed 1 1 0"; echo "finished 1 one 0" ;;
+	stop) echo stopped; exit 0 ;;
+	esac
+done
+SH
+new_adapter garbled runtime=bash command=garbled.sh
+expect_exit 7 'adapter garbled: replica 0: line 4: "finished 1 one 0": expected "finished JOB ATTEMPT WORKER' \
+	"a malformed line is refused with the adapter, replica, line number, the line and what was expected" \
+	run --db "$TEST_DB" --strategy adapter:garbled --jobs 20 --workers 1 --no-progress --results "$store"
+mkdir -p "$adapters/twice"
+sed -e 's/echo "finished 1 one 0"/echo "claimed 2 1 0"/' "$adapters/garbled/garbled.sh" >"$adapters/twice/twice.sh"
+new_adapter twice runtime=bash command=twice.sh
+expect_exit 7 'line 4: "claimed 2 1 0": expected worker 0 to end job 1 \(attempt 1\) before it claims another' \
+	"a worker that claims while it holds a job breaks the contract" \
+	run --db "$TEST_DB" --strategy adapter:twice --jobs 20 --workers 1 --no-progress --results "$store"
+
+# ---- a replica that exits before it is ready ----
+mkdir -p "$adapters/quitter"
+printf 'echo "quitter: cannot start" >&2\nexit 1\n' >"$adapters/quitter/quitter.sh"
+new_adapter quitter runtime=bash command=quitter.sh
+expect_exit 3 'adapter quitter: replica 0 ended before it was ready' "a replica that exits before ready is refused" \
+	run --db "$TEST_DB" --strategy adapter:quitter --jobs 5 --no-progress --results "$store"
+
+# ---- a silent adapter: the watchdog ----
+mkdir -p "$adapters/silent"
+cat >"$adapters/silent/silent.sh" <<'SH'
+echo ready
+while read -r verb rest; do
+	case $verb in
+	flush) echo "enqueued 20" ;;
+	esac
+done
+SH
+new_adapter silent runtime=bash command=silent.sh
+expect_exit 4 'adapter silent: the watchdog stopped the run: no line from any replica for 500 ms' \
+	"an adapter that stops reporting is stopped by the watchdog, the run incomplete" \
+	run --db "$TEST_DB" --strategy adapter:silent --jobs 20 --workers 1 --adapter-silence-ms 500 --no-progress \
+	--results "$store"
+
+# ---- manifests that do not parse, adapters and runtimes missing, engines not listed ----
+new_adapter nokey
+sed -i 's/^engines = postgresql/engines postgresql/' "$adapters/nokey/adapter.ini"
+line=$(grep -n '^engines postgresql' "$adapters/nokey/adapter.ini" | cut -d: -f1)
+expect_exit 2 "nokey/adapter.ini:$line: expected KEY = VALUE, got \"engines postgresql\"" \
+	"a manifest line without = is refused with file:line" run --db "$TEST_DB" --strategy adapter:nokey
+new_adapter unknown colour=blue
+expect_exit 2 'unknown/adapter.ini:[0-9]+: unknown key "colour"; expected one of: contract, name' \
+	"an unknown key is refused with file:line and the keys expected" run --db "$TEST_DB" --strategy adapter:unknown
+new_adapter oracle engines=oracle
+expect_exit 2 'oracle/adapter.ini:[0-9]+: engines: expected postgresql, sqlite or mariadb' \
+	"an engine claimbench does not know is refused with file:line" run --db "$TEST_DB" --strategy adapter:oracle
+new_adapter future contract=2
+expect_exit 2 'future/adapter.ini:[0-9]+: contract: this claimbench speaks contract version 1; got "2"' \
+	"a manifest of another contract version is refused" run --db "$TEST_DB" --strategy adapter:future
+new_adapter halfway
+sed -i '/^state_column/d' "$adapters/halfway/adapter.ini"
+expect_exit 2 'halfway/adapter.ini:[0-9]+: expected the key state_column' \
+	"a manifest missing a key is refused" run --db "$TEST_DB" --strategy adapter:halfway
+new_adapter global tables=public.jobs
+expect_exit 2 'global/adapter.ini: tables: expected each table to name \{queue\}' \
+	"a manifest whose tables are not the run's own is refused" run --db "$TEST_DB" --strategy adapter:global
+expect_exit 2 'no adapter "nosuch": none of .*nosuch/adapter.ini exists' "a missing adapter is refused" \
+	run --db "$TEST_DB" --strategy adapter:nosuch
+new_adapter noruntime runtime=claimbench-no-such-runtime command=garbled.sh needs="a runtime never installed"
+expect_exit 3 'adapter noruntime: its runtime "claimbench-no-such-runtime" is not on PATH \(it needs: a runtime never installed\)' \
+	"an adapter whose runtime is missing is refused" \
+	run --db "$TEST_DB" --strategy adapter:noruntime --jobs 5 --no-progress --results "$store"
+new_adapter nocommand command=claimbench-no-such-adapter
+expect_exit 3 'adapter nocommand: its command "claimbench-no-such-adapter" is neither in' \
+	"an adapter whose executable is missing is refused" \
+	run --db "$TEST_DB" --strategy adapter:nocommand --jobs 5 --no-progress --results "$store"
+expect_exit 2 'adapter:reference.*does not list this engine' "an engine the manifest does not list is refused" \
+	run --db "sqlite:$dir/q.db" --strategy adapter:reference --jobs 5 --no-progress --results "$store"
+expect_exit 2 "adapter:reference: not for an adapter's run yet: --verify \\(contract version 1" \
+	"what contract version 1 does not run for an adapter is refused before anything runs (--verify)" \
+	run --db "$TEST_DB" --strategy skip-locked,adapter:reference --verify --jobs 5
+expect_exit 2 "adapter:reference: not for an adapter's run yet: the faults" "and the faults but --crash-replica-at" \
+	run --db "$TEST_DB" --strategy adapter:reference --crash-exec 3 --jobs 5
+expect_exit 2 "--replicas: only an adapter's run has replicas" "--replicas without an adapter is refused" \
+	run --db "$TEST_DB" --strategy skip-locked --replicas 2 --jobs 5
+check "no adapter's table is left on the server" no_adapter_tables
