@@ -116,8 +116,11 @@ static bool returned_between(const struct job_context *c, const struct execution
 /*
  * The fault that ended holder y's session after its claim began and before x had the job
  * in hand (a restart, y's worker's backend killed, a failover), as a cause; CAUSE_NONE when
- * none struck in between. A failover counts whether or not the claim lives in the session:
- * the new primary may lack a flip-mode claim the old one had committed.
+ * none struck in between. A fault is taken to strike anywhere from its instant to its end
+ * (a restart's server still answers for a while after the harness began stopping it, and
+ * is down until it accepts connections again): it ended y's session when it began before x
+ * had the job and ended after y's claim began. A failover counts whether or not the claim
+ * lives in the session: the new primary may lack a flip-mode claim the old one had committed.
  */
 static enum redelivery_cause session_ended_by(const struct job_context *c, const struct execution *y,
 					      const struct execution *x)
@@ -127,7 +130,7 @@ static enum redelivery_cause session_ended_by(const struct job_context *c, const
 	for (size_t i = 0; i < l->n_faults; i++) {
 		const struct fault_record *f = &l->faults[i];
 
-		if (f->at_ns <= y->claim_start_ns || f->at_ns >= x->start_ns)
+		if (f->at_ns + f->duration_ns <= y->claim_start_ns || f->at_ns >= x->start_ns)
 			continue;
 		if (f->kind == FAULT_FAILOVER)
 			return CAUSE_FAILOVER;

@@ -150,6 +150,19 @@ static void test_session_ended(void)
 	CHECK(c.out.race_duplicates == 1 && c.out.redeliveries == 0,
 	      "flip mode: a restart does not end a claim kept in the row: a race (%s)", delivery_text(&c, buf, sizeof(buf)));
 
+	/* the holder claimed after the restart began, while the server still answered: the restart ended it all the same */
+	ledger_case_init(&c, 1);
+	c.in.claim_in_session = true;
+	add_exec(&c, 1, 0, 6, 7, 40, EXEC_FENCED, 0);
+	add_exec(&c, 1, 1, 20, 22, 35, EXEC_DONE, 0);
+	check_need(ledger_add_fault(&c.ledger, &(struct fault_record){ .at_ns = MS(5), .duration_ns = MS(10),
+								     .kind = FAULT_RESTART, .worker = -1 }) == 0,
+		   "ledger_add_fault");
+	compute(&c, "claimed during the restart");
+	CHECK(c.out.redeliveries_restart == 1 && c.out.race_duplicates == 0,
+	      "a claim made during the restart (5 to 15 ms) is ended by it: a restart redelivery (%s)",
+	      delivery_text(&c, buf, sizeof(buf)));
+
 	/* the holder crashed: its crash, not the restart after it, let the job go */
 	ledger_case_init(&c, 1);
 	c.in.claim_in_session = true;
