@@ -43,6 +43,7 @@ void job_summary_init(struct job_summary *s)
 	s->completed = false;
 	s->uncommitted = false;
 	s->by_final_owner = false;
+	s->claimed_after_commit = false;
 }
 
 /* Whether e's completion or failure committed. */
@@ -266,6 +267,9 @@ static void scan_job(const struct job_context *c, const struct execution *x, siz
 	}
 	if (counted > 1)
 		out->race_duplicates += counted - 1 - redelivered;
+	for (i = 0; i < n; i++)
+		s->claimed_after_commit |= !exec_committed(&x[i]) && x[i].outcome != EXEC_INTERRUPTED &&
+					   s->last_commit_ns != INT64_MIN && x[i].end_ns > s->last_commit_ns;
 	for (i = 0; i < n; i++)
 		out->zombie_completions += is_zombie(x, cause, n, i);
 	if (s->completed)

@@ -24,6 +24,7 @@ struct job_summary {
 	bool completed;		/* it has at least one EXEC_DONE execution */
 	bool uncommitted;	/* it has an EXEC_UNCOMMITTED execution: an outcome a lost connection left unknown */
 	bool by_final_owner;	/* an execution's identity is the final state's claimed_by (false without it) */
+	bool claimed_after_commit; /* a delivery that did not commit was still in hand after last_commit_ns */
 };
 
 /* Makes s describe a job never executed. */

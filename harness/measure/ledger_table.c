@@ -12,6 +12,9 @@
  * completion unknown	done or error with no committed execution but an uncommitted one (a
  *			connection lost around its completion), the run having lost connections.
  * failover loss	a committed execution the status lacks, a failover having struck after it.
+ * overwritten		a committed execution the status lacks, and a delivery of the job that
+ *			did not commit was in hand after it: that claim may have written over
+ *			the completion (a claim that does not check the row's status, naive's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +75,10 @@ enum table_verdict ledger_table_judge(const struct metrics_input *in, const stru
 		return TABLE_AGREES;
 	if (f->status == JOB_CONSUMED)
 		return cut ? TABLE_LOST_IN_FLIGHT : TABLE_UNEXPLAINED;
+	if (s->expected >= 0 && failover_after(in->ledger, s->last_commit_ns))
+		return TABLE_FAILOVER_LOSS;
 	if (s->expected >= 0)
-		return failover_after(in->ledger, s->last_commit_ns) ? TABLE_FAILOVER_LOSS : TABLE_UNEXPLAINED;
+		return s->claimed_after_commit ? TABLE_OVERWRITTEN : TABLE_UNEXPLAINED;
 	return cut && s->uncommitted ? TABLE_COMPLETION_UNKNOWN : TABLE_UNEXPLAINED;
 }
 

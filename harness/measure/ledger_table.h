@@ -19,6 +19,7 @@ enum table_verdict {
 	TABLE_LOST_IN_FLIGHT,	/* the table shows a claim committed whose answer reached no worker */
 	TABLE_COMPLETION_UNKNOWN, /* the table shows done or error where the ledger's last outcome was lost with a connection */
 	TABLE_FAILOVER_LOSS,	/* the ledger's committed completion was lost by a failover after it */
+	TABLE_OVERWRITTEN,	/* a later claim of the job, still in hand after the completion, wrote over its status */
 	TABLE_UNEXPLAINED,	/* a disagreement no figure explains: an integrity error */
 };
 

@@ -418,6 +418,9 @@ static void judge_table(const struct metrics_input *in, const struct job_summary
 	case TABLE_COMPLETION_UNKNOWN:
 		out->completions_unknown++;
 		break;
+	case TABLE_OVERWRITTEN:
+		out->overwritten_completions++;
+		break;
 	case TABLE_UNEXPLAINED:
 		out->integrity_errors++;
 		break;
@@ -545,6 +548,7 @@ static void judge_delivery(const struct metrics_input *in, struct run_metrics *o
 		out->lost = METRIC_UNKNOWN;
 		out->claims_lost_in_flight = METRIC_UNKNOWN;
 		out->completions_unknown = METRIC_UNKNOWN;
+		out->overwritten_completions = METRIC_UNKNOWN;
 		out->integrity_errors = METRIC_UNKNOWN;
 	}
 	out->stuck = in->final ? 0 : METRIC_UNKNOWN;

@@ -69,10 +69,6 @@ const struct metric metric_table[] = {
 	{ CNT("race_duplicates", "race_duplicates", race_duplicates), CELL("race", "", 0, "handed out while held"),
 	  true, LOWER_IS_BETTER, GUARD_DUPLICATES, "deliveries of a job beyond its first that no loss of the earlier holder "
 	  "explains: the claim handed out a job another still held, or one done: the strategy's failure", NATURE_OUTCOME },
-	{ CNT("redeliveries", "redeliveries", redeliveries), CELL_ASIDE("redel", "", 0, "handed out again: its holder lost it"),
-	  true, NOT_COMPARED, GUARD_NONE, "deliveries of a job handed out again because its earlier holder had lost it (a "
-	  "crash, a lease, the reaper, a stale ticket, a restart, a killed backend, a failover): at-least-once's cost, "
-	  "not a race", NATURE_OUTCOME },
 	{ CNT("duplicates", "duplicates", duplicates), NO_CELL, false, NOT_COMPARED, GUARD_NONE,
 	  "race_duplicates + redeliveries: deliveries beyond each job's first, summed over jobs (kept for older readers)",
 	  NATURE_OUTCOME },
@@ -164,6 +160,10 @@ const struct metric metric_table[] = {
 	  GUARD_NONE, "the failover's start to the first completion on the new primary, ms", NATURE_TIMING },
 	{ CNT("stuck", "stuck", stuck), CELL_ASIDE("stuck", "", 0, "active at the end, no worker on them"), true, NOT_COMPARED, GUARD_NONE,
 	  "jobs still active at the end that no worker was on (counted in lost too)", NATURE_OUTCOME },
+	{ CNT("redeliveries", "redeliveries", redeliveries), CELL_ASIDE("redel", "", 0, "handed out again: its holder lost it"),
+	  true, NOT_COMPARED, GUARD_NONE, "deliveries of a job handed out again because its earlier holder had lost it (a "
+	  "crash, a lease, the reaper, a stale ticket, a restart, a killed backend, a failover): at-least-once's cost, "
+	  "not a race", NATURE_OUTCOME },
 	{ CNT("redeliveries_crash", "redeliveries_crash", redeliveries_crash), CELL_ASIDE("r_crash", "", 0, "redelivered: holder's transaction died"), false,
 	  NOT_COMPARED, GUARD_NONE, "redeliveries after the holder's transaction or connection ended without its completion "
 	  "(a crash, a rollback, a lost connection no server fault explains)", NATURE_OUTCOME },
@@ -197,6 +197,11 @@ const struct metric metric_table[] = {
 	  "completions a cut left unknown, done"), false, NOT_COMPARED, GUARD_NONE,
 	  "jobs the table has done or error whose only completions a cut connection left unknown to the ledger; unknown "
 	  "without the final state", NATURE_OUTCOME },
+	{ CNT("overwritten_completions", "overwritten_completions", overwritten_completions), CELL_ASIDE("overwr", "",
+	  0, "completions a later claim wrote over"), false, NOT_COMPARED, GUARD_NONE,
+	  "jobs whose committed completion the table lacks because a later claim of the job, in hand after it, wrote "
+	  "over its status (a claim that does not check the status: naive's); unknown without the final state",
+	  NATURE_OUTCOME },
 	{ CNT("zombie_completions", "zombie_completions", zombie_completions), CELL_ASIDE("zombie", "", 0, "completions after a redelivery"), true,
 	  LOWER_IS_BETTER, GUARD_DUPLICATES, "completions that committed after their job had been handed out again", NATURE_OUTCOME },
 	{ CNT("fenced", "fenced", fenced), CELL_ASIDE("fenced", "", 0, "completions the fence refused"), false, NOT_COMPARED, GUARD_NONE,

@@ -268,6 +268,7 @@ struct run_metrics {
 	uint64_t ledger_mismatches;		/* jobs whose final table status disagrees with the ledger, explained or not */
 	uint64_t claims_lost_in_flight;		/* claims the table shows committed whose answer reached no worker */
 	uint64_t completions_unknown;		/* completions a cut connection left unknown that the table shows committed */
+	uint64_t overwritten_completions;	/* committed completions whose status a later claim of the job wrote over */
 	uint64_t integrity_errors;		/* disagreements of the ledger and the table that no figure explains */
 	uint64_t stuck;				/* jobs still active at the end, no worker on them */
 	uint64_t redeliveries;			/* executions of a job handed out again because an earlier holder had lost it */

@@ -114,7 +114,7 @@ static const char *const fault_columns[] = {
 static const char *const fault_columns_if_any[] = {
 	"redeliveries_crash", "redeliveries_lease", "redeliveries_reaper", "redeliveries_stale_ticket",
 	"redeliveries_restart", "redeliveries_killed_backend", "redeliveries_failover", "redelivered_unbegun",
-	"claims_lost_in_flight", "completions_unknown",
+	"claims_lost_in_flight", "completions_unknown", "overwritten_completions",
 };
 
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size)

@@ -4,7 +4,8 @@
  * against redeliveries, the redeliveries of a holder whose session a restart, a killed
  * backend or a failover ended, those of a job never begun before, and the ledger against
  * the table's final state (measure/ledger_table.c): a claim lost in flight, a completion a
- * cut connection left unknown, and a disagreement nothing explains, an integrity error.
+ * cut connection left unknown, a completion a later claim wrote over, and a disagreement
+ * nothing explains, an integrity error.
  * Each case is a hand-made ledger whose answers were worked out by hand (the comments).
  */
 #include <stdbool.h>
@@ -234,6 +235,31 @@ static void test_ledger_against_table(void)
 	}
 }
 
+/*
+ * naive's racer writes over a completion: worker 0 completed job 1 at 10 ms, worker 1's
+ * claim of it (in hand from 2 ms) wrote the row active again and crashed at 15: the table
+ * has it active under worker 1, an overwritten completion, no integrity error. Had the
+ * racer ended at 5, before the completion, nothing would explain the active row.
+ */
+static void test_overwritten(void)
+{
+	for (int after = 0; after <= 1; after++) {
+		struct ledger_case c;
+
+		ledger_case_init(&c, 1);
+		c.final[0] = (struct job_state){ .status = JOB_ACTIVE, .claimed_by = 1 };
+		add_exec(&c, 1, 0, 0, 1, 10, EXEC_DONE, 0);
+		add_exec(&c, 1, 1, 0, 2, after ? 15 : 5, EXEC_CRASHED, 0);
+		check_need(metrics_compute(&c.in, &c.out) == 0, "metrics_compute");
+		CHECK(c.out.overwritten_completions == (uint64_t)after && c.out.integrity_errors == (uint64_t)!after &&
+		      c.out.race_duplicates == 1,
+		      "a racer in hand %s the completion: overwritten %d, integrity errors %d (got %llu, %llu)",
+		      after ? "after" : "only before", after, !after, (unsigned long long)c.out.overwritten_completions,
+		      (unsigned long long)c.out.integrity_errors);
+		ledger_free(&c.ledger);
+	}
+}
+
 /* Without the final state the ledger-versus-table figures are unknown, not 0. */
 static void test_table_unknown(void)
 {
@@ -255,6 +281,7 @@ int main(void)
 	test_session_ended();
 	test_naive_race();
 	test_ledger_against_table();
+	test_overwritten();
 	test_table_unknown();
 	return check_exit_status();
 }
