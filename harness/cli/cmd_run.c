@@ -38,7 +38,7 @@
 #include "measure/machine_load.h"
 #include "generated/version.h"
 
-/* Whether --verify found a difference in a run of r. */
+/* Whether --verify, or the ledger-versus-table check, found a difference in a run of r. */
 static bool verify_failed(const struct invocation_result *r)
 {
 	for (size_t i = 0; i < r->n_results; i++)
@@ -550,7 +550,8 @@ int cmd_run(int argc, char **argv)
 	if (r.n_results && !print_results(&inv, &r) && status == EXIT_DONE)
 		status = EXIT_EXPECTATION;
 	if (verify_failed(&r) && (status == EXIT_DONE || status == EXIT_EXPECTATION)) {
-		fprintf(stderr, "claimbench: the ledger and the server's record disagree (--verify; see above)\n");
+		fprintf(stderr, "claimbench: the ledger and the server's record disagree (--verify), or the ledger and the "
+			"table's final state with nothing to explain it (see above)\n");
 		status = EXIT_VERIFY;
 	}
 	announce_stored(&r, inv.settings.results);

@@ -86,12 +86,8 @@ int explore_check_outcome(struct explore_session *x, struct schedule_outcome *ou
 		snprintf(err, errlen, "out of memory computing the figures");
 		return -1;
 	}
-	/*
-	 * a job handed out again because its holder lost it is at-least-once's, not a race. Per
-	 * job as over the run: a redelivery is a later execution of its own job with an earlier
-	 * counted one (its holder), so one of that job's duplicates; another job's cannot hide one
-	 */
-	out->count[FINDING_DUPLICATE] = m.duplicates - (m.redeliveries < m.duplicates ? m.redeliveries : m.duplicates);
+	/* a job handed out again because its holder lost it is at-least-once's, not a race */
+	out->count[FINDING_DUPLICATE] = m.race_duplicates;
 	out->count[FINDING_LOST] = m.lost;
 	out->count[FINDING_STUCK] = m.stuck;
 	out->count[FINDING_ZOMBIE] = m.zombie_completions;

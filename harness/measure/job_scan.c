@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "base/order.h"
 #include "measure/job_scan.h"
+#include "model/faults.h"
 
 #define NS_PER_S 1e9
 
@@ -36,9 +37,13 @@ void job_summary_init(struct job_summary *s)
 	s->first_claim_ns = INT64_MAX;
 	s->first_start_ns = INT64_MAX;
 	s->first_done_ns = INT64_MAX;
+	s->last_commit_ns = INT64_MIN;
 	s->expected = -1;
 	s->executed = false;
 	s->completed = false;
+	s->uncommitted = false;
+	s->by_final_owner = false;
+	s->claimed_after_commit = false;
 }
 
 /* Whether e's completion or failure committed. */
@@ -54,6 +59,9 @@ enum redelivery_cause {
 	CAUSE_LEASE,		/* the holder's lease had run out (flip mode, no reaper) */
 	CAUSE_REAPER,		/* the harness gave the job back to new (the reaper, --rerun-stuck) */
 	CAUSE_STALE_TICKET,	/* the ticket strategy deleted the holder's ticket as stale */
+	CAUSE_RESTART,		/* a server restart ended the holder's session, and its claim with it */
+	CAUSE_KILLED_BACKEND,	/* the holder's server backend was killed: its session ended, and its claim with it */
+	CAUSE_FAILOVER,		/* a failover ended the holder's session, or its new primary lacked the claim */
 };
 
 /* What the redelivery rules read of one job besides its executions. */
@@ -107,6 +115,37 @@ static bool returned_between(const struct job_context *c, const struct execution
 }
 
 /*
+ * The fault that ended holder y's session after its claim began and before x had the job
+ * in hand (a restart, y's worker's backend killed, a failover), as a cause; CAUSE_NONE when
+ * none struck in between. A fault is taken to strike anywhere from its instant to its end
+ * (a restart's server still answers for a while after the harness began stopping it, and
+ * is down until it accepts connections again): it ended y's session when it began before x
+ * had the job and ended after y's claim began. A failover counts whether or not the claim
+ * lives in the session: the new primary may lack a flip-mode claim the old one had committed.
+ */
+static enum redelivery_cause session_ended_by(const struct job_context *c, const struct execution *y,
+					      const struct execution *x)
+{
+	const struct ledger *l = c->in->ledger;
+
+	for (size_t i = 0; i < l->n_faults; i++) {
+		const struct fault_record *f = &l->faults[i];
+
+		if (f->at_ns + f->duration_ns <= y->claim_start_ns || f->at_ns >= x->start_ns)
+			continue;
+		if (f->kind == FAULT_FAILOVER)
+			return CAUSE_FAILOVER;
+		if (!c->in->claim_in_session)
+			continue;
+		if (f->kind == FAULT_RESTART)
+			return CAUSE_RESTART;
+		if (f->kind == FAULT_KILL_BACKEND && f->worker == y->worker)
+			return CAUSE_KILLED_BACKEND;
+	}
+	return CAUSE_NONE;
+}
+
+/*
  * Why execution k of the n executions x of one job (sorted by start_ns) is a redelivery
  * (see the definitions in measure/metrics.c).
  */
@@ -114,6 +153,7 @@ static enum redelivery_cause redelivery_cause(const struct job_context *c, const
 					      size_t k)
 {
 	const struct execution *y;
+	enum redelivery_cause ended;
 	size_t h;
 
 	if (x[k].outcome == EXEC_INTERRUPTED)
@@ -126,6 +166,9 @@ static enum redelivery_cause redelivery_cause(const struct job_context *c, const
 		return CAUSE_REAPER;
 	if (y->flags & EXEC_TICKET_EXPIRED)
 		return CAUSE_STALE_TICKET;
+	ended = y->outcome == EXEC_CRASHED ? CAUSE_NONE : session_ended_by(c, y, &x[k]);
+	if (ended != CAUSE_NONE)
+		return ended;
 	if (c->in->claim_in_session && !exec_committed(y) && ended_before(y, &x[k]))
 		return CAUSE_CRASH;
 	if (c->in->lease_ns > 0 && !c->in->reaper && x[k].start_ns - y->claim_start_ns >= c->in->lease_ns)
@@ -155,12 +198,24 @@ static void count_redelivery(enum redelivery_cause cause, struct run_metrics *ou
 		[CAUSE_LEASE] = &out->redeliveries_lease,
 		[CAUSE_REAPER] = &out->redeliveries_reaper,
 		[CAUSE_STALE_TICKET] = &out->redeliveries_stale_ticket,
+		[CAUSE_RESTART] = &out->redeliveries_restart,
+		[CAUSE_KILLED_BACKEND] = &out->redeliveries_killed_backend,
+		[CAUSE_FAILOVER] = &out->redeliveries_failover,
 	};
 
 	if (cause == CAUSE_NONE)
 		return;
 	out->redeliveries++;
 	++*by_cause[cause];
+}
+
+/* Whether some execution of the n executions x of one job (sorted by start_ns) before the k-th had begun its work. */
+static bool begun_before(const struct execution *x, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (!(x[i].flags & EXEC_UNBEGUN))
+			return true;
+	return false;
 }
 
 /*
@@ -170,8 +225,10 @@ static void count_redelivery(enum redelivery_cause cause, struct run_metrics *ou
 static void scan_job(const struct job_context *c, const struct execution *x, size_t n,
 		     enum redelivery_cause *cause, struct run_metrics *out, struct job_summary *s)
 {
-	int64_t last_commit_end = INT64_MIN;
-	size_t i, k, counted = 0;
+	const struct metrics_input *in = c->in;
+	int64_t job = x[0].job_id;
+	int32_t final_owner = in->final && metrics_job_in_range(in, job) ? in->final[job - 1].claimed_by : -1;
+	size_t i, k, counted = 0, redelivered = 0;
 
 	job_summary_init(s);
 	s->executed = true;
@@ -192,10 +249,12 @@ static void scan_job(const struct job_context *c, const struct execution *x, siz
 			if (x[i].end_ns < s->first_done_ns)
 				s->first_done_ns = x[i].end_ns;
 		}
-		if (exec_committed(&x[i]) && x[i].end_ns >= last_commit_end) {
-			last_commit_end = x[i].end_ns;
+		if (exec_committed(&x[i]) && x[i].end_ns >= s->last_commit_ns) {
+			s->last_commit_ns = x[i].end_ns;
 			s->expected = x[i].outcome;
 		}
+		s->uncommitted |= x[i].outcome == EXEC_UNCOMMITTED;
+		s->by_final_owner |= final_owner >= 0 && x[i].identity == final_owner;
 		for (k = i + 1; k < n && x[i].outcome != EXEC_INTERRUPTED; k++)
 			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
 				out->overlaps++;
@@ -203,7 +262,14 @@ static void scan_job(const struct job_context *c, const struct execution *x, siz
 	for (i = 0; i < n; i++) {
 		cause[i] = redelivery_cause(c, x, n, i);
 		count_redelivery(cause[i], out);
+		redelivered += cause[i] != CAUSE_NONE;
+		out->redelivered_unbegun += cause[i] != CAUSE_NONE && !begun_before(x, i);
 	}
+	if (counted > 1)
+		out->race_duplicates += counted - 1 - redelivered;
+	for (i = 0; i < n; i++)
+		s->claimed_after_commit |= !exec_committed(&x[i]) && x[i].outcome != EXEC_INTERRUPTED &&
+					   s->last_commit_ns != INT64_MIN && x[i].end_ns > s->last_commit_ns;
 	for (i = 0; i < n; i++)
 		out->zombie_completions += is_zombie(x, cause, n, i);
 	if (s->completed)
@@ -244,8 +310,9 @@ int job_scan_ledger(const struct metrics_input *in, struct run_metrics *out, str
 	size_t i, k, next_return = 0;
 	int ret = -1;
 
-	out->executions = l->n_execs;
+	out->deliveries = l->n_execs;
 	for (i = 0; i < l->n_execs; i++) {
+		out->executions += !(l->execs[i].flags & EXEC_UNBEGUN);
 		out->failed += l->execs[i].outcome == EXEC_FAILED;
 		out->fenced += l->execs[i].outcome == EXEC_FENCED;
 	}

@@ -18,9 +18,13 @@ struct job_summary {
 	int64_t first_claim_ns;	/* smallest claim_start_ns of its executions; INT64_MAX when none */
 	int64_t first_start_ns;	/* smallest start_ns of its executions (first in hand); INT64_MAX when none */
 	int64_t first_done_ns;	/* smallest end_ns of its EXEC_DONE executions; INT64_MAX when none */
+	int64_t last_commit_ns;	/* end_ns of the committed execution that ended last; INT64_MIN when none */
 	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
 	bool executed;		/* it has at least one execution */
 	bool completed;		/* it has at least one EXEC_DONE execution */
+	bool uncommitted;	/* it has an EXEC_UNCOMMITTED execution: an outcome a lost connection left unknown */
+	bool by_final_owner;	/* an execution's identity is the final state's claimed_by (false without it) */
+	bool claimed_after_commit; /* a delivery that did not commit was still in hand after last_commit_ns */
 };
 
 /* Makes s describe a job never executed. */

@@ -24,6 +24,7 @@ enum exec_outcome {
 /* execution.flags */
 #define EXEC_STALLED (1 << 0)		/* the worker stalled (froze) during this execution */
 #define EXEC_TICKET_EXPIRED (1 << 1)	/* the ticket strategy found this claim's ticket deleted as stale under it */
+#define EXEC_UNBEGUN (1 << 2)		/* handed out in a batch whose end came before this job's work began */
 
 /*
  * One execution of one job by one worker; times are ns since the start barrier. A job is
@@ -39,7 +40,7 @@ struct execution {
 	int32_t worker;		/* the seat of the worker that executed it (its index, kept by a replacement) */
 	int32_t outcome;	/* an enum exec_outcome */
 	int32_t identity;	/* the worker's identity, the job's claimed_by (a crashed worker's replacement has a new one) */
-	int32_t flags;		/* EXEC_STALLED, EXEC_TICKET_EXPIRED */
+	int32_t flags;		/* EXEC_STALLED, EXEC_TICKET_EXPIRED, EXEC_UNBEGUN */
 };
 
 /*

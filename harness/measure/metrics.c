@@ -126,6 +126,7 @@
 #include "base/order.h"
 #include "measure/dry.h"
 #include "measure/job_scan.h"
+#include "measure/ledger_table.h"
 #include "measure/metrics.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -330,24 +331,6 @@ static bool job_lost(const struct metrics_input *in, const struct job_summary *s
 	}
 }
 
-/*
- * Whether a job's final status disagrees with what its ledger says. A job its claim took
- * out of the queue (JOB_CONSUMED) agrees with any ledger that shows it in a worker's hand.
- */
-static bool ledger_disagrees(const struct job_summary *s, int32_t status)
-{
-	if (status == JOB_CONSUMED)
-		return !s->executed;
-	switch (s->expected) {
-	case EXEC_DONE:
-		return status != JOB_DONE;
-	case EXEC_FAILED:
-		return status != JOB_ERROR;
-	default:
-		return status == JOB_DONE || status == JOB_ERROR;
-	}
-}
-
 /* Whether the job at index j (id j + 1), summarised in s, may make an empty claim spurious. */
 static bool job_may_be_pending(const struct metrics_input *in, const struct job_summary *s,
 			       size_t j)
@@ -421,7 +404,34 @@ static int count_spurious(const struct metrics_input *in, const struct job_summa
 }
 
 /*
- * Fills lost, ledger_mismatches, ideal_s and throughput_jps of out from the job summaries;
+ * Counts the verdict of the final state of the job at index j (id j + 1), summarised in s,
+ * against its ledger into out: a disagreement, and the figure that explains it or an
+ * integrity error. cut: the run lost connections.
+ */
+static void judge_table(const struct metrics_input *in, const struct job_summary *s, size_t j, bool cut,
+			struct run_metrics *out)
+{
+	switch (ledger_table_judge(in, s, j, cut)) {
+	case TABLE_LOST_IN_FLIGHT:
+		out->claims_lost_in_flight++;
+		break;
+	case TABLE_COMPLETION_UNKNOWN:
+		out->completions_unknown++;
+		break;
+	case TABLE_OVERWRITTEN:
+		out->overwritten_completions++;
+		break;
+	case TABLE_UNEXPLAINED:
+		out->integrity_errors++;
+		break;
+	default:
+		break;
+	}
+	out->ledger_mismatches += ledger_table_disagrees(s, in->final[j].status);
+}
+
+/*
+ * Fills lost, ledger_mismatches and the figures that explain them, ideal_s and throughput_jps of out from the job summaries;
  * a job never enqueued (an arrival no producer inserted) counts in none of them. A timed
  * run's throughput counts the jobs first done after its warm-up, over the time after it;
  * a stopped run's, or one that ran dry, over the time from the warm-up to its last commit.
@@ -431,6 +441,7 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 {
 	double work_ns = 0.0, duration_s;
 	uint64_t measured = 0;
+	bool cut = ledger_table_cut(in);
 	size_t j;
 
 	for (j = 0; j < in->n_jobs; j++) {
@@ -441,8 +452,8 @@ static void judge_jobs(const struct metrics_input *in, const struct job_summary 
 			work_ns += (double)in->work_ns[j];
 		if (in->final && job_lost(in, &jobs[j], j))
 			out->lost++;
-		if (in->final && ledger_disagrees(&jobs[j], in->final[j].status))
-			out->ledger_mismatches++;
+		if (in->final)
+			judge_table(in, &jobs[j], j, cut, out);
 	}
 	if (in->n_workers)
 		out->ideal_s = work_ns / (double)in->n_workers / NS_PER_S;
@@ -533,12 +544,17 @@ static int judge_faults(const struct metrics_input *in, struct run_metrics *out)
 /* Fills stuck and the delivery verdict of out, once duplicates and lost are known; lost unknown without the final state. */
 static void judge_delivery(const struct metrics_input *in, struct run_metrics *out)
 {
-	if (!in->final)
+	if (!in->final) {
 		out->lost = METRIC_UNKNOWN;
+		out->claims_lost_in_flight = METRIC_UNKNOWN;
+		out->completions_unknown = METRIC_UNKNOWN;
+		out->overwritten_completions = METRIC_UNKNOWN;
+		out->integrity_errors = METRIC_UNKNOWN;
+	}
 	out->stuck = in->final ? 0 : METRIC_UNKNOWN;
 	for (size_t j = 0; in->final && j < in->n_jobs; j++)
 		out->stuck += metrics_enqueued_at(in, j) != INT64_MAX && in->final[j].status == JOB_ACTIVE;
-	out->delivery.at_most_once = out->duplicates == 0;
+	out->delivery.at_most_once = out->race_duplicates + out->redeliveries == out->redelivered_unbegun;
 	out->delivery.at_least_once = in->final ? out->lost == 0 : METRIC_UNKNOWN;
 }
 

@@ -127,6 +127,20 @@ static int64_t duplicates_of(const struct replay *rp, size_t j, int64_t *ledger)
 }
 
 /*
+ * Job j's claims beyond its first that were no redelivery: races, against the ledger's
+ * race duplicates (kept in all, not job by job). Flip mode's, where every claim commits.
+ */
+static int64_t race_duplicates_of(const struct replay *rp, size_t j, int64_t *ledger)
+{
+	int64_t dups = duplicates_of(rp, j, ledger), redelivered = 0;
+
+	*ledger = -1;
+	for (int c = 0; c < VERIFY_CAUSES; c++)
+		redelivered += redeliveries_by(rp, j, c);
+	return dups > redelivered ? dups - redelivered : 0;
+}
+
+/*
  * Whether job j is lost by its final status: the record's, against the one the harness read
  * (a consumed one's is the ledger's knowledge alone: not counted).
  */
@@ -256,7 +270,9 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 	};
 	const struct per_job flip_only[] = {
 		{ "redeliveries", (int64_t)m->redeliveries, redeliveries_of, 0 },
-		{ "redeliveries_crash", (int64_t)m->redeliveries_crash, NULL, VERIFY_CRASH },
+		{ "race_duplicates", (int64_t)m->race_duplicates, race_duplicates_of, 0 },
+		{ "redeliveries_session_ended", (int64_t)(m->redeliveries_crash + m->redeliveries_restart +
+			m->redeliveries_killed_backend + m->redeliveries_failover), NULL, VERIFY_CRASH },
 		{ "fenced+crashed+uncommitted", unfinished, unfinished_of, 0 },
 	};
 	const struct per_job both[] = {

@@ -34,7 +34,8 @@ enum audit_op {
  * claim that is its session's lock (advisory's) shows as a crash.
  */
 enum verify_cause {
-	VERIFY_CRASH,		/* the claim took a row its holder had marked but left new, never completed: its session ended */
+	VERIFY_CRASH,		/* the claim took a row its holder had marked but left new, never completed: its session
+				 * ended (the ledger's crash, restart, killed backend or failover: the record cannot tell) */
 	VERIFY_LEASE,		/* the claim took an active row whose lease had run out */
 	VERIFY_REAPER,		/* the harness (the reaper, --rerun-stuck) gave the job back to new after the earlier claim */
 	VERIFY_STALE_TICKET,	/* the earlier holder's ticket was deleted as stale by another worker */

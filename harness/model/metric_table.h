@@ -21,7 +21,7 @@
 #define METRIC_UNKNOWN UINT64_MAX
 
 /* Rows metric_table may hold at most; arrays indexed by a metric's row are this long. */
-#define METRIC_MAX 160
+#define METRIC_MAX 192
 
 /* Decimals of a table cell that shrink as a duration in ms grows: 3 below 10, 1 below 1000, then 0. */
 #define CELL_MS_DECIMALS (-1)

@@ -106,7 +106,7 @@ struct recovery_summary {
 
 /* The delivery guarantees a run kept: 1 held, 0 broken, METRIC_UNKNOWN (model/metric_table.h) not known. */
 struct delivery {
-	uint64_t at_most_once;	/* no job was executed twice: duplicates is 0 */
+	uint64_t at_most_once;	/* no job's work began twice: race_duplicates + redeliveries - redelivered_unbegun is 0 */
 	uint64_t at_least_once;	/* no job was lost: lost is 0 (unknown without the final state) */
 };
 
@@ -243,9 +243,11 @@ struct run_metrics {
 	double throughput_jps;			/* completed / makespan (drain) or / duration (timed) */
 	uint64_t completed;			/* distinct jobs with a committed completion */
 	uint64_t jobs_total;			/* jobs enqueued in all: the initial backlog and the arrivals */
-	uint64_t executions;			/* entries in the ledger */
+	uint64_t deliveries;			/* times a job was handed out to a worker: entries in the ledger */
+	uint64_t executions;			/* deliveries whose work began (a batch's tail never begun left out) */
 	uint64_t failed;			/* executions that marked their job error, and committed */
-	uint64_t duplicates;			/* sum over jobs of max(0, executions - 1) */
+	uint64_t duplicates;			/* race_duplicates + redeliveries: deliveries beyond each job's first */
+	uint64_t race_duplicates;		/* deliveries beyond a job's first that no loss of its holder explains */
 	uint64_t dup_jobs;			/* jobs executed more than once */
 	uint64_t overlaps;			/* pairs of executions of one job whose intervals intersect */
 	uint64_t lost;				/* jobs that should have finished and did not (see docs/metrics.md) */
@@ -263,13 +265,21 @@ struct run_metrics {
 	uint64_t arrivals;			/* arrivals the producers inserted, summed */
 	uint64_t arrivals_late;			/* of those, inserts issued late, summed */
 	double arrival_late_max_ms;		/* the most an insert was issued after its instant */
-	uint64_t ledger_mismatches;		/* jobs whose final table status disagrees with the ledger */
+	uint64_t ledger_mismatches;		/* jobs whose final table status disagrees with the ledger, explained or not */
+	uint64_t claims_lost_in_flight;		/* claims the table shows committed whose answer reached no worker */
+	uint64_t completions_unknown;		/* completions a cut connection left unknown that the table shows committed */
+	uint64_t overwritten_completions;	/* committed completions whose status a later claim of the job wrote over */
+	uint64_t integrity_errors;		/* disagreements of the ledger and the table that no figure explains */
 	uint64_t stuck;				/* jobs still active at the end, no worker on them */
 	uint64_t redeliveries;			/* executions of a job handed out again because an earlier holder had lost it */
 	uint64_t redeliveries_crash;		/* of those, after the holder's transaction ended without its completion */
 	uint64_t redeliveries_lease;		/* of those, after the holder's lease ran out */
 	uint64_t redeliveries_reaper;		/* of those, after the harness gave the job back to new (reaper, --rerun-stuck) */
 	uint64_t redeliveries_stale_ticket;	/* of those, after the ticket strategy deleted the holder's ticket as stale */
+	uint64_t redeliveries_restart;		/* of those, after a server restart ended the holder's session */
+	uint64_t redeliveries_killed_backend;	/* of those, after the holder's server backend was killed */
+	uint64_t redeliveries_failover;		/* of those, after a failover ended the holder's session or lost its claim */
+	uint64_t redelivered_unbegun;		/* of those, of a job whose work no earlier delivery had begun */
 	uint64_t zombie_completions;		/* completions that committed after their job was handed out again */
 	uint64_t fenced;			/* completions refused: the job was no longer the claim's */
 	uint64_t reaped;			/* jobs the reaper gave back to new */
@@ -308,7 +318,14 @@ struct verify_difference {
 	char jobs[200];		/* the jobs concerned, ids separated by spaces ("..." when more) */
 };
 
-/* What --verify found in one run. */
+/*
+ * The figure of the difference a run's verify outcome holds, verified or not, when the
+ * ledger and the table's final state disagree on jobs no figure explains: its ledger is
+ * their count, its server 0, its jobs theirs (measure/ledger_table.h).
+ */
+#define INTEGRITY_DIFFERENCE "integrity_errors"
+
+/* What --verify found in one run, and the ledger-versus-table check's integrity errors. */
 struct verify_outcome {
 	bool verified;					/* the run was compared with the server's record */
 	size_t in_doubt;				/* claims the server committed whose answer was lost with the

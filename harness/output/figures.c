@@ -102,13 +102,19 @@ static bool any_has(const struct metric *m, const struct run_result *const *runs
 
 /* The metrics of the faults table (its columns follow the metric table's order). */
 static const char *const fault_columns[] = {
-	"faults_injected", "lost", "stuck", "redeliveries", "duplicates", "overlaps", "zombie_completions", "fenced",
+	"faults_injected", "lost", "stuck", "race_duplicates", "redeliveries", "overlaps", "zombie_completions", "fenced",
 	"reaped", "reconnects", "recovery_ms.p50", "recovery_ms.max", "restart_first_completion_ms",
 };
 
-/* The faults table's columns shown when some run has them known and not 0: the redeliveries by cause. */
+/*
+ * The faults table's columns shown when some run has them known and not 0: the redeliveries
+ * by cause, those of jobs never begun, the claims lost in flight and the completions a cut
+ * connection left unknown.
+ */
 static const char *const fault_columns_if_any[] = {
 	"redeliveries_crash", "redeliveries_lease", "redeliveries_reaper", "redeliveries_stale_ticket",
+	"redeliveries_restart", "redeliveries_killed_backend", "redeliveries_failover", "redelivered_unbegun",
+	"claims_lost_in_flight", "completions_unknown", "overwritten_completions",
 };
 
 void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
@@ -121,7 +127,8 @@ void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
 		return;
 	}
 	if (!most)
-		snprintf(dup, sizeof(dup), "%" PRIu64 " executed twice or more", m->dup_jobs);
+		snprintf(dup, sizeof(dup), "%" PRIu64 " begun again", m->race_duplicates + m->redeliveries -
+			 m->redelivered_unbegun);
 	if (m->delivery.at_least_once == 0)
 		snprintf(lost, sizeof(lost), "%" PRIu64 " lost", m->lost);
 	if (m->delivery.at_least_once == METRIC_UNKNOWN)

@@ -50,8 +50,10 @@ int figures_build(struct figures *f, const struct run_result *const *runs, size_
 
 /*
  * Builds the faults table of the n runs into f (zeroed first): strategy, mode, workers,
- * duplicates, overlaps, lost, faults, stuck, redeliveries (and those of each cause, crash,
- * lease, reaper, stale ticket, that some run has), zombie completions, fenced, reaped, reconnects, recovery times, the first completion after a restart, the delivery
+ * race duplicates, overlaps, lost, faults, stuck, redeliveries (and those of each cause, crash,
+ * lease, reaper, stale ticket, restart, killed backend, failover, and of jobs never begun, the
+ * claims lost in flight and the completions left unknown, that some run has), zombie
+ * completions, fenced, reaped, reconnects, recovery times, the first completion after a restart, the delivery
  * verdict, then group/sweep when a run has one (sections_apart: as figures_build). 0, or -1
  * when out of memory.
  */

@@ -163,12 +163,14 @@ static void print_key(FILE *out, const struct figures *f, const int *width)
 		m = f->columns[c].metric;
 		if (!m || !m->cell.gloss)
 			continue;
-		len = strlen(m->cell.header) + strlen(m->cell.gloss) + 4;
+		/* "; " before it (or "key: "), "header = gloss", and the ";" that may end its line */
+		len = (used ? 2 : 5) + strlen(m->cell.header) + 3 + strlen(m->cell.gloss) + 1;
 		if (used && used + len > wrap) {
 			fputs(";\n    ", out);
 			used = 4;
 		} else if (used) {
 			fputs("; ", out);
+			used += 2;
 		}
 		used += (size_t)fprintf(out, "%s%s = %s", used ? "" : "key: ", m->cell.header, m->cell.gloss);
 	}

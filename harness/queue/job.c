@@ -402,8 +402,10 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	 * the jobs never begun were in hand from the claim all the same: a stop gives them back
 	 * with the one it cut short, a crash or a lost connection leaves them with the rest
 	 */
-	for (int i = worked + 1; i < n; i++)
+	for (int i = worked + 1; i < n; i++) {
 		x[i] = execution_of(w, b[i].id, claim_start, in_hand);
+		x[i].flags = EXEC_UNBEGUN;
+	}
 	if (how == WORK_STOPPED) {
 		give_back_rest(w, worked, n);
 		for (int i = worked; i < n; i++)

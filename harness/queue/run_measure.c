@@ -4,7 +4,9 @@
 
 #include "measure/costs.h"
 #include "measure/failover.h"
+#include "measure/ledger_table.h"
 #include "measure/server_metrics.h"
+#include "model/metric_table.h"
 #include "queue/run_measure.h"
 
 /*
@@ -52,6 +54,25 @@ int run_keep_diagnostics(struct monitor *m, const struct pressure *pressure, con
 		out->n_phases = pressure->n_phases;
 	}
 	server_metrics_compute(out);
+	return 0;
+}
+
+/*
+ * Adds to out's differences the jobs on which the ledger and the table disagree with no
+ * figure to explain it (in, the run's metrics input), when there are any: an integrity error
+ * the run's exit status reports as --verify's differences. 0, or -1 when out of memory.
+ */
+static int note_integrity_errors(const struct metrics_input *in, struct run_result *out)
+{
+	struct verify_difference d = { .ledger = (int64_t)out->metrics.integrity_errors };
+
+	if (!out->metrics.integrity_errors || out->metrics.integrity_errors == METRIC_UNKNOWN)
+		return 0;
+	snprintf(d.figure, sizeof(d.figure), "%s", INTEGRITY_DIFFERENCE);
+	if (ledger_table_unexplained(in, d.jobs, sizeof(d.jobs)) < 0)
+		return -1;
+	if (out->verify.n_diffs < VERIFY_MAX_DIFFS)
+		out->verify.diffs[out->verify.n_diffs++] = d;
 	return 0;
 }
 
@@ -137,6 +158,8 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 
 		rc = verify_run(&v, &out->verify);
 	}
+	if (rc == 0)
+		rc = note_integrity_errors(&in, out);
 out_free_merged:
 	ledger_free(&merged);
 out_free_parts:

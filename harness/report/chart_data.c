@@ -87,7 +87,7 @@ static const struct {
 	[CHART_BACKLOG] = { "backlog", "Backlog over time" },
 	[CHART_ARRIVALS] = { "arrivals", "Arrivals over time" },
 	[CHART_EMPTIES] = { "empties", "Empty and spurious empty claims" },
-	[CHART_INTEGRITY] = { "integrity", "Duplicates, overlaps and lost jobs" },
+	[CHART_INTEGRITY] = { "integrity", "Race duplicates, overlaps and lost jobs" },
 	[CHART_RECOVERY] = { "recovery", "Time to recover from faults" },
 	[CHART_WAITS] = { "waits", "Where the workers' server backends were, sampled" },
 	[CHART_PRESSURE] = { "pressure", "Throughput and dead tuples over time, the pressure phases marked" },
@@ -115,7 +115,7 @@ struct count_figure {
 };
 
 static const struct count_figure integrity_figures[] = {
-	{ "duplicates", "duplicates" }, { "overlaps", "overlaps" }, { "lost", "lost" },
+	{ "race duplicates", "race_duplicates" }, { "overlaps", "overlaps" }, { "lost", "lost" },
 };
 
 static const struct count_figure empties_figures[] = {

@@ -40,8 +40,11 @@ struct summary_row {
 	size_t runs;			/* its runs */
 	bool faulted;			/* a run of it met a fault */
 	bool lost_known;		/* a run of it knew its lost jobs */
-	uint64_t duplicates;		/* duplicates summed */
+	uint64_t races;			/* race duplicates summed (a run stored before them: duplicates - redeliveries) */
 	uint64_t redeliveries;		/* redeliveries summed */
+	uint64_t rerun;			/* redeliveries of a job begun before, summed: work done twice */
+	uint64_t integrity_errors;	/* disagreements of the ledger and the table nothing explains, summed */
+	char integrity_where[160];	/* the first run's with some: its section and jobs ("" when none) */
 	uint64_t lost;			/* lost jobs summed, the runs that knew them */
 	bool kinds[FAULT_KIND_COUNT];	/* the fault kinds its runs met */
 };
@@ -69,8 +72,23 @@ static void row_add(struct summary_row *r, const struct run_result *run)
 
 	r->runs++;
 	r->faulted |= run->n_faults > 0;
-	r->duplicates += m->duplicates != METRIC_UNKNOWN ? m->duplicates : 0;
-	r->redeliveries += m->redeliveries != METRIC_UNKNOWN ? m->redeliveries : 0;
+	const uint64_t redeliveries = m->redeliveries != METRIC_UNKNOWN ? m->redeliveries : 0;
+	const uint64_t duplicates = m->duplicates != METRIC_UNKNOWN ? m->duplicates : 0;
+
+	if (m->race_duplicates != METRIC_UNKNOWN)
+		r->races += m->race_duplicates;
+	else
+		r->races += duplicates > redeliveries ? duplicates - redeliveries : 0;
+	r->redeliveries += redeliveries;
+	r->rerun += redeliveries - (m->redelivered_unbegun != METRIC_UNKNOWN ? m->redelivered_unbegun : 0);
+	if (m->integrity_errors != METRIC_UNKNOWN && m->integrity_errors) {
+		r->integrity_errors += m->integrity_errors;
+		for (size_t i = 0; !*r->integrity_where && i < run->verify.n_diffs; i++)
+			if (strcmp(run->verify.diffs[i].figure, INTEGRITY_DIFFERENCE) == 0)
+				snprintf(r->integrity_where, sizeof(r->integrity_where), "%s%s%sjobs %s",
+					 run->group && *run->group ? "section " : "", run->group ? run->group : "",
+					 run->group && *run->group ? ": " : "", run->verify.diffs[i].jobs);
+	}
 	if (m->lost != METRIC_UNKNOWN) {
 		r->lost_known = true;
 		r->lost += m->lost;
@@ -83,7 +101,7 @@ static void row_add(struct summary_row *r, const struct run_result *run)
 /* The guarantee r's runs measured, as the summary names it. */
 static const char *row_guarantee(const struct summary_row *r)
 {
-	const bool twice = r->duplicates > 0 || r->redeliveries > 0, lost = r->lost > 0;
+	const bool twice = r->races > 0 || r->rerun > 0, lost = r->lost > 0;
 
 	if (twice && lost)
 		return "neither";
@@ -210,20 +228,21 @@ static void row_kinds(const struct summary_row *r, char *buf, size_t size)
 static void row_verdict(const struct summary_row *r, const struct row_pace *speed, char *buf, size_t size)
 {
 	char kinds[128], pace[48] = "";
-	const uint64_t races = r->duplicates > r->redeliveries ? r->duplicates - r->redeliveries : 0;
-
 	row_kinds(r, kinds, sizeof(kinds));
 	if (speed->over.n && speed->repeats)
 		snprintf(pace, sizeof(pace), ", %.2fx ideal", speed->over.mean);
 	else if (speed->over.n)
 		snprintf(pace, sizeof(pace), ", up to %.2fx ideal", speed->hi);
-	if (races)
-		snprintf(buf, size, "duplicates under contention (%" PRIu64 " races): not a claim", races);
-	else if (r->lost && r->duplicates)
+	if (r->integrity_errors)
+		snprintf(buf, size, "integrity error: the ledger and the table disagree on %" PRIu64 " jobs nothing "
+			 "explains (%s)", r->integrity_errors, r->integrity_where);
+	else if (r->races)
+		snprintf(buf, size, "duplicates under contention (%" PRIu64 " races): not a claim", r->races);
+	else if (r->lost && r->rerun)
 		snprintf(buf, size, "loses and redoes jobs under %s: not a claim", kinds);
 	else if (r->lost)
 		snprintf(buf, size, "loses jobs under %s: at-most-once only", kinds);
-	else if (r->duplicates || r->redeliveries)
+	else if (r->rerun)
 		snprintf(buf, size, "at-least-once under %s: make the work idempotent%s", kinds, pace);
 	else if (!r->lost_known)
 		snprintf(buf, size, "lost jobs not known%s", pace);
@@ -237,14 +256,13 @@ static void row_verdict(const struct summary_row *r, const struct row_pace *spee
 static void row_cells(const struct report_doc *d, const struct summary_row *r, double *scratch,
 		      char (*text)[SUMMARY_CELL])
 {
-	const uint64_t races = r->duplicates > r->redeliveries ? r->duplicates - r->redeliveries : 0;
 	struct row_pace speed;
 
 	snprintf(text[0], SUMMARY_CELL, "%s:%s", r->first->run.strategy, r->first->run.claim_mode);
 	snprintf(text[1], SUMMARY_CELL, "%s", r->first->report.backend);
 	snprintf(text[2], SUMMARY_CELL, "%zu", r->runs);
 	snprintf(text[3], SUMMARY_CELL, "%s", row_guarantee(r));
-	snprintf(text[4], SUMMARY_CELL, "%" PRIu64, races);
+	snprintf(text[4], SUMMARY_CELL, "%" PRIu64, r->races);
 	snprintf(text[5], SUMMARY_CELL, "%" PRIu64, r->redeliveries);
 	if (r->lost_known)
 		snprintf(text[6], SUMMARY_CELL, "%" PRIu64, r->lost);
@@ -322,8 +340,9 @@ int doc_write_summary(FILE *out, const struct report_doc *d, const char *heading
 	mk->paragraph(out, "A row per strategy and claim mode (and engine) over all its runs. Guarantee as measured: "
 		      "exactly-once (nothing lost or done twice, over runs with faults; \"no faults run\": nothing "
 		      "could show it), at-least-once (done twice, none lost), at-most-once (lost, none done twice), "
-		      "neither. Race duplicates: two live claims on one job; redeliveries: a job handed out again after "
-		      "its holder lost it (docs/metrics.md). Recovery per fault kind, median / worst over the runs. "
+		      "neither; done twice means a job's work began twice (a crashed batch's tail never begun, handed "
+		      "out again, is not). Race duplicates: a job handed out while another still held it; "
+		      "redeliveries: a job handed out again after its holder lost it (docs/metrics.md). Recovery per fault kind, median / worst over the runs. "
 		      "Throughput / ideal: ideal makespan over measured, over the fault-free drain runs: the mean "
 		      "and 95 % interval of repeats, the lowest and highest of unlike runs (worker counts, sections). "
 		      "n/a: not known.");

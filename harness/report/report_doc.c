@@ -83,10 +83,11 @@ static const struct {
 			    "could take was waiting, the mean over repeats.",
 			    "How to read it: empty claims at the end of a drain are normal; spurious empties mean the "
 			    "strategy hid waiting jobs from its workers." },
-	[CHART_INTEGRITY] = { "Duplicate executions, overlapping executions of one job, and lost jobs, the mean over "
-			      "repeats.",
-			      "How to read it: a correct strategy shows no bar at all; any bar is a job run twice or "
-			      "never." },
+	[CHART_INTEGRITY] = { "Race duplicates (a job handed out while another still held it), overlapping "
+			      "executions of one job, and lost jobs, the mean over repeats; redeliveries, a fault's "
+			      "at-least-once cost, are in the faults table, not here.",
+			      "How to read it: a correct strategy shows no bar at all; any bar is a job claimed twice "
+			      "at once or never finished." },
 	[CHART_RECOVERY] = { "Per strategy and worker count whose runs had faults (the mean over repeats): for a "
 			     "restart, a grey bar for the server's outage (the fault to the server accepting "
 			     "connections again) under a bar in the strategy's colour for its own recovery (the server "

@@ -71,8 +71,8 @@ check "report.md's first table is the summary, after the title and before the in
 rows=$(awk '/^[|]/ { n++; if (n > 2) print $2 } /^$/ && n { exit }' "$rep/report.md" | tr '\n' ' ')
 check "the summary has a row per strategy:mode, in the run's order (got: $rows)" \
 	test "$rows" = "skip-locked:hold for-update:flip naive:flip "
-# naive's duplicates, summed over its rows of the figures table (column dup).
-naive_dups=$(awk -F' *[|] *' '/^[|] run [|]/ { for (i = 2; i < NF; i++) if ($i == "dup") c = i; next }
+# naive's race duplicates, summed over its rows of the figures table (column race).
+naive_dups=$(awk -F' *[|] *' '/^[|] run [|]/ { for (i = 2; i < NF; i++) if ($i == "race") c = i; next }
 	c && $3 == "naive" { s += $c } END { print s + 0 }' "$rep/report.md")
 want=$([ "$naive_dups" -gt 0 ] && echo at-least-once || echo "no faults run")
 got=$(summary_cell naive:flip "delivery guarantee")

@@ -26,7 +26,7 @@ static struct run_result make_run(const char *strategy, double thru, double buff
 	metrics_set_unknown(&r.metrics);
 	r.metrics.throughput_jps = thru;
 	metric_set_double(metric_find("costs.buffers_hit_per_job"), &r.metrics, buffers);
-	r.metrics.duplicates = duplicates;
+	r.metrics.race_duplicates = duplicates;
 	r.metrics.dry.ran_dry = 0;
 	return r;
 }
@@ -96,7 +96,7 @@ static void cost_regression(void)
 	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
 	cost = row_of(&r, "costs.buffers_hit_per_job");
 	timing = row_of(&r, "throughput_jps");
-	dup = row_of(&r, "duplicates");
+	dup = row_of(&r, "race_duplicates");
 	check_need(cost && timing && dup, "the rows of buffers, throughput and duplicates");
 	CHECK(cost->paired.n == ROUNDS && cost->paired.significant && cost->verdict == AB_REGRESSION && cost->gated,
 	      "buffers per job +4 in each round (+8 %%) beyond the 5 %% tolerance: REGRESSION");
@@ -113,9 +113,9 @@ static void cost_regression(void)
 	      r.regressions, r.undecided);
 	CHECK(ab_section_gate(&r, NULL, metric_find("costs.buffers_hit_per_job")) == AB_GATE_REGRESSION &&
 	      ab_section_gate(&r, "", metric_find("throughput_jps")) == AB_GATE_UNDECIDED &&
-	      ab_section_gate(&r, NULL, metric_find("duplicates")) == AB_GATE_NO_REGRESSION &&
+	      ab_section_gate(&r, NULL, metric_find("race_duplicates")) == AB_GATE_NO_REGRESSION &&
 	      ab_section_gate(&r, NULL, metric_find("fairness.jain")) == AB_GATE_NONE &&
-	      ab_section_gate(&r, "other", metric_find("duplicates")) == AB_GATE_NONE,
+	      ab_section_gate(&r, "other", metric_find("race_duplicates")) == AB_GATE_NONE,
 	      "the section gates buffers (a regression) and duplicates, throughput undecided, Jain's index not");
 	CHECK(ab_gate_fails(&r, false) && ab_gate_fails(&r, true), "a regression fails with or without --fail-on-undecided");
 	ab_result_free(&r);
@@ -286,7 +286,7 @@ static void outcomes_groups_dry(void)
 	fill(&base, "probe", thru, buf, 0);
 	fill(&cand, "probe", thru, buf, 2);
 	check_need(ab_compare(&base.side, &cand.side, ROUNDS, &tol, &r) == 0, "ab_compare");
-	dup = row_of(&r, "duplicates");
+	dup = row_of(&r, "race_duplicates");
 	check_need(dup != NULL, "the row of duplicates");
 	CHECK(dup->verdict == AB_REGRESSION && dup->gate == AB_GATE_REGRESSION && r.regressions == 1,
 	      "duplicates where the baseline had none: REGRESSION");

@@ -37,7 +37,7 @@ static struct run_result make_run(const char *strategy, const char *mode, int wo
 	r.metrics.throughput_jps = thru;
 	r.metrics.makespan_s = 200.0 / thru;
 	r.metrics.fairness.jain = jain;
-	r.metrics.duplicates = duplicates;
+	r.metrics.race_duplicates = duplicates;
 	r.metrics.lost = lost;
 	r.metrics.claim_latency_ms.p99 = 1.0;
 	guarded_unknown(&r.metrics);
@@ -189,17 +189,17 @@ static void test_new_duplicates_and_losses(const struct compare_tolerance *tol)
 	fill(base, base_thru, 1.0, NULL);
 	fill(cand, base_thru, 1.0, dups);
 	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
-	CHECK(verdict_of(&r, "duplicates") == VERDICT_REGRESSION && r.regressions == 1,
+	CHECK(verdict_of(&r, "race_duplicates") == VERDICT_REGRESSION && r.regressions == 1,
 	      "duplicates appearing (0 -> 0.67 a run, not significant): REGRESSION");
 	compare_result_free(&r);
 
 	relaxed.allow_duplicates = true;
 	compare_runs(base, REPEATS, cand, REPEATS, &relaxed, &everything, &r);
-	CHECK(verdict_of(&r, "duplicates") == VERDICT_OK && r.regressions == 0,
+	CHECK(verdict_of(&r, "race_duplicates") == VERDICT_OK && r.regressions == 0,
 	      "--allow-duplicates: not significant, so ok");
 	compare_result_free(&r);
 
-	cand[1].metrics.duplicates = 0;
+	cand[1].metrics.race_duplicates = 0;
 	cand[2].metrics.lost = 1;
 	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	CHECK(verdict_of(&r, "lost") == VERDICT_REGRESSION && r.regressions == 1, "a lost job appearing: REGRESSION");
@@ -210,12 +210,12 @@ static void test_new_duplicates_and_losses(const struct compare_tolerance *tol)
 	compare_result_free(&r);
 
 	for (int i = 0; i < REPEATS; i++) {
-		base[i].metrics.duplicates = 5;
-		cand[i].metrics.duplicates = 9;
+		base[i].metrics.race_duplicates = 5;
+		cand[i].metrics.race_duplicates = 9;
 		cand[i].metrics.lost = 0;
 	}
 	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
-	CHECK(verdict_of(&r, "duplicates") == VERDICT_WORSE && r.regressions == 0,
+	CHECK(verdict_of(&r, "race_duplicates") == VERDICT_WORSE && r.regressions == 0,
 	      "more duplicates where the baseline had some already: worse, no regression");
 	compare_result_free(&r);
 }

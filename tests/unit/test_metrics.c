@@ -596,6 +596,10 @@ static void test_empty_run(void)
 	zero.throughput_jps = NAN;
 	zero.stuck = METRIC_UNKNOWN;
 	zero.lost = METRIC_UNKNOWN;
+	zero.claims_lost_in_flight = METRIC_UNKNOWN;
+	zero.completions_unknown = METRIC_UNKNOWN;
+	zero.overwritten_completions = METRIC_UNKNOWN;
+	zero.integrity_errors = METRIC_UNKNOWN;
 	zero.delivery = (struct delivery){ .at_most_once = 1, .at_least_once = METRIC_UNKNOWN };
 	zero.guarded = (struct guard_figures){
 		.grants = METRIC_UNKNOWN, .grants_per_s = NAN, .timeouts = METRIC_UNKNOWN, .refusals = METRIC_UNKNOWN,

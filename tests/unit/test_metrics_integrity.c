@@ -54,9 +54,11 @@ static void compute(struct ledger_case *c, const char *name)
 
 	CHECK_EQ(metrics_compute(&c->in, &c->out), 0, "%s: computed", name);
 	CHECK_EQ(o->redeliveries, o->redeliveries_crash + o->redeliveries_lease + o->redeliveries_reaper +
-					 o->redeliveries_stale_ticket,
+					 o->redeliveries_stale_ticket + o->redeliveries_restart +
+					 o->redeliveries_killed_backend + o->redeliveries_failover,
 	      "%s: the redeliveries by cause sum to the redeliveries", name);
 	CHECK(o->redeliveries <= o->duplicates, "%s: every redelivery is one of its job's duplicates", name);
+	CHECK_EQ(o->duplicates, o->race_duplicates + o->redeliveries, "%s: duplicates are races plus redeliveries", name);
 	ledger_free(&c->ledger);
 }
 

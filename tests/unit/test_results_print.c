@@ -36,6 +36,7 @@ static void fill_first(struct run_result *run)
 	m->ideal_s = 5.0;
 	m->throughput_jps = 39.0363;
 	m->completed = 200;
+	m->deliveries = 200;
 	m->executions = 200;
 	m->empty_claims = 4;
 	m->errors[ERR_LOCK_NOT_AVAILABLE] = 2;
@@ -67,7 +68,10 @@ static void fill_second(struct run_result *run)
 	m->ideal_s = 1.0;
 	m->throughput_jps = INFINITY;
 	m->completed = 19;
+	m->deliveries = 24;
 	m->executions = 22;
+	m->race_duplicates = 1;
+	m->redeliveries = 2;
 	m->duplicates = 3;
 	m->dup_jobs = 2;
 	m->overlaps = 1;
@@ -107,7 +111,7 @@ static void check_json(const char *json)
 		"claimbench", "scenario", "backend", "server_version", "started_at", "seed",
 		"results", "strategy", "claim_mode", "workers", "jobs", "work_ms", "work_dist",
 		"duration_s", "repeat", "complete", "makespan_s", "ideal_s", "throughput_jps",
-		"completed", "executions", "duplicates", "dup_jobs", "overlaps", "lost",
+		"completed", "deliveries", "executions", "race_duplicates", "redeliveries", "duplicates", "dup_jobs", "overlaps", "lost",
 		"empty_claims", "spurious_empties", "retries", "give_ups", "ledger_mismatches",
 		"errors", "fairness", "jain", "min", "max", "cv", "claim_latency_ms", "p50",
 		"p90", "p99", "p999", "per_worker", "worker", "claims", "empty", "busy_s",
@@ -193,9 +197,9 @@ static void check_csv(const char *csv, size_t n_runs)
 	      contains(csv, ",guarded_writer_wait_p999_ms,guarded_writer_wait_max_ms,statements_per_job,") &&
 	      contains(csv, ",ran_dry,dry_at_s,dry_empty_after,load_start,load_end,steal_pct,cores,overloaded\n"),
 	      "csv header: the run descriptors, then the metrics in table order");
-	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,0,39.0363,200,0,200,0,0,0,0,0,4,0,"),
+	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,0,39.0363,200,0,200,200,0,0,0,0,0,0,4,0,"),
 	      "csv row of run 1: descriptors, group and sweep empty, then the metrics");
-	CHECK(contains(csv, ",22,0,3,2,1,1,0,,7,1,3,"), "csv leaves an unknown count empty");
+	CHECK(contains(csv, ",24,22,0,1,3,2,1,1,0,,7,1,3,"), "csv leaves an unknown count empty");
 	CHECK(contains(csv, "\n\"say \"\"hi\"\", \\ok\",flip,"), "csv quotes a field with a comma and a quote");
 	CHECK(contains(csv, "\nskip-locked,hold,4,200,"), "csv leaves a plain field unquoted");
 }

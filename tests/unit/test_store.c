@@ -67,6 +67,8 @@ static struct fault_record first_faults[] = {
 
 /* The metrics a version 5 file's runs table has no column for: they read back unknown. */
 static const char *const after_v5[] = {
+	"deliveries", "race_duplicates", "integrity_errors", "claims_lost_in_flight", "completions_unknown", "overwritten_completions",
+	"redeliveries_restart", "redeliveries_killed_backend", "redeliveries_failover", "redelivered_unbegun",
 	"errors.statement_timeout", "errors.lock_wait_timeout", "faults_injected", "stuck", "redeliveries", "redeliveries_crash",
 	"redeliveries_lease", "redeliveries_reaper", "redeliveries_stale_ticket", "zombie_completions", "fenced",
 	"reaped", "reconnects",
