@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "engine/run_tables.h"
 #include "engine/signals.h"
+#include "measure/ledger_table.h"
 #include "measure/metrics.h"
 #include "measure/metrics_input.h"
 #include "measure/series.h"
@@ -26,6 +27,9 @@ extern char **environ;
 
 /* The poll of the monitor and of the waits for a replica's answer. */
 #define ADAPTER_POLL_NS 2000000
+
+/* How long the lines must have been quiet, and the least time between reads, before the table is read during a drain. */
+#define ADAPTER_TABLE_POLL_NS 500000000
 
 /* Everything one adapter run holds. */
 struct adapter_session {
@@ -230,21 +234,59 @@ static void crash_replica(struct adapter_session *a, int64_t at_ns)
 		"executions\n", a->label, (double)at_ns / 1e9);
 }
 
-/* Opens the gate (start to every replica) and watches the drain to its end or stop. */
-static void run_replicas(struct adapter_session *a)
+/* Whether some replica started has ended (died or exited) while the run goes on. */
+static bool any_ended(const struct adapter_session *a)
+{
+	for (int i = 0; i < a->started; i++)
+		if (atomic_load(&a->replicas[i].ended))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the adapter's table shows every job finished (done or failed), read into final
+ * (n_jobs entries): after a replica died, a job whose completion committed without its
+ * line is finished all the same, and no line will say so.
+ */
+static bool table_finished(struct adapter_session *a, struct job_state *final)
+{
+	char why[1024];
+
+	if (adapter_final_state(a->plan->target, a->m, a->queue, final, a->run.n_jobs, why, sizeof(why)) < 0)
+		return false;
+	for (long j = 0; j < a->run.n_jobs; j++)
+		if (final[j].status != JOB_DONE && final[j].status != JOB_ERROR)
+			return false;
+	return true;
+}
+
+/*
+ * Opens the gate (start to every replica) and watches the drain to its end or stop. Once a
+ * replica has ended, the table is read each ADAPTER_TABLE_POLL_NS that no line arrived in
+ * (into final, n_jobs entries), and the drain ends when it shows every job finished; sets
+ * *table_done then.
+ */
+static void run_replicas(struct adapter_session *a, struct job_state *final, bool *table_done)
 {
 	const struct run_config *cfg = a->plan->cfg;
 	int64_t crash_ns = (int64_t)(cfg->crash_replica_at_s * 1e9);
+	int64_t table_read_ns = 0;
 	bool crashed = false;
 
 	atomic_store(&a->run.start_ns, clock_now_ns());
 	for (int i = 0; i < a->started; i++)
 		replica_send(&a->replicas[i], "start\n", 6);
 	for (;;) {
-		int64_t now = clock_now_ns() - atomic_load(&a->run.start_ns);
+		int64_t at = clock_now_ns(), now = at - atomic_load(&a->run.start_ns);
 
 		if (atomic_load(&a->run.distinct_done) >= a->run.n_jobs || all_ended(a) || must_stop(a))
 			return;
+		if (any_ended(a) && at - last_line(a) >= ADAPTER_TABLE_POLL_NS &&
+		    at - table_read_ns >= ADAPTER_TABLE_POLL_NS) {
+			table_read_ns = at;
+			if ((*table_done = table_finished(a, final)))
+				return;
+		}
 		if (crash_ns > 0 && !crashed && now >= crash_ns) {
 			crash_replica(a, now);
 			crashed = true;
@@ -357,8 +399,10 @@ static int measure(struct adapter_session *a, const struct job_state *final, boo
 		.claim_in_session = a->m->claim_mode == MODE_HOLD,
 	};
 	if (metrics_compute(&in, &out->metrics) == 0 && metrics_series(&in, &out->series, &out->n_series) == 0 &&
-	    keep_faults(&merged, out) == 0)
+	    keep_faults(&merged, out) == 0 && ledger_table_note_errors(&in, out) == 0) {
+		ledger_table_report_errors(&out->verify, a->plan->cfg->group, a->label);
 		rc = 0;
+	}
 out_free:
 	ledger_free(&merged);
 	free(parts);
@@ -397,7 +441,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 	const struct run_config *cfg = plan->cfg;
 	struct adapter_session a = { .plan = plan, .m = adapter_of_strategy(choice->ops), .n_replicas = cfg->replicas };
 	struct job_state *final = NULL;
-	bool have_final = false, stopped;
+	bool have_final = false, stopped, table_done = false;
 	char why[1024];
 	int rc = -1;
 
@@ -433,7 +477,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 		while (i < a.n_replicas && start_replica(&a, i, err, errlen) == 0)
 			i++;
 		if (i == a.n_replicas)
-			run_replicas(&a);
+			run_replicas(&a, final, &table_done);
 	}
 	stop_replicas(&a);
 	if (!atomic_load(&a.run.start_ns) && !a.silent && !broken_replica(&a) && !a.interrupted) {
@@ -451,8 +495,8 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 		snprintf(err, errlen, "out of memory computing the metrics");
 		goto out_drop;
 	}
-	out->complete = !stopped && have_final && atomic_load(&a.run.distinct_done) >= cfg->jobs;
-	if (!stopped && atomic_load(&a.run.distinct_done) < cfg->jobs)
+	out->complete = !stopped && have_final && (table_done || atomic_load(&a.run.distinct_done) >= cfg->jobs);
+	if (!stopped && !table_done && atomic_load(&a.run.distinct_done) < cfg->jobs)
 		fprintf(stderr, "claimbench: %s: adapter %s: every replica ended with %ld of %ld jobs done; the run is "
 			"incomplete\n", a.label, a.m->name, atomic_load(&a.run.distinct_done), cfg->jobs);
 	rc = 0;

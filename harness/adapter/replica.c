@@ -63,6 +63,7 @@ static int end_execution(struct replica *r, int32_t worker, int outcome, int64_t
 		.worker = seat_number(r, worker),
 		.outcome = outcome,
 		.identity = seat_number(r, worker),
+		.flags = outcome == EXEC_CRASHED ? EXEC_PROCESS_DIED : 0,
 	};
 
 	seat->held = false;
@@ -189,7 +190,9 @@ static int64_t wall_us(void)
 
 /*
  * Ends every execution r's seats still hold at at_ns: given back on the stop when it said
- * stopped, else crashed (the replica died with them in hand).
+ * stopped, else crashed (the replica died with them in hand). A crashed seat's connection
+ * died with its process, counted as a lost connection: its completion may have committed
+ * without a line to say so (the ledger against the table then names it, ledger_table.h).
  */
 static void end_held(struct replica *r, int64_t at_ns)
 {
@@ -198,7 +201,10 @@ static void end_held(struct replica *r, int64_t at_ns)
 	for (int w = 0; w < r->run->workers; w++)
 		if (r->seats[w].held) {
 			end_execution(r, w, outcome, at_ns);
-			r->crashed += outcome == EXEC_CRASHED;
+			if (outcome == EXEC_CRASHED) {
+				r->crashed++;
+				r->stats[w].errors[ERR_CONNECTION_LOST]++;
+			}
 		}
 }
 

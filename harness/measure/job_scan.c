@@ -253,7 +253,8 @@ static void scan_job(const struct job_context *c, const struct execution *x, siz
 			s->last_commit_ns = x[i].end_ns;
 			s->expected = x[i].outcome;
 		}
-		s->uncommitted |= x[i].outcome == EXEC_UNCOMMITTED;
+		s->uncommitted |= x[i].outcome == EXEC_UNCOMMITTED ||
+				  (x[i].outcome == EXEC_CRASHED && (x[i].flags & EXEC_PROCESS_DIED));
 		s->by_final_owner |= final_owner >= 0 && x[i].identity == final_owner;
 		for (k = i + 1; k < n && x[i].outcome != EXEC_INTERRUPTED; k++)
 			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)

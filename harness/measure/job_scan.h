@@ -22,7 +22,8 @@ struct job_summary {
 	int32_t expected;	/* outcome of the committed execution that ended last; -1 when none */
 	bool executed;		/* it has at least one execution */
 	bool completed;		/* it has at least one EXEC_DONE execution */
-	bool uncommitted;	/* it has an EXEC_UNCOMMITTED execution: an outcome a lost connection left unknown */
+	bool uncommitted;	/* it has an EXEC_UNCOMMITTED execution, or one crashed with its process (EXEC_PROCESS_DIED):
+				 * an outcome a lost connection left unknown */
 	bool by_final_owner;	/* an execution's identity is the final state's claimed_by (false without it) */
 	bool claimed_after_commit; /* a delivery that did not commit was still in hand after last_commit_ns */
 };

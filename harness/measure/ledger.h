@@ -25,6 +25,8 @@ enum exec_outcome {
 #define EXEC_STALLED (1 << 0)		/* the worker stalled (froze) during this execution */
 #define EXEC_TICKET_EXPIRED (1 << 1)	/* the ticket strategy found this claim's ticket deleted as stale under it */
 #define EXEC_UNBEGUN (1 << 2)		/* handed out in a batch whose end came before this job's work began */
+#define EXEC_PROCESS_DIED (1 << 3)	/* crashed with the process that held it (an adapter's replica): its completion may
+					 * have committed with no word of it */
 
 /*
  * One execution of one job by one worker; times are ns since the start barrier. A job is

@@ -10,7 +10,8 @@
  *			claimed_by has no execution of it, in such a run, is one too (no
  *			disagreement: it is lost, or stuck, all the same).
  * completion unknown	done or error with no committed execution but an uncommitted one (a
- *			connection lost around its completion), the run having lost connections.
+ *			connection lost around its completion, or an adapter's replica that died
+ *			with the job in hand), the run having lost connections.
  * failover loss	a committed execution the status lacks, a failover having struck after it.
  * overwritten		a committed execution the status lacks, and a delivery of the job that
  *			did not commit was in hand after it: that claim may have written over
@@ -124,4 +125,27 @@ out:
 	free(scratch);
 	free(jobs);
 	return ret;
+}
+
+int ledger_table_note_errors(const struct metrics_input *in, struct run_result *out)
+{
+	struct verify_difference d = { .ledger = (int64_t)out->metrics.integrity_errors };
+
+	if (!out->metrics.integrity_errors || out->metrics.integrity_errors == METRIC_UNKNOWN)
+		return 0;
+	snprintf(d.figure, sizeof(d.figure), "%s", INTEGRITY_DIFFERENCE);
+	if (ledger_table_unexplained(in, d.jobs, sizeof(d.jobs)) < 0)
+		return -1;
+	if (out->verify.n_diffs < VERIFY_MAX_DIFFS)
+		out->verify.diffs[out->verify.n_diffs++] = d;
+	return 0;
+}
+
+void ledger_table_report_errors(const struct verify_outcome *v, const char *group, const char *label)
+{
+	for (size_t i = 0; i < v->n_diffs; i++)
+		if (strcmp(v->diffs[i].figure, INTEGRITY_DIFFERENCE) == 0)
+			fprintf(stderr, "claimbench: %s%s%s%s: integrity error: the ledger and the table's final state disagree "
+				"on %lld jobs and no figure explains it; jobs %s\n", *group ? "section [" : "", group,
+				*group ? "], " : "", label, (long long)v->diffs[i].ledger, v->diffs[i].jobs);
 }

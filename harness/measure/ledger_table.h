@@ -12,6 +12,7 @@
 
 #include "measure/job_scan.h"
 #include "measure/metrics_input.h"
+#include "model/result.h"
 
 /* What the final state of one job says against its ledger. */
 enum table_verdict {
@@ -42,5 +43,19 @@ bool ledger_table_disagrees(const struct job_summary *s, int32_t status);
  * when out of memory.
  */
 int ledger_table_unexplained(const struct metrics_input *in, char *buf, size_t len);
+
+/*
+ * Adds to out's --verify differences (INTEGRITY_DIFFERENCE) the jobs on which the ledger
+ * and the table disagree with no figure to explain it (in, the run's metrics input, whose
+ * figures out->metrics holds), when there are any: an integrity error the run's exit
+ * status reports as --verify's differences. 0, or -1 when out of memory.
+ */
+int ledger_table_note_errors(const struct metrics_input *in, struct run_result *out);
+
+/*
+ * Prints on stderr, under the run's section (group, "" for none) and label, the jobs of v's
+ * INTEGRITY_DIFFERENCE, when there are any.
+ */
+void ledger_table_report_errors(const struct verify_outcome *v, const char *group, const char *label);
 
 #endif

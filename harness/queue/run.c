@@ -6,6 +6,7 @@
 #include "engine/admin.h"
 #include "engine/run_tables.h"
 #include "engine/signals.h"
+#include "measure/ledger_table.h"
 #include "model/metric_table.h"
 #include "model/run_param.h"
 #include "queue/monitor.h"
@@ -336,20 +337,6 @@ static void read_audit(struct admin *admin, const struct run_shared *s, const ch
 }
 
 /*
- * Prints on stderr, under the run's section (group, "" for none) and label, the jobs on
- * which the ledger and the table disagree with no figure to explain it (v's difference
- * INTEGRITY_DIFFERENCE), when there are any.
- */
-static void report_integrity_errors(const struct verify_outcome *v, const char *group, const char *label)
-{
-	for (size_t i = 0; i < v->n_diffs; i++)
-		if (strcmp(v->diffs[i].figure, INTEGRITY_DIFFERENCE) == 0)
-			fprintf(stderr, "claimbench: %s%s%s%s: integrity error: the ledger and the table's final state disagree "
-				"on %lld jobs and no figure explains it; jobs %s\n", *group ? "section [" : "", group,
-				*group ? "], " : "", label, (long long)v->diffs[i].ledger, v->diffs[i].jobs);
-}
-
-/*
  * Prints on stderr, under label, each figure on which --verify found the ledger and the
  * server apart, and the claims it left out as in doubt.
  */
@@ -411,7 +398,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	note_strategy_failure(m, out);
 	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final;
 	report_differences(&out->verify, label);
-	report_integrity_errors(&out->verify, s->cfg->group, label);
+	ledger_table_report_errors(&out->verify, s->cfg->group, label);
 	if (out->metrics.failover.lost_completions && out->metrics.failover.lost_completions != METRIC_UNKNOWN)
 		fprintf(stderr, "claimbench: %s: the failover lost %llu acknowledged completions (run again: %llu, left "
 			"active: %llu); jobs: %s\n", label, (unsigned long long)out->metrics.failover.lost_completions,

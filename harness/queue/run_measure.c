@@ -57,25 +57,6 @@ int run_keep_diagnostics(struct monitor *m, const struct pressure *pressure, con
 	return 0;
 }
 
-/*
- * Adds to out's differences the jobs on which the ledger and the table disagree with no
- * figure to explain it (in, the run's metrics input), when there are any: an integrity error
- * the run's exit status reports as --verify's differences. 0, or -1 when out of memory.
- */
-static int note_integrity_errors(const struct metrics_input *in, struct run_result *out)
-{
-	struct verify_difference d = { .ledger = (int64_t)out->metrics.integrity_errors };
-
-	if (!out->metrics.integrity_errors || out->metrics.integrity_errors == METRIC_UNKNOWN)
-		return 0;
-	snprintf(d.figure, sizeof(d.figure), "%s", INTEGRITY_DIFFERENCE);
-	if (ledger_table_unexplained(in, d.jobs, sizeof(d.jobs)) < 0)
-		return -1;
-	if (out->verify.n_diffs < VERIFY_MAX_DIFFS)
-		out->verify.diffs[out->verify.n_diffs++] = d;
-	return 0;
-}
-
 int run_measure(const struct run_shared *s, const struct monitor *m, const struct job_state *final,
 		const struct audit_record *audit, struct run_result *out, char *err, size_t errlen)
 {
@@ -159,7 +140,7 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 		rc = verify_run(&v, &out->verify);
 	}
 	if (rc == 0)
-		rc = note_integrity_errors(&in, out);
+		rc = ledger_table_note_errors(&in, out);
 out_free_merged:
 	ledger_free(&merged);
 out_free_parts:

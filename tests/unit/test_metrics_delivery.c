@@ -4,7 +4,8 @@
  * against redeliveries, the redeliveries of a holder whose session a restart, a killed
  * backend or a failover ended, those of a job never begun before, and the ledger against
  * the table's final state (measure/ledger_table.c): a claim lost in flight, a completion a
- * cut connection left unknown, a completion a later claim wrote over, and a disagreement
+ * cut connection (or an adapter's replica that died with the job) left unknown, a completion a
+ * later claim wrote over, and a disagreement
  * nothing explains, an integrity error.
  * Each case is a hand-made ledger whose answers were worked out by hand (the comments).
  */
@@ -260,6 +261,38 @@ static void test_overwritten(void)
 	}
 }
 
+/*
+ * An adapter's replica killed with job 1 in hand (worker 0), its process gone: the table
+ * shows job 1 done, its completion having committed before the kill with no line to say
+ * so, and worker 1 did job 2. With the crash marked as the process's (EXEC_PROCESS_DIED)
+ * and the seat's connection counted lost, a completion unknown; a crash of the harness's own
+ * (no flag, nothing lost: it cannot have committed) leaves the done row an integrity error.
+ */
+static void test_process_died(void)
+{
+	for (int died = 0; died <= 1; died++) {
+		struct ledger_case c;
+		struct worker_stats seats[2];
+
+		ledger_case_init(&c, 2);
+		memset(seats, 0, sizeof(seats));
+		seats[0].errors[ERR_CONNECTION_LOST] = (uint64_t)died;
+		c.in.workers = seats;
+		c.in.n_workers = 2;
+		add_exec(&c, 1, 0, 0, 1, 9, EXEC_CRASHED, died ? EXEC_PROCESS_DIED : 0);
+		add_exec(&c, 2, 1, 0, 1, 11, EXEC_DONE, 0);
+		add_fault(&c, FAULT_CRASH, 9, 0);
+		check_need(metrics_compute(&c.in, &c.out) == 0, "metrics_compute");
+		CHECK(c.out.completions_unknown == (uint64_t)died && c.out.integrity_errors == (uint64_t)!died &&
+		      c.out.lost == 0,
+		      "a crash %s: completions unknown %d, integrity errors %d, lost 0 (got %llu, %llu, %llu)",
+		      died ? "with its process" : "of the harness's own", died, !died,
+		      (unsigned long long)c.out.completions_unknown, (unsigned long long)c.out.integrity_errors,
+		      (unsigned long long)c.out.lost);
+		ledger_free(&c.ledger);
+	}
+}
+
 /* Without the final state the ledger-versus-table figures are unknown, not 0. */
 static void test_table_unknown(void)
 {
@@ -282,6 +315,7 @@ int main(void)
 	test_naive_race();
 	test_ledger_against_table();
 	test_overwritten();
+	test_process_died();
 	test_table_unknown();
 	return check_exit_status();
 }
