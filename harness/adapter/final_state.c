@@ -105,8 +105,10 @@ static int drop_each(PGconn *conn, const char *what, const char *tail, const cha
 
 		while (*item == ' ')
 			item++;
-		if (adapter_expand(item, queue, name, sizeof(name)) < 0)
-			continue;
+		if (adapter_expand(item, queue, name, sizeof(name)) < 0) {
+			snprintf(err, errlen, "cannot drop the adapter's %s %s: its name is too long", what, item);
+			return -1;
+		}
 		snprintf(sql, sizeof(sql), "DROP %s IF EXISTS %s%s", what, name, tail);
 		res = PQexec(conn, sql);
 		ok = PQresultStatus(res) == PGRES_COMMAND_OK;

@@ -27,6 +27,7 @@ int replica_init(struct replica *r, int index, struct replica_run *run, size_t e
 	atomic_init(&r->said_stopped, false);
 	atomic_init(&r->ended, false);
 	atomic_init(&r->broken, false);
+	atomic_init(&r->killed_at_ns, 0);
 	r->stats = calloc((size_t)run->workers, sizeof(*r->stats));
 	r->seats = calloc((size_t)run->workers, sizeof(*r->seats));
 	if (!r->stats || !r->seats || ledger_init(&r->ledger, expected, 1, 64) < 0)
@@ -189,10 +190,12 @@ static int64_t wall_us(void)
 }
 
 /*
- * Ends every execution r's seats still hold at at_ns: given back on the stop when it said
- * stopped, else crashed (the replica died with them in hand). A crashed seat's connection
- * died with its process, counted as a lost connection: its completion may have committed
- * without a line to say so (the ledger against the table then names it, ledger_table.h).
+ * Ends every execution r's seats still hold at at_ns (the kill's instant when claimbench
+ * killed it, else when its output ended; never before the seat had the job in hand): given
+ * back on the stop when it said stopped, else crashed (the replica died with them in hand).
+ * A crashed seat's connection died with its process, counted as a lost connection: its
+ * completion may have committed without a line to say so (the ledger against the table then
+ * names it, ledger_table.h).
  */
 static void end_held(struct replica *r, int64_t at_ns)
 {
@@ -200,7 +203,7 @@ static void end_held(struct replica *r, int64_t at_ns)
 
 	for (int w = 0; w < r->run->workers; w++)
 		if (r->seats[w].held) {
-			end_execution(r, w, outcome, at_ns);
+			end_execution(r, w, outcome, at_ns > r->seats[w].start_ns ? at_ns : r->seats[w].start_ns);
 			if (outcome == EXEC_CRASHED) {
 				r->crashed++;
 				r->stats[w].errors[ERR_CONNECTION_LOST]++;
@@ -241,9 +244,11 @@ static void *reader_main(void *arg)
 			ok = false;
 		}
 	}
-	int64_t start = atomic_load(&r->run->start_ns);
+	int64_t start = atomic_load(&r->run->start_ns), end = clock_now_ns(), killed = atomic_load(&r->killed_at_ns);
 
-	end_held(r, start ? clock_now_ns() - start : 0);
+	if (killed && killed < end)
+		end = killed;
+	end_held(r, start ? end - start : 0);
 	atomic_store(&r->ended, true);
 	return NULL;
 }
@@ -329,6 +334,7 @@ void replica_close_input(struct replica *r)
 void replica_kill(struct replica *r)
 {
 	if (r->pid > 0 && r->exit_status < 0) {
+		atomic_store(&r->killed_at_ns, clock_now_ns());
 		kill(-r->pid, SIGKILL);
 		kill(r->pid, SIGKILL);
 		r->killed = true;

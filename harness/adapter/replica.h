@@ -74,6 +74,7 @@ struct replica {
 	atomic_bool broken;			/* a line broke the contract: broken_reason says which */
 	char broken_reason[REPLICA_LINE_MAX + 512]; /* adapter, replica, line number, the line, what was expected */
 	bool killed;				/* claimbench killed it (a crash fault or the stop's last resort) */
+	atomic_int_fast64_t killed_at_ns;	/* clock_now_ns when claimbench sent the kill, 0 before: its seats' crash instant */
 	int crashed;				/* executions it held when it died without saying stopped */
 	int exit_status;			/* its wait status once reaped, -1 before */
 };

@@ -169,7 +169,7 @@ static enum redelivery_cause redelivery_cause(const struct job_context *c, const
 	ended = y->outcome == EXEC_CRASHED ? CAUSE_NONE : session_ended_by(c, y, &x[k]);
 	if (ended != CAUSE_NONE)
 		return ended;
-	if (c->in->claim_in_session && !exec_committed(y) && ended_before(y, &x[k]))
+	if ((c->in->claim_in_session || (y->flags & EXEC_PROCESS_DIED)) && !exec_committed(y) && ended_before(y, &x[k]))
 		return CAUSE_CRASH;
 	if (c->in->lease_ns > 0 && !c->in->reaper && x[k].start_ns - y->claim_start_ns >= c->in->lease_ns)
 		return CAUSE_LEASE;
@@ -264,7 +264,7 @@ static void scan_job(const struct job_context *c, const struct execution *x, siz
 		cause[i] = redelivery_cause(c, x, n, i);
 		count_redelivery(cause[i], out);
 		redelivered += cause[i] != CAUSE_NONE;
-		out->redelivered_unbegun += cause[i] != CAUSE_NONE && !begun_before(x, i);
+		out->redelivered_unbegun += cause[i] != CAUSE_NONE && ((x[i].flags & EXEC_UNBEGUN) || !begun_before(x, i));
 	}
 	if (counted > 1)
 		out->race_duplicates += counted - 1 - redelivered;

@@ -136,8 +136,9 @@ int ledger_table_note_errors(const struct metrics_input *in, struct run_result *
 	snprintf(d.figure, sizeof(d.figure), "%s", INTEGRITY_DIFFERENCE);
 	if (ledger_table_unexplained(in, d.jobs, sizeof(d.jobs)) < 0)
 		return -1;
-	if (out->verify.n_diffs < VERIFY_MAX_DIFFS)
-		out->verify.diffs[out->verify.n_diffs++] = d;
+	if (out->verify.n_diffs == VERIFY_MAX_DIFFS)
+		out->verify.n_diffs--;	/* full: the integrity error takes the last one's place, never dropped */
+	out->verify.diffs[out->verify.n_diffs++] = d;
 	return 0;
 }
 

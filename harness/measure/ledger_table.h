@@ -48,7 +48,8 @@ int ledger_table_unexplained(const struct metrics_input *in, char *buf, size_t l
  * Adds to out's --verify differences (INTEGRITY_DIFFERENCE) the jobs on which the ledger
  * and the table disagree with no figure to explain it (in, the run's metrics input, whose
  * figures out->metrics holds), when there are any: an integrity error the run's exit
- * status reports as --verify's differences. 0, or -1 when out of memory.
+ * status reports as --verify's differences (in the last one's place when they are full). 0,
+ * or -1 when out of memory.
  */
 int ledger_table_note_errors(const struct metrics_input *in, struct run_result *out);
 

@@ -80,9 +80,11 @@
  *			< x.start_ns;
  *		stale_ticket	y has EXEC_TICKET_EXPIRED: the ticket strategy found y's
  *			ticket deleted as stale;
- *		crash	the claim lives in its holder's session (hold mode, advisory's lock)
- *			and y did not commit: its transaction or session ended (crash, lost
- *			connection, rollback) before x's claim could take the job;
+ *		crash	the claim lives in its holder's session (hold mode, advisory's lock),
+ *			or y crashed with its process (EXEC_PROCESS_DIED: an adapter's replica
+ *			killed, which cannot race), and y did not commit: its transaction or
+ *			session ended (crash, lost connection, rollback) before x's claim could
+ *			take the job;
  *		lease	flip mode with a lease and no reaper, and x.start_ns -
  *			y.claim_start_ns >= lease: y's lease may have run out when x's claim
  *			read the row (its lease was set between y.claim_start_ns and

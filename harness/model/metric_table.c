@@ -186,9 +186,9 @@ const struct metric metric_table[] = {
 	  "redeliveries after a failover ended the holder's session or brought up a primary without its claim",
 	  NATURE_OUTCOME },
 	{ CNT("redelivered_unbegun", "redelivered_unbegun", redelivered_unbegun), CELL_ASIDE("unbegun", "", 0,
-	  "redelivered, never begun before"), false, NOT_COMPARED, GUARD_NONE,
-	  "of the redeliveries, those of a job whose work no earlier delivery had begun (a crashed batch's tail): no "
-	  "work done twice", NATURE_OUTCOME },
+	  "redelivered, no work begun again"), false, NOT_COMPARED, GUARD_NONE,
+	  "of the redeliveries, those that began no work again: never begun themselves (a crashed batch's tail), or "
+	  "the first beginning of a job no earlier delivery had begun", NATURE_OUTCOME },
 	{ CNT("claims_lost_in_flight", "claims_lost_in_flight", claims_lost_in_flight), CELL_ASIDE("inflight", "", 0,
 	  "claims committed, answer lost"), false, NOT_COMPARED, GUARD_NONE,
 	  "claims the final state shows committed whose answer reached no worker (a cut connection): consumed with no "
@@ -482,4 +482,29 @@ void metric_paths_list(char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < metric_table_len && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", metric_table[i].path);
+}
+
+uint64_t metric_races(const struct run_metrics *rm)
+{
+	uint64_t redeliveries = rm->redeliveries != METRIC_UNKNOWN ? rm->redeliveries : 0;
+
+	if (rm->race_duplicates != METRIC_UNKNOWN)
+		return rm->race_duplicates;
+	if (rm->duplicates == METRIC_UNKNOWN)
+		return 0;
+	return rm->duplicates > redeliveries ? rm->duplicates - redeliveries : 0;
+}
+
+void metrics_fill_older(struct run_metrics *rm)
+{
+	if (rm->race_duplicates == METRIC_UNKNOWN && rm->duplicates != METRIC_UNKNOWN)
+		rm->race_duplicates = metric_races(rm);
+}
+
+uint64_t metric_begun_again(const struct run_metrics *rm)
+{
+	uint64_t redeliveries = rm->redeliveries != METRIC_UNKNOWN ? rm->redeliveries : 0;
+	uint64_t unbegun = rm->redelivered_unbegun != METRIC_UNKNOWN ? rm->redelivered_unbegun : 0;
+
+	return metric_races(rm) + (redeliveries > unbegun ? redeliveries - unbegun : 0);
 }

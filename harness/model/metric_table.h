@@ -118,6 +118,27 @@ void metric_set_count(const struct metric *m, struct run_metrics *rm, uint64_t v
 /* Sets every metric of rm to unknown: NaN and METRIC_UNKNOWN. */
 void metrics_set_unknown(struct run_metrics *rm);
 
+/*
+ * rm's race duplicates; for a run of an older claimbench, which counted them in duplicates
+ * alone (race_duplicates METRIC_UNKNOWN), its duplicates less its redeliveries (an unknown
+ * count as 0).
+ */
+uint64_t metric_races(const struct run_metrics *rm);
+
+/*
+ * Fills the figures a run read back from an older claimbench's JSON or store lacks, where
+ * its own figures give them: race_duplicates (metric_races), so that compare and ab gate
+ * an older baseline's races as a new one's.
+ */
+void metrics_fill_older(struct run_metrics *rm);
+
+/*
+ * How many times rm's jobs had their work begun again: race duplicates plus redeliveries,
+ * less the redeliveries that began no work again (redelivered_unbegun; metric_races; an unknown
+ * count as 0).
+ */
+uint64_t metric_begun_again(const struct run_metrics *rm);
+
 /* The value of the metric at path in run r (NaN when unknown). 0, or -1 when path names no metric. */
 int metric_value(const struct run_result *r, const char *path, double *out);
 

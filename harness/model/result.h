@@ -279,7 +279,8 @@ struct run_metrics {
 	uint64_t redeliveries_restart;		/* of those, after a server restart ended the holder's session */
 	uint64_t redeliveries_killed_backend;	/* of those, after the holder's server backend was killed */
 	uint64_t redeliveries_failover;		/* of those, after a failover ended the holder's session or lost its claim */
-	uint64_t redelivered_unbegun;		/* of those, of a job whose work no earlier delivery had begun */
+	uint64_t redelivered_unbegun;		/* of those, the ones that began no work again: never begun themselves,
+						 * or a job's first beginning (no earlier delivery had begun it) */
 	uint64_t zombie_completions;		/* completions that committed after their job was handed out again */
 	uint64_t fenced;			/* completions refused: the job was no longer the claim's */
 	uint64_t reaped;			/* jobs the reaper gave back to new */

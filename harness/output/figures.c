@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "model/config.h"
+#include "model/metric_table.h"
 #include "output/figures.h"
 
 /* Whether run belongs to a scenario group or a sweep point. */
@@ -127,8 +128,7 @@ void figures_delivery(const struct run_metrics *m, char *buf, size_t size)
 		return;
 	}
 	if (!most)
-		snprintf(dup, sizeof(dup), "%" PRIu64 " begun again", m->race_duplicates + m->redeliveries -
-			 m->redelivered_unbegun);
+		snprintf(dup, sizeof(dup), "%" PRIu64 " begun again", metric_begun_again(m));
 	if (m->delivery.at_least_once == 0)
 		snprintf(lost, sizeof(lost), "%" PRIu64 " lost", m->lost);
 	if (m->delivery.at_least_once == METRIC_UNKNOWN)

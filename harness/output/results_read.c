@@ -267,6 +267,7 @@ static int read_run(const struct run_place *p, json_object *obj, struct run_resu
 	for (i = 0; i < metric_table_len; i++)
 		if (read_metric(p, obj, &metric_table[i], r, err, errlen) < 0)
 			return -1;
+	metrics_fill_older(&r->metrics);
 	return read_run_id(p, obj, r, err, errlen) < 0 ? -1 : read_params(p, obj, r, err, errlen);
 }
 

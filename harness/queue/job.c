@@ -404,7 +404,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	 */
 	for (int i = worked + 1; i < n; i++) {
 		x[i] = execution_of(w, b[i].id, claim_start, in_hand);
-		x[i].flags = EXEC_UNBEGUN;
+		x[i].flags |= EXEC_UNBEGUN;
 	}
 	if (how == WORK_STOPPED) {
 		give_back_rest(w, worked, n);

@@ -72,15 +72,11 @@ static void row_add(struct summary_row *r, const struct run_result *run)
 
 	r->runs++;
 	r->faulted |= run->n_faults > 0;
-	const uint64_t redeliveries = m->redeliveries != METRIC_UNKNOWN ? m->redeliveries : 0;
-	const uint64_t duplicates = m->duplicates != METRIC_UNKNOWN ? m->duplicates : 0;
+	const uint64_t races = metric_races(m);
 
-	if (m->race_duplicates != METRIC_UNKNOWN)
-		r->races += m->race_duplicates;
-	else
-		r->races += duplicates > redeliveries ? duplicates - redeliveries : 0;
-	r->redeliveries += redeliveries;
-	r->rerun += redeliveries - (m->redelivered_unbegun != METRIC_UNKNOWN ? m->redelivered_unbegun : 0);
+	r->races += races;
+	r->redeliveries += m->redeliveries != METRIC_UNKNOWN ? m->redeliveries : 0;
+	r->rerun += metric_begun_again(m) - races;
 	if (m->integrity_errors != METRIC_UNKNOWN && m->integrity_errors) {
 		r->integrity_errors += m->integrity_errors;
 		for (size_t i = 0; !*r->integrity_where && i < run->verify.n_diffs; i++)

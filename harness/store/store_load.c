@@ -65,6 +65,7 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 		goto out;
 	}
 	engine_name(s->run.engine, sizeof(s->run.engine), s->report.backend, s->report.server_version);
+	metrics_fill_older(&s->run.metrics);
 	ret = 0;
 	goto out;
 oom:

@@ -2,7 +2,7 @@
 # identical scenarios pass (exit 0) with every metric paired, a candidate whose claim does
 # clearly more work per job is caught through a cost (exit 1), also in a noisy timed run at 4
 # workers whatever the detectable effect, docs/ci.md's scenario (scenarios/ci.ini) fails a
-# claim without FOR UPDATE SKIP LOCKED through its contended section's duplicates, each
+# claim without FOR UPDATE SKIP LOCKED through its contended section's race duplicates, each
 # section says what it gates, --format markdown opens with the verdicts and shows the claim's
 # SQL diff, --junit's test cases are the JSON's gated rows, --fail-on-undecided fails what is
 # undecided (in JUnit too), scenarios of different strategies are not comparable (exit 2,
@@ -75,8 +75,8 @@ check "identical scenarios: exit 0 (got $status)" test "$status" -eq 0
 check_jq "$dir/same.json" '.rounds == 2 and .regressions == 0 and .tolerances.cost_pct == 5 and
 	([.comparisons[] | select(.strategy == "probe" and .claim_mode == "flip" and .workers == 1)] | length) > 5' \
 	"--format json: 2 rounds, no regression, the group's metrics compared"
-check_each "$dir/same.json" '.metric == "duplicates"' '.nature == "outcome" and .verdict == "~"' \
-	"duplicates: an outcome, none on either side"
+check_each "$dir/same.json" '.metric == "race_duplicates"' '.nature == "outcome" and .verdict == "~"' \
+	"race duplicates: an outcome, none on either side"
 check_each "$dir/same.json" '.metric == "throughput_jps"' '.nature == "timing" and .pairs == 2 and
 	(.mde_pct | type) == "number" and .gated and (.gate == "no_regression" or .gate == "undecided")' \
 	"throughput: a timing, gated, no regression or undecided, its detectable effect shown"
@@ -142,12 +142,12 @@ check_jq "$dir/count7.json" '.comparisons as $all | all(.comparisons[] | select(
 ab "$ci" "$dir/ci-nolock.ini" --rounds 2 >"$dir/nolock.out" 2>"$dir/nolock.err"
 status=$?
 check "scenarios/ci.ini against its claim without FOR UPDATE SKIP LOCKED: exit 1 (got $status)" test "$status" -eq 1
-check "the contended section's duplicates are a REGRESSION" \
-	grep -Eq '^REGRESSION: claim flip 8 workers in \[contended\], duplicates 0\.000 -> [0-9.]+: where the baseline had none$' \
+check "the contended section's race duplicates are a REGRESSION" \
+	grep -Eq '^REGRESSION: claim flip 8 workers in \[contended\], race_duplicates 0\.000 -> [0-9.]+: where the baseline had none$' \
 	"$dir/nolock.out"
-check "each section says what it gates: duplicates and lost in both" eval \
-	'grep -Eq "^section \[drain\] gates: .*\bduplicates, lost\b" "$dir/nolock.out" &&
-	 grep -Eq "^section \[contended\] gates: .*\bduplicates, lost\b" "$dir/nolock.out"'
+check "each section says what it gates: race duplicates and lost in both" eval \
+	'grep -Eq "^section \[drain\] gates: .*\brace_duplicates, lost\b" "$dir/nolock.out" &&
+	 grep -Eq "^section \[contended\] gates: .*\brace_duplicates, lost\b" "$dir/nolock.out"'
 
 check "docs/ci.md's scenario block is scenarios/ci.ini, line for line" eval \
 	'diff <(sed -n "/^\`\`\`ini\$/,/^\`\`\`\$/p" "$(dirname "$0")/../../docs/ci.md" | sed "1d;\$d") "$ci" >/dev/null'
@@ -165,7 +165,7 @@ junit=$(pr junit "$dir/undecided.xml" 2>&1)
 check "--junit under --fail-on-undecided: each undecided metric a <failure>, none skipped (junit $junit, undecided $undecided)" \
 	eval '[ "$junit" = "$(jq -r "[.comparisons[] | select(.gated)] | length" "$dir/undecided.json") $undecided 0" ]'
 check_jq "$dir/same.json" '.fail_on_undecided == false and (.sections | length) == 1 and .sections[0].section == "drain" and
-	(.sections[0].gates | index("duplicates")) != null' "without it: false; the one section gates duplicates"
+	(.sections[0].gates | index("race_duplicates")) != null' "without it: false; the one section gates race duplicates"
 
 # ---- different strategies: not comparable, found after the first round ----
 "$CLAIMBENCH" ab --db "$TEST_DB" --results "$store" "$dir/base.ini" "$dir/other.ini" --rounds 3 >/dev/null 2>"$dir/other.err"

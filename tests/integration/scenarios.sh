@@ -91,7 +91,7 @@ check "expectations that hold exit 0" test $? -eq 0
 check "repeats are summarised with mean, CI and sd" grep -q 'over the repetitions: mean +- 95% confidence' "$tmp/pass.txt"
 "$CLAIMBENCH" run --scenario "$tmp/passing.ini" --results "$store" --format json >"$tmp/pass.json" 2>/dev/null
 check_jq "$tmp/pass.json" '.summaries[0] | .strategy == "skip-locked" and .runs == 3 and
-	(.makespan_s | has("mean") and has("sd") and has("ci95")) and .duplicates.mean == 0' \
+	(.makespan_s | has("mean") and has("sd") and has("ci95")) and .race_duplicates.mean == 0' \
 	"json: the repetitions' mean, sd and 95% CI per metric"
 
 "$CLAIMBENCH" run --strategy skip-locked --jobs 15 --work-ms 1 --workers 3 --format json --no-progress \

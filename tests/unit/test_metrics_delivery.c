@@ -96,6 +96,23 @@ static void test_batch_tail(void)
 	CHECK(c.out.executions == 1 && c.out.redelivered_unbegun == 1 && c.out.delivery.at_most_once == 1,
 	      "a job redelivered whose work never began before: one execution, at-most-once held (%s)",
 	      delivery_text(&c, buf, sizeof(buf)));
+
+	/*
+	 * job 1 begun and crashed, then in the never-begun tail of a second crashed batch, then
+	 * done: 3 deliveries, 2 executions, 2 redeliveries of which the tail's began no work
+	 * again, so its work began twice once (1 + 2 - 1 = 2 - 1 begun again)
+	 */
+	ledger_case_init(&c, 1);
+	c.in.claim_in_session = true;
+	add_exec(&c, 1, 0, 0, 1, 5, EXEC_CRASHED, 0);
+	add_exec(&c, 1, 1, 6, 7, 9, EXEC_CRASHED, EXEC_UNBEGUN);
+	add_exec(&c, 1, 2, 10, 11, 40, EXEC_DONE, 0);
+	compute(&c, "begun, then in a tail");
+	CHECK(c.out.deliveries == 3 && c.out.executions == 2 && c.out.redeliveries == 2 &&
+	      c.out.redelivered_unbegun == 1 && c.out.deliveries - c.out.executions == c.out.redelivered_unbegun &&
+	      c.out.delivery.at_most_once == 0,
+	      "begun, then a tail never begun, then done: 3 deliveries, 2 executions, 2 redeliveries, 1 began no work (%s)",
+	      delivery_text(&c, buf, sizeof(buf)));
 }
 
 /*
@@ -293,6 +310,30 @@ static void test_process_died(void)
 	}
 }
 
+/*
+ * Flip mode (no claim in the session, no lease known): worker 0 held job 1 from 1 ms and
+ * died with its process at 9 ms; worker 1 had it from 12 ms (the library's own expiry gave
+ * it back) and did it. A holder dead with its process cannot race: a redelivery by the
+ * crash. Without the flag (a crash of the harness's own in flip mode, which gives nothing
+ * back) the second claim is a race.
+ */
+static void test_process_died_flip(void)
+{
+	for (int died = 0; died <= 1; died++) {
+		struct ledger_case c;
+
+		ledger_case_init(&c, 1);
+		add_exec(&c, 1, 0, 0, 1, 9, EXEC_CRASHED, died ? EXEC_PROCESS_DIED : 0);
+		add_exec(&c, 1, 1, 11, 12, 20, EXEC_DONE, 0);
+		add_fault(&c, FAULT_CRASH, 9, 0);
+		compute(&c, died ? "flip, died with its process" : "flip, the harness's crash");
+		CHECK(c.out.redeliveries_crash == (uint64_t)died && c.out.race_duplicates == (uint64_t)!died,
+		      "flip mode, a holder %s: crash redeliveries %d, races %d (got %llu, %llu)",
+		      died ? "dead with its process" : "crashed by the harness", died, !died,
+		      (unsigned long long)c.out.redeliveries_crash, (unsigned long long)c.out.race_duplicates);
+	}
+}
+
 /* Without the final state the ledger-versus-table figures are unknown, not 0. */
 static void test_table_unknown(void)
 {
@@ -316,6 +357,7 @@ int main(void)
 	test_ledger_against_table();
 	test_overwritten();
 	test_process_died();
+	test_process_died_flip();
 	test_table_unknown();
 	return check_exit_status();
 }
