@@ -45,7 +45,8 @@ expect_exit 2 "progress-interval" "a --progress-interval that is not a number" \
 # (over 100 asked: a loaded machine or a sanitizer build makes far fewer), most of them kept
 # as groups. The series counts every one of them, the run ran dry, and every empty claim is
 # after the take but those in flight when the job was taken (one per other worker at most)
-# and the spurious ones; with arrivals too, the series counts them all.
+# and the spurious ones; with arrivals too (some taken: how many is the machine's pace, a
+# sanitizer build under load took 50 or fewer of the 200), the series counts them all.
 "$CLAIMBENCH" run --db "sqlite:$dir/e.db" --results "$dir/r.db" --no-progress --strategy update-returning \
 	--workers 4 --jobs 1 --work-ms 0 --duration 1 --empty-wait-ms 0 --format json >"$dir/empties.json" 2>/dev/null
 check_jq "$dir/empties.json" '.results[0] | .empty_claims > 100 and ([.series[].empty_claims] | add) == .empty_claims and
@@ -54,6 +55,6 @@ check_jq "$dir/empties.json" '.results[0] | .empty_claims > 100 and ([.series[].
 "$CLAIMBENCH" run --db "sqlite:$dir/e.db" --results "$dir/r.db" --no-progress --strategy update-returning \
 	--workers 4 --jobs 1 --arrival-rate 200 --work-ms 1 --duration 1 --empty-wait-ms 0 --format json \
 	>"$dir/arrivals.json" 2>/dev/null
-check_jq "$dir/arrivals.json" '.results[0] | .empty_claims > 100 and .completed > 50 and
+check_jq "$dir/arrivals.json" '.results[0] | .empty_claims > 100 and .completed > 0 and
 	([.series[].empty_claims] | add) == .empty_claims and .spurious_empties <= .empty_claims' \
 	"with arrivals polled at --empty-wait-ms 0: the series holds every empty claim"
