@@ -126,9 +126,10 @@ void metrics_set_unknown(struct run_metrics *rm);
 uint64_t metric_races(const struct run_metrics *rm);
 
 /*
- * Fills the figures a run read back from an older claimbench's JSON or store lacks, where
- * its own figures give them: race_duplicates (metric_races), so that compare and ab gate
- * an older baseline's races as a new one's.
+ * Fills the figures a run read back from an older claimbench's JSON file lacks, where its
+ * own figures give them: race_duplicates (metric_races), so that compare gates an older
+ * baseline's races as a new one's. (An older store's runs keep them unknown: a column added
+ * at open cannot tell a run that never had the figure from one that did not know it.)
  */
 void metrics_fill_older(struct run_metrics *rm);
 

@@ -267,7 +267,8 @@ static int read_run(const struct run_place *p, json_object *obj, struct run_resu
 	for (i = 0; i < metric_table_len; i++)
 		if (read_metric(p, obj, &metric_table[i], r, err, errlen) < 0)
 			return -1;
-	metrics_fill_older(&r->metrics);
+	if (!json_object_object_get_ex(obj, "race_duplicates", NULL))
+		metrics_fill_older(&r->metrics);	/* an older claimbench's file: no race_duplicates at all */
 	return read_run_id(p, obj, r, err, errlen) < 0 ? -1 : read_params(p, obj, r, err, errlen);
 }
 

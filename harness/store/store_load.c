@@ -65,7 +65,6 @@ static int load_run(sqlite3 *db, long long run_id, struct store_run *s, char *er
 		goto out;
 	}
 	engine_name(s->run.engine, sizeof(s->run.engine), s->report.backend, s->report.server_version);
-	metrics_fill_older(&s->run.metrics);
 	ret = 0;
 	goto out;
 oom:
