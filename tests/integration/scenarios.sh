@@ -114,6 +114,21 @@ expect_exit 3 'cannot open the result store' "an unusable --results path" run --
 # with other tests running at once (1.14 x alone), a smaller share of 200 ms.
 # topology is run in two parts: its pooler sections, and two of its failover sections with the
 # failover earlier in a shorter run (each failover section readies a standby, seconds each).
+# Whether every expectation that failed in the run output FILE is a queue-wait bound
+# (max(STRATEGY.queue_wait_ms...)) of a strategy whose run claimbench said started on a
+# machine busier than its cores (machine.overloaded): a timing claim judged under other
+# tests' load, not a behaviour. False when nothing failed or anything else did.
+timing_fails_overloaded() {
+	local line strategy n=0
+	while IFS= read -r line; do
+		strategy=$(sed -n 's/.*max(\([a-z-]*\)\.queue_wait_ms\..*/\1/p' <<<"$line")
+		[ -n "$strategy" ] || return 1
+		grep -Eq "^claimbench: $strategy [a-z]+ x[0-9]+ #[0-9]+ started on a machine busier than its" "$1" || return 1
+		n=$((n + 1))
+	done < <(grep 'FAIL' "$1")
+	[ "$n" -gt 0 ]
+}
+
 shipped=(race ramp lewis quartz steady sqlite-busy mvcc field semaphore tickets topology topology:failover)
 [ "${CLAIMBENCH_CLASSIC_REPEATS:-1}" = 0 ] && shipped=(classic "${shipped[@]}")
 for s in "${shipped[@]}"; do
@@ -135,6 +150,11 @@ for s in "${shipped[@]}"; do
 	"$CLAIMBENCH" run --scenario "scenarios/${s%%:*}.ini" "${scale[@]}" --no-progress --results "$store" \
 		>"$tmp/$s.txt" 2>&1
 	status=$?
+	if [ "$status" -eq 1 ] && timing_fails_overloaded "$tmp/$s.txt"; then
+		skip "shipped scenario $s runs to the end with its expectations passing (scaled: ${scale[*]})" \
+			"only queue-wait bounds failed, each in a run the harness recorded as started on a machine busier than its cores: $(grep FAIL "$tmp/$s.txt" | tr -s ' \n' ' ')"
+		continue
+	fi
 	why=
 	# what failed: the failing expectations first, then claimbench's own words but its load warnings
 	[ "$status" -eq 0 ] || why=" -- exit $status: $({ grep 'FAIL' "$tmp/$s.txt"
