@@ -1,4 +1,5 @@
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -45,4 +46,18 @@ bool text_list_has(const char *list, const char *word)
 		if (item_len == len && strncmp(item, word, len) == 0)
 			return true;
 	return false;
+}
+
+void text_list_append_id(char *text, size_t len, size_t id)
+{
+	size_t used = strlen(text);
+	char item[24];
+
+	if (used >= 3 && strcmp(text + used - 3, "...") == 0)
+		return;
+	snprintf(item, sizeof(item), "%s%zu", used ? " " : "", id);
+	if (used + strlen(item) + 5 > len)
+		snprintf(text + used, len - used, "%s...", used ? " " : "");
+	else
+		snprintf(text + used, len - used, "%s", item);
 }

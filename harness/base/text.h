@@ -29,4 +29,7 @@ const char *text_list_next(const char **cursor, size_t *len);
 /* True when word is one of the comma-separated items of list (NULL: an empty list). */
 bool text_list_has(const char *list, const char *word);
 
+/* Appends id to the space-separated list text of len bytes; "..." once it is full (and nothing after). */
+void text_list_append_id(char *text, size_t len, size_t id);
+
 #endif

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/text.h"
 #include "measure/ledger_table.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
@@ -83,21 +84,6 @@ enum table_verdict ledger_table_judge(const struct metrics_input *in, const stru
 	return cut && s->uncommitted ? TABLE_COMPLETION_UNKNOWN : TABLE_UNEXPLAINED;
 }
 
-/* Appends id to the list text of len bytes; "..." once it is full. */
-static void list_job(char *text, size_t len, size_t id)
-{
-	size_t used = strlen(text);
-	char item[24];
-
-	if (used >= 3 && strcmp(text + used - 3, "...") == 0)
-		return;
-	snprintf(item, sizeof(item), "%s%zu", used ? " " : "", id);
-	if (used + strlen(item) + 5 > len)
-		snprintf(text + used, len - used, "%s...", used ? " " : "");
-	else
-		snprintf(text + used, len - used, "%s", item);
-}
-
 int ledger_table_unexplained(const struct metrics_input *in, char *buf, size_t len)
 {
 	struct job_summary *jobs;
@@ -119,7 +105,7 @@ int ledger_table_unexplained(const struct metrics_input *in, char *buf, size_t l
 	cut = ledger_table_cut(in);
 	for (size_t j = 0; j < in->n_jobs; j++)
 		if (metrics_enqueued_at(in, j) != INT64_MAX && ledger_table_judge(in, &jobs[j], j, cut) == TABLE_UNEXPLAINED)
-			list_job(buf, len, j + 1);
+			text_list_append_id(buf, len, j + 1);
 	ret = 0;
 out:
 	free(scratch);

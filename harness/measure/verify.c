@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "measure/verify_replay.h"
 
 /* The final status of job r as the record leaves it: in the strategy's table when it went there. */
@@ -38,21 +39,6 @@ static int64_t redeliveries_by(const struct replay *rp, size_t j, int cause)
 	return rp->jobs[j].redeliveries[cause] - (rp->doubt_allowed ? rp->jobs[j].doubt_redeliveries[cause] : 0);
 }
 
-/* Appends id to the list text of len bytes; "..." once it is full. */
-static void list_job(char *text, size_t len, size_t id)
-{
-	size_t used = strlen(text);
-	char item[24];
-
-	if (used >= 3 && strcmp(text + used - 3, "...") == 0)
-		return;
-	snprintf(item, sizeof(item), "%s%zu", used ? " " : "", id);
-	if (used + strlen(item) + 5 > len)
-		snprintf(text + used, len - used, "%s...", used ? " " : "");
-	else
-		snprintf(text + used, len - used, "%s", item);
-}
-
 /*
  * Compares f over every job: the server's total against f's ledger total, listing the jobs
  * whose counts differ (where the ledger keeps one) or, when none does, those the server
@@ -71,9 +57,9 @@ static void compare(const struct replay *rp, const struct per_job *f, struct ver
 		d.server += server;
 		if (ledger >= 0 && ledger != server) {
 			jobs_differ = true;
-			list_job(d.jobs, sizeof(d.jobs), j + 1);
+			text_list_append_id(d.jobs, sizeof(d.jobs), j + 1);
 		} else if (server) {
-			list_job(counted, sizeof(counted), j + 1);
+			text_list_append_id(counted, sizeof(counted), j + 1);
 		}
 	}
 	if (d.server == d.ledger && !jobs_differ)
