@@ -351,20 +351,6 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 			a->label, a->m->name, (long long)lo, (long long)hi);
 }
 
-/* Copies the faults of merged into out. 0, or -1 when out of memory. */
-static int keep_faults(const struct ledger *merged, struct run_result *out)
-{
-	out->n_faults = merged->n_faults;
-	if (!merged->n_faults)
-		return 0;
-	out->faults = malloc(merged->n_faults * sizeof(*out->faults));
-	if (!out->faults)
-		return -1;
-	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
-	ledger_sort_faults(out->faults, out->n_faults);
-	return 0;
-}
-
 /* Computes out's figures from the replicas' ledgers and counters and final (NULL: not known). 0, or -1. */
 static int measure(struct adapter_session *a, const struct job_state *final, bool stopped, struct run_result *out)
 {
@@ -399,7 +385,7 @@ static int measure(struct adapter_session *a, const struct job_state *final, boo
 		.claim_in_session = a->m->claim_mode == MODE_HOLD,
 	};
 	if (metrics_compute(&in, &out->metrics) == 0 && metrics_series(&in, &out->series, &out->n_series) == 0 &&
-	    keep_faults(&merged, out) == 0 && ledger_table_note_errors(&in, out) == 0) {
+	    ledger_keep_faults(&merged, out) == 0 && ledger_table_note_errors(&in, out) == 0) {
 		ledger_table_report_errors(&out->verify, a->plan->cfg->group, a->label);
 		rc = 0;
 	}

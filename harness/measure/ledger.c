@@ -274,3 +274,16 @@ void ledger_sort_faults(struct fault_record *faults, size_t n)
 	if (n)
 		qsort(faults, n, sizeof(*faults), cmp_fault);
 }
+
+int ledger_keep_faults(const struct ledger *merged, struct run_result *out)
+{
+	out->n_faults = merged->n_faults;
+	if (!merged->n_faults)
+		return 0;
+	out->faults = malloc(merged->n_faults * sizeof(*out->faults));
+	if (!out->faults)
+		return -1;
+	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
+	ledger_sort_faults(out->faults, out->n_faults);
+	return 0;
+}

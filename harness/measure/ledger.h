@@ -122,4 +122,7 @@ int ledger_merge(struct ledger *into, const struct ledger *parts, size_t n);
 /* Sorts n faults by the instant they struck. */
 void ledger_sort_faults(struct fault_record *faults, size_t n);
 
+/* Copies the faults of merged, in the order they struck, into out (out->faults, n_faults). 0, or -1 when out of memory. */
+int ledger_keep_faults(const struct ledger *merged, struct run_result *out);
+
 #endif

@@ -22,20 +22,6 @@ static bool restarted(const struct ledger *ledger)
 	return false;
 }
 
-/* Copies the faults of merged, in the order they struck, into out. 0, or -1 when out of memory. */
-static int keep_faults(const struct ledger *merged, struct run_result *out)
-{
-	out->n_faults = merged->n_faults;
-	if (!merged->n_faults)
-		return 0;
-	out->faults = malloc(merged->n_faults * sizeof(*out->faults));
-	if (!out->faults)
-		return -1;
-	memcpy(out->faults, merged->faults, merged->n_faults * sizeof(*out->faults));
-	ledger_sort_faults(out->faults, out->n_faults);
-	return 0;
-}
-
 int run_keep_diagnostics(struct monitor *m, const struct pressure *pressure, const char *label, struct run_result *out,
 			 char *err, size_t errlen)
 {
@@ -123,7 +109,7 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 	if (rc == 0)
 		rc = metrics_series(&in, &out->series, &out->n_series);
 	if (rc == 0)
-		rc = keep_faults(&merged, out);
+		rc = ledger_keep_faults(&merged, out);
 	if (rc == 0 && audit->events) {
 		struct verify_input v = {
 			.events = audit->events,
