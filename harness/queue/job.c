@@ -260,6 +260,25 @@ static enum exec_outcome completion_outcome(int rc, bool fails)
 	return rc == 1 ? EXEC_FENCED : EXEC_UNCOMMITTED;
 }
 
+/*
+ * When the execution of w whose job was in hand at in_hand ended, its completion over
+ * (committed or not); lost_at: complete's. In hold mode: when its connection was found
+ * lost, or, its transaction not committed, when the statement ending it was sent, since
+ * the job's lock went no earlier but perhaps before w could read the clock again, when a
+ * later claim of the job may already have read its own (the two would seem to overlap).
+ * Otherwise now.
+ */
+static int64_t execution_end(const struct worker *w, bool committed, int64_t lost_at, int64_t in_hand)
+{
+	if (w->shared->mode == MODE_HOLD) {
+		if (lost_at)
+			return lost_at;
+		if (!committed && w->settle_sent_ns >= in_hand)
+			return w->settle_sent_ns;
+	}
+	return clock_now_ns();
+}
+
 /* Notes e, which ended at end, in w's counters and ledger. 0, or -1 (w aborted) when the ledger cannot grow. */
 static int note_execution(struct worker *w, struct execution *e, int64_t end)
 {
@@ -309,8 +328,7 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 			rc = w->aborted ? -1 : 0;
 		break;
 	}
-	if (!end || s->mode != MODE_HOLD)
-		end = clock_now_ns();
+	end = execution_end(w, e.outcome == EXEC_DONE || e.outcome == EXEC_FAILED, end, in_hand);
 	e.flags = (j.stalled ? EXEC_STALLED : 0) | w->held_flags;
 	w->stats.busy_ns += end - in_hand;
 	if (note_execution(w, &e, end) < 0)
@@ -386,6 +404,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	enum work_end how = WORK_DONE;
 	int64_t end = 0, next_beat = first_beat(w, in_hand);
 	int worked, rc = 0;
+	bool committed = false;
 
 	for (worked = 0; worked < n; worked++) {
 		struct job_in_hand j;
@@ -414,6 +433,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	/* a stop whose heartbeat lost the connection for good leaves nothing to complete through */
 	if ((how == WORK_DONE || (how == WORK_STOPPED && worked > 0)) && w->conn) {
 		rc = complete_batch(w, worked, &end);
+		committed = rc >= 0;
 		for (int i = 0; i < worked; i++)
 			x[i].outcome = completion_outcome(rc < 0 ? -1 : b[i].completed ? 0 : 1, b[i].fails);
 		rc = rc < 0 && w->aborted ? -1 : 0;
@@ -422,8 +442,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 			x[i].outcome = how == WORK_CRASHED ? EXEC_CRASHED : EXEC_UNCOMMITTED;
 		rc = how == WORK_ABANDONED ? -1 : 0;
 	}
-	if (!end || s->mode != MODE_HOLD)
-		end = clock_now_ns();
+	end = execution_end(w, committed, end, in_hand);
 	w->stats.busy_ns += end - in_hand;
 	for (int i = 0; i < n; i++) {
 		x[i].flags |= w->held_flags;

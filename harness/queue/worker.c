@@ -464,13 +464,19 @@ int worker_begin(struct worker *w)
 
 int worker_commit(struct worker *w)
 {
+	int64_t sent;
+
 	if (w->begin_pending) {
 		w->begin_pending = false;
 		return 0;
 	}
+	sent = clock_now_ns();
+	w->settle_sent_ns = sent;
 	if (worker_exec(w, SLOT_COMMIT, 0, NULL, NULL, 0) >= 0)
 		return 0;
 	worker_rollback(w);
+	/* a COMMIT that failed may have ended the transaction itself (PostgreSQL) */
+	w->settle_sent_ns = sent;
 	return -1;
 }
 
@@ -480,6 +486,7 @@ int worker_rollback(struct worker *w)
 		w->begin_pending = false;
 		return 0;
 	}
+	w->settle_sent_ns = clock_now_ns();
 	return worker_exec(w, SLOT_ROLLBACK, 0, NULL, NULL, 0) < 0 ? -1 : 0;
 }
 
@@ -487,6 +494,7 @@ int worker_exec_commit(struct worker *w, int slot, int nparams, const char *cons
 {
 	struct db_step steps[3];
 	int n = 0, result, rows;
+	int64_t sent;
 
 	if (!pipelined(w)) {
 		rows = worker_exec(w, slot, nparams, params, out, nout);
@@ -504,11 +512,14 @@ int worker_exec_commit(struct worker *w, int slot, int nparams, const char *cons
 	w->begin_pending = false;
 	w->stats.statements += (uint64_t)n;
 	w->stats.round_trips++;
+	sent = clock_now_ns();
+	w->settle_sent_ns = sent;
 	rows = w->shared->db->exec_pipeline(w->conn, steps, n, result, out, nout, 1);
 	if (rows >= 0)
 		return rows;
 	count_error(w);
 	worker_rollback(w);
+	w->settle_sent_ns = sent;
 	return -1;
 }
 

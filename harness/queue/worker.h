@@ -31,6 +31,8 @@ struct worker {
 	int identity;				/* who it is, written to claimed_by: index, or a replacement's new number */
 	char identity_text[16];			/* identity as an SQL parameter */
 	bool begin_pending;			/* --pipeline: its BEGIN waits to be sent with the next statement */
+	int64_t settle_sent_ns;			/* when it last sent a COMMIT, or a ROLLBACK not after a failed COMMIT
+						 * (clock_now_ns): a transaction's locks went no earlier */
 	int64_t attempt;			/* the attempt number of the job in hand (its claim's), for fencing */
 	int32_t held_flags;			/* what the strategy learned of the claim in hand (EXEC_TICKET_EXPIRED), for
 						 * its executions' flags; cleared before each claim */
@@ -107,11 +109,12 @@ int worker_begin(struct worker *w);
 
 /*
  * Commits w's transaction; when the COMMIT fails (SQLite may answer BUSY and keep the
- * transaction open) rolls it back. 0 when it committed, else -1.
+ * transaction open) rolls it back. 0 when it committed, else -1. Either way
+ * settle_sent_ns is when the COMMIT was sent.
  */
 int worker_commit(struct worker *w);
 
-/* Rolls w's transaction back (nothing happens when none is open). 0 or -1. */
+/* Rolls w's transaction back (nothing happens when none is open), settle_sent_ns when it was sent. 0 or -1. */
 int worker_rollback(struct worker *w);
 
 /*
