@@ -83,6 +83,7 @@ struct db_conn {
 	enum error_kind last_kind;			/* kind of the last error */
 	unsigned last_code;				/* the server's or client's number of the last error; 0: claimbench's own */
 	char last_error[512];				/* the last error message, on one line */
+	int table_ids_readable;				/* its account may read InnoDB's table ids: 1, 0, -1 not asked yet */
 };
 
 /* Maps a MariaDB error number to an error kind; nowait: the statement was not to wait for a lock. */
@@ -245,6 +246,7 @@ static int open_connection(const char *target, const struct db_options *opts, st
 	    open_session(&conn->target, &conn->my, err, errlen) < 0)
 		goto fail;
 	conn->thread_id = mysql_thread_id(conn->my);
+	conn->table_ids_readable = -1;
 	conn->lock_wait_s = opts->lock_timeout_ms > 0 ? seconds_of(opts->lock_timeout_ms) : -1;
 	if (conn->lock_wait_s >= 0 && set_wait_s(conn, conn->lock_wait_s) < 0)
 		goto fail_set;
@@ -882,13 +884,40 @@ struct marked_ctx {
 };
 
 /*
- * The tables of conn's database with their comment and InnoDB table id (NULL when the
- * account may not read INNODB_SYS_TABLES, which wants the PROCESS privilege, or the table
- * is no InnoDB one). The id is what seal_mark writes into a table's note as its oid.
+ * The tables of conn's database with their comment and InnoDB table id (s.TABLE_ID: NULL
+ * when the table is no InnoDB one). The id is what seal_mark writes into a table's note as
+ * its oid. INNODB_SYS_TABLES wants the PROCESS privilege: an account without it reads the
+ * tables with no ids (TABLES_WITHOUT_IDS), and cleanup then goes by the name alone.
  */
 #define TABLES_WITH_IDS \
 	"FROM information_schema.TABLES AS t LEFT JOIN information_schema.INNODB_SYS_TABLES AS s " \
 	"ON s.NAME = CONCAT(t.TABLE_SCHEMA, '/', t.TABLE_NAME) WHERE t.TABLE_SCHEMA = DATABASE() "
+#define TABLES_WITHOUT_IDS \
+	"FROM information_schema.TABLES AS t JOIN (SELECT NULL AS TABLE_ID) AS s WHERE t.TABLE_SCHEMA = DATABASE() "
+
+/* MariaDB's error number for a statement that wants a privilege the account lacks (PROCESS here). */
+#define ER_SPECIFIC_ACCESS_DENIED_CODE 1227
+
+/*
+ * Whether conn's account may read InnoDB's table ids: 1, 0 (it lacks PROCESS), or -1 with
+ * the error on conn. Asked once per connection, by a query that reads the table (with LIMIT 0
+ * the server checks no privilege).
+ */
+static int table_ids_readable(struct db_conn *conn)
+{
+	char none[128] = "";
+
+	if (conn->table_ids_readable < 0) {
+		if (mariadb_query_text(conn, "SELECT TABLE_ID FROM information_schema.INNODB_SYS_TABLES WHERE NAME = ''", 0, NULL,
+				       first_text, none) >= 0)
+			conn->table_ids_readable = 1;
+		else if (conn->last_code == ER_SPECIFIC_ACCESS_DENIED_CODE)
+			conn->table_ids_readable = 0;
+		else
+			return -1;
+	}
+	return conn->table_ids_readable;
+}
 
 /* Hands one row (name, comment, table id) on as a marked table, the id as its oid (0 when unknown). */
 static int marked_row(void *ctx, const char *const *cols, int ncols)
@@ -903,9 +932,15 @@ static int marked_row(void *ctx, const char *const *cols, int ncols)
 static int mariadb_marked_tables(struct db_conn *conn, db_marked_fn found, void *ctx)
 {
 	struct marked_ctx m = { .found = found, .ctx = ctx };
+	int ids = table_ids_readable(conn);
 
-	return mariadb_query_text(conn, "SELECT t.TABLE_NAME, t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITH_IDS
-				  "AND t.TABLE_TYPE = 'BASE TABLE' AND t.TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'",
+	if (ids < 0)
+		return -1;
+	return mariadb_query_text(conn,
+				  ids ? "SELECT t.TABLE_NAME, t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITH_IDS
+					"AND t.TABLE_TYPE = 'BASE TABLE' AND t.TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'"
+				      : "SELECT t.TABLE_NAME, t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITHOUT_IDS
+					"AND t.TABLE_TYPE = 'BASE TABLE' AND t.TABLE_COMMENT LIKE '" OWNER_NOTE_PREFIX "%'",
 				  0, NULL, marked_row, &m);
 }
 
@@ -935,7 +970,12 @@ static int mariadb_seal_mark(struct db_conn *conn, const char *name)
 	const char *params[] = { name };
 	struct seal_ctx c = { .note = "" };
 	char quoted[256], note[1100], escaped[2 * sizeof(note) + 1], sql[sizeof(escaped) + 320];
+	int ids = table_ids_readable(conn);
 
+	if (ids < 0)
+		return -1;
+	if (!ids)
+		return 0;
 	if (mariadb_query_text(conn, "SELECT t.TABLE_COMMENT, s.TABLE_ID " TABLES_WITH_IDS "AND t.TABLE_NAME = $1", 1,
 			       params, seal_row, &c) < 0)
 		return -1;

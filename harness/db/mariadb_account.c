@@ -1,5 +1,6 @@
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
@@ -161,6 +162,29 @@ static void backquoted(const char *text, char *buf, size_t len)
 			*c = '`';
 }
 
+/*
+ * Whether my's user holds CREATE USER (information_schema.USER_PRIVILEGES lists the
+ * user's own global privileges, which any account may read): 1, 0, or -1 when it cannot
+ * be read.
+ */
+static int may_create_user(MYSQL *my)
+{
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	int held = -1;
+
+	if (mysql_query(my, "SELECT count(*) FROM information_schema.USER_PRIVILEGES WHERE PRIVILEGE_TYPE = 'CREATE USER'"))
+		return -1;
+	res = mysql_store_result(my);
+	if (!res)
+		return -1;
+	row = mysql_fetch_row(res);
+	if (row && row[0])
+		held = strtol(row[0], NULL, 10) > 0;
+	mysql_free_result(res);
+	return held;
+}
+
 int mariadb_account_made_for(MYSQL *my, const char *database, const char *table, char *err, size_t errlen)
 {
 	char who[800], sql[840], named[800], usage[900], grant[1200], row_text[1600];
@@ -172,10 +196,13 @@ int mariadb_account_made_for(MYSQL *my, const char *database, const char *table,
 		return -1;
 	snprintf(sql, sizeof(sql), "SHOW GRANTS FOR %s", who);
 	if (mysql_query(my, sql) != 0) {
+		bool denied = not_allowed(my);
+
 		if (mysql_errno(my) == ER_NONEXISTING_GRANT_CODE)
 			return 0;
 		server_said(my, err, errlen);
-		return -1;
+		/* a user who may not read others' grants nor make an account made none: not its to drop */
+		return denied && may_create_user(my) == 0 ? 0 : -1;
 	}
 	res = mysql_store_result(my);
 	if (!res) {

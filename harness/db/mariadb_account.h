@@ -37,7 +37,8 @@ int mariadb_account_drop(MYSQL *my, const char *table, char *err, size_t errlen)
  * Whether the account called table at the host part of my's CURRENT_USER() is one
  * mariadb_account_create made for that table of database: it holds USAGE and
  * MARIADB_ACCOUNT_PRIVILEGES on database.table, nothing more. 1 it is; 0 there is no such
- * account, or it holds other privileges; -1 with err when its grants cannot be read.
+ * account, or it holds other privileges, or my's user may neither read its grants nor make
+ * an account (a run as that user made none); -1 with err when its grants cannot be read.
  */
 int mariadb_account_made_for(MYSQL *my, const char *database, const char *table, char *err, size_t errlen);
 

@@ -158,16 +158,27 @@ int owner_refuse_existing(const struct backend_ops *db, struct db_conn *conn, co
 int owner_create_table(const struct backend_ops *db, struct db_conn *conn, const char *sql, const char *name,
 		       const char *what, char *err, size_t errlen)
 {
+	char quoted[256], drop[300];
+	bool created;
+
 	if (db->exec(conn, "BEGIN") < 0) {
 		snprintf(err, errlen, "%s: %s", what, db->error_message(conn));
 		return -1;
 	}
-	if (db->exec(conn, sql) == 0 && (!db->seal_mark || db->seal_mark(conn, name) == 0) &&
-	    db->exec(conn, "COMMIT") == 0)
+	created = db->exec(conn, sql) == 0;
+	if (created && (!db->seal_mark || db->seal_mark(conn, name) == 0) && db->exec(conn, "COMMIT") == 0)
 		return 0;
 	snprintf(err, errlen, "%s: %s", what, db->error_message(conn));
 	db->exec(conn, "ROLLBACK");
-	if (db->table_exists(conn, name) == 1)
-		owner_refuse_existing(db, conn, name, err, errlen);
+	if (!created) {
+		if (db->table_exists(conn, name) == 1)
+			owner_refuse_existing(db, conn, name, err, errlen);
+		return -1;
+	}
+	/* a CREATE that committed itself (MariaDB's DDL does) made a table that is ours: dropped */
+	if (db->table_exists(conn, name) == 1 && db->quote_identifier(conn, name, quoted, sizeof(quoted)) == 0) {
+		snprintf(drop, sizeof(drop), "DROP TABLE %s", quoted);
+		db->exec(conn, drop);
+	}
 	return -1;
 }

@@ -64,7 +64,8 @@ int owner_refuse_existing(const struct backend_ops *db, struct db_conn *conn, co
 
 /*
  * Runs sql, which creates the table called name (unquoted) and marks it with its own
- * note, in one transaction: the table exists marked, or not at all. Fails when a table
+ * note, in one transaction: the table exists marked, or not at all (where a CREATE commits
+ * itself, as MariaDB's, a table made whose marking failed is dropped again). Fails when a table
  * of that name appeared since owner_refuse_existing looked (another session made it),
  * saying so as owner_refuse_existing does. 0 when the run created it (and only then may
  * it drop it), or -1 with err (what, then the reason).

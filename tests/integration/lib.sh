@@ -181,6 +181,51 @@ stop_test_server() {
 	TEST_SERVER_DIR=
 }
 
+# start_test_mariadb: starts a MariaDB server of the test's own (standing for a user's own
+# server) in a new directory under TMPDIR: its own data directory and socket, no TCP; as root
+# run as the account claimbench's throwaway MariaDB runs as (mysql where a package made it, else
+# nobody: mariadb-server-core, all scripts/install-deps installs, makes no account). Sets
+# TEST_MARIADB_DIR, TEST_MARIADB_PID, TEST_MARIADB_SOCK and TEST_MARIADB (a --db for its
+# database q, as root); 1 when it does not answer within 30 s (its log in the directory).
+start_test_mariadb() {
+	local mariadbd account as=()
+	mariadbd=$(command -v mariadbd || echo /usr/sbin/mariadbd)
+	TEST_MARIADB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/claimbench-test-mariadb-XXXXXX")
+	chmod 755 "$TEST_MARIADB_DIR"
+	mkdir "$TEST_MARIADB_DIR/m"
+	if [ "$(id -u)" -eq 0 ]; then
+		account=mysql
+		id -u "$account" >/dev/null 2>&1 || account=nobody
+		chown "$account" "$TEST_MARIADB_DIR/m"
+		as=(setpriv --reuid="$(id -u "$account")" --regid="$(id -g "$account")" --init-groups --)
+	fi
+	"${as[@]}" mariadb-install-db --no-defaults --datadir="$TEST_MARIADB_DIR/m/data" \
+		--tmpdir="$TEST_MARIADB_DIR/m" --auth-root-authentication-method=normal --skip-test-db \
+		--innodb-log-file-size=16M >"$TEST_MARIADB_DIR/install.log" 2>&1
+	# (setpriv executes the server in its own place, no process between: $! is the server's pid)
+	"${as[@]}" "$mariadbd" --no-defaults --datadir="$TEST_MARIADB_DIR/m/data" --socket="$TEST_MARIADB_DIR/m/sock" \
+		--tmpdir="$TEST_MARIADB_DIR/m" --skip-networking --innodb-log-file-size=16M --innodb-buffer-pool-size=64M \
+		--log-error="$TEST_MARIADB_DIR/m/server.log" >/dev/null 2>&1 &
+	TEST_MARIADB_PID=$!
+	TEST_MARIADB_SOCK=$TEST_MARIADB_DIR/m/sock
+	wait_for 30 test_mariadb_sql -e "SELECT 1" >/dev/null || return 1
+	test_mariadb_sql -e "CREATE DATABASE q" || return 1
+	TEST_MARIADB="mariadb:host=$TEST_MARIADB_SOCK user=root dbname=q"
+}
+
+# test_mariadb_sql ARGS...: the mariadb client on the test's MariaDB as root, rows tab-separated, no header.
+test_mariadb_sql() {
+	mariadb --no-defaults -S "$TEST_MARIADB_SOCK" -uroot -N -B "$@"
+}
+
+# stop_test_mariadb: kills the test's MariaDB (SIGKILL: nothing of it is kept) and removes its directory.
+stop_test_mariadb() {
+	[ -n "${TEST_MARIADB_DIR:-}" ] || return 0
+	kill -KILL "$TEST_MARIADB_PID" 2>/dev/null && wait "$TEST_MARIADB_PID" 2>/dev/null
+	rm -rf "$TEST_MARIADB_DIR"
+	TEST_MARIADB_DIR=
+}
+
 # test_sql SQL: runs SQL on the test server with psql, printing its rows unaligned.
 test_sql() {
 	psql "$TEST_DB" -XAtq -c "$1"

@@ -7,37 +7,16 @@
 
 dir=$(mktemp -d)
 store=$dir/results.db
-server_pid=
-stop_server() {
-	[ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+finish() {
+	stop_test_mariadb
 	rm -rf "$dir"
 }
-trap stop_server EXIT
+trap finish EXIT
 
-# ---- the server: its own data directory and socket in $dir, no TCP; as root, run as the
-# account claimbench's throwaway MariaDB runs as: mysql where a package made it, else nobody
-# (mariadb-server-core, all scripts/install-deps installs, makes no account) ----
-# (setpriv executes the server in its own place, no process between: $! is the server's pid)
-mariadbd=$(command -v mariadbd || echo /usr/sbin/mariadbd)
-chmod 755 "$dir"
-mkdir "$dir/m"
-as=()
-if [ "$(id -u)" -eq 0 ]; then
-	account=mysql
-	id -u "$account" >/dev/null 2>&1 || account=nobody
-	chown "$account" "$dir/m"
-	as=(setpriv --reuid="$(id -u "$account")" --regid="$(id -g "$account")" --init-groups --)
-fi
-"${as[@]}" mariadb-install-db --no-defaults --datadir="$dir/m/data" --auth-root-authentication-method=normal \
-	--skip-test-db --innodb-log-file-size=16M >"$dir/install.log" 2>&1
-"${as[@]}" "$mariadbd" --no-defaults --datadir="$dir/m/data" --socket="$dir/m/sock" --skip-networking \
-	--innodb-log-file-size=16M --innodb-buffer-pool-size=64M --log-error="$dir/m/server.log" >/dev/null 2>&1 &
-server_pid=$!
-sql() { mariadb --no-defaults -S "$dir/m/sock" -uroot -N -B "$@"; }
-server_up() { sql -e "SELECT 1" >/dev/null; }
-check "the test's own MariaDB server starts" wait_for 30 server_up
-sql -e "CREATE DATABASE q"
-db="mariadb:host=$dir/m/sock user=root dbname=q"
+# ---- the server: its own data directory and socket, no TCP (lib.sh's start_test_mariadb) ----
+check "the test's own MariaDB server starts" start_test_mariadb
+sql() { test_mariadb_sql "$@"; }
+db=$TEST_MARIADB
 
 # ---- every strategy MariaDB runs, in each of its modes, at REPEATABLE READ (InnoDB's default) ----
 run_json rr --db "$db" --jobs 40 --workers 5 --work-ms 5 --tries 50 --backoff-ms 5 \
