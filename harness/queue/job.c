@@ -263,10 +263,9 @@ static enum exec_outcome completion_outcome(int rc, bool fails)
 /*
  * When the execution of w whose job was in hand at in_hand ended, its completion over
  * (committed or not); lost_at: complete's. In hold mode: when its connection was found
- * lost, or, its transaction not committed, when the statement ending it was sent, since
- * the job's lock went no earlier but perhaps before w could read the clock again, when a
- * later claim of the job may already have read its own (the two would seem to overlap).
- * Otherwise now.
+ * lost; or, not committed, when the COMMIT or ROLLBACK ending its transaction was sent:
+ * the job's lock went no earlier, and a later claim of the job, made once it went, may
+ * read its clock before w reads its own again (the two would seem to overlap). Otherwise now.
  */
 static int64_t execution_end(const struct worker *w, bool committed, int64_t lost_at, int64_t in_hand)
 {
