@@ -25,6 +25,8 @@ check "an account without PROCESS runs: exit 0 (got $(cat "$dir/plain.status"); 
 	test "$(cat "$dir/plain.status")" -eq 0
 check_each "$dir/plain.json" true '.completed == 30 and .race_duplicates == 0 and .lost == 0 and
 	.ledger_mismatches == 0' "both strategies drain the queue on it, the ledger agreeing"
+check "and says that its server sampling stopped, in the server's words (docs/mariadb.md)" \
+	grep -q "the server's sampling stopped: sampling the server: .*PROCESS" "$dir/plain.err"
 check "the run leaves no table behind (found $(tables "TABLE_NAME LIKE 'claimbench%'"))" \
 	test "$(tables "TABLE_NAME LIKE 'claimbench%'")" -eq 0
 
