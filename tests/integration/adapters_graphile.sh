@@ -1,7 +1,8 @@
 # graphile-worker behind the adapter contract (docs/adapters.md) on a server the test starts,
 # when make adapters installed it: a drain at 2 replicas of 4 workers does every job once, no
-# race, its own table (a completed job's row deleted) agreeing with the lines; seed 001's
-# classic beside skip-locked; a replica SIGKILLed leaves its jobs locked by its worker pool,
+# race, its own table (a completed job's row deleted: absent_state = done) agreeing with the
+# lines, and read as a table that keeps its rows, every job lost; seed 001's classic beside
+# skip-locked; a replica SIGKILLed leaves its jobs locked by its worker pool,
 # given back by graphile-worker's forceUnlockWorkers once the adapter sees the pool's process
 # gone (GRAPHILE_WORKER_UNLOCK_DEAD_MS), each redone once and counted as a redelivery after a
 # crash, not a race; without that, they stay locked (the library's 4-hour timeout), the
@@ -61,6 +62,17 @@ check_each "$dir/drain.json" 'true' '.complete and .claim_mode == "flip" and .co
 check_jq "$dir/drain.json" '.results[0].per_worker | ([.[0:4][].completed] | add) > 0 and ([.[4:8][].completed] | add) > 0' \
 	"both replicas did jobs ($(jq -c '[.results[0].per_worker[].completed]' "$dir/drain.json" 2>/dev/null))"
 check "graphile-worker's schema is dropped after its run" no_run_schema
+
+# The table's record is what counts: read as a table whose rows stay (absent_state = missing),
+# graphile-worker's deleted rows are every job lost and a ledger mismatch.
+mkdir -p "$adapters/graphile-kept"
+sed -e 's/^name = .*/name = graphile-kept/; s/^absent_state = .*/absent_state = missing/' \
+	"$tree/adapters/graphile-worker/adapter.ini" >"$adapters/graphile-kept/adapter.ini"
+cp "$tree/adapters/graphile-worker/adapter.js" "$adapters/graphile-kept/"
+ln -s "$tree/adapters/graphile-worker/node_modules" "$adapters/graphile-kept/node_modules"
+run_json kept --db "$TEST_DB" --strategy adapter:graphile-kept --workers 2 --jobs 20 --work-ms 0
+check_each "$dir/kept.json" 'true' '.completed == 20 and .lost == 20 and .ledger_mismatches == 20' \
+	"read with absent_state = missing, graphile-worker's deleted rows are 20 jobs lost, 20 ledger mismatches"
 
 # ---- seed 001's classic beside skip-locked, in one invocation ----
 run_json classic --db "$TEST_DB" --strategy skip-locked,adapter:graphile-worker --jobs 200 --workers 10 --work-ms 100
