@@ -62,7 +62,7 @@ int adapter_final_state(const char *target, const struct adapter_manifest *m, co
 	int rc = -1;
 
 	for (long i = 0; i < n_jobs; i++)
-		final[i] = (struct job_state){ .status = JOB_MISSING, .claimed_by = -1 };
+		final[i] = (struct job_state){ .status = m->absent_done ? JOB_DONE : JOB_MISSING, .claimed_by = -1 };
 	if (adapter_expand(m->state_table, queue, table, sizeof(table)) < 0) {
 		snprintf(err, errlen, "the state table's name is too long");
 		return -1;

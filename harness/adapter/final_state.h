@@ -13,7 +13,7 @@
 
 /*
  * Fills final[0..n_jobs-1] from m's state table for queue on the server at target: a job
- * with no row is JOB_MISSING. 0, or -1 with err.
+ * with no row is JOB_MISSING, or JOB_DONE when m says absent_state = done. 0, or -1 with err.
  */
 int adapter_final_state(const char *target, const struct adapter_manifest *m, const char *queue,
 			struct job_state *final, long n_jobs, char *err, size_t errlen);

@@ -18,7 +18,7 @@ struct manifest_key {
 #define TEXT_KEY(key, field, req) { key, offsetof(struct adapter_manifest, field), \
 				    sizeof(((struct adapter_manifest *)0)->field), req }
 
-/* Every key of contract version 1; contract, engines and claim_mode are read apart. */
+/* Every key of contract version 1; contract, engines, claim_mode and absent_state are read apart. */
 static const struct manifest_key manifest_keys[] = {
 	{ "contract", 0, 0, 1 },
 	TEXT_KEY("name", name, 1),
@@ -31,7 +31,7 @@ static const struct manifest_key manifest_keys[] = {
 	TEXT_KEY("runtime", runtime, 0),
 	TEXT_KEY("needs", needs, 0),
 	TEXT_KEY("requires", requires, 0),
-	TEXT_KEY("tables", tables, 1),
+	TEXT_KEY("tables", tables, 0),
 	TEXT_KEY("schemas", schemas, 0),
 	TEXT_KEY("state_table", state_table, 1),
 	TEXT_KEY("job_column", job_column, 1),
@@ -39,6 +39,7 @@ static const struct manifest_key manifest_keys[] = {
 	TEXT_KEY("done_states", done_states, 1),
 	TEXT_KEY("failed_states", failed_states, 0),
 	TEXT_KEY("active_states", active_states, 0),
+	{ "absent_state", 0, 0, 0 },
 };
 
 #define N_KEYS (sizeof(manifest_keys) / sizeof(manifest_keys[0]))
@@ -136,6 +137,14 @@ static int parse_pair(const char *name, const char *value, struct adapter_manife
 		m->claim_mode = strcmp(value, "hold") == 0 ? MODE_HOLD : MODE_FLIP;
 		return 0;
 	}
+	if (strcmp(name, "absent_state") == 0) {
+		if (strcmp(value, "missing") != 0 && strcmp(value, "done") != 0) {
+			snprintf(err, errlen, "absent_state: expected missing or done; got \"%s\"", value);
+			return -1;
+		}
+		m->absent_done = strcmp(value, "done") == 0;
+		return 0;
+	}
 	if (strlen(value) >= k->size) {
 		snprintf(err, errlen, "%s: expected at most %zu characters", name, k->size - 1);
 		return -1;
@@ -159,9 +168,16 @@ static int check_own(const char *key, const char *what, const char *list, char *
 	return 0;
 }
 
-/* Whether each of m's tables and schemas names {queue}, so that what a run drops is its own. 0, or -1 with err. */
+/*
+ * Whether m names tables or schemas, each naming {queue}, so that what a run drops is its own.
+ * 0, or -1 with err.
+ */
 static int check_tables(const struct adapter_manifest *m, char *err, size_t errlen)
 {
+	if (!m->tables[0] && !m->schemas[0]) {
+		snprintf(err, errlen, "expected tables or schemas (or both): what a run makes, dropped after it");
+		return -1;
+	}
 	if (check_own("tables", "table", m->tables, err, errlen) < 0 ||
 	    check_own("schemas", "schema", m->schemas, err, errlen) < 0)
 		return -1;

@@ -36,7 +36,8 @@ struct adapter_manifest {
 	char runtime[64];		/* runtime: the program that runs command, found on PATH ("" none) */
 	char needs[256];		/* needs: what it needs installed, for the refusal */
 	char requires[256];		/* requires: a path in dir its install makes ("node_modules/pg-boss"; "" none) */
-	char tables[256];		/* tables: its tables, comma-separated, each naming {queue}: dropped after a run */
+	char tables[256];		/* tables: its tables, comma-separated, each naming {queue}: dropped after a run
+					 * ("" none: its schemas hold them) */
 	char schemas[256];		/* schemas: its schemas, comma-separated, each naming {queue}: dropped (CASCADE)
 					 * after its tables ("" none) */
 	char state_table[128];		/* state_table: the table holding each job's state ({queue} replaced) */
@@ -45,6 +46,8 @@ struct adapter_manifest {
 	char done_states[128];		/* done_states: the states of a job done, comma-separated */
 	char failed_states[128];	/* failed_states: the states of a job failed ("" none) */
 	char active_states[128];	/* active_states: the states of a job in hand ("" none); any other is new */
+	bool absent_done;		/* absent_state = done: a job with no row in state_table is done (a library
+					 * that deletes a completed job); else (missing, the default) it is lost */
 	char strategy_name[80];		/* "adapter:NAME", the strategy's name in every output */
 	char summary[256];		/* the strategy row's summary: system and version */
 	struct strategy_ops ops;	/* the strategy row that stands for it (no statements: nothing runs in-process) */

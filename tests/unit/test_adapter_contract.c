@@ -131,7 +131,12 @@ static void test_manifest(void)
 	CHECK_STR_EQ(m.args, "--fast --quiet", "args");
 	CHECK_EQ(m.engines, (unsigned)(1u << 0 | 1u << 2), "engines: postgresql and mariadb");
 	CHECK_EQ((int)m.claim_mode, (int)MODE_FLIP, "claim_mode flip");
+	CHECK(!m.absent_done, "absent_state left out: a job with no row is lost (absent_done %d)", m.absent_done);
 	unlink(path);
+	rc = parse_with(17, "active_states = active\nabsent_state = done", &m, err, sizeof(err), &path);
+	CHECK(rc == 0 && m.absent_done, "absent_state = done is read (%s; absent_done %d)", err, m.absent_done);
+	unlink(path);
+	check_manifest_refused(17, "absent_state = deleted", 18, "absent_state: expected missing or done; got \"deleted\"");
 	check_manifest_refused(2, "contract = 2", 3, "contract: this claimbench speaks contract version 1; got \"2\"");
 	check_manifest_refused(6, "engines = postgresql, oracle", 7, "engines: expected postgresql, sqlite or mariadb");
 	check_manifest_refused(6, "engines =", 7, "engines: expected at least one");
@@ -170,6 +175,14 @@ static void test_own_names(void)
 			sizeof(err), &path);
 	CHECK(rc == 0 && strcmp(m.schemas, "\"{queue}\"") == 0 && strcmp(m.requires, "node_modules/x") == 0,
 	      "schemas and requires are read (%s; schemas %s, requires %s)", err, m.schemas, m.requires);
+	unlink(path);
+	rc = parse_with(11, "schemas = \"{queue}\"", &m, err, sizeof(err), &path);
+	CHECK(rc == 0 && m.tables[0] == '\0', "schemas without tables: its schemas hold its tables (%s; tables \"%s\")",
+	      err, m.tables);
+	unlink(path);
+	rc = parse_with(11, NULL, &m, err, sizeof(err), &path);
+	snprintf(want, sizeof(want), "%s: expected tables or schemas (or both): what a run makes, dropped after it", path);
+	CHECK(rc == -1 && strcmp(err, want) == 0, "neither tables nor schemas is refused (got \"%s\")", err);
 	unlink(path);
 }
 
