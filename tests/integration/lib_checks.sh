@@ -73,5 +73,14 @@ check "a file that is not JSON fails, saying so" \
 line=$(check_jq "$dir/runs.json" '.results | length == 3' "three runs")
 line_matches "check_jq's failure names the filter and what jq printed" "$line" \
 	"^not ok - three runs \(jq -e '\.results \| length == 3' failed; jq printed: false\)$"
+line=$(check_jq "$dir/runs.json" '.results[2] | .completed == 10 and .lost == 0 and .strategy != "a.b"' "the third run")
+line_matches "check_jq on one run (a path piped on) shows the values of the paths after the pipe, in that run" "$line" \
+	"failed; jq printed: false; values in \.results\[2\]: \.completed=9 \.lost=1 \.strategy=\"skip-locked\"\)$"
+line=$(check_jq "$dir/runs.json" '.results[2].completed == 10 and .results[3].missing == 1' "paths from the top")
+line_matches "check_jq on a filter of the document's paths shows their values there, an absent one null" "$line" \
+	"failed; jq printed: false; values: \.results\[2\]\.completed=9 \.results\[3\]\.missing=null\)$"
+line=$(check_jq "$dir/runs.json" '.results[] | select(.workers == 2) | .completed == 10' "a stream")
+line_matches "a path with [] before the pipe is no one run's: the values are the document's" "$line" \
+	"failed; jq printed: false; values: \.completed=null \.results=.* \.workers=null\)$"
 line=$(check_jq "$dir/empty.json" '.results | length == 0' "no runs")
 check "check_jq fails on an empty file" test "$line" = "not ok - no runs ($dir/empty.json is empty)"
