@@ -48,9 +48,12 @@ check_drained sqlite
 "$CLAIMBENCH" run --format json --no-progress --results "$results" --duration 1 --arrival-rate 100 --jobs 1 \
 	--work-ms 2 --workers 2 --producers 2 --strategy skip-locked:flip >"$out" 2>/dev/null
 check "timed run with arrivals from two producers (exit 0)" test $? -eq 0
-check_jq "$out" '.results[0] | .arrivals == 100 and .completed >= 80 and .duplicates == 0 and .lost == 0 and
-	([.series[].enqueued] | add) == 100 and (.series | length) >= 10' \
-	"timed run: 100 arrivals over its second, served as they come"
+# (every job is done or still waiting when the run ends, however slow the machine: a job in hand
+# is finished; how many are done in the second is its pace)
+check_jq "$out" '.results[0] | .arrivals == 100 and .completed + .backlog_end == .jobs_total and .duplicates == 0 and
+	.lost == 0 and ([.series[].enqueued] | add) == 100 and (.series | length) >= 10' \
+	"timed run: 100 arrivals over its second, each done or left in the backlog"
+check_time_bound "$out" true '.completed >= 80' "timed run: the arrivals served as they come, 80 of the 101 jobs done at least"
 
 "$CLAIMBENCH" run --format csv --no-progress --results "$results" --jobs 5 --arrival-rate 50 --arrival-s 0.2 \
 	--work-ms 1 --workers 2 --strategy skip-locked >"$out" 2>/dev/null

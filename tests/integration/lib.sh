@@ -114,8 +114,9 @@ check_each() {
 	esac
 }
 
-# check_time_bound FILE SELECT COND DESCRIPTION: check_each for a bound on time (a queue wait,
-# a lock wait) that other work on the machine can break: as check_each, but when it fails and
+# check_time_bound FILE SELECT COND DESCRIPTION: check_each for a bound the machine's pace sets
+# (a queue wait, a lock wait, the jobs a timed run got done), which other work on the machine can
+# break: as check_each, but when it fails and
 # the harness recorded every run SELECT matches as started on a machine busier than its cores
 # (machine.overloaded), a skip that gives check_each's failure: the bound then judged that load,
 # not the run (scenarios.sh counts steady.ini's queue-wait bound so too).
