@@ -16,10 +16,14 @@ check_drained() {
 		"$b: all 220 jobs drained, no duplicates, overlaps or losses"
 	check_jq "$out" '.results[0] | .arrivals == 200 and .arrival_rate == 200 and .jobs == 20' \
 		"$b: 200 arrivals at 200 jobs/s after a backlog of 20"
-	check_jq "$out" '.results[0].queue_wait_ms | .p50 < 25 and .p50 <= .p90 and .p90 <= .p99 and
-		.p99 <= .p999 and .p999 <= .max' "$b: queue wait p50 well below 100 ms, percentiles in order"
-	check_jq "$out" '.results[0].series | length >= 10 and length <= 13 and .[0].t_ms == 0 and
-		([.[].t_ms] == [range(0; length) * 100])' "$b: the series covers about 1 s in 100 ms buckets"
+	check_jq "$out" '.results[0].queue_wait_ms | .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max' \
+		"$b: queue wait percentiles in order"
+	check_time_bound "$out" true '.queue_wait_ms.p50 < 25' "$b: queue wait p50 well below 100 ms"
+	# (the arrivals span 1 s, so at least 10 buckets; the series reaches the last completion, the
+	# makespan, however long a loaded machine made the drain)
+	check_jq "$out" '.results[0] | (.series | length) >= 10 and .series[0].t_ms == 0 and
+		([.series[].t_ms] == [range(0; .series | length) * 100]) and (.series | length) * 100 > .makespan_s * 1000' \
+		"$b: the series covers the run, at least its 1 s of arrivals, in 100 ms buckets"
 	check_jq "$out" '.results[0] | ([.series[].enqueued] | add) == 200 and ([.series[].completed] | add) == 220 and
 		([.series[].empty_claims] | add) == .empty_claims' \
 		"$b: the series sums to 200 enqueued, 220 completed and every empty claim"
@@ -44,9 +48,12 @@ check_drained sqlite
 "$CLAIMBENCH" run --format json --no-progress --results "$results" --duration 1 --arrival-rate 100 --jobs 1 \
 	--work-ms 2 --workers 2 --producers 2 --strategy skip-locked:flip >"$out" 2>/dev/null
 check "timed run with arrivals from two producers (exit 0)" test $? -eq 0
-check_jq "$out" '.results[0] | .arrivals == 100 and .completed >= 80 and .duplicates == 0 and .lost == 0 and
-	([.series[].enqueued] | add) == 100 and (.series | length) >= 10' \
-	"timed run: 100 arrivals over its second, served as they come"
+# (every job is done or still waiting when the run ends, however slow the machine: a job in hand
+# is finished; how many are done in the second is its pace)
+check_jq "$out" '.results[0] | .arrivals == 100 and .completed + .backlog_end == .jobs_total and .duplicates == 0 and
+	.lost == 0 and ([.series[].enqueued] | add) == 100 and (.series | length) >= 10' \
+	"timed run: 100 arrivals over its second, each done or left in the backlog"
+check_time_bound "$out" true '.completed >= 80' "timed run: the arrivals served as they come, 80 of the 101 jobs done at least"
 
 "$CLAIMBENCH" run --format csv --no-progress --results "$results" --jobs 5 --arrival-rate 50 --arrival-s 0.2 \
 	--work-ms 1 --workers 2 --strategy skip-locked >"$out" 2>/dev/null

@@ -30,14 +30,18 @@ check_each "$dir/drain.json" "$(mode hold)" ".makespan_s < 0.75 * 160 * 0.010" \
 	"hold: the workers do not wait for each other's rows (makespan under 3/4 of the serial 1.6 s)"
 
 # ---- three crashes at fixed executions; flip with a lease and a reaper ----
+# (in flip mode a live job the machine held up past its 200 ms lease is the reaper's too, and its
+# next claim may overlap it: --verify holds the reaper's count to the give-backs the table's own
+# record shows, whatever their number; the drain above, without faults, has no overlap)
 run_json crash --strategy "$modes" --workers 4 --jobs 60 --work-ms 20 --crash-exec 5,20,40 --respawn-ms 50 \
-	--lease-ms 200 --reaper-ms 50
+	--lease-ms 200 --reaper-ms 50 --verify
 check "crash runs exit 0" test "$(cat "$dir/crash.status")" -eq 0
 check_each "$dir/crash.json" "$(mode hold)" ".faults_injected == 3 and .lost == 0 and .stuck == 0 and
 	.redeliveries == 3 and .overlaps == 0 and .completed == 60 and .reaped == 0" \
 	"hold, 3 crashes: each crashed transaction's row lock goes with it, the 3 jobs are claimed again, nothing lost"
 check_each "$dir/crash.json" "$(mode flip)" ".faults_injected == 3 and .lost == 0 and .stuck == 0 and
-	.reaped == 3 and .redeliveries == 3 and .overlaps == 0 and .completed == 60" \
+	.reaped >= 3 and .redeliveries >= 3 and .completed == 60 and .verified and
+	.verify_differences == []" \
 	"flip with a lease and a reaper, 3 crashes: the reaper gives the 3 active jobs back, nothing lost"
 check_each "$dir/crash.json" 'true' '.ledger_mismatches == 0' \
 	"crash runs: the table's audit agrees with the ledger"

@@ -68,9 +68,11 @@ check_each "$dir/delivery.json" '.group == "batch"' '.faults_injected == 2 and .
 	.redeliveries == .redeliveries_crash and .redeliveries == .deliveries - .completed and
 	.executions == .completed + .redeliveries - .redelivered_unbegun and .lost == 0' \
 	"batch, 2 crashes: each rolled-back batch handed out again, its never-begun tail redelivered unbegun (no work twice), no race"
-check_each "$dir/delivery.json" '.group == "lease"' '.faults_injected == 2 and .redeliveries_lease == 2 and
-	.redeliveries == 2 and .race_duplicates == 0 and .lost == 0' \
-	"skip-locked flip, 2 crashes under a lease: 2 redeliveries by the lease, no race, nothing lost"
+# (a live job the machine held up past the 200 ms lease is a redelivery by the lease too: at least
+# the 2 crashed jobs', every one the lease's)
+check_each "$dir/delivery.json" '.group == "lease"' '.faults_injected == 2 and .redeliveries_lease >= 2 and
+	.redeliveries == .redeliveries_lease and .race_duplicates == 0 and .lost == 0' \
+	"skip-locked flip, 2 crashes under a lease: their 2 jobs and any other redelivered by the lease, no race, nothing lost"
 check_each "$dir/delivery.json" '.group == "restart"' '.faults_injected == 1 and .race_duplicates == 0 and
 	.redeliveries == .redeliveries_restart and .lost == 0' \
 	"advisory flip under a restart: the jobs of the ended sessions are redeliveries by the restart, no race"

@@ -49,13 +49,16 @@ check_each "$dir/walk.json" '.params["advisory-walk"] == "inline"' '.give_ups > 
 	"the inline walk: the others give up on the jobs the leaking session holds"
 
 # ---- three crashes at fixed executions, with a lease and a reaper: who redelivers, who loses ----
+# (a live job the machine held up past its 200 ms lease is the reaper's too: --verify holds cas's
+# reaper count to the give-backs the table's own record shows, whatever their number)
 run_json crash --strategy "$field" --workers 4 --jobs 60 --work-ms 20 --crash-exec 5,20,40 --respawn-ms 50 \
-	--lease-ms 200 --reaper-ms 50
+	--lease-ms 200 --reaper-ms 50 --verify
 check_each "$dir/crash.json" '.strategy == "advisory"' '.lost == 0 and .redeliveries == 3 and
 	.reaped == 0 and .completed == 60' \
 	"advisory, 3 crashes: the dead sessions' locks go with them, the 3 jobs are claimed again"
-check_each "$dir/crash.json" '.strategy == "cas"' '.lost == 0 and .reaped == 3 and
-	.redeliveries == 3 and .completed == 60' "cas, 3 crashes: the reaper gives the 3 active jobs back, nothing is lost"
+check_each "$dir/crash.json" '.strategy == "cas"' '.faults_injected == 3 and .lost == 0 and .reaped >= 3 and
+	.redeliveries >= 3 and .completed == 60 and .verified and .verify_differences == []' \
+	"cas, 3 crashes: the reaper gives the 3 active jobs back, its count the table's record, nothing is lost"
 check_each "$dir/crash.json" '.strategy == "move-table"' '.lost == 3 and .stuck == 3 and
 	.reaped == 0 and .completed == 57' \
 	"move-table, 3 crashes: the 3 jobs stay active in the claimed table, out of the lease's reach, lost"

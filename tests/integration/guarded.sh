@@ -13,15 +13,20 @@ store=$dir/results.db
 # ---- PostgreSQL: seed 003's two-session observations, and FOR UPDATE WAIT n (guarded.ini) ----
 run_json pg --scenario "$(dirname "$0")/guarded.ini"
 check "seed 003's sessions run on PostgreSQL (exit 0)" test "$(cat "$dir/pg.status")" -eq 0
+# A waited skip is a check that began before the refresh's commit (the status row's time) and
+# found the cache fresh once granted: it waited for the commit, however late the machine started
+# it into the 300 ms (its wait's length is no bound: a loaded machine starts the second worker late).
 check_each "$dir/pg.json" '.group == "waits-then-skips"' '.guarded.refreshes == 1 and
-	.guarded.waited_skips >= 1 and .guarded.wait_ms.max >= 250' \
+	.guarded.duplicate_refreshes == 0 and .guarded.waited_skips >= 1' \
 	"the second initialiser waits for the first one's refresh (300 ms), then skips"
 check_each "$dir/pg.json" '.group == "user-blocks-refresher"' '.guarded.writer_wait_ms.max >= 80 and
 	.guarded.max_holders == 1' "a user holding the cache table blocks the refresher until it is done"
 check_each "$dir/pg.json" '.group == "truncate-fails-at-once"' '.guarded.refusals >= 10' \
 	"the refresher's TRUNCATE fails at once while a user holds the table (tried every 10 ms, refused each time)"
-check_each "$dir/pg.json" '.group == "wait-limit"' '.complete and .guarded.timeouts >= 1 and
-	.guarded.wait_ms.max < 300' "FOR UPDATE WAIT n: waits over the limit time out and are counted, not fatal"
+check_each "$dir/pg.json" '.group == "wait-limit"' '.complete and .guarded.timeouts >= 1' \
+	"FOR UPDATE WAIT n: waits over the limit time out and are counted, not fatal"
+check_time_bound "$dir/pg.json" '.group == "wait-limit"' '.guarded.wait_ms.max < 300' \
+	"FOR UPDATE WAIT n: no check waits out the 300 ms refresh to a grant (a 50 ms limit; each granted wait under 300 ms)"
 check_each "$dir/pg.json" '.group == "wait-limit"' '.guarded.stale_uses >= 1 and
 	.guarded.stale_uses <= .guarded.timeouts' \
 	"a timed-out check's worker uses the cache unchecked, and reads it stale while the refresh is under way"

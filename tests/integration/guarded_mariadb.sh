@@ -41,9 +41,12 @@ check "seed 003's sessions run on MariaDB (exit $(cat "$dir/seed.status"), want 
 check_jq "$dir/seed.json" '.backend == "mariadb" and [.results[] | .group] == ["waits-then-skips",
 	"advisory-waits-then-skips", "wait-outlasts-refresh", "wait-limit", "user-blocks-refresher",
 	"truncate-fails-at-once"] and all(.results[]; .complete)' "each section ran once on MariaDB, to its end"
+# A waited skip is a check that began before the refresh's commit (the status row's time) and
+# found the cache fresh once granted: it waited for the commit, however late the machine started
+# it into the 300 ms (its wait's length is no bound: a loaded machine starts the second worker late).
 for group in waits-then-skips advisory-waits-then-skips wait-outlasts-refresh; do
 	check_each "$dir/seed.json" ".group == \"$group\"" '.guarded.refreshes == 1 and .guarded.waited_skips >= 1 and
-		.guarded.wait_ms.max >= 250 and .guarded.timeouts == 0 and .guarded.duplicate_refreshes == 0' \
+		.guarded.timeouts == 0 and .guarded.duplicate_refreshes == 0' \
 		"$group: the second initialiser waits for the first one's refresh (300 ms), then skips"
 done
 check_each "$dir/seed.json" '.group == "wait-limit"' '.complete and .guarded.timeouts >= 2 and

@@ -93,18 +93,21 @@ group() {
 	echo ".group == \"$1\""
 }
 
-check_each "$out" "$(group batch-fenced)" ".completed == 60 and .fenced == 10 and .lost == 0 and
+# A batch of 10 jobs of 10 ms is 100 ms of its 200 ms lease: a batch the machine held up past the
+# lease is taken again too, 10 more redeliveries (by the lease, or the reaper's where there is
+# one), so the counts are at least the stalled or crashed batch's 10, each one a redelivery.
+check_each "$out" "$(group batch-fenced)" ".completed == 60 and .fenced >= 10 and .lost == 0 and
 	.delivery.at_least_once == true and .ledger_mismatches == 0" \
 	"batch:flip stalled past the lease, --fence attempt: every job done, so nothing lost; at-least-once held"
-check_each "$out" "$(group batch-fenced)" ".redeliveries == 10 and .redeliveries_lease == 10 and .duplicates == 10 and
-	.zombie_completions == 0" \
+check_each "$out" "$(group batch-fenced)" ".redeliveries >= 10 and .redeliveries == .redeliveries_lease and
+	.duplicates == .redeliveries and .fenced <= .redeliveries and .zombie_completions == 0" \
 	"batch:flip stalled, --fence attempt: its 10 jobs, begun or not, taken again by the lease, none a zombie"
-check_each "$out" "$(group batch-unfenced)" ".redeliveries == 10 and .redeliveries_lease == 10 and
-	.zombie_completions == 10 and .lost == 0 and .completed == 60" \
+check_each "$out" "$(group batch-unfenced)" ".redeliveries >= 10 and .redeliveries == .redeliveries_lease and
+	.zombie_completions >= 10 and .zombie_completions <= .redeliveries and .lost == 0 and .completed == 60" \
 	"batch:flip stalled, no fence: its holder's late completion is a zombie for all 10 jobs, in hand from the claim"
 
-check_each "$out" "$(group batch-crash)" ".faults_injected == 1 and .reaped == 10 and .redeliveries == 10 and
-	.redeliveries_reaper == 10 and .duplicates == 10 and .lost == 0 and .completed == 60" \
+check_each "$out" "$(group batch-crash)" ".faults_injected == 1 and .reaped >= 10 and .redeliveries >= 10 and
+	.redeliveries == .redeliveries_reaper and .duplicates == .redeliveries and .lost == 0 and .completed == 60" \
 	"batch:flip, a crash mid-batch: all 10 jobs of the batch, begun or not, given back by the reaper and redelivered"
 
 check_each "$out" "$(group sql-naive)" ".duplicates > 0 and .fenced > 0" \

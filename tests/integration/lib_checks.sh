@@ -1,7 +1,9 @@
 # lib.sh's check helpers on hand-made JSON, no server: check_each judges every run its SELECT
 # matches and names the runs that fail with the values of the fields its COND reads; it fails
 # when nothing matches and on a file that is empty or not JSON; check_jq's failure says what
-# jq printed. Each helper runs in a subshell, and its line is asserted on here.
+# jq printed and the values of the paths its filter names; check_time_bound's failure is a skip
+# only when every run it judges started overloaded. Each helper runs in a subshell, and its line
+# is asserted on here.
 # tier: fast
 . "$(dirname "$0")/lib.sh"
 
@@ -64,6 +66,25 @@ line=$(check_each "$dir/ab.json" 'true' '.verdict == "~"' "no change")
 line_matches "ab's comparisons are read as the runs, a failing one named by its metric" "$line" \
 	'^not ok - no change: 1 of 2 matching runs fail: \{strategy="cas" metric="duplicates": \.verdict="REGRESSION"\}$'
 
+# check_time_bound: a failed bound is a skip only when every matching run started overloaded.
+cat >"$dir/timed.json" <<'JSON'
+{"results": [
+ {"strategy": "notify", "queue_wait_ms": {"p50": 80}, "machine": {"overloaded": true}},
+ {"strategy": "skip-locked", "queue_wait_ms": {"p50": 90}, "machine": {"overloaded": false}},
+ {"strategy": "skip-locked", "queue_wait_ms": {"p50": 10}, "machine": {"overloaded": true}}
+]}
+JSON
+line=$(check_time_bound "$dir/timed.json" '.strategy == "notify"' '.queue_wait_ms.p50 < 50' "notify waits little")
+line_matches "a bound on time failed in runs all started overloaded is a skip giving the values" "$line" \
+	'^ok - notify waits little # SKIP a bound on time failed in runs the harness recorded as started overloaded .*\.queue_wait_ms\.p50=80\}$'
+line=$(check_time_bound "$dir/timed.json" '.strategy == "skip-locked"' '.queue_wait_ms.p50 < 50' "skip-locked waits little")
+line_matches "and a failure when one of the runs did not start overloaded" "$line" \
+	'^not ok - skip-locked waits little: 1 of 2 matching runs fail: .*\.queue_wait_ms\.p50=90\}$'
+line=$(check_time_bound "$dir/timed.json" 'true' '.queue_wait_ms.p50 < 100' "every run waits little")
+check "a bound that holds passes, overloaded or not" test "$line" = "ok - every run waits little"
+line=$(check_time_bound "$dir/timed.json" '.strategy == "cas"' '.queue_wait_ms.p50 < 100' "cas waits little")
+line_matches "a SELECT that matches nothing fails as check_each's" "$line" '^not ok - cas waits little: no run matches'
+
 line=$(check_each "$dir/empty.json" 'true' '.completed == 10' "empty")
 check "an empty file fails, saying so" test "$line" = "not ok - empty: $dir/empty.json is empty"
 line=$(check_each "$dir/text.json" 'true' '.completed == 10' "text")
@@ -73,5 +94,14 @@ check "a file that is not JSON fails, saying so" \
 line=$(check_jq "$dir/runs.json" '.results | length == 3' "three runs")
 line_matches "check_jq's failure names the filter and what jq printed" "$line" \
 	"^not ok - three runs \(jq -e '\.results \| length == 3' failed; jq printed: false\)$"
+line=$(check_jq "$dir/runs.json" '.results[2] | .completed == 10 and .lost == 0 and .strategy != "a.b"' "the third run")
+line_matches "check_jq on one run (a path piped on) shows the values of the paths after the pipe, in that run" "$line" \
+	"failed; jq printed: false; values in \.results\[2\]: \.completed=9 \.lost=1 \.strategy=\"skip-locked\"\)$"
+line=$(check_jq "$dir/runs.json" '.results[2].completed == 10 and .results[3].missing == 1' "paths from the top")
+line_matches "check_jq on a filter of the document's paths shows their values there, an absent one null" "$line" \
+	"failed; jq printed: false; values: \.results\[2\]\.completed=9 \.results\[3\]\.missing=null\)$"
+line=$(check_jq "$dir/runs.json" '.results[] | select(.workers == 2) | .completed == 10' "a stream")
+line_matches "a path with [] before the pipe is no one run's: the values are the document's" "$line" \
+	"failed; jq printed: false; values: \.completed=null \.results=.* \.workers=null\)$"
 line=$(check_jq "$dir/empty.json" '.results | length == 0' "no runs")
 check "check_jq fails on an empty file" test "$line" = "not ok - no runs ($dir/empty.json is empty)"

@@ -29,7 +29,11 @@ kill -INT "$pid"
 wait "$pid"
 status=$?
 took=$(elapsed_ms "$start")
-check "SIGINT ends the blocked run in under 2 s (took $took ms)" test "$took" -lt 2000
+# (a run that did not cancel its blocked statements would wait out the locker's 60 s; the bound
+# is a third of that, generous for a loaded machine: the locker's session goes with the
+# throwaway server, so it cannot say itself whether the run outlived it)
+check "SIGINT ends the blocked run without waiting for the lock's 60 s: under 20 s (took $took ms)" \
+	test "$took" -lt 20000
 check "the interrupted run exits 4 (got $status)" test "$status" -eq 4
 check "what was measured is printed, marked incomplete" grep -q 'results are incomplete' "$dir/stop.out"
 check "the throwaway server and its directory are gone" eval '[ ! -e "$cluster" ] && ! pgrep -f "postgres -D $cluster/data" >/dev/null'
@@ -55,8 +59,10 @@ kill -INT "$pid"
 wait "$pid"
 status=$?
 took=$(elapsed_ms "$start")
-check "SIGINT during the work: the give-backs the lock blocks end the run in under 5 s (took $took ms, exit $status)" \
-	test "$took" -lt 5000 -a "$status" -eq 4
+# (without the limit the give-backs would wait out the locker's 60 s, and the work alone is 20 s;
+# the bound is generous for a loaded machine)
+check "SIGINT during the work: the give-backs the lock blocks end the run before the 20 s of work, under 15 s (took $took ms, exit $status)" \
+	test "$took" -lt 15000 -a "$status" -eq 4
 kill "$locker" 2>/dev/null
 wait "$locker" 2>/dev/null
 
@@ -242,8 +248,9 @@ if start_test_server; then
 	wait "$pid"
 	status=$?
 	took=$(elapsed_ms "$start")
-	check "Ctrl-C of a guarded run meeting a foreign lock on its table exits 4 in under 5 s (exit $status, $took ms)" \
-		eval '[ "$status" -eq 4 ] && [ "$took" -lt 5000 ]'
+	held=$(kill -0 "$locker" 2>/dev/null && echo held || echo released)
+	check "Ctrl-C of a guarded run meeting a foreign lock on its table exits 4 while the lock is still held (exit $status, lock $held, $took ms)" \
+		eval '[ "$status" -eq 4 ] && [ "$held" = held ]'
 	check "and says its tables are left for cleanup" grep -q "its tables are left behind (claimbench cleanup removes them)" \
 		"$dir/glock.err"
 	kill "$locker" 2>/dev/null

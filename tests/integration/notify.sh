@@ -27,7 +27,7 @@ run_json slow --db "$TEST_DB" --strategy notify,skip-locked --workers 4 --jobs 1
 check "notify and skip-locked at 20 jobs/s (exit 0)" test "$(cat "$dir/slow.status")" -eq 0
 check_each "$dir/slow.json" 'true' '.completed == 21 and .duplicates == 0 and .lost == 0' \
 	"both serve the 20 arrivals and the one loaded job, nothing lost"
-check_each "$dir/slow.json" '.strategy == "notify"' '.queue_wait_ms.p50 < 50' \
+check_time_bound "$dir/slow.json" '.strategy == "notify"' '.queue_wait_ms.p50 < 50' \
 	"notify: queue wait median under 50 ms (a notified worker claims at once)"
 check_each "$dir/slow.json" '.strategy == "skip-locked"' '.queue_wait_ms.p50 > 50' \
 	"skip-locked polling every 300 ms: queue wait median over 50 ms"
@@ -46,7 +46,7 @@ check "notify with a killed backend (exit 0)" test "$(cat "$dir/kill.status")" -
 check_jq "$dir/kill.json" '.results[0] | .faults_injected == 1 and .reconnects >= 1 and .completed == 31 and
 	.duplicates == 0 and .lost == 0 and .ledger_mismatches == 0 and .complete' \
 	"the killed worker reconnects and all 31 jobs are done once, nothing lost"
-check_jq "$dir/kill.json" '.results[0].queue_wait_ms.p50 < 150' \
+check_time_bound "$dir/kill.json" true '.queue_wait_ms.p50 < 150' \
 	"after the kill arrivals still wake the worker (unheard, the 26 after it wait for the arrivals' end: p50 ~400 ms)"
 
 # ---- nothing is left on the server: no table, function or trigger, no notification queued ----

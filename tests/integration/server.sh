@@ -31,10 +31,13 @@ check_jq "$dir/held.json" \
 	"the held snapshot ages the oldest transaction on the server (the windows are the recorded phase's)"
 check_jq "$dir/held.json" "$r.server.dead_tuples_peak > 1000 and $r.server.dead_tuples_end < $r.server.dead_tuples_peak / 2" \
 	"dead tuples pile up, and the VACUUM at 2.4 s removes them"
+# A phase waits for its instant on the run's clock and records when it began (a loaded machine
+# wakes it late, never early): each at or after its instant (1 ms for the figure's rounding), the
+# snapshot held to 2 s at least; how late is the machine's, no bound.
 check_jq "$dir/held.json" \
-	"[$r.phases[] | [.kind, (.at_s * 10 | round)]] == [[\"snapshot\", 10], [\"vacuum\", 24]] and
-	 ($r.phases[0].duration_s - 1 | fabs) < 0.1" \
-	"the phases as they happened: the snapshot at 1 s for 1 s, the vacuum at 2.4 s"
+	"[$r.phases[].kind] == [\"snapshot\", \"vacuum\"] and $r.phases[0].at_s >= 0.999 and
+	 $r.phases[0].at_s + $r.phases[0].duration_s >= 1.999 and $r.phases[1].at_s >= 2.399" \
+	"the phases as they happened: the snapshot from 1 s to 2 s, the vacuum from 2.4 s (none before its instant)"
 check_jq "$dir/held.json" "[$r.mvcc[]] | all(. > 0)" "throughput before, during and after the snapshot is known"
 check_jq "$dir/held.json" "$r.server.blocks_per_claim_start > 0 and $r.server.blocks_per_claim_end > 0" \
 	"blocks per claim at the start and at the end are known"

@@ -100,8 +100,11 @@ kill -INT "$pid"
 wait "$pid"
 status=$?
 took=$(elapsed_ms "$start")
-check "Ctrl-C during the setup exits 4 in under 5 s while the lock is held for 30 s (exit $status, $took ms)" \
-	eval '[ "$status" -eq 4 ] && [ "$took" -lt 5000 ]'
+# (the locker's 30 s sleep is the event: a run that waited for the lock would outlive it; how
+# many ms the stop took is the machine's, shown, not bounded)
+held=$(kill -0 "$locker" 2>/dev/null && echo held || echo released)
+check "Ctrl-C during the setup exits 4 while the lock is still held for its 30 s (exit $status, lock $held, $took ms)" \
+	eval '[ "$status" -eq 4 ] && [ "$held" = held ]'
 check "and says it was stopped during the setup and that its tables are left for cleanup" eval \
 	'grep -q "interrupted while setting up the run" "$dir/setup.err" &&
 	grep -q "its tables are left behind (claimbench cleanup removes them)" "$dir/setup.err"'
@@ -137,8 +140,10 @@ kill -INT "$pid"
 wait "$pid"
 status=$?
 took=$(elapsed_ms "$start")
-check "a signal 1.5 s after the first ends the process at once, exit 4 ($status, $took ms)" eval \
-	'[ "$status" -eq 4 ] && [ "$took" -lt 2000 ] && grep -q "stopped at once by a second signal; results not kept" "$dir/twice.err"'
+# (with its server stopped the run never ends by itself: the bound only names "at once", and is
+# generous for a loaded machine)
+check "a signal 1.5 s after the first ends the process at once, exit 4 ($status, $took ms, under 10 s)" eval \
+	'[ "$status" -eq 4 ] && [ "$took" -lt 10000 ] && grep -q "stopped at once by a second signal; results not kept" "$dir/twice.err"'
 kill -CONT $frozen
 frozen=
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >/dev/null 2>&1
