@@ -30,6 +30,33 @@ static void roff(FILE *out, const char *text)
 	}
 }
 
+/* Writes a tagged paragraph: tag, then text under it (both escaped: a leading dot is no macro). */
+static void roff_tagged(FILE *out, const char *tag, const char *text)
+{
+	fputs(".TP\n", out);
+	roff(out, tag);
+	putc('\n', out);
+	roff(out, text);
+	putc('\n', out);
+}
+
+/* The environment variables the manual page lists: each name and what it does. */
+static const struct {
+	const char *name;	/* the variable (or variables) */
+	const char *text;	/* what it does */
+} environment[] = {
+	{ "CLAIMBENCH_PG_BINDIR", "the directory of PostgreSQL's server programs (initdb, pg_ctl) for the throwaway "
+				  "server; none: use none, and fall back to a temporary SQLite file." },
+	{ "CLAIMBENCH_CACHE_DIR", "where the throwaway PostgreSQL's template cluster (initdb's output, copied by later "
+				  "throwaway servers) is kept (default $XDG_CACHE_HOME/claimbench, else "
+				  "~/.cache/claimbench); none: keep and use none." },
+	{ "CLAIMBENCH_SCRIPTS", "the directory holding the chart templates (charts/common.gp)." },
+	{ "TMPDIR", "where throwaway servers and files are made (default /tmp)." },
+	{ "PGPASSWORD, PGPASSFILE, PGSERVICE", "the better places for a password than --db; any password given in "
+					       "--db is masked in what claimbench keeps or prints, and in what ps "
+					       "shows." },
+};
+
 /* Writes one option row as a tagged paragraph: the option, its value's name, its help and default. */
 static void roff_option(FILE *out, const struct option_def *o)
 {
@@ -103,21 +130,17 @@ int cmd_manpage(int argc, char **argv)
 	      ".SH DESCRIPTION\n", stdout);
 	roff(stdout, "claimbench runs the ways many concurrent workers take jobs from a database table "
 		     "(naive select, FOR UPDATE, NOWAIT with back-off, SKIP LOCKED, a ticket queue, UPDATE ... "
-		     "RETURNING) with a multithreaded load generator against PostgreSQL or SQLite, and measures "
+		     "RETURNING) with a multithreaded load generator against PostgreSQL, SQLite or MariaDB, and measures "
 		     "throughput, fairness, claim latency and duplicate or lost work, exactly, from its own ledger "
 		     "of every execution. With no database given it starts a throwaway PostgreSQL server of its own.\n");
 	fputs(".SH COMMANDS\n", stdout);
 	for (const struct command *c = commands; c->name; c++)
 		roff_command(stdout, c);
 	fputs(".SH ENVIRONMENT\n", stdout);
-	roff(stdout, ".TP\nCLAIMBENCH_PG_BINDIR\nthe directory of PostgreSQL's server programs (initdb, pg_ctl) for the "
-		     "throwaway server; none: use none, and fall back to a temporary SQLite file.\n"
-		     ".TP\nCLAIMBENCH_SCRIPTS\nthe directory holding the chart templates (charts/common.gp).\n"
-		     ".TP\nTMPDIR\nwhere throwaway servers and files are made (default /tmp).\n"
-		     ".TP\nPGPASSWORD, PGPASSFILE, PGSERVICE\nthe better places for a password than --db; any password "
-		     "given in --db is masked in what claimbench keeps or prints, and in what ps shows.\n");
+	for (size_t i = 0; i < sizeof(environment) / sizeof(environment[0]); i++)
+		roff_tagged(stdout, environment[i].name, environment[i].text);
 	fputs(".SH FILES\n", stdout);
-	roff(stdout, ".TP\nresults/claimbench.db\nthe result store every run is appended to (--results).\n");
+	roff_tagged(stdout, "results/claimbench.db", "the result store every run is appended to (--results).");
 	fputs(".SH SEE ALSO\n", stdout);
 	roff(stdout, "The docs/ folder of the source: metrics.md (every metric's definition), scenarios.md (the "
 		     "scenario format), json-contract.md (the JSON output), design-notes.md.\n");

@@ -405,12 +405,14 @@ static bool wants_standby(const struct run_invocation *inv)
 	return false;
 }
 
-/* Says on stderr where the throwaway database is, and why SQLite when it fell back to it. */
+/* Says on stderr where the throwaway database is (and why it kept no template cluster), and why SQLite. */
 void announce_throwaway(const struct throwaway *t, bool fell_back)
 {
-	if (t->own_server)
+	if (t->own_server) {
 		fprintf(stderr, "claimbench: throwaway PostgreSQL in %s\n", t->pg.dir);
-	else if (t->own_mariadb)
+		if (t->pg.template_said[0])
+			fprintf(stderr, "claimbench: %s\n", t->pg.template_said);
+	} else if (t->own_mariadb)
 		fprintf(stderr, "claimbench: throwaway MariaDB in %s\n", t->maria.dir);
 	else
 		fprintf(stderr, "claimbench: %susing a temporary SQLite database %s (removed at exit; give --db to "

@@ -25,7 +25,10 @@ struct run_session {
 	char store_error[1024];		/* why it refused the first of them */
 };
 
-/* Says on stderr where the throwaway database t is, and why SQLite when it fell back to it. */
+/*
+ * Says on stderr where the throwaway database t is (and why it could not keep a template
+ * cluster, db/template_cluster.h), and why SQLite when it fell back to it.
+ */
 void announce_throwaway(const struct throwaway *t, bool fell_back);
 
 /*

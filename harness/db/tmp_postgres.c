@@ -1,5 +1,6 @@
 #include "db/leftovers.h"
 #include "db/server_programs.h"
+#include "db/template_cluster.h"
 #include "db/tmp_postgres.h"
 
 #include <errno.h>
@@ -149,19 +150,48 @@ static int run_logged(const struct tmp_postgres *pg, char *const argv[], const c
 	return ret;
 }
 
+/* initdb's arguments after -D DIR, and the same as one string: what names the template cluster. */
+#define INITDB_ARGS "-U", PG_SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync", "--no-instructions"
+#define INITDB_ARGS_TEXT "-U " PG_SUPERUSER " --auth=trust -E UTF8 --no-locale --no-sync --no-instructions"
+
 /* Creates the cluster in <pg->dir>/data with initdb. 0, or -1 with a reason in err. */
 static int run_initdb(const struct tmp_postgres *pg, char *err, size_t errlen)
 {
 	static const char *const reasons[] = { "initdb.log", NULL };
 	char initdb[PATH_MAX + 16], data[PATH_MAX + 16];
-	char *argv[] = {
-		initdb, "-D", data, "-U", PG_SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-locale",
-		"--no-sync", "--no-instructions", NULL,
-	};
+	char *argv[] = { initdb, "-D", data, INITDB_ARGS, NULL };
 
 	snprintf(initdb, sizeof(initdb), "%s/initdb", pg->bindir);
 	snprintf(data, sizeof(data), "%s/data", pg->dir);
 	return run_logged(pg, argv, "initdb.log", reasons, err, errlen);
+}
+
+/*
+ * Creates the cluster in <pg->dir>/data: a copy of the template cluster of pg's programs
+ * when there is one, else with initdb, keeping its output as the template for the next
+ * (pg->template_said says why, when it could not). 0, or -1 with a reason in err.
+ */
+static int make_cluster(struct tmp_postgres *pg, char *err, size_t errlen)
+{
+	struct template_cluster t;
+	char data[PATH_MAX + 16], why[512];
+
+	snprintf(data, sizeof(data), "%s/data", pg->dir);
+	if (template_cluster_find(&t, pg->bindir, INITDB_ARGS_TEXT, err, errlen) != 0)
+		return -1;
+	switch (template_cluster_copy(&t, data, err, errlen)) {
+	case 1:
+		return 0;
+	case -1:
+		return -1;
+	}
+	if (run_initdb(pg, err, errlen) != 0)
+		return -1;
+	if (template_cluster_keep(&t, data, why, sizeof(why)) < 0)
+		snprintf(pg->template_said, sizeof(pg->template_said),
+			 "could not keep a template cluster (%s): every throwaway server runs initdb "
+			 "(CLAIMBENCH_CACHE_DIR=none: none is kept)", why);
+	return 0;
 }
 
 /*
@@ -237,7 +267,7 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, int connect
 		snprintf(err, errlen, "could not give %s to the watchdog", pg->dir);
 		goto fail;
 	}
-	if (run_initdb(pg, err, errlen) != 0)
+	if (make_cluster(pg, err, errlen) != 0)
 		goto fail;
 	pg->statements = has_statements_library(pg->bindir);
 	/* From here a server may be running, even when pg_ctl reports failure. */
