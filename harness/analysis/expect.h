@@ -5,7 +5,10 @@
  *   max(naive@10.duplicates) > 0
  * A reference is STRATEGY[:MODE][@WORKERS][[SECTION]].METRIC (skip-locked:flip[lease].lost);
  * it stands for the mean of that metric over the matching runs (repeats, sweep points, and
- * every section unless one is named), or min(...)/max(...) of it. Numbers,
+ * every section unless one is named), or min(...)/max(...) of it. A METRIC
+ * phase[NAME].FIELD is a field of the run's timeline phase NAME (model/timeline.h:
+ * skip-locked.phase[idle-in-tx].throughput_median); a run without that phase does not
+ * match. Numbers,
  * + - * / (binary minus needs spaces around it) and parentheses combine them; one of
  * == != < <= > >= compares two sides. Numbers are decimal (12, 0.5, 2e3) and finite; a
  * division by a constant 0 is refused, and a side that evaluates to no finite number
