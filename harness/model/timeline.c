@@ -129,10 +129,11 @@ static int parse_item(const char *text, size_t len, struct timeline_step *step, 
 	}
 	*step = (struct timeline_step){ .kind = (enum timeline_kind)kind };
 	if (takes_arg) {
-		*second = '\0';
-		if (parse_arg(item, step->kind, first + 1, step, err, errlen) < 0)
+		char arg[sizeof(item)];
+
+		snprintf(arg, sizeof(arg), "%.*s", (int)(second - first - 1), first + 1);
+		if (parse_arg(item, step->kind, arg, step, err, errlen) < 0)
 			return -1;
-		*second = ':';
 	}
 	return parse_duration(item, (takes_arg ? second : first) + 1, &step->duration_s, err, errlen);
 }
