@@ -61,6 +61,9 @@ check_jq "$dir/all.json" "$r.timeline | .[0].latency_p50_ms > 0 and .[0].latency
 check "the store's run_timeline has the seven phases in order" \
 	test "$(sqlite3 "$store" "SELECT group_concat(name, ' ') FROM (SELECT name FROM run_timeline ORDER BY position)")" = \
 	"clean idle-in-tx held-snapshot active-readers vacuum load recovery"
+"$CLAIMBENCH" export --results "$store" "$(jq "$r.run_id" "$dir/all.json")" --format json >"$dir/export.json" 2>&1
+check_jq "$dir/export.json" ".results[0].timeline == $(jq -c "$r.timeline" "$dir/all.json")" \
+	"the timeline read back from the store (claimbench export) is the run's as it printed it"
 "$CLAIMBENCH" report --results "$store" --out "$dir/report" --last >"$dir/report.out" 2>&1
 check "claimbench report lists each phase in its Phases section" \
 	bash -c "grep -q '^## Phases' '$dir/report/report.md' && [ \$(grep -cE '^\| [0-9]+ \| skip-locked hold x2 \| (clean|idle-in-tx|held-snapshot|active-readers|vacuum|load|recovery) \|' '$dir/report/report.md') -eq 7 ]"
