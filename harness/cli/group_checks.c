@@ -33,7 +33,7 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 }
 
 /*
- * The first option given that only the queue workload runs, or NULL: faults, arrivals,
+ * The first option given that only the queue workload runs, or NULL: faults, a timeline, arrivals,
  * MVCC pressure, leases, pipelines, --verify (a guarded run samples no server: --sample-ms
  * does not apply, whatever its value).
  */
@@ -42,6 +42,8 @@ static const char *queue_only_option(const struct run_config *cfg)
 	for (int k = 0; k < FAULT_KIND_COUNT; k++)
 		if (cfg->faults.when[k].n_at || cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
 			return "the faults (--crash-at ...)";
+	if (cfg->timeline.n)
+		return "a timeline (--phase)";
 	if (cfg->arrival_rate > 0)
 		return "--arrival-rate";
 	if (cfg->pressure.snapshot_s > 0 || cfg->pressure.vacuum.n_at)

@@ -130,3 +130,7 @@ expect_exit 2 'vacuum cannot run on sqlite: it vacuums one table' "SQLite refuse
 	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase vacuum:1s
 expect_exit 2 'active-readers cannot run on mariadb: MariaDB' "MariaDB refuses active-readers, saying why" \
 	run --db mariadb: --arrival-rate 10 --phase active-readers:2:1s
+expect_exit 2 'adapter:reference: not for an adapter.s run yet: a timeline \(--phase\)' "an adapter's run refuses a timeline" \
+	run --db "sqlite:$dir/q.db" --strategy adapter:reference --arrival-rate 10 --phase clean:1s
+expect_exit 2 "a timeline \(--phase\): the queue workload's, not the resource workload's" "a guarded workload refuses a timeline" \
+	run --db "sqlite:$dir/q.db" --workload resource --arrival-rate 10 --phase clean:1s
