@@ -467,7 +467,7 @@ void expect_free(struct expectation *e)
 /* Checks the references in tree x against the n runs to be made. 0, or -1 with err. */
 static int check_refs(const struct expr *x, const struct expect_target *targets, size_t n, char *err, size_t errlen)
 {
-	bool known = false, in_group = false;
+	bool known = false, in_group = false, has_phase = false;
 	char paths[2048];
 
 	if (!x)
@@ -475,10 +475,12 @@ static int check_refs(const struct expr *x, const struct expect_target *targets,
 	if (x->kind != EXPR_REF)
 		return check_refs(x->left, targets, n, err, errlen) < 0 ? -1 : check_refs(x->right, targets, n, err, errlen);
 	for (size_t i = 0; i < n; i++) {
-		bool same = strcmp(targets[i].strategy, x->ref.strategy) == 0;
+		bool same = strcmp(targets[i].strategy, x->ref.strategy) == 0, here;
 
 		known |= same;
-		in_group |= same && (!x->ref.group[0] || (targets[i].group && strcmp(targets[i].group, x->ref.group) == 0));
+		here = same && (!x->ref.group[0] || (targets[i].group && strcmp(targets[i].group, x->ref.group) == 0));
+		in_group |= here;
+		has_phase |= here && targets[i].timeline && timeline_has_phase(targets[i].timeline, x->ref.phase);
 	}
 	if (!known) {
 		snprintf(err, errlen, "strategy \"%s\" is not among the strategies this scenario runs", x->ref.strategy);
@@ -486,6 +488,12 @@ static int check_refs(const struct expr *x, const struct expect_target *targets,
 	}
 	if (!in_group) {
 		snprintf(err, errlen, "section [%s] runs no strategy \"%s\"", x->ref.group, x->ref.strategy);
+		return -1;
+	}
+	if (x->ref.phase[0] && !has_phase) {
+		snprintf(err, errlen, "phase[%s]: no timeline (--phase) of %s%s%s%s has a phase so named (a phase is named by "
+			 "its kind, the second of a kind KIND-2 ...)", x->ref.phase, x->ref.strategy, x->ref.group[0] ? " in [" : "",
+			 x->ref.group, x->ref.group[0] ? "]" : "");
 		return -1;
 	}
 	if (!x->ref.phase[0] && !metric_find(x->ref.path)) {

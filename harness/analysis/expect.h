@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "model/result.h"
+#include "model/timeline.h"
 
 struct expr;
 
@@ -48,13 +49,15 @@ void expect_free(struct expectation *e);
 
 /* A strategy a scenario runs, and the section it runs in. */
 struct expect_target {
-	const char *strategy;	/* the strategy's name */
-	const char *group;	/* the scenario section, NULL or "" for none */
+	const char *strategy;			/* the strategy's name */
+	const char *group;			/* the scenario section, NULL or "" for none */
+	const struct timeline *timeline;	/* the section's timeline (--phase); NULL: none */
 };
 
 /*
  * Checks, before anything runs, that every reference of e names a strategy among the n
- * targets (in the section it names, if it names one) and a known metric. 0, or -1 with err.
+ * targets (in the section it names, if it names one) and a known metric, or a phase that
+ * one of those targets' timelines has. 0, or -1 with err.
  */
 int expect_check(const struct expectation *e, const struct expect_target *targets, size_t n, char *err,
 		 size_t errlen);

@@ -226,7 +226,7 @@ void invocation_add_targets(const struct run_config *cfg, struct expect_target *
 	if (plan->workload == WORKLOAD_QUEUE) {
 		for (size_t i = 0; i < cfg->n_strategies; i++)
 			targets[(*n)++] = (struct expect_target){ .strategy = cfg->strategies[i].ops->name,
-								  .group = cfg->group };
+								  .group = cfg->group, .timeline = &cfg->timeline };
 		return;
 	}
 	for (size_t i = 0; i < (plan->all_guards ? guard_registry_len : plan->n_guards) && added < MAX_STRATEGIES; i++) {

@@ -230,6 +230,30 @@ int64_t timeline_due_ns(const struct timeline *tl, double rate, long k)
 	return llround((double)k * 1e9 / rate);
 }
 
+void timeline_phase_name(const struct timeline *tl, size_t i, char *buf, size_t len)
+{
+	int before = 0;
+
+	for (size_t j = 0; j < i; j++)
+		before += tl->steps[j].kind == tl->steps[i].kind;
+	if (before)
+		snprintf(buf, len, "%s-%d", timeline_kind_names[tl->steps[i].kind], before + 1);
+	else
+		snprintf(buf, len, "%s", timeline_kind_names[tl->steps[i].kind]);
+}
+
+bool timeline_has_phase(const struct timeline *tl, const char *name)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < tl->n; i++) {
+		timeline_phase_name(tl, i, buf, sizeof(buf));
+		if (strcmp(buf, name) == 0)
+			return true;
+	}
+	return false;
+}
+
 bool timeline_is_pressure(enum timeline_kind kind)
 {
 	return kind == TIMELINE_LOAD || kind == TIMELINE_IDLE_IN_TX || kind == TIMELINE_HELD_SNAPSHOT ||

@@ -71,6 +71,12 @@ long timeline_arrivals(const struct timeline *tl, double rate);
 /* When arrival k (from 0) of tl at base rate is due, ns after the start. */
 int64_t timeline_due_ns(const struct timeline *tl, double rate, long k);
 
+/* Writes phase i's name into buf (len bytes): its kind, "-2", "-3" ... after the first of a kind (clean, clean-2). */
+void timeline_phase_name(const struct timeline *tl, size_t i, char *buf, size_t len);
+
+/* Whether tl has a phase called name. */
+bool timeline_has_phase(const struct timeline *tl, const char *name);
+
 /* Whether a phase of kind puts pressure on the run (load, idle-in-tx, held-snapshot, active-readers, vacuum). */
 bool timeline_is_pressure(enum timeline_kind kind);
 

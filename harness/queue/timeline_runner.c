@@ -17,22 +17,16 @@ static const char readers_seen_sql[] =
 	"SELECT count(*) FROM pg_stat_activity WHERE application_name = '" TIMELINE_READER_NAME "' "
 	"AND state IN ('active', 'idle in transaction') AND backend_xmin IS NOT NULL";
 
-/* Names r's phases after their kinds: the first of a kind its name, the later ones "-2", "-3" ... */
+/* Names r's phases (timeline_phase_name) and marks their kind-specific records unknown. */
 static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 {
 	for (size_t i = 0; i < tl->n; i++) {
 		struct timeline_phase *p = &r->phases[i];
-		int before = 0;
 
-		for (size_t j = 0; j < i; j++)
-			before += tl->steps[j].kind == tl->steps[i].kind;
 		memset(p, 0, sizeof(*p));
 		p->kind = tl->steps[i].kind;
 		p->arg = tl->steps[i].arg;
-		if (before)
-			snprintf(p->name, sizeof(p->name), "%s-%d", timeline_kind_names[p->kind], before + 1);
-		else
-			snprintf(p->name, sizeof(p->name), "%s", timeline_kind_names[p->kind]);
+		timeline_phase_name(tl, i, p->name, sizeof(p->name));
 		p->readers_seen = p->readers_repeatable = p->reader_scans = p->xid = TIMELINE_UNKNOWN;
 	}
 	r->n_phases = tl->n;

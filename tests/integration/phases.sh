@@ -121,6 +121,9 @@ expect_exit 2 "bad.ini:5: phase = clean:1s, load:101:1s: .*at most 100" "a scena
 printf '[global]\nstrategy = skip-locked\narrival-rate = 10\nphase = clean:1s\n[expect]\nx = skip-locked.phase[clean].speed > 0\n' >"$dir/badexp.ini"
 expect_exit 2 "badexp.ini:6: expectation \"x\": unknown phase field \"speed\"" "an expectation on an unknown phase field, at its file:line" \
 	run --db "$TEST_DB" --scenario "$dir/badexp.ini"
+printf '[global]\nstrategy = skip-locked\narrival-rate = 10\nphase = clean:1s\n[expect]\nx = skip-locked.phase[idle-in-tx].errors == 0\n' >"$dir/nophase.ini"
+expect_exit 2 "nophase.ini:6: expectation \"x\": phase\[idle-in-tx\]: no timeline \(--phase\) of skip-locked has a phase so named" \
+	"an expectation on a phase the timeline lacks, at its file:line" run --db "$TEST_DB" --scenario "$dir/nophase.ini"
 printf '[global]\nstrategy = skip-locked\narrival-rate = 10\nphase = clean:1s\n[expect]\nx = skip-locked.phase[clean.errors > 0\n' >"$dir/badref.ini"
 expect_exit 2 "badref.ini:6: expectation \"x\": expected phase\[NAME\]\.FIELD" "an unclosed phase[ in an expectation, at its file:line" \
 	run --db "$TEST_DB" --scenario "$dir/badref.ini"

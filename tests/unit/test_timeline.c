@@ -191,6 +191,32 @@ static void test_expectations(void)
 	      strstr(err, "phase[NAME].FIELD"), "an empty phase name: %s", err);
 }
 
+/* Phase names, and expectations checked against the timelines before anything runs. */
+static void test_names_and_checks(void)
+{
+	struct timeline tl;
+	struct expect_target targets[] = { { "skip-locked", "a", &tl }, { "for-update", "b", NULL } };
+	struct expectation e;
+	char err[512], name[40];
+
+	parse("clean:1s,idle-in-tx:1s,clean:1s", &tl, err, sizeof(err));
+	timeline_phase_name(&tl, 2, name, sizeof(name));
+	CHECK_STR_EQ(name, "clean-2", "the second clean phase's name");
+	CHECK(timeline_has_phase(&tl, "idle-in-tx") && timeline_has_phase(&tl, "clean-2") && !timeline_has_phase(&tl, "clean-3"),
+	      "the timeline has idle-in-tx and clean-2, not clean-3");
+	expect_parse("x", "skip-locked.phase[clean-2].throughput_median > 0", &e, err, sizeof(err));
+	CHECK(expect_check(&e, targets, 2, err, sizeof(err)) == 0, "a phase the timeline has passes the check (%s)", err);
+	expect_free(&e);
+	expect_parse("x", "skip-locked.phase[vacuum].throughput_median > 0", &e, err, sizeof(err));
+	CHECK(expect_check(&e, targets, 2, err, sizeof(err)) < 0 && strstr(err, "phase[vacuum]: no timeline"),
+	      "a phase it lacks is refused before anything runs: %s", err);
+	expect_free(&e);
+	expect_parse("x", "for-update[b].phase[clean].errors == 0", &e, err, sizeof(err));
+	CHECK(expect_check(&e, targets, 2, err, sizeof(err)) < 0 && strstr(err, "for-update in [b]"),
+	      "a phase of a section without a timeline is refused: %s", err);
+	expect_free(&e);
+}
+
 int main(void)
 {
 	test_parse();
@@ -198,5 +224,6 @@ int main(void)
 	test_series();
 	test_short_and_samples();
 	test_expectations();
+	test_names_and_checks();
 	return check_exit_status();
 }
