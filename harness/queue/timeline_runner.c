@@ -5,7 +5,7 @@
 #include "engine/session.h"
 #include "queue/timeline_runner.h"
 
-/* A reader's pause between looks at whether every reader has scanned once. */
+/* The runner's pause between looks at whether every reader has scanned once. */
 #define READERS_READY_POLL_NS 1000000
 
 /* The reader's scan: a count of the queue table (%s) and whether its transaction is REPEATABLE READ. */

@@ -3,7 +3,7 @@
 # held-snapshot: the sampler saw the oldest transaction age in that phase and not in the
 # clean one; active-readers: their sessions in pg_stat_activity, at REPEATABLE READ; vacuum:
 # the table's vacuum count rose in it; load:2: twice clean's arrivals per second, counted by
-# the harness; warmup: left out of the run's figures); the per-phase figures agree with the
+# the harness, on SQLite too; warmup: left out of the run's figures); the per-phase figures agree with the
 # run's own series; the phases are stored and listed by claimbench report; an expectation on a
 # phase passes and one fails (exit 1); every bad input is refused (exit 2), a scenario's at its
 # file:line, and SQLite and MariaDB refuse the kinds they do not build.
@@ -76,6 +76,14 @@ run_json warm --db "$TEST_DB" --strategy skip-locked --workers 2 --work-ms 1 --j
 check_jq "$dir/warm.json" "$r | .params.warmup == \"1\" and .params.duration == \"3\" and .timeline[0].kind == \"warmup\" and
 	.timeline[0].completed > 0 and (.throughput_jps * 2 - .timeline[1].completed | fabs) <= 0.05 * .timeline[1].completed + 1" \
 	"warmup: recorded as a phase, and the run's throughput is over the clean phase's completions alone ($(jq -c "$r | [.throughput_jps, .timeline[0].completed, .timeline[1].completed]" "$dir/warm.json"))"
+
+# The kinds every backend builds, on SQLite: no server samples, so no dead tuples.
+run_json lite --db "sqlite:$dir/lite.db" --strategy for-update --workers 2 --work-ms 1 --jobs 1 --arrival-rate 40 \
+	--phase clean:1s --phase load:2:1s --phase recovery:1s
+check_jq "$dir/lite.json" "$r.timeline | map(.name) == [\"clean\", \"load\", \"recovery\"] and
+	(.[1].arrivals / (.[1].end_s - .[1].start_s)) / (.[0].arrivals / (.[0].end_s - .[0].start_s)) >= 1.7 and
+	all(.[]; .dead_start == null and .xmin_age_max == null)" \
+	"SQLite: clean, load:2 (twice the arrivals per second) and recovery run; no dead tuples sampled ($(jq -c "$r.timeline | map(.arrivals)" "$dir/lite.json"))"
 
 # Expectations on phases: one that holds, one that does not (exit 1).
 cat >"$dir/expect.ini" <<'INI'
