@@ -3,10 +3,11 @@
 # held-snapshot: the sampler saw the oldest transaction age in that phase and not in the
 # clean one; active-readers: their sessions in pg_stat_activity, at REPEATABLE READ; vacuum:
 # the table's vacuum count rose in it; load:2: twice clean's arrivals per second, counted by
-# the harness, on SQLite too; warmup: left out of the run's figures); the per-phase figures agree with the
-# run's own series; the phases are stored and listed by claimbench report; an expectation on a
-# phase passes and one fails (exit 1); every bad input is refused (exit 2), a scenario's at its
-# file:line, and SQLite and MariaDB refuse the kinds they do not build.
+# the harness, on SQLite too; warmup: left out of the run's figures); the per-phase figures
+# agree with the run's own series; a load beyond capacity recovers once its backlog drains;
+# the phases are stored, read back and listed by claimbench report; an expectation on a
+# phase passes and one fails (exit 1); every bad input is refused (exit 2), a scenario's at
+# its file:line, and SQLite and MariaDB refuse the kinds they do not build.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -76,6 +77,14 @@ run_json warm --db "$TEST_DB" --strategy skip-locked --workers 2 --work-ms 1 --j
 check_jq "$dir/warm.json" "$r | .params.warmup == \"1\" and .params.duration == \"3\" and .timeline[0].kind == \"warmup\" and
 	.timeline[0].completed > 0 and (.throughput_jps * 2 - .timeline[1].completed | fabs) <= 0.05 * .timeline[1].completed + 1" \
 	"warmup: recorded as a phase, and the run's throughput is over the clean phase's completions alone ($(jq -c "$r | [.throughput_jps, .timeline[0].completed, .timeline[1].completed]" "$dir/warm.json"))"
+
+# A recovery on a run whose pressure is certain: 2 workers of 20 ms jobs finish at most 100 a
+# second, so load:3 (120/s) leaves a backlog, which keeps throughput above clean's until drained.
+run_json over --db "$TEST_DB" --strategy skip-locked --workers 2 --work-ms 20 --jobs 1 --arrival-rate 40 \
+	--phase clean:2s --phase load:3:2s --phase recovery:5s
+check_jq "$dir/over.json" "$r.timeline | .[1].depth_max >= 10 and .[2].depth_start > 0 and .[2].depth_end < .[1].depth_max and
+	.[2].recovered == true and .[2].recovery_s > 0 and .[2].recovery_s < 5" \
+	"load beyond capacity: a backlog (depth) built in it and drained after, the recovery measured in the next phase's row ($(jq -c "$r.timeline | [.[1].depth_max, .[2].depth_start, .[2].depth_end, .[2].recovery_s, .[0].throughput_median, .[1].throughput_median]" "$dir/over.json"))"
 
 # The kinds every backend builds, on SQLite: no server samples, so no dead tuples.
 run_json lite --db "sqlite:$dir/lite.db" --strategy for-update --workers 2 --work-ms 1 --jobs 1 --arrival-rate 40 \
