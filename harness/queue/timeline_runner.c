@@ -167,13 +167,18 @@ static void stop_readers(struct timeline_runner *r, struct timeline_phase *p, in
 	}
 }
 
-/* Puts phase p's pressure on the server (nothing for a phase without one); its readers started in *readers. */
+/*
+ * Puts phase p's pressure on the server (nothing for a phase without one) and records its
+ * start: once the pressure is in place, or, for a vacuum, as its VACUUM begins (the vacuum is
+ * part of the phase). Its readers started in *readers.
+ */
 static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int *readers)
 {
 	const struct backend_ops *db = r->s->db;
 	char sql[256];
 
 	*readers = 0;
+	p->start_ns = clock_now_ns() - r->s->gate.start_ns;
 	switch (p->kind) {
 	case TIMELINE_IDLE_IN_TX:
 		if (db->exec(r->holder, "BEGIN") < 0 || db->query(r->holder, "SELECT txid_current()", first_column, &p->xid) < 0)
@@ -195,6 +200,8 @@ static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int
 	default:
 		break;
 	}
+	if (p->kind != TIMELINE_VACUUM)
+		p->start_ns = clock_now_ns() - r->s->gate.start_ns;
 }
 
 /* Releases what phase p holds on the server; its readers numbered readers. */
@@ -224,7 +231,6 @@ static void *timeline_main(void *arg)
 		int readers;
 
 		begin_phase(r, p, &readers);
-		p->start_ns = clock_now_ns() - r->s->gate.start_ns;
 		at += (int64_t)(tl->steps[i].duration_s * 1e9);
 		on = run_sleep_until(&r->s->gate, at, &r->quit);
 		end_phase(r, p, readers);
