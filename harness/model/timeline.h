@@ -68,7 +68,7 @@ double timeline_rate_factor(const struct timeline *tl, size_t i);
 /* The arrivals tl's producers insert at rate jobs/s (scaled per phase): their ceiling, as a whole count. */
 long timeline_arrivals(const struct timeline *tl, double rate);
 
-/* When arrival k (from 0) of tl at base rate is due, ns after the start. */
+/* When arrival k (from 0) of tl at base rate is due, ns after the start (k / rate for a timeline of no phases). */
 int64_t timeline_due_ns(const struct timeline *tl, double rate, long k);
 
 /* Writes phase i's name into buf (len bytes): its kind, "-2", "-3" ... after the first of a kind (clean, clean-2). */

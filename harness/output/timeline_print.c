@@ -27,7 +27,7 @@ static int put_recovery(json_object *obj, const struct timeline_phase *p)
 static json_object *phase_object(const struct timeline_phase *p)
 {
 	json_object *obj = json_object_new_object();
-	int bad = !obj;
+	int bad = 0;
 
 	if (!obj)
 		return NULL;
