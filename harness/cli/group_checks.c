@@ -345,10 +345,10 @@ static int check_timeline_on(const struct run_config *cfg, const struct backend_
 }
 
 /*
- * Refuses, before anything runs, --pipeline where db has no pipelines, a phase kind db does not build, and a strategy
- * that was asked for by name and cannot run on db, saying why. With --strategy all the
- * ones db cannot run are left out instead, with a note on stderr; never is another
- * strategy run in their place. 0, or -1 with err.
+ * Refuses, before anything runs, --pipeline where db has no pipelines, a phase kind db does
+ * not build, and a strategy that was asked for by name and cannot run on db, saying why.
+ * With --strategy all the ones db cannot run are left out instead, with a note on stderr;
+ * never is another strategy run in their place. 0, or -1 with err.
  */
 static int check_backend(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -357,7 +357,6 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 
 	if (check_timeline_on(cfg, db, err, errlen) < 0)
 		return -1;
-
 	if (cfg->db_opts.pipeline && !db->exec_pipeline) {
 		snprintf(err, errlen, "--pipeline cannot run on %s: its statements make no network round trips to save",
 			 db->name);

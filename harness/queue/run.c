@@ -217,8 +217,10 @@ static int start_and_wait(struct monitor *m, struct run_threads *t, struct press
 		return -1;
 	}
 	if (timeline_start(timeline) < 0) {
-		pressure_join(pressure);
 		snprintf(err, errlen, "cannot start the timeline thread");
+		atomic_store(&s->gate.stop, true);
+		run_open_gate(&s->gate, 0, 0);
+		pressure_join(pressure);
 		return -1;
 	}
 	for (; t->n_workers < workers; t->n_workers++)
