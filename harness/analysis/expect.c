@@ -8,6 +8,7 @@
 #include "analysis/expect.h"
 #include "model/config.h"
 #include "model/metric_table.h"
+#include "model/timeline.h"
 
 /* The text of a number macro's value, such as "256". */
 #define TEXT_OF(n) #n
@@ -22,7 +23,8 @@ struct expr_ref {
 	char mode[8];		/* claim mode, "" for any */
 	int workers;		/* worker count, 0 for any */
 	char group[64];		/* scenario section, "" for any */
-	char path[64];		/* metric path */
+	char path[64];		/* metric path; a phase's field when phase is set */
+	char phase[40];		/* phase[NAME].FIELD: the timeline phase's name; "" for a run's metric */
 	enum aggregate agg;	/* how the matching runs combine */
 };
 
@@ -115,6 +117,43 @@ static int split_group(struct parser *ps, char *head, struct expr_ref *ref)
 	return 0;
 }
 
+/*
+ * Moves a path phase[NAME].FIELD of ref into ref->phase (NAME) and ref->path (FIELD), a
+ * field of model/timeline.h's list. 0 (also for a path that names no phase), or -1 with an error.
+ */
+static int split_phase(struct parser *ps, struct expr_ref *ref)
+{
+	static const char open[] = "phase[";
+	char *name = ref->path + strlen(open), *close;
+	size_t i;
+
+	if (strncmp(ref->path, open, strlen(open)) != 0)
+		return 0;
+	close = strchr(name, ']');
+	if (!close || close == name || close[1] != '.' || (size_t)(close - name) >= sizeof(ref->phase)) {
+		parse_error(ps, "phase[NAME].FIELD, NAME a phase of the run's timeline (clean, idle-in-tx, clean-2 ...)");
+		return -1;
+	}
+	memcpy(ref->phase, name, (size_t)(close - name));
+	ref->phase[close - name] = '\0';
+	for (i = 0; timeline_field_names[i] && strcmp(timeline_field_names[i], close + 2) != 0; i++)
+		;
+	if (!timeline_field_names[i]) {
+		char known[512];
+		size_t used = 0;
+
+		for (size_t k = 0; timeline_field_names[k] && used < sizeof(known); k++)
+			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", k ? ", " : "",
+						 timeline_field_names[k]);
+		snprintf(ps->err, ps->errlen, "unknown phase field \"%s\" before column %d of \"%s\"; known: %s",
+			 close + 2, (int)(ps->p - ps->text) + 1, ps->text, known);
+		ps->failed = true;
+		return -1;
+	}
+	memmove(ref->path, close + 2, strlen(close + 2) + 1);
+	return 0;
+}
+
 /* Splits word (STRATEGY[:MODE][@WORKERS][[SECTION]].PATH) into ref. 0, or -1 with an error. */
 static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
 {
@@ -130,7 +169,7 @@ static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
 	memcpy(head, word, (size_t)(dot - word));
 	head[dot - word] = '\0';
 	strcpy(ref->path, dot + 1);
-	if (split_group(ps, head, ref) < 0)
+	if (split_phase(ps, ref) < 0 || split_group(ps, head, ref) < 0)
 		return -1;
 	at = strchr(head, '@');
 	if (at) {
@@ -428,7 +467,7 @@ void expect_free(struct expectation *e)
 /* Checks the references in tree x against the n runs to be made. 0, or -1 with err. */
 static int check_refs(const struct expr *x, const struct expect_target *targets, size_t n, char *err, size_t errlen)
 {
-	bool known = false, in_group = false;
+	bool known = false, in_group = false, has_phase = false;
 	char paths[2048];
 
 	if (!x)
@@ -436,10 +475,12 @@ static int check_refs(const struct expr *x, const struct expect_target *targets,
 	if (x->kind != EXPR_REF)
 		return check_refs(x->left, targets, n, err, errlen) < 0 ? -1 : check_refs(x->right, targets, n, err, errlen);
 	for (size_t i = 0; i < n; i++) {
-		bool same = strcmp(targets[i].strategy, x->ref.strategy) == 0;
+		bool same = strcmp(targets[i].strategy, x->ref.strategy) == 0, here;
 
 		known |= same;
-		in_group |= same && (!x->ref.group[0] || (targets[i].group && strcmp(targets[i].group, x->ref.group) == 0));
+		here = same && (!x->ref.group[0] || (targets[i].group && strcmp(targets[i].group, x->ref.group) == 0));
+		in_group |= here;
+		has_phase |= here && targets[i].timeline && timeline_has_phase(targets[i].timeline, x->ref.phase);
 	}
 	if (!known) {
 		snprintf(err, errlen, "strategy \"%s\" is not among the strategies this scenario runs", x->ref.strategy);
@@ -449,7 +490,13 @@ static int check_refs(const struct expr *x, const struct expect_target *targets,
 		snprintf(err, errlen, "section [%s] runs no strategy \"%s\"", x->ref.group, x->ref.strategy);
 		return -1;
 	}
-	if (!metric_find(x->ref.path)) {
+	if (x->ref.phase[0] && !has_phase) {
+		snprintf(err, errlen, "phase[%s]: no timeline (--phase) of %s%s%s%s has a phase so named (a phase is named by "
+			 "its kind, the second of a kind KIND-2 ...)", x->ref.phase, x->ref.strategy, x->ref.group[0] ? " in [" : "",
+			 x->ref.group, x->ref.group[0] ? "]" : "");
+		return -1;
+	}
+	if (!x->ref.phase[0] && !metric_find(x->ref.path)) {
 		metric_paths_list(paths, sizeof(paths));
 		snprintf(err, errlen, "unknown metric \"%s\"; known: %s", x->ref.path, paths);
 		return -1;
@@ -488,6 +535,20 @@ static bool matches(const struct expr_ref *ref, const struct run_result *r)
 	       (!ref->group[0] || (r->group && strcmp(r->group, ref->group) == 0));
 }
 
+/*
+ * The value ref names in run r into *v: a metric, or a field of its timeline phase
+ * ref->phase. 0, or -1 when r has no such metric or phase.
+ */
+static int ref_value(const struct expr_ref *ref, const struct run_result *r, double *v)
+{
+	if (!ref->phase[0])
+		return metric_value(r, ref->path, v);
+	for (size_t i = 0; i < r->n_timeline; i++)
+		if (strcmp(r->timeline[i].name, ref->phase) == 0)
+			return timeline_field(&r->timeline[i], ref->path, v);
+	return -1;
+}
+
 /* Evaluates x over the runs into *out. 0, or -1 with err. */
 static int eval(const struct expr *x, const struct run_result *runs, size_t n, double *out, char *err, size_t errlen)
 {
@@ -512,7 +573,7 @@ static int eval(const struct expr *x, const struct run_result *runs, size_t n, d
 		break;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!matches(&x->ref, &runs[i]) || metric_value(&runs[i], x->ref.path, &v) < 0)
+		if (!matches(&x->ref, &runs[i]) || ref_value(&x->ref, &runs[i], &v) < 0)
 			continue;
 		if (count == 0 || (x->ref.agg == AGG_MIN && v < *out) || (x->ref.agg == AGG_MAX && v > *out))
 			*out = v;
@@ -520,9 +581,10 @@ static int eval(const struct expr *x, const struct run_result *runs, size_t n, d
 		count++;
 	}
 	if (count == 0) {
-		snprintf(err, errlen, "no run matches %s%s%s%s%.0d%s%s%s.%s", x->ref.strategy, x->ref.mode[0] ? ":" : "",
+		snprintf(err, errlen, "no run matches %s%s%s%s%.0d%s%s%s.%s%s%s%s", x->ref.strategy, x->ref.mode[0] ? ":" : "",
 			 x->ref.mode, x->ref.workers ? "@" : "", x->ref.workers, x->ref.group[0] ? "[" : "", x->ref.group,
-			 x->ref.group[0] ? "]" : "", x->ref.path);
+			 x->ref.group[0] ? "]" : "", x->ref.phase[0] ? "phase[" : "", x->ref.phase, x->ref.phase[0] ? "]." : "",
+			 x->ref.path);
 		return -1;
 	}
 	if (x->ref.agg == AGG_MEAN)

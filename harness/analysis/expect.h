@@ -5,7 +5,10 @@
  *   max(naive@10.duplicates) > 0
  * A reference is STRATEGY[:MODE][@WORKERS][[SECTION]].METRIC (skip-locked:flip[lease].lost);
  * it stands for the mean of that metric over the matching runs (repeats, sweep points, and
- * every section unless one is named), or min(...)/max(...) of it. Numbers,
+ * every section unless one is named), or min(...)/max(...) of it. A METRIC
+ * phase[NAME].FIELD is a field of the run's timeline phase NAME (model/timeline.h:
+ * skip-locked.phase[idle-in-tx].throughput_median); a run without that phase does not
+ * match. Numbers,
  * + - * / (binary minus needs spaces around it) and parentheses combine them; one of
  * == != < <= > >= compares two sides. Numbers are decimal (12, 0.5, 2e3) and finite; a
  * division by a constant 0 is refused, and a side that evaluates to no finite number
@@ -19,6 +22,7 @@
 #include <stddef.h>
 
 #include "model/result.h"
+#include "model/timeline.h"
 
 struct expr;
 
@@ -45,13 +49,15 @@ void expect_free(struct expectation *e);
 
 /* A strategy a scenario runs, and the section it runs in. */
 struct expect_target {
-	const char *strategy;	/* the strategy's name */
-	const char *group;	/* the scenario section, NULL or "" for none */
+	const char *strategy;			/* the strategy's name */
+	const char *group;			/* the scenario section, NULL or "" for none */
+	const struct timeline *timeline;	/* the section's timeline (--phase); NULL: none */
 };
 
 /*
  * Checks, before anything runs, that every reference of e names a strategy among the n
- * targets (in the section it names, if it names one) and a known metric. 0, or -1 with err.
+ * targets (in the section it names, if it names one) and a known metric, or a phase that
+ * one of those targets' timelines has. 0, or -1 with err.
  */
 int expect_check(const struct expectation *e, const struct expect_target *targets, size_t n, char *err,
 		 size_t errlen);

@@ -33,7 +33,7 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 }
 
 /*
- * The first option given that only the queue workload runs, or NULL: faults, arrivals,
+ * The first option given that only the queue workload runs, or NULL: faults, a timeline, arrivals,
  * MVCC pressure, leases, pipelines, --verify (a guarded run samples no server: --sample-ms
  * does not apply, whatever its value).
  */
@@ -42,6 +42,8 @@ static const char *queue_only_option(const struct run_config *cfg)
 	for (int k = 0; k < FAULT_KIND_COUNT; k++)
 		if (cfg->faults.when[k].n_at || cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
 			return "the faults (--crash-at ...)";
+	if (cfg->timeline.n)
+		return "a timeline (--phase)";
 	if (cfg->arrival_rate > 0)
 		return "--arrival-rate";
 	if (cfg->pressure.snapshot_s > 0 || cfg->pressure.vacuum.n_at)
@@ -53,6 +55,34 @@ static const char *queue_only_option(const struct run_config *cfg)
 	if (cfg->verify)
 		return "--verify";
 	return NULL;
+}
+
+/*
+ * Makes cfg's timeline its timed run: the phases' sum its duration, the warmup phases at
+ * its start its warm-up. A warmup phase after another kind is refused (a warm-up is the run's
+ * start). 0, or -1 with err.
+ */
+static int settle_timeline(struct run_config *cfg, char *err, size_t errlen)
+{
+	const struct timeline *tl = &cfg->timeline;
+	size_t i = 0;
+
+	while (i < tl->n && tl->steps[i].kind == TIMELINE_WARMUP)
+		i++;
+	if (i == tl->n) {
+		snprintf(err, errlen, "--phase: a timeline of warmup phases only measures nothing: add a clean phase");
+		return -1;
+	}
+	for (; i < tl->n; i++) {
+		if (tl->steps[i].kind == TIMELINE_WARMUP) {
+			snprintf(err, errlen, "--phase: warmup is phase %zu, after a %s phase: a warm-up comes first", i + 1,
+				 timeline_kind_names[tl->steps[i - 1].kind]);
+			return -1;
+		}
+	}
+	cfg->duration_s = timeline_total_s(tl);
+	cfg->warmup_s = timeline_warmup_s(tl);
+	return 0;
 }
 
 /*
@@ -260,6 +290,8 @@ static int check_adapters(const struct run_config *cfg, char *err, size_t errlen
 
 int group_check_alone(struct run_config *cfg, char *err, size_t errlen)
 {
+	if (cfg->timeline.n && settle_timeline(cfg, err, errlen) < 0)
+		return -1;
 	if (settle_modes(cfg, err, errlen) < 0 || check_sql_lease(cfg, err, errlen) < 0 ||
 	    check_adapters(cfg, err, errlen) < 0)
 		return -1;
@@ -289,16 +321,42 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 }
 
 /*
- * Refuses, before anything runs, --pipeline where db has no pipelines, and a strategy
- * that was asked for by name and cannot run on db, saying why. With --strategy all the
- * ones db cannot run are left out instead, with a note on stderr; never is another
- * strategy run in their place. 0, or -1 with err.
+ * Refuses a phase kind the timeline's backend does not build: idle-in-tx, held-snapshot,
+ * active-readers and vacuum are PostgreSQL's (SQLite's and MariaDB's own pressure, a read
+ * transaction holding back checkpoints and InnoDB's purge lag, are not built yet). 0, or -1
+ * with err.
+ */
+static int check_timeline_on(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->timeline.n && db->kind != BACKEND_POSTGRESQL; i++) {
+		enum timeline_kind kind = cfg->timeline.steps[i].kind;
+
+		if (!timeline_is_pressure(kind) || kind == TIMELINE_LOAD)
+			continue;
+		snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name,
+			 kind == TIMELINE_VACUUM ? "it vacuums one table, and only PostgreSQL vacuums a table of its own"
+			 : db->kind == BACKEND_SQLITE ? "SQLite's pressure phase (a read transaction holding back the "
+							"-wal's checkpoints) is not built for timelines yet"
+						      : "MariaDB's pressure phases (InnoDB's purge lag) are not built for "
+							"timelines yet");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Refuses, before anything runs, --pipeline where db has no pipelines, a phase kind db does
+ * not build, and a strategy that was asked for by name and cannot run on db, saying why.
+ * With --strategy all the ones db cannot run are left out instead, with a note on stderr;
+ * never is another strategy run in their place. 0, or -1 with err.
  */
 static int check_backend(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
 	size_t kept = 0;
 	char why[256];
 
+	if (check_timeline_on(cfg, db, err, errlen) < 0)
+		return -1;
 	if (cfg->db_opts.pipeline && !db->exec_pipeline) {
 		snprintf(err, errlen, "--pipeline cannot run on %s: its statements make no network round trips to save",
 			 db->name);

@@ -226,7 +226,7 @@ void invocation_add_targets(const struct run_config *cfg, struct expect_target *
 	if (plan->workload == WORKLOAD_QUEUE) {
 		for (size_t i = 0; i < cfg->n_strategies; i++)
 			targets[(*n)++] = (struct expect_target){ .strategy = cfg->strategies[i].ops->name,
-								  .group = cfg->group };
+								  .group = cfg->group, .timeline = &cfg->timeline };
 		return;
 	}
 	for (size_t i = 0; i < (plan->all_guards ? guard_registry_len : plan->n_guards) && added < MAX_STRATEGIES; i++) {
@@ -318,6 +318,8 @@ struct needed_setting {
 static const struct needed_setting needed_settings[] = {
 	{ "arrival-s", "arrival-rate", NULL,
 	  "it says how long producers insert, and without an arrival rate there are none" },
+	{ "phase", "arrival-rate", "0",
+	  "a timeline's producers insert at the arrival rate, which a load phase scales" },
 	{ "server-connections", "pooler", "none",
 	  "it sizes the pooler's pool of server connections, and without a pooler each worker has its own" },
 };
@@ -343,6 +345,30 @@ static int check_needed(const struct setting_list *list, char *err, size_t errle
 	return 0;
 }
 
+/* Settings a timeline (--phase) replaces: it sets the run's length and warm-up itself. */
+static const char *const timeline_replaces[] = { "duration", "warmup", "arrival-s", NULL };
+
+/*
+ * Refuses a setting beside --phase that the timeline replaces (--duration: the run lasts the
+ * phases' sum; --warmup: a warmup phase; --arrival-s). 0, or -1 with err located at --phase.
+ */
+static int check_timeline(const struct setting_list *list, char *err, size_t errlen)
+{
+	const struct setting *phase = find_setting(list, "phase"), *other;
+
+	for (size_t i = 0; phase && timeline_replaces[i]; i++) {
+		if (!(other = find_setting(list, timeline_replaces[i])))
+			continue;
+		snprintf(err, errlen, "--phase with --%s: a timeline %s (leave --%s out)", other->opt->name,
+			 i == 0 ? "lasts the sum of its phases" : i == 1 ? "warms up with a warmup phase"
+							  : "has its producers insert until its end",
+			 other->opt->name);
+		locate_error(phase, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
 /* Builds the group of section sec (NULL: the one group of a file without sections) with the command line's settings. */
 static int build_section(const struct build *b, const struct scenario_section *global,
 			 const struct scenario_section *sec, const struct setting_list *command_line, char *err,
@@ -361,7 +387,8 @@ static int build_section(const struct build *b, const struct scenario_section *g
 	for (size_t j = 0; j < command_line->n; j++)
 		if (put_setting(&list, &command_line->items[j], err, errlen) < 0)
 			return -1;
-	if (check_trust(b, &list, err, errlen) < 0 || check_needed(&list, err, errlen) < 0)
+	if (check_trust(b, &list, err, errlen) < 0 || check_needed(&list, err, errlen) < 0 ||
+	    check_timeline(&list, err, errlen) < 0)
 		return -1;
 	return expand_group(b, &list, sec ? sec->name : "", err, errlen);
 }
@@ -424,7 +451,25 @@ struct command_line {
 	struct run_invocation *inv;	/* takes the command's own settings */
 	const struct option_set *set;	/* the rows, by getopt code */
 	struct setting_list settings;	/* every option that configures a run group */
+	char phases[4096];		/* every --phase given, joined by commas in their order (one setting) */
 };
+
+/*
+ * Notes a --phase of the command line in cl: each is appended to those before it, so that
+ * the setting is the whole timeline in order. 0, or -1 with err.
+ */
+static int collect_phase(struct command_line *cl, struct setting *st, char *err, size_t errlen)
+{
+	size_t used = strlen(cl->phases);
+
+	if (used + strlen(st->value) + 2 > sizeof(cl->phases)) {
+		snprintf(err, errlen, "--phase: the phases given come to more than %zu bytes", sizeof(cl->phases) - 1);
+		return -1;
+	}
+	snprintf(cl->phases + used, sizeof(cl->phases) - used, "%s%s", used ? "," : "", st->value);
+	st->value = cl->phases;
+	return put_setting(&cl->settings, st, err, errlen);
+}
 
 /* Notes one option of the command line in the struct command_line at ctx. 0, or -1 with err. */
 static int collect_option(int code, const char *value, void *ctx, char *err, size_t errlen)
@@ -439,6 +484,8 @@ static int collect_option(int code, const char *value, void *ctx, char *err, siz
 	st = (struct setting){ .opt = cl->set->rows[OPTION_ROW(code)], .value = value ? value : "true" };
 	if (st.opt->place == OPTION_IN_COMMAND)
 		return option_apply(st.opt, value, &cl->inv->settings, err, errlen);
+	if (strcmp(st.opt->name, "phase") == 0)
+		return collect_phase(cl, &st, err, errlen);
 	return put_setting(&cl->settings, &st, err, errlen);
 }
 

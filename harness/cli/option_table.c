@@ -300,6 +300,14 @@ const struct option_def command_options[] = {
 	  .arg = "S", .help = "how long the snapshot of --snapshot-at is held (0: none)" },
 	{ RUN_ONLY_CUSTOM("vacuum-at", parse_instants, format_instants), .offset = offsetof(struct run_config, pressure.vacuum),
 	  .arg = "S,...", .help = "PostgreSQL: VACUUM the queue table at these instants, seconds after the start" },
+	{ RUN_ONLY_CUSTOM("phase", parse_phases, format_phases), .offset = offsetof(struct run_config, timeline),
+	  .arg = "KIND[:ARG]:DURATION",
+	  .help = "a phase of the run's timeline, repeatable, in order (a scenario key: comma-separated): warmup, "
+		  "clean, load:F (--arrival-rate x F), idle-in-tx (a session of the harness's takes an XID and sits "
+		  "idle in transaction), held-snapshot (a REPEATABLE READ snapshot held), active-readers:N (N "
+		  "REPEATABLE READ sessions scanning the queue table), vacuum (a VACUUM of the queue table at its "
+		  "start), recovery (clean); DURATION such as 500ms, 10s, 2m. The run lasts the phases' sum; needs "
+		  "--arrival-rate, not --duration (docs/phases.md)" },
 	{ RUN_ONLY_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
 	{ RUN_ONLY_CUSTOM("progress-interval", parse_progress_interval, format_progress_interval),

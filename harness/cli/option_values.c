@@ -580,3 +580,18 @@ void format_exec_numbers(const struct option_def *o, const void *base, char *buf
 	for (size_t i = 0; i < t->n_exec && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%ld", i ? "," : "", t->exec[i]);
 }
+
+/* --phase: the run's timeline, KIND[:ARG]:DURATION items comma-separated (repeated --phase joined so); NULL: none. */
+int parse_phases(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct timeline *tl = (struct timeline *)((char *)base + o->offset);
+
+	tl->n = 0;
+	return text ? timeline_parse(text, tl, err, errlen) : 0;
+}
+
+/* --phase as text. */
+void format_phases(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	timeline_format((const struct timeline *)((const char *)base + o->offset), buf, len);
+}

@@ -94,4 +94,10 @@ int parse_exec_numbers(const struct option_def *o, const char *text, void *base,
 /* --KIND-exec as text. */
 void format_exec_numbers(const struct option_def *o, const void *base, char *buf, size_t len);
 
+/* --phase: the run's timeline (model/timeline.h), comma-separated phases; NULL: none. */
+int parse_phases(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
+
+/* --phase as text. */
+void format_phases(const struct option_def *o, const void *base, char *buf, size_t len);
+
 #endif

@@ -36,6 +36,9 @@ void run_result_free(struct run_result *r)
 	free(r->phases);
 	r->phases = NULL;
 	r->n_phases = 0;
+	free(r->timeline);
+	r->timeline = NULL;
+	r->n_timeline = 0;
 	for (int k = 0; k < PROBE_MOMENTS; k++) {
 		free(r->probes[k].plan);
 		r->probes[k].plan = NULL;

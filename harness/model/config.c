@@ -62,5 +62,7 @@ long run_config_arrivals(const struct run_config *cfg)
 {
 	if (cfg->arrival_rate <= 0)
 		return 0;
+	if (cfg->timeline.n)
+		return timeline_arrivals(&cfg->timeline, cfg->arrival_rate);
 	return (long)ceil(cfg->arrival_rate * run_config_arrival_s(cfg) - 1e-9);
 }

@@ -8,6 +8,7 @@
 
 #include "generated/plugins.h"
 #include "model/faults.h"
+#include "model/timeline.h"
 
 
 /* How a worker's claim relates to its work (docs/vocabulary.md, "claim mode"). */
@@ -191,6 +192,7 @@ struct run_config {
 	struct fault_plan faults;			/* the faults to inject */
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	struct pressure_plan pressure;			/* the server's sampling and MVCC pressure phases */
+	struct timeline timeline;			/* --phase: the run's phases, in order; n 0: none */
 	struct guarded_plan guarded;			/* a guarded-resource workload's settings */
 	union strategy_config strategy_configs[STRATEGY_COUNT]; /* each registered strategy's settings, by registry index */
 	bool no_progress;				/* draw no progress line on stderr */
@@ -209,7 +211,10 @@ int run_config_repeat_cap(const struct run_config *cfg);
 /* How long cfg's producers insert, in seconds: arrival_s, or duration_s when that is 0. */
 double run_config_arrival_s(const struct run_config *cfg);
 
-/* The jobs cfg's producers insert after the backlog: ceil(arrival_rate * run_config_arrival_s()). */
+/*
+ * The jobs cfg's producers insert after the backlog: ceil(arrival_rate * run_config_arrival_s()),
+ * or with a timeline, phase by phase at arrival_rate x the phase's load factor.
+ */
 long run_config_arrivals(const struct run_config *cfg);
 
 /* The task class of job id (1-based) in cfg. */

@@ -12,6 +12,7 @@
 #include "base/histogram.h"
 #include "model/error_kind.h"
 #include "model/server_sample.h"
+#include "model/timeline.h"
 
 /* A job's status in the queue table; the final-state queries write it as its number (0 new ... 5 consumed). */
 enum job_status {
@@ -379,6 +380,8 @@ struct run_result {
 	size_t n_samples;		/* entries in samples */
 	struct phase_record *phases;	/* the pressure phases, in the order they began (owned); NULL when none */
 	size_t n_phases;		/* entries in phases */
+	struct timeline_phase *timeline; /* --phase: the timeline's phases as they ran, with their figures (owned); NULL: none */
+	size_t n_timeline;		/* entries in timeline */
 	struct table_probe probes[PROBE_MOMENTS]; /* the queue table before and after the run (plans owned) */
 	struct verify_outcome verify;	/* --verify: whether it was verified, and the differences */
 	long long run_id;		/* its row in the result store; 0 when not stored */

@@ -14,6 +14,7 @@
 #include "model/run_descriptor.h"
 #include "output/json_out.h"
 #include "output/results_print.h"
+#include "output/timeline_print.h"
 
 /* A JSON string of s, or NULL (JSON null) when s is NULL. */
 static json_object *json_text(const char *s)
@@ -272,7 +273,7 @@ static json_object *object_array(const struct run_result *run, size_t n,
 static json_object *run_object(const struct run_result *run)
 {
 	json_object *obj = json_object_new_object();
-	json_object *params, *workers, *series, *holders, *faults, *samples, *phases, *plans, *differences;
+	json_object *params, *workers, *series, *holders, *faults, *samples, *phases, *timeline, *plans, *differences;
 
 	if (!obj)
 		return NULL;
@@ -300,6 +301,9 @@ static json_object *run_object(const struct run_result *run)
 		goto fail;
 	phases = object_array(run, run->phases ? run->n_phases : 0, phase_members);
 	if (!phases || json_put(obj, "phases", phases) < 0)
+		goto fail;
+	timeline = timeline_json(run);
+	if (!timeline || json_put(obj, "timeline", timeline) < 0)
 		goto fail;
 	plans = plans_object(run);
 	if (!plans || json_put(obj, "plans", plans) < 0)

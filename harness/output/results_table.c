@@ -10,6 +10,7 @@
 
 #include "base/text.h"
 #include "output/diagnosis.h"
+#include "output/timeline_print.h"
 #include "output/figures.h"
 #include "output/results_print.h"
 
@@ -270,6 +271,7 @@ static int print_queue_tables(FILE *out, const struct invocation_result *r, cons
 		return -1;
 	print_figures(out, &f, runs);
 	figures_free(&f);
+	timeline_print_table(out, runs, n);
 	if (figures_any_faults(runs, n)) {
 		if (figures_build_faults(&f, runs, n, false) < 0)
 			return -1;

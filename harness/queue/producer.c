@@ -156,7 +156,8 @@ static void *producer_main(void *arg)
 
 	run_wait_gate(&s->gate);
 	while (k < s->arrivals) {
-		int64_t due = s->gate.start_ns + producer_due_ns(k, s->cfg->arrival_rate);
+		int64_t due = s->gate.start_ns + (s->cfg->timeline.n ? timeline_due_ns(&s->cfg->timeline, s->cfg->arrival_rate, k)
+								      : producer_due_ns(k, s->cfg->arrival_rate));
 
 		if (s->gate.deadline_ns && due >= s->gate.deadline_ns)
 			break;

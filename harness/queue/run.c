@@ -11,6 +11,7 @@
 #include "model/run_param.h"
 #include "queue/monitor.h"
 #include "queue/pressure.h"
+#include "queue/timeline_runner.h"
 #include "queue/producer.h"
 #include "queue/queue_table.h"
 #include "queue/run.h"
@@ -198,12 +199,14 @@ static void join_threads(const struct run_threads *t, int n_workers)
 }
 
 /*
- * Starts the pressure thread, the workers and producers of t (counting those started in
- * t), opens the gate and watches them until they have all finished, then ends the
- * pressure phases. A thread that cannot start stops the run; 0, or -1 with err then.
+ * Starts the pressure and timeline threads, the workers and producers of t (counting
+ * those started in t), opens the gate and watches them until they have all finished,
+ * then ends the pressure phases and the timeline. A thread that cannot start stops the
+ * run; 0, or -1 with err then.
  */
-static int start_and_wait(struct monitor *m, struct run_threads *t, struct pressure *pressure, int workers,
-			  int producers, const char *label, char *err, size_t errlen)
+static int start_and_wait(struct monitor *m, struct run_threads *t, struct pressure *pressure,
+			  struct timeline_runner *timeline, int workers, int producers, const char *label, char *err,
+			  size_t errlen)
 {
 	struct run_shared *s = m->s;
 	int rc = 0;
@@ -211,6 +214,13 @@ static int start_and_wait(struct monitor *m, struct run_threads *t, struct press
 	atomic_store(&s->producers_running, producers);
 	if (pressure_start(pressure) < 0) {
 		snprintf(err, errlen, "cannot start the pressure thread");
+		return -1;
+	}
+	if (timeline_start(timeline) < 0) {
+		snprintf(err, errlen, "cannot start the timeline thread");
+		atomic_store(&s->gate.stop, true);
+		run_open_gate(&s->gate, 0, 0);
+		pressure_join(pressure);
 		return -1;
 	}
 	for (; t->n_workers < workers; t->n_workers++)
@@ -230,6 +240,7 @@ static int start_and_wait(struct monitor *m, struct run_threads *t, struct press
 	monitor_watch(m, label);
 	join_threads(t, t->n_workers);
 	pressure_join(pressure);
+	timeline_join(timeline);
 	return rc;
 }
 
@@ -357,7 +368,8 @@ static void report_differences(const struct verify_outcome *v, const char *label
  * final state (and, with --verify, the server's record) and computes out. 0, or -1 with err.
  */
 static int run_and_measure(struct admin *admin, struct monitor *m, struct run_threads *t, struct pressure *pressure,
-			   int workers, int producers, const char *label, struct run_result *out, char *err, size_t errlen)
+			   struct timeline_runner *timeline, int workers, int producers, const char *label,
+			   struct run_result *out, char *err, size_t errlen)
 {
 	struct run_shared *s = m->s;
 	long total = s->backlog + s->arrivals;
@@ -373,7 +385,8 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 	}
 	table_probe_take(admin, s, &out->probes[PROBE_BEFORE], label);
 	s->costs.read_before = server_costs_read(admin, s, &s->costs.before);
-	if (start_and_wait(m, t, pressure, workers, producers, label, err, errlen) < 0)
+	if (start_and_wait(m, t, pressure, timeline, workers, producers, label, err, errlen) < 0 ||
+	    run_keep_timeline(timeline, label, out, err, errlen) < 0)
 		goto out_free;
 	if (reruns(s, t) && rerun(admin, m, label, err, errlen) < 0)
 		goto out_free;
@@ -440,6 +453,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 	struct admin admin = { .db = plan->db, .target = plan->target, .opts = &cfg->db_opts,
 			       .server_gone = plan->server_gone, .server_ctx = plan->server_ctx };
 	struct pressure pressure = { 0 };
+	struct timeline_runner timeline = { .n_phases = 0 };
 	struct run_account account = { .made = false };
 	struct monitor m;
 	char label[256];
@@ -484,10 +498,12 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_drop_account;
 	if (open_producers(&s, t.p, producers, err, errlen) < 0)
 		goto out_close_workers;
-	if (pressure_open(&pressure, &s, err, errlen) < 0)
+	if (pressure_open(&pressure, &s, err, errlen) < 0 || timeline_open(&timeline, &s, err, errlen) < 0)
 		goto out_close_pressure;
-	rc = run_and_measure(&admin, &m, &t, &pressure, workers, producers, label, out, err, errlen);
+	rc = run_and_measure(&admin, &m, &t, &pressure, &timeline, workers, producers, label, out, err, errlen);
 out_close_pressure:
+	if (timeline.s)
+		timeline_close(&timeline);
 	pressure_close(&pressure);
 	for (int i = 0; i < producers; i++)
 		producer_close(&t.p[i]);

@@ -6,6 +6,7 @@
 #include "measure/failover.h"
 #include "measure/ledger_table.h"
 #include "measure/server_metrics.h"
+#include "measure/timeline_figures.h"
 #include "model/metric_table.h"
 #include "queue/run_measure.h"
 
@@ -20,6 +21,23 @@ static bool restarted(const struct ledger *ledger)
 		if (ledger->faults[i].kind == FAULT_RESTART || ledger->faults[i].kind == FAULT_FAILOVER)
 			return true;
 	return false;
+}
+
+int run_keep_timeline(const struct timeline_runner *timeline, const char *label, struct run_result *out, char *err,
+		      size_t errlen)
+{
+	if (timeline->failed)
+		fprintf(stderr, "claimbench: %s: %s\n", label, timeline->failure);
+	if (!timeline->n_begun)
+		return 0;
+	out->timeline = malloc(timeline->n_begun * sizeof(*out->timeline));
+	if (!out->timeline) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(out->timeline, timeline->phases, timeline->n_begun * sizeof(*out->timeline));
+	out->n_timeline = timeline->n_begun;
+	return 0;
 }
 
 int run_keep_diagnostics(struct monitor *m, const struct pressure *pressure, const char *label, struct run_result *out,
@@ -40,6 +58,7 @@ int run_keep_diagnostics(struct monitor *m, const struct pressure *pressure, con
 		out->n_phases = pressure->n_phases;
 	}
 	server_metrics_compute(out);
+	timeline_sample_figures(out->samples, out->n_samples, out->timeline, out->n_timeline);
 	return 0;
 }
 
@@ -108,6 +127,8 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 	}
 	if (rc == 0)
 		rc = metrics_series(&in, &out->series, &out->n_series);
+	if (rc == 0)
+		rc = timeline_figures(&in, out->series, out->n_series, out->timeline, out->n_timeline);
 	if (rc == 0)
 		rc = ledger_keep_faults(&merged, out);
 	if (rc == 0 && audit->events) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "report/doc_faults.h"
+#include "report/doc_timeline.h"
 #include "report/doc_markup.h"
 #include "report/report_doc.h"
 #include "report/doc_settings.h"
@@ -150,6 +151,7 @@ static const char *const pooling_notes[] = {
 /* The level-2 headings, which the contents link to. */
 #define DOC_SUMMARY "Summary"
 #define DOC_FIGURES "Figures"
+#define DOC_PHASES "Phases"
 #define DOC_FAULTS "Faults and recovery"
 #define DOC_CHARTS "Charts"
 #define DOC_SETTINGS "Settings"
@@ -751,7 +753,7 @@ static int write_charts(FILE *out, const struct report_doc *d, const struct doc_
 static void write_intro(FILE *out, const struct report_doc *d, const struct doc_tables *t,
 			const struct doc_sections *secs, const struct doc_markup *mk)
 {
-	const char *titles[6];
+	const char *titles[7];
 	char text[ROW_TEXT];
 	size_t n = 0, used, named = 0;
 
@@ -767,6 +769,8 @@ static void write_intro(FILE *out, const struct report_doc *d, const struct doc_
 			 "details (its plans, the scenario text) are folded further down.");
 	mk->prose(out, text);
 	titles[n++] = DOC_FIGURES;
+	if (doc_has_timeline(d))
+		titles[n++] = DOC_PHASES;
 	if (t->faults.n_rows)
 		titles[n++] = DOC_FAULTS;
 	titles[n++] = DOC_CHARTS;
@@ -805,6 +809,10 @@ static int write_doc(const struct report_doc *d, const struct doc_markup *mk, ch
 	}
 	write_intro(out, d, &t, &secs, mk);
 	write_figures(out, d, &t, &secs, mk);
+	if (doc_has_timeline(d) && doc_write_timeline(out, d, DOC_PHASES, mk) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	if (t.faults.n_rows && write_faults(out, d, &t, &secs, mk) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;

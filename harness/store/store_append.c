@@ -326,7 +326,8 @@ static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, 
 			    "storing the server's samples", err, errlen) < 0)
 		return -1;
 	if (sql_insert_each(db, phases_sql, run->phases ? run->n_phases : 0, bind_phase, rows,
-			    "storing the pressure phases", err, errlen) < 0)
+			    "storing the pressure phases", err, errlen) < 0 ||
+	    store_timeline_append(db, rows->id, run, err, errlen) < 0)
 		return -1;
 	if (sql_insert_each(db, plans_sql, PROBE_MOMENTS, bind_plan, rows, "storing the plans", err, errlen) < 0 ||
 	    sql_insert_each(db, verified_sql, 1, bind_verified, rows, "storing the verification", err, errlen) < 0)

@@ -394,6 +394,7 @@ static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 			 errlen) < 0 ||
 	    sql_each_row(db, phases_sql, s->run.run_id, phase_row, &s->run, "reading the pressure phases", err,
 			 errlen) < 0 ||
+	    store_timeline_load(db, &s->run, err, errlen) < 0 ||
 	    sql_each_row(db, plans_sql, s->run.run_id, plan_row, &s->run, "reading the plans", err, errlen) < 0 ||
 	    sql_each_row(db, verified_sql, s->run.run_id, verified_row, &s->run, "reading the verification", err,
 			 errlen) < 0 ||
@@ -483,6 +484,7 @@ void store_run_free(struct store_run *run)
 	free(run->claim_latency);
 	free(run->run.samples);
 	free(run->run.phases);
+	free(run->run.timeline);
 	for (int k = 0; k < PROBE_MOMENTS; k++)
 		free(run->run.probes[k].plan);
 	run_params_free(&run->run);

@@ -390,6 +390,38 @@ const char *const store_migrations[] = {
 	"	PRIMARY KEY (explore_id, position)\n"
 	") WITHOUT ROWID;\n"
 	"PRAGMA user_version = 13;\n",
+
+	/* 14: a run's timeline (--phase): a row per phase as it ran, with its figures (docs/phases.md). */
+	"CREATE TABLE run_timeline (\n"
+	"	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"	position INTEGER NOT NULL,		-- order they ran in, from 0\n"
+	"	name TEXT NOT NULL,			-- its kind, '-2', '-3' ... after the first of a kind\n"
+	"	kind TEXT NOT NULL,			-- 'warmup', 'clean', 'load', 'idle-in-tx', 'held-snapshot', ...\n"
+	"	arg REAL NOT NULL,			-- load's factor, active-readers' sessions; 0: none\n"
+	"	start_ns INTEGER NOT NULL,		-- when it began (its pressure in place), after the start barrier\n"
+	"	end_ns INTEGER NOT NULL,		-- when it ended (its pressure released)\n"
+	"	throughput_median REAL,			-- completions per second, median over its whole seconds\n"
+	"	throughput_p10 REAL,			-- their 10th percentile\n"
+	"	latency_p50_ms REAL,			-- enqueue to completion of its completions\n"
+	"	latency_p99_ms REAL,\n"
+	"	latency_max_ms REAL,\n"
+	"	depth_start INTEGER NOT NULL,		-- jobs waiting at the end of its first 100 ms bucket\n"
+	"	depth_end INTEGER NOT NULL,		-- at the end of its last\n"
+	"	depth_max INTEGER NOT NULL,		-- the most over it\n"
+	"	dead_start INTEGER,			-- the queue table's dead tuples at its first sample; NULL: none\n"
+	"	dead_end INTEGER,			-- at its last\n"
+	"	xmin_age_max INTEGER,			-- the oldest transaction's age sampled in it\n"
+	"	errors INTEGER NOT NULL,		-- database errors met in it\n"
+	"	arrivals INTEGER NOT NULL,		-- arrivals inserted in it\n"
+	"	completed INTEGER NOT NULL,		-- completions in it\n"
+	"	recovery_s REAL,			-- the pressure phase before it: s to recover; Inf: not; NULL: none\n"
+	"	readers_seen INTEGER,			-- active-readers: their sessions pg_stat_activity showed\n"
+	"	readers_repeatable INTEGER,		-- active-readers: those at REPEATABLE READ\n"
+	"	reader_scans INTEGER,			-- active-readers: their scans of the queue table\n"
+	"	xid INTEGER,				-- idle-in-tx: the transaction id taken\n"
+	"	PRIMARY KEY (run_id, position)\n"
+	") WITHOUT ROWID;\n"
+	"PRAGMA user_version = 14;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -112,4 +112,10 @@ int col_owned(struct reader *c, struct store_run *s, const char **out);
 int store_insert_invocation(sqlite3 *db, const struct store_context *ctx, const struct invocation_result *r,
 			    long long *id, char *err, size_t errlen);
 
+/* Inserts run's timeline phases (run_timeline) for its row run_id. 0, or -1 with err. */
+int store_timeline_append(sqlite3 *db, long long run_id, const struct run_result *run, char *err, size_t errlen);
+
+/* Reads the timeline phases of run (its run_id) into run->timeline. 0, or -1 with err. */
+int store_timeline_load(sqlite3 *db, struct run_result *run, char *err, size_t errlen);
+
 #endif

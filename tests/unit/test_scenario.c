@@ -169,7 +169,7 @@ static void test_expectations(void)
 	struct run_result runs[4];
 	struct expectation e;
 	const struct expect_target strategies[] = {
-		{ "skip-locked", "a" }, { "skip-locked", "b" }, { "for-update", NULL }, { "naive", "" },
+		{ "skip-locked", "a", NULL }, { "skip-locked", "b", NULL }, { "for-update", NULL, NULL }, { "naive", "", NULL },
 	};
 	char err[512];
 

@@ -1,0 +1,291 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/timeline.h"
+
+const char *const timeline_kind_names[TIMELINE_KIND_COUNT] = {
+	[TIMELINE_WARMUP] = "warmup",
+	[TIMELINE_CLEAN] = "clean",
+	[TIMELINE_LOAD] = "load",
+	[TIMELINE_IDLE_IN_TX] = "idle-in-tx",
+	[TIMELINE_HELD_SNAPSHOT] = "held-snapshot",
+	[TIMELINE_ACTIVE_READERS] = "active-readers",
+	[TIMELINE_VACUUM] = "vacuum",
+	[TIMELINE_RECOVERY] = "recovery",
+};
+
+/* The longest phase, in seconds: a day. */
+#define TIMELINE_MAX_PHASE_S 86400.0
+
+/* The largest load factor. */
+#define TIMELINE_MAX_LOAD 100.0
+
+/* A duration's units and their length in seconds; the longer spelling first. */
+static const struct {
+	const char *unit;	/* as written after the number */
+	double seconds;		/* one of it, in seconds */
+} duration_units[] = { { "ms", 0.001 }, { "s", 1 }, { "m", 60 }, { "h", 3600 } };
+
+/* The kind called name, or -1. */
+static int kind_of(const char *name, size_t len)
+{
+	for (int k = 0; k < TIMELINE_KIND_COUNT; k++)
+		if (strlen(timeline_kind_names[k]) == len && strncmp(timeline_kind_names[k], name, len) == 0)
+			return k;
+	return -1;
+}
+
+/* Reads DURATION (a number and a unit) from text into *s. 0, or -1 with err for the phase item. */
+static int parse_duration(const char *item, const char *text, double *s, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno || !isfinite(v) || *text == '-' || *text == '+') {
+		snprintf(err, errlen, "--phase \"%s\": a duration such as 500ms, 10s, 2m or 1h expected, got \"%s\"",
+			 item, text);
+		return -1;
+	}
+	for (size_t u = 0; u < sizeof(duration_units) / sizeof(duration_units[0]); u++) {
+		if (strcmp(end, duration_units[u].unit) != 0)
+			continue;
+		*s = v * duration_units[u].seconds;
+		if (*s <= 0 || *s > TIMELINE_MAX_PHASE_S) {
+			snprintf(err, errlen, "--phase \"%s\": a duration above 0 and at most 24h expected, got \"%s\"",
+				 item, text);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "--phase \"%s\": the duration \"%s\" needs a unit: ms, s, m or h (such as 10s)", item, text);
+	return -1;
+}
+
+/* Reads ARG of a phase of kind from text into step. 0, or -1 with err. */
+static int parse_arg(const char *item, enum timeline_kind kind, const char *text, struct timeline_step *step,
+		     char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (kind == TIMELINE_LOAD) {
+		if (end == text || *end || errno || !(v > 0) || v > TIMELINE_MAX_LOAD) {
+			snprintf(err, errlen, "--phase \"%s\": load:F:DURATION, F a factor of --arrival-rate above 0 and at "
+				 "most %g, got \"%s\"", item, TIMELINE_MAX_LOAD, text);
+			return -1;
+		}
+	} else if (end == text || *end || errno || v != floor(v) || v < 1 || v > TIMELINE_MAX_READERS) {
+		snprintf(err, errlen, "--phase \"%s\": active-readers:N:DURATION, N sessions from 1 to %d, got \"%s\"", item,
+			 TIMELINE_MAX_READERS, text);
+		return -1;
+	}
+	step->arg = v;
+	return 0;
+}
+
+/* Parses one item KIND[:ARG]:DURATION (len bytes at text) into step. 0, or -1 with err. */
+static int parse_item(const char *text, size_t len, struct timeline_step *step, char *err, size_t errlen)
+{
+	char item[128], *first, *second;
+	int kind;
+	bool takes_arg;
+
+	while (len && (*text == ' ' || *text == '\t'))
+		text++, len--;
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len == 0 || len >= sizeof(item)) {
+		snprintf(err, errlen, "--phase: KIND[:ARG]:DURATION expected, got %s", len ? "a longer item" : "an empty item");
+		return -1;
+	}
+	memcpy(item, text, len);
+	item[len] = '\0';
+	first = strchr(item, ':');
+	kind = kind_of(item, first ? (size_t)(first - item) : len);
+	if (kind < 0) {
+		snprintf(err, errlen, "--phase \"%s\": unknown kind; known: warmup, clean, load:F, idle-in-tx, held-snapshot, "
+			 "active-readers:N, vacuum, recovery", item);
+		return -1;
+	}
+	takes_arg = kind == TIMELINE_LOAD || kind == TIMELINE_ACTIVE_READERS;
+	second = first ? strchr(first + 1, ':') : NULL;
+	if (!first || (takes_arg && !second)) {
+		snprintf(err, errlen, "--phase \"%s\": a duration expected (%s%s:DURATION, such as %s%s:10s)", item,
+			 timeline_kind_names[kind], takes_arg ? (kind == TIMELINE_LOAD ? ":F" : ":N") : "",
+			 timeline_kind_names[kind], takes_arg ? (kind == TIMELINE_LOAD ? ":1.5" : ":4") : "");
+		return -1;
+	}
+	if (!takes_arg && second) {
+		snprintf(err, errlen, "--phase \"%s\": %s takes no argument (%s:DURATION)", item, timeline_kind_names[kind],
+			 timeline_kind_names[kind]);
+		return -1;
+	}
+	*step = (struct timeline_step){ .kind = (enum timeline_kind)kind };
+	if (takes_arg) {
+		char arg[sizeof(item)];
+
+		snprintf(arg, sizeof(arg), "%.*s", (int)(second - first - 1), first + 1);
+		if (parse_arg(item, step->kind, arg, step, err, errlen) < 0)
+			return -1;
+	}
+	return parse_duration(item, (takes_arg ? second : first) + 1, &step->duration_s, err, errlen);
+}
+
+int timeline_parse(const char *text, struct timeline *tl, char *err, size_t errlen)
+{
+	const char *p = text;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (tl->n == TIMELINE_MAX_PHASES) {
+			snprintf(err, errlen, "--phase: at most %d phases", TIMELINE_MAX_PHASES);
+			return -1;
+		}
+		if (parse_item(p, len, &tl->steps[tl->n], err, errlen) < 0)
+			return -1;
+		tl->n++;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+void timeline_format(const struct timeline *tl, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < tl->n && used < len; i++) {
+		const struct timeline_step *st = &tl->steps[i];
+		char arg[32] = "";
+
+		if (st->kind == TIMELINE_LOAD || st->kind == TIMELINE_ACTIVE_READERS)
+			snprintf(arg, sizeof(arg), ":%g", st->arg);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s:%gms", i ? "," : "", timeline_kind_names[st->kind],
+					 arg, st->duration_s * 1000);
+	}
+}
+
+double timeline_total_s(const struct timeline *tl)
+{
+	double total = 0;
+
+	for (size_t i = 0; i < tl->n; i++)
+		total += tl->steps[i].duration_s;
+	return total;
+}
+
+double timeline_warmup_s(const struct timeline *tl)
+{
+	double total = 0;
+
+	for (size_t i = 0; i < tl->n && tl->steps[i].kind == TIMELINE_WARMUP; i++)
+		total += tl->steps[i].duration_s;
+	return total;
+}
+
+double timeline_rate_factor(const struct timeline *tl, size_t i)
+{
+	return tl->steps[i].kind == TIMELINE_LOAD ? tl->steps[i].arg : 1;
+}
+
+/* The arrivals due before the end of phase i at base rate (a real number: phase by phase, rate x factor x length). */
+static double arrivals_through(const struct timeline *tl, double rate, size_t i)
+{
+	double total = 0;
+
+	for (size_t j = 0; j <= i; j++)
+		total += rate * timeline_rate_factor(tl, j) * tl->steps[j].duration_s;
+	return total;
+}
+
+long timeline_arrivals(const struct timeline *tl, double rate)
+{
+	if (rate <= 0 || tl->n == 0)
+		return 0;
+	return (long)ceil(arrivals_through(tl, rate, tl->n - 1) - 1e-9);
+}
+
+int64_t timeline_due_ns(const struct timeline *tl, double rate, long k)
+{
+	double before = 0, from_s = 0;
+
+	for (size_t i = 0; i < tl->n; i++) {
+		double through = arrivals_through(tl, rate, i);
+
+		if ((double)k < through - 1e-9 || i + 1 == tl->n)
+			return llround((from_s + ((double)k - before) / (rate * timeline_rate_factor(tl, i))) * 1e9);
+		before = through;
+		from_s += tl->steps[i].duration_s;
+	}
+	return llround((double)k * 1e9 / rate);
+}
+
+void timeline_phase_name(const struct timeline *tl, size_t i, char *buf, size_t len)
+{
+	int before = 0;
+
+	for (size_t j = 0; j < i; j++)
+		before += tl->steps[j].kind == tl->steps[i].kind;
+	if (before)
+		snprintf(buf, len, "%s-%d", timeline_kind_names[tl->steps[i].kind], before + 1);
+	else
+		snprintf(buf, len, "%s", timeline_kind_names[tl->steps[i].kind]);
+}
+
+bool timeline_has_phase(const struct timeline *tl, const char *name)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < tl->n; i++) {
+		timeline_phase_name(tl, i, buf, sizeof(buf));
+		if (strcmp(buf, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool timeline_is_pressure(enum timeline_kind kind)
+{
+	return kind == TIMELINE_LOAD || kind == TIMELINE_IDLE_IN_TX || kind == TIMELINE_HELD_SNAPSHOT ||
+	       kind == TIMELINE_ACTIVE_READERS || kind == TIMELINE_VACUUM;
+}
+
+const char *const timeline_field_names[] = {
+	"throughput_median", "throughput_p10", "latency_p50_ms", "latency_p99_ms", "latency_max_ms", "depth_start",
+	"depth_end", "depth_max", "dead_start", "dead_end", "xmin_age_max", "errors", "arrivals", "completed",
+	"recovery_s", NULL,
+};
+
+/* A count as a number: NAN when unknown. */
+static double count_value(int64_t v)
+{
+	return v == TIMELINE_UNKNOWN ? NAN : (double)v;
+}
+
+int timeline_field(const struct timeline_phase *p, const char *name, double *out)
+{
+	const double values[] = {
+		p->throughput_median, p->throughput_p10, p->latency_p50_ms, p->latency_p99_ms, p->latency_max_ms,
+		(double)p->depth_start, (double)p->depth_end, (double)p->depth_max, count_value(p->dead_start),
+		count_value(p->dead_end), count_value(p->xmin_age_max), (double)p->errors, (double)p->arrivals,
+		(double)p->completed, p->recovery_s,
+	};
+
+	for (size_t i = 0; timeline_field_names[i]; i++) {
+		if (strcmp(timeline_field_names[i], name) == 0) {
+			*out = values[i];
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,123 @@
+/*
+ * A run as a timeline of phases (--phase KIND[:ARG]:DURATION, the scenario key phase):
+ * what each phase puts on the server, how long it lasts, and the figures measured over it.
+ * The timeline makes the run a timed one of the phases' total length, its producers at
+ * --arrival-rate scaled by each phase's load factor.
+ */
+#ifndef CLAIMBENCH_TIMELINE_H
+#define CLAIMBENCH_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most phases of one timeline. */
+#define TIMELINE_MAX_PHASES 32
+
+/* The most sessions of one active-readers phase. */
+#define TIMELINE_MAX_READERS 16
+
+/* What a phase does. */
+enum timeline_kind {
+	TIMELINE_WARMUP,		/* measured, left out of every figure of the run (as --warmup) */
+	TIMELINE_CLEAN,			/* nothing put on the server */
+	TIMELINE_LOAD,			/* arrivals at --arrival-rate x ARG */
+	TIMELINE_IDLE_IN_TX,		/* a session of the harness's took an XID and sits idle in transaction */
+	TIMELINE_HELD_SNAPSHOT,		/* a session of the harness's holds a REPEATABLE READ snapshot */
+	TIMELINE_ACTIVE_READERS,	/* ARG REPEATABLE READ sessions scan the queue table again and again */
+	TIMELINE_VACUUM,		/* a VACUUM of the queue table at the phase's start */
+	TIMELINE_RECOVERY,		/* clean, named so: the phase after a pressure phase */
+	TIMELINE_KIND_COUNT
+};
+
+/* Each kind's name as --phase spells it: "warmup", "clean", "load" ... */
+extern const char *const timeline_kind_names[TIMELINE_KIND_COUNT];
+
+/* One planned phase. */
+struct timeline_step {
+	enum timeline_kind kind;	/* what it does */
+	double arg;			/* load: the rate factor; active-readers: the sessions; else 0 */
+	double duration_s;		/* how long it lasts */
+};
+
+/* A run's planned phases, in order. */
+struct timeline {
+	struct timeline_step steps[TIMELINE_MAX_PHASES];	/* the phases */
+	size_t n;						/* entries used in steps; 0: no timeline */
+};
+
+/*
+ * Parses text, a comma-separated list of KIND[:ARG]:DURATION (DURATION a number and a unit,
+ * ms, s, m or h: 500ms, 10s, 2m), and appends its phases to tl. 0, or -1 with err naming the
+ * item at fault and what was expected.
+ */
+int timeline_parse(const char *text, struct timeline *tl, char *err, size_t errlen);
+
+/* Writes tl as timeline_parse reads it ("clean:2s,load:2:3s") into buf of len bytes. */
+void timeline_format(const struct timeline *tl, char *buf, size_t len);
+
+/* The timeline's total length in seconds. */
+double timeline_total_s(const struct timeline *tl);
+
+/* The length in seconds of the warmup phases at its start: the run's warm-up. */
+double timeline_warmup_s(const struct timeline *tl);
+
+/* Phase i's arrival rate factor: ARG for load, 1 for every other kind. */
+double timeline_rate_factor(const struct timeline *tl, size_t i);
+
+/* The arrivals tl's producers insert at rate jobs/s (scaled per phase): their ceiling, as a whole count. */
+long timeline_arrivals(const struct timeline *tl, double rate);
+
+/* When arrival k (from 0) of tl at base rate is due, ns after the start (k / rate for a timeline of no phases). */
+int64_t timeline_due_ns(const struct timeline *tl, double rate, long k);
+
+/* Writes phase i's name into buf (len bytes): its kind, "-2", "-3" ... after the first of a kind (clean, clean-2). */
+void timeline_phase_name(const struct timeline *tl, size_t i, char *buf, size_t len);
+
+/* Whether tl has a phase called name. */
+bool timeline_has_phase(const struct timeline *tl, const char *name);
+
+/* Whether a phase of kind puts pressure on the run (load, idle-in-tx, held-snapshot, active-readers, vacuum). */
+bool timeline_is_pressure(enum timeline_kind kind);
+
+/* What was measured over one phase of a run. NAN or TIMELINE_UNKNOWN where not known. */
+struct timeline_phase {
+	char name[40];			/* its kind, "-2", "-3" ... after the first of a kind: clean, idle-in-tx, clean-2 */
+	enum timeline_kind kind;	/* what it did */
+	double arg;			/* its ARG (load's factor, the readers), 0 without one */
+	int64_t start_ns;		/* when it began (its pressure in place), ns after the start barrier */
+	int64_t end_ns;			/* when it ended (its pressure released) */
+	double throughput_median;	/* completions per second, the median over its whole seconds */
+	double throughput_p10;		/* their 10th percentile (nearest rank) */
+	double latency_p50_ms;		/* enqueue to completion of the executions completed in it, ms */
+	double latency_p99_ms;		/* their 99th percentile */
+	double latency_max_ms;		/* their longest */
+	int64_t depth_start;		/* jobs waiting (enqueued, not yet in hand) as it began */
+	int64_t depth_end;		/* as it ended */
+	int64_t depth_max;		/* the most over it */
+	int64_t dead_start;		/* the queue table's dead tuples at the sample nearest its start; TIMELINE_UNKNOWN */
+	int64_t dead_end;		/* at the last sample in it; TIMELINE_UNKNOWN */
+	int64_t xmin_age_max;		/* the oldest transaction's age the sampler saw in it; TIMELINE_UNKNOWN */
+	int64_t errors;			/* database errors met in it, workers' and producers' */
+	int64_t arrivals;		/* arrivals whose insert committed in it (the harness's count) */
+	int64_t completed;		/* executions whose completion committed in it */
+	double recovery_s;		/* the pressure phase before it: s from that one's end until a second's
+					 * throughput is within 20 % of the first clean phase's median; NAN: no
+					 * pressure phase before, INFINITY: not recovered by the run's end */
+	int64_t readers_seen;		/* active-readers: the readers' sessions pg_stat_activity showed in a transaction
+					 * once each had scanned; TIMELINE_UNKNOWN otherwise */
+	int64_t readers_repeatable;	/* active-readers: readers whose transaction was REPEATABLE READ; TIMELINE_UNKNOWN */
+	int64_t reader_scans;		/* active-readers: scans of the queue table the readers made; TIMELINE_UNKNOWN */
+	int64_t xid;			/* idle-in-tx: the transaction id the session took; TIMELINE_UNKNOWN */
+};
+
+/* A figure of a phase not known (no sample, not this kind). */
+#define TIMELINE_UNKNOWN (-1)
+
+/* The fields of a phase an expectation can name (phase[NAME].FIELD), NULL-terminated. */
+extern const char *const timeline_field_names[];
+
+/* Phase p's field called name into *out. 0, or -1 when there is no such field. */
+int timeline_field(const struct timeline_phase *p, const char *name, double *out);
+
+#endif

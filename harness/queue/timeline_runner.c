@@ -1,0 +1,268 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "engine/session.h"
+#include "queue/timeline_runner.h"
+
+/* The runner's pause between looks at whether every reader has scanned once. */
+#define READERS_READY_POLL_NS 1000000
+
+/* The reader's scan: a count of the queue table (%s) and whether its transaction is REPEATABLE READ. */
+static const char reader_scan_sql[] =
+	"SELECT count(*), (current_setting('transaction_isolation') = 'repeatable read')::int FROM %s";
+
+/* The readers' sessions that pg_stat_activity shows in a transaction with a snapshot. */
+static const char readers_seen_sql[] =
+	"SELECT count(*) FROM pg_stat_activity WHERE application_name = '" TIMELINE_READER_NAME "' "
+	"AND state IN ('active', 'idle in transaction') AND backend_xmin IS NOT NULL";
+
+/* Names r's phases (timeline_phase_name) and marks their kind-specific records unknown. */
+static void name_phases(struct timeline_runner *r, const struct timeline *tl)
+{
+	for (size_t i = 0; i < tl->n; i++) {
+		struct timeline_phase *p = &r->phases[i];
+
+		memset(p, 0, sizeof(*p));
+		p->kind = tl->steps[i].kind;
+		p->arg = tl->steps[i].arg;
+		timeline_phase_name(tl, i, p->name, sizeof(p->name));
+		p->readers_seen = p->readers_repeatable = p->reader_scans = p->xid = TIMELINE_UNKNOWN;
+	}
+	r->n_phases = tl->n;
+}
+
+int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, size_t errlen)
+{
+	const struct timeline *tl = &s->cfg->timeline;
+	bool holds = false;
+
+	memset(r, 0, sizeof(*r));
+	r->s = s;
+	atomic_init(&r->quit, false);
+	atomic_init(&r->saw_stop, false);
+	atomic_init(&r->readers_stop, false);
+	atomic_init(&r->readers_ready, 0);
+	name_phases(r, tl);
+	for (size_t i = 0; i < tl->n; i++) {
+		holds |= timeline_is_pressure(tl->steps[i].kind) && tl->steps[i].kind != TIMELINE_LOAD;
+		if (tl->steps[i].kind == TIMELINE_ACTIVE_READERS && (int)tl->steps[i].arg > r->n_readers)
+			r->n_readers = (int)tl->steps[i].arg;
+	}
+	if (holds && session_open(s->db, s->server_target, &s->cfg->db_opts, &r->saw_stop, &r->holder, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < r->n_readers; i++) {
+		struct timeline_reader *rd = &r->readers[i];
+
+		rd->r = r;
+		if (session_open(s->db, s->server_target, &s->cfg->db_opts, &r->saw_stop, &rd->conn, err, errlen) < 0)
+			return -1;
+		if (s->db->exec(rd->conn, "SET application_name = '" TIMELINE_READER_NAME "'") < 0) {
+			snprintf(err, errlen, "naming a reader's session: %s", s->db->error_message(rd->conn));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Marks r failed for the first reason why: what was tried and the server's message on conn. */
+static void fail(struct timeline_runner *r, const char *what, struct db_conn *conn)
+{
+	if (r->failed)
+		return;
+	r->failed = true;
+	snprintf(r->failure, sizeof(r->failure), "phase %s: %s", what, r->s->db->error_message(conn));
+}
+
+/* db_row_fn of one value: the first column into the int64_t at ctx. */
+static int first_column(void *ctx, const int64_t *cols, int ncols)
+{
+	if (ncols > 0)
+		*(int64_t *)ctx = cols[0];
+	return 0;
+}
+
+/* db_row_fn of a reader's scan: notes whether its transaction is REPEATABLE READ (the second column). */
+static int scan_row(void *ctx, const int64_t *cols, int ncols)
+{
+	struct timeline_reader *rd = ctx;
+
+	rd->repeatable = ncols > 1 && cols[1] == 1;
+	return 0;
+}
+
+/* A reader's thread: BEGIN REPEATABLE READ, scans of the queue table until told to stop, COMMIT. */
+static void *reader_main(void *arg)
+{
+	struct timeline_reader *rd = arg;
+	const struct run_shared *s = rd->r->s;
+	char sql[256];
+	bool told = false;
+
+	snprintf(sql, sizeof(sql), reader_scan_sql, s->jobs_table);
+	if (s->db->exec(rd->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ") < 0)
+		goto failed;
+	while (!atomic_load(&rd->r->readers_stop) && !run_stopping(&s->gate)) {
+		if (s->db->query(rd->conn, sql, scan_row, rd) < 0)
+			goto failed;
+		rd->scans++;
+		if (!told) {
+			atomic_fetch_add(&rd->r->readers_ready, 1);
+			told = true;
+		}
+	}
+	s->db->exec(rd->conn, "COMMIT");
+	return NULL;
+failed:
+	rd->failed = true;
+	snprintf(rd->failure, sizeof(rd->failure), "%s", s->db->error_message(rd->conn));
+	s->db->exec(rd->conn, "ROLLBACK");
+	if (!told)
+		atomic_fetch_add(&rd->r->readers_ready, 1);
+	return NULL;
+}
+
+/*
+ * Starts n readers for phase p and waits until each has scanned once (or failed, or the
+ * run stops), then counts their sessions in pg_stat_activity. The readers that started, in *started.
+ */
+static void start_readers(struct timeline_runner *r, struct timeline_phase *p, int n, int *started)
+{
+	atomic_store(&r->readers_stop, false);
+	atomic_store(&r->readers_ready, 0);
+	for (*started = 0; *started < n; (*started)++) {
+		struct timeline_reader *rd = &r->readers[*started];
+
+		rd->scans = 0;
+		rd->repeatable = rd->failed = false;
+		if (pthread_create(&rd->thread, NULL, reader_main, rd) != 0)
+			break;
+	}
+	while (atomic_load(&r->readers_ready) < *started &&
+	       run_sleep_until(&r->s->gate, clock_now_ns() + READERS_READY_POLL_NS, &r->quit))
+		;
+	if (r->s->db->query(r->holder, readers_seen_sql, first_column, &p->readers_seen) < 0)
+		fail(r, "active-readers: counting the readers' sessions", r->holder);
+	if (*started < n && !r->failed) {
+		r->failed = true;
+		snprintf(r->failure, sizeof(r->failure), "phase active-readers: cannot start reader thread %d", *started);
+	}
+}
+
+/* Stops the started readers of phase p, waits for them and notes their scans and isolation. */
+static void stop_readers(struct timeline_runner *r, struct timeline_phase *p, int started)
+{
+	atomic_store(&r->readers_stop, true);
+	p->reader_scans = p->readers_repeatable = 0;
+	for (int i = 0; i < started; i++) {
+		struct timeline_reader *rd = &r->readers[i];
+
+		pthread_join(rd->thread, NULL);
+		p->reader_scans += rd->scans;
+		p->readers_repeatable += rd->repeatable;
+		if (rd->failed && !r->failed) {
+			r->failed = true;
+			snprintf(r->failure, sizeof(r->failure), "phase active-readers: a reader: %s", rd->failure);
+		}
+	}
+}
+
+/*
+ * Puts phase p's pressure on the server (nothing for a phase without one) and records its
+ * start: once the pressure is in place, or, for a vacuum, as its VACUUM begins (the vacuum is
+ * part of the phase). Its readers started in *readers.
+ */
+static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int *readers)
+{
+	const struct backend_ops *db = r->s->db;
+	char sql[256];
+
+	*readers = 0;
+	p->start_ns = clock_now_ns() - r->s->gate.start_ns;
+	switch (p->kind) {
+	case TIMELINE_IDLE_IN_TX:
+		if (db->exec(r->holder, "BEGIN") < 0 || db->query(r->holder, "SELECT txid_current()", first_column, &p->xid) < 0)
+			fail(r, "idle-in-tx: taking an XID", r->holder);
+		break;
+	case TIMELINE_HELD_SNAPSHOT:
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", r->s->jobs_table);
+		if (db->exec(r->holder, "BEGIN ISOLATION LEVEL REPEATABLE READ") < 0 || db->exec(r->holder, sql) < 0)
+			fail(r, "held-snapshot: holding a snapshot", r->holder);
+		break;
+	case TIMELINE_ACTIVE_READERS:
+		start_readers(r, p, (int)p->arg, readers);
+		break;
+	case TIMELINE_VACUUM:
+		snprintf(sql, sizeof(sql), "VACUUM %s", r->s->jobs_table);
+		if (db->exec(r->holder, sql) < 0)
+			fail(r, "vacuum: vacuuming the queue table", r->holder);
+		break;
+	default:
+		break;
+	}
+	if (p->kind != TIMELINE_VACUUM)
+		p->start_ns = clock_now_ns() - r->s->gate.start_ns;
+}
+
+/* Releases what phase p holds on the server; its readers numbered readers. */
+static void end_phase(struct timeline_runner *r, struct timeline_phase *p, int readers)
+{
+	if (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT)
+		r->s->db->exec(r->holder, "ROLLBACK");
+	else if (p->kind == TIMELINE_ACTIVE_READERS)
+		stop_readers(r, p, readers);
+}
+
+/*
+ * The thread: from the start gate, each phase in turn until its planned end (the sum of
+ * the durations before it and its own), or until the run's threads finish or a stop.
+ */
+static void *timeline_main(void *arg)
+{
+	struct timeline_runner *r = arg;
+	const struct timeline *tl = &r->s->cfg->timeline;
+	int64_t at;
+	bool on = true;
+
+	run_wait_gate(&r->s->gate);
+	at = r->s->gate.start_ns;
+	for (size_t i = 0; i < r->n_phases && on; i++) {
+		struct timeline_phase *p = &r->phases[i];
+		int readers;
+
+		begin_phase(r, p, &readers);
+		at += (int64_t)(tl->steps[i].duration_s * 1e9);
+		on = run_sleep_until(&r->s->gate, at, &r->quit);
+		end_phase(r, p, readers);
+		p->end_ns = clock_now_ns() - r->s->gate.start_ns;
+		r->n_begun = i + 1;
+	}
+	atomic_store(&r->saw_stop, true);
+	return NULL;
+}
+
+int timeline_start(struct timeline_runner *r)
+{
+	if (!r->n_phases)
+		return 0;
+	if (pthread_create(&r->thread, NULL, timeline_main, r) != 0)
+		return -1;
+	r->started = true;
+	return 0;
+}
+
+void timeline_join(struct timeline_runner *r)
+{
+	if (!r->started)
+		return;
+	atomic_store(&r->quit, true);
+	pthread_join(r->thread, NULL);
+	r->started = false;
+}
+
+void timeline_close(struct timeline_runner *r)
+{
+	session_close(r->s->db, &r->holder, false);
+	for (int i = 0; i < r->n_readers; i++)
+		session_close(r->s->db, &r->readers[i].conn, false);
+}
