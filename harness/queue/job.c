@@ -279,12 +279,29 @@ static int64_t execution_end(const struct worker *w, bool committed, int64_t los
 	return clock_now_ns();
 }
 
-/* Notes e, which ended at end, in w's counters and ledger. 0, or -1 (w aborted) when the ledger cannot grow. */
-static int note_execution(struct worker *w, struct execution *e, int64_t end)
+/*
+ * When w's hold on a job in hand since in_hand may have gone, in ns since the start barrier:
+ * in hold mode, when the COMMIT or ROLLBACK ending its transaction was sent (a later claim
+ * waiting on the job's lock may return before w reads its clock again); otherwise 0, at
+ * the execution's end.
+ */
+static int64_t execution_released(const struct worker *w, int64_t in_hand)
+{
+	if (w->shared->mode != MODE_HOLD || w->settle_sent_ns < in_hand)
+		return 0;
+	return w->settle_sent_ns - w->shared->gate.start_ns;
+}
+
+/*
+ * Notes e, in hand since in_hand and ended at end, in w's counters and ledger. 0, or -1 (w
+ * aborted) when the ledger cannot grow.
+ */
+static int note_execution(struct worker *w, struct execution *e, int64_t in_hand, int64_t end)
 {
 	const struct run_shared *s = w->shared;
 
 	e->end_ns = end - s->gate.start_ns;
+	e->released_ns = execution_released(w, in_hand);
 	e->conn_ns = w->connected_ns - s->gate.start_ns;
 	if (e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED)
 		run_note_progress(w->shared);
@@ -331,7 +348,7 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	end = execution_end(w, e.outcome == EXEC_DONE || e.outcome == EXEC_FAILED, end, in_hand);
 	e.flags = (j.stalled ? EXEC_STALLED : 0) | w->held_flags;
 	w->stats.busy_ns += end - in_hand;
-	if (note_execution(w, &e, end) < 0)
+	if (note_execution(w, &e, in_hand, end) < 0)
 		return -1;
 	return crashed ? worker_respawn(w) : rc;
 }
@@ -446,7 +463,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	w->stats.busy_ns += end - in_hand;
 	for (int i = 0; i < n; i++) {
 		x[i].flags |= w->held_flags;
-		if (note_execution(w, &x[i], end) < 0)
+		if (note_execution(w, &x[i], in_hand, end) < 0)
 			return -1;
 	}
 	return how == WORK_CRASHED ? worker_respawn(w) : rc;
