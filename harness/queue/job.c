@@ -186,7 +186,9 @@ static void give_back(struct worker *w, int64_t job_id)
 /*
  * Completes job (slot: done or failed) through the strategy's finish. After a lost
  * connection it connects anew and asks the table whether the completion committed before
- * the connection went (its answer lost on the way); if not, in flip mode, where the claim
+ * the connection went (its answer lost on the way), unless the monitor had seen w's server
+ * process gone before it was sent (it committed nothing: the table's row may show another
+ * worker's completion over w's claim, naive's); if not, in flip mode, where the claim
  * outlives the connection, it tries once more. 0 committed, 1 refused (fenced), -1 not
  * done. *lost_at: when the connection was found lost, else 0; in hold mode the work's
  * transaction died then, and so the execution ended.
@@ -194,6 +196,7 @@ static void give_back(struct worker *w, int64_t job_id)
 static int complete(struct worker *w, int64_t job, int slot, int64_t *lost_at)
 {
 	const struct strategy_ops *st = w->shared->strategy;
+	bool killed = worker_session_killed(w);
 	int rc = st->finish ? st->finish(w, job, slot) : worker_finish(w, job, slot);
 
 	*lost_at = 0;
@@ -202,7 +205,7 @@ static int complete(struct worker *w, int64_t job, int slot, int64_t *lost_at)
 	*lost_at = clock_now_ns();
 	if (worker_reconnect(w) < 0)
 		return -1;
-	switch (worker_finished_by_claim(w, slot, job)) {
+	switch (killed ? 0 : worker_finished_by_claim(w, slot, job)) {
 	case 1:
 		return 0;
 	case 0:
@@ -357,13 +360,15 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
  * Completes the first n jobs of w's batch through the strategy's finish_batch, as complete
  * does one job: after a lost connection it connects anew and asks the table which of them
  * the statement finished before the connection went (it is one statement: all of its jobs
- * or none); if none, in flip mode, it tries once more. 0 committed (each job's completed
- * says whether it was fenced), -1 not. *lost_at as complete's.
+ * or none), unless the monitor had seen w's server process gone before it was sent; if
+ * none, in flip mode, it tries once more. 0 committed (each job's completed says whether
+ * it was fenced), -1 not. *lost_at as complete's.
  */
 static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 {
 	const struct strategy_ops *st = w->shared->strategy;
 	struct batch_job *b = w->batch;
+	bool killed = worker_session_killed(w);
 	int rc = st->finish_batch(w, b, n);
 	bool committed = false;
 
@@ -373,7 +378,7 @@ static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 	*lost_at = clock_now_ns();
 	if (worker_reconnect(w) < 0)
 		return -1;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; !killed && i < n; i++) {
 		int finished;
 
 		worker_note_attempt(w, b[i].attempt);
