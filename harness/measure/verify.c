@@ -76,13 +76,16 @@ static bool consumed(const struct replay *rp, size_t j)
 	return final_status(&rp->jobs[j]) == JOB_CONSUMED;
 }
 
-/* Committed completions of job j (none counted for a consumed job: its completion writes nothing). */
+/*
+ * Committed completions of job j (none counted for a consumed job: its completion writes
+ * nothing), those in doubt left out of either side when they may be.
+ */
 static int64_t executions_of(const struct replay *rp, size_t j, int64_t *ledger)
 {
 	if (consumed(rp, j))
 		return 0;
-	*ledger = rp->ledger[j].committed;
-	return rp->jobs[j].completions;
+	*ledger = rp->ledger[j].committed - (rp->doubt_allowed ? rp->ledger[j].doubt_committed : 0);
+	return rp->jobs[j].completions - (rp->doubt_allowed ? rp->jobs[j].doubt_completions : 0);
 }
 
 /* Whether job j was completed done (not counted for a consumed job). */
@@ -182,7 +185,7 @@ static int64_t unfinished_of(const struct replay *rp, size_t j, int64_t *ledger)
 	if (consumed(rp, j))
 		return 0;
 	for (int32_t i = rp->jobs[j].open; i >= 0; i = rp->pool[i].next)
-		open += !(rp->doubt_allowed && rp->pool[i].in_doubt);
+		open += !(rp->doubt_allowed && (rp->pool[i].in_doubt || rp->pool[i].completion_in_doubt));
 	*ledger = rp->ledger[j].unfinished;
 	return open;
 }
@@ -238,7 +241,7 @@ static void compare_all(const struct replay *rp, struct verify_outcome *out)
 		const struct job_ledger *l = &rp->ledger[j];
 
 		if (!consumed(rp, j)) {
-			committed += l->committed;
+			committed += l->committed - (rp->doubt_allowed ? l->doubt_committed : 0);
 			unfinished += l->unfinished;
 		}
 		visible_dups += l->visible > 1 ? l->visible - 1 : 0;
@@ -287,7 +290,7 @@ int verify_run(const struct verify_input *in, struct verify_outcome *out)
 	if (replay_open(&rp, in) < 0)
 		return -1;
 	out->verified = true;
-	out->in_doubt = rp.doubt_allowed ? rp.n_doubt : 0;
+	out->in_doubt = rp.doubt_allowed ? rp.n_doubt + rp.n_doubt_completions : 0;
 	compare_all(&rp, out);
 	replay_close(&rp);
 	return 0;

@@ -72,6 +72,7 @@ struct verify_input {
 	size_t n_jobs;				/* jobs in the run; ids 1..n_jobs */
 	size_t n_backlog;			/* jobs 1..n_backlog were in the table before the record began */
 	bool hold;				/* hold mode: a claim commits with its completion */
+	int claim_size;				/* the most jobs one claim statement hands out: a batch's, else 1 */
 	bool drain;				/* a drain run: every job should have finished */
 };
 

@@ -120,6 +120,7 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 			.n_jobs = in.n_jobs,
 			.n_backlog = in.n_backlog,
 			.hold = s->mode == MODE_HOLD,
+			.claim_size = s->strategy->batch_max ? s->strategy->batch_max(s->strategy_config) : 1,
 			.drain = in.drain,
 		};
 

@@ -300,6 +300,98 @@ static void test_in_doubt(void)
 	ledger_free(&c.ledger);
 }
 
+/*
+ * A batch claim of 3 jobs by worker 0 commits, its answer lost with the connection: 3
+ * claims in doubt, one statement's, which one lost connection allows where a claim hands
+ * out 3 jobs (a batch of 3) and not where it hands out 1. Workers 1 then claim and complete
+ * them (the lease run out).
+ */
+static void test_batch_in_doubt(void)
+{
+	struct verify_case c;
+
+	case_init(&c, 3);
+	for (int64_t id = 1; id <= 3; id++)
+		claim(&c, id, 0, 1, JOB_NEW, -1, false);
+	for (int64_t id = 1; id <= 3; id++) {
+		claim(&c, id, 1, 2, JOB_ACTIVE, 0, true);
+		complete(&c, id, 1, JOB_DONE, JOB_ACTIVE, 1);
+		execution(&c, id, 1, EXEC_DONE);
+	}
+	c.metrics = (struct run_metrics){ .completed = 3, .reconnects = 1 };
+	c.in.claim_size = 3;
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0 && c.out.in_doubt == 3,
+	      "a batch of 3 whose answer was lost: its 3 claims in doubt for one lost connection (in doubt %zu, "
+	      "differences %zu)", c.out.in_doubt, c.out.n_diffs);
+	c.in.claim_size = 1;
+	verify(&c);
+	CHECK(c.out.in_doubt == 0 && difference(&c, "duplicates") && difference(&c, "duplicates")->server == 3,
+	      "claims of one job at a time: 3 claims in doubt are 3 statements, more than 1 lost connection");
+	ledger_free(&c.ledger);
+}
+
+/* Adds an execution of job id by identity w with outcome to c's ledger whose connection was made anew during it. */
+static void reconnected_execution(struct verify_case *c, int64_t id, int w, int outcome)
+{
+	struct execution x = { .job_id = id, .worker = w, .identity = w, .outcome = outcome, .start_ns = 10,
+			       .conn_ns = 20 };
+
+	check_need(ledger_add_execution(&c->ledger, &x) == 0, "ledger_add_execution");
+}
+
+/*
+ * Naive's completions across a lost connection. Job 1: workers 0 and 1 race; worker 0's
+ * connection goes during its completion, which never committed, and after reconnecting it
+ * reads the row done under its claim, worker 1's completion's: its done is in the ledger,
+ * not in the record. Job 2: worker 0's completion committed with its answer lost, the row's
+ * claim by then worker 1's; it completes again: two completions in the record, one in the
+ * ledger. One lost connection each: in doubt; without one, or when the execution kept its
+ * connection, a difference.
+ */
+static void test_completion_in_doubt(void)
+{
+	struct verify_case c;
+
+	case_init(&c, 2);
+	claim(&c, 1, 1, 1, JOB_NEW, -1, false);
+	claim(&c, 1, 0, 2, JOB_ACTIVE, 1, false);
+	complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 0);
+	reconnected_execution(&c, 1, 0, EXEC_DONE);
+	execution(&c, 1, 1, EXEC_DONE);
+	claim(&c, 2, 0, 1, JOB_NEW, -1, false);
+	claim(&c, 2, 1, 2, JOB_ACTIVE, 0, false);
+	complete(&c, 2, 0, JOB_DONE, JOB_ACTIVE, 1);
+	complete(&c, 2, 1, JOB_DONE, JOB_DONE, 1);
+	complete(&c, 2, 0, JOB_DONE, JOB_DONE, 1);
+	reconnected_execution(&c, 2, 0, EXEC_DONE);
+	execution(&c, 2, 1, EXEC_DONE);
+	c.metrics = (struct run_metrics){ .completed = 2, .duplicates = 2, .race_duplicates = 2, .reconnects = 2 };
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0 && c.out.in_doubt == 2,
+	      "naive's two completions across a lost connection: in doubt, nothing differs (in doubt %zu, "
+	      "differences %zu)", c.out.in_doubt, c.out.n_diffs);
+	c.metrics.reconnects = 1;
+	verify(&c);
+	CHECK(c.out.in_doubt == 0 && difference(&c, "executions_committed") &&
+	      strcmp(difference(&c, "executions_committed")->jobs, "1 2") == 0 &&
+	      difference(&c, "fenced+crashed+uncommitted"),
+	      "with one lost connection for two completions in doubt: both jobs differ");
+	ledger_free(&c.ledger);
+
+	case_init(&c, 1);
+	claim(&c, 1, 1, 1, JOB_NEW, -1, false);
+	claim(&c, 1, 0, 2, JOB_ACTIVE, 1, false);
+	complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 0);
+	execution(&c, 1, 0, EXEC_DONE);
+	execution(&c, 1, 1, EXEC_DONE);
+	c.metrics = (struct run_metrics){ .completed = 1, .duplicates = 1, .race_duplicates = 1, .reconnects = 1 };
+	verify(&c);
+	CHECK(c.out.in_doubt == 0 && difference(&c, "executions_committed"),
+	      "a completion the record lacks by an execution that kept its connection: a difference");
+	ledger_free(&c.ledger);
+}
+
 /* A fenced completion writes nothing: worker 0's claim stays unfinished, as its fenced execution says. */
 static void test_fenced(void)
 {
@@ -468,6 +560,8 @@ int main(void)
 	test_reaper();
 	test_session_lock();
 	test_in_doubt();
+	test_batch_in_doubt();
+	test_completion_in_doubt();
 	test_fenced();
 	test_hold();
 	test_stale_ticket();
