@@ -392,6 +392,53 @@ static void test_completion_in_doubt(void)
 	ledger_free(&c.ledger);
 }
 
+/* Adds an execution of job id by identity w with outcome, its claim begun at claim_ms, in hand at start_ms, ended at end_ms. */
+static void timed_execution(struct verify_case *c, int64_t id, int w, int outcome, int64_t claim_ms, int64_t start_ms,
+			    int64_t end_ms)
+{
+	struct execution x = { .job_id = id, .worker = w, .identity = w, .outcome = outcome,
+			       .claim_start_ns = claim_ms * 1000000, .start_ns = start_ms * 1000000,
+			       .end_ns = end_ms * 1000000 };
+
+	check_need(ledger_add_execution(&c->ledger, &x) == 0, "ledger_add_execution");
+}
+
+/*
+ * The lease band, naive under a lease of 20 ms: worker 1's claim began at 25 ms, before
+ * worker 0's completion returned at 30, and wrote the row once that completion had
+ * committed (done to active, the lease past): the record's race, the ledger's lease
+ * redelivery (the lease may have run out as the claim read the row, and the claim may have
+ * read it before the completion). One open judgement: no difference. Began at 40, after the
+ * completion returned, the judgement is not open: the ledger's lease redelivery differs.
+ */
+static void test_lease_band(void)
+{
+	struct verify_case c;
+
+	for (int late = 0; late <= 1; late++) {
+		case_init(&c, 1);
+		claim(&c, 1, 0, 1, JOB_NEW, -1, false);
+		complete(&c, 1, 0, JOB_DONE, JOB_ACTIVE, 0);
+		change(&c, AUDIT_JOBS, AUDIT_UPDATE, 1, JOB_DONE, JOB_ACTIVE, 0, 1, 1, 2, true, 1);
+		complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 1);
+		timed_execution(&c, 1, 0, EXEC_DONE, 0, 1, 30);
+		timed_execution(&c, 1, 1, EXEC_DONE, late ? 40 : 25, late ? 41 : 26, 50);
+		c.metrics = (struct run_metrics){ .completed = 1, .duplicates = 1, .redeliveries = 1,
+						  .redeliveries_lease = 1 };
+		c.in.lease_ns = 20000000;
+		c.in.clock_tick_ns = 1000000;
+		verify(&c);
+		if (!late)
+			CHECK(c.out.verified && c.out.n_diffs == 0,
+			      "a claim begun before the holder's completion returned: within the band (differences %zu)",
+			      c.out.n_diffs);
+		else
+			CHECK(difference(&c, "redeliveries_lease") && difference(&c, "race_duplicates"),
+			      "begun after the completion returned: the lease redelivery is a difference");
+		ledger_free(&c.ledger);
+	}
+}
+
 /* A fenced completion writes nothing: worker 0's claim stays unfinished, as its fenced execution says. */
 static void test_fenced(void)
 {
@@ -562,6 +609,7 @@ int main(void)
 	test_in_doubt();
 	test_batch_in_doubt();
 	test_completion_in_doubt();
+	test_lease_band();
 	test_fenced();
 	test_hold();
 	test_stale_ticket();
