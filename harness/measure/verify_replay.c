@@ -10,7 +10,8 @@
  * worker's session writes done or error. The harness's session giving an active row back
  * to new is the reaper's (when the row's lease had run out) or --rerun-stuck's. A claim is
  * a redelivery when the earlier claim's holder had lost the job before it: the line ticket
- * it held when it claimed was deleted as stale by another worker (stale_ticket); or it had not
+ * it held when it claimed was deleted as stale (stale_ticket: by another worker, or by its
+ * requester before it claimed, whose own poll deletes every stale ticket); or it had not
  * completed it and the harness gave the job back (reaper), the claim took its row with the
  * lease run out (lease), or took it still new (crash: the holder's session, whose lock was
  * the claim, ended). A claim that takes a live holder's active row is a race, not a
@@ -113,6 +114,8 @@ static void claim(struct replay *rp, struct job_replay *r, const struct audit_ev
 	r->holder = e->writer;
 	r->holder_seq = e->seq;
 	r->holder_ticket = rp->latest_ticket[e->writer];
+	if (r->holder_ticket >= 0)
+		rp->tickets[r->holder_ticket].held = true;
 	r->holder_done = false;
 	r->returned = false;
 }
@@ -196,7 +199,11 @@ static void replay_job_change(struct replay *rp, const struct audit_event *e)
 		give_back(rp, r, e);
 }
 
-/* Replays e, a change to the line: a ticket taken, or deleted (by another than its requester: a stale expiry). */
+/*
+ * Replays e, a change to the line: a ticket taken, or deleted as stale: by another than
+ * its requester, or by its requester before a claim held it (its own poll; its return
+ * comes after its claim, and an unheld ticket is no claim's).
+ */
 static void replay_line_change(struct replay *rp, const struct audit_event *e)
 {
 	if (e->op == AUDIT_INSERT && e->new_owner >= 0) {
@@ -204,11 +211,12 @@ static void replay_line_change(struct replay *rp, const struct audit_event *e)
 		rp->tickets[rp->n_tickets++] = (struct line_ticket){ .number = e->id };
 		return;
 	}
-	if (e->op != AUDIT_DELETE || e->writer < 0 || e->writer == e->old_owner)
+	if (e->op != AUDIT_DELETE || e->writer < 0)
 		return;
 	for (size_t i = rp->n_tickets; i-- > 0;)
 		if (rp->tickets[i].number == e->id) {
-			rp->tickets[i].expired_seq = e->seq;
+			if (e->writer != e->old_owner || !rp->tickets[i].held)
+				rp->tickets[i].expired_seq = e->seq;
 			return;
 		}
 }

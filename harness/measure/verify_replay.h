@@ -76,7 +76,9 @@ struct job_identity {
 /* A ticket of the ticket strategy's line. */
 struct line_ticket {
 	int64_t number;		/* its number in the line */
-	int64_t expired_seq;	/* where another worker than its requester deleted it (a stale expiry); 0: never */
+	int64_t expired_seq;	/* where it was deleted as stale (by another worker, or by its requester before a claim
+				 * held it: its own poll's expiry); 0: never */
+	bool held;		/* a claim of its requester's held it */
 };
 
 /* The replay's working state. */

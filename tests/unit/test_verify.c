@@ -521,6 +521,29 @@ static void test_stale_ticket(void)
 	verify(&c);
 	CHECK(c.out.verified && c.out.n_diffs == 0, "a ticket handed back by its requester: no redelivery, a race");
 	ledger_free(&c.ledger);
+
+	/*
+	 * a ticket its own requester's poll deleted as stale before it claimed (the poll deletes
+	 * every stale ticket, its own too): its claim held no exclusion, hold mode's next claim
+	 * of the job is a stale-ticket redelivery, as the ledger (its return found it gone) says
+	 */
+	case_init(&c, 1);
+	c.in.hold = true;
+	change(&c, AUDIT_LINE, AUDIT_INSERT, 5, JOB_MISSING, JOB_CONSUMED, -1, 0, -1, -1, false, 0);
+	change(&c, AUDIT_LINE, AUDIT_DELETE, 5, JOB_CONSUMED, JOB_MISSING, 0, -1, -1, -1, false, 0);
+	claim(&c, 1, 0, 1, JOB_NEW, -1, false);
+	complete(&c, 1, 0, JOB_DONE, JOB_ACTIVE, 0);
+	claim(&c, 1, 1, 2, JOB_DONE, 0, false);
+	complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 1);
+	execution(&c, 1, 0, EXEC_DONE);
+	execution(&c, 1, 1, EXEC_DONE);
+	c.metrics = (struct run_metrics){ .completed = 1, .duplicates = 1, .redeliveries = 1,
+					  .redeliveries_stale_ticket = 1 };
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0,
+	      "a ticket its requester's own poll expired before its claim: a stale-ticket redelivery (differences %zu)",
+	      c.out.n_diffs);
+	ledger_free(&c.ledger);
 }
 
 /*
