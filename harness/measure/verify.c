@@ -241,27 +241,38 @@ static int64_t server_redeliveries(const struct replay *rp, int cause)
 	return n;
 }
 
-/*
- * How many of the ledger's lease redeliveries the record counts as races (negative: the
- * record's lease redeliveries the ledger counts as races), when no more than band, the
- * judgements the ledger's instants leave open (measure/verify_band.h); else 0.
- */
-static int64_t lease_shift(const struct replay *rp, int64_t band)
+/* ledger - server when it is no more than band either way, else 0. */
+static int64_t within(int64_t ledger, int64_t server, int64_t band)
 {
-	int64_t shift = (int64_t)rp->in->metrics->redeliveries_lease - server_redeliveries(rp, VERIFY_LEASE);
+	int64_t shift = ledger - server;
 
 	return shift <= band && -shift <= band ? shift : 0;
 }
 
+/* The record's zombie completions over every job. */
+static int64_t server_zombies(const struct replay *rp)
+{
+	int64_t n = 0;
+
+	for (size_t j = 0; j < rp->in->n_jobs; j++)
+		n += rp->jobs[j].zombies;
+	return n;
+}
+
 /*
  * Compares every figure the server can see, in docs/metrics.md's order, into out; band:
- * the open lease judgements, by which the lease redeliveries and the races may part.
+ * the judgements of a lease the ledger's instants leave open (measure/verify_band.h), each
+ * of which may turn a lease redelivery into a race or back, and its holder's completion
+ * into a zombie or back: by no more than band the lease redeliveries (and the races the
+ * other way) and the zombies may part.
  */
 static void compare_all(const struct replay *rp, int64_t band, struct verify_outcome *out)
 {
 	const struct verify_input *in = rp->in;
 	const struct run_metrics *m = in->metrics;
-	int64_t committed = 0, visible_dups = 0, unfinished = 0, shift = lease_shift(rp, band);
+	int64_t committed = 0, visible_dups = 0, unfinished = 0;
+	int64_t shift = within((int64_t)m->redeliveries_lease, server_redeliveries(rp, VERIFY_LEASE), band);
+	int64_t zombie_shift = within((int64_t)m->zombie_completions, server_zombies(rp), band);
 
 	for (size_t j = 0; j < in->n_jobs; j++) {
 		const struct job_ledger *l = &rp->ledger[j];
@@ -294,7 +305,7 @@ static void compare_all(const struct replay *rp, int64_t band, struct verify_out
 		{ "redeliveries_lease", (int64_t)m->redeliveries_lease - shift, NULL, VERIFY_LEASE },
 		{ "redeliveries_reaper", (int64_t)m->redeliveries_reaper, NULL, VERIFY_REAPER },
 		{ "redeliveries_stale_ticket", (int64_t)m->redeliveries_stale_ticket, NULL, VERIFY_STALE_TICKET },
-		{ "zombie_completions", (int64_t)m->zombie_completions, zombies_of, 0 },
+		{ "zombie_completions", (int64_t)m->zombie_completions - zombie_shift, zombies_of, 0 },
 		{ "reaped", (int64_t)m->reaped, reaped_of, 0 },
 	};
 

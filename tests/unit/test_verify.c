@@ -408,8 +408,9 @@ static void timed_execution(struct verify_case *c, int64_t id, int w, int outcom
  * worker 0's completion returned at 30, and wrote the row once that completion had
  * committed (done to active, the lease past): the record's race, the ledger's lease
  * redelivery (the lease may have run out as the claim read the row, and the claim may have
- * read it before the completion). One open judgement: no difference. Began at 40, after the
- * completion returned, the judgement is not open: the ledger's lease redelivery differs.
+ * read it before the completion). One open judgement: no difference, nor for one zombie
+ * more by the ledger, but for two. Began at 40, after the completion returned, the
+ * judgement is not open: the ledger's lease redelivery differs.
  */
 static void test_lease_band(void)
 {
@@ -428,13 +429,20 @@ static void test_lease_band(void)
 		c.in.lease_ns = 20000000;
 		c.in.clock_tick_ns = 1000000;
 		verify(&c);
-		if (!late)
+		if (!late) {
 			CHECK(c.out.verified && c.out.n_diffs == 0,
 			      "a claim begun before the holder's completion returned: within the band (differences %zu)",
 			      c.out.n_diffs);
-		else
+			c.metrics.zombie_completions = 1;
+			verify(&c);
+			CHECK(c.out.n_diffs == 0, "the holder's completion a zombie by the ledger alone: within the band too");
+			c.metrics.zombie_completions = 2;
+			verify(&c);
+			CHECK(difference(&c, "zombie_completions"), "two zombies more than the record: beyond the band");
+		} else {
 			CHECK(difference(&c, "redeliveries_lease") && difference(&c, "race_duplicates"),
 			      "begun after the completion returned: the lease redelivery is a difference");
+		}
 		ledger_free(&c.ledger);
 	}
 }
