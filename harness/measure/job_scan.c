@@ -52,6 +52,15 @@ static bool exec_committed(const struct execution *e)
 	return e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED;
 }
 
+/*
+ * Until when e may have held its job: the instant its hold mode transaction's end was sent
+ * (a claim waiting on the job's lock could return any time after), or its end.
+ */
+static int64_t held_until(const struct execution *e)
+{
+	return e->released_ns ? e->released_ns : e->end_ns;
+}
+
 /* Why an execution is a redelivery: how its job's earlier holder had lost it. */
 enum redelivery_cause {
 	CAUSE_NONE,		/* not a redelivery: a first claim, a claim after a commit, or a race */
@@ -185,7 +194,8 @@ static bool is_zombie(const struct execution *x, const enum redelivery_cause *ca
 	if (!exec_committed(&x[i]))
 		return false;
 	for (size_t k = 0; k < n; k++)
-		if (k != i && cause[k] != CAUSE_NONE && x[i].start_ns < x[k].start_ns && x[k].start_ns < x[i].end_ns)
+		if (k != i && cause[k] != CAUSE_NONE && x[i].start_ns < x[k].start_ns &&
+		    x[k].start_ns < held_until(&x[i]))
 			return true;
 	return false;
 }
@@ -257,7 +267,8 @@ static void scan_job(const struct job_context *c, const struct execution *x, siz
 				  (x[i].outcome == EXEC_CRASHED && (x[i].flags & EXEC_PROCESS_DIED));
 		s->by_final_owner |= final_owner >= 0 && x[i].identity == final_owner;
 		for (k = i + 1; k < n && x[i].outcome != EXEC_INTERRUPTED; k++)
-			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < x[k].end_ns && x[k].start_ns < x[i].end_ns)
+			if (x[k].outcome != EXEC_INTERRUPTED && x[i].start_ns < held_until(&x[k]) &&
+			    x[k].start_ns < held_until(&x[i]))
 				out->overlaps++;
 	}
 	for (i = 0; i < n; i++) {

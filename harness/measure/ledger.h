@@ -38,6 +38,8 @@ struct execution {
 	int64_t claim_start_ns;	/* when the claim attempt that returned this job began */
 	int64_t start_ns;	/* when the job was in hand: the claim that returned it had ended */
 	int64_t end_ns;		/* when its completion (or failure) returned */
+	int64_t released_ns;	/* hold mode: when the COMMIT or ROLLBACK ending its transaction, and with it its
+				 * hold on the job, was sent (the job may have gone any time after); 0: at end_ns */
 	int64_t conn_ns;	/* when the connection its outcome returned on was made (a failover's server tells) */
 	int32_t worker;		/* the seat of the worker that executed it (its index, kept by a replacement) */
 	int32_t outcome;	/* an enum exec_outcome */

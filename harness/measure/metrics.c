@@ -15,7 +15,10 @@
  * duplicates	sum over jobs of max(0, n_j - 1).
  * dup_jobs	jobs with n_j > 1.
  * overlaps	unordered pairs {a, b} of executions of one job, neither cut short by a stop,
- *		whose [start_ns, end_ns) intervals intersect: a.start < b.end && b.start < a.end.
+ *		whose [start_ns, held(e)) intervals intersect: a.start < held(b) && b.start <
+ *		held(a), where held(e) is e.released_ns when set (hold mode: when the COMMIT or
+ *		ROLLBACK ending e's transaction was sent, after which a claim waiting on the
+ *		job's lock may return before e's worker reads its clock), else e.end_ns.
  * makespan_s	largest end_ns of a committed execution, in seconds; NaN (unknown) when none.
  * ideal_s	drain: work_ns summed over every job / n_workers;
  *		timed: work_ns summed over the completed jobs / n_workers.
@@ -94,7 +97,7 @@
  *		_stale_ticket count them by cause; they sum to redeliveries.
  * zombie_completions
  *		committed executions y of a job with a redelivery x that took it while y had
- *		it in hand: y.start_ns < x.start_ns < y.end_ns.
+ *		it in hand: y.start_ns < x.start_ns < held(y).
  * fenced	executions with outcome EXEC_FENCED.
  * reaped	the input's reaped.
  * faults_injected

@@ -72,6 +72,9 @@ struct verify_input {
 	size_t n_jobs;				/* jobs in the run; ids 1..n_jobs */
 	size_t n_backlog;			/* jobs 1..n_backlog were in the table before the record began */
 	bool hold;				/* hold mode: a claim commits with its completion */
+	int claim_size;				/* the most jobs one claim statement hands out: a batch's, else 1 */
+	int64_t lease_ns;			/* flip mode's lease when no reaper runs (the ledger's lease cause); 0: none */
+	int64_t clock_tick_ns;			/* the resolution of the server's clock that sets and tests leases */
 	bool drain;				/* a drain run: every job should have finished */
 };
 

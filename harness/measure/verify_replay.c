@@ -10,7 +10,8 @@
  * worker's session writes done or error. The harness's session giving an active row back
  * to new is the reaper's (when the row's lease had run out) or --rerun-stuck's. A claim is
  * a redelivery when the earlier claim's holder had lost the job before it: the line ticket
- * it held when it claimed was deleted as stale by another worker (stale_ticket); or it had not
+ * it held when it claimed was deleted as stale (stale_ticket: by another worker, or by its
+ * requester before it claimed, whose own poll deletes every stale ticket); or it had not
  * completed it and the harness gave the job back (reaper), the claim took its row with the
  * lease run out (lease), or took it still new (crash: the holder's session, whose lock was
  * the claim, ended). A claim that takes a live holder's active row is a race, not a
@@ -20,9 +21,18 @@
  * A claim whose COMMIT reached the server while its answer was lost with the connection
  * (a restart, a killed backend) is in the record and in no ledger: of the claims of a job
  * by one identity, the first ones beyond the ledger's executions of that job by that
- * identity (the same worker may claim it again later). When the run lost at least as many
- * connections as there are such claims, they are in doubt: left out of the claims, the
- * unfinished claims and (as the earlier holder) the redeliveries, and counted apart.
+ * identity (the same worker may claim it again later). A completion whose answer a lost
+ * connection swallowed is judged by the worker from the table after reconnecting, and an
+ * unfenced completion (naive's) may have written another's claim done: of a job's
+ * completions by one identity, those the record and the ledger's committed executions
+ * differ by, at most one per execution of it by that identity whose connection was made anew
+ * during it, are in doubt too (its own completion committed unseen, or another's taken for
+ * it). One lost connection puts one statement in doubt: a claim statement's jobs (up to
+ * the claim size, a batch's) or a completion. When the run lost at least as many
+ * connections as there are such statements, they are in doubt: the claims left out of the
+ * claims, the unfinished claims and (as the earlier holder) the redeliveries, the
+ * completions out of the committed ones and their claims out of the unfinished, and
+ * counted apart.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,9 +110,12 @@ static void claim(struct replay *rp, struct job_replay *r, const struct audit_ev
 	r->doubt_claims += doubt;
 	r->holder_in_doubt = doubt;
 	rp->n_doubt += doubt;
+	rp->doubt_by_identity[e->writer] += doubt;
 	r->holder = e->writer;
 	r->holder_seq = e->seq;
 	r->holder_ticket = rp->latest_ticket[e->writer];
+	if (r->holder_ticket >= 0)
+		rp->tickets[r->holder_ticket].held = true;
 	r->holder_done = false;
 	r->returned = false;
 }
@@ -163,6 +176,12 @@ static bool is_claim(const struct audit_event *e)
 	return e->new_status == JOB_CONSUMED;
 }
 
+/* Whether e, made by a worker, writes its job done or error. */
+static bool is_completion(const struct audit_event *e)
+{
+	return e->writer >= 0 && e->op != AUDIT_DELETE && (e->new_status == JOB_DONE || e->new_status == JOB_ERROR);
+}
+
 /* Replays e, a change to a job's row. */
 static void replay_job_change(struct replay *rp, const struct audit_event *e)
 {
@@ -174,13 +193,17 @@ static void replay_job_change(struct replay *rp, const struct audit_event *e)
 		r->moved = e->new_status;
 	if (is_claim(e))
 		claim(rp, r, e);
-	if (e->writer >= 0 && e->op != AUDIT_DELETE && (e->new_status == JOB_DONE || e->new_status == JOB_ERROR))
+	if (is_completion(e))
 		complete(rp, r, e);
 	else if (e->op == AUDIT_UPDATE && e->old_status == JOB_ACTIVE && e->new_status == JOB_NEW)
 		give_back(rp, r, e);
 }
 
-/* Replays e, a change to the line: a ticket taken, or deleted (by another than its requester: a stale expiry). */
+/*
+ * Replays e, a change to the line: a ticket taken, or deleted as stale: by another than
+ * its requester, or by its requester before a claim held it (its own poll; its return
+ * comes after its claim, and an unheld ticket is no claim's).
+ */
 static void replay_line_change(struct replay *rp, const struct audit_event *e)
 {
 	if (e->op == AUDIT_INSERT && e->new_owner >= 0) {
@@ -188,11 +211,12 @@ static void replay_line_change(struct replay *rp, const struct audit_event *e)
 		rp->tickets[rp->n_tickets++] = (struct line_ticket){ .number = e->id };
 		return;
 	}
-	if (e->op != AUDIT_DELETE || e->writer < 0 || e->writer == e->old_owner)
+	if (e->op != AUDIT_DELETE || e->writer < 0)
 		return;
 	for (size_t i = rp->n_tickets; i-- > 0;)
 		if (rp->tickets[i].number == e->id) {
-			rp->tickets[i].expired_seq = e->seq;
+			if (e->writer != e->old_owner || !rp->tickets[i].held)
+				rp->tickets[i].expired_seq = e->seq;
 			return;
 		}
 }
@@ -232,7 +256,9 @@ static void count_ledger(struct replay *rp)
 
 		if (x->job_id < 1 || (uint64_t)x->job_id > in->n_jobs)
 			continue;
-		rp->pairs[rp->n_pairs++] = (struct job_identity){ .job = x->job_id, .identity = x->identity, .executions = 1 };
+		rp->pairs[rp->n_pairs++] = (struct job_identity){ .job = x->job_id, .identity = x->identity, .executions = 1,
+								  .committed = committed,
+								  .reconnected = x->conn_ns > x->start_ns };
 		l = &rp->ledger[x->job_id - 1];
 		l->committed += committed;
 		l->failed += x->outcome == EXEC_FAILED;
@@ -243,8 +269,9 @@ static void count_ledger(struct replay *rp)
 }
 
 /*
- * Adds the record's claims to the ledger's executions in pairs, then sorts and merges them
- * into one entry per job and identity, with the claims beyond the executions in doubt.
+ * Adds the record's claims and completions to the ledger's executions in pairs, then sorts
+ * and merges them into one entry per job and identity, with the claims beyond the
+ * executions in doubt.
  */
 static void pair_claims(struct replay *rp)
 {
@@ -254,15 +281,23 @@ static void pair_claims(struct replay *rp)
 	for (size_t i = 0; i < in->n_events; i++) {
 		const struct audit_event *e = &in->events[i];
 
-		if (e->table != AUDIT_LINE && e->id >= 1 && (uint64_t)e->id <= in->n_jobs && is_claim(e))
+		if (e->table == AUDIT_LINE || e->id < 1 || (uint64_t)e->id > in->n_jobs)
+			continue;
+		if (is_claim(e))
 			rp->pairs[rp->n_pairs++] = (struct job_identity){ .job = e->id, .identity = e->writer,
 									  .claims = 1 };
+		if (is_completion(e))
+			rp->pairs[rp->n_pairs++] = (struct job_identity){ .job = e->id, .identity = e->writer,
+									  .completions = 1 };
 	}
 	qsort(rp->pairs, rp->n_pairs, sizeof(*rp->pairs), pair_order);
 	for (size_t i = 0; i < rp->n_pairs; i++) {
 		if (n && pair_order(&rp->pairs[n - 1], &rp->pairs[i]) == 0) {
 			rp->pairs[n - 1].executions += rp->pairs[i].executions;
 			rp->pairs[n - 1].claims += rp->pairs[i].claims;
+			rp->pairs[n - 1].committed += rp->pairs[i].committed;
+			rp->pairs[n - 1].reconnected += rp->pairs[i].reconnected;
+			rp->pairs[n - 1].completions += rp->pairs[i].completions;
 		} else {
 			rp->pairs[n++] = rp->pairs[i];
 		}
@@ -270,6 +305,55 @@ static void pair_claims(struct replay *rp)
 	rp->n_pairs = n;
 	for (size_t i = 0; i < n; i++)
 		rp->pairs[i].doubt_left = rp->pairs[i].claims - rp->pairs[i].executions;
+}
+
+/* The smaller of a and b. */
+static int32_t smaller(int32_t a, int32_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * Counts the completions in doubt of each job and identity (see the file's comment) into
+ * the job's figures, and marks as many of the identity's open claims of the job whose
+ * completion the ledger has and the record lacks.
+ */
+static void doubt_completions(struct replay *rp)
+{
+	for (size_t i = 0; i < rp->n_pairs; i++) {
+		struct job_identity *p = &rp->pairs[i];
+		int32_t missing = smaller(p->committed - p->completions, p->reconnected);
+		int32_t extra = smaller(p->completions - p->committed, p->reconnected);
+
+		missing = missing > 0 ? missing : 0;
+		extra = extra > 0 ? extra : 0;
+		rp->ledger[p->job - 1].doubt_committed += (uint32_t)missing;
+		rp->jobs[p->job - 1].doubt_completions += (uint32_t)extra;
+		rp->n_doubt_completions += (size_t)(missing + extra);
+		p->open_doubt_left = missing;
+	}
+	for (size_t j = 0; j < rp->in->n_jobs; j++)
+		for (int32_t i = rp->jobs[j].open; i >= 0; i = rp->pool[i].next) {
+			struct open_claim *c = &rp->pool[i];
+			struct job_identity key = { .job = (int64_t)j + 1, .identity = c->holder };
+			struct job_identity *p = bsearch(&key, rp->pairs, rp->n_pairs, sizeof(key), pair_order);
+
+			if (p && p->open_doubt_left > 0) {
+				c->completion_in_doubt = true;
+				p->open_doubt_left--;
+			}
+		}
+}
+
+/* The statements in doubt: each identity's claims in doubt, claim_size to a statement at most, and the completions. */
+static size_t doubt_statements(const struct replay *rp)
+{
+	uint32_t size = rp->in->claim_size > 1 ? (uint32_t)rp->in->claim_size : 1;
+	size_t n = rp->n_doubt_completions;
+
+	for (int32_t i = 0; i < rp->n_identities; i++)
+		n += (rp->doubt_by_identity[i] + size - 1) / size;
+	return n;
 }
 
 /* One more than the largest identity in in's record: a writer's or an owner's. */
@@ -295,11 +379,13 @@ int replay_open(struct replay *rp, const struct verify_input *in)
 		.ledger = calloc(in->n_jobs + 1, sizeof(*rp->ledger)),
 		.pool = calloc(in->n_events + 1, sizeof(*rp->pool)),
 		.tickets = calloc(in->n_events + 1, sizeof(*rp->tickets)),
-		.pairs = calloc(in->ledger->n_execs + in->n_events + 1, sizeof(*rp->pairs)),
+		.pairs = calloc(in->ledger->n_execs + 2 * in->n_events + 1, sizeof(*rp->pairs)),
 		.n_identities = identities(in),
 	};
 	rp->latest_ticket = malloc((size_t)rp->n_identities * sizeof(*rp->latest_ticket));
-	if (!rp->jobs || !rp->ledger || !rp->pool || !rp->tickets || !rp->latest_ticket || !rp->pairs) {
+	rp->doubt_by_identity = calloc((size_t)rp->n_identities + 1, sizeof(*rp->doubt_by_identity));
+	if (!rp->jobs || !rp->ledger || !rp->pool || !rp->tickets || !rp->latest_ticket || !rp->pairs ||
+	    !rp->doubt_by_identity) {
 		replay_close(rp);
 		return -1;
 	}
@@ -308,13 +394,16 @@ int replay_open(struct replay *rp, const struct verify_input *in)
 	count_ledger(rp);
 	pair_claims(rp);
 	replay_record(rp);
-	rp->doubt_allowed = rp->n_doubt <= in->metrics->reconnects;
+	doubt_completions(rp);
+	rp->doubt_statements = doubt_statements(rp);
+	rp->doubt_allowed = rp->doubt_statements <= in->metrics->reconnects;
 	return 0;
 }
 
 void replay_close(struct replay *rp)
 {
 	free(rp->pairs);
+	free(rp->doubt_by_identity);
 	free(rp->latest_ticket);
 	free(rp->tickets);
 	free(rp->pool);

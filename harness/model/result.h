@@ -330,8 +330,8 @@ struct verify_difference {
 /* What --verify found in one run, and the ledger-versus-table check's integrity errors. */
 struct verify_outcome {
 	bool verified;					/* the run was compared with the server's record */
-	size_t in_doubt;				/* claims the server committed whose answer was lost with the
-							 * connection (in no ledger): left out of the comparison */
+	size_t in_doubt;				/* claims and completions in doubt, their answer lost with the
+							 * connection: left out of the comparison (docs/metrics.md) */
 	size_t n_diffs;					/* entries used in diffs */
 	struct verify_difference diffs[VERIFY_MAX_DIFFS];	/* the figures that differ, in docs/metrics.md's order */
 };

@@ -186,7 +186,9 @@ static void give_back(struct worker *w, int64_t job_id)
 /*
  * Completes job (slot: done or failed) through the strategy's finish. After a lost
  * connection it connects anew and asks the table whether the completion committed before
- * the connection went (its answer lost on the way); if not, in flip mode, where the claim
+ * the connection went (its answer lost on the way), unless the monitor had seen w's server
+ * process gone before it was sent (it committed nothing: the table's row may show another
+ * worker's completion over w's claim, naive's); if not, in flip mode, where the claim
  * outlives the connection, it tries once more. 0 committed, 1 refused (fenced), -1 not
  * done. *lost_at: when the connection was found lost, else 0; in hold mode the work's
  * transaction died then, and so the execution ended.
@@ -194,6 +196,7 @@ static void give_back(struct worker *w, int64_t job_id)
 static int complete(struct worker *w, int64_t job, int slot, int64_t *lost_at)
 {
 	const struct strategy_ops *st = w->shared->strategy;
+	bool killed = worker_session_killed(w);
 	int rc = st->finish ? st->finish(w, job, slot) : worker_finish(w, job, slot);
 
 	*lost_at = 0;
@@ -202,7 +205,7 @@ static int complete(struct worker *w, int64_t job, int slot, int64_t *lost_at)
 	*lost_at = clock_now_ns();
 	if (worker_reconnect(w) < 0)
 		return -1;
-	switch (worker_finished_by_claim(w, slot, job)) {
+	switch (killed ? 0 : worker_finished_by_claim(w, slot, job)) {
 	case 1:
 		return 0;
 	case 0:
@@ -278,12 +281,29 @@ static int64_t execution_end(const struct worker *w, bool committed, int64_t los
 	return clock_now_ns();
 }
 
-/* Notes e, which ended at end, in w's counters and ledger. 0, or -1 (w aborted) when the ledger cannot grow. */
-static int note_execution(struct worker *w, struct execution *e, int64_t end)
+/*
+ * When w's hold on a job in hand since in_hand may have gone, in ns since the start barrier:
+ * in hold mode, when the COMMIT or ROLLBACK ending its transaction was sent (a later claim
+ * waiting on the job's lock may return before w reads its clock again); otherwise 0, at
+ * the execution's end.
+ */
+static int64_t execution_released(const struct worker *w, int64_t in_hand)
+{
+	if (w->shared->mode != MODE_HOLD || w->settle_sent_ns < in_hand)
+		return 0;
+	return w->settle_sent_ns - w->shared->gate.start_ns;
+}
+
+/*
+ * Notes e, in hand since in_hand and ended at end, in w's counters and ledger. 0, or -1 (w
+ * aborted) when the ledger cannot grow.
+ */
+static int note_execution(struct worker *w, struct execution *e, int64_t in_hand, int64_t end)
 {
 	const struct run_shared *s = w->shared;
 
 	e->end_ns = end - s->gate.start_ns;
+	e->released_ns = execution_released(w, in_hand);
 	e->conn_ns = w->connected_ns - s->gate.start_ns;
 	if (e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED)
 		run_note_progress(w->shared);
@@ -330,7 +350,7 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
 	end = execution_end(w, e.outcome == EXEC_DONE || e.outcome == EXEC_FAILED, end, in_hand);
 	e.flags = (j.stalled ? EXEC_STALLED : 0) | w->held_flags;
 	w->stats.busy_ns += end - in_hand;
-	if (note_execution(w, &e, end) < 0)
+	if (note_execution(w, &e, in_hand, end) < 0)
 		return -1;
 	return crashed ? worker_respawn(w) : rc;
 }
@@ -339,13 +359,15 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
  * Completes the first n jobs of w's batch through the strategy's finish_batch, as complete
  * does one job: after a lost connection it connects anew and asks the table which of them
  * the statement finished before the connection went (it is one statement: all of its jobs
- * or none); if none, in flip mode, it tries once more. 0 committed (each job's completed
- * says whether it was fenced), -1 not. *lost_at as complete's.
+ * or none), unless the monitor had seen w's server process gone before it was sent; if
+ * none, in flip mode, it tries once more. 0 committed (each job's completed says whether
+ * it was fenced), -1 not. *lost_at as complete's.
  */
 static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 {
 	const struct strategy_ops *st = w->shared->strategy;
 	struct batch_job *b = w->batch;
+	bool killed = worker_session_killed(w);
 	int rc = st->finish_batch(w, b, n);
 	bool committed = false;
 
@@ -355,7 +377,7 @@ static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 	*lost_at = clock_now_ns();
 	if (worker_reconnect(w) < 0)
 		return -1;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; !killed && i < n; i++) {
 		int finished;
 
 		worker_note_attempt(w, b[i].attempt);
@@ -445,7 +467,7 @@ int worker_execute_batch(struct worker *w, int n, int64_t claim_start, int64_t i
 	w->stats.busy_ns += end - in_hand;
 	for (int i = 0; i < n; i++) {
 		x[i].flags |= w->held_flags;
-		if (note_execution(w, &x[i], end) < 0)
+		if (note_execution(w, &x[i], in_hand, end) < 0)
 			return -1;
 	}
 	return how == WORK_CRASHED ? worker_respawn(w) : rc;

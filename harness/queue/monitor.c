@@ -119,23 +119,31 @@ static int ignore_row(void *ctx, const int64_t *cols, int ncols)
 	return 0;
 }
 
-/* Waits until server process pid is gone, looking every millisecond for at most a second. */
-static void wait_gone(struct monitor *m, int pid)
+/* Waits until server process pid is gone, looking every millisecond for at most a second. Whether it went. */
+static bool wait_gone(struct monitor *m, int pid)
 {
 	const struct backend_ops *db = m->s->db;
 	int64_t give_up = clock_now_ns() + TERMINATE_WAIT_NS;
 	char sql[96];
 
 	snprintf(sql, sizeof(sql), alive_sql[db->kind], pid);
-	while (db->query(m->admin->conn, sql, ignore_row, NULL) > 0 && clock_now_ns() < give_up)
+	for (;;) {
+		int rows = db->query(m->admin->conn, sql, ignore_row, NULL);
+
+		if (rows == 0)
+			return true;
+		if (rows < 0 || clock_now_ns() >= give_up)
+			return false;
 		clock_sleep_ns(TERMINATE_POLL_NS);
+	}
 }
 
 /*
- * Terminates the server process pid from the admin connection, connecting it anew once
- * when it was lost (a restart), and waits until it is gone. 0, or -1 with m failed.
+ * Terminates the server process pid of worker w from the admin connection, connecting it
+ * anew once when it was lost (a restart), and waits until it is gone, noting it in w's
+ * killed_pid when it went. 0, or -1 with m failed.
  */
-static int terminate(struct monitor *m, int pid)
+static int terminate(struct monitor *m, struct worker *w, int pid)
 {
 	const struct backend_ops *db = m->s->db;
 	char sql[64], why[512];
@@ -143,7 +151,8 @@ static int terminate(struct monitor *m, int pid)
 	snprintf(sql, sizeof(sql), terminate_sql[db->kind], pid);
 	if ((m->admin->conn && db->exec(m->admin->conn, sql) == 0) ||
 	    (admin_reconnected(m->admin) && db->exec(m->admin->conn, sql) == 0)) {
-		wait_gone(m, pid);
+		if (wait_gone(m, pid))
+			atomic_store(&w->killed_pid, pid);
 		return 0;
 	}
 	snprintf(why, sizeof(why), "terminating server process %d: %s", pid,
@@ -166,7 +175,7 @@ static void serve_kill_requests(struct monitor *m)
 			continue;
 		pid = atomic_load(&w->server_pid);
 		if (pid > 0)
-			terminate(m, pid);
+			terminate(m, w, pid);
 		atomic_store(&w->kill_requested, false);
 	}
 }
@@ -248,7 +257,7 @@ static void strike_due(struct monitor *m, enum fault_kind kind)
 		return;
 	}
 	note_fault(m, kind, i, atomic_load(&m->t->w[i].job_in_hand), clock_now_ns(), 0);
-	terminate(m, atomic_load(&m->t->w[i].server_pid));
+	terminate(m, &m->t->w[i], atomic_load(&m->t->w[i].server_pid));
 }
 
 /*

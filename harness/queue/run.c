@@ -354,8 +354,9 @@ static void read_audit(struct admin *admin, const struct run_shared *s, const ch
 static void report_differences(const struct verify_outcome *v, const char *label)
 {
 	if (v->in_doubt)
-		fprintf(stderr, "claimbench: %s: verify: %zu claims committed while their answer was lost with the "
-			"connection (in no ledger): left out of the comparison\n", label, v->in_doubt);
+		fprintf(stderr, "claimbench: %s: verify: %zu claims or completions in doubt (their answer lost with the "
+			"connection, whether they committed unknown to the ledger): left out of the comparison\n", label,
+			v->in_doubt);
 	for (size_t i = 0; i < v->n_diffs; i++)
 		if (strcmp(v->diffs[i].figure, INTEGRITY_DIFFERENCE) != 0)
 			fprintf(stderr, "claimbench: %s: verify: %s: ledger %lld, server %lld; jobs %s\n", label,

@@ -141,6 +141,10 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 			.n_jobs = in.n_jobs,
 			.n_backlog = in.n_backlog,
 			.hold = s->mode == MODE_HOLD,
+			.claim_size = s->strategy->batch_max ? s->strategy->batch_max(s->strategy_config) : 1,
+			.lease_ns = in.reaper ? 0 : in.lease_ns,
+			/* SQLite's 'now' is whole milliseconds; PostgreSQL's and NOW(6) microseconds */
+			.clock_tick_ns = s->db->kind == BACKEND_SQLITE ? 1000000 : 1000,
 			.drain = in.drain,
 		};
 

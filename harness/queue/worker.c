@@ -319,6 +319,7 @@ int worker_open(struct worker *w, struct run_shared *shared, int index, size_t e
 	atomic_init(&w->pending_fault, 0);
 	atomic_init(&w->kill_requested, false);
 	atomic_init(&w->server_pid, -1);
+	atomic_init(&w->killed_pid, -1);
 	atomic_init(&w->job_in_hand, 0);
 	if (ledger_init(&w->ledger, expected_execs, expected_empties, 64) < 0) {
 		snprintf(err, errlen, "out of memory for the ledger");
@@ -364,6 +365,13 @@ void worker_abort_strategy(struct worker *w, const char *reason)
 bool worker_lost_connection(const struct worker *w)
 {
 	return !w->conn || w->shared->db->error_kind(w->conn) == ERR_CONNECTION_LOST;
+}
+
+bool worker_session_killed(const struct worker *w)
+{
+	int pid = atomic_load(&w->server_pid);
+
+	return pid > 0 && atomic_load(&w->killed_pid) == pid;
 }
 
 int worker_reconnect(struct worker *w)

@@ -57,6 +57,8 @@ struct worker {
 	atomic_int pending_fault;		/* a fault the monitor asks of it now: an enum fault_kind + 1, or 0 */
 	atomic_bool kill_requested;		/* it asks the monitor to terminate its server process now */
 	atomic_int server_pid;			/* its connection's server process, -1 while it has none */
+	atomic_int killed_pid;			/* the server process of its the monitor last terminated and saw gone,
+						 * -1 for none */
 	atomic_int_fast64_t job_in_hand;	/* the job it works on, 0 for none: a fault at an instant may strike it */
 	struct batch_job *batch;		/* a batch strategy's claimed jobs, batch_max of them; else NULL */
 	struct execution *batch_execs;		/* the executions of batch's jobs, noted once its completion is over */
@@ -202,6 +204,12 @@ int worker_respawn(struct worker *w);
 
 /* Whether the last error on w's connection says the connection is gone. */
 bool worker_lost_connection(const struct worker *w);
+
+/*
+ * Whether the monitor has terminated w's current server process and seen it gone: a
+ * statement w sends now reaches no session, and cannot commit.
+ */
+bool worker_session_killed(const struct worker *w);
 
 /* Stops w with reason; the run will be marked incomplete. */
 void worker_abort(struct worker *w, const char *reason);

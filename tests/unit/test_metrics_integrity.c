@@ -391,6 +391,41 @@ static void test_zombies(void)
 	      redeliveries_text(&c, buf, sizeof(buf)));
 }
 
+/*
+ * A hold-mode holder's hold ends when its COMMIT was sent (released_ns). Job 1: the holder,
+ * its ticket expired, sent its COMMIT at 9 ms and saw it return at 10; the next claim,
+ * which waited on the row lock, returned at 9.5: a stale-ticket redelivery after the
+ * holder's commit, neither a zombie nor an overlap (by the return at 10 it would be both,
+ * as --verify on MariaDB caught). Job 2: a claim returned at 8, before the holder sent its
+ * COMMIT at 9: a zombie and an overlap still.
+ */
+static void test_hold_released(void)
+{
+	struct ledger_case c;
+	char buf[64];
+	struct execution held[] = {
+		{ .job_id = 1, .claim_start_ns = 0, .start_ns = MS(1), .end_ns = MS(10), .released_ns = MS(9),
+		  .outcome = EXEC_DONE, .flags = EXEC_TICKET_EXPIRED },
+		{ .job_id = 1, .claim_start_ns = MS(5), .start_ns = 9500000, .end_ns = MS(20), .released_ns = MS(19),
+		  .outcome = EXEC_DONE },
+		{ .job_id = 2, .claim_start_ns = 0, .start_ns = MS(1), .end_ns = MS(10), .released_ns = MS(9),
+		  .outcome = EXEC_DONE, .flags = EXEC_TICKET_EXPIRED },
+		{ .job_id = 2, .claim_start_ns = MS(5), .start_ns = MS(8), .end_ns = MS(20), .released_ns = MS(19),
+		  .outcome = EXEC_DONE },
+	};
+
+	ledger_case_init(&c, 2);
+	c.in.claim_in_session = true;
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		check_need(ledger_add_execution(&c.ledger, &held[i]) == 0, "ledger_add_execution");
+	compute(&c, "hold released");
+	CHECK(c.out.redeliveries == 2 && c.out.redeliveries_stale_ticket == 2 && c.out.zombie_completions == 1 &&
+	      c.out.overlaps == 1,
+	      "hold released: 2 stale-ticket redeliveries, job 2's holder alone a zombie and an overlap "
+	      "(zombies %llu, overlaps %llu; %s)", (unsigned long long)c.out.zombie_completions,
+	      (unsigned long long)c.out.overlaps, redeliveries_text(&c, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	test_lost_rules();
@@ -403,5 +438,6 @@ int main(void)
 	test_reaper_cause();
 	test_stale_ticket_cause();
 	test_zombies();
+	test_hold_released();
 	return check_exit_status();
 }

@@ -300,6 +300,153 @@ static void test_in_doubt(void)
 	ledger_free(&c.ledger);
 }
 
+/*
+ * A batch claim of 3 jobs by worker 0 commits, its answer lost with the connection: 3
+ * claims in doubt, one statement's, which one lost connection allows where a claim hands
+ * out 3 jobs (a batch of 3) and not where it hands out 1. Workers 1 then claim and complete
+ * them (the lease run out).
+ */
+static void test_batch_in_doubt(void)
+{
+	struct verify_case c;
+
+	case_init(&c, 3);
+	for (int64_t id = 1; id <= 3; id++)
+		claim(&c, id, 0, 1, JOB_NEW, -1, false);
+	for (int64_t id = 1; id <= 3; id++) {
+		claim(&c, id, 1, 2, JOB_ACTIVE, 0, true);
+		complete(&c, id, 1, JOB_DONE, JOB_ACTIVE, 1);
+		execution(&c, id, 1, EXEC_DONE);
+	}
+	c.metrics = (struct run_metrics){ .completed = 3, .reconnects = 1 };
+	c.in.claim_size = 3;
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0 && c.out.in_doubt == 3,
+	      "a batch of 3 whose answer was lost: its 3 claims in doubt for one lost connection (in doubt %zu, "
+	      "differences %zu)", c.out.in_doubt, c.out.n_diffs);
+	c.in.claim_size = 1;
+	verify(&c);
+	CHECK(c.out.in_doubt == 0 && difference(&c, "duplicates") && difference(&c, "duplicates")->server == 3,
+	      "claims of one job at a time: 3 claims in doubt are 3 statements, more than 1 lost connection");
+	ledger_free(&c.ledger);
+}
+
+/* Adds an execution of job id by identity w with outcome to c's ledger whose connection was made anew during it. */
+static void reconnected_execution(struct verify_case *c, int64_t id, int w, int outcome)
+{
+	struct execution x = { .job_id = id, .worker = w, .identity = w, .outcome = outcome, .start_ns = 10,
+			       .conn_ns = 20 };
+
+	check_need(ledger_add_execution(&c->ledger, &x) == 0, "ledger_add_execution");
+}
+
+/*
+ * Naive's completions across a lost connection. Job 1: workers 0 and 1 race; worker 0's
+ * connection goes during its completion, which never committed, and after reconnecting it
+ * reads the row done under its claim, worker 1's completion's: its done is in the ledger,
+ * not in the record. Job 2: worker 0's completion committed with its answer lost, the row's
+ * claim by then worker 1's; it completes again: two completions in the record, one in the
+ * ledger. One lost connection each: in doubt; without one, or when the execution kept its
+ * connection, a difference.
+ */
+static void test_completion_in_doubt(void)
+{
+	struct verify_case c;
+
+	case_init(&c, 2);
+	claim(&c, 1, 1, 1, JOB_NEW, -1, false);
+	claim(&c, 1, 0, 2, JOB_ACTIVE, 1, false);
+	complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 0);
+	reconnected_execution(&c, 1, 0, EXEC_DONE);
+	execution(&c, 1, 1, EXEC_DONE);
+	claim(&c, 2, 0, 1, JOB_NEW, -1, false);
+	claim(&c, 2, 1, 2, JOB_ACTIVE, 0, false);
+	complete(&c, 2, 0, JOB_DONE, JOB_ACTIVE, 1);
+	complete(&c, 2, 1, JOB_DONE, JOB_DONE, 1);
+	complete(&c, 2, 0, JOB_DONE, JOB_DONE, 1);
+	reconnected_execution(&c, 2, 0, EXEC_DONE);
+	execution(&c, 2, 1, EXEC_DONE);
+	c.metrics = (struct run_metrics){ .completed = 2, .duplicates = 2, .race_duplicates = 2, .reconnects = 2 };
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0 && c.out.in_doubt == 2,
+	      "naive's two completions across a lost connection: in doubt, nothing differs (in doubt %zu, "
+	      "differences %zu)", c.out.in_doubt, c.out.n_diffs);
+	c.metrics.reconnects = 1;
+	verify(&c);
+	CHECK(c.out.in_doubt == 0 && difference(&c, "executions_committed") &&
+	      strcmp(difference(&c, "executions_committed")->jobs, "1 2") == 0 &&
+	      difference(&c, "fenced+crashed+uncommitted"),
+	      "with one lost connection for two completions in doubt: both jobs differ");
+	ledger_free(&c.ledger);
+
+	case_init(&c, 1);
+	claim(&c, 1, 1, 1, JOB_NEW, -1, false);
+	claim(&c, 1, 0, 2, JOB_ACTIVE, 1, false);
+	complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 0);
+	execution(&c, 1, 0, EXEC_DONE);
+	execution(&c, 1, 1, EXEC_DONE);
+	c.metrics = (struct run_metrics){ .completed = 1, .duplicates = 1, .race_duplicates = 1, .reconnects = 1 };
+	verify(&c);
+	CHECK(c.out.in_doubt == 0 && difference(&c, "executions_committed"),
+	      "a completion the record lacks by an execution that kept its connection: a difference");
+	ledger_free(&c.ledger);
+}
+
+/* Adds an execution of job id by identity w with outcome, its claim begun at claim_ms, in hand at start_ms, ended at end_ms. */
+static void timed_execution(struct verify_case *c, int64_t id, int w, int outcome, int64_t claim_ms, int64_t start_ms,
+			    int64_t end_ms)
+{
+	struct execution x = { .job_id = id, .worker = w, .identity = w, .outcome = outcome,
+			       .claim_start_ns = claim_ms * 1000000, .start_ns = start_ms * 1000000,
+			       .end_ns = end_ms * 1000000 };
+
+	check_need(ledger_add_execution(&c->ledger, &x) == 0, "ledger_add_execution");
+}
+
+/*
+ * The lease band, naive under a lease of 20 ms: worker 1's claim began at 25 ms, before
+ * worker 0's completion returned at 30, and wrote the row once that completion had
+ * committed (done to active, the lease past): the record's race, the ledger's lease
+ * redelivery (the lease may have run out as the claim read the row, and the claim may have
+ * read it before the completion). One open judgement: no difference, nor for one zombie
+ * more by the ledger, but for two. Began at 40, after the completion returned, the
+ * judgement is not open: the ledger's lease redelivery differs.
+ */
+static void test_lease_band(void)
+{
+	struct verify_case c;
+
+	for (int late = 0; late <= 1; late++) {
+		case_init(&c, 1);
+		claim(&c, 1, 0, 1, JOB_NEW, -1, false);
+		complete(&c, 1, 0, JOB_DONE, JOB_ACTIVE, 0);
+		change(&c, AUDIT_JOBS, AUDIT_UPDATE, 1, JOB_DONE, JOB_ACTIVE, 0, 1, 1, 2, true, 1);
+		complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 1);
+		timed_execution(&c, 1, 0, EXEC_DONE, 0, 1, 30);
+		timed_execution(&c, 1, 1, EXEC_DONE, late ? 40 : 25, late ? 41 : 26, 50);
+		c.metrics = (struct run_metrics){ .completed = 1, .duplicates = 1, .redeliveries = 1,
+						  .redeliveries_lease = 1 };
+		c.in.lease_ns = 20000000;
+		c.in.clock_tick_ns = 1000000;
+		verify(&c);
+		if (!late) {
+			CHECK(c.out.verified && c.out.n_diffs == 0,
+			      "a claim begun before the holder's completion returned: within the band (differences %zu)",
+			      c.out.n_diffs);
+			c.metrics.zombie_completions = 1;
+			verify(&c);
+			CHECK(c.out.n_diffs == 0, "the holder's completion a zombie by the ledger alone: within the band too");
+			c.metrics.zombie_completions = 2;
+			verify(&c);
+			CHECK(difference(&c, "zombie_completions"), "two zombies more than the record: beyond the band");
+		} else {
+			CHECK(difference(&c, "redeliveries_lease") && difference(&c, "race_duplicates"),
+			      "begun after the completion returned: the lease redelivery is a difference");
+		}
+		ledger_free(&c.ledger);
+	}
+}
+
 /* A fenced completion writes nothing: worker 0's claim stays unfinished, as its fenced execution says. */
 static void test_fenced(void)
 {
@@ -381,6 +528,29 @@ static void test_stale_ticket(void)
 	c.metrics = (struct run_metrics){ .completed = 1, .duplicates = 1, .race_duplicates = 1 };
 	verify(&c);
 	CHECK(c.out.verified && c.out.n_diffs == 0, "a ticket handed back by its requester: no redelivery, a race");
+	ledger_free(&c.ledger);
+
+	/*
+	 * a ticket its own requester's poll deleted as stale before it claimed (the poll deletes
+	 * every stale ticket, its own too): its claim held no exclusion, hold mode's next claim
+	 * of the job is a stale-ticket redelivery, as the ledger (its return found it gone) says
+	 */
+	case_init(&c, 1);
+	c.in.hold = true;
+	change(&c, AUDIT_LINE, AUDIT_INSERT, 5, JOB_MISSING, JOB_CONSUMED, -1, 0, -1, -1, false, 0);
+	change(&c, AUDIT_LINE, AUDIT_DELETE, 5, JOB_CONSUMED, JOB_MISSING, 0, -1, -1, -1, false, 0);
+	claim(&c, 1, 0, 1, JOB_NEW, -1, false);
+	complete(&c, 1, 0, JOB_DONE, JOB_ACTIVE, 0);
+	claim(&c, 1, 1, 2, JOB_DONE, 0, false);
+	complete(&c, 1, 1, JOB_DONE, JOB_ACTIVE, 1);
+	execution(&c, 1, 0, EXEC_DONE);
+	execution(&c, 1, 1, EXEC_DONE);
+	c.metrics = (struct run_metrics){ .completed = 1, .duplicates = 1, .redeliveries = 1,
+					  .redeliveries_stale_ticket = 1 };
+	verify(&c);
+	CHECK(c.out.verified && c.out.n_diffs == 0,
+	      "a ticket its requester's own poll expired before its claim: a stale-ticket redelivery (differences %zu)",
+	      c.out.n_diffs);
 	ledger_free(&c.ledger);
 }
 
@@ -468,6 +638,9 @@ int main(void)
 	test_reaper();
 	test_session_lock();
 	test_in_doubt();
+	test_batch_in_doubt();
+	test_completion_in_doubt();
+	test_lease_band();
 	test_fenced();
 	test_hold();
 	test_stale_ticket();
