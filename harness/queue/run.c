@@ -410,7 +410,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 			"throughput is over the time jobs were there\n", label, out->metrics.dry.at_s, s->cfg->duration_s,
 			(unsigned long long)out->metrics.dry.empty_after);
 	note_strategy_failure(m, out);
-	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final;
+	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final && !timeline->failed;
 	report_differences(&out->verify, label);
 	ledger_table_report_errors(&out->verify, s->cfg->group, label);
 	if (out->metrics.failover.lost_completions && out->metrics.failover.lost_completions != METRIC_UNKNOWN)

@@ -27,7 +27,7 @@ int run_keep_timeline(const struct timeline_runner *timeline, const char *label,
 		      size_t errlen)
 {
 	if (timeline->failed)
-		fprintf(stderr, "claimbench: %s: %s\n", label, timeline->failure);
+		fprintf(stderr, "claimbench: %s: %s; the run is incomplete\n", label, timeline->failure);
 	if (!timeline->n_begun)
 		return 0;
 	out->timeline = malloc(timeline->n_begun * sizeof(*out->timeline));

@@ -30,7 +30,8 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 
 /*
  * Copies the timeline's phases as they ran into out (their figures are run_measure's and
- * run_keep_diagnostics'); says on stderr, under label, when a phase failed. 0, or -1 with err.
+ * run_keep_diagnostics'); says on stderr, under label, when a phase failed (the run is then
+ * incomplete: queue/run.c). 0, or -1 with err.
  */
 int run_keep_timeline(const struct timeline_runner *timeline, const char *label, struct run_result *out, char *err,
 		      size_t errlen);

@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "engine/session.h"
@@ -12,10 +13,13 @@
 static const char reader_scan_sql[] =
 	"SELECT count(*), (current_setting('transaction_isolation') = 'repeatable read')::int FROM %s";
 
-/* The readers' sessions that pg_stat_activity shows in a transaction with a snapshot. */
+/* The run's readers' sessions (%d: the run's pid) that pg_stat_activity shows in a transaction with a snapshot. */
 static const char readers_seen_sql[] =
-	"SELECT count(*) FROM pg_stat_activity WHERE application_name = '" TIMELINE_READER_NAME "' "
+	"SELECT count(*) FROM pg_stat_activity WHERE application_name = '" TIMELINE_READER_NAME "_%d' "
 	"AND state IN ('active', 'idle in transaction') AND backend_xmin IS NOT NULL";
+
+/* A reader's session name: TIMELINE_READER_NAME and the run's pid (%d), so that another run's readers are not its. */
+static const char reader_name_sql[] = "SET application_name = '" TIMELINE_READER_NAME "_%d'";
 
 /* Names r's phases (timeline_phase_name) and marks their kind-specific records unknown. */
 static void name_phases(struct timeline_runner *r, const struct timeline *tl)
@@ -35,6 +39,7 @@ static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, size_t errlen)
 {
 	const struct timeline *tl = &s->cfg->timeline;
+	char name_sql[sizeof(reader_name_sql) + 16];
 	bool holds = false;
 
 	memset(r, 0, sizeof(*r));
@@ -57,7 +62,8 @@ int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, si
 		rd->r = r;
 		if (session_open(s->db, s->server_target, &s->cfg->db_opts, &r->saw_stop, &rd->conn, err, errlen) < 0)
 			return -1;
-		if (s->db->exec(rd->conn, "SET application_name = '" TIMELINE_READER_NAME "'") < 0) {
+		snprintf(name_sql, sizeof(name_sql), reader_name_sql, (int)getpid());
+		if (s->db->exec(rd->conn, name_sql) < 0) {
 			snprintf(err, errlen, "naming a reader's session: %s", s->db->error_message(rd->conn));
 			return -1;
 		}
@@ -128,6 +134,8 @@ failed:
  */
 static void start_readers(struct timeline_runner *r, struct timeline_phase *p, int n, int *started)
 {
+	char sql[sizeof(readers_seen_sql) + 16];
+
 	atomic_store(&r->readers_stop, false);
 	atomic_store(&r->readers_ready, 0);
 	for (*started = 0; *started < n; (*started)++) {
@@ -141,7 +149,8 @@ static void start_readers(struct timeline_runner *r, struct timeline_phase *p, i
 	while (atomic_load(&r->readers_ready) < *started &&
 	       run_sleep_until(&r->s->gate, clock_now_ns() + READERS_READY_POLL_NS, &r->quit))
 		;
-	if (r->s->db->query(r->holder, readers_seen_sql, first_column, &p->readers_seen) < 0)
+	snprintf(sql, sizeof(sql), readers_seen_sql, (int)getpid());
+	if (r->s->db->query(r->holder, sql, first_column, &p->readers_seen) < 0)
 		fail(r, "active-readers: counting the readers' sessions", r->holder);
 	if (*started < n && !r->failed) {
 		r->failed = true;
@@ -204,13 +213,35 @@ static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int
 		p->start_ns = clock_now_ns() - r->s->gate.start_ns;
 }
 
-/* Releases what phase p holds on the server; its readers numbered readers. */
+/*
+ * Releases what phase p holds on the server; its readers numbered readers. The holder's
+ * transaction must have lasted the phase: the same XID still its own (idle-in-tx), a
+ * statement still answered inside it (held-snapshot), and its ROLLBACK done; else the
+ * server ended it early (idle_in_transaction_session_timeout, a terminated backend) and
+ * the phase failed.
+ */
 static void end_phase(struct timeline_runner *r, struct timeline_phase *p, int readers)
 {
-	if (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT)
-		r->s->db->exec(r->holder, "ROLLBACK");
-	else if (p->kind == TIMELINE_ACTIVE_READERS)
+	const struct backend_ops *db = r->s->db;
+	int64_t xid = -1;
+	char what[80];
+
+	snprintf(what, sizeof(what), "%s: its transaction did not last the phase", p->name);
+	if (!r->failed && (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT) &&
+	    db->query(r->holder, "SELECT coalesce(txid_current_if_assigned(), 0)", first_column, &xid) < 0)
+		fail(r, what, r->holder);
+	else if (!r->failed && p->kind == TIMELINE_IDLE_IN_TX && xid != p->xid) {
+		r->failed = true;
+		snprintf(r->failure, sizeof(r->failure), "phase %s (XID %lld when it ended, %lld taken)", what, (long long)xid,
+			 (long long)p->xid);
+	}
+	if (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT) {
+		if (db->exec(r->holder, "ROLLBACK") < 0)
+			fail(r, p->kind == TIMELINE_IDLE_IN_TX ? "idle-in-tx: ending its transaction"
+							       : "held-snapshot: ending its transaction", r->holder);
+	} else if (p->kind == TIMELINE_ACTIVE_READERS) {
 		stop_readers(r, p, readers);
+	}
 }
 
 /*

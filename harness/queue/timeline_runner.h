@@ -22,7 +22,7 @@ struct timeline_runner;
 /* One reader session of an active-readers phase, on a thread of its own while the phase lasts. */
 struct timeline_reader {
 	struct timeline_runner *r;	/* the runner it belongs to */
-	struct db_conn *conn;		/* its session (application_name TIMELINE_READER_NAME) */
+	struct db_conn *conn;		/* its session (application_name TIMELINE_READER_NAME and the run's pid) */
 	pthread_t thread;		/* its thread, while a phase lasts */
 	int64_t scans;			/* scans of the queue table it made in the phase */
 	bool repeatable;		/* its transaction said it was REPEATABLE READ */
@@ -47,7 +47,8 @@ struct timeline_runner {
 	atomic_bool quit;					/* set when the run's threads have finished: end now */
 	atomic_bool saw_stop;					/* it has ended (for the signal thread's re-cancels) */
 	bool started;						/* its thread runs: timeline_join is due */
-	bool failed;						/* a phase could not be put on the server */
+	bool failed;						/* a phase could not be put on the server, or its
+								 * pressure did not last the phase: the run is incomplete */
 	char failure[512];					/* why, when failed */
 	pthread_t thread;					/* its thread */
 };
