@@ -554,6 +554,17 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 	return 0;
 }
 
+/* The sessions cfg's timeline opens beside the run's own: a holder, and the readers of its largest active-readers phase. */
+static int timeline_sessions(const struct timeline *tl)
+{
+	int readers = 0;
+
+	for (size_t i = 0; i < tl->n; i++)
+		if (tl->steps[i].kind == TIMELINE_ACTIVE_READERS && (int)tl->steps[i].arg > readers)
+			readers = (int)tl->steps[i].arg;
+	return tl->n ? 1 + readers : 0;
+}
+
 int group_connections(const struct run_config *cfg)
 {
 	int most = 0;
@@ -562,5 +573,6 @@ int group_connections(const struct run_config *cfg)
 		most = cfg->workers[p] > most ? cfg->workers[p] : most;
 	if (cfg->pooler != POOLER_NONE)
 		most = cfg->server_connections;
-	return most + (run_config_arrivals(cfg) ? cfg->producers : 0) + GROUP_OWN_SESSIONS;
+	return most + (run_config_arrivals(cfg) ? cfg->producers : 0) + timeline_sessions(&cfg->timeline) +
+	       GROUP_OWN_SESSIONS;
 }

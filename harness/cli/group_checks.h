@@ -28,15 +28,16 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 
 /*
  * The sessions cfg's runs open on the server at once, at most: its largest worker count (or,
- * through a pooler, the pooler's server connections), the producers of its arrivals, and
+ * through a pooler, the pooler's server connections), the producers of its arrivals, its
+ * timeline's holder and readers, and
  * GROUP_OWN_SESSIONS of the harness's own. A throwaway server is sized to the largest over
  * the invocation's groups.
  */
 int group_connections(const struct run_config *cfg);
 
-/* The harness's own sessions beside a run's workers and producers, with room to spare: the
- * admin's, the sampler's, the monitor's and reaper's, the pressure phases', a pooler's
- * admin, a standby's replication. */
+/* The harness's own sessions beside a run's workers, producers and timeline (whose holder and
+ * readers group_connections counts apart), with room to spare: the admin's, the sampler's, the
+ * monitor's and reaper's, the pressure phases', a pooler's admin, a standby's replication. */
 #define GROUP_OWN_SESSIONS 16
 
 #endif

@@ -123,6 +123,14 @@ check "an expectation on phases that does not hold: exit 1, FAIL ($(cat "$dir/fa
 	bash -c "[ \$(cat '$dir/fail.status') -eq 1 ] && grep -q 'FAIL.*held_up\|held_up.*FAIL' '$dir/fail.out'"
 
 # Bad input, each refused with exit 2 before anything runs.
+# ---- a throwaway server sized for the timeline's sessions too (186 workers + 16 readers ran out of 200) ----
+run_json sized --strategy skip-locked --workers 186 --work-ms 1 --jobs 1 --arrival-rate 5 \
+	--phase clean:500ms --phase active-readers:16:500ms
+check "186 workers beside 16 readers on the throwaway server: exit 0 (got $(cat "$dir/sized.status"); $(grep -m1 -i "too many" "$dir/sized.err"))" \
+	test "$(cat "$dir/sized.status")" -eq 0
+check_jq "$dir/sized.json" '.settings.max_connections | tonumber >= 186 + 1 + 16 + 1' \
+	"its max_connections counts the workers, the producer, the readers and the holder"
+
 # ---- a phase whose pressure the server ends early: the run says so and is incomplete (exit 4) ----
 # (the server ends the idle transaction after 300 ms of its 2 s: the phase's end finds it gone)
 test_sql "ALTER ROLE tester SET idle_in_transaction_session_timeout = '300ms'" >/dev/null
