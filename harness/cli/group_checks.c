@@ -60,7 +60,8 @@ static const char *queue_only_option(const struct run_config *cfg)
 /*
  * Makes cfg's timeline its timed run: the phases' sum its duration, the warmup phases at
  * its start its warm-up. A warmup phase after another kind is refused (a warm-up is the run's
- * start). 0, or -1 with err.
+ * start), so are an arrival rate of 0 and phases longer than TIMELINE_MAX_TOTAL_S in all.
+ * 0, or -1 with err.
  */
 static int settle_timeline(struct run_config *cfg, char *err, size_t errlen)
 {
@@ -79,6 +80,16 @@ static int settle_timeline(struct run_config *cfg, char *err, size_t errlen)
 				 timeline_kind_names[tl->steps[i - 1].kind]);
 			return -1;
 		}
+	}
+	if (!(cfg->arrival_rate > 0)) {
+		snprintf(err, errlen, "--phase needs --arrival-rate above 0: a timeline's producers insert at the arrival "
+			 "rate, which a load phase scales (got %g)", cfg->arrival_rate);
+		return -1;
+	}
+	if (timeline_total_s(tl) > TIMELINE_MAX_TOTAL_S) {
+		snprintf(err, errlen, "--phase: the phases last %g s in all, more than a run may (%d s, as --duration)",
+			 timeline_total_s(tl), TIMELINE_MAX_TOTAL_S);
+		return -1;
 	}
 	cfg->duration_s = timeline_total_s(tl);
 	cfg->warmup_s = timeline_warmup_s(tl);

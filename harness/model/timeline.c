@@ -159,6 +159,16 @@ int timeline_parse(const char *text, struct timeline *tl, char *err, size_t errl
 	}
 }
 
+/* Writes v into buf (len bytes) in the fewest significant digits that read back as v (%g's six may not). */
+static void exact_number(double v, char *buf, size_t len)
+{
+	for (int digits = 6; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
 void timeline_format(const struct timeline *tl, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -166,12 +176,15 @@ void timeline_format(const struct timeline *tl, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < tl->n && used < len; i++) {
 		const struct timeline_step *st = &tl->steps[i];
-		char arg[32] = "";
+		char arg[32] = "", ms[32];
 
-		if (st->kind == TIMELINE_LOAD || st->kind == TIMELINE_ACTIVE_READERS)
-			snprintf(arg, sizeof(arg), ":%g", st->arg);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s%s:%gms", i ? "," : "", timeline_kind_names[st->kind],
-					 arg, st->duration_s * 1000);
+		if (st->kind == TIMELINE_LOAD || st->kind == TIMELINE_ACTIVE_READERS) {
+			arg[0] = ':';
+			exact_number(st->arg, arg + 1, sizeof(arg) - 1);
+		}
+		exact_number(st->duration_s * 1000, ms, sizeof(ms));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s:%sms", i ? "," : "", timeline_kind_names[st->kind],
+					 arg, ms);
 	}
 }
 

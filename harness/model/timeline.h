@@ -41,6 +41,9 @@ struct timeline_step {
 };
 
 /* A run's planned phases, in order. */
+/* The longest a timeline may last in all, in seconds: --duration's limit. */
+#define TIMELINE_MAX_TOTAL_S 86400
+
 struct timeline {
 	struct timeline_step steps[TIMELINE_MAX_PHASES];	/* the phases */
 	size_t n;						/* entries used in steps; 0: no timeline */

@@ -155,6 +155,10 @@ expect_exit 2 'takes no argument' "an argument to a kind without one" "${base[@]
 expect_exit 2 'a warm-up comes first' "a warmup after another phase" "${base[@]}" --phase clean:1s --phase warmup:1s
 expect_exit 2 'warmup phases only measures nothing' "warmup phases alone" "${base[@]}" --phase warmup:1s
 expect_exit 2 '--phase needs --arrival-rate' "phases without --arrival-rate" run --db "$TEST_DB" --phase clean:1s
+expect_exit 2 '--phase needs --arrival-rate above 0' "phases at an arrival rate of 0.0" run --db "$TEST_DB" \
+	--arrival-rate 0.0 --phase clean:1s
+expect_exit 2 'the phases last 172800 s in all, more than a run may \(86400 s' "phases longer than a day in all" \
+	"${base[@]}" --phase clean:24h --phase recovery:24h
 expect_exit 2 '--phase with --duration' "phases with --duration" "${base[@]}" --phase clean:1s --duration 5
 expect_exit 2 '--phase with --warmup' "phases with --warmup" "${base[@]}" --phase clean:1s --warmup 1
 printf '[global]\nstrategy = skip-locked\narrival-rate = 10\n\nphase = clean:1s, load:101:1s\n' >"$dir/bad.ini"

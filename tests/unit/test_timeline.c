@@ -57,6 +57,9 @@ static void test_parse(void)
 	      "total %g s, warm-up %g s", timeline_total_s(&tl), timeline_warmup_s(&tl));
 	timeline_format(&tl, text, sizeof(text));
 	CHECK(strncmp(text, "warmup:500ms,clean:2000ms,load:1.5:60000ms", 42) == 0, "formatted back: %s", text);
+	CHECK(parse("load:1.23456789:1234567ms", &tl, err, sizeof(err)) == 0, "a factor of nine digits parses (%s)", err);
+	timeline_format(&tl, text, sizeof(text));
+	CHECK(strcmp(text, "load:1.23456789:1234567ms") == 0, "and is formatted back whole, not to six digits: %s", text);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(parse(bad[i].text, &tl, err, sizeof(err)) < 0 && strstr(err, bad[i].says),
 		      "\"%s\" refused saying \"%s\": %s", bad[i].text, bad[i].says, err);
