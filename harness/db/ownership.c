@@ -155,6 +155,33 @@ int owner_refuse_existing(const struct backend_ops *db, struct db_conn *conn, co
 	return 0;
 }
 
+/* What ours_made looks for among the marked tables. */
+struct ours_ctx {
+	const char *name;	/* the table */
+	bool ours;		/* found, with this process's note */
+};
+
+/* Notes in ctx, a struct ours_ctx, whether a marked table is its table with this process's note. */
+static void ours_row(void *ctx, const char *name, unsigned long long oid, const char *note)
+{
+	struct ours_ctx *c = ctx;
+	struct owner self, o;
+
+	(void)oid;
+	owner_self(&self);
+	if (strcmp(name, c->name) == 0 && owner_parse(note, &o) == 0 && o.pid == self.pid && o.started == self.started &&
+	    strcmp(o.host, self.host) == 0 && strcmp(o.table, name) == 0)
+		c->ours = true;
+}
+
+/* Whether the table called name exists with the note this process writes: one it made. */
+static bool ours_made(const struct backend_ops *db, struct db_conn *conn, const char *name)
+{
+	struct ours_ctx c = { .name = name };
+
+	return db->marked_tables(conn, ours_row, &c) >= 0 && c.ours;
+}
+
 int owner_create_table(const struct backend_ops *db, struct db_conn *conn, const char *sql, const char *name,
 		       const char *what, char *err, size_t errlen)
 {
@@ -175,8 +202,11 @@ int owner_create_table(const struct backend_ops *db, struct db_conn *conn, const
 			owner_refuse_existing(db, conn, name, err, errlen);
 		return -1;
 	}
-	/* a CREATE that committed itself (MariaDB's DDL does) made a table that is ours: dropped */
-	if (db->table_exists(conn, name) == 1 && db->quote_identifier(conn, name, quoted, sizeof(quoted)) == 0) {
+	/*
+	 * a CREATE that committed itself (MariaDB's DDL does) made a table that is ours: dropped;
+	 * where the ROLLBACK took ours back, a table of that name now is another session's
+	 */
+	if (ours_made(db, conn, name) && db->quote_identifier(conn, name, quoted, sizeof(quoted)) == 0) {
 		snprintf(drop, sizeof(drop), "DROP TABLE %s", quoted);
 		db->exec(conn, drop);
 	}
