@@ -1,16 +1,26 @@
+#include <dirent.h>
 #include <errno.h>
+#include <fts.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "db/leftovers.h"
 #include "db/run_as.h"
 #include "db/server_programs.h"
 #include "db/template_cluster.h"
+
+/* The template's record of its data directory: its files and their bytes, checked before each copy. */
+#define MANIFEST_FILE "manifest"
+/* How the directories a keep writes before it renames one into place begin. */
+#define KEEP_PREFIX ".new-"
+/* The age after which such a directory is a keep cut short, in seconds. */
+#define STALE_KEEP_S 3600
 
 /* FNV-1a, 64 bits, of len bytes at data, continued from h. */
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
@@ -62,16 +72,60 @@ int template_cluster_find(struct template_cluster *t, const char *bindir, const 
 	return 0;
 }
 
-/* Whether the directory data is a whole data directory: it holds PG_VERSION and global/pg_control. */
-static bool whole(const char *data)
-{
-	char path[PATH_MAX + 32];
+/* The files under a data directory: what its manifest records and a copy must have. */
+struct tree_size {
+	long long files;	/* regular files */
+	long long bytes;	/* their sizes summed */
+};
 
-	snprintf(path, sizeof(path), "%s/PG_VERSION", data);
-	if (access(path, R_OK) != 0)
-		return false;
-	snprintf(path, sizeof(path), "%s/global/pg_control", data);
-	return access(path, R_OK) == 0;
+/* Counts the regular files under dir and their bytes into *size, links not followed. 0, or -1. */
+static int measure_tree(const char *dir, struct tree_size *size)
+{
+	char *paths[] = { (char *)dir, NULL };
+	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+	FTSENT *e;
+	int ret = 0;
+
+	*size = (struct tree_size){ 0, 0 };
+	if (!fts)
+		return -1;
+	while ((e = fts_read(fts))) {
+		if (e->fts_info == FTS_F) {
+			size->files++;
+			size->bytes += (long long)e->fts_statp->st_size;
+		} else if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR || e->fts_info == FTS_NS) {
+			ret = -1;
+		}
+	}
+	fts_close(fts);
+	return ret;
+}
+
+/* Reads the manifest of the template at path (its files and bytes) into *size. 0, or -1 when there is none. */
+static int read_manifest(const char *path, struct tree_size *size)
+{
+	char file[PATH_MAX + 32];
+	FILE *f;
+	int n;
+
+	snprintf(file, sizeof(file), "%s/" MANIFEST_FILE, path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "files %lld bytes %lld", &size->files, &size->bytes);
+	fclose(f);
+	return n == 2 ? 0 : -1;
+}
+
+/* Whether the template at path is whole: its data directory holds what its manifest says. */
+static bool whole(const char *path)
+{
+	char data[PATH_MAX + 16];
+	struct tree_size want, have;
+
+	snprintf(data, sizeof(data), "%s/data", path);
+	return read_manifest(path, &want) == 0 && measure_tree(data, &have) == 0 && have.files == want.files &&
+	       have.bytes == want.bytes;
 }
 
 /* Copies the directory from to to (which must not exist) with cp -a, as ourselves. 0, or -1 with err. */
@@ -90,17 +144,47 @@ static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
 int template_cluster_copy(const struct template_cluster *t, const char *data, char *err, size_t errlen)
 {
 	struct run_as self = { .drop = false };
+	char from[PATH_MAX + 16];
 
 	if (!t->enabled || !whole(t->path))
 		return 0;
-	if (copy_tree(t->path, data, err, errlen) != 0)
-		goto fail;
-	if (whole(data))
-		return 1;
-	snprintf(err, errlen, "the copy of the template %s is not whole", t->path);
-fail:
-	leftovers_remove(data, &self);
-	return -1;
+	snprintf(from, sizeof(from), "%s/data", t->path);
+	if (copy_tree(from, data, err, errlen) != 0) {
+		leftovers_remove(data, &self);
+		return -1;
+	}
+	return 1;
+}
+
+int template_cluster_drop(const struct template_cluster *t)
+{
+	struct run_as self = { .drop = false };
+
+	return t->enabled ? leftovers_remove(t->path, &self) : 0;
+}
+
+/*
+ * Removes the directories of keeps cut short (a process killed while it copied) that are
+ * older than STALE_KEEP_S: a keep takes a second or so.
+ */
+static void sweep_stale_keeps(const char *cache)
+{
+	struct run_as self = { .drop = false };
+	char path[PATH_MAX + 300];
+	struct dirent *d;
+	struct stat st;
+	DIR *dir = opendir(cache);
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (strncmp(d->d_name, KEEP_PREFIX, strlen(KEEP_PREFIX)) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cache, d->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && time(NULL) - st.st_mtime > STALE_KEEP_S)
+			leftovers_remove(path, &self);
+	}
+	closedir(dir);
 }
 
 /* Creates dir and its parents that are missing, mode 0700. 0, or -1 with errno. */
@@ -123,7 +207,9 @@ static int make_dirs(const char *dir)
 int template_cluster_keep(const struct template_cluster *t, const char *data, char *err, size_t errlen)
 {
 	struct run_as self = { .drop = false };
-	char aside[PATH_MAX + 16], copy[PATH_MAX + 32];
+	char aside[PATH_MAX + 16], copy[PATH_MAX + 32], manifest[PATH_MAX + 32];
+	struct tree_size size;
+	FILE *f;
 	int ret = -1;
 
 	if (!t->enabled)
@@ -132,24 +218,36 @@ int template_cluster_keep(const struct template_cluster *t, const char *data, ch
 		snprintf(err, errlen, "cannot make the cache directory %s: %s", t->cache, strerror(errno));
 		return -1;
 	}
-	/* one not whole (a copy cut short by hand, say) is this cache's own: replaced */
+	sweep_stale_keeps(t->cache);
+	/* one not whole (a file removed by hand or by a cache cleaner) is this cache's own: replaced */
 	if (access(t->path, F_OK) == 0 && !whole(t->path) && leftovers_remove(t->path, &self) != 0) {
 		snprintf(err, errlen, "cannot remove the broken template %s", t->path);
 		return -1;
 	}
-	if (snprintf(aside, sizeof(aside), "%s/.new-XXXXXX", t->cache) >= (int)sizeof(aside) || !mkdtemp(aside)) {
+	if (snprintf(aside, sizeof(aside), "%s/" KEEP_PREFIX "XXXXXX", t->cache) >= (int)sizeof(aside) ||
+	    !mkdtemp(aside)) {
 		snprintf(err, errlen, "cannot make a directory in %s: %s", t->cache, strerror(errno));
 		return -1;
 	}
 	snprintf(copy, sizeof(copy), "%s/data", aside);
+	snprintf(manifest, sizeof(manifest), "%s/" MANIFEST_FILE, aside);
 	if (copy_tree(data, copy, err, errlen) != 0)
 		goto done;
-	if (rename(copy, t->path) == 0) {
-		ret = 1;
+	if (measure_tree(copy, &size) != 0 || !(f = fopen(manifest, "w"))) {
+		snprintf(err, errlen, "cannot write the manifest of %s", copy);
+		goto done;
+	}
+	fprintf(f, "files %lld bytes %lld\n", size.files, size.bytes);
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", manifest, strerror(errno));
+		goto done;
+	}
+	if (rename(aside, t->path) == 0) {
+		return 1;
 	} else if (errno == EEXIST || errno == ENOTEMPTY) {
 		ret = 0;
 	} else {
-		snprintf(err, errlen, "cannot rename %s to %s: %s", copy, t->path, strerror(errno));
+		snprintf(err, errlen, "cannot rename %s to %s: %s", aside, t->path, strerror(errno));
 	}
 done:
 	leftovers_remove(aside, &self);

@@ -167,34 +167,6 @@ static int run_initdb(const struct tmp_postgres *pg, char *err, size_t errlen)
 }
 
 /*
- * Creates the cluster in <pg->dir>/data: a copy of the template cluster of pg's programs
- * when there is one, else with initdb, keeping its output as the template for the next
- * (pg->template_said says why, when it could not). 0, or -1 with a reason in err.
- */
-static int make_cluster(struct tmp_postgres *pg, char *err, size_t errlen)
-{
-	struct template_cluster t;
-	char data[PATH_MAX + 16], why[512];
-
-	snprintf(data, sizeof(data), "%s/data", pg->dir);
-	if (template_cluster_find(&t, pg->bindir, INITDB_ARGS_TEXT, err, errlen) != 0)
-		return -1;
-	switch (template_cluster_copy(&t, data, err, errlen)) {
-	case 1:
-		return 0;
-	case -1:
-		return -1;
-	}
-	if (run_initdb(pg, err, errlen) != 0)
-		return -1;
-	if (template_cluster_keep(&t, data, why, sizeof(why)) < 0)
-		snprintf(pg->template_said, sizeof(pg->template_said),
-			 "could not keep a template cluster (%s): every throwaway server runs initdb "
-			 "(CLAIMBENCH_CACHE_DIR=none: none is kept)", why);
-	return 0;
-}
-
-/*
  * Starts the server with pg_ctl (action "start", or "restart" after an immediate stop)
  * and waits until it accepts connections. 0, or -1 with a reason in err. pg_ctl passes
  * the options through /bin/sh, which is why server_make_dir allows only plain paths.
@@ -253,8 +225,65 @@ static void create_statements_extension(struct tmp_postgres *pg)
 	PQfinish(conn);
 }
 
+/*
+ * Creates the cluster in <pg->dir>/data: a copy of the template cluster t of pg's programs
+ * when there is one and copy allows, else with initdb, keeping its output as the template
+ * for the next (pg->template_said says why, when it could not). 1 copied, 0 made by initdb,
+ * or -1 with a reason in err.
+ */
+static int make_cluster(struct tmp_postgres *pg, const struct template_cluster *t, bool copy, char *err,
+			size_t errlen)
+{
+	char data[PATH_MAX + 16], why[512];
+	int copied = 0;
+
+	snprintf(data, sizeof(data), "%s/data", pg->dir);
+	if (copy)
+		copied = template_cluster_copy(t, data, err, errlen);
+	if (copied != 0)
+		return copied;
+	if (run_initdb(pg, err, errlen) != 0)
+		return -1;
+	if (template_cluster_keep(t, data, why, sizeof(why)) < 0)
+		snprintf(pg->template_said, sizeof(pg->template_said),
+			 "could not keep a template cluster (%s): every throwaway server runs initdb "
+			 "(CLAIMBENCH_CACHE_DIR=none: none is kept)", why);
+	return 0;
+}
+
+/*
+ * After a server copied from the template t would not start (why): stops what may run,
+ * removes the copy and the template, makes the cluster with initdb (keeping a new template)
+ * and starts it, pg->template_said saying so. 0, or -1 with a reason in err.
+ */
+static int start_from_initdb(struct tmp_postgres *pg, const struct template_cluster *t, const char *why, char *err,
+			     size_t errlen)
+{
+	char data[PATH_MAX + 16];
+
+	snprintf(data, sizeof(data), "%s/data", pg->dir);
+	if (run_pg_ctl_stop(pg, "immediate") != 0)
+		leftovers_stop_server(data, &pg->as);
+	if (leftovers_remove(data, &pg->as) != 0 || template_cluster_drop(t) != 0) {
+		snprintf(err, errlen, "a copy of the template cluster %.200s would not start (%.200s), and it cannot be "
+			 "removed", t->path, why);
+		return -1;
+	}
+	if (make_cluster(pg, t, false, err, errlen) < 0 || run_pg_ctl_start(pg, "start", err, errlen) != 0)
+		return -1;
+	if (!pg->template_said[0])
+		snprintf(pg->template_said, sizeof(pg->template_said),
+			 "a copy of the template cluster %.1024s would not start (%.300s): it was replaced, and this server "
+			 "made by initdb", t->path, why);
+	return 0;
+}
+
 int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, int connections, char *err, size_t errlen)
 {
+	struct template_cluster t;
+	char why[512];
+	int copied;
+
 	memset(pg, 0, sizeof(*pg));
 	pg->port = TMP_POSTGRES_PORT;
 	pg->max_connections = connections > TMP_POSTGRES_MIN_CONNECTIONS ? connections : TMP_POSTGRES_MIN_CONNECTIONS;
@@ -267,13 +296,17 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, int connect
 		snprintf(err, errlen, "could not give %s to the watchdog", pg->dir);
 		goto fail;
 	}
-	if (make_cluster(pg, err, errlen) != 0)
+	if (template_cluster_find(&t, pg->bindir, INITDB_ARGS_TEXT, err, errlen) != 0 ||
+	    (copied = make_cluster(pg, &t, true, err, errlen)) < 0)
 		goto fail;
 	pg->statements = has_statements_library(pg->bindir);
 	/* From here a server may be running, even when pg_ctl reports failure. */
 	pg->started = true;
-	if (run_pg_ctl_start(pg, "start", err, errlen) != 0)
-		goto fail;
+	if (run_pg_ctl_start(pg, "start", err, errlen) != 0) {
+		snprintf(why, sizeof(why), "%s", err);
+		if (!copied || start_from_initdb(pg, &t, why, err, errlen) != 0)
+			goto fail;
+	}
 	if (snprintf(pg->conninfo, sizeof(pg->conninfo), "host=%s port=%d dbname=postgres user=%s", pg->dir,
 		     pg->port, PG_SUPERUSER) >= (int)sizeof(pg->conninfo)) {
 		snprintf(err, errlen, "the conninfo for %s does not fit", pg->dir);
