@@ -98,7 +98,7 @@ struct timeline_phase {
 	int64_t depth_start;		/* jobs waiting (enqueued, not yet in hand) as it began */
 	int64_t depth_end;		/* as it ended */
 	int64_t depth_max;		/* the most over it */
-	int64_t dead_start;		/* the queue table's dead tuples at the sample nearest its start; TIMELINE_UNKNOWN */
+	int64_t dead_start;		/* the queue table's dead tuples at its first sample inside the phase; TIMELINE_UNKNOWN */
 	int64_t dead_end;		/* at the last sample in it; TIMELINE_UNKNOWN */
 	int64_t xmin_age_max;		/* the oldest transaction's age the sampler saw in it; TIMELINE_UNKNOWN */
 	int64_t errors;			/* database errors met in it, workers' and producers' */
