@@ -197,7 +197,10 @@ static int complete(struct worker *w, int64_t job, int slot, int64_t *lost_at)
 {
 	const struct strategy_ops *st = w->shared->strategy;
 	bool killed = worker_session_killed(w);
-	int rc = st->finish ? st->finish(w, job, slot) : worker_finish(w, job, slot);
+	int rc;
+
+	w->completion_sent_ns = clock_now_ns();
+	rc = st->finish ? st->finish(w, job, slot) : worker_finish(w, job, slot);
 
 	*lost_at = 0;
 	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(&w->shared->gate))
@@ -264,34 +267,50 @@ static enum exec_outcome completion_outcome(int rc, bool fails)
 }
 
 /*
+ * Hold mode: when the not committed transaction of w's job in hand since in_hand may have let
+ * its job go: once it began its completion (a statement of it failing, as InnoDB's deadlock
+ * victim, ends the transaction on the server at once), else when its ROLLBACK was sent (a
+ * stop's give-back); fallback when neither came in this execution.
+ */
+static int64_t uncommitted_release(const struct worker *w, int64_t in_hand, int64_t fallback)
+{
+	if (w->completion_sent_ns >= in_hand)
+		return w->completion_sent_ns;
+	return w->settle_sent_ns >= in_hand ? w->settle_sent_ns : fallback;
+}
+
+/*
  * When the execution of w whose job was in hand at in_hand ended, its completion over
  * (committed or not); lost_at: complete's. In hold mode: when its connection was found
- * lost; or, not committed, when the COMMIT or ROLLBACK ending its transaction was sent:
- * the job's lock went no earlier, and a later claim of the job, made once it went, may
- * read its clock before w reads its own again (the two would seem to overlap). Otherwise now.
+ * lost; or, not committed, uncommitted_release's instant: the job's lock went no earlier,
+ * and a later claim of the job, made once it went, may read its clock before w reads its
+ * own again (the two would seem to overlap). Otherwise now.
  */
 static int64_t execution_end(const struct worker *w, bool committed, int64_t lost_at, int64_t in_hand)
 {
 	if (w->shared->mode == MODE_HOLD) {
 		if (lost_at)
 			return lost_at;
-		if (!committed && w->settle_sent_ns >= in_hand)
-			return w->settle_sent_ns;
+		if (!committed)
+			return uncommitted_release(w, in_hand, clock_now_ns());
 	}
 	return clock_now_ns();
 }
 
 /*
  * When w's hold on a job in hand since in_hand may have gone, in ns since the start barrier:
- * in hold mode, when the COMMIT or ROLLBACK ending its transaction was sent (a later claim
- * waiting on the job's lock may return before w reads its clock again); otherwise 0, at
- * the execution's end.
+ * in hold mode, committed, when its COMMIT was sent (a later claim waiting on the job's lock
+ * may return before w reads its clock again), not committed, uncommitted_release's instant;
+ * otherwise 0, at the execution's end.
  */
-static int64_t execution_released(const struct worker *w, int64_t in_hand)
+static int64_t execution_released(const struct worker *w, bool committed, int64_t in_hand)
 {
-	if (w->shared->mode != MODE_HOLD || w->settle_sent_ns < in_hand)
+	int64_t at;
+
+	if (w->shared->mode != MODE_HOLD)
 		return 0;
-	return w->settle_sent_ns - w->shared->gate.start_ns;
+	at = committed ? (w->settle_sent_ns >= in_hand ? w->settle_sent_ns : 0) : uncommitted_release(w, in_hand, 0);
+	return at ? at - w->shared->gate.start_ns : 0;
 }
 
 /*
@@ -303,7 +322,7 @@ static int note_execution(struct worker *w, struct execution *e, int64_t in_hand
 	const struct run_shared *s = w->shared;
 
 	e->end_ns = end - s->gate.start_ns;
-	e->released_ns = execution_released(w, in_hand);
+	e->released_ns = execution_released(w, e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED, in_hand);
 	e->conn_ns = w->connected_ns - s->gate.start_ns;
 	if (e->outcome == EXEC_DONE || e->outcome == EXEC_FAILED)
 		run_note_progress(w->shared);
@@ -368,8 +387,11 @@ static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 	const struct strategy_ops *st = w->shared->strategy;
 	struct batch_job *b = w->batch;
 	bool killed = worker_session_killed(w);
-	int rc = st->finish_batch(w, b, n);
+	int rc;
 	bool committed = false;
+
+	w->completion_sent_ns = clock_now_ns();
+	rc = st->finish_batch(w, b, n);
 
 	*lost_at = 0;
 	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(&w->shared->gate))

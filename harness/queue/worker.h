@@ -31,6 +31,9 @@ struct worker {
 	int identity;				/* who it is, written to claimed_by: index, or a replacement's new number */
 	char identity_text[16];			/* identity as an SQL parameter */
 	bool begin_pending;			/* --pipeline: its BEGIN waits to be sent with the next statement */
+	int64_t completion_sent_ns;		/* when it began to complete the job (or batch) in hand (clock_now_ns):
+						 * a hold transaction failing from here (InnoDB's deadlock victim, a
+						 * COMMIT refused) may have let its locks go from this instant */
 	int64_t settle_sent_ns;			/* when it last sent a COMMIT, or a ROLLBACK not after a failed COMMIT
 						 * (clock_now_ns): a transaction's locks went no earlier */
 	int64_t attempt;			/* the attempt number of the job in hand (its claim's), for fencing */
