@@ -12,7 +12,7 @@ const struct guard_ops guard_naive = {
 	.summary = "every guarded workload: no lock, check-then-act in autocommit statements (the race seed 003 warns of)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH) | WORKLOAD_BIT(WORKLOAD_EXCLUSIVE_USE) |
 		     WORKLOAD_BIT(WORKLOAD_RESOURCE),
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
 	.user = { .wait = GUARD_WAITS, .mode = ACQ_EXCLUSIVE },
 	.writer = { .wait = GUARD_WAITS, .mode = ACQ_EXCLUSIVE },
 };

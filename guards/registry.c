@@ -40,13 +40,13 @@ size_t guard_index(const struct guard_ops *g)
 
 bool guard_runs_on(const struct guard_ops *g, const struct backend_ops *db)
 {
-	return plugin_runs_on(g->backends, g->needs_caps, db);
+	return plugin_runs_on(g->dialects, g->needs_caps, db);
 }
 
 void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char *buf, size_t len)
 {
-	if (g->no_form[db->kind])
-		snprintf(buf, len, "%s", g->no_form[db->kind]);
+	if (g->no_form[db->dialect])
+		snprintf(buf, len, "%s", g->no_form[db->dialect]);
 	else
 		snprintf(buf, len, "it relies on what %s cannot do: %s", db->name, db->locking);
 }
@@ -54,7 +54,7 @@ void guard_refusal(const struct guard_ops *g, const struct backend_ops *db, char
 bool guard_refuses_wait_limit(const struct guard_ops *g, const struct backend_ops *db, int wait_limit_ms, char *buf,
 			      size_t len)
 {
-	const struct guard_wait_unit *unit = &g->wait_limit_unit[db->kind];
+	const struct guard_wait_unit *unit = &g->wait_limit_unit[db->dialect];
 
 	if (g->user.wait != GUARD_WAIT_LIMIT || unit->ms <= 0 || wait_limit_ms % unit->ms == 0)
 		return false;

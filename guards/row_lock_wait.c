@@ -16,15 +16,15 @@ const struct guard_ops guard_row_lock_wait = {
 	.summary = "refresh: row-lock with a wait limit (Oracle's FOR UPDATE WAIT n; lock_timeout on PostgreSQL); "
 		   "timeouts counted",
 	.workloads = WORKLOAD_BIT(WORKLOAD_REFRESH),
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
-	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS, [BACKEND_MARIADB] = CAP_ROW_LOCKS },
-	.wait_limit_unit = { [BACKEND_MARIADB] = { 1000, "InnoDB's FOR UPDATE WAIT n counts whole seconds (a fraction "
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
+	.needs_caps = { [DIALECT_POSTGRESQL] = CAP_ROW_LOCKS, [DIALECT_MARIADB] = CAP_ROW_LOCKS },
+	.wait_limit_unit = { [DIALECT_MARIADB] = { 1000, "InnoDB's FOR UPDATE WAIT n counts whole seconds (a fraction "
 							"is cut: WAIT 0.5 is NOWAIT)" } },
 	.user = {
-		.begin_sql = { [BACKEND_POSTGRESQL] = "BEGIN", [BACKEND_SQLITE] = "BEGIN IMMEDIATE",
-			       [BACKEND_MARIADB] = "BEGIN" },
-		.lock_sql = { [BACKEND_POSTGRESQL] = "SELECT slot FROM {control} WHERE slot = 0 FOR UPDATE",
-			      [BACKEND_MARIADB] = "SELECT slot FROM {control} WHERE slot = 0 "
+		.begin_sql = { [DIALECT_POSTGRESQL] = "BEGIN", [DIALECT_SQLITE] = "BEGIN IMMEDIATE",
+			       [DIALECT_MARIADB] = "BEGIN" },
+		.lock_sql = { [DIALECT_POSTGRESQL] = "SELECT slot FROM {control} WHERE slot = 0 FOR UPDATE",
+			      [DIALECT_MARIADB] = "SELECT slot FROM {control} WHERE slot = 0 "
 						  "FOR UPDATE WAIT {wait_limit_s}" },
 		.wait = GUARD_WAIT_LIMIT,
 		.mode = ACQ_EXCLUSIVE,

@@ -13,7 +13,7 @@ const struct guard_ops guard_ticket_line_racy = {
 	.order = 90,
 	.summary = "resource: seed 004's line as written, tickets by autocommit INSERT (commit order may differ)",
 	.workloads = WORKLOAD_BIT(WORKLOAD_RESOURCE),
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
 	.user = { .wait = GUARD_WAITS, .mode = ACQ_EXCLUSIVE },
 	.ticket_line = true,
 };

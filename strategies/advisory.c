@@ -127,15 +127,15 @@ static const struct option_def advisory_options[] = {
 };
 
 /* A statement written the same on PostgreSQL and MariaDB (its UPDATE's RETURNING the driver's, db/mariadb_sql.h). */
-#define ON_BOTH(text) { [BACKEND_POSTGRESQL] = (text), [BACKEND_MARIADB] = (text) }
+#define ON_BOTH(text) { [DIALECT_POSTGRESQL] = (text), [DIALECT_MARIADB] = (text) }
 
 static const struct strategy_statement advisory_statements[] = {
-	{ SLOT_LOCK_FIRST, 2, { [BACKEND_POSTGRESQL] =
+	{ SLOT_LOCK_FIRST, 2, { [DIALECT_POSTGRESQL] =
 		"WITH candidates AS MATERIALIZED (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 		"ORDER BY id LIMIT $2) "
 		"SELECT (SELECT count(*) FROM candidates), coalesce((SELECT id FROM candidates "
 		"WHERE pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) LIMIT 1), 0)",
-	  [BACKEND_MARIADB] =
+	  [DIALECT_MARIADB] =
 		"SELECT (SELECT count(*) FROM (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 		"ORDER BY id LIMIT $2) seen), coalesce((SELECT id FROM (SELECT id FROM {jobs} WHERE queue = $1 "
 		"AND status = 'new' ORDER BY id LIMIT $2) candidates WHERE GET_LOCK(" JOB_LOCK_NAME("id") ", 0) = 1 "
@@ -146,11 +146,11 @@ static const struct strategy_statement advisory_statements[] = {
 	 * the locks of the jobs it does not return stay taken (the first K only tell a give-up
 	 * from an empty queue).
 	 */
-	{ SLOT_LOCK_INLINE, 2, { [BACKEND_POSTGRESQL] =
+	{ SLOT_LOCK_INLINE, 2, { [DIALECT_POSTGRESQL] =
 		"SELECT (SELECT count(*) FROM (SELECT FROM {jobs} WHERE queue = $1 AND status = 'new' LIMIT $2) seen), "
 		"coalesce((SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 		"AND pg_try_advisory_lock('{jobs}'::regclass::oid::integer, id::integer) ORDER BY id LIMIT 1), 0)",
-	  [BACKEND_MARIADB] =
+	  [DIALECT_MARIADB] =
 		"SELECT (SELECT count(*) FROM (SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' LIMIT $2) seen), "
 		"coalesce((SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 		"AND GET_LOCK(" JOB_LOCK_NAME("id") ", 0) = 1 ORDER BY id LIMIT 1), 0)" } },
@@ -160,12 +160,12 @@ static const struct strategy_statement advisory_statements[] = {
 				"WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id") },
 	{ SLOT_FAILED, 3, ON_BOTH("UPDATE {jobs} SET status = 'error', done_at = {now} "
 				  "WHERE id = $1 AND status = 'new' AND claimed_by = $2 AND attempts = $3 RETURNING id") },
-	{ SLOT_UNLOCK, 1, { [BACKEND_POSTGRESQL] = "SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer",
-			    [BACKEND_MARIADB] = "SELECT RELEASE_LOCK(" JOB_LOCK_NAME("$1") ")" } },
+	{ SLOT_UNLOCK, 1, { [DIALECT_POSTGRESQL] = "SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer",
+			    [DIALECT_MARIADB] = "SELECT RELEASE_LOCK(" JOB_LOCK_NAME("$1") ")" } },
 	/* giving back the job in hand when the run stops: its lock, if this worker claimed it */
-	{ SLOT_FREE, 2, { [BACKEND_POSTGRESQL] =
+	{ SLOT_FREE, 2, { [DIALECT_POSTGRESQL] =
 		"SELECT pg_advisory_unlock(" JOB_LOCK_KEY ")::integer FROM {jobs} WHERE id = $1 AND claimed_by = $2",
-			  [BACKEND_MARIADB] =
+			  [DIALECT_MARIADB] =
 		"SELECT RELEASE_LOCK(" JOB_LOCK_NAME("id") ") FROM {jobs} WHERE id = $1 AND claimed_by = $2" } },
 };
 
@@ -249,22 +249,22 @@ const struct strategy_ops strategy_advisory = {
 	.summary = "pg_try_advisory_lock (MariaDB: GET_LOCK) on the first free of K new jobs, held to completion "
 		   "(que, GoodJob)",
 	.session_needs = SESSION_NEEDS_PREPARED | SESSION_NEEDS_ADVISORY,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_MARIADB),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ADVISORY_LOCKS,
-		[BACKEND_SQLITE] = CAP_ADVISORY_LOCKS,
-		[BACKEND_MARIADB] = CAP_ADVISORY_LOCKS,
+		[DIALECT_POSTGRESQL] = CAP_ADVISORY_LOCKS,
+		[DIALECT_SQLITE] = CAP_ADVISORY_LOCKS,
+		[DIALECT_MARIADB] = CAP_ADVISORY_LOCKS,
 	},
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.claim_in_session = true,
 	.statements = advisory_statements,
 	.n_statements = sizeof(advisory_statements) / sizeof(advisory_statements[0]),
-	.leftover_sql = { [BACKEND_POSTGRESQL] =
+	.leftover_sql = { [DIALECT_POSTGRESQL] =
 		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 "
 		"AND classid = '{jobs}'::regclass::oid "
 		"AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-			  [BACKEND_MARIADB] =
+			  [DIALECT_MARIADB] =
 		"SELECT count(*) FROM {jobs} WHERE IS_USED_LOCK(" JOB_LOCK_NAME("id") ") IS NOT NULL" },
 	.leftover_what = "advisory locks",
 	.options = advisory_options,

@@ -77,32 +77,32 @@ static const struct option_def batch_options[] = {
 	"COLUMNS (id bigint PATH '$')) AS d"
 
 static const struct strategy_statement batch_statements[] = {
-	{ SLOT_CLAIM, 3, { [BACKEND_POSTGRESQL] =
+	{ SLOT_CLAIM, 3, { [DIALECT_POSTGRESQL] =
 		"WITH picked AS MATERIALIZED (SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 		"ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) "
 		"UPDATE {jobs} AS j SET status = 'active', claimed_by = $2, claimed_at = {now}, "
 		"lease_until = {lease_until}, attempts = j.attempts + 1 FROM picked WHERE j.id = picked.id "
 		"RETURNING j.id, j.attempts",
-			    [BACKEND_MARIADB] = MARIADB_CLAIM } },
-	{ SLOT_FINISH_NONE, 3, { [BACKEND_POSTGRESQL] = FINISH_HEAD " RETURNING j.id",
-				 [BACKEND_MARIADB] = MARIADB_FINISH_HEAD MARIADB_FINISH_TAIL } },
-	{ SLOT_FINISH_OWNER, 4, { [BACKEND_POSTGRESQL] =
+			    [DIALECT_MARIADB] = MARIADB_CLAIM } },
+	{ SLOT_FINISH_NONE, 3, { [DIALECT_POSTGRESQL] = FINISH_HEAD " RETURNING j.id",
+				 [DIALECT_MARIADB] = MARIADB_FINISH_HEAD MARIADB_FINISH_TAIL } },
+	{ SLOT_FINISH_OWNER, 4, { [DIALECT_POSTGRESQL] =
 		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 RETURNING j.id",
-				  [BACKEND_MARIADB] =
+				  [DIALECT_MARIADB] =
 		MARIADB_FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4" MARIADB_FINISH_TAIL } },
-	{ SLOT_FINISH_ATTEMPT, 4, { [BACKEND_POSTGRESQL] =
+	{ SLOT_FINISH_ATTEMPT, 4, { [DIALECT_POSTGRESQL] =
 		FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 AND j.attempts = b.attempt RETURNING j.id",
-				    [BACKEND_MARIADB] =
+				    [DIALECT_MARIADB] =
 		MARIADB_FINISH_HEAD " AND j.status = 'active' AND j.claimed_by = $4 AND j.attempts = a.attempt"
 		MARIADB_FINISH_TAIL } },
 	/*
 	 * the leases of the whole batch, the jobs worked (awaiting the one completion), the one
 	 * in hand and those after it: every job the worker holds in the job in hand's queue
 	 */
-	{ SLOT_HEARTBEAT, 2, { [BACKEND_POSTGRESQL] =
+	{ SLOT_HEARTBEAT, 2, { [DIALECT_POSTGRESQL] =
 		"UPDATE {jobs} SET lease_until = {lease_until} WHERE status = 'active' AND claimed_by = $2 "
 		"AND queue = (SELECT queue FROM {jobs} WHERE id = $1)",
-			       [BACKEND_MARIADB] =
+			       [DIALECT_MARIADB] =
 		"UPDATE {jobs} SET lease_until = {lease_until} WHERE status = 'active' AND claimed_by = $2 "
 		"AND queue = (SELECT queue FROM (SELECT queue FROM {jobs} WHERE id = $1) AS held)" } },
 };
@@ -179,7 +179,7 @@ static enum claim_result batch_claim(struct worker *w, struct batch_job *jobs, i
 {
 	struct batch_data *d = w->strategy_data;
 	bool hold = w->shared->mode == MODE_HOLD;
-	bool txn = hold || w->shared->db->kind == BACKEND_MARIADB;
+	bool txn = hold || w->shared->db->dialect == DIALECT_MARIADB;
 	char limit[24];
 	const char *params[] = { w->queue, w->identity_text, worker_id_text(limit, max) };
 	int64_t *rows = d->returned;
@@ -267,11 +267,11 @@ const struct strategy_ops strategy_batch = {
 	.order = 130,
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT N claims N jobs at once, one completion for all (graphile-worker, PgQueuer)",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_MARIADB),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,

@@ -62,7 +62,7 @@ const struct strategy_ops strategy_cas = {
 	.order = 90,
 	.summary = "read the first new job, UPDATE ... WHERE id = $1 AND status = 'new'; 0 rows: lost, retry",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = cas_statements,

@@ -28,12 +28,12 @@
 enum { SLOT_POP = SLOT_STRATEGY };	/* ($1 queue, $2 worker) pop and archive a job, RETURNING id, attempt */
 
 static const struct strategy_statement delete_returning_statements[] = {
-	{ SLOT_POP, 2, { [BACKEND_POSTGRESQL] =
+	{ SLOT_POP, 2, { [DIALECT_POSTGRESQL] =
 		"WITH popped AS (DELETE FROM {jobs} WHERE id = (SELECT id FROM {jobs} WHERE queue = $1 "
 		"AND status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, attempts) "
 		"INSERT INTO {tickets} (id, consumed_by, attempt) SELECT id, $2::integer, attempts + 1 FROM popped "
 		"RETURNING id, attempt",
-	  [BACKEND_MARIADB] =
+	  [DIALECT_MARIADB] =
 		"START TRANSACTION; SET @claimbench_pop_id = NULL, @claimbench_pop_attempts = NULL; "
 		"SELECT id, attempts INTO @claimbench_pop_id, @claimbench_pop_attempts FROM {jobs} WHERE queue = $1 "
 		"AND status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED; "
@@ -71,34 +71,34 @@ const struct strategy_ops strategy_delete_returning = {
 	.order = 100,
 	.summary = "DELETE the first unlocked new row RETURNING id (pgmq pop): done at claim; a crash loses it",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_MARIADB),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = delete_returning_statements,
 	.n_statements = 1,
-	.setup_sql = { [BACKEND_POSTGRESQL] =
+	.setup_sql = { [DIALECT_POSTGRESQL] =
 		"CREATE TABLE {tickets} ("
 		" id bigint NOT NULL,"
 		" consumed_by integer NOT NULL,"
 		" attempt integer NOT NULL,"
 		" consumed_at timestamptz NOT NULL DEFAULT clock_timestamp());"
 		"{mark:tickets}",
-		       [BACKEND_MARIADB] =
+		       [DIALECT_MARIADB] =
 		"CREATE TABLE {tickets} ("
 		" id bigint NOT NULL,"
 		" consumed_by integer NOT NULL,"
 		" attempt integer NOT NULL,"
 		" consumed_at datetime(6) NOT NULL DEFAULT NOW(6)) ENGINE = InnoDB {mark:tickets}" },
-	.final_state_sql = { [BACKEND_POSTGRESQL] =
+	.final_state_sql = { [DIALECT_POSTGRESQL] =
 		"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 		" coalesce(claimed_by, -1) FROM {jobs} "
 		"UNION ALL SELECT id, 5, consumed_by FROM {tickets}",
-			     [BACKEND_MARIADB] =
+			     [DIALECT_MARIADB] =
 		"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 		" coalesce(claimed_by, -1) FROM {jobs} "
 		"UNION ALL SELECT id, 5, consumed_by FROM {tickets}" },

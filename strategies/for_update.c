@@ -15,11 +15,11 @@ enum { SLOT_SELECT = SLOT_STRATEGY };
 
 static const struct strategy_statement for_update_statements[] = {
 	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				       "ORDER BY id LIMIT 1 FOR UPDATE",
-		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				   "ORDER BY id LIMIT 1",
-		[BACKEND_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				    "ORDER BY id LIMIT 1 FOR UPDATE",
 	} },
 };
@@ -34,12 +34,12 @@ const struct strategy_ops strategy_for_update = {
 	.order = 20,
 	.summary = "blocking FOR UPDATE on the first new row (SQLite: BEGIN IMMEDIATE): waiters queue",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
-	.needs_caps = { [BACKEND_POSTGRESQL] = CAP_ROW_LOCKS, [BACKEND_MARIADB] = CAP_ROW_LOCKS },
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
+	.needs_caps = { [DIALECT_POSTGRESQL] = CAP_ROW_LOCKS, [DIALECT_MARIADB] = CAP_ROW_LOCKS },
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_HOLD,
 	.statements = for_update_statements,
 	.n_statements = 1,
-	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.begin_sql = { [DIALECT_SQLITE] = "BEGIN IMMEDIATE" },
 	.claim = for_update_claim,
 };

@@ -36,10 +36,10 @@ enum {
 
 static const struct strategy_statement move_table_statements[] = {
 	{ SLOT_PICK, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		[DIALECT_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 				       "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
-		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1",
-		[BACKEND_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
+		[DIALECT_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' ORDER BY id LIMIT 1",
+		[DIALECT_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND status = 'new' "
 				    "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
 	} },
 	{ SLOT_MOVE_IN, 2, SQL_ANY("INSERT INTO {tickets} (id, queue, status, payload, claimed_by, claimed_at, "
@@ -101,19 +101,19 @@ const struct strategy_ops strategy_move_table = {
 	.order = 110,
 	.summary = "move the first unlocked new row to a claimed table in one transaction (Solid Queue)",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
 	.modes = MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = move_table_statements,
 	.n_statements = sizeof(move_table_statements) / sizeof(move_table_statements[0]),
 	.setup_sql = {
-		[BACKEND_POSTGRESQL] = "CREATE TABLE {tickets} (LIKE {jobs} INCLUDING DEFAULTS INCLUDING CONSTRAINTS, "
+		[DIALECT_POSTGRESQL] = "CREATE TABLE {tickets} (LIKE {jobs} INCLUDING DEFAULTS INCLUDING CONSTRAINTS, "
 				       "PRIMARY KEY (id));{mark:tickets}",
-		[BACKEND_SQLITE] =
+		[DIALECT_SQLITE] =
 			"CREATE TABLE {tickets} {mark:tickets} ("
 			" id INTEGER PRIMARY KEY,"
 			" queue TEXT NOT NULL,"
@@ -126,7 +126,7 @@ const struct strategy_ops strategy_move_table = {
 			" enqueued_at REAL NOT NULL,"
 			" done_at REAL)",
 		/* its columns written out: CREATE TABLE ... LIKE would copy the ready table's owner note too */
-		[BACKEND_MARIADB] =
+		[DIALECT_MARIADB] =
 			"CREATE TABLE {tickets} ("
 			" id bigint PRIMARY KEY,"
 			" queue varchar(64) NOT NULL,"
@@ -139,7 +139,7 @@ const struct strategy_ops strategy_move_table = {
 			" enqueued_at datetime(6) NOT NULL,"
 			" done_at datetime(6)) ENGINE = InnoDB {mark:tickets}",
 	},
-	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.begin_sql = { [DIALECT_SQLITE] = "BEGIN IMMEDIATE" },
 	.final_state_sql = SQL_ANY(
 		"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 		" coalesce(claimed_by, -1) FROM {jobs} "

@@ -40,7 +40,7 @@ enum { SLOT_SELECT = SLOT_STRATEGY };
 
 static const struct strategy_statement notify_statements[] = {
 	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				       "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
 	} },
 };
@@ -107,19 +107,19 @@ const struct strategy_ops strategy_notify = {
 	.order = 120,
 	.summary = "skip-locked's claim; idle workers LISTEN, producers NOTIFY on insert (River, Oban)",
 	.session_needs = SESSION_NEEDS_PREPARED | SESSION_NEEDS_LISTEN,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED | CAP_LISTEN_NOTIFY,
-		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED | CAP_LISTEN_NOTIFY,
-		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED | CAP_LISTEN_NOTIFY,
+		[DIALECT_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED | CAP_LISTEN_NOTIFY,
+		[DIALECT_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED | CAP_LISTEN_NOTIFY,
+		[DIALECT_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED | CAP_LISTEN_NOTIFY,
 	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_HOLD,
 	.statements = notify_statements,
 	.n_statements = sizeof(notify_statements) / sizeof(notify_statements[0]),
-	.connect_sql = { [BACKEND_POSTGRESQL] = "LISTEN {jobs}" },
+	.connect_sql = { [DIALECT_POSTGRESQL] = "LISTEN {jobs}" },
 	.insert_sql = {
-		[BACKEND_POSTGRESQL] = "WITH arrival AS (INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) "
+		[DIALECT_POSTGRESQL] = "WITH arrival AS (INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) "
 				       "ON CONFLICT (id) DO NOTHING RETURNING id) "
 				       "SELECT pg_notify({channel}, '') FROM arrival",
 	},

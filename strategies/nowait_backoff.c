@@ -33,11 +33,11 @@ static const struct option_def nowait_options[] = {
 
 static const struct strategy_statement nowait_statements[] = {
 	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				       "ORDER BY id LIMIT 1 FOR UPDATE NOWAIT",
-		[BACKEND_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_SQLITE] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				   "ORDER BY id LIMIT 1",
-		[BACKEND_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				    "ORDER BY id LIMIT 1 FOR UPDATE NOWAIT",
 	} },
 };
@@ -88,16 +88,16 @@ const struct strategy_ops strategy_nowait_backoff = {
 	.order = 30,
 	.summary = "FOR UPDATE NOWAIT (SQLite: BEGIN IMMEDIATE, no busy wait); on a lock back off, retry",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT,
-		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_NOWAIT,
+		[DIALECT_POSTGRESQL] = CAP_ROW_LOCKS | CAP_NOWAIT,
+		[DIALECT_MARIADB] = CAP_ROW_LOCKS | CAP_NOWAIT,
 	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = nowait_statements,
 	.n_statements = 1,
-	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.begin_sql = { [DIALECT_SQLITE] = "BEGIN IMMEDIATE" },
 	.options = nowait_options,
 	.config_size = sizeof(struct nowait_config),
 	.claim = nowait_claim,

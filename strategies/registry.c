@@ -45,5 +45,5 @@ const void *strategy_config(const struct run_config *cfg, const struct strategy_
 
 bool strategy_runs_on(const struct strategy_ops *st, const struct backend_ops *db)
 {
-	return plugin_runs_on(st->backends, st->needs_caps, db);
+	return plugin_runs_on(st->dialects, st->needs_caps, db);
 }

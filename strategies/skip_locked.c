@@ -12,9 +12,9 @@ enum { SLOT_SELECT = SLOT_STRATEGY };
 
 static const struct strategy_statement skip_locked_statements[] = {
 	{ SLOT_SELECT, 1, {
-		[BACKEND_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_POSTGRESQL] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				       "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
-		[BACKEND_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
+		[DIALECT_MARIADB] = "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} "
 				    "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
 	} },
 };
@@ -29,11 +29,11 @@ const struct strategy_ops strategy_skip_locked = {
 	.order = 40,
 	.summary = "FOR UPDATE SKIP LOCKED LIMIT 1: lockers pass over each other's rows",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_MARIADB),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_MARIADB] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_HOLD,

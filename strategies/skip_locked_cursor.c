@@ -28,11 +28,11 @@ enum {
 
 static const struct strategy_statement cursor_statements[] = {
 	{ SLOT_DECLARE, 1, {
-		[BACKEND_POSTGRESQL] = "DECLARE claim_cursor CURSOR FOR SELECT id FROM {jobs} "
+		[DIALECT_POSTGRESQL] = "DECLARE claim_cursor CURSOR FOR SELECT id FROM {jobs} "
 				       "WHERE queue = $1 AND {claimable} ORDER BY id FOR UPDATE SKIP LOCKED",
 	} },
-	{ SLOT_FETCH, 0, { [BACKEND_POSTGRESQL] = "FETCH NEXT FROM claim_cursor" } },
-	{ SLOT_CLOSE, 0, { [BACKEND_POSTGRESQL] = "CLOSE claim_cursor" } },
+	{ SLOT_FETCH, 0, { [DIALECT_POSTGRESQL] = "FETCH NEXT FROM claim_cursor" } },
+	{ SLOT_CLOSE, 0, { [DIALECT_POSTGRESQL] = "CLOSE claim_cursor" } },
 };
 
 /* In a new transaction, opens the cursor, fetches (and so locks) one job, closes it, then claims the job. */
@@ -56,13 +56,13 @@ const struct strategy_ops strategy_skip_locked_cursor = {
 	.order = 50,
 	.summary = "a cursor FOR UPDATE SKIP LOCKED, one FETCH, as seed 001's Oracle procedure",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL),
 	.needs_caps = {
-		[BACKEND_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
-		[BACKEND_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_POSTGRESQL] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
+		[DIALECT_SQLITE] = CAP_ROW_LOCKS | CAP_SKIP_LOCKED,
 	},
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
-	.no_sql_reason = { [BACKEND_MARIADB] = "MariaDB declares cursors only inside stored programs, not as a "
+	.no_sql_reason = { [DIALECT_MARIADB] = "MariaDB declares cursors only inside stored programs, not as a "
 			   "client's statement (skip-locked is the same claim without the cursor)" },
 	.default_mode = MODE_HOLD,
 	.statements = cursor_statements,

@@ -273,7 +273,7 @@ static const char marking_claim_returns[] = "the job's id and attempts (it write
 					    "active itself): end it with RETURNING id, attempts";
 static const char finish_returns[] = "a row when it marked the job, none when it refused: end it with RETURNING id";
 
-void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsigned mode_bits, unsigned session_needs)
+void sql_strategy_finish(struct sql_strategy *def, unsigned dialect_bits, unsigned mode_bits, unsigned session_needs)
 {
 	static const int slots[SQL_ROLE_COUNT] = { SLOT_CLAIM, SLOT_DONE, SLOT_FAILED };
 	size_t n = 0;
@@ -285,9 +285,9 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 		if (!st->given)
 			continue;
 		def->statements[n] = (struct strategy_statement){ .slot = slots[r], .nparams = st->nparams,
-								  .sql = { [BACKEND_POSTGRESQL] = st->sql,
-									   [BACKEND_SQLITE] = st->sql,
-									   [BACKEND_MARIADB] = st->sql } };
+								  .sql = { [DIALECT_POSTGRESQL] = st->sql,
+									   [DIALECT_SQLITE] = st->sql,
+									   [DIALECT_MARIADB] = st->sql } };
 		def->contracts[n] = (struct result_contract){ .columns = 1, .returns = finish_returns };
 		def->origins[n++] = st->origin;
 		for (int i = 0; r == SQL_ROLE_CLAIM && i < st->nparams; i++)
@@ -301,14 +301,14 @@ void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsign
 		.name = def->name,
 		.summary = def->summary,
 		.session_needs = SESSION_NEEDS_PREPARED | session_needs,
-		.backends = backend_bits,
+		.dialects = dialect_bits,
 		.modes = mode_bits,
 		.default_mode = mode_bits & MODE_BIT(MODE_FLIP) ? MODE_FLIP : MODE_HOLD,
 		.statements = def->statements,
 		.n_statements = n,
 		.origins = def->origins,
 		.contracts = def->contracts,
-		.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+		.begin_sql = { [DIALECT_SQLITE] = "BEGIN IMMEDIATE" },
 		.claim = sql_claim,
 		.finish = sql_finish,
 	};

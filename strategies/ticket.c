@@ -69,38 +69,38 @@ struct ticket_state {
 
 static const struct strategy_statement ticket_statements[] = {
 	{ SLOT_TAKE, 2, {
-		[BACKEND_POSTGRESQL] = "WITH line AS MATERIALIZED "
+		[DIALECT_POSTGRESQL] = "WITH line AS MATERIALIZED "
 				       "(SELECT pg_advisory_xact_lock('{tickets}'::regclass::oid::bigint)) "
 				       "INSERT INTO {tickets} (resource, requester) SELECT $1, $2::integer FROM line "
 				       "RETURNING ticket",
-		[BACKEND_SQLITE] = "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket",
-		[BACKEND_MARIADB] = "DO RELEASE_ALL_LOCKS(); DO GET_LOCK('{tickets}', 60); "
+		[DIALECT_SQLITE] = "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket",
+		[DIALECT_MARIADB] = "DO RELEASE_ALL_LOCKS(); DO GET_LOCK('{tickets}', 60); "
 				    "INSERT INTO {tickets} (resource, requester) VALUES ($1, $2) RETURNING ticket; "
 				    "DO RELEASE_ALL_LOCKS()",
 	} },
 	{ SLOT_EXPIRE, 2, {
-		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 "
+		[DIALECT_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 "
 				       "AND taken_at < clock_timestamp() - $2::integer * interval '1 millisecond'",
-		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 "
+		[DIALECT_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 "
 				   "AND taken_at < julianday('now') - CAST($2 AS REAL) / 86400000.0",
-		[BACKEND_MARIADB] = "DELETE FROM {tickets} WHERE resource = $1 "
+		[DIALECT_MARIADB] = "DELETE FROM {tickets} WHERE resource = $1 "
 				    "AND taken_at < NOW(6) - INTERVAL CAST($2 AS INTEGER) * 1000 MICROSECOND",
 	} },
 	{ SLOT_AHEAD, 2, {
-		[BACKEND_POSTGRESQL] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < $2",
-		[BACKEND_SQLITE] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
-		[BACKEND_MARIADB] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
+		[DIALECT_POSTGRESQL] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < $2",
+		[DIALECT_SQLITE] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
+		[DIALECT_MARIADB] = "SELECT count(*) FROM {tickets} WHERE resource = $1 AND ticket < CAST($2 AS INTEGER)",
 	} },
 	{ SLOT_SELECT, 1, SQL_ANY("SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} ORDER BY id LIMIT 1") },
 	{ SLOT_RETURN, 1, {
-		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1 RETURNING ticket",
-		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER) RETURNING ticket",
-		[BACKEND_MARIADB] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER) RETURNING ticket",
+		[DIALECT_POSTGRESQL] = "DELETE FROM {tickets} WHERE ticket = $1 RETURNING ticket",
+		[DIALECT_SQLITE] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER) RETURNING ticket",
+		[DIALECT_MARIADB] = "DELETE FROM {tickets} WHERE ticket = CAST($1 AS INTEGER) RETURNING ticket",
 	} },
 	{ SLOT_RETURN_MINE, 2, {
-		[BACKEND_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = $2::integer",
-		[BACKEND_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = CAST($2 AS INTEGER)",
-		[BACKEND_MARIADB] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = CAST($2 AS INTEGER)",
+		[DIALECT_POSTGRESQL] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = $2::integer",
+		[DIALECT_SQLITE] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = CAST($2 AS INTEGER)",
+		[DIALECT_MARIADB] = "DELETE FROM {tickets} WHERE resource = $1 AND requester = CAST($2 AS INTEGER)",
 	} },
 };
 
@@ -268,13 +268,13 @@ const struct strategy_ops strategy_ticket = {
 	.order = 60,
 	.summary = "take a number in a control table, poll until first X in line, claim, return it",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE) | BACKEND_BIT(BACKEND_MARIADB),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE) | DIALECT_BIT(DIALECT_MARIADB),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
 	.default_mode = MODE_FLIP,
 	.statements = ticket_statements,
 	.n_statements = sizeof(ticket_statements) / sizeof(ticket_statements[0]),
 	.setup_sql = {
-		[BACKEND_POSTGRESQL] =
+		[DIALECT_POSTGRESQL] =
 			"CREATE TABLE {tickets} ("
 			" ticket bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
 			" resource text NOT NULL,"
@@ -282,14 +282,14 @@ const struct strategy_ops strategy_ticket = {
 			" taken_at timestamptz NOT NULL DEFAULT clock_timestamp());"
 			"{mark:tickets};"
 			"CREATE INDEX ON {tickets} (resource, ticket)",
-		[BACKEND_SQLITE] =
+		[DIALECT_SQLITE] =
 			"CREATE TABLE {tickets} {mark:tickets} ("
 			" ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
 			" resource TEXT NOT NULL,"
 			" requester INTEGER NOT NULL,"
 			" taken_at REAL NOT NULL DEFAULT (julianday('now')));"
 			"CREATE INDEX {tickets:resource} ON {tickets} (resource, ticket)",
-		[BACKEND_MARIADB] =
+		[DIALECT_MARIADB] =
 			"CREATE TABLE {tickets} ("
 			" ticket bigint AUTO_INCREMENT PRIMARY KEY,"
 			" resource varchar(64) NOT NULL,"
@@ -297,7 +297,7 @@ const struct strategy_ops strategy_ticket = {
 			" taken_at datetime(6) NOT NULL DEFAULT NOW(6),"
 			" INDEX line (resource, ticket)) ENGINE = InnoDB {mark:tickets}",
 	},
-	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.begin_sql = { [DIALECT_SQLITE] = "BEGIN IMMEDIATE" },
 	.options = ticket_options,
 	.config_size = sizeof(struct ticket_config),
 	.worker_init = ticket_worker_init,

@@ -54,13 +54,13 @@ const struct strategy_ops strategy_update_returning = {
 	.order = 70,
 	.summary = "one UPDATE ... WHERE id = (first new) AND status = 'new' RETURNING id",
 	.session_needs = SESSION_NEEDS_PREPARED,
-	.backends = BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE),
+	.dialects = DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE),
 	.modes = MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP),
-	.no_sql_reason = { [BACKEND_MARIADB] = "MariaDB 10.11 has no UPDATE ... RETURNING: the one statement cannot "
+	.no_sql_reason = { [DIALECT_MARIADB] = "MariaDB 10.11 has no UPDATE ... RETURNING: the one statement cannot "
 			   "hand back the row its subquery chose (cas is the nearest claim there)" },
 	.default_mode = MODE_FLIP,
 	.statements = update_returning_statements,
 	.n_statements = 1,
-	.begin_sql = { [BACKEND_SQLITE] = "BEGIN IMMEDIATE" },
+	.begin_sql = { [DIALECT_SQLITE] = "BEGIN IMMEDIATE" },
 	.claim = update_returning_claim,
 };

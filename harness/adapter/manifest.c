@@ -91,7 +91,7 @@ static int parse_engines(const char *value, struct adapter_manifest *m, char *er
 		char *word = trim(item);
 		int found = -1;
 
-		for (int k = 0; k < BACKEND_COUNT; k++)
+		for (int k = 0; k < DIALECT_COUNT; k++)
 			if (strcmp(backend_registry[k]->name, word) == 0)
 				found = k;
 		if (found < 0) {
@@ -99,7 +99,7 @@ static int parse_engines(const char *value, struct adapter_manifest *m, char *er
 				 word);
 			return -1;
 		}
-		m->engines |= BACKEND_BIT(found);
+		m->engines |= DIALECT_BIT(found);
 	}
 	if (!m->engines) {
 		snprintf(err, errlen, "engines: expected at least one of postgresql, sqlite, mariadb");
@@ -293,12 +293,12 @@ static void make_strategy(struct adapter_manifest *m)
 		.name = m->strategy_name,
 		.order = 1000,
 		.summary = m->summary,
-		.backends = m->engines,
+		.dialects = m->engines,
 		.modes = MODE_BIT(m->claim_mode),
 		.default_mode = m->claim_mode,
 	};
-	for (int k = 0; k < BACKEND_COUNT; k++)
-		if (!(m->engines & BACKEND_BIT(k)))
+	for (int k = 0; k < DIALECT_COUNT; k++)
+		if (!(m->engines & DIALECT_BIT(k)))
 			m->ops.no_sql_reason[k] = "its adapter's manifest does not list this engine among its engines";
 }
 

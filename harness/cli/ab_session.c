@@ -77,7 +77,7 @@ static int open_database(struct ab_session *s, char *err, size_t errlen)
 	s->plan.db = s->db;
 	s->plan.target = cfg->target;
 	if (cfg->target) {
-		if (s->db->kind == BACKEND_SQLITE) {
+		if (s->db->dialect == DIALECT_SQLITE) {
 			if (sqlite_file_note(cfg->target, &s->user_file, err, errlen) < 0)
 				return -1;
 			s->user_file_noted = true;

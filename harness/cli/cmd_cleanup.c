@@ -187,7 +187,7 @@ static void drop_run_function(const struct backend_ops *db, struct db_conn *conn
 	char quoted[300], sql[1024];
 	int found = 0;
 
-	if (db->kind != BACKEND_POSTGRESQL || db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0)
+	if (db->dialect != DIALECT_POSTGRESQL || db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0)
 		return;
 	snprintf(sql, sizeof(sql), "SELECT 1 WHERE obj_description(to_regprocedure('%s()'), 'pg_proc') LIKE '"
 		 OWNER_NOTE_PREFIX "%%'", quoted);

@@ -45,9 +45,9 @@ static const struct invocation_default explore_defaults[] = {
  */
 static int check_engine(const struct run_config *cfg, char *err, size_t errlen)
 {
-	if (!cfg->backend || cfg->backend->kind == BACKEND_POSTGRESQL)
+	if (!cfg->backend || cfg->backend->dialect == DIALECT_POSTGRESQL)
 		return 0;
-	if (cfg->backend->kind == BACKEND_SQLITE)
+	if (cfg->backend->dialect == DIALECT_SQLITE)
 		snprintf(err, errlen, "SQLite cannot be explored: its lock is the whole database, so a step that waits "
 			 "for it waits in SQLite's busy handler, not on a lock the server can name (docs/explore.md)");
 	else

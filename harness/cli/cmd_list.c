@@ -19,7 +19,7 @@
 static void print_guards(void)
 {
 	printf("%-17s %-30s", "guard", "workloads");
-	for (int k = 0; k < BACKEND_COUNT; k++)
+	for (int k = 0; k < DIALECT_COUNT; k++)
 		printf(" %-11s", backend_registry[k]->name);
 	printf(" %s\n", "what it does");
 	for (size_t i = 0; i < guard_registry_len; i++) {
@@ -32,13 +32,13 @@ static void print_guards(void)
 				used += (size_t)snprintf(workloads + used, sizeof(workloads) - used, "%s%s", used ? "," : "",
 							 workload_name((enum workload)w));
 		printf("%-17s %-30s", g->name, workloads);
-		for (int k = 0; k < BACKEND_COUNT; k++)
+		for (int k = 0; k < DIALECT_COUNT; k++)
 			printf(" %-11s", guard_runs_on(g, backend_registry[k]) ? "yes" : "-");
 		printf(" %s\n", g->summary);
 	}
 	printf("\n- cannot run on that backend:\n");
 	for (size_t i = 0; i < guard_registry_len; i++)
-		for (int k = 0; k < BACKEND_COUNT; k++)
+		for (int k = 0; k < DIALECT_COUNT; k++)
 			if (!guard_runs_on(guard_registry[i], backend_registry[k])) {
 				char why[256];
 
@@ -47,7 +47,7 @@ static void print_guards(void)
 			}
 	printf("\n- wait limits counted coarser than a millisecond:\n");
 	for (size_t i = 0; i < guard_registry_len; i++)
-		for (int k = 0; k < BACKEND_COUNT; k++)
+		for (int k = 0; k < DIALECT_COUNT; k++)
 			if (guard_registry[i]->wait_limit_unit[k].ms > 0 && guard_runs_on(guard_registry[i], backend_registry[k]))
 				printf("  %s on %s: --wait-limit-ms a multiple of %d (%s)\n", guard_registry[i]->name,
 				       backend_registry[k]->name, guard_registry[i]->wait_limit_unit[k].ms,
@@ -169,7 +169,7 @@ int cmd_list(int argc, char **argv)
 		if (strlen(strategy_registry[i]->name) > name_width)
 			name_width = strlen(strategy_registry[i]->name);
 	printf("%-*s", (int)name_width, "strategy");
-	for (int k = 0; k < BACKEND_COUNT; k++)
+	for (int k = 0; k < DIALECT_COUNT; k++)
 		printf(" %-11s", backend_registry[k]->name);
 	printf(" %s\n", "what it does");
 	for (size_t i = 0; i < strategy_registry_len; i++) {
@@ -177,7 +177,7 @@ int cmd_list(int argc, char **argv)
 		char modes[32];
 
 		printf("%-*s", (int)name_width, st->name);
-		for (int k = 0; k < BACKEND_COUNT; k++) {
+		for (int k = 0; k < DIALECT_COUNT; k++) {
 			modes_text(st, backend_registry[k], modes, sizeof(modes));
 			printf(" %-11s", modes);
 		}

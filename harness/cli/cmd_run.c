@@ -387,9 +387,9 @@ int keep_unstored(const struct run_session *rs, const char *store_path)
 /* Reports why the throwaway database could not be made, with the hint that fits the driver. */
 static void report_throwaway_failure(const struct backend_ops *db, const char *err)
 {
-	if (db->kind == BACKEND_SQLITE)
+	if (db->dialect == DIALECT_SQLITE)
 		fprintf(stderr, "claimbench run: cannot make a temporary SQLite file: %s\n", err);
-	else if (db->kind == BACKEND_MARIADB)
+	else if (db->dialect == DIALECT_MARIADB)
 		fprintf(stderr, "claimbench run: cannot start a throwaway MariaDB: %s\n", err);
 	else
 		fprintf(stderr, "claimbench run: cannot start a throwaway PostgreSQL: %s\n"
@@ -509,7 +509,7 @@ int cmd_run(int argc, char **argv)
 		goto out_close;
 	}
 	plan.target = cfg->target;
-	if (cfg->target && db->kind == BACKEND_SQLITE) {
+	if (cfg->target && db->dialect == DIALECT_SQLITE) {
 		if (sqlite_file_note(cfg->target, &user_file, err, sizeof(err)) < 0) {
 			fprintf(stderr, "claimbench run: %s\n", err);
 			goto out_stop;

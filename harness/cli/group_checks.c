@@ -312,11 +312,11 @@ int group_check_alone(struct run_config *cfg, char *err, size_t errlen)
 /* Writes into buf why strategy st cannot run on db. */
 static void refusal_reason(const struct strategy_ops *st, const struct backend_ops *db, char *buf, size_t len)
 {
-	unsigned missing = st->needs_caps[db->kind] & ~db->caps;
+	unsigned missing = st->needs_caps[db->dialect] & ~db->caps;
 
 	if (!missing) {
-		if (st->no_sql_reason[db->kind])
-			snprintf(buf, len, "%s", st->no_sql_reason[db->kind]);
+		if (st->no_sql_reason[db->dialect])
+			snprintf(buf, len, "%s", st->no_sql_reason[db->dialect]);
 		else
 			snprintf(buf, len, "it has no SQL for %s", db->name);
 		return;
@@ -339,14 +339,14 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
  */
 static int check_timeline_on(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < cfg->timeline.n && db->kind != BACKEND_POSTGRESQL; i++) {
+	for (size_t i = 0; i < cfg->timeline.n && db->dialect != DIALECT_POSTGRESQL; i++) {
 		enum timeline_kind kind = cfg->timeline.steps[i].kind;
 
 		if (!timeline_is_pressure(kind) || kind == TIMELINE_LOAD)
 			continue;
 		snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name,
 			 kind == TIMELINE_VACUUM ? "it vacuums one table, and only PostgreSQL vacuums a table of its own"
-			 : db->kind == BACKEND_SQLITE ? "SQLite's pressure phase (a read transaction holding back the "
+			 : db->dialect == DIALECT_SQLITE ? "SQLite's pressure phase (a read transaction holding back the "
 							"-wal's checkpoints) is not built for timelines yet"
 						      : "MariaDB's pressure phases (InnoDB's purge lag) are not built for "
 							"timelines yet");
@@ -403,21 +403,21 @@ static int check_failover(const struct run_config *cfg, const struct backend_ops
 {
 	const struct fault_trigger *failover = &cfg->faults.when[FAULT_FAILOVER];
 
-	if (cfg->faults.standby != STANDBY_NONE && (db->kind != BACKEND_POSTGRESQL || cfg->target)) {
+	if (cfg->faults.standby != STANDBY_NONE && (db->dialect != DIALECT_POSTGRESQL || cfg->target)) {
 		snprintf(err, errlen, "--standby %s: claimbench makes a standby of its throwaway PostgreSQL only; %s",
-			 standby_mode_names[cfg->faults.standby], db->kind != BACKEND_POSTGRESQL ?
+			 standby_mode_names[cfg->faults.standby], db->dialect != DIALECT_POSTGRESQL ?
 			 "SQLite has no server to replicate" : "for your own primary and standby give --db a multi-host "
 			 "conninfo (target_session_attrs=read-write) and --failover-command");
 		return -1;
 	}
-	if (db->kind != BACKEND_POSTGRESQL && failover->n_at) {
+	if (db->dialect != DIALECT_POSTGRESQL && failover->n_at) {
 		snprintf(err, errlen, "--failover-at is PostgreSQL's: %s has no server to fail over", db->name);
 		return -1;
 	}
-	if (cfg->faults.failover_command && (db->kind != BACKEND_POSTGRESQL || !failover->n_at)) {
+	if (cfg->faults.failover_command && (db->dialect != DIALECT_POSTGRESQL || !failover->n_at)) {
 		snprintf(err, errlen, "--failover-command fails over a PostgreSQL server of your own at --failover-at; "
-			 "%s%s", db->kind != BACKEND_POSTGRESQL ? db->name : "give --failover-at",
-			 db->kind != BACKEND_POSTGRESQL ? " has no server to fail over" : "");
+			 "%s%s", db->dialect != DIALECT_POSTGRESQL ? db->name : "give --failover-at",
+			 db->dialect != DIALECT_POSTGRESQL ? " has no server to fail over" : "");
 		return -1;
 	}
 	if (cfg->faults.failover_command && !cfg->target) {
@@ -464,23 +464,23 @@ static int check_faults(const struct run_config *cfg, const struct backend_ops *
 	const struct fault_trigger *kill = &cfg->faults.when[FAULT_KILL_BACKEND];
 	const struct fault_trigger *restart = &cfg->faults.when[FAULT_RESTART];
 
-	if (db->kind == BACKEND_SQLITE && (kill->n_at || kill->n_exec || kill->rate > 0)) {
+	if (db->dialect == DIALECT_SQLITE && (kill->n_at || kill->n_exec || kill->rate > 0)) {
 		snprintf(err, errlen, "--kill-backend-at, -exec and -rate are PostgreSQL's and MariaDB's: %s has no server "
 			 "process to terminate", db->name);
 		return -1;
 	}
-	if (db->kind == BACKEND_SQLITE && restart->n_at) {
+	if (db->dialect == DIALECT_SQLITE && restart->n_at) {
 		snprintf(err, errlen, "--restart-at is PostgreSQL's and MariaDB's: %s has no server to restart", db->name);
 		return -1;
 	}
-	if (db->kind != BACKEND_POSTGRESQL && cfg->pressure.vacuum.n_at) {
+	if (db->dialect != DIALECT_POSTGRESQL && cfg->pressure.vacuum.n_at) {
 		snprintf(err, errlen, "--vacuum-at is PostgreSQL's: %s's VACUUM rewrites the whole file under an exclusive "
 			 "lock, nothing like a table's vacuum beside running claims", db->name);
 		return -1;
 	}
-	if (cfg->faults.restart_command && (db->kind == BACKEND_SQLITE || !cfg->target)) {
+	if (cfg->faults.restart_command && (db->dialect == DIALECT_SQLITE || !cfg->target)) {
 		snprintf(err, errlen, "--restart-command restarts a PostgreSQL server of your own (--db CONNINFO) for "
-			 "--restart-at; %s", db->kind == BACKEND_SQLITE ? "SQLite has no server to restart" :
+			 "--restart-at; %s", db->dialect == DIALECT_SQLITE ? "SQLite has no server to restart" :
 			 "the throwaway server (no --db) is claimbench's, which restarts it itself: drop --restart-command");
 		return -1;
 	}
@@ -552,12 +552,12 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 	}
 	if (check_faults(cfg, db, err, errlen) < 0 || pooler_check_group(cfg, db, err, errlen) < 0)
 		return -1;
-	if (db->kind == BACKEND_SQLITE && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
+	if (db->dialect == DIALECT_SQLITE && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
 		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's and MariaDB's; on "
 			 "SQLite --sqlite-busy-timeout-ms bounds the wait for a lock");
 		return -1;
 	}
-	if (db->kind != BACKEND_MARIADB && cfg->db_opts.isolation != ISOLATION_SERVER) {
+	if (db->dialect != DIALECT_MARIADB && cfg->db_opts.isolation != ISOLATION_SERVER) {
 		snprintf(err, errlen, "--isolation is MariaDB's (InnoDB's REPEATABLE READ or READ COMMITTED); %s runs "
 			 "its own default", db->name);
 		return -1;

@@ -61,7 +61,7 @@ int pooler_check_group(struct run_config *cfg, const struct backend_ops *db, cha
 
 	if (cfg->pooler == POOLER_NONE)
 		return 0;
-	if (db->kind != BACKEND_POSTGRESQL) {
+	if (db->dialect != DIALECT_POSTGRESQL) {
 		snprintf(err, errlen, "--pooler is PostgreSQL's: %s has no server connections to pool, each "
 			 "connection opens the file itself", db->name);
 		return -1;

@@ -85,7 +85,7 @@ static int take_name(const struct scenario *sc, const struct scenario_section *s
 /* The bits a definition's modes, backends and session-needs keys set. */
 struct def_bits {
 	unsigned modes;		/* MODE_BIT()s */
-	unsigned backends;	/* BACKEND_BIT()s */
+	unsigned dialects;	/* DIALECT_BIT()s */
 	unsigned needs;		/* SESSION_NEEDS_* bits */
 };
 
@@ -93,9 +93,9 @@ struct def_bits {
 static int take_entry(const struct scenario *sc, const struct scenario_entry *e, struct sql_strategy *def,
 		      struct def_bits *bits, char *err, size_t errlen)
 {
-	static const char *const backend_names[BACKEND_COUNT] = { [BACKEND_POSTGRESQL] = "postgresql",
-								   [BACKEND_SQLITE] = "sqlite",
-								   [BACKEND_MARIADB] = "mariadb" };
+	static const char *const backend_names[DIALECT_COUNT] = { [DIALECT_POSTGRESQL] = "postgresql",
+								   [DIALECT_SQLITE] = "sqlite",
+								   [DIALECT_MARIADB] = "mariadb" };
 	char origin[SQL_ORIGIN_MAX], why[512], what[768];
 	int k = 0;
 
@@ -114,7 +114,7 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 	    parse_names(e->key, e->value, claim_mode_names, MODE_COUNT, &bits->modes, why, sizeof(why)) == 0)
 		return 0;
 	if (k == KEY_BACKENDS &&
-	    parse_names(e->key, e->value, backend_names, BACKEND_COUNT, &bits->backends, why, sizeof(why)) == 0)
+	    parse_names(e->key, e->value, backend_names, DIALECT_COUNT, &bits->dialects, why, sizeof(why)) == 0)
 		return 0;
 	if (k == KEY_SESSION_NEEDS &&
 	    parse_names(e->key, e->value, session_need_names, sizeof(session_need_names) / sizeof(session_need_names[0]),
@@ -135,7 +135,7 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 static int load_one(const struct scenario *sc, const struct scenario_section *sec, struct sql_strategy *def,
 		    char *err, size_t errlen)
 {
-	struct def_bits bits = { .modes = MODE_BIT(MODE_FLIP), .backends = BACKEND_BIT(BACKEND_POSTGRESQL) };
+	struct def_bits bits = { .modes = MODE_BIT(MODE_FLIP), .dialects = DIALECT_BIT(DIALECT_POSTGRESQL) };
 	char what[256];
 
 	if (take_name(sc, sec, def, err, errlen) < 0)
@@ -148,7 +148,7 @@ static int load_one(const struct scenario *sc, const struct scenario_section *se
 		snprintf(what, sizeof(what), "[%s]: no claim key: a strategy needs its claim statement", sec->name);
 		return refuse(sc, sec->line, err, errlen, what);
 	}
-	sql_strategy_finish(def, bits.backends, bits.modes, bits.needs);
+	sql_strategy_finish(def, bits.dialects, bits.modes, bits.needs);
 	return 0;
 }
 

@@ -13,15 +13,15 @@
 #include "model/error_kind.h"
 #include "model/result.h"
 
-/* The kinds of database; also the index of a strategy's SQL per dialect. */
-enum backend_kind {
-	BACKEND_POSTGRESQL,
-	BACKEND_SQLITE,
-	BACKEND_MARIADB,
-	BACKEND_COUNT
+/* The dialects of SQL a backend speaks (struct backend_ops.dialect); the index of a plugin's SQL per dialect. */
+enum sql_dialect {
+	DIALECT_POSTGRESQL,
+	DIALECT_SQLITE,
+	DIALECT_MARIADB,
+	DIALECT_COUNT
 };
 
-#define BACKEND_BIT(kind) (1u << (kind))
+#define DIALECT_BIT(dialect) (1u << (dialect))
 
 /* What a backend's locking can do. */
 enum backend_cap {
@@ -86,7 +86,7 @@ struct db_step {
 
 struct backend_ops {
 	const char *name;		/* "postgresql", "sqlite" or "mariadb", as in output */
-	enum backend_kind kind;		/* which dialect its SQL is written in */
+	enum sql_dialect dialect;	/* which dialect of SQL it speaks: the index of a plugin's SQL for it */
 	unsigned caps;			/* enum backend_cap flags */
 	const char *locking;		/* its locking model in one clause, for refusals */
 	/*
@@ -241,8 +241,8 @@ extern const struct backend_ops backend_postgresql;
 extern const struct backend_ops backend_sqlite;
 extern const struct backend_ops backend_mariadb;
 
-/* Every backend driver, indexed by enum backend_kind. */
-extern const struct backend_ops *const backend_registry[BACKEND_COUNT];
+/* Every backend driver, indexed by enum sql_dialect. */
+extern const struct backend_ops *const backend_registry[DIALECT_COUNT];
 
 /* The prefix of a database name that selects SQLite: sqlite:PATH. */
 #define BACKEND_SQLITE_PREFIX "sqlite:"

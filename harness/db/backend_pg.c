@@ -655,7 +655,7 @@ out:
 
 const struct backend_ops backend_postgresql = {
 	.name = "postgresql",
-	.kind = BACKEND_POSTGRESQL,
+	.dialect = DIALECT_POSTGRESQL,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_LISTEN_NOTIFY,
 	.locking = "PostgreSQL locks rows",
 	.session_name = "server backends",

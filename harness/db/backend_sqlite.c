@@ -585,7 +585,7 @@ static void sqlite_cancel(struct db_conn *conn)
 
 const struct backend_ops backend_sqlite = {
 	.name = "sqlite",
-	.kind = BACKEND_SQLITE,
+	.dialect = DIALECT_SQLITE,
 	.caps = 0,
 	.locking = "SQLite has no row locks: one writer at a time locks the whole database",
 	.session_name = "connections",

@@ -4,15 +4,15 @@
 
 #include "db/backend.h"
 
-const struct backend_ops *const backend_registry[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] = &backend_postgresql,
-	[BACKEND_SQLITE] = &backend_sqlite,
-	[BACKEND_MARIADB] = &backend_mariadb,
+const struct backend_ops *const backend_registry[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] = &backend_postgresql,
+	[DIALECT_SQLITE] = &backend_sqlite,
+	[DIALECT_MARIADB] = &backend_mariadb,
 };
 
 const struct backend_ops *backend_named(const char *name)
 {
-	for (int k = 0; name && k < BACKEND_COUNT; k++)
+	for (int k = 0; name && k < DIALECT_COUNT; k++)
 		if (strcmp(backend_registry[k]->name, name) == 0)
 			return backend_registry[k];
 	return NULL;

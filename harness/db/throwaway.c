@@ -44,13 +44,13 @@ static int open_sqlite(struct throwaway *t, char *err, size_t errlen)
 int throwaway_open(struct throwaway *t, const struct backend_ops *db, int connections, const char **target, char *err,
 		   size_t errlen)
 {
-	if (db->kind == BACKEND_SQLITE) {
+	if (db->dialect == DIALECT_SQLITE) {
 		if (open_sqlite(t, err, errlen) < 0)
 			return -1;
 		*target = t->sqlite_path;
 		return 0;
 	}
-	if (db->kind == BACKEND_MARIADB) {
+	if (db->dialect == DIALECT_MARIADB) {
 		if (tmp_mariadb_start(&t->maria, &t->wd, connections, err, errlen) < 0)
 			return -1;
 		t->own_mariadb = true;

@@ -126,12 +126,12 @@ static int append_mark(char *buf, size_t len, size_t *pos, const char **tmpl, co
 	o.table[n - 2] = '\0';
 	o.oid = 0;
 	owner_format(&o, note, sizeof(note));
-	if (names->dialect == BACKEND_SQLITE) {
+	if (names->dialect == DIALECT_SQLITE) {
 		const char *const parts[] = { "/* ", note, " */" };
 
 		return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
 	}
-	if (names->dialect == BACKEND_MARIADB) {
+	if (names->dialect == DIALECT_MARIADB) {
 		const char *const parts[] = { "COMMENT = '", note, "'" };
 
 		return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
@@ -148,10 +148,10 @@ static int append_mark(char *buf, size_t len, size_t *pos, const char **tmpl, co
 #define NEW_ROWS "status = 'new'"
 
 /* Each dialect's clock: what {now} stands for. */
-static const char *const dialect_now[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] = "clock_timestamp()",
-	[BACKEND_SQLITE] = "julianday('now')",
-	[BACKEND_MARIADB] = "NOW(6)",
+static const char *const dialect_now[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] = "clock_timestamp()",
+	[DIALECT_SQLITE] = "julianday('now')",
+	[DIALECT_MARIADB] = "NOW(6)",
 };
 
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len)
@@ -212,9 +212,9 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
 	snprintf(text->claimable, sizeof(text->claimable),
 		 "(status = 'new' OR (status = 'active' AND lease_until < %s))", dialect_now[names->dialect]);
 	snprintf(text->unfinished, sizeof(text->unfinished), "status IN ('new', 'active')");
-	if (names->dialect == BACKEND_SQLITE)
+	if (names->dialect == DIALECT_SQLITE)
 		snprintf(text->lease_until, sizeof(text->lease_until), "julianday('now') + %d / 86400000.0", lease_ms);
-	else if (names->dialect == BACKEND_MARIADB)
+	else if (names->dialect == DIALECT_MARIADB)
 		snprintf(text->lease_until, sizeof(text->lease_until), "NOW(6) + INTERVAL %lld MICROSECOND",
 			 (long long)lease_ms * 1000);
 	else

@@ -16,7 +16,7 @@
  * dialect. MariaDB reads it with ANSI_QUOTES, and its driver rewrites an UPDATE's
  * RETURNING of columns itself (db/mariadb_sql.h).
  */
-#define SQL_ANY(text) { [BACKEND_POSTGRESQL] = (text), [BACKEND_SQLITE] = (text), [BACKEND_MARIADB] = (text) }
+#define SQL_ANY(text) { [DIALECT_POSTGRESQL] = (text), [DIALECT_SQLITE] = (text), [DIALECT_MARIADB] = (text) }
 
 /* What a template's placeholders stand for in one run. */
 struct sql_names {
@@ -26,7 +26,7 @@ struct sql_names {
 	const char *control;		/* {control}: a guarded run's control table, quoted; NULL in a queue run */
 	const char *audit;		/* {audit}: --verify's audit table, quoted; NULL without --verify */
 	const struct owner *owner;	/* {mark:TABLE}: the process whose note marks each table it makes */
-	enum backend_kind dialect;	/* {now}: the dialect's clock (timestamptz, a julian day on SQLite, DATETIME(6) on MariaDB) */
+	enum sql_dialect dialect;	/* {now}: the dialect's clock (timestamptz, a julian day on SQLite, DATETIME(6) on MariaDB) */
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
 	const char *unfinished;		/* {unfinished}: the condition on a row still to be done; NULL: new rows */
 	const char *lease_until;	/* {lease_until}: when a claim made now runs out; NULL: never (SQL NULL) */

@@ -363,7 +363,7 @@ const struct backend_ops *step_driver_start(const struct backend_ops *real, stru
 	memset(drv.seated, 0, sizeof(drv.seated));
 	stepping = (struct backend_ops){
 		.name = real->name,
-		.kind = real->kind,
+		.dialect = real->dialect,
 		.caps = real->caps,
 		.locking = real->locking,
 		.connect = st_connect,

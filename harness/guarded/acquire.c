@@ -92,7 +92,7 @@ int64_t guarded_next_version(struct guarded_worker *w)
  */
 static enum acq_outcome try_lock(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
-	enum backend_kind k = w->g->db->kind;
+	enum sql_dialect k = w->g->db->dialect;
 	enum guarded_slot begin = l == &w->g->guard->writer ? GSLOT_BEGIN_WRITER : GSLOT_BEGIN_USER;
 	enum guarded_slot lock = l == &w->g->guard->writer ? GSLOT_LOCK_WRITER : GSLOT_LOCK_USER;
 	enum error_kind kind;
@@ -120,7 +120,7 @@ static enum acq_outcome try_lock(struct guarded_worker *w, const struct guard_lo
 enum acq_outcome guarded_take(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
 	const struct backend_ops *db = w->g->db;
-	bool own_wait = db->kind == BACKEND_SQLITE && guarded_lock_wait_ms(w, l) >= 0;
+	bool own_wait = db->dialect == DIALECT_SQLITE && guarded_lock_wait_ms(w, l) >= 0;
 	enum acq_outcome outcome;
 
 	if (own_wait)
@@ -137,7 +137,7 @@ enum guarded_slot guarded_release_slot(const struct guarded_worker *w, const str
 {
 	bool writer = l == &w->g->guard->writer;
 
-	if (!l->release_sql[w->g->db->kind])
+	if (!l->release_sql[w->g->db->dialect])
 		return GSLOT_COMMIT;
 	return writer ? GSLOT_RELEASE_WRITER : GSLOT_RELEASE_USER;
 }
@@ -146,7 +146,7 @@ int guarded_release(struct guarded_worker *w, const struct guard_lock *l, struct
 {
 	a->release_ns = guarded_now(w);
 	a->outcome = ACQ_GRANTED;
-	if (l->begin_sql[w->g->db->kind] && guarded_exec(w, guarded_release_slot(w, l), NULL, 0, NULL, 0) < 0) {
+	if (l->begin_sql[w->g->db->dialect] && guarded_exec(w, guarded_release_slot(w, l), NULL, 0, NULL, 0) < 0) {
 		guarded_count_error(w);
 		guarded_abort(w, "commit");
 		guarded_exec(w, GSLOT_ROLLBACK, NULL, 0, NULL, 0);

@@ -5,17 +5,17 @@
 #include "guarded/guarded_tables.h"
 
 /* The DDL of the cache, per dialect: CACHE_SLOTS rows as of period 0, version 0. */
-static const char *const create_cache_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] =
+static const char *const create_cache_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] =
 		"CREATE TABLE {cache} (slot integer PRIMARY KEY, version bigint NOT NULL, period bigint NOT NULL);"
 		"{mark:cache};"
 		"INSERT INTO {cache} SELECT g, 0, 0 FROM generate_series(1, 16) AS g",
-	[BACKEND_SQLITE] =
+	[DIALECT_SQLITE] =
 		"CREATE TABLE {cache} {mark:cache} (slot INTEGER PRIMARY KEY, version INTEGER NOT NULL,"
 		" period INTEGER NOT NULL);"
 		"WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 16)"
 		" INSERT INTO {cache} SELECT g, 0, 0 FROM s",
-	[BACKEND_MARIADB] =
+	[DIALECT_MARIADB] =
 		"CREATE TABLE {cache} (slot integer PRIMARY KEY, version bigint NOT NULL, period bigint NOT NULL)"
 		" ENGINE = InnoDB {mark:cache};"
 		"INSERT INTO {cache} WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 16)"
@@ -23,34 +23,34 @@ static const char *const create_cache_sql[BACKEND_COUNT] = {
 };
 
 /* The DDL of the status row (refresh, exclusive-use), per dialect: period 0, never refreshed. */
-static const char *const create_status_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] =
+static const char *const create_status_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] =
 		"CREATE TABLE {control} (slot integer PRIMARY KEY, period bigint NOT NULL, refreshed_ns bigint NOT NULL);"
 		"{mark:control};"
 		"INSERT INTO {control} VALUES (0, 0, -1)",
-	[BACKEND_SQLITE] =
+	[DIALECT_SQLITE] =
 		"CREATE TABLE {control} {mark:control} (slot INTEGER PRIMARY KEY, period INTEGER NOT NULL,"
 		" refreshed_ns INTEGER NOT NULL);"
 		"INSERT INTO {control} VALUES (0, 0, -1)",
-	[BACKEND_MARIADB] =
+	[DIALECT_MARIADB] =
 		"CREATE TABLE {control} (slot integer PRIMARY KEY, period bigint NOT NULL, refreshed_ns bigint NOT NULL)"
 		" ENGINE = InnoDB {mark:control};"
 		"INSERT INTO {control} VALUES (0, 0, -1)",
 };
 
 /* The DDL of the ticket line (resource), per dialect: the ticket's identity orders the line. */
-static const char *const create_line_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] =
+static const char *const create_line_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] =
 		"CREATE TABLE {control} (ticket bigserial PRIMARY KEY, resource integer NOT NULL,"
 		" worker integer NOT NULL, writes integer NOT NULL, taken_ns bigint NOT NULL);"
 		"{mark:control};"
 		"CREATE INDEX ON {control} (resource, ticket)",
-	[BACKEND_SQLITE] =
+	[DIALECT_SQLITE] =
 		"CREATE TABLE {control} {mark:control} (ticket INTEGER PRIMARY KEY AUTOINCREMENT,"
 		" resource INTEGER NOT NULL, worker INTEGER NOT NULL, writes INTEGER NOT NULL,"
 		" taken_ns INTEGER NOT NULL);"
 		"CREATE INDEX {control:line} ON {control} (resource, ticket)",
-	[BACKEND_MARIADB] =
+	[DIALECT_MARIADB] =
 		"CREATE TABLE {control} (ticket bigint AUTO_INCREMENT PRIMARY KEY, resource integer NOT NULL,"
 		" worker integer NOT NULL, writes integer NOT NULL, taken_ns bigint NOT NULL,"
 		" INDEX line (resource, ticket)) ENGINE = InnoDB {mark:control}",
@@ -108,13 +108,13 @@ static const int statement_params[GSLOT_COUNT] = {
 	[GSLOT_TAKE_TICKET] = 4, [GSLOT_POLL_LINE] = 2, [GSLOT_EXPIRE_TICKETS] = 1, [GSLOT_DROP_TICKET] = 1,
 };
 
-const char *guarded_statement(enum guarded_slot slot, enum backend_kind dialect, bool truncates)
+const char *guarded_statement(enum guarded_slot slot, enum sql_dialect dialect, bool truncates)
 {
 	if (slot >= GSLOT_COUNT)
 		return NULL;
-	if (slot == GSLOT_EMPTY_CACHE && truncates && dialect == BACKEND_POSTGRESQL)
+	if (slot == GSLOT_EMPTY_CACHE && truncates && dialect == DIALECT_POSTGRESQL)
 		return "TRUNCATE {cache}";
-	if (dialect == BACKEND_MARIADB && mariadb_statements[slot])
+	if (dialect == DIALECT_MARIADB && mariadb_statements[slot])
 		return mariadb_statements[slot];
 	return statements[slot];
 }
@@ -138,7 +138,7 @@ int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const ch
 	owner_self(&t->owner);
 	snprintf(t->wait_limit_s, sizeof(t->wait_limit_s), "%d", wait_limit_ms / 1000);
 	t->names = (struct sql_names){
-		.cache = t->cache, .control = t->control, .owner = &t->owner, .dialect = t->db->kind,
+		.cache = t->cache, .control = t->control, .owner = &t->owner, .dialect = t->db->dialect,
 		.wait_limit_s = t->wait_limit_s,
 	};
 	return 0;
@@ -146,7 +146,7 @@ int guarded_tables_name(struct guarded_tables *t, struct db_conn *conn, const ch
 
 int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen)
 {
-	enum backend_kind k = t->db->kind;
+	enum sql_dialect k = t->db->dialect;
 
 	if (owner_refuse_existing(t->db, conn, t->cache_name, err, errlen) < 0 ||
 	    owner_refuse_existing(t->db, conn, t->control_name, err, errlen) < 0)

@@ -83,7 +83,7 @@ int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *er
  * (DELETE elsewhere: MariaDB's TRUNCATE TABLE makes the table anew, with an InnoDB table id
  * its owner note does not name). NULL: none.
  */
-const char *guarded_statement(enum guarded_slot slot, enum backend_kind dialect, bool truncates);
+const char *guarded_statement(enum guarded_slot slot, enum sql_dialect dialect, bool truncates);
 
 /* Parameters of the statement of slot. */
 int guarded_statement_params(enum guarded_slot slot);

@@ -32,7 +32,7 @@ int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock
 		return guarded_plan_of(w)->wait_limit_ms;
 	case GUARD_RETRIES:
 	case GUARD_REFUSES:
-		return w->g->db->kind == BACKEND_SQLITE ? 0 : -1;
+		return w->g->db->dialect == DIALECT_SQLITE ? 0 : -1;
 	default:
 		return -1;
 	}
@@ -74,7 +74,7 @@ static int prepare(struct guarded_worker *w, enum guarded_slot slot, const char 
 static int prepare_all(struct guarded_worker *w, char *err, size_t errlen)
 {
 	const struct guard_ops *guard = w->g->guard;
-	enum backend_kind k = w->g->db->kind;
+	enum sql_dialect k = w->g->db->dialect;
 	enum workload workload = guarded_plan_of(w)->workload;
 	const char *own[GSLOT_COMMIT] = {
 		[GSLOT_BEGIN_USER] = guard->user.begin_sql[k], [GSLOT_LOCK_USER] = guard->user.lock_sql[k],
@@ -109,7 +109,7 @@ int guarded_worker_open(struct guarded_worker *w, struct guarded_shared *g, int 
 	}
 	if (session_open(db, g->target, &g->cfg->db_opts, NULL, &w->conn, err, errlen) < 0)
 		goto fail;
-	if (db->kind == BACKEND_POSTGRESQL &&
+	if (db->dialect == DIALECT_POSTGRESQL &&
 	    db->set_lock_wait(w->conn, guarded_lock_wait_ms(w, guarded_lock_of(w))) < 0) {
 		snprintf(err, errlen, "setting its lock wait: %s", db->error_message(w->conn));
 		goto fail;

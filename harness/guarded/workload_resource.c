@@ -31,7 +31,7 @@ static double draw(const struct guarded_worker *w, enum request_draw which)
 static int take_ticket(struct guarded_worker *w, struct acquisition *a, bool write)
 {
 	const struct guard_lock *l = &w->g->guard->user;
-	enum backend_kind k = w->g->db->kind;
+	enum sql_dialect k = w->g->db->dialect;
 	char t_resource[16], t_seat[16], t_write[4], t_now[24];
 	const char *params[4] = { t_resource, t_seat, t_write, t_now };
 

@@ -1,6 +1,6 @@
 #include "plugin/capabilities.h"
 
-bool plugin_runs_on(unsigned backends, const unsigned needs_caps[BACKEND_COUNT], const struct backend_ops *db)
+bool plugin_runs_on(unsigned dialects, const unsigned needs_caps[DIALECT_COUNT], const struct backend_ops *db)
 {
-	return (backends & BACKEND_BIT(db->kind)) && !(needs_caps[db->kind] & ~db->caps);
+	return (dialects & DIALECT_BIT(db->dialect)) && !(needs_caps[db->dialect] & ~db->caps);
 }

@@ -11,10 +11,10 @@
 #include "db/backend.h"
 
 /*
- * Whether a plugin with a form in the dialects of backends (BACKEND_BIT()s) that relies,
+ * Whether a plugin with a form in the dialects of backends (DIALECT_BIT()s) that relies,
  * per dialect, on needs_caps (CAP_* bits) can run on db: it has a form in db's dialect and
  * db has every capability that form relies on.
  */
-bool plugin_runs_on(unsigned backends, const unsigned needs_caps[BACKEND_COUNT], const struct backend_ops *db);
+bool plugin_runs_on(unsigned dialects, const unsigned needs_caps[DIALECT_COUNT], const struct backend_ops *db);
 
 #endif

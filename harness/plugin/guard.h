@@ -30,15 +30,15 @@ enum guard_wait {
 /* One way of taking the resource: a user's, or exclusive-use's refresher's. */
 struct guard_lock {
 	/* Per dialect, the statement that begins the lock's transaction; NULL: none, autocommit (the naive guard). */
-	const char *begin_sql[BACKEND_COUNT];
+	const char *begin_sql[DIALECT_COUNT];
 	/* Per dialect, the statement that takes the lock once begun; NULL: the begin takes it, or nothing does. */
-	const char *lock_sql[BACKEND_COUNT];
+	const char *lock_sql[DIALECT_COUNT];
 	/*
 	 * Per dialect, what ends the lock's transaction and releases the lock, for a lock begun;
 	 * NULL: COMMIT. A lock of the session's rather than the transaction's (MariaDB's GET_LOCK
 	 * and LOCK TABLES, which COMMIT keeps) is released here.
 	 */
-	const char *release_sql[BACKEND_COUNT];
+	const char *release_sql[DIALECT_COUNT];
 	enum guard_wait wait;	/* how it meets a held lock */
 	enum acq_mode mode;	/* the mode its grants hold the resource in, for the figures' conflict rules */
 };
@@ -54,10 +54,10 @@ struct guard_ops {
 	int order;				/* its place in `list guards`, `--guard all`: lower first, ties by name */
 	const char *summary;			/* one line for `claimbench list guards` */
 	unsigned workloads;			/* WORKLOAD_BIT()s of the workloads it guards */
-	unsigned backends;			/* BACKEND_BIT()s of the dialects it has a form in */
-	unsigned needs_caps[BACKEND_COUNT];	/* per dialect, the backend capabilities its form relies on */
-	const char *no_form[BACKEND_COUNT];	/* per dialect it has no form in, why not: the refusal's reason */
-	struct guard_wait_unit wait_limit_unit[BACKEND_COUNT];	/* per dialect, what its wait limit counts in */
+	unsigned dialects;			/* DIALECT_BIT()s of the dialects it has a form in */
+	unsigned needs_caps[DIALECT_COUNT];	/* per dialect, the backend capabilities its form relies on */
+	const char *no_form[DIALECT_COUNT];	/* per dialect it has no form in, why not: the refusal's reason */
+	struct guard_wait_unit wait_limit_unit[DIALECT_COUNT];	/* per dialect, what its wait limit counts in */
 	struct guard_lock user;			/* how a check (refresh), a use (exclusive-use) or a request (resource) takes it */
 	struct guard_lock writer;		/* how exclusive-use's refresher takes it */
 	bool truncates;				/* exclusive-use's refresher empties the cache with TRUNCATE, not DELETE */

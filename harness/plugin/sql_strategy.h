@@ -78,13 +78,13 @@ int sql_strategy_set(struct sql_strategy *def, enum sql_role role, const char *t
 		     size_t errlen);
 
 /*
- * Fills def->ops once its name, summary and statements are set: it runs on the backends
- * of backend_bits, in the modes of mode_bits (flip by default when it is one of them, as
+ * Fills def->ops once its name, summary and statements are set: it runs on the dialects
+ * of dialect_bits, in the modes of mode_bits (flip by default when it is one of them, as
  * the seed 002 claim it models; else hold), and needs of a session what session_needs
  * says (SESSION_NEEDS_* bits; SESSION_NEEDS_PREPARED always, the harness prepares its
  * statements). def must not move afterwards.
  */
-void sql_strategy_finish(struct sql_strategy *def, unsigned backend_bits, unsigned mode_bits,
+void sql_strategy_finish(struct sql_strategy *def, unsigned dialect_bits, unsigned mode_bits,
 			 unsigned session_needs);
 
 #endif

@@ -54,7 +54,7 @@ struct batch_job {
 struct strategy_statement {
 	int slot;				/* slot number, SLOT_STRATEGY or above */
 	int nparams;				/* parameters $1..$nparams */
-	const char *sql[BACKEND_COUNT];		/* template per dialect; NULL where not offered */
+	const char *sql[DIALECT_COUNT];		/* template per dialect; NULL where not offered */
 };
 
 /* What the harness reads from the result of a statement a scenario file wrote. */
@@ -83,18 +83,18 @@ struct strategy_ops {
 	const char *name;				/* as typed on the command line */
 	int order;					/* its place in `list` and `all`: lower first, ties by name */
 	const char *summary;				/* one line for `claimbench list` */
-	unsigned backends;				/* BACKEND_BIT()s it has SQL for */
+	unsigned dialects;				/* DIALECT_BIT()s it has SQL for */
 	/*
 	 * Per dialect, the backend capabilities its SQL there relies on (for-update needs row
 	 * locks on PostgreSQL, not on SQLite, where it takes the database write lock instead);
 	 * for a dialect it has no SQL for, what such SQL would need: the reason it is refused.
 	 */
-	unsigned needs_caps[BACKEND_COUNT];
+	unsigned needs_caps[DIALECT_COUNT];
 	/*
 	 * Per dialect it has no SQL for though the backend has every capability it needs, why
 	 * not, for the refusal (the dialect lacks a statement it needs). NULL: "it has no SQL for it".
 	 */
-	const char *no_sql_reason[BACKEND_COUNT];
+	const char *no_sql_reason[DIALECT_COUNT];
 	unsigned modes;					/* MODE_BIT()s it supports */
 	enum claim_mode default_mode;			/* mode used when none is asked for */
 	unsigned session_needs;				/* SESSION_NEEDS_* bits: what its claims need a session to keep */
@@ -116,34 +116,34 @@ struct strategy_ops {
 	const char *const *origins;
 	/* Per entry of statements when origins is set, what the harness reads from its result. */
 	const struct result_contract *contracts;
-	const char *setup_sql[BACKEND_COUNT];		/* DDL run once per run before the workers start, in one
+	const char *setup_sql[DIALECT_COUNT];		/* DDL run once per run before the workers start, in one
 							 * transaction, or NULL: creates {tickets} and marks it
 							 * with {mark:tickets} (sql_template.h), nothing else */
-	const char *begin_sql[BACKEND_COUNT];		/* how its claim transactions begin (SLOT_BEGIN); NULL: "BEGIN" */
+	const char *begin_sql[DIALECT_COUNT];		/* how its claim transactions begin (SLOT_BEGIN); NULL: "BEGIN" */
 	/*
 	 * Per dialect, a statement run on each worker connection once its statements are
 	 * prepared: again after a lost connection and for a crashed worker's replacement, always
 	 * before the next claim (LISTEN). NULL: none.
 	 */
-	const char *connect_sql[BACKEND_COUNT];
+	const char *connect_sql[DIALECT_COUNT];
 	/*
 	 * Per dialect, how a producer inserts one arrival ($1 id, $2 queue, $3 payload) in one
 	 * statement, doing nothing when the job is there already, where the strategy wants more
 	 * done in the insert's transaction (a notification). NULL: the harness's INSERT.
 	 */
-	const char *insert_sql[BACKEND_COUNT];
+	const char *insert_sql[DIALECT_COUNT];
 	/*
 	 * Per dialect, the end-of-run audit's query where the claim takes rows out of {jobs}:
 	 * (id, status as the number of an enum job_status, claimed_by or -1) of every job, in
 	 * whichever table holds it. NULL: the harness's, which reads {jobs} alone.
 	 */
-	const char *final_state_sql[BACKEND_COUNT];
+	const char *final_state_sql[DIALECT_COUNT];
 	/*
 	 * Per dialect, a query counting what the run's workers must not still hold once they
 	 * have stopped (the advisory locks of jobs they finished), read before they disconnect.
 	 * NULL: nothing to count.
 	 */
-	const char *leftover_sql[BACKEND_COUNT];
+	const char *leftover_sql[DIALECT_COUNT];
 	const char *leftover_what;			/* what leftover_sql counts, for the message ("advisory locks") */
 	/*
 	 * Its own options, NULL-name terminated (NULL: none): rows placed OPTION_IN_STRATEGY whose

@@ -7,10 +7,10 @@
 #include "queue/pressure.h"
 
 /* How a snapshot is taken and held, per dialect: the BEGIN, then a read of the queue table (%s). */
-static const char *const snapshot_begin_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] = "BEGIN ISOLATION LEVEL REPEATABLE READ",
-	[BACKEND_SQLITE] = "BEGIN",
-	[BACKEND_MARIADB] = "START TRANSACTION WITH CONSISTENT SNAPSHOT",
+static const char *const snapshot_begin_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] = "BEGIN ISOLATION LEVEL REPEATABLE READ",
+	[DIALECT_SQLITE] = "BEGIN",
+	[DIALECT_MARIADB] = "START TRANSACTION WITH CONSISTENT SNAPSHOT",
 };
 static const char snapshot_read_sql[] = "SELECT count(*) FROM %s";
 
@@ -76,7 +76,7 @@ static int hold_snapshot(struct pressure *p)
 	char sql[256];
 
 	snprintf(sql, sizeof(sql), snapshot_read_sql, p->s->jobs_table);
-	if (db->exec(p->holder, snapshot_begin_sql[db->kind]) < 0 || db->exec(p->holder, sql) < 0) {
+	if (db->exec(p->holder, snapshot_begin_sql[db->dialect]) < 0 || db->exec(p->holder, sql) < 0) {
 		fail(p, "holding a snapshot", p->holder);
 		db->exec(p->holder, "ROLLBACK");
 		return -1;

@@ -27,10 +27,10 @@
  * when the job is there already: an insert that committed but whose answer a lost
  * connection swallowed is tried again.
  */
-static const char *const insert_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-	[BACKEND_SQLITE] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-	[BACKEND_MARIADB] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON DUPLICATE KEY UPDATE id = id",
+static const char *const insert_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+	[DIALECT_SQLITE] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+	[DIALECT_MARIADB] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON DUPLICATE KEY UPDATE id = id",
 };
 
 /*
@@ -42,7 +42,7 @@ static int connect_producer(void *arg, char *err, size_t errlen)
 {
 	struct producer *p = arg;
 	const struct run_shared *s = p->shared;
-	const char *tmpl = s->strategy->insert_sql[s->db->kind];
+	const char *tmpl = s->strategy->insert_sql[s->db->dialect];
 
 	if (session_open(s->db, s->target, &s->cfg->db_opts, &p->finished, &p->conn, err, errlen) < 0)
 		return -1;
@@ -50,7 +50,7 @@ static int connect_producer(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "naming the session for the audit: %s", s->db->error_message(p->conn));
 		goto fail;
 	}
-	if (statement_prepare(s->db, p->conn, &s->names, SLOT_INSERT, tmpl ? tmpl : insert_sql[s->db->kind], 3,
+	if (statement_prepare(s->db, p->conn, &s->names, SLOT_INSERT, tmpl ? tmpl : insert_sql[s->db->dialect], 3,
 			      "preparing the INSERT", err, errlen) < 0)
 		goto fail;
 	return 0;

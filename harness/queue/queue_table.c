@@ -20,8 +20,8 @@
  * julian days): new jobs in claim order, and active ones by the end of their lease, which
  * makes claiming or reaping an expired lease cheap.
  */
-static const char *const create_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] =
+static const char *const create_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] =
 		"CREATE TABLE {jobs} ("
 		" id bigint PRIMARY KEY,"
 		" queue text NOT NULL,"
@@ -36,7 +36,7 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		"{mark:jobs};"
 		"CREATE INDEX ON {jobs} (queue, id) WHERE status = 'new';"
 		"CREATE INDEX ON {jobs} (queue, lease_until) WHERE status = 'active'",
-	[BACKEND_SQLITE] =
+	[DIALECT_SQLITE] =
 		"CREATE TABLE {jobs} {mark:jobs} ("
 		" id INTEGER PRIMARY KEY,"
 		" queue TEXT NOT NULL,"
@@ -51,7 +51,7 @@ static const char *const create_sql[BACKEND_COUNT] = {
 		"CREATE INDEX {jobs:new} ON {jobs} (queue, id) WHERE status = 'new';"
 		"CREATE INDEX {jobs:active} ON {jobs} (queue, lease_until) WHERE status = 'active'",
 	/* InnoDB has no partial indexes: the status leads after the queue, and the id or lease follows it. */
-	[BACKEND_MARIADB] =
+	[DIALECT_MARIADB] =
 		"CREATE TABLE {jobs} ("
 		" id bigint PRIMARY KEY,"
 		" queue varchar(64) NOT NULL,"
@@ -74,15 +74,15 @@ static const char *const create_sql[BACKEND_COUNT] = {
  * tuples, so that the server's samples start from them rather than see them arrive (and
  * counted twice) in the run's first second.
  */
-static const char *const publish_counters_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] = "DO $$ BEGIN IF current_setting('server_version_num')::int >= 150000 THEN "
+static const char *const publish_counters_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] = "DO $$ BEGIN IF current_setting('server_version_num')::int >= 150000 THEN "
 			       "PERFORM pg_stat_force_next_flush(); END IF; END $$",
 };
 
-static const char *const analyze_sql[BACKEND_COUNT] = {
-	[BACKEND_POSTGRESQL] = "ANALYZE {jobs}",
-	[BACKEND_SQLITE] = "ANALYZE {jobs}",
-	[BACKEND_MARIADB] = "ANALYZE TABLE {jobs}",
+static const char *const analyze_sql[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] = "ANALYZE {jobs}",
+	[DIALECT_SQLITE] = "ANALYZE {jobs}",
+	[DIALECT_MARIADB] = "ANALYZE TABLE {jobs}",
 };
 
 static const char *const final_state_sql =
@@ -106,12 +106,12 @@ static bool stopped_before(const struct run_shared *s, const char *step, char *e
 
 int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char *err, size_t errlen)
 {
-	const char *setup = s->strategy->setup_sql[s->db->kind];
+	const char *setup = s->strategy->setup_sql[s->db->dialect];
 
 	if (owner_refuse_existing(s->db, conn, s->jobs_name, err, errlen) < 0 ||
 	    owner_refuse_existing(s->db, conn, s->tickets_name, err, errlen) < 0)
 		return -1;
-	if (run_tables_create(s->db, conn, &s->names, create_sql[s->db->kind], s->jobs_name, "creating the queue table",
+	if (run_tables_create(s->db, conn, &s->names, create_sql[s->db->dialect], s->jobs_name, "creating the queue table",
 			      err, errlen) < 0)
 		return -1;
 	s->created_jobs = true;
@@ -126,13 +126,13 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 		snprintf(err, errlen, "loading %ld jobs: %s", n, s->db->error_message(conn));
 		return -1;
 	}
-	if (publish_counters_sql[s->db->kind] &&
-	    run_tables_exec(s->db, conn, &s->names, publish_counters_sql[s->db->kind], "publishing the load's counters",
+	if (publish_counters_sql[s->db->dialect] &&
+	    run_tables_exec(s->db, conn, &s->names, publish_counters_sql[s->db->dialect], "publishing the load's counters",
 			    err, errlen) < 0)
 		return -1;
 	if (stopped_before(s, "analysing the queue table", err, errlen))
 		return -1;
-	return run_tables_exec(s->db, conn, &s->names, analyze_sql[s->db->kind], "analysing the queue table", err,
+	return run_tables_exec(s->db, conn, &s->names, analyze_sql[s->db->dialect], "analysing the queue table", err,
 			       errlen);
 }
 
@@ -162,7 +162,7 @@ int queue_table_final_state(struct db_conn *conn, const struct run_shared *s, st
 {
 	struct final_state_sink sink = { .states = states, .n = n };
 	char sql[1024];
-	const char *tmpl = s->strategy->final_state_sql[s->db->kind];
+	const char *tmpl = s->strategy->final_state_sql[s->db->dialect];
 
 	for (long i = 0; i < n; i++)
 		states[i] = (struct job_state){ .status = JOB_MISSING, .claimed_by = -1 };
@@ -191,7 +191,7 @@ static int store_count(void *ctx, const int64_t *cols, int ncols)
 
 int queue_table_leftovers(struct db_conn *conn, const struct run_shared *s, int64_t *count, char *err, size_t errlen)
 {
-	const char *tmpl = s->strategy->leftover_sql[s->db->kind];
+	const char *tmpl = s->strategy->leftover_sql[s->db->dialect];
 	char sql[1024];
 
 	*count = 0;
@@ -285,7 +285,7 @@ int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct le
 	uint64_t count = 0;
 	int rc;
 
-	if (s->db->kind != BACKEND_POSTGRESQL)
+	if (s->db->dialect != DIALECT_POSTGRESQL)
 		return give_back_rows(conn, s, reap_sql, "reaping", l, reaped, err, errlen);
 	if (s->db->exec(conn, REAP_BEGIN_PG) < 0) {
 		snprintf(err, errlen, "reaping: %s", s->db->error_message(conn));

@@ -43,7 +43,7 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 	owner_self(&s->owner);
 	s->names = (struct sql_names){
 		.jobs = s->jobs_table, .tickets = s->tickets_table, .audit = *s->audit_name ? s->audit_table : NULL,
-		.owner = &s->owner, .dialect = plan->db->kind,
+		.owner = &s->owner, .dialect = plan->db->dialect,
 	};
 	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,
 			plan->cfg->recovery.reaper_ms > 0);
@@ -316,7 +316,7 @@ static void report_leftovers(const struct admin *admin, const struct run_shared 
 	int64_t count = 0;
 	char why[512];
 
-	if (!admin->conn || !s->strategy->leftover_sql[s->db->kind])
+	if (!admin->conn || !s->strategy->leftover_sql[s->db->dialect])
 		return;
 	if (queue_table_leftovers(admin->conn, s, &count, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s\n", label, why);

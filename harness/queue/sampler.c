@@ -103,7 +103,7 @@ static int read_row(void *ctx, const int64_t *cols, int ncols)
 static int sample_server(struct sampler *sm, const struct run_threads *t, struct server_sample *p)
 {
 	const struct backend_ops *db = sm->s->db;
-	const char *tmpl = db->kind == BACKEND_MARIADB ? mariadb_sample_sql : pg_sample_sql;
+	const char *tmpl = db->dialect == DIALECT_MARIADB ? mariadb_sample_sql : pg_sample_sql;
 	char pids[MAX_WORKERS * 12 + 1] = "", sql[sizeof(mariadb_sample_sql) + sizeof(pg_sample_sql) + sizeof(pids) + 160];
 	char why[256];
 	size_t used = 0;
@@ -114,7 +114,7 @@ static int sample_server(struct sampler *sm, const struct run_threads *t, struct
 		if (pid > 0)
 			used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", used ? "," : "", pid);
 	}
-	if (!used && db->kind == BACKEND_MARIADB)
+	if (!used && db->dialect == DIALECT_MARIADB)
 		snprintf(pids, sizeof(pids), "-1");
 	snprintf(sql, sizeof(sql), tmpl, pids, sm->s->jobs_table);
 	if (sm->admin->conn && db->query(sm->admin->conn, sql, read_row, p) == 1)
@@ -171,7 +171,7 @@ void sampler_take_if_due(struct sampler *sm, const struct run_threads *t, int64_
 	p.t_ms = (now_ns - sm->s->gate.start_ns) / 1000000;
 	for (int i = 0; i < t->n_workers; i++)
 		p.claims += atomic_load_explicit(&t->w[i].live.claimed, memory_order_relaxed);
-	if (sm->s->db->kind != BACKEND_SQLITE) {
+	if (sm->s->db->dialect != DIALECT_SQLITE) {
 		if (sample_server(sm, t, &p) < 0)
 			return;
 	} else {

@@ -79,7 +79,7 @@ void server_costs_plan(struct admin *a, struct run_shared *s)
 	struct plan_row p = { 0 };
 
 	s->costs = (struct server_costs){ 0 };
-	if (s->db->kind == BACKEND_MARIADB) {
+	if (s->db->dialect == DIALECT_MARIADB) {
 		s->costs.readable = a->conn != NULL;
 		s->costs.live = true;
 		return;
@@ -89,7 +89,7 @@ void server_costs_plan(struct admin *a, struct run_shared *s)
 	 * server connection that ran it, which the worker's later transactions mostly do not
 	 * get: its statements would go uncounted. Nothing is read there (docs/pooler.md).
 	 */
-	if (s->cfg->pooler == POOLER_TRANSACTION || s->db->kind != BACKEND_POSTGRESQL || !a->conn ||
+	if (s->cfg->pooler == POOLER_TRANSACTION || s->db->dialect != DIALECT_POSTGRESQL || !a->conn ||
 	    s->db->query_text(a->conn, plan_sql, 0, NULL, keep_plan, &p) < 0 || !p.read ||
 	    p.version < SERVER_COSTS_MIN_VERSION)
 		return;
@@ -133,7 +133,7 @@ bool server_costs_read(struct admin *a, const struct run_shared *s, struct serve
 		return false;
 	if (s->costs.flush_sql && s->db->exec(a->conn, s->costs.flush_sql) < 0)
 		return false;
-	if (s->db->query_text(a->conn, s->db->kind == BACKEND_MARIADB ? mariadb_sql : s->costs.by_statement ?
+	if (s->db->query_text(a->conn, s->db->dialect == DIALECT_MARIADB ? mariadb_sql : s->costs.by_statement ?
 			      by_statement_sql : database_wide_sql, 1, params, keep_counts, out) < 0) {
 		*out = SERVER_COUNTS_UNREAD;
 		return false;

@@ -306,10 +306,10 @@ int verify_audit_install(struct db_conn *conn, struct run_shared *s, char *err, 
 {
 	if (owner_refuse_existing(s->db, conn, s->audit_name, err, errlen) < 0)
 		return -1;
-	if (s->db->kind == BACKEND_POSTGRESQL) {
+	if (s->db->dialect == DIALECT_POSTGRESQL) {
 		if (pg_install(conn, s, err, errlen) < 0)
 			return -1;
-	} else if (row_install(conn, s, s->db->kind == BACKEND_SQLITE ? &sqlite_dialect : &mariadb_dialect, err,
+	} else if (row_install(conn, s, s->db->dialect == DIALECT_SQLITE ? &sqlite_dialect : &mariadb_dialect, err,
 			       errlen) < 0) {
 		return -1;
 	}
@@ -378,7 +378,7 @@ int verify_audit_drop(struct db_conn *conn, struct run_shared *s, char *err, siz
 {
 	if (!s->created_audit)
 		return 0;
-	if (s->db->kind == BACKEND_POSTGRESQL && run(conn, s, "DROP FUNCTION IF EXISTS %s() CASCADE", s->audit_table, "",
+	if (s->db->dialect == DIALECT_POSTGRESQL && run(conn, s, "DROP FUNCTION IF EXISTS %s() CASCADE", s->audit_table, "",
 						    "", "dropping the audit trigger function", err, errlen) < 0)
 		return -1;
 	if (run(conn, s, "DROP TABLE IF EXISTS %s", s->audit_table, "", "", "dropping the audit table", err, errlen) < 0)

@@ -75,7 +75,7 @@ static int prepare_all(const struct run_shared *s, struct db_conn *conn, const s
 		       size_t errlen)
 {
 	for (size_t i = 0; i < n; i++) {
-		const char *tmpl = st[i].sql[s->db->kind];
+		const char *tmpl = st[i].sql[s->db->dialect];
 
 		if (replacer && replaced_by(replacer, st[i].slot))
 			continue;
@@ -110,7 +110,7 @@ static int check_written(const struct run_shared *s, struct db_conn *conn, const
 	char sql[STATEMENT_SQL_MAX], why[256];
 	int rc;
 
-	if (sql_expand(st->sql[s->db->kind], &s->names, sql, sizeof(sql)) < 0) {
+	if (sql_expand(st->sql[s->db->dialect], &s->names, sql, sizeof(sql)) < 0) {
 		snprintf(err, errlen, "%s: the statement is too long once its placeholders are filled", origin);
 		return 1;
 	}
@@ -257,7 +257,7 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	const struct strategy_statement *outcomes = outcome_statements[s->cfg->recovery.fence];
 	struct strategy_statement begin = { .slot = SLOT_BEGIN };
 
-	begin.sql[s->db->kind] = st->begin_sql[s->db->kind] ? st->begin_sql[s->db->kind] : "BEGIN";
+	begin.sql[s->db->dialect] = st->begin_sql[s->db->dialect] ? st->begin_sql[s->db->dialect] : "BEGIN";
 	if (session_open(s->db, s->target, &s->cfg->db_opts, &w->saw_stop, &w->conn, err, errlen) < 0)
 		return -1;
 	w->connected_ns = clock_now_ns();
@@ -269,7 +269,7 @@ static int connect_worker(void *arg, char *err, size_t errlen)
 	    prepare_all(s, w->conn, &begin, 1, NULL, st, err, errlen) < 0 ||
 	    worker_prepare_strategy(s, w->conn, err, errlen) < 0)
 		goto fail;
-	if (st->connect_sql[s->db->kind] && run_connect_sql(w, st->connect_sql[s->db->kind], err, errlen) < 0)
+	if (st->connect_sql[s->db->dialect] && run_connect_sql(w, st->connect_sql[s->db->dialect], err, errlen) < 0)
 		goto fail;
 	if (s->costs.worker_sql && s->db->exec(w->conn, s->costs.worker_sql) < 0) {
 		snprintf(err, errlen, "tracking the worker's statements (server costs): %s", s->db->error_message(w->conn));

@@ -12,19 +12,19 @@
 #include "plugin/strategy.h"
 
 /* Whether a per-dialect query is given for some dialect. */
-static bool query_given(const char *const sql[BACKEND_COUNT])
+static bool query_given(const char *const sql[DIALECT_COUNT])
 {
-	for (int k = 0; k < BACKEND_COUNT; k++)
+	for (int k = 0; k < DIALECT_COUNT; k++)
 		if (sql[k])
 			return true;
 	return false;
 }
 
-/* Whether a per-dialect query is given for some dialect but not for every one in backends. */
-static bool query_missing(const char *const sql[BACKEND_COUNT], unsigned backends)
+/* Whether a per-dialect query is given for some dialect but not for every one in dialects. */
+static bool query_missing(const char *const sql[DIALECT_COUNT], unsigned dialects)
 {
-	for (int k = 0; k < BACKEND_COUNT; k++)
-		if ((backends & BACKEND_BIT(k)) && !sql[k])
+	for (int k = 0; k < DIALECT_COUNT; k++)
+		if ((dialects & DIALECT_BIT(k)) && !sql[k])
 			return query_given(sql);
 	return false;
 }
@@ -40,7 +40,7 @@ static void check_strategy(const struct strategy_ops *st)
 	CHECK(!st->claim_batch || (st->batch_max && st->finish_batch && !st->finish),
 	      "%s: a batch claim comes with batch_max and finish_batch", st->name);
 	CHECK(st->modes & MODE_BIT(st->default_mode), "%s: its default mode is one it supports", st->name);
-	CHECK(st->backends != 0, "%s: runs on at least one backend", st->name);
+	CHECK(st->dialects != 0, "%s: runs on at least one backend", st->name);
 	CHECK_EQ(strategy_find(st->name), st, "%s: strategy_find finds it by name", st->name);
 	for (size_t i = 0; i < st->n_statements; i++) {
 		const struct strategy_statement *s = &st->statements[i];
@@ -50,11 +50,11 @@ static void check_strategy(const struct strategy_ops *st)
 			slots_ok = false;
 		else
 			slots |= 1u << s->slot;
-		for (int k = 0; k < BACKEND_COUNT; k++)
-			if ((st->backends & BACKEND_BIT(k)) && !s->sql[k])
+		for (int k = 0; k < DIALECT_COUNT; k++)
+			if ((st->dialects & DIALECT_BIT(k)) && !s->sql[k])
 				sql_ok = false;
 	}
-	if (query_missing(st->final_state_sql, st->backends) || query_missing(st->leftover_sql, st->backends))
+	if (query_missing(st->final_state_sql, st->dialects) || query_missing(st->leftover_sql, st->dialects))
 		sql_ok = false;
 	CHECK(slots_ok, "%s: statement slots are distinct, in range, and replace no completion", st->name);
 	CHECK(sql_ok, "%s: every statement and query has SQL for every backend it claims", st->name);
@@ -107,7 +107,7 @@ static void test_guard_forms(void)
 		const struct guard_ops *g = guard_registry[i];
 
 		CHECK(guard_runs_on(g, &backend_mariadb), "%s has a form on MariaDB", g->name);
-		for (int k = 0; k < BACKEND_COUNT; k++)
+		for (int k = 0; k < DIALECT_COUNT; k++)
 			CHECK((!g->user.release_sql[k] || g->user.begin_sql[k]) &&
 			      (!g->writer.release_sql[k] || g->writer.begin_sql[k]),
 			      "%s on %s: a release is given only with a begin, the one it would end", g->name,

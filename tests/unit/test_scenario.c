@@ -355,9 +355,9 @@ static void test_sql_strategies(void)
 	      "a statement knows where it was written (%s)", seed->roles[SQL_ROLE_COMPLETE].origin);
 	CHECK(seed->claim_marks && !plain->claim_marks, "a claim that writes :worker marks the job active itself");
 	CHECK(seed->ops.modes == (MODE_BIT(MODE_HOLD) | MODE_BIT(MODE_FLIP)) && seed->ops.default_mode == MODE_FLIP &&
-	      seed->ops.backends == (BACKEND_BIT(BACKEND_POSTGRESQL) | BACKEND_BIT(BACKEND_SQLITE)),
+	      seed->ops.dialects == (DIALECT_BIT(DIALECT_POSTGRESQL) | DIALECT_BIT(DIALECT_SQLITE)),
 	      "modes and backends are read");
-	CHECK(plain->ops.modes == MODE_BIT(MODE_FLIP) && plain->ops.backends == BACKEND_BIT(BACKEND_POSTGRESQL) &&
+	CHECK(plain->ops.modes == MODE_BIT(MODE_FLIP) && plain->ops.dialects == DIALECT_BIT(DIALECT_POSTGRESQL) &&
 	      plain->ops.n_statements == 1 && !plain->roles[SQL_ROLE_COMPLETE].given,
 	      "by default flip mode, PostgreSQL, and the harness's completions");
 	CHECK(strstr(plain->ops.summary, "defs.ini:11") != NULL, "the default summary says where it is defined (%s)",
