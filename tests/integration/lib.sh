@@ -146,6 +146,23 @@ expect_exit() {
 	fi
 }
 
+# offered_pairs BACKEND: every strategy:mode pair `claimbench list` says BACKEND runs (its
+# column found by the header's name), comma-separated, in the list's order: the registry's, so
+# that a new strategy or mode is in every run made of it.
+offered_pairs() {
+	"$CLAIMBENCH" list | awk -v backend="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == backend) col = i; next }
+		NF == 0 { exit }
+		col && $col != "-" { n = split($col, m, ","); for (i = 1; i <= n; i++) { sub(/\*$/, "", m[i])
+			printf "%s%s:%s", sep, $1, m[i]; sep = "," } }'
+}
+
+# unoffered BACKEND: the strategies `claimbench list` says cannot run on BACKEND ("-"), one per line.
+unoffered() {
+	"$CLAIMBENCH" list | awk -v backend="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == backend) col = i; next }
+		NF == 0 { exit }
+		col && $col == "-" { print $1 }'
+}
+
 # wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds; false on timeout.
 wait_for() {
 	local tries=$(($1 * 10))

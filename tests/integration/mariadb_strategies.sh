@@ -194,7 +194,9 @@ check "Ctrl-C with the queue table held open elsewhere: exit 4 in under 10 s (ex
 	eval '[ "$status" -eq 4 ] && [ "$took" -lt 10000 ]'
 
 # ---- the refusals, with their reasons ----
-for s in skip-locked-cursor update-returning notify; do
+refused=$(unoffered mariadb)
+check "claimbench list names strategies MariaDB cannot run (got: $(echo $refused))" test -n "$refused"
+for s in $refused; do
 	expect_exit 2 "strategy $s cannot run on mariadb: .{20}" "$s on MariaDB is refused with the reason" \
 		run --db "$db" --strategy "$s" --jobs 5 --no-progress --results "$store"
 done

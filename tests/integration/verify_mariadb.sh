@@ -51,8 +51,7 @@ claimbench_objects() {
 }
 
 # Every strategy:mode pair `claimbench list` says MariaDB runs, comma-separated.
-offered=$("$CLAIMBENCH" list | awk 'NR > 1 && NF == 0 { exit } NR > 1 && $4 != "-" { n = split($4, m, ",")
-	for (i = 1; i <= n; i++) { sub(/\*$/, "", m[i]); printf "%s%s:%s", sep, $1, m[i]; sep = "," } }')
+offered=$(offered_pairs mariadb)
 count=$(tr ',' '\n' <<<"$offered" | wc -l)
 
 # ---- every strategy and mode, 16 workers, zero work: no difference ----
