@@ -12,8 +12,8 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "cli/explore_record.h"
 #include "cli/explore_scenario.h"
+#include "cli/option_table.h"
 #include "cli/invocation.h"
 #include "cli/run_steps.h"
 #include "cli/unstored.h"
@@ -23,9 +23,8 @@
 #include "explore/explore.h"
 #include "explore/search.h"
 #include "explore/trace.h"
-#include "cli/explore_print.h"
+#include "explore/explore_store.h"
 #include "generated/version.h"
-#include "store/store_explore.h"
 
 /*
  * Where explore starts run's rows from, below the scenario file and the command line: K
@@ -176,12 +175,12 @@ struct explore_store {
 	char kept_path[PATH_MAX];		/* its path */
 };
 
-/* Stores r, whose record is rec; one the store refuses is kept in st->kept as JSON. */
-static void store_one(struct explore_store *st, const struct explore_result *r, struct explore_record *rec)
+/* Stores r with its verdicts; one the store refuses is kept in st->kept as JSON. */
+static void store_one(struct explore_store *st, const struct explore_result *r)
 {
 	char err[1024];
 
-	if (store_explore_append(st->store, &st->session, &st->ctx, &st->header, &rec->x, err, sizeof(err)) == 0) {
+	if (explore_store_append(st->store, &st->session, &st->ctx, &st->header, r, err, sizeof(err)) == 0) {
 		st->stored++;
 		return;
 	}
@@ -220,8 +219,48 @@ static int finish_store(struct explore_store *st)
 }
 
 /*
- * Explores every strategy of cfg, printing each result, checking es's expectations and
- * the scenario's (in_file) and storing it with their verdicts in st; the exit status.
+ * Checks e against r, saying on out when it fails and on passes (NULL: nowhere) "  PASS"
+ * when it holds, and notes the verdict, from source, in r (out of memory: said on out,
+ * counted as failed). Whether it held.
+ */
+static bool check_one(struct explore_result *r, const char *source, const struct explore_expect *e, FILE *out,
+		      FILE *passes)
+{
+	bool holds = explore_expect_holds(e, r, out);
+
+	if (holds && passes) {
+		fprintf(passes, "  PASS  %s: %s  (it is %ld)\n", source, e->text, explore_expect_count(e, r));
+		fflush(passes);
+	}
+	if (explore_result_note(r, source, e->text, explore_expect_count(e, r), holds) < 0) {
+		fprintf(out, "claimbench explore: out of memory noting the verdict of %s\n", e->text);
+		return false;
+	}
+	return holds;
+}
+
+/*
+ * Checks every --expect of es and every line of in_file about r against r, saying each
+ * that fails on out and each that holds on passes ("  PASS  WHERE: TEXT  (it is N)",
+ * flushed; passes NULL: not said), and notes each verdict in r. Whether all held.
+ */
+static bool check_all(struct explore_result *r, const struct explore_options *es,
+		      const struct explore_scenario_expects *in_file, FILE *out, FILE *passes)
+{
+	bool all = true;
+
+	for (int e = 0; e < es->n_expects; e++)
+		all &= check_one(r, "--expect", &es->expects[e], out, passes);
+	for (int i = 0; i < in_file->n; i++)
+		if (explore_scenario_applies(&in_file->items[i], r))
+			all &= check_one(r, in_file->items[i].where, &in_file->items[i].expect, out, passes);
+	return all;
+}
+
+/*
+ * Explores every strategy of cfg, printing each result (the table, then its expectations'
+ * verdicts; the JSON with them), checking es's expectations and the scenario's (in_file)
+ * and storing it with their verdicts in st; the exit status.
  */
 static int explore_all(const struct run_config *cfg, const struct explore_options *es,
 		       const struct explore_scenario_expects *in_file, const char *target, struct explore_store *st)
@@ -239,7 +278,6 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
 			.crashes = es->crashes, .schedule = es->schedule, .show = es->show,
 		};
-		static struct explore_record rec;	/* static: room for 40 verdicts, 17 kB */
 		struct explore_result r;
 		char err[1024];
 		int rc = explore_one(&plan, &r, err, sizeof(err));
@@ -251,25 +289,21 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			status = rc == 1 ? EXIT_USAGE : EXIT_ENVIRONMENT;
 			break;
 		}
-		if (json)
-			explore_print_json(stdout, &r, i == 0);
-		else
+		if (!json) {
 			explore_print_table(stdout, &r);
-		fflush(stdout);
+			fflush(stdout);
+		}
 		if (es->n_expects && !r.complete && !r.sampled && !es->schedule)
 			fprintf(stderr, "claimbench explore: %s %s: --max-schedules stopped the search after %ld schedules: "
 				"the expectations are checked over those, not over every schedule\n", plan.choice.ops->name,
 				claim_mode_name(plan.choice.mode), r.explored);
-		if (explore_record_make(&plan, &r, &rec) < 0) {
-			fprintf(stderr, "claimbench explore: out of memory\n");
-			explore_result_free(&r);
-			status = EXIT_ENVIRONMENT;
-			break;
-		}
-		if (!explore_record_check(&rec, es, in_file, &r, stderr, json ? NULL : stdout) && status == EXIT_DONE)
+		if (!check_all(&r, es, in_file, stderr, json ? NULL : stdout) && status == EXIT_DONE)
 			status = EXIT_EXPECTATION;
-		store_one(st, &r, &rec);
-		explore_record_free(&rec);
+		if (json) {
+			explore_print_json(stdout, &r, i == 0);
+			fflush(stdout);
+		}
+		store_one(st, &r);
 		explore_result_free(&r);
 		if (signals_interrupted()) {
 			status = EXIT_INCOMPLETE;

@@ -173,6 +173,10 @@ int explore_one(const struct explore_plan *plan, struct explore_result *out, cha
 	out->claims = plan->claims;
 	out->jobs = (int)plan->cfg->jobs;
 	out->sampled = plan->sample > 0 && !plan->schedule;
+	out->crashes = plan->crashes;
+	out->lease_expiry = plan->choice.mode == MODE_FLIP && plan->cfg->recovery.lease_ms > 0;
+	out->max_steps = plan->max_steps;
+	out->seed = plan->seed;
 	if (plan->schedule && trace_parse(plan->schedule, &replay, err, errlen) < 0)
 		return 1;
 	if (explore_session_open(&x, plan, err, errlen) < 0)
