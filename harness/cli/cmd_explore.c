@@ -12,8 +12,8 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "cli/explore_scenario.h"
 #include "cli/option_table.h"
+#include "cli/scenario.h"
 #include "cli/invocation.h"
 #include "cli/run_steps.h"
 #include "cli/unstored.h"
@@ -21,6 +21,7 @@
 #include "queue/run.h"
 #include "engine/signals.h"
 #include "explore/explore.h"
+#include "explore/explore_options.h"
 #include "explore/search.h"
 #include "explore/trace.h"
 #include "explore/explore_store.h"
@@ -219,42 +220,24 @@ static int finish_store(struct explore_store *st)
 }
 
 /*
- * Checks e against r, saying on out when it fails and on passes (NULL: nowhere) "  PASS"
- * when it holds, and notes the verdict, from source, in r (out of memory: said on out,
- * counted as failed). Whether it held.
+ * Reads sc's [explore-expect] section (none: no expectations) into out, each line's
+ * strategy and mode among cfg's (explore_scenario_add; replay: one schedule replayed). 0,
+ * or -1 with "file:line: ..." in err.
  */
-static bool check_one(struct explore_result *r, const char *source, const struct explore_expect *e, FILE *out,
-		      FILE *passes)
+static int load_scenario_expects(const struct scenario *sc, const struct run_config *cfg, bool replay,
+				 struct explore_scenario_expects *out, char *err, size_t errlen)
 {
-	bool holds = explore_expect_holds(e, r, out);
+	const struct scenario_section *sec = scenario_section(sc, EXPLORE_EXPECT_SECTION);
 
-	if (holds && passes) {
-		fprintf(passes, "  PASS  %s: %s  (it is %ld)\n", source, e->text, explore_expect_count(e, r));
-		fflush(passes);
+	out->n = 0;
+	out->left_out = 0;
+	for (size_t i = 0; sec && i < sec->n_entries; i++) {
+		const struct scenario_entry *e = &sec->entries[i];
+
+		if (explore_scenario_add(out, sc->path, e->line, e->key, e->value, cfg, replay, err, errlen) < 0)
+			return -1;
 	}
-	if (explore_result_note(r, source, e->text, explore_expect_count(e, r), holds) < 0) {
-		fprintf(out, "claimbench explore: out of memory noting the verdict of %s\n", e->text);
-		return false;
-	}
-	return holds;
-}
-
-/*
- * Checks every --expect of es and every line of in_file about r against r, saying each
- * that fails on out and each that holds on passes ("  PASS  WHERE: TEXT  (it is N)",
- * flushed; passes NULL: not said), and notes each verdict in r. Whether all held.
- */
-static bool check_all(struct explore_result *r, const struct explore_options *es,
-		      const struct explore_scenario_expects *in_file, FILE *out, FILE *passes)
-{
-	bool all = true;
-
-	for (int e = 0; e < es->n_expects; e++)
-		all &= check_one(r, "--expect", &es->expects[e], out, passes);
-	for (int i = 0; i < in_file->n; i++)
-		if (explore_scenario_applies(&in_file->items[i], r))
-			all &= check_one(r, in_file->items[i].where, &in_file->items[i].expect, out, passes);
-	return all;
+	return 0;
 }
 
 /*
@@ -297,7 +280,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			fprintf(stderr, "claimbench explore: %s %s: --max-schedules stopped the search after %ld schedules: "
 				"the expectations are checked over those, not over every schedule\n", plan.choice.ops->name,
 				claim_mode_name(plan.choice.mode), r.explored);
-		if (!check_all(&r, es, in_file, stderr, json ? NULL : stdout) && status == EXIT_DONE)
+		if (!explore_check(&r, es, in_file, stderr, json ? NULL : stdout) && status == EXIT_DONE)
 			status = EXIT_EXPECTATION;
 		if (json) {
 			explore_print_json(stdout, &r, i == 0);
@@ -345,7 +328,7 @@ int cmd_explore(int argc, char **argv)
 			"checks --expect and [" EXPLORE_EXPECT_SECTION "]\n");
 	cfg->work_ms = 0;
 	if (inv.n_groups != 1 || check_config(cfg, es, err, sizeof(err)) < 0 ||
-	    explore_scenario_load(&inv.scenario, cfg, es->schedule != NULL, &in_file, err, sizeof(err)) < 0) {
+	    load_scenario_expects(&inv.scenario, cfg, es->schedule != NULL, &in_file, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: %s\n",
 			inv.n_groups != 1 ? "explore takes one run group: no sweep, one scenario section" : err);
 		invocation_free(&inv);

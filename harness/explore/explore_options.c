@@ -1,0 +1,169 @@
+/* Explore's own options, its scenario expectations and their checking; see explore_options.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "explore/explore_options.h"
+#include "plugin/strategy.h"
+
+/* The explore options of row o in the struct at base. */
+static struct explore_options *explore_of(const struct option_def *o, void *base)
+{
+	return (struct explore_options *)((char *)base + o->offset);
+}
+
+int parse_explore_show(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct explore_options *eo = explore_of(o, base);
+
+	eo->show = text ? explore_kind_of(text, strlen(text)) : -1;
+	if (!text || eo->show >= 0)
+		return 0;
+	snprintf(err, errlen, "--%s: unknown kind \"%s\" (the kinds of --expect)", o->name, text);
+	return -1;
+}
+
+void format_explore_show(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct explore_options *eo = (const struct explore_options *)((const char *)base + o->offset);
+
+	snprintf(buf, len, "%s", eo->show < 0 ? "" : explore_kind_name(eo->show));
+}
+
+int parse_explore_expect(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
+{
+	struct explore_options *eo = explore_of(o, base);
+
+	if (!text) {
+		eo->n_expects = 0;
+		return 0;
+	}
+	if (eo->n_expects == EXPLORE_MAX_EXPECTS) {
+		snprintf(err, errlen, "--%s: at most %d, got \"%s\" beyond them", o->name, EXPLORE_MAX_EXPECTS, text);
+		return -1;
+	}
+	if (explore_expect_parse(text, &eo->expects[eo->n_expects], err, errlen) < 0)
+		return -1;
+	eo->n_expects++;
+	return 0;
+}
+
+void format_explore_expect(const struct option_def *o, const void *base, char *buf, size_t len)
+{
+	const struct explore_options *eo = (const struct explore_options *)((const char *)base + o->offset);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < eo->n_expects && used < len; i++) {
+		int wrote = snprintf(buf + used, len - used, "%s%s", i ? "; " : "", eo->expects[i].text);
+
+		if (wrote < 0)
+			return;
+		used += (size_t)wrote;
+	}
+}
+
+/*
+ * Reads "STRATEGY[:MODE].KIND OP N" into x, its strategy and mode among cfg's: 0; 1 when
+ * they are not (replay: the line read, to be left out), or -1 with why in err.
+ */
+static int read_line(const char *value, const struct run_config *cfg, bool replay, struct explore_scenario_expect *x,
+		     char *err, size_t errlen)
+{
+	const char *dot = strchr(value, '.');
+	size_t len = dot ? (size_t)(dot - value) : 0;
+	const char *colon = memchr(value, ':', len);
+	size_t name_len = colon ? (size_t)(colon - value) : len;
+	bool explored = false;
+
+	if (!dot || name_len == 0 || name_len >= sizeof(x->strategy)) {
+		snprintf(err, errlen, "expected STRATEGY[:MODE].KIND OP N, e.g. naive.duplicate >= 1");
+		return -1;
+	}
+	snprintf(x->strategy, sizeof(x->strategy), "%.*s", (int)name_len, value);
+	x->mode = -1;
+	for (int m = 0; colon && claim_mode_names[m]; m++)
+		if (strlen(claim_mode_names[m]) == len - name_len - 1 && strncmp(claim_mode_names[m], colon + 1,
+										 len - name_len - 1) == 0)
+			x->mode = m;
+	if (colon && x->mode < 0) {
+		snprintf(err, errlen, "unknown claim mode \"%.*s\" (hold or flip)", (int)(len - name_len - 1), colon + 1);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->n_strategies; i++)
+		explored |= strcmp(cfg->strategies[i].ops->name, x->strategy) == 0 &&
+			    (x->mode < 0 || (int)cfg->strategies[i].mode == x->mode);
+	if (!explored && !replay) {
+		snprintf(err, errlen, "%.*s is not explored here (see --strategy and --claim-mode)", (int)len, value);
+		return -1;
+	}
+	if (explore_expect_parse(dot + 1, &x->expect, err, errlen) < 0)
+		return -1;
+	return explored ? 0 : 1;
+}
+
+int explore_scenario_add(struct explore_scenario_expects *out, const char *path, int line, const char *key,
+			 const char *value, const struct run_config *cfg, bool replay, char *err, size_t errlen)
+{
+	struct explore_scenario_expect *x = &out->items[out->n];
+	char why[512];
+
+	if (out->n == EXPLORE_SCENARIO_MAX_EXPECTS) {
+		snprintf(err, errlen, "%s:%d: [%s] holds at most %d lines", path, line, EXPLORE_EXPECT_SECTION,
+			 EXPLORE_SCENARIO_MAX_EXPECTS);
+		return -1;
+	}
+	switch (read_line(value, cfg, replay, x, why, sizeof(why))) {
+	case 0:
+		break;
+	case 1:
+		out->left_out++;
+		return 0;
+	default:
+		snprintf(err, errlen, "%s:%d: explore expectation \"%s\": %s", path, line, key, why);
+		return -1;
+	}
+	snprintf(x->expect.text, sizeof(x->expect.text), "%s (%s)", key, value);
+	snprintf(x->where, sizeof(x->where), "%s:%d", path, line);
+	out->n++;
+	return 0;
+}
+
+/* Whether line x is about r's strategy and mode (it is checked against r). */
+static bool scenario_applies(const struct explore_scenario_expect *x, const struct explore_result *r)
+{
+	return strcmp(x->strategy, r->strategy) == 0 && (x->mode < 0 || strcmp(claim_mode_name(x->mode), r->mode) == 0);
+}
+
+/*
+ * Checks e against r, saying on out when it fails and on passes (NULL: nowhere) "  PASS"
+ * when it holds, and notes the verdict, from source, in r (out of memory: said on out,
+ * counted as failed). Whether it held.
+ */
+static bool check_one(struct explore_result *r, const char *source, const struct explore_expect *e, FILE *out,
+		      FILE *passes)
+{
+	bool holds = explore_expect_holds(e, r, out);
+
+	if (holds && passes) {
+		fprintf(passes, "  PASS  %s: %s  (it is %ld)\n", source, e->text, explore_expect_count(e, r));
+		fflush(passes);
+	}
+	if (explore_result_note(r, source, e->text, explore_expect_count(e, r), holds) < 0) {
+		fprintf(out, "claimbench explore: out of memory noting the verdict of %s\n", e->text);
+		return false;
+	}
+	return holds;
+}
+
+bool explore_check(struct explore_result *r, const struct explore_options *es,
+		   const struct explore_scenario_expects *in_file, FILE *out, FILE *passes)
+{
+	bool all = true;
+
+	for (int e = 0; e < es->n_expects; e++)
+		all &= check_one(r, "--expect", &es->expects[e], out, passes);
+	for (int i = 0; i < in_file->n; i++)
+		if (scenario_applies(&in_file->items[i], r))
+			all &= check_one(r, in_file->items[i].where, &in_file->items[i].expect, out, passes);
+	return all;
+}
