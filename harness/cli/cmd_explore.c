@@ -22,7 +22,6 @@
 #include "engine/signals.h"
 #include "explore/explore.h"
 #include "explore/explore_options.h"
-#include "explore/search.h"
 #include "explore/trace.h"
 #include "explore/explore_store.h"
 #include "generated/version.h"

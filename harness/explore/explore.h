@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "db/backend.h"
-#include "explore/expect.h"
 #include "explore/scheduler.h"
 #include "explore/trace.h"
 #include "model/config.h"
@@ -118,5 +117,13 @@ int explore_result_note(struct explore_result *r, const char *source, const char
 
 /* Frees what r holds (its shown events and its verdicts). */
 void explore_result_free(struct explore_result *r);
+
+/*
+ * Explores plan: makes the run's tables on plan's server, runs the schedules and checks
+ * each (until a signal asks to stop: the result is then incomplete), drops the tables. 0
+ * with out filled, 1 when plan->schedule does not apply (err says where), -1 with err on a
+ * database or environment error.
+ */
+int explore_one(const struct explore_plan *plan, struct explore_result *out, char *err, size_t errlen);
 
 #endif

@@ -1,11 +1,16 @@
 /*
  * What explore is asked to expect and show, from the command line and the scenario file,
- * and the checking of it: its own options (--show, --expect: the parsers and printers of
- * their rows in cli/option_table.c, option_parse_fn and option_format_fn, the values in
- * command_settings.explore, the row's offset), the lines of a scenario's [explore-expect]
- * section, `name = STRATEGY[:MODE].KIND OP N` (KIND and OP as --expect takes them,
- * explore/expect.h), checked against that strategy's explore (in every mode explored, or in
- * MODE alone) as --expect is against every one, and each verdict noted in the result.
+ * and the checking of it. An expectation is "KIND OP N" over the schedules of one strategy
+ * and mode, KIND a finding's name (the schedules with it), "violation" (with a duplicate,
+ * lost, stuck or zombie job), "blocked" (with a step blocked in the server), "bounded",
+ * "schedules", "redelivered" (a job handed out again after its holder lost it) or
+ * "fenced"; OP one of == != < <= > >=: "duplicate > 0" asks for at least one duplicate
+ * schedule. Explore's own options (--show, --expect: the parsers and printers of their rows
+ * in cli/option_table.c, option_parse_fn and option_format_fn, the values in
+ * command_settings.explore, the row's offset); the lines of a scenario's [explore-expect]
+ * section, `name = STRATEGY[:MODE].KIND OP N`, checked against that strategy's explore (in
+ * every mode explored, or in MODE alone) as --expect is against every one; each verdict
+ * noted in the result.
  */
 #ifndef CLAIMBENCH_EXPLORE_OPTIONS_H
 #define CLAIMBENCH_EXPLORE_OPTIONS_H
@@ -17,6 +22,35 @@
 #include "explore/explore.h"
 #include "model/config.h"
 #include "model/option.h"
+
+/* One expectation. */
+struct explore_expect {
+	char text[128];		/* as written */
+	int kind;		/* an enum finding, or one of the EXPECT_* below */
+	char op[3];		/* the comparison */
+	long value;		/* the number compared with */
+};
+
+/* The kinds of an expectation beyond the findings. */
+enum { EXPECT_VIOLATION = 100, EXPECT_BLOCKED, EXPECT_BOUNDED, EXPECT_SCHEDULES, EXPECT_REDELIVERED, EXPECT_FENCED };
+
+/* The kind (an enum finding or EXPECT_*) called name, len bytes of it; -1 when none is. */
+int explore_kind_of(const char *name, size_t len);
+
+/* The name of kind (an enum finding or EXPECT_*), as explore_kind_of reads it; "" for none. */
+const char *explore_kind_name(int kind);
+
+/* Whether schedule o has kind (as explore_kind_of gives it). */
+bool explore_kind_in(int kind, const struct schedule_outcome *o);
+
+/* Parses text into e. 0, or -1 with err saying what is wrong. */
+int explore_expect_parse(const char *text, struct explore_expect *e, char *err, size_t errlen);
+
+/* The number of r's schedules e's kind counts (the value e compares). */
+long explore_expect_count(const struct explore_expect *e, const struct explore_result *r);
+
+/* Whether e holds for r; says on out when it does not. */
+bool explore_expect_holds(const struct explore_expect *e, const struct explore_result *r, FILE *out);
 
 /* The most --expect options explore takes, and the most schedules its depth-first search runs by default. */
 #define EXPLORE_MAX_EXPECTS 8

@@ -1,8 +1,8 @@
 /*
  * Explore's results in words and in JSON, both ways: the table per strategy and mode with
- * its shown schedule (the violating step marked), the JSON document `explore --json` prints
- * and the result store keeps (explore_store.h), and that document read back into a result
- * that prints as explore printed it.
+ * its shown schedule, the violating step marked (explore_print.c); the JSON document
+ * `explore --json` prints and the result store keeps (explore_store.h), and that document
+ * read back into a result that prints as explore printed it (explore_json.c).
  */
 #ifndef CLAIMBENCH_EXPLORE_PRINT_H
 #define CLAIMBENCH_EXPLORE_PRINT_H
