@@ -22,7 +22,6 @@
 #include "engine/signals.h"
 #include "explore/explore.h"
 #include "explore/explore_options.h"
-#include "explore/trace.h"
 #include "explore/explore_store.h"
 #include "generated/version.h"
 
@@ -57,66 +56,13 @@ static int check_engine(const struct run_config *cfg, char *err, size_t errlen)
 	return -1;
 }
 
-/* The most statements a worker sends in one schedule: --max-steps, by default 6C+6 for C claims. */
-static long max_steps_of(const struct explore_options *es)
-{
-	return es->max_steps ? es->max_steps : 6 * es->claims + 6;
-}
-
 /*
- * Refuses a --max-steps, given or made from --claims, with which a schedule of workers could
- * make more choices than a trace holds: each worker's statements, one crash and one expiry of
- * the leases. 0, or -1 with err naming the limit.
- */
-static int check_trace_room(const struct explore_options *es, int workers, char *err, size_t errlen)
-{
-	long most = (TRACE_MAX - 2) / workers;
-
-	if (max_steps_of(es) <= most)
-		return 0;
-	if (es->max_steps)
-		snprintf(err, errlen, "--max-steps: at most %ld with %d worker%s, got %ld: a schedule holds %d choices "
-			 "(every worker's statements, a crash and an expiry of the leases)", most, workers,
-			 workers == 1 ? "" : "s", es->max_steps, TRACE_MAX);
-	else
-		snprintf(err, errlen, "--claims: at most %ld with %d worker%s, got %ld: a worker's statements, 6C+6 = %ld "
-			 "by default, may be at most %ld, since a schedule holds %d choices (every worker's statements, "
-			 "a crash and an expiry of the leases); give fewer claims, or a --max-steps of at most %ld",
-			 (most - 6) / 6, workers, workers == 1 ? "" : "s", es->claims, max_steps_of(es), most, TRACE_MAX,
-			 most);
-	return -1;
-}
-
-/*
- * Refuses what explore cannot do with cfg and es: an engine but PostgreSQL, several worker
- * counts, several queue classes, more jobs than every schedule can run, a schedule longer
- * than a trace holds, csv. 0, or -1 with err.
+ * Refuses what explore cannot do with cfg and es: an engine but PostgreSQL, then what
+ * explore_check_options refuses. 0, or -1 with err.
  */
 static int check_config(const struct run_config *cfg, const struct explore_options *es, char *err, size_t errlen)
 {
-	if (check_engine(cfg, err, errlen) < 0)
-		return -1;
-	if (cfg->n_worker_points != 1 || cfg->workers[0] < 1 || cfg->workers[0] > EXPLORE_MAX_WORKERS) {
-		snprintf(err, errlen, "--workers: explore takes one worker count, 1 to %d", EXPLORE_MAX_WORKERS);
-		return -1;
-	}
-	if (cfg->n_queues > 1) {
-		snprintf(err, errlen, "--queue: explore runs a backlog of jobs in one queue, not several classes");
-		return -1;
-	}
-	if (cfg->jobs > 64) {
-		snprintf(err, errlen, "--jobs: explore takes at most 64 jobs (every schedule is run)");
-		return -1;
-	}
-	if (cfg->format == FORMAT_CSV) {
-		snprintf(err, errlen, "--format: explore prints table or json, got csv");
-		return -1;
-	}
-	if (es->schedule && es->sample) {
-		snprintf(err, errlen, "--schedule replays one schedule: --sample does not go with it");
-		return -1;
-	}
-	return check_trace_room(es, cfg->workers[0], err, errlen);
+	return check_engine(cfg, err, errlen) < 0 ? -1 : explore_check_options(cfg, es, err, errlen);
 }
 
 /* The throwaway server, when no --db was given; and its target. */
@@ -256,7 +202,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 		struct explore_plan plan = {
 			.cfg = cfg, .db = &backend_postgresql, .target = target, .choice = cfg->strategies[i],
 			.workers = cfg->workers[0], .claims = (int)es->claims,
-			.max_steps = (int)max_steps_of(es),
+			.max_steps = (int)explore_max_steps(es),
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
 			.crashes = es->crashes, .schedule = es->schedule, .show = es->show,
 		};

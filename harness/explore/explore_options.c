@@ -195,6 +195,60 @@ void format_explore_expect(const struct option_def *o, const void *base, char *b
 	}
 }
 
+long explore_max_steps(const struct explore_options *es)
+{
+	return es->max_steps ? es->max_steps : 6 * es->claims + 6;
+}
+
+/*
+ * Refuses a --max-steps, given or made from --claims, with which a schedule of workers could
+ * make more choices than a trace holds: each worker's statements, one crash and one expiry of
+ * the leases. 0, or -1 with err naming the limit.
+ */
+static int check_trace_room(const struct explore_options *es, int workers, char *err, size_t errlen)
+{
+	long most = (TRACE_MAX - 2) / workers;
+
+	if (explore_max_steps(es) <= most)
+		return 0;
+	if (es->max_steps)
+		snprintf(err, errlen, "--max-steps: at most %ld with %d worker%s, got %ld: a schedule holds %d choices "
+			 "(every worker's statements, a crash and an expiry of the leases)", most, workers,
+			 workers == 1 ? "" : "s", es->max_steps, TRACE_MAX);
+	else
+		snprintf(err, errlen, "--claims: at most %ld with %d worker%s, got %ld: a worker's statements, 6C+6 = %ld "
+			 "by default, may be at most %ld, since a schedule holds %d choices (every worker's statements, "
+			 "a crash and an expiry of the leases); give fewer claims, or a --max-steps of at most %ld",
+			 (most - 6) / 6, workers, workers == 1 ? "" : "s", es->claims, explore_max_steps(es), most, TRACE_MAX,
+			 most);
+	return -1;
+}
+
+int explore_check_options(const struct run_config *cfg, const struct explore_options *es, char *err, size_t errlen)
+{
+	if (cfg->n_worker_points != 1 || cfg->workers[0] < 1 || cfg->workers[0] > EXPLORE_MAX_WORKERS) {
+		snprintf(err, errlen, "--workers: explore takes one worker count, 1 to %d", EXPLORE_MAX_WORKERS);
+		return -1;
+	}
+	if (cfg->n_queues > 1) {
+		snprintf(err, errlen, "--queue: explore runs a backlog of jobs in one queue, not several classes");
+		return -1;
+	}
+	if (cfg->jobs > 64) {
+		snprintf(err, errlen, "--jobs: explore takes at most 64 jobs (every schedule is run)");
+		return -1;
+	}
+	if (cfg->format == FORMAT_CSV) {
+		snprintf(err, errlen, "--format: explore prints table or json, got csv");
+		return -1;
+	}
+	if (es->schedule && es->sample) {
+		snprintf(err, errlen, "--schedule replays one schedule: --sample does not go with it");
+		return -1;
+	}
+	return check_trace_room(es, cfg->workers[0], err, errlen);
+}
+
 /*
  * Reads "STRATEGY[:MODE].KIND OP N" into x, its strategy and mode among cfg's: 0; 1 when
  * they are not (replay: the line read, to be left out), or -1 with why in err.

@@ -81,6 +81,18 @@ int parse_explore_expect(const struct option_def *o, const char *text, void *bas
 /* --expect as text: the expectations as written, joined by "; ". */
 void format_explore_expect(const struct option_def *o, const void *base, char *buf, size_t len);
 
+/* The most statements a worker sends in one schedule: --max-steps, by default 6C+6 for C claims. */
+long explore_max_steps(const struct explore_options *es);
+
+/*
+ * Refuses what explore cannot do with cfg and es: several worker counts, several queue
+ * classes, more jobs than every schedule can run, csv, a sample of a replay, a --max-steps
+ * (given or made from --claims) with which a schedule could make more choices than a trace
+ * holds (every worker's statements, one crash and one expiry of the leases). 0, or -1 with
+ * err naming the option.
+ */
+int explore_check_options(const struct run_config *cfg, const struct explore_options *es, char *err, size_t errlen);
+
 /* The scenario section explore's expectations are in (`run` leaves it to explore). */
 #define EXPLORE_EXPECT_SECTION "explore-expect"
 
