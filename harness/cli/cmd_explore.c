@@ -4,7 +4,10 @@
  * with explore's rows of the option table: its own (--claims, --sample, --schedule, --crash,
  * --max-steps, --max-schedules, --expect, --show, into command_settings.explore) and run's
  * (--strategy, --claim-mode, --workers, --jobs, --db, --seed, --format, the recovery options
- * and the strategies' own).
+ * and the strategies' own). All of explore but this entry is harness/explore/ (the search,
+ * its options' checks, the expectations, the printing, the store's rows); this file reads the
+ * invocation, refuses an engine explore cannot drive, starts the server, runs each strategy
+ * and mode, and stores each result, keeping those the store refuses (cli/unstored.h).
  */
 #include <limits.h>
 #include <stdio.h>
