@@ -16,7 +16,7 @@
 #include "base/parse.h"
 #include "base/text.h"
 #include "cli/commands.h"
-#include "cli/explore_refusal.h"
+#include "explore/explore_store.h"
 #include "cli/option_table.h"
 #include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
@@ -214,7 +214,7 @@ static int load_stored_run(struct store *db, const char *path, struct side *s, c
 
 /*
  * Loads every run of invocation s->id into s. 0, -1 with err, or -2 with err when it is an
- * explore's (explore_refusal.h).
+ * explore's (explore_store.h).
  */
 static int load_invocation(struct store *db, const char *path, struct side *s, char *err, size_t errlen)
 {

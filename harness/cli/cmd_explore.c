@@ -4,7 +4,10 @@
  * with explore's rows of the option table: its own (--claims, --sample, --schedule, --crash,
  * --max-steps, --max-schedules, --expect, --show, into command_settings.explore) and run's
  * (--strategy, --claim-mode, --workers, --jobs, --db, --seed, --format, the recovery options
- * and the strategies' own).
+ * and the strategies' own). All of explore but this entry is harness/explore/ (the search,
+ * its options' checks, the expectations, the printing, the store's rows); this file reads the
+ * invocation, refuses an engine explore cannot drive, starts the server, runs each strategy
+ * and mode, and stores each result, keeping those the store refuses (cli/unstored.h).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -12,8 +15,8 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "cli/explore_record.h"
-#include "cli/explore_scenario.h"
+#include "cli/option_table.h"
+#include "cli/scenario.h"
 #include "cli/invocation.h"
 #include "cli/run_steps.h"
 #include "cli/unstored.h"
@@ -21,11 +24,9 @@
 #include "queue/run.h"
 #include "engine/signals.h"
 #include "explore/explore.h"
-#include "explore/search.h"
-#include "explore/trace.h"
-#include "cli/explore_print.h"
+#include "explore/explore_options.h"
+#include "explore/explore_store.h"
 #include "generated/version.h"
-#include "store/store_explore.h"
 
 /*
  * Where explore starts run's rows from, below the scenario file and the command line: K
@@ -58,66 +59,13 @@ static int check_engine(const struct run_config *cfg, char *err, size_t errlen)
 	return -1;
 }
 
-/* The most statements a worker sends in one schedule: --max-steps, by default 6C+6 for C claims. */
-static long max_steps_of(const struct explore_options *es)
-{
-	return es->max_steps ? es->max_steps : 6 * es->claims + 6;
-}
-
 /*
- * Refuses a --max-steps, given or made from --claims, with which a schedule of workers could
- * make more choices than a trace holds: each worker's statements, one crash and one expiry of
- * the leases. 0, or -1 with err naming the limit.
- */
-static int check_trace_room(const struct explore_options *es, int workers, char *err, size_t errlen)
-{
-	long most = (TRACE_MAX - 2) / workers;
-
-	if (max_steps_of(es) <= most)
-		return 0;
-	if (es->max_steps)
-		snprintf(err, errlen, "--max-steps: at most %ld with %d worker%s, got %ld: a schedule holds %d choices "
-			 "(every worker's statements, a crash and an expiry of the leases)", most, workers,
-			 workers == 1 ? "" : "s", es->max_steps, TRACE_MAX);
-	else
-		snprintf(err, errlen, "--claims: at most %ld with %d worker%s, got %ld: a worker's statements, 6C+6 = %ld "
-			 "by default, may be at most %ld, since a schedule holds %d choices (every worker's statements, "
-			 "a crash and an expiry of the leases); give fewer claims, or a --max-steps of at most %ld",
-			 (most - 6) / 6, workers, workers == 1 ? "" : "s", es->claims, max_steps_of(es), most, TRACE_MAX,
-			 most);
-	return -1;
-}
-
-/*
- * Refuses what explore cannot do with cfg and es: an engine but PostgreSQL, several worker
- * counts, several queue classes, more jobs than every schedule can run, a schedule longer
- * than a trace holds, csv. 0, or -1 with err.
+ * Refuses what explore cannot do with cfg and es: an engine but PostgreSQL, then what
+ * explore_check_options refuses. 0, or -1 with err.
  */
 static int check_config(const struct run_config *cfg, const struct explore_options *es, char *err, size_t errlen)
 {
-	if (check_engine(cfg, err, errlen) < 0)
-		return -1;
-	if (cfg->n_worker_points != 1 || cfg->workers[0] < 1 || cfg->workers[0] > EXPLORE_MAX_WORKERS) {
-		snprintf(err, errlen, "--workers: explore takes one worker count, 1 to %d", EXPLORE_MAX_WORKERS);
-		return -1;
-	}
-	if (cfg->n_queues > 1) {
-		snprintf(err, errlen, "--queue: explore runs a backlog of jobs in one queue, not several classes");
-		return -1;
-	}
-	if (cfg->jobs > 64) {
-		snprintf(err, errlen, "--jobs: explore takes at most 64 jobs (every schedule is run)");
-		return -1;
-	}
-	if (cfg->format == FORMAT_CSV) {
-		snprintf(err, errlen, "--format: explore prints table or json, got csv");
-		return -1;
-	}
-	if (es->schedule && es->sample) {
-		snprintf(err, errlen, "--schedule replays one schedule: --sample does not go with it");
-		return -1;
-	}
-	return check_trace_room(es, cfg->workers[0], err, errlen);
+	return check_engine(cfg, err, errlen) < 0 ? -1 : explore_check_options(cfg, es, err, errlen);
 }
 
 /* The throwaway server, when no --db was given; and its target. */
@@ -176,12 +124,12 @@ struct explore_store {
 	char kept_path[PATH_MAX];		/* its path */
 };
 
-/* Stores r, whose record is rec; one the store refuses is kept in st->kept as JSON. */
-static void store_one(struct explore_store *st, const struct explore_result *r, struct explore_record *rec)
+/* Stores r with its verdicts; one the store refuses is kept in st->kept as JSON. */
+static void store_one(struct explore_store *st, const struct explore_result *r)
 {
 	char err[1024];
 
-	if (store_explore_append(st->store, &st->session, &st->ctx, &st->header, &rec->x, err, sizeof(err)) == 0) {
+	if (explore_store_append(st->store, &st->session, &st->ctx, &st->header, r, err, sizeof(err)) == 0) {
 		st->stored++;
 		return;
 	}
@@ -220,8 +168,30 @@ static int finish_store(struct explore_store *st)
 }
 
 /*
- * Explores every strategy of cfg, printing each result, checking es's expectations and
- * the scenario's (in_file) and storing it with their verdicts in st; the exit status.
+ * Reads sc's [explore-expect] section (none: no expectations) into out, each line's
+ * strategy and mode among cfg's (explore_scenario_add; replay: one schedule replayed). 0,
+ * or -1 with "file:line: ..." in err.
+ */
+static int load_scenario_expects(const struct scenario *sc, const struct run_config *cfg, bool replay,
+				 struct explore_scenario_expects *out, char *err, size_t errlen)
+{
+	const struct scenario_section *sec = scenario_section(sc, EXPLORE_EXPECT_SECTION);
+
+	out->n = 0;
+	out->left_out = 0;
+	for (size_t i = 0; sec && i < sec->n_entries; i++) {
+		const struct scenario_entry *e = &sec->entries[i];
+
+		if (explore_scenario_add(out, sc->path, e->line, e->key, e->value, cfg, replay, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Explores every strategy of cfg, printing each result (the table, then its expectations'
+ * verdicts; the JSON with them), checking es's expectations and the scenario's (in_file)
+ * and storing it with their verdicts in st; the exit status.
  */
 static int explore_all(const struct run_config *cfg, const struct explore_options *es,
 		       const struct explore_scenario_expects *in_file, const char *target, struct explore_store *st)
@@ -235,11 +205,10 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 		struct explore_plan plan = {
 			.cfg = cfg, .db = &backend_postgresql, .target = target, .choice = cfg->strategies[i],
 			.workers = cfg->workers[0], .claims = (int)es->claims,
-			.max_steps = (int)max_steps_of(es),
+			.max_steps = (int)explore_max_steps(es),
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
 			.crashes = es->crashes, .schedule = es->schedule, .show = es->show,
 		};
-		static struct explore_record rec;	/* static: room for 40 verdicts, 17 kB */
 		struct explore_result r;
 		char err[1024];
 		int rc = explore_one(&plan, &r, err, sizeof(err));
@@ -251,25 +220,21 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 			status = rc == 1 ? EXIT_USAGE : EXIT_ENVIRONMENT;
 			break;
 		}
-		if (json)
-			explore_print_json(stdout, &r, i == 0);
-		else
+		if (!json) {
 			explore_print_table(stdout, &r);
-		fflush(stdout);
+			fflush(stdout);
+		}
 		if (es->n_expects && !r.complete && !r.sampled && !es->schedule)
 			fprintf(stderr, "claimbench explore: %s %s: --max-schedules stopped the search after %ld schedules: "
 				"the expectations are checked over those, not over every schedule\n", plan.choice.ops->name,
 				claim_mode_name(plan.choice.mode), r.explored);
-		if (explore_record_make(&plan, &r, &rec) < 0) {
-			fprintf(stderr, "claimbench explore: out of memory\n");
-			explore_result_free(&r);
-			status = EXIT_ENVIRONMENT;
-			break;
-		}
-		if (!explore_record_check(&rec, es, in_file, &r, stderr, json ? NULL : stdout) && status == EXIT_DONE)
+		if (!explore_check(&r, es, in_file, stderr, json ? NULL : stdout) && status == EXIT_DONE)
 			status = EXIT_EXPECTATION;
-		store_one(st, &r, &rec);
-		explore_record_free(&rec);
+		if (json) {
+			explore_print_json(stdout, &r, i == 0);
+			fflush(stdout);
+		}
+		store_one(st, &r);
 		explore_result_free(&r);
 		if (signals_interrupted()) {
 			status = EXIT_INCOMPLETE;
@@ -311,7 +276,7 @@ int cmd_explore(int argc, char **argv)
 			"checks --expect and [" EXPLORE_EXPECT_SECTION "]\n");
 	cfg->work_ms = 0;
 	if (inv.n_groups != 1 || check_config(cfg, es, err, sizeof(err)) < 0 ||
-	    explore_scenario_load(&inv.scenario, cfg, es->schedule != NULL, &in_file, err, sizeof(err)) < 0) {
+	    load_scenario_expects(&inv.scenario, cfg, es->schedule != NULL, &in_file, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: %s\n",
 			inv.n_groups != 1 ? "explore takes one run group: no sweep, one scenario section" : err);
 		invocation_free(&inv);

@@ -15,7 +15,7 @@
 #include "report/chart_report.h"
 #include "report/out_dir.h"
 #include "cli/commands.h"
-#include "cli/explore_refusal.h"
+#include "explore/explore_store.h"
 #include "cli/section_select.h"
 #include "report/report_doc.h"
 #include "output/figures.h"
@@ -87,7 +87,7 @@ static int add_run(struct store *db, const char *path, long long run_id, struct 
 
 /*
  * Loads every run of invocation id into sel. 0, or after printing why -1, or -2 when it is an
- * explore's (explore_refusal.h).
+ * explore's (explore_store.h).
  */
 static int add_invocation(struct store *db, const char *path, long long id, struct selection *sel)
 {

@@ -9,14 +9,12 @@
 #include "base/text.h"
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "cli/explore_print.h"
-#include "cli/explore_record.h"
 #include "cli/option_table.h"
+#include "explore/explore_store.h"
 #include "model/config.h"
 #include "output/figures.h"
 #include "output/results_print.h"
 #include "store/store.h"
-#include "store/store_explore.h"
 
 /* One store command: its row of the command table, and whether it takes a RUN operand. */
 struct store_command {
@@ -270,43 +268,13 @@ static int print_run(FILE *out, const struct store_run *s)
 	return 0;
 }
 
-/* Prints the verdicts of x's expectations, one a line; nothing when none was checked. */
-static void print_verdicts(FILE *out, const struct store_explore *x)
+/* Prints the explores of list, each as explore printed it with its verdicts (explore_print_stored). */
+static void print_explores(FILE *out, const struct explore_stored *list)
 {
-	for (size_t i = 0; i < x->n_expects; i++) {
-		const struct store_explore_expect *v = &x->expects[i];
-
-		fprintf(out, "  expectation %s: ", v->holds ? "held" : "FAILED");
-		print_clean(out, v->text);
-		fprintf(out, " (it is %ld; ", v->value);
-		print_clean(out, v->source);
-		fputs(")\n", out);
-	}
-}
-
-/*
- * Prints the explores of list, each as explore printed it with its verdicts, and a line
- * when its stored trace and events disagree. 0, or -1 with err.
- */
-static int print_explores(FILE *out, const struct store_explore_list *list, char *err, size_t errlen)
-{
-	char why[128];
-
 	for (size_t i = 0; i < list->n; i++) {
-		struct explore_result r;
-
-		if (explore_record_result(&list->items[i], &r, err, errlen) < 0) {
-			explore_result_free(&r);
-			return -1;
-		}
-		explore_print_table(out, &r);
-		if (explore_record_disagrees(&r, why, sizeof(why)))
-			fprintf(out, "  the stored trace and events disagree (not as explore stored them): %s\n", why);
-		explore_result_free(&r);
-		print_verdicts(out, &list->items[i]);
+		explore_print_stored(out, &list->items[i].result);
 		putc('\n', out);
 	}
-	return 0;
 }
 
 /* Prints the runs of ids (n of them) of db as show RUN prints each, without their invocation. 0, or -1 with err. */
@@ -338,14 +306,14 @@ static int print_runs(struct store *db, const long long *ids, size_t n, char *er
  */
 static int show_invocation(struct store *db, const struct store_args *a)
 {
-	struct store_explore_list explores = { 0 };
+	struct explore_stored explores = { 0 };
 	struct store_run inv = { 0 };
 	long long *ids = NULL;
 	size_t n = 0;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT, rc;
 
-	rc = store_explore_load(db, a->invocation_id, &explores, err, sizeof(err));
+	rc = explore_store_load(db, a->invocation_id, &explores, err, sizeof(err));
 	if (rc == 0 && !explores.n)
 		rc = store_invocation_runs(db, a->invocation_id, &ids, &n, err, sizeof(err));
 	if (rc > 0) {
@@ -355,7 +323,7 @@ static int show_invocation(struct store *db, const struct store_args *a)
 	}
 	if (rc == 0 && explores.n) {
 		printf("invocation %lld: %zu explore%s\n\n", a->invocation_id, explores.n, explores.n == 1 ? "" : "s");
-		rc = print_explores(stdout, &explores, err, sizeof(err));
+		print_explores(stdout, &explores);
 	}
 	if (rc == 0 && n) {
 		rc = print_runs(db, ids, n, err, sizeof(err));
@@ -378,7 +346,7 @@ static int show_invocation(struct store *db, const struct store_args *a)
 out:
 	free(ids);
 	store_run_free(&inv);
-	store_explore_list_free(&explores);
+	explore_stored_free(&explores);
 	return status;
 }
 

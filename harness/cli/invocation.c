@@ -11,7 +11,7 @@
 #include "base/exit_status.h"
 #include "cli/option_read.h"
 #include "cli/commands.h"
-#include "cli/explore_scenario.h"
+#include "explore/explore_options.h"
 #include "cli/group_checks.h"
 #include "cli/invocation.h"
 #include "cli/option_run.h"

@@ -4,7 +4,6 @@
  */
 #include <limits.h>
 
-#include "cli/option_explore.h"
 #include "cli/option_table.h"
 #include "cli/option_values.h"
 #include "db/backend.h"
@@ -53,10 +52,10 @@ const char *const compare_formats[] = { [COMPARE_TABLE] = "table", [COMPARE_JSON
 	.name = opt_name, .type = opt_type, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_EXPLORE), \
 	.offset = offsetof(struct command_settings, explore.member)
 
-/* A row of explore's own parsed by its own functions (option_explore.c). */
+/* A row of explore's own parsed by its own functions (explore/explore_options.c), given command_settings.explore. */
 #define EXPLORE_CUSTOM(opt_name, parse_fn, format_fn) \
 	.name = opt_name, .type = OPTION_CUSTOM, .place = OPTION_IN_COMMAND, .commands = COMMAND_BIT(COMMAND_EXPLORE), \
-	.parse = parse_fn, .format = format_fn
+	.offset = offsetof(struct command_settings, explore), .parse = parse_fn, .format = format_fn
 
 /* The three rows that say when faults of kind strike: --NAME-at, --NAME-exec and --NAME-rate (run's alone). */
 #define FAULT_ROWS(name, kind, what)                                                                               \

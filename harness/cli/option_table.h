@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "analysis/compare.h"
-#include "explore/expect.h"
+#include "explore/explore_options.h"
 #include "model/option.h"
 
 /* The commands that take options from the table. */
@@ -29,23 +29,6 @@ enum command_id {
 };
 
 #define COMMAND_BIT(id) (1u << (id))
-
-/* The most --expect options explore takes, and the most schedules its depth-first search runs by default. */
-#define EXPLORE_MAX_EXPECTS 8
-#define EXPLORE_DEFAULT_MAX_SCHEDULES 20000
-
-/* What explore's own options say (cli/option_explore.c reads --show and --expect). */
-struct explore_options {
-	long claims;						/* --claims: claims each worker makes */
-	long sample;						/* --sample: 0 for every schedule */
-	long max_steps;						/* --max-steps: per worker and schedule; 0: from the claims */
-	long max_schedules;					/* --max-schedules: the depth-first search's limit */
-	bool crashes;						/* --crash: a worker may crash between its statements */
-	const char *schedule;					/* --schedule TRACE: replay it alone, or NULL */
-	int show;						/* --show KIND: its kind (explore_kind_of), -1 when not given */
-	struct explore_expect expects[EXPLORE_MAX_EXPECTS];	/* --expect, in order */
-	int n_expects;						/* entries used in expects */
-};
 
 /* What a command line says once, whatever the run groups: the rows placed OPTION_IN_COMMAND. */
 struct command_settings {

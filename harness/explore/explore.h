@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "db/backend.h"
-#include "explore/expect.h"
 #include "explore/scheduler.h"
 #include "explore/trace.h"
 #include "model/config.h"
@@ -72,6 +71,14 @@ struct schedule_outcome {
 /* Frees what o holds. */
 void schedule_outcome_free(struct schedule_outcome *o);
 
+/* One expectation's verdict, as explore checked it and the result store keeps it. */
+struct explore_verdict {
+	char source[288];	/* "--expect", or the scenario's "FILE:LINE" */
+	char text[128];		/* as written */
+	long value;		/* the number of schedules it compared */
+	bool holds;		/* it held */
+};
+
 /* What an explore of one strategy and mode found. */
 struct explore_result {
 	const char *strategy;			/* the strategy's name */
@@ -94,9 +101,29 @@ struct explore_result {
 						 * else with a blocked step, else the first; events NULL when none */
 	bool shown_violates;			/* shown has a violation */
 	bool shown_asked;			/* shown has the kind --show asked for */
+	bool crashes;				/* a worker's crash was a choice (the plan's) */
+	bool lease_expiry;			/* the leases running out was a choice (flip with a lease) */
+	int max_steps;				/* the plan's bound on a worker's statements in a schedule */
+	uint64_t seed;				/* the sample's seed (sampled only) */
+	struct explore_verdict *verdicts;	/* the expectations' verdicts, in order checked (owned) */
+	size_t n_verdicts;			/* entries in verdicts */
 };
 
-/* Frees what r holds. */
+/*
+ * Appends the verdict of the expectation text (from source) to r: value, whether it held;
+ * texts cut to their fields' room. 0, or -1 when out of memory.
+ */
+int explore_result_note(struct explore_result *r, const char *source, const char *text, long value, bool holds);
+
+/* Frees what r holds (its shown events and its verdicts). */
 void explore_result_free(struct explore_result *r);
+
+/*
+ * Explores plan: makes the run's tables on plan's server, runs the schedules and checks
+ * each (until a signal asks to stop: the result is then incomplete), drops the tables. 0
+ * with out filled, 1 when plan->schedule does not apply (err says where), -1 with err on a
+ * database or environment error.
+ */
+int explore_one(const struct explore_plan *plan, struct explore_result *out, char *err, size_t errlen);
 
 #endif

@@ -8,7 +8,6 @@
 #include "queue/job.h"
 #include "queue/queue_table.h"
 #include "explore/explore_session.h"
-#include "explore/looks.h"
 #include "explore/outcome.h"
 #include "explore/step_driver.h"
 #include "measure/metrics.h"

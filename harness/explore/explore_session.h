@@ -1,7 +1,7 @@
 /*
  * An explore session: the run's tables, the harness's connections and the scheduler that
  * one strategy and mode's schedules share, and one schedule run in it, from fresh table
- * contents to its checked outcome. The search (explore/search.c) decides the choices.
+ * contents to its checked outcome. The search (explore/explore.c) decides the choices.
  */
 #ifndef CLAIMBENCH_EXPLORE_SESSION_H
 #define CLAIMBENCH_EXPLORE_SESSION_H

@@ -100,7 +100,7 @@ int store_list(struct store *s, FILE *out, int limit, char *err, size_t errlen)
 		" FROM runs r ORDER BY r.id DESC LIMIT ?";
 	static const char explores_sql[] =
 		"SELECT NULL, recorded_at, strategy, claim_mode, workers, NULL, NULL, NULL, NULL, NULL, search = 'every',"
-		" invocation_id, 'explore', schedules, violating, NULL FROM explores ORDER BY id DESC LIMIT ?";
+		" invocation_id, 'explore', schedules, violating, NULL FROM explore_results ORDER BY id DESC LIMIT ?";
 	sqlite3_stmt *runs = NULL, *explores = NULL;
 	int run_rc, explore_rc, ret = -1;
 

@@ -422,6 +422,63 @@ const char *const store_migrations[] = {
 	"	PRIMARY KEY (run_id, position)\n"
 	") WITHOUT ROWID;\n"
 	"PRAGMA user_version = 14;\n",
+
+	/*
+	 * 15: what `claimbench explore` found, stored once: a row per strategy and mode explored
+	 * holding the JSON document explore prints (docs/explore.md), with the columns history
+	 * lists and selects by. Every row of 13's four tables becomes one document, its findings,
+	 * shown schedule and verdicts in it; then those tables go.
+	 */
+	"CREATE TABLE explore_results (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	invocation_id INTEGER NOT NULL REFERENCES invocations(id) ON DELETE CASCADE,\n"
+	"	recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
+	"	strategy TEXT NOT NULL,\n"
+	"	claim_mode TEXT NOT NULL,		-- 'hold' or 'flip'\n"
+	"	workers INTEGER NOT NULL,		-- K\n"
+	"	search TEXT NOT NULL,			-- 'every', 'sample', 'limit', 'replay' or 'interrupted'\n"
+	"	schedules INTEGER NOT NULL,		-- schedules run\n"
+	"	violating INTEGER NOT NULL,		-- schedules with a violation\n"
+	"	document TEXT NOT NULL			-- the JSON explore prints of it, verdicts included\n"
+	");\n"
+	"CREATE INDEX explore_results_invocation ON explore_results(invocation_id);\n"
+	"INSERT INTO explore_results (id, invocation_id, recorded_at, strategy, claim_mode, workers, search, schedules,\n"
+	"	violating, document)\n"
+	"SELECT e.id, e.invocation_id, e.recorded_at, e.strategy, e.claim_mode, e.workers, e.search, e.schedules,\n"
+	"	e.violating, json_object(\n"
+	"	'strategy', e.strategy, 'claim_mode', e.claim_mode, 'workers', e.workers, 'claims', e.claims,\n"
+	"	'jobs', e.jobs, 'crashes', json(iif(e.crashes, 'true', 'false')),\n"
+	"	'lease_expiry', json(iif(e.lease_expiry, 'true', 'false')), 'max_steps', e.max_steps,\n"
+	"	'search', e.search, 'schedules', e.schedules,\n"
+	"	'complete', json(iif(e.search = 'every', 'true', 'false')),\n"
+	"	'sampled', json(iif(e.search = 'sample', 'true', 'false')),\n"
+	"	'interrupted', json(iif(e.search = 'interrupted', 'true', 'false')),\n"
+	"	'space', e.space, 'seed', json(CASE WHEN e.seed IS NULL THEN NULL ELSE printf('%llu', e.seed) END),\n"
+	"	'bounded', e.bounded, 'blocked', e.blocked, 'violating', e.violating, 'redelivered', e.redelivered,\n"
+	"	'fenced', e.fenced,\n"
+	"	'with', json((SELECT json_group_object(f.finding, f.schedules) FROM explore_findings f\n"
+	"		WHERE f.explore_id = e.id)),\n"
+	"	'seconds', e.seconds,\n"
+	"	'shown', json(CASE WHEN e.shown_trace IS NULL THEN NULL ELSE json_object(\n"
+	"		'trace', e.shown_trace,\n"
+	"		'violation', json(iif(EXISTS (SELECT 1 FROM explore_findings f WHERE f.explore_id = e.id\n"
+	"			AND f.violation AND f.in_shown > 0), 'true', 'false')),\n"
+	"		'findings', json((SELECT json_group_object(f.finding, f.in_shown) FROM explore_findings f\n"
+	"			WHERE f.explore_id = e.id)),\n"
+	"		'redeliveries', e.shown_redeliveries, 'fenced', e.shown_fenced,\n"
+	"		'why', e.shown_why, 'blocked', json(iif(e.shown_blocked, 'true', 'false')),\n"
+	"		'events', json((SELECT json_group_array(json_object('worker', v.worker, 'kind', v.kind,\n"
+	"			'statement', v.statement, 'blocked', json(iif(v.blocked, 'true', 'false')), 'result', v.result))\n"
+	"			FROM (SELECT * FROM explore_events WHERE explore_id = e.id ORDER BY position) v))) END),\n"
+	"	'expects', json((SELECT json_group_array(json_object('source', x.source, 'expectation', x.expectation,\n"
+	"		'value', x.value, 'holds', json(iif(x.holds, 'true', 'false'))))\n"
+	"		FROM (SELECT * FROM explore_expects WHERE explore_id = e.id ORDER BY position) x)))\n"
+	"FROM explores e;\n"
+	"DROP TABLE explore_expects;\n"
+	"DROP TABLE explore_events;\n"
+	"DROP TABLE explore_findings;\n"
+	"DROP TABLE explores;\n"
+	"PRAGMA user_version = 15;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -1,5 +1,5 @@
 # claimbench explore's results in the result store, on a test server of its own: explore writes
-# what it found (per strategy and mode: K, C, J, the search, the schedules with each finding,
+# what it found, a row of explore_results per strategy and mode holding its JSON document (K, C, J, the search, the schedules with each finding,
 # the schedule shown and the expectations' verdicts, from --expect and a scenario's
 # [explore-expect]); history lists it as explore's; show inv:N prints the table as explore
 # printed it, the counterexample's trace included; the stored trace replays to the same
@@ -21,15 +21,18 @@ printf '[global]\nstrategy = naive:flip\njobs = 2\n\n[explore-expect]\nnaive dup
 	>"$dir/found.out" 2>"$dir/found.err"
 check "explore with --results exits 0 and says where it stored the invocation" \
 	eval '[ $? -eq 0 ] && grep -q "stored in $store as invocation 1 (claimbench show inv:1)" "$dir/found.err"'
-check "the explores table holds naive flip: K 2, C 1, J 2, every schedule, some with a violation" test \
-	"$(sqlite3 "$store" "SELECT strategy, claim_mode, workers, claims, jobs, search, schedules = space, violating > 0,
-		seed IS NULL FROM explores")" = "naive|flip|2|1|2|every|1|1|1"
-check "explore_findings: duplicate a violation in some schedules, in the one shown; lost in none" test \
-	"$(sqlite3 "$store" "SELECT group_concat(finding || ':' || violation || ':' || (schedules > 0) || ':' || in_shown)
-		FROM explore_findings WHERE finding IN ('duplicate', 'lost')")" = "duplicate:1:1:1,lost:1:0:0"
-check "explore_expects: --expect's verdict and the scenario line's, with its file:line" test \
-	"$(sqlite3 "$store" "SELECT group_concat(source || '|' || expectation || '|' || holds, ';') FROM
-		(SELECT * FROM explore_expects ORDER BY position)")" = \
+check "explore_results holds naive flip: K 2, C 1, J 2, every schedule, some with a violation" test \
+	"$(sqlite3 "$store" "SELECT strategy, claim_mode, workers, json_extract(document, '$.claims'),
+		json_extract(document, '$.jobs'), search, schedules = json_extract(document, '$.space'), violating > 0,
+		json_type(document, '$.seed') FROM explore_results")" = "naive|flip|2|1|2|every|1|1|null"
+check "its document: duplicate in some schedules and in the one shown; lost in none" test \
+	"$(sqlite3 "$store" "SELECT json_extract(document, '$.with.duplicate') > 0, json_extract(document,
+		'$.shown.findings.duplicate'), json_extract(document, '$.with.lost'), json_extract(document,
+		'$.shown.findings.lost') FROM explore_results")" = "1|1|0|0"
+check "its document: --expect's verdict and the scenario line's, with its file:line" test \
+	"$(sqlite3 "$store" "SELECT group_concat(json_extract(value, '$.source') || '|' || json_extract(value,
+		'$.expectation') || '|' || json_extract(value, '$.holds'), ';') FROM explore_results,
+		json_each(document, '$.expects')")" = \
 	"--expect|violation > 0|1;$dir/ci.ini:6|naive duplicates (naive.duplicate >= 1)|1"
 check "the invocation is noted as explore's" test "$(sqlite3 "$store" "SELECT command FROM invocations")" = explore
 
@@ -57,16 +60,18 @@ expect_exit 3 "no invocation 9 in" "show of an invocation that is not there" sho
 expect_exit 2 "expected inv:N" "show inv:x is refused" show inv:x --results "$store"
 
 # ---- the stored trace replays to the same duplicate ----
-trace=$(sqlite3 "$store" "SELECT shown_trace FROM explores WHERE id = 1")
+trace=$(sqlite3 "$store" "SELECT json_extract(document, '$.shown.trace') FROM explore_results WHERE id = 1")
 "$CLAIMBENCH" explore --db "$TEST_DB" --results "$store" --strategy naive --claims 1 --schedule "$trace" \
 	--expect 'duplicate == 1' >"$dir/replay.out" 2>"$dir/replay.err"
 check "the stored trace $trace replays with --schedule, the duplicate with it (exit 0)" test $? -eq 0
 check "the replay's table says it replayed one schedule (not that --max-schedules stopped it)" \
 	grep -q "schedules  1 (the schedule replayed);" "$dir/replay.out"
-events="SELECT group_concat(coalesce(worker, '-') || kind || statement || coalesce(result, '?'), '|') FROM
-	(SELECT * FROM explore_events WHERE explore_id = ID ORDER BY position)"
+events="SELECT group_concat(coalesce(json_extract(value, '$.worker'), '-') || json_extract(value, '$.kind') ||
+	json_extract(value, '$.statement') || coalesce(json_extract(value, '$.result'), '?'), '|') FROM explore_results,
+	json_each(document, '$.shown.events') WHERE explore_results.id = ID"
 check "the replay is stored as one, its statements and results the counterexample's, one by one" \
-	eval '[ "$(sqlite3 "$store" "SELECT search || schedules FROM explores WHERE id = 2")" = replay1 ] &&
+	eval '[ "$(sqlite3 "$store" "SELECT search || schedules FROM explore_results WHERE id = 2")" = replay1 ] &&
+	      [ -n "$(sqlite3 "$store" "${events/ID/1}")" ] &&
 	      [ "$(sqlite3 "$store" "${events/ID/2}")" = "$(sqlite3 "$store" "${events/ID/1}")" ]'
 expect_exit 2 "invocation 1 is claimbench explore's .*show inv:1" "compare refuses an explore invocation" \
 	compare inv:1 inv:2 --results "$store"
@@ -75,30 +80,32 @@ expect_exit 2 "^claimbench report: invocation 1 is claimbench explore's .*: repo
 
 # ---- what the store holds is cleaned before it reaches the terminal ----
 forged="'x' || char(27) || '[2J' || char(10) || 'forged line'"
-sqlite3 "$store" "UPDATE explore_events SET statement = $forged, result = $forged WHERE explore_id = 1 AND position = 0;
-	UPDATE explores SET strategy = 'naive' || char(27) || '[31m' WHERE id = 1"
+sqlite3 "$store" "UPDATE explore_results SET document = json_set(document, '$.shown.events[0].statement', $forged,
+	'$.shown.events[0].result', $forged, '$.strategy', 'naive' || char(27) || '[31m') WHERE id = 1"
 "$CLAIMBENCH" show inv:1 --results "$store" >"$dir/forged.out"
 status=$?
-check "show inv:1 prints an ESC or a newline stored in explores or explore_events as ?, forging nothing" \
+check "show inv:1 prints an ESC or a newline stored in an explore's document as ?, forging nothing" \
 	eval '[ "$status" -eq 0 ] && ! grep -q "$(printf "\033")" "$dir/forged.out" && ! grep -q "^forged line" "$dir/forged.out" &&
 	      grep -q "x?\[2J?forged line" "$dir/forged.out" && grep -q "^naive?\[31m flip:" "$dir/forged.out"'
 
 # ---- a stored trace its events do not follow: show says so ----
 check "show inv:1 of the explore as stored says nothing of a disagreement" eval '! grep -q "disagree" "$dir/forged.out"'
-sqlite3 "$store" "UPDATE explores SET shown_trace = shown_trace || '.0' WHERE id = 1"
+sqlite3 "$store" "UPDATE explore_results SET document = json_set(document, '$.shown.trace',
+	json_extract(document, '$.shown.trace') || '.0') WHERE id = 1"
 "$CLAIMBENCH" show inv:1 --results "$store" >"$dir/disagree.out"
 status=$?
 check "show inv:1 of an explore whose stored trace makes a choice more than its events says so (exit $status)" \
 	eval '[ "$status" -eq 0 ] && grep -Eq "^  the stored trace and events disagree \(not as explore stored them\): the trace makes [0-9]+ choices, but the events only [0-9]+$" "$dir/disagree.out"'
-sqlite3 "$store" "UPDATE explores SET shown_trace = substr(shown_trace, 1, length(shown_trace) - 2) WHERE id = 1"
+sqlite3 "$store" "UPDATE explore_results SET document = json_set(document, '$.shown.trace',
+	substr(json_extract(document, '$.shown.trace'), 1, length(json_extract(document, '$.shown.trace')) - 2)) WHERE id = 1"
 
 # ---- 3 workers, sampled with a seed ----
 "$CLAIMBENCH" explore --db "$TEST_DB" --results "$store" --strategy skip-locked:flip --workers 3 --claims 1 \
 	--jobs 2 --sample 20 --seed 7 --expect 'violation == 0' --expect 'schedules == 20' >/dev/null 2>"$dir/k3.err"
 check "skip-locked, 3 workers x 1 claim on 2 jobs, 20 sampled schedules: no violation (exit 0)" test $? -eq 0
 check "stored as a sample of 20 of an estimated space, with its seed" test \
-	"$(sqlite3 "$store" "SELECT workers, search, schedules, space >= 20, seed, violating FROM explores
-		WHERE invocation_id = 3")" = "3|sample|20|1|7|0"
+	"$(sqlite3 "$store" "SELECT workers, search, schedules, json_extract(document, '$.space') >= 20,
+		json_extract(document, '$.seed'), violating FROM explore_results WHERE invocation_id = 3")" = "3|sample|20|1|7|0"
 
 # ---- a run beside them: noted as run's, shown by inv:N run by run ----
 "$CLAIMBENCH" run --db "$TEST_DB" --results "$store" --strategy skip-locked --workers 1 --jobs 2 --work-ms 0 --no-progress \
@@ -111,7 +118,7 @@ check "show inv:4 prints the run invocation's run and its command" \
 	      grep -q "^command: run$" "$dir/show_run.out"'
 
 # ---- a store that refuses the explore: its results kept, exit 3, as run's ----
-sqlite3 "$store" "CREATE TRIGGER refuse BEFORE INSERT ON explores BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+sqlite3 "$store" "CREATE TRIGGER refuse BEFORE INSERT ON explore_results BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
 mkdir -m 1777 "$dir/tmp"
 TMPDIR=$dir/tmp "$CLAIMBENCH" explore --db "$TEST_DB" --results "$store" --strategy naive --claims 1 --format json \
 	>"$dir/refused.json" 2>"$dir/refused.err"

@@ -11,7 +11,7 @@
 
 #include "base/clock.h"
 #include "check.h"
-#include "explore/explore.h"
+#include "explore/explore_options.h"
 
 /* A trace through the text and back. */
 static void test_trace_round_trip(void)
