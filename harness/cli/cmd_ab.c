@@ -17,7 +17,7 @@
 #include "base/exit_status.h"
 #include "base/parse.h"
 #include "cli/ab_session.h"
-#include "cli/option_read.h"
+#include "cli/options.h"
 #include "cli/commands.h"
 #include "engine/signals.h"
 #include "output/verdict_print.h"
