@@ -488,13 +488,6 @@ static int fill_json(struct verdict_list *list, const struct ab_report *r)
 	return 0;
 }
 
-/* What markdown prints after the changed SQL: nothing of ab's. */
-static void print_nothing(FILE *out, const void *ctx)
-{
-	(void)out;
-	(void)ctx;
-}
-
 int ab_verdicts(const struct ab_report *r, struct verdict_list *list)
 {
 	const struct ab_result *res = r->res;
@@ -515,9 +508,8 @@ int ab_verdicts(const struct ab_report *r, struct verdict_list *list)
 	list->table_summary = verdict_text(print_table_summary, r);
 	list->md_outcome = verdict_text(print_md_outcome, r);
 	list->md_context = verdict_text(print_md_context, r);
-	list->md_notes = verdict_text(print_nothing, r);
 	if (!list->table_head || !list->table_notes || !list->table_summary || !list->md_outcome ||
-	    !list->md_context || !list->md_notes || fill_json(list, r) < 0)
+	    !list->md_context || fill_json(list, r) < 0)
 		goto fail;
 	return 0;
 fail:

@@ -35,7 +35,8 @@ void verdict_print_markdown(FILE *out, const struct verdict_list *list)
 	print_bullets(out, list, VERDICT_GATE_UNDECIDED, "undecided");
 	fputs(list->md_context, out);
 	sql_diff_print_blocks(out, list->diffs, list->n_diffs);
-	fputs(list->md_notes, out);
+	if (list->md_notes)
+		fputs(list->md_notes, out);
 	fprintf(out, "\n<details><summary>All %zu metrics</summary>\n\n", list->n);
 	print_table_head(out, list);
 	for (size_t i = 0; i < list->n; i++) {

@@ -77,7 +77,7 @@ struct verdict_list {
 	char *table_summary;			/* the table's last lines (owned) */
 	char *md_outcome;			/* markdown's first line: the outcome and the counts (owned) */
 	char *md_context;			/* markdown's lines after the bullets: what ran, the tolerances (owned) */
-	char *md_notes;				/* markdown's lines after the changed SQL, before the table (owned) */
+	char *md_notes;				/* markdown's lines after the changed SQL, before the table (owned); NULL: none */
 	json_object *json_head;			/* the JSON object's members before "comparisons" (owned) */
 	json_object *json_tail;			/* its members after "comparisons" (owned) */
 };
