@@ -2,7 +2,7 @@
  * `claimbench ab BASELINE.ini CANDIDATE.ini --rounds N`: runs the two scenarios in turn
  * on one database (cli/ab_session.h), round after round, then compares each metric of
  * each group on both sides with the paired test of analysis/ab.h and prints the verdicts
- * (output/ab_print.h). Exit 1 when a gated metric regressed (or, with --fail-on-undecided,
+ * (output/verdict_print.h). Exit 1 when a gated metric regressed (or, with --fail-on-undecided,
  * when one is undecided); 2 when the command line or
  * a scenario is wrong, or the sides are not comparable (a group on one side only, a run
  * that ran dry).
@@ -17,11 +17,10 @@
 #include "base/exit_status.h"
 #include "base/parse.h"
 #include "cli/ab_session.h"
-#include "cli/option_read.h"
+#include "cli/options.h"
 #include "cli/commands.h"
 #include "engine/signals.h"
-#include "output/ab_print.h"
-#include "output/compare_print.h"
+#include "output/verdict_print.h"
 
 /* Rounds ab runs by default, and at most. */
 #define AB_ROUNDS_DEFAULT 5
@@ -173,7 +172,7 @@ static void print_lone(const struct ab_args *a, const struct ab_result *res)
 		"sweep point), so they cannot be compared:\n", a->files[0], a->files[1]);
 	for (size_t i = 0; i < res->n_lone; i++) {
 		fprintf(stderr, "  only in the %s: ", res->lone[i].side == SIDE_BASELINE ? "baseline" : "candidate");
-		compare_print_group_words(stderr, &res->lone[i].group);
+		verdict_print_group_words(stderr, &res->lone[i].group);
 		putc('\n', stderr);
 	}
 }
@@ -275,11 +274,11 @@ static int judge_incomplete(const struct ab_args *a, const struct ab_session *s,
 }
 
 /* Writes the JUnit XML document of shown into f, --junit's file, and closes it. 0, or -1 after saying why. */
-static int write_junit(FILE *f, const char *path, const struct ab_report *shown)
+static int write_junit(FILE *f, const char *path, const struct verdict_list *shown)
 {
 	int rc = 0;
 
-	ab_print_junit(f, shown);
+	verdict_print_junit(f, shown);
 	if (ferror(f))
 		rc = -1;
 	if (fclose(f) != 0)
@@ -298,13 +297,14 @@ static int print_verdicts(const struct ab_args *a, const struct ab_session *s, c
 			  FILE **junit)
 {
 	const struct invocation_result *sides[2] = { &s->sides[0].result, &s->sides[1].result };
-	struct ab_report shown = { .baseline = a->files[0], .candidate = a->files[1], .rounds = (size_t)a->rounds,
+	struct ab_report report = { .baseline = a->files[0], .candidate = a->files[1], .rounds = (size_t)a->rounds,
 				   .backend = s->db->name, .invocations = { sides[0]->invocation_id, sides[1]->invocation_id },
 				   .tol = &a->tol, .fail_on_undecided = a->fail_on_undecided, .res = res };
 	const struct compare_tolerance tol = { .throughput_drop_pct = COMPARE_THROUGHPUT_DROP_PCT,
 					       .jain_drop = COMPARE_JAIN_DROP };
 	const struct compare_scope scope = { 0 };
 	struct compare_result diffs = { 0 };
+	struct verdict_list shown = { 0 };
 	int rc = -1;
 
 	if (compare_runs(sides[0]->results, sides[0]->n_results, sides[1]->results, sides[1]->n_results, &tol, &scope,
@@ -312,18 +312,18 @@ static int print_verdicts(const struct ab_args *a, const struct ab_session *s, c
 		fprintf(stderr, "claimbench ab: out of memory\n");
 		goto out;
 	}
-	shown.diffs = diffs.diffs;
-	shown.n_diffs = diffs.n_diffs;
-	if (a->format == COMPARE_JSON && ab_print_json(stdout, &shown) < 0) {
+	report.diffs = diffs.diffs;
+	report.n_diffs = diffs.n_diffs;
+	if (ab_verdicts(&report, &shown) < 0 || (a->format == COMPARE_JSON && verdict_print_json(stdout, &shown) < 0)) {
 		fprintf(stderr, "claimbench ab: out of memory\n");
 		goto out;
 	}
 	if (a->format == COMPARE_TABLE)
-		ab_print_table(stdout, &shown);
+		verdict_print_table(stdout, &shown);
 	else if (a->format == COMPARE_MARKDOWN)
-		ab_print_markdown(stdout, &shown);
+		verdict_print_markdown(stdout, &shown);
 	else if (a->format == COMPARE_JUNIT)
-		ab_print_junit(stdout, &shown);
+		verdict_print_junit(stdout, &shown);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "claimbench ab: cannot write the output\n");
 		goto out;
@@ -335,6 +335,7 @@ static int print_verdicts(const struct ab_args *a, const struct ab_session *s, c
 	*junit = NULL;
 	rc = 0;
 out:
+	verdict_list_free(&shown);
 	compare_result_free(&diffs);
 	return rc;
 }

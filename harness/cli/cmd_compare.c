@@ -2,7 +2,7 @@
  * `claimbench compare BASELINE CANDIDATE`: loads two sets of runs, each a stored run, a
  * stored invocation (store/store.h) or a JSON file of the output contract
  * (output/results_read.h), or with --last the store's latest invocations, lets
- * analysis/compare.c judge them and prints the verdicts (output/compare_print.h). Exit 1
+ * analysis/compare.c judge them and prints the verdicts (output/verdict_print.h). Exit 1
  * when a guarded metric regressed; 2, printing no verdict, when the workloads differ or
  * no group is on both sides.
  */
@@ -20,7 +20,7 @@
 #include "cli/option_table.h"
 #include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
-#include "output/compare_print.h"
+#include "output/verdict_print.h"
 #include "output/results_read.h"
 #include "store/store.h"
 
@@ -344,7 +344,8 @@ static bool refuse(const struct compare_args *a, const struct compare_result *re
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_result res = { 0 };
-	struct compare_report shown;
+	struct compare_report report;
+	struct verdict_list shown = { 0 };
 	struct compare_args a;
 	char err[1024];
 	struct store *db = NULL;
@@ -379,27 +380,27 @@ int cmd_compare(int argc, char **argv)
 	status = EXIT_USAGE;
 	if (refuse(&a, &res))
 		goto out;
-	shown = (struct compare_report){ .baseline = a.sides[0].spec, .baseline_runs = a.sides[0].n_runs,
-					 .candidate = a.sides[1].spec, .candidate_runs = a.sides[1].n_runs,
-					 .tol = &a.settings.tol, .res = &res };
-	if (a.settings.compare_format == COMPARE_JSON) {
-		if (compare_print_json(stdout, &shown) < 0) {
-			fprintf(stderr, "claimbench compare: out of memory\n");
-			goto out;
-		}
-	} else if (a.settings.compare_format == COMPARE_MARKDOWN) {
-		compare_print_markdown(stdout, &shown);
-	} else if (a.settings.compare_format == COMPARE_JUNIT) {
-		compare_print_junit(stdout, &shown);
-	} else {
-		compare_print_table(stdout, &shown);
+	report = (struct compare_report){ .baseline = a.sides[0].spec, .baseline_runs = a.sides[0].n_runs,
+					  .candidate = a.sides[1].spec, .candidate_runs = a.sides[1].n_runs,
+					  .tol = &a.settings.tol, .res = &res };
+	if (compare_verdicts(&report, &shown) < 0 ||
+	    (a.settings.compare_format == COMPARE_JSON && verdict_print_json(stdout, &shown) < 0)) {
+		fprintf(stderr, "claimbench compare: out of memory\n");
+		goto out;
 	}
+	if (a.settings.compare_format == COMPARE_MARKDOWN)
+		verdict_print_markdown(stdout, &shown);
+	else if (a.settings.compare_format == COMPARE_JUNIT)
+		verdict_print_junit(stdout, &shown);
+	else if (a.settings.compare_format != COMPARE_JSON)
+		verdict_print_table(stdout, &shown);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "claimbench compare: cannot write the output\n");
 		goto out;
 	}
 	status = res.regressions ? EXIT_EXPECTATION : EXIT_DONE;
 out:
+	verdict_list_free(&shown);
 	compare_result_free(&res);
 	free_side(&a.sides[0]);
 	free_side(&a.sides[1]);

@@ -9,7 +9,7 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "cli/option_help.h"
+#include "cli/options.h"
 #include "cli/option_table.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"

@@ -17,7 +17,7 @@
 #include "base/stats.h"
 #include "model/engine_name.h"
 #include "cli/invocation.h"
-#include "cli/option_run.h"
+#include "cli/options.h"
 #include "cli/commands.h"
 #include "cli/group_pooler.h"
 #include "cli/run_steps.h"

@@ -3,8 +3,7 @@
 
 #include "base/exit_status.h"
 #include "cli/commands.h"
-#include "cli/option_help.h"
-#include "cli/option_read.h"
+#include "cli/options.h"
 #include "output/results_print.h"
 
 const struct command commands[] = {

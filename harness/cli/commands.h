@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "cli/option_set.h"
+#include "cli/options.h"
 #include "cli/option_table.h"
 
 /* One subcommand. */

@@ -9,12 +9,11 @@
 #include <unistd.h>
 
 #include "base/exit_status.h"
-#include "cli/option_read.h"
+#include "cli/options.h"
 #include "cli/commands.h"
 #include "explore/explore_options.h"
 #include "cli/group_checks.h"
 #include "cli/invocation.h"
-#include "cli/option_run.h"
 #include "cli/secrets.h"
 #include "db/tmp_postgres.h"
 #include "generated/version.h"

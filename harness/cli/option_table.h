@@ -1,10 +1,9 @@
 /*
  * The commands' options: one table of rows (model/option.h), each naming the commands
  * that take it. `run`'s rows land in a run_config (one per run group) and are scenario
- * keys; every strategy adds its own rows (strategy_ops.options). The getopt table and
- * reading a command line (option_set.c, option_read.c), the --help text (option_help.c),
- * defaults, scenario keys, sweeps and a run's stored parameters (option_run.c) are all
- * read from the rows.
+ * keys; every strategy adds its own rows (strategy_ops.options). The getopt table,
+ * reading a command line, the --help text, defaults, scenario keys, sweeps and a run's
+ * stored parameters are all read from the rows (cli/options.h).
  */
 #ifndef CLAIMBENCH_OPTION_TABLE_H
 #define CLAIMBENCH_OPTION_TABLE_H

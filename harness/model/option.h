@@ -5,8 +5,8 @@
  * --help, defaults, scenario keys, sweeps and a run's stored parameters all come from the
  * rows, so that adding an option is adding a row. The tables themselves live with what
  * owns the values: the commands' in cli/option_table.c, a strategy's in its own file. The
- * row and its value conversions are here, below the plugins that declare rows; what reads
- * a command line with them is the cli's option_*.c.
+ * row is here, below the plugins that declare rows; what reads and writes its values, and
+ * a command line with them, is cli/options.c.
  */
 #ifndef CLAIMBENCH_OPTION_H
 #define CLAIMBENCH_OPTION_H
@@ -65,23 +65,5 @@ struct option_def {
 	option_parse_fn parse;		/* OPTION_CUSTOM: reads a value */
 	option_format_fn format;	/* OPTION_CUSTOM: writes the value back as text */
 };
-
-/*
- * Parses text as row o's value into the struct at base. A flag takes NULL (given on the
- * command line), "true" or "false". 0, or -1 with err.
- */
-int option_apply(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
-
-/*
- * Sets row o's value in the struct at base to its default: o->def parsed, else zero (-1
- * for a word, a custom row's parse given NULL). 0, or -1 with err.
- */
-int option_apply_default(const struct option_def *o, void *base, char *err, size_t errlen);
-
-/* Writes row o's value in the struct at base as text, as it would be given, into buf ("" for none). */
-void option_format(const struct option_def *o, const void *base, char *buf, size_t len);
-
-/* The row called name in the NULL-terminated table, or NULL. */
-const struct option_def *option_find(const struct option_def *table, const char *name);
 
 #endif

@@ -4,6 +4,7 @@
 #include "model/faults.h"
 #include "model/metric_table.h"
 #include "store/run_columns.h"
+#include "store/store_columns.h"
 #include "store/store_sql.h"
 
 /* What the rows of one run are bound from. */
@@ -43,17 +44,10 @@ static bool bind_param(struct binder *b, const void *ctx, size_t i)
 static bool bind_worker(struct binder *b, const void *ctx, size_t i)
 {
 	const struct run_rows *rows = ctx;
-	const struct worker_stats *w = &rows->run->per_worker[i];
 
 	bind_i64(b, rows->id);
 	bind_i64(b, (long long)i);
-	bind_u64(b, w->completed);
-	bind_u64(b, w->claims);
-	bind_u64(b, w->empty);
-	bind_u64(b, w->retries);
-	bind_u64(b, w->give_ups);
-	bind_i64(b, w->busy_ns);
-	bind_u64(b, w->reconnects);
+	store_table_bind(b, &store_workers_table, &rows->run->per_worker[i]);
 	return true;
 }
 
@@ -103,16 +97,9 @@ static bool bind_latency_bin(struct binder *b, const void *ctx, size_t i)
 static bool bind_bucket(struct binder *b, const void *ctx, size_t i)
 {
 	const struct run_rows *rows = ctx;
-	const struct series_point *p = &rows->run->series[i];
 
 	bind_i64(b, rows->id);
-	bind_i64(b, p->t_ms);
-	bind_u64(b, p->completed);
-	bind_u64(b, p->empty_claims);
-	bind_u64(b, p->errors);
-	bind_u64(b, p->enqueued);
-	bind_u64(b, p->backlog);
-	bind_count(b, p->first_completed);
+	store_table_bind(b, &store_series_table, &rows->run->series[i]);
 	return true;
 }
 
@@ -120,40 +107,19 @@ static bool bind_bucket(struct binder *b, const void *ctx, size_t i)
 static bool bind_holders(struct binder *b, const void *ctx, size_t i)
 {
 	const struct run_rows *rows = ctx;
-	const struct holder_point *p = &rows->run->holders[i];
 
 	bind_i64(b, rows->id);
-	bind_i64(b, p->t_ms);
-	bind_i64(b, p->resource);
-	bind_u64(b, p->holders);
-	bind_u64(b, p->waiting);
+	store_table_bind(b, &store_holders_table, &rows->run->holders[i]);
 	return true;
-}
-
-/* Binds a sampled value: NULL when it was not read. */
-static void bind_sampled(struct binder *b, int64_t v)
-{
-	bind_count(b, v == SAMPLE_UNKNOWN ? METRIC_UNKNOWN : (uint64_t)v);
 }
 
 /* Binds run_samples row i: sample i of the server. */
 static bool bind_sample(struct binder *b, const void *ctx, size_t i)
 {
 	const struct run_rows *rows = ctx;
-	const struct server_sample *p = &rows->run->samples[i];
 
 	bind_i64(b, rows->id);
-	bind_i64(b, p->t_ms);
-	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
-		bind_i64(b, p->waits[k]);
-	bind_sampled(b, p->live_tuples);
-	bind_sampled(b, p->dead_tuples);
-	bind_sampled(b, p->heap_blocks);
-	bind_sampled(b, p->index_blocks);
-	bind_sampled(b, p->vacuums);
-	bind_sampled(b, p->xmin_age);
-	bind_sampled(b, p->wal_bytes);
-	bind_u64(b, p->claims);
+	store_table_bind(b, &store_samples_table, &rows->run->samples[i]);
 	return true;
 }
 
@@ -203,14 +169,10 @@ static bool bind_verified(struct binder *b, const void *ctx, size_t i)
 static bool bind_difference(struct binder *b, const void *ctx, size_t i)
 {
 	const struct run_rows *rows = ctx;
-	const struct verify_difference *d = &rows->run->verify.diffs[i];
 
 	bind_i64(b, rows->id);
 	bind_i64(b, (long long)i);
-	bind_textn(b, d->figure, sizeof(d->figure));
-	bind_i64(b, d->ledger);
-	bind_i64(b, d->server);
-	bind_textn(b, d->jobs, sizeof(d->jobs));
+	store_table_bind(b, &store_differences_table, &rows->run->verify.diffs[i]);
 	return true;
 }
 
@@ -282,31 +244,27 @@ out:
 static int insert_run_rows(sqlite3 *db, const struct run_rows *rows, char *err, size_t errlen)
 {
 	static const char params_sql[] = "INSERT INTO run_params (run_id, position, name, value) VALUES (?, ?, ?, ?)";
-	static const char workers_sql[] =
-		"INSERT INTO run_workers (run_id, worker, completed, claims, empty, retries, give_ups, busy_ns, reconnects)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char errors_sql[] = "INSERT INTO worker_errors (run_id, worker, kind, count) VALUES (?, ?, ?, ?)";
 	static const char bins_sql[] = "INSERT INTO run_latency_bins (run_id, bin_upper_ns, count) VALUES (?, ?, ?)";
-	static const char series_sql[] =
-		"INSERT INTO run_series (run_id, bucket_ms, completed, empty_claims, errors, enqueued, backlog,"
-		" first_completed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-	static const char holders_sql[] =
-		"INSERT INTO run_holders (run_id, bucket_ms, resource, holders, waiting) VALUES (?, ?, ?, ?, ?)";
 	static const char verified_sql[] = "INSERT INTO run_verify (run_id, differences, in_doubt) VALUES (?, ?, ?)";
-	static const char differences_sql[] =
-		"INSERT INTO run_verify_differences (run_id, position, figure, ledger, server, jobs) VALUES (?, ?, ?, ?, ?, ?)";
 	static const char faults_sql[] =
 		"INSERT INTO run_faults (run_id, position, kind, at_ns, duration_ns, worker, job) VALUES (?, ?, ?, ?, ?, ?, ?)";
-	static const char samples_sql[] =
-		"INSERT INTO run_samples (run_id, t_ms, wait_cpu, wait_lock, wait_lwlock, wait_io, wait_client, wait_other,"
-		" live_tuples, dead_tuples, heap_blocks, index_blocks, vacuums, xmin_age, wal_bytes, claims)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	static const char phases_sql[] =
 		"INSERT INTO run_phases (run_id, position, kind, at_ns, duration_ns) VALUES (?, ?, ?, ?, ?)";
 	static const char plans_sql[] = "INSERT INTO run_plans (run_id, moment, plan) VALUES (?, ?, ?)";
+	char workers_sql[STORE_TABLE_SQL], series_sql[STORE_TABLE_SQL], holders_sql[STORE_TABLE_SQL];
+	char samples_sql[STORE_TABLE_SQL], differences_sql[STORE_TABLE_SQL];
 	const struct run_result *run = rows->run;
 	size_t workers = run->per_worker ? (size_t)run->workers : 0;
 
+	if (store_table_insert_sql(&store_workers_table, workers_sql, sizeof(workers_sql)) < 0 ||
+	    store_table_insert_sql(&store_series_table, series_sql, sizeof(series_sql)) < 0 ||
+	    store_table_insert_sql(&store_holders_table, holders_sql, sizeof(holders_sql)) < 0 ||
+	    store_table_insert_sql(&store_samples_table, samples_sql, sizeof(samples_sql)) < 0 ||
+	    store_table_insert_sql(&store_differences_table, differences_sql, sizeof(differences_sql)) < 0) {
+		snprintf(err, errlen, "storing the run: too many columns");
+		return -1;
+	}
 	if (sql_insert_each(db, params_sql, run->n_params, bind_param, rows, "storing the run's parameters", err,
 			    errlen) < 0 ||
 	    sql_insert_each(db, workers_sql, workers, bind_worker, rows, "storing a worker's counters", err,

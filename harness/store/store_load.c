@@ -9,6 +9,7 @@
 #include "model/faults.h"
 #include "model/metric_table.h"
 #include "store/run_columns.h"
+#include "store/store_columns.h"
 #include "store/store_sql.h"
 
 /* The error kind named name; a kind this binary does not know (a newer one wrote it) counts as other. */
@@ -110,13 +111,7 @@ static int worker_row(struct reader *c, void *ctx, char *err, size_t errlen)
 		}
 	}
 	w = &run->per_worker[worker];
-	w->completed = col_u64(c);
-	w->claims = col_u64(c);
-	w->empty = col_u64(c);
-	w->retries = col_u64(c);
-	w->give_ups = col_u64(c);
-	w->busy_ns = col_i64(c);
-	w->reconnects = col_u64(c);
+	store_table_read(c, &store_workers_table, w);
 	if (sqlite3_column_type(c->st, c->next) != SQLITE_NULL) {
 		kind = kind_of(sqlite3_column_text(c->st, c->next++));
 		w->errors[kind] += col_u64(c);
@@ -154,13 +149,7 @@ static int series_row(struct reader *c, void *ctx, char *err, size_t errlen)
 		return -1;
 	run->series = series;
 	p = &run->series[run->n_series++];
-	p->t_ms = col_i64(c);
-	p->completed = col_u64(c);
-	p->empty_claims = col_u64(c);
-	p->errors = col_u64(c);
-	p->enqueued = col_u64(c);
-	p->backlog = col_u64(c);
-	p->first_completed = col_count(c);
+	store_table_read(c, &store_series_table, p);
 	return 0;
 }
 
@@ -175,10 +164,7 @@ static int holders_row(struct reader *c, void *ctx, char *err, size_t errlen)
 		return -1;
 	run->holders = holders;
 	p = &run->holders[run->n_holders++];
-	p->t_ms = col_i64(c);
-	p->resource = (int32_t)col_i64(c);
-	p->holders = (uint32_t)col_u64(c);
-	p->waiting = (uint32_t)col_u64(c);
+	store_table_read(c, &store_holders_table, p);
 	return 0;
 }
 
@@ -250,19 +236,8 @@ static int difference_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	if (run->verify.n_diffs == VERIFY_MAX_DIFFS)
 		return 0;
 	d = &run->verify.diffs[run->verify.n_diffs++];
-	snprintf(d->figure, sizeof(d->figure), "%s", (const char *)sqlite3_column_text(c->st, c->next++));
-	d->ledger = col_i64(c);
-	d->server = col_i64(c);
-	snprintf(d->jobs, sizeof(d->jobs), "%s", (const char *)sqlite3_column_text(c->st, c->next++));
+	store_table_read(c, &store_differences_table, d);
 	return 0;
-}
-
-/* A sampled column: SAMPLE_UNKNOWN for NULL. */
-static int64_t col_sampled(struct reader *c)
-{
-	uint64_t v = col_count(c);
-
-	return v == METRIC_UNKNOWN ? SAMPLE_UNKNOWN : (int64_t)v;
 }
 
 /* Adds a run_samples row to the struct run_result at ctx. 0, or -1 with err. */
@@ -276,17 +251,7 @@ static int sample_row(struct reader *c, void *ctx, char *err, size_t errlen)
 		return -1;
 	run->samples = samples;
 	p = &run->samples[run->n_samples++];
-	p->t_ms = col_i64(c);
-	for (int k = 0; k < WAIT_CLASS_COUNT; k++)
-		p->waits[k] = (uint32_t)col_u64(c);
-	p->live_tuples = col_sampled(c);
-	p->dead_tuples = col_sampled(c);
-	p->heap_blocks = col_sampled(c);
-	p->index_blocks = col_sampled(c);
-	p->vacuums = col_sampled(c);
-	p->xmin_age = col_sampled(c);
-	p->wal_bytes = col_sampled(c);
-	p->claims = col_u64(c);
+	store_table_read(c, &store_samples_table, p);
 	return 0;
 }
 
@@ -346,6 +311,18 @@ static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+/* Writes into buf the SELECT that format makes of t's columns (its one %s), each after prefix. 0, or -1 when too long. */
+static int select_sql(char *buf, size_t size, const struct store_table *t, const char *prefix, const char *format)
+{
+	char columns[STORE_TABLE_SQL];
+	int n;
+
+	if (store_table_columns_sql(t, prefix, columns, sizeof(columns)) < 0)
+		return -1;
+	n = snprintf(buf, size, format, columns);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
 /*
  * Reads the parameters, per-worker counters, time series, holders over time, faults, server samples, pressure
  * phases, plans and settings of the run s holds. 0, or -1 with err.
@@ -353,33 +330,33 @@ static int setting_row(struct reader *c, void *ctx, char *err, size_t errlen)
 static int load_rest(sqlite3 *db, struct store_run *s, char *err, size_t errlen)
 {
 	static const char params_sql[] = "SELECT name, value FROM run_params WHERE run_id = ? ORDER BY position";
-	static const char workers_sql[] =
-		"SELECT w.worker, w.completed, w.claims, w.empty, w.retries, w.give_ups, w.busy_ns, w.reconnects,"
-		" e.kind, e.count"
-		" FROM run_workers w LEFT JOIN worker_errors e ON e.run_id = w.run_id AND e.worker = w.worker"
-		" WHERE w.run_id = ? ORDER BY w.worker";
-	static const char series_sql[] =
-		"SELECT bucket_ms, completed, empty_claims, errors, enqueued, backlog, first_completed FROM run_series"
-		" WHERE run_id = ? ORDER BY bucket_ms";
-	static const char holders_sql[] = "SELECT bucket_ms, resource, holders, waiting FROM run_holders"
-					  " WHERE run_id = ? ORDER BY resource, bucket_ms";
 	static const char bins_sql[] =
 		"SELECT bin_upper_ns, count FROM run_latency_bins WHERE run_id = ? ORDER BY bin_upper_ns";
 	static const char faults_sql[] = "SELECT kind, at_ns, duration_ns, worker, job FROM run_faults"
 					 " WHERE run_id = ? ORDER BY position";
 	static const char settings_sql[] =
 		"SELECT name, value FROM invocation_settings WHERE invocation_id = ? ORDER BY position";
-	static const char samples_sql[] =
-		"SELECT t_ms, wait_cpu, wait_lock, wait_lwlock, wait_io, wait_client, wait_other, live_tuples, dead_tuples,"
-		" heap_blocks, index_blocks, vacuums, xmin_age, wal_bytes, claims FROM run_samples WHERE run_id = ?"
-		" ORDER BY t_ms";
 	static const char phases_sql[] =
 		"SELECT kind, at_ns, duration_ns FROM run_phases WHERE run_id = ? ORDER BY position";
 	static const char plans_sql[] = "SELECT moment, plan FROM run_plans WHERE run_id = ?";
 	static const char verified_sql[] = "SELECT differences, in_doubt FROM run_verify WHERE run_id = ?";
-	static const char differences_sql[] = "SELECT figure, ledger, server, jobs FROM run_verify_differences"
-					      " WHERE run_id = ? ORDER BY position";
+	char workers_sql[2 * STORE_TABLE_SQL], series_sql[2 * STORE_TABLE_SQL], holders_sql[2 * STORE_TABLE_SQL];
+	char samples_sql[2 * STORE_TABLE_SQL], differences_sql[2 * STORE_TABLE_SQL];
 
+	if (select_sql(workers_sql, sizeof(workers_sql), &store_workers_table, "w.",
+		       "SELECT w.worker, %s, e.kind, e.count FROM run_workers w LEFT JOIN worker_errors e"
+		       " ON e.run_id = w.run_id AND e.worker = w.worker WHERE w.run_id = ? ORDER BY w.worker") < 0 ||
+	    select_sql(series_sql, sizeof(series_sql), &store_series_table, "",
+		       "SELECT %s FROM run_series WHERE run_id = ? ORDER BY bucket_ms") < 0 ||
+	    select_sql(holders_sql, sizeof(holders_sql), &store_holders_table, "",
+		       "SELECT %s FROM run_holders WHERE run_id = ? ORDER BY resource, bucket_ms") < 0 ||
+	    select_sql(samples_sql, sizeof(samples_sql), &store_samples_table, "",
+		       "SELECT %s FROM run_samples WHERE run_id = ? ORDER BY t_ms") < 0 ||
+	    select_sql(differences_sql, sizeof(differences_sql), &store_differences_table, "",
+		       "SELECT %s FROM run_verify_differences WHERE run_id = ? ORDER BY position") < 0) {
+		snprintf(err, errlen, "reading the run: too many columns");
+		return -1;
+	}
 	if (sql_each_row(db, params_sql, s->run.run_id, param_row, &s->run, "reading the run's parameters", err,
 			 errlen) < 0 ||
 	    sql_each_row(db, workers_sql, s->run.run_id, worker_row, &s->run, "reading the per-worker counters", err,

@@ -1,5 +1,5 @@
 /*
- * Unit tests of option rows (model/option.c) on a hand-made table of every type, and of
+ * Unit tests of option rows (cli/options.c) on a hand-made table of every type, and of
  * the shipped tables: the commands' rows and every strategy's.
  */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cli/option_run.h"
+#include "cli/options.h"
 #include "cli/option_table.h"
 #include "plugin/strategy.h"
 

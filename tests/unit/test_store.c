@@ -1,6 +1,7 @@
 /*
  * Unit test of the result store: two hand-made runs appended to a temporary
- * file and read back field by field and through every printer; the history
+ * file and read back field by field (its server samples, timeline phases and --verify
+ * differences too, at the edges of their fields) and through every printer; the history
  * listing; a rolled-back append; migrating a version 1 and a version 5 file (the
  * machine's load and steal columns added, the old run's unknown, its engine its
  * invocation's backend and server version); a
@@ -56,6 +57,32 @@ static struct holder_point second_holders[] = {
 	{ .t_ms = 100, .resource = 0, .holders = 1, .waiting = UINT32_MAX },
 	{ .t_ms = 0, .resource = 1, .holders = UINT32_MAX, .waiting = 0 },
 	{ .t_ms = 100, .resource = 1, .holders = 3, .waiting = 7 },
+};
+
+/* The second run's server samples: wait counts at their widest, sampled figures unknown, 0 and huge. */
+static struct server_sample second_samples[] = {
+	{ .t_ms = 0, .waits = { 1, 0, UINT32_MAX, 3, 4, 5 }, .live_tuples = SAMPLE_UNKNOWN, .dead_tuples = 0,
+	  .heap_blocks = INT64_MAX, .index_blocks = 7, .vacuums = SAMPLE_UNKNOWN, .xmin_age = 12, .wal_bytes = 1 << 20,
+	  .claims = UINT64_MAX },
+	{ .t_ms = 250, .waits = { 0 }, .live_tuples = 100, .dead_tuples = SAMPLE_UNKNOWN, .heap_blocks = 0,
+	  .index_blocks = SAMPLE_UNKNOWN, .vacuums = 2, .xmin_age = SAMPLE_UNKNOWN, .wal_bytes = SAMPLE_UNKNOWN,
+	  .claims = 9 },
+};
+
+/* The second run's timeline: a clean phase measured, an idle-in-tx one with NaN and unknown figures. */
+static struct timeline_phase second_timeline[] = {
+	{ .name = "clean", .kind = TIMELINE_CLEAN, .arg = 0, .start_ns = 0, .end_ns = 1000000000,
+	  .throughput_median = 98.5, .throughput_p10 = 90, .latency_p50_ms = 1.25, .latency_p99_ms = 4,
+	  .latency_max_ms = 9.5, .depth_start = 0, .depth_end = 3, .depth_max = 7, .dead_start = 10, .dead_end = 12,
+	  .xmin_age_max = 4, .errors = 0, .arrivals = 100, .completed = 99, .recovery_s = NAN,
+	  .readers_seen = TIMELINE_UNKNOWN, .readers_repeatable = TIMELINE_UNKNOWN, .reader_scans = TIMELINE_UNKNOWN,
+	  .xid = TIMELINE_UNKNOWN },
+	{ .name = "idle-in-tx", .kind = TIMELINE_IDLE_IN_TX, .arg = 0.5, .start_ns = 1000000000,
+	  .end_ns = INT64_MAX, .throughput_median = NAN, .throughput_p10 = -INFINITY, .latency_p50_ms = 0,
+	  .latency_p99_ms = NAN, .latency_max_ms = INFINITY, .depth_start = -5, .depth_end = INT64_MAX,
+	  .depth_max = 0, .dead_start = TIMELINE_UNKNOWN, .dead_end = 0, .xmin_age_max = TIMELINE_UNKNOWN,
+	  .errors = 2, .arrivals = 0, .completed = 1, .recovery_s = 0.75, .readers_seen = 0,
+	  .readers_repeatable = 3, .reader_scans = INT64_MAX, .xid = 123456 },
 };
 
 /* Three faults: a crash and a stall on jobs, a server restart (no worker, no job). */
@@ -215,7 +242,15 @@ static void fill_second(struct run_result *run)
 	run->per_worker[1] = (struct worker_stats){ .completed = 5, .claims = 6, .give_ups = 1, .errors = { 0, 3 } };
 	run->holders = second_holders;
 	run->n_holders = sizeof(second_holders) / sizeof(second_holders[0]);
+	run->samples = second_samples;
+	run->n_samples = sizeof(second_samples) / sizeof(second_samples[0]);
+	run->timeline = second_timeline;
+	run->n_timeline = sizeof(second_timeline) / sizeof(second_timeline[0]);
+	run->verify = (struct verify_outcome){ .verified = true, .in_doubt = 2, .n_diffs = 2, .diffs = {
+		{ .figure = "completed", .ledger = 99, .server = 98, .jobs = "17 18" },
+		{ .figure = "duplicates", .ledger = -1, .server = INT64_MAX, .jobs = "" } } };
 }
+
 
 /* Whether two doubles are the same figure: equal, or both NaN. */
 static bool same_dbl(double a, double b)
@@ -227,6 +262,21 @@ static bool same_dbl(double a, double b)
 static bool same_str(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether timeline phases a and b hold the same figures, NaN matching NaN. */
+static bool same_phase(const struct timeline_phase *a, const struct timeline_phase *b)
+{
+	return strcmp(a->name, b->name) == 0 && a->kind == b->kind && same_dbl(a->arg, b->arg) &&
+	       a->start_ns == b->start_ns && a->end_ns == b->end_ns &&
+	       same_dbl(a->throughput_median, b->throughput_median) && same_dbl(a->throughput_p10, b->throughput_p10) &&
+	       same_dbl(a->latency_p50_ms, b->latency_p50_ms) && same_dbl(a->latency_p99_ms, b->latency_p99_ms) &&
+	       same_dbl(a->latency_max_ms, b->latency_max_ms) && a->depth_start == b->depth_start &&
+	       a->depth_end == b->depth_end && a->depth_max == b->depth_max && a->dead_start == b->dead_start &&
+	       a->dead_end == b->dead_end && a->xmin_age_max == b->xmin_age_max && a->errors == b->errors &&
+	       a->arrivals == b->arrivals && a->completed == b->completed && same_dbl(a->recovery_s, b->recovery_s) &&
+	       a->readers_seen == b->readers_seen && a->readers_repeatable == b->readers_repeatable &&
+	       a->reader_scans == b->reader_scans && a->xid == b->xid;
 }
 
 /* Whether every field of two runs but the per-worker histograms is equal; the first that is not in *field. */
@@ -264,6 +314,19 @@ static bool same_run(const struct run_result *a, const struct run_result *b, con
 		SAME(a->holders[j].t_ms == b->holders[j].t_ms && a->holders[j].resource == b->holders[j].resource &&
 		     a->holders[j].holders == b->holders[j].holders && a->holders[j].waiting == b->holders[j].waiting,
 		     "holders bucket");
+	SAME(a->n_samples == b->n_samples, "samples length");
+	for (size_t j = 0; j < a->n_samples; j++)
+		SAME(memcmp(&a->samples[j], &b->samples[j], sizeof(a->samples[j])) == 0, "a server sample");
+	SAME(a->n_timeline == b->n_timeline, "timeline length");
+	for (size_t j = 0; j < a->n_timeline; j++)
+		SAME(same_phase(&a->timeline[j], &b->timeline[j]), "a timeline phase");
+	SAME(a->verify.verified == b->verify.verified && a->verify.in_doubt == b->verify.in_doubt, "verified");
+	SAME(a->verify.n_diffs == b->verify.n_diffs, "verify differences length");
+	for (size_t j = 0; j < a->verify.n_diffs; j++)
+		SAME(strcmp(a->verify.diffs[j].figure, b->verify.diffs[j].figure) == 0 &&
+		     a->verify.diffs[j].ledger == b->verify.diffs[j].ledger &&
+		     a->verify.diffs[j].server == b->verify.diffs[j].server &&
+		     strcmp(a->verify.diffs[j].jobs, b->verify.diffs[j].jobs) == 0, "a verify difference");
 	SAME(a->n_faults == b->n_faults, "faults length");
 	for (size_t j = 0; j < a->n_faults; j++)
 		SAME(memcmp(&a->faults[j], &b->faults[j], sizeof(a->faults[j])) == 0, "a fault");
@@ -410,6 +473,13 @@ static void test_round_trip(void)
 	      "an unknown count is stored as NULL; errors_total as a column");
 	CHECK_EQ(query_int(db, "SELECT count(*) FROM invocations"), 1, "both runs share one invocation row");
 	CHECK_EQ(query_int(db, "SELECT count(*) FROM invocation_settings"), 2, "the settings are stored once");
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM run_samples WHERE live_tuples IS NULL AND dead_tuples = 0 AND "
+			   "wait_lwlock = 4294967295 AND claims = -1"), 1,
+		 "a sample's unknown figure is NULL, its wait counts and its claims (UINT64_MAX's bits) as they were");
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM run_timeline WHERE xid IS NULL AND recovery_s IS NULL AND "
+			   "kind = 'clean'"), 1, "a timeline phase's unknown count and its NaN are NULL");
+	CHECK_EQ(query_int(db, "SELECT count(*) FROM run_verify_differences WHERE figure = 'duplicates' AND "
+			   "ledger = -1 AND jobs = ''"), 1, "a --verify difference is stored as it was");
 	CHECK(bins_match(db, ids[0], &runs[0]), "the merged latency histogram is stored as its non-empty bins");
 	CHECK_EQ(query_int(db, "SELECT count(*) FROM run_latency_bins r JOIN runs ON runs.id = r.run_id"
 			    " WHERE runs.workers = 2"), 0, "a run without latencies stores no bins");
