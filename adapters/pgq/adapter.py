@@ -10,7 +10,8 @@ bulk_insert_events, WORKER_COUNT events a transaction, each followed by a tick
 (pgq.ticker), so that a batch holds at most one event per worker: a worker holds one event
 at a time, from its claim to the commit of its batch's finish_batch. pgqd, PgQ's ticker and
 maintenance daemon, runs from the start against the run's database only, its files in a
-folder of the run's own under TMPDIR, stopped with the replica that started it (replica 0).
+folder of the run's own under TMPDIR, stopped with the replica that started it (replica 0),
+or killed with it: then another replica removes the folder when it stops.
 """
 
 import os
@@ -135,11 +136,26 @@ class Producer:
         self.rows = []
 
 
+def ticker_dir(cfg):
+    """The folder of the run's pgqd, under TMPDIR, named by the run's queue."""
+    return os.path.join(tempfile.gettempdir(), "claimbench-pgqd-" + cfg.queue)
+
+
+def sweep_ticker_dir(cfg):
+    """Removes the run's pgqd folder when the pgqd it names has ended (its replica killed with it)."""
+    try:
+        with open(os.path.join(ticker_dir(cfg), "pgqd.pid")) as f:
+            os.kill(int(f.read()), 0)
+    except (OSError, ValueError):
+        shutil.rmtree(ticker_dir(cfg), ignore_errors=True)
+
+
 class Ticker:
-    """pgqd against the run's database, its config and log in a folder of the run's own."""
+    """pgqd against the run's database, its config, log and pid in a folder of the run's own."""
 
     def __init__(self, cfg):
-        self.dir = tempfile.mkdtemp(prefix="claimbench-pgqd-")  # under TMPDIR
+        self.dir = ticker_dir(cfg)  # made anew: the queue's name is the run's
+        os.mkdir(self.dir, 0o700)
         params = dict(p.split("=", 1) for p in cfg.url.split())
         base = " ".join("%s=%s" % (k, v) for k, v in params.items() if k != "dbname")
         conf = os.path.join(self.dir, "pgqd.ini")
@@ -148,6 +164,8 @@ class Ticker:
                     "logfile = %s\nticker_period = 0.1\n"
                     % (base, params["dbname"], params["dbname"], os.path.join(self.dir, "pgqd.log")))
         self.proc = subprocess.Popen([shutil.which("pgqd"), "-q", conf], stdin=subprocess.DEVNULL)
+        with open(os.path.join(self.dir, "pgqd.pid"), "w") as f:
+            f.write(str(self.proc.pid))
 
     def stop(self):
         """Stops pgqd and removes its folder."""
@@ -288,6 +306,8 @@ def main():
             w.join()
     if ticker:
         ticker.stop()
+    else:
+        sweep_ticker_dir(cfg)
     consumer_conn.close()
     producer_conn.close()
     say("stopped")
