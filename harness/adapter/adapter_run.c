@@ -16,6 +16,7 @@
 #include "measure/metrics_input.h"
 #include "measure/series.h"
 #include "model/faults.h"
+#include "model/run_param.h"
 
 extern char **environ;
 
@@ -442,6 +443,11 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 		snprintf(a.label + used, sizeof(a.label) - used, " on %d replicas", cfg->replicas);
 	}
 	name_queue(cfg, a.queue, sizeof(a.queue));
+	if (run_param_add(out, RUN_PARAM_ADAPTER_SYSTEM, a.m->system) < 0 ||
+	    run_param_add(out, RUN_PARAM_ADAPTER_VERSION, a.m->version) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
 	a.run = (struct replica_run){ .adapter = a.m, .workers = workers, .n_jobs = cfg->jobs };
 	atomic_init(&a.run.start_ns, 0);
 	atomic_init(&a.run.distinct_done, 0);

@@ -32,12 +32,24 @@ static const char *significance_text(const struct welch_result *w)
 	return w->significant ? "yes" : "no";
 }
 
+/* Writes into out g's strategy as printed: an adapter's with its system and version ("adapter:pgq (PgQ 3.5)"). */
+static void group_label(const struct compare_group *g, char *out, size_t len)
+{
+	char label[256];
+
+	if (g->system && g->version)
+		snprintf(label, sizeof(label), "%s (%s %s)", g->strategy ? g->strategy : "", g->system, g->version);
+	else
+		snprintf(label, sizeof(label), "%s", g->strategy ? g->strategy : "");
+	text_clean(out, len, label, SIZE_MAX);
+}
+
 /* Prints group g as "strategy mode workers" columns, then its section and sweep point when it has them. */
 static void print_group(FILE *out, const struct compare_group *g)
 {
-	char strategy[48], mode[16], where[96];
+	char strategy[128], mode[16], where[96];
 
-	text_clean(strategy, sizeof(strategy), g->strategy, SIZE_MAX);
+	group_label(g, strategy, sizeof(strategy));
 	text_clean(mode, sizeof(mode), g->claim_mode, SIZE_MAX);
 	fprintf(out, "%-16s %-4s %4d", strategy, mode, g->workers);
 	if ((g->section && *g->section) || (g->sweep && *g->sweep)) {
@@ -74,9 +86,9 @@ static void print_row(FILE *out, const struct compare_row *row, bool across)
 
 void compare_print_group_words(FILE *out, const struct compare_group *g)
 {
-	char strategy[48], mode[16], text[96];
+	char strategy[128], mode[16], text[96];
 
-	text_clean(strategy, sizeof(strategy), g->strategy, SIZE_MAX);
+	group_label(g, strategy, sizeof(strategy));
 	text_clean(mode, sizeof(mode), g->claim_mode, SIZE_MAX);
 	fprintf(out, "%s %s %d worker%s", strategy, mode, g->workers, g->workers == 1 ? "" : "s");
 	if (g->section && *g->section) {
