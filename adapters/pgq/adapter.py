@@ -141,12 +141,23 @@ def ticker_dir(cfg):
     return os.path.join(tempfile.gettempdir(), "claimbench-pgqd-" + cfg.queue)
 
 
+def process_running(pid):
+    """Whether process pid runs: it exists and is no zombie (a killed pgqd nobody has reaped yet)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def sweep_ticker_dir(cfg):
-    """Removes the run's pgqd folder when the pgqd it names has ended (its replica killed with it)."""
+    """Removes the run's pgqd folder when the pgqd it names no longer runs (killed with its replica)."""
     try:
         with open(os.path.join(ticker_dir(cfg), "pgqd.pid")) as f:
-            os.kill(int(f.read()), 0)
+            pid = int(f.read())
     except (OSError, ValueError):
+        return
+    if not process_running(pid):
         shutil.rmtree(ticker_dir(cfg), ignore_errors=True)
 
 

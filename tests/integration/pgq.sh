@@ -41,12 +41,19 @@ if [ "$(test_sql "SELECT count(*) FROM pg_available_extensions WHERE name = 'pgq
 	exit 0
 fi
 
-# no_run_left: whether the test server holds no queue or schema of an adapter's run
-# (claimbench_PID_aN) and TMPDIR no pgqd folder
-no_run_left() {
-	[ "$(test_sql "SELECT count(*) FROM pgq.queue WHERE queue_name ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ] &&
-		[ "$(test_sql "SELECT count(*) FROM pg_namespace WHERE nspname ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ] &&
-		! compgen -G "$TMPDIR/claimbench-pgqd-*" >/dev/null
+# run_left: what the test server holds of an adapter's run (claimbench_PID_aN: its queues
+# and schemas) and TMPDIR of its pgqd folders, one a line; nothing when none is left
+run_left() {
+	test_sql "SELECT 'queue ' || queue_name FROM pgq.queue WHERE queue_name ~ '^claimbench_[0-9]+_a[0-9]+'
+		UNION ALL SELECT 'schema ' || nspname FROM pg_namespace WHERE nspname ~ '^claimbench_[0-9]+_a[0-9]+'"
+	compgen -G "$TMPDIR/claimbench-pgqd-*"
+}
+
+# check_none_left WHAT: ok when run_left finds nothing, else not ok naming what it found
+check_none_left() {
+	local left
+	left=$(run_left | tr '\n' ' ')
+	check "$1${left:+ (left: $left)}" test -z "$left"
 }
 
 # ---- a server of the user's without the extension: refused, the extension not made ----
@@ -75,7 +82,7 @@ check_jq "$dir/classic.json" '[.results[] | [.per_worker[].completed]] |
 	((.[1] | all(. == 20)) and (.[0] | add) == 200)' \
 	"per-worker counts: PgQ's 20 each, the built-in skip-locked's adding up to 200 ($(jq -c \
 	'[.results[] | [.per_worker[].completed]]' "$dir/classic.json" 2>/dev/null))"
-check "the run's queue, schema and pgqd folder are gone" no_run_left
+check_none_left "the run's queue, schema and pgqd folder are gone"
 
 # ---- three replicas of zero work: one holds the consumer, every job once ----
 run_json replicas --db "$TEST_DB" --strategy adapter:pgq --replicas 3 --jobs 600 --workers 4 --work-ms 0
@@ -96,8 +103,7 @@ check_each "$dir/crash.json" 'true' ".complete and .completed + .completions_unk
 	.integrity_errors == 0 and .redeliveries_crash == ${crashed:-0} - .completions_unknown and
 	.executions == 40 + .redeliveries_crash and .race_duplicates == 0 and .faults_injected == 1" \
 	"the ${crashed:-?} events of the killed replica's batch each done once more by the other (or done unseen), none lost"
-check "after the crash the run's queue, schema and pgqd folder are gone (the killed replica's pgqd died with it)" \
-	no_run_left
+check_none_left "after the crash the run's queue, schema and pgqd folder are gone (the killed replica's pgqd died with it)"
 
 # ---- the throwaway server: the adapter creates the extension there (the throwaway's account
 # must reach its folder: under the runner's TMPDIR) ----
@@ -119,4 +125,4 @@ sed -e 's/^name = .*/name = pgq-global/' -e "s|^cleanup = .*|cleanup = SELECT pg
 expect_exit 2 'pgq-global/adapter.ini: cleanup: expected SQL naming \{queue\}' \
 	"a cleanup that does not name the run's queue is refused" \
 	run --db "$TEST_DB" --strategy adapter:pgq-global --jobs 5
-check "no run's queue or schema is left on the server" no_run_left
+check_none_left "no run's queue or schema is left on the server"
