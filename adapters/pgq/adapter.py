@@ -33,6 +33,7 @@ def refuse(text):
 
 try:
     import psycopg2
+    import psycopg2.extensions
     import pgq
 except ImportError as e:
     refuse("PgQ's Python library is missing for %s (%s): it needs Debian's python3-pgq "
@@ -164,16 +165,17 @@ def sweep_ticker_dir(cfg):
 class Ticker:
     """pgqd against the run's database, its config, log and pid in a folder of the run's own."""
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, dbname):
         self.dir = ticker_dir(cfg)  # made anew: the queue's name is the run's
         os.mkdir(self.dir, 0o700)
-        params = dict(p.split("=", 1) for p in cfg.url.split())
-        base = " ".join("%s=%s" % (k, v) for k, v in params.items() if k != "dbname")
+        params = psycopg2.extensions.parse_dsn(cfg.url)  # a conninfo or a URI
+        base = " ".join("%s='%s'" % (k, v.replace("\\", "\\\\").replace("'", "\\'"))
+                        for k, v in params.items() if k != "dbname")
         conf = os.path.join(self.dir, "pgqd.ini")
         with open(conf, "w") as f:
             f.write("[pgqd]\nbase_connstr = %s\ninitial_database = %s\ndatabase_list = %s\n"
                     "logfile = %s\nticker_period = 0.1\n"
-                    % (base, params["dbname"], params["dbname"], os.path.join(self.dir, "pgqd.log")))
+                    % (base, dbname, dbname, os.path.join(self.dir, "pgqd.log")))
         self.proc = subprocess.Popen([shutil.which("pgqd"), "-q", conf], stdin=subprocess.DEVNULL)
         with open(os.path.join(self.dir, "pgqd.pid"), "w") as f:
             f.write(str(self.proc.pid))
@@ -303,7 +305,7 @@ def main():
             say("enqueued %d" % producer.enqueued)
         elif words[0] == "start":
             if cfg.replica == 0:
-                ticker = Ticker(cfg)
+                ticker = Ticker(cfg, producer_conn.info.dbname)
             for w in workers:
                 w.start()
             consumer.start()
