@@ -16,6 +16,7 @@
 #include "measure/metrics_input.h"
 #include "measure/series.h"
 #include "model/faults.h"
+#include "model/run_param.h"
 
 extern char **environ;
 
@@ -23,7 +24,7 @@ extern char **environ;
 #define ADAPTER_MAX_ARGS 16
 
 /* The entries claimbench adds to a replica's environment. */
-#define ADAPTER_ENV_VARS 9
+#define ADAPTER_ENV_VARS 10
 
 /* The poll of the monitor and of the waits for a replica's answer. */
 #define ADAPTER_POLL_NS 2000000
@@ -58,7 +59,8 @@ static bool own_var(const char *entry)
 {
 	static const char *const names[] = { "CLAIMBENCH_CONTRACT=", "CLAIMBENCH_ADAPTER=", "CLAIMBENCH_ADAPTER_DIR=",
 					     "DATABASE_URL=", "CLAIMBENCH_QUEUE=", "WORKER_COUNT=",
-					     "CLAIMBENCH_REPLICAS=", "CLAIMBENCH_EMPTY_WAIT_MS=", "CLAIMBENCH_REPLICA=" };
+					     "CLAIMBENCH_REPLICAS=", "CLAIMBENCH_EMPTY_WAIT_MS=", "CLAIMBENCH_SERVER=",
+					     "CLAIMBENCH_REPLICA=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strncmp(entry, names[i], strlen(names[i])) == 0)
@@ -75,8 +77,8 @@ static int prepare_exec(struct adapter_session *a, int workers, char *err, size_
 	char *save = NULL;
 
 	if (*m->runtime && adapter_runtime_path(m, a->program, sizeof(a->program)) < 0) {
-		snprintf(err, errlen, "adapter %s: its runtime \"%s\" is not on PATH (it needs: %s)", m->name, m->runtime,
-			 *m->needs ? m->needs : m->runtime);
+		snprintf(err, errlen, "adapter %s: its runtime \"%s\" is not %s (it needs: %s)", m->name, m->runtime,
+			 strchr(m->runtime, '/') ? "there" : "on PATH", *m->needs ? m->needs : m->runtime);
 		return -1;
 	}
 	if (adapter_command_path(m, a->command, sizeof(a->command)) < 0) {
@@ -119,12 +121,13 @@ static int prepare_exec(struct adapter_session *a, int workers, char *err, size_
 	snprintf(a->vars[5], sizeof(a->vars[5]), "WORKER_COUNT=%d", workers);
 	snprintf(a->vars[6], sizeof(a->vars[6]), "CLAIMBENCH_REPLICAS=%d", cfg->replicas);
 	snprintf(a->vars[7], sizeof(a->vars[7]), "CLAIMBENCH_EMPTY_WAIT_MS=%d", cfg->empty_wait_ms);
-	snprintf(a->vars[8], sizeof(a->vars[8]), "CLAIMBENCH_REPLICA=0");
+	snprintf(a->vars[8], sizeof(a->vars[8]), "CLAIMBENCH_SERVER=%s", a->plan->server_gone ? "throwaway" : "given");
+	snprintf(a->vars[9], sizeof(a->vars[9]), "CLAIMBENCH_REPLICA=0");
 	for (int i = 0; i < ADAPTER_ENV_VARS; i++)
 		a->env[n_env++] = a->vars[i];
 	a->env[n_env] = NULL;
 	a->run.env = a->env;
-	a->run.replica_var = a->vars[8];
+	a->run.replica_var = a->vars[9];
 	a->run.program = a->program;
 	a->run.argv = (const char *const *)a->argv;
 	return 0;
@@ -440,6 +443,11 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 		snprintf(a.label + used, sizeof(a.label) - used, " on %d replicas", cfg->replicas);
 	}
 	name_queue(cfg, a.queue, sizeof(a.queue));
+	if (run_param_add(out, RUN_PARAM_ADAPTER_SYSTEM, a.m->system) < 0 ||
+	    run_param_add(out, RUN_PARAM_ADAPTER_VERSION, a.m->version) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
 	a.run = (struct replica_run){ .adapter = a.m, .workers = workers, .n_jobs = cfg->jobs };
 	atomic_init(&a.run.start_ns, 0);
 	atomic_init(&a.run.distinct_done, 0);

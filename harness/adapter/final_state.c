@@ -121,6 +121,29 @@ static int drop_each(PGconn *conn, const char *what, const char *tail, const cha
 	return 0;
 }
 
+/* Runs m's cleanup SQL on conn, {queue} replaced by queue (nothing when it has none). 0, or -1 with err. */
+static int run_cleanup(PGconn *conn, const struct adapter_manifest *m, const char *queue, char *err, size_t errlen)
+{
+	char sql[2048];
+	PGresult *res;
+	bool ok;
+
+	if (!m->cleanup[0])
+		return 0;
+	if (adapter_expand(m->cleanup, queue, sql, sizeof(sql)) < 0) {
+		snprintf(err, errlen, "cannot run the adapter's cleanup: it is too long with the queue's name");
+		return -1;
+	}
+	res = PQexec(conn, sql);
+	ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
+	PQclear(res);
+	if (!ok) {
+		snprintf(err, errlen, "the adapter's cleanup failed: %s", PQerrorMessage(conn));
+		return -1;
+	}
+	return 0;
+}
+
 int adapter_drop_tables(const char *target, const struct adapter_manifest *m, const char *queue, char *err,
 			size_t errlen)
 {
@@ -130,7 +153,8 @@ int adapter_drop_tables(const char *target, const struct adapter_manifest *m, co
 	if (!conn)
 		return -1;
 	rc = drop_each(conn, "TABLE", "", m->tables, queue, err, errlen) == 0 &&
-			     drop_each(conn, "SCHEMA", " CASCADE", m->schemas, queue, err, errlen) == 0 ? 0 : -1;
+			     drop_each(conn, "SCHEMA", " CASCADE", m->schemas, queue, err, errlen) == 0 &&
+			     run_cleanup(conn, m, queue, err, errlen) == 0 ? 0 : -1;
 	PQfinish(conn);
 	return rc;
 }

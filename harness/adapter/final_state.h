@@ -18,7 +18,10 @@
 int adapter_final_state(const char *target, const struct adapter_manifest *m, const char *queue,
 			struct job_state *final, long n_jobs, char *err, size_t errlen);
 
-/* Drops m's tables, then its schemas, for queue on the server at target (those that exist). 0, or -1 with err. */
+/*
+ * Drops m's tables, then its schemas, for queue on the server at target (those that exist),
+ * then runs its cleanup SQL. 0, or -1 with err.
+ */
 int adapter_drop_tables(const char *target, const struct adapter_manifest *m, const char *queue, char *err,
 			size_t errlen);
 

@@ -33,6 +33,7 @@ static const struct manifest_key manifest_keys[] = {
 	TEXT_KEY("requires", requires, 0),
 	TEXT_KEY("tables", tables, 0),
 	TEXT_KEY("schemas", schemas, 0),
+	TEXT_KEY("cleanup", cleanup, 0),
 	TEXT_KEY("state_table", state_table, 1),
 	TEXT_KEY("job_column", job_column, 1),
 	TEXT_KEY("state_column", state_column, 1),
@@ -181,6 +182,10 @@ static int check_tables(const struct adapter_manifest *m, char *err, size_t errl
 	if (check_own("tables", "table", m->tables, err, errlen) < 0 ||
 	    check_own("schemas", "schema", m->schemas, err, errlen) < 0)
 		return -1;
+	if (m->cleanup[0] && !strstr(m->cleanup, "{queue}")) {
+		snprintf(err, errlen, "cleanup: expected SQL naming {queue} (the run's own), got \"%.100s\"", m->cleanup);
+		return -1;
+	}
 	if (!strstr(m->state_table, "{queue}")) {
 		snprintf(err, errlen, "state_table: expected a table naming {queue}, got \"%s\"", m->state_table);
 		return -1;
@@ -387,6 +392,10 @@ int adapter_runtime_path(const struct adapter_manifest *m, char *out, size_t len
 	const char *path = getenv("PATH");
 	char buf[4096], *save = NULL;
 
+	if (strchr(m->runtime, '/')) {
+		snprintf(out, len, "%s", m->runtime);
+		return m->runtime[0] == '/' && access(out, X_OK) == 0 ? 0 : -1;
+	}
 	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
 	for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		snprintf(out, len, "%s/%s", dir, m->runtime);

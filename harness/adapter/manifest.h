@@ -33,13 +33,16 @@ struct adapter_manifest {
 	enum claim_mode claim_mode;	/* claim_mode: hold (a claim lives in a transaction) or flip (in a row) */
 	char command[256];		/* command: the executable, in dir or the build's adapters folder */
 	char args[256];			/* args: arguments after it, split at spaces ("" none) */
-	char runtime[64];		/* runtime: the program that runs command, found on PATH ("" none) */
+	char runtime[64];		/* runtime: the program that runs command, found on PATH, or the absolute
+					 * path it names ("" none) */
 	char needs[256];		/* needs: what it needs installed, for the refusal */
 	char requires[256];		/* requires: a path in dir its install makes ("node_modules/pg-boss"; "" none) */
 	char tables[256];		/* tables: its tables, comma-separated, each naming {queue}: dropped after a run
 					 * ("" none: its schemas hold them) */
 	char schemas[256];		/* schemas: its schemas, comma-separated, each naming {queue}: dropped (CASCADE)
 					 * after its tables ("" none) */
+	char cleanup[512];		/* cleanup: SQL naming {queue}, run after tables and schemas are dropped
+					 * (what the library made elsewhere for the run: PgQ's queue; "" none) */
 	char state_table[128];		/* state_table: the table holding each job's state ({queue} replaced) */
 	char job_column[128];		/* job_column: SQL giving claimbench's job id from a row of state_table */
 	char state_column[128];		/* state_column: SQL giving the row's state as text */
@@ -91,7 +94,7 @@ int adapter_command_path(const struct adapter_manifest *m, char *out, size_t len
 /* Whether m's requires path is in its folder (true when it names none). */
 bool adapter_installed(const struct adapter_manifest *m);
 
-/* Writes into out the runtime found on PATH. 0, or -1 when it is not there. */
+/* Writes into out the runtime: its absolute path, else found on PATH. 0, or -1 when it is not there. */
 int adapter_runtime_path(const struct adapter_manifest *m, char *out, size_t len);
 
 /* Copies s into out (of len) with every "{queue}" replaced by queue. 0, or -1 when it does not fit. */

@@ -10,6 +10,7 @@
 
 #include "analysis/compare.h"
 #include "base/text.h"
+#include "model/run_param.h"
 #include "plugin/sql_strategy.h"
 
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */
@@ -84,7 +85,9 @@ bool compare_in_group(const struct run_result *r, const struct compare_group *g)
 struct compare_group compare_group_of(const struct run_result *r)
 {
 	return (struct compare_group){ .strategy = r->strategy, .claim_mode = r->claim_mode, .workers = r->workers,
-				       .section = r->group, .sweep = r->sweep, .engine = r->engine };
+				       .section = r->group, .sweep = r->sweep, .engine = r->engine,
+				       .system = run_param_value(r, RUN_PARAM_ADAPTER_SYSTEM),
+				       .version = run_param_value(r, RUN_PARAM_ADAPTER_VERSION) };
 }
 
 /* True when scope takes run r: its strategy, or its strategy:mode, is listed, or none is. */
@@ -123,14 +126,6 @@ static size_t select_scope(const struct run_result *runs, size_t n, const struct
 	return kept;
 }
 
-/* The value of parameter name in run r, or NULL when r has no such parameter. */
-static const char *param_value(const struct run_result *r, const char *name)
-{
-	for (size_t i = 0; i < r->n_params; i++)
-		if (strcmp(r->params[i].name, name) == 0)
-			return r->params[i].value;
-	return NULL;
-}
 
 /* True when parameter name is the SQL of a strategy defined in SQL: "claim-sql", "complete-sql", "fail-sql". */
 static bool defined_sql(const char *name)
@@ -189,6 +184,15 @@ static bool diff_known(const struct compare_result *out, const char *name, const
 }
 
 /*
+ * Whether name is the system or version of an adapter's run: what an upgrade changes, the
+ * thing compared rather than the workload, so a change of it is shown and allowed.
+ */
+static bool adapter_param(const char *name)
+{
+	return strcmp(name, RUN_PARAM_ADAPTER_SYSTEM) == 0 || strcmp(name, RUN_PARAM_ADAPTER_VERSION) == 0;
+}
+
+/*
  * Records in out, each once, the parameters that run c has with another value than run
  * b, found in group g. 0, or -1 when out of memory.
  */
@@ -199,7 +203,7 @@ static int find_diffs(const struct run_result *b, const struct run_result *c, co
 	const char *value;
 
 	for (size_t i = 0; i < b->n_params; i++) {
-		value = param_value(c, b->params[i].name);
+		value = run_param_value(c, b->params[i].name);
 		if (!value || strcmp(value, b->params[i].value) == 0 || diff_known(out, b->params[i].name, g))
 			continue;
 		grown = realloc(out->diffs, (out->n_diffs + 1) * sizeof(*grown));
@@ -209,7 +213,8 @@ static int find_diffs(const struct run_result *b, const struct run_result *c, co
 		d = &out->diffs[out->n_diffs++];
 		*d = (struct compare_param_diff){ .group = *g, .name = b->params[i].name, .base_value = b->params[i].value,
 						  .cand_value = value, .sql = defined_sql(b->params[i].name) };
-		d->allowed = d->sql || text_list_has(scope->allowed_diffs, b->params[i].name);
+		d->allowed = d->sql || adapter_param(b->params[i].name) ||
+			     text_list_has(scope->allowed_diffs, b->params[i].name);
 		out->refused_diffs += !d->allowed;
 	}
 	return 0;

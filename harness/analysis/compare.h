@@ -57,6 +57,9 @@ struct compare_group {
 	const char *section;	/* the scenario section; NULL or "" for none (points into the caller's runs) */
 	const char *sweep;	/* the sweep point's values; NULL or "" for none (points into the caller's runs) */
 	const char *engine;	/* the runs' engine (run_result.engine; points into the caller's runs) */
+	const char *system;	/* an adapter's run: the queue system of the run the group was made from
+				 * ("pg-boss"; points into the caller's runs); NULL for a built-in strategy's */
+	const char *version;	/* and that system's version ("10.1.6"); NULL with system */
 	bool any_engine;	/* the group takes runs of any engine: the candidate's side of a comparison across
 				 * engines (--allow-diff backend) */
 };
@@ -96,7 +99,8 @@ struct compare_param_diff {
 	const char *name;		/* the parameter, e.g. "work-ms" (points into the caller's runs) */
 	const char *base_value;		/* its value in the baseline (points into the caller's runs) */
 	const char *cand_value;		/* its value in the candidate (points into the caller's runs) */
-	bool allowed;			/* named in the scope's allowed_diffs, or the SQL of a strategy defined in SQL */
+	bool allowed;			/* named in the scope's allowed_diffs, the SQL of a strategy defined in SQL,
+					 * or an adapter's system or version (an upgrade compared) */
 	bool sql;			/* the SQL a strategy defined in SQL ran ("claim-sql" ...): the very change
 					 * compared, shown and allowed */
 };
@@ -155,7 +159,7 @@ struct compare_group compare_group_of(const struct run_result *r);
  * facts, not noise. A group whose runs the candidate has of another engine only (backend
  * or server version) is a diff of "backend", allowed only by --allow-diff backend, and
  * then compared with the candidate's first such engine (across_engines). A strategy defined in SQL is compared by name: its SQL's difference
- * ("claim-sql" ...) is allowed and shown. Runs that ran dry are counted in dry_runs. out's names point into base and cand, which must outlive it.
+ * ("claim-sql" ...) is allowed and shown, as is an adapter's system or version ("adapter-version"). Runs that ran dry are counted in dry_runs. out's names point into base and cand, which must outlive it.
  * 0, or -1 when out of memory (out left empty).
  */
 int compare_runs(const struct run_result *base, size_t n_base, const struct run_result *cand, size_t n_cand,

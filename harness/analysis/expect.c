@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,9 @@ static int split_phase(struct parser *ps, struct expr_ref *ref)
 	return 0;
 }
 
+/* The prefix of an adapter's strategy name (adapter:NAME, docs/adapters.md), whose colon is no mode's. */
+#define EXPECT_ADAPTER_PREFIX "adapter:"
+
 /* Splits word (STRATEGY[:MODE][@WORKERS][[SECTION]].PATH) into ref. 0, or -1 with an error. */
 static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
 {
@@ -183,7 +187,10 @@ static int split_ref(struct parser *ps, const char *word, struct expr_ref *ref)
 			return -1;
 		}
 	}
-	colon = strchr(head, ':');
+	colon = strrchr(head, ':');
+	if (colon && colon - head == (ptrdiff_t)strlen(EXPECT_ADAPTER_PREFIX) - 1 &&
+	    strncmp(head, EXPECT_ADAPTER_PREFIX, strlen(EXPECT_ADAPTER_PREFIX)) == 0)
+		colon = NULL; /* adapter:NAME, no mode */
 	if (colon) {
 		*colon = '\0';
 		if (strcmp(colon + 1, claim_mode_name(MODE_HOLD)) != 0 && strcmp(colon + 1, claim_mode_name(MODE_FLIP)) != 0) {

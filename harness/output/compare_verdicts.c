@@ -49,9 +49,9 @@ static bool row_gated(const struct compare_row *row)
  */
 static void group_columns(char *buf, size_t size, const struct compare_group *g, bool opens_table)
 {
-	char strategy[48], mode[16], where[96] = "";
+	char strategy[128], mode[16], where[96] = "";
 
-	text_clean(strategy, sizeof(strategy), g->strategy, SIZE_MAX);
+	verdict_group_label(g, strategy, sizeof(strategy));
 	text_clean(mode, sizeof(mode), g->claim_mode, SIZE_MAX);
 	if ((g->section && *g->section) || (g->sweep && *g->sweep))
 		text_clean(where, sizeof(where), g->sweep && *g->sweep ? g->sweep : g->section, SIZE_MAX);

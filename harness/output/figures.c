@@ -8,6 +8,7 @@
 #include "base/text.h"
 #include "model/config.h"
 #include "model/metric_table.h"
+#include "model/run_param.h"
 #include "output/figures.h"
 
 /* Whether run belongs to a scenario group or a sweep point. */
@@ -166,9 +167,10 @@ static bool engines_differ(const struct run_result *const *runs, size_t n)
 static void fill_row(struct figures *f, size_t r, const struct run_result *run, const bool *shown,
 		     const struct table_shape *shape)
 {
-	char (*cell)[FIGURES_CELL] = &f->cells[r * f->n_columns];
+	char (*cell)[FIGURES_CELL] = &f->cells[r * f->n_columns], label[FIGURES_CELL];
 
-	text_clean(*cell++, FIGURES_CELL, run->strategy, SIZE_MAX);
+	run_strategy_label(run, label, sizeof(label));
+	text_clean(*cell++, FIGURES_CELL, label, SIZE_MAX);
 	text_clean(*cell++, FIGURES_CELL, run->claim_mode, SIZE_MAX);
 	snprintf(*cell++, FIGURES_CELL, "%d", run->workers);
 	if (shape->engine)

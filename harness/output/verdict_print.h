@@ -150,6 +150,9 @@ void verdict_number_text(char *buf, size_t size, double v, bool sign);
 /* Prints group g in words: "strategy mode N workers", then its section and sweep point when it has them. */
 void verdict_print_group_words(FILE *out, const struct compare_group *g);
 
+/* Writes into out (len bytes, cleaned) g's strategy as printed: an adapter's with its system and version ("adapter:pgq (PgQ 3.5)"). */
+void verdict_group_label(const struct compare_group *g, char *out, size_t len);
+
 /* Writes group g in words (verdict_print_group_words) into buf (size bytes, cut to fit); "" when it cannot. */
 void verdict_group_text(char *buf, size_t size, const struct compare_group *g);
 

@@ -20,11 +20,22 @@ void verdict_number_text(char *buf, size_t size, double v, bool sign)
 		snprintf(buf, size, sign ? "%+.*f" : "%.*f", decimals, v);
 }
 
+void verdict_group_label(const struct compare_group *g, char *out, size_t len)
+{
+	char label[256];
+
+	if (g->system && g->version)
+		snprintf(label, sizeof(label), "%s (%s %s)", g->strategy ? g->strategy : "", g->system, g->version);
+	else
+		snprintf(label, sizeof(label), "%s", g->strategy ? g->strategy : "");
+	text_clean(out, len, label, SIZE_MAX);
+}
+
 void verdict_print_group_words(FILE *out, const struct compare_group *g)
 {
-	char strategy[48], mode[16], text[96];
+	char strategy[128], mode[16], text[96];
 
-	text_clean(strategy, sizeof(strategy), g->strategy, SIZE_MAX);
+	verdict_group_label(g, strategy, sizeof(strategy));
 	text_clean(mode, sizeof(mode), g->claim_mode, SIZE_MAX);
 	fprintf(out, "%s %s %d worker%s", strategy, mode, g->workers, g->workers == 1 ? "" : "s");
 	if (g->section && *g->section) {

@@ -9,6 +9,7 @@
 #include "base/stats.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
+#include "model/run_param.h"
 #include "output/figures.h"
 #include "report/doc_summary.h"
 
@@ -252,9 +253,14 @@ static void row_verdict(const struct summary_row *r, const struct row_pace *spee
 static void row_cells(const struct report_doc *d, const struct summary_row *r, double *scratch,
 		      char (*text)[SUMMARY_CELL])
 {
+	const char *system = run_param_value(&r->first->run, RUN_PARAM_ADAPTER_SYSTEM);
+	const char *version = run_param_value(&r->first->run, RUN_PARAM_ADAPTER_VERSION);
+	char adapter[SUMMARY_CELL] = "";
 	struct row_pace speed;
 
-	snprintf(text[0], SUMMARY_CELL, "%s:%s", r->first->run.strategy, r->first->run.claim_mode);
+	if (system && version)
+		snprintf(adapter, sizeof(adapter), " (%.80s %.40s)", system, version);
+	snprintf(text[0], SUMMARY_CELL, "%s:%s%s", r->first->run.strategy, r->first->run.claim_mode, adapter);
 	snprintf(text[1], SUMMARY_CELL, "%s", r->first->report.backend);
 	snprintf(text[2], SUMMARY_CELL, "%zu", r->runs);
 	snprintf(text[3], SUMMARY_CELL, "%s", row_guarantee(r));

@@ -5,7 +5,8 @@
 # (--no-lock) shows duplicates; pg-boss (when make adapters installed it) runs beside skip-locked
 # and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
 # hand as crashed executions, each redelivered once to the other replica; the adapter's tables
-# are dropped after each run; a line that breaks the contract is refused with the adapter,
+# are dropped after each run; an adapter's rows say its system and version in the run table,
+# JSON, report and compare; a line that breaks the contract is refused with the adapter,
 # replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
 # (exit 4); manifests that do not parse are refused with file:line (exit 2), as are a missing
 # adapter, an engine the manifest does not list and the options an adapter's run does not run
@@ -65,6 +66,31 @@ check_jq "$dir/rounds.json" '[.results[] | [.per_worker[].completed]] | (.[0] ==
 	"per-worker counts equal the built-in's, 2 each ($(jq -c '[.results[] | [.per_worker[].completed]]' \
 	"$dir/rounds.json" 2>/dev/null))"
 check "the adapter's table is dropped after its run" no_adapter_tables
+
+# ---- an adapter's rows say its system and version: the run table, JSON, report and compare ----
+check_jq "$dir/classic.json" '[.results[] | select(.strategy == "adapter:reference") | .params] |
+	(.[0]["adapter-system"] == "claimbench skip-locked" and .[0]["adapter-version"] == "1")' \
+	"JSON: the adapter's run carries its system and version ($(jq -c '[.results[] | .params["adapter-system"],
+	.params["adapter-version"]]' "$dir/classic.json" 2>/dev/null))"
+for side in base cand; do
+	"$CLAIMBENCH" run --db "$TEST_DB" --strategy skip-locked,adapter:reference --jobs 20 --workers 2 --work-ms 0 \
+		--no-progress --results "$dir/label.db" >"$dir/label_$side.txt" 2>/dev/null
+done
+check "the run table labels the adapter's row with its system and version ($(grep -o -m 1 '^adapter:[^ ]* ([^)]*)' \
+	"$dir/label_cand.txt"))" grep -q '^adapter:reference (claimbench skip-locked 1) ' "$dir/label_cand.txt"
+check "and a built-in strategy's row with its name alone" grep -q '^skip-locked  *hold ' "$dir/label_cand.txt"
+"$CLAIMBENCH" compare --results "$dir/label.db" inv:1 inv:2 >"$dir/label_compare.txt" 2>&1
+check "compare labels the adapter's group with its system and version" \
+	grep -q '^adapter:reference (claimbench skip-locked 1) hold' "$dir/label_compare.txt"
+if command -v gnuplot >/dev/null; then
+	"$CLAIMBENCH" report --results "$dir/label.db" inv:2 --out "$dir/label_report" >/dev/null 2>&1
+	check "the report's summary and figures label the adapter's rows with its system and version" \
+		grep -q '^| adapter:reference:hold (claimbench skip-locked 1) |' "$dir/label_report/report.md"
+	check "and its figures' rows" grep -q '| adapter:reference (claimbench skip-locked 1) | hold |' \
+		"$dir/label_report/report.md"
+else
+	skip_missing gnuplot "the report's labels of an adapter's rows" scripts/install-deps
+fi
 
 # ---- lost jobs are the library's table's: a manifest whose done state the table never holds ----
 new_adapter unkept done_states=kept

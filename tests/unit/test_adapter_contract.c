@@ -180,10 +180,39 @@ static void test_own_names(void)
 	CHECK(rc == 0 && m.tables[0] == '\0', "schemas without tables: its schemas hold its tables (%s; tables \"%s\")",
 	      err, m.tables);
 	unlink(path);
+	rc = parse_with(11, "schemas = \"{queue}\"\ncleanup = SELECT pgq.drop_queue('{queue}', true)", &m, err,
+			sizeof(err), &path);
+	CHECK(rc == 0 && strcmp(m.cleanup, "SELECT pgq.drop_queue('{queue}', true)") == 0, "cleanup is read (%s; %s)",
+	      err, m.cleanup);
+	unlink(path);
+	rc = parse_with(11, "schemas = \"{queue}\"\ncleanup = SELECT pgq.drop_queue('shared', true)", &m, err,
+			sizeof(err), &path);
+	snprintf(want, sizeof(want), "%s: cleanup: expected SQL naming {queue} (the run's own), got \"SELECT "
+		 "pgq.drop_queue('shared', true)\"", path);
+	CHECK(rc == -1 && strcmp(err, want) == 0, "a cleanup not naming {queue} is refused (got \"%s\")", err);
+	unlink(path);
 	rc = parse_with(11, NULL, &m, err, sizeof(err), &path);
 	snprintf(want, sizeof(want), "%s: expected tables or schemas (or both): what a run makes, dropped after it", path);
 	CHECK(rc == -1 && strcmp(err, want) == 0, "neither tables nor schemas is refused (got \"%s\")", err);
 	unlink(path);
+}
+
+/* A runtime is found on PATH by its name, or taken as the absolute path it names. */
+static void test_runtime(void)
+{
+	struct adapter_manifest m = { 0 };
+	char out[256] = "";
+
+	snprintf(m.runtime, sizeof(m.runtime), "/bin/sh");
+	CHECK(adapter_runtime_path(&m, out, sizeof(out)) == 0 && strcmp(out, "/bin/sh") == 0,
+	      "an absolute runtime is its path (%s)", out);
+	snprintf(m.runtime, sizeof(m.runtime), "/nonexistent/python3");
+	CHECK(adapter_runtime_path(&m, out, sizeof(out)) == -1, "an absolute runtime that is not there is not found");
+	snprintf(m.runtime, sizeof(m.runtime), "bin/sh");
+	CHECK(adapter_runtime_path(&m, out, sizeof(out)) == -1, "a relative path is no runtime");
+	snprintf(m.runtime, sizeof(m.runtime), "sh");
+	CHECK(adapter_runtime_path(&m, out, sizeof(out)) == 0 && strstr(out, "/sh") != NULL, "a name is found on PATH (%s)",
+	      out);
 }
 
 /* {queue} is replaced wherever it stands, and a result that does not fit is refused. */
@@ -204,5 +233,6 @@ int main(void)
 	test_manifest();
 	test_own_names();
 	test_expand();
+	test_runtime();
 	return check_exit_status();
 }

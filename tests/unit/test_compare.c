@@ -395,6 +395,35 @@ static void test_scope_strategies(const struct compare_tolerance *tol)
 	compare_result_free(&r);
 }
 
+/* An adapter's upgrade: its version differs, allowed and shown; the group carries its system and version. */
+static void test_adapter_upgrade(const struct compare_tolerance *tol)
+{
+	static struct run_param old_version[] = { { "work-ms", "20" }, { "adapter-system", "pg-boss" },
+						  { "adapter-version", "10.1.5" } };
+	static struct run_param new_version[] = { { "work-ms", "20" }, { "adapter-system", "pg-boss" },
+						  { "adapter-version", "10.1.6" } };
+	struct run_result base[REPEATS], cand[REPEATS];
+	struct compare_result r;
+
+	fill(base, base_thru, 1.0, NULL);
+	fill(cand, base_thru, 1.0, NULL);
+	for (int i = 0; i < REPEATS; i++) {
+		base[i].params = old_version;
+		cand[i].params = new_version;
+		base[i].n_params = cand[i].n_params = 3;
+	}
+	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
+	CHECK(r.n_diffs == 1 && r.refused_diffs == 0 && strcmp(r.diffs[0].name, "adapter-version") == 0 &&
+	      r.diffs[0].allowed, "adapter-version 10.1.5 -> 10.1.6: one diff, allowed (%zu diffs, %zu refused)",
+	      r.n_diffs, r.refused_diffs);
+	CHECK(r.n_rows > 0 && r.rows[0].group.system && strcmp(r.rows[0].group.system, "pg-boss") == 0 &&
+	      r.rows[0].group.version && strcmp(r.rows[0].group.version, "10.1.5") == 0,
+	      "the group names the baseline's system and version (%s %s)",
+	      r.n_rows && r.rows[0].group.system ? r.rows[0].group.system : "none",
+	      r.n_rows && r.rows[0].group.version ? r.rows[0].group.version : "none");
+	compare_result_free(&r);
+}
+
 /* Parameters that differ are found once, refused unless allowed; one missing on a side is not compared. */
 static void test_workload_differences(const struct compare_tolerance *tol)
 {
@@ -421,8 +450,10 @@ static void test_workload_differences(const struct compare_tolerance *tol)
 	compare_runs(base, REPEATS, cand, REPEATS, tol, &allow, &r);
 	CHECK(r.n_diffs == 2 && r.refused_diffs == 0 && r.diffs[1].allowed, "--allow-diff seed,work-ms allows both");
 	compare_result_free(&r);
-	for (int i = 0; i < REPEATS; i++)
+	for (int i = 0; i < REPEATS; i++) {
 		cand[i].params = p20;
+		cand[i].n_params = 2;
+	}
 	compare_runs(base, REPEATS, cand, REPEATS, tol, &everything, &r);
 	CHECK_EQ(r.n_diffs, 0, "the same parameters: no difference");
 	compare_result_free(&r);
@@ -517,6 +548,7 @@ int main(void)
 	test_rounding_is_no_change(&tol);
 	test_scope_strategies(&tol);
 	test_workload_differences(&tol);
+	test_adapter_upgrade(&tol);
 	test_sweep_points_are_groups(&tol);
 	test_unknown_on_both_sides(&tol);
 	test_engines_apart(&tol);

@@ -186,6 +186,12 @@ static void test_expectations(void)
 	check_eval("skip-locked[a].makespan_s == 2", runs, true, 2);
 	check_eval("max(skip-locked:hold@20[b].fairness.jain) >= 0.98", runs, false, 0.96);
 	check_eval("skip-locked[b].makespan_s * 2 == skip-locked[a].makespan_s", runs, true, 2);
+	runs[3].strategy = "adapter:pgq"; /* an adapter's strategy: the colon after adapter is no mode's */
+	check_eval("adapter:pgq.duplicates == 7", runs, true, 7);
+	check_eval("max(adapter:pgq:flip@10.duplicates) > 0", runs, true, 7);
+	CHECK(expect_parse("t", "adapter:pgq:grab.duplicates == 0", &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "hold or flip") != NULL, "an adapter's unknown claim mode is refused (%s)", err);
+	runs[3].strategy = "naive";
 
 	CHECK(expect_parse("t", "skip-locked.duplicates = 0", &e, err, sizeof(err)) == -1 &&
 	      strstr(err, "expected one of == != < <= > >= at column 24") != NULL, "a single = is refused (%s)", err);
