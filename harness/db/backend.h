@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/backend_sql.h"
 #include "model/config.h"
 #include "model/error_kind.h"
 #include "model/result.h"
@@ -96,6 +97,7 @@ struct backend_ops {
 	 * the figure; NULL where the driver samples no such figure (SQLite).
 	 */
 	const char *old_transaction_sentence;
+	const struct backend_sql *sql;	/* every statement the harness itself sends, in its dialect (db/backend_sql.h) */
 	const char *session_name;	/* what the server calls the workers' sessions, plural, for a diagnosis:
 					 * "server backends" (PostgreSQL), "connections" (MariaDB) */
 
