@@ -24,6 +24,13 @@ enum sql_dialect {
 
 #define DIALECT_BIT(dialect) (1u << (dialect))
 
+/*
+ * A template written the same for every dialect: one strategy_statement.sql entry per
+ * dialect. MariaDB reads it with ANSI_QUOTES, and its driver rewrites an UPDATE's
+ * RETURNING of columns itself (db/mariadb_sql.h).
+ */
+#define SQL_ANY(text) { [DIALECT_POSTGRESQL] = (text), [DIALECT_SQLITE] = (text), [DIALECT_MARIADB] = (text) }
+
 /* What a backend's locking can do. */
 enum backend_cap {
 	CAP_ROW_LOCKS = 1 << 0,		/* SELECT ... FOR UPDATE */

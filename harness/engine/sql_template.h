@@ -11,13 +11,6 @@
 #include "db/backend.h"
 #include "db/ownership.h"
 
-/*
- * A template written the same for every dialect: one strategy_statement.sql entry per
- * dialect. MariaDB reads it with ANSI_QUOTES, and its driver rewrites an UPDATE's
- * RETURNING of columns itself (db/mariadb_sql.h).
- */
-#define SQL_ANY(text) { [DIALECT_POSTGRESQL] = (text), [DIALECT_SQLITE] = (text), [DIALECT_MARIADB] = (text) }
-
 /* What a template's placeholders stand for in one run. */
 struct sql_names {
 	const char *jobs;		/* {jobs}: the queue table's quoted name */
