@@ -104,7 +104,7 @@ struct backend_ops {
 	 * the figure; NULL where the driver samples no such figure (SQLite).
 	 */
 	const char *old_transaction_sentence;
-	const struct backend_sql *sql;	/* every statement the harness itself sends, in its dialect (db/backend_sql.h) */
+	const struct backend_sql *sql;	/* the statements the harness itself sends, in its dialect (db/backend_sql.h) */
 	const char *session_name;	/* what the server calls the workers' sessions, plural, for a diagnosis:
 					 * "server backends" (PostgreSQL), "connections" (MariaDB) */
 

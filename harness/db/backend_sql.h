@@ -78,15 +78,16 @@ struct backend_guarded_sql {
 	const char *create_status;	/* the status row {control} (slot 0, period 0, refreshed_ns -1) */
 	const char *create_line;	/* the ticket line {control} (ticket, resource, worker, writes, taken_ns),
 					 * the ticket's identity giving its order, indexed by resource and ticket */
-	const char *truncate_cache;	/* empties the cache for a guard that truncates; NULL: the common DELETE (MariaDB's
-					 * TRUNCATE TABLE makes the table anew, with an InnoDB table id its owner note
-					 * does not name) */
+	const char *truncate_cache;	/* empties the cache for a guard that truncates; NULL: the common
+					 * DELETE (MariaDB's TRUNCATE TABLE makes the table anew, with an
+					 * InnoDB table id its owner note does not name) */
 	const char *rollback;		/* ends a failed transaction (and what the engine must release with it) */
 	const char *write_half_1;	/* writes version $1 and period $2 into slots 1..8 */
 	const char *write_half_2;	/* and into slots 9..16 */
 	const char *mark_status;	/* writes period $1 and refreshed_ns $2 into the status row */
 	const char *fill_cache;		/* inserts slots 1..16 of version $1 and period $2 */
-	const char *take_ticket;	/* inserts a ticket (resource $1, worker $2, writes $3, taken_ns $4) RETURNING it */
+	const char *take_ticket;	/* inserts a ticket (resource $1, worker $2, writes $3, taken_ns $4)
+					 * RETURNING it */
 	const char *poll_line;		/* the tickets and their writes ahead of ticket $2 for resource $1 */
 	const char *expire_tickets;	/* deletes the tickets taken before $1 RETURNING them */
 	const char *drop_ticket;	/* deletes ticket $1 RETURNING it */
@@ -124,7 +125,8 @@ struct backend_sql {
 	const char *analyze_queue;	/* gathers the queue table's statistics */
 	const char *reap_begin;		/* begins the reaper's transaction, its waits bounded so that the monitor is
 					 * never held; NULL: the reap runs as one statement on its own */
-	const char *insert_job;		/* the producer's insert: id $1, queue $2, payload $3, a duplicate id ignored */
+	const char *insert_job;		/* the producer's insert: id $1, queue $2, payload $3; a duplicate
+					 * id ignored */
 
 	/* the queue table's probe (queue/table_probe.c) */
 	const char *explain_head;	/* the head lookup explained, a template: $1 the first task class */
@@ -146,8 +148,8 @@ struct backend_sql {
 	 */
 	const char *sample;
 	const char *sample_no_sessions;	/* what stands for the sessions when no worker has one; NULL: none, "" */
-	const char *wal_suffix;		/* with no sample: the sample's WAL bytes are the size of the database file's
-					 * name with this appended; NULL: none */
+	const char *wal_suffix;		/* with no sample: the sample's WAL bytes are the size of the file
+					 * named as the database's with this appended; NULL: none */
 
 	/* the pressure (queue/pressure.c) */
 	const char *snapshot_begin;	/* begins the transaction of a held snapshot, which a read then takes */

@@ -87,7 +87,8 @@ static int prepare_all(struct guarded_worker *w, char *err, size_t errlen)
 			return -1;
 	for (int slot = GSLOT_COMMIT; slot < GSLOT_COUNT; slot++)
 		if (slot_used(workload, (enum guarded_slot)slot) &&
-		    prepare(w, (enum guarded_slot)slot, guarded_statement((enum guarded_slot)slot, w->g->db->sql, guard->truncates),
+		    prepare(w, (enum guarded_slot)slot,
+			    guarded_statement((enum guarded_slot)slot, w->g->db->sql, guard->truncates),
 			    guarded_statement_params((enum guarded_slot)slot), err, errlen) < 0)
 			return -1;
 	return 0;

@@ -8,7 +8,7 @@
 #include "queue/queue_table.h"
 #include "queue/verify_audit.h"
 
-/* The statements every engine takes as written; the queue table's DDL and the rest are the backend's (db/backend_sql.h). */
+/* Statements every engine takes as written; the queue table's DDL and the rest are the backend's (db/backend_sql.h). */
 static const char *const final_state_sql =
 	"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 	" coalesce(claimed_by, -1) FROM {jobs}";

@@ -6,7 +6,10 @@
 
 #include "queue/sampler.h"
 
-/* Columns of a server sample's row (db/backend_sql.h's sample): a count per wait class, then the table's and the server's figures. */
+/*
+ * Columns of a server sample's row (the backend's sample, db/backend_sql.h): a count per
+ * wait class, then the table's and the server's figures.
+ */
 enum sample_column {
 	COL_LIVE = WAIT_CLASS_COUNT,	/* n_live_tup */
 	COL_DEAD,			/* n_dead_tup */

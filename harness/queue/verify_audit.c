@@ -245,8 +245,8 @@ int verify_audit_drop(struct db_conn *conn, struct run_shared *s, char *err, siz
 
 	if (!s->created_audit)
 		return 0;
-	if (drop_function && run(conn, s, drop_function, s->audit_table, "", "", "dropping the audit trigger function", err,
-				 errlen) < 0)
+	if (drop_function &&
+	    run(conn, s, drop_function, s->audit_table, "", "", "dropping the audit trigger function", err, errlen) < 0)
 		return -1;
 	if (run(conn, s, "DROP TABLE IF EXISTS %s", s->audit_table, "", "", "dropping the audit table", err, errlen) < 0)
 		return -1;
