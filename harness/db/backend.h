@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/backend_sql.h"
 #include "model/config.h"
 #include "model/error_kind.h"
 #include "model/result.h"
@@ -22,6 +23,13 @@ enum sql_dialect {
 };
 
 #define DIALECT_BIT(dialect) (1u << (dialect))
+
+/*
+ * A template written the same for every dialect: one strategy_statement.sql entry per
+ * dialect. MariaDB reads it with ANSI_QUOTES, and its driver rewrites an UPDATE's
+ * RETURNING of columns itself (db/mariadb_sql.h).
+ */
+#define SQL_ANY(text) { [DIALECT_POSTGRESQL] = (text), [DIALECT_SQLITE] = (text), [DIALECT_MARIADB] = (text) }
 
 /* What a backend's locking can do. */
 enum backend_cap {
@@ -96,6 +104,7 @@ struct backend_ops {
 	 * the figure; NULL where the driver samples no such figure (SQLite).
 	 */
 	const char *old_transaction_sentence;
+	const struct backend_sql *sql;	/* the statements the harness itself sends, in its dialect (db/backend_sql.h) */
 	const char *session_name;	/* what the server calls the workers' sessions, plural, for a diagnosis:
 					 * "server backends" (PostgreSQL), "connections" (MariaDB) */
 

@@ -1072,6 +1072,7 @@ static void cancel_statement(struct db_conn *conn)
 const struct backend_ops backend_mariadb = {
 	.name = "mariadb",
 	.dialect = DIALECT_MARIADB,
+	.sql = &mariadb_harness_sql,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
 	.locking = "MariaDB's InnoDB locks rows (and the gaps between them), and has no LISTEN/NOTIFY",
 	.session_name = "connections",

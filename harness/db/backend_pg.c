@@ -656,6 +656,7 @@ out:
 const struct backend_ops backend_postgresql = {
 	.name = "postgresql",
 	.dialect = DIALECT_POSTGRESQL,
+	.sql = &postgresql_harness_sql,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_LISTEN_NOTIFY,
 	.locking = "PostgreSQL locks rows",
 	.session_name = "server backends",

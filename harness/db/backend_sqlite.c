@@ -586,6 +586,7 @@ static void sqlite_cancel(struct db_conn *conn)
 const struct backend_ops backend_sqlite = {
 	.name = "sqlite",
 	.dialect = DIALECT_SQLITE,
+	.sql = &sqlite_harness_sql,
 	.caps = 0,
 	.locking = "SQLite has no row locks: one writer at a time locks the whole database",
 	.session_name = "connections",

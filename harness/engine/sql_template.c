@@ -14,15 +14,6 @@ static int append(char *buf, size_t len, size_t *pos, const char *s, size_t n)
 	return 0;
 }
 
-/* Appends the n strings of parts one after another at *pos in buf. 0, or -1 when they do not fit. */
-static int append_all(char *buf, size_t len, size_t *pos, const char *const *parts, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (append(buf, len, pos, parts[i], strlen(parts[i])) < 0)
-			return -1;
-	return 0;
-}
-
 /*
  * Appends the quoted name for the placeholder at *tmpl ("{key}" or "{key:suffix}") and moves
  * *tmpl past it. 0, or -1 when it does not fit, name is NULL or cannot take a suffix.
@@ -110,11 +101,11 @@ static const char *marked_name(const char *tmpl, const struct sql_names *names, 
 static int append_mark(char *buf, size_t len, size_t *pos, const char **tmpl, const struct sql_names *names)
 {
 	const char *end, *quoted = marked_name(*tmpl, names, &end);
-	char note[512];
+	char note[512], mark[1536];
 	struct owner o;
 	size_t n;
 
-	if (!quoted || !names->owner)
+	if (!quoted || !names->owner || !names->sql)
 		return -1;
 	*tmpl = end + 1;
 	n = strlen(quoted);
@@ -126,33 +117,12 @@ static int append_mark(char *buf, size_t len, size_t *pos, const char **tmpl, co
 	o.table[n - 2] = '\0';
 	o.oid = 0;
 	owner_format(&o, note, sizeof(note));
-	if (names->dialect == DIALECT_SQLITE) {
-		const char *const parts[] = { "/* ", note, " */" };
-
-		return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
-	}
-	if (names->dialect == DIALECT_MARIADB) {
-		const char *const parts[] = { "COMMENT = '", note, "'" };
-
-		return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
-	}
-	const char *const parts[] = {
-		"DO $mark$BEGIN EXECUTE format('COMMENT ON TABLE %s IS %L', '", quoted, "'::regclass, '", note,
-		" oid ' || '", quoted, "'::regclass::oid); END$mark$",
-	};
-
-	return append_all(buf, len, pos, parts, sizeof(parts) / sizeof(parts[0]));
+	n = (size_t)snprintf(mark, sizeof(mark), names->sql->mark, note, quoted);
+	return n < sizeof(mark) ? append(buf, len, pos, mark, n) : -1;
 }
 
 /* What the recovery placeholders stand for without leases. */
 #define NEW_ROWS "status = 'new'"
-
-/* Each dialect's clock: what {now} stands for. */
-static const char *const dialect_now[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "clock_timestamp()",
-	[DIALECT_SQLITE] = "julianday('now')",
-	[DIALECT_MARIADB] = "NOW(6)",
-};
 
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len)
 {
@@ -160,7 +130,7 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 		const char *word;	/* the placeholder's word */
 		const char *text;	/* what it stands for */
 	} plain[] = {
-		{ "now", dialect_now[names->dialect] },
+		{ "now", names->sql ? names->sql->now : NULL },
 		{ "claimable", names->claimable ? names->claimable : NEW_ROWS },
 		{ "unfinished", names->unfinished ? names->unfinished : NEW_ROWS },
 		{ "lease_until", names->lease_until ? names->lease_until : "NULL" },
@@ -190,7 +160,7 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 		else if (at(tmpl, "wait_limit_s", false))
 			rc = names->wait_limit_s ? append_text(buf, len, &pos, &tmpl, "wait_limit_s", names->wait_limit_s) : -1;
 		else if (i < sizeof(plain) / sizeof(plain[0]))
-			rc = append_text(buf, len, &pos, &tmpl, plain[i].word, plain[i].text);
+			rc = plain[i].text ? append_text(buf, len, &pos, &tmpl, plain[i].word, plain[i].text) : -1;
 		else
 			rc = append(buf, len, &pos, tmpl++, 1);
 		if (rc < 0)
@@ -210,16 +180,9 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
 	if (lease_ms <= 0)
 		return;
 	snprintf(text->claimable, sizeof(text->claimable),
-		 "(status = 'new' OR (status = 'active' AND lease_until < %s))", dialect_now[names->dialect]);
+		 "(status = 'new' OR (status = 'active' AND lease_until < %s))", names->sql->now);
 	snprintf(text->unfinished, sizeof(text->unfinished), "status IN ('new', 'active')");
-	if (names->dialect == DIALECT_SQLITE)
-		snprintf(text->lease_until, sizeof(text->lease_until), "julianday('now') + %d / 86400000.0", lease_ms);
-	else if (names->dialect == DIALECT_MARIADB)
-		snprintf(text->lease_until, sizeof(text->lease_until), "NOW(6) + INTERVAL %lld MICROSECOND",
-			 (long long)lease_ms * 1000);
-	else
-		snprintf(text->lease_until, sizeof(text->lease_until),
-			 "clock_timestamp() + interval '%d milliseconds'", lease_ms);
+	snprintf(text->lease_until, sizeof(text->lease_until), names->sql->lease_until, lease_ms);
 	names->claimable = reaped ? NULL : text->claimable;
 	names->unfinished = text->unfinished;
 	names->lease_until = text->lease_until;

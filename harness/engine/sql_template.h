@@ -11,13 +11,6 @@
 #include "db/backend.h"
 #include "db/ownership.h"
 
-/*
- * A template written the same for every dialect: one strategy_statement.sql entry per
- * dialect. MariaDB reads it with ANSI_QUOTES, and its driver rewrites an UPDATE's
- * RETURNING of columns itself (db/mariadb_sql.h).
- */
-#define SQL_ANY(text) { [DIALECT_POSTGRESQL] = (text), [DIALECT_SQLITE] = (text), [DIALECT_MARIADB] = (text) }
-
 /* What a template's placeholders stand for in one run. */
 struct sql_names {
 	const char *jobs;		/* {jobs}: the queue table's quoted name */
@@ -26,7 +19,7 @@ struct sql_names {
 	const char *control;		/* {control}: a guarded run's control table, quoted; NULL in a queue run */
 	const char *audit;		/* {audit}: --verify's audit table, quoted; NULL without --verify */
 	const struct owner *owner;	/* {mark:TABLE}: the process whose note marks each table it makes */
-	enum sql_dialect dialect;	/* {now}: the dialect's clock (timestamptz, a julian day on SQLite, DATETIME(6) on MariaDB) */
+	const struct backend_sql *sql;	/* the backend's SQL: {now}, {mark:TABLE} and the leases in its dialect */
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */
 	const char *unfinished;		/* {unfinished}: the condition on a row still to be done; NULL: new rows */
 	const char *lease_until;	/* {lease_until}: when a claim made now runs out; NULL: never (SQL NULL) */
@@ -42,7 +35,7 @@ struct sql_recovery_text {
 
 /*
  * Writes into text, and points names' claimable, unfinished and lease_until at, what
- * leases of lease_ms (0: none) make of them in names' dialect: with a lease, active jobs
+ * leases of lease_ms (0: none) make of them in names' sql: with a lease, active jobs
  * are not finished, and one whose lease ran out is claimable again, unless a reaper
  * (reaped true) alone gives such jobs back.
  */
@@ -54,16 +47,16 @@ void sql_names_lease(struct sql_names *names, struct sql_recovery_text *text, in
  * (for dialects, such as SQLite, where an index must be named), {channel} by the queue
  * table's name as a string literal (the run's notification channel: the one LISTEN {jobs}
  * listens on), {mark:jobs} (and so on) by what marks that table alone as the owner's
- * (db/ownership.h: its note names it, and on PostgreSQL its oid): on SQLite a comment
- * "/" "* note *" "/" to stand in its CREATE TABLE after the name, on MariaDB a table option
- * COMMENT = 'note' to stand after its columns (one statement: the table exists marked or not
- * at all, DDL committing by itself there), on PostgreSQL a statement
- * (COMMENT ON TABLE, through DO for the oid) to run after the CREATE in its transaction;
- * {now} by the dialect's current time, and {claimable}, {unfinished}, {lease_until} and
+ * (db/ownership.h: its note names it, and on PostgreSQL its oid), as the backend's mark
+ * writes it (db/backend_sql.h: on SQLite a comment in the CREATE TABLE after the name, on
+ * MariaDB a table option after its columns, on PostgreSQL a COMMENT ON TABLE to run after
+ * the CREATE in its transaction); {now} by the backend's current time, and {claimable},
+ * {unfinished}, {lease_until} and
  * {wait_limit_s} as names says. 0, or -1 when it does not fit, a suffixed name's quoted form
  * does not end in '"', the name of {channel} holds a quote, the name of {mark:...} holds anything but
  * letters, digits, '_', '.' and '-' (or names has no owner), or tmpl names a table names
- * has none of, or a {wait_limit_s} names has none of.
+ * has none of, or a {wait_limit_s} names has none of, or a {now} or {mark:...} where names
+ * has no sql.
  */
 int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_t len);
 

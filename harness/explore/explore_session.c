@@ -216,7 +216,7 @@ int explore_session_open(struct explore_session *x, const struct explore_plan *p
 	}
 	owner_self(&x->s.owner);
 	x->s.names = (struct sql_names){ .jobs = x->s.jobs_table, .tickets = x->s.tickets_table, .owner = &x->s.owner,
-					 .dialect = plan->db->dialect };
+					 .sql = plan->db->sql };
 	sql_names_lease(&x->s.names, &x->s.recovery_sql, x->s.mode == MODE_FLIP ? cfg->recovery.lease_ms : 0,
 			cfg->recovery.reaper_ms > 0);
 	step_driver_shorten(0, x->s.jobs_table, "{jobs}");

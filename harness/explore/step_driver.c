@@ -474,6 +474,7 @@ const struct backend_ops *step_driver_start(const struct backend_ops *real, stru
 	stepping = (struct backend_ops){
 		.name = real->name,
 		.dialect = real->dialect,
+		.sql = real->sql,
 		.caps = real->caps,
 		.locking = real->locking,
 		.connect = st_connect,

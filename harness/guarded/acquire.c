@@ -120,7 +120,7 @@ static enum acq_outcome try_lock(struct guarded_worker *w, const struct guard_lo
 enum acq_outcome guarded_take(struct guarded_worker *w, const struct guard_lock *l, struct acquisition *a)
 {
 	const struct backend_ops *db = w->g->db;
-	bool own_wait = db->dialect == DIALECT_SQLITE && guarded_lock_wait_ms(w, l) >= 0;
+	bool own_wait = db->sql->guard_wait == GUARD_WAIT_EACH_TAKE && guarded_lock_wait_ms(w, l) >= 0;
 	enum acq_outcome outcome;
 
 	if (own_wait)

@@ -78,12 +78,12 @@ int guarded_tables_create(struct guarded_tables *t, struct db_conn *conn, char *
 int guarded_tables_drop(struct guarded_tables *t, struct db_conn *conn, char *err, size_t errlen);
 
 /*
- * The harness's statement of slot (GSLOT_COMMIT and above) in dialect, {cache} and
- * {control} not yet expanded; truncates: the cache is emptied with TRUNCATE on PostgreSQL
- * (DELETE elsewhere: MariaDB's TRUNCATE TABLE makes the table anew, with an InnoDB table id
- * its owner note does not name). NULL: none.
+ * The harness's statement of slot (GSLOT_COMMIT and above) in sql's dialect (its guarded
+ * statement where it has one, else the common text), {cache} and {control} not yet
+ * expanded; truncates: the cache is emptied by sql's truncate_cache where it has one
+ * (DELETE elsewhere). NULL: none.
  */
-const char *guarded_statement(enum guarded_slot slot, enum sql_dialect dialect, bool truncates);
+const char *guarded_statement(enum guarded_slot slot, const struct backend_sql *sql, bool truncates);
 
 /* Parameters of the statement of slot. */
 int guarded_statement_params(enum guarded_slot slot);

@@ -32,7 +32,7 @@ int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock
 		return guarded_plan_of(w)->wait_limit_ms;
 	case GUARD_RETRIES:
 	case GUARD_REFUSES:
-		return w->g->db->dialect == DIALECT_SQLITE ? 0 : -1;
+		return w->g->db->sql->no_wait_by_zero_wait ? 0 : -1;
 	default:
 		return -1;
 	}
@@ -87,7 +87,8 @@ static int prepare_all(struct guarded_worker *w, char *err, size_t errlen)
 			return -1;
 	for (int slot = GSLOT_COMMIT; slot < GSLOT_COUNT; slot++)
 		if (slot_used(workload, (enum guarded_slot)slot) &&
-		    prepare(w, (enum guarded_slot)slot, guarded_statement((enum guarded_slot)slot, k, guard->truncates),
+		    prepare(w, (enum guarded_slot)slot,
+			    guarded_statement((enum guarded_slot)slot, w->g->db->sql, guard->truncates),
 			    guarded_statement_params((enum guarded_slot)slot), err, errlen) < 0)
 			return -1;
 	return 0;
@@ -109,7 +110,7 @@ int guarded_worker_open(struct guarded_worker *w, struct guarded_shared *g, int 
 	}
 	if (session_open(db, g->target, &g->cfg->db_opts, NULL, &w->conn, err, errlen) < 0)
 		goto fail;
-	if (db->dialect == DIALECT_POSTGRESQL &&
+	if (db->sql->guard_wait == GUARD_WAIT_SESSION &&
 	    db->set_lock_wait(w->conn, guarded_lock_wait_ms(w, guarded_lock_of(w))) < 0) {
 		snprintf(err, errlen, "setting its lock wait: %s", db->error_message(w->conn));
 		goto fail;

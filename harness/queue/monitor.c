@@ -18,19 +18,6 @@
 /* How often the monitor cancels again the statements of threads that have not yet seen the stop. */
 #define RECANCEL_INTERVAL_NS 100000000
 
-/*
- * How a server process is terminated, and how to see whether it still lives (a row while
- * it does), per dialect (%d: its pid); NULL where there is none to terminate.
- */
-static const char *const terminate_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "SELECT pg_terminate_backend(%d)",
-	[DIALECT_MARIADB] = "KILL CONNECTION %d",
-};
-static const char *const alive_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "SELECT 1 FROM pg_stat_activity WHERE pid = %d",
-	[DIALECT_MARIADB] = "SELECT 1 FROM information_schema.PROCESSLIST WHERE ID = %d",
-};
-
 /* How long the monitor waits for a terminated server process to be gone, and how often it looks. */
 #define TERMINATE_WAIT_NS 1000000000LL
 #define TERMINATE_POLL_NS 1000000LL
@@ -126,7 +113,7 @@ static bool wait_gone(struct monitor *m, int pid)
 	int64_t give_up = clock_now_ns() + TERMINATE_WAIT_NS;
 	char sql[96];
 
-	snprintf(sql, sizeof(sql), alive_sql[db->dialect], pid);
+	snprintf(sql, sizeof(sql), db->sql->session_alive, pid);
 	for (;;) {
 		int rows = db->query(m->admin->conn, sql, ignore_row, NULL);
 
@@ -148,7 +135,7 @@ static int terminate(struct monitor *m, struct worker *w, int pid)
 	const struct backend_ops *db = m->s->db;
 	char sql[64], why[512];
 
-	snprintf(sql, sizeof(sql), terminate_sql[db->dialect], pid);
+	snprintf(sql, sizeof(sql), db->sql->terminate_session, pid);
 	if ((m->admin->conn && db->exec(m->admin->conn, sql) == 0) ||
 	    (admin_reconnected(m->admin) && db->exec(m->admin->conn, sql) == 0)) {
 		if (wait_gone(m, pid))

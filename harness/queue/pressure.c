@@ -6,12 +6,7 @@
 #include "engine/session.h"
 #include "queue/pressure.h"
 
-/* How a snapshot is taken and held, per dialect: the BEGIN, then a read of the queue table (%s). */
-static const char *const snapshot_begin_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "BEGIN ISOLATION LEVEL REPEATABLE READ",
-	[DIALECT_SQLITE] = "BEGIN",
-	[DIALECT_MARIADB] = "START TRANSACTION WITH CONSISTENT SNAPSHOT",
-};
+/* The read of the queue table (%s) that takes the snapshot the backend's snapshot_begin began. */
 static const char snapshot_read_sql[] = "SELECT count(*) FROM %s";
 
 /* Orders two instants for qsort. */
@@ -36,6 +31,10 @@ int pressure_open(struct pressure *p, struct run_shared *s, char *err, size_t er
 	if (plan->snapshot_s > 0 &&
 	    session_open(s->db, s->server_target, &s->cfg->db_opts, &p->saw_stop, &p->holder, err, errlen) < 0)
 		return -1;
+	if (p->n_vacuums && !s->db->sql->vacuum) {
+		snprintf(err, errlen, "--vacuum-at: %s vacuums no table of its own", s->db->name);
+		return -1;
+	}
 	if (p->n_vacuums &&
 	    session_open(s->db, s->server_target, &s->cfg->db_opts, &p->saw_stop, &p->vacuumer, err, errlen) < 0)
 		return -1;
@@ -76,7 +75,7 @@ static int hold_snapshot(struct pressure *p)
 	char sql[256];
 
 	snprintf(sql, sizeof(sql), snapshot_read_sql, p->s->jobs_table);
-	if (db->exec(p->holder, snapshot_begin_sql[db->dialect]) < 0 || db->exec(p->holder, sql) < 0) {
+	if (db->exec(p->holder, db->sql->snapshot_begin) < 0 || db->exec(p->holder, sql) < 0) {
 		fail(p, "holding a snapshot", p->holder);
 		db->exec(p->holder, "ROLLBACK");
 		return -1;
@@ -90,7 +89,7 @@ static void vacuum(struct pressure *p)
 	char sql[200];
 	int64_t from = clock_now_ns();
 
-	snprintf(sql, sizeof(sql), "VACUUM %s", p->s->jobs_table);
+	snprintf(sql, sizeof(sql), p->s->db->sql->vacuum, p->s->jobs_table);
 	if (p->s->db->exec(p->vacuumer, sql) < 0) {
 		fail(p, "vacuuming the queue table", p->vacuumer);
 		return;

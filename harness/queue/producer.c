@@ -23,20 +23,10 @@
 #define PRODUCER_RETRY_NS 5000000
 
 /*
- * The INSERT of one arrival ($1 id, $2 queue, $3 payload), per dialect. It does nothing
- * when the job is there already: an insert that committed but whose answer a lost
- * connection swallowed is tried again.
- */
-static const char *const insert_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-	[DIALECT_SQLITE] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-	[DIALECT_MARIADB] = "INSERT INTO {jobs} (id, queue, payload) VALUES ($1, $2, $3) ON DUPLICATE KEY UPDATE id = id",
-};
-
-/*
  * Connects p (a struct producer) and prepares its INSERT: the strategy's insert_sql if it
- * has one (notify's sends a notification with it), else the harness's. 0, or -1 with err
- * (nothing left open).
+ * has one (notify's sends a notification with it), else the backend's insert_job, which does
+ * nothing when the job is there already: an insert that committed but whose answer a lost
+ * connection swallowed is tried again. 0, or -1 with err (nothing left open).
  */
 static int connect_producer(void *arg, char *err, size_t errlen)
 {
@@ -50,7 +40,7 @@ static int connect_producer(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "naming the session for the audit: %s", s->db->error_message(p->conn));
 		goto fail;
 	}
-	if (statement_prepare(s->db, p->conn, &s->names, SLOT_INSERT, tmpl ? tmpl : insert_sql[s->db->dialect], 3,
+	if (statement_prepare(s->db, p->conn, &s->names, SLOT_INSERT, tmpl ? tmpl : s->db->sql->insert_job, 3,
 			      "preparing the INSERT", err, errlen) < 0)
 		goto fail;
 	return 0;

@@ -8,83 +8,7 @@
 #include "queue/queue_table.h"
 #include "queue/verify_audit.h"
 
-/*
- * How the reaper's transaction begins on PostgreSQL: its statement waits for a row lock
- * 100 ms at most and its commit waits for no synchronous standby, so that the monitor
- * thread that runs it is never held by a commit waiting on a standby that is cut off.
- */
-#define REAP_BEGIN_PG "BEGIN; SET LOCAL lock_timeout = '100ms'; SET LOCAL synchronous_commit = local"
-
-/*
- * The queue table and the indexes a real queue uses, per dialect (SQLite's timestamps are
- * julian days): new jobs in claim order, and active ones by the end of their lease, which
- * makes claiming or reaping an expired lease cheap.
- */
-static const char *const create_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] =
-		"CREATE TABLE {jobs} ("
-		" id bigint PRIMARY KEY,"
-		" queue text NOT NULL,"
-		" status text NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
-		" payload text,"
-		" claimed_by integer,"
-		" claimed_at timestamptz,"
-		" lease_until timestamptz,"
-		" attempts integer NOT NULL DEFAULT 0,"
-		" enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
-		" done_at timestamptz);"
-		"{mark:jobs};"
-		"CREATE INDEX ON {jobs} (queue, id) WHERE status = 'new';"
-		"CREATE INDEX ON {jobs} (queue, lease_until) WHERE status = 'active'",
-	[DIALECT_SQLITE] =
-		"CREATE TABLE {jobs} {mark:jobs} ("
-		" id INTEGER PRIMARY KEY,"
-		" queue TEXT NOT NULL,"
-		" status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
-		" payload TEXT,"
-		" claimed_by INTEGER,"
-		" claimed_at REAL,"
-		" lease_until REAL,"
-		" attempts INTEGER NOT NULL DEFAULT 0,"
-		" enqueued_at REAL NOT NULL DEFAULT (julianday('now')),"
-		" done_at REAL);"
-		"CREATE INDEX {jobs:new} ON {jobs} (queue, id) WHERE status = 'new';"
-		"CREATE INDEX {jobs:active} ON {jobs} (queue, lease_until) WHERE status = 'active'",
-	/* InnoDB has no partial indexes: the status leads after the queue, and the id or lease follows it. */
-	[DIALECT_MARIADB] =
-		"CREATE TABLE {jobs} ("
-		" id bigint PRIMARY KEY,"
-		" queue varchar(64) NOT NULL,"
-		" status varchar(8) NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'active', 'done', 'error')),"
-		" payload text,"
-		" claimed_by integer,"
-		" claimed_at datetime(6),"
-		" lease_until datetime(6),"
-		" attempts integer NOT NULL DEFAULT 0,"
-		" enqueued_at datetime(6) NOT NULL DEFAULT NOW(6),"
-		" done_at datetime(6),"
-		" INDEX claim_order (queue, status, id),"
-		" INDEX lease_order (queue, status, lease_until)"
-		") ENGINE = InnoDB {mark:jobs}",
-};
-
-/*
- * PostgreSQL 15 and later: publish the load's table counters when this statement ends
- * (a backend does so at most once a second otherwise), before ANALYZE sets the live
- * tuples, so that the server's samples start from them rather than see them arrive (and
- * counted twice) in the run's first second.
- */
-static const char *const publish_counters_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "DO $$ BEGIN IF current_setting('server_version_num')::int >= 150000 THEN "
-			       "PERFORM pg_stat_force_next_flush(); END IF; END $$",
-};
-
-static const char *const analyze_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "ANALYZE {jobs}",
-	[DIALECT_SQLITE] = "ANALYZE {jobs}",
-	[DIALECT_MARIADB] = "ANALYZE TABLE {jobs}",
-};
-
+/* Statements every engine takes as written; the queue table's DDL and the rest are the backend's (db/backend_sql.h). */
 static const char *const final_state_sql =
 	"SELECT id, CASE status WHEN 'new' THEN 0 WHEN 'active' THEN 1 WHEN 'done' THEN 2 ELSE 3 END,"
 	" coalesce(claimed_by, -1) FROM {jobs}";
@@ -111,7 +35,7 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 	if (owner_refuse_existing(s->db, conn, s->jobs_name, err, errlen) < 0 ||
 	    owner_refuse_existing(s->db, conn, s->tickets_name, err, errlen) < 0)
 		return -1;
-	if (run_tables_create(s->db, conn, &s->names, create_sql[s->db->dialect], s->jobs_name, "creating the queue table",
+	if (run_tables_create(s->db, conn, &s->names, s->db->sql->create_queue, s->jobs_name, "creating the queue table",
 			      err, errlen) < 0)
 		return -1;
 	s->created_jobs = true;
@@ -126,13 +50,13 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 		snprintf(err, errlen, "loading %ld jobs: %s", n, s->db->error_message(conn));
 		return -1;
 	}
-	if (publish_counters_sql[s->db->dialect] &&
-	    run_tables_exec(s->db, conn, &s->names, publish_counters_sql[s->db->dialect], "publishing the load's counters",
-			    err, errlen) < 0)
+	if (s->db->sql->publish_counters &&
+	    run_tables_exec(s->db, conn, &s->names, s->db->sql->publish_counters, "publishing the load's counters", err,
+			    errlen) < 0)
 		return -1;
 	if (stopped_before(s, "analysing the queue table", err, errlen))
 		return -1;
-	return run_tables_exec(s->db, conn, &s->names, analyze_sql[s->db->dialect], "analysing the queue table", err,
+	return run_tables_exec(s->db, conn, &s->names, s->db->sql->analyze_queue, "analysing the queue table", err,
 			       errlen);
 }
 
@@ -285,9 +209,9 @@ int queue_table_reap(struct db_conn *conn, const struct run_shared *s, struct le
 	uint64_t count = 0;
 	int rc;
 
-	if (s->db->dialect != DIALECT_POSTGRESQL)
+	if (!s->db->sql->reap_begin)
 		return give_back_rows(conn, s, reap_sql, "reaping", l, reaped, err, errlen);
-	if (s->db->exec(conn, REAP_BEGIN_PG) < 0) {
+	if (s->db->exec(conn, s->db->sql->reap_begin) < 0) {
 		snprintf(err, errlen, "reaping: %s", s->db->error_message(conn));
 		s->db->exec(conn, "ROLLBACK");
 		return -1;

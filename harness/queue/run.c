@@ -43,7 +43,7 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 	owner_self(&s->owner);
 	s->names = (struct sql_names){
 		.jobs = s->jobs_table, .tickets = s->tickets_table, .audit = *s->audit_name ? s->audit_table : NULL,
-		.owner = &s->owner, .dialect = plan->db->dialect,
+		.owner = &s->owner, .sql = plan->db->sql,
 	};
 	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,
 			plan->cfg->recovery.reaper_ms > 0);

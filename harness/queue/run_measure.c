@@ -143,8 +143,7 @@ int run_measure(const struct run_shared *s, const struct monitor *m, const struc
 			.hold = s->mode == MODE_HOLD,
 			.claim_size = s->strategy->batch_max ? s->strategy->batch_max(s->strategy_config) : 1,
 			.lease_ns = in.reaper ? 0 : in.lease_ns,
-			/* SQLite's 'now' is whole milliseconds; PostgreSQL's and NOW(6) microseconds */
-			.clock_tick_ns = s->db->dialect == DIALECT_SQLITE ? 1000000 : 1000,
+			.clock_tick_ns = s->db->sql->clock_tick_ns,
 			.drain = in.drain,
 		};
 

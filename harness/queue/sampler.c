@@ -6,7 +6,10 @@
 
 #include "queue/sampler.h"
 
-/* Columns of a PostgreSQL sample's row: a count per wait class, then the table's and the server's figures. */
+/*
+ * Columns of a server sample's row (the backend's sample, db/backend_sql.h): a count per
+ * wait class, then the table's and the server's figures.
+ */
 enum sample_column {
 	COL_LIVE = WAIT_CLASS_COUNT,	/* n_live_tup */
 	COL_DEAD,			/* n_dead_tup */
@@ -17,51 +20,8 @@ enum sample_column {
 	SAMPLE_COLUMNS
 };
 
-/*
- * A PostgreSQL sample, in one round trip: %s the worker backends' pids ("1,2"), %s the
- * queue table's quoted name. An idle backend, or one waiting to read from the client,
- * is the harness's side of the time. A table figure not yet known is -1.
- */
-static const char pg_sample_sql[] =
-	"WITH w AS (SELECT "
-	"count(*) FILTER (WHERE state = 'active' AND wait_event_type IS NULL) AS cpu, "
-	"count(*) FILTER (WHERE state = 'active' AND wait_event_type = 'Lock') AS lock, "
-	"count(*) FILTER (WHERE state = 'active' AND wait_event_type = 'LWLock') AS lwlock, "
-	"count(*) FILTER (WHERE state = 'active' AND wait_event_type = 'IO') AS io, "
-	"count(*) FILTER (WHERE state IS DISTINCT FROM 'active' OR wait_event_type = 'Client') AS client, "
-	"count(*) FILTER (WHERE state = 'active' AND wait_event_type NOT IN ('Lock', 'LWLock', 'IO', 'Client')) "
-	"AS other FROM pg_stat_activity WHERE pid = ANY ('{%s}'::int[])), "
-	"t AS (SELECT s.n_live_tup AS live, s.n_dead_tup AS dead, "
-	"coalesce(io.heap_blks_read, 0) + coalesce(io.heap_blks_hit, 0) AS heap, "
-	"coalesce(io.idx_blks_read, 0) + coalesce(io.idx_blks_hit, 0) AS idx, "
-	"s.vacuum_count + s.autovacuum_count AS vacuums "
-	"FROM pg_stat_user_tables s JOIN pg_statio_user_tables io USING (relid) WHERE s.relid = '%s'::regclass), "
-	"x AS (SELECT coalesce(max(greatest(age(backend_xmin), age(backend_xid))), -1) AS age FROM pg_stat_activity) "
-	"SELECT w.cpu, w.lock, w.lwlock, w.io, w.client, w.other, coalesce(t.live, -1), coalesce(t.dead, -1), "
-	"coalesce(t.heap, -1), coalesce(t.idx, -1), coalesce(t.vacuums, -1), x.age "
-	"FROM w CROSS JOIN x LEFT JOIN t ON true";
-
-/*
- * A MariaDB sample, its columns as PostgreSQL's: %s the worker connections' ids, %s the
- * queue table's quoted name. A connection waiting for a row lock (InnoDB's LOCK WAIT) or
- * a user lock (GET_LOCK) is in lock, one running another statement (a query, a prepared
- * statement's execution) in cpu, an idle one
- * (Sleep) the harness's side; InnoDB has no LWLock or I/O wait to tell. The table's rows
- * are InnoDB's estimate; it has no dead tuples, block counts or vacuums to read (its
- * versions are in the undo log). The oldest-transaction column holds InnoDB's history
- * list length: the committed transactions whose undo is not purged yet, its MVCC pressure.
- */
-static const char mariadb_sample_sql[] =
-	"WITH w AS (SELECT p.COMMAND AS command, coalesce(p.STATE, '') AS state, "
-	"(SELECT t.trx_state FROM information_schema.INNODB_TRX t WHERE t.trx_mysql_thread_id = p.ID LIMIT 1) AS trx "
-	"FROM information_schema.PROCESSLIST p WHERE p.ID IN (%s)) "
-	"SELECT coalesce(sum(command IN ('Query', 'Execute') AND coalesce(trx, '') <> 'LOCK WAIT' "
-	"AND state <> 'User lock'), 0), coalesce(sum(trx = 'LOCK WAIT' OR state = 'User lock'), 0), 0, 0, "
-	"coalesce(sum(command = 'Sleep'), 0), coalesce(sum(command NOT IN ('Sleep', 'Query', 'Execute')), 0), "
-	"coalesce((SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
-	"AND TABLE_NAME = TRIM(BOTH '\"' FROM '%s')), -1), -1, -1, -1, -1, "
-	"coalesce((SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
-	"WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'), -1) FROM w";
+/* Room for a sample's statement with the workers' sessions and the table's name in it. */
+#define SAMPLE_SQL_MAX 8192
 
 void sampler_init(struct sampler *sm, const struct run_shared *s, struct admin *admin)
 {
@@ -78,7 +38,7 @@ static void stop_sampling(struct sampler *sm, const char *why)
 	snprintf(sm->failure, sizeof(sm->failure), "%s", why);
 }
 
-/* Copies a PostgreSQL or MariaDB sample's row into the sample at ctx. */
+/* Copies a server sample's row into the sample at ctx. */
 static int read_row(void *ctx, const int64_t *cols, int ncols)
 {
 	struct server_sample *p = ctx;
@@ -97,14 +57,13 @@ static int read_row(void *ctx, const int64_t *cols, int ncols)
 }
 
 /*
- * Reads a PostgreSQL or MariaDB sample of t's workers into p, connecting anew once after a
- * lost connection (a restart). 0, or -1 with sm stopped.
+ * Reads a server sample of t's workers into p (the backend's sample), connecting anew once
+ * after a lost connection (a restart). 0, or -1 with sm stopped.
  */
 static int sample_server(struct sampler *sm, const struct run_threads *t, struct server_sample *p)
 {
 	const struct backend_ops *db = sm->s->db;
-	const char *tmpl = db->dialect == DIALECT_MARIADB ? mariadb_sample_sql : pg_sample_sql;
-	char pids[MAX_WORKERS * 12 + 1] = "", sql[sizeof(mariadb_sample_sql) + sizeof(pg_sample_sql) + sizeof(pids) + 160];
+	char pids[MAX_WORKERS * 12 + 1] = "", sql[SAMPLE_SQL_MAX];
 	char why[256];
 	size_t used = 0;
 
@@ -114,9 +73,12 @@ static int sample_server(struct sampler *sm, const struct run_threads *t, struct
 		if (pid > 0)
 			used += (size_t)snprintf(pids + used, sizeof(pids) - used, "%s%d", used ? "," : "", pid);
 	}
-	if (!used && db->dialect == DIALECT_MARIADB)
-		snprintf(pids, sizeof(pids), "-1");
-	snprintf(sql, sizeof(sql), tmpl, pids, sm->s->jobs_table);
+	if (!used && db->sql->sample_no_sessions)
+		snprintf(pids, sizeof(pids), "%s", db->sql->sample_no_sessions);
+	if (snprintf(sql, sizeof(sql), db->sql->sample, pids, sm->s->jobs_table) >= (int)sizeof(sql)) {
+		stop_sampling(sm, "sampling the server: statement too long");
+		return -1;
+	}
 	if (sm->admin->conn && db->query(sm->admin->conn, sql, read_row, p) == 1)
 		return 0;
 	if (admin_reconnected(sm->admin) && db->query(sm->admin->conn, sql, read_row, p) == 1)
@@ -127,13 +89,13 @@ static int sample_server(struct sampler *sm, const struct run_threads *t, struct
 	return -1;
 }
 
-/* Reads an SQLite sample into p: the -wal file's size (0 when there is none). */
-static void sample_sqlite(const struct sampler *sm, struct server_sample *p)
+/* Reads a database file's sample into p: its WAL file's size (0 when there is none; the backend's wal_suffix). */
+static void sample_wal_file(const struct sampler *sm, struct server_sample *p)
 {
 	char wal[1024];
 	struct stat st;
 
-	snprintf(wal, sizeof(wal), "%s-wal", sm->s->target);
+	snprintf(wal, sizeof(wal), "%s%s", sm->s->target, sm->s->db->sql->wal_suffix);
 	p->wal_bytes = stat(wal, &st) == 0 ? (int64_t)st.st_size : 0;
 }
 
@@ -171,11 +133,11 @@ void sampler_take_if_due(struct sampler *sm, const struct run_threads *t, int64_
 	p.t_ms = (now_ns - sm->s->gate.start_ns) / 1000000;
 	for (int i = 0; i < t->n_workers; i++)
 		p.claims += atomic_load_explicit(&t->w[i].live.claimed, memory_order_relaxed);
-	if (sm->s->db->dialect != DIALECT_SQLITE) {
+	if (sm->s->db->sql->sample) {
 		if (sample_server(sm, t, &p) < 0)
 			return;
-	} else {
-		sample_sqlite(sm, &p);
+	} else if (sm->s->db->sql->wal_suffix) {
+		sample_wal_file(sm, &p);
 	}
 	sm->samples[sm->n++] = p;
 }

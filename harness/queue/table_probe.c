@@ -4,32 +4,6 @@
 
 #include "queue/table_probe.h"
 
-/* The head lookup, explained, per dialect: $1 the first task class. */
-static const char *const explain_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) "
-			       "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} ORDER BY id LIMIT 1",
-	[DIALECT_SQLITE] = "EXPLAIN QUERY PLAN "
-			   "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} ORDER BY id LIMIT 1",
-	[DIALECT_MARIADB] = "ANALYZE FORMAT=JSON "
-			    "SELECT id FROM {jobs} WHERE queue = $1 AND {claimable} ORDER BY id LIMIT 1",
-};
-
-/* The column of the plan's text in an EXPLAIN row, per dialect (SQLite's: id, parent, notused, detail). */
-static const int explain_column[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = 0,
-	[DIALECT_SQLITE] = 3,
-	[DIALECT_MARIADB] = 0,
-};
-
-/* The table's and its indexes' sizes and the locks other sessions hold on it (%s the table, three times). */
-static const char *const sizes_sql[DIALECT_COUNT] = {
-	[DIALECT_POSTGRESQL] = "SELECT pg_table_size('%s'::regclass), pg_indexes_size('%s'::regclass), "
-			       "(SELECT count(*) FROM pg_locks WHERE relation = '%s'::regclass AND pid <> pg_backend_pid())",
-	/* the name comes quoted ("name"): its quotes are trimmed; InnoDB lists only the locks waited for, so none */
-	[DIALECT_MARIADB] = "SELECT DATA_LENGTH, INDEX_LENGTH, NULL FROM information_schema.TABLES WHERE TABLE_SCHEMA = "
-			    "DATABASE() AND TABLE_NAME = TRIM(BOTH '\"' FROM '%s') AND '%s' = '%s'",
-};
-
 /* The plan's lines as they come, joined by line ends. */
 struct plan_text {
 	char *text;		/* the lines so far (owned), NULL before the first */
@@ -108,11 +82,11 @@ static int read_sizes(void *ctx, const int64_t *cols, int ncols)
 static int explain(struct admin *a, const struct run_shared *s, struct table_probe *p, const char *label)
 {
 	const struct backend_ops *db = s->db;
-	struct plan_text t = { .column = explain_column[db->dialect] };
+	struct plan_text t = { .column = db->sql->explain_column };
 	const char *params[] = { s->cfg->queues[0] };
 	char sql[1024];
 
-	if (sql_expand(explain_sql[db->dialect], &s->names, sql, sizeof(sql)) < 0 ||
+	if (sql_expand(db->sql->explain_head, &s->names, sql, sizeof(sql)) < 0 ||
 	    db->query_text(a->conn, sql, 1, params, add_line, &t) < 0 || t.failed) {
 		fprintf(stderr, "claimbench: %s: explaining the head lookup: %s\n", label,
 			t.failed ? "out of memory" : db->error_message(a->conn));
@@ -134,9 +108,9 @@ void table_probe_take(struct admin *a, const struct run_shared *s, struct table_
 		return;
 	if (db->query_text(a->conn, "SELECT 1", 0, NULL, ignore_text_row, NULL) < 0 && !admin_reconnected(a))
 		return;
-	if (explain(a, s, p, label) < 0 || !sizes_sql[db->dialect])
+	if (explain(a, s, p, label) < 0 || !db->sql->table_sizes)
 		return;
-	snprintf(sql, sizeof(sql), sizes_sql[db->dialect], s->jobs_table, s->jobs_table, s->jobs_table);
+	snprintf(sql, sizeof(sql), db->sql->table_sizes, s->jobs_table, s->jobs_table, s->jobs_table);
 	if (db->query(a->conn, sql, read_sizes, p) != 1)
 		fprintf(stderr, "claimbench: %s: reading the queue table's size: %s\n", label, db->error_message(a->conn));
 }

@@ -9,18 +9,6 @@
 /* The runner's pause between looks at whether every reader has scanned once. */
 #define READERS_READY_POLL_NS 1000000
 
-/* The reader's scan: a count of the queue table (%s) and whether its transaction is REPEATABLE READ. */
-static const char reader_scan_sql[] =
-	"SELECT count(*), (current_setting('transaction_isolation') = 'repeatable read')::int FROM %s";
-
-/* The run's readers' sessions (%d: the run's pid) that pg_stat_activity shows in a transaction with a snapshot. */
-static const char readers_seen_sql[] =
-	"SELECT count(*) FROM pg_stat_activity WHERE application_name = '" TIMELINE_READER_NAME "_%d' "
-	"AND state IN ('active', 'idle in transaction') AND backend_xmin IS NOT NULL";
-
-/* A reader's session name: TIMELINE_READER_NAME and the run's pid (%d), so that another run's readers are not its. */
-static const char reader_name_sql[] = "SET application_name = '" TIMELINE_READER_NAME "_%d'";
-
 /* Names r's phases (timeline_phase_name) and marks their kind-specific records unknown. */
 static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 {
@@ -39,7 +27,8 @@ static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, size_t errlen)
 {
 	const struct timeline *tl = &s->cfg->timeline;
-	char name_sql[sizeof(reader_name_sql) + 16];
+	const struct backend_timeline_sql *sql = s->db->sql->timeline;
+	char name_sql[256];
 	bool holds = false;
 
 	memset(r, 0, sizeof(*r));
@@ -54,6 +43,10 @@ int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, si
 		if (tl->steps[i].kind == TIMELINE_ACTIVE_READERS && (int)tl->steps[i].arg > r->n_readers)
 			r->n_readers = (int)tl->steps[i].arg;
 	}
+	if (holds && !sql) {
+		snprintf(err, errlen, "--phase: %s builds no pressure phase", s->db->name);
+		return -1;
+	}
 	if (holds && session_open(s->db, s->server_target, &s->cfg->db_opts, &r->saw_stop, &r->holder, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < r->n_readers; i++) {
@@ -62,7 +55,7 @@ int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, si
 		rd->r = r;
 		if (session_open(s->db, s->server_target, &s->cfg->db_opts, &r->saw_stop, &rd->conn, err, errlen) < 0)
 			return -1;
-		snprintf(name_sql, sizeof(name_sql), reader_name_sql, (int)getpid());
+		snprintf(name_sql, sizeof(name_sql), sql->reader_name, TIMELINE_READER_NAME, (int)getpid());
 		if (s->db->exec(rd->conn, name_sql) < 0) {
 			snprintf(err, errlen, "naming a reader's session: %s", s->db->error_message(rd->conn));
 			return -1;
@@ -105,8 +98,8 @@ static void *reader_main(void *arg)
 	char sql[256];
 	bool told = false;
 
-	snprintf(sql, sizeof(sql), reader_scan_sql, s->jobs_table);
-	if (s->db->exec(rd->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ") < 0)
+	snprintf(sql, sizeof(sql), s->db->sql->timeline->reader_scan, s->jobs_table);
+	if (s->db->exec(rd->conn, s->db->sql->snapshot_begin) < 0)
 		goto failed;
 	while (!atomic_load(&rd->r->readers_stop) && !run_stopping(&s->gate)) {
 		if (s->db->query(rd->conn, sql, scan_row, rd) < 0)
@@ -134,7 +127,7 @@ failed:
  */
 static void start_readers(struct timeline_runner *r, struct timeline_phase *p, int n, int *started)
 {
-	char sql[sizeof(readers_seen_sql) + 16];
+	char sql[512];
 
 	atomic_store(&r->readers_stop, false);
 	atomic_store(&r->readers_ready, 0);
@@ -149,7 +142,7 @@ static void start_readers(struct timeline_runner *r, struct timeline_phase *p, i
 	while (atomic_load(&r->readers_ready) < *started &&
 	       run_sleep_until(&r->s->gate, clock_now_ns() + READERS_READY_POLL_NS, &r->quit))
 		;
-	snprintf(sql, sizeof(sql), readers_seen_sql, (int)getpid());
+	snprintf(sql, sizeof(sql), r->s->db->sql->timeline->readers_seen, TIMELINE_READER_NAME, (int)getpid());
 	if (r->s->db->query(r->holder, sql, first_column, &p->readers_seen) < 0)
 		fail(r, "active-readers: counting the readers' sessions", r->holder);
 	if (*started < n && !r->failed) {
@@ -190,19 +183,20 @@ static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int
 	p->start_ns = clock_now_ns() - r->s->gate.start_ns;
 	switch (p->kind) {
 	case TIMELINE_IDLE_IN_TX:
-		if (db->exec(r->holder, "BEGIN") < 0 || db->query(r->holder, "SELECT txid_current()", first_column, &p->xid) < 0)
+		if (db->exec(r->holder, "BEGIN") < 0 || db->query(r->holder, db->sql->timeline->take_xid, first_column,
+								    &p->xid) < 0)
 			fail(r, "idle-in-tx: taking an XID", r->holder);
 		break;
 	case TIMELINE_HELD_SNAPSHOT:
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", r->s->jobs_table);
-		if (db->exec(r->holder, "BEGIN ISOLATION LEVEL REPEATABLE READ") < 0 || db->exec(r->holder, sql) < 0)
+		if (db->exec(r->holder, db->sql->snapshot_begin) < 0 || db->exec(r->holder, sql) < 0)
 			fail(r, "held-snapshot: holding a snapshot", r->holder);
 		break;
 	case TIMELINE_ACTIVE_READERS:
 		start_readers(r, p, (int)p->arg, readers);
 		break;
 	case TIMELINE_VACUUM:
-		snprintf(sql, sizeof(sql), "VACUUM %s", r->s->jobs_table);
+		snprintf(sql, sizeof(sql), db->sql->vacuum, r->s->jobs_table);
 		if (db->exec(r->holder, sql) < 0)
 			fail(r, "vacuum: vacuuming the queue table", r->holder);
 		break;
@@ -228,7 +222,7 @@ static void end_phase(struct timeline_runner *r, struct timeline_phase *p, int r
 
 	snprintf(what, sizeof(what), "%s: its transaction did not last the phase", p->name);
 	if (!r->failed && (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT) &&
-	    db->query(r->holder, "SELECT coalesce(txid_current_if_assigned(), 0)", first_column, &xid) < 0)
+	    db->query(r->holder, db->sql->timeline->xid_now, first_column, &xid) < 0)
 		fail(r, what, r->holder);
 	else if (!r->failed && p->kind == TIMELINE_IDLE_IN_TX && xid != p->xid) {
 		r->failed = true;

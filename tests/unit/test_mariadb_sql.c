@@ -224,7 +224,7 @@ static void test_dialect(void)
 {
 	static const struct owner run_owner = { .pid = 42, .host = "h", .started = 7 };
 	struct sql_names names = { .jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner,
-				   .dialect = DIALECT_MARIADB };
+				   .sql = &mariadb_harness_sql };
 	struct sql_recovery_text text;
 	char buf[512];
 

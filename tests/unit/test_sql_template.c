@@ -15,12 +15,12 @@ static const struct owner run_owner = { .pid = 42, .host = "h", .started = 7 };
 
 /* The names of a PostgreSQL run, with an owner. */
 static const struct sql_names pg = {
-	.jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner, .dialect = DIALECT_POSTGRESQL,
+	.jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner, .sql = &postgresql_harness_sql,
 };
 
 /* The names of an SQLite run. */
 static const struct sql_names lite = {
-	.jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner, .dialect = DIALECT_SQLITE,
+	.jobs = "\"j\"", .tickets = "\"t\"", .owner = &run_owner, .sql = &sqlite_harness_sql,
 };
 
 /* Placeholders replaced, other braces kept, the buffer's limit respected. */
@@ -80,10 +80,10 @@ static void test_suffixed_names(void)
 static void test_marks(void)
 {
 	const struct sql_names guarded = {
-		.cache = "\"app_c\"", .control = "\"k\"", .owner = &run_owner, .dialect = DIALECT_SQLITE,
+		.cache = "\"app_c\"", .control = "\"k\"", .owner = &run_owner, .sql = &sqlite_harness_sql,
 	};
-	const struct sql_names no_owner = { .jobs = "\"j\"", .dialect = DIALECT_SQLITE };
-	const struct sql_names odd = { .jobs = "\"j x\"", .owner = &run_owner, .dialect = DIALECT_SQLITE };
+	const struct sql_names no_owner = { .jobs = "\"j\"", .sql = &sqlite_harness_sql };
+	const struct sql_names odd = { .jobs = "\"j x\"", .owner = &run_owner, .sql = &sqlite_harness_sql };
 	char buf[512];
 
 	CHECK(sql_expand("CREATE TABLE {tickets} {mark:tickets} (", &lite, buf, sizeof(buf)) == 0 &&
@@ -139,8 +139,8 @@ static void test_channel(void)
 /* What a lease makes of {claimable}, {unfinished} and {lease_until}, with and without a reaper. */
 static void test_lease(void)
 {
-	struct sql_names pg = { .jobs = "\"j\"", .dialect = DIALECT_POSTGRESQL };
-	struct sql_names lite = { .jobs = "\"j\"", .dialect = DIALECT_SQLITE };
+	struct sql_names pg = { .jobs = "\"j\"", .sql = &postgresql_harness_sql };
+	struct sql_names lite = { .jobs = "\"j\"", .sql = &sqlite_harness_sql };
 	struct sql_recovery_text text, lite_text;
 	char buf[512];
 
