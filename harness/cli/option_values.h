@@ -12,8 +12,9 @@
 #include "model/option.h"
 
 /*
- * --db: the driver and target; SQLite for sqlite:PATH (a throwaway SQLite file for
- * sqlite: alone), PostgreSQL for anything else; NULL: a throwaway PostgreSQL server.
+ * --db: the driver and target, as backend_of_target reads them (sqlite:PATH, mariadb:...,
+ * else a conninfo); a target NULL for a prefix alone that asks for its backend's throwaway,
+ * and driver and target NULL without --db (invocation_backend chooses).
  */
 int parse_db(const struct option_def *o, const char *text, void *base, char *err, size_t errlen);
 

@@ -16,7 +16,7 @@ struct ab_report {
 	const char *baseline;			/* the baseline's scenario file, as given */
 	const char *candidate;			/* the candidate's scenario file, as given */
 	size_t rounds;				/* rounds run: AB, BA, AB, ... */
-	const char *backend;			/* the backend both ran on: "postgresql", "sqlite" or "mariadb" */
+	const char *backend;			/* the backend both ran on: its name (struct backend_ops.name) */
 	long long invocations[2];		/* the baseline's and the candidate's invocation in the store; 0: not stored */
 	const struct ab_tolerance *tol;		/* the tolerances applied */
 	bool fail_on_undecided;			/* --fail-on-undecided: an undecided metric fails the gate */

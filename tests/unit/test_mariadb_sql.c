@@ -11,8 +11,8 @@
 
 #include "check.h"
 #include "db/conninfo.h"
-#include "db/mariadb_sql.h"
-#include "db/mariadb_target.h"
+#include "db/mariadb/mariadb_sql.h"
+#include "db/mariadb/mariadb_target.h"
 #include "engine/sql_template.h"
 
 /* Parameters: each '?' once per use, quoted text and comments left alone. */

@@ -28,6 +28,9 @@
 /* The line that installs the server programs, for the message when they are missing. */
 #define TMP_MARIADB_INSTALL "sudo apt-get install -y mariadb-server-core mariadb-client-core"
 
+/* The start of its directory's name under $TMPDIR, which `cleanup` looks for. */
+#define TMP_MARIADB_DIR_PREFIX "claimbench-mariadb-"
+
 struct tmp_mariadb {
 	char dir[PATH_MAX];		/* the temporary directory holding data/, the logs and the socket */
 	char target[PATH_MAX + 64];	/* what follows mariadb: to connect: host=<dir>/mysqld.sock user=root dbname=claimbench */

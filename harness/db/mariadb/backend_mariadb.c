@@ -18,9 +18,10 @@
 #include <mysql.h>
 
 #include "db/backend.h"
-#include "db/mariadb_account.h"
-#include "db/mariadb_sql.h"
-#include "db/mariadb_target.h"
+#include "db/mariadb/mariadb_account.h"
+#include "db/mariadb/mariadb_sql.h"
+#include "db/mariadb/mariadb_target.h"
+#include "db/mariadb/throwaway_mariadb.h"
 #include "db/ownership.h"
 #include "model/config.h"
 
@@ -1071,8 +1072,23 @@ static void cancel_statement(struct db_conn *conn)
 
 const struct backend_ops backend_mariadb = {
 	.name = "mariadb",
+	.title = "MariaDB",
+	.order = 30,
+	.target_prefix = "mariadb:",
+	.prefix_alone_throwaway = true,
+	.target_form = "mariadb:...",
+	.target_libpq_form = mariadb_target_libpq_form,
+	.target_malformed = "what follows mariadb: is malformed (its text is not shown, since it may hold a password); "
+			    "expected mariadb: alone (a throwaway server), mariadb:KEY=VALUE ... or "
+			    "mariadb://USER@HOST:PORT/DATABASE",
+	.throwaway = &throwaway_mariadb,
+	.no_explore = "explore finds its settled points by asking PostgreSQL which session waits for which "
+		      "(pg_isolation_test_session_is_blocked, pg_stat_activity) and has no MariaDB counterpart of those; "
+		      "it explores on PostgreSQL alone (docs/explore.md)",
+	.no_pressure_phases = "MariaDB's pressure phases (InnoDB's purge lag) are not built for timelines yet",
 	.dialect = DIALECT_MARIADB,
-	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
+	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_SERVER | CAP_TIMEOUTS |
+		CAP_ISOLATION,
 	.locking = "MariaDB's InnoDB locks rows (and the gaps between them), and has no LISTEN/NOTIFY",
 	.session_name = "connections",
 	.old_transaction_sentence = "InnoDB's history list grew to %llu committed transactions whose undo was not purged "

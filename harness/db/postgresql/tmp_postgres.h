@@ -20,6 +20,9 @@
 #define TMP_POSTGRES_PORT_TEXT "15432"	/* the same, as text */
 #define TMP_POSTGRES_CONNINFO_MAX 512	/* room for the conninfo: the socket path limit keeps dir short */
 
+#define TMP_POSTGRES_DIR_PREFIX "claimbench-pg-" /* the start of its directory's name under $TMPDIR */
+#define STANDBY_DIR "standby"		/* a standby's directory under the primary's (db/postgresql/standby.h) */
+
 /* $CLAIMBENCH_PG_BINDIR's value that says: do not use PostgreSQL's server programs, even when installed. */
 #define TMP_POSTGRES_NONE "none"
 
@@ -93,5 +96,13 @@ int tmp_postgres_run(const struct tmp_postgres *pg, const char *program, const c
  * names a directory without them (reason in err).
  */
 int tmp_postgres_available(char *err, size_t errlen);
+
+/*
+ * Stops, acting as as, the servers a dead claimbench may have left in its throwaway
+ * directory dir: the standby (dir/STANDBY_DIR/data), then the primary (dir/data), those
+ * that run there; a watchdog_stop_fn, which the watchdog and `cleanup` call before they
+ * remove dir. 0 when none runs any more, -1 when one still does or may.
+ */
+int tmp_postgres_stop_leftover(const char *dir, const struct run_as *as);
 
 #endif
