@@ -154,27 +154,22 @@ static const char *const cap_names[] = {
 };
 
 /*
- * Prints every backend: its name, how --db selects it, whose SQL it speaks (the first
- * backend of its dialect: a copy of a backend speaks its original's), its throwaway, its
- * capabilities.
+ * Prints every backend: its name, how --db selects it, the dialect of SQL it speaks (a copy
+ * of a backend speaks its original's), whether it has a throwaway, its capabilities.
  */
 static void print_backends(void)
 {
-	printf("%-11s %-24s %-11s %-10s %s\n", "backend", "--db", "SQL of", "throwaway", "capabilities");
+	printf("%-11s %-24s %-11s %-10s %s\n", "backend", "--db", "dialect", "throwaway", "capabilities");
 	for (size_t k = 0; k < backend_registry_len; k++) {
 		const struct backend_ops *db = backend_registry[k];
-		const struct backend_ops *speaks = db;
 		char caps[256] = "";
 		size_t used = 0;
 
-		for (size_t j = 0; j < k && speaks == db; j++)
-			if (backend_registry[j]->dialect == db->dialect)
-				speaks = backend_registry[j];
 		for (size_t c = 0; c < sizeof(cap_names) / sizeof(cap_names[0]) && used < sizeof(caps); c++)
 			if (db->caps & (1u << c))
 				used += (size_t)snprintf(caps + used, sizeof(caps) - used, "%s%s", used ? "," : "",
 							 cap_names[c]);
-		printf("%-11s %-24s %-11s %-10s %s\n", db->name, db->target_form, speaks->name,
+		printf("%-11s %-24s %-11s %-10s %s\n", db->name, db->target_form, sql_dialect_names[db->dialect],
 		       db->throwaway ? "yes" : "-", used ? caps : "-");
 	}
 	printf("\nEach is the folder harness/db/NAME/ (docs/extending.md, \"A backend\").\n");

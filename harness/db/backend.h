@@ -25,6 +25,9 @@ enum sql_dialect {
 
 #define DIALECT_BIT(dialect) (1u << (dialect))
 
+/* Each dialect's name, as `list backends` prints it: the name of the backend it was first written for. */
+extern const char *const sql_dialect_names[DIALECT_COUNT];
+
 /* What a backend's locking can do, and what of a run's faults and settings it takes: the checks ask these, never its name. */
 enum backend_cap {
 	CAP_ROW_LOCKS = 1 << 0,		/* SELECT ... FOR UPDATE */

@@ -16,6 +16,12 @@ const struct backend_ops *const backend_registry[] = { BACKEND_FILES(ENTRY) };
 
 const size_t backend_registry_len = BACKEND_COUNT;
 
+const char *const sql_dialect_names[DIALECT_COUNT] = {
+	[DIALECT_POSTGRESQL] = "postgresql",
+	[DIALECT_SQLITE] = "sqlite",
+	[DIALECT_MARIADB] = "mariadb",
+};
+
 const char *backend_names(void)
 {
 	static char names[BACKEND_COUNT * 64];

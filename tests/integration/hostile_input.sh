@@ -74,7 +74,7 @@ expect_exit 2 '--arrival-s needs --arrival-rate' "--arrival-s without --arrival-
 	run --results "$store" --strategy skip-locked --jobs 10 --arrival-s 5
 expect_exit 2 '--db: expected a libpq conninfo or URI, or sqlite:PATH, or mariadb:..., got only blanks' \
 	"--db \" \" is refused, not libpq's defaults" run --results "$store" --strategy skip-locked --jobs 10 --db " "
-expect_exit 2 '--db: expected a libpq conninfo or URI, or sqlite:PATH, or mariadb:..., got a blank value' \
+expect_exit 2 '--db: expected a libpq conninfo or URI, or sqlite:PATH, got a blank value' \
 	"cleanup --db \" \" is refused too, not libpq's defaults" cleanup --dry-run --db " "
 
 # ---- files a command reads are bounded while read ----
