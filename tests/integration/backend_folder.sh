@@ -12,11 +12,12 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 
 # names_outside ROOT: every line of ROOT's C files outside harness/db/ that names a backend of
-# ROOT's harness/db/*/ folders, as FILE:LINE:TEXT.
+# ROOT's harness/db/*/ folders, as FILE:LINE:TEXT, sorted.
 names_outside() (
 	cd "$1" || exit 2
 	local names alt upper branch
 	names=$(for d in harness/db/*/; do [ -d "$d" ] && basename "$d"; done | tr '\n' ' ')
+	[ -n "$names" ] || names="postgresql sqlite mariadb" # a tree whose backends are no folders yet
 	alt=$(sed 's/ *$//; s/ /|/g' <<<"$names")
 	upper=$(tr a-z A-Z <<<"$alt")
 	branch="dialect *[!=]= *DIALECT_|DIALECT_($upper) *[!=]=|\\bbackend_($alt)\\b|BACKEND_($upper)_PREFIX"

@@ -1,6 +1,6 @@
 /*
  * The MariaDB driver, through MariaDB's C client library: prepared statements
- * (mysql_stmt_*) made from the shared templates by db/mariadb_sql.h, text parameters, and
+ * (mysql_stmt_*) made from the shared templates by db/mariadb/mariadb_sql.h, text parameters, and
  * results read as text into buffers each slot owns from its prepare on, so that running a
  * statement allocates nothing. Every session has a known sql_mode (SESSION_SQL_MODE: it
  * reads "double-quoted" names as identifiers, as the templates write them), and counts an
@@ -29,7 +29,7 @@
  * Every session's sql_mode, whatever the server's: "double-quoted" names as identifiers, as
  * the templates write them; MariaDB 10.11's default strictness; and neither
  * SIMULTANEOUS_ASSIGNMENT (an UPDATE's RETURNING stand-in reads the values its SET gave) nor
- * NO_BACKSLASH_ESCAPES (db/mariadb_sql.c reads a backslash in quotes as an escape).
+ * NO_BACKSLASH_ESCAPES (db/mariadb/mariadb_sql.c reads a backslash in quotes as an escape).
  */
 #define SESSION_SQL_MODE "ANSI_QUOTES,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
@@ -230,7 +230,7 @@ static int seconds_of(int ms)
 }
 
 /*
- * target is what follows mariadb: (db/mariadb_target.h). Named so, not mariadb_connect,
+ * target is what follows mariadb: (db/mariadb/mariadb_target.h). Named so, not mariadb_connect,
  * which mysql.h defines as a macro (as it does mariadb_cancel).
  */
 static int open_connection(const char *target, const struct db_options *opts, struct db_conn **out, char *err,

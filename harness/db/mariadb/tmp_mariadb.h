@@ -1,5 +1,5 @@
 /*
- * A throwaway MariaDB server for one process, as db/tmp_postgres.h's PostgreSQL: a data
+ * A throwaway MariaDB server for one process, as db/postgresql/tmp_postgres.h's PostgreSQL: a data
  * directory made by mariadb-install-db in a fresh temporary directory, mariadbd listening
  * on a Unix socket there and on no TCP port (never the system's datadir, socket or port
  * 3306), its root account with no password reachable through that socket alone, stopped

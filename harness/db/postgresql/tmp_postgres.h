@@ -1,6 +1,6 @@
 /*
  * A throwaway PostgreSQL cluster for one process: created with initdb (or copied from
- * initdb's output kept as a template, db/template_cluster.h) in a fresh temporary directory, reachable only through a Unix socket in that directory,
+ * initdb's output kept as a template, db/postgresql/template_cluster.h) in a fresh temporary directory, reachable only through a Unix socket in that directory,
  * stopped and deleted again by tmp_postgres_stop. It never touches another cluster
  * and never uses port 5432. When we run as root, initdb and the server run as the
  * `postgres` system user, since PostgreSQL refuses to run as root. Not thread-safe:
@@ -41,7 +41,7 @@ struct tmp_postgres {
 					 * (queue/server_costs.h), and its database has the extension */
 	int max_connections;		/* its max_connections: TMP_POSTGRES_MIN_CONNECTIONS or what the run needs */
 	char template_said[PATH_MAX + 256]; /* why its start could not keep a template cluster
-					 * (db/template_cluster.h), a line for the user; empty when nothing to say */
+					 * (db/postgresql/template_cluster.h), a line for the user; empty when nothing to say */
 };
 
 /*
