@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db/watchdog.h"
 #include "model/config.h"
 #include "model/error_kind.h"
 #include "model/result.h"
@@ -96,6 +95,9 @@ struct db_step {
 	const char *const *params;	/* $1..$nparams as text */
 };
 
+struct run_as;		/* db/run_as.h */
+struct watchdog;	/* db/watchdog.h */
+
 /*
  * A backend's throwaway database: what a run makes when given no --db target (a server of
  * its own, a file), and what removes it. Its state is private to the backend's folder:
@@ -104,7 +106,8 @@ struct db_step {
  */
 struct backend_throwaway {
 	const char *dir_prefix;		/* the start of its directories' names under $TMPDIR, which `cleanup` looks for */
-	watchdog_stop_fn stop_leftover;	/* stops what a dead claimbench left running in one (db/watchdog.h); NULL: nothing */
+	/* Stops what a dead claimbench left running in one, a watchdog_stop_fn (db/watchdog.h); NULL: nothing runs there. */
+	int (*stop_leftover)(const char *dir, const struct run_as *as);
 	size_t state_size;		/* bytes of its state */
 	const char *start_failed;	/* what a failed start says, before ": " and the reason */
 	const char *start_hint;		/* a line after it (how to install the server), or NULL */

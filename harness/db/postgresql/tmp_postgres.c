@@ -415,11 +415,8 @@ int tmp_postgres_available(char *err, size_t errlen)
 int tmp_postgres_stop_leftover(const char *dir, const struct run_as *as)
 {
 	char data[PATH_MAX];
-	int standby = 0;
 
 	if (snprintf(data, sizeof(data), "%s/%s/data", dir, STANDBY_DIR) < (int)sizeof(data))
-		standby = leftovers_stop_server(data, as);
-	if (snprintf(data, sizeof(data), "%s/data", dir) >= (int)sizeof(data))
-		return -1;
-	return leftovers_stop_server(data, as) < 0 || standby < 0 ? -1 : 0;
+		leftovers_stop_server(data, as);
+	return leftovers_stop_server_in(dir, as);
 }

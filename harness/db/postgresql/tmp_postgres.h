@@ -101,7 +101,8 @@ int tmp_postgres_available(char *err, size_t errlen);
  * Stops, acting as as, the servers a dead claimbench may have left in its throwaway
  * directory dir: the standby (dir/STANDBY_DIR/data), then the primary (dir/data), those
  * that run there; a watchdog_stop_fn, which the watchdog and `cleanup` call before they
- * remove dir. 0 when none runs any more, -1 when one still does or may.
+ * remove dir. 0 when the primary no longer runs, -1 when it still does or may (the
+ * standby's stop is tried, its outcome not looked at, as the primary's decides).
  */
 int tmp_postgres_stop_leftover(const char *dir, const struct run_as *as);
 

@@ -7,6 +7,7 @@
 
 #include "db/leftovers.h"
 #include "db/sqlite/throwaway_sqlite.h"
+#include "db/watchdog.h"
 
 /* The start of the temporary directory's name under $TMPDIR, which `cleanup` looks for. */
 #define SQLITE_DIR_PREFIX "claimbench-sqlite-"
