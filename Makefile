@@ -44,6 +44,7 @@ VERSION_H := $(BUILD)/generated/version.h
 PLUGINS_H := $(BUILD)/generated/plugins.h
 
 MAIN_OBJ := $(BUILD)/harness/cli/main.o
+# harness/db/NAME/ is one backend's folder (docs/extending.md): its files are compiled as the rest.
 CORE_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/*/*.c)) $(wildcard harness/db/*/*.c) $(wildcard strategies/*.c) $(wildcard guards/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

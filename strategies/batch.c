@@ -177,9 +177,11 @@ static int by_id(const void *a, const void *b)
  */
 static enum claim_result batch_claim(struct worker *w, struct batch_job *jobs, int max, int *n)
 {
+	/* Per dialect, whether its claim is several statements that one transaction must hold in flip mode too. */
+	static const bool several_statements[DIALECT_COUNT] = { [DIALECT_MARIADB] = true };
 	struct batch_data *d = w->strategy_data;
 	bool hold = w->shared->mode == MODE_HOLD;
-	bool txn = hold || w->shared->db->dialect == DIALECT_MARIADB;
+	bool txn = hold || several_statements[w->shared->db->dialect];
 	char limit[24];
 	const char *params[] = { w->queue, w->identity_text, worker_id_text(limit, max) };
 	int64_t *rows = d->returned;

@@ -90,20 +90,17 @@ static int parse_engines(const char *value, struct adapter_manifest *m, char *er
 	m->engines = 0;
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *word = trim(item);
-		int found = -1;
+		const struct backend_ops *db = backend_named(word);
 
-		for (int k = 0; k < DIALECT_COUNT; k++)
-			if (strcmp(backend_registry[k]->name, word) == 0)
-				found = k;
-		if (found < 0) {
-			snprintf(err, errlen, "engines: expected postgresql, sqlite or mariadb, comma-separated; got \"%s\"",
-				 word);
+		if (!db) {
+			snprintf(err, errlen, "engines: expected backends' names (%s), comma-separated; got \"%s\"",
+				 backend_names(), word);
 			return -1;
 		}
-		m->engines |= DIALECT_BIT(found);
+		m->engines |= DIALECT_BIT(db->dialect);
 	}
 	if (!m->engines) {
-		snprintf(err, errlen, "engines: expected at least one of postgresql, sqlite, mariadb");
+		snprintf(err, errlen, "engines: expected at least one of %s", backend_names());
 		return -1;
 	}
 	return 0;

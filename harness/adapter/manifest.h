@@ -29,7 +29,7 @@ struct adapter_manifest {
 	char name[64];			/* name: the folder's name */
 	char system[128];		/* system: the queue system it drives ("pg-boss") */
 	char version[64];		/* version: that system's version */
-	unsigned engines;		/* engines: DIALECT_BIT()s of the engines it supports */
+	unsigned engines;		/* engines: DIALECT_BIT()s of the dialects the backends it names speak */
 	enum claim_mode claim_mode;	/* claim_mode: hold (a claim lives in a transaction) or flip (in a row) */
 	char command[256];		/* command: the executable, in dir or the build's adapters folder */
 	char args[256];			/* args: arguments after it, split at spaces ("" none) */

@@ -77,17 +77,19 @@ static int open_database(struct ab_session *s, char *err, size_t errlen)
 	s->plan.db = s->db;
 	s->plan.target = cfg->target;
 	if (cfg->target) {
-		if (s->db->dialect == DIALECT_SQLITE) {
-			if (sqlite_file_note(cfg->target, &s->user_file, err, errlen) < 0)
+		if (s->db->target_note) {
+			if (s->db->target_note(cfg->target, &s->user_target_note, err, errlen) < 0) {
+				free(s->user_target_note);
 				return -1;
-			s->user_file_noted = true;
+			}
+			s->user_target_noted = true;
 		}
 		return 0;
 	}
 	if (throwaway_open(&s->throwaway, s->db, connections > cand ? connections : cand, &s->plan.target, err,
 			   errlen) < 0)
 		return -1;
-	announce_throwaway(&s->throwaway, !cfg->backend);
+	throwaway_announce(&s->throwaway, !cfg->backend);
 	s->plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &s->throwaway };
 	s->plan.server_gone = throwaway_server_gone;
 	s->plan.server_ctx = &s->throwaway;
@@ -172,8 +174,8 @@ void ab_session_close(struct ab_session *s)
 {
 	char err[1024];
 
-	if (s->user_file_noted &&
-	    sqlite_file_restore(s->sides[0].inv->groups[0].target, &s->user_file, err, sizeof(err)) != 0)
+	if (s->user_target_noted &&
+	    s->db->target_restore(s->sides[0].inv->groups[0].target, s->user_target_note, err, sizeof(err)) != 0)
 		fprintf(stderr, "claimbench: %s\n", err);
 	for (int i = 0; i < 2; i++) {
 		for (size_t r = 0; r < s->sides[i].result.n_results; r++)

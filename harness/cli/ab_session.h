@@ -11,7 +11,6 @@
 
 #include "cli/invocation.h"
 #include "cli/run_steps.h"
-#include "db/sqlite_file.h"
 #include "db/throwaway.h"
 #include "engine/run_plan.h"
 #include "model/result.h"
@@ -34,8 +33,8 @@ struct ab_session {
 	bool throwaway_ready;			/* throwaway's watchdog runs: throwaway_close it */
 	struct store *store;			/* the result store, shared by both sides */
 	char host[INVOCATION_HOST_MAX];		/* the machine's name, stored with each side's runs */
-	bool user_file_noted;			/* an SQLite file of the user's was noted, to restore at the end */
-	struct sqlite_file user_file;		/* what it was noted as */
+	bool user_target_noted;			/* the user's target was noted (backend_ops.target_note), to restore */
+	void *user_target_note;			/* what it was noted as */
 };
 
 /*

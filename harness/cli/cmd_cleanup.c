@@ -18,19 +18,31 @@
 #include "db/leftovers.h"
 #include "db/ownership.h"
 #include "db/pooler.h"
-#include "db/standby.h"
 
-/* The directory names a claimbench process makes under $TMPDIR, and whether a server or pooler runs in each. */
-static const struct {
-	const char *prefix;	/* the start of the name */
-	bool server;		/* a server's (PostgreSQL's, MariaDB's): it is stopped first */
-	bool pooler;		/* a throwaway pgbouncer's (db/pooler.h): it is stopped first */
-} leftover_kinds[] = {
-	{ "claimbench-pg-", true, false },
-	{ "claimbench-sqlite-", false, false },
-	{ "claimbench-mariadb-", true, false },
-	{ POOLER_DIR_PREFIX, false, true },
+/* A directory a claimbench process makes under $TMPDIR: a backend's throwaway, or a pooler's. */
+struct leftover_kind {
+	const char *prefix;		/* the start of its name */
+	watchdog_stop_fn stop;		/* stops what runs in it first; NULL: nothing does */
+	const char *what_runs;		/* what stop stops, for a failure's message: "server", "pgbouncer" */
 };
+
+/* The kind of leftover directory name is, or false when claimbench makes none of that name. */
+static bool leftover_kind_of(const char *name, struct leftover_kind *kind)
+{
+	for (size_t k = 0; k < backend_registry_len; k++) {
+		const struct backend_throwaway *t = backend_registry[k]->throwaway;
+
+		if (t && strncmp(name, t->dir_prefix, strlen(t->dir_prefix)) == 0) {
+			*kind = (struct leftover_kind){ t->dir_prefix, t->stop_leftover, "server" };
+			return true;
+		}
+	}
+	if (strncmp(name, POOLER_DIR_PREFIX, strlen(POOLER_DIR_PREFIX)) == 0) {
+		*kind = (struct leftover_kind){ POOLER_DIR_PREFIX, pooler_stop_leftover, "pgbouncer" };
+		return true;
+	}
+	return false;
+}
 
 /* What a cleanup did, for its summary and exit status. */
 struct tally {
@@ -60,10 +72,10 @@ static int read_note(const char *path, struct owner *o)
 	return owner_parse(note, o);
 }
 
-/* Removes the leftover directory path (stopping its server or pooler first), as its owner. */
-static void remove_dir(const char *path, bool server, bool pooler, struct tally *t)
+/* Removes the leftover directory path of kind (stopping its server or pooler first), as its owner. */
+static void remove_dir(const char *path, const struct leftover_kind *kind, struct tally *t)
 {
-	char data[PATH_MAX + 8], err[512];
+	char err[512];
 	struct run_as as;
 
 	if (t->dry_run) {
@@ -76,13 +88,8 @@ static void remove_dir(const char *path, bool server, bool pooler, struct tally 
 		t->failed++;
 		return;
 	}
-	snprintf(data, sizeof(data), "%s/data", path);
-	if (server)
-		standby_stop_leftover(path, &as);
-	if ((server && leftovers_stop_server(data, &as) < 0) || (pooler && pooler_stop_leftover(path, &as) < 0) ||
-	    leftovers_remove(path, &as) < 0) {
-		printf("cannot remove %s: its %s would not stop or the directory would not go\n", path,
-		       pooler ? "pgbouncer" : "server");
+	if ((kind->stop && kind->stop(path, &as) < 0) || leftovers_remove(path, &as) < 0) {
+		printf("cannot remove %s: its %s would not stop or the directory would not go\n", path, kind->what_runs);
 		t->failed++;
 	} else {
 		printf("removed %s\n", path);
@@ -94,26 +101,24 @@ static void remove_dir(const char *path, bool server, bool pooler, struct tally 
 /* Looks at one entry of the temporary directory base: a leftover of a dead process is removed. */
 static void visit_entry(const char *base, const char *name, struct tally *t)
 {
+	struct leftover_kind kind;
 	char path[PATH_MAX];
 	struct owner o;
 	struct stat st;
 
-	for (size_t k = 0; k < sizeof(leftover_kinds) / sizeof(leftover_kinds[0]); k++) {
-		if (strncmp(name, leftover_kinds[k].prefix, strlen(leftover_kinds[k].prefix)) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", base, name);
-		if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-			return;
-		if (read_note(path, &o) < 0) {
-			printf("left alone: %s (no owner note: not made by this claimbench)\n", path);
-			t->kept++;
-		} else if (owner_alive(&o)) {
-			printf("left alone: %s (claimbench pid %ld is running)\n", path, o.pid);
-			t->kept++;
-		} else {
-			remove_dir(path, leftover_kinds[k].server, leftover_kinds[k].pooler, t);
-		}
+	if (!leftover_kind_of(name, &kind))
 		return;
+	snprintf(path, sizeof(path), "%s/%s", base, name);
+	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return;
+	if (read_note(path, &o) < 0) {
+		printf("left alone: %s (no owner note: not made by this claimbench)\n", path);
+		t->kept++;
+	} else if (owner_alive(&o)) {
+		printf("left alone: %s (claimbench pid %ld is running)\n", path, o.pid);
+		t->kept++;
+	} else {
+		remove_dir(path, &kind, t);
 	}
 }
 
@@ -177,9 +182,10 @@ static int count_one(void *ctx, const int64_t *cols, int ncols)
 }
 
 /*
- * PostgreSQL: drops the function named as the dead run's table name, which cleanup has
- * dropped (--verify's audit trigger function, named as its audit table), when one exists
- * that carries a claimbench owner note; nothing else. Called once every table is gone,
+ * Drops the function named as the dead run's table name, which cleanup has dropped, where
+ * the backend's runs make one (backend_ops.run_function_probe: PostgreSQL's --verify audit
+ * trigger function, named as its audit table), when one exists that carries a claimbench
+ * owner note; nothing else. Called once every table is gone,
  * since the run's triggers on its other tables depend on it.
  */
 static void drop_run_function(const struct backend_ops *db, struct db_conn *conn, const char *name, struct tally *t)
@@ -187,17 +193,16 @@ static void drop_run_function(const struct backend_ops *db, struct db_conn *conn
 	char quoted[300], sql[1024];
 	int found = 0;
 
-	if (db->dialect != DIALECT_POSTGRESQL || db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0)
+	if (!db->run_function_probe || db->quote_identifier(conn, name, quoted, sizeof(quoted)) < 0)
 		return;
-	snprintf(sql, sizeof(sql), "SELECT 1 WHERE obj_description(to_regprocedure('%s()'), 'pg_proc') LIKE '"
-		 OWNER_NOTE_PREFIX "%%'", quoted);
+	snprintf(sql, sizeof(sql), db->run_function_probe, quoted);
 	if (db->query(conn, sql, count_one, &found) < 0 || !found)
 		return;
 	if (t->dry_run) {
 		printf("would drop function %s()\n", name);
 		return;
 	}
-	snprintf(sql, sizeof(sql), "DROP FUNCTION %s()", quoted);
+	snprintf(sql, sizeof(sql), db->run_function_drop, quoted);
 	if (db->exec(conn, sql) == 0) {
 		printf("dropped function %s()\n", name);
 	} else {

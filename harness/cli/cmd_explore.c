@@ -38,24 +38,28 @@ static const struct invocation_default explore_defaults[] = {
 	{ .name = NULL },
 };
 
+/* The backend cfg explores on: --db's, else the one whose throwaway a run prefers. */
+static const struct backend_ops *explored_backend(const struct run_config *cfg)
+{
+	return cfg->backend ? cfg->backend : backend_preferred();
+}
+
 /*
- * Refuses a target of an engine explore cannot drive, before anything connects to it (its
- * conninfo never reaches another engine's client library): explore asks PostgreSQL which
- * session waits for which (pg_isolation_test_session_is_blocked, pg_stat_activity). 0, or -1
- * with err.
+ * Refuses a target of an engine explore cannot drive (backend_ops.no_explore says why),
+ * before anything connects to it (its target never reaches another engine's client
+ * library). 0, or -1 with err.
  */
 static int check_engine(const struct run_config *cfg, char *err, size_t errlen)
 {
-	if (!cfg->backend || cfg->backend->dialect == DIALECT_POSTGRESQL)
+	const struct backend_ops *db = explored_backend(cfg);
+
+	if (!db) {
+		snprintf(err, errlen, "no backend makes a throwaway server to explore on: give --db");
+		return -1;
+	}
+	if (!db->no_explore)
 		return 0;
-	if (cfg->backend->dialect == DIALECT_SQLITE)
-		snprintf(err, errlen, "SQLite cannot be explored: its lock is the whole database, so a step that waits "
-			 "for it waits in SQLite's busy handler, not on a lock the server can name (docs/explore.md)");
-	else
-		snprintf(err, errlen, "MariaDB cannot be explored: explore finds its settled points by asking "
-			 "PostgreSQL which session waits for which (pg_isolation_test_session_is_blocked, "
-			 "pg_stat_activity) and has no MariaDB counterpart of those; it explores on PostgreSQL alone "
-			 "(docs/explore.md)");
+	snprintf(err, errlen, "%s cannot be explored: %s", db->title, db->no_explore);
 	return -1;
 }
 
@@ -83,7 +87,7 @@ struct server {
  */
 static int check_defined(const struct run_invocation *inv, const struct run_config *cfg, const char *target)
 {
-	struct run_plan plan = { .cfg = cfg, .db = &backend_postgresql, .target = target,
+	struct run_plan plan = { .cfg = cfg, .db = explored_backend(cfg), .target = target,
 				 .trust_scenario = inv->settings.trust_scenario };
 	char err[1024];
 
@@ -203,7 +207,7 @@ static int explore_all(const struct run_config *cfg, const struct explore_option
 		explore_print_json_begin(stdout);
 	for (size_t i = 0; i < cfg->n_strategies; i++) {
 		struct explore_plan plan = {
-			.cfg = cfg, .db = &backend_postgresql, .target = target, .choice = cfg->strategies[i],
+			.cfg = cfg, .db = explored_backend(cfg), .target = target, .choice = cfg->strategies[i],
 			.workers = cfg->workers[0], .claims = (int)es->claims,
 			.max_steps = (int)explore_max_steps(es),
 			.max_schedules = es->max_schedules, .sample = es->sample, .seed = cfg->seed,
@@ -295,18 +299,18 @@ int cmd_explore(int argc, char **argv)
 	}
 	st.ctx = invocation_store_context(&inv, "explore", host);
 	st.header = (struct invocation_result){ .version = CLAIMBENCH_VERSION, .scenario = cfg->scenario,
-						.backend = backend_postgresql.name, .seed = cfg->seed };
+						.backend = explored_backend(cfg)->name, .seed = cfg->seed };
 	server.target = cfg->target;
 	if (!cfg->target) {
 		if (throwaway_prepare(&server.t, err, sizeof(err)) < 0 ||
-		    (server.ready = true, throwaway_open(&server.t, &backend_postgresql, 0, &server.target, err,
+		    (server.ready = true, throwaway_open(&server.t, explored_backend(cfg), 0, &server.target, err,
 							 sizeof(err)) < 0)) {
-			fprintf(stderr, "claimbench explore: cannot start a throwaway PostgreSQL: %s\n", err);
+			fprintf(stderr, "claimbench explore: %s: %s\n", explored_backend(cfg)->throwaway->start_failed, err);
 			goto out;
 		}
 	}
 	if (signals_install(err, sizeof(err)) < 0 ||
-	    describe_server(&st.header, &backend_postgresql, server.target, &cfg->db_opts, err, sizeof(err)) < 0) {
+	    describe_server(&st.header, explored_backend(cfg), server.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench explore: %s\n", err);
 		goto out;
 	}

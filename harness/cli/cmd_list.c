@@ -2,7 +2,8 @@
  * `claimbench list`: every strategy, what it does, and the claim modes it offers on each
  * backend; `claimbench list metrics`: every metric of the metric table, as the Markdown
  * table docs/metric-list.md is generated from; `claimbench list guards`: every guard of the
- * guarded-resource workloads, the workloads it guards and the backends it runs on.
+ * guarded-resource workloads, the workloads it guards and the backends it runs on;
+ * `claimbench list backends`: every backend of the registry (one per harness/db/NAME/).
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 static void print_guards(void)
 {
 	printf("%-17s %-30s", "guard", "workloads");
-	for (int k = 0; k < DIALECT_COUNT; k++)
+	for (size_t k = 0; k < backend_registry_len; k++)
 		printf(" %-11s", backend_registry[k]->name);
 	printf(" %s\n", "what it does");
 	for (size_t i = 0; i < guard_registry_len; i++) {
@@ -32,13 +33,13 @@ static void print_guards(void)
 				used += (size_t)snprintf(workloads + used, sizeof(workloads) - used, "%s%s", used ? "," : "",
 							 workload_name((enum workload)w));
 		printf("%-17s %-30s", g->name, workloads);
-		for (int k = 0; k < DIALECT_COUNT; k++)
+		for (size_t k = 0; k < backend_registry_len; k++)
 			printf(" %-11s", guard_runs_on(g, backend_registry[k]) ? "yes" : "-");
 		printf(" %s\n", g->summary);
 	}
 	printf("\n- cannot run on that backend:\n");
 	for (size_t i = 0; i < guard_registry_len; i++)
-		for (int k = 0; k < DIALECT_COUNT; k++)
+		for (size_t k = 0; k < backend_registry_len; k++)
 			if (!guard_runs_on(guard_registry[i], backend_registry[k])) {
 				char why[256];
 
@@ -47,11 +48,13 @@ static void print_guards(void)
 			}
 	printf("\n- wait limits counted coarser than a millisecond:\n");
 	for (size_t i = 0; i < guard_registry_len; i++)
-		for (int k = 0; k < DIALECT_COUNT; k++)
-			if (guard_registry[i]->wait_limit_unit[k].ms > 0 && guard_runs_on(guard_registry[i], backend_registry[k]))
+		for (size_t k = 0; k < backend_registry_len; k++) {
+			const struct guard_wait_unit *unit = &guard_registry[i]->wait_limit_unit[backend_registry[k]->dialect];
+
+			if (unit->ms > 0 && guard_runs_on(guard_registry[i], backend_registry[k]))
 				printf("  %s on %s: --wait-limit-ms a multiple of %d (%s)\n", guard_registry[i]->name,
-				       backend_registry[k]->name, guard_registry[i]->wait_limit_unit[k].ms,
-				       guard_registry[i]->wait_limit_unit[k].why);
+				       backend_registry[k]->name, unit->ms, unit->why);
+		}
 	printf("\nRun one with claimbench run --workload W --guard NAME (docs/guarded.md).\n");
 }
 
@@ -144,21 +147,55 @@ static void print_metrics(void)
 	}
 }
 
+/* The names of the capabilities a backend may have (enum backend_cap), by bit, as `list backends` prints them. */
+static const char *const cap_names[] = {
+	"row-locks", "nowait", "skip-locked", "advisory-locks", "listen-notify", "server", "failover", "vacuum",
+	"timeouts", "isolation", "pooler",
+};
+
+/*
+ * Prints every backend: its name, how --db selects it, the dialect of SQL it speaks (a copy
+ * of a backend speaks its original's), whether it has a throwaway, its capabilities.
+ */
+static void print_backends(void)
+{
+	printf("%-11s %-24s %-11s %-10s %s\n", "backend", "--db", "dialect", "throwaway", "capabilities");
+	for (size_t k = 0; k < backend_registry_len; k++) {
+		const struct backend_ops *db = backend_registry[k];
+		char caps[256] = "";
+		size_t used = 0;
+
+		for (size_t c = 0; c < sizeof(cap_names) / sizeof(cap_names[0]) && used < sizeof(caps); c++)
+			if (db->caps & (1u << c))
+				used += (size_t)snprintf(caps + used, sizeof(caps) - used, "%s%s", used ? "," : "",
+							 cap_names[c]);
+		printf("%-11s %-24s %-11s %-10s %s\n", db->name, db->target_form, sql_dialect_names[db->dialect],
+		       db->throwaway ? "yes" : "-", used ? caps : "-");
+	}
+	printf("\nEach is the folder harness/db/NAME/ (docs/extending.md, \"A backend\").\n");
+}
+
 int cmd_list(int argc, char **argv)
 {
 	size_t name_width = strlen("strategy");	/* the strategy column: its longest name */
 
-	if (argc > 2 || (argc == 2 && strcmp(argv[1], "metrics") != 0 && strcmp(argv[1], "guards") != 0)) {
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "metrics") != 0 && strcmp(argv[1], "guards") != 0 &&
+			  strcmp(argv[1], "backends") != 0)) {
 		if (argc == 2 && strcmp(argv[1], "--help") == 0) {
 			command_print_usage(command_find("list"), NULL, stdout);
 			return EXIT_DONE;
 		}
-		fprintf(stderr, "claimbench list: unexpected argument \"%s\" (list takes none, \"metrics\" or \"guards\")\n"
+		fprintf(stderr, "claimbench list: unexpected argument \"%s\" (list takes none, \"metrics\", \"guards\" or "
+			"\"backends\")\n"
 			"(see claimbench list --help)\n", argv[argc - 1]);
 		return EXIT_USAGE;
 	}
 	if (argc == 2 && strcmp(argv[1], "guards") == 0) {
 		print_guards();
+		return EXIT_DONE;
+	}
+	if (argc == 2 && strcmp(argv[1], "backends") == 0) {
+		print_backends();
 		return EXIT_DONE;
 	}
 	if (argc == 2) {
@@ -169,7 +206,7 @@ int cmd_list(int argc, char **argv)
 		if (strlen(strategy_registry[i]->name) > name_width)
 			name_width = strlen(strategy_registry[i]->name);
 	printf("%-*s", (int)name_width, "strategy");
-	for (int k = 0; k < DIALECT_COUNT; k++)
+	for (size_t k = 0; k < backend_registry_len; k++)
 		printf(" %-11s", backend_registry[k]->name);
 	printf(" %s\n", "what it does");
 	for (size_t i = 0; i < strategy_registry_len; i++) {
@@ -177,7 +214,7 @@ int cmd_list(int argc, char **argv)
 		char modes[32];
 
 		printf("%-*s", (int)name_width, st->name);
-		for (int k = 0; k < DIALECT_COUNT; k++) {
+		for (size_t k = 0; k < backend_registry_len; k++) {
 			modes_text(st, backend_registry[k], modes, sizeof(modes));
 			printf(" %-11s", modes);
 		}

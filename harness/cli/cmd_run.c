@@ -32,7 +32,6 @@
 #include "plugin/strategy.h"
 #include "analysis/summary.h"
 #include "db/restart_command.h"
-#include "db/sqlite_file.h"
 #include "db/throwaway.h"
 #include "engine/workload.h"
 #include "measure/machine_load.h"
@@ -384,16 +383,14 @@ int keep_unstored(const struct run_session *rs, const char *store_path)
 	return EXIT_ENVIRONMENT;
 }
 
-/* Reports why the throwaway database could not be made, with the hint that fits the driver. */
+/* Reports why the throwaway database could not be made, in the driver's words, with its hint. */
 static void report_throwaway_failure(const struct backend_ops *db, const char *err)
 {
-	if (db->dialect == DIALECT_SQLITE)
-		fprintf(stderr, "claimbench run: cannot make a temporary SQLite file: %s\n", err);
-	else if (db->dialect == DIALECT_MARIADB)
-		fprintf(stderr, "claimbench run: cannot start a throwaway MariaDB: %s\n", err);
-	else
-		fprintf(stderr, "claimbench run: cannot start a throwaway PostgreSQL: %s\n"
-				"(install the server with: apt-get install postgresql, or give --db)\n", err);
+	const struct backend_throwaway *t = db->throwaway;
+
+	fprintf(stderr, "claimbench run: %s: %s\n", t ? t->start_failed : "cannot make a throwaway database", err);
+	if (t && t->start_hint)
+		fprintf(stderr, "%s\n", t->start_hint);
 }
 
 /* Whether a group of inv asks for a standby of the throwaway server (--standby). */
@@ -403,20 +400,6 @@ static bool wants_standby(const struct run_invocation *inv)
 		if (inv->groups[g].faults.standby != STANDBY_NONE)
 			return true;
 	return false;
-}
-
-/* Says on stderr where the throwaway database is (and why it kept no template cluster), and why SQLite. */
-void announce_throwaway(const struct throwaway *t, bool fell_back)
-{
-	if (t->own_server) {
-		fprintf(stderr, "claimbench: throwaway PostgreSQL in %s\n", t->pg.dir);
-		if (t->pg.template_said[0])
-			fprintf(stderr, "claimbench: %s\n", t->pg.template_said);
-	} else if (t->own_mariadb)
-		fprintf(stderr, "claimbench: throwaway MariaDB in %s\n", t->maria.dir);
-	else
-		fprintf(stderr, "claimbench: %susing a temporary SQLite database %s (removed at exit; give --db to "
-				"choose)\n", fell_back ? "no PostgreSQL server programs found; " : "", t->sqlite_path);
 }
 
 /* Whether a group of inv runs through a pooler. */
@@ -439,8 +422,8 @@ int cmd_run(int argc, char **argv)
 	char host[INVOCATION_HOST_MAX];
 	const struct run_config *cfg;
 	bool throwaway_ready = false;
-	struct sqlite_file user_file;
-	bool user_file_noted = false;
+	void *user_target_note = NULL;
+	bool user_target_noted = false;
 	size_t left_out = 0;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
@@ -509,12 +492,13 @@ int cmd_run(int argc, char **argv)
 		goto out_close;
 	}
 	plan.target = cfg->target;
-	if (cfg->target && db->dialect == DIALECT_SQLITE) {
-		if (sqlite_file_note(cfg->target, &user_file, err, sizeof(err)) < 0) {
+	if (cfg->target && db->target_note) {
+		if (db->target_note(cfg->target, &user_target_note, err, sizeof(err)) < 0) {
+			free(user_target_note);
 			fprintf(stderr, "claimbench run: %s\n", err);
 			goto out_stop;
 		}
-		user_file_noted = true;
+		user_target_noted = true;
 	}
 	plan.trust_scenario = inv.settings.trust_scenario;
 	if (!cfg->target) {
@@ -522,7 +506,7 @@ int cmd_run(int argc, char **argv)
 			report_throwaway_failure(db, err);
 			goto out_stop;
 		}
-		announce_throwaway(&throwaway, !cfg->backend);
+		throwaway_announce(&throwaway, !cfg->backend);
 		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
 		plan.server_gone = throwaway_server_gone;
 		plan.server_ctx = &throwaway;
@@ -563,7 +547,7 @@ int cmd_run(int argc, char **argv)
 	if (rs.unstored && keep_unstored(&rs, inv.settings.results) != EXIT_DONE && status != EXIT_INCOMPLETE)
 		status = EXIT_ENVIRONMENT;
 out_stop:
-	if (user_file_noted && sqlite_file_restore(cfg->target, &user_file, err, sizeof(err)) != 0)
+	if (user_target_noted && db->target_restore(cfg->target, user_target_note, err, sizeof(err)) != 0)
 		fprintf(stderr, "claimbench: %s\n", err);
 	for (size_t i = 0; i < r.n_results; i++)
 		run_result_free(&r.results[i]);

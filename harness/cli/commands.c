@@ -51,12 +51,14 @@ const struct command commands[] = {
 	},
 	{
 		.name = "list",
-		.summary = "list the strategies, their claim modes, backends and options; or the metrics",
-		.synopsis = "claimbench list [metrics]",
+		.summary = "list the strategies, their claim modes, backends and options; or the metrics, guards or backends",
+		.synopsis = "claimbench list [metrics | guards | backends]",
 		.about = "Lists every strategy: its claim modes on each backend (* marks the default, - means\n"
 			 "it cannot run there), what it does, and the options of those that have their own.\n"
 			 "`claimbench list metrics` prints every metric instead, as a Markdown table (its path,\n"
-			 "column, table cell, summary, how compare judges it, its definition): docs/metric-list.md.\n",
+			 "column, table cell, summary, how compare judges it, its definition): docs/metric-list.md.\n"
+			 "`claimbench list guards` prints every guard; `claimbench list backends` every backend:\n"
+			 "how --db selects it, the SQL it speaks, its throwaway and what it can do.\n",
 		.options = -1,
 		.run = cmd_list,
 	},

@@ -332,25 +332,23 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 }
 
 /*
- * Refuses a phase kind the timeline's backend does not build: idle-in-tx, held-snapshot,
- * active-readers and vacuum are PostgreSQL's (SQLite's and MariaDB's own pressure, a read
- * transaction holding back checkpoints and InnoDB's purge lag, are not built yet). 0, or -1
- * with err.
+ * Refuses a phase kind the timeline's backend does not build: vacuum where it vacuums no
+ * table of its own (CAP_VACUUM), idle-in-tx, held-snapshot and active-readers where its
+ * pressure phases are not built (backend_ops.no_pressure_phases says why). 0, or -1 with err.
  */
 static int check_timeline_on(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < cfg->timeline.n && db->dialect != DIALECT_POSTGRESQL; i++) {
+	for (size_t i = 0; i < cfg->timeline.n; i++) {
 		enum timeline_kind kind = cfg->timeline.steps[i].kind;
 
 		if (!timeline_is_pressure(kind) || kind == TIMELINE_LOAD)
 			continue;
-		snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name,
-			 kind == TIMELINE_VACUUM ? "it vacuums one table, and only PostgreSQL vacuums a table of its own"
-			 : db->dialect == DIALECT_SQLITE ? "SQLite's pressure phase (a read transaction holding back the "
-							"-wal's checkpoints) is not built for timelines yet"
-						      : "MariaDB's pressure phases (InnoDB's purge lag) are not built for "
-							"timelines yet");
-		return -1;
+		if (kind == TIMELINE_VACUUM ? !(db->caps & CAP_VACUUM) : db->no_pressure_phases != NULL) {
+			snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name,
+				 kind == TIMELINE_VACUUM ? "the phase vacuums one table, and it vacuums no table of its own"
+							 : db->no_pressure_phases);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -392,36 +390,46 @@ static int check_backend(struct run_config *cfg, const struct backend_ops *db, c
 	return 0;
 }
 
+/* Whether claimbench makes a standby of db's throwaway server (struct backend_throwaway.add_standby). */
+static bool makes_standby(const struct backend_ops *db)
+{
+	return db->throwaway && db->throwaway->add_standby;
+}
+
 /*
  * Refuses a standby or a failover where claimbench cannot make or cause one: a standby of
- * anything but the throwaway PostgreSQL, a failover command where claimbench fails over
- * itself or would not run it (not PostgreSQL, no --failover-at), a failover of a user's
- * server without one, of the throwaway without a standby, more than one failover in a run
- * (the old primary stays down). 0, or -1 with err.
+ * anything but a throwaway server whose backend makes one, a failover command where
+ * claimbench fails over itself or would not run it (a backend without CAP_FAILOVER, no
+ * --failover-at), a failover of a user's server without one, of the throwaway without a
+ * standby, more than one failover in a run (the old primary stays down). 0, or -1 with err.
  */
 static int check_failover(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
 	const struct fault_trigger *failover = &cfg->faults.when[FAULT_FAILOVER];
 
-	if (cfg->faults.standby != STANDBY_NONE && (db->dialect != DIALECT_POSTGRESQL || cfg->target)) {
-		snprintf(err, errlen, "--standby %s: claimbench makes a standby of its throwaway PostgreSQL only; %s",
-			 standby_mode_names[cfg->faults.standby], db->dialect != DIALECT_POSTGRESQL ?
-			 "SQLite has no server to replicate" : "for your own primary and standby give --db a multi-host "
-			 "conninfo (target_session_attrs=read-write) and --failover-command");
+	if (cfg->faults.standby != STANDBY_NONE && !makes_standby(db)) {
+		snprintf(err, errlen, "--standby %s cannot run on %s: claimbench makes no standby of its throwaway %s "
+			 "server", standby_mode_names[cfg->faults.standby], db->name, db->name);
 		return -1;
 	}
-	if (db->dialect != DIALECT_POSTGRESQL && failover->n_at) {
-		snprintf(err, errlen, "--failover-at is PostgreSQL's: %s has no server to fail over", db->name);
+	if (cfg->faults.standby != STANDBY_NONE && cfg->target) {
+		snprintf(err, errlen, "--standby %s: claimbench makes a standby of its throwaway %s server only; for your "
+			 "own primary and standby give --db a multi-host conninfo (target_session_attrs=read-write) and "
+			 "--failover-command", standby_mode_names[cfg->faults.standby], db->name);
 		return -1;
 	}
-	if (cfg->faults.failover_command && (db->dialect != DIALECT_POSTGRESQL || !failover->n_at)) {
-		snprintf(err, errlen, "--failover-command fails over a PostgreSQL server of your own at --failover-at; "
-			 "%s%s", db->dialect != DIALECT_POSTGRESQL ? db->name : "give --failover-at",
-			 db->dialect != DIALECT_POSTGRESQL ? " has no server to fail over" : "");
+	if (!(db->caps & CAP_FAILOVER) && failover->n_at) {
+		snprintf(err, errlen, "--failover-at cannot run on %s: it has no server claimbench fails over", db->name);
+		return -1;
+	}
+	if (cfg->faults.failover_command && (!(db->caps & CAP_FAILOVER) || !failover->n_at)) {
+		snprintf(err, errlen, "--failover-command fails over a server of your own at --failover-at; %s%s",
+			 !(db->caps & CAP_FAILOVER) ? db->name : "give --failover-at",
+			 !(db->caps & CAP_FAILOVER) ? " has no server claimbench fails over" : "");
 		return -1;
 	}
 	if (cfg->faults.failover_command && !cfg->target) {
-		snprintf(err, errlen, "--failover-command fails over a PostgreSQL server of your own (--db CONNINFO); the "
+		snprintf(err, errlen, "--failover-command fails over a server of your own (--db CONNINFO); the "
 			 "throwaway one's standby (--standby) is claimbench's, which promotes it itself: drop "
 			 "--failover-command");
 		return -1;
@@ -455,33 +463,35 @@ static int check_failover(const struct run_config *cfg, const struct backend_ops
 }
 
 /*
- * Refuses the faults and pressure driver db cannot take (a killed backend, a restart or a
- * VACUUM on SQLite), a restart command where claimbench would not run it (SQLite, the
- * throwaway server) and a restart of a user's server with no command for it. 0, or -1 with err.
+ * Refuses the faults and pressure driver db cannot take (a killed backend or a restart
+ * without CAP_SERVER, a VACUUM without CAP_VACUUM), a restart command where claimbench
+ * would not run it (no server, the throwaway server) and a restart of a user's server with
+ * no command for it. 0, or -1 with err.
  */
 static int check_faults(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
 	const struct fault_trigger *kill = &cfg->faults.when[FAULT_KILL_BACKEND];
 	const struct fault_trigger *restart = &cfg->faults.when[FAULT_RESTART];
+	bool server = db->caps & CAP_SERVER;
 
-	if (db->dialect == DIALECT_SQLITE && (kill->n_at || kill->n_exec || kill->rate > 0)) {
-		snprintf(err, errlen, "--kill-backend-at, -exec and -rate are PostgreSQL's and MariaDB's: %s has no server "
-			 "process to terminate", db->name);
+	if (!server && (kill->n_at || kill->n_exec || kill->rate > 0)) {
+		snprintf(err, errlen, "--kill-backend-at, -exec and -rate cannot run on %s: it has no server process to "
+			 "terminate", db->name);
 		return -1;
 	}
-	if (db->dialect == DIALECT_SQLITE && restart->n_at) {
-		snprintf(err, errlen, "--restart-at is PostgreSQL's and MariaDB's: %s has no server to restart", db->name);
+	if (!server && restart->n_at) {
+		snprintf(err, errlen, "--restart-at cannot run on %s: it has no server to restart", db->name);
 		return -1;
 	}
-	if (db->dialect != DIALECT_POSTGRESQL && cfg->pressure.vacuum.n_at) {
-		snprintf(err, errlen, "--vacuum-at is PostgreSQL's: %s's VACUUM rewrites the whole file under an exclusive "
-			 "lock, nothing like a table's vacuum beside running claims", db->name);
+	if (!(db->caps & CAP_VACUUM) && cfg->pressure.vacuum.n_at) {
+		snprintf(err, errlen, "--vacuum-at cannot run on %s: it vacuums no table of its own beside running claims",
+			 db->name);
 		return -1;
 	}
-	if (cfg->faults.restart_command && (db->dialect == DIALECT_SQLITE || !cfg->target)) {
-		snprintf(err, errlen, "--restart-command restarts a PostgreSQL server of your own (--db CONNINFO) for "
-			 "--restart-at; %s", db->dialect == DIALECT_SQLITE ? "SQLite has no server to restart" :
-			 "the throwaway server (no --db) is claimbench's, which restarts it itself: drop --restart-command");
+	if (cfg->faults.restart_command && (!server || !cfg->target)) {
+		snprintf(err, errlen, "--restart-command restarts a server of your own (--db CONNINFO) for --restart-at; %s%s",
+			 !server ? db->name : "the throwaway server (no --db) is claimbench's, which restarts it itself: "
+			 "drop --restart-command", !server ? " has no server to restart" : "");
 		return -1;
 	}
 	if (restart->n_at && cfg->target && !cfg->faults.restart_command) {
@@ -552,14 +562,13 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 	}
 	if (check_faults(cfg, db, err, errlen) < 0 || pooler_check_group(cfg, db, err, errlen) < 0)
 		return -1;
-	if (db->dialect == DIALECT_SQLITE && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
-		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms are PostgreSQL's and MariaDB's; on "
-			 "SQLite --sqlite-busy-timeout-ms bounds the wait for a lock");
+	if (!(db->caps & CAP_TIMEOUTS) && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
+		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms cannot run on %s: it has no lock or "
+			 "statement timeout%s", db->name, db->set_lock_wait ? " (its own wait for a lock bounds it)" : "");
 		return -1;
 	}
-	if (db->dialect != DIALECT_MARIADB && cfg->db_opts.isolation != ISOLATION_SERVER) {
-		snprintf(err, errlen, "--isolation is MariaDB's (InnoDB's REPEATABLE READ or READ COMMITTED); %s runs "
-			 "its own default", db->name);
+	if (!(db->caps & CAP_ISOLATION) && cfg->db_opts.isolation != ISOLATION_SERVER) {
+		snprintf(err, errlen, "--isolation cannot run on %s: it runs its own default isolation level", db->name);
 		return -1;
 	}
 	return 0;

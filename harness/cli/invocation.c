@@ -15,7 +15,6 @@
 #include "cli/group_checks.h"
 #include "cli/invocation.h"
 #include "cli/secrets.h"
-#include "db/tmp_postgres.h"
 #include "generated/version.h"
 #include "plugin/guard.h"
 #include "plugin/strategy.h"
@@ -267,11 +266,36 @@ static int load_expectations(struct run_invocation *inv, char *err, size_t errle
 	return 0;
 }
 
+/* Whether a scenario file may give db = text without --trust-scenario: a target its backend allows there, or its throwaway. */
+static bool scenario_may_name(const char *text)
+{
+	const char *rest;
+	const struct backend_ops *db = backend_of_target(text, &rest);
+
+	return db && (db->scenario_may_target || (db->target_prefix && db->prefix_alone_throwaway && !*rest));
+}
+
+/* Writes into buf the db values a scenario file may give, for a refusal: "sqlite:PATH, mariadb:". */
+static void scenario_db_forms(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < backend_registry_len && used < len; k++) {
+		const struct backend_ops *db = backend_registry[k];
+		const char *form = db->scenario_may_target ? db->target_form
+				   : db->target_prefix && db->prefix_alone_throwaway ? db->target_prefix : NULL;
+
+		if (form)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", form);
+	}
+}
+
 /*
  * Refuses in list a setting from the scenario file that the user must give or allow
- * (--trust-scenario): a shell command (restart-command, failover-command), a PostgreSQL server to connect to
- * (db other than sqlite:PATH), since the connection carries the user's credentials. 0, or
- * -1 with err.
+ * (--trust-scenario): a shell command (restart-command, failover-command), a server to
+ * connect to (a db its backend lets no scenario name: scenario_may_name), since the
+ * connection carries the user's credentials. 0, or -1 with err.
  */
 static int check_trust(const struct build *b, const struct setting_list *list, char *err, size_t errlen)
 {
@@ -285,12 +309,15 @@ static int check_trust(const struct build *b, const struct setting_list *list, c
 				 "command line", st->file, st->line, st->opt->name, st->opt->name);
 			return -1;
 		}
-		if (st->file && strcmp(st->opt->name, "db") == 0 && strcmp(st->value, BACKEND_MARIADB_PREFIX) != 0 &&
-		    strncmp(st->value, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) != 0) {
-			snprintf(err, errlen, "%s:%d: db: a scenario file may name a SQLite file (sqlite:PATH), not a "
-				 "PostgreSQL server to connect to as you (with your password, .pgpass or certificates), nor a "
-				 "MariaDB one (a throwaway, mariadb:, it may); give --db on the command line, or "
-				 "--trust-scenario to allow it", st->file, st->line);
+		if (st->file && strcmp(st->opt->name, "db") == 0 && !scenario_may_name(st->value)) {
+			const char *rest;
+			char forms[256];
+
+			scenario_db_forms(forms, sizeof(forms));
+			snprintf(err, errlen, "%s:%d: db: a scenario file may name a file or a throwaway (%s), not a %s server "
+				 "to connect to as you (with your password, .pgpass or certificates); give --db on the "
+				 "command line, or --trust-scenario to allow it", st->file, st->line, forms,
+				 backend_of_target(st->value, &rest)->name);
 			return -1;
 		}
 	}
@@ -563,13 +590,7 @@ const struct backend_ops *invocation_backend(const struct run_invocation *inv, c
 
 	if (cfg->backend)
 		return cfg->backend;
-	switch (tmp_postgres_available(err, errlen)) {
-	case 1:
-		return &backend_postgresql;
-	case 0:
-		return &backend_sqlite;
-	}
-	return NULL;
+	return backend_for_throwaway(err, errlen);
 }
 
 /*

@@ -28,39 +28,62 @@ static struct run_config *config_of(void *base)
 }
 
 /*
- * --db: the driver and target; SQLite for sqlite:PATH (a throwaway SQLite file for
- * sqlite: alone), PostgreSQL for anything else; NULL: a throwaway PostgreSQL server.
+ * Writes into buf the forms of --db's value, for a refusal: the backends' target_form, the
+ * one without a prefix first ("a libpq conninfo or URI, or sqlite:PATH, or mariadb:..."); a
+ * backend whose name text is (without its prefix's colon) is named with how its throwaway
+ * is asked for.
+ */
+static void db_forms(const char *text, const struct backend_ops *skip, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int prefixed = 0; prefixed < 2; prefixed++)
+		for (size_t k = 0; k < backend_registry_len && used < len; k++) {
+			const struct backend_ops *db = backend_registry[k];
+			bool named = text && strcasecmp(text, db->name) == 0;
+
+			if (db == skip || !db->target_prefix != !prefixed)
+				continue;
+			used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", used ? ", or " : "",
+						 named ? "for " : "", named ? db->title : "", named ? " " : "");
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used, "%s", db->target_form);
+			if (named && db->prefix_alone_throwaway && used < len)
+				used += (size_t)snprintf(buf + used, len - used, ", or %s for a throwaway", db->target_prefix);
+		}
+}
+
+/*
+ * --db: the driver and target, as backend_of_target reads them (sqlite:PATH, mariadb:...,
+ * else a conninfo); a target NULL for a prefix alone that asks for its backend's throwaway,
+ * and driver and target NULL without --db (invocation_backend chooses).
  */
 static int parse_db(const struct option_def *o, const char *text, void *base, char *err, size_t errlen)
 {
 	struct run_config *cfg = config_of(base);
+	char forms[512];
 
 	cfg->backend = NULL;
 	cfg->target = NULL;
 	if (!text)
 		return 0;
 	if (!text[strspn(text, " \t\n\r\f\v")]) {
-		snprintf(err, errlen, "--%s: expected a libpq conninfo or URI, or sqlite:PATH, got %s (an unset "
-			 "variable?); libpq would take its defaults from the environment", o->name,
-			 *text ? "only blanks" : "an empty value");
+		db_forms(NULL, NULL, forms, sizeof(forms));
+		snprintf(err, errlen, "--%s: expected %s, got %s (an unset variable?); libpq would take its defaults from "
+			 "the environment", o->name, forms, *text ? "only blanks" : "an empty value");
 		return -1;
 	}
 	cfg->backend = backend_of_target(text, &cfg->target);
-	if ((cfg->backend == &backend_sqlite || cfg->backend == &backend_mariadb) && !*cfg->target)
+	if (cfg->backend->target_prefix && cfg->backend->prefix_alone_throwaway && !*cfg->target)
 		cfg->target = NULL;
-	if (cfg->backend == &backend_mariadb && cfg->target && !conninfo_parses(text)) {
-		snprintf(err, errlen, "--%s: what follows mariadb: is malformed (its text is not shown, since it may hold "
-			 "a password); expected mariadb: alone (a throwaway server), mariadb:KEY=VALUE ... or "
-			 "mariadb://USER@HOST:PORT/DATABASE", o->name);
-		cfg->backend = NULL;
-		cfg->target = NULL;
-		return -1;
-	}
-	if (cfg->backend == &backend_postgresql && !conninfo_parses(text)) {
-		snprintf(err, errlen, "--%s: the conninfo is malformed: libpq cannot parse it (its text is not shown, since "
-			 "it may hold a password); expected key=value pairs or a postgresql:// URI%s", o->name,
-			 strcasecmp(text, "sqlite") == 0 ? ", or for SQLite sqlite:PATH, or sqlite: for a throwaway file"
-							 : ", or sqlite:PATH");
+	if (cfg->target && !conninfo_parses(text)) {
+		forms[0] = '\0';
+		if (!cfg->backend->target_prefix) {
+			memcpy(forms, ", or ", 6);
+			db_forms(text, cfg->backend, forms + 5, sizeof(forms) - 5);
+		}
+		snprintf(err, errlen, "--%s: %s%s", o->name, cfg->backend->target_malformed, forms);
 		cfg->backend = NULL;
 		cfg->target = NULL;
 		return -1;
@@ -72,28 +95,17 @@ static int parse_db(const struct option_def *o, const char *text, void *base, ch
 static void format_db(const struct option_def *o, const void *base, char *buf, size_t len)
 {
 	const struct run_config *cfg = base;
-	char *masked;
+	const char *prefix = cfg->backend && cfg->backend->target_prefix ? cfg->backend->target_prefix : "";
+	char *full, *masked;
 
 	(void)o;
-	if (!cfg->target || cfg->backend == &backend_sqlite) {
-		snprintf(buf, len, "%s%s", cfg->backend == &backend_sqlite ? BACKEND_SQLITE_PREFIX :
-			 cfg->backend == &backend_mariadb ? BACKEND_MARIADB_PREFIX : "", cfg->target ? cfg->target : "");
-		return;
-	}
-	if (cfg->backend == &backend_mariadb) {
-		char *full = malloc(strlen(BACKEND_MARIADB_PREFIX) + strlen(cfg->target) + 1);
-
-		if (full)
-			sprintf(full, "%s%s", BACKEND_MARIADB_PREFIX, cfg->target);
-		masked = full ? conninfo_masked(full) : NULL;
-		free(full);
-		snprintf(buf, len, "%s", masked ? masked : BACKEND_MARIADB_PREFIX CONNINFO_MASK);
-		free(masked);
-		return;
-	}
-	masked = conninfo_masked(cfg->target);
+	full = malloc(strlen(prefix) + (cfg->target ? strlen(cfg->target) : 0) + 1);
+	if (full)
+		sprintf(full, "%s%s", prefix, cfg->target ? cfg->target : "");
+	masked = full ? conninfo_masked(full) : NULL;
 	snprintf(buf, len, "%s", masked ? masked : CONNINFO_MASK);
 	free(masked);
+	free(full);
 }
 
 /*

@@ -61,9 +61,8 @@ int pooler_check_group(struct run_config *cfg, const struct backend_ops *db, cha
 
 	if (cfg->pooler == POOLER_NONE)
 		return 0;
-	if (db->dialect != DIALECT_POSTGRESQL) {
-		snprintf(err, errlen, "--pooler is PostgreSQL's: %s has no server connections to pool, each "
-			 "connection opens the file itself", db->name);
+	if (!(db->caps & CAP_POOLER)) {
+		snprintf(err, errlen, "--pooler cannot run on %s: pgbouncer does not pool its connections", db->name);
 		return -1;
 	}
 	if (cfg->guarded.workload != WORKLOAD_QUEUE) {

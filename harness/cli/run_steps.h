@@ -25,11 +25,6 @@ struct run_session {
 	char store_error[1024];		/* why it refused the first of them */
 };
 
-/*
- * Says on stderr where the throwaway database t is (and why it could not keep a template
- * cluster, db/template_cluster.h), and why SQLite when it fell back to it.
- */
-void announce_throwaway(const struct throwaway *t, bool fell_back);
 
 /*
  * Fills r's header: server version, settings, start time. 0, or -1 with err when the

@@ -89,13 +89,31 @@ struct def_bits {
 	unsigned needs;		/* SESSION_NEEDS_* bits */
 };
 
+/*
+ * Reads text, a backends key's comma-separated backend names (the registry's), into
+ * *dialects: the DIALECT_BIT()s of the dialects they speak. 0, or -1 with err as parse_names.
+ */
+static int parse_backends(const char *key, const char *text, unsigned *dialects, char *err, size_t errlen)
+{
+	const char *names[32];
+	size_t n = backend_registry_len < 32 ? backend_registry_len : 32;
+	unsigned backends;
+
+	for (size_t k = 0; k < n; k++)
+		names[k] = backend_registry[k]->name;
+	if (parse_names(key, text, names, n, &backends, err, errlen) < 0)
+		return -1;
+	*dialects = 0;
+	for (size_t k = 0; k < n; k++)
+		if (backends & (1u << k))
+			*dialects |= DIALECT_BIT(backend_registry[k]->dialect);
+	return 0;
+}
+
 /* Reads one key = value of sec into def; bits and def's summary take the settings. 0, or -1 with err. */
 static int take_entry(const struct scenario *sc, const struct scenario_entry *e, struct sql_strategy *def,
 		      struct def_bits *bits, char *err, size_t errlen)
 {
-	static const char *const backend_names[DIALECT_COUNT] = { [DIALECT_POSTGRESQL] = "postgresql",
-								   [DIALECT_SQLITE] = "sqlite",
-								   [DIALECT_MARIADB] = "mariadb" };
 	char origin[SQL_ORIGIN_MAX], why[512], what[768];
 	int k = 0;
 
@@ -113,8 +131,7 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 	if (k == KEY_MODES &&
 	    parse_names(e->key, e->value, claim_mode_names, MODE_COUNT, &bits->modes, why, sizeof(why)) == 0)
 		return 0;
-	if (k == KEY_BACKENDS &&
-	    parse_names(e->key, e->value, backend_names, DIALECT_COUNT, &bits->dialects, why, sizeof(why)) == 0)
+	if (k == KEY_BACKENDS && parse_backends(e->key, e->value, &bits->dialects, why, sizeof(why)) == 0)
 		return 0;
 	if (k == KEY_SESSION_NEEDS &&
 	    parse_names(e->key, e->value, session_need_names, sizeof(session_need_names) / sizeof(session_need_names[0]),
@@ -135,7 +152,8 @@ static int take_entry(const struct scenario *sc, const struct scenario_entry *e,
 static int load_one(const struct scenario *sc, const struct scenario_section *sec, struct sql_strategy *def,
 		    char *err, size_t errlen)
 {
-	struct def_bits bits = { .modes = MODE_BIT(MODE_FLIP), .dialects = DIALECT_BIT(DIALECT_POSTGRESQL) };
+	const char *rest;
+	struct def_bits bits = { .modes = MODE_BIT(MODE_FLIP), .dialects = DIALECT_BIT(backend_of_target("", &rest)->dialect) };
 	char what[256];
 
 	if (take_name(sc, sec, def, err, errlen) < 0)

@@ -6,6 +6,7 @@
 #ifndef CLAIMBENCH_BACKEND_H
 #define CLAIMBENCH_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,17 +28,27 @@ enum sql_dialect {
 /*
  * A template written the same for every dialect: one strategy_statement.sql entry per
  * dialect. MariaDB reads it with ANSI_QUOTES, and its driver rewrites an UPDATE's
- * RETURNING of columns itself (db/mariadb_sql.h).
+ * RETURNING of columns itself (db/mariadb/mariadb_sql.h).
  */
 #define SQL_ANY(text) { [DIALECT_POSTGRESQL] = (text), [DIALECT_SQLITE] = (text), [DIALECT_MARIADB] = (text) }
 
-/* What a backend's locking can do. */
+/* Each dialect's name, as `list backends` prints it: the name of the backend it was first written for. */
+extern const char *const sql_dialect_names[DIALECT_COUNT];
+
+/* What a backend's locking can do, and what of a run's faults and settings it takes: the checks ask these, never its name. */
 enum backend_cap {
 	CAP_ROW_LOCKS = 1 << 0,		/* SELECT ... FOR UPDATE */
 	CAP_NOWAIT = 1 << 1,		/* FOR UPDATE NOWAIT */
 	CAP_SKIP_LOCKED = 1 << 2,	/* FOR UPDATE SKIP LOCKED */
 	CAP_ADVISORY_LOCKS = 1 << 3,	/* application-defined locks */
 	CAP_LISTEN_NOTIFY = 1 << 4,	/* LISTEN/NOTIFY: one connection's commit wakes another waiting */
+	CAP_SERVER = 1 << 5,		/* a server: a process per connection to terminate (--kill-backend-*), and
+					 * one to restart (--restart-at, --restart-command) */
+	CAP_FAILOVER = 1 << 6,		/* a primary of its fails over to a standby (--failover-at, --failover-command) */
+	CAP_VACUUM = 1 << 7,		/* vacuums one table beside running claims (--vacuum-at, --phase vacuum) */
+	CAP_TIMEOUTS = 1 << 8,		/* a lock and a statement timeout (--lock-timeout-ms, --statement-timeout-ms) */
+	CAP_ISOLATION = 1 << 9,		/* the workers' isolation level is chosen (--isolation) */
+	CAP_POOLER = 1 << 10,		/* its server's connections go through pgbouncer (--pooler) */
 };
 
 /* Prepared statements per connection, addressed by slot number. */
@@ -92,8 +103,92 @@ struct db_step {
 	const char *const *params;	/* $1..$nparams as text */
 };
 
+struct run_as;		/* db/run_as.h */
+struct watchdog;	/* db/watchdog.h */
+
+/*
+ * A backend's throwaway database: what a run makes when given no --db target (a server of
+ * its own, a file), and what removes it. Its state is private to the backend's folder:
+ * struct throwaway (db/throwaway.h) holds state_size zeroed bytes of it and hands them to
+ * each operation. An operation a backend has none of is NULL.
+ */
+struct backend_throwaway {
+	const char *dir_prefix;		/* the start of its directories' names under $TMPDIR, which `cleanup` looks for */
+	/* Stops what a dead claimbench left running in one, a watchdog_stop_fn (db/watchdog.h); NULL: nothing runs there. */
+	int (*stop_leftover)(const char *dir, const struct run_as *as);
+	size_t state_size;		/* bytes of its state */
+	const char *start_failed;	/* what a failed start says, before ": " and the reason */
+	const char *start_hint;		/* a line after it (how to install the server), or NULL */
+	int default_rank;		/* with no --db, the backends of rank 1, 2 ... are tried in turn; 0: never */
+	/* Whether it can start here: 1, 0 (its programs are missing), -1 with err. NULL: always 1. */
+	int (*available)(char *err, size_t errlen);
+	/*
+	 * Makes it, guarded by wd, for connections sessions at once (its floor when fewer), and
+	 * points *target at where to connect, as the backend's connect takes it. 0, or -1 with err.
+	 */
+	int (*start)(void *state, struct watchdog *wd, int connections, const char **target, char *err, size_t errlen);
+	/*
+	 * Says on stderr where it is (and what its start had to say); passed_over is the title of
+	 * the backend preferred to it whose programs were missing (NULL: none).
+	 */
+	void (*announce)(const void *state, const char *passed_over);
+	/* Stops and removes what start made; safe after a failed start and twice. */
+	void (*stop)(void *state);
+	/* Restarts its server in immediate mode for a restart fault, within bounds of its own. 0, or -1 with err. */
+	int (*restart)(void *state, char *err, size_t errlen);
+	/* Whether its server (with a standby: the one taking writes) was started and is gone; false when nobody can tell. */
+	bool (*gone)(const void *state);
+	/* Gives its server a streaming standby, *target what reaches whichever is primary. 0, or -1 with err. */
+	int (*add_standby)(void *state, const char **target, char *err, size_t errlen);
+	/* Makes the pair ready for a run with standby mode mode (enum standby_mode). 0, or -1 with err. */
+	int (*standby_ready)(void *state, int mode, char *err, size_t errlen);
+	/* Cuts the standby off its primary's WAL (--failover-lag-ms). 0, or -1 with err. */
+	int (*standby_cut)(void *state, char *err, size_t errlen);
+	/* Fails the primary over to the standby. 0, or -1 with err. */
+	int (*failover)(void *state, char *err, size_t errlen);
+};
+
 struct backend_ops {
-	const char *name;		/* "postgresql", "sqlite" or "mariadb", as in output */
+	const char *name;		/* its name as in output and in --db's prefix: "postgresql", "sqlite", "mariadb" */
+	const char *title;		/* the engine's name in a sentence: "PostgreSQL", "SQLite", "MariaDB" */
+	int order;			/* where it stands in the registry, and so in `list`: by order, then name */
+	/*
+	 * The start of a --db text that selects it ("sqlite:"), cut off before connect sees the
+	 * rest; NULL for the one backend a text no prefix claims selects (PostgreSQL's conninfo).
+	 */
+	const char *target_prefix;
+	bool prefix_alone_throwaway;	/* its prefix alone (nothing after it) asks for its throwaway */
+	bool scenario_may_target;	/* a scenario file may name a target of it without --trust-scenario (a
+					 * file path); else only its throwaway (the prefix alone, when that is one) */
+	const char *target_form;	/* its targets' form for a message: "a libpq conninfo or URI", "sqlite:PATH" */
+	/*
+	 * target (what follows the prefix) as libpq's conninfo parser reads it, which finds and
+	 * masks its passwords (db/conninfo.h): malloc'd, NULL when out of memory. NULL where a
+	 * target is no conninfo (a file path).
+	 */
+	char *(*target_libpq_form)(const char *target);
+	const char *target_malformed;	/* the refusal of a target libpq cannot parse, after "--db: " (never the
+					 * text itself: it may hold a password) */
+	/*
+	 * Optional: notes what a run changes in the user's own target that it must put back
+	 * (SQLite's journal mode, statistics tables) into *note, malloc'd. 0, or -1 with err.
+	 */
+	int (*target_note)(const char *target, void **note, char *err, size_t errlen);
+	/* Puts back what target_note noted into note, and frees note. 0, or -1 with err. */
+	int (*target_restore)(const char *target, void *note, char *err, size_t errlen);
+	const struct backend_throwaway *throwaway; /* its throwaway database; NULL: it needs --db */
+	/* Why explore cannot drive it, a sentence after "TITLE cannot be explored: "; NULL: it can (docs/explore.md). */
+	const char *no_explore;
+	/* Why a timeline's pressure phases (--phase idle-in-tx, ...) cannot run on it; NULL: they can. */
+	const char *no_pressure_phases;
+	/*
+	 * A query (a printf format of the quoted name, once) that returns a row when the function
+	 * a run makes named as its table (--verify's audit trigger function) exists with an owner
+	 * note, and the statement that drops it (the same format): what `cleanup` drops once the
+	 * run's tables are gone. NULL where a run makes no function.
+	 */
+	const char *run_function_probe;
+	const char *run_function_drop;		/* the DROP of it, as run_function_probe */
 	enum sql_dialect dialect;	/* which dialect of SQL it speaks: the index of a plugin's SQL for it */
 	unsigned caps;			/* enum backend_cap flags */
 	const char *locking;		/* its locking model in one clause, for refusals */
@@ -105,6 +200,12 @@ struct backend_ops {
 	 */
 	const char *old_transaction_sentence;
 	const struct backend_sql *sql;	/* the statements the harness itself sends, in its dialect (db/backend_sql.h) */
+	/*
+	 * A diagnosis's sentence on the share of the workers' time spent waiting for a lock in
+	 * the driver itself (server.lock_wait_pct, which db->waits measures): a printf format of
+	 * one double, the percentage. NULL where the driver measures no such wait.
+	 */
+	const char *lock_wait_sentence;
 	const char *session_name;	/* what the server calls the workers' sessions, plural, for a diagnosis:
 					 * "server backends" (PostgreSQL), "connections" (MariaDB) */
 
@@ -246,30 +347,32 @@ struct backend_ops {
 	int (*wait_notification)(struct db_conn *conn, int64_t timeout_ns);
 };
 
-extern const struct backend_ops backend_postgresql;
-extern const struct backend_ops backend_sqlite;
-extern const struct backend_ops backend_mariadb;
+/* Every backend driver, one per folder harness/db/NAME/ (BACKEND_FILES, scripts/gen-plugins), by name. */
+extern const struct backend_ops *const backend_registry[];
 
-/* Every backend driver, indexed by enum sql_dialect. */
-extern const struct backend_ops *const backend_registry[DIALECT_COUNT];
+/* How many backend_registry holds. */
+extern const size_t backend_registry_len;
 
-/* The prefix of a database name that selects SQLite: sqlite:PATH. */
-#define BACKEND_SQLITE_PREFIX "sqlite:"
+/* Every backend's name, in the registry's order, ", " between: for messages ("postgresql, sqlite, mariadb"). */
+const char *backend_names(void);
 
-/*
- * The prefix of a database name that selects MariaDB: mariadb: alone (a throwaway server),
- * mariadb:KEY=VALUE... or mariadb://user@host:port/db (db/mariadb_target.h).
- */
-#define BACKEND_MARIADB_PREFIX "mariadb:"
-
-/* The driver called name ("postgresql", "sqlite", "mariadb": a run's backend), or NULL for none (or NULL name). */
+/* The driver called name (a run's backend, as stored), or NULL for none (or NULL name). */
 const struct backend_ops *backend_named(const char *name);
 
 /*
- * The driver a database name (--db) selects: SQLite for sqlite:PATH, MariaDB for
- * mariadb:..., else PostgreSQL; *target what follows the prefix ("" for a throwaway).
+ * The driver a database name (--db) selects: the one whose target_prefix it starts with,
+ * else the one with none; *target what follows the prefix ("" for a throwaway).
  */
 const struct backend_ops *backend_of_target(const char *text, const char **target);
+
+/*
+ * The backend a run given no --db uses: the throwaway of lowest default_rank that can
+ * start here. NULL with err when none can, or when whether one can cannot be told.
+ */
+const struct backend_ops *backend_for_throwaway(char *err, size_t errlen);
+
+/* The backend whose throwaway a run given no --db prefers (default_rank 1), or NULL. */
+const struct backend_ops *backend_preferred(void);
 
 /*
  * backend_ops.quote_identifier of a dialect that quotes names in double quotes, doubling

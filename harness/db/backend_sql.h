@@ -170,8 +170,4 @@ struct backend_sql {
 	bool no_wait_by_zero_wait;
 };
 
-extern const struct backend_sql postgresql_harness_sql;
-extern const struct backend_sql sqlite_harness_sql;
-extern const struct backend_sql mariadb_harness_sql;
-
 #endif

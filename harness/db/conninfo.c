@@ -13,7 +13,6 @@
 
 #include "db/backend.h"
 #include "db/conninfo.h"
-#include "db/mariadb_target.h"
 
 /* Whether a conninfo keyword names a secret. */
 static bool is_secret(const char *keyword)
@@ -39,25 +38,32 @@ static void append_value(char *out, const char *value)
 	*p = '\0';
 }
 
-/* Whether conninfo names a MariaDB server: mariadb:..., whose rest libpq's parser reads (db/mariadb_target.h). */
-static bool is_mariadb(const char *conninfo)
+/*
+ * The backend conninfo (a --db text) selects, in *db, and its prefix (or ""); whether
+ * libpq's parser reads what follows the prefix: false for a target that is no conninfo (a
+ * file path) and for the prefix alone (a throwaway).
+ */
+static bool read_by_libpq(const char *conninfo, const struct backend_ops **db, const char **prefix)
 {
-	return strncmp(conninfo, BACKEND_MARIADB_PREFIX, strlen(BACKEND_MARIADB_PREFIX)) == 0;
+	const char *rest;
+
+	*db = backend_of_target(conninfo, &rest);
+	*prefix = *db && (*db)->target_prefix ? (*db)->target_prefix : "";
+	return *db && (*db)->target_libpq_form && !(**prefix && !*rest);
 }
 
-/* conninfo as libpq's parser reads it, a new string (free it); NULL when out of memory. */
-static char *libpq_form(const char *conninfo)
-{
-	return is_mariadb(conninfo) ? mariadb_target_libpq_form(conninfo + strlen(BACKEND_MARIADB_PREFIX))
-				    : strdup(conninfo);
-}
-
-/* libpq's parse of conninfo (mariadb:... read as its rest), or NULL. */
+/* libpq's parse of conninfo (what follows its backend's prefix, in the backend's libpq form), or NULL. */
 static PQconninfoOption *parse(const char *conninfo)
 {
-	char *form = libpq_form(conninfo), *message = NULL;
-	PQconninfoOption *opts = form ? PQconninfoParse(form, &message) : NULL;
+	const struct backend_ops *db;
+	const char *prefix;
+	char *form, *message = NULL;
+	PQconninfoOption *opts;
 
+	if (!read_by_libpq(conninfo, &db, &prefix))
+		return NULL;
+	form = db->target_libpq_form(conninfo + strlen(prefix));
+	opts = form ? PQconninfoParse(form, &message) : NULL;
 	PQfreemem(message);
 	free(form);
 	return opts;
@@ -65,9 +71,11 @@ static PQconninfoOption *parse(const char *conninfo)
 
 bool conninfo_parses(const char *conninfo)
 {
+	const struct backend_ops *db;
+	const char *prefix;
 	PQconninfoOption *opts;
 
-	if (is_mariadb(conninfo) && !conninfo[strlen(BACKEND_MARIADB_PREFIX)])
+	if (!read_by_libpq(conninfo, &db, &prefix))
 		return true;
 	opts = parse(conninfo);
 	PQconninfoFree(opts);
@@ -77,16 +85,21 @@ bool conninfo_parses(const char *conninfo)
 char *conninfo_masked(const char *conninfo)
 {
 	PQconninfoOption *opts, *o;
-	const char *prefix = is_mariadb(conninfo) ? BACKEND_MARIADB_PREFIX : "";
-	size_t room = strlen(CONNINFO_MASK) + strlen(prefix) + 1;
+	const struct backend_ops *db;
+	const char *prefix;
+	size_t room;
 	char *out;
 
-	if (strncmp(conninfo, BACKEND_SQLITE_PREFIX, strlen(BACKEND_SQLITE_PREFIX)) == 0 ||
-	    (*prefix && !conninfo[strlen(prefix)]))
+	if (!read_by_libpq(conninfo, &db, &prefix))
 		return strdup(conninfo);
+	room = strlen(CONNINFO_MASK) + strlen(prefix) + 1;
 	opts = parse(conninfo);
-	if (!opts)
-		return strdup(*prefix ? BACKEND_MARIADB_PREFIX CONNINFO_MASK : CONNINFO_MASK);
+	if (!opts) {
+		out = malloc(room);
+		if (out)
+			sprintf(out, "%s%s", prefix, CONNINFO_MASK);
+		return out;
+	}
 	for (o = opts; o->keyword; o++)
 		if (o->val)
 			room += strlen(o->keyword) + 2 * strlen(o->val) + strlen(CONNINFO_MASK) + 4;

@@ -8,13 +8,18 @@
 #define CONNINFO_MASK "***"
 
 /*
- * conninfo (a libpq conninfo or URI, or sqlite:PATH) as a new string (free it) in
- * key=value form with password and sslpassword masked; "***" when libpq cannot parse it,
- * sqlite:PATH as it is. NULL when out of memory.
+ * conninfo (a --db text: a libpq conninfo or URI, or a backend's prefix and its target) as
+ * a new string (free it) in key=value form after the prefix, with password and sslpassword
+ * masked; the prefix and "***" when libpq cannot parse it; as it is when its backend's
+ * target is no conninfo (backend_ops.target_libpq_form NULL: sqlite:PATH) or is the prefix
+ * alone. NULL when out of memory.
  */
 char *conninfo_masked(const char *conninfo);
 
-/* Whether libpq can parse conninfo (a conninfo or URI); its message, which may quote a password, is dropped. */
+/*
+ * Whether libpq can parse conninfo (a --db text, read as conninfo_masked reads it; true
+ * when its target is no conninfo); its message, which may quote a password, is dropped.
+ */
 bool conninfo_parses(const char *conninfo);
 
 /* Masks in text, in place, every occurrence of the passwords that conninfo holds. */

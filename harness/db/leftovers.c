@@ -255,3 +255,12 @@ int leftovers_server_runs(const char *data_dir)
 
 	return pid < 0 ? 0 : works_in(pid, data_dir);
 }
+
+int leftovers_stop_server_in(const char *dir, const struct run_as *as)
+{
+	char data[PATH_MAX];
+
+	if (snprintf(data, sizeof(data), "%s/data", dir) >= (int)sizeof(data))
+		return -1;
+	return leftovers_stop_server(data, as);
+}

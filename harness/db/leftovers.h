@@ -41,6 +41,12 @@ int leftovers_mark(const char *dir, char *err, size_t errlen);
 int leftovers_stop_server(const char *data_dir, const struct run_as *as);
 
 /*
+ * leftovers_stop_server on dir/data, the data directory of a throwaway server's directory
+ * dir: a watchdog_stop_fn (db/watchdog.h). 0, or -1 as leftovers_stop_server.
+ */
+int leftovers_stop_server_in(const char *dir, const struct run_as *as);
+
+/*
  * Ends, with signal sig, the process whose pid the first line of pid_file names, if that
  * process works in work_dir (its current directory: a pid file's stale pid, now another
  * process's, is left alone), acting as as; waits up to 10 s for it to go. 0 when no such

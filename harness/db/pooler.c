@@ -79,7 +79,7 @@ int pooler_open(struct pooler *p, struct watchdog *wd, char *err, size_t errlen)
 	snprintf(socket_name, sizeof(socket_name), ".s.PGSQL.%d", POOLER_PORT);
 	if (server_make_dir(p->dir, POOLER_DIR_PREFIX, socket_name, &p->as, &p->have_dir, err, errlen) < 0)
 		goto fail;
-	if (watchdog_guard_pooler(wd, p->dir, &p->as) < 0) {
+	if (watchdog_guard(wd, p->dir, pooler_stop_leftover, &p->as) < 0) {
 		snprintf(err, errlen, "could not give %s to the watchdog", p->dir);
 		goto fail;
 	}

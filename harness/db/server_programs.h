@@ -2,7 +2,7 @@
  * Running a throwaway server's programs (PostgreSQL's initdb and pg_ctl, MariaDB's
  * mariadb-install-db and mariadbd): found on $PATH, run in a session of their own as the
  * server's user in its directory, their output in a log there, and the line of that log
- * that explains a failure. Shared by db/tmp_postgres.c and db/tmp_mariadb.c.
+ * that explains a failure. Shared by db/postgresql/tmp_postgres.c and db/mariadb/tmp_mariadb.c.
  */
 #ifndef CLAIMBENCH_SERVER_PROGRAMS_H
 #define CLAIMBENCH_SERVER_PROGRAMS_H

@@ -10,8 +10,6 @@
 #include <unistd.h>
 
 #include "db/leftovers.h"
-#include "db/pooler.h"
-#include "db/standby.h"
 #include "db/watchdog.h"
 
 /* Paths one watchdog guards at most. */
@@ -20,28 +18,21 @@
 /* What the parent tells its watchdog, one fixed-size record (atomic in a pipe) at a time. */
 struct order {
 	char kind;		/* 'g': guard path; 'r': released, remove nothing */
-	bool server;		/* a server runs in path/data: stop it first */
-	bool pooler;		/* a pgbouncer runs in path (db/pooler.h): stop it first */
+	watchdog_stop_fn stop;	/* stops what runs in path first (the forked watchdog shares the image); NULL: nothing */
 	bool drop;		/* act as uid and gid */
 	uid_t uid;		/* the user to act as */
 	gid_t gid;		/* that user's group */
 	char path[PATH_MAX / 4];/* the directory to remove */
 };
 
-/* Acts on the orders received: stops the servers, removes the paths, each as the user it was given with. */
+/* Acts on the orders received: stops what runs in each path, removes the paths, each as the user it was given with. */
 static void clean_up(const struct order *orders, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct run_as as = { .drop = orders[i].drop, .uid = orders[i].uid, .gid = orders[i].gid };
-		char data[PATH_MAX];
 
-		snprintf(data, sizeof(data), "%s/data", orders[i].path);
-		if (orders[i].server) {
-			standby_stop_leftover(orders[i].path, &as);
-			leftovers_stop_server(data, &as);
-		}
-		if (orders[i].pooler)
-			pooler_stop_leftover(orders[i].path, &as);
+		if (orders[i].stop)
+			orders[i].stop(orders[i].path, &as);
 		leftovers_remove(orders[i].path, &as);
 	}
 }
@@ -127,19 +118,9 @@ static int tell(struct watchdog *wd, const struct order *order)
 	return put == (ssize_t)sizeof(*order) ? 0 : -1;
 }
 
-int watchdog_guard(struct watchdog *wd, const char *path, bool server, const struct run_as *as)
+int watchdog_guard(struct watchdog *wd, const char *path, watchdog_stop_fn stop, const struct run_as *as)
 {
-	struct order order = { .kind = 'g', .server = server, .drop = as->drop, .uid = as->uid, .gid = as->gid };
-
-	if (strlen(path) >= sizeof(order.path))
-		return -1;
-	strcpy(order.path, path);
-	return tell(wd, &order);
-}
-
-int watchdog_guard_pooler(struct watchdog *wd, const char *path, const struct run_as *as)
-{
-	struct order order = { .kind = 'g', .pooler = true, .drop = as->drop, .uid = as->uid, .gid = as->gid };
+	struct order order = { .kind = 'g', .stop = stop, .drop = as->drop, .uid = as->uid, .gid = as->gid };
 
 	if (strlen(path) >= sizeof(order.path))
 		return -1;

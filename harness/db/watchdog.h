@@ -26,17 +26,18 @@ struct watchdog {
 int watchdog_start(struct watchdog *wd, char *err, size_t errlen);
 
 /*
- * Tells the watchdog to remove path (a directory and all below it), acting as as, and,
- * when server is true, first to stop the PostgreSQL server whose data directory is
- * path/data. 0, or -1 when the watchdog cannot be told (it then guards nothing new).
+ * Stops, acting as as, the processes a dead claimbench may have left running in its
+ * directory dir (a throwaway server, a pgbouncer): 0 when none runs any more, -1 when one
+ * still does or may. The watchdog and `cleanup` call it before they remove dir.
  */
-int watchdog_guard(struct watchdog *wd, const char *path, bool server, const struct run_as *as);
+typedef int (*watchdog_stop_fn)(const char *dir, const struct run_as *as);
 
 /*
- * Tells the watchdog to remove path, a throwaway pgbouncer's directory (db/pooler.h), acting
- * as as, after stopping the pgbouncer running there. 0, or -1 as watchdog_guard.
+ * Tells the watchdog to remove path (a directory and all below it), acting as as, after
+ * calling stop (NULL: nothing runs there) on it. 0, or -1 when the watchdog cannot be told
+ * (it then guards nothing new).
  */
-int watchdog_guard_pooler(struct watchdog *wd, const char *path, const struct run_as *as);
+int watchdog_guard(struct watchdog *wd, const char *path, watchdog_stop_fn stop, const struct run_as *as);
 
 /* Tells the watchdog that everything it guards has been removed, and waits for it to exit. */
 void watchdog_release(struct watchdog *wd);

@@ -391,7 +391,7 @@ struct run_result {
 struct invocation_result {
 	const char *version;		/* claimbench version */
 	const char *scenario;		/* scenario name */
-	const char *backend;		/* "postgresql" or "sqlite" */
+	const char *backend;		/* the backend's name (struct backend_ops.name) */
 	char server_version[64];	/* the server's version string */
 	struct db_setting settings[DB_MAX_SETTINGS]; /* server settings that shape contention, as reported */
 	size_t n_settings;		/* entries used in settings */

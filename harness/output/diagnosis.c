@@ -98,8 +98,8 @@ static void say_mvcc(struct text *t, const struct server_figures *f, const struc
 	if (f->xmin_age_max != METRIC_UNKNOWN && f->xmin_age_max >= DIAGNOSIS_OLD_XMIN && db &&
 	    db->old_transaction_sentence)
 		say(t, db->old_transaction_sentence, (unsigned long long)f->xmin_age_max);
-	if (!isnan(f->lock_wait_pct))
-		say(t, "The workers spent %.0f%% of their time waiting for SQLite's write lock.", f->lock_wait_pct);
+	if (!isnan(f->lock_wait_pct) && db && db->lock_wait_sentence)
+		say(t, db->lock_wait_sentence, f->lock_wait_pct);
 	if (f->wal_bytes_peak != METRIC_UNKNOWN && f->wal_bytes_peak > 0)
 		say(t, "The -wal file grew to %.1f MB.", (double)f->wal_bytes_peak / 1e6);
 	if (f->checkpoints_partial != METRIC_UNKNOWN && f->checkpoints_partial > 0)

@@ -27,7 +27,7 @@
 
 /*
  * Writes run's diagnosis into buf (size bytes, truncated to fit), in the words of backend
- * (the run's: "postgresql", "sqlite", "mariadb"; NULL or another name: what only one
+ * (the run's, struct backend_ops.name; NULL or a name no backend has: what only one
  * engine's words could say is left out): sentences ending in a full stop, separated by
  * spaces. Returns false, buf empty, when the run has no samples.
  */

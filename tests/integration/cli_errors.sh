@@ -48,7 +48,7 @@ expect_exit 3 'cannot connect to the database' "unreachable server" \
 expect_exit 3 'cannot connect to the database' "missing socket directory" \
 	run --db "host=/nonexistent/claimbench port=5999" --strategy skip-locked --jobs 1 --results "$store"
 
-expect_exit 2 "--db: the conninfo is malformed: .*or for SQLite sqlite:PATH, or sqlite: for a throwaway file" \
+expect_exit 2 "--db: the conninfo is malformed: .*or for SQLite sqlite:PATH, or sqlite: for a throwaway" \
 	"--db sqlite is refused before anything runs, pointing to sqlite:PATH and sqlite:" run --db sqlite --jobs 1
 err=$("$CLAIMBENCH" run --db "postgresql://alice:s3cr3tpw@127.0.0.1:1/db?connect_timeout=3" --jobs 1 --results "$store" 2>&1)
 check "a password in --db never appears in the output" eval '! grep -q s3cr3tpw <<<"$err"'

@@ -18,5 +18,5 @@ check "docs/metric-list.md is the metric table as claimbench prints it (make doc
 check "it lists queue wait, end-to-end latency, arrivals, their lateness, failures, the backlog and x_ideal" \
 	has_rows queue_wait_ms.p50 queue_wait_ms.p99 end_to_end_ms.p50 arrivals arrivals_late arrival_late_max_ms \
 	failed backlog_end makespan_ratio
-expect_exit 2 'unexpected argument "metric" \(list takes none, "metrics" or "guards"\)' "list with a misspelt argument" \
+expect_exit 2 'unexpected argument "metric" \(list takes none, "metrics", "guards" or "backends"\)' "list with a misspelt argument" \
 	list metric

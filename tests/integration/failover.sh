@@ -27,7 +27,7 @@ stop_pair() {
 }
 
 # ---- bad input: refused before anything starts, with the reason, exit 2 ----
-expect_exit 2 'standby async: claimbench makes a standby of its throwaway PostgreSQL only; SQLite has no server' \
+expect_exit 2 'standby async cannot run on sqlite: claimbench makes no standby of its throwaway sqlite server' \
 	"--standby on SQLite is refused" run --db "sqlite:$dir/lite.db" --standby async --jobs 5 --work-ms 1 \
 	--strategy update-returning --no-progress --results "$store"
 expect_exit 2 'standby sync: .*multi-host conninfo .*--failover-command' \
@@ -44,7 +44,7 @@ expect_exit 2 'failover-lag-ms cuts the throwaway standby off before a failover:
 	"--failover-lag-ms without --failover-at is refused" \
 	run --standby async --failover-lag-ms 100 --jobs 5 --work-ms 1 --strategy skip-locked --no-progress \
 	--results "$store"
-expect_exit 2 'failover-command fails over a PostgreSQL server of your own at --failover-at; sqlite has no server' \
+expect_exit 2 'failover-command fails over a server of your own at --failover-at; sqlite has no server claimbench fails over' \
 	"--failover-command on SQLite is refused, not ignored" run --db "sqlite:$dir/lite.db" --failover-command true \
 	--jobs 5 --work-ms 1 --strategy update-returning --no-progress --results "$store"
 expect_exit 2 'failover-command fails over .* at --failover-at; give --failover-at' \

@@ -169,9 +169,9 @@ else
 fi
 
 # ---- faults a backend cannot take ----
-expect_exit 2 "kill-backend-at, -exec and -rate are PostgreSQL's" "kill-backend on SQLite is refused" \
+expect_exit 2 "kill-backend-at, -exec and -rate cannot run on sqlite: it has no server process" "kill-backend on SQLite is refused" \
 	run --db sqlite: --kill-backend-exec 3 --jobs 10 --results "$store"
-expect_exit 2 "--restart-at is PostgreSQL's" "a restart on SQLite is refused" \
+expect_exit 2 "--restart-at cannot run on sqlite: it has no server to restart" "a restart on SQLite is refused" \
 	run --db sqlite: --restart-at 0.5 --jobs 10 --results "$store"
 expect_exit 2 "beyond the run's end" "a crash after the end of a timed run is refused" \
 	run --crash-at 3 --duration 1 --jobs 10 --results "$store"

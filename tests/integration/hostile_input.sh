@@ -72,7 +72,7 @@ expect_exit 2 '--progress-interval: expected 0 \(no lines\) or a number from 0.1
 	"--progress-interval 1e-10 is refused, not silent" run --results "$store" --strategy skip-locked --jobs 10 --progress-interval 1e-10
 expect_exit 2 '--arrival-s needs --arrival-rate' "--arrival-s without --arrival-rate is refused, not ignored" \
 	run --results "$store" --strategy skip-locked --jobs 10 --arrival-s 5
-expect_exit 2 '--db: expected a libpq conninfo or URI, or sqlite:PATH, got only blanks' \
+expect_exit 2 '--db: expected a libpq conninfo or URI, or sqlite:PATH, or mariadb:..., got only blanks' \
 	"--db \" \" is refused, not libpq's defaults" run --results "$store" --strategy skip-locked --jobs 10 --db " "
 expect_exit 2 '--db: expected a libpq conninfo or URI, or sqlite:PATH, got a blank value' \
 	"cleanup --db \" \" is refused too, not libpq's defaults" cleanup --dry-run --db " "

@@ -30,7 +30,7 @@ err=$("$CLAIMBENCH" run --db "mariadb:host=$dir/none.sock user=u password=s3cr3t
 status=$?
 check "an unreachable MariaDB server: exit 3, the password never printed" \
 	eval '[ "$status" -eq 3 ] && ! grep -q s3cr3t <<<"$err" && grep -q "none.sock" <<<"$err"'
-expect_exit 2 "--isolation is MariaDB's" "--isolation on SQLite is refused" \
+expect_exit 2 "--isolation cannot run on sqlite: it runs its own default" "--isolation on SQLite is refused" \
 	run --db "sqlite:$dir/q.db" --isolation read-committed --jobs 5 --no-progress --results "$store"
 expect_exit 2 "strategy notify cannot run on mariadb: it needs LISTEN/NOTIFY" "notify on MariaDB is refused with the reason" \
 	run --db mariadb: --strategy notify --jobs 5 --no-progress --results "$store"

@@ -140,7 +140,7 @@ check "an account named as a dead run's table it dropped, but holding other priv
 sql -e "DROP USER 'claimbench_1_jobs'@'localhost'"
 
 # ---- a user who may not make accounts: refused with the reason, exit 6 ----
-# (PROCESS, which a run's table marks need: db/backend_mariadb.c's seal_mark reads INNODB_SYS_TABLES)
+# (PROCESS, which a run's table marks need: db/mariadb/backend_mariadb.c's seal_mark reads INNODB_SYS_TABLES)
 sql -e "CREATE USER bench@localhost IDENTIFIED BY 'Bench-pw1'; GRANT ALL ON q.* TO bench@localhost;
 	GRANT PROCESS ON *.* TO bench@localhost;
 	CREATE USER creator@localhost IDENTIFIED BY 'Bench-pw1'; GRANT ALL ON q.* TO creator@localhost;

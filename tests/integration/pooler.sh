@@ -25,7 +25,7 @@ pooler_gone() {
 }
 
 # ---- bad input, before any server is needed ----
-expect_exit 2 'pooler is PostgreSQL.s: [Ss][Qq][Ll]ite has no server connections' "--pooler on SQLite is refused" \
+expect_exit 2 'pooler cannot run on sqlite: pgbouncer does not pool its connections' "--pooler on SQLite is refused" \
 	run --db "sqlite:$dir/q.db" --pooler transaction --strategy for-update --jobs 5 --results "$store"
 expect_exit 2 'pooler.*nonsense' "--pooler nonsense is refused" \
 	run --pooler nonsense --strategy skip-locked --jobs 5 --results "$store"

@@ -34,15 +34,15 @@ printf '[global]\ntrust-scenario = true\n' >"$dir/self.ini"
 expect_exit 2 "self\.ini:2: \"trust-scenario\" in \[global\]: --trust-scenario is the command line's to give" \
 	"a scenario file cannot trust itself" run --no-progress --results "$store" "$dir/self.ini"
 printf '[global]\njobs = 10\ndb = host=%s port=1 dbname=postgres\n' "$dir" >"$dir/server.ini"
-expect_exit 2 "server\.ini:3: db: a scenario file may name a SQLite file \(sqlite:PATH\), not a PostgreSQL server" \
+expect_exit 2 "server\.ini:3: db: a scenario file may name a file or a throwaway \(sqlite:PATH, mariadb:\), not a postgresql server" \
 	"a scenario file's PostgreSQL server is refused without --trust-scenario" \
 	run --no-progress --results "$store" "$dir/server.ini"
 
 # ---- --restart-command where nothing would run it is refused, not ignored ----
-expect_exit 2 "--restart-command restarts a PostgreSQL server of your own \(--db CONNINFO\).*the throwaway server" \
+expect_exit 2 "--restart-command restarts a server of your own \(--db CONNINFO\).*the throwaway server" \
 	"--restart-command with the throwaway server is refused" \
 	run --no-progress --results "$store" --jobs 10 --restart-at 0.5 --restart-command "touch $dir/ran"
-expect_exit 2 "--restart-command restarts a PostgreSQL server of your own .*SQLite has no server" \
+expect_exit 2 "--restart-command restarts a server of your own .*sqlite has no server" \
 	"--restart-command on SQLite is refused" \
 	run --no-progress --results "$store" --db "sqlite:$dir/q.db" --strategy for-update --jobs 10 \
 	--restart-command "touch $dir/ran"

@@ -76,7 +76,7 @@ check_jq "$dir/sqlite.json" '.results[0] | .server.wal_bytes_peak > 1000000 and 
 expect_exit 2 "--snapshot-at needs --snapshot-s" "a snapshot with no length" run --snapshot-at 1 --results "$store"
 expect_exit 2 "--snapshot-at 5: that instant is beyond the run's end \(--duration 3\)" "a snapshot after the end" \
 	run --snapshot-at 5 --snapshot-s 1 --duration 3 --results "$store"
-expect_exit 2 "--vacuum-at is PostgreSQL's" "a VACUUM on SQLite" run --db "sqlite:$dir/q.db" --vacuum-at 1 \
+expect_exit 2 "--vacuum-at cannot run on sqlite: it vacuums no table" "a VACUUM on SQLite" run --db "sqlite:$dir/q.db" --vacuum-at 1 \
 	--results "$store"
 expect_exit 2 "sample-ms" "a negative --sample-ms" run --sample-ms -5 --results "$store"
 expect_exit 2 "vacuum-at" "a --vacuum-at that is not a number" run --vacuum-at soon --results "$store"

@@ -1,4 +1,4 @@
-# The template cluster (db/template_cluster.h): the first throwaway PostgreSQL runs initdb
+# The template cluster (db/postgresql/template_cluster.h): the first throwaway PostgreSQL runs initdb
 # and keeps its output in the cache; the next ones are copies of it (the same system
 # identifier), CLAIMBENCH_CACHE_DIR=none keeps and uses none, a template pruned (its manifest
 # not met) or whose copy will not start is replaced, a keep cut short is swept, and a cache that

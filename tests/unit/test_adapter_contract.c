@@ -138,7 +138,7 @@ static void test_manifest(void)
 	unlink(path);
 	check_manifest_refused(17, "absent_state = deleted", 18, "absent_state: expected missing or done; got \"deleted\"");
 	check_manifest_refused(2, "contract = 2", 3, "contract: this claimbench speaks contract version 1; got \"2\"");
-	check_manifest_refused(6, "engines = postgresql, oracle", 7, "engines: expected postgresql, sqlite or mariadb");
+	check_manifest_refused(6, "engines = postgresql, oracle", 7, "engines: expected backends' names (postgresql, sqlite, mariadb)");
 	check_manifest_refused(6, "engines =", 7, "engines: expected at least one");
 	check_manifest_refused(7, "claim_mode = lease", 8, "claim_mode: expected hold or flip; got \"lease\"");
 	check_manifest_refused(9, "runtime node", 10, "expected KEY = VALUE, got \"runtime node\"");

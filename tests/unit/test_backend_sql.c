@@ -86,7 +86,8 @@ static void test_every_backend(void)
 /* What differs by engine is the engine's own: the driver points at its own SQL. */
 static void test_engines_apart(void)
 {
-	const struct backend_sql *pg = backend_postgresql.sql, *lite = backend_sqlite.sql, *maria = backend_mariadb.sql;
+	const struct backend_sql *pg = backend_named("postgresql")->sql, *lite = backend_named("sqlite")->sql,
+				 *maria = backend_named("mariadb")->sql;
 
 	CHECK_STR_EQ(pg->now, "clock_timestamp()", "PostgreSQL's {now}");
 	CHECK_STR_EQ(lite->now, "julianday('now')", "SQLite's {now}: a julian day");

@@ -180,7 +180,7 @@ static void test_bad_input(void)
 	REFUSED("--work-ms: expected a number from 0 to 3.6e+06, got \"-1\"", "a negative work time", "--work-ms", "-1");
 	REFUSED("--work-dist: expected one of fixed, uniform, exp", "an unknown word", "--work-dist", "normal");
 	REFUSED("--tries: expected a whole number from 1", "a strategy option's bound", "--tries", "0");
-	REFUSED("--db: expected a libpq conninfo or URI, or sqlite:PATH, got an empty value", "an empty --db",
+	REFUSED("--db: expected a libpq conninfo or URI, or sqlite:PATH, or mariadb:..., got an empty value", "an empty --db",
 		"--db", "");
 	REFUSED("--table-prefix: expected 1 to 48 letters", "a table prefix with a quote", "--table-prefix", "a\"b");
 	REFUSED("strategy naive has no hold claim mode (it supports flip)", "naive asked to hold",
@@ -190,7 +190,7 @@ static void test_bad_input(void)
 		"--duration", "2");
 	REFUSED("--arrival-rate in a drain run needs --arrival-s", "arrivals with no end", "--arrival-rate", "5");
 	REFUSED("--arrival-s needs --arrival-rate", "an arrival time without arrivals", "--arrival-s", "5");
-	REFUSED("--db: expected a libpq conninfo or URI, or sqlite:PATH, got only blanks", "a blank --db", "--db", " \t");
+	REFUSED("--db: expected a libpq conninfo or URI, or sqlite:PATH, or mariadb:..., got only blanks", "a blank --db", "--db", " \t");
 	REFUSED("--progress-interval: expected 0 (no lines) or a number from 0.1 to 3600, got \"1e-10\"",
 		"a progress interval shorter than 0.1 s", "--progress-interval", "1e-10");
 	REFUSED("unexpected argument \"extra2\": run takes one scenario file", "a second operand", "extra1", "extra2");
@@ -213,7 +213,7 @@ static void test_bad_input(void)
 		"give --trust-scenario", "a scenario file's shell command, without --trust-scenario", "--scenario", path);
 	unlink(path);
 	path = temp_file_write("server", "[global]\njobs = 5\n[g]\ndb = host=db.example dbname=queue\n");
-	REFUSED(":4: db: a scenario file may name a SQLite file (sqlite:PATH), not a PostgreSQL server to connect to as "
+	REFUSED(":4: db: a scenario file may name a file or a throwaway (sqlite:PATH, mariadb:), not a postgresql server to connect to as "
 		"you", "a scenario file's PostgreSQL server, without --trust-scenario", "--scenario", path);
 	unlink(path);
 	path = temp_file_write("loose", "[global]\njobs = 5\nno-progress = banana\n[g]\nstrategy = skip-locked\n");

@@ -1,8 +1,8 @@
 /*
  * Unit tests of the shared templates as MariaDB's prepared statements take them
- * (db/mariadb_sql.c): $N as '?' bound once per use, several statements, an UPDATE's
+ * (db/mariadb/mariadb_sql.c): $N as '?' bound once per use, several statements, an UPDATE's
  * RETURNING of columns as a capture and a SELECT, what cannot be translated refused; and
- * of a mariadb: target read with libpq's parser (db/mariadb_target.c), written back (as the
+ * of a mariadb: target read with libpq's parser (db/mariadb/mariadb_target.c), written back (as the
  * run's own account connects) and masked (db/conninfo.c); and of the templates' placeholders in MariaDB's dialect (engine/sql_template.c).
  */
 #include <stdio.h>
@@ -11,8 +11,9 @@
 
 #include "check.h"
 #include "db/conninfo.h"
-#include "db/mariadb_sql.h"
-#include "db/mariadb_target.h"
+#include "db/mariadb/mariadb_sql.h"
+#include "db/mariadb/parts.h"
+#include "db/mariadb/mariadb_target.h"
 #include "engine/sql_template.h"
 
 /* Parameters: each '?' once per use, quoted text and comments left alone. */

@@ -101,29 +101,36 @@ static void test_guard_registry(void)
 static void test_guard_forms(void)
 {
 	const struct guard_ops *wait = guard_find("row-lock-wait"), *row = guard_find("row-lock");
+	const struct backend_ops *mariadb = backend_named("mariadb"), *postgresql = backend_named("postgresql");
 	char why[256] = "";
 
+	CHECK(mariadb && postgresql, "the registry holds mariadb and postgresql");
+	if (!mariadb || !postgresql)
+		return;
 	for (size_t i = 0; i < guard_registry_len; i++) {
 		const struct guard_ops *g = guard_registry[i];
 
-		CHECK(guard_runs_on(g, &backend_mariadb), "%s has a form on MariaDB", g->name);
-		for (int k = 0; k < DIALECT_COUNT; k++)
-			CHECK((!g->user.release_sql[k] || g->user.begin_sql[k]) &&
-			      (!g->writer.release_sql[k] || g->writer.begin_sql[k]),
+		CHECK(guard_runs_on(g, mariadb), "%s has a form on MariaDB", g->name);
+		for (size_t k = 0; k < backend_registry_len; k++) {
+			enum sql_dialect d = backend_registry[k]->dialect;
+
+			CHECK((!g->user.release_sql[d] || g->user.begin_sql[d]) &&
+			      (!g->writer.release_sql[d] || g->writer.begin_sql[d]),
 			      "%s on %s: a release is given only with a begin, the one it would end", g->name,
 			      backend_registry[k]->name);
+		}
 	}
 	CHECK(wait && row, "row-lock-wait and row-lock are registered");
 	if (!wait || !row)
 		return;
-	CHECK(guard_refuses_wait_limit(wait, &backend_mariadb, 50, why, sizeof(why)) &&
+	CHECK(guard_refuses_wait_limit(wait, mariadb, 50, why, sizeof(why)) &&
 	      strstr(why, "--wait-limit-ms 50 is not a multiple of 1000"),
 	      "row-lock-wait on MariaDB refuses a limit of 50 ms, saying why (%s)", why);
-	CHECK(!guard_refuses_wait_limit(wait, &backend_mariadb, 2000, why, sizeof(why)),
+	CHECK(!guard_refuses_wait_limit(wait, mariadb, 2000, why, sizeof(why)),
 	      "row-lock-wait on MariaDB takes a limit of 2000 ms, WAIT 2");
-	CHECK(!guard_refuses_wait_limit(wait, &backend_postgresql, 50, why, sizeof(why)),
+	CHECK(!guard_refuses_wait_limit(wait, postgresql, 50, why, sizeof(why)),
 	      "row-lock-wait on PostgreSQL takes 50 ms (lock_timeout counts milliseconds)");
-	CHECK(!guard_refuses_wait_limit(row, &backend_mariadb, 50, why, sizeof(why)),
+	CHECK(!guard_refuses_wait_limit(row, mariadb, 50, why, sizeof(why)),
 	      "row-lock, which has no wait limit, is not refused for one");
 }
 

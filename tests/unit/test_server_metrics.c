@@ -166,7 +166,7 @@ static void test_lock_waits(void)
 						.xmin_age = SAMPLE_UNKNOWN } };
 	r.n_samples = 1;
 	server_metrics_compute(&r);
-	CHECK(diagnosis_write(&r, "postgresql", text, sizeof(text)) &&
+	CHECK(diagnosis_write(&r, "sqlite", text, sizeof(text)) &&
 	      strstr(text, "The workers spent 25% of their time waiting for SQLite's write lock.") &&
 	      strstr(text, "3 of 10 checkpoints could not copy the whole WAL"), "the diagnosis says so: %s", text);
 	w[0].waits_counted = w[1].waits_counted = false;

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "db/postgresql/parts.h"
+#include "db/sqlite/parts.h"
 #include "engine/sql_template.h"
 
 /* The process whose notes mark the tables. */

@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "db/leftovers.h"
-#include "db/tmp_postgres.h"
+#include "db/postgresql/tmp_postgres.h"
 #include "db/watchdog.h"
 
 /* Runs sql, which must return at least one row, and copies its first value into out. */

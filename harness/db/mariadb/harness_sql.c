@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "db/backend_sql.h"
+#include "db/mariadb/parts.h"
 
 /* A MariaDB global status counter's value, by its name in upper case. */
 #define MARIADB_STATUS(name) "(SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '" name "')"

@@ -1,5 +1,6 @@
 /* The SQL the harness itself sends to PostgreSQL (db/backend_sql.h). */
 #include "db/backend_sql.h"
+#include "db/postgresql/parts.h"
 
 /* The setting a session carries its identity in (db->name_session); unset reads as the harness's. */
 #define IDENTITY_SETTING "claimbench.identity"

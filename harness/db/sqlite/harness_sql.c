@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "db/backend_sql.h"
+#include "db/sqlite/parts.h"
 
 /* A trigger is a block; the session's identity a function each connection registers (db->name_session). */
 static const struct backend_audit_sql audit = {

@@ -1,6 +1,6 @@
 /*
  * The MariaDB driver, through MariaDB's C client library: prepared statements
- * (mysql_stmt_*) made from the shared templates by db/mariadb_sql.h, text parameters, and
+ * (mysql_stmt_*) made from the shared templates by db/mariadb/mariadb_sql.h, text parameters, and
  * results read as text into buffers each slot owns from its prepare on, so that running a
  * statement allocates nothing. Every session has a known sql_mode (SESSION_SQL_MODE: it
  * reads "double-quoted" names as identifiers, as the templates write them), and counts an
@@ -18,9 +18,10 @@
 #include <mysql.h>
 
 #include "db/backend.h"
-#include "db/mariadb_account.h"
-#include "db/mariadb_sql.h"
-#include "db/mariadb_target.h"
+#include "db/mariadb/mariadb_account.h"
+#include "db/mariadb/mariadb_sql.h"
+#include "db/mariadb/mariadb_target.h"
+#include "db/mariadb/parts.h"
 #include "db/ownership.h"
 #include "model/config.h"
 
@@ -28,7 +29,7 @@
  * Every session's sql_mode, whatever the server's: "double-quoted" names as identifiers, as
  * the templates write them; MariaDB 10.11's default strictness; and neither
  * SIMULTANEOUS_ASSIGNMENT (an UPDATE's RETURNING stand-in reads the values its SET gave) nor
- * NO_BACKSLASH_ESCAPES (db/mariadb_sql.c reads a backslash in quotes as an escape).
+ * NO_BACKSLASH_ESCAPES (db/mariadb/mariadb_sql.c reads a backslash in quotes as an escape).
  */
 #define SESSION_SQL_MODE "ANSI_QUOTES,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
@@ -229,7 +230,7 @@ static int seconds_of(int ms)
 }
 
 /*
- * target is what follows mariadb: (db/mariadb_target.h). Named so, not mariadb_connect,
+ * target is what follows mariadb: (db/mariadb/mariadb_target.h). Named so, not mariadb_connect,
  * which mysql.h defines as a macro (as it does mariadb_cancel).
  */
 static int open_connection(const char *target, const struct db_options *opts, struct db_conn **out, char *err,
@@ -1071,9 +1072,24 @@ static void cancel_statement(struct db_conn *conn)
 
 const struct backend_ops backend_mariadb = {
 	.name = "mariadb",
+	.title = "MariaDB",
+	.order = 30,
+	.target_prefix = "mariadb:",
+	.prefix_alone_throwaway = true,
+	.target_form = "mariadb:...",
+	.target_libpq_form = mariadb_target_libpq_form,
+	.target_malformed = "what follows mariadb: is malformed (its text is not shown, since it may hold a password); "
+			    "expected mariadb: alone (a throwaway server), mariadb:KEY=VALUE ... or "
+			    "mariadb://USER@HOST:PORT/DATABASE",
+	.throwaway = &throwaway_mariadb,
+	.no_explore = "explore finds its settled points by asking PostgreSQL which session waits for which "
+		      "(pg_isolation_test_session_is_blocked, pg_stat_activity) and has no MariaDB counterpart of those; "
+		      "it explores on PostgreSQL alone (docs/explore.md)",
+	.no_pressure_phases = "MariaDB's pressure phases (InnoDB's purge lag) are not built for timelines yet",
 	.dialect = DIALECT_MARIADB,
 	.sql = &mariadb_harness_sql,
-	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS,
+	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_SERVER | CAP_TIMEOUTS |
+		CAP_ISOLATION,
 	.locking = "MariaDB's InnoDB locks rows (and the gaps between them), and has no LISTEN/NOTIFY",
 	.session_name = "connections",
 	.old_transaction_sentence = "InnoDB's history list grew to %llu committed transactions whose undo was not purged "

@@ -9,7 +9,7 @@
 #include <libpq-fe.h>
 
 #include "db/leftovers.h"
-#include "db/standby.h"
+#include "db/postgresql/standby.h"
 #include "model/faults.h"
 
 #define STANDBY_WAIT_MS 30000	/* how long the standby may take to stream, or to stop receiving */
@@ -259,12 +259,4 @@ void standby_close(struct standby *sb)
 {
 	tmp_postgres_stop(&sb->node);
 	sb->primary = sb->replica = NULL;
-}
-
-void standby_stop_leftover(const char *dir, const struct run_as *as)
-{
-	char data[PATH_MAX];
-
-	if (snprintf(data, sizeof(data), "%s/%s/data", dir, STANDBY_DIR) < (int)sizeof(data))
-		leftovers_stop_server(data, as);
 }

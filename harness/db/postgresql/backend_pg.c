@@ -12,7 +12,8 @@
 #include "db/backend.h"
 #include "db/conninfo.h"
 #include "db/ownership.h"
-#include "db/pg_confine.h"
+#include "db/postgresql/pg_confine.h"
+#include "db/postgresql/parts.h"
 #include "model/config.h"
 
 /* COPY is fed in chunks of about this many bytes. */
@@ -655,9 +656,20 @@ out:
 
 const struct backend_ops backend_postgresql = {
 	.name = "postgresql",
+	.title = "PostgreSQL",
+	.order = 10,
+	.target_form = "a libpq conninfo or URI",
+	.target_libpq_form = strdup,
+	.target_malformed = "the conninfo is malformed: libpq cannot parse it (its text is not shown, since it may hold "
+			    "a password); expected key=value pairs or a postgresql:// URI",
+	.throwaway = &throwaway_postgresql,
+	.run_function_probe = "SELECT 1 WHERE obj_description(to_regprocedure('%s()'), 'pg_proc') LIKE '"
+			      OWNER_NOTE_PREFIX "%%'",
+	.run_function_drop = "DROP FUNCTION %s()",
 	.dialect = DIALECT_POSTGRESQL,
 	.sql = &postgresql_harness_sql,
-	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_LISTEN_NOTIFY,
+	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_LISTEN_NOTIFY | CAP_SERVER |
+		CAP_FAILOVER | CAP_VACUUM | CAP_TIMEOUTS | CAP_POOLER,
 	.locking = "PostgreSQL locks rows",
 	.session_name = "server backends",
 	.old_transaction_sentence = "The oldest transaction on the server grew %llu transactions old and held the xmin "

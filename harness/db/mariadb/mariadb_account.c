@@ -5,7 +5,7 @@
 #include <sys/random.h>
 
 #include "db/backend.h"
-#include "db/mariadb_account.h"
+#include "db/mariadb/mariadb_account.h"
 
 /* The server's error numbers that say my's user may not make the account or grant it (mysqld_error.h). */
 enum {

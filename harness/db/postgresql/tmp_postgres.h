@@ -1,6 +1,6 @@
 /*
  * A throwaway PostgreSQL cluster for one process: created with initdb (or copied from
- * initdb's output kept as a template, db/template_cluster.h) in a fresh temporary directory, reachable only through a Unix socket in that directory,
+ * initdb's output kept as a template, db/postgresql/template_cluster.h) in a fresh temporary directory, reachable only through a Unix socket in that directory,
  * stopped and deleted again by tmp_postgres_stop. It never touches another cluster
  * and never uses port 5432. When we run as root, initdb and the server run as the
  * `postgres` system user, since PostgreSQL refuses to run as root. Not thread-safe:
@@ -20,6 +20,9 @@
 #define TMP_POSTGRES_PORT_TEXT "15432"	/* the same, as text */
 #define TMP_POSTGRES_CONNINFO_MAX 512	/* room for the conninfo: the socket path limit keeps dir short */
 
+#define TMP_POSTGRES_DIR_PREFIX "claimbench-pg-" /* the start of its directory's name under $TMPDIR */
+#define STANDBY_DIR "standby"		/* a standby's directory under the primary's (db/postgresql/standby.h) */
+
 /* $CLAIMBENCH_PG_BINDIR's value that says: do not use PostgreSQL's server programs, even when installed. */
 #define TMP_POSTGRES_NONE "none"
 
@@ -38,7 +41,7 @@ struct tmp_postgres {
 					 * (queue/server_costs.h), and its database has the extension */
 	int max_connections;		/* its max_connections: TMP_POSTGRES_MIN_CONNECTIONS or what the run needs */
 	char template_said[PATH_MAX + 256]; /* why its start could not keep a template cluster
-					 * (db/template_cluster.h), a line for the user; empty when nothing to say */
+					 * (db/postgresql/template_cluster.h), a line for the user; empty when nothing to say */
 };
 
 /*
@@ -93,5 +96,14 @@ int tmp_postgres_run(const struct tmp_postgres *pg, const char *program, const c
  * names a directory without them (reason in err).
  */
 int tmp_postgres_available(char *err, size_t errlen);
+
+/*
+ * Stops, acting as as, the servers a dead claimbench may have left in its throwaway
+ * directory dir: the standby (dir/STANDBY_DIR/data), then the primary (dir/data), those
+ * that run there; a watchdog_stop_fn, which the watchdog and `cleanup` call before they
+ * remove dir. 0 when the primary no longer runs, -1 when it still does or may (the
+ * standby's stop is tried, its outcome not looked at, as the primary's decides).
+ */
+int tmp_postgres_stop_leftover(const char *dir, const struct run_as *as);
 
 #endif

@@ -13,7 +13,7 @@
 #include "db/leftovers.h"
 #include "db/run_as.h"
 #include "db/server_programs.h"
-#include "db/template_cluster.h"
+#include "db/postgresql/template_cluster.h"
 
 /* The template's record of its data directory: its files and their bytes, checked before each copy. */
 #define MANIFEST_FILE "manifest"

@@ -1,5 +1,5 @@
 /*
- * A throwaway MariaDB server for one process, as db/tmp_postgres.h's PostgreSQL: a data
+ * A throwaway MariaDB server for one process, as db/postgresql/tmp_postgres.h's PostgreSQL: a data
  * directory made by mariadb-install-db in a fresh temporary directory, mariadbd listening
  * on a Unix socket there and on no TCP port (never the system's datadir, socket or port
  * 3306), its root account with no password reachable through that socket alone, stopped
@@ -27,6 +27,9 @@
 
 /* The line that installs the server programs, for the message when they are missing. */
 #define TMP_MARIADB_INSTALL "sudo apt-get install -y mariadb-server-core mariadb-client-core"
+
+/* The start of its directory's name under $TMPDIR, which `cleanup` looks for. */
+#define TMP_MARIADB_DIR_PREFIX "claimbench-mariadb-"
 
 struct tmp_mariadb {
 	char dir[PATH_MAX];		/* the temporary directory holding data/, the logs and the socket */

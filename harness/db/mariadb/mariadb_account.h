@@ -13,7 +13,7 @@
 
 #include <mysql.h>
 
-#include "db/mariadb_target.h"
+#include "db/mariadb/mariadb_target.h"
 
 /* The privileges the account holds on the run's queue table, as GRANT and SHOW GRANTS write them. */
 #define MARIADB_ACCOUNT_PRIVILEGES "SELECT, INSERT, UPDATE, DELETE"

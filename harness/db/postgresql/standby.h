@@ -18,9 +18,8 @@
 #include <stddef.h>
 
 #include "db/run_as.h"
-#include "db/tmp_postgres.h"
+#include "db/postgresql/tmp_postgres.h"
 
-#define STANDBY_DIR "standby"			/* the standby's directory under the primary's */
 #define STANDBY_PORT (TMP_POSTGRES_PORT + 1)	/* its port, which only names its socket file */
 #define STANDBY_SLOT "claimbench_standby"	/* the primary's replication slot for it */
 #define STANDBY_NAME "claimbench_standby"	/* its application_name, which synchronous_standby_names names */
@@ -75,12 +74,5 @@ bool standby_primary_gone(const struct standby *sb);
  * safe on a zeroed sb and twice.
  */
 void standby_close(struct standby *sb);
-
-/*
- * Stops, acting as as, the standby server a dead claimbench may have left in the
- * throwaway directory dir (dir/STANDBY_DIR/data), if one runs there: the watchdog and
- * `cleanup` call it before they stop dir's primary and remove dir.
- */
-void standby_stop_leftover(const char *dir, const struct run_as *as);
 
 #endif

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "db/mariadb_sql.h"
+#include "db/mariadb/mariadb_sql.h"
 
 /* The session variables an UPDATE's RETURNING is captured in: this prefix and the column's place. */
 #define CAPTURE_VARIABLE "@claimbench_returning_"

@@ -4,7 +4,7 @@
 
 #include <sqlite3.h>
 
-#include "db/sqlite_confine.h"
+#include "db/sqlite/sqlite_confine.h"
 
 /* What an authorizer action does, in words, for a refusal; NULL for actions named by their table. */
 static const char *action_words(int action)

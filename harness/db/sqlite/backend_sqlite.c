@@ -18,7 +18,9 @@
 #include "base/clock.h"
 #include "db/backend.h"
 #include "db/ownership.h"
-#include "db/sqlite_confine.h"
+#include "db/sqlite/sqlite_confine.h"
+#include "db/sqlite/sqlite_file.h"
+#include "db/sqlite/parts.h"
 #include "model/config.h"
 
 /* Parameters a prepared statement may have. */
@@ -583,12 +585,48 @@ static void sqlite_cancel(struct db_conn *conn)
 	sqlite3_interrupt(conn->db);
 }
 
+/* backend_ops.target_note: sqlite_file_note into a malloc'd struct sqlite_file. */
+static int sqlite_target_note(const char *target, void **note, char *err, size_t errlen)
+{
+	struct sqlite_file *f = malloc(sizeof(*f));
+
+	*note = f;
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return sqlite_file_note(target, f, err, errlen);
+}
+
+/* backend_ops.target_restore: sqlite_file_restore, then the note freed. */
+static int sqlite_target_restore(const char *target, void *note, char *err, size_t errlen)
+{
+	int rc = sqlite_file_restore(target, note, err, errlen);
+
+	free(note);
+	return rc;
+}
+
 const struct backend_ops backend_sqlite = {
 	.name = "sqlite",
+	.title = "SQLite",
+	.order = 20,
+	.target_prefix = "sqlite:",
+	.prefix_alone_throwaway = true,
+	.scenario_may_target = true,
+	.target_form = "sqlite:PATH",
+	.target_note = sqlite_target_note,
+	.target_restore = sqlite_target_restore,
+	.throwaway = &throwaway_sqlite,
+	.no_explore = "its lock is the whole database, so a step that waits for it waits in SQLite's busy handler, not "
+		      "on a lock the server can name (docs/explore.md)",
+	.no_pressure_phases = "SQLite's pressure phase (a read transaction holding back the -wal's checkpoints) is not "
+			      "built for timelines yet",
 	.dialect = DIALECT_SQLITE,
 	.sql = &sqlite_harness_sql,
 	.caps = 0,
 	.locking = "SQLite has no row locks: one writer at a time locks the whole database",
+	.lock_wait_sentence = "The workers spent %.0f%% of their time waiting for SQLite's write lock.",
 	.session_name = "connections",
 	.connect = sqlite_connect,
 	.disconnect = sqlite_disconnect,

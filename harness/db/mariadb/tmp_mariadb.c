@@ -12,7 +12,7 @@
 #include "base/clock.h"
 #include "db/leftovers.h"
 #include "db/server_programs.h"
-#include "db/tmp_mariadb.h"
+#include "db/mariadb/tmp_mariadb.h"
 
 #define MARIADB_SYSTEM_USER "mysql"	/* the account the programs run as when we are root */
 #define MARIADB_FALLBACK_USER "nobody"	/* the one when there is no mysql account (mariadb-server-core alone) */
@@ -190,9 +190,9 @@ int tmp_mariadb_start(struct tmp_mariadb *m, struct watchdog *wd, int connection
 	m->max_connections = connections > TMP_MARIADB_MIN_CONNECTIONS ? connections : TMP_MARIADB_MIN_CONNECTIONS;
 	if (find_programs(m, err, errlen) != 1 || choose_user(&m->as, err, errlen) != 0)
 		goto fail;
-	if (server_make_dir(m->dir, "claimbench-mariadb-", MARIADB_SOCKET, &m->as, &m->have_dir, err, errlen) != 0)
+	if (server_make_dir(m->dir, TMP_MARIADB_DIR_PREFIX, MARIADB_SOCKET, &m->as, &m->have_dir, err, errlen) != 0)
 		goto fail;
-	if (watchdog_guard(wd, m->dir, true, &m->as) != 0) {
+	if (watchdog_guard(wd, m->dir, leftovers_stop_server_in, &m->as) != 0) {
 		snprintf(err, errlen, "could not give %s to the watchdog", m->dir);
 		goto fail;
 	}

@@ -6,7 +6,7 @@
 
 #include <sqlite3.h>
 
-#include "db/sqlite_file.h"
+#include "db/sqlite/sqlite_file.h"
 
 /* How long the restore waits for another connection's lock on the file. */
 #define RESTORE_BUSY_TIMEOUT_MS 5000

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/pg_confine.h"
+#include "db/postgresql/pg_confine.h"
 
 /* The first PostgreSQL whose SQL functions take a body the server parses at creation (BEGIN ATOMIC). */
 #define PG_ATOMIC_BODY_VERSION 140000

@@ -1,7 +1,7 @@
 #include "db/leftovers.h"
 #include "db/server_programs.h"
-#include "db/template_cluster.h"
-#include "db/tmp_postgres.h"
+#include "db/postgresql/template_cluster.h"
+#include "db/postgresql/tmp_postgres.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -289,10 +289,10 @@ int tmp_postgres_start(struct tmp_postgres *pg, struct watchdog *wd, int connect
 	pg->max_connections = connections > TMP_POSTGRES_MIN_CONNECTIONS ? connections : TMP_POSTGRES_MIN_CONNECTIONS;
 	if (find_bindir(pg->bindir, err, errlen) != 0 || run_as_choose(&pg->as, PG_SYSTEM_USER, err, errlen) != 0)
 		goto fail;
-	if (server_make_dir(pg->dir, "claimbench-pg-", ".s.PGSQL." TMP_POSTGRES_PORT_TEXT, &pg->as, &pg->have_dir, err,
+	if (server_make_dir(pg->dir, TMP_POSTGRES_DIR_PREFIX, ".s.PGSQL." TMP_POSTGRES_PORT_TEXT, &pg->as, &pg->have_dir, err,
 			    errlen) != 0)
 		goto fail;
-	if (watchdog_guard(wd, pg->dir, true, &pg->as) != 0) {
+	if (watchdog_guard(wd, pg->dir, tmp_postgres_stop_leftover, &pg->as) != 0) {
 		snprintf(err, errlen, "could not give %s to the watchdog", pg->dir);
 		goto fail;
 	}
@@ -410,4 +410,13 @@ int tmp_postgres_available(char *err, size_t errlen)
 	if (find_bindir(bindir, err, errlen) == 0)
 		return 1;
 	return env && *env && strcmp(env, TMP_POSTGRES_NONE) != 0 ? -1 : 0;
+}
+
+int tmp_postgres_stop_leftover(const char *dir, const struct run_as *as)
+{
+	char data[PATH_MAX];
+
+	if (snprintf(data, sizeof(data), "%s/%s/data", dir, STANDBY_DIR) < (int)sizeof(data))
+		leftovers_stop_server(data, as);
+	return leftovers_stop_server_in(dir, as);
 }

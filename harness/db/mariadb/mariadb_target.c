@@ -4,7 +4,7 @@
 
 #include <libpq-fe.h>
 
-#include "db/mariadb_target.h"
+#include "db/mariadb/mariadb_target.h"
 
 char *mariadb_target_libpq_form(const char *text)
 {
