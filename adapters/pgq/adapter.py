@@ -9,16 +9,17 @@ pgq.next_batch of the consumer returns again. The enqueues are python3-pgq's
 bulk_insert_events, WORKER_COUNT events a transaction, each followed by a tick
 (pgq.ticker), so that a batch holds at most one event per worker: a worker holds one event
 at a time, from its claim to the commit of its batch's finish_batch. pgqd, PgQ's ticker and
-maintenance daemon, runs from the start against the run's database only, its files in a
-folder of the run's own under TMPDIR, stopped with the replica that started it (replica 0),
-or killed with it: then another replica removes the folder when it stops.
+maintenance daemon, runs from the start on claimbench's throwaway server alone (on a server of
+the user's it would tick and maintain every PgQ queue of the database, not the run's alone; the
+producer's own ticks are all a run needs), its files in the run's scratch folder
+(CLAIMBENCH_SCRATCH, which claimbench removes after the run), stopped with the replica that
+started it (replica 0), or killed with it (its process group).
 """
 
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -43,9 +44,13 @@ OUT_LOCK = threading.Lock()
 
 
 def say(text):
-    """Writes one line of the contract on stdout, whole, with one write."""
+    """Writes one line of the contract on stdout, whole, with one write; nothing once claimbench is
+    gone (its end of the pipe closed: the replica stops at its standard input's end)."""
     with OUT_LOCK:
-        os.write(1, (text + "\n").encode())
+        try:
+            os.write(1, (text + "\n").encode())
+        except OSError:
+            pass
 
 
 def now_us():
@@ -63,6 +68,7 @@ class Settings:
         self.replica = int(os.environ["CLAIMBENCH_REPLICA"])  # 0 makes the queue
         self.empty_wait = int(os.environ["CLAIMBENCH_EMPTY_WAIT_MS"]) / 1000.0  # pause after no batch
         self.throwaway = os.environ.get("CLAIMBENCH_SERVER") == "throwaway"  # the server is claimbench's
+        self.scratch = os.environ["CLAIMBENCH_SCRATCH"]  # the run's own folder, removed after the run
 
 
 def ensure_extension(conn, cfg):
@@ -137,36 +143,11 @@ class Producer:
         self.rows = []
 
 
-def ticker_dir(cfg):
-    """The folder of the run's pgqd, under TMPDIR, named by the run's queue."""
-    return os.path.join(tempfile.gettempdir(), "claimbench-pgqd-" + cfg.queue)
-
-
-def process_running(pid):
-    """Whether process pid runs: it exists and is no zombie (a killed pgqd nobody has reaped yet)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
-def sweep_ticker_dir(cfg):
-    """Removes the run's pgqd folder when the pgqd it names no longer runs (killed with its replica)."""
-    try:
-        with open(os.path.join(ticker_dir(cfg), "pgqd.pid")) as f:
-            pid = int(f.read())
-    except (OSError, ValueError):
-        return
-    if not process_running(pid):
-        shutil.rmtree(ticker_dir(cfg), ignore_errors=True)
-
-
 class Ticker:
     """pgqd against the run's database, its config, log and pid in a folder of the run's own."""
 
     def __init__(self, cfg, dbname):
-        self.dir = ticker_dir(cfg)  # made anew: the queue's name is the run's
+        self.dir = os.path.join(cfg.scratch, "pgqd")  # made anew in the run's scratch folder
         os.mkdir(self.dir, 0o700)
         params = psycopg2.extensions.parse_dsn(cfg.url)  # a conninfo or a URI
         base = " ".join("%s='%s'" % (k, v.replace("\\", "\\\\").replace("'", "\\'"))
@@ -275,7 +256,7 @@ class Consumer(threading.Thread):
 
 def main():
     cfg = Settings()
-    if shutil.which("pgqd") is None:
+    if cfg.throwaway and shutil.which("pgqd") is None:
         refuse("pgqd, PgQ's ticker, is not on PATH: it needs Debian's pgqd (scripts/install-test-deps)")
     try:
         producer_conn = psycopg2.connect(cfg.url)
@@ -304,7 +285,7 @@ def main():
             producer.send()
             say("enqueued %d" % producer.enqueued)
         elif words[0] == "start":
-            if cfg.replica == 0:
+            if cfg.replica == 0 and cfg.throwaway:
                 ticker = Ticker(cfg, producer_conn.info.dbname)
             for w in workers:
                 w.start()
@@ -319,8 +300,6 @@ def main():
             w.join()
     if ticker:
         ticker.stop()
-    else:
-        sweep_ticker_dir(cfg)
     consumer_conn.close()
     producer_conn.close()
     say("stopped")

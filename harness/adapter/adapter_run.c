@@ -1,3 +1,5 @@
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,8 @@
 #include "adapter/manifest.h"
 #include "adapter/replica.h"
 #include "base/clock.h"
+#include "db/leftovers.h"
+#include "db/run_as.h"
 #include "engine/run_tables.h"
 #include "engine/signals.h"
 #include "measure/ledger_table.h"
@@ -24,7 +28,7 @@ extern char **environ;
 #define ADAPTER_MAX_ARGS 16
 
 /* The entries claimbench adds to a replica's environment. */
-#define ADAPTER_ENV_VARS 10
+#define ADAPTER_ENV_VARS 11
 
 /* The poll of the monitor and of the waits for a replica's answer. */
 #define ADAPTER_POLL_NS 2000000
@@ -45,6 +49,7 @@ struct adapter_session {
 	char **env;					/* the replicas' environment (its own entries below, the rest
 							 * environ's) */
 	char vars[ADAPTER_ENV_VARS][4352];		/* claimbench's entries of env */
+	char scratch[PATH_MAX];				/* the run's scratch folder (CLAIMBENCH_SCRATCH); "": none made */
 	struct replica_run run;				/* what the replicas share */
 	struct replica *replicas;			/* cfg->replicas of them */
 	int n_replicas;					/* entries of replicas */
@@ -60,12 +65,44 @@ static bool own_var(const char *entry)
 	static const char *const names[] = { "CLAIMBENCH_CONTRACT=", "CLAIMBENCH_ADAPTER=", "CLAIMBENCH_ADAPTER_DIR=",
 					     "DATABASE_URL=", "CLAIMBENCH_QUEUE=", "WORKER_COUNT=",
 					     "CLAIMBENCH_REPLICAS=", "CLAIMBENCH_EMPTY_WAIT_MS=", "CLAIMBENCH_SERVER=",
-					     "CLAIMBENCH_REPLICA=" };
+					     "CLAIMBENCH_REPLICA=", "CLAIMBENCH_SCRATCH=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strncmp(entry, names[i], strlen(names[i])) == 0)
 			return true;
 	return false;
+}
+
+/*
+ * Makes the run's scratch folder, ADAPTER_SCRATCH_PREFIX-XXXXXX under $TMPDIR (or /tmp),
+ * with this process's owner note, for the adapter's own files. 0, or -1 with err (no folder).
+ */
+static int make_scratch(struct adapter_session *a, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(a->scratch, sizeof(a->scratch), "%s/%sXXXXXX", tmp && *tmp ? tmp : "/tmp", ADAPTER_SCRATCH_PREFIX);
+	if (!mkdtemp(a->scratch)) {
+		snprintf(err, errlen, "adapter %s: cannot make its scratch folder %s: %s", a->m->name, a->scratch,
+			 strerror(errno));
+		a->scratch[0] = '\0';
+		return -1;
+	}
+	if (leftovers_mark(a->scratch, err, errlen) < 0) {
+		rmdir(a->scratch);
+		a->scratch[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes the run's scratch folder and all the adapter left in it, once its replicas are stopped. */
+static void remove_scratch(const struct adapter_session *a)
+{
+	const struct run_as self = { .drop = false };
+
+	if (*a->scratch && leftovers_remove(a->scratch, &self) < 0)
+		fprintf(stderr, "claimbench: %s: the adapter's scratch folder %s would not go\n", a->label, a->scratch);
 }
 
 /* Builds the program, its arguments and its environment. 0, or -1 with err. */
@@ -123,6 +160,7 @@ static int prepare_exec(struct adapter_session *a, int workers, char *err, size_
 	snprintf(a->vars[7], sizeof(a->vars[7]), "CLAIMBENCH_EMPTY_WAIT_MS=%d", cfg->empty_wait_ms);
 	snprintf(a->vars[8], sizeof(a->vars[8]), "CLAIMBENCH_SERVER=%s", a->plan->server_gone ? "throwaway" : "given");
 	snprintf(a->vars[9], sizeof(a->vars[9]), "CLAIMBENCH_REPLICA=0");
+	snprintf(a->vars[10], sizeof(a->vars[10]), "CLAIMBENCH_SCRATCH=%s", a->scratch);
 	for (int i = 0; i < ADAPTER_ENV_VARS; i++)
 		a->env[n_env++] = a->vars[i];
 	a->env[n_env] = NULL;
@@ -458,7 +496,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
-	if (prepare_exec(&a, workers, err, errlen) < 0)
+	if (make_scratch(&a, err, errlen) < 0 || prepare_exec(&a, workers, err, errlen) < 0)
 		goto out_free;
 	for (int i = 0; i < a.n_replicas; i++)
 		if (replica_init(&a.replicas[i], i, &a.run, (size_t)(2 * cfg->jobs / a.n_replicas) + 64) < 0) {
@@ -501,6 +539,7 @@ out_replicas:
 	for (int i = 0; i < a.n_replicas; i++)
 		replica_free(&a.replicas[i]);
 out_free:
+	remove_scratch(&a);
 	ledger_free(&a.own);
 	free(a.env);
 	free(a.replicas);

@@ -14,6 +14,13 @@
 #include "model/result.h"
 
 /*
+ * The start of the name of a run's scratch folder under $TMPDIR (CLAIMBENCH_SCRATCH, the
+ * adapter's files), which claimbench removes after the run and `claimbench cleanup` after a
+ * claimbench that died.
+ */
+#define ADAPTER_SCRATCH_PREFIX "claimbench-adapter-"
+
+/*
  * Runs the adapter of choice with cfg->replicas replicas of workers workers each into out
  * (out->contract_broken when a line broke the contract; out->complete false then, and
  * when the watchdog or a signal stopped it). 0, or -1 with err when it could not run at

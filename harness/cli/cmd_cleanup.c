@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapter/adapter_run.h"
 #include "base/exit_status.h"
 #include "cli/commands.h"
 #include "db/backend.h"
@@ -19,7 +20,7 @@
 #include "db/ownership.h"
 #include "db/pooler.h"
 
-/* A directory a claimbench process makes under $TMPDIR: a backend's throwaway, or a pooler's. */
+/* A directory a claimbench process makes under $TMPDIR: a backend's throwaway, a pooler's, an adapter run's scratch. */
 struct leftover_kind {
 	const char *prefix;		/* the start of its name */
 	watchdog_stop_fn stop;		/* stops what runs in it first; NULL: nothing does */
@@ -39,6 +40,10 @@ static bool leftover_kind_of(const char *name, struct leftover_kind *kind)
 	}
 	if (strncmp(name, POOLER_DIR_PREFIX, strlen(POOLER_DIR_PREFIX)) == 0) {
 		*kind = (struct leftover_kind){ POOLER_DIR_PREFIX, pooler_stop_leftover, "pgbouncer" };
+		return true;
+	}
+	if (strncmp(name, ADAPTER_SCRATCH_PREFIX, strlen(ADAPTER_SCRATCH_PREFIX)) == 0) {
+		*kind = (struct leftover_kind){ ADAPTER_SCRATCH_PREFIX, NULL, "adapter" };
 		return true;
 	}
 	return false;

@@ -206,7 +206,7 @@ new_adapter unknown colour=blue
 expect_exit 2 'unknown/adapter.ini:[0-9]+: unknown key "colour"; expected one of: contract, name' \
 	"an unknown key is refused with file:line and the keys expected" run --db "$TEST_DB" --strategy adapter:unknown
 new_adapter oracle engines=oracle
-expect_exit 2 'oracle/adapter.ini:[0-9]+: engines: expected backends' names \(postgresql, sqlite, mariadb\)' \
+expect_exit 2 'oracle/adapter.ini:[0-9]+: engines: expected backends. names \(postgresql, sqlite, mariadb\)' \
 	"an engine claimbench does not know is refused with file:line" run --db "$TEST_DB" --strategy adapter:oracle
 new_adapter future contract=2
 expect_exit 2 'future/adapter.ini:[0-9]+: contract: this claimbench speaks contract version 1; got "2"' \

@@ -125,6 +125,13 @@ check "and leaves alone the process its stale postmaster.pid names (not a server
 kill "$bystander" 2>/dev/null
 wait "$bystander" 2>/dev/null
 
+# ---- a dead run's adapter scratch folder (CLAIMBENCH_SCRATCH, an adapter's files): removed ----
+mkdir -p "$dir/stale/claimbench-adapter-dead/pgqd"
+echo "claimbench run: pid 999999 on $(hostname) started 1" >"$dir/stale/claimbench-adapter-dead/claimbench.owner"
+out=$(TMPDIR=$dir/stale "$CLAIMBENCH" cleanup)
+check "cleanup removes a dead run's adapter scratch folder ($(tr '\n' ' ' <<<"$out"))" \
+	eval '[ ! -e "$dir/stale/claimbench-adapter-dead" ] && grep -q "removed $dir/stale/claimbench-adapter-dead" <<<"$out"'
+
 # ---- a table of the user's with the run's name is never dropped ----
 lite=$dir/user.db
 sqlite3 "$lite" "CREATE TABLE myapp_jobs (id INTEGER PRIMARY KEY, what TEXT); INSERT INTO myapp_jobs VALUES (1, 'precious')"

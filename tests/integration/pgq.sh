@@ -6,10 +6,11 @@
 # worker), PgQ's own record (the events visible in the snapshot of the consumer's last finished
 # tick) agreeing with the lines; 3 replicas of zero work stay exact; a replica SIGKILLed with its
 # batch in hand: the batch, never finished, is what the next replica's pgq.next_batch returns,
-# so each of its events is done once more (redeliveries after a crash), none lost; the run's
-# queue (pgq.drop_queue), schema and pgqd's folder are gone after each run; on the throwaway
-# server the adapter creates the extension itself; a runtime not there is refused (exit 3), a
-# cleanup not naming {queue} (exit 2).
+# so each of its events is done once more (redeliveries after a crash), none lost; a user's own
+# PgQ queue on the same database is not ticked (pgqd runs on the throwaway server alone); the run's
+# queue (pgq.drop_queue), schema and scratch folder are gone after each run, a lone replica's crash
+# included; on the throwaway server the adapter creates the extension itself; a runtime not there
+# is refused (exit 3), a cleanup not naming {queue} (exit 2).
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -23,7 +24,7 @@ if ! start_test_server; then
 	skip_missing initdb "PgQ on a test server" scripts/install-deps
 	exit 0
 fi
-# pgqd's folder goes under TMPDIR: a TMPDIR of the test's own (once its server, which the
+# The run's scratch folder goes under TMPDIR: a TMPDIR of the test's own (once its server, which the
 # server's account must reach, is made) shows what is left there
 outer_tmp=${TMPDIR:-/tmp}
 export TMPDIR=$dir/tmp
@@ -42,11 +43,11 @@ if [ "$(test_sql "SELECT count(*) FROM pg_available_extensions WHERE name = 'pgq
 fi
 
 # run_left: what the test server holds of an adapter's run (claimbench_PID_aN: its queues
-# and schemas) and TMPDIR of its pgqd folders, one a line; nothing when none is left
+# and schemas) and TMPDIR of its scratch folders, one a line; nothing when none is left
 run_left() {
 	test_sql "SELECT 'queue ' || queue_name FROM pgq.queue WHERE queue_name ~ '^claimbench_[0-9]+_a[0-9]+'
 		UNION ALL SELECT 'schema ' || nspname FROM pg_namespace WHERE nspname ~ '^claimbench_[0-9]+_a[0-9]+'"
-	compgen -G "$TMPDIR/claimbench-pgqd-*"
+	compgen -G "$TMPDIR/claimbench-adapter-*"
 }
 
 # check_none_left WHAT: ok when run_left finds nothing, else not ok naming what it found
@@ -64,6 +65,12 @@ check "claimbench did not create the extension on a server of the user's" \
 	test "$(test_sql "SELECT count(*) FROM pg_extension WHERE extname = 'pgq'")" -eq 0
 
 test_sql "CREATE EXTENSION pgq" >/dev/null
+# A queue of the user's own, with a consumer and an event not ticked yet: a run must not tick it.
+test_sql "SELECT pgq.create_queue('userq'); SELECT pgq.register_consumer('userq', 'app');
+	SELECT pgq.insert_event('userq', 'user', 'payload')" >/dev/null
+user_ticks() { test_sql "SELECT count(*) FROM pgq.tick t JOIN pgq.queue q ON q.queue_id = t.tick_queue
+	WHERE q.queue_name = 'userq'"; }
+ticks_before=$(user_ticks)
 
 # ---- seed 001's classic beside the built-in skip-locked ----
 run_json classic --db "$TEST_DB" --strategy skip-locked,adapter:pgq --jobs 200 --workers 10 --work-ms 100
@@ -82,7 +89,9 @@ check_jq "$dir/classic.json" '[.results[] | [.per_worker[].completed]] |
 	((.[1] | all(. == 20)) and (.[0] | add) == 200)' \
 	"per-worker counts: PgQ's 20 each, the built-in skip-locked's adding up to 200 ($(jq -c \
 	'[.results[] | [.per_worker[].completed]]' "$dir/classic.json" 2>/dev/null))"
-check_none_left "the run's queue, schema and pgqd folder are gone"
+check_none_left "the run's queue, schema and scratch folder are gone"
+check "the user's own PgQ queue on the same database is not ticked by the run (ticks before $ticks_before, after $(user_ticks))" \
+	test "$(user_ticks)" = "$ticks_before"
 
 # ---- three replicas of zero work: one holds the consumer, every job once ----
 run_json replicas --db "$TEST_DB" --strategy adapter:pgq --replicas 3 --jobs 600 --workers 4 --work-ms 0
@@ -103,7 +112,15 @@ check_each "$dir/crash.json" 'true' ".complete and .completed + .completions_unk
 	.integrity_errors == 0 and .redeliveries_crash == ${crashed:-0} - .completions_unknown and
 	.executions == 40 + .redeliveries_crash and .race_duplicates == 0 and .faults_injected == 1" \
 	"the ${crashed:-?} events of the killed replica's batch each done once more by the other (or done unseen), none lost"
-check_none_left "after the crash the run's queue, schema and pgqd folder are gone (the killed replica's pgqd died with it)"
+check_none_left "after the crash the run's queue, schema and scratch folder are gone"
+
+# ---- a lone replica killed: nobody reports, the watchdog stops the run; its scratch folder goes too ----
+run_json lone --db "$TEST_DB" --strategy adapter:pgq --replicas 1 --workers 2 --jobs 40 --work-ms 100 \
+	--crash-replica-at 0.5 --adapter-silence-ms 2000
+check "a lone replica killed: the run stops, incomplete (exit 4, got $(cat "$dir/lone.status"))" \
+	test "$(cat "$dir/lone.status")" -eq 4
+check_none_left "after a lone replica's crash the run's queue, schema and scratch folder are gone"
+test_sql "SELECT pgq.drop_queue('userq', true)" >/dev/null
 
 # ---- the throwaway server: the adapter creates the extension there (the throwaway's account
 # must reach its folder: under the runner's TMPDIR) ----
