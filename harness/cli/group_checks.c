@@ -345,7 +345,8 @@ static int check_timeline_on(const struct run_config *cfg, const struct backend_
 			continue;
 		if (kind == TIMELINE_VACUUM ? !(db->caps & CAP_VACUUM) : db->no_pressure_phases != NULL) {
 			snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name,
-				 kind == TIMELINE_VACUUM ? "the phase vacuums one table, and it vacuums no table of its own"
+				 kind == TIMELINE_VACUUM ? "the phase vacuums the queue table alone, beside running claims, "
+							   "and it has no such vacuum"
 							 : db->no_pressure_phases);
 			return -1;
 		}

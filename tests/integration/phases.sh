@@ -175,7 +175,7 @@ expect_exit 2 "badref.ini:6: expectation \"x\": expected phase\[NAME\]\.FIELD" "
 	run --db "$TEST_DB" --scenario "$dir/badref.ini"
 expect_exit 2 'idle-in-tx cannot run on sqlite: SQLite' "SQLite refuses idle-in-tx, saying why" \
 	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase idle-in-tx:1s
-expect_exit 2 'vacuum cannot run on sqlite: it vacuums one table' "SQLite refuses vacuum, saying why" \
+expect_exit 2 'vacuum cannot run on sqlite: the phase vacuums the queue table alone' "SQLite refuses vacuum, saying why" \
 	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase vacuum:1s
 expect_exit 2 'active-readers cannot run on mariadb: MariaDB' "MariaDB refuses active-readers, saying why" \
 	run --db mariadb: --arrival-rate 10 --phase active-readers:2:1s
