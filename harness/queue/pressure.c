@@ -31,10 +31,6 @@ int pressure_open(struct pressure *p, struct run_shared *s, char *err, size_t er
 	if (plan->snapshot_s > 0 &&
 	    session_open(s->db, s->server_target, &s->cfg->db_opts, &p->saw_stop, &p->holder, err, errlen) < 0)
 		return -1;
-	if (p->n_vacuums && !s->db->sql->vacuum) {
-		snprintf(err, errlen, "--vacuum-at: %s vacuums no table of its own", s->db->name);
-		return -1;
-	}
 	if (p->n_vacuums &&
 	    session_open(s->db, s->server_target, &s->cfg->db_opts, &p->saw_stop, &p->vacuumer, err, errlen) < 0)
 		return -1;

@@ -80,6 +80,12 @@ static void test_every_backend(void)
 					 sql->timeline->reader_scan && sql->timeline->reader_name &&
 					 sql->timeline->readers_seen),
 		      "%s: a timeline's phases have every statement they send, the vacuum too", db->name);
+		/* The checks before a run ask the capabilities; the SQL must be there when they let it run. */
+		CHECK(!(db->caps & CAP_VACUUM) == !sql->vacuum, "%s: CAP_VACUUM (%s) as it has a vacuum statement (%s)",
+		      db->name, db->caps & CAP_VACUUM ? "set" : "unset", sql->vacuum ? "given" : "none");
+		CHECK(!db->no_pressure_phases == !!sql->timeline,
+		      "%s: its pressure phases refused (%s) exactly when it has no timeline SQL (%s)", db->name,
+		      db->no_pressure_phases ? "refused" : "run", sql->timeline ? "given" : "none");
 	}
 }
 
