@@ -263,7 +263,7 @@ static void strike_due(struct monitor *m, enum fault_kind kind)
  */
 static void strike_phase_faults(struct monitor *m)
 {
-	const struct timeline_runner *r = m->timeline;
+	struct timeline_runner *r = m->timeline;
 	int now = r ? atomic_load(&r->phase_now) : 0;
 	const struct timeline_step *step;
 	double since_s;
@@ -282,6 +282,7 @@ static void strike_phase_faults(struct monitor *m)
 	       strike(m, (enum fault_kind)kind, MAX_FAULT_POINTS + (size_t)m->phase_draws)) {
 		m->phase_struck[now - 1]++;
 		m->phase_draws++;
+		atomic_store(&r->phase_faults, m->phase_struck[now - 1]);
 	}
 }
 

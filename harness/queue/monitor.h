@@ -43,7 +43,8 @@ struct monitor {
 	struct interval_lines lines;		/* the --progress-interval lines, across both passes */
 	bool lines_ready;			/* lines is set up: the first pass has begun */
 	int64_t next_server_check_ns;		/* when it looks next whether the throwaway server is gone */
-	const struct timeline_runner *timeline;	/* the run's timeline, whose fault phases it strikes; NULL: none */
+	struct timeline_runner *timeline;	/* the run's timeline, whose fault phases it strikes (telling it
+						 * how many in its phase_faults); NULL: none */
 	long phase_struck[TIMELINE_MAX_PHASES];	/* faults struck per phase of timeline */
 	long phase_draws;			/* faults of phases struck in all: the next one's draw of a worker */
 	bool failed;				/* a fault could not be injected: the run is incomplete */

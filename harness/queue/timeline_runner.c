@@ -8,6 +8,9 @@
 #include "model/timeline_faults.h"
 #include "queue/timeline_runner.h"
 
+/* The runner's pause between looks at whether the monitor has struck a fault phase's first faults. */
+#define FAULTS_STRUCK_POLL_NS 1000000
+
 /* The runner's pause between looks at whether every reader has scanned once. */
 #define READERS_READY_POLL_NS 1000000
 
@@ -41,6 +44,7 @@ int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, si
 	atomic_init(&r->readers_stop, false);
 	atomic_init(&r->readers_ready, 0);
 	atomic_init(&r->phase_now, 0);
+	atomic_init(&r->phase_faults, 0);
 	name_phases(r, tl);
 	for (size_t i = 0; i < tl->n; i++) {
 		holds |= timeline_is_pressure(tl->steps[i].kind) && tl->steps[i].kind != TIMELINE_LOAD &&
@@ -182,17 +186,19 @@ static void stop_readers(struct timeline_runner *r, struct timeline_phase *p, in
 
 /*
  * Opens phase p's idle connections (its ARG), each named TIMELINE_POOL_NAME and the run's
- * pid, counting those the server refused (the first refusal said on stderr), then counts
- * the sessions of that name the server shows.
+ * pid, until the phase's planned end (until_ns, clock_now_ns) at the latest, counting those
+ * the server refused (the first refusal said on stderr), then counts the sessions of that
+ * name the server shows.
  */
-static void open_pool(struct timeline_runner *r, struct timeline_phase *p)
+static void open_pool(struct timeline_runner *r, struct timeline_phase *p, int64_t until_ns)
 {
 	const struct backend_ops *db = r->s->db;
 	char sql[256], err[256], first_refusal[256] = "";
 
 	p->pool_held = p->pool_refused = 0;
 	snprintf(sql, sizeof(sql), db->sql->timeline->reader_name, TIMELINE_POOL_NAME, (int)getpid());
-	for (int i = 0; i < (int)p->arg && !run_stopping(&r->s->gate) && !atomic_load(&r->quit); i++) {
+	for (int i = 0; i < (int)p->arg && !run_stopping(&r->s->gate) && !atomic_load(&r->quit) &&
+			clock_now_ns() < until_ns; i++) {
 		struct db_conn **conn = &r->pool[p->pool_held];
 
 		if (db->connect(r->s->server_target, &r->s->cfg->db_opts, conn, err, sizeof(err)) < 0) {
@@ -229,9 +235,9 @@ static void close_pool(struct timeline_runner *r, const struct timeline_phase *p
  * Puts phase p's pressure on the server (nothing for a phase without one) and records its
  * start: once the pressure is in place, or, for a vacuum and a pool-exhaustion, as its VACUUM
  * or its first connection begins (the vacuum, the opening of the pool are part of the phase).
- * Its readers started in *readers.
+ * Its readers started in *readers; until_ns its planned end (clock_now_ns).
  */
-static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int *readers)
+static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int64_t until_ns, int *readers)
 {
 	const struct backend_ops *db = r->s->db;
 	char sql[256];
@@ -258,7 +264,7 @@ static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int
 			fail(r, "vacuum: vacuuming the queue table", r->holder);
 		break;
 	case TIMELINE_POOL_EXHAUSTION:
-		open_pool(r, p);
+		open_pool(r, p, until_ns);
 		break;
 	default:
 		break;
@@ -302,7 +308,9 @@ static void end_phase(struct timeline_runner *r, struct timeline_phase *p, int r
 
 /*
  * The thread: from the start gate, each phase in turn until its planned end (the sum of
- * the durations before it and its own), or until the run's threads finish or a stop.
+ * the durations before it and its own), or until the run's threads finish or a stop; a
+ * fault phase lasts at least until the monitor has struck the faults due at its start
+ * (a phase begun after its planned end, the one before having overrun, is not skipped).
  */
 static void *timeline_main(void *arg)
 {
@@ -317,10 +325,13 @@ static void *timeline_main(void *arg)
 		struct timeline_phase *p = &r->phases[i];
 		int readers;
 
-		begin_phase(r, p, &readers);
-		atomic_store(&r->phase_now, (int)i + 1);
 		at += (int64_t)(tl->steps[i].duration_s * 1e9);
+		begin_phase(r, p, at, &readers);
+		atomic_store(&r->phase_faults, 0);
+		atomic_store(&r->phase_now, (int)i + 1);
 		on = run_sleep_until(&r->s->gate, at, &r->quit);
+		while (on && atomic_load(&r->phase_faults) < timeline_faults_due(&tl->steps[i], r->s->workers, 0))
+			on = run_sleep_until(&r->s->gate, clock_now_ns() + FAULTS_STRUCK_POLL_NS, &r->quit);
 		atomic_store(&r->phase_now, 0);
 		end_phase(r, p, readers);
 		p->end_ns = clock_now_ns() - r->s->gate.start_ns;

@@ -60,6 +60,7 @@ struct timeline_runner {
 	int pool_cap;						/* the most one pool-exhaustion phase holds */
 	atomic_int phase_now;					/* the phase in progress, its index + 1, once its
 								 * start is recorded; 0 between phases */
+	atomic_long phase_faults;				/* the faults the monitor struck in that phase */
 };
 
 /*
