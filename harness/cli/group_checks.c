@@ -58,16 +58,18 @@ static const char *queue_only_option(const struct run_config *cfg)
 }
 
 /*
- * Makes cfg's timeline its timed run: the phases' sum its duration, the warmup phases at
- * its start its warm-up. A warmup phase after another kind is refused (a warm-up is the run's
+ * Makes cfg's timeline its timed run: each phase's duration multiplied by --phase-scale, the
+ * phases' sum its duration, the warmup phases at its start its warm-up. A warmup phase after another kind is refused (a warm-up is the run's
  * start), so are an arrival rate of 0 and phases longer than TIMELINE_MAX_TOTAL_S in all.
  * 0, or -1 with err.
  */
 static int settle_timeline(struct run_config *cfg, char *err, size_t errlen)
 {
-	const struct timeline *tl = &cfg->timeline;
+	struct timeline *tl = &cfg->timeline;
 	size_t i = 0;
 
+	for (size_t k = 0; k < tl->n; k++)
+		tl->steps[k].duration_s *= cfg->phase_scale;
 	while (i < tl->n && tl->steps[i].kind == TIMELINE_WARMUP)
 		i++;
 	if (i == tl->n) {
