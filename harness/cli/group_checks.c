@@ -58,16 +58,18 @@ static const char *queue_only_option(const struct run_config *cfg)
 }
 
 /*
- * Makes cfg's timeline its timed run: the phases' sum its duration, the warmup phases at
- * its start its warm-up. A warmup phase after another kind is refused (a warm-up is the run's
+ * Makes cfg's timeline its timed run: each phase's duration multiplied by --phase-scale, the
+ * phases' sum its duration, the warmup phases at its start its warm-up. A warmup phase after another kind is refused (a warm-up is the run's
  * start), so are an arrival rate of 0 and phases longer than TIMELINE_MAX_TOTAL_S in all.
  * 0, or -1 with err.
  */
 static int settle_timeline(struct run_config *cfg, char *err, size_t errlen)
 {
-	const struct timeline *tl = &cfg->timeline;
+	struct timeline *tl = &cfg->timeline;
 	size_t i = 0;
 
+	for (size_t k = 0; k < tl->n; k++)
+		tl->steps[k].duration_s *= cfg->phase_scale;
 	while (i < tl->n && tl->steps[i].kind == TIMELINE_WARMUP)
 		i++;
 	if (i == tl->n) {
@@ -332,16 +334,53 @@ static void refusal_reason(const struct strategy_ops *st, const struct backend_o
 }
 
 /*
+ * Why db cannot run a fault phase or a pool-exhaustion of kind under cfg, or NULL when it
+ * can (or kind is neither): kill-backends and restart-server need a server (CAP_SERVER),
+ * a restart of a server of one's own --restart-command, as --restart-at does; a
+ * pool-exhaustion needs a server and the backend's count of sessions by name.
+ */
+static const char *fault_phase_refusal(const struct run_config *cfg, const struct backend_ops *db,
+				       enum timeline_kind kind)
+{
+	bool server = db->caps & CAP_SERVER;
+
+	switch (kind) {
+	case TIMELINE_KILL_BACKENDS:
+		return server ? NULL : "it has no server process to terminate";
+	case TIMELINE_RESTART_SERVER:
+		if (!server)
+			return "it has no server to restart";
+		return cfg->target && !cfg->faults.restart_command ? "on a server of your own it needs --restart-command: "
+								     "claimbench restarts only the throwaway server by itself"
+								   : NULL;
+	case TIMELINE_POOL_EXHAUSTION:
+		if (!server)
+			return "it has no server whose connections the pool could exhaust";
+		return db->sql->timeline && db->sql->timeline->sessions_named ? NULL
+			: "its pool-exhaustion phase is not built yet (no count of the pool's sessions)";
+	default:
+		return NULL;
+	}
+}
+
+/*
  * Refuses a phase kind the timeline's backend does not build: vacuum where it vacuums no
- * table of its own (CAP_VACUUM), idle-in-tx, held-snapshot and active-readers where its
+ * table of its own (CAP_VACUUM), the fault phases and pool-exhaustion where it has no
+ * server (fault_phase_refusal), idle-in-tx, held-snapshot and active-readers where its
  * pressure phases are not built (backend_ops.no_pressure_phases says why). 0, or -1 with err.
  */
 static int check_timeline_on(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < cfg->timeline.n; i++) {
 		enum timeline_kind kind = cfg->timeline.steps[i].kind;
+		const char *why = fault_phase_refusal(cfg, db, kind);
 
-		if (!timeline_is_pressure(kind) || kind == TIMELINE_LOAD)
+		if (why) {
+			snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name, why);
+			return -1;
+		}
+		if (kind != TIMELINE_IDLE_IN_TX && kind != TIMELINE_HELD_SNAPSHOT && kind != TIMELINE_ACTIVE_READERS &&
+		    kind != TIMELINE_VACUUM)
 			continue;
 		if (kind == TIMELINE_VACUUM ? !(db->caps & CAP_VACUUM) : db->no_pressure_phases != NULL) {
 			snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name,

@@ -905,8 +905,13 @@ const struct option_def command_options[] = {
 		  "clean, load:F (--arrival-rate x F), idle-in-tx (a session of the harness's takes an XID and sits "
 		  "idle in transaction), held-snapshot (a REPEATABLE READ snapshot held), active-readers:N (N "
 		  "REPEATABLE READ sessions scanning the queue table), vacuum (a VACUUM of the queue table at its "
-		  "start), recovery (clean); DURATION such as 500ms, 10s, 2m. The run lasts the phases' sum; needs "
+		  "start), recovery (clean), crash-workers:N or N% (workers crash at its start, respawned after "
+		  "--respawn-ms), kill-backends:RATE (workers' server sessions terminated RATE per second), "
+		  "restart-server (at its start), pool-exhaustion:N (N idle connections held); DURATION such as 500ms, 10s, 2m. The run lasts the phases' sum; needs "
 		  "--arrival-rate, not --duration (docs/phases.md)" },
+	{ RUN_ONLY_ROW("phase-scale", OPTION_DOUBLE, phase_scale), .min = 0.001, .max = 1000, .def = "1", .arg = "F",
+	  .help = "multiply every --phase's duration by F (a scenario's cells lengthened to the field's 15 minutes, "
+		  "or shortened for a test); rates and counts stay as given" },
 	{ RUN_ONLY_ROW("no-progress", OPTION_FLAG, no_progress), .flags = OPTION_NOT_STORED,
 	  .help = "no progress line on stderr (it is drawn only on a terminal anyway)" },
 	{ RUN_ONLY_CUSTOM("progress-interval", parse_progress_interval, format_progress_interval),

@@ -104,6 +104,7 @@ struct backend_timeline_sql {
 					 * one snapshot */
 	const char *reader_name;	/* names a reader's session %s_%d: the readers' name and the run's pid */
 	const char *readers_seen;	/* the sessions named %s_%d that the server shows holding a snapshot */
+	const char *sessions_named;	/* the sessions named %s_%d that the server shows (pool-exhaustion's) */
 };
 
 struct backend_sql {

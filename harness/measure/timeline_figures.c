@@ -127,6 +127,15 @@ void timeline_sample_figures(const struct server_sample *samples, size_t n, stru
 	}
 }
 
+void timeline_fault_counts(const struct ledger *l, struct timeline_phase *phases, size_t n_phases)
+{
+	for (size_t i = 0; i < n_phases; i++) {
+		phases[i].faults = 0;
+		for (size_t f = 0; f < l->n_faults; f++)
+			phases[i].faults += l->faults[f].at_ns >= phases[i].start_ns && l->faults[f].at_ns < phases[i].end_ns;
+	}
+}
+
 int timeline_figures(const struct metrics_input *in, const struct series_point *series, size_t n_series,
 		     struct timeline_phase *phases, size_t n_phases)
 {
@@ -143,6 +152,7 @@ int timeline_figures(const struct metrics_input *in, const struct series_point *
 		}
 	}
 	timeline_recoveries(series, n_series, phases, n_phases);
+	timeline_fault_counts(l, phases, n_phases);
 	for (size_t e = 0; e < l->n_execs; e++) {
 		const struct execution *x = &l->execs[e];
 		int64_t enq;

@@ -40,8 +40,11 @@ void timeline_recoveries(const struct series_point *series, size_t n, struct tim
 void timeline_sample_figures(const struct server_sample *samples, size_t n, struct timeline_phase *phases,
 			     size_t n_phases);
 
+/* Sets each phase's faults: the faults of l that struck in its recorded span, [start_ns, end_ns). */
+void timeline_fault_counts(const struct ledger *l, struct timeline_phase *phases, size_t n_phases);
+
 /*
- * Every figure of the n_phases phases but the samples': the series', the recoveries, and the
+ * Every figure of the n_phases phases but the samples': the series', the recoveries, the faults, and the
  * enqueue-to-completion latency of the executions in's ledger completed in each (one
  * histogram per phase). 0, or -1 when out of memory.
  */

@@ -193,6 +193,7 @@ struct run_config {
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	struct pressure_plan pressure;			/* the server's sampling and MVCC pressure phases */
 	struct timeline timeline;			/* --phase: the run's phases, in order; n 0: none */
+	double phase_scale;				/* --phase-scale: every phase's duration is multiplied by it */
 	struct guarded_plan guarded;			/* a guarded-resource workload's settings */
 	union strategy_config strategy_configs[STRATEGY_COUNT]; /* each registered strategy's settings, by registry index */
 	bool no_progress;				/* draw no progress line on stderr */

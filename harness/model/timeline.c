@@ -15,6 +15,27 @@ const char *const timeline_kind_names[TIMELINE_KIND_COUNT] = {
 	[TIMELINE_ACTIVE_READERS] = "active-readers",
 	[TIMELINE_VACUUM] = "vacuum",
 	[TIMELINE_RECOVERY] = "recovery",
+	[TIMELINE_CRASH_WORKERS] = "crash-workers",
+	[TIMELINE_KILL_BACKENDS] = "kill-backends",
+	[TIMELINE_RESTART_SERVER] = "restart-server",
+	[TIMELINE_POOL_EXHAUSTION] = "pool-exhaustion",
+};
+
+/* What the ARG of a kind that takes one is, as its messages spell it. */
+struct arg_spelling {
+	const char *placeholder;	/* ":F", ":N" ... after the kind */
+	const char *example;		/* an example of it: ":1.5" */
+	const char *meaning;		/* what it is, with its range */
+};
+
+/* The ARG of each kind that takes one; a NULL placeholder: the kind takes none. */
+static const struct arg_spelling arg_spellings[TIMELINE_KIND_COUNT] = {
+	[TIMELINE_LOAD] = { ":F", ":1.5", "F a factor of --arrival-rate above 0 and at most 100" },
+	[TIMELINE_ACTIVE_READERS] = { ":N", ":4", "N sessions from 1 to 16" },
+	[TIMELINE_CRASH_WORKERS] = { ":N", ":2", "N workers from 1 to 1024, or a share of them above 0 and at most "
+				     "100% (25%)" },
+	[TIMELINE_KILL_BACKENDS] = { ":RATE", ":2", "RATE server sessions terminated per second, above 0 and at most 100" },
+	[TIMELINE_POOL_EXHAUSTION] = { ":N", ":200", "N idle connections from 1 to 1000" },
 };
 
 /* The longest phase, in seconds: a day. */
@@ -66,24 +87,44 @@ static int parse_duration(const char *item, const char *text, double *s, char *e
 	return -1;
 }
 
+/* Whether v, read from text up to end, is a whole number from low to high. */
+static bool whole_in(double v, const char *text, const char *end, double low, double high)
+{
+	return end != text && !*end && v == floor(v) && v >= low && v <= high;
+}
+
 /* Reads ARG of a phase of kind from text into step. 0, or -1 with err. */
 static int parse_arg(const char *item, enum timeline_kind kind, const char *text, struct timeline_step *step,
 		     char *err, size_t errlen)
 {
 	char *end;
 	double v;
+	bool ok;
 
 	errno = 0;
 	v = strtod(text, &end);
-	if (kind == TIMELINE_LOAD) {
-		if (end == text || *end || errno || !(v > 0) || v > TIMELINE_MAX_LOAD) {
-			snprintf(err, errlen, "--phase \"%s\": load:F:DURATION, F a factor of --arrival-rate above 0 and at "
-				 "most %g, got \"%s\"", item, TIMELINE_MAX_LOAD, text);
-			return -1;
-		}
-	} else if (end == text || *end || errno || v != floor(v) || v < 1 || v > TIMELINE_MAX_READERS) {
-		snprintf(err, errlen, "--phase \"%s\": active-readers:N:DURATION, N sessions from 1 to %d, got \"%s\"", item,
-			 TIMELINE_MAX_READERS, text);
+	ok = !errno && end != text;
+	switch (kind) {
+	case TIMELINE_LOAD:
+		ok = ok && !*end && v > 0 && v <= TIMELINE_MAX_LOAD;
+		break;
+	case TIMELINE_ACTIVE_READERS:
+		ok = ok && whole_in(v, text, end, 1, TIMELINE_MAX_READERS);
+		break;
+	case TIMELINE_CRASH_WORKERS:
+		step->arg_share = ok && strcmp(end, "%") == 0;
+		ok = ok && (step->arg_share ? v > 0 && v <= 100 : whole_in(v, text, end, 1, TIMELINE_MAX_CRASH));
+		break;
+	case TIMELINE_KILL_BACKENDS:
+		ok = ok && !*end && v > 0 && v <= TIMELINE_MAX_KILL_RATE;
+		break;
+	default:
+		ok = ok && whole_in(v, text, end, 1, TIMELINE_MAX_POOL);
+		break;
+	}
+	if (!ok || *text == '+' || *text == '-' || !isfinite(v)) {
+		snprintf(err, errlen, "--phase \"%s\": %s%s:DURATION, %s, got \"%s\"", item, timeline_kind_names[kind],
+			 arg_spellings[kind].placeholder, arg_spellings[kind].meaning, text);
 		return -1;
 	}
 	step->arg = v;
@@ -111,15 +152,16 @@ static int parse_item(const char *text, size_t len, struct timeline_step *step, 
 	kind = kind_of(item, first ? (size_t)(first - item) : len);
 	if (kind < 0) {
 		snprintf(err, errlen, "--phase \"%s\": unknown kind; known: warmup, clean, load:F, idle-in-tx, held-snapshot, "
-			 "active-readers:N, vacuum, recovery", item);
+			 "active-readers:N, vacuum, recovery, crash-workers:N, kill-backends:RATE, restart-server, "
+			 "pool-exhaustion:N", item);
 		return -1;
 	}
-	takes_arg = kind == TIMELINE_LOAD || kind == TIMELINE_ACTIVE_READERS;
+	takes_arg = arg_spellings[kind].placeholder != NULL;
 	second = first ? strchr(first + 1, ':') : NULL;
 	if (!first || (takes_arg && !second)) {
 		snprintf(err, errlen, "--phase \"%s\": a duration expected (%s%s:DURATION, such as %s%s:10s)", item,
-			 timeline_kind_names[kind], takes_arg ? (kind == TIMELINE_LOAD ? ":F" : ":N") : "",
-			 timeline_kind_names[kind], takes_arg ? (kind == TIMELINE_LOAD ? ":1.5" : ":4") : "");
+			 timeline_kind_names[kind], takes_arg ? arg_spellings[kind].placeholder : "",
+			 timeline_kind_names[kind], takes_arg ? arg_spellings[kind].example : "");
 		return -1;
 	}
 	if (!takes_arg && second) {
@@ -178,9 +220,11 @@ void timeline_format(const struct timeline *tl, char *buf, size_t len)
 		const struct timeline_step *st = &tl->steps[i];
 		char arg[32] = "", ms[32];
 
-		if (st->kind == TIMELINE_LOAD || st->kind == TIMELINE_ACTIVE_READERS) {
+		if (arg_spellings[st->kind].placeholder) {
 			arg[0] = ':';
-			exact_number(st->arg, arg + 1, sizeof(arg) - 1);
+			exact_number(st->arg, arg + 1, sizeof(arg) - 2);
+			if (st->arg_share)
+				strcat(arg, "%");
 		}
 		exact_number(st->duration_s * 1000, ms, sizeof(ms));
 		used += (size_t)snprintf(buf + used, len - used, "%s%s%s:%sms", i ? "," : "", timeline_kind_names[st->kind],
@@ -269,14 +313,13 @@ bool timeline_has_phase(const struct timeline *tl, const char *name)
 
 bool timeline_is_pressure(enum timeline_kind kind)
 {
-	return kind == TIMELINE_LOAD || kind == TIMELINE_IDLE_IN_TX || kind == TIMELINE_HELD_SNAPSHOT ||
-	       kind == TIMELINE_ACTIVE_READERS || kind == TIMELINE_VACUUM;
+	return kind != TIMELINE_WARMUP && kind != TIMELINE_CLEAN && kind != TIMELINE_RECOVERY;
 }
 
 const char *const timeline_field_names[] = {
 	"throughput_median", "throughput_p10", "latency_p50_ms", "latency_p99_ms", "latency_max_ms", "depth_start",
 	"depth_end", "depth_max", "dead_start", "dead_end", "xmin_age_max", "errors", "arrivals", "completed",
-	"recovery_s", NULL,
+	"recovery_s", "faults", "pool_held", "pool_refused", "pool_seen", NULL,
 };
 
 /* A count as a number: NAN when unknown. */
@@ -291,7 +334,8 @@ int timeline_field(const struct timeline_phase *p, const char *name, double *out
 		p->throughput_median, p->throughput_p10, p->latency_p50_ms, p->latency_p99_ms, p->latency_max_ms,
 		(double)p->depth_start, (double)p->depth_end, (double)p->depth_max, count_value(p->dead_start),
 		count_value(p->dead_end), count_value(p->xmin_age_max), (double)p->errors, (double)p->arrivals,
-		(double)p->completed, p->recovery_s,
+		(double)p->completed, p->recovery_s, (double)p->faults, count_value(p->pool_held),
+		count_value(p->pool_refused), count_value(p->pool_seen),
 	};
 
 	for (size_t i = 0; timeline_field_names[i]; i++) {

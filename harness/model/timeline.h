@@ -17,6 +17,15 @@
 /* The most sessions of one active-readers phase. */
 #define TIMELINE_MAX_READERS 16
 
+/* The most idle connections of one pool-exhaustion phase. */
+#define TIMELINE_MAX_POOL 1000
+
+/* The most workers one crash-workers phase crashes (the most a run has). */
+#define TIMELINE_MAX_CRASH 1024
+
+/* The most server sessions a kill-backends phase terminates per second. */
+#define TIMELINE_MAX_KILL_RATE 100
+
 /* What a phase does. */
 enum timeline_kind {
 	TIMELINE_WARMUP,		/* measured, left out of every figure of the run (as --warmup) */
@@ -27,6 +36,10 @@ enum timeline_kind {
 	TIMELINE_ACTIVE_READERS,	/* ARG REPEATABLE READ sessions scan the queue table again and again */
 	TIMELINE_VACUUM,		/* a VACUUM of the queue table at the phase's start */
 	TIMELINE_RECOVERY,		/* clean, named so: the phase after a pressure phase */
+	TIMELINE_CRASH_WORKERS,		/* ARG workers (or ARG % of them) crash at its start, as --crash-at's */
+	TIMELINE_KILL_BACKENDS,		/* workers' server sessions terminated at ARG per second, as --kill-backend-at's */
+	TIMELINE_RESTART_SERVER,	/* the server restarts at its start, as --restart-at's */
+	TIMELINE_POOL_EXHAUSTION,	/* ARG idle connections of the harness's own held through it */
 	TIMELINE_KIND_COUNT
 };
 
@@ -36,8 +49,10 @@ extern const char *const timeline_kind_names[TIMELINE_KIND_COUNT];
 /* One planned phase. */
 struct timeline_step {
 	enum timeline_kind kind;	/* what it does */
-	double arg;			/* load: the rate factor; active-readers: the sessions; else 0 */
+	double arg;			/* load: the rate factor; active-readers, pool-exhaustion: the sessions;
+					 * crash-workers: the workers (or their share); kill-backends: the rate; else 0 */
 	double duration_s;		/* how long it lasts */
+	bool arg_share;			/* crash-workers: arg is a share of the run's workers in percent */
 };
 
 /* A run's planned phases, in order. */
@@ -80,7 +95,7 @@ void timeline_phase_name(const struct timeline *tl, size_t i, char *buf, size_t 
 /* Whether tl has a phase called name. */
 bool timeline_has_phase(const struct timeline *tl, const char *name);
 
-/* Whether a phase of kind puts pressure on the run (load, idle-in-tx, held-snapshot, active-readers, vacuum). */
+/* Whether a phase of kind puts pressure on the run (every kind but warmup, clean and recovery). */
 bool timeline_is_pressure(enum timeline_kind kind);
 
 /* What was measured over one phase of a run. NAN or TIMELINE_UNKNOWN where not known. */
@@ -112,6 +127,10 @@ struct timeline_phase {
 	int64_t readers_repeatable;	/* active-readers: readers whose transaction was REPEATABLE READ; TIMELINE_UNKNOWN */
 	int64_t reader_scans;		/* active-readers: scans of the queue table the readers made; TIMELINE_UNKNOWN */
 	int64_t xid;			/* idle-in-tx: the transaction id the session took; TIMELINE_UNKNOWN */
+	int64_t faults;			/* faults that struck in its span (the run's fault records, any kind) */
+	int64_t pool_held;		/* pool-exhaustion: the idle connections it opened and held; TIMELINE_UNKNOWN */
+	int64_t pool_refused;		/* pool-exhaustion: its connections the server refused; TIMELINE_UNKNOWN */
+	int64_t pool_seen;		/* pool-exhaustion: its sessions pg_stat_activity showed once opened; TIMELINE_UNKNOWN */
 };
 
 /* A figure of a phase not known (no sample, not this kind). */

@@ -55,6 +55,10 @@ static json_object *phase_object(const struct timeline_phase *p)
 	bad |= json_put(obj, "readers_repeatable", known(p->readers_repeatable));
 	bad |= json_put(obj, "reader_scans", known(p->reader_scans));
 	bad |= json_put(obj, "xid", known(p->xid));
+	bad |= json_put(obj, "faults", json_object_new_int64(p->faults));
+	bad |= json_put(obj, "pool_held", known(p->pool_held));
+	bad |= json_put(obj, "pool_refused", known(p->pool_refused));
+	bad |= json_put(obj, "pool_seen", known(p->pool_seen));
 	if (bad) {
 		json_object_put(obj);
 		return NULL;
@@ -130,18 +134,18 @@ void timeline_print_table(FILE *out, const struct run_result *const *runs, size_
 		for (size_t i = 0; i < run->n_timeline; i++) {
 			const struct timeline_phase *p = &run->timeline[i];
 
-			fprintf(out, "  %-24.24s %-18.18s %7.2f %7.2f %8s %8s %8s %7s %6lld %7s %7s %6lld %s\n",
+			fprintf(out, "  %-24.24s %-18.18s %7.2f %7.2f %8s %8s %8s %7s %6lld %7s %7s %6lld %6lld %s\n",
 				i ? "" : label, p->name, (double)p->start_ns / 1e9, (double)p->end_ns / 1e9,
 				cell(a, sizeof(a), p->throughput_median, 1), cell(b, sizeof(b), p->throughput_p10, 1),
 				cell(c, sizeof(c), p->latency_p50_ms, 1), cell(d, sizeof(d), p->latency_p99_ms, 1),
 				(long long)p->depth_max, count_cell(e, sizeof(e), p->dead_start),
-				count_cell(f, sizeof(f), p->dead_end), (long long)p->errors,
+				count_cell(f, sizeof(f), p->dead_end), (long long)p->errors, (long long)p->faults,
 				recovery_cell(g, sizeof(g), p));
 		}
 	}
 	if (header)
 		fprintf(out, "key: tput_p50, tput_p10 = completions per second over the phase's whole seconds, median and 10th "
 			"percentile;\n    lat_p50, lat_p99 = enqueue to completion, ms; dmax = most jobs waiting; dead_s, "
-			"dead_e = dead tuples at its first and last sample;\n    recovery = of the pressure phase before it, "
+			"dead_e = dead tuples at its first and last sample;\n    faults = faults that struck in it; recovery = of the pressure phase before it, "
 			"until a second's throughput is within 20 %% of the first clean phase's median (docs/phases.md)\n");
 }

@@ -5,6 +5,7 @@
 #include "base/clock.h"
 #include "engine/signals.h"
 #include "model/metric_table.h"
+#include "model/timeline_faults.h"
 #include "queue/monitor.h"
 #include "queue/progress.h"
 #include "queue/queue_table.h"
@@ -169,10 +170,10 @@ static void serve_kill_requests(struct monitor *m)
 
 /*
  * Of m's workers that are still running, the one the fault of kind due now strikes, drawn
- * from the seed: with with_job, among those with a job in hand and no fault handed to them
- * yet; else among those connected. -1 when none is.
+ * from the seed as the draw-th of its kind: with with_job, among those with a job in hand and
+ * no fault handed to them yet; else among those connected. -1 when none is.
  */
-static int pick_worker(const struct monitor *m, enum fault_kind kind, bool with_job)
+static int pick_worker(const struct monitor *m, enum fault_kind kind, size_t draw, bool with_job)
 {
 	bool eligible[MAX_WORKERS];
 	int n = m->t->n_workers;
@@ -184,7 +185,7 @@ static int pick_worker(const struct monitor *m, enum fault_kind kind, bool with_
 			      (with_job ? atomic_load(&w->job_in_hand) != 0 && atomic_load(&w->pending_fault) == 0
 					: atomic_load(&w->server_pid) > 0);
 	}
-	return fault_pick(m->s->cfg->seed, kind, m->clocks[kind].next, eligible, (size_t)n);
+	return fault_pick(m->s->cfg->seed, kind, draw, eligible, (size_t)n);
 }
 
 /* run_stopping for a server_restart's fn, which knows nothing of the run: run is the run's struct run_gate. */
@@ -221,30 +222,68 @@ static void restart_server(struct monitor *m, enum fault_kind kind)
 }
 
 /*
- * Injects the fault of kind whose instant is due: a crash or a stall is handed to a worker
- * with a job in hand (it waits for one), a kill-backend terminates a worker's server
- * process, a restart restarts the server.
+ * Injects a fault of kind, the draw-th of its kind: a crash or a stall is handed to a worker
+ * with a job in hand, a kill-backend terminates a worker's server process, a restart
+ * restarts the server. Whether it struck: false when no worker could take it now.
  */
-static void strike_due(struct monitor *m, enum fault_kind kind)
+static bool strike(struct monitor *m, enum fault_kind kind, size_t draw)
 {
-	struct fault_clock *clock = &m->clocks[kind];
 	int i;
 
 	if (kind == FAULT_RESTART || kind == FAULT_FAILOVER) {
 		restart_server(m, kind);
-		clock->next++;
-		return;
+		return true;
 	}
-	i = pick_worker(m, kind, kind != FAULT_KILL_BACKEND);
+	i = pick_worker(m, kind, draw, kind != FAULT_KILL_BACKEND);
 	if (i < 0)
-		return;
-	clock->next++;
+		return false;
 	if (kind != FAULT_KILL_BACKEND) {
 		atomic_store(&m->t->w[i].pending_fault, kind + 1);
-		return;
+		return true;
 	}
 	note_fault(m, kind, i, atomic_load(&m->t->w[i].job_in_hand), clock_now_ns(), 0);
 	terminate(m, &m->t->w[i], atomic_load(&m->t->w[i].server_pid));
+	return true;
+}
+
+/* Injects the fault of kind whose instant is due (strike); it waits for a worker when none could take it. */
+static void strike_due(struct monitor *m, enum fault_kind kind)
+{
+	struct fault_clock *clock = &m->clocks[kind];
+
+	if (strike(m, kind, clock->next))
+		clock->next++;
+}
+
+/*
+ * Strikes the faults the timeline's phase in progress has due since its recorded start
+ * (model/timeline_faults.h), as strike_due does an instant's; those no worker could take
+ * now wait for one, while the phase lasts. Their draws follow the instants' (from
+ * MAX_FAULT_POINTS on), so that the phases' do not repeat theirs.
+ */
+static void strike_phase_faults(struct monitor *m)
+{
+	struct timeline_runner *r = m->timeline;
+	int now = r ? atomic_load(&r->phase_now) : 0;
+	const struct timeline_step *step;
+	double since_s;
+	long due;
+	int kind;
+
+	if (!now)
+		return;
+	step = &m->s->cfg->timeline.steps[now - 1];
+	kind = timeline_fault_kind(step->kind);
+	if (kind < 0)
+		return;
+	since_s = (double)(clock_now_ns() - m->s->gate.start_ns - r->phases[now - 1].start_ns) / 1e9;
+	due = timeline_faults_due(step, m->t->n_workers, since_s);
+	while (m->phase_struck[now - 1] < due &&
+	       strike(m, (enum fault_kind)kind, MAX_FAULT_POINTS + (size_t)m->phase_draws)) {
+		m->phase_struck[now - 1]++;
+		m->phase_draws++;
+		atomic_store(&r->phase_faults, m->phase_struck[now - 1]);
+	}
 }
 
 /*
@@ -291,7 +330,7 @@ static void reap(struct monitor *m, int64_t now)
 		fail(m, err);
 }
 
-/* Injects what is due now: the workers' kill requests, the faults at instants, the reaper's pass. */
+/* Injects what is due now: the workers' kill requests, the faults at instants and of phases, the reaper's pass. */
 static void inject(struct monitor *m)
 {
 	int64_t now = clock_now_ns();
@@ -302,6 +341,7 @@ static void inject(struct monitor *m)
 	for (int kind = 0; kind < FAULT_KIND_COUNT; kind++)
 		if (fault_clock_due(&m->clocks[kind], elapsed_s))
 			strike_due(m, (enum fault_kind)kind);
+	strike_phase_faults(m);
 	if (!m->next_reap_ns)
 		m->next_reap_ns = now + MS_TO_NS(m->s->cfg->recovery.reaper_ms);
 	reap(m, now);

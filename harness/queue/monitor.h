@@ -3,7 +3,9 @@
  * run. It draws progress, turns a signal into the run's stop (cancelling the statements
  * of threads that have not seen it), and injects the faults due at instants (model/faults.h):
  * it hands a crash or a stall to a worker with a job in hand, terminates server processes,
- * restarts the server, fails it over to its standby; and it is the reaper of expired leases.
+ * restarts the server, fails it over to its standby, and does the same for the fault phases
+ * of the run's timeline (crash-workers, kill-backends, restart-server) as their instants
+ * come; and it is the reaper of expired leases.
  */
 #ifndef CLAIMBENCH_MONITOR_H
 #define CLAIMBENCH_MONITOR_H
@@ -21,6 +23,7 @@
 #include "queue/replication_lag.h"
 #include "queue/run_threads.h"
 #include "queue/sampler.h"
+#include "queue/timeline_runner.h"
 #include "queue/worker.h"
 
 
@@ -40,6 +43,10 @@ struct monitor {
 	struct interval_lines lines;		/* the --progress-interval lines, across both passes */
 	bool lines_ready;			/* lines is set up: the first pass has begun */
 	int64_t next_server_check_ns;		/* when it looks next whether the throwaway server is gone */
+	struct timeline_runner *timeline;	/* the run's timeline, whose fault phases it strikes (telling it
+						 * how many in its phase_faults); NULL: none */
+	long phase_struck[TIMELINE_MAX_PHASES];	/* faults struck per phase of timeline */
+	long phase_draws;			/* faults of phases struck in all: the next one's draw of a worker */
 	bool failed;				/* a fault could not be injected: the run is incomplete */
 	char failure[512];			/* why, when failed */
 };

@@ -501,6 +501,7 @@ int run_one(const struct run_plan *plan, const struct strategy_choice *choice, i
 		goto out_close_workers;
 	if (pressure_open(&pressure, &s, err, errlen) < 0 || timeline_open(&timeline, &s, err, errlen) < 0)
 		goto out_close_pressure;
+	m.timeline = &timeline;
 	rc = run_and_measure(&admin, &m, &t, &pressure, &timeline, workers, producers, label, out, err, errlen);
 out_close_pressure:
 	if (timeline.s)

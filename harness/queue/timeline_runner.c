@@ -1,10 +1,15 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "engine/session.h"
+#include "model/timeline_faults.h"
 #include "queue/timeline_runner.h"
+
+/* The runner's pause between looks at whether the monitor has struck a fault phase's first faults. */
+#define FAULTS_STRUCK_POLL_NS 1000000
 
 /* The runner's pause between looks at whether every reader has scanned once. */
 #define READERS_READY_POLL_NS 1000000
@@ -20,6 +25,7 @@ static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 		p->arg = tl->steps[i].arg;
 		timeline_phase_name(tl, i, p->name, sizeof(p->name));
 		p->readers_seen = p->readers_repeatable = p->reader_scans = p->xid = TIMELINE_UNKNOWN;
+		p->pool_held = p->pool_refused = p->pool_seen = TIMELINE_UNKNOWN;
 	}
 	r->n_phases = tl->n;
 }
@@ -37,11 +43,20 @@ int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, si
 	atomic_init(&r->saw_stop, false);
 	atomic_init(&r->readers_stop, false);
 	atomic_init(&r->readers_ready, 0);
+	atomic_init(&r->phase_now, 0);
+	atomic_init(&r->phase_faults, 0);
 	name_phases(r, tl);
 	for (size_t i = 0; i < tl->n; i++) {
-		holds |= timeline_is_pressure(tl->steps[i].kind) && tl->steps[i].kind != TIMELINE_LOAD;
+		holds |= timeline_is_pressure(tl->steps[i].kind) && tl->steps[i].kind != TIMELINE_LOAD &&
+			 timeline_fault_kind(tl->steps[i].kind) < 0;
 		if (tl->steps[i].kind == TIMELINE_ACTIVE_READERS && (int)tl->steps[i].arg > r->n_readers)
 			r->n_readers = (int)tl->steps[i].arg;
+		if (tl->steps[i].kind == TIMELINE_POOL_EXHAUSTION && (int)tl->steps[i].arg > r->pool_cap)
+			r->pool_cap = (int)tl->steps[i].arg;
+	}
+	if (r->pool_cap && !(r->pool = calloc((size_t)r->pool_cap, sizeof(*r->pool)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	if (holds && !sql) {
 		snprintf(err, errlen, "--phase: %s builds no pressure phase", s->db->name);
@@ -170,11 +185,59 @@ static void stop_readers(struct timeline_runner *r, struct timeline_phase *p, in
 }
 
 /*
- * Puts phase p's pressure on the server (nothing for a phase without one) and records its
- * start: once the pressure is in place, or, for a vacuum, as its VACUUM begins (the vacuum is
- * part of the phase). Its readers started in *readers.
+ * Opens phase p's idle connections (its ARG), each named TIMELINE_POOL_NAME and the run's
+ * pid, until the phase's planned end (until_ns, clock_now_ns) at the latest, counting those
+ * the server refused (the first refusal said on stderr), then counts the sessions of that
+ * name the server shows.
  */
-static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int *readers)
+static void open_pool(struct timeline_runner *r, struct timeline_phase *p, int64_t until_ns)
+{
+	const struct backend_ops *db = r->s->db;
+	char sql[256], err[256], first_refusal[256] = "";
+
+	p->pool_held = p->pool_refused = 0;
+	snprintf(sql, sizeof(sql), db->sql->timeline->reader_name, TIMELINE_POOL_NAME, (int)getpid());
+	for (int i = 0; i < (int)p->arg && !run_stopping(&r->s->gate) && !atomic_load(&r->quit) &&
+			clock_now_ns() < until_ns; i++) {
+		struct db_conn **conn = &r->pool[p->pool_held];
+
+		if (db->connect(r->s->server_target, &r->s->cfg->db_opts, conn, err, sizeof(err)) < 0) {
+			if (!p->pool_refused++)
+				snprintf(first_refusal, sizeof(first_refusal), "%s", err);
+			continue;
+		}
+		if (db->exec(*conn, sql) < 0) {
+			fail(r, "pool-exhaustion: naming a connection", *conn);
+			db->disconnect(*conn);
+			*conn = NULL;
+			break;
+		}
+		p->pool_held++;
+	}
+	if (p->pool_refused)
+		fprintf(stderr, "claimbench: phase %s: the server refused %lld of its %d connections (the first: %s)\n",
+			p->name, (long long)p->pool_refused, (int)p->arg, first_refusal);
+	snprintf(sql, sizeof(sql), db->sql->timeline->sessions_named, TIMELINE_POOL_NAME, (int)getpid());
+	if (db->query(r->holder, sql, first_column, &p->pool_seen) < 0)
+		fail(r, "pool-exhaustion: counting its sessions", r->holder);
+}
+
+/* Closes the idle connections phase p held. */
+static void close_pool(struct timeline_runner *r, const struct timeline_phase *p)
+{
+	for (int64_t i = 0; i < p->pool_held; i++) {
+		r->s->db->disconnect(r->pool[i]);
+		r->pool[i] = NULL;
+	}
+}
+
+/*
+ * Puts phase p's pressure on the server (nothing for a phase without one) and records its
+ * start: once the pressure is in place, or, for a vacuum and a pool-exhaustion, as its VACUUM
+ * or its first connection begins (the vacuum, the opening of the pool are part of the phase).
+ * Its readers started in *readers; until_ns its planned end (clock_now_ns).
+ */
+static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int64_t until_ns, int *readers)
 {
 	const struct backend_ops *db = r->s->db;
 	char sql[256];
@@ -200,10 +263,13 @@ static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int
 		if (db->exec(r->holder, sql) < 0)
 			fail(r, "vacuum: vacuuming the queue table", r->holder);
 		break;
+	case TIMELINE_POOL_EXHAUSTION:
+		open_pool(r, p, until_ns);
+		break;
 	default:
 		break;
 	}
-	if (p->kind != TIMELINE_VACUUM)
+	if (p->kind != TIMELINE_VACUUM && p->kind != TIMELINE_POOL_EXHAUSTION)
 		p->start_ns = clock_now_ns() - r->s->gate.start_ns;
 }
 
@@ -235,12 +301,16 @@ static void end_phase(struct timeline_runner *r, struct timeline_phase *p, int r
 							       : "held-snapshot: ending its transaction", r->holder);
 	} else if (p->kind == TIMELINE_ACTIVE_READERS) {
 		stop_readers(r, p, readers);
+	} else if (p->kind == TIMELINE_POOL_EXHAUSTION) {
+		close_pool(r, p);
 	}
 }
 
 /*
  * The thread: from the start gate, each phase in turn until its planned end (the sum of
- * the durations before it and its own), or until the run's threads finish or a stop.
+ * the durations before it and its own), or until the run's threads finish or a stop; a
+ * fault phase lasts at least until the monitor has struck the faults due at its start
+ * (a phase begun after its planned end, the one before having overrun, is not skipped).
  */
 static void *timeline_main(void *arg)
 {
@@ -255,9 +325,14 @@ static void *timeline_main(void *arg)
 		struct timeline_phase *p = &r->phases[i];
 		int readers;
 
-		begin_phase(r, p, &readers);
 		at += (int64_t)(tl->steps[i].duration_s * 1e9);
+		begin_phase(r, p, at, &readers);
+		atomic_store(&r->phase_faults, 0);
+		atomic_store(&r->phase_now, (int)i + 1);
 		on = run_sleep_until(&r->s->gate, at, &r->quit);
+		while (on && atomic_load(&r->phase_faults) < timeline_faults_due(&tl->steps[i], r->s->workers, 0))
+			on = run_sleep_until(&r->s->gate, clock_now_ns() + FAULTS_STRUCK_POLL_NS, &r->quit);
+		atomic_store(&r->phase_now, 0);
 		end_phase(r, p, readers);
 		p->end_ns = clock_now_ns() - r->s->gate.start_ns;
 		r->n_begun = i + 1;
@@ -290,4 +365,6 @@ void timeline_close(struct timeline_runner *r)
 	session_close(r->s->db, &r->holder, false);
 	for (int i = 0; i < r->n_readers; i++)
 		session_close(r->s->db, &r->readers[i].conn, false);
+	free(r->pool);
+	r->pool = NULL;
 }

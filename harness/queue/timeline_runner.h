@@ -2,8 +2,9 @@
  * The thread that walks a run's timeline (--phase): from the start gate, each phase at its
  * planned instant, its pressure put on the server on connections of the harness's own (an
  * idle transaction that took an XID, a held REPEATABLE READ snapshot, reader sessions
- * scanning the queue table, a VACUUM), then released when it ends; each phase's start and
- * end recorded as they happened, for its figures. PostgreSQL's SQL: the other backends'
+ * scanning the queue table, a VACUUM, idle connections held), then released when it ends;
+ * each phase's start and end recorded as they happened, for its figures, and the phase in
+ * progress published for the monitor, which strikes a fault phase's faults. PostgreSQL's SQL: the other backends'
  * timelines hold no such phase (cli/group_checks.c refuses them).
  */
 #ifndef CLAIMBENCH_TIMELINE_RUNNER_H
@@ -33,6 +34,9 @@ struct timeline_reader {
 /* The application_name of the readers' sessions, which pg_stat_activity shows. */
 #define TIMELINE_READER_NAME "claimbench_reader"
 
+/* The application_name of a pool-exhaustion phase's idle connections. */
+#define TIMELINE_POOL_NAME "claimbench_pool"
+
 /* The timeline of one run. */
 struct timeline_runner {
 	struct run_shared *s;					/* the run */
@@ -51,6 +55,12 @@ struct timeline_runner {
 								 * pressure did not last the phase: the run is incomplete */
 	char failure[512];					/* why, when failed */
 	pthread_t thread;					/* its thread */
+	struct db_conn **pool;					/* a pool-exhaustion phase's idle connections,
+								 * pool_cap of them; NULL without such a phase */
+	int pool_cap;						/* the most one pool-exhaustion phase holds */
+	atomic_int phase_now;					/* the phase in progress, its index + 1, once its
+								 * start is recorded; 0 between phases */
+	atomic_long phase_faults;				/* the faults the monitor struck in that phase */
 };
 
 /*

@@ -95,6 +95,10 @@ static const struct store_column timeline_columns[] = {
 	COLUMN("readers_repeatable", FIELD_KNOWN, struct timeline_phase, readers_repeatable),
 	COLUMN("reader_scans", FIELD_KNOWN, struct timeline_phase, reader_scans),
 	COLUMN("xid", FIELD_KNOWN, struct timeline_phase, xid),
+	COLUMN("faults", FIELD_I64, struct timeline_phase, faults),
+	COLUMN("pool_held", FIELD_KNOWN, struct timeline_phase, pool_held),
+	COLUMN("pool_refused", FIELD_KNOWN, struct timeline_phase, pool_refused),
+	COLUMN("pool_seen", FIELD_KNOWN, struct timeline_phase, pool_seen),
 };
 
 /* run_verify_differences: after run_id and position, one of --verify's differences. */

@@ -479,6 +479,13 @@ const char *const store_migrations[] = {
 	"DROP TABLE explore_findings;\n"
 	"DROP TABLE explores;\n"
 	"PRAGMA user_version = 15;\n",
+
+	/* 16: the fault phases' figures of run_timeline (docs/phases.md): faults per phase, a pool-exhaustion's connections. */
+	"ALTER TABLE run_timeline ADD COLUMN faults INTEGER NOT NULL DEFAULT 0;	-- faults that struck in it\n"
+	"ALTER TABLE run_timeline ADD COLUMN pool_held INTEGER;		-- pool-exhaustion: connections held\n"
+	"ALTER TABLE run_timeline ADD COLUMN pool_refused INTEGER;		-- pool-exhaustion: connections refused\n"
+	"ALTER TABLE run_timeline ADD COLUMN pool_seen INTEGER;		-- pool-exhaustion: its sessions the server showed\n"
+	"PRAGMA user_version = 16;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -115,6 +115,8 @@ expect_exit 3 'cannot open the result store' "an unusable --results path" run --
 # topology is run in two parts: its pooler sections, and two of its failover sections with the
 # failover earlier in a shorter run (each failover section readies a standby, seconds each).
 # libraries runs with the environment its crash section names, skipped without its adapters.
+# pressure runs its seven cells for skip-locked alone, each phase at 1 % of its length (0.6 s
+# a cell, about 10 s in all with the cells' setup and the restart).
 # Whether every expectation that failed in the run output FILE is a queue-wait bound
 # (max(STRATEGY.queue_wait_ms...)) of a strategy whose run claimbench said started on a
 # machine busier than its cores (machine.overloaded): a timing claim judged under other
@@ -142,7 +144,7 @@ libraries_missing() {
 	/usr/bin/python3 -c 'import pgq' 2>/dev/null || echo python3-pgq
 }
 
-shipped=(race ramp lewis quartz steady sqlite-busy mvcc field semaphore tickets topology topology:failover libraries)
+shipped=(race ramp lewis quartz steady sqlite-busy mvcc field semaphore tickets topology topology:failover libraries pressure)
 [ "${CLAIMBENCH_CLASSIC_REPEATS:-1}" = 0 ] && shipped=(classic "${shipped[@]}")
 for s in "${shipped[@]}"; do
 	case $s in
@@ -160,6 +162,7 @@ for s in "${shipped[@]}"; do
 	topology) scale=(--section direct,session,transaction --jobs 20 --workers 8) ;;
 	topology:failover) scale=(--section sync-hold,async-hold --jobs 150 --failover-at 0.2 --failover-lag-ms 100) ;;
 	libraries) scale=(--jobs 60) ;;
+	pressure) scale=(--strategy skip-locked --phase-scale 0.01) ;;
 	esac
 	# libraries' crash section: pg-boss's expiry and graphile-worker's unlock of a dead pool, as the file says
 	envs=()

@@ -76,13 +76,15 @@ static struct timeline_phase second_timeline[] = {
 	  .latency_max_ms = 9.5, .depth_start = 0, .depth_end = 3, .depth_max = 7, .dead_start = 10, .dead_end = 12,
 	  .xmin_age_max = 4, .errors = 0, .arrivals = 100, .completed = 99, .recovery_s = NAN,
 	  .readers_seen = TIMELINE_UNKNOWN, .readers_repeatable = TIMELINE_UNKNOWN, .reader_scans = TIMELINE_UNKNOWN,
-	  .xid = TIMELINE_UNKNOWN },
+	  .xid = TIMELINE_UNKNOWN, .pool_held = TIMELINE_UNKNOWN, .pool_refused = TIMELINE_UNKNOWN,
+	  .pool_seen = TIMELINE_UNKNOWN },
 	{ .name = "idle-in-tx", .kind = TIMELINE_IDLE_IN_TX, .arg = 0.5, .start_ns = 1000000000,
 	  .end_ns = INT64_MAX, .throughput_median = NAN, .throughput_p10 = -INFINITY, .latency_p50_ms = 0,
 	  .latency_p99_ms = NAN, .latency_max_ms = INFINITY, .depth_start = -5, .depth_end = INT64_MAX,
 	  .depth_max = 0, .dead_start = TIMELINE_UNKNOWN, .dead_end = 0, .xmin_age_max = TIMELINE_UNKNOWN,
 	  .errors = 2, .arrivals = 0, .completed = 1, .recovery_s = 0.75, .readers_seen = 0,
-	  .readers_repeatable = 3, .reader_scans = INT64_MAX, .xid = 123456 },
+	  .readers_repeatable = 3, .reader_scans = INT64_MAX, .xid = 123456, .faults = 4, .pool_held = 190,
+	  .pool_refused = 0, .pool_seen = TIMELINE_UNKNOWN },
 };
 
 /* Three faults: a crash and a stall on jobs, a server restart (no worker, no job). */
@@ -276,7 +278,8 @@ static bool same_phase(const struct timeline_phase *a, const struct timeline_pha
 	       a->dead_end == b->dead_end && a->xmin_age_max == b->xmin_age_max && a->errors == b->errors &&
 	       a->arrivals == b->arrivals && a->completed == b->completed && same_dbl(a->recovery_s, b->recovery_s) &&
 	       a->readers_seen == b->readers_seen && a->readers_repeatable == b->readers_repeatable &&
-	       a->reader_scans == b->reader_scans && a->xid == b->xid;
+	       a->reader_scans == b->reader_scans && a->xid == b->xid && a->faults == b->faults &&
+	       a->pool_held == b->pool_held && a->pool_refused == b->pool_refused && a->pool_seen == b->pool_seen;
 }
 
 /* Whether every field of two runs but the per-worker histograms is equal; the first that is not in *field. */

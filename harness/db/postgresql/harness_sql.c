@@ -94,6 +94,7 @@ static const struct backend_timeline_sql timeline = {
 	.reader_name = "SET application_name = '%s_%d'",
 	.readers_seen = "SELECT count(*) FROM pg_stat_activity WHERE application_name = '%s_%d' "
 			"AND state IN ('active', 'idle in transaction') AND backend_xmin IS NOT NULL",
+	.sessions_named = "SELECT count(*) FROM pg_stat_activity WHERE application_name = '%s_%d'",
 };
 
 /* The guarded tables; the common statements serve, but for a truncating guard's TRUNCATE. */
