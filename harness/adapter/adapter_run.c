@@ -9,7 +9,7 @@
 #include "adapter/manifest.h"
 #include "adapter/replica.h"
 #include "base/clock.h"
-#include "engine/run_tables.h"
+#include "engine/run_plan.h"
 #include "engine/signals.h"
 #include "measure/ledger_table.h"
 #include "measure/metrics.h"

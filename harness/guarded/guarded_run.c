@@ -4,7 +4,6 @@
 
 #include "engine/admin.h"
 #include "engine/run_plan.h"
-#include "guarded/guarded_loop.h"
 #include "guarded/guarded_run.h"
 #include "guarded/guarded_worker.h"
 #include "model/metric_table.h"

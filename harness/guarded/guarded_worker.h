@@ -1,7 +1,7 @@
 /*
  * One worker of a guarded-resource run: its role (the lock it takes, how it waits for it),
  * its connection with the guard's and the harness's statements prepared, and the
- * acquisitions it records (measure/acquisitions.h). Its thread (guarded/guarded_loop.h)
+ * acquisitions it records (measure/acquisitions.h). Its thread (guarded_worker_start)
  * takes the guard, does what its workload does while holding it and releases it, until
  * the run's time is up or it is stopped.
  */
@@ -68,5 +68,16 @@ int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock
 
 /* Closes w's connection and frees its acquisitions. */
 void guarded_worker_close(struct guarded_worker *w);
+
+/*
+ * The thread of a guarded worker: it waits at the run's gate, then runs its workload's
+ * cycles (guarded/workload_*.c) until the run's time is up or it is stopped.
+ */
+
+/*
+ * Starts the thread of w, opened (guarded_worker_open): it waits for the gate, then works
+ * until the run's end. 0, or -1.
+ */
+int guarded_worker_start(struct guarded_worker *w);
 
 #endif

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 
 #include "model/run_descriptor.h"
@@ -85,4 +86,16 @@ void descriptor_set_int(const struct run_descriptor *d, struct run_result *r, lo
 void descriptor_set_double(const struct run_descriptor *d, struct run_result *r, double v)
 {
 	memcpy((char *)r + d->offset, &v, sizeof(v));
+}
+
+void engine_name(char *buf, size_t size, const char *backend, const char *version)
+{
+	if (!size)
+		return;
+	if (!backend || !*backend)
+		backend = "";
+	if (!version || !*version || !*backend)
+		snprintf(buf, size, "%s", backend);
+	else
+		snprintf(buf, size, "%s %.*s", backend, (int)strcspn(version, " "), version);
 }

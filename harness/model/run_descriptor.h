@@ -2,6 +2,7 @@
  * What a run was, as opposed to what it measured: strategy, claim mode, workers and the
  * other settings that tell one run from another. One row each, in the order CSV and JSON
  * print them before the metrics; the result store's runs table has a column for each.
+ * And the engine a run ran on as one name (engine_name).
  */
 #ifndef CLAIMBENCH_RUN_DESCRIPTOR_H
 #define CLAIMBENCH_RUN_DESCRIPTOR_H
@@ -53,5 +54,17 @@ void descriptor_set_int(const struct run_descriptor *d, struct run_result *r, lo
 
 /* Sets number descriptor d of r to v. */
 void descriptor_set_double(const struct run_descriptor *d, struct run_result *r, double v);
+
+/*
+ * A run's engine as one name: its backend and its server's version, "postgresql 16.4".
+ * Runs of two engines are never repeats of one case (report, compare, ab group by it).
+ */
+
+/*
+ * Writes "BACKEND VERSION" into buf (size bytes), the version's first word only
+ * ("15.18 (Debian 15.18-0+deb12u1)" is 15.18): backend alone when version is NULL or
+ * empty, "" when backend is NULL or empty; truncated to fit.
+ */
+void engine_name(char *buf, size_t size, const char *backend, const char *version);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "db/ownership.h"
 #include "engine/admin.h"
-#include "engine/run_tables.h"
+#include "engine/run_plan.h"
 #include "engine/signals.h"
 #include "measure/ledger_table.h"
 #include "model/metric_table.h"

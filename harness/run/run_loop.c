@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +19,78 @@
 #include "engine/signals.h"
 #include "engine/workload.h"
 #include "guarded/guarded_run.h"
-#include "measure/machine_load.h"
-#include "model/engine_name.h"
+#include "model/metric_table.h"
+#include "model/result.h"
+#include "model/run_descriptor.h"
 #include "output/results_print.h"
 #include "plugin/guard.h"
 #include "queue/run.h"
 #include "run/run_loop.h"
+
+/*
+ * How busy the machine is: its 1-minute load average (getloadavg) and the CPU time a
+ * hypervisor stole (/proc/stat's steal column), taken at a run's start and end so that
+ * a run says what noise it ran under.
+ */
+
+/* One reading of the machine. */
+struct machine_sample {
+	double load1;		/* the 1-minute load average; NaN when getloadavg failed */
+	bool cpu_known;		/* /proc/stat's cpu line was read */
+	uint64_t steal;		/* its steal ticks, summed over the CPUs */
+	uint64_t total;		/* all its ticks (user to steal) */
+};
+
+/* Reads /proc/stat's first line ("cpu user nice system idle iowait irq softirq steal ...") into s. */
+static void read_cpu_line(struct machine_sample *s)
+{
+	unsigned long long v[8];
+	FILE *f = fopen("/proc/stat", "r");
+
+	s->cpu_known = false;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+		   &v[7]) == 8) {
+		s->total = 0;
+		for (int i = 0; i < 8; i++)
+			s->total += v[i];
+		s->steal = v[7];
+		s->cpu_known = true;
+	}
+	fclose(f);
+}
+
+/* Reads the machine now into s. */
+static void machine_sample_take(struct machine_sample *s)
+{
+	double load[1];
+
+	s->load1 = getloadavg(load, 1) == 1 ? load[0] : NAN;
+	read_cpu_line(s);
+}
+
+/*
+ * The figures of a run between readings start and end: both load averages, the steal
+ * over the interval in % of its ticks (NaN unless both read /proc/stat and ticks passed),
+ * the processors online, and whether a load average exceeded them.
+ */
+static struct machine_figures machine_figures_between(const struct machine_sample *start,
+						       const struct machine_sample *end)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	struct machine_figures m = { .load_start = start->load1, .load_end = end->load1, .steal_pct = NAN,
+				     .cores = cores > 0 ? (uint64_t)cores : METRIC_UNKNOWN };
+
+	if (start->cpu_known && end->cpu_known && end->total > start->total && end->steal >= start->steal)
+		m.steal_pct = 100.0 * (double)(end->steal - start->steal) / (double)(end->total - start->total);
+	if (cores <= 0 || (isnan(m.load_start) && isnan(m.load_end)))
+		m.overloaded = METRIC_UNKNOWN;
+	else
+		/* at the start only: by its end the load average counts the run's own workers and server */
+		m.overloaded = m.load_start > (double)cores;
+	return m;
+}
 
 int describe_server(struct invocation_result *r, const struct backend_ops *db, const char *target,
 		    const struct db_options *opts, char *err, size_t errlen)
@@ -258,7 +326,6 @@ int check_defined_statements(const struct run_config *groups, size_t n, struct r
 	}
 	return EXIT_DONE;
 }
-
 
 int run_groups(const struct run_config *groups, size_t n, struct run_plan *plan, struct run_session *rs)
 {
