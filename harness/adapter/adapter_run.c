@@ -16,7 +16,7 @@
 #include "measure/metrics_input.h"
 #include "measure/series.h"
 #include "model/faults.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 
 extern char **environ;
 

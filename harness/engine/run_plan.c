@@ -5,7 +5,7 @@
 #include "db/ownership.h"
 #include "engine/run_plan.h"
 #include "engine/signals.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 
 bool run_leaves_tables(const struct run_plan *plan)
 {

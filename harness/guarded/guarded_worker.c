@@ -10,9 +10,6 @@
 #include "engine/session.h"
 #include "guarded/acquire.h"
 #include "guarded/guarded_worker.h"
-#include "guarded/workload_exclusive_use.h"
-#include "guarded/workload_refresh.h"
-#include "guarded/workload_resource.h"
 
 const struct guarded_plan *guarded_plan_of(const struct guarded_worker *w)
 {

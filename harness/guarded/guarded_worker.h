@@ -80,4 +80,43 @@ void guarded_worker_close(struct guarded_worker *w);
  */
 int guarded_worker_start(struct guarded_worker *w);
 
+/*
+ * The cycles of the guarded workloads that a worker's thread runs, one file each:
+ * workload_refresh.c, the refresh workload (seed 003, step 1): each worker takes the guard,
+ * refreshes the cache when it is of an earlier stale period than now, releases it and uses
+ * the cache; workload_exclusive_use.c, the exclusive-use workload: users read the cache
+ * under the guard, while one refresher (seat 0) empties and refills it under the writer's
+ * lock at the start of each stale period; workload_resource.c, the resource workload (seed
+ * 004): each request draws a resource and whether it writes, waits for its turn in the
+ * ticket line (or goes at once, the naive guard), holds the resource for --work-ms and
+ * releases it; a holder may walk away without releasing.
+ */
+
+/*
+ * One cycle of the refresh workload: take the guard, read the status, refresh the cache
+ * in two halves when it is of an earlier period, release, then use it for --work-ms; a
+ * check that timed out uses the cache unchecked. 0, or -1 when that is w's end (w aborted).
+ */
+int refresh_cycle(struct guarded_worker *w);
+
+/*
+ * One use of the cache by a user: take the guard, read the cache (stale when of an
+ * earlier period than the one current at the grant), use it for --work-ms, release.
+ * 0, or -1 when that is w's end (w aborted).
+ */
+int use_cycle(struct guarded_worker *w);
+
+/*
+ * One stale period of the refresher: empty and refill the cache under the writer's lock
+ * (trying again after --retry-ms while it is refused), then sleep to the next period's
+ * start or the run's end. 0, or -1 when that is w's end (w aborted).
+ */
+int refresher_cycle(struct guarded_worker *w);
+
+/*
+ * One request of the resource workload: draw the resource and read or write, wait for the
+ * turn, hold it for --work-ms, release. 0, or -1 when that is w's end (w aborted).
+ */
+int request_cycle(struct guarded_worker *w);
+
 #endif

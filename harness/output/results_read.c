@@ -10,7 +10,6 @@
 
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
-#include "model/run_param.h"
 #include "output/results_read.h"
 
 /*

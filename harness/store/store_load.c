@@ -5,7 +5,6 @@
 
 #include "model/config.h"
 #include "model/run_descriptor.h"
-#include "model/run_param.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
 #include "store/run_columns.h"
