@@ -1,14 +1,12 @@
 /*
  * A worker of a guarded-resource run: its role (the lock it takes and how it waits for
- * it), its connection, its statements prepared, and its thread.
+ * it), its connection, and its statements prepared.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/session.h"
-#include "guarded/acquire.h"
 #include "guarded/guarded_worker.h"
 
 const struct guarded_plan *guarded_plan_of(const struct guarded_worker *w)
@@ -129,29 +127,4 @@ void guarded_worker_close(struct guarded_worker *w)
 	session_close(w->g->db, &w->conn, false);
 	free(w->acqs);
 	w->acqs = NULL;
-}
-
-/* The thread: waits for the gate, then runs its workload's cycles until the time is up. */
-static void *guarded_worker_main(void *arg)
-{
-	struct guarded_worker *w = arg;
-	enum workload workload = guarded_plan_of(w)->workload;
-	int rc = 0;
-
-	run_wait_gate(&w->g->gate);
-	while (rc == 0 && !guarded_time_up(w)) {
-		if (workload == WORKLOAD_REFRESH)
-			rc = refresh_cycle(w);
-		else if (workload == WORKLOAD_RESOURCE)
-			rc = request_cycle(w);
-		else
-			rc = guarded_is_refresher(w) ? refresher_cycle(w) : use_cycle(w);
-	}
-	w->finished_ns = guarded_now(w);
-	return NULL;
-}
-
-int guarded_worker_start(struct guarded_worker *w)
-{
-	return pthread_create(&w->thread, NULL, guarded_worker_main, w) == 0 ? 0 : -1;
 }

@@ -1,7 +1,7 @@
 /*
  * One worker of a guarded-resource run: its role (the lock it takes, how it waits for it),
  * its connection with the guard's and the harness's statements prepared, and the
- * acquisitions it records (measure/acquisitions.h). Its thread (guarded_worker_start)
+ * acquisitions it records (measure/acquisitions.h). Its thread (guarded_run.c's)
  * takes the guard, does what its workload does while holding it and releases it, until
  * the run's time is up or it is stopped.
  */
@@ -70,18 +70,8 @@ int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock
 void guarded_worker_close(struct guarded_worker *w);
 
 /*
- * The thread of a guarded worker: it waits at the run's gate, then runs its workload's
- * cycles (guarded/workload_*.c) until the run's time is up or it is stopped.
- */
-
-/*
- * Starts the thread of w, opened (guarded_worker_open): it waits for the gate, then works
- * until the run's end. 0, or -1.
- */
-int guarded_worker_start(struct guarded_worker *w);
-
-/*
- * The cycles of the guarded workloads that a worker's thread runs, one file each:
+ * The cycles of the guarded workloads that a worker's thread (guarded_run.c) runs until
+ * the run's time is up or it is stopped, one file each:
  * workload_refresh.c, the refresh workload (seed 003, step 1): each worker takes the guard,
  * refreshes the cache when it is of an earlier stale period than now, releases it and uses
  * the cache; workload_exclusive_use.c, the exclusive-use workload: users read the cache
