@@ -63,7 +63,8 @@ static int prepare_side(struct ab_session_side *side, struct ab_session *s, size
 	side->result.scenario = inv->groups[0].scenario;
 	side->result.backend = s->db->name;
 	side->result.seed = inv->groups[0].seed;
-	side->rs = (struct run_session){ .report = &side->result, .store = s->store, .params_fill = invocation_params_fill };
+	side->rs = (struct run_session){ .report = &side->result, .store = s->store,
+				     .params_fill = invocation_params_fill };
 	side->rs.ctx = invocation_store_context(inv, "ab", s->host);
 	return 0;
 }

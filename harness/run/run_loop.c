@@ -1,4 +1,8 @@
-/* The run loop of an invocation (run_loop.h): its groups, their pgbouncers, their matrices of runs, what the store refused. */
+/*
+ * The run loop of an invocation (run_loop.h): the machine sampled around each run, the
+ * server described, its groups, their pgbouncers, their matrices of runs, what the store
+ * refused.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
