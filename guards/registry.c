@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plugin/capabilities.h"
+#include "db/backend.h"
 #include "plugin/guard.h"
 #include "generated/plugins.h"
 

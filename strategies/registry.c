@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "plugin/capabilities.h"
+#include "db/backend.h"
 #include "plugin/strategy.h"
 #include "generated/plugins.h"
 

@@ -13,14 +13,14 @@
 #include "base/clock.h"
 #include "db/leftovers.h"
 #include "db/run_as.h"
-#include "engine/run_tables.h"
+#include "engine/run_plan.h"
 #include "engine/signals.h"
 #include "measure/ledger_table.h"
 #include "measure/metrics.h"
 #include "measure/metrics_input.h"
 #include "measure/series.h"
 #include "model/faults.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 
 extern char **environ;
 

@@ -10,7 +10,7 @@
 
 #include "analysis/compare.h"
 #include "base/text.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 #include "plugin/sql_strategy.h"
 
 /* Slack on the tolerances, so that a change of exactly the tolerance is not a regression through rounding. */

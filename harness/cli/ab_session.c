@@ -51,7 +51,7 @@ static int prepare_side(struct ab_session_side *side, struct ab_session *s, size
 			size_t errlen)
 {
 	struct run_invocation *inv = side->inv;
-	size_t runs = count_runs(inv) * rounds;
+	size_t runs = count_runs(inv->groups, inv->n_groups) * rounds;
 
 	side->result.results = calloc(runs + 1, sizeof(*side->result.results));
 	side->round = calloc(runs + 1, sizeof(*side->round));
@@ -63,7 +63,8 @@ static int prepare_side(struct ab_session_side *side, struct ab_session *s, size
 	side->result.scenario = inv->groups[0].scenario;
 	side->result.backend = s->db->name;
 	side->result.seed = inv->groups[0].seed;
-	side->rs = (struct run_session){ .report = &side->result, .store = s->store };
+	side->rs = (struct run_session){ .report = &side->result, .store = s->store,
+				     .params_fill = invocation_params_fill };
 	side->rs.ctx = invocation_store_context(inv, "ab", s->host);
 	return 0;
 }
@@ -125,7 +126,7 @@ int ab_session_open(struct ab_session *s, struct run_invocation *base, struct ru
 		if (describe_server(&s->sides[i].result, s->db, s->plan.target, &cfg->db_opts, err, errlen) < 0)
 			return EXIT_ENVIRONMENT;
 		s->plan.trust_scenario = s->sides[i].inv->settings.trust_scenario;
-		status = check_defined_statements(s->sides[i].inv, &s->plan, err, errlen);
+		status = check_defined_statements(s->sides[i].inv->groups, s->sides[i].inv->n_groups, &s->plan, err, errlen);
 		if (status != EXIT_DONE)
 			return signals_interrupted() ? EXIT_INCOMPLETE : status;
 	}
@@ -139,7 +140,7 @@ static int run_side(struct ab_session *s, struct ab_session_side *side, size_t k
 	int status;
 
 	s->plan.trust_scenario = side->inv->settings.trust_scenario;
-	status = run_groups(side->inv, &s->plan, &side->rs);
+	status = run_groups(side->inv->groups, side->inv->n_groups, &s->plan, &side->rs);
 	side->result.invocation_id = side->rs.stored.invocation_id;
 	for (size_t i = before; i < side->result.n_results; i++)
 		side->round[i] = k;

@@ -10,10 +10,10 @@
 #include <stddef.h>
 
 #include "cli/invocation.h"
-#include "cli/run_steps.h"
 #include "db/throwaway.h"
 #include "engine/run_plan.h"
 #include "model/result.h"
+#include "run/run_loop.h"
 
 /* One side of the comparison: its scenario's invocation and what its runs measured. */
 struct ab_session_side {

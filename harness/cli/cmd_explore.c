@@ -7,7 +7,7 @@
  * and the strategies' own). All of explore but this entry is harness/explore/ (the search,
  * its options' checks, the expectations, the printing, the store's rows); this file reads the
  * invocation, refuses an engine explore cannot drive, starts the server, runs each strategy
- * and mode, and stores each result, keeping those the store refuses (cli/unstored.h).
+ * and mode, and stores each result, keeping those the store refuses (run/run_loop.h).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -18,10 +18,9 @@
 #include "cli/option_table.h"
 #include "cli/scenario.h"
 #include "cli/invocation.h"
-#include "cli/run_steps.h"
-#include "cli/unstored.h"
 #include "db/throwaway.h"
 #include "queue/run.h"
+#include "run/run_loop.h"
 #include "engine/signals.h"
 #include "explore/explore.h"
 #include "explore/explore_options.h"
@@ -124,7 +123,7 @@ struct explore_store {
 	struct invocation_result header;	/* the invocation's header: server, settings, start, seed */
 	size_t stored, unstored;		/* explores the store took, and refused */
 	char error[1024];			/* why it refused the first */
-	FILE *kept;				/* the file the refused ones are kept in (unstored.h), or NULL */
+	FILE *kept;				/* the file the refused ones are kept in (run/run_loop.h), or NULL */
 	char kept_path[PATH_MAX];		/* its path */
 };
 

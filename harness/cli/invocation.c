@@ -624,6 +624,11 @@ int invocation_check_on(struct run_invocation *inv, const struct backend_ops *db
 	return check_one_failover_command(inv, err, errlen);
 }
 
+int invocation_params_fill(struct run_result *res, const struct run_config *cfg, const struct strategy_ops *st)
+{
+	return run_params_fill(res, command_options, cfg, st);
+}
+
 void invocation_free(struct run_invocation *inv)
 {
 	free(inv->command_line);

@@ -84,6 +84,13 @@ int invocation_connections(const struct run_invocation *inv);
  */
 void invocation_add_targets(const struct run_config *cfg, struct expect_target *targets, size_t *n);
 
+/*
+ * Appends to res the parameters it ran under: the stored options of run's table with their
+ * values in cfg, then st's own (NULL: a guarded run) (run_params_fill over command_options;
+ * struct run_session's params_fill). 0, or -1 when out of memory.
+ */
+int invocation_params_fill(struct run_result *res, const struct run_config *cfg, const struct strategy_ops *st);
+
 /* Frees what inv holds. */
 void invocation_free(struct run_invocation *inv);
 

@@ -12,7 +12,7 @@
 
 #include "base/parse.h"
 #include "cli/options.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 #include "plugin/sql_strategy.h"
 #include "plugin/strategy.h"
 

@@ -4,15 +4,7 @@
 #include "cli/pooler_checks.h"
 #include "db/pooler.h"
 #include "plugin/strategy.h"
-
-int pooler_clients(const struct run_config *cfg)
-{
-	int most = 0;
-
-	for (size_t p = 0; p < cfg->n_worker_points; p++)
-		most = cfg->workers[p] > most ? cfg->workers[p] : most;
-	return most + (run_config_arrivals(cfg) ? cfg->producers : 0);
-}
+#include "run/run_loop.h"
 
 /* Whether cfg injects faults of kind. */
 static bool injects(const struct run_config *cfg, enum fault_kind kind)

@@ -23,7 +23,4 @@
  */
 int pooler_check_group(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen);
 
-/* The most clients (workers and producers) a run of cfg connects at once. */
-int pooler_clients(const struct run_config *cfg);
-
 #endif

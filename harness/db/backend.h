@@ -375,6 +375,14 @@ const struct backend_ops *backend_for_throwaway(char *err, size_t errlen);
 const struct backend_ops *backend_preferred(void);
 
 /*
+ * Whether a plugin (a strategy or a guard) can run on db, from what it declares: it has a
+ * form in db's dialect (dialects, DIALECT_BIT()s) and db has every capability that form
+ * relies on (needs_caps, per dialect, CAP_* bits). One test for both kinds, so that a pair
+ * is refused the same way.
+ */
+bool plugin_runs_on(unsigned dialects, const unsigned needs_caps[DIALECT_COUNT], const struct backend_ops *db);
+
+/*
  * backend_ops.quote_identifier of a dialect that quotes names in double quotes, doubling
  * one inside (SQLite, MariaDB under ANSI_QUOTES); conn is not used. 0, or -1 when it does not fit.
  */

@@ -129,3 +129,8 @@ int db_quote_double(struct db_conn *conn, const char *name, char *buf, size_t le
 	buf[used] = '\0';
 	return 0;
 }
+
+bool plugin_runs_on(unsigned dialects, const unsigned needs_caps[DIALECT_COUNT], const struct backend_ops *db)
+{
+	return (dialects & DIALECT_BIT(db->dialect)) && !(needs_caps[db->dialect] & ~db->caps);
+}

@@ -1,7 +1,8 @@
 /*
  * A connection of a run's own (a worker's, a producer's, the harness's): made to the
  * run's target and watched by the signal thread, so that a stop cancels the statement it
- * is blocked in; the errors met on it counted by kind; and closed, unwatched first.
+ * is blocked in; the errors met on it counted by kind; its statements prepared from their
+ * templates; and closed, unwatched first.
  */
 #ifndef CLAIMBENCH_SESSION_H
 #define CLAIMBENCH_SESSION_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "db/backend.h"
+#include "engine/sql_template.h"
 #include "model/error_kind.h"
 
 /*
@@ -34,5 +36,24 @@ void session_close(const struct backend_ops *db, struct db_conn **conn, bool aba
  */
 enum error_kind session_count_error(const struct backend_ops *db, struct db_conn *conn,
 				    uint64_t counts[ERR_KIND_COUNT]);
+
+/*
+ * Preparing a template statement on a connection of the run: its placeholders filled as
+ * the run's names say (sql_expand), then prepared in its slot, with a message that names
+ * the statement when either fails. The queue's workers and the guarded workers both
+ * prepare theirs this way.
+ */
+
+/* Longest statement once its placeholders are filled. */
+#define STATEMENT_SQL_MAX 2048
+
+/*
+ * Expands tmpl as names say and prepares it with nparams parameters in slot on conn.
+ * origin (NULL: none) names the statement in the message (where a scenario file wrote
+ * it, or what it is). 0, or -1 with err: "statement SLOT is too long", or the server's
+ * message after origin or "preparing statement SLOT".
+ */
+int statement_prepare(const struct backend_ops *db, struct db_conn *conn, const struct sql_names *names, int slot,
+		      const char *tmpl, int nparams, const char *origin, char *err, size_t errlen);
 
 #endif

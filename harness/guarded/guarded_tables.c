@@ -1,7 +1,7 @@
 #include <stdio.h>
 
 #include "db/ownership.h"
-#include "engine/run_tables.h"
+#include "engine/run_plan.h"
 #include "guarded/guarded_tables.h"
 
 /* The harness's statements, by slot, in their common text: a backend's struct backend_guarded_sql may replace some. */

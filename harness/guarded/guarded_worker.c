@@ -1,13 +1,12 @@
 /*
  * A worker of a guarded-resource run: its role (the lock it takes and how it waits for
- * it), its connection, and its statements prepared. Its thread is guarded_loop.c's.
+ * it), its connection, and its statements prepared.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/session.h"
-#include "engine/statement.h"
 #include "guarded/guarded_worker.h"
 
 const struct guarded_plan *guarded_plan_of(const struct guarded_worker *w)

@@ -1,7 +1,7 @@
 /*
  * One worker of a guarded-resource run: its role (the lock it takes, how it waits for it),
  * its connection with the guard's and the harness's statements prepared, and the
- * acquisitions it records (measure/acquisitions.h). Its thread (guarded/guarded_loop.h)
+ * acquisitions it records (measure/acquisitions.h). Its thread (guarded_run.c's)
  * takes the guard, does what its workload does while holding it and releases it, until
  * the run's time is up or it is stopped.
  */
@@ -68,5 +68,45 @@ int guarded_lock_wait_ms(const struct guarded_worker *w, const struct guard_lock
 
 /* Closes w's connection and frees its acquisitions. */
 void guarded_worker_close(struct guarded_worker *w);
+
+/*
+ * The cycles of the guarded workloads that a worker's thread (guarded_run.c) runs until
+ * the run's time is up or it is stopped, one file each:
+ * workload_refresh.c, the refresh workload (seed 003, step 1): each worker takes the guard,
+ * refreshes the cache when it is of an earlier stale period than now, releases it and uses
+ * the cache; workload_exclusive_use.c, the exclusive-use workload: users read the cache
+ * under the guard, while one refresher (seat 0) empties and refills it under the writer's
+ * lock at the start of each stale period; workload_resource.c, the resource workload (seed
+ * 004): each request draws a resource and whether it writes, waits for its turn in the
+ * ticket line (or goes at once, the naive guard), holds the resource for --work-ms and
+ * releases it; a holder may walk away without releasing.
+ */
+
+/*
+ * One cycle of the refresh workload: take the guard, read the status, refresh the cache
+ * in two halves when it is of an earlier period, release, then use it for --work-ms; a
+ * check that timed out uses the cache unchecked. 0, or -1 when that is w's end (w aborted).
+ */
+int refresh_cycle(struct guarded_worker *w);
+
+/*
+ * One use of the cache by a user: take the guard, read the cache (stale when of an
+ * earlier period than the one current at the grant), use it for --work-ms, release.
+ * 0, or -1 when that is w's end (w aborted).
+ */
+int use_cycle(struct guarded_worker *w);
+
+/*
+ * One stale period of the refresher: empty and refill the cache under the writer's lock
+ * (trying again after --retry-ms while it is refused), then sleep to the next period's
+ * start or the run's end. 0, or -1 when that is w's end (w aborted).
+ */
+int refresher_cycle(struct guarded_worker *w);
+
+/*
+ * One request of the resource workload: draw the resource and read or write, wait for the
+ * turn, hold it for --work-ms, release. 0, or -1 when that is w's end (w aborted).
+ */
+int request_cycle(struct guarded_worker *w);
 
 #endif

@@ -1,6 +1,6 @@
 #include "base/clock.h"
 #include "guarded/acquire.h"
-#include "guarded/workload_exclusive_use.h"
+#include "guarded/guarded_worker.h"
 
 /*
  * One use of exclusive-use's cache: take the guard, read the cache (stale when of an

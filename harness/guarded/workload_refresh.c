@@ -1,5 +1,5 @@
 #include "guarded/acquire.h"
-#include "guarded/workload_refresh.h"
+#include "guarded/guarded_worker.h"
 
 /*
  * After a check that timed out: records it, then uses the cache unchecked, as a job that

@@ -3,7 +3,7 @@
 #include "base/clock.h"
 #include "engine/workload.h"
 #include "guarded/acquire.h"
-#include "guarded/workload_resource.h"
+#include "guarded/guarded_worker.h"
 
 /* The stream of workload_draw for the resource workload's requests. */
 #define DRAW_STREAM_REQUESTS 7

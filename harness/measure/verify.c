@@ -2,12 +2,14 @@
  * --verify's comparison: each integrity figure the server can see, derived from the replay
  * of its record (verify_replay.c) alone, compared job by job with the ledger's.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/order.h"
 #include "base/text.h"
-#include "measure/verify_band.h"
+#include "measure/verify.h"
 #include "measure/verify_replay.h"
 
 /* The final status of job r as the record leaves it: in the strategy's table when it went there. */
@@ -261,7 +263,7 @@ static int64_t server_zombies(const struct replay *rp)
 
 /*
  * Compares every figure the server can see, in docs/metrics.md's order, into out; band:
- * the judgements of a lease the ledger's instants leave open (measure/verify_band.h), each
+ * the judgements of a lease the ledger's instants leave open (verify_lease_band, below), each
  * of which may turn a lease redelivery into a race or back, and its holder's completion
  * into a zombie or back: by no more than band the lease redeliveries (and the races the
  * other way) and the zombies may part.
@@ -317,6 +319,75 @@ static void compare_all(const struct replay *rp, int64_t band, struct verify_out
 		compare(rp, &flip_only[i], out);
 	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++)
 		compare(rp, &both[i], out);
+}
+
+/*
+ * --verify's lease band: the ledger's lease judgements the server could have made either
+ * way. The ledger counts a lease redelivery when the holder's lease *may* have run out by
+ * its own instants, the record when it *had* by the server's clock as the claim wrote the
+ * row; the two part on a claim that does not check the row's status (naive) where the
+ * ledger's instants cannot tell: the claim came within its own latency and the server
+ * clock's resolution of the lease's end, or it began before the holder's completion had
+ * returned (its read may have come before that completion, its write after).
+ *
+ * How: each execution x of a job against the one begun latest before it, y (the holder
+ * the ledger's lease rule judges by), neither cut short by a stop. y's lease was set
+ * between y.claim_start and y.start and read by x's claim between x.claim_start and
+ * x.start, each on a server clock ticking every tick: it may have run out when x.start -
+ * y.claim_start >= lease - tick, and surely had when x.claim_start - y.start >= lease +
+ * tick. x's judgement is open when it may and not surely, or when it may and y's
+ * completion committed but returned after x's claim began.
+ */
+
+/* qsort order of executions: by job, then start. */
+static int by_job_start(const void *pa, const void *pb)
+{
+	const struct execution *a = pa, *b = pb;
+	int c = cmp_i64(a->job_id, b->job_id);
+
+	return c ? c : cmp_i64(a->start_ns, b->start_ns);
+}
+
+/* Whether x's lease judgement against y, begun before it, is open (see the lease band's comment). */
+static bool open_judgement(const struct verify_input *in, const struct execution *y, const struct execution *x)
+{
+	bool committed = y->outcome == EXEC_DONE || y->outcome == EXEC_FAILED;
+	bool may = x->start_ns - y->claim_start_ns >= in->lease_ns - in->clock_tick_ns;
+	bool surely = x->claim_start_ns - y->start_ns >= in->lease_ns + in->clock_tick_ns;
+
+	if (committed && y->end_ns <= x->claim_start_ns)
+		return false;
+	return may && (!surely || committed);
+}
+
+/*
+ * The second claims of in's ledger whose lease judgement the ledger's instants leave
+ * open (see above), in flip mode with a lease and no reaper; 0 otherwise. -1 when out of
+ * memory.
+ */
+static int64_t verify_lease_band(const struct verify_input *in)
+{
+	const struct ledger *l = in->ledger;
+	struct execution *x;
+	int64_t open = 0;
+	size_t y = 0;
+
+	if (in->hold || in->lease_ns <= 0 || !l->n_execs)
+		return 0;
+	x = malloc(l->n_execs * sizeof(*x));
+	if (!x)
+		return -1;
+	memcpy(x, l->execs, l->n_execs * sizeof(*x));
+	qsort(x, l->n_execs, sizeof(*x), by_job_start);
+	for (size_t i = 0; i < l->n_execs; i++) {
+		if (x[i].outcome == EXEC_INTERRUPTED)
+			continue;
+		if (i > y && x[y].job_id == x[i].job_id && x[y].outcome != EXEC_INTERRUPTED)
+			open += open_judgement(in, &x[y], &x[i]);
+		y = i;
+	}
+	free(x);
+	return open;
 }
 
 int verify_run(const struct verify_input *in, struct verify_outcome *out)

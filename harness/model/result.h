@@ -182,7 +182,7 @@ struct dry_figures {
 	uint64_t empty_after;	/* claims begun after that instant that came back empty */
 };
 
-/* How busy the machine that ran the run was (measure/machine_load.h); NaN or METRIC_UNKNOWN when not known. */
+/* How busy the machine that ran the run was (run/run_loop.c samples it); NaN or METRIC_UNKNOWN when not known. */
 struct machine_figures {
 	double load_start;	/* the 1-minute load average as the run began (getloadavg) */
 	double load_end;	/* the same as it ended */
@@ -355,7 +355,7 @@ struct run_result {
 	double duration_s;		/* length of a timed run; 0 for a drain run */
 	double arrival_rate;		/* jobs per second the producers inserted at; 0 when none */
 	int repeat;			/* repetition number, from 1 */
-	char engine[96];		/* its backend and server's version (model/engine_name.h), "postgresql 16.4":
+	char engine[96];		/* its backend and server's version (engine_name, model/run_descriptor.h), "postgresql 16.4":
 					 * part of its group, never pooled with another engine's; "" when not
 					 * known; not stored (the invocation's backend and server_version) */
 	bool complete;			/* false when interrupted or a worker aborted */

@@ -8,7 +8,7 @@
 #include "base/text.h"
 #include "model/config.h"
 #include "model/metric_table.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 #include "output/figures.h"
 
 /* Whether run belongs to a scenario group or a sweep point. */

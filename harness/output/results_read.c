@@ -8,10 +8,8 @@
 
 #include <json-c/json.h>
 
-#include "model/engine_name.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
-#include "model/run_param.h"
 #include "output/results_read.h"
 
 /*

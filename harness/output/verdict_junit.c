@@ -3,7 +3,6 @@
  * so that a CI system lists each and marks the regressions (and the undecided) as such.
  */
 #include "output/verdict_print.h"
-#include "output/xml_text.h"
 
 /* Counts of a list's test cases: all, failures and skipped ones. */
 struct junit_counts {
@@ -98,4 +97,29 @@ void verdict_print_junit(FILE *out, const struct verdict_list *list)
 		if (list->verdicts[i].gate != VERDICT_GATE_NONE)
 			print_case(out, list, &list->verdicts[i]);
 	fputs("  </testsuite>\n</testsuites>\n", out);
+}
+
+void xml_print_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&apos;", out);
+			break;
+		default:
+			putc((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s, out);
+		}
+	}
 }

@@ -5,7 +5,8 @@
  * document for a CI system (verdict_junit.c). Each command fills the list from what it found
  * (compare_verdicts.c, ab_verdicts.c): a verdict per group and metric with its cells, its
  * JSON row and, when it regressed or is undecided, the figures that say why; and the text
- * of its own around them (its sides, its tolerances, its notes).
+ * of its own around them (its sides, its tolerances, its notes). The JUnit printer's XML
+ * text is escaped by xml_print_text.
  */
 #ifndef CLAIMBENCH_VERDICT_PRINT_H
 #define CLAIMBENCH_VERDICT_PRINT_H
@@ -164,5 +165,13 @@ int verdict_json_put_group(json_object *obj, const struct compare_group *g);
 
 /* Returns what print writes into a new string the caller frees (print's ctx passed on); NULL when out of memory. */
 char *verdict_text(void (*print)(FILE *, const void *), const void *ctx);
+
+/* Text put into an XML document (the JUnit files of ab and compare): escaped, well-formed. */
+
+/*
+ * Prints s (NULL: nothing) as XML character data or an attribute's value: & < > " '
+ * as entities, control characters but tab and newline (which XML 1.0 does not allow) as '?'.
+ */
+void xml_print_text(FILE *out, const char *s);
 
 #endif

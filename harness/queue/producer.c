@@ -9,7 +9,6 @@
 #include "base/clock.h"
 #include "engine/session.h"
 #include "engine/sql_template.h"
-#include "engine/statement.h"
 #include "queue/producer.h"
 #include "queue/reconnect.h"
 

@@ -3,7 +3,7 @@
 
 #include "base/clock.h"
 #include "db/ownership.h"
-#include "engine/run_tables.h"
+#include "engine/run_plan.h"
 #include "engine/sql_template.h"
 #include "queue/queue_table.h"
 #include "queue/verify_audit.h"

@@ -4,11 +4,11 @@
 
 #include "db/ownership.h"
 #include "engine/admin.h"
-#include "engine/run_tables.h"
+#include "engine/run_plan.h"
 #include "engine/signals.h"
 #include "measure/ledger_table.h"
 #include "model/metric_table.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 #include "queue/monitor.h"
 #include "queue/pressure.h"
 #include "queue/timeline_runner.h"

@@ -10,7 +10,6 @@
 #include "base/clock.h"
 #include "engine/session.h"
 #include "engine/sql_template.h"
-#include "engine/statement.h"
 #include "queue/reconnect.h"
 #include "queue/worker.h"
 

@@ -9,7 +9,7 @@
 #include "base/stats.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 #include "output/figures.h"
 #include "report/doc_summary.h"
 

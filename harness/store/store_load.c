@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "model/config.h"
-#include "model/engine_name.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
 #include "store/run_columns.h"

@@ -19,7 +19,7 @@
 #include "measure/server_metrics.h"
 #include "model/faults.h"
 #include "model/metric_table.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 
 /* Fills s as a stored run of strategy:mode at workers, repetition repeat. */
 static void fake_run(struct store_run *s, const char *strategy, const char *mode, int workers, int repeat)

@@ -13,7 +13,7 @@
 #include "cli/invocation.h"
 #include "cli/options.h"
 #include "plugin/strategy.h"
-#include "model/run_param.h"
+#include "model/run_descriptor.h"
 #include "store/store.h"
 
 /* The invocation under test: large, so not on the stack. */

@@ -12,7 +12,6 @@
 #include "check.h"
 #include "print_capture.h"
 #include "model/metric_table.h"
-#include "model/run_param.h"
 #include "model/run_descriptor.h"
 #include "output/results_print.h"
 

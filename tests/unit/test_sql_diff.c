@@ -1,5 +1,5 @@
 /*
- * The text helpers of the PR-ready outputs (output/sql_diff.c, output/xml_text.c): a
+ * The text helpers of the PR-ready outputs (output/sql_diff.c, output/verdict_junit.c's xml_print_text): a
  * changed SQL text as a unified-style line diff (a changed line, an added one, identical
  * texts, an empty side, a text too long to diff line by line, control characters), and
  * text escaped for XML.
@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "output/sql_diff.h"
-#include "output/xml_text.h"
+#include "output/verdict_print.h"
 
 /* What sql_diff_print prints of base and cand, in a static buffer. */
 static const char *diff_of(const char *base, const char *cand)

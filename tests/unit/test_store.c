@@ -26,7 +26,6 @@
 #include "model/faults.h"
 #include "model/metric_table.h"
 #include "model/run_descriptor.h"
-#include "model/run_param.h"
 #include "output/results_print.h"
 #include "store/store.h"
 
