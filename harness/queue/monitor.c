@@ -5,7 +5,7 @@
 #include "base/clock.h"
 #include "engine/signals.h"
 #include "model/metric_table.h"
-#include "model/timeline_faults.h"
+#include "model/timeline.h"
 #include "queue/monitor.h"
 #include "queue/progress.h"
 #include "queue/queue_table.h"
@@ -257,7 +257,7 @@ static void strike_due(struct monitor *m, enum fault_kind kind)
 
 /*
  * Strikes the faults the timeline's phase in progress has due since its recorded start
- * (model/timeline_faults.h), as strike_due does an instant's; those no worker could take
+ * (model/timeline.h), as strike_due does an instant's; those no worker could take
  * now wait for one, while the phase lasts. Their draws follow the instants' (from
  * MAX_FAULT_POINTS on), so that the phases' do not repeat theirs.
  */

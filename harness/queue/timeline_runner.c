@@ -5,7 +5,7 @@
 
 #include "base/clock.h"
 #include "engine/session.h"
-#include "model/timeline_faults.h"
+#include "model/timeline.h"
 #include "queue/timeline_runner.h"
 
 /* The runner's pause between looks at whether the monitor has struck a fault phase's first faults. */

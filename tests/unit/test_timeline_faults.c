@@ -1,5 +1,5 @@
 /*
- * The timeline's fault phases (model/timeline.c, model/timeline_faults.c): crash-workers,
+ * The timeline's fault phases (model/timeline.c): crash-workers,
  * kill-backends, restart-server and pool-exhaustion parsed, formatted back and refused with
  * their ranges; the faults each has due from its start (a share of the workers rounded up,
  * a rate's kills one every 1/RATE s); their recovery measured; each phase's faults counted
@@ -10,8 +10,8 @@
 
 #include "check.h"
 #include "measure/timeline_figures.h"
+#include "model/faults.h"
 #include "model/timeline.h"
-#include "model/timeline_faults.h"
 
 /* Parses text into a fresh timeline; 0 or -1, err filled. */
 static int parse(const char *text, struct timeline *tl, char *err, size_t errlen)
