@@ -12,7 +12,7 @@
 
 #include "base/clock.h"
 #include "engine/signals.h"
-#include "explore/explore_options.h"
+#include "explore/explore.h"
 #include "explore/explore_session.h"
 
 const char *const finding_names[FINDING_COUNT] = {
@@ -289,4 +289,28 @@ int explore_one(const struct explore_plan *plan, struct explore_result *out, cha
 	out->seconds = (double)(clock_now_ns() - start) / 1e9;
 	explore_session_close(&x);
 	return rc;
+}
+
+bool explore_kind_in(int kind, const struct schedule_outcome *o)
+{
+	bool violates = false;
+
+	for (int f = 0; f < FINDING_COUNT; f++)
+		violates |= o->count[f] && finding_is_violation((enum finding)f);
+	switch (kind) {
+	case EXPECT_VIOLATION:
+		return violates;
+	case EXPECT_BLOCKED:
+		return o->blocked;
+	case EXPECT_BOUNDED:
+		return o->bounded;
+	case EXPECT_SCHEDULES:
+		return true;
+	case EXPECT_REDELIVERED:
+		return o->redeliveries > 0;
+	case EXPECT_FENCED:
+		return o->fenced > 0;
+	default:
+		return kind >= 0 && kind < FINDING_COUNT && o->count[kind] > 0;
+	}
 }

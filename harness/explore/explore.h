@@ -126,4 +126,10 @@ void explore_result_free(struct explore_result *r);
  */
 int explore_one(const struct explore_plan *plan, struct explore_result *out, char *err, size_t errlen);
 
+/* The kinds of an expectation (explore/explore_options.h) beyond the findings: what a schedule may have. */
+enum { EXPECT_VIOLATION = 100, EXPECT_BLOCKED, EXPECT_BOUNDED, EXPECT_SCHEDULES, EXPECT_REDELIVERED, EXPECT_FENCED };
+
+/* Whether schedule o has kind (an enum finding or EXPECT_*, as explore_kind_of gives it). */
+bool explore_kind_in(int kind, const struct schedule_outcome *o);
+
 #endif

@@ -114,30 +114,6 @@ bool explore_expect_holds(const struct explore_expect *e, const struct explore_r
 	return ok;
 }
 
-bool explore_kind_in(int kind, const struct schedule_outcome *o)
-{
-	bool violates = false;
-
-	for (int f = 0; f < FINDING_COUNT; f++)
-		violates |= o->count[f] && finding_is_violation((enum finding)f);
-	switch (kind) {
-	case EXPECT_VIOLATION:
-		return violates;
-	case EXPECT_BLOCKED:
-		return o->blocked;
-	case EXPECT_BOUNDED:
-		return o->bounded;
-	case EXPECT_SCHEDULES:
-		return true;
-	case EXPECT_REDELIVERED:
-		return o->redeliveries > 0;
-	case EXPECT_FENCED:
-		return o->fenced > 0;
-	default:
-		return kind >= 0 && kind < FINDING_COUNT && o->count[kind] > 0;
-	}
-}
-
 /* The explore options of row o in the struct at base. */
 static struct explore_options *explore_of(const struct option_def *o, void *base)
 {
