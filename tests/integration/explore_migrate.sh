@@ -35,9 +35,10 @@ for i in 1 2 3; do
 	check "show inv:$i prints what d411741's printed of it, line for line" \
 		diff -u "$fixtures/explore_store_v14.show$i" "$dir/show$i"
 done
-check "the store is at schema 15, the four old tables gone, 4 rows in explore_results" test \
-	"$(sqlite3 "$store" "PRAGMA user_version; SELECT count(*) FROM sqlite_master WHERE name IN ('explores',
-		'explore_findings', 'explore_events', 'explore_expects'); SELECT count(*) FROM explore_results")" = "15
+check "the store is at schema 15 or later, the four old tables gone, 4 rows in explore_results" test \
+	"$(sqlite3 "$store" "SELECT user_version >= 15 FROM pragma_user_version; SELECT count(*) FROM sqlite_master
+		WHERE name IN ('explores', 'explore_findings', 'explore_events', 'explore_expects');
+		SELECT count(*) FROM explore_results")" = "1
 0
 4"
 check "each migrated document is valid JSON with its old rows' verdicts, events and findings ($old_counts)" test \
