@@ -68,8 +68,24 @@ static int settle_timeline(struct run_config *cfg, char *err, size_t errlen)
 	struct timeline *tl = &cfg->timeline;
 	size_t i = 0;
 
-	for (size_t k = 0; k < tl->n; k++)
+	for (size_t k = 0; k < tl->n; k++) {
 		tl->steps[k].duration_s *= cfg->phase_scale;
+		if (tl->steps[k].duration_s < 0.001 || tl->steps[k].duration_s > TIMELINE_MAX_TOTAL_S) {
+			snprintf(err, errlen, "--phase-scale %g: phase %zu (%s) would last %g s; a phase lasts from 1 ms to "
+				 "%g s", cfg->phase_scale, k + 1, timeline_kind_names[tl->steps[k].kind],
+				 tl->steps[k].duration_s, (double)TIMELINE_MAX_TOTAL_S);
+			return -1;
+		}
+		if (tl->steps[k].kind == TIMELINE_CRASH_WORKERS && !tl->steps[k].arg_share) {
+			for (size_t p = 0; p < cfg->n_worker_points; p++)
+				if (cfg->workers[p] < tl->steps[k].arg) {
+					snprintf(err, errlen, "--phase crash-workers:%g: more crashes at once than the run's %d "
+						 "workers (a share, crash-workers:N%%, takes each worker count's own)",
+						 tl->steps[k].arg, cfg->workers[p]);
+					return -1;
+				}
+		}
+	}
 	while (i < tl->n && tl->steps[i].kind == TIMELINE_WARMUP)
 		i++;
 	if (i == tl->n) {
@@ -356,6 +372,9 @@ static const char *fault_phase_refusal(const struct run_config *cfg, const struc
 	case TIMELINE_POOL_EXHAUSTION:
 		if (!server)
 			return "it has no server whose connections the pool could exhaust";
+		if (cfg->target)
+			return "on a server of your own it would take the connections its other clients (an administrator's "
+			       "too) need: claimbench exhausts only the throwaway server's";
 		return db->sql->timeline && db->sql->timeline->sessions_named ? NULL
 			: "its pool-exhaustion phase is not built yet (no count of the pool's sessions)";
 	default:

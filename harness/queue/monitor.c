@@ -278,12 +278,15 @@ static void strike_phase_faults(struct monitor *m)
 		return;
 	since_s = (double)(clock_now_ns() - m->s->gate.start_ns - r->phases[now - 1].start_ns) / 1e9;
 	due = timeline_faults_due(step, m->t->n_workers, since_s);
-	while (m->phase_struck[now - 1] < due &&
+	/* In the phase while striking, and only while the runner has not ended it (its phase_now re-read each time). */
+	atomic_store(&r->striking, now);
+	while (m->phase_struck[now - 1] < due && atomic_load(&r->phase_now) == now &&
 	       strike(m, (enum fault_kind)kind, MAX_FAULT_POINTS + (size_t)m->phase_draws)) {
 		m->phase_struck[now - 1]++;
 		m->phase_draws++;
-		atomic_store(&r->phase_faults, m->phase_struck[now - 1]);
+		atomic_store(&r->phase_faults[now - 1], m->phase_struck[now - 1]);
 	}
+	atomic_store(&r->striking, 0);
 }
 
 /*

@@ -44,7 +44,9 @@ int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, si
 	atomic_init(&r->readers_stop, false);
 	atomic_init(&r->readers_ready, 0);
 	atomic_init(&r->phase_now, 0);
-	atomic_init(&r->phase_faults, 0);
+	for (size_t i = 0; i < TIMELINE_MAX_PHASES; i++)
+		atomic_init(&r->phase_faults[i], 0);
+	atomic_init(&r->striking, 0);
 	name_phases(r, tl);
 	for (size_t i = 0; i < tl->n; i++) {
 		holds |= timeline_is_pressure(tl->steps[i].kind) && tl->steps[i].kind != TIMELINE_LOAD &&
@@ -325,17 +327,32 @@ static void *timeline_main(void *arg)
 		struct timeline_phase *p = &r->phases[i];
 		int readers;
 
+		long due;
+
 		at += (int64_t)(tl->steps[i].duration_s * 1e9);
 		begin_phase(r, p, at, &readers);
-		atomic_store(&r->phase_faults, 0);
 		atomic_store(&r->phase_now, (int)i + 1);
 		on = run_sleep_until(&r->s->gate, at, &r->quit);
-		while (on && atomic_load(&r->phase_faults) < timeline_faults_due(&tl->steps[i], r->s->workers, 0))
+		due = timeline_faults_due(&tl->steps[i], r->s->workers, 0);
+		while (on && atomic_load(&r->phase_faults[i]) < due)
 			on = run_sleep_until(&r->s->gate, clock_now_ns() + FAULTS_STRUCK_POLL_NS, &r->quit);
+		/* The monitor, once it sees no phase, strikes nothing more in this one. */
 		atomic_store(&r->phase_now, 0);
+		while (atomic_load(&r->striking) == (int)i + 1)
+			clock_sleep_ns(FAULTS_STRUCK_POLL_NS);
 		end_phase(r, p, readers);
 		p->end_ns = clock_now_ns() - r->s->gate.start_ns;
 		r->n_begun = i + 1;
+		if (atomic_load(&r->phase_faults[i]) < due && !run_stopping(&r->s->gate) && !r->failed) {
+			r->failed = true;
+			snprintf(r->failure, sizeof(r->failure), "phase %s: %ld of the %ld faults due at its start were "
+				 "struck before the run's end", p->name, atomic_load(&r->phase_faults[i]), due);
+		}
+	}
+	if (r->n_begun < r->n_phases && !run_stopping(&r->s->gate) && !r->failed) {
+		r->failed = true;
+		snprintf(r->failure, sizeof(r->failure), "phase %s and the %zu after it never began: the phases before "
+			 "it ran past the run's planned end", r->phases[r->n_begun].name, r->n_phases - r->n_begun - 1);
 	}
 	atomic_store(&r->saw_stop, true);
 	return NULL;

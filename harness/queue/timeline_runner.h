@@ -60,7 +60,10 @@ struct timeline_runner {
 	int pool_cap;						/* the most one pool-exhaustion phase holds */
 	atomic_int phase_now;					/* the phase in progress, its index + 1, once its
 								 * start is recorded; 0 between phases */
-	atomic_long phase_faults;				/* the faults the monitor struck in that phase */
+	atomic_long phase_faults[TIMELINE_MAX_PHASES];		/* the faults the monitor struck in each phase */
+	atomic_int striking;					/* the phase (index + 1) whose faults the monitor
+								 * is striking now; 0 when it strikes none: a
+								 * phase ends once the monitor is out of it */
 };
 
 /*

@@ -2,10 +2,11 @@
 # shown by what the run recorded in its span: crash-workers:50% of 4 workers: two crash
 # records inside the phase; kill-backends:4 for 2 s: 8 kill-backend records inside it and
 # the workers reconnected; restart-server: the restart's instant inside the phase; a
-# recovery measured after each; the phases' faults stored in run_timeline; on a test server of its own, pool-exhaustion:120
-# beyond its 100 connections: the connections held are those pg_stat_activity showed, the
-# rest refused and counted, and stored; on SQLite crash-workers runs and the three kinds
-# that need a server are refused (exit 2) with the reason.
+# recovery measured after each; the phases' faults stored in run_timeline; pool-exhaustion:260
+# beyond the throwaway's 200 connections: the connections held are those pg_stat_activity
+# showed, the rest refused and counted, and stored; refused on a server of the test's own (a
+# user's); on SQLite crash-workers runs and the three kinds that need a server are refused
+# (exit 2) with the reason.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -32,17 +33,23 @@ check_jq "$dir/all.json" "$r | ($(in_span restart-server restart)) == 1 and .tim
 check "the store's run_timeline has each phase's faults" \
 	test "$(sqlite3 "$store" "SELECT group_concat(faults, ' ') FROM (SELECT faults FROM run_timeline ORDER BY position)")" = "0 2 8 1 0"
 
-# pool-exhaustion beyond the test server's 100 connections (PostgreSQL's default).
+# pool-exhaustion beyond the throwaway server's 200 connections (claimbench exhausts no server of
+# the user's: refused on the test server). How many connections open within the phase depends on
+# the machine's speed; that those held are the sessions the server showed, and that the server
+# refused the rest, does not.
 start_test_server || { echo "not ok - a test server of PostgreSQL could not start"; exit 0; }
-run_json pool --db "$TEST_DB" --strategy skip-locked --workers 2 --work-ms 1 --jobs 1 --arrival-rate 50 \
-	--phase clean:1s --phase pool-exhaustion:120:3s --phase recovery:1s
-check_jq "$dir/pool.json" "$r.timeline[1] | .pool_held > 60 and .pool_refused > 0 and .pool_held + .pool_refused == 120 and
+expect_exit 2 "phase pool-exhaustion cannot run on postgresql: on a server of your own" \
+	"pool-exhaustion refused on a server claimbench did not start" \
+	run --db "$TEST_DB" --arrival-rate 50 --phase pool-exhaustion:5:1s
+run_json pool --strategy skip-locked --workers 2 --work-ms 1 --jobs 1 --arrival-rate 50 \
+	--phase clean:1s --phase pool-exhaustion:260:4s --phase recovery:1s
+check_jq "$dir/pool.json" "$r.timeline[1] | .pool_held > 100 and .pool_refused > 0 and .pool_held + .pool_refused <= 260 and
 	.pool_seen == .pool_held" \
-	"pool-exhaustion:120 on a 100-connection server: the connections held are the sessions the server showed, the rest refused and counted ($(jq -c "$r.timeline[1] | [.pool_held, .pool_refused, .pool_seen]" "$dir/pool.json"), status $(cat "$dir/pool.status"))"
+	"pool-exhaustion:260 on the throwaway's 200 connections: the connections held are the sessions the server showed, the rest refused and counted ($(jq -c "$r.timeline[1] | [.pool_held, .pool_refused, .pool_seen]" "$dir/pool.json"), status $(cat "$dir/pool.status"))"
 check "the refused connections are said on stderr with the server's reason" \
-	grep -q "phase pool-exhaustion: the server refused [0-9]* of its 120 connections (the first: .*too many clients" "$dir/pool.err"
+	grep -q "phase pool-exhaustion: the server refused [0-9]* of its 260 connections (the first: .*" "$dir/pool.err"
 check "the store's run_timeline keeps the pool's connections" \
-	test "$(sqlite3 "$store" "SELECT pool_seen = pool_held AND pool_held + pool_refused = 120 FROM run_timeline WHERE name = 'pool-exhaustion'")" = 1
+	test "$(sqlite3 "$store" "SELECT pool_seen = pool_held AND pool_refused > 0 FROM run_timeline WHERE name = 'pool-exhaustion'")" = 1
 
 # SQLite: crash-workers runs; the kinds that need a server are refused.
 run_json lite --db sqlite:"$dir/lite.db" --strategy update-returning --workers 2 --work-ms 5 --jobs 1 --arrival-rate 50 \
