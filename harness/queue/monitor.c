@@ -267,7 +267,7 @@ static void strike_phase_faults(struct monitor *m)
 	int now = r ? atomic_load(&r->phase_now) : 0;
 	const struct timeline_step *step;
 	double since_s;
-	long due;
+	long due, taken;
 	int kind;
 
 	if (!now)
@@ -284,8 +284,16 @@ static void strike_phase_faults(struct monitor *m)
 	       strike(m, (enum fault_kind)kind, MAX_FAULT_POINTS + (size_t)m->phase_draws)) {
 		m->phase_struck[now - 1]++;
 		m->phase_draws++;
-		atomic_store(&r->phase_faults[now - 1], m->phase_struck[now - 1]);
 	}
+	/*
+	 * A crash handed to a worker has struck once the worker took it (its pending fault
+	 * cleared, its record written): until then the phase's count leaves it out, so that
+	 * the phase does not end before its record.
+	 */
+	taken = m->phase_struck[now - 1];
+	for (int i = 0; i < m->t->n_workers; i++)
+		taken -= atomic_load(&m->t->w[i].pending_fault) != 0;
+	atomic_store(&r->phase_faults[now - 1], taken > 0 ? taken : 0);
 	atomic_store(&r->striking, 0);
 }
 
