@@ -1,15 +1,15 @@
-# --verify on MariaDB: the server's own record of a run (InnoDB row triggers writing the
-# run's audit table) agrees with the ledger's figures for every strategy and mode MariaDB
-# runs (checked against `claimbench list`) at 16 workers and zero work, and with crashes
-# under a lease, a reaper and stale tickets and with crashes and no lease (stuck and lost
-# jobs; ticket:hold's stale expiries four times over); for the strategies that keep their
-# contract under them, with killed connections (naive too, four times over), stalls past
-# the lease (fenced and unfenced, each zombie or refusal tied to a lease redelivery); every
-# strategy with a server restart (the throwaway, killed and started again), and naive with
-# kills at instants, no more statements in doubt than lost connections; a strategy whose
-# completion really marks a second job done is caught (exit 5, the figure and the jobs on
-# stderr and in JSON); the audit table carries the run's owner note, and it and its triggers are dropped
-# with the run, or by cleanup after a killed one.
+# --verify on MariaDB: the server's own record of a run (InnoDB row triggers writing the run's
+# audit table) agrees with the ledger's figures for every strategy and mode MariaDB runs
+# (checked against `claimbench list`) at 16 workers and zero work, and with crashes under a
+# lease, a reaper and stale tickets and with crashes and no lease (stuck and lost jobs;
+# ticket:hold under crashes four times over, and its stale tickets by a stall); for the
+# strategies that keep their contract under them, with killed connections (naive too, four
+# times over), stalls past the lease (fenced and unfenced, each zombie or refusal tied to a
+# lease redelivery); every strategy with a server restart (the throwaway, killed and started
+# again), and naive with kills at instants, no more statements in doubt than lost connections;
+# a strategy whose completion really marks a second job done is caught (exit 5, the figure and
+# the jobs on stderr and in JSON); the audit table carries the run's owner note, and it and
+# its triggers are dropped with the run, or by cleanup after a killed one.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -65,9 +65,11 @@ check_each "$dir/all.json" 'true' '.verified and .verify_differences == [] and .
 	"every run verified, with no difference between the ledger and the server's record"
 check_each "$dir/all.json" '.strategy == "naive"' '.duplicates > 0' \
 	"naive's duplicates (which the server's record shows too) are there to verify"
-# InnoDB's hold-mode deadlocks at REPEATABLE READ may repeat a job (mariadb_strategies.sh): one per deadlock at most.
+# InnoDB's hold-mode deadlocks at REPEATABLE READ may repeat a job (mariadb_strategies.sh): one per deadlock at most,
+# a batch claim's 10 (its rolled-back transaction held them all).
 check_each "$dir/all.json" '.strategy != "naive"' \
-	'.completed == 200 and .duplicates <= .errors.deadlock and .overlaps == 0 and .lost == 0 and .ledger_mismatches == 0' \
+	'.completed == 200 and .duplicates <= .errors.deadlock * (if .strategy == "batch" then 10 else 1 end) and
+	.overlaps == 0 and .lost == 0 and .ledger_mismatches == 0' \
 	"every strategy but naive: 200 jobs, no losses, the ledger agrees with the table"
 check "no difference printed" eval '! grep -q "verify: [a-z_+]*: ledger" "$dir/all.err"'
 check "the runs' audit tables and triggers are dropped with their tables (tables, triggers left: $(claimbench_objects))" \
@@ -101,12 +103,19 @@ run_json ticket_hold --db "$db" --verify --strategy ticket:hold --repeat 4 --tri
 	--workers 4 --work-ms 5 --crash-exec 10,40 --respawn-ms 50 --stale-ms 300
 check_each "$dir/ticket_hold.json" 'true' '.verified and .verify_differences == [] and .faults_injected == 2' \
 	"ticket:hold, 2 crashes and stale tickets, 4 runs: every run verified without a difference"
-check_jq "$dir/ticket_hold.json" '[.results[] | .redeliveries_stale_ticket] | add > 0' \
-	"the stale expiries made stale-ticket redeliveries to verify ($(jq -c '[.results[] | .redeliveries_stale_ticket]' \
-	"$dir/ticket_hold.json"))"
+check_each "$dir/ticket_hold.json" 'true' '.redeliveries >= 2' \
+	"each run's 2 crashes made redeliveries to verify ($(jq -c '[.results[] | [.redeliveries_crash, .redeliveries_stale_ticket]]' \
+	"$dir/ticket_hold.json"): after a crash and after a stale ticket, a run)"
 check_each "$dir/ticket_hold.json" 'true' '.zombie_completions == 0 and .overlaps == 0' \
 	"ticket:hold: no zombie or overlap (the lock-waiting claim returned after the holder's commit)"
-check "no difference printed under crashes" eval '! grep -q "verify: [a-z_+]*: ledger" "$dir/lease.err" "$dir/stuck.err" "$dir/ticket_hold.err"'
+# A stall past the stale limit deletes the stalled holder's ticket for certain (a crash's
+# ticket, above, goes stale only when its job is still unclaimed then: 4 runs in CI had none).
+run_json ticket_stall --db "$db" --verify --strategy ticket:hold --repeat 2 --tries 50 --backoff-ms 5 --jobs 30 \
+	--workers 3 --work-ms 10 --stall-exec 5 --stall-ms 600 --stale-ms 200
+check_each "$dir/ticket_stall.json" 'true' '.verified and .verify_differences == [] and .redeliveries_stale_ticket >= 1 and
+	.zombie_completions == 0 and .overlaps == 0' \
+	"ticket:hold, a stall past the stale limit, 2 runs: stale-ticket redeliveries, verified without a difference"
+check "no difference printed under crashes" eval '! grep -q "verify: [a-z_+]*: ledger" "$dir/lease.err" "$dir/stuck.err" "$dir/ticket_hold.err" "$dir/ticket_stall.err"'
 
 # ---- killed connections, stalls past the lease: the strategies that keep their contract under them ----
 # (advisory's session lock too: a holder whose session the fault ended is a redelivery by it,
