@@ -94,6 +94,7 @@ static int open_database(struct ab_session *s, char *err, size_t errlen)
 	s->plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &s->throwaway };
 	s->plan.server_gone = throwaway_server_gone;
 	s->plan.server_ctx = &s->throwaway;
+	s->plan.set_autovacuum = throwaway_set_autovacuum;
 	return 0;
 }
 

@@ -219,6 +219,7 @@ int cmd_run(int argc, char **argv)
 		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
 		plan.server_gone = throwaway_server_gone;
 		plan.server_ctx = &throwaway;
+		plan.set_autovacuum = throwaway_set_autovacuum;
 		if (wants_standby(&inv)) {
 			if (throwaway_add_standby(&throwaway, &plan.target, err, sizeof(err)) < 0) {
 				fprintf(stderr, "claimbench run: cannot start the throwaway server's standby: %s\n", err);

@@ -607,6 +607,32 @@ static int check_guards(struct run_config *cfg, const struct backend_ops *db, ch
 	return 0;
 }
 
+/*
+ * Refuses an --autovacuum other than default where it cannot be set: on an engine with no
+ * autovacuum (CAP_VACUUM), on a server of the user's (its settings, every database's on it,
+ * are not claimbench's to change), beside a standby (a failover's new primary would run
+ * with its own settings). 0, or -1 with err.
+ */
+static int check_autovacuum(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
+{
+	const char *why = NULL;
+
+	if (cfg->autovacuum == AUTOVACUUM_DEFAULT)
+		return 0;
+	if (!(db->caps & CAP_VACUUM))
+		why = "it has no autovacuum to set";
+	else if (cfg->target)
+		why = "on a server of your own it would change the settings of every database on it (ALTER SYSTEM): "
+		      "claimbench sets only the throwaway server's";
+	else if (cfg->faults.standby != STANDBY_NONE)
+		why = "beside a standby it is not built: a failover's new primary would run with settings of its own";
+	if (!why)
+		return 0;
+	snprintf(err, errlen, "--autovacuum %s cannot run on %s: %s", autovacuum_mode_names[cfg->autovacuum], db->name,
+		 why);
+	return -1;
+}
+
 int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
 	if (cfg->guarded.workload != WORKLOAD_QUEUE) {
@@ -619,7 +645,8 @@ int group_check_on(struct run_config *cfg, const struct backend_ops *db, char *e
 		snprintf(err, errlen, "no strategy asked for can run on %s", db->name);
 		return -1;
 	}
-	if (check_faults(cfg, db, err, errlen) < 0 || pooler_check_group(cfg, db, err, errlen) < 0)
+	if (check_faults(cfg, db, err, errlen) < 0 || pooler_check_group(cfg, db, err, errlen) < 0 ||
+	    check_autovacuum(cfg, db, err, errlen) < 0)
 		return -1;
 	if (!(db->caps & CAP_TIMEOUTS) && (cfg->db_opts.lock_timeout_ms || cfg->db_opts.statement_timeout_ms)) {
 		snprintf(err, errlen, "--lock-timeout-ms and --statement-timeout-ms cannot run on %s: it has no lock or "

@@ -899,6 +899,11 @@ const struct option_def command_options[] = {
 	  .arg = "S", .help = "how long the snapshot of --snapshot-at is held (0: none)" },
 	{ RUN_ONLY_CUSTOM("vacuum-at", parse_instants, format_instants), .offset = offsetof(struct run_config, pressure.vacuum),
 	  .arg = "S,...", .help = "PostgreSQL: VACUUM the queue table at these instants, seconds after the start" },
+	{ RUN_ONLY_ROW("autovacuum", OPTION_WORD, autovacuum), .flags = OPTION_SWEEP, .words = autovacuum_mode_names,
+	  .def = "default", .arg = "MODE",
+	  .help = "PostgreSQL, the throwaway server: its autovacuum for the run: default (PostgreSQL's), aggressive "
+		  "(as the field runs it: scale factor 0.005, naptime 10 s, cost limit 10000) or off; on a server "
+		  "of your own, default (its settings as they are) alone (docs/phases.md#autovacuum)" },
 	{ RUN_ONLY_CUSTOM("phase", parse_phases, format_phases), .offset = offsetof(struct run_config, timeline),
 	  .arg = "KIND[:ARG]:DURATION",
 	  .help = "a phase of the run's timeline, repeatable, in order (a scenario key: comma-separated): warmup, "

@@ -40,7 +40,7 @@ void option_format(const struct option_def *o, const void *base, char *buf, size
 const struct option_def *option_find(const struct option_def *table, const char *name);
 
 /* Rows one command line can hold at most: the command's and every strategy's. */
-#define OPTION_SET_MAX 96
+#define OPTION_SET_MAX 128
 
 /*
  * getopt_long's code of row i of an option set, and the row of a code: past every

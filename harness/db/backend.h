@@ -146,6 +146,11 @@ struct backend_throwaway {
 	int (*standby_cut)(void *state, char *err, size_t errlen);
 	/* Fails the primary over to the standby. 0, or -1 with err. */
 	int (*failover)(void *state, char *err, size_t errlen);
+	/*
+	 * Sets its server's autovacuum to mode (an enum autovacuum_mode) and returns once a new
+	 * session runs with it; nothing when it has that mode. 0, or -1 with err. NULL: it has none.
+	 */
+	int (*set_autovacuum)(void *state, int mode, char *err, size_t errlen);
 };
 
 struct backend_ops {

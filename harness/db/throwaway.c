@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "db/throwaway.h"
+#include "model/config.h"
 
 int throwaway_prepare(struct throwaway *t, char *err, size_t errlen)
 {
@@ -72,6 +73,19 @@ int throwaway_standby_ready(void *throwaway, int mode, char *err, size_t errlen)
 	const struct backend_throwaway *ops = ops_of(t);
 
 	return ops && ops->standby_ready ? ops->standby_ready(t->state, mode, err, errlen) : 0;
+}
+
+int throwaway_set_autovacuum(void *throwaway, int mode, char *err, size_t errlen)
+{
+	struct throwaway *t = throwaway;
+	const struct backend_throwaway *ops = ops_of(t);
+
+	if (ops && ops->set_autovacuum)
+		return ops->set_autovacuum(t->state, mode, err, errlen);
+	if (mode == AUTOVACUUM_DEFAULT)
+		return 0;
+	snprintf(err, errlen, "the throwaway database has no autovacuum to set");
+	return -1;
 }
 
 int throwaway_standby_cut(void *throwaway, char *err, size_t errlen)

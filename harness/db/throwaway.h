@@ -60,6 +60,13 @@ int throwaway_add_standby(struct throwaway *t, const char **target, char *err, s
  */
 int throwaway_standby_ready(void *throwaway, int mode, char *err, size_t errlen);
 
+/*
+ * Sets the throwaway server's (throwaway: a struct throwaway) autovacuum to mode (an enum
+ * autovacuum_mode), as struct run_plan's set_autovacuum. 0 (at once for the default where it
+ * has none), or -1 with err.
+ */
+int throwaway_set_autovacuum(void *throwaway, int mode, char *err, size_t errlen);
+
 /* Cuts the throwaway standby (throwaway: a struct throwaway) off its primary's WAL. 0, or -1 with err. */
 int throwaway_standby_cut(void *throwaway, char *err, size_t errlen);
 

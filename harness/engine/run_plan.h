@@ -57,7 +57,11 @@ struct run_plan {
 	bool trust_scenario;			/* --trust-scenario: the scenario's SQL may do what the user may */
 	bool (*server_gone)(void *ctx);		/* whether the throwaway server is gone (its postmaster
 						 * died); NULL on a server of the user's, which cannot be told */
-	void *server_ctx;			/* what server_gone is given */
+	void *server_ctx;			/* what server_gone and set_autovacuum are given */
+	int (*set_autovacuum)(void *ctx, int mode, char *err,
+			      size_t errlen);	/* sets the throwaway server's autovacuum for a run to mode (an enum
+						 * autovacuum_mode) and returns once it is in force, 0 or -1 with err;
+						 * NULL on a server of the user's, which keeps its own */
 };
 
 /*

@@ -104,6 +104,44 @@ void timeline_recoveries(const struct series_point *series, size_t n, struct tim
 	}
 }
 
+/*
+ * The rise of a cumulative count (value picks it from a sample) over the n samples, in
+ * the order taken, between the last one before from_ms (the first in [from_ms, to_ms] when
+ * none) and the last in that span; TIMELINE_UNKNOWN when no sample in the span read it.
+ */
+static int64_t count_rise(const struct server_sample *samples, size_t n, int64_t from_ms, int64_t to_ms,
+			  int64_t (*value)(const struct server_sample *))
+{
+	int64_t before = SAMPLE_UNKNOWN, last = SAMPLE_UNKNOWN;
+
+	for (size_t k = 0; k < n && samples[k].t_ms <= to_ms; k++) {
+		int64_t v = value(&samples[k]);
+
+		if (v == SAMPLE_UNKNOWN)
+			continue;
+		if (samples[k].t_ms < from_ms) {
+			before = v;
+			continue;
+		}
+		if (before == SAMPLE_UNKNOWN)
+			before = v;
+		last = v;
+	}
+	return last == SAMPLE_UNKNOWN ? TIMELINE_UNKNOWN : last - before;
+}
+
+/* A sample's vacuums and autovacuums, for count_rise. */
+static int64_t vacuums_of(const struct server_sample *sm)
+{
+	return sm->vacuums;
+}
+
+/* A sample's autovacuums, for count_rise. */
+static int64_t autovacuums_of(const struct server_sample *sm)
+{
+	return sm->autovacuums;
+}
+
 void timeline_sample_figures(const struct server_sample *samples, size_t n, struct timeline_phase *phases,
 			     size_t n_phases)
 {
@@ -112,6 +150,8 @@ void timeline_sample_figures(const struct server_sample *samples, size_t n, stru
 		int64_t from_ms = p->start_ns / 1000000, to_ms = p->end_ns / 1000000;
 
 		p->dead_start = p->dead_end = p->xmin_age_max = TIMELINE_UNKNOWN;
+		p->vacuums = count_rise(samples, n, from_ms, to_ms, vacuums_of);
+		p->autovacuums = count_rise(samples, n, from_ms, to_ms, autovacuums_of);
 		for (size_t k = 0; k < n; k++) {
 			const struct server_sample *sm = &samples[k];
 

@@ -36,7 +36,11 @@ int timeline_series_figures(const struct series_point *series, size_t n, struct 
  */
 void timeline_recoveries(const struct series_point *series, size_t n, struct timeline_phase *phases, size_t n_phases);
 
-/* Sets each phase's dead tuples and oldest transaction's age from the n samples (SAMPLE_UNKNOWN: not read). */
+/*
+ * Sets each phase's dead tuples, oldest transaction's age, vacuums and autovacuums from the
+ * n samples (SAMPLE_UNKNOWN: not read), by those stamped in its span: a count's rise from
+ * the last sample before the phase (its first, when none was) to its last.
+ */
 void timeline_sample_figures(const struct server_sample *samples, size_t n, struct timeline_phase *phases,
 			     size_t n_phases);
 

@@ -19,6 +19,9 @@ const char *const output_format_names[] = {
 const char *const pooler_mode_names[] = {
 	[POOLER_NONE] = "none", [POOLER_SESSION] = "session", [POOLER_TRANSACTION] = "transaction", NULL,
 };
+const char *const autovacuum_mode_names[] = {
+	[AUTOVACUUM_DEFAULT] = "default", [AUTOVACUUM_AGGRESSIVE] = "aggressive", [AUTOVACUUM_OFF] = "off", NULL,
+};
 const char *const workload_names[] = {
 	[WORKLOAD_QUEUE] = "queue", [WORKLOAD_REFRESH] = "refresh", [WORKLOAD_EXCLUSIVE_USE] = "exclusive-use",
 	[WORKLOAD_RESOURCE] = "resource", NULL,

@@ -132,6 +132,13 @@ struct guarded_plan {
 	double abandon_share;				/* resource: the share of grants whose holder leaves its ticket behind */
 };
 
+/* The throwaway server's autovacuum for a run (--autovacuum; docs/phases.md#autovacuum). */
+enum autovacuum_mode {
+	AUTOVACUUM_DEFAULT,	/* the server's own: PostgreSQL's defaults on the throwaway, a user's server as it is */
+	AUTOVACUUM_AGGRESSIVE,	/* as the field runs it: scale factor 0.005, naptime 10 s, cost limit 10000 */
+	AUTOVACUUM_OFF,		/* none: only the run's own VACUUMs (--phase vacuum, --vacuum-at) */
+};
+
 /* How workers and producers reach the server (--pooler; db/pooler.h). */
 enum pooler_mode {
 	POOLER_NONE,		/* each connects to the server itself */
@@ -144,6 +151,7 @@ struct run_config {
 	const char *target;				/* --db: conninfo or file path; NULL for a throwaway database */
 	struct db_options db_opts;			/* how connections are set up */
 	int pooler;					/* --pooler: an enum pooler_mode */
+	int autovacuum;					/* --autovacuum: an enum autovacuum_mode */
 	int server_connections;				/* --server-connections: the pooler's server connections */
 	bool all_strategies;				/* --strategy all (the default): those the backend can run */
 	const char *scenario;				/* scenario name shown in output */
@@ -234,6 +242,7 @@ extern const char *const sqlite_synchronous_levels[];
 
 /* The isolation levels as --isolation names them, NULL-terminated, and as SQL (NULL: the server's). */
 extern const char *const isolation_names[];
+extern const char *const autovacuum_mode_names[];
 extern const char *const isolation_sql[ISOLATION_COUNT];
 
 /* The name of a claim mode ("hold", "flip"; "none" for MODE_COUNT). */

@@ -35,6 +35,7 @@ struct server_sample {
 	int64_t heap_blocks;			/* its heap blocks read and hit since the server's stats reset, or SAMPLE_UNKNOWN */
 	int64_t index_blocks;			/* its index blocks read and hit, likewise */
 	int64_t vacuums;			/* its vacuums and autovacuums, likewise */
+	int64_t autovacuums;			/* of which autovacuums, likewise */
 	int64_t xmin_age;			/* the age in transactions of the oldest xmin or xid of any backend, or SAMPLE_UNKNOWN */
 	int64_t wal_bytes;			/* SQLite: the -wal file's size, or SAMPLE_UNKNOWN */
 	uint64_t claims;			/* claims that returned a job by then (the harness's own count) */

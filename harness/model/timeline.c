@@ -319,7 +319,7 @@ bool timeline_is_pressure(enum timeline_kind kind)
 
 const char *const timeline_field_names[] = {
 	"throughput_median", "throughput_p10", "latency_p50_ms", "latency_p99_ms", "latency_max_ms", "depth_start",
-	"depth_end", "depth_max", "dead_start", "dead_end", "xmin_age_max", "errors", "arrivals", "completed",
+	"depth_end", "depth_max", "dead_start", "dead_end", "xmin_age_max", "vacuums", "autovacuums", "errors", "arrivals", "completed",
 	"recovery_s", "faults", "pool_held", "pool_refused", "pool_seen", NULL,
 };
 
@@ -334,7 +334,8 @@ int timeline_field(const struct timeline_phase *p, const char *name, double *out
 	const double values[] = {
 		p->throughput_median, p->throughput_p10, p->latency_p50_ms, p->latency_p99_ms, p->latency_max_ms,
 		(double)p->depth_start, (double)p->depth_end, (double)p->depth_max, count_value(p->dead_start),
-		count_value(p->dead_end), count_value(p->xmin_age_max), (double)p->errors, (double)p->arrivals,
+		count_value(p->dead_end), count_value(p->xmin_age_max), count_value(p->vacuums), count_value(p->autovacuums),
+		(double)p->errors, (double)p->arrivals,
 		(double)p->completed, p->recovery_s, (double)p->faults, count_value(p->pool_held),
 		count_value(p->pool_refused), count_value(p->pool_seen),
 	};

@@ -116,6 +116,9 @@ struct timeline_phase {
 	int64_t dead_start;		/* the queue table's dead tuples at its first sample inside the phase; TIMELINE_UNKNOWN */
 	int64_t dead_end;		/* at the last sample in it; TIMELINE_UNKNOWN */
 	int64_t xmin_age_max;		/* the oldest transaction's age the sampler saw in it; TIMELINE_UNKNOWN */
+	int64_t vacuums;		/* the queue table's vacuums and autovacuums its samples showed: the count at
+					 * its last sample less the one before it (or its first); TIMELINE_UNKNOWN */
+	int64_t autovacuums;		/* of which autovacuums, likewise; TIMELINE_UNKNOWN */
 	int64_t errors;			/* database errors met in it, workers' and producers' */
 	int64_t arrivals;		/* arrivals whose insert committed in it (the harness's count) */
 	int64_t completed;		/* executions whose completion committed in it */

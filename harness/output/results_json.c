@@ -192,6 +192,7 @@ static int sample_members(json_object *obj, const struct run_result *run, size_t
 	bad |= json_put(obj, "heap_blocks", sampled(p->heap_blocks));
 	bad |= json_put(obj, "index_blocks", sampled(p->index_blocks));
 	bad |= json_put(obj, "vacuums", sampled(p->vacuums));
+	bad |= json_put(obj, "autovacuums", sampled(p->autovacuums));
 	bad |= json_put(obj, "xmin_age", sampled(p->xmin_age));
 	bad |= json_put(obj, "wal_bytes", sampled(p->wal_bytes));
 	bad |= json_put(obj, "claims", json_object_new_uint64(p->claims));

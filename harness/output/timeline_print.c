@@ -47,6 +47,8 @@ static json_object *phase_object(const struct timeline_phase *p)
 	bad |= json_put(obj, "dead_start", known(p->dead_start));
 	bad |= json_put(obj, "dead_end", known(p->dead_end));
 	bad |= json_put(obj, "xmin_age_max", known(p->xmin_age_max));
+	bad |= json_put(obj, "vacuums", known(p->vacuums));
+	bad |= json_put(obj, "autovacuums", known(p->autovacuums));
 	bad |= json_put(obj, "errors", json_object_new_int64(p->errors));
 	bad |= json_put(obj, "arrivals", json_object_new_int64(p->arrivals));
 	bad |= json_put(obj, "completed", json_object_new_int64(p->completed));
@@ -115,7 +117,7 @@ static const char *count_cell(char *buf, size_t len, int64_t v)
 void timeline_print_table(FILE *out, const struct run_result *const *runs, size_t n)
 {
 	bool header = false;
-	char strategy[64], label[96], a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+	char strategy[64], label[96], a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32];
 
 	for (size_t r = 0; r < n; r++) {
 		const struct run_result *run = runs[r];
@@ -124,9 +126,9 @@ void timeline_print_table(FILE *out, const struct run_result *const *runs, size_
 			continue;
 		if (!header) {
 			fprintf(out, "\nphases:\n");
-			fprintf(out, "  %-24s %-18s %7s %7s %8s %8s %8s %7s %6s %7s %7s %6s %s\n", "run", "phase", "start_s",
-				"end_s", "tput_p50", "tput_p10", "lat_p50", "lat_p99", "dmax", "dead_s", "dead_e", "errors",
-				"recovery");
+			fprintf(out, "  %-24s %-18s %7s %7s %8s %8s %8s %7s %6s %7s %7s %4s %6s %6s %s\n", "run", "phase",
+				"start_s", "end_s", "tput_p50", "tput_p10", "lat_p50", "lat_p99", "dmax", "dead_s", "dead_e",
+				"vac", "errors", "faults", "recovery");
 			header = true;
 		}
 		text_clean(strategy, sizeof(strategy), run->strategy, SIZE_MAX);
@@ -134,18 +136,18 @@ void timeline_print_table(FILE *out, const struct run_result *const *runs, size_
 		for (size_t i = 0; i < run->n_timeline; i++) {
 			const struct timeline_phase *p = &run->timeline[i];
 
-			fprintf(out, "  %-24.24s %-18.18s %7.2f %7.2f %8s %8s %8s %7s %6lld %7s %7s %6lld %6lld %s\n",
+			fprintf(out, "  %-24.24s %-18.18s %7.2f %7.2f %8s %8s %8s %7s %6lld %7s %7s %4s %6lld %6lld %s\n",
 				i ? "" : label, p->name, (double)p->start_ns / 1e9, (double)p->end_ns / 1e9,
 				cell(a, sizeof(a), p->throughput_median, 1), cell(b, sizeof(b), p->throughput_p10, 1),
 				cell(c, sizeof(c), p->latency_p50_ms, 1), cell(d, sizeof(d), p->latency_p99_ms, 1),
 				(long long)p->depth_max, count_cell(e, sizeof(e), p->dead_start),
-				count_cell(f, sizeof(f), p->dead_end), (long long)p->errors, (long long)p->faults,
-				recovery_cell(g, sizeof(g), p));
+				count_cell(f, sizeof(f), p->dead_end), count_cell(h, sizeof(h), p->vacuums),
+				(long long)p->errors, (long long)p->faults, recovery_cell(g, sizeof(g), p));
 		}
 	}
 	if (header)
 		fprintf(out, "key: tput_p50, tput_p10 = completions per second over the phase's whole seconds, median and 10th "
 			"percentile;\n    lat_p50, lat_p99 = enqueue to completion, ms; dmax = most jobs waiting; dead_s, "
-			"dead_e = dead tuples at its first and last sample;\n    faults = faults that struck in it; recovery = of the pressure phase before it, "
+			"dead_e = dead tuples at its first and last sample;\n    vac = the queue table's vacuums and autovacuums its samples showed; faults = faults that struck in it; recovery = of the pressure phase before it, "
 			"until a second's throughput is within 20 %% of the first clean phase's median (docs/phases.md)\n");
 }

@@ -16,6 +16,7 @@ enum sample_column {
 	COL_HEAP,			/* heap blocks read and hit */
 	COL_INDEX,			/* index blocks read and hit */
 	COL_VACUUMS,			/* vacuums and autovacuums */
+	COL_AUTOVACUUMS,		/* autovacuums */
 	COL_XMIN_AGE,			/* the oldest xmin or xid's age */
 	SAMPLE_COLUMNS
 };
@@ -52,6 +53,7 @@ static int read_row(void *ctx, const int64_t *cols, int ncols)
 	p->heap_blocks = cols[COL_HEAP];
 	p->index_blocks = cols[COL_INDEX];
 	p->vacuums = cols[COL_VACUUMS];
+	p->autovacuums = cols[COL_AUTOVACUUMS];
 	p->xmin_age = cols[COL_XMIN_AGE];
 	return 0;
 }
@@ -121,7 +123,8 @@ void sampler_take_if_due(struct sampler *sm, const struct run_threads *t, int64_
 {
 	struct server_sample p = {
 		.live_tuples = SAMPLE_UNKNOWN, .dead_tuples = SAMPLE_UNKNOWN, .heap_blocks = SAMPLE_UNKNOWN,
-		.index_blocks = SAMPLE_UNKNOWN, .vacuums = SAMPLE_UNKNOWN, .xmin_age = SAMPLE_UNKNOWN,
+		.index_blocks = SAMPLE_UNKNOWN, .vacuums = SAMPLE_UNKNOWN, .autovacuums = SAMPLE_UNKNOWN,
+		.xmin_age = SAMPLE_UNKNOWN,
 		.wal_bytes = SAMPLE_UNKNOWN,
 	};
 

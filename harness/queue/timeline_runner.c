@@ -26,6 +26,7 @@ static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 		timeline_phase_name(tl, i, p->name, sizeof(p->name));
 		p->readers_seen = p->readers_repeatable = p->reader_scans = p->xid = TIMELINE_UNKNOWN;
 		p->pool_held = p->pool_refused = p->pool_seen = TIMELINE_UNKNOWN;
+		p->vacuums = p->autovacuums = TIMELINE_UNKNOWN;
 	}
 	r->n_phases = tl->n;
 }

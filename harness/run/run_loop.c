@@ -174,11 +174,13 @@ static void group_pooler_stop(struct run_plan *plan)
 
 /*
  * Runs the s-th strategy of cfg, or its s-th guard in a guarded workload, at workers into
- * res. 0, or -1 with err.
+ * res, the throwaway server's autovacuum set to cfg's first. 0, or -1 with err.
  */
 static int run_point(const struct run_config *cfg, const struct run_plan *plan, size_t s, int workers, int rep,
 		     struct run_result *res, char *err, size_t errlen)
 {
+	if (plan->set_autovacuum && plan->set_autovacuum(plan->server_ctx, cfg->autovacuum, err, errlen) < 0)
+		return -1;
 	if (cfg->guarded.workload != WORKLOAD_QUEUE)
 		return guarded_run_one(plan, cfg->guarded.guards[s], workers, rep, res, err, errlen);
 	if (adapter_of_strategy(cfg->strategies[s].ops))

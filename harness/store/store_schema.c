@@ -486,6 +486,12 @@ const char *const store_migrations[] = {
 	"ALTER TABLE run_timeline ADD COLUMN pool_refused INTEGER;		-- pool-exhaustion: connections refused\n"
 	"ALTER TABLE run_timeline ADD COLUMN pool_seen INTEGER;		-- pool-exhaustion: its sessions the server showed\n"
 	"PRAGMA user_version = 16;\n",
+
+	/* 17: autovacuums apart in the samples, and each phase's vacuums and autovacuums (docs/phases.md). */
+	"ALTER TABLE run_samples ADD COLUMN autovacuums INTEGER;	-- of the vacuums, autovacuums, cumulative\n"
+	"ALTER TABLE run_timeline ADD COLUMN vacuums INTEGER;		-- vacuums and autovacuums its samples showed\n"
+	"ALTER TABLE run_timeline ADD COLUMN autovacuums INTEGER;	-- of which autovacuums\n"
+	"PRAGMA user_version = 17;\n",
 };
 
 const int store_schema_version = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

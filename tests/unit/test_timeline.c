@@ -154,6 +154,39 @@ static void test_short_and_samples(void)
 	      (long long)p[1].dead_start, (long long)p[1].dead_end, (long long)p[1].xmin_age_max);
 }
 
+/*
+ * Each phase's vacuums and autovacuums: the rise of the samples' cumulative counts from the
+ * last sample before it (its first, when none) to its last, unknown samples skipped.
+ */
+static void test_vacuum_counts(void)
+{
+	struct timeline_phase p[5] = { phase(TIMELINE_CLEAN, 0, 0.5), phase(TIMELINE_VACUUM, 0.5, 1),
+				       phase(TIMELINE_IDLE_IN_TX, 1, 1.3), phase(TIMELINE_RECOVERY, 1.3, 2),
+				       phase(TIMELINE_CLEAN, 2, 3) };
+	struct server_sample sm[] = {
+		{ .t_ms = 100, .vacuums = 3, .autovacuums = 1 }, { .t_ms = 400, .vacuums = 3, .autovacuums = 1 },
+		{ .t_ms = 600, .vacuums = 5, .autovacuums = 2 }, { .t_ms = 900, .vacuums = 6, .autovacuums = 2 },
+		{ .t_ms = 1200, .vacuums = SAMPLE_UNKNOWN, .autovacuums = SAMPLE_UNKNOWN },
+		{ .t_ms = 1500, .vacuums = 8, .autovacuums = 4 },
+	};
+
+	timeline_sample_figures(sm, 6, p, 5);
+	CHECK(p[0].vacuums == 0 && p[0].autovacuums == 0,
+	      "the first phase, no sample before it: from its first sample (3, 1) to its last (3, 1): 0 and 0 (%lld, %lld)",
+	      (long long)p[0].vacuums, (long long)p[0].autovacuums);
+	CHECK(p[1].vacuums == 3 && p[1].autovacuums == 1,
+	      "from the sample before it (3, 1) to its last (6, 2): 3 vacuums, 1 autovacuum (%lld, %lld)",
+	      (long long)p[1].vacuums, (long long)p[1].autovacuums);
+	CHECK(p[2].vacuums == TIMELINE_UNKNOWN && p[2].autovacuums == TIMELINE_UNKNOWN,
+	      "a phase whose only sample read no count: unknown (%lld, %lld)", (long long)p[2].vacuums,
+	      (long long)p[2].autovacuums);
+	CHECK(p[3].vacuums == 2 && p[3].autovacuums == 2,
+	      "the unknown sample before it skipped: from 900 ms's (6, 2) to its last (8, 4): 2 and 2 (%lld, %lld)",
+	      (long long)p[3].vacuums, (long long)p[3].autovacuums);
+	CHECK(p[4].vacuums == TIMELINE_UNKNOWN, "a phase with no sample in its span: unknown (%lld)",
+	      (long long)p[4].vacuums);
+}
+
 /* Parses text as an expectation and evaluates it over runs; the verdict in *pass. 0, -1 (parse), -2 (eval). */
 static int judge(const char *text, const struct run_result *runs, size_t n, bool *pass, char *err, size_t errlen)
 {
@@ -226,6 +259,7 @@ int main(void)
 	test_arrivals();
 	test_series();
 	test_short_and_samples();
+	test_vacuum_counts();
 	test_expectations();
 	test_names_and_checks();
 	return check_exit_status();

@@ -132,7 +132,7 @@ const struct backend_sql mariadb_harness_sql = {
 		  "AND state <> 'User lock'), 0), coalesce(sum(trx = 'LOCK WAIT' OR state = 'User lock'), 0), 0, 0, "
 		  "coalesce(sum(command = 'Sleep'), 0), coalesce(sum(command NOT IN ('Sleep', 'Query', 'Execute')), 0), "
 		  "coalesce((SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
-		  "AND TABLE_NAME = TRIM(BOTH '\"' FROM '%s')), -1), -1, -1, -1, -1, "
+		  "AND TABLE_NAME = TRIM(BOTH '\"' FROM '%s')), -1), -1, -1, -1, -1, -1, "
 		  "coalesce((SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
 		  "WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'), -1) FROM w",
 	/* IN () would not parse */

@@ -165,12 +165,13 @@ const struct backend_sql postgresql_harness_sql = {
 		  "t AS (SELECT s.n_live_tup AS live, s.n_dead_tup AS dead, "
 		  "coalesce(io.heap_blks_read, 0) + coalesce(io.heap_blks_hit, 0) AS heap, "
 		  "coalesce(io.idx_blks_read, 0) + coalesce(io.idx_blks_hit, 0) AS idx, "
-		  "s.vacuum_count + s.autovacuum_count AS vacuums "
+		  "s.vacuum_count + s.autovacuum_count AS vacuums, s.autovacuum_count AS autovacuums "
 		  "FROM pg_stat_user_tables s JOIN pg_statio_user_tables io USING (relid) WHERE s.relid = '%s'::regclass), "
 		  "x AS (SELECT coalesce(max(greatest(age(backend_xmin), age(backend_xid))), -1) AS age FROM "
 		  "pg_stat_activity) "
 		  "SELECT w.cpu, w.lock, w.lwlock, w.io, w.client, w.other, coalesce(t.live, -1), coalesce(t.dead, -1), "
-		  "coalesce(t.heap, -1), coalesce(t.idx, -1), coalesce(t.vacuums, -1), x.age "
+		  "coalesce(t.heap, -1), coalesce(t.idx, -1), coalesce(t.vacuums, -1), coalesce(t.autovacuums, -1), "
+		  "x.age "
 		  "FROM w CROSS JOIN x LEFT JOIN t ON true",
 	.snapshot_begin = "BEGIN ISOLATION LEVEL REPEATABLE READ",
 	.vacuum = "VACUUM %s",

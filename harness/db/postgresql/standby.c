@@ -1,77 +1,15 @@
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <libpq-fe.h>
-
 #include "db/leftovers.h"
+#include "db/postgresql/server_sql.h"
 #include "db/postgresql/standby.h"
 #include "model/faults.h"
 
 #define STANDBY_WAIT_MS 30000	/* how long the standby may take to stream, or to stop receiving */
-#define STANDBY_POLL_MS 20	/* how often it is looked at meanwhile */
 #define STANDBY_RELOAD_WAIT_MS 5000 /* how long a reload of the primary's replication settings may take to be in force */
-
-/* Sleeps ms milliseconds. */
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-/*
- * Runs the statement sql on the server at conninfo, or, with out, the query sql whose
- * first row's first column is a number, into *out (0 when it has no row). 0, or -1 with err.
- */
-static int run_sql(const char *conninfo, const char *sql, long *out, char *err, size_t errlen)
-{
-	PGconn *conn = PQconnectdb(conninfo);
-	PGresult *res = NULL;
-	int ret = -1;
-
-	if (PQstatus(conn) != CONNECTION_OK) {
-		snprintf(err, errlen, "connecting to the standby pair: %s", PQerrorMessage(conn));
-		goto out;
-	}
-	res = PQexec(conn, sql);
-	if (PQresultStatus(res) != (out ? PGRES_TUPLES_OK : PGRES_COMMAND_OK)) {
-		snprintf(err, errlen, "%s: %s", sql, PQerrorMessage(conn));
-		goto out;
-	}
-	if (out)
-		*out = PQntuples(res) > 0 && !PQgetisnull(res, 0, 0) ? strtol(PQgetvalue(res, 0, 0), NULL, 10) : 0;
-	ret = 0;
-out:
-	if (ret < 0)
-		err[strcspn(err, "\n")] = '\0';
-	PQclear(res);
-	PQfinish(conn);
-	return ret;
-}
-
-/*
- * Polls the number query sql on conninfo until it is want, for limit_ms. 0, or -1 with err
- * saying what did not happen ("<what> within N s").
- */
-static int wait_for(const char *conninfo, const char *sql, long want, int limit_ms, const char *what, char *err,
-		    size_t errlen)
-{
-	long got = -1;
-
-	for (long waited = 0; waited <= limit_ms; waited += STANDBY_POLL_MS) {
-		if (run_sql(conninfo, sql, &got, err, errlen) == 0 && got == want)
-			return 0;
-		sleep_ms(STANDBY_POLL_MS);
-	}
-	snprintf(err, errlen, "%s within %d s", what, limit_ms / 1000);
-	return -1;
-}
 
 /*
  * Makes replica a new standby of primary, both servers of the pair: what replica's data
@@ -100,14 +38,14 @@ static int make_replica(struct tmp_postgres *replica, const struct tmp_postgres 
 		snprintf(err, errlen, "could not remove %s to make a new standby there", data);
 		return -1;
 	}
-	if (run_sql(primary->conninfo, "SELECT count(pg_drop_replication_slot(slot_name)) FROM pg_replication_slots "
+	if (pg_server_sql(primary->conninfo, "SELECT count(pg_drop_replication_slot(slot_name)) FROM pg_replication_slots "
 		    "WHERE slot_name = '" STANDBY_SLOT "'", &dropped, err, errlen) < 0 ||
 	    tmp_postgres_run(replica, "pg_basebackup", basebackup, err, errlen) < 0)
 		return -1;
 	replica->started = true;
 	if (tmp_postgres_restart(replica, err, errlen) < 0)
 		return -1;
-	return wait_for(primary->conninfo, "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'", 1,
+	return pg_server_wait(primary->conninfo, "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'", 1,
 			STANDBY_WAIT_MS, "the standby did not stream from the primary", err, errlen);
 }
 
@@ -117,11 +55,11 @@ static int apply_mode(const struct tmp_postgres *pg, int mode, char *err, size_t
 	bool sync = mode == STANDBY_SYNC || mode == STANDBY_REMOTE_APPLY;
 	long reloaded;
 
-	if (run_sql(pg->conninfo, sync ? "ALTER SYSTEM SET synchronous_standby_names = '" STANDBY_NAME "'" :
+	if (pg_server_sql(pg->conninfo, sync ? "ALTER SYSTEM SET synchronous_standby_names = '" STANDBY_NAME "'" :
 		    "ALTER SYSTEM RESET synchronous_standby_names", NULL, err, errlen) < 0 ||
-	    run_sql(pg->conninfo, mode == STANDBY_REMOTE_APPLY ? "ALTER SYSTEM SET synchronous_commit = 'remote_apply'" :
+	    pg_server_sql(pg->conninfo, mode == STANDBY_REMOTE_APPLY ? "ALTER SYSTEM SET synchronous_commit = 'remote_apply'" :
 		    "ALTER SYSTEM RESET synchronous_commit", NULL, err, errlen) < 0 ||
-	    run_sql(pg->conninfo, "SELECT pg_reload_conf()::int", &reloaded, err, errlen) < 0)
+	    pg_server_sql(pg->conninfo, "SELECT pg_reload_conf()::int", &reloaded, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -140,14 +78,14 @@ static int mode_in_force(const struct tmp_postgres *pg, int mode, char *err, siz
 	char sql[128];
 	long as_set;
 
-	if (wait_for(pg->conninfo, sync ? "SELECT count(*) FROM pg_stat_replication WHERE application_name = '"
+	if (pg_server_wait(pg->conninfo, sync ? "SELECT count(*) FROM pg_stat_replication WHERE application_name = '"
 		     STANDBY_NAME "' AND sync_state = 'sync'" : "SELECT count(*) FROM pg_stat_replication WHERE "
 		     "application_name = '" STANDBY_NAME "' AND sync_state = 'async'", 1, STANDBY_RELOAD_WAIT_MS, sync ?
 		     "the standby did not become synchronous (pg_stat_replication.sync_state 'sync')" :
 		     "the standby did not become asynchronous (pg_stat_replication.sync_state 'async')", err, errlen) < 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "SELECT (current_setting('synchronous_commit') = '%s')::int", commit);
-	if (run_sql(pg->conninfo, sql, &as_set, err, errlen) < 0)
+	if (pg_server_sql(pg->conninfo, sql, &as_set, err, errlen) < 0)
 		return -1;
 	if (!as_set) {
 		snprintf(err, errlen, "a session's synchronous_commit is not %s, which --standby %s needs: it is set "
@@ -216,10 +154,10 @@ int standby_cut(struct standby *sb, char *err, size_t errlen)
 		return -1;
 	}
 	sb->cut = true;
-	if (run_sql(sb->replica->conninfo, "ALTER SYSTEM SET primary_conninfo = ''", NULL, err, errlen) < 0 ||
-	    run_sql(sb->replica->conninfo, "SELECT pg_reload_conf()::int", &reloaded, err, errlen) < 0)
+	if (pg_server_sql(sb->replica->conninfo, "ALTER SYSTEM SET primary_conninfo = ''", NULL, err, errlen) < 0 ||
+	    pg_server_sql(sb->replica->conninfo, "SELECT pg_reload_conf()::int", &reloaded, err, errlen) < 0)
 		return -1;
-	return wait_for(sb->replica->conninfo, "SELECT count(*) FROM pg_stat_wal_receiver", 0, STANDBY_WAIT_MS,
+	return pg_server_wait(sb->replica->conninfo, "SELECT count(*) FROM pg_stat_wal_receiver", 0, STANDBY_WAIT_MS,
 			"the standby did not stop receiving WAL", err, errlen);
 }
 

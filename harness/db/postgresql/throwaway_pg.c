@@ -2,9 +2,11 @@
 #include <stdio.h>
 
 #include "db/leftovers.h"
+#include "db/postgresql/autovacuum.h"
 #include "db/postgresql/standby.h"
 #include "db/postgresql/parts.h"
 #include "db/postgresql/tmp_postgres.h"
+#include "model/config.h"
 
 /* A throwaway PostgreSQL: its cluster and, with --standby, the cluster's standby. */
 struct pg_throwaway {
@@ -12,6 +14,7 @@ struct pg_throwaway {
 	bool own_server;	/* pg runs and is ours to remove */
 	struct standby sb;	/* pg's streaming standby, when own_standby */
 	bool own_standby;	/* sb was made and is ours to remove */
+	int autovacuum;		/* the enum autovacuum_mode pg was last set to: AUTOVACUUM_DEFAULT from its start */
 };
 
 /* backend_throwaway.start: a cluster of its own, *target its conninfo. */
@@ -99,6 +102,25 @@ static int pg_standby_ready(void *state, int mode, char *err, size_t errlen)
 	return t->own_standby ? standby_ready(&t->sb, mode, err, errlen) : 0;
 }
 
+/* backend_throwaway.set_autovacuum: autovacuum_set on the cluster when mode is not the one it has, said on stderr. */
+static int pg_set_autovacuum(void *state, int mode, char *err, size_t errlen)
+{
+	struct pg_throwaway *t = state;
+
+	if (mode == t->autovacuum)
+		return 0;
+	if (!t->own_server || t->own_standby) {
+		snprintf(err, errlen, "there is no throwaway server without a standby whose autovacuum to set");
+		return -1;
+	}
+	if (autovacuum_set(&t->pg, mode, err, errlen) < 0)
+		return -1;
+	t->autovacuum = mode;
+	fprintf(stderr, "claimbench: the throwaway PostgreSQL's autovacuum is %s from this run on, in force in new "
+		"sessions (docs/phases.md#autovacuum)\n", autovacuum_mode_names[mode]);
+	return 0;
+}
+
 /* backend_throwaway.standby_cut: standby_cut. */
 static int pg_standby_cut(void *state, char *err, size_t errlen)
 {
@@ -139,5 +161,6 @@ const struct backend_throwaway throwaway_postgresql = {
 	.add_standby = pg_add_standby,
 	.standby_ready = pg_standby_ready,
 	.standby_cut = pg_standby_cut,
+	.set_autovacuum = pg_set_autovacuum,
 	.failover = pg_failover,
 };
