@@ -264,7 +264,7 @@ static bool all_ended(const struct adapter_session *a)
 	return true;
 }
 
-/* Kills replica 0 for --crash-replica-at, noting the fault in the run's own ledger. */
+/* Kills replica 0 for --crash-replica-at (once it holds a job), noting the fault in the run's own ledger. */
 static void crash_replica(struct adapter_session *a, int64_t at_ns)
 {
 	struct fault_record f = { .at_ns = at_ns, .kind = FAULT_CRASH, .worker = 0 };
@@ -328,7 +328,7 @@ static void run_replicas(struct adapter_session *a, struct job_state *final, boo
 			if ((*table_done = table_finished(a, final)))
 				return;
 		}
-		if (crash_ns > 0 && !crashed && now >= crash_ns) {
+		if (crash_ns > 0 && !crashed && now >= crash_ns && atomic_load(&a->replicas[0].in_hand) > 0) {
 			crash_replica(a, now);
 			crashed = true;
 		}

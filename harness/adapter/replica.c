@@ -23,6 +23,7 @@ int replica_init(struct replica *r, int index, struct replica_run *run, size_t e
 	atomic_init(&r->lines, 0);
 	atomic_init(&r->last_line_ns, clock_now_ns());
 	atomic_init(&r->ready, false);
+	atomic_init(&r->in_hand, 0);
 	atomic_init(&r->enqueued, -1);
 	atomic_init(&r->said_stopped, false);
 	atomic_init(&r->ended, false);
@@ -68,6 +69,7 @@ static int end_execution(struct replica *r, int32_t worker, int outcome, int64_t
 	};
 
 	seat->held = false;
+	atomic_fetch_sub(&r->in_hand, 1);
 	seat->last_end_ns = at_ns;
 	st->busy_ns += at_ns - seat->start_ns;
 	st->completed += outcome == EXEC_DONE;
@@ -103,6 +105,7 @@ static int take_execution(struct replica *r, const struct adapter_line *l, int64
 		*seat = (struct replica_seat){ .held = true, .job = l->job, .attempt = l->attempt,
 					       .claim_start_ns = seat->last_end_ns, .start_ns = at_ns,
 					       .last_end_ns = seat->last_end_ns };
+		atomic_fetch_add(&r->in_hand, 1);
 		r->stats[l->worker].claims++;
 		hist_record(&r->stats[l->worker].claim_latency, at_ns - seat->claim_start_ns);
 		return 0;

@@ -68,6 +68,7 @@ struct replica {
 	atomic_long lines;			/* lines read */
 	atomic_int_fast64_t last_line_ns;	/* clock_now_ns of its last line (its start before any) */
 	atomic_bool ready;			/* it said ready */
+	atomic_int in_hand;			/* its seats holding a job now (the reader's count, for the crash) */
 	atomic_long enqueued;			/* its last enqueued N, -1 before one */
 	atomic_bool said_stopped;		/* it said stopped */
 	atomic_bool ended;			/* its standard output closed: the reader has finished */

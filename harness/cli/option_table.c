@@ -792,7 +792,8 @@ const struct option_def command_options[] = {
 	  .max = 3600000, .def = "10000", .arg = "MS",
 	  .help = "an adapter whose replicas write no line this long is stopped: the run is incomplete" },
 	{ RUN_ONLY_ROW("crash-replica-at", OPTION_DOUBLE, crash_replica_at_s), .min = 0, .max = 86400, .def = "0",
-	  .arg = "S", .help = "SIGKILL an adapter's replica 0 this many seconds after the start; 0: never" },
+	  .arg = "S", .help = "SIGKILL an adapter's replica 0 this many seconds after the start, or once it next "
+		  "holds a job after that; 0: never" },
 	{ RUN_ONLY_ROW("empty-wait-ms", OPTION_INT, empty_wait_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
 	  .def = "5", .arg = "MS", .help = "pause after an empty claim while jobs remain" },
 	{ RUN_ONLY_ROW("sqlite-journal", OPTION_WORD, db_opts.sqlite_journal), .flags = OPTION_SWEEP,
@@ -912,7 +913,8 @@ const struct option_def command_options[] = {
 		  "REPEATABLE READ sessions scanning the queue table), vacuum (a VACUUM of the queue table at its "
 		  "start), recovery (clean), crash-workers:N or N% (workers crash at its start, respawned after "
 		  "--respawn-ms), kill-backends:RATE (workers' server sessions terminated RATE per second), "
-		  "restart-server (at its start), pool-exhaustion:N (N idle connections held); DURATION such as 500ms, 10s, 2m. The run lasts the phases' sum; needs "
+		  "restart-server (at its start), pool-exhaustion:N (N idle connections held), long-writer (a session "
+		  "of the harness's writes a table of the run's own in one transaction); DURATION such as 500ms, 10s, 2m. The run lasts the phases' sum; needs "
 		  "--arrival-rate, not --duration (docs/phases.md)" },
 	{ RUN_ONLY_ROW("phase-scale", OPTION_DOUBLE, phase_scale), .min = 0.001, .max = 1000, .def = "1", .arg = "F",
 	  .help = "multiply every --phase's duration by F (a scenario's cells lengthened to the field's 15 minutes, "

@@ -105,6 +105,8 @@ struct backend_timeline_sql {
 	const char *reader_name;	/* names a reader's session %s_%d: the readers' name and the run's pid */
 	const char *readers_seen;	/* the sessions named %s_%d that the server shows holding a snapshot */
 	const char *sessions_named;	/* the sessions named %s_%d that the server shows (pool-exhaustion's) */
+	const char *create_writer;	/* the long-writer's table {writer}, with {mark:writer} */
+	const char *writer_insert;	/* the long-writer's write: one row into table %s */
 };
 
 struct backend_sql {

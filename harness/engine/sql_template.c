@@ -83,6 +83,7 @@ static const char *marked_name(const char *tmpl, const struct sql_names *names, 
 	} tables[] = {
 		{ "jobs", names->jobs }, { "tickets", names->tickets },
 		{ "cache", names->cache }, { "control", names->control }, { "audit", names->audit },
+		{ "writer", names->writer },
 	};
 	const char *key = tmpl + strlen("{mark:");
 
@@ -157,6 +158,8 @@ int sql_expand(const char *tmpl, const struct sql_names *names, char *buf, size_
 			rc = append_name(buf, len, &pos, &tmpl, 8, names->control);
 		else if (at(tmpl, "audit", false))
 			rc = append_name(buf, len, &pos, &tmpl, 6, names->audit);
+		else if (at(tmpl, "writer", false))
+			rc = append_name(buf, len, &pos, &tmpl, 7, names->writer);
 		else if (at(tmpl, "wait_limit_s", false))
 			rc = names->wait_limit_s ? append_text(buf, len, &pos, &tmpl, "wait_limit_s", names->wait_limit_s) : -1;
 		else if (i < sizeof(plain) / sizeof(plain[0]))

@@ -18,6 +18,7 @@ struct sql_names {
 	const char *cache;		/* {cache}: a guarded run's cache, quoted; NULL in a queue run */
 	const char *control;		/* {control}: a guarded run's control table, quoted; NULL in a queue run */
 	const char *audit;		/* {audit}: --verify's audit table, quoted; NULL without --verify */
+	const char *writer;		/* {writer}: a long-writer phase's table, quoted; NULL without one */
 	const struct owner *owner;	/* {mark:TABLE}: the process whose note marks each table it makes */
 	const struct backend_sql *sql;	/* the backend's SQL: {now}, {mark:TABLE} and the leases in its dialect */
 	const char *claimable;		/* {claimable}: the condition on a row that a claim may take; NULL: new rows */

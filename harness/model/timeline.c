@@ -20,6 +20,7 @@ const char *const timeline_kind_names[TIMELINE_KIND_COUNT] = {
 	[TIMELINE_KILL_BACKENDS] = "kill-backends",
 	[TIMELINE_RESTART_SERVER] = "restart-server",
 	[TIMELINE_POOL_EXHAUSTION] = "pool-exhaustion",
+	[TIMELINE_LONG_WRITER] = "long-writer",
 };
 
 /* What the ARG of a kind that takes one is, as its messages spell it. */
@@ -154,7 +155,7 @@ static int parse_item(const char *text, size_t len, struct timeline_step *step, 
 	if (kind < 0) {
 		snprintf(err, errlen, "--phase \"%s\": unknown kind; known: warmup, clean, load:F, idle-in-tx, held-snapshot, "
 			 "active-readers:N, vacuum, recovery, crash-workers:N, kill-backends:RATE, restart-server, "
-			 "pool-exhaustion:N", item);
+			 "pool-exhaustion:N, long-writer", item);
 		return -1;
 	}
 	takes_arg = arg_spellings[kind].placeholder != NULL;
@@ -309,6 +310,14 @@ bool timeline_has_phase(const struct timeline *tl, const char *name)
 		if (strcmp(buf, name) == 0)
 			return true;
 	}
+	return false;
+}
+
+bool timeline_has_kind(const struct timeline *tl, enum timeline_kind kind)
+{
+	for (size_t i = 0; i < tl->n; i++)
+		if (tl->steps[i].kind == kind)
+			return true;
 	return false;
 }
 

@@ -40,6 +40,7 @@ enum timeline_kind {
 	TIMELINE_KILL_BACKENDS,		/* workers' server sessions terminated at ARG per second, as --kill-backend-at's */
 	TIMELINE_RESTART_SERVER,	/* the server restarts at its start, as --restart-at's */
 	TIMELINE_POOL_EXHAUSTION,	/* ARG idle connections of the harness's own held through it */
+	TIMELINE_LONG_WRITER,		/* a session of the harness's writes the run's writer table in one transaction */
 	TIMELINE_KIND_COUNT
 };
 
@@ -98,6 +99,9 @@ bool timeline_has_phase(const struct timeline *tl, const char *name);
 /* Whether a phase of kind puts pressure on the run (every kind but warmup, clean and recovery). */
 bool timeline_is_pressure(enum timeline_kind kind);
 
+/* Whether tl has a phase of kind. */
+bool timeline_has_kind(const struct timeline *tl, enum timeline_kind kind);
+
 /* What was measured over one phase of a run. NAN or TIMELINE_UNKNOWN where not known. */
 struct timeline_phase {
 	char name[40];			/* its kind, "-2", "-3" ... after the first of a kind: clean, idle-in-tx, clean-2 */
@@ -129,7 +133,8 @@ struct timeline_phase {
 					 * once each had scanned; TIMELINE_UNKNOWN otherwise */
 	int64_t readers_repeatable;	/* active-readers: readers whose transaction was REPEATABLE READ; TIMELINE_UNKNOWN */
 	int64_t reader_scans;		/* active-readers: scans of the queue table the readers made; TIMELINE_UNKNOWN */
-	int64_t xid;			/* idle-in-tx: the transaction id the session took; TIMELINE_UNKNOWN */
+	int64_t xid;			/* idle-in-tx, long-writer: the transaction id the session took; TIMELINE_UNKNOWN */
+	int64_t writer_rows;		/* long-writer: the rows its transaction wrote (committed at its end); TIMELINE_UNKNOWN */
 	int64_t faults;			/* faults that struck in its span (the run's fault records, any kind) */
 	int64_t pool_held;		/* pool-exhaustion: the idle connections it opened and held; TIMELINE_UNKNOWN */
 	int64_t pool_refused;		/* pool-exhaustion: its connections the server refused; TIMELINE_UNKNOWN */

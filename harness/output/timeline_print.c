@@ -57,6 +57,7 @@ static json_object *phase_object(const struct timeline_phase *p)
 	bad |= json_put(obj, "readers_repeatable", known(p->readers_repeatable));
 	bad |= json_put(obj, "reader_scans", known(p->reader_scans));
 	bad |= json_put(obj, "xid", known(p->xid));
+	bad |= json_put(obj, "writer_rows", known(p->writer_rows));
 	bad |= json_put(obj, "faults", json_object_new_int64(p->faults));
 	bad |= json_put(obj, "pool_held", known(p->pool_held));
 	bad |= json_put(obj, "pool_refused", known(p->pool_refused));

@@ -15,6 +15,7 @@ static const char *const final_state_sql =
 
 static const char *const drop_jobs_sql = "DROP TABLE IF EXISTS {jobs}";
 static const char *const drop_tickets_sql = "DROP TABLE IF EXISTS {tickets}";
+static const char *const drop_writer_sql = "DROP TABLE IF EXISTS {writer}";
 
 /*
  * Whether the run of s was stopped before the setup's next step (which a signal that came
@@ -44,6 +45,13 @@ int queue_table_create(struct db_conn *conn, struct run_shared *s, long n, char 
 				errlen) < 0))
 		return -1;
 	s->created_tickets = setup != NULL;
+	if (*s->writer_name) {
+		if (owner_refuse_existing(s->db, conn, s->writer_name, err, errlen) < 0 ||
+		    run_tables_create(s->db, conn, &s->names, s->db->sql->timeline->create_writer, s->writer_name,
+				      "creating the long-writer's table", err, errlen) < 0)
+			return -1;
+		s->created_writer = true;
+	}
 	if (stopped_before(s, "loading the jobs", err, errlen))
 		return -1;
 	if (s->db->load_jobs(conn, s->jobs_table, s->cfg, n) < 0) {
@@ -234,6 +242,10 @@ int queue_table_drop(struct db_conn *conn, struct run_shared *s, char *err, size
 {
 	if (verify_audit_drop(conn, s, err, errlen) < 0)
 		return -1;
+	if (s->created_writer && run_tables_exec(s->db, conn, &s->names, drop_writer_sql, "dropping the long-writer's table",
+						 err, errlen) < 0)
+		return -1;
+	s->created_writer = false;
 	if (s->created_tickets && run_tables_exec(s->db, conn, &s->names, drop_tickets_sql, "dropping the ticket table",
 						  err, errlen) < 0)
 		return -1;

@@ -23,8 +23,8 @@
 #include "queue/worker_loop.h"
 
 /*
- * Names the run's tables (prefix + "jobs", + "tickets", and with --verify + "audit") in
- * s, quoted for SQL, and keeps the owner (pid, host, start) whose note marks each table the
+ * Names the run's tables (prefix + "jobs", + "tickets", with --verify + "audit", with a
+ * long-writer phase + "writer") in s, quoted for SQL, and keeps the owner (pid, host, start) whose note marks each table the
  * run creates, so that `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
  */
 static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct run_shared *s, char *err,
@@ -38,11 +38,15 @@ static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct
 	    run_table_name(plan->db, conn, prefix, "tickets", s->tickets_name, sizeof(s->tickets_name),
 			   s->tickets_table, sizeof(s->tickets_table), err, errlen) < 0 ||
 	    (plan->cfg->verify && run_table_name(plan->db, conn, prefix, "audit", s->audit_name, sizeof(s->audit_name),
-						 s->audit_table, sizeof(s->audit_table), err, errlen) < 0))
+						 s->audit_table, sizeof(s->audit_table), err, errlen) < 0) ||
+	    (timeline_has_kind(&plan->cfg->timeline, TIMELINE_LONG_WRITER) &&
+	     run_table_name(plan->db, conn, prefix, "writer", s->writer_name, sizeof(s->writer_name), s->writer_table,
+			    sizeof(s->writer_table), err, errlen) < 0))
 		return -1;
 	owner_self(&s->owner);
 	s->names = (struct sql_names){
 		.jobs = s->jobs_table, .tickets = s->tickets_table, .audit = *s->audit_name ? s->audit_table : NULL,
+		.writer = *s->writer_name ? s->writer_table : NULL,
 		.owner = &s->owner, .sql = plan->db->sql,
 	};
 	sql_names_lease(&s->names, &s->recovery_sql, s->mode == MODE_FLIP ? plan->cfg->recovery.lease_ms : 0,

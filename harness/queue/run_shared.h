@@ -45,10 +45,13 @@ struct run_shared {
 	char tickets_name[128];			/* the ticket control table's name, unquoted */
 	char audit_table[160];			/* quoted name of --verify's audit table (and of its trigger function) */
 	char audit_name[128];			/* the audit table's name, unquoted; "" without --verify */
+	char writer_table[160];			/* quoted name of a long-writer phase's table */
+	char writer_name[128];			/* its name, unquoted; "" without a long-writer phase */
 	struct owner owner;			/* this process, whose note marks each table the run makes (for cleanup) */
 	bool created_jobs;			/* the run created the queue table: it drops it */
 	bool created_tickets;			/* the run created the ticket table: it drops it */
 	bool created_audit;			/* the run created the audit table, its function and triggers: it drops them */
+	bool created_writer;			/* the run created the long-writer's table: it drops it */
 	struct sql_names names;			/* what the SQL templates' placeholders stand for: the above */
 	struct sql_recovery_text recovery_sql;	/* the lease's texts names points into */
 	const int64_t *work_ns;			/* work time per job, backlog and arrivals, indexed id-1 */

@@ -14,6 +14,9 @@
 /* The runner's pause between looks at whether every reader has scanned once. */
 #define READERS_READY_POLL_NS 1000000
 
+/* A long-writer's pause between its writes. */
+#define WRITER_EVERY_NS 10000000
+
 /* Names r's phases (timeline_phase_name) and marks their kind-specific records unknown. */
 static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 {
@@ -26,7 +29,7 @@ static void name_phases(struct timeline_runner *r, const struct timeline *tl)
 		timeline_phase_name(tl, i, p->name, sizeof(p->name));
 		p->readers_seen = p->readers_repeatable = p->reader_scans = p->xid = TIMELINE_UNKNOWN;
 		p->pool_held = p->pool_refused = p->pool_seen = TIMELINE_UNKNOWN;
-		p->vacuums = p->autovacuums = TIMELINE_UNKNOWN;
+		p->vacuums = p->autovacuums = p->writer_rows = TIMELINE_UNKNOWN;
 	}
 	r->n_phases = tl->n;
 }
@@ -249,9 +252,12 @@ static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int
 	p->start_ns = clock_now_ns() - r->s->gate.start_ns;
 	switch (p->kind) {
 	case TIMELINE_IDLE_IN_TX:
+	case TIMELINE_LONG_WRITER:
 		if (db->exec(r->holder, "BEGIN") < 0 || db->query(r->holder, db->sql->timeline->take_xid, first_column,
 								    &p->xid) < 0)
-			fail(r, "idle-in-tx: taking an XID", r->holder);
+			fail(r, p->kind == TIMELINE_IDLE_IN_TX ? "idle-in-tx: taking an XID" : "long-writer: taking an XID",
+			     r->holder);
+		p->writer_rows = p->kind == TIMELINE_LONG_WRITER ? 0 : TIMELINE_UNKNOWN;
 		break;
 	case TIMELINE_HELD_SNAPSHOT:
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", r->s->jobs_table);
@@ -277,28 +283,59 @@ static void begin_phase(struct timeline_runner *r, struct timeline_phase *p, int
 }
 
 /*
+ * Waits until until_ns (clock_now_ns) as run_sleep_until does, writing the long-writer's
+ * table every WRITER_EVERY_NS in the transaction phase p began (nothing once the runner
+ * failed), its rows counted. Whether the run goes on.
+ */
+static bool keep_writing(struct timeline_runner *r, struct timeline_phase *p, int64_t until_ns)
+{
+	const struct backend_ops *db = r->s->db;
+	char sql[256];
+	int64_t next;
+
+	snprintf(sql, sizeof(sql), db->sql->timeline->writer_insert, r->s->writer_table);
+	for (;;) {
+		if (!r->failed) {
+			if (db->exec(r->holder, sql) < 0)
+				fail(r, "long-writer: writing its table", r->holder);
+			else
+				p->writer_rows++;
+		}
+		next = clock_now_ns() + WRITER_EVERY_NS;
+		if (next >= until_ns)
+			return run_sleep_until(&r->s->gate, until_ns, &r->quit);
+		if (!run_sleep_until(&r->s->gate, next, &r->quit))
+			return false;
+	}
+}
+
+/*
  * Releases what phase p holds on the server; its readers numbered readers. The holder's
- * transaction must have lasted the phase: the same XID still its own (idle-in-tx), a
- * statement still answered inside it (held-snapshot), and its ROLLBACK done; else the
- * server ended it early (idle_in_transaction_session_timeout, a terminated backend) and
- * the phase failed.
+ * transaction must have lasted the phase: the same XID still its own (idle-in-tx,
+ * long-writer), a statement still answered inside it (held-snapshot), and its ROLLBACK
+ * (a long-writer's COMMIT) done; else the server ended it early
+ * (idle_in_transaction_session_timeout, a terminated backend) and the phase failed.
  */
 static void end_phase(struct timeline_runner *r, struct timeline_phase *p, int readers)
 {
 	const struct backend_ops *db = r->s->db;
+	bool holds_xid = p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_LONG_WRITER;
 	int64_t xid = -1;
 	char what[80];
 
 	snprintf(what, sizeof(what), "%s: its transaction did not last the phase", p->name);
-	if (!r->failed && (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT) &&
+	if (!r->failed && (holds_xid || p->kind == TIMELINE_HELD_SNAPSHOT) &&
 	    db->query(r->holder, db->sql->timeline->xid_now, first_column, &xid) < 0)
 		fail(r, what, r->holder);
-	else if (!r->failed && p->kind == TIMELINE_IDLE_IN_TX && xid != p->xid) {
+	else if (!r->failed && holds_xid && xid != p->xid) {
 		r->failed = true;
 		snprintf(r->failure, sizeof(r->failure), "phase %s (XID %lld when it ended, %lld taken)", what, (long long)xid,
 			 (long long)p->xid);
 	}
-	if (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT) {
+	if (p->kind == TIMELINE_LONG_WRITER) {
+		if (db->exec(r->holder, r->failed ? "ROLLBACK" : "COMMIT") < 0)
+			fail(r, "long-writer: committing its transaction", r->holder);
+	} else if (p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_HELD_SNAPSHOT) {
 		if (db->exec(r->holder, "ROLLBACK") < 0)
 			fail(r, p->kind == TIMELINE_IDLE_IN_TX ? "idle-in-tx: ending its transaction"
 							       : "held-snapshot: ending its transaction", r->holder);
@@ -333,7 +370,7 @@ static void *timeline_main(void *arg)
 		at += (int64_t)(tl->steps[i].duration_s * 1e9);
 		begin_phase(r, p, at, &readers);
 		atomic_store(&r->phase_now, (int)i + 1);
-		on = run_sleep_until(&r->s->gate, at, &r->quit);
+		on = p->kind == TIMELINE_LONG_WRITER ? keep_writing(r, p, at) : run_sleep_until(&r->s->gate, at, &r->quit);
 		due = timeline_faults_due(&tl->steps[i], r->s->workers, 0);
 		while (on && atomic_load(&r->phase_faults[i]) < due)
 			on = run_sleep_until(&r->s->gate, clock_now_ns() + FAULTS_STRUCK_POLL_NS, &r->quit);

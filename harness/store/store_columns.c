@@ -98,6 +98,7 @@ static const struct store_column timeline_columns[] = {
 	COLUMN("readers_repeatable", FIELD_KNOWN, struct timeline_phase, readers_repeatable),
 	COLUMN("reader_scans", FIELD_KNOWN, struct timeline_phase, reader_scans),
 	COLUMN("xid", FIELD_KNOWN, struct timeline_phase, xid),
+	COLUMN("writer_rows", FIELD_KNOWN, struct timeline_phase, writer_rows),
 	COLUMN("faults", FIELD_I64, struct timeline_phase, faults),
 	COLUMN("pool_held", FIELD_KNOWN, struct timeline_phase, pool_held),
 	COLUMN("pool_refused", FIELD_KNOWN, struct timeline_phase, pool_refused),

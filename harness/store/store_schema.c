@@ -487,10 +487,11 @@ const char *const store_migrations[] = {
 	"ALTER TABLE run_timeline ADD COLUMN pool_seen INTEGER;		-- pool-exhaustion: its sessions the server showed\n"
 	"PRAGMA user_version = 16;\n",
 
-	/* 17: autovacuums apart in the samples, and each phase's vacuums and autovacuums (docs/phases.md). */
+	/* 17: autovacuums apart in the samples, each phase's vacuums and autovacuums, a long-writer's rows (docs/phases.md). */
 	"ALTER TABLE run_samples ADD COLUMN autovacuums INTEGER;	-- of the vacuums, autovacuums, cumulative\n"
 	"ALTER TABLE run_timeline ADD COLUMN vacuums INTEGER;		-- vacuums and autovacuums its samples showed\n"
 	"ALTER TABLE run_timeline ADD COLUMN autovacuums INTEGER;	-- of which autovacuums\n"
+	"ALTER TABLE run_timeline ADD COLUMN writer_rows INTEGER;	-- long-writer: the rows its transaction wrote\n"
 	"PRAGMA user_version = 17;\n",
 };
 

@@ -1,13 +1,14 @@
 # A run as a timeline of phases (--phase, docs/phases.md) on a throwaway PostgreSQL of the
 # test's own: each kind does what it says, shown by what the run recorded (idle-in-tx and
-# held-snapshot: the sampler saw the oldest transaction age in that phase and not in the
-# clean one; active-readers: their sessions in pg_stat_activity, at REPEATABLE READ; vacuum:
-# its VACUUM the run's one vacuum (no autovacuum), done by its end; load:2: twice clean's arrivals per second, counted by
-# the harness, on SQLite too; warmup: left out of the run's figures); the per-phase figures
-# agree with the run's own series; a load beyond capacity recovers once its backlog drains;
-# the phases are stored, read back and listed by claimbench report; an expectation on a
-# phase passes and one fails (exit 1); every bad input is refused (exit 2), a scenario's at
-# its file:line, and SQLite and MariaDB refuse the kinds they do not build.
+# held-snapshot: the sampler saw the oldest transaction age in that phase and not in the clean
+# one; active-readers: their sessions in pg_stat_activity, at REPEATABLE READ; long-writer:
+# its XID held and its rows written, stored, its table dropped with the run's; vacuum: its
+# VACUUM the run's one vacuum (no autovacuum), done by its end; load:2: twice clean's arrivals
+# per second, counted by the harness, on SQLite too; warmup: left out of the run's figures);
+# the per-phase figures agree with the run's own series; a load beyond capacity recovers once
+# its backlog drains; the phases are stored, read back and listed by claimbench report; an
+# expectation on a phase passes and one fails (exit 1); every bad input is refused (exit 2), a
+# scenario's at its file:line, and SQLite and MariaDB refuse the kinds they do not build.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -150,6 +151,19 @@ check "the run says the phase's transaction did not last it, and that it is inco
 	grep -q "phase idle-in-tx: its transaction did not last the phase: .*; the run is incomplete" "$dir/cut.err"
 check_each "$dir/cut.json" true '.complete == false' "and the stored run is marked incomplete"
 
+# ---- long-writer: one transaction that writes a table of the run's own through the phase ----
+run_json writer --db "$TEST_DB" --strategy skip-locked --workers 2 --work-ms 1 --jobs 1 --arrival-rate 40 \
+	--phase clean:1s --phase long-writer:2s --phase recovery:1s
+check "the long-writer run completed (exit $(cat "$dir/writer.status"))" test "$(cat "$dir/writer.status")" -eq 0
+check_jq "$dir/writer.json" '.results[0].timeline[1] | .xid > 0 and .writer_rows >= 2 and .xmin_age_max >= 50' \
+	"long-writer: its transaction took an XID, kept writing (more than one row) and held the oldest transaction's age to 50 or more ($(jq -c '.results[0].timeline[1] | [.xid, .writer_rows, .xmin_age_max]' "$dir/writer.json"))"
+check_jq "$dir/writer.json" '.results[0].timeline | .[0].writer_rows == null and .[0].xid == null and .[2].recovered != null' \
+	"the other phases have no writer's rows; a recovery is measured after it"
+check "the writer's rows are stored with its phase" test "$(sqlite3 "$store" "SELECT writer_rows FROM run_timeline WHERE
+	kind = 'long-writer' AND run_id = (SELECT max(run_id) FROM run_timeline)")" = "$(jq '.results[0].timeline[1].writer_rows' "$dir/writer.json")"
+check "its table is dropped with the run's (claimbench's tables left: $(test_sql "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'claimbench%'"))" \
+	test "$(test_sql "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'claimbench%'")" = 0
+
 base=(run --db "$TEST_DB" --strategy skip-locked --arrival-rate 10)
 expect_exit 2 'unknown kind; known: warmup, clean' "an unknown kind" "${base[@]}" --phase nap:1s
 expect_exit 2 'a duration expected' "a missing duration" "${base[@]}" --phase clean
@@ -186,6 +200,8 @@ expect_exit 2 'vacuum cannot run on sqlite: the phase vacuums the queue table al
 	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase vacuum:1s
 expect_exit 2 'active-readers cannot run on mariadb: MariaDB' "MariaDB refuses active-readers, saying why" \
 	run --db mariadb: --arrival-rate 10 --phase active-readers:2:1s
+expect_exit 2 'long-writer cannot run on sqlite: SQLite' "SQLite refuses long-writer, saying why" \
+	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase long-writer:1s
 expect_exit 2 'adapter:reference: not for an adapter.s run yet: a timeline \(--phase\)' "an adapter's run refuses a timeline" \
 	run --db "sqlite:$dir/q.db" --strategy adapter:reference --arrival-rate 10 --phase clean:1s
 expect_exit 2 "a timeline \(--phase\): the queue workload's, not the resource workload's" "a guarded workload refuses a timeline" \

@@ -95,6 +95,9 @@ static const struct backend_timeline_sql timeline = {
 	.readers_seen = "SELECT count(*) FROM pg_stat_activity WHERE application_name = '%s_%d' "
 			"AND state IN ('active', 'idle in transaction') AND backend_xmin IS NOT NULL",
 	.sessions_named = "SELECT count(*) FROM pg_stat_activity WHERE application_name = '%s_%d'",
+	.create_writer = "CREATE TABLE {writer} (id bigserial PRIMARY KEY, written_at timestamptz NOT NULL DEFAULT "
+			 "clock_timestamp(), pad text NOT NULL);{mark:writer}",
+	.writer_insert = "INSERT INTO %s (pad) VALUES (repeat('w', 100))",
 };
 
 /* The guarded tables; the common statements serve, but for a truncating guard's TRUNCATE. */
