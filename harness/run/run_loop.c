@@ -174,7 +174,7 @@ static void group_pooler_stop(struct run_plan *plan)
 
 /*
  * Runs the s-th strategy of cfg, or its s-th guard in a guarded workload, at workers into
- * res, the throwaway server's autovacuum set to cfg's first. 0, or -1 with err.
+ * res, the throwaway server's autovacuum first set to cfg's mode. 0, or -1 with err.
  */
 static int run_point(const struct run_config *cfg, const struct run_plan *plan, size_t s, int workers, int rep,
 		     struct run_result *res, char *err, size_t errlen)
