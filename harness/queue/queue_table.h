@@ -12,8 +12,8 @@
 /*
  * Creates the queue table (and the strategy's ticket table, a long-writer phase's table)
  * named in s, each marked with its own note in the transaction that creates it, loads
- * jobs 1..n of the configured queue in one bulk load, and analyses it; notes in s each table it created, once its
- * CREATE succeeded (never before: a table another session made meanwhile is not the
+ * jobs 1..n of the configured queue in one bulk load, and analyses it; notes in s each
+ * table it created, once its CREATE succeeded (never before: a table another session made meanwhile is not the
  * run's to drop). Refuses, creating nothing more, when a table of one of those names
  * exists already. 0, or -1 with err.
  */

@@ -25,7 +25,8 @@
 /*
  * Names the run's tables (prefix + "jobs", + "tickets", with --verify + "audit", with a
  * long-writer phase + "writer") in s, quoted for SQL, and keeps the owner (pid, host,
- * start) whose note marks each table the run creates, so that `claimbench cleanup` can tell a dead run's tables. 0, or -1 with err.
+ * start) whose note marks each table the run creates, so that `claimbench cleanup` can
+ * tell a dead run's tables. 0, or -1 with err.
  */
 static int name_tables(const struct run_plan *plan, struct db_conn *conn, struct run_shared *s, char *err,
 		       size_t errlen)
