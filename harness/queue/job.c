@@ -184,12 +184,32 @@ static void give_back(struct worker *w, int64_t job_id)
 }
 
 /*
+ * After w's completion (of one job or a batch) begun at w->completion_sent_ns failed:
+ * whether to try it again, having paused the run's empty wait. Yes in flip mode when it
+ * met lock contention (a deadlock, a lock wait timeout, BUSY ...), as a worker retries
+ * contention: the claim is committed and outlives the failed statement, which did nothing;
+ * for WORKER_STALL_NS at most, while the run goes on. In hold mode the failure ended the
+ * claim's transaction and gave the job back.
+ */
+static bool retry_contended(struct worker *w)
+{
+	const struct run_shared *s = w->shared;
+
+	if (s->mode == MODE_HOLD || !w->conn || !error_kind_is_contention(s->db->error_kind(w->conn)))
+		return false;
+	if (clock_now_ns() - w->completion_sent_ns >= WORKER_STALL_NS || run_stopping(&s->gate))
+		return false;
+	return worker_pause_ns(w, MS_TO_NS(s->cfg->empty_wait_ms));
+}
+
+/*
  * Completes job (slot: done or failed) through the strategy's finish. After a lost
  * connection it connects anew and asks the table whether the completion committed before
  * the connection went (its answer lost on the way), unless the monitor had seen w's server
  * process gone before it was sent (it committed nothing: the table's row may show another
  * worker's completion over w's claim, naive's); if not, in flip mode, where the claim
- * outlives the connection, it tries once more. 0 committed, 1 refused (fenced), -1 not
+ * outlives the connection, it tries once more; a flip completion that meets contention
+ * is tried again (retry_contended). 0 committed, 1 refused (fenced), -1 not
  * done. *lost_at: when the connection was found lost, else 0; in hold mode the work's
  * transaction died then, and so the execution ended.
  */
@@ -200,7 +220,9 @@ static int complete(struct worker *w, int64_t job, int slot, int64_t *lost_at)
 	int rc;
 
 	w->completion_sent_ns = clock_now_ns();
-	rc = st->finish ? st->finish(w, job, slot) : worker_finish(w, job, slot);
+	do
+		rc = st->finish ? st->finish(w, job, slot) : worker_finish(w, job, slot);
+	while (rc < 0 && retry_contended(w));
 
 	*lost_at = 0;
 	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(&w->shared->gate))
@@ -379,7 +401,7 @@ int worker_execute(struct worker *w, int64_t job_id, int64_t claim_start, int64_
  * does one job: after a lost connection it connects anew and asks the table which of them
  * the statement finished before the connection went (it is one statement: all of its jobs
  * or none), unless the monitor had seen w's server process gone before it was sent; if
- * none, in flip mode, it tries once more. 0 committed (each job's completed says whether
+ * none, in flip mode, it tries once more; contention is retried as complete's. 0 committed (each job's completed says whether
  * it was fenced), -1 not. *lost_at as complete's.
  */
 static int complete_batch(struct worker *w, int n, int64_t *lost_at)
@@ -391,7 +413,9 @@ static int complete_batch(struct worker *w, int n, int64_t *lost_at)
 	bool committed = false;
 
 	w->completion_sent_ns = clock_now_ns();
-	rc = st->finish_batch(w, b, n);
+	do
+		rc = st->finish_batch(w, b, n);
+	while (rc < 0 && retry_contended(w));
 
 	*lost_at = 0;
 	if (rc >= 0 || !worker_lost_connection(w) || run_stopping(&w->shared->gate))

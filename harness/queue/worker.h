@@ -25,6 +25,8 @@
 
 /* Consecutive errors (other than lock contention) after which a worker gives up; the run is then incomplete. */
 #define WORKER_MAX_CONSECUTIVE_ERRORS 100
+/* How long a worker keeps retrying lock contention (BUSY, 55P03 ...) without one success before it gives up. */
+#define WORKER_STALL_NS (30 * 1000000000LL)
 
 struct worker {
 	int index;				/* 0-based worker number: its seat, kept by a crashed worker's replacement */

@@ -9,9 +9,6 @@
 #include "queue/job.h"
 #include "queue/worker_loop.h"
 
-/* How long a worker keeps retrying lock contention (BUSY, 55P03 ...) without one success before it gives up. */
-#define WORKER_STALL_NS (30 * 1000000000LL)
-
 /*
  * After an empty claim in a drain run: true when the producers are done and the table
  * holds no unfinished job of w's class (new, or with leases active too: one may come

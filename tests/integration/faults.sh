@@ -164,6 +164,36 @@ if start_test_server; then
 		grep -q "advisory flip x2 #1: 1 advisory locks of the run still held at its end: leaked" "$dir/leak.err"
 	check_jq "$dir/leak.json" '.results[0] | .completed == 200 and .lost == 0' \
 		"advisory: a lock on a key no job has stops no claim"
+	# a session of the test's locks the claimed job's row while the job is worked (5 s: the
+	# test sees the claim and locks it well before then, even on a loaded machine) and keeps it
+	# until a second completion statement waits behind it (another virtual transaction waiting
+	# in pg_locks on a row, not on the table as a DROP would): the first timed out on
+	# --lock-timeout-ms, and flip mode, whose claim outlives it, tries again as a worker
+	# retries contention
+	(until [ "$(psql "$TEST_DB" -Atqc "SELECT status FROM retry_jobs WHERE id = 1" 2>/dev/null)" = active ]; do
+		sleep 0.02; done
+	 psql "$TEST_DB" -Atqc "DO \$\$ DECLARE first text; waiter text; give_up timestamptz := clock_timestamp() + interval '60 s';
+		BEGIN
+			PERFORM 1 FROM retry_jobs WHERE id = 1 FOR UPDATE;
+			LOOP
+				SELECT virtualtransaction INTO waiter FROM pg_locks
+					WHERE NOT granted AND locktype IN ('transactionid', 'tuple') LIMIT 1;
+				first := coalesce(first, waiter);
+				EXIT WHEN waiter IS DISTINCT FROM first AND waiter IS NOT NULL;
+				IF clock_timestamp() > give_up THEN RAISE 'no second completion in 60 s'; END IF;
+				PERFORM pg_sleep(0.005);
+			END LOOP;
+		END \$\$" >"$dir/retry.holder" 2>&1) &
+	holder=$!
+	run_json retry --db "$TEST_DB" --table-prefix retry_ --strategy skip-locked:flip --jobs 1 --workers 1 --work-ms 5000 \
+		--lock-timeout-ms 300
+	wait "$holder"
+	holder_status=$?
+	check "a session of the test's held the job's row until a second completion waited behind it (exit $holder_status: $(head -c 200 "$dir/retry.holder"))" \
+		test "$holder_status" -eq 0
+	check_jq "$dir/retry.json" '.results[0] | .completed == 1 and .lost == 0 and .errors.lock_not_available >= 1 and
+		.errors.other == 0' \
+		"flip: a completion that waited out --lock-timeout-ms is tried again and the job done, not lost"
 else
 	echo "not ok - cannot start a test server for the user's-server checks"
 fi
