@@ -293,7 +293,8 @@ static bool table_finished(struct adapter_session *a, struct job_state *final)
 {
 	char why[1024];
 
-	if (adapter_final_state(a->plan->target, a->m, a->queue, final, a->run.n_jobs, why, sizeof(why)) < 0)
+	if (adapter_final_state(a->plan->db, a->plan->target, &a->plan->cfg->db_opts, a->m, a->queue, final,
+				a->run.n_jobs, why, sizeof(why)) < 0)
 		return false;
 	for (long j = 0; j < a->run.n_jobs; j++)
 		if (final[j].status != JOB_DONE && final[j].status != JOB_ERROR)
@@ -520,7 +521,8 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 	}
 	stopped = a.silent || a.interrupted || broken_replica(&a);
 	report_stop(&a, out);
-	have_final = adapter_final_state(plan->target, a.m, a.queue, final, cfg->jobs, why, sizeof(why)) == 0;
+	have_final = adapter_final_state(plan->db, plan->target, &cfg->db_opts, a.m, a.queue, final, cfg->jobs, why,
+					 sizeof(why)) == 0;
 	if (!have_final)
 		fprintf(stderr, "claimbench: %s: %s; the figures that need it are unknown\n", a.label, why);
 	if (measure(&a, have_final ? final : NULL, stopped, out) < 0) {
@@ -533,7 +535,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 			"incomplete\n", a.label, a.m->name, atomic_load(&a.run.distinct_done), cfg->jobs);
 	rc = 0;
 out_drop:
-	if (adapter_drop_tables(plan->target, a.m, a.queue, why, sizeof(why)) < 0)
+	if (adapter_drop_tables(plan->db, plan->target, &cfg->db_opts, a.m, a.queue, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s\n", a.label, why);
 out_replicas:
 	for (int i = 0; i < a.n_replicas; i++)

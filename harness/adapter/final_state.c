@@ -1,4 +1,3 @@
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,27 +38,45 @@ static int status_of(const struct adapter_manifest *m, const char *state)
 	return JOB_NEW;
 }
 
-/* A connection to target that keeps the server's notices (a DROP's cascade) to itself, or NULL with err. */
-static PGconn *connect_to(const char *target, char *err, size_t errlen)
+/* A connection to target through db, set up as opts says, or NULL with err. */
+static struct db_conn *connect_to(const struct backend_ops *db, const char *target, const struct db_options *opts,
+				  char *err, size_t errlen)
 {
-	PGconn *conn = PQconnectdb(target);
+	struct db_conn *conn = NULL;
+	char why[512];
 
-	if (PQstatus(conn) == CONNECTION_OK) {
-		PQclear(PQexec(conn, "SET client_min_messages = warning"));
+	if (db->connect(target, opts, &conn, why, sizeof(why)) == 0)
 		return conn;
-	}
-	snprintf(err, errlen, "cannot connect to read the adapter's table: %s", PQerrorMessage(conn));
-	PQfinish(conn);
+	snprintf(err, errlen, "cannot connect to read the adapter's table: %s", why);
 	return NULL;
 }
 
-int adapter_final_state(const char *target, const struct adapter_manifest *m, const char *queue,
-			struct job_state *final, long n_jobs, char *err, size_t errlen)
+/* Where read_state_row puts what it reads: the run's jobs' states, by m's lists. */
+struct state_rows {
+	const struct adapter_manifest *m;	/* whose state lists say what a state is */
+	struct job_state *final;		/* the jobs' states, n_jobs of them */
+	long n_jobs;				/* how many jobs the run had */
+};
+
+/* Notes one row (a job's id, its state as text) of the adapter's table in ctx's states. 0. */
+static int read_state_row(void *ctx, const char *const *cols, int ncols)
 {
+	struct state_rows *rows = ctx;
+	long long id = ncols >= 2 && cols[0] ? strtoll(cols[0], NULL, 10) : 0;
+
+	if (id >= 1 && id <= rows->n_jobs && cols[1])
+		rows->final[id - 1].status = status_of(rows->m, cols[1]);
+	return 0;
+}
+
+int adapter_final_state(const struct backend_ops *db, const char *target, const struct db_options *opts,
+			const struct adapter_manifest *m, const char *queue, struct job_state *final, long n_jobs,
+			char *err, size_t errlen)
+{
+	struct state_rows rows = { .m = m, .final = final, .n_jobs = n_jobs };
 	char table[512], sql[1024];
-	PGconn *conn;
-	PGresult *res = NULL;
-	int rc = -1;
+	struct db_conn *conn;
+	int rc = 0;
 
 	for (long i = 0; i < n_jobs; i++)
 		final[i] = (struct job_state){ .status = m->absent_done ? JOB_DONE : JOB_MISSING, .claimed_by = -1 };
@@ -68,31 +85,21 @@ int adapter_final_state(const char *target, const struct adapter_manifest *m, co
 		return -1;
 	}
 	snprintf(sql, sizeof(sql), "SELECT (%s)::bigint, (%s)::text FROM %s", m->job_column, m->state_column, table);
-	if (!(conn = connect_to(target, err, errlen)))
+	if (!(conn = connect_to(db, target, opts, err, errlen)))
 		return -1;
-	res = PQexec(conn, sql);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		snprintf(err, errlen, "cannot read the adapter's table (%s): %s", sql, PQerrorMessage(conn));
-		goto out;
+	if (db->query_text(conn, sql, 0, NULL, read_state_row, &rows) < 0) {
+		snprintf(err, errlen, "cannot read the adapter's table (%s): %s", sql, db->error_message(conn));
+		rc = -1;
 	}
-	for (int row = 0; row < PQntuples(res); row++) {
-		long long id = PQgetisnull(res, row, 0) ? 0 : strtoll(PQgetvalue(res, row, 0), NULL, 10);
-
-		if (id >= 1 && id <= n_jobs)
-			final[id - 1].status = status_of(m, PQgetvalue(res, row, 1));
-	}
-	rc = 0;
-out:
-	PQclear(res);
-	PQfinish(conn);
+	db->disconnect(conn);
 	return rc;
 }
 
 /*
- * Runs "DROP what IF EXISTS NAME tail" on conn for each NAME of the comma-separated list,
+ * Runs "DROP what IF EXISTS NAME tail" on conn (db's) for each NAME of the comma-separated list,
  * {queue} replaced by queue. 0, or -1 with err at the first that fails.
  */
-static int drop_each(PGconn *conn, const char *what, const char *tail, const char *list, const char *queue, char *err,
+static int drop_each(const struct backend_ops *db, struct db_conn *conn, const char *what, const char *tail, const char *list, const char *queue, char *err,
 		     size_t errlen)
 {
 	char buf[256], *save = NULL;
@@ -100,8 +107,6 @@ static int drop_each(PGconn *conn, const char *what, const char *tail, const cha
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char name[512], sql[640];
-		PGresult *res;
-		bool ok;
 
 		while (*item == ' ')
 			item++;
@@ -110,23 +115,19 @@ static int drop_each(PGconn *conn, const char *what, const char *tail, const cha
 			return -1;
 		}
 		snprintf(sql, sizeof(sql), "DROP %s IF EXISTS %s%s", what, name, tail);
-		res = PQexec(conn, sql);
-		ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-		PQclear(res);
-		if (!ok) {
-			snprintf(err, errlen, "cannot drop the adapter's %s %s: %s", what, name, PQerrorMessage(conn));
+		if (db->exec(conn, sql) < 0) {
+			snprintf(err, errlen, "cannot drop the adapter's %s %s: %s", what, name, db->error_message(conn));
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Runs m's cleanup SQL on conn, {queue} replaced by queue (nothing when it has none). 0, or -1 with err. */
-static int run_cleanup(PGconn *conn, const struct adapter_manifest *m, const char *queue, char *err, size_t errlen)
+/* Runs m's cleanup SQL on conn (db's), {queue} replaced by queue (nothing when it has none). 0, or -1 with err. */
+static int run_cleanup(const struct backend_ops *db, struct db_conn *conn, const struct adapter_manifest *m,
+		       const char *queue, char *err, size_t errlen)
 {
 	char sql[2048];
-	PGresult *res;
-	bool ok;
 
 	if (!m->cleanup[0])
 		return 0;
@@ -134,27 +135,24 @@ static int run_cleanup(PGconn *conn, const struct adapter_manifest *m, const cha
 		snprintf(err, errlen, "cannot run the adapter's cleanup: it is too long with the queue's name");
 		return -1;
 	}
-	res = PQexec(conn, sql);
-	ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
-	PQclear(res);
-	if (!ok) {
-		snprintf(err, errlen, "the adapter's cleanup failed: %s", PQerrorMessage(conn));
+	if (db->exec(conn, sql) < 0) {
+		snprintf(err, errlen, "the adapter's cleanup failed: %s", db->error_message(conn));
 		return -1;
 	}
 	return 0;
 }
 
-int adapter_drop_tables(const char *target, const struct adapter_manifest *m, const char *queue, char *err,
-			size_t errlen)
+int adapter_drop_tables(const struct backend_ops *db, const char *target, const struct db_options *opts,
+			const struct adapter_manifest *m, const char *queue, char *err, size_t errlen)
 {
-	PGconn *conn = connect_to(target, err, errlen);
+	struct db_conn *conn = connect_to(db, target, opts, err, errlen);
 	int rc;
 
 	if (!conn)
 		return -1;
-	rc = drop_each(conn, "TABLE", "", m->tables, queue, err, errlen) == 0 &&
-			     drop_each(conn, "SCHEMA", " CASCADE", m->schemas, queue, err, errlen) == 0 &&
-			     run_cleanup(conn, m, queue, err, errlen) == 0 ? 0 : -1;
-	PQfinish(conn);
+	rc = drop_each(db, conn, "TABLE", "", m->tables, queue, err, errlen) == 0 &&
+			     drop_each(db, conn, "SCHEMA", " CASCADE", m->schemas, queue, err, errlen) == 0 &&
+			     run_cleanup(db, conn, m, queue, err, errlen) == 0 ? 0 : -1;
+	db->disconnect(conn);
 	return rc;
 }

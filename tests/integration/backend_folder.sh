@@ -1,7 +1,7 @@
 # A backend is its folder, harness/db/NAME/: no file outside harness/db/ names a backend (its
 # dialect DIALECT_NAME in a branch, its driver backend_NAME, its prefix, its folder's headers;
-# strategies' and guards' per-dialect SQL tables and harness/plugin/ excepted), the lines that
-# do listed; and a copy of the source tree with harness/db/sqlite copied to harness/db/lite,
+# strategies' and guards' per-dialect SQL tables and harness/plugin/ excepted) or includes its
+# client library (the result store's SQLite excepted), the lines that do listed; and a copy of the source tree with harness/db/sqlite copied to harness/db/lite,
 # its identifiers renamed by docs/extending.md's sed and no other file touched, builds (as the
 # binary under test was built), passes scripts/check-layers, lists lite among the backends, runs
 # a queue on it and names it in its refusals. The copy's build takes about a minute.
@@ -29,23 +29,16 @@ names_outside() (
 	} | LC_ALL=C sort
 )
 
-# The folders whose SQL issue 35 moves into the backends in a change of its own (their SQL in
-# harness/db/NAME/harness_sql.c, struct backend_sql): until harness/db/backend_sql.h exists their
-# lines are listed, not failed.
-pending='^harness/(queue|guarded|engine|measure)/'
-found=$(names_outside .)
-outside=$(grep -vE "$pending" <<<"$found" | sed '/^$/d')
-check "no file outside harness/db/ names a backend (but the folders whose SQL moves apart)" \
+outside=$(names_outside . | sed '/^$/d')
+check "no file outside harness/db/ names a backend" \
 	eval '[ -z "$outside" ] || { sed "s/^/# /" <<<"$outside" | head -n 20; false; }'
-left=$(grep -E "$pending" <<<"$found" | sed '/^$/d')
-if [ -f harness/db/backend_sql.h ]; then
-	check "no file of harness/queue, guarded, engine or measure names a backend" \
-		eval '[ -z "$left" ] || { sed "s/^/# /" <<<"$left" | head -n 20; false; }'
-elif [ -n "$left" ]; then
-	sed 's/^/# /' <<<"$left"
-	skip "no file of harness/queue, guarded, engine or measure names a backend" \
-		"$(wc -l <<<"$left") lines (listed above) wait for the harness's SQL to move into the backends"
-fi
+# Nor does one include a backend's client library: libpq, libmariadb, or sqlite3 but for the
+# result store (harness/store/), a SQLite file whatever backend the runs had.
+clients=$(grep -rnE --include='*.c' --include='*.h' '^#include <(libpq-fe|libpq/|mysql|mariadb/|sqlite3)' \
+	harness strategies guards | grep -vE '^harness/db/|^harness/store/[a-z_]+\.[ch]:[0-9]+:#include <sqlite3\.h>' |
+	LC_ALL=C sort)
+check "no file outside harness/db/ includes a backend's client library (the store's SQLite excepted)" \
+	eval '[ -z "$clients" ] || { sed "s/^/# /" <<<"$clients"; false; }'
 
 # The recipe of docs/extending.md ("A backend"), for sqlite copied as lite.
 tree=$tmp/tree
