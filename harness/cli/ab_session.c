@@ -75,27 +75,8 @@ static int open_database(struct ab_session *s, char *err, size_t errlen)
 	const struct run_config *cfg = &s->sides[0].inv->groups[0];
 	int connections = invocation_connections(s->sides[0].inv), cand = invocation_connections(s->sides[1].inv);
 
-	s->plan.db = s->db;
-	s->plan.target = cfg->target;
-	if (cfg->target) {
-		if (s->db->target_note) {
-			if (s->db->target_note(cfg->target, &s->user_target_note, err, errlen) < 0) {
-				free(s->user_target_note);
-				return -1;
-			}
-			s->user_target_noted = true;
-		}
-		return 0;
-	}
-	if (throwaway_open(&s->throwaway, s->db, connections > cand ? connections : cand, &s->plan.target, err,
-			   errlen) < 0)
-		return -1;
-	throwaway_announce(&s->throwaway, !cfg->backend);
-	s->plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &s->throwaway };
-	s->plan.server_gone = throwaway_server_gone;
-	s->plan.server_ctx = &s->throwaway;
-	s->plan.set_autovacuum = throwaway_set_autovacuum;
-	return 0;
+	return run_database_open(&s->database, &s->plan, connections > cand ? connections : cand, false, !cfg->backend,
+				 err, errlen);
 }
 
 int ab_session_open(struct ab_session *s, struct run_invocation *base, struct run_invocation *cand, size_t rounds,
@@ -109,11 +90,8 @@ int ab_session_open(struct ab_session *s, struct run_invocation *base, struct ru
 	s->sides[1] = (struct ab_session_side){ .label = "candidate", .inv = cand };
 	if (check_database(s, err, errlen) < 0)
 		return EXIT_USAGE;
-	if (!cfg->target) {
-		if (throwaway_prepare(&s->throwaway, err, errlen) < 0)
-			return EXIT_ENVIRONMENT;
-		s->throwaway_ready = true;
-	}
+	if (run_database_prepare(&s->database, s->db, cfg->target, false, err, errlen) < 0)
+		return EXIT_ENVIRONMENT;
 	if (store_open(base->settings.results, &s->store, err, errlen) < 0)
 		return EXIT_ENVIRONMENT;
 	if (signals_install(err, errlen) < 0)
@@ -174,11 +152,6 @@ int ab_session_keep(struct ab_session *s)
 
 void ab_session_close(struct ab_session *s)
 {
-	char err[1024];
-
-	if (s->user_target_noted &&
-	    s->db->target_restore(s->sides[0].inv->groups[0].target, s->user_target_note, err, sizeof(err)) != 0)
-		fprintf(stderr, "claimbench: %s\n", err);
 	for (int i = 0; i < 2; i++) {
 		for (size_t r = 0; r < s->sides[i].result.n_results; r++)
 			run_result_free(&s->sides[i].result.results[r]);
@@ -186,7 +159,6 @@ void ab_session_close(struct ab_session *s)
 		free(s->sides[i].round);
 	}
 	store_close(s->store);
-	if (s->throwaway_ready)
-		throwaway_close(&s->throwaway);
+	run_database_close(&s->database);
 	memset(s, 0, sizeof(*s));
 }

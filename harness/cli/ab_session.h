@@ -10,9 +10,9 @@
 #include <stddef.h>
 
 #include "cli/invocation.h"
-#include "db/throwaway.h"
 #include "engine/run_plan.h"
 #include "model/result.h"
+#include "run/run_database.h"
 #include "run/run_loop.h"
 
 /* One side of the comparison: its scenario's invocation and what its runs measured. */
@@ -29,12 +29,9 @@ struct ab_session {
 	struct ab_session_side sides[2];	/* the baseline and the candidate */
 	const struct backend_ops *db;		/* the driver both run on */
 	struct run_plan plan;			/* where and how they run */
-	struct throwaway throwaway;		/* the throwaway database, when no --db */
-	bool throwaway_ready;			/* throwaway's watchdog runs: throwaway_close it */
+	struct run_database database;		/* the database both run on: the user's or the throwaway */
 	struct store *store;			/* the result store, shared by both sides */
 	char host[INVOCATION_HOST_MAX];		/* the machine's name, stored with each side's runs */
-	bool user_target_noted;			/* the user's target was noted (backend_ops.target_note), to restore */
-	void *user_target_note;			/* what it was noted as */
 };
 
 /*

@@ -12,10 +12,10 @@
 #include "cli/invocation.h"
 #include "cli/section_select.h"
 #include "db/pooler.h"
-#include "db/throwaway.h"
 #include "engine/signals.h"
 #include "generated/version.h"
 #include "output/results_print.h"
+#include "run/run_database.h"
 #include "run/run_loop.h"
 #include "store/store.h"
 
@@ -92,16 +92,6 @@ static void announce_stored(const struct invocation_result *r, const char *path)
 	fprintf(stderr, " (claimbench report inv:%lld; claimbench compare --last)\n", r->invocation_id);
 }
 
-/* Reports why the throwaway database could not be made, in the driver's words, with its hint. */
-static void report_throwaway_failure(const struct backend_ops *db, const char *err)
-{
-	const struct backend_throwaway *t = db->throwaway;
-
-	fprintf(stderr, "claimbench run: %s: %s\n", t ? t->start_failed : "cannot make a throwaway database", err);
-	if (t && t->start_hint)
-		fprintf(stderr, "%s\n", t->start_hint);
-}
-
 /* Whether a group of inv asks for a standby of the throwaway server (--standby). */
 static bool wants_standby(const struct run_invocation *inv)
 {
@@ -123,16 +113,13 @@ static bool uses_pooler(const struct run_invocation *inv)
 int cmd_run(int argc, char **argv)
 {
 	static struct run_invocation inv;
-	static struct throwaway throwaway;
+	static struct run_database database;
 	struct invocation_result r = { .version = CLAIMBENCH_VERSION };
 	const struct backend_ops *db;
 	struct run_plan plan = { .cfg = NULL };
 	struct run_session rs = { .report = &r, .params_fill = invocation_params_fill };
 	char host[INVOCATION_HOST_MAX];
 	const struct run_config *cfg;
-	bool throwaway_ready = false;
-	void *user_target_note = NULL;
-	bool user_target_noted = false;
 	size_t left_out = 0;
 	char err[1024];
 	int status = EXIT_ENVIRONMENT;
@@ -168,19 +155,16 @@ int cmd_run(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out_free;
 	}
-	if (!cfg->target || uses_pooler(&inv)) {
-		if (throwaway_prepare(&throwaway, err, sizeof(err)) < 0) {
-			fprintf(stderr, "claimbench run: %s\n", err);
-			goto out_free;
-		}
-		throwaway_ready = true;
+	if (run_database_prepare(&database, db, cfg->target, uses_pooler(&inv), err, sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench run: %s\n", err);
+		goto out_free;
 	}
 	if (uses_pooler(&inv)) {
-		if (pooler_open(&throwaway.pooler, &throwaway.wd, err, sizeof(err)) < 0) {
+		if (pooler_open(&database.throwaway.pooler, &database.throwaway.wd, err, sizeof(err)) < 0) {
 			fprintf(stderr, "claimbench run: %s\n", err);
 			goto out_release;
 		}
-		plan.pooler = &throwaway.pooler;
+		plan.pooler = &database.throwaway.pooler;
 	}
 	if (store_open(inv.settings.results, &rs.store, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: cannot open the result store: %s\n(choose another with --results)\n",
@@ -200,36 +184,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "claimbench run: out of memory\n");
 		goto out_close;
 	}
-	plan.target = cfg->target;
-	if (cfg->target && db->target_note) {
-		if (db->target_note(cfg->target, &user_target_note, err, sizeof(err)) < 0) {
-			free(user_target_note);
-			fprintf(stderr, "claimbench run: %s\n", err);
-			goto out_stop;
-		}
-		user_target_noted = true;
-	}
 	plan.trust_scenario = inv.settings.trust_scenario;
-	if (!cfg->target) {
-		if (throwaway_open(&throwaway, db, invocation_connections(&inv), &plan.target, err, sizeof(err)) < 0) {
-			report_throwaway_failure(db, err);
-			goto out_stop;
-		}
-		throwaway_announce(&throwaway, !cfg->backend);
-		plan.restart = (struct server_restart){ .fn = throwaway_restart, .ctx = &throwaway };
-		plan.server_gone = throwaway_server_gone;
-		plan.server_ctx = &throwaway;
-		plan.set_autovacuum = throwaway_set_autovacuum;
-		if (wants_standby(&inv)) {
-			if (throwaway_add_standby(&throwaway, &plan.target, err, sizeof(err)) < 0) {
-				fprintf(stderr, "claimbench run: cannot start the throwaway server's standby: %s\n", err);
-				goto out_stop;
-			}
-			plan.failover = (struct server_restart){ .fn = throwaway_failover, .ctx = &throwaway };
-			plan.standby_ready = throwaway_standby_ready;
-			plan.standby_cut = throwaway_standby_cut;
-			plan.standby_ctx = &throwaway;
-		}
+	if (run_database_open(&database, &plan, invocation_connections(&inv), wants_standby(&inv), !cfg->backend, err,
+			      sizeof(err)) < 0) {
+		fprintf(stderr, "claimbench run: %s\n", err);
+		goto out_stop;
 	}
 	if (describe_server(&r, db, plan.target, &cfg->db_opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench run: %s\n", err);
@@ -257,16 +216,13 @@ int cmd_run(int argc, char **argv)
 	if (rs.unstored && keep_unstored(&rs, inv.settings.results) != EXIT_DONE && status != EXIT_INCOMPLETE)
 		status = EXIT_ENVIRONMENT;
 out_stop:
-	if (user_target_noted && db->target_restore(cfg->target, user_target_note, err, sizeof(err)) != 0)
-		fprintf(stderr, "claimbench: %s\n", err);
 	for (size_t i = 0; i < r.n_results; i++)
 		run_result_free(&r.results[i]);
 	free(r.results);
 out_close:
 	store_close(rs.store);
 out_release:
-	if (throwaway_ready)
-		throwaway_close(&throwaway);
+	run_database_close(&database);
 out_free:
 	invocation_free(&inv);
 	return status;
