@@ -80,38 +80,20 @@ struct server {
 
 /*
  * Checks the statements of every strategy the scenario defines in SQL that cfg explores, as
- * run does (engine/run.h, run_check_statements): one the server cannot prepare, or that does
- * more than its table allows without --trust-scenario, is the scenario's error. EXIT_DONE,
- * or EXIT_USAGE, EXIT_UNCONFINED or EXIT_ENVIRONMENT said on stderr.
+ * run does (run/run_loop.h, check_defined_statements): one the server cannot prepare, or that
+ * does more than its table allows without --trust-scenario, is the scenario's error.
+ * EXIT_DONE, or EXIT_USAGE, EXIT_UNCONFINED or EXIT_ENVIRONMENT said on stderr.
  */
 static int check_defined(const struct run_invocation *inv, const struct run_config *cfg, const char *target)
 {
 	struct run_plan plan = { .cfg = cfg, .db = explored_backend(cfg), .target = target,
 				 .trust_scenario = inv->settings.trust_scenario };
 	char err[1024];
+	int status = check_defined_statements(cfg, 1, &plan, err, sizeof(err));
 
-	for (size_t i = 0; i < cfg->n_strategies; i++) {
-		bool defined = false;
-
-		for (size_t d = 0; d < inv->strategies.n; d++)
-			defined |= inv->strategies.ops[d] == cfg->strategies[i].ops;
-		if (!defined)
-			continue;
-		switch (run_check_statements(&plan, &cfg->strategies[i], err, sizeof(err))) {
-		case 0:
-			break;
-		case 1:
-			fprintf(stderr, "claimbench explore: %s\n", err);
-			return EXIT_USAGE;
-		case 2:
-			fprintf(stderr, "claimbench explore: %s\n", err);
-			return EXIT_UNCONFINED;
-		default:
-			fprintf(stderr, "claimbench explore: %s\n", err);
-			return EXIT_ENVIRONMENT;
-		}
-	}
-	return EXIT_DONE;
+	if (status != EXIT_DONE)
+		fprintf(stderr, "claimbench explore: %s\n", err);
+	return status;
 }
 
 /* Where explore's results go besides stdout: the result store, and what it refused. */

@@ -94,6 +94,13 @@ check "a claim of the newest job while an older one waits: a FIFO inversion (exi
 check_jq "$dir/lifo.json" '.[0].shown.events | any(.kind == "check" and .statement == "the claim took job 2" and
 	.result == "job 1 was claimable before it and after it")' "the inversion is shown: job 2 taken while job 1 waited"
 
+# ---- a scenario's statement the server refuses: explore refuses it before any schedule, as run does ----
+printf '[global]\njobs = 2\n\n[strategy typo]\nsummary = a typo in the claim\nclaim = SELEC id FROM {jobs} WHERE queue = :queue\n' \
+	>"$dir/typo.ini"
+expect_exit 2 'typo\.ini:6: claim of strategy typo: .*syntax error at or near "SELEC"' \
+	"a scenario's claim the server cannot prepare: explore names the file and line" \
+	explore --db "$TEST_DB" --results "$dir/explore.db" --strategy typo --claims 1 "$dir/typo.ini"
+
 # ---- a hang ends every worker's statement: a claim that sleeps 30 s in the server ----
 # Worker 0's claim neither returns nor blocks: the hang detector fails the search after its
 # 10 s (the message says so). Worker 1, which waited for its grant then, sends the same claim
