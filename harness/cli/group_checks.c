@@ -386,8 +386,8 @@ static const char *fault_phase_refusal(const struct run_config *cfg, const struc
  * Refuses a phase kind the timeline's backend does not build: vacuum where it vacuums no
  * table of its own (CAP_VACUUM), the fault phases and pool-exhaustion where it has no
  * server (fault_phase_refusal), idle-in-tx, held-snapshot, active-readers and long-writer
- * where its pressure phases are not built (backend_ops.no_pressure_phases says why). 0, or
- * -1 with err.
+ * where it builds no pressure phase (backend_ops.no_pressure_phases says why) or not that
+ * one (its timeline SQL's refusals). 0, or -1 with err.
  */
 static int check_timeline_on(const struct run_config *cfg, const struct backend_ops *db, char *err, size_t errlen)
 {
@@ -402,11 +402,13 @@ static int check_timeline_on(const struct run_config *cfg, const struct backend_
 		if (kind != TIMELINE_IDLE_IN_TX && kind != TIMELINE_HELD_SNAPSHOT && kind != TIMELINE_ACTIVE_READERS &&
 		    kind != TIMELINE_VACUUM && kind != TIMELINE_LONG_WRITER)
 			continue;
-		if (kind == TIMELINE_VACUUM ? !(db->caps & CAP_VACUUM) : db->no_pressure_phases != NULL) {
-			snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name,
-				 kind == TIMELINE_VACUUM ? "the phase vacuums the queue table alone, beside running claims, "
-							   "and it has no such vacuum"
-							 : db->no_pressure_phases);
+		if (kind == TIMELINE_VACUUM)
+			why = db->caps & CAP_VACUUM ? NULL : "the phase vacuums the queue table alone, beside running "
+							     "claims, and it has no such vacuum";
+		else
+			why = db->sql->timeline ? db->sql->timeline->refusals[kind] : db->no_pressure_phases;
+		if (why) {
+			snprintf(err, errlen, "--phase %s cannot run on %s: %s", timeline_kind_names[kind], db->name, why);
 			return -1;
 		}
 	}

@@ -184,7 +184,11 @@ struct backend_ops {
 	const struct backend_throwaway *throwaway; /* its throwaway database; NULL: it needs --db */
 	/* Why explore cannot drive it, a sentence after "TITLE cannot be explored: "; NULL: it can (docs/explore.md). */
 	const char *no_explore;
-	/* Why a timeline's pressure phases (--phase idle-in-tx, ...) cannot run on it; NULL: they can. */
+	/*
+	 * Why no pressure phase of a timeline (--phase idle-in-tx, ...) can run on it, where its
+	 * SQL has no timeline (backend_sql.timeline NULL); NULL: they run, but for the kinds that
+	 * timeline's refusals name.
+	 */
 	const char *no_pressure_phases;
 	/*
 	 * A query (a printf format of the quoted name, once) that returns a row when the function

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/timeline.h"
+
 /* How a guarded worker applies its lock's wait (guarded/acquire.c). */
 enum guard_wait_scope {
 	GUARD_WAIT_UNSET,	/* never set: the guard's own SQL says how long it waits (MariaDB) */
@@ -95,18 +97,25 @@ struct backend_guarded_sql {
 
 /*
  * The pressure timeline's phases (queue/timeline_runner.c), besides struct backend_sql's
- * snapshot_begin and vacuum; NULL in struct backend_sql: the engine builds none.
+ * snapshot_begin and vacuum; NULL in struct backend_sql: the engine builds none. A NULL
+ * statement here is one the engine has not: the kinds that need it are refused by
+ * refusals, the figures it reads unknown.
  */
 struct backend_timeline_sql {
 	const char *take_xid;		/* in a transaction just begun: one row, the transaction id it is given */
-	const char *xid_now;		/* the transaction's id if it has one, else 0 */
+	const char *xid_now;		/* the transaction's id if it has one, else 0; -1 outside a transaction where
+					 * the engine can tell (the held-snapshot's end checks it still holds one) */
 	const char *reader_scan;	/* a reader's scan of table %s: its row count and 1 when its transaction keeps
 					 * one snapshot */
-	const char *reader_name;	/* names a reader's session %s_%d: the readers' name and the run's pid */
-	const char *readers_seen;	/* the sessions named %s_%d that the server shows holding a snapshot */
+	const char *reader_name;	/* names a reader's session %s_%d: the readers' name and the run's pid; NULL:
+					 * the engine shows no session's name (readers_seen and sessions_named NULL) */
+	const char *readers_seen;	/* the sessions named %s_%d that the server shows holding a snapshot; NULL: not
+					 * known */
 	const char *sessions_named;	/* the sessions named %s_%d that the server shows (pool-exhaustion's) */
 	const char *create_writer;	/* the long-writer's table {writer}, with {mark:writer} */
 	const char *writer_insert;	/* the long-writer's write: one row into table %s */
+	const char *refusals[TIMELINE_KIND_COUNT]; /* why a pressure kind cannot run on the engine, by kind (the
+						    * check before a run says it); NULL: it runs */
 };
 
 struct backend_sql {

@@ -76,6 +76,8 @@ int timeline_open(struct timeline_runner *r, struct run_shared *s, char *err, si
 		rd->r = r;
 		if (session_open(s->db, s->server_target, &s->cfg->db_opts, &r->saw_stop, &rd->conn, err, errlen) < 0)
 			return -1;
+		if (!sql->reader_name)
+			continue;
 		snprintf(name_sql, sizeof(name_sql), sql->reader_name, TIMELINE_READER_NAME, (int)getpid());
 		if (s->db->exec(rd->conn, name_sql) < 0) {
 			snprintf(err, errlen, "naming a reader's session: %s", s->db->error_message(rd->conn));
@@ -163,9 +165,11 @@ static void start_readers(struct timeline_runner *r, struct timeline_phase *p, i
 	while (atomic_load(&r->readers_ready) < *started &&
 	       run_sleep_until(&r->s->gate, clock_now_ns() + READERS_READY_POLL_NS, &r->quit))
 		;
-	snprintf(sql, sizeof(sql), r->s->db->sql->timeline->readers_seen, TIMELINE_READER_NAME, (int)getpid());
-	if (r->s->db->query(r->holder, sql, first_column, &p->readers_seen) < 0)
-		fail(r, "active-readers: counting the readers' sessions", r->holder);
+	if (r->s->db->sql->timeline->readers_seen) {
+		snprintf(sql, sizeof(sql), r->s->db->sql->timeline->readers_seen, TIMELINE_READER_NAME, (int)getpid());
+		if (r->s->db->query(r->holder, sql, first_column, &p->readers_seen) < 0)
+			fail(r, "active-readers: counting the readers' sessions", r->holder);
+	}
 	if (*started < n && !r->failed) {
 		r->failed = true;
 		snprintf(r->failure, sizeof(r->failure), "phase active-readers: cannot start reader thread %d", *started);
@@ -312,7 +316,8 @@ static bool keep_writing(struct timeline_runner *r, struct timeline_phase *p, in
 /*
  * Releases what phase p holds on the server; its readers numbered readers. The holder's
  * transaction must have lasted the phase: the same XID still its own (idle-in-tx,
- * long-writer), a statement still answered inside it (held-snapshot), and its ROLLBACK
+ * long-writer), a statement still answered inside it (held-snapshot: inside a transaction,
+ * where the engine tells), and its ROLLBACK
  * (a long-writer's COMMIT) done; else the server ended it early
  * (idle_in_transaction_session_timeout, a terminated backend) and the phase failed.
  */
@@ -320,17 +325,20 @@ static void end_phase(struct timeline_runner *r, struct timeline_phase *p, int r
 {
 	const struct backend_ops *db = r->s->db;
 	bool holds_xid = p->kind == TIMELINE_IDLE_IN_TX || p->kind == TIMELINE_LONG_WRITER;
+	bool holds = holds_xid || p->kind == TIMELINE_HELD_SNAPSHOT;
 	int64_t xid = -1;
 	char what[80];
 
 	snprintf(what, sizeof(what), "%s: its transaction did not last the phase", p->name);
-	if (!r->failed && (holds_xid || p->kind == TIMELINE_HELD_SNAPSHOT) &&
-	    db->query(r->holder, db->sql->timeline->xid_now, first_column, &xid) < 0)
+	if (!r->failed && holds && db->query(r->holder, db->sql->timeline->xid_now, first_column, &xid) < 0)
 		fail(r, what, r->holder);
-	else if (!r->failed && holds_xid && xid != p->xid) {
+	else if (!r->failed && holds && ((holds_xid && xid != p->xid) || xid < 0)) {
 		r->failed = true;
-		snprintf(r->failure, sizeof(r->failure), "phase %s (XID %lld when it ended, %lld taken)", what, (long long)xid,
-			 (long long)p->xid);
+		if (xid < 0)
+			snprintf(r->failure, sizeof(r->failure), "phase %s (no transaction open when it ended)", what);
+		else
+			snprintf(r->failure, sizeof(r->failure), "phase %s (XID %lld when it ended, %lld taken)", what,
+				 (long long)xid, (long long)p->xid);
 	}
 	if (p->kind == TIMELINE_LONG_WRITER) {
 		if (db->exec(r->holder, r->failed ? "ROLLBACK" : "COMMIT") < 0)

@@ -8,7 +8,8 @@
 # the per-phase figures agree with the run's own series; a load beyond capacity recovers once
 # its backlog drains; the phases are stored, read back and listed by claimbench report; an
 # expectation on a phase passes and one fails (exit 1); every bad input is refused (exit 2), a
-# scenario's at its file:line, and SQLite and MariaDB refuse the kinds they do not build.
+# scenario's at its file:line, and SQLite refuses the kinds it does not build (MariaDB's are
+# phases_mariadb.sh's).
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -198,8 +199,6 @@ expect_exit 2 'idle-in-tx cannot run on sqlite: SQLite' "SQLite refuses idle-in-
 	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase idle-in-tx:1s
 expect_exit 2 'vacuum cannot run on sqlite: the phase vacuums the queue table alone' "SQLite refuses vacuum, saying why" \
 	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase vacuum:1s
-expect_exit 2 'active-readers cannot run on mariadb: MariaDB' "MariaDB refuses active-readers, saying why" \
-	run --db mariadb: --arrival-rate 10 --phase active-readers:2:1s
 expect_exit 2 'long-writer cannot run on sqlite: SQLite' "SQLite refuses long-writer, saying why" \
 	run --db "sqlite:$dir/q.db" --arrival-rate 10 --phase long-writer:1s
 expect_exit 2 'adapter:reference: not for an adapter.s run yet: a timeline \(--phase\)' "an adapter's run refuses a timeline" \

@@ -33,6 +33,35 @@ static bool holds(const char *tmpl, const char *word)
 	return tmpl && strstr(tmpl, word) != NULL;
 }
 
+/*
+ * Each pressure kind db's timeline SQL does not refuse has every statement its phase sends
+ * (queue/timeline_runner.c), and a session's name is read only where one is given.
+ */
+static void check_timeline_sql(const struct backend_ops *db, const struct backend_timeline_sql *t)
+{
+	const struct backend_sql *sql = db->sql;
+	const struct {
+		enum timeline_kind kind;	/* a pressure kind */
+		bool has;			/* whether the statements its phase sends are all given */
+	} needs[] = {
+		{ TIMELINE_IDLE_IN_TX, t->take_xid && t->xid_now },
+		{ TIMELINE_LONG_WRITER, t->take_xid && t->xid_now && t->create_writer && t->writer_insert },
+		{ TIMELINE_HELD_SNAPSHOT, sql->snapshot_begin && t->xid_now },
+		{ TIMELINE_ACTIVE_READERS, sql->snapshot_begin && t->reader_scan },
+	};
+
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		CHECK(t->refusals[needs[i].kind] || needs[i].has, "%s: --phase %s is refused (%s) or has its statements (%s)",
+		      db->name, timeline_kind_names[needs[i].kind], t->refusals[needs[i].kind] ? "refused" : "runs",
+		      needs[i].has ? "all" : "some missing");
+	CHECK(t->reader_name || (!t->readers_seen && !t->sessions_named),
+	      "%s: sessions are counted by name only where they are named (reader_name %s)", db->name,
+	      t->reader_name ? "given" : "none");
+	for (int k = 0; k < TIMELINE_KIND_COUNT; k++)
+		CHECK(!t->refusals[k] || timeline_is_pressure(k), "%s: a refusal only for a pressure kind (%s)", db->name,
+		      timeline_kind_names[k]);
+}
+
 /* Every backend's SQL: the statements always sent, present and expanding; the pairs whole. */
 static void test_every_backend(void)
 {
@@ -76,10 +105,8 @@ static void test_every_backend(void)
 								 sql->costs->database_wide && sql->costs->track_statements &&
 								 sql->costs->flush),
 		      "%s: costs read live, or planned with every counter's statement", db->name);
-		CHECK(!sql->timeline || (sql->vacuum && sql->timeline->take_xid && sql->timeline->xid_now &&
-					 sql->timeline->reader_scan && sql->timeline->reader_name &&
-					 sql->timeline->readers_seen),
-		      "%s: a timeline's phases have every statement they send, the vacuum too", db->name);
+		if (sql->timeline)
+			check_timeline_sql(db, sql->timeline);
 		/* The checks before a run ask the capabilities; the SQL must be there when they let it run. */
 		CHECK(!(db->caps & CAP_VACUUM) == !sql->vacuum, "%s: CAP_VACUUM (%s) as it has a vacuum statement (%s)",
 		      db->name, db->caps & CAP_VACUUM ? "set" : "unset", sql->vacuum ? "given" : "none");
@@ -117,8 +144,15 @@ static void test_engines_apart(void)
 	      "lock waits: set once on PostgreSQL, around each take on SQLite (0 for none), never on MariaDB");
 	CHECK(pg->costs && maria->costs && maria->costs->live && !lite->costs,
 	      "costs: planned on PostgreSQL, live on MariaDB, none on SQLite");
-	CHECK(pg->timeline && pg->vacuum && !lite->timeline && !maria->timeline && !lite->vacuum && !maria->vacuum,
-	      "only PostgreSQL builds the timeline's phases and vacuums a table");
+	CHECK(pg->timeline && pg->vacuum && !lite->timeline && !lite->vacuum && !maria->vacuum,
+	      "PostgreSQL builds the timeline's phases and vacuums a table; SQLite builds none, neither vacuums");
+	CHECK(maria->timeline && !maria->timeline->refusals[TIMELINE_HELD_SNAPSHOT] &&
+		      !maria->timeline->refusals[TIMELINE_ACTIVE_READERS] && maria->timeline->refusals[TIMELINE_IDLE_IN_TX] &&
+		      maria->timeline->refusals[TIMELINE_LONG_WRITER] && !maria->timeline->readers_seen,
+	      "MariaDB holds read views (held-snapshot, active-readers), refuses the XID holders, counts no reader by name");
+	for (int k = 0; k < TIMELINE_KIND_COUNT; k++)
+		CHECK(!pg->timeline->refusals[k], "PostgreSQL refuses no phase kind by its timeline SQL (%s)",
+		      timeline_kind_names[k]);
 }
 
 int main(void)

@@ -1085,7 +1085,6 @@ const struct backend_ops backend_mariadb = {
 	.no_explore = "explore finds its settled points by asking PostgreSQL which session waits for which "
 		      "(pg_isolation_test_session_is_blocked, pg_stat_activity) and has no MariaDB counterpart of those; "
 		      "it explores on PostgreSQL alone (docs/explore.md)",
-	.no_pressure_phases = "MariaDB's pressure phases (InnoDB's purge lag) are not built for timelines yet",
 	.dialect = DIALECT_MARIADB,
 	.sql = &mariadb_harness_sql,
 	.caps = CAP_ROW_LOCKS | CAP_NOWAIT | CAP_SKIP_LOCKED | CAP_ADVISORY_LOCKS | CAP_SERVER | CAP_TIMEOUTS |

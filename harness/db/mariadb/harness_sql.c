@@ -83,6 +83,27 @@ static const struct backend_guarded_sql guarded = {
 	.drop_ticket = "DELETE FROM {control} WHERE ticket = CAST($1 AS SIGNED) RETURNING ticket",
 };
 
+/*
+ * InnoDB's MVCC pressure is a read view: while a transaction keeps one, purge may not
+ * remove the undo of what committed after it, and the history list length (the sampler's
+ * oldest-transaction column) grows. Held-snapshot and active-readers hold views; InnoDB
+ * gives a transaction an id only with its first write, and an id alone holds back no purge,
+ * so idle-in-tx and long-writer, PostgreSQL's XID holders, are refused. MariaDB shows no
+ * session's name: the readers' sessions are not counted, and pool-exhaustion (which counts
+ * its sessions by name) is refused.
+ */
+static const struct backend_timeline_sql timeline = {
+	.xid_now = "SELECT IF(@@in_transaction, 0, -1)",
+	/* the isolation snapshot_begin set for the session the transaction began in */
+	.reader_scan = "SELECT count(*), @@tx_isolation = 'REPEATABLE-READ' FROM %s",
+	.refusals = {
+		[TIMELINE_IDLE_IN_TX] = "InnoDB gives a transaction an id only with its first write, and what holds "
+					"back its purge is a read view, not an id: --phase held-snapshot holds one",
+		[TIMELINE_LONG_WRITER] = "InnoDB's writing transaction holds back no purge without a read view (--phase "
+					 "held-snapshot holds one), and the writer's table is not built for MariaDB",
+	},
+};
+
 const struct backend_sql mariadb_harness_sql = {
 	.now = "NOW(6)",
 	/* the milliseconds written as microseconds: %d and three zeros */
@@ -137,7 +158,13 @@ const struct backend_sql mariadb_harness_sql = {
 		  "WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'), -1) FROM w",
 	/* IN () would not parse */
 	.sample_no_sessions = "-1",
-	.snapshot_begin = "START TRANSACTION WITH CONSISTENT SNAPSHOT",
+	/*
+	 * REPEATABLE READ whatever --isolation set, for a consistent snapshot to be kept: the
+	 * session is the harness's own (a holder's, a reader's), no worker's
+	 */
+	.snapshot_begin = "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION WITH CONSISTENT "
+			  "SNAPSHOT",
+	.timeline = &timeline,
 	.costs = &costs,
 	.audit = &audit,
 	.guarded = &guarded,
