@@ -99,8 +99,8 @@ int adapter_final_state(const struct backend_ops *db, const char *target, const 
  * Runs "DROP what IF EXISTS NAME tail" on conn (db's) for each NAME of the comma-separated list,
  * {queue} replaced by queue. 0, or -1 with err at the first that fails.
  */
-static int drop_each(const struct backend_ops *db, struct db_conn *conn, const char *what, const char *tail, const char *list, const char *queue, char *err,
-		     size_t errlen)
+static int drop_each(const struct backend_ops *db, struct db_conn *conn, const char *what, const char *tail,
+		     const char *list, const char *queue, char *err, size_t errlen)
 {
 	char buf[256], *save = NULL;
 
