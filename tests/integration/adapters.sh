@@ -6,7 +6,7 @@
 # and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
 # hand as crashed executions, each redelivered once to the other replica; the adapter's tables
 # are dropped after each run; an adapter's rows say its system and version in the run table,
-# JSON, report and compare; a line that breaks the contract is refused with the adapter,
+# JSON, CSV, report and compare; a line that breaks the contract is refused with the adapter,
 # replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
 # (exit 4); manifests that do not parse are refused with file:line (exit 2), as are a missing
 # adapter, an engine the manifest does not list and the options an adapter's run does not run
@@ -79,6 +79,18 @@ done
 check "the run table labels the adapter's row with its system and version ($(grep -o -m 1 '^adapter:[^ ]* ([^)]*)' \
 	"$dir/label_cand.txt"))" grep -q '^adapter:reference (claimbench skip-locked 1) ' "$dir/label_cand.txt"
 check "and a built-in strategy's row with its name alone" grep -q '^skip-locked  *hold ' "$dir/label_cand.txt"
+# the first invocation's runs: 1 skip-locked, 2 the adapter's
+"$CLAIMBENCH" export --results "$dir/label.db" --format csv 2 >"$dir/label.csv" 2>&1
+"$CLAIMBENCH" export --results "$dir/label.db" --format csv 1 >"$dir/label_builtin.csv" 2>&1
+check "CSV: the adapter's row carries its system and version in adapter_system and adapter_version, a built-in's leaves them empty ($(
+	tail -n 1 "$dir/label.csv" | cut -c1-80))" eval '
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		{ if (\$col[\"strategy\"] != \"adapter:reference\" || \$col[\"adapter_system\"] != \"claimbench skip-locked\" ||
+		      \$col[\"adapter_version\"] != \"1\") bad = 1 }
+		END { exit bad || NR < 2 }" "$dir/label.csv" &&
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		{ if (\$col[\"strategy\"] != \"skip-locked\" || \$col[\"adapter_system\"] != \"\") bad = 1 }
+		END { exit bad || NR < 2 }" "$dir/label_builtin.csv"'
 "$CLAIMBENCH" compare --results "$dir/label.db" inv:1 inv:2 >"$dir/label_compare.txt" 2>&1
 check "compare labels the adapter's group with its system and version" \
 	grep -q '^adapter:reference (claimbench skip-locked 1) hold' "$dir/label_compare.txt"
