@@ -1,8 +1,8 @@
 /*
  * CSV for a spreadsheet or gnuplot: a header line, then a line per run with its
- * descriptors (model/run_descriptor.h), the queue system and version an adapter's run drove
- * (empty for claimbench's own strategies), and then every metric in metric-table order.
- * Unknown and non-finite figures are empty fields.
+ * descriptors (model/run_descriptor.h), every metric in metric-table order, and last the
+ * queue system and version an adapter's run drove (empty for claimbench's own strategies),
+ * after the columns that came before them. Unknown and non-finite figures are empty fields.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -108,18 +108,18 @@ int results_print_csv(FILE *out, const struct invocation_result *r)
 
 	for (k = 0; k < run_descriptors_len; k++)
 		csv_str(&c, run_descriptors[k].name);
-	csv_str(&c, "adapter_system");
-	csv_str(&c, "adapter_version");
 	for (k = 0; k < metric_table_len; k++)
 		csv_str(&c, metric_table[k].column);
+	csv_str(&c, "adapter_system");
+	csv_str(&c, "adapter_version");
 	csv_end(&c);
 	for (i = 0; i < r->n_results; i++) {
 		for (k = 0; k < run_descriptors_len; k++)
 			csv_descriptor(&c, &run_descriptors[k], &r->results[i]);
-		csv_str(&c, run_param_value(&r->results[i], RUN_PARAM_ADAPTER_SYSTEM));
-		csv_str(&c, run_param_value(&r->results[i], RUN_PARAM_ADAPTER_VERSION));
 		for (k = 0; k < metric_table_len; k++)
 			csv_metric(&c, &metric_table[k], &r->results[i]);
+		csv_str(&c, run_param_value(&r->results[i], RUN_PARAM_ADAPTER_SYSTEM));
+		csv_str(&c, run_param_value(&r->results[i], RUN_PARAM_ADAPTER_VERSION));
 		csv_end(&c);
 	}
 	return 0;

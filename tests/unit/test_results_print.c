@@ -180,12 +180,12 @@ static void check_csv(const char *csv, size_t n_runs)
 	CHECK_EQ(n, n_runs + 1, "csv has a header and one line per run (%zu lines)", n);
 	CHECK_EQ(count_lines(csv), n, "csv has no line break inside a field");
 	CHECK(n > 0 && fields[0] == run_descriptors_len + 2 + metric_table_len,
-	      "csv header has a column per run descriptor, the adapter's system and version, and one per metric "
-	      "(%zu + 2 + %zu)", run_descriptors_len, metric_table_len);
+	      "csv header has a column per run descriptor, one per metric, and the adapter's system and version "
+	      "(%zu + %zu + 2)", run_descriptors_len, metric_table_len);
 	for (i = 1; i < n && i < 8; i++)
 		CHECK_EQ(fields[i], fields[0], "csv line %zu has as many columns as the header", i + 1);
 	CHECK(!strncmp(csv, "strategy,claim_mode,workers,jobs,work_ms,", 41), "csv header starts as specified");
-	CHECK(contains(csv, ",repeat,complete,group,sweep,arrival_rate,adapter_system,adapter_version,makespan_s,ideal_s,makespan_ratio,throughput_jps,"
+	CHECK(contains(csv, ",repeat,complete,group,sweep,arrival_rate,makespan_s,ideal_s,makespan_ratio,throughput_jps,"
 			    "completed,jobs_total,") &&
 	      contains(csv, ",errors_total,errors_lock_not_available,") &&
 	      contains(csv, ",latency_max_ms,queue_wait_p50_ms,") &&
@@ -194,10 +194,11 @@ static void check_csv(const char *csv, size_t n_runs)
 	      contains(csv, ",mvcc_throughput_during_jps,mvcc_throughput_after_jps,guarded_grants,guarded_grants_per_s,") &&
 	      contains(csv, ",guarded_wait_max_ms,guarded_writer_wait_p50_ms,") &&
 	      contains(csv, ",guarded_writer_wait_p999_ms,guarded_writer_wait_max_ms,statements_per_job,") &&
-	      contains(csv, ",ran_dry,dry_at_s,dry_empty_after,load_start,load_end,steal_pct,cores,overloaded\n"),
+	      contains(csv, ",ran_dry,dry_at_s,dry_empty_after,load_start,load_end,steal_pct,cores,overloaded,"
+			    "adapter_system,adapter_version\n"),
 	      "csv header: the run descriptors, then the metrics in table order");
-	CHECK(contains(csv, ",fixed,0,1,true,,,0,,,5.123456,5,0,39.0363,200,0,200,200,0,0,0,0,0,0,4,0,"),
-	      "csv row of run 1: descriptors, group and sweep empty, no adapter, then the metrics");
+	CHECK(contains(csv, ",fixed,0,1,true,,,0,5.123456,5,0,39.0363,200,0,200,200,0,0,0,0,0,0,4,0,"),
+	      "csv row of run 1: descriptors, group and sweep empty, then the metrics");
 	CHECK(contains(csv, ",24,22,0,1,3,2,1,1,0,,7,1,3,"), "csv leaves an unknown count empty");
 	CHECK(contains(csv, "\n\"say \"\"hi\"\", \\ok\",flip,"), "csv quotes a field with a comma and a quote");
 	CHECK(contains(csv, "\nskip-locked,hold,4,200,"), "csv leaves a plain field unquoted");
