@@ -104,6 +104,65 @@ static void test_update_returning(void)
 }
 
 /*
+ * The text of what t's UPDATE ... RETURNING became, for a message: "pinned" when its second
+ * part sends nothing (its row the parameters), else that part's statement.
+ */
+static const char *second_part(const struct mariadb_translation *t)
+{
+	if (t->nparts < 2)
+		return "one part only";
+	return t->parts[1].sql ? t->parts[1].sql : "pinned";
+}
+
+/*
+ * An UPDATE whose WHERE pins every returned column to a parameter, joined by AND and not
+ * assigned: the UPDATE alone, then a part with no statement whose row is the parameters
+ * (one round trip saved); anything else still captured and selected.
+ */
+static void test_update_returning_pinned(void)
+{
+	static const struct {
+		const char *sql;	/* the template */
+		int nparams;		/* its parameters */
+		bool pinned;		/* whether its RETURNING is answered from the parameters */
+		int param;		/* then the parameter of its first returned column: 0 for $1 */
+	} cases[] = {
+		{ "UPDATE j SET status = 'done', done_at = NOW(6) WHERE id = $1 AND status = 'active' RETURNING id", 1,
+		  true, 0 },
+		{ "UPDATE j SET status = 'done' WHERE queue = 'a' AND $2 = j.id AND claimed_by = $1 RETURNING id", 2,
+		  true, 1 },
+		{ "UPDATE j SET status = 'done' WHERE `id` = $1 RETURNING j.id", 1, true, 0 },
+		{ "UPDATE j SET status = 'done' WHERE id = $1 OR id = $2 RETURNING id", 2, false, 0 },
+		{ "UPDATE j SET id = $2 WHERE id = $1 RETURNING id", 2, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE id <= $1 RETURNING id", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE id = $1 RETURNING id, attempts", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE (id = $1) RETURNING id", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE payload = 'id = $1' RETURNING id", 1, false, 0 },
+	};
+	struct mariadb_translation t;
+	char err[256] = "";
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = mariadb_translate(cases[i].sql, cases[i].nparams, false, &t, err, sizeof(err));
+		bool pinned = rc == 0 && t.nparts == 2 && !t.parts[1].sql;
+
+		CHECK(rc == 0 && pinned == cases[i].pinned, "%s: %s (got %s)", cases[i].sql,
+		      cases[i].pinned ? "answered from its parameters" : "captured and selected",
+		      rc == 0 ? second_part(&t) : err);
+		if (pinned && cases[i].pinned)
+			CHECK(t.parts[1].captured && t.parts[1].nreturn == 1 && t.parts[1].return_param[0] == cases[i].param &&
+			      !strstr(t.parts[0].sql, "RETURNING") && !strstr(t.parts[0].sql, "@claimbench"),
+			      "%s: the UPDATE sent alone (%s), its row parameter %d (got %d), run only after a match",
+			      cases[i].sql, t.parts[0].sql, cases[i].param + 1, t.parts[1].return_param[0] + 1);
+		mariadb_translation_free(&t);
+	}
+	CHECK(mariadb_translate("UPDATE j SET status = 'new' WHERE id = $1 RETURNING id", 1, true, &t, err, sizeof(err)) == 0 &&
+	      t.nparts == 3 && t.parts[2].sql && t.parts[2].list,
+	      "on the query path (many rows) a pinned RETURNING is still gathered as lists (%s)", second_part(&t));
+	mariadb_translation_free(&t);
+}
+
+/*
  * An UPDATE's RETURNING that may match many rows (the query path: the reaper): the
  * variables emptied, each matched row's value added to a list, the lists read back.
  */
@@ -251,6 +310,7 @@ int main(void)
 	test_parameters();
 	test_statements();
 	test_update_returning();
+	test_update_returning_pinned();
 	test_update_returning_many();
 	test_update_returning_many_columns();
 	test_targets();

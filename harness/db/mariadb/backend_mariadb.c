@@ -312,6 +312,10 @@ static int mariadb_prepare(struct db_conn *conn, int slot, const char *sql, int 
 	for (int p = 0; p < s->t.nparts; p++) {
 		struct prepared_part *part = &s->parts[p];
 
+		if (!s->t.parts[p].sql) {
+			s->result_part = p;
+			continue;
+		}
 		part->stmt = mysql_stmt_init(conn->my);
 		if (!part->stmt) {
 			set_conn_error(conn, false);
@@ -343,13 +347,20 @@ static bool integer_type(enum enum_field_types type)
  * Describes into shape the result of slot's statement whose rows are the template's (none:
  * no columns). The columns of an UPDATE ... RETURNING's stand-in are session variables,
  * whose type MariaDB knows only once they hold a value (it describes them as blobs): each
- * may hold integers, and fetch_rows refuses a value of one that is none.
+ * may hold integers, and fetch_rows refuses a value of one that is none; a pinned RETURNING's
+ * are its parameters, integers likewise (params_row).
  */
 static void describe_result(struct db_conn *conn, int slot, struct db_result_shape *shape)
 {
 	const struct prepared_slot *s = &conn->slot[slot];
-	MYSQL_RES *meta = s->result_part >= 0 ? mysql_stmt_result_metadata(s->parts[s->result_part].stmt) : NULL;
+	MYSQL_RES *meta;
 
+	if (s->result_part >= 0 && !s->t.parts[s->result_part].sql) {
+		*shape = (struct db_result_shape){ .columns = s->t.parts[s->result_part].nreturn,
+						   .integers = s->t.parts[s->result_part].nreturn };
+		return;
+	}
+	meta = s->result_part >= 0 ? mysql_stmt_result_metadata(s->parts[s->result_part].stmt) : NULL;
 	*shape = (struct db_result_shape){ .columns = meta ? (int)mysql_num_fields(meta) : 0 };
 	if (s->result_part >= 0 && s->t.parts[s->result_part].captured)
 		shape->integers = shape->columns;
@@ -548,6 +559,26 @@ static enum part_step part_step(struct db_conn *conn, const struct mariadb_part 
 }
 
 /*
+ * The one row of part, a pinned RETURNING's (no statement): its parameters, into out as
+ * exec_rows copies rows (ncols columns, maxrows rows at most; out NULL: none). 1, or -1
+ * with the error on conn when one is no integer.
+ */
+static int params_row(struct db_conn *conn, const struct mariadb_part *part, int nparams, const char *const *params,
+		      int64_t *out, int ncols, int maxrows)
+{
+	for (int c = 0; out && maxrows > 0 && c < ncols && c < part->nreturn; c++) {
+		int k = part->return_param[c];
+
+		if (k >= nparams || !params[k] || !parse_integer(params[k], &out[c])) {
+			set_error(conn, ERR_OTHER, "an UPDATE ... RETURNING's pinned column is no integer parameter: the "
+				  "harness reads integers there");
+			return -1;
+		}
+	}
+	return 1;
+}
+
+/*
  * Runs the statements of slot s in order: the rows of its result part, a captured SELECT
  * skipped (the statements after it still run) when the UPDATE before it matched no row. 0
  * or more rows, or -1 with the error on conn (a transaction the template began then rolled
@@ -568,6 +599,13 @@ static int run_slot(struct db_conn *conn, struct prepared_slot *s, int nparams, 
 			return -1;
 		if (step == PART_SKIP)
 			continue;
+		if (!s->t.parts[p].sql) {
+			rows = params_row(conn, &s->t.parts[p], nparams, params, p == s->result_part ? out : NULL, ncols,
+					  maxrows);
+			if (rows < 0)
+				return -1;
+			continue;
+		}
 		if (bind_params(conn, part, &s->t.parts[p], nparams, params) < 0)
 			return -1;
 		if (mysql_stmt_execute(part->stmt) != 0) {

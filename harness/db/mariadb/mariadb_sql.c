@@ -262,8 +262,108 @@ static size_t write_captured_assignments(char *update, size_t room, const char *
 }
 
 /*
- * Adds UPDATE statement stmt whose RETURNING stands at returning: the UPDATE capturing each
- * returned column's new value in a session variable (write_captured_assignments; a column it
+ * Whether the n bytes of conjunct (blanks trimmed) are "NAME = $N" or "$N = NAME" with NAME
+ * naming column: *param is then N - 1.
+ */
+static bool pins_to_param(const char *conjunct, size_t n, const char *column, int *param)
+{
+	const char *eq = memchr(conjunct, '=', n), *name, *value;
+	size_t name_n, value_n;
+	char *end;
+	long k;
+
+	if (!eq || memchr(eq + 1, '=', n - (size_t)(eq + 1 - conjunct)) || eq == conjunct || eq[-1] == '<' ||
+	    eq[-1] == '>' || eq[-1] == '!')
+		return false;
+	for (int side = 0; side < 2; side++) {
+		name = side ? eq + 1 : conjunct;
+		name_n = side ? n - (size_t)(eq + 1 - conjunct) : (size_t)(eq - conjunct);
+		value = side ? conjunct : eq + 1;
+		value_n = side ? (size_t)(eq - conjunct) : n - (size_t)(eq + 1 - conjunct);
+		while (name_n && isspace((unsigned char)*name))
+			name++, name_n--;
+		while (name_n && isspace((unsigned char)name[name_n - 1]))
+			name_n--;
+		while (value_n && isspace((unsigned char)*value))
+			value++, value_n--;
+		while (value_n && isspace((unsigned char)value[value_n - 1]))
+			value_n--;
+		if (value_n < 2 || value[0] != '$' || !isdigit((unsigned char)value[1]))
+			continue;
+		k = strtol(value + 1, &end, 10);
+		if ((size_t)(end - value) == value_n && k >= 1 && names_column(name, name_n, column)) {
+			*param = (int)k - 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether the WHERE clause of UPDATE stmt, from where (past the keyword) to returning, pins
+ * column to a parameter: a conjunct "column = $N" at its top level, only AND between its
+ * conjuncts, and column assigned nowhere in the SET list before where; *param is N - 1.
+ */
+static bool where_pins(const char *stmt, size_t where, size_t returning, const char *column, int *param)
+{
+	char *clause = trimmed(stmt + where, returning - where);
+	struct assigned_value assigned;
+	long set = find_keyword(stmt, 0, "SET");
+	bool pinned = false;
+	size_t from = 0;
+
+	if (!clause || set < 0 || find_keyword(clause, 0, "OR") >= 0 ||
+	    find_assignment(stmt, (size_t)set + 3, where - strlen("WHERE"), column, &assigned)) {
+		free(clause);
+		return false;
+	}
+	for (;;) {
+		long and = find_keyword(clause, from, "AND");
+		size_t to = and >= 0 ? (size_t)and : strlen(clause);
+
+		if (pins_to_param(clause + from, to - from, column, param)) {
+			pinned = true;
+			break;
+		}
+		if (and < 0)
+			break;
+		from = (size_t)and + strlen("AND");
+	}
+	free(clause);
+	return pinned;
+}
+
+/*
+ * Adds UPDATE statement stmt whose RETURNING stands at returning, every returned column of
+ * it (columns, k of them) pinned by its WHERE to a parameter (where_pins): the UPDATE alone,
+ * then a part without a statement whose row is those parameters. 0, 1 when a column is not
+ * pinned (nothing added), or -1 with err.
+ */
+static int add_pinned_returning(struct mariadb_translation *out, const char *stmt, size_t returning, int nparams,
+				char *const *columns, int k, char *err, size_t errlen)
+{
+	long where = find_keyword(stmt, 0, "WHERE");
+	struct mariadb_part *p;
+	int param[MARIADB_MAX_RETURNING];
+
+	if (where < 0 || (size_t)where > returning || out->nparts + 2 > MARIADB_MAX_PARTS)
+		return 1;
+	for (int c = 0; c < k; c++)
+		if (!where_pins(stmt, (size_t)where + strlen("WHERE"), returning, columns[c], &param[c]) ||
+		    param[c] >= nparams)
+			return 1;
+	if (add_part(out, trimmed(stmt, returning), nparams, false, err, errlen) < 0)
+		return -1;
+	p = &out->parts[out->nparts++];
+	*p = (struct mariadb_part){ .captured = true, .nreturn = k };
+	memcpy(p->return_param, param, sizeof(int) * (size_t)k);
+	return 0;
+}
+
+/*
+ * Adds UPDATE statement stmt whose RETURNING stands at returning: with one row's values and
+ * every returned column pinned by the WHERE, the UPDATE alone (add_pinned_returning); else
+ * the UPDATE capturing each returned column's new value in a session variable (write_captured_assignments; a column it
  * does not assign set to itself through the variable after its own assignments), and a
  * SELECT of those variables; many: each variable gathers a list of every matched row's
  * value (V and the hex of its text, or N for NULL, ',' between), emptied by a SET before
@@ -311,6 +411,19 @@ static int add_update_returning(struct mariadb_translation *out, const char *stm
 	if (k == 0) {
 		snprintf(err, errlen, "UPDATE ... RETURNING with nothing after RETURNING");
 		goto fail;
+	}
+	if (!many) {
+		int pinned = add_pinned_returning(out, stmt, returning, nparams, columns, k, err, errlen);
+
+		if (pinned <= 0) {
+			free(update);
+			free(select);
+			free(reset);
+			for (int c = 0; c < k; c++)
+				free(columns[c]);
+			free(list);
+			return pinned;
+		}
 	}
 	if (many)
 		used = (size_t)snprintf(update, room, "%.*s", (int)split, stmt);

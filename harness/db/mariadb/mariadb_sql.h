@@ -7,7 +7,10 @@
  * those columns' new values into session variables followed by a SELECT of them: of one
  * row's values (a statement that may match one row at most, the prepared path), or, when
  * many rows may match (the query path: the reaper, the stuck jobs' give-back), of lists
- * holding every matched row's values, which mariadb_list_next reads back.
+ * holding every matched row's values, which mariadb_list_next reads back. On the prepared
+ * path an UPDATE whose WHERE pins every returned column to a parameter (id = $1, joined by
+ * AND, the column not assigned) needs neither: its row is those parameters once it matched
+ * one, and the template costs the server no round trip beyond the UPDATE's own.
  */
 #ifndef CLAIMBENCH_MARIADB_SQL_H
 #define CLAIMBENCH_MARIADB_SQL_H
@@ -35,6 +38,11 @@ struct mariadb_part {
 						 * when that UPDATE matched a row (one at most unless list) */
 	bool list;				/* (captured) each column it selects is a list of every matched
 						 * row's values, as mariadb_list_next reads them */
+	int nreturn;				/* (captured, sql NULL) no statement: its one row is the
+						 * parameters return_param names, which the UPDATE before it
+						 * pinned its returned columns to (WHERE id = $1 ... RETURNING
+						 * id), sent to no server */
+	int return_param[MARIADB_MAX_RETURNING]; /* per returned column, its parameter: 0 for $1 */
 };
 
 /* A template as MariaDB's statements. */
