@@ -38,14 +38,20 @@ static int status_of(const struct adapter_manifest *m, const char *state)
 	return JOB_NEW;
 }
 
-/* A connection to target through db, set up as opts says, or NULL with err. */
+/*
+ * A connection to target through db, set up as opts says but for the run's lock and
+ * statement timeouts, which are the workers' (the adapter's table is read and dropped
+ * without them, as a DROP may wait for a replica's session to go), or NULL with err.
+ */
 static struct db_conn *connect_to(const struct backend_ops *db, const char *target, const struct db_options *opts,
 				  char *err, size_t errlen)
 {
+	struct db_options own = *opts;
 	struct db_conn *conn = NULL;
 	char why[512];
 
-	if (db->connect(target, opts, &conn, why, sizeof(why)) == 0)
+	own.lock_timeout_ms = own.statement_timeout_ms = 0;
+	if (db->connect(target, &own, &conn, why, sizeof(why)) == 0)
 		return conn;
 	snprintf(err, errlen, "cannot connect to read the adapter's table: %s", why);
 	return NULL;
@@ -58,14 +64,14 @@ struct state_rows {
 	long n_jobs;				/* how many jobs the run had */
 };
 
-/* Notes one row (a job's id, its state as text) of the adapter's table in ctx's states. 0. */
+/* Notes one row (a job's id, its state as text; NULL as "") of the adapter's table in ctx's states. 0. */
 static int read_state_row(void *ctx, const char *const *cols, int ncols)
 {
 	struct state_rows *rows = ctx;
 	long long id = ncols >= 2 && cols[0] ? strtoll(cols[0], NULL, 10) : 0;
 
-	if (id >= 1 && id <= rows->n_jobs && cols[1])
-		rows->final[id - 1].status = status_of(rows->m, cols[1]);
+	if (id >= 1 && id <= rows->n_jobs)
+		rows->final[id - 1].status = status_of(rows->m, cols[1] ? cols[1] : "");
 	return 0;
 }
 

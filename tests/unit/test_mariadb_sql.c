@@ -138,6 +138,13 @@ static void test_update_returning_pinned(void)
 		{ "UPDATE j SET status = 'done' WHERE id = $1 RETURNING id, attempts", 1, false, 0 },
 		{ "UPDATE j SET status = 'done' WHERE (id = $1) RETURNING id", 1, false, 0 },
 		{ "UPDATE j SET status = 'done' WHERE payload = 'id = $1' RETURNING id", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE NOT j.id = $1 RETURNING id", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE a-j.id = $1 RETURNING id", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE o.id = $1 RETURNING j.id", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE attempts BETWEEN 0 AND id = $1 RETURNING id", 1, false, 0 },
+		{ "UPDATE j, o SET j.status = 'done' WHERE j.id = $1 AND o.id = j.id RETURNING j.id", 1, false, 0 },
+		{ "UPDATE j JOIN o ON o.id = j.id SET j.status = 'done' WHERE j.id = $1 RETURNING j.id", 1, false, 0 },
+		{ "UPDATE j SET status = 'done' WHERE j.id = $1 RETURNING j.id", 1, true, 0 },
 	};
 	struct mariadb_translation t;
 	char err[256] = "";

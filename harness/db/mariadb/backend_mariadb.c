@@ -600,10 +600,12 @@ static int run_slot(struct db_conn *conn, struct prepared_slot *s, int nparams, 
 		if (step == PART_SKIP)
 			continue;
 		if (!s->t.parts[p].sql) {
-			rows = params_row(conn, &s->t.parts[p], nparams, params, p == s->result_part ? out : NULL, ncols,
-					  maxrows);
-			if (rows < 0)
+			got = params_row(conn, &s->t.parts[p], nparams, params, p == s->result_part ? out : NULL, ncols,
+					 maxrows);
+			if (got < 0)
 				return -1;
+			if (p == s->result_part)
+				rows = got;
 			continue;
 		}
 		if (bind_params(conn, part, &s->t.parts[p], nparams, params) < 0)

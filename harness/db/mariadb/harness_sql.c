@@ -94,8 +94,8 @@ static const struct backend_guarded_sql guarded = {
  */
 static const struct backend_timeline_sql timeline = {
 	.xid_now = "SELECT IF(@@in_transaction, 0, -1)",
-	/* the isolation snapshot_begin set for the session the transaction began in */
-	.reader_scan = "SELECT count(*), @@tx_isolation = 'REPEATABLE-READ' FROM %s",
+	/* inside a transaction begun under the isolation snapshot_begin set for the session */
+	.reader_scan = "SELECT count(*), @@tx_isolation = 'REPEATABLE-READ' AND @@in_transaction FROM %s",
 	.refusals = {
 		[TIMELINE_IDLE_IN_TX] = "InnoDB gives a transaction an id only with its first write, and what holds "
 					"back its purge is a read view, not an id: --phase held-snapshot holds one",

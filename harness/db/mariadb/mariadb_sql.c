@@ -262,8 +262,23 @@ static size_t write_captured_assignments(char *update, size_t room, const char *
 }
 
 /*
+ * Whether the n bytes of name are a column's name alone, maybe qualified and quoted (no
+ * expression: NOT j.id, a - j.id), with the qualifier column has, if both have one.
+ */
+static bool plain_name(const char *name, size_t n, const char *column)
+{
+	const char *dot = memrchr(name, '.', n), *column_dot = strrchr(column, '.');
+
+	if (!n || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.`\"") < n)
+		return false;
+	if (!dot || !column_dot)
+		return true;
+	return (size_t)(dot - name) == (size_t)(column_dot - column) && strncasecmp(name, column, (size_t)(dot - name)) == 0;
+}
+
+/*
  * Whether the n bytes of conjunct (blanks trimmed) are "NAME = $N" or "$N = NAME" with NAME
- * naming column: *param is then N - 1.
+ * a plain name of column (plain_name): *param is then N - 1.
  */
 static bool pins_to_param(const char *conjunct, size_t n, const char *column, int *param)
 {
@@ -288,7 +303,7 @@ static bool pins_to_param(const char *conjunct, size_t n, const char *column, in
 			value++, value_n--;
 		while (value_n && isspace((unsigned char)value[value_n - 1]))
 			value_n--;
-		if (value_n < 2 || value[0] != '$' || !isdigit((unsigned char)value[1]))
+		if (value_n < 2 || value[0] != '$' || !isdigit((unsigned char)value[1]) || !plain_name(name, name_n, column))
 			continue;
 		k = strtol(value + 1, &end, 10);
 		if ((size_t)(end - value) == value_n && k >= 1 && names_column(name, name_n, column)) {
@@ -299,10 +314,27 @@ static bool pins_to_param(const char *conjunct, size_t n, const char *column, in
 	return false;
 }
 
+/* Whether UPDATE stmt, whose SET stands at set, names more than one table (a comma or a JOIN before SET). */
+static bool multi_table(const char *stmt, size_t set)
+{
+	char *tables = strndup(stmt, set);
+	bool many = !tables || find_keyword(tables, 0, "JOIN") >= 0;
+
+	for (size_t i = 0; tables && !many && tables[i];) {
+		size_t next = skip_quoted(tables, i);
+
+		many = next == i && tables[i] == ',';
+		i = next != i ? next : i + 1;
+	}
+	free(tables);
+	return many;
+}
+
 /*
  * Whether the WHERE clause of UPDATE stmt, from where (past the keyword) to returning, pins
  * column to a parameter: a conjunct "column = $N" at its top level, only AND between its
- * conjuncts, and column assigned nowhere in the SET list before where; *param is N - 1.
+ * conjuncts (no OR, no BETWEEN, whose AND is no conjunction), column assigned nowhere in the
+ * SET list before where, and one table updated; *param is N - 1.
  */
 static bool where_pins(const char *stmt, size_t where, size_t returning, const char *column, int *param)
 {
@@ -312,7 +344,8 @@ static bool where_pins(const char *stmt, size_t where, size_t returning, const c
 	bool pinned = false;
 	size_t from = 0;
 
-	if (!clause || set < 0 || find_keyword(clause, 0, "OR") >= 0 ||
+	if (!clause || set < 0 || find_keyword(clause, 0, "OR") >= 0 || find_keyword(clause, 0, "BETWEEN") >= 0 ||
+	    multi_table(stmt, (size_t)set) ||
 	    find_assignment(stmt, (size_t)set + 3, where - strlen("WHERE"), column, &assigned)) {
 		free(clause);
 		return false;

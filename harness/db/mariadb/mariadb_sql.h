@@ -29,7 +29,8 @@
 
 /* One statement of a translated template. */
 struct mariadb_part {
-	char *sql;				/* its text with '?' for parameters (owned) */
+	char *sql;				/* its text with '?' for parameters (owned); NULL: a pinned
+						 * RETURNING's row (nreturn), no statement */
 	int nbinds;				/* its '?', in order */
 	int bind_param[MARIADB_MAX_BINDS];	/* per '?', which parameter it takes: 0 for $1 */
 	bool bind_integer[MARIADB_MAX_BINDS];	/* per '?', it follows LIMIT or OFFSET: bound as an integer,
