@@ -104,9 +104,14 @@ check_time_bound "$dir/over.json" true '.timeline[2].depth_end < .timeline[1].de
 run_json lite --db "sqlite:$dir/lite.db" --strategy for-update --workers 2 --work-ms 1 --jobs 1 --arrival-rate 40 \
 	--phase clean:1s --phase load:2:1s --phase recovery:1s
 check_jq "$dir/lite.json" "$r.timeline | map(.name) == [\"clean\", \"load\", \"recovery\"] and
-	(.[1].arrivals / (.[1].end_s - .[1].start_s)) / (.[0].arrivals / (.[0].end_s - .[0].start_s)) >= 1.7 and
 	all(.[]; .dead_start == null and .xmin_age_max == null)" \
-	"SQLite: clean, load:2 (twice the arrivals per second) and recovery run; no dead tuples sampled ($(jq -c "$r.timeline | map(.arrivals)" "$dir/lite.json"))"
+	"SQLite: clean, load:2 and recovery run; no dead tuples sampled"
+# An arrival counts in the phase its insert committed in: behind SQLite's one writer, on a
+# loaded machine, inserts land late and shift into the next phase (40, 78, 42 at a load of
+# 39), so the doubling is a bound on pace.
+check_time_bound "$dir/lite.json" true '(.timeline[1].arrivals / (.timeline[1].end_s - .timeline[1].start_s)) /
+	(.timeline[0].arrivals / (.timeline[0].end_s - .timeline[0].start_s)) >= 1.7' \
+	"SQLite: load:2 twice the arrivals per second of clean ($(jq -c "$r.timeline | map(.arrivals)" "$dir/lite.json"))"
 
 # Expectations on phases: one that holds, one that does not (exit 1).
 cat >"$dir/expect.ini" <<'INI'
