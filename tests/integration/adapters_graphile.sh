@@ -109,9 +109,14 @@ run_json locked --db "$TEST_DB" --strategy adapter:graphile-worker --replicas 2 
 crashed=$(crashed_in_hand "$dir/locked.err")
 check "graphile-worker without the unlock: the watchdog stops the run (exit $(cat "$dir/locked.status"), want 4)" \
 	test "$(cat "$dir/locked.status")" -eq 4
+# Besides the jobs in hand, a killed replica's worker may have taken one more whose claimed
+# line the kill cut (graphile's claim committed, its line never written): lost, and no
+# execution of it in the ledger. At most one per worker of the replica killed (--workers 2);
+# the sanitized pass, slower, saw one (2 in hand, 2 lost and 1 done unseen).
 check_each "$dir/locked.json" 'true' ".complete == false and .redeliveries == 0 and .race_duplicates == 0 and
-	.lost + .completions_unknown == ${crashed:-0} and .completed + .completions_unknown == 40 - .lost and .lost >= 1" \
-	"graphile-worker without the unlock: the ${crashed:-?} crashed jobs stay locked, not redone, lost by its table's record (or done unseen)"
+	.lost + .completions_unknown >= ${crashed:-0} and .lost + .completions_unknown <= ${crashed:-0} + 2 and
+	.completed + .completions_unknown == 40 - .lost and .lost >= 1" \
+	"graphile-worker without the unlock: the ${crashed:-?} crashed jobs (and at most one claim per worker of the killed replica whose line the kill cut) stay locked, not redone, lost by its table's record (or done unseen)"
 check "the locked run's schema is dropped" no_run_schema
 
 check "the server's own graphile_worker schema is left with its table" \
