@@ -208,7 +208,10 @@ sql q -e "CREATE TABLE myapp_jobs (id int PRIMARY KEY) COMMENT = 'not claimbench
 "$CLAIMBENCH" run --db "$db" --strategy skip-locked --jobs 20 --workers 2 --work-ms 20000 --no-progress \
 	--results "$store" >/dev/null 2>&1 &
 pid=$!
-wait_for 20 eval '[ "$(sql q -e "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"'q'"' AND TABLE_COMMENT LIKE '"'claimbench run: pid $pid %'"'")" -ge 1 ]'
+# Killed once its queue table's note is sealed with InnoDB's table id (" oid ID", the mark's
+# second step): killed between the CREATE and the seal, the table's note names no id, and
+# cleanup rightly cannot tell it from a user's copy (a full run killed it there once).
+wait_for 20 eval '[ "$(sql q -e "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"'q'"' AND TABLE_NAME = '"'claimbench_${pid}_jobs'"' AND TABLE_COMMENT LIKE '"'claimbench run: pid $pid % oid %'"'")" -ge 1 ]'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 # The user renames the dead run's table and makes one of their own LIKE it (the note copied with
