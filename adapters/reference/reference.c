@@ -3,7 +3,9 @@
  * skip-locked claim in hold mode, run as an outside queue system would be. It keeps its jobs
  * in a table of its own ({queue}_jobs), takes claimbench's enqueues on standard input, and
  * reports every execution on standard output. With --no-lock it claims without a lock (a
- * plain SELECT, then a status flip), the deliberately broken adapter of the tests.
+ * plain SELECT, then a status flip), the deliberately broken adapter of the tests; with
+ * --unreported-claim its worker 0 makes one claim it never reports (it flips the job active,
+ * commits, and gives it back), the lying adapter that --verify's record must catch.
  */
 #include <errno.h>
 #include <libpq-fe.h>
@@ -24,6 +26,7 @@ struct adapter {
 	int workers;			/* WORKER_COUNT */
 	int empty_wait_ms;		/* CLAIMBENCH_EMPTY_WAIT_MS: the pause after an empty claim */
 	bool no_lock;			/* --no-lock: claim without a lock (broken on purpose) */
+	bool unreported_claim;		/* --unreported-claim: worker 0 makes one claim no line reports (a lie on purpose) */
 	atomic_bool stop;		/* set by stop or the end of standard input: the workers end */
 };
 
@@ -31,6 +34,7 @@ struct adapter {
 struct worker {
 	struct adapter *a;		/* the adapter */
 	int index;			/* 0 to workers-1, as its lines say */
+	bool lied;			/* it made its unreported claim */
 	pthread_t thread;		/* its thread */
 };
 
@@ -94,6 +98,38 @@ static void sleep_us(long long us)
 		;
 }
 
+/* Runs sql (a format of the table's name) with the first n of params on conn. 0, or -1 (said as an error line). */
+static int exec_params(struct worker *w, PGconn *conn, const char *fmt, int n, const char *const *params)
+{
+	char sql[512];
+	PGresult *res;
+	int rc;
+
+	snprintf(sql, sizeof(sql), fmt, w->a->table);
+	res = PQexecParams(conn, sql, n, NULL, params, NULL, NULL, 0);
+	rc = PQresultStatus(res) == PGRES_COMMAND_OK ? 0 : -1;
+	if (rc < 0)
+		say("error %d unreported claim: %s", w->index, strtok(PQerrorMessage(conn), "\n"));
+	PQclear(res);
+	return rc;
+}
+
+/*
+ * --unreported-claim: the job the open transaction on conn locked (params: its id, attempt
+ * and the worker) flipped active and committed, then given back new, and no line said so. 0
+ * (no job run), or -1 on an error.
+ */
+static int claim_unreported(struct worker *w, PGconn *conn, const char *const *params)
+{
+	if (exec_params(w, conn, "UPDATE %s SET status = 'active', attempts = $2, claimed_by = $3 WHERE id = $1", 3,
+			params) < 0 ||
+	    exec_ok(conn, "COMMIT", PGRES_COMMAND_OK) < 0) {
+		exec_ok(conn, "ROLLBACK", PGRES_COMMAND_OK);
+		return -1;
+	}
+	return exec_params(w, conn, "UPDATE %s SET status = 'new', claimed_by = NULL WHERE id = $1", 1, params);
+}
+
 /*
  * One claim, work and completion. Skip-locked: in one transaction, the lock held through
  * the work (claimbench's skip-locked in hold mode). No lock: the status flipped to active
@@ -129,6 +165,10 @@ static int run_one_job(struct worker *w, PGconn *conn)
 	snprintf(id_text, sizeof(id_text), "%lld", id);
 	snprintf(attempt_text, sizeof(attempt_text), "%lld", attempt);
 	snprintf(worker_text, sizeof(worker_text), "%d", w->index);
+	if (a->unreported_claim && w->index == 0 && !w->lied) {
+		w->lied = true;
+		return claim_unreported(w, conn, params);
+	}
 	if (a->no_lock) {
 		snprintf(sql, sizeof(sql), "UPDATE %s SET status = 'active', attempts = $2, claimed_by = $3 WHERE id = $1",
 			 a->table);
@@ -262,7 +302,10 @@ int main(int argc, char **argv)
 	int started = 0, status = 1, go;
 
 	atomic_init(&a.stop, false);
-	a.no_lock = argc > 1 && strcmp(argv[1], "--no-lock") == 0;
+	for (int i = 1; i < argc; i++) {
+		a.no_lock |= strcmp(argv[i], "--no-lock") == 0;
+		a.unreported_claim |= strcmp(argv[i], "--unreported-claim") == 0;
+	}
 	if (!a.conninfo || !queue || !workers || atoi(workers) < 1) {
 		fprintf(stderr, "reference adapter: expected DATABASE_URL, CLAIMBENCH_QUEUE and WORKER_COUNT (claimbench "
 			"sets them)\n");

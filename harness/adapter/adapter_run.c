@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "adapter/adapter_audit.h"
 #include "adapter/adapter_run.h"
+#include "adapter/adapter_verify.h"
 #include "adapter/final_state.h"
 #include "adapter/manifest.h"
 #include "adapter/replica.h"
@@ -19,6 +21,7 @@
 #include "measure/metrics.h"
 #include "measure/metrics_input.h"
 #include "measure/series.h"
+#include "measure/verify.h"
 #include "model/faults.h"
 #include "model/run_descriptor.h"
 
@@ -55,6 +58,7 @@ struct adapter_session {
 	int n_replicas;					/* entries of replicas */
 	int started;					/* replicas whose process started */
 	struct ledger own;				/* the run's own entries: the faults it injected */
+	struct adapter_audit audit;			/* --verify's record of the state table; its conn NULL: none */
 	bool silent;					/* the watchdog stopped it: no line for adapter_silence_ms */
 	bool interrupted;				/* a signal stopped it */
 };
@@ -393,7 +397,54 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 			a->label, a->m->name, (long long)lo, (long long)hi);
 }
 
-/* Computes out's figures from the replicas' ledgers and counters and final (NULL: not known). 0, or -1. */
+/* The seats of the replicas that died (their output ended without stopped). */
+static size_t seats_died(const struct adapter_session *a)
+{
+	size_t seats = 0;
+
+	for (int i = 0; i < a->started; i++)
+		if (!atomic_load(&a->replicas[i].said_stopped))
+			seats += (size_t)a->run.workers;
+	return seats;
+}
+
+/*
+ * --verify: compares the server's record of the state table with merged (out's verify
+ * outcome). A stopped run, or one whose record cannot be read (said on stderr), is not
+ * verified. 0, or -1 when out of memory.
+ */
+static int verify(struct adapter_session *a, const struct ledger *merged, const struct job_state *final,
+		  struct run_result *out)
+{
+	struct adapter_event *events = NULL;
+	size_t n = 0;
+	char why[1024];
+	int rc;
+
+	if (adapter_audit_read(&a->audit, a->m, &events, &n, why, sizeof(why)) < 0) {
+		fprintf(stderr, "claimbench: %s: %s; the run is not verified\n", a->label, why);
+		return 0;
+	}
+	struct adapter_verify_input v = {
+		.events = events,
+		.n_events = n,
+		.ledger = merged,
+		.final = final,
+		.n_jobs = (size_t)a->run.n_jobs,
+		.hold = a->m->claim_mode == MODE_HOLD,
+		.seats_died = seats_died(a),
+	};
+	rc = adapter_verify_run(&v, &out->verify);
+	if (rc == 0)
+		verify_report(&out->verify, a->label, "their lines lost with the replica that died");
+	free(events);
+	return rc;
+}
+
+/*
+ * Computes out's figures from the replicas' ledgers and counters and final (NULL: not
+ * known), and with --verify compares them with the server's record. 0, or -1.
+ */
 static int measure(struct adapter_session *a, const struct job_state *final, bool stopped, struct run_result *out)
 {
 	size_t n_parts = (size_t)a->n_replicas + 1, seats = (size_t)a->n_replicas * (size_t)a->run.workers;
@@ -427,7 +478,8 @@ static int measure(struct adapter_session *a, const struct job_state *final, boo
 		.claim_in_session = a->m->claim_mode == MODE_HOLD,
 	};
 	if (metrics_compute(&in, &out->metrics) == 0 && metrics_series(&in, &out->series, &out->n_series) == 0 &&
-	    ledger_keep_faults(&merged, out) == 0 && ledger_table_note_errors(&in, out) == 0) {
+	    ledger_keep_faults(&merged, out) == 0 && (!a->audit.conn || stopped || verify(a, &merged, final, out) == 0) &&
+	    ledger_table_note_errors(&in, out) == 0) {
 		ledger_table_report_errors(&out->verify, a->plan->cfg->group, a->label);
 		rc = 0;
 	}
@@ -509,7 +561,9 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 
 		while (i < a.n_replicas && start_replica(&a, i, err, errlen) == 0)
 			i++;
-		if (i == a.n_replicas)
+		if (i == a.n_replicas && (!cfg->verify || adapter_audit_install(&a.audit, plan->db, plan->target,
+										    &cfg->db_opts, a.m, a.queue, err,
+										    errlen) == 0))
 			run_replicas(&a, final, &table_done);
 	}
 	stop_replicas(&a);
@@ -535,6 +589,8 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 			"incomplete\n", a.label, a.m->name, atomic_load(&a.run.distinct_done), cfg->jobs);
 	rc = 0;
 out_drop:
+	if (adapter_audit_drop(&a.audit, why, sizeof(why)) < 0)
+		fprintf(stderr, "claimbench: %s: %s\n", a.label, why);
 	if (adapter_drop_tables(plan->db, plan->target, &cfg->db_opts, a.m, a.queue, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s\n", a.label, why);
 out_replicas:

@@ -26,8 +26,7 @@ static bool state_in(const char *state, const char *list)
 	return false;
 }
 
-/* The job_status a state of m's table stands for. */
-static int status_of(const struct adapter_manifest *m, const char *state)
+int adapter_state_status(const struct adapter_manifest *m, const char *state)
 {
 	if (state_in(state, m->done_states))
 		return JOB_DONE;
@@ -38,13 +37,8 @@ static int status_of(const struct adapter_manifest *m, const char *state)
 	return JOB_NEW;
 }
 
-/*
- * A connection to target through db, set up as opts says but for the run's lock and
- * statement timeouts, which are the workers' (the adapter's table is read and dropped
- * without them, as a DROP may wait for a replica's session to go), or NULL with err.
- */
-static struct db_conn *connect_to(const struct backend_ops *db, const char *target, const struct db_options *opts,
-				  char *err, size_t errlen)
+struct db_conn *adapter_connect(const struct backend_ops *db, const char *target, const struct db_options *opts,
+			       char *err, size_t errlen)
 {
 	struct db_options own = *opts;
 	struct db_conn *conn = NULL;
@@ -53,7 +47,7 @@ static struct db_conn *connect_to(const struct backend_ops *db, const char *targ
 	own.lock_timeout_ms = own.statement_timeout_ms = 0;
 	if (db->connect(target, &own, &conn, why, sizeof(why)) == 0)
 		return conn;
-	snprintf(err, errlen, "cannot connect to read the adapter's table: %s", why);
+	snprintf(err, errlen, "cannot connect to the adapter's database: %s", why);
 	return NULL;
 }
 
@@ -71,7 +65,7 @@ static int read_state_row(void *ctx, const char *const *cols, int ncols)
 	long long id = ncols >= 2 && cols[0] ? strtoll(cols[0], NULL, 10) : 0;
 
 	if (id >= 1 && id <= rows->n_jobs)
-		rows->final[id - 1].status = status_of(rows->m, cols[1] ? cols[1] : "");
+		rows->final[id - 1].status = adapter_state_status(rows->m, cols[1] ? cols[1] : "");
 	return 0;
 }
 
@@ -91,7 +85,7 @@ int adapter_final_state(const struct backend_ops *db, const char *target, const 
 		return -1;
 	}
 	snprintf(sql, sizeof(sql), "SELECT (%s)::bigint, (%s)::text FROM %s", m->job_column, m->state_column, table);
-	if (!(conn = connect_to(db, target, opts, err, errlen)))
+	if (!(conn = adapter_connect(db, target, opts, err, errlen)))
 		return -1;
 	if (db->query_text(conn, sql, 0, NULL, read_state_row, &rows) < 0) {
 		snprintf(err, errlen, "cannot read the adapter's table (%s): %s", sql, db->error_message(conn));
@@ -151,7 +145,7 @@ static int run_cleanup(const struct backend_ops *db, struct db_conn *conn, const
 int adapter_drop_tables(const struct backend_ops *db, const char *target, const struct db_options *opts,
 			const struct adapter_manifest *m, const char *queue, char *err, size_t errlen)
 {
-	struct db_conn *conn = connect_to(db, target, opts, err, errlen);
+	struct db_conn *conn = adapter_connect(db, target, opts, err, errlen);
 	int rc;
 
 	if (!conn)

@@ -12,6 +12,17 @@
 #include "db/backend.h"
 #include "model/result.h"
 
+/* The job_status a state of m's table stands for by its lists (any state in none is JOB_NEW). */
+int adapter_state_status(const struct adapter_manifest *m, const char *state);
+
+/*
+ * A connection to target through db, set up as opts says but for the run's lock and
+ * statement timeouts, which are the workers' (the adapter's tables are read and dropped
+ * without them, as a DROP may wait for a replica's session to go), or NULL with err.
+ */
+struct db_conn *adapter_connect(const struct backend_ops *db, const char *target, const struct db_options *opts,
+			       char *err, size_t errlen);
+
 /*
  * Fills final[0..n_jobs-1] from m's state table for queue on the server at target, connected
  * through db as opts says: a job with no row is JOB_MISSING, or JOB_DONE when m says

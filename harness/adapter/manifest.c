@@ -40,6 +40,7 @@ static const struct manifest_key manifest_keys[] = {
 	TEXT_KEY("done_states", done_states, 1),
 	TEXT_KEY("failed_states", failed_states, 0),
 	TEXT_KEY("active_states", active_states, 0),
+	TEXT_KEY("no_verify", no_verify, 0),
 	{ "absent_state", 0, 0, 0 },
 };
 

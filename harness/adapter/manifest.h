@@ -49,6 +49,7 @@ struct adapter_manifest {
 	char done_states[128];		/* done_states: the states of a job done, comma-separated */
 	char failed_states[128];	/* failed_states: the states of a job failed ("" none) */
 	char active_states[128];	/* active_states: the states of a job in hand ("" none); any other is new */
+	char no_verify[256];		/* no_verify: why --verify cannot check it, which refuses it ("" it can) */
 	bool absent_done;		/* absent_state = done: a job with no row in state_table is done (a library
 					 * that deletes a completed job); else (missing, the default) it is lost */
 	char strategy_name[80];		/* "adapter:NAME", the strategy's name in every output */

@@ -33,11 +33,10 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 }
 
 /*
- * The first option given that only the queue workload runs, or NULL: faults, a timeline, arrivals,
- * MVCC pressure, leases, pipelines, --verify (a guarded run samples no server: --sample-ms
- * does not apply, whatever its value).
+ * The first option given that only a queue run of built-in strategies runs, or NULL:
+ * faults, a timeline, arrivals, MVCC pressure, leases, pipelines.
  */
-static const char *queue_only_option(const struct run_config *cfg)
+static const char *builtin_queue_option(const struct run_config *cfg)
 {
 	for (int k = 0; k < FAULT_KIND_COUNT; k++)
 		if (cfg->faults.when[k].n_at || cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
@@ -52,9 +51,18 @@ static const char *queue_only_option(const struct run_config *cfg)
 		return "leases and re-runs (--lease-ms, --rerun-errors)";
 	if (cfg->db_opts.pipeline)
 		return "--pipeline";
-	if (cfg->verify)
-		return "--verify";
 	return NULL;
+}
+
+/*
+ * The first option given that only the queue workload runs, or NULL: builtin_queue_option's
+ * and --verify (a guarded run samples no server: --sample-ms does not apply, whatever its value).
+ */
+static const char *queue_only_option(const struct run_config *cfg)
+{
+	const char *option = builtin_queue_option(cfg);
+
+	return option ? option : cfg->verify ? "--verify" : NULL;
 }
 
 /*
@@ -284,16 +292,29 @@ static const struct strategy_ops *first_adapter(const struct run_config *cfg)
 	return NULL;
 }
 
+/* The first adapter of cfg whose manifest says --verify cannot check it, or NULL. */
+static const struct adapter_manifest *unverifiable_adapter(const struct run_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_strategies; i++) {
+		const struct adapter_manifest *m = adapter_of_strategy(cfg->strategies[i].ops);
+
+		if (m && *m->no_verify)
+			return m;
+	}
+	return NULL;
+}
+
 /*
  * Refuses in a group that runs an adapter what contract version 1 does not run for one (the
- * faults but --crash-replica-at, arrivals, pressure, leases, pipelines, --verify, timed runs,
- * several queues, a pooler), and the adapters' own options in a group that runs none. 0, or
- * -1 with err.
+ * faults but --crash-replica-at, arrivals, pressure, leases, pipelines, timed runs, several
+ * queues, a pooler; --verify of an adapter whose manifest says it cannot be), and the
+ * adapters' own options in a group that runs none. 0, or -1 with err.
  */
 static int check_adapters(const struct run_config *cfg, char *err, size_t errlen)
 {
 	const struct strategy_ops *adapter = first_adapter(cfg);
-	const char *option = queue_only_option(cfg);
+	const struct adapter_manifest *unverifiable = cfg->verify ? unverifiable_adapter(cfg) : NULL;
+	const char *option = builtin_queue_option(cfg);
 
 	if (!adapter) {
 		if (cfg->replicas == 1 && cfg->crash_replica_at_s == 0)
@@ -310,6 +331,11 @@ static int check_adapters(const struct run_config *cfg, char *err, size_t errlen
 		option = "--pooler";
 	if (!option && cfg->recovery.rerun_stuck)
 		option = "--rerun-stuck";
+	if (!option && unverifiable) {
+		snprintf(err, errlen, "adapter:%s: --verify cannot check it: %s (docs/adapters.md)", unverifiable->name,
+			 unverifiable->no_verify);
+		return -1;
+	}
 	if (!option)
 		return 0;
 	snprintf(err, errlen, "%s: not for an adapter's run yet: %s (contract version 1 runs drains of a backlog, its "

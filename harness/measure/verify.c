@@ -404,3 +404,15 @@ int verify_run(const struct verify_input *in, struct verify_outcome *out)
 	replay_close(&rp);
 	return 0;
 }
+
+void verify_report(const struct verify_outcome *v, const char *label, const char *doubt_cause)
+{
+	if (v->in_doubt)
+		fprintf(stderr, "claimbench: %s: verify: %zu claims or completions in doubt (%s, whether they committed "
+			"unknown to the ledger): left out of the comparison\n", label, v->in_doubt, doubt_cause);
+	for (size_t i = 0; i < v->n_diffs; i++)
+		if (strcmp(v->diffs[i].figure, INTEGRITY_DIFFERENCE) != 0)
+			fprintf(stderr, "claimbench: %s: verify: %s: ledger %lld, server %lld; jobs %s\n", label,
+				v->diffs[i].figure, (long long)v->diffs[i].ledger, (long long)v->diffs[i].server,
+				*v->diffs[i].jobs ? v->diffs[i].jobs : "-");
+}

@@ -85,4 +85,11 @@ struct verify_input {
  */
 int verify_run(const struct verify_input *in, struct verify_outcome *out);
 
+/*
+ * Prints on stderr, under label, each figure on which --verify found the ledger and the
+ * server apart, and the claims and completions it left out as in doubt, whose doubt_cause
+ * ("their answer lost with the connection") says why.
+ */
+void verify_report(const struct verify_outcome *v, const char *label, const char *doubt_cause);
+
 #endif

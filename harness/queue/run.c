@@ -353,23 +353,6 @@ static void read_audit(struct admin *admin, const struct run_shared *s, const ch
 }
 
 /*
- * Prints on stderr, under label, each figure on which --verify found the ledger and the
- * server apart, and the claims it left out as in doubt.
- */
-static void report_differences(const struct verify_outcome *v, const char *label)
-{
-	if (v->in_doubt)
-		fprintf(stderr, "claimbench: %s: verify: %zu claims or completions in doubt (their answer lost with the "
-			"connection, whether they committed unknown to the ledger): left out of the comparison\n", label,
-			v->in_doubt);
-	for (size_t i = 0; i < v->n_diffs; i++)
-		if (strcmp(v->diffs[i].figure, INTEGRITY_DIFFERENCE) != 0)
-			fprintf(stderr, "claimbench: %s: verify: %s: ledger %lld, server %lld; jobs %s\n", label,
-				v->diffs[i].figure, (long long)v->diffs[i].ledger, (long long)v->diffs[i].server,
-				*v->diffs[i].jobs ? v->diffs[i].jobs : "-");
-}
-
-/*
  * Runs the threads of t from the gate to their end, both passes, then reads the table's
  * final state (and, with --verify, the server's record) and computes out. 0, or -1 with err.
  */
@@ -416,7 +399,7 @@ static int run_and_measure(struct admin *admin, struct monitor *m, struct run_th
 			(unsigned long long)out->metrics.dry.empty_after);
 	note_strategy_failure(m, out);
 	out->complete = !report_aborts(m, label) && !run_stopping(&s->gate) && have_final && !timeline->failed;
-	report_differences(&out->verify, label);
+	verify_report(&out->verify, label, "their answer lost with the connection");
 	ledger_table_report_errors(&out->verify, s->cfg->group, label);
 	if (out->metrics.failover.lost_completions && out->metrics.failover.lost_completions != METRIC_UNKNOWN)
 		fprintf(stderr, "claimbench: %s: the failover lost %llu acknowledged completions (run again: %llu, left "

@@ -2,15 +2,16 @@
 # adapter (claimbench's skip-locked behind the contract) gives the built-in skip-locked's
 # figures on seed 001's classic, and stays exact with 3 replicas at zero work; lost jobs are
 # what the library's own table says, not the lines; the reference adapter without its lock
-# (--no-lock) shows duplicates; pg-boss (when make adapters installed it) runs beside skip-locked
+# (--no-lock) shows duplicates, which --verify's record of its table confirms, and one whose
+# lines hide a claim (--unreported-claim) fails --verify naming the job (exit 5); pg-boss (when make adapters installed it) runs beside skip-locked
 # and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
 # hand as crashed executions, each redelivered once to the other replica; the adapter's tables
 # are dropped after each run; an adapter's rows say its system and version in the run table,
 # JSON, CSV, report and compare; a line that breaks the contract is refused with the adapter,
 # replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
 # (exit 4); manifests that do not parse are refused with file:line (exit 2), as are a missing
-# adapter, an engine the manifest does not list and the options an adapter's run does not run
-# yet; a runtime or command not installed, or a replica that exits before ready, is exit 3.
+# adapter, an engine the manifest does not list, the options an adapter's run does not run
+# yet and --verify of an adapter whose manifest says it cannot be checked; a runtime or command not installed, or a replica that exits before ready, is exit 3.
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -132,25 +133,46 @@ else
 	check "pg-boss's schema is dropped after its run" no_adapter_tables
 	# a replica killed: its jobs in hand come back by pg-boss's expiry (2 s here), redone by the other
 	PGBOSS_EXPIRE_IN_SECONDS=2 run_json pgboss_crash --db "$TEST_DB" --strategy adapter:pg-boss --replicas 2 \
-		--workers 2 --jobs 40 --work-ms 100 --crash-replica-at 0.5
+		--workers 2 --jobs 40 --work-ms 100 --crash-replica-at 0.5 --verify
 	crashed=$(sed -n 's/.*replica 0 died with \([0-9]*\) jobs in hand.*/\1/p' "$dir/pgboss_crash.err")
 	check "pg-boss: the killed replica's jobs in hand are named (${crashed:-?})" test "${crashed:-0}" -ge 1
 	check_each "$dir/pgboss_crash.json" 'true' ".complete and .completed + .completions_unknown == 40 and .lost == 0 and
 		.integrity_errors == 0 and .redeliveries == ${crashed:-0} - .completions_unknown and
 		.executions == 40 + .redeliveries and .race_duplicates == 0 and .faults_injected == 1" \
 		"pg-boss: the ${crashed:-?} crashed executions' jobs recovered by its expiry (or done unseen), each done once more, no race, none lost"
+	check_each "$dir/pgboss_crash.json" 'true' '.verified and (.verify_differences | length) == 0' \
+		"--verify: pg-boss's own table's record (its state flips) agrees with the lines"
 fi
 
 # ---- claims without a lock: duplicates ----
 new_adapter broken args=--no-lock system="claimbench reference without its lock" claim_mode=flip
-run_json broken --db "$TEST_DB" --strategy adapter:broken --jobs 200 --workers 8 --work-ms 20
+run_json broken --db "$TEST_DB" --strategy adapter:broken --jobs 200 --workers 8 --work-ms 20 --verify
 check_each "$dir/broken.json" 'true' '.race_duplicates > 0 and .completed == 200 and
 	.executions == .completed + .race_duplicates and .lost == 0' \
 	"the adapter that claims without a lock: race duplicates counted, every execution one of them or a job's first"
+check_each "$dir/broken.json" 'true' '.verified and (.verify_differences | length) == 0' \
+	"--verify: the server's record of its table (every claim and completion) agrees with its lines' duplicates"
+
+# ---- --verify: a claim the lines never reported is caught by the server's record ----
+new_adapter liar args=--unreported-claim system="claimbench reference hiding a claim"
+run_json liar --db "$TEST_DB" --strategy skip-locked,adapter:liar --jobs 50 --workers 4 --work-ms 0 --verify
+check "an adapter whose lines hide a claim fails --verify (exit 5, got $(cat "$dir/liar.status"))" \
+	test "$(cat "$dir/liar.status")" -eq 5
+check_each "$dir/liar.json" '.strategy == "skip-locked"' '.verified and (.verify_differences | length) == 0' \
+	"--verify beside it: the built-in skip-locked's record agrees"
+check_each "$dir/liar.json" '.strategy == "adapter:liar"' '.verified and .duplicates == 0 and
+	(.verify_differences | length) == 1 and .verify_differences[0].figure == "duplicates" and
+	.verify_differences[0].ledger == 0 and .verify_differences[0].server == 1 and
+	(.verify_differences[0].jobs | length) == 1' \
+	"the hidden claim: duplicates ledger 0, server 1, one job named, nothing else differs"
+check "stderr names the difference (verify: duplicates: ledger 0, server 1; jobs N)" \
+	grep -Eq "adapter:liar hold x4 #1: verify: duplicates: ledger 0, server 1; jobs [0-9]+$" "$dir/liar.err"
+check "--verify's audit table and trigger function are dropped after the runs" test "$(test_sql "SELECT count(*)
+	FROM pg_proc WHERE proname ~ '^claimbench_[0-9]+_a[0-9]+_audit'")" -eq 0
 
 # ---- a replica SIGKILLed: its jobs in hand are crashed executions, redone by the other ----
 run_json crash --db "$TEST_DB" --strategy adapter:reference --replicas 2 --workers 2 --jobs 40 --work-ms 100 \
-	--crash-replica-at 0.55
+	--crash-replica-at 0.55 --verify
 crashed=$(sed -n 's/.*replica 0 died with \([0-9]*\) jobs in hand.*/\1/p' "$dir/crash.err")
 check "the killed replica's jobs in hand are named (replica 0 died with ${crashed:-?} jobs in hand)" \
 	test "${crashed:-0}" -ge 1
@@ -160,6 +182,8 @@ check_each "$dir/crash.json" 'true' ".complete and .completed + .completions_unk
 	.integrity_errors == 0 and .redeliveries_crash == ${crashed:-0} - .completions_unknown and
 	.executions == 40 + .redeliveries_crash and .race_duplicates == 0 and .faults_injected == 1" \
 	"every job done, the ${crashed:-?} crashed executions each redelivered once (the holder's transaction died) or done unseen, no race, one fault"
+check_each "$dir/crash.json" 'true' '.verified and (.verify_differences | length) == 0' \
+	"--verify: the server's record agrees, the dead replica's unsaid claims and completions at most in doubt"
 check "the crash run's table is dropped" no_adapter_tables
 
 # ---- a line that breaks the contract ----
@@ -242,9 +266,17 @@ expect_exit 3 'adapter nocommand: its command "claimbench-no-such-adapter" is ne
 	run --db "$TEST_DB" --strategy adapter:nocommand --jobs 5 --no-progress --results "$store"
 expect_exit 2 'adapter:reference.*does not list this engine' "an engine the manifest does not list is refused" \
 	run --db "sqlite:$dir/q.db" --strategy adapter:reference --jobs 5 --no-progress --results "$store"
-expect_exit 2 "adapter:reference: not for an adapter's run yet: --verify \\(contract version 1" \
-	"what contract version 1 does not run for an adapter is refused before anything runs (--verify)" \
-	run --db "$TEST_DB" --strategy skip-locked,adapter:reference --verify --jobs 5
+expect_exit 2 "adapter:reference: not for an adapter's run yet: --pipeline \\(contract version 1" \
+	"what contract version 1 does not run for an adapter is refused before anything runs (--pipeline)" \
+	run --db "$TEST_DB" --strategy skip-locked,adapter:reference --pipeline --jobs 5
+new_adapter noverify no_verify="its rows say nothing"
+expect_exit 2 "adapter:noverify: --verify cannot check it: its rows say nothing" \
+	"--verify of an adapter whose manifest says it cannot be checked is refused with its reason" \
+	run --db "$TEST_DB" --strategy adapter:noverify --verify --jobs 5
+new_adapter nostate state_table='"{queue}_elsewhere"'
+expect_exit 3 'adapter nostate: --verify cannot check it: its state table "claimbench_[0-9]+_a[0-9]+_elsewhere" is not there' \
+	"--verify of an adapter whose state table is not there once it is ready stops the run with the table named" \
+	run --db "$TEST_DB" --strategy adapter:nostate --verify --jobs 5 --no-progress --results "$store"
 expect_exit 2 "adapter:reference: not for an adapter's run yet: the faults" "and the faults but --crash-replica-at" \
 	run --db "$TEST_DB" --strategy adapter:reference --crash-exec 3 --jobs 5
 expect_exit 2 "--replicas: only an adapter's run has replicas" "--replicas without an adapter is refused" \

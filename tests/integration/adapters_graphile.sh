@@ -1,11 +1,11 @@
 # graphile-worker behind the adapter contract (docs/adapters.md) on a server the test starts,
 # when make adapters installed it: a drain at 2 replicas of 4 workers does every job once, no
 # race, its own table (a completed job's row deleted: absent_state = done) agreeing with the
-# lines, and read as a table that keeps its rows, every job lost; seed 001's classic beside
+# lines and --verify's record of it, and read as a table that keeps its rows, every job lost; seed 001's classic beside
 # skip-locked; a replica SIGKILLed leaves its jobs locked by its worker pool,
 # given back by graphile-worker's forceUnlockWorkers once the adapter sees the pool's process
 # gone (GRAPHILE_WORKER_UNLOCK_DEAD_MS), each redone once and counted as a redelivery after a
-# crash, not a race; without that, they stay locked (the library's 4-hour timeout), the
+# crash, not a race, the record agreeing; without that, they stay locked (the library's 4-hour timeout), the
 # watchdog stops the run and the table says they were lost; the run's schema is dropped and a
 # graphile_worker schema the server already had is left alone; its install missing, the run is
 # refused naming make adapters (exit 3) and the checks skip.
@@ -51,7 +51,7 @@ fi
 test_sql "CREATE SCHEMA graphile_worker; CREATE TABLE graphile_worker.kept (id int); INSERT INTO graphile_worker.kept VALUES (7)"
 
 # ---- a drain at 2 replicas of 4 workers: every job done once, no race, the table agreeing ----
-run_json drain --db "$TEST_DB" --strategy adapter:graphile-worker --replicas 2 --workers 4 --jobs 400 --work-ms 2
+run_json drain --db "$TEST_DB" --strategy adapter:graphile-worker --replicas 2 --workers 4 --jobs 400 --work-ms 2 --verify
 check "graphile-worker: a drain at 2 replicas x 4 workers (exit $(cat "$dir/drain.status"))" \
 	test "$(cat "$dir/drain.status")" -eq 0
 check_each "$dir/drain.json" 'true' '.complete and .claim_mode == "flip" and .completed == 400 and
@@ -59,6 +59,8 @@ check_each "$dir/drain.json" 'true' '.complete and .claim_mode == "flip" and .co
 	.ledger_mismatches == 0 and .integrity_errors == 0 and .workers == 8 and (.per_worker | length) == 8 and
 	([.per_worker[].completed] | add) == 400' \
 	"graphile-worker: 400 jobs by 8 seats, each done once, no race, none lost, its table (rows deleted once done) agrees with the lines"
+check_each "$dir/drain.json" 'true' '.verified and (.verify_differences | length) == 0' \
+	"--verify: the server's record of _private_jobs (rows locked, then deleted once done) agrees with the lines"
 check_jq "$dir/drain.json" '.results[0].per_worker | ([.[0:4][].completed] | add) > 0 and ([.[4:8][].completed] | add) > 0' \
 	"both replicas did jobs ($(jq -c '[.results[0].per_worker[].completed]' "$dir/drain.json" 2>/dev/null))"
 check "graphile-worker's schema is dropped after its run" no_run_schema
@@ -91,7 +93,7 @@ crashed_in_hand() {
 
 # ---- a replica killed: its jobs unlocked once its pool's process is gone, each redone once ----
 GRAPHILE_WORKER_UNLOCK_DEAD_MS=100 run_json crash --db "$TEST_DB" --strategy adapter:graphile-worker --replicas 2 \
-	--workers 2 --jobs 40 --work-ms 100 --crash-replica-at 0.5
+	--workers 2 --jobs 40 --work-ms 100 --crash-replica-at 0.5 --verify
 crashed=$(crashed_in_hand "$dir/crash.err")
 check "graphile-worker: the killed replica's jobs in hand are named (${crashed:-?})" test "${crashed:-0}" -ge 1
 check "graphile-worker: replica 1 unlocked the dead pool's jobs with forceUnlockWorkers" \
@@ -101,6 +103,8 @@ check_each "$dir/crash.json" 'true' ".complete and .completed + .completions_unk
 	.redeliveries == .redeliveries_crash and .executions == 40 + .redeliveries_crash and .race_duplicates == 0 and
 	.faults_injected == 1" \
 	"graphile-worker: the ${crashed:-?} crashed executions each redone once (or done unseen), counted as redeliveries after a crash, no race, none lost"
+check_each "$dir/crash.json" 'true' '.verified and (.verify_differences | length) == 0' \
+	"--verify: the record agrees, what the killed replica committed with no line at most in doubt"
 check "the crash run's schema is dropped" no_run_schema
 
 # ---- without the unlock: the library's 4-hour lock keeps them, the watchdog ends the run ----

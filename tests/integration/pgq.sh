@@ -10,7 +10,8 @@
 # PgQ queue on the same database is not ticked (pgqd runs on the throwaway server alone); the run's
 # queue (pgq.drop_queue), schema and scratch folder are gone after each run, a lone replica's crash
 # included; on the throwaway server the adapter creates the extension itself; a runtime not there
-# is refused (exit 3), a cleanup not naming {queue} (exit 2).
+# is refused (exit 3), a cleanup not naming {queue} (exit 2), --verify (no row of PgQ changes
+# state: its manifest says so) before anything runs (exit 2).
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
@@ -142,4 +143,7 @@ sed -e 's/^name = .*/name = pgq-global/' -e "s|^cleanup = .*|cleanup = SELECT pg
 expect_exit 2 'pgq-global/adapter.ini: cleanup: expected SQL naming \{queue\}' \
 	"a cleanup that does not name the run's queue is refused" \
 	run --db "$TEST_DB" --strategy adapter:pgq-global --jobs 5
+expect_exit 2 "adapter:pgq: --verify cannot check it: PgQ's events are rows inserted once" \
+	"--verify of PgQ is refused before anything runs: no row of its changes state" \
+	run --db "$TEST_DB" --strategy adapter:pgq --verify --jobs 5
 check_none_left "no run's queue or schema is left on the server"
