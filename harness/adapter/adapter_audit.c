@@ -4,6 +4,7 @@
 
 #include "adapter/adapter_audit.h"
 #include "adapter/final_state.h"
+#include "adapter/run_marker.h"
 #include "db/ownership.h"
 #include "measure/verify.h"
 #include "model/result.h"
@@ -80,23 +81,11 @@ static int check_state_table(struct adapter_audit *au, const struct adapter_mani
 /* Makes the audit table, marked as this run's, in one transaction. 0, or -1 with err. */
 static int create_table(struct adapter_audit *au, char *err, size_t errlen)
 {
-	struct owner o;
-	char note[512], sql[2048];
-	int n;
-
-	owner_self(&o);
-	snprintf(o.table, sizeof(o.table), "%s", au->name);
-	owner_format(&o, note, sizeof(note));
-	n = snprintf(sql, sizeof(sql), "CREATE TABLE %s (seq bigserial PRIMARY KEY, op smallint NOT NULL, job bigint NOT "
-		     "NULL, old_state text, new_state text, xid bigint NOT NULL DEFAULT txid_current(), at timestamptz NOT "
-		     "NULL DEFAULT clock_timestamp());", au->quoted);
-	if (n < 0 || (size_t)n >= sizeof(sql) ||
-	    snprintf(sql + n, sizeof(sql) - (size_t)n, au->db->sql->mark, note, au->quoted) >= (int)(sizeof(sql) - (size_t)n)) {
-		snprintf(err, errlen, "--verify: creating the audit table: statement too long");
-		return -1;
-	}
-	if (owner_refuse_existing(au->db, au->conn, au->name, err, errlen) < 0 ||
-	    owner_create_table(au->db, au->conn, sql, au->name, "--verify: creating the audit table", err, errlen) < 0)
+	if (adapter_create_noted_table(au->db, au->conn, au->name, au->quoted,
+				       "(seq bigserial PRIMARY KEY, op smallint NOT NULL, job bigint NOT NULL, old_state "
+				       "text, new_state text, xid bigint NOT NULL DEFAULT txid_current(), at timestamptz "
+				       "NOT NULL DEFAULT clock_timestamp())", "", "--verify: creating the audit table", err,
+				       errlen) < 0)
 		return -1;
 	au->created = true;
 	return 0;

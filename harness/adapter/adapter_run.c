@@ -12,6 +12,7 @@
 #include "adapter/final_state.h"
 #include "adapter/manifest.h"
 #include "adapter/replica.h"
+#include "adapter/run_marker.h"
 #include "base/clock.h"
 #include "db/leftovers.h"
 #include "db/run_as.h"
@@ -556,6 +557,8 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 			snprintf(err, errlen, "out of memory");
 			goto out_replicas;
 		}
+	if (adapter_marker_create(plan->db, plan->target, &cfg->db_opts, a.m, a.queue, err, errlen) < 0)
+		goto out_replicas;
 	if (start_replica(&a, 0, err, errlen) == 0 && enqueue_jobs(&a) == 0) {
 		int i = 1;
 
@@ -592,6 +595,9 @@ out_drop:
 	if (adapter_audit_drop(&a.audit, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s\n", a.label, why);
 	if (adapter_drop_tables(plan->db, plan->target, &cfg->db_opts, a.m, a.queue, why, sizeof(why)) < 0)
+		fprintf(stderr, "claimbench: %s: %s (its marker table %s%s stays, for claimbench cleanup --db)\n", a.label,
+			why, a.queue, ADAPTER_MARKER_SUFFIX);
+	else if (adapter_marker_drop(plan->db, plan->target, &cfg->db_opts, a.queue, why, sizeof(why)) < 0)
 		fprintf(stderr, "claimbench: %s: %s\n", a.label, why);
 out_replicas:
 	for (int i = 0; i < a.n_replicas; i++)

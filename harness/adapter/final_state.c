@@ -142,6 +142,16 @@ static int run_cleanup(const struct backend_ops *db, struct db_conn *conn, const
 	return 0;
 }
 
+int adapter_drop_on(const struct backend_ops *db, struct db_conn *conn, const struct adapter_manifest *m,
+		    const char *queue, char *err, size_t errlen)
+{
+	return drop_each(db, conn, "TABLE", "", m->tables, queue, err, errlen) == 0 &&
+		       drop_each(db, conn, "SCHEMA", " CASCADE", m->schemas, queue, err, errlen) == 0 &&
+		       run_cleanup(db, conn, m, queue, err, errlen) == 0
+		   ? 0
+		   : -1;
+}
+
 int adapter_drop_tables(const struct backend_ops *db, const char *target, const struct db_options *opts,
 			const struct adapter_manifest *m, const char *queue, char *err, size_t errlen)
 {
@@ -150,9 +160,7 @@ int adapter_drop_tables(const struct backend_ops *db, const char *target, const 
 
 	if (!conn)
 		return -1;
-	rc = drop_each(db, conn, "TABLE", "", m->tables, queue, err, errlen) == 0 &&
-			     drop_each(db, conn, "SCHEMA", " CASCADE", m->schemas, queue, err, errlen) == 0 &&
-			     run_cleanup(db, conn, m, queue, err, errlen) == 0 ? 0 : -1;
+	rc = adapter_drop_on(db, conn, m, queue, err, errlen);
 	db->disconnect(conn);
 	return rc;
 }

@@ -33,6 +33,13 @@ int adapter_final_state(const struct backend_ops *db, const char *target, const 
 			char *err, size_t errlen);
 
 /*
+ * Drops m's tables, then its schemas, for queue on conn (db's), those that exist, then runs
+ * its cleanup SQL. 0, or -1 with err.
+ */
+int adapter_drop_on(const struct backend_ops *db, struct db_conn *conn, const struct adapter_manifest *m,
+		    const char *queue, char *err, size_t errlen);
+
+/*
  * Drops m's tables, then its schemas, for queue on the server at target (those that exist),
  * connected through db as opts says, then runs its cleanup SQL. 0, or -1 with err.
  */

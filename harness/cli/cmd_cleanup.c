@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "adapter/adapter_run.h"
+#include "adapter/final_state.h"
+#include "adapter/manifest.h"
+#include "adapter/run_marker.h"
 #include "base/exit_status.h"
 #include "cli/commands.h"
 #include "db/backend.h"
@@ -277,6 +280,42 @@ static bool drop_table(const struct backend_ops *db, struct db_conn *conn, const
 }
 
 /*
+ * A dead run's adapter marker m (adapter/run_marker.h): drops what the adapter it names made
+ * for the run's queue, by its manifest (tables, schemas, cleanup SQL), before the marker
+ * itself goes. true when they went (dry: would go), false when they stay, saying why, and the
+ * marker with them, for a cleanup that can finish.
+ */
+static bool drop_adapter_objects(const struct backend_ops *db, struct db_conn *conn, const struct marked_table *m,
+				 struct tally *t)
+{
+	const struct adapter_manifest *manifest;
+	enum adapter_load_error why;
+	char queue[128], name[64], err[1024];
+
+	if (!adapter_marker_queue(m->name, queue, sizeof(queue)))
+		return true;
+	if (adapter_marker_read(db, conn, m->name, name, sizeof(name), err, sizeof(err)) < 0 ||
+	    !(manifest = adapter_load(name, &why, err, sizeof(err)))) {
+		printf("left alone: table %s (a dead adapter run's marker: %s)\n", m->name, err);
+		t->kept++;
+		return false;
+	}
+	if (t->dry_run) {
+		printf("would drop what adapter %s made for queue %s (its manifest's tables, schemas and cleanup)\n", name,
+		       queue);
+		return true;
+	}
+	if (adapter_drop_on(db, conn, manifest, queue, err, sizeof(err)) < 0) {
+		printf("cannot drop what adapter %s made for queue %s: %s\n", name, queue, err);
+		t->failed++;
+		return false;
+	}
+	printf("dropped what adapter %s made for queue %s (its manifest's tables, schemas and cleanup)\n", name, queue);
+	t->removed++;
+	return true;
+}
+
+/*
  * Drops, or leaves alone saying why, the marked table m: it goes only when its own note
  * was written for it (its name and, on PostgreSQL, its oid: not a note copied onto another
  * table, nor an older claimbench's list of tables) by a run of this host that is dead; m->dropped says whether it went.
@@ -287,7 +326,7 @@ static void visit_table(const struct backend_ops *db, struct db_conn *conn, stru
 	bool its_own = m->readable && owner_marks(&m->owner, m->name, m->oid);
 
 	if (its_own && strcmp(m->owner.host, self->host) == 0 && !owner_alive(&m->owner)) {
-		m->dropped = drop_table(db, conn, m->name, t);
+		m->dropped = drop_adapter_objects(db, conn, m, t) && drop_table(db, conn, m->name, t);
 		return;
 	}
 	t->kept++;
@@ -305,6 +344,27 @@ static void visit_table(const struct backend_ops *db, struct db_conn *conn, stru
 		printf("left alone: table %s (claimbench pid %ld is running)\n", m->name, m->owner.pid);
 }
 
+/*
+ * Whether table is one of an adapter run's (named QUEUE_...) whose marker in found stays:
+ * its run is alive, or what its adapter made could not be dropped. Such a table stays with
+ * the marker, as its function's trigger may be on the adapter's table (--verify's audit).
+ */
+static bool of_marker_kept(const struct marked_list *found, const char *table)
+{
+	char queue[128];
+
+	for (size_t i = 0; i < found->n; i++) {
+		size_t n;
+
+		if (found->items[i].dropped || !adapter_marker_queue(found->items[i].name, queue, sizeof(queue)))
+			continue;
+		n = strlen(queue);
+		if (strncmp(table, queue, n) == 0 && table[n] == '_')
+			return true;
+	}
+	return false;
+}
+
 /* Drops the tables of dead runs of this host in the database target names. EXIT_DONE, or EXIT_ENVIRONMENT. */
 static int clean_database(const char *target, struct tally *t)
 {
@@ -313,7 +373,7 @@ static int clean_database(const char *target, struct tally *t)
 	const struct backend_ops *db = backend_of_target(target, &target);
 	struct db_conn *conn;
 	struct owner self;
-	char err[512];
+	char err[512], queue[128];
 
 	if (db->connect(target, &opts, &conn, err, sizeof(err)) < 0) {
 		fprintf(stderr, "claimbench cleanup: cannot connect to the database: %s\n", err);
@@ -327,7 +387,18 @@ static int clean_database(const char *target, struct tally *t)
 	}
 	owner_self(&self);
 	for (size_t i = 0; i < found.n; i++)
-		visit_table(db, conn, &found.items[i], &self, t);
+		if (adapter_marker_queue(found.items[i].name, queue, sizeof(queue)))
+			visit_table(db, conn, &found.items[i], &self, t);
+	for (size_t i = 0; i < found.n; i++) {
+		if (adapter_marker_queue(found.items[i].name, queue, sizeof(queue)))
+			continue;
+		if (!of_marker_kept(&found, found.items[i].name)) {
+			visit_table(db, conn, &found.items[i], &self, t);
+			continue;
+		}
+		printf("left alone: table %s (its run's adapter marker stays, see above)\n", found.items[i].name);
+		t->kept++;
+	}
 	for (size_t i = 0; i < found.n; i++)
 		if (found.items[i].dropped) {
 			drop_run_function(db, conn, found.items[i].name, t);

@@ -192,8 +192,10 @@ const struct command commands[] = {
 		.about = "Finds what claimbench processes that are no longer running (killed, crashed) left\n"
 			 "behind, by the owner notes claimbench writes: throwaway PostgreSQL clusters and\n"
 			 "temporary SQLite directories under $TMPDIR (or /tmp), whose servers it stops, and, with\n"
-			 "--db, queue and ticket tables in that database. It removes them, each as the user who\n"
-			 "owns it; what belongs to a live process, or to another host, is left alone and listed.\n",
+			 "--db, queue and ticket tables in that database, and what an adapter's library made for\n"
+			 "a dead run (its manifest's tables, schemas and cleanup, found by the run's marker table).\n"
+			 "It removes them, each as the user who owns it; what belongs to a live process, or to\n"
+			 "another host, is left alone and listed.\n",
 		.tail = "Exit status: 0 done, 2 usage error, 3 the database is unreachable or something could not\n"
 			"be removed.\n",
 		.options = COMMAND_CLEANUP,

@@ -9,7 +9,9 @@
 # are dropped after each run; an adapter's rows say its system and version in the run table,
 # JSON, CSV, report and compare; a line that breaks the contract is refused with the adapter,
 # replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
-# (exit 4); manifests that do not parse are refused with file:line (exit 2), as are a missing
+# (exit 4); a claimbench SIGKILLed leaves its adapter's tables and schema, which cleanup --db
+# drops by the run's marker (its audit table and function with them), and leaves, saying why,
+# while the marker's adapter cannot be loaded; manifests that do not parse are refused with file:line (exit 2), as are a missing
 # adapter, an engine the manifest does not list, the options an adapter's run does not run
 # yet and --verify of an adapter whose manifest says it cannot be checked; a runtime or command not installed, or a replica that exits before ready, is exit 3.
 . "$(dirname "$0")/lib.sh"
@@ -47,6 +49,36 @@ no_adapter_tables() {
 	[ "$(test_sql "SELECT count(*) FROM pg_tables WHERE tablename ~ '^claimbench_[0-9]+_a[0-9]+'
 		OR schemaname ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ] &&
 		[ "$(test_sql "SELECT count(*) FROM pg_namespace WHERE nspname ~ '^claimbench_[0-9]+_a[0-9]+'")" -eq 0 ]
+}
+
+# killed_run NAME ADAPTER: a --verify run of ADAPTER on the test server SIGKILLed once its replicas are
+# ready (its audit table, made just before the start, exists), and the replicas given time to stop
+killed_run() {
+	local name=$1 adapter=$2 pid
+	"$CLAIMBENCH" run --db "$TEST_DB" --strategy "adapter:$adapter" --jobs 40 --workers 2 --work-ms 300 --verify \
+		--no-progress --results "$store" >/dev/null 2>"$dir/$name.err" &
+	pid=$!
+	wait_for 60 audit_table_there
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	wait_for 10 no_replica_of "$pid"
+}
+
+# audit_table_there: whether an adapter run's audit table is on the test server
+audit_table_there() {
+	[ "$(test_sql "SELECT count(*) FROM pg_tables WHERE tablename ~ '^claimbench_[0-9]+_a[0-9]+_audit$'")" -ge 1 ]
+}
+
+# no_replica_of PID: whether no process has PID as its parent (a killed claimbench's replicas have stopped)
+no_replica_of() {
+	! pgrep -P "$1" >/dev/null
+}
+
+# run_objects: the test server's tables, schemas and functions named as an adapter run's, one line
+run_objects() {
+	test_sql "SELECT string_agg(n, ' ' ORDER BY n) FROM (SELECT tablename AS n FROM pg_tables UNION ALL
+		SELECT nspname FROM pg_namespace UNION ALL SELECT proname FROM pg_proc) o
+		WHERE n ~ '^claimbench_[0-9]+_a[0-9]+'"
 }
 
 # ---- the reference adapter against the built-in skip-locked: seed 001's classic ----
@@ -142,6 +174,11 @@ else
 		"pg-boss: the ${crashed:-?} crashed executions' jobs recovered by its expiry (or done unseen), each done once more, no race, none lost"
 	check_each "$dir/pgboss_crash.json" 'true' '.verified and (.verify_differences | length) == 0' \
 		"--verify: pg-boss's own table's record (its state flips) agrees with the lines"
+	killed_run pgboss_killed pg-boss
+	"$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/pgboss_cleanup.out" 2>&1
+	check "a killed pg-boss run: cleanup --db drops pg-boss's schema by the run's marker, then the marker and the audit" \
+		grep -Eq '^dropped what adapter pg-boss made for queue claimbench_[0-9]+_a[0-9]+ ' "$dir/pgboss_cleanup.out"
+	check "nothing of the killed pg-boss run is left ($(run_objects))" test -z "$(run_objects)"
 fi
 
 # ---- claims without a lock: duplicates ----
@@ -208,6 +245,33 @@ new_adapter twice runtime=bash command=twice.sh
 expect_exit 7 'line 4: "claimed 2 1 0": expected worker 0 to end job 1 \(attempt 1\) before it claims another' \
 	"a worker that claims while it holds a job breaks the contract" \
 	run --db "$TEST_DB" --strategy adapter:twice --jobs 20 --workers 1 --no-progress --results "$store"
+
+# ---- a claimbench SIGKILLed: cleanup --db drops what its adapter made, by the run's marker ----
+killed_run killed reference
+left=$(run_objects)
+check "a killed run leaves its marker, audit table and function, and the adapter's table ($left)" \
+	grep -Eq '_a[0-9]+_adapter .*_a[0-9]+_audit .*_a[0-9]+_audit .*_a[0-9]+_jobs' <<<"$left"
+"$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/cleanup.out" 2>&1
+check "cleanup --db drops what adapter reference made for the dead run's queue, by its manifest" \
+	grep -Eq '^dropped what adapter reference made for queue claimbench_[0-9]+_a[0-9]+ ' "$dir/cleanup.out"
+check "then the marker, the audit table and its function ($(tr '\n' ';' <"$dir/cleanup.out"))" \
+	grep -Ezq 'dropped table claimbench_[0-9]+_a[0-9]+_adapter.*dropped function claimbench_[0-9]+_a[0-9]+_audit\(\)' \
+	"$dir/cleanup.out"
+check "nothing of the killed run is left on the server ($(run_objects))" test -z "$(run_objects)"
+# the marker names an adapter no folder holds any more: left alone, saying so, and dropped once it is back
+new_adapter vanishing
+killed_run vanishing vanishing
+mv "$adapters/vanishing" "$adapters/vanished"
+"$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/cleanup2.out" 2>&1
+check "a dead run's marker whose adapter cannot be loaded is left alone, saying why ($(grep -m 1 -o "a dead adapter run.s marker: no adapter [^:]*" "$dir/cleanup2.out"))" \
+	grep -Eq '^left alone: table claimbench_[0-9]+_a[0-9]+_adapter \(a dead adapter run.s marker: no adapter .vanishing' \
+	"$dir/cleanup2.out"
+left=$(run_objects)
+check "and the run's other tables and function with it ($left)" \
+	grep -Eq '_a[0-9]+_adapter .*_a[0-9]+_audit .*_a[0-9]+_audit .*_a[0-9]+_jobs' <<<"$left"
+mv "$adapters/vanished" "$adapters/vanishing"
+"$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/cleanup3.out" 2>&1
+check "with its adapter back, the next cleanup drops it all ($(run_objects))" test -z "$(run_objects)"
 
 # ---- a replica that exits before it is ready ----
 mkdir -p "$adapters/quitter"
