@@ -112,21 +112,64 @@ function runnerEvents () {
 // Replica liveness: each replica holds a session advisory lock keyed by its worker pool's id
 // (graphile-worker's locked_by) on a connection of its own, taken when the pool is made and
 // before its workers' first claim; a lock another session can take is a pool whose process ended.
-async function livenessClient (settings) {
-  const client = new pg.Client(settings)
-  await client.connect()
-  return client
+// A connection cut (a server restart) is made anew and the locks taken again; until every
+// replica has had time to do so (RECONNECT_GRACE_MS since its own), no lock is judged.
+const RECONNECT_GRACE_MS = 3000
+class Liveness {
+  constructor (settings) {
+    this.settings = settings // node-postgres' settings
+    this.pools = [] // the worker pools whose locks it holds
+    this.client = null // its connection, null while it is being made
+    this.since = 0 // when it was made (Date.now())
+    this.cut = false // a connection of it was cut before
+  }
+
+  async connect () {
+    const client = new pg.Client(this.settings)
+    client.on('error', (err) => {
+      process.stderr.write(`graphile-worker adapter: liveness: ${err.message}\n`)
+      if (this.client !== client) return
+      this.client = null
+      this.cut = true
+      this.reconnect()
+    })
+    await client.connect()
+    for (const pool of this.pools) await client.query('select pg_advisory_lock(hashtext($1))', [pool])
+    this.client = client
+    this.since = Date.now()
+  }
+
+  reconnect () {
+    this.connect().catch(() => setTimeout(() => this.reconnect(), 100))
+  }
+
+  // Holds pool's lock from now on.
+  async hold (pool) {
+    this.pools.push(pool)
+    if (this.client) await this.client.query('select pg_advisory_lock(hashtext($1))', [pool])
+  }
+
+  // Whether other pools' locks can be judged now: connected, and past the grace after a cut.
+  judging () {
+    return this.client !== null && (!this.cut || Date.now() - this.since >= RECONNECT_GRACE_MS)
+  }
+
+  async end () {
+    if (this.client) await this.client.end()
+  }
 }
 
 // One look for the locks of pools whose process ended: each is given back with forceUnlockWorkers.
-async function unlockDead (liveness, utils, ownPools) {
-  const { rows } = await liveness.query(
+async function unlockDead (liveness, utils) {
+  if (!liveness.judging()) return
+  const client = liveness.client
+  const { rows } = await client.query(
     `select distinct locked_by from ${pg.escapeIdentifier(schema)}.jobs where locked_by is not null and not (locked_by = any($1::text[]))`,
-    [ownPools])
+    [liveness.pools])
   for (const { locked_by: pool } of rows) {
-    const { rows: [probe] } = await liveness.query('select pg_try_advisory_lock(hashtext($1)) as free', [pool])
+    const { rows: [probe] } = await client.query('select pg_try_advisory_lock(hashtext($1)) as free', [pool])
     if (!probe.free) continue
-    await liveness.query('select pg_advisory_unlock(hashtext($1))', [pool])
+    await client.query('select pg_advisory_unlock(hashtext($1))', [pool])
     await utils.forceUnlockWorkers([pool])
     process.stderr.write(`graphile-worker adapter: replica ${replica}: pool ${pool}'s process ended; its jobs unlocked (forceUnlockWorkers)\n`)
   }
@@ -141,8 +184,8 @@ async function main () {
   const options = { pgPool, schema, logger }
   if (replica === 0) await runMigrations(options)
   const utils = await makeWorkerUtils(options)
-  const liveness = await livenessClient(settings)
-  const ownPools = []
+  const liveness = new Liveness(settings)
+  await liveness.connect()
   say('ready')
 
   const input = readline.createInterface({ input: process.stdin })
@@ -162,8 +205,7 @@ async function main () {
     } else if (words[0] === 'start') {
       const events = runnerEvents()
       events.on('pool:create', ({ workerPool }) => {
-        ownPools.push(workerPool.id)
-        liveness.query('select pg_advisory_lock(hashtext($1))', [workerPool.id])
+        liveness.hold(workerPool.id)
           .catch((err) => process.stderr.write(`graphile-worker adapter: liveness lock: ${err.message}\n`))
       })
       runner = await run({
@@ -176,7 +218,7 @@ async function main () {
       })
       if (unlockDeadMs > 0) {
         sweeper = setInterval(() => {
-          unlockDead(liveness, utils, ownPools)
+          unlockDead(liveness, utils)
             .catch((err) => process.stderr.write(`graphile-worker adapter: unlocking dead pools: ${err.message}\n`))
         }, unlockDeadMs)
       }

@@ -2,7 +2,8 @@
 // enqueue (insert), claim (fetch: FOR UPDATE SKIP LOCKED, the job flipped to active) and
 // completion (complete), in a schema of the run's own (CLAIMBENCH_QUEUE). Each of
 // WORKER_COUNT workers is a loop of fetch, the job's work, complete, reporting each step on
-// standard output; its messages go to standard error.
+// standard output (a completion that fails, its connection cut, as lost); its messages go to
+// standard error.
 'use strict'
 
 const PgBoss = require('pg-boss')
@@ -68,7 +69,10 @@ async function work (boss, index) {
       await boss.complete(QUEUE, job.id)
       say(`finished ${job.data.id} ${attempt} ${index} ${nowUs()}`)
     } catch (err) {
+      // its connection cut (a restart): whether the completion committed is unknown, and the
+      // job is pg-boss's again to give back by its expiry
       say(`error ${index} complete: ${String(err.message).split('\n')[0]}`)
+      say(`lost ${job.data.id} ${attempt} ${index} ${nowUs()}`)
     }
   }
 }

@@ -13,7 +13,9 @@ maintenance daemon, runs from the start on claimbench's throwaway server alone (
 the user's it would tick and maintain every PgQ queue of the database, not the run's alone; the
 producer's own ticks are all a run needs), its files in the run's scratch folder
 (CLAIMBENCH_SCRATCH, which claimbench removes after the run), stopped with the replica that
-started it (replica 0), or killed with it (its process group).
+started it (replica 0), or killed with it (its process group). A consumer connection cut (a
+server restart) reports its open batch's events as lost, connects anew and competes for the
+consumer's lock again.
 """
 
 import os
@@ -200,6 +202,7 @@ class Consumer(threading.Thread):
         self.workers = workers    # the replica's Workers
         self.stop = stop          # set when the replica stops
         self.holding = holding    # whether the session already holds the lock (replica 0)
+        self.held = []            # the Workers holding an event of the batch open now
 
     def take_lock(self):
         """Waits for the consumer's lock, free once its holder's session is gone. False: stopped."""
@@ -225,7 +228,7 @@ class Consumer(threading.Thread):
         if len(events) > len(self.workers):
             raise RuntimeError("batch %d holds %d events, more than the %d workers"
                                % (batch, len(events), len(self.workers)))
-        held = []
+        held = self.held = []
         for w, (data, extra1, retry) in zip(self.workers, events):
             w.event = (int(data), (retry or 0) + 1, int(extra1))
             w.done.clear()
@@ -238,20 +241,57 @@ class Consumer(threading.Thread):
                     return True  # stopped with the batch in hand: not finished, PgQ gives it again
         cur.execute("SELECT pgq.finish_batch(%s)", [batch])
         self.conn.commit()
+        self.held = []
         for w in held:
             say("finished %d %d %d %d" % (w.event[0], w.event[1], w.index, now_us()))
         return True
 
-    def run(self):
+    def cut(self):
+        """Whether the consumer's connection is gone (a server restart), probed: psycopg2 may not know."""
         try:
-            if not self.take_lock():
+            self.conn.rollback()
+            self.conn.cursor().execute("SELECT 1")
+            self.conn.rollback()
+            return False
+        except psycopg2.Error:
+            return True
+
+    def reconnect(self):
+        """A new consumer connection after the old one was cut (a restart), until it connects or the stop."""
+        try:
+            self.conn.close()
+        except psycopg2.Error:
+            pass
+        self.holding = False  # the lock went with the session
+        while not self.stop.is_set():
+            try:
+                self.conn = psycopg2.connect(self.cfg.url)
                 return
-            cur = self.conn.cursor()
-            while not self.stop.is_set():
-                if not self.one_batch(cur) and self.stop.wait(self.cfg.empty_wait):
+            except psycopg2.Error:
+                self.stop.wait(0.1)
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                if not self.take_lock():
                     return
-        except Exception as e:  # the replica goes on to its stop; claimbench counts the error
-            say("error 0 %s" % " ".join(str(e).split()))
+                cur = self.conn.cursor()
+                while not self.stop.is_set():
+                    if not self.one_batch(cur) and self.stop.wait(self.cfg.empty_wait):
+                        return
+            except psycopg2.Error as e:
+                say("error 0 %s" % " ".join(str(e).split()))
+                if not self.cut():
+                    return  # not a cut connection: the replica goes on to its stop
+                # the connection was cut: the open batch's events are lost to this replica (whether
+                # finish_batch committed unknown; unfinished, PgQ gives the batch again)
+                for w in self.held:
+                    say("lost %d %d %d %d" % (w.event[0], w.event[1], w.index, now_us()))
+                self.held = []
+                self.reconnect()
+            except Exception as e:  # the replica goes on to its stop; claimbench counts the error
+                say("error 0 %s" % " ".join(str(e).split()))
+                return
 
 
 def main():

@@ -2,7 +2,8 @@
  * claimbench's reference adapter (contract version 1, docs/adapters.md): claimbench's own
  * skip-locked claim in hold mode, run as an outside queue system would be. It keeps its jobs
  * in a table of its own ({queue}_jobs), takes claimbench's enqueues on standard input, and
- * reports every execution on standard output. With --no-lock it claims without a lock (a
+ * reports every execution on standard output (a completion that fails, its connection cut by a
+ * restart, as lost: its outcome unknown). With --no-lock it claims without a lock (a
  * plain SELECT, then a status flip), the deliberately broken adapter of the tests; with
  * --unreported-claim its worker 0 makes one claim it never reports (it flips the job active,
  * commits, and gives it back), the lying adapter that --verify's record must catch.
@@ -188,6 +189,7 @@ static int run_one_job(struct worker *w, PGconn *conn)
 	if (PQresultStatus(res) != PGRES_COMMAND_OK ||
 	    (!a->no_lock && exec_ok(conn, "COMMIT", PGRES_COMMAND_OK) < 0)) {
 		say("error %d complete: %s", w->index, strtok(PQerrorMessage(conn), "\n"));
+		say("lost %lld %lld %d %lld", id, attempt, w->index, now_us());
 		goto out_rollback;
 	}
 	PQclear(res);
@@ -214,8 +216,11 @@ static void *worker_main(void *arg)
 
 		if (got <= 0)
 			sleep_us((long long)w->a->empty_wait_ms * 1000);
-		if (got < 0 && PQstatus(conn) != CONNECTION_OK)
+		if (got < 0 && PQstatus(conn) != CONNECTION_OK) {
 			PQreset(conn);
+			if (PQstatus(conn) != CONNECTION_OK)
+				sleep_us(50000); /* the server is away (a restart): try again shortly */
+		}
 	}
 	PQfinish(conn);
 	return NULL;

@@ -126,7 +126,9 @@ int adapter_audit_install(struct adapter_audit *au, const struct backend_ops *db
 {
 	char table[512];
 
-	*au = (struct adapter_audit){ .db = db };
+	int rc = -1;
+
+	*au = (struct adapter_audit){ .db = db, .target = target, .opts = opts, .installed = true };
 	snprintf(au->name, sizeof(au->name), "%.100s_audit", queue);
 	if (adapter_expand(m->state_table, queue, table, sizeof(table)) < 0) {
 		snprintf(err, errlen, "--verify: the state table's name is too long");
@@ -134,13 +136,13 @@ int adapter_audit_install(struct adapter_audit *au, const struct backend_ops *db
 	}
 	if (!(au->conn = adapter_connect(db, target, opts, err, errlen)))
 		return -1;
-	if (db->quote_identifier(au->conn, au->name, au->quoted, sizeof(au->quoted)) < 0) {
+	if (db->quote_identifier(au->conn, au->name, au->quoted, sizeof(au->quoted)) < 0)
 		snprintf(err, errlen, "--verify: cannot quote the audit table's name %s", au->name);
-		return -1;
-	}
-	if (check_state_table(au, m, table, err, errlen) < 0 || create_table(au, err, errlen) < 0)
-		return -1;
-	return create_trigger(au, m, table, err, errlen);
+	else if (check_state_table(au, m, table, err, errlen) == 0 && create_table(au, err, errlen) == 0)
+		rc = create_trigger(au, m, table, err, errlen);
+	db->disconnect(au->conn);
+	au->conn = NULL;
+	return rc;
 }
 
 /* Where read_event puts the record's rows. */
@@ -189,16 +191,23 @@ int adapter_audit_read(struct adapter_audit *au, const struct adapter_manifest *
 	struct event_sink sink = { .m = m };
 	char sql[512];
 
+	int rc = 0;
+
 	snprintf(sql, sizeof(sql), "SELECT seq, op, job, old_state, new_state FROM %s ORDER BY seq", au->quoted);
+	if (!(au->conn = adapter_connect(au->db, au->target, au->opts, err, errlen)))
+		return -1;
 	if (au->db->query_text(au->conn, sql, 0, NULL, read_event, &sink) < 0) {
 		snprintf(err, errlen, "--verify: reading the audit table: %s",
 			 sink.out_of_memory ? "out of memory" : au->db->error_message(au->conn));
 		free(sink.events);
-		return -1;
+		rc = -1;
+	} else {
+		*events = sink.events;
+		*n = sink.n;
 	}
-	*events = sink.events;
-	*n = sink.n;
-	return 0;
+	au->db->disconnect(au->conn);
+	au->conn = NULL;
+	return rc;
 }
 
 int adapter_audit_drop(struct adapter_audit *au, char *err, size_t errlen)
@@ -206,8 +215,10 @@ int adapter_audit_drop(struct adapter_audit *au, char *err, size_t errlen)
 	char sql[512];
 	int rc = 0;
 
-	if (!au->conn)
+	if (!au->created && !au->function_made)
 		return 0;
+	if (!(au->conn = adapter_connect(au->db, au->target, au->opts, err, errlen)))
+		return -1;
 	snprintf(sql, sizeof(sql), "DROP FUNCTION IF EXISTS %s() CASCADE", au->quoted);
 	if (au->function_made && run(au, sql, "dropping the audit trigger function", err, errlen) < 0)
 		rc = -1;

@@ -24,10 +24,16 @@ struct adapter_event {
 	int32_t new_status;	/* after (no row after, a delete's: JOB_DONE under absent_state = done, else JOB_MISSING) */
 };
 
-/* The record of one adapter run: its audit table, its trigger function and the connection that made them. */
+/*
+ * The record of one adapter run: its audit table and its trigger function. Each step connects
+ * anew (a restart during the run cuts every session).
+ */
 struct adapter_audit {
 	const struct backend_ops *db;	/* the run's backend */
-	struct db_conn *conn;		/* the harness's session that made and reads the record; NULL: none */
+	const char *target;		/* the server, as the run connects to it */
+	const struct db_options *opts;	/* the run's connection settings */
+	struct db_conn *conn;		/* the harness's session of the step under way; NULL between steps */
+	bool installed;			/* adapter_audit_install was called: drop what it made */
 	char name[112];			/* the audit table's and its function's name, unquoted: {queue}_audit */
 	char quoted[200];		/* the same, quoted */
 	bool created;			/* this run made the audit table (and only then drops it) */
@@ -52,7 +58,7 @@ int adapter_audit_install(struct adapter_audit *au, const struct backend_ops *db
 int adapter_audit_read(struct adapter_audit *au, const struct adapter_manifest *m, struct adapter_event **events,
 		       size_t *n, char *err, size_t errlen);
 
-/* Drops what au made (the function with its trigger, then the table) and closes its session. 0, or -1 with err. */
+/* Drops what au made (the function with its trigger, then the table). 0, or -1 with err. */
 int adapter_audit_drop(struct adapter_audit *au, char *err, size_t errlen);
 
 #endif

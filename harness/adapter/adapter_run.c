@@ -59,8 +59,9 @@ struct adapter_session {
 	int n_replicas;					/* entries of replicas */
 	int started;					/* replicas whose process started */
 	struct ledger own;				/* the run's own entries: the faults it injected */
-	struct adapter_audit audit;			/* --verify's record of the state table; its conn NULL: none */
+	struct adapter_audit audit;			/* --verify's record of the state table; not installed: none */
 	bool silent;					/* the watchdog stopped it: no line for adapter_silence_ms */
+	char restart_failed[400];			/* why --restart-at's restart failed, which stopped the run; "": it did not */
 	bool interrupted;				/* a signal stopped it */
 };
 
@@ -200,12 +201,12 @@ static const struct replica *broken_replica(const struct adapter_session *a)
 }
 
 /*
- * Whether the run must stop now for a reason other than its end: a broken line, the
- * watchdog (noted in a->silent) or a signal (a->interrupted).
+ * Whether the run must stop now for a reason other than its end: a broken line, a failed
+ * restart, the watchdog (noted in a->silent) or a signal (a->interrupted).
  */
 static bool must_stop(struct adapter_session *a)
 {
-	if (broken_replica(a))
+	if (broken_replica(a) || *a->restart_failed)
 		return true;
 	if (signals_interrupted()) {
 		a->interrupted = true;
@@ -280,6 +281,35 @@ static void crash_replica(struct adapter_session *a, int64_t at_ns)
 		"executions\n", a->label, (double)at_ns / 1e9);
 }
 
+/* A restart's stopping test, which knows nothing of the run: whether a signal stops it. */
+static bool interrupted(const void *run)
+{
+	(void)run;
+	return signals_interrupted();
+}
+
+/*
+ * Restarts the server for --restart-at at at_ns, noting the fault (how long until the server
+ * took connections again) in the run's own ledger. 0, or -1 with a->restart_failed said.
+ */
+static int restart_server(struct adapter_session *a, int64_t at_ns)
+{
+	const struct server_restart *how = &a->plan->restart;
+	struct fault_record f = { .at_ns = at_ns, .kind = FAULT_RESTART, .worker = -1 };
+	int64_t began = clock_now_ns();
+
+	if (!how->fn || how->fn(how->ctx, interrupted, NULL, a->restart_failed, sizeof(a->restart_failed)) < 0) {
+		if (!how->fn)
+			snprintf(a->restart_failed, sizeof(a->restart_failed), "it cannot be done");
+		return -1;
+	}
+	f.duration_ns = clock_now_ns() - began;
+	ledger_add_fault(&a->own, &f);
+	fprintf(stderr, "claimbench: %s: the server restarted at %.2f s (%.0f ms until it took connections): every "
+		"replica's connections were cut\n", a->label, (double)at_ns / 1e9, (double)f.duration_ns / 1e6);
+	return 0;
+}
+
 /* Whether some replica started has ended (died or exited) while the run goes on. */
 static bool any_ended(const struct adapter_session *a)
 {
@@ -317,7 +347,9 @@ static void run_replicas(struct adapter_session *a, struct job_state *final, boo
 {
 	const struct run_config *cfg = a->plan->cfg;
 	int64_t crash_ns = (int64_t)(cfg->crash_replica_at_s * 1e9);
+	const struct fault_trigger *restarts = &cfg->faults.when[FAULT_RESTART];
 	int64_t table_read_ns = 0;
+	size_t restarted = 0;
 	bool crashed = false;
 
 	atomic_store(&a->run.start_ns, clock_now_ns());
@@ -337,6 +369,11 @@ static void run_replicas(struct adapter_session *a, struct job_state *final, boo
 		if (crash_ns > 0 && !crashed && now >= crash_ns && atomic_load(&a->replicas[0].in_hand) > 0) {
 			crash_replica(a, now);
 			crashed = true;
+		}
+		if (restarted < restarts->n_at && now >= (int64_t)(restarts->at_s[restarted] * 1e9)) {
+			restarted++;
+			if (restart_server(a, now) < 0)
+				return;
 		}
 		clock_sleep_ns(ADAPTER_POLL_NS);
 	}
@@ -372,6 +409,9 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 	if (broken) {
 		fprintf(stderr, "claimbench: %s: %s; the run is incomplete\n", a->label, broken->broken_reason);
 		out->contract_broken = true;
+	} else if (*a->restart_failed) {
+		fprintf(stderr, "claimbench: %s: restarting the server: %s; the run is incomplete\n", a->label,
+			a->restart_failed);
 	} else if (a->silent)
 		fprintf(stderr, "claimbench: %s: adapter %s: the watchdog stopped the run: no line from any replica for %d ms "
 			"(--adapter-silence-ms); the run is incomplete\n", a->label, a->m->name, a->plan->cfg->adapter_silence_ms);
@@ -479,7 +519,7 @@ static int measure(struct adapter_session *a, const struct job_state *final, boo
 		.claim_in_session = a->m->claim_mode == MODE_HOLD,
 	};
 	if (metrics_compute(&in, &out->metrics) == 0 && metrics_series(&in, &out->series, &out->n_series) == 0 &&
-	    ledger_keep_faults(&merged, out) == 0 && (!a->audit.conn || stopped || verify(a, &merged, final, out) == 0) &&
+	    ledger_keep_faults(&merged, out) == 0 && (!a->audit.installed || stopped || verify(a, &merged, final, out) == 0) &&
 	    ledger_table_note_errors(&in, out) == 0) {
 		ledger_table_report_errors(&out->verify, a->plan->cfg->group, a->label);
 		rc = 0;
@@ -576,7 +616,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 				 a.m->name, a.started - 1);
 		goto out_drop;
 	}
-	stopped = a.silent || a.interrupted || broken_replica(&a);
+	stopped = a.silent || a.interrupted || broken_replica(&a) || *a.restart_failed;
 	report_stop(&a, out);
 	have_final = adapter_final_state(plan->db, plan->target, &cfg->db_opts, a.m, a.queue, final, cfg->jobs, why,
 					 sizeof(why)) == 0;

@@ -6,7 +6,7 @@
 #include "adapter/contract_line.h"
 
 /* The execution lines' verbs, indexed by their kind minus LINE_CLAIMED. */
-static const char *const execution_verbs[] = { "claimed", "started", "finished", "failed" };
+static const char *const execution_verbs[] = { "claimed", "started", "finished", "failed", "lost" };
 
 /*
  * Reads a decimal integer of [min, max] at *p, which must end at a space or the line's
@@ -81,6 +81,6 @@ int adapter_line_parse(const char *line, struct adapter_line *out, char *expecte
 		snprintf(expected, explen, "\"error WORKER TEXT\": a worker from 0 and what it met");
 		return -1;
 	}
-	snprintf(expected, explen, "one of ready, enqueued, claimed, started, finished, failed, error, stopped");
+	snprintf(expected, explen, "one of ready, enqueued, claimed, started, finished, failed, lost, error, stopped");
 	return -1;
 }

@@ -17,6 +17,8 @@ enum adapter_line_kind {
 	LINE_STARTED,	/* "started JOB ATTEMPT WORKER [US]": its work began */
 	LINE_FINISHED,	/* "finished JOB ATTEMPT WORKER [US]": its completion committed */
 	LINE_FAILED,	/* "failed JOB ATTEMPT WORKER [US]": its failure committed */
+	LINE_LOST,	/* "lost JOB ATTEMPT WORKER [US]": its connection was lost with the job in hand, whether its
+			 * completion committed unknown; the worker holds it no more */
 	LINE_ERROR,	/* "error WORKER TEXT": a worker met an error and goes on */
 	LINE_STOPPED,	/* "stopped": every worker has ended; it exits next */
 };

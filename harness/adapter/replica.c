@@ -52,8 +52,11 @@ static int32_t seat_number(const struct replica *r, int32_t worker)
 	return (int32_t)(r->index * r->run->workers + worker);
 }
 
-/* Records the end (outcome) of the execution seat holds at at_ns in r's ledger. 0, or -1 when out of memory. */
-static int end_execution(struct replica *r, int32_t worker, int outcome, int64_t at_ns)
+/*
+ * Records the end (outcome, with flags) of the execution seat holds at at_ns in r's ledger. 0,
+ * or -1 when out of memory.
+ */
+static int end_execution(struct replica *r, int32_t worker, int outcome, int flags, int64_t at_ns)
 {
 	struct replica_seat *seat = &r->seats[worker];
 	struct worker_stats *st = &r->stats[worker];
@@ -65,7 +68,7 @@ static int end_execution(struct replica *r, int32_t worker, int outcome, int64_t
 		.worker = seat_number(r, worker),
 		.outcome = outcome,
 		.identity = seat_number(r, worker),
-		.flags = outcome == EXEC_CRASHED ? EXEC_PROCESS_DIED : 0,
+		.flags = flags,
 	};
 
 	seat->held = false;
@@ -78,7 +81,7 @@ static int end_execution(struct replica *r, int32_t worker, int outcome, int64_t
 	return ledger_add_execution(&r->ledger, &e);
 }
 
-/* An execution's line l (claimed, started, finished, failed) at at_ns. 0, or -1 with what was expected. */
+/* An execution's line l (claimed, started, finished, failed, lost) at at_ns. 0, or -1 with what was expected. */
 static int take_execution(struct replica *r, const struct adapter_line *l, int64_t at_ns, char *expected, size_t len)
 {
 	struct replica_seat *seat;
@@ -116,12 +119,16 @@ static int take_execution(struct replica *r, const struct adapter_line *l, int64
 				 (long long)seat->job, (long long)seat->attempt);
 		else
 			snprintf(expected, len, "worker %d to claim a job before its %s line: it holds none", l->worker,
-				 l->kind == LINE_STARTED ? "started" : l->kind == LINE_FINISHED ? "finished" : "failed");
+				 l->kind == LINE_STARTED ? "started" : l->kind == LINE_FINISHED ? "finished"
+				 : l->kind == LINE_FAILED ? "failed" : "lost");
 		return -1;
 	}
 	if (l->kind == LINE_STARTED)
 		return 0;
-	if (end_execution(r, l->worker, l->kind == LINE_FINISHED ? EXEC_DONE : EXEC_FAILED, at_ns) < 0) {
+	if (l->kind == LINE_LOST)
+		r->stats[l->worker].errors[ERR_CONNECTION_LOST]++;
+	if (end_execution(r, l->worker, l->kind == LINE_FINISHED ? EXEC_DONE : l->kind == LINE_FAILED ? EXEC_FAILED
+				     : EXEC_UNCOMMITTED, l->kind == LINE_LOST ? EXEC_CONNECTION_LOST : 0, at_ns) < 0) {
 		snprintf(expected, len, "(claimbench ran out of memory recording it)");
 		return -1;
 	}
@@ -206,7 +213,8 @@ static void end_held(struct replica *r, int64_t at_ns)
 
 	for (int w = 0; w < r->run->workers; w++)
 		if (r->seats[w].held) {
-			end_execution(r, w, outcome, at_ns > r->seats[w].start_ns ? at_ns : r->seats[w].start_ns);
+			end_execution(r, w, outcome, outcome == EXEC_CRASHED ? EXEC_PROCESS_DIED : 0,
+				      at_ns > r->seats[w].start_ns ? at_ns : r->seats[w].start_ns);
 			if (outcome == EXEC_CRASHED) {
 				r->crashed++;
 				r->stats[w].errors[ERR_CONNECTION_LOST]++;

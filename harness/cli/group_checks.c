@@ -34,12 +34,14 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 
 /*
  * The first option given that only a queue run of built-in strategies runs, or NULL:
- * faults, a timeline, arrivals, MVCC pressure, leases, pipelines.
+ * faults (but restarts at instants, --restart-at, when restart_at_ok), a timeline, arrivals,
+ * MVCC pressure, leases, pipelines.
  */
-static const char *builtin_queue_option(const struct run_config *cfg)
+static const char *builtin_queue_option(const struct run_config *cfg, bool restart_at_ok)
 {
 	for (int k = 0; k < FAULT_KIND_COUNT; k++)
-		if (cfg->faults.when[k].n_at || cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
+		if ((cfg->faults.when[k].n_at && !(k == FAULT_RESTART && restart_at_ok)) || cfg->faults.when[k].n_exec ||
+		    cfg->faults.when[k].rate > 0)
 			return "the faults (--crash-at ...)";
 	if (cfg->timeline.n)
 		return "a timeline (--phase)";
@@ -60,7 +62,7 @@ static const char *builtin_queue_option(const struct run_config *cfg)
  */
 static const char *queue_only_option(const struct run_config *cfg)
 {
-	const char *option = builtin_queue_option(cfg);
+	const char *option = builtin_queue_option(cfg, false);
 
 	return option ? option : cfg->verify ? "--verify" : NULL;
 }
@@ -306,7 +308,7 @@ static const struct adapter_manifest *unverifiable_adapter(const struct run_conf
 
 /*
  * Refuses in a group that runs an adapter what contract version 1 does not run for one (the
- * faults but --crash-replica-at, arrivals, pressure, leases, pipelines, timed runs, several
+ * faults but --crash-replica-at and --restart-at, arrivals, pressure, leases, pipelines, timed runs, several
  * queues, a pooler; --verify of an adapter whose manifest says it cannot be), and the
  * adapters' own options in a group that runs none. 0, or -1 with err.
  */
@@ -314,7 +316,7 @@ static int check_adapters(const struct run_config *cfg, char *err, size_t errlen
 {
 	const struct strategy_ops *adapter = first_adapter(cfg);
 	const struct adapter_manifest *unverifiable = cfg->verify ? unverifiable_adapter(cfg) : NULL;
-	const char *option = builtin_queue_option(cfg);
+	const char *option = builtin_queue_option(cfg, true);
 
 	if (!adapter) {
 		if (cfg->replicas == 1 && cfg->crash_replica_at_s == 0)
@@ -339,7 +341,7 @@ static int check_adapters(const struct run_config *cfg, char *err, size_t errlen
 	if (!option)
 		return 0;
 	snprintf(err, errlen, "%s: not for an adapter's run yet: %s (contract version 1 runs drains of a backlog, its "
-		 "one fault --crash-replica-at; docs/adapters.md)", adapter->name, option);
+		 "faults --crash-replica-at and --restart-at; docs/adapters.md)", adapter->name, option);
 	return -1;
 }
 

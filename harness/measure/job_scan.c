@@ -130,7 +130,9 @@ static bool returned_between(const struct job_context *c, const struct execution
  * (a restart's server still answers for a while after the harness began stopping it, and
  * is down until it accepts connections again): it ended y's session when it began before x
  * had the job and ended after y's claim began. A failover counts whether or not the claim
- * lives in the session: the new primary may lack a flip-mode claim the old one had committed.
+ * lives in the session: the new primary may lack a flip-mode claim the old one had committed;
+ * so does a restart whose lost connection an adapter's worker said ended its hold on the job
+ * (EXEC_CONNECTION_LOST: the library gives such a job back by its own rules).
  */
 static enum redelivery_cause session_ended_by(const struct job_context *c, const struct execution *y,
 					      const struct execution *x)
@@ -144,7 +146,7 @@ static enum redelivery_cause session_ended_by(const struct job_context *c, const
 			continue;
 		if (f->kind == FAULT_FAILOVER)
 			return CAUSE_FAILOVER;
-		if (!c->in->claim_in_session)
+		if (!c->in->claim_in_session && !(y->flags & EXEC_CONNECTION_LOST))
 			continue;
 		if (f->kind == FAULT_RESTART)
 			return CAUSE_RESTART;

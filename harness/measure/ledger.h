@@ -27,6 +27,8 @@ enum exec_outcome {
 #define EXEC_UNBEGUN (1 << 2)		/* handed out in a batch whose end came before this job's work began */
 #define EXEC_PROCESS_DIED (1 << 3)	/* crashed with the process that held it (an adapter's replica): its completion may
 					 * have committed with no word of it */
+#define EXEC_CONNECTION_LOST (1 << 4)	/* an adapter's worker said its connection was lost with the job in hand (a lost
+					 * line): the session its claim lived in, or its row's claim's holder, is gone */
 
 /*
  * One execution of one job by one worker; times are ns since the start barrier. A job is
@@ -44,7 +46,7 @@ struct execution {
 	int32_t worker;		/* the seat of the worker that executed it (its index, kept by a replacement) */
 	int32_t outcome;	/* an enum exec_outcome */
 	int32_t identity;	/* the worker's identity, the job's claimed_by (a crashed worker's replacement has a new one) */
-	int32_t flags;		/* EXEC_STALLED, EXEC_TICKET_EXPIRED, EXEC_UNBEGUN */
+	int32_t flags;		/* EXEC_STALLED, EXEC_TICKET_EXPIRED, EXEC_UNBEGUN, EXEC_PROCESS_DIED, EXEC_CONNECTION_LOST */
 };
 
 /*

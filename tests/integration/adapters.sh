@@ -5,7 +5,8 @@
 # (--no-lock) shows duplicates, which --verify's record of its table confirms, and one whose
 # lines hide a claim (--unreported-claim) fails --verify naming the job (exit 5); pg-boss (when make adapters installed it) runs beside skip-locked
 # and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
-# hand as crashed executions, each redelivered once to the other replica; the adapter's tables
+# hand as crashed executions, each redelivered once to the other replica; through a server
+# restart (--restart-at) each job in hand is a lost line, redelivered after it; the adapter's tables
 # are dropped after each run; an adapter's rows say its system and version in the run table,
 # JSON, CSV, report and compare; a line that breaks the contract is refused with the adapter,
 # replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
@@ -174,6 +175,13 @@ else
 		"pg-boss: the ${crashed:-?} crashed executions' jobs recovered by its expiry (or done unseen), each done once more, no race, none lost"
 	check_each "$dir/pgboss_crash.json" 'true' '.verified and (.verify_differences | length) == 0' \
 		"--verify: pg-boss's own table's record (its state flips) agrees with the lines"
+	PGBOSS_EXPIRE_IN_SECONDS=2 run_json pgboss_restart --db "$TEST_DB" --strategy adapter:pg-boss --jobs 100 \
+		--workers 4 --work-ms 20 --restart-at 0.5 --restart-command "$(test_restart_command)" --verify
+	check_each "$dir/pgboss_restart.json" 'true' '.complete and .completed + .completions_unknown == 100 and
+		.lost == 0 and .integrity_errors == 0 and .race_duplicates == 0 and .redeliveries == .redeliveries_restart and
+		.redeliveries_restart + .completions_unknown == .errors.connection_lost and .verified and
+		(.verify_differences | length) == 0' \
+		"pg-boss through a server restart: its completions cut are lost lines, each job redone by its expiry (or done unseen), --verify agrees"
 	killed_run pgboss_killed pg-boss
 	"$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/pgboss_cleanup.out" 2>&1
 	check "a killed pg-boss run: cleanup --db drops pg-boss's schema by the run's marker, then the marker and the audit" \
@@ -222,6 +230,21 @@ check_each "$dir/crash.json" 'true' ".complete and .completed + .completions_unk
 check_each "$dir/crash.json" 'true' '.verified and (.verify_differences | length) == 0' \
 	"--verify: the server's record agrees, the dead replica's unsaid claims and completions at most in doubt"
 check "the crash run's table is dropped" no_adapter_tables
+
+# ---- the server restarted (--restart-at): every replica's connections cut, its jobs in hand lost ----
+restart_cmd=$(test_restart_command)
+run_json restart --db "$TEST_DB" --strategy skip-locked,adapter:reference --jobs 200 --workers 4 --work-ms 20 \
+	--restart-at 0.5 --restart-command "$restart_cmd" --verify
+check "skip-locked and adapter:reference through a server restart (exit $(cat "$dir/restart.status"))" \
+	test "$(cat "$dir/restart.status")" -eq 0
+check_each "$dir/restart.json" 'true' '.complete and .completed + .completions_unknown == 200 and .lost == 0 and
+	.integrity_errors == 0 and .ledger_mismatches == 0 and .faults_injected == 1 and .race_duplicates == 0 and
+	.redeliveries == .redeliveries_restart and .executions == .completed + .completions_unknown + .redeliveries and
+	.verified and (.verify_differences | length) == 0' \
+	"through a restart: every job done once or redelivered after the restart, none lost, no race, --verify agrees"
+check_each "$dir/restart.json" '.strategy == "adapter:reference"' '.errors.connection_lost >= 1 and
+	.redeliveries_restart + .completions_unknown == .errors.connection_lost' \
+	"the reference adapter's lost lines: each job in hand at the restart redelivered after it, or done unseen"
 
 # ---- a line that breaks the contract ----
 mkdir -p "$adapters/garbled"

@@ -125,8 +125,7 @@ check_each "$dir/sqlite.json" "$(result sqlite update-returning flip)" ".lost ==
 if start_test_server; then
 	expect_exit 2 "needs --restart-command" "a restart on a user's server without --restart-command is refused" \
 		run --db "$TEST_DB" --restart-at 1 --jobs 10 --results "$store"
-	restart_cmd="$(printf '%q ' su postgres -s /bin/sh -c "$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null")"
-	[ "$(id -u)" -eq 0 ] || restart_cmd="$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null"
+	restart_cmd=$(test_restart_command)
 	run_json own --db "$TEST_DB" --jobs 120 --work-ms 20 --workers 4 --restart-at 0.3 --restart-command "$restart_cmd" \
 		--strategy skip-locked:hold
 	check_jq "$dir/own.json" '.results[0] | .complete and .faults_injected == 1 and .reconnects >= 4 and .lost == 0 and

@@ -232,6 +232,16 @@ start_test_server() {
 	TEST_SERVER_BIN=$bin
 }
 
+# test_restart_command: a --restart-command that restarts the test server (start_test_server's) in
+# immediate mode, as its owner
+test_restart_command() {
+	if [ "$(id -u)" -eq 0 ]; then
+		printf '%q ' su postgres -s /bin/sh -c "$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null"
+	else
+		echo "$TEST_SERVER_BIN/pg_ctl -D $TEST_SERVER_DIR/data -m immediate -w restart >/dev/null"
+	fi
+}
+
 stop_test_server() {
 	[ -n "${TEST_SERVER_DIR:-}" ] || return 0
 	as_server_user "$TEST_SERVER_BIN/pg_ctl" -D "$TEST_SERVER_DIR/data" -m immediate -w stop >/dev/null 2>&1

@@ -6,7 +6,9 @@
 # worker), PgQ's own record (the events visible in the snapshot of the consumer's last finished
 # tick) agreeing with the lines; 3 replicas of zero work stay exact; a replica SIGKILLed with its
 # batch in hand: the batch, never finished, is what the next replica's pgq.next_batch returns,
-# so each of its events is done once more (redeliveries after a crash), none lost; a user's own
+# so each of its events is done once more (redeliveries after a crash), none lost; through a
+# server restart the open batch's events are lost lines, the consumer connects anew and each is
+# redelivered after the restart; a user's own
 # PgQ queue on the same database is not ticked (pgqd runs on the throwaway server alone); the run's
 # queue (pgq.drop_queue), schema and scratch folder are gone after each run, a lone replica's crash
 # included; on the throwaway server the adapter creates the extension itself; a runtime not there
@@ -100,6 +102,15 @@ check_each "$dir/replicas.json" 'true' '.complete and .completed == 600 and .dup
 	.ledger_mismatches == 0 and .workers == 12 and (.per_worker | length) == 12 and
 	([.per_worker[].completed] | add) == 600' \
 	"3 replicas of 4 workers, zero work: 600 jobs, a per-worker row per seat, no duplicate or loss"
+
+# ---- the server restarted: the open batch's events lost, the consumer connects anew, the batch given again ----
+run_json restart --db "$TEST_DB" --strategy adapter:pgq --jobs 200 --workers 4 --work-ms 20 --restart-at 0.5 \
+	--restart-command "$(test_restart_command)"
+check_each "$dir/restart.json" 'true' '.complete and .completed + .completions_unknown == 200 and .lost == 0 and
+	.integrity_errors == 0 and .race_duplicates == 0 and .redeliveries == .redeliveries_restart and
+	.errors.connection_lost >= 1 and .redeliveries_restart + .completions_unknown == .errors.connection_lost' \
+	"through a server restart: the batch in hand reported lost, each of its events redelivered after the restart (or done unseen), none lost"
+check_none_left "after the restart the run's queue, schema and scratch folder are gone"
 
 # ---- a replica SIGKILLed with its batch in hand: the batch delivered again ----
 run_json crash --db "$TEST_DB" --strategy adapter:pgq --replicas 2 --workers 2 --jobs 40 --work-ms 100 \

@@ -47,6 +47,7 @@ static void test_lines(void)
 	check_execution("started 7 2 3 1700000000000000", LINE_STARTED, 7, 2, 3, 1700000000000000);
 	check_execution("finished 200 1 9 5", LINE_FINISHED, 200, 1, 9, 5);
 	check_execution("failed 3 4 0", LINE_FAILED, 3, 4, 0, -1);
+	check_execution("lost 12 1 2 1700000000000001", LINE_LOST, 12, 1, 2, 1700000000000001);
 	CHECK(adapter_line_parse("ready", &l, expected, sizeof(expected)) == 0 && l.kind == LINE_READY, "ready parses");
 	CHECK(adapter_line_parse("stopped", &l, expected, sizeof(expected)) == 0 && l.kind == LINE_STOPPED,
 	      "stopped parses");
@@ -56,6 +57,7 @@ static void test_lines(void)
 	      l.kind == LINE_ERROR && l.worker == 2 && strcmp(l.text, "deadlock detected") == 0,
 	      "an error line keeps its worker and text (worker %d)", l.worker);
 	check_refused("finished 1 one 0", "\"finished JOB ATTEMPT WORKER [MICROSECONDS]\"");
+	check_refused("lost 12", "\"lost JOB ATTEMPT WORKER [MICROSECONDS]\"");
 	check_refused("claimed 0 1 0", "\"claimed JOB");
 	check_refused("claimed 1 0 0", "\"claimed JOB");
 	check_refused("claimed 1 1", "\"claimed JOB");
