@@ -80,6 +80,8 @@ async function work (boss, index) {
 async function main () {
   const boss = new PgBoss({
     ...connection(env.DATABASE_URL),
+    // its sessions named as claimbench names the run's (pg-boss's own default is 'pgboss')
+    ...(env.PGAPPNAME ? { application_name: env.PGAPPNAME } : {}),
     schema: env.CLAIMBENCH_QUEUE,
     max: workers + 2,
     migrate: replica === 0,

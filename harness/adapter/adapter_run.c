@@ -13,6 +13,7 @@
 #include "adapter/manifest.h"
 #include "adapter/replica.h"
 #include "adapter/run_marker.h"
+#include "adapter/server_faults.h"
 #include "base/clock.h"
 #include "db/leftovers.h"
 #include "db/run_as.h"
@@ -32,7 +33,7 @@ extern char **environ;
 #define ADAPTER_MAX_ARGS 16
 
 /* The entries claimbench adds to a replica's environment. */
-#define ADAPTER_ENV_VARS 11
+#define ADAPTER_ENV_VARS 12
 
 /* The poll of the monitor and of the waits for a replica's answer. */
 #define ADAPTER_POLL_NS 2000000
@@ -61,7 +62,7 @@ struct adapter_session {
 	struct ledger own;				/* the run's own entries: the faults it injected */
 	struct adapter_audit audit;			/* --verify's record of the state table; not installed: none */
 	bool silent;					/* the watchdog stopped it: no line for adapter_silence_ms */
-	char restart_failed[400];			/* why --restart-at's restart failed, which stopped the run; "": it did not */
+	struct adapter_faults faults;			/* --restart-at's and --kill-backend-at's faults */
 	bool interrupted;				/* a signal stopped it */
 };
 
@@ -71,7 +72,7 @@ static bool own_var(const char *entry)
 	static const char *const names[] = { "CLAIMBENCH_CONTRACT=", "CLAIMBENCH_ADAPTER=", "CLAIMBENCH_ADAPTER_DIR=",
 					     "DATABASE_URL=", "CLAIMBENCH_QUEUE=", "WORKER_COUNT=",
 					     "CLAIMBENCH_REPLICAS=", "CLAIMBENCH_EMPTY_WAIT_MS=", "CLAIMBENCH_SERVER=",
-					     "CLAIMBENCH_REPLICA=", "CLAIMBENCH_SCRATCH=" };
+					     "CLAIMBENCH_REPLICA=", "CLAIMBENCH_SCRATCH=", "PGAPPNAME=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strncmp(entry, names[i], strlen(names[i])) == 0)
@@ -167,6 +168,7 @@ static int prepare_exec(struct adapter_session *a, int workers, char *err, size_
 	snprintf(a->vars[8], sizeof(a->vars[8]), "CLAIMBENCH_SERVER=%s", a->plan->server_gone ? "throwaway" : "given");
 	snprintf(a->vars[9], sizeof(a->vars[9]), "CLAIMBENCH_REPLICA=0");
 	snprintf(a->vars[10], sizeof(a->vars[10]), "CLAIMBENCH_SCRATCH=%s", a->scratch);
+	snprintf(a->vars[11], sizeof(a->vars[11]), "PGAPPNAME=%s", a->queue);
 	for (int i = 0; i < ADAPTER_ENV_VARS; i++)
 		a->env[n_env++] = a->vars[i];
 	a->env[n_env] = NULL;
@@ -201,12 +203,12 @@ static const struct replica *broken_replica(const struct adapter_session *a)
 }
 
 /*
- * Whether the run must stop now for a reason other than its end: a broken line, a failed
- * restart, the watchdog (noted in a->silent) or a signal (a->interrupted).
+ * Whether the run must stop now for a reason other than its end: a broken line, a fault
+ * that failed, the watchdog (noted in a->silent) or a signal (a->interrupted).
  */
 static bool must_stop(struct adapter_session *a)
 {
-	if (broken_replica(a) || *a->restart_failed)
+	if (broken_replica(a) || *a->faults.failed)
 		return true;
 	if (signals_interrupted()) {
 		a->interrupted = true;
@@ -281,35 +283,6 @@ static void crash_replica(struct adapter_session *a, int64_t at_ns)
 		"executions\n", a->label, (double)at_ns / 1e9);
 }
 
-/* A restart's stopping test, which knows nothing of the run: whether a signal stops it. */
-static bool interrupted(const void *run)
-{
-	(void)run;
-	return signals_interrupted();
-}
-
-/*
- * Restarts the server for --restart-at at at_ns, noting the fault (how long until the server
- * took connections again) in the run's own ledger. 0, or -1 with a->restart_failed said.
- */
-static int restart_server(struct adapter_session *a, int64_t at_ns)
-{
-	const struct server_restart *how = &a->plan->restart;
-	struct fault_record f = { .at_ns = at_ns, .kind = FAULT_RESTART, .worker = -1 };
-	int64_t began = clock_now_ns();
-
-	if (!how->fn || how->fn(how->ctx, interrupted, NULL, a->restart_failed, sizeof(a->restart_failed)) < 0) {
-		if (!how->fn)
-			snprintf(a->restart_failed, sizeof(a->restart_failed), "it cannot be done");
-		return -1;
-	}
-	f.duration_ns = clock_now_ns() - began;
-	ledger_add_fault(&a->own, &f);
-	fprintf(stderr, "claimbench: %s: the server restarted at %.2f s (%.0f ms until it took connections): every "
-		"replica's connections were cut\n", a->label, (double)at_ns / 1e9, (double)f.duration_ns / 1e6);
-	return 0;
-}
-
 /* Whether some replica started has ended (died or exited) while the run goes on. */
 static bool any_ended(const struct adapter_session *a)
 {
@@ -347,9 +320,7 @@ static void run_replicas(struct adapter_session *a, struct job_state *final, boo
 {
 	const struct run_config *cfg = a->plan->cfg;
 	int64_t crash_ns = (int64_t)(cfg->crash_replica_at_s * 1e9);
-	const struct fault_trigger *restarts = &cfg->faults.when[FAULT_RESTART];
 	int64_t table_read_ns = 0;
-	size_t restarted = 0;
 	bool crashed = false;
 
 	atomic_store(&a->run.start_ns, clock_now_ns());
@@ -370,11 +341,8 @@ static void run_replicas(struct adapter_session *a, struct job_state *final, boo
 			crash_replica(a, now);
 			crashed = true;
 		}
-		if (restarted < restarts->n_at && now >= (int64_t)(restarts->at_s[restarted] * 1e9)) {
-			restarted++;
-			if (restart_server(a, now) < 0)
-				return;
-		}
+		if (adapter_faults_strike(&a->faults, now) < 0)
+			return;
 		clock_sleep_ns(ADAPTER_POLL_NS);
 	}
 }
@@ -409,9 +377,8 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 	if (broken) {
 		fprintf(stderr, "claimbench: %s: %s; the run is incomplete\n", a->label, broken->broken_reason);
 		out->contract_broken = true;
-	} else if (*a->restart_failed) {
-		fprintf(stderr, "claimbench: %s: restarting the server: %s; the run is incomplete\n", a->label,
-			a->restart_failed);
+	} else if (*a->faults.failed) {
+		fprintf(stderr, "claimbench: %s: %s; the run is incomplete\n", a->label, a->faults.failed);
 	} else if (a->silent)
 		fprintf(stderr, "claimbench: %s: adapter %s: the watchdog stopped the run: no line from any replica for %d ms "
 			"(--adapter-silence-ms); the run is incomplete\n", a->label, a->m->name, a->plan->cfg->adapter_silence_ms);
@@ -423,6 +390,10 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 		fprintf(stderr, "claimbench: %s: adapter %s: replica %d exited with status %d\n", a->label, a->m->name, i,
 			WEXITSTATUS(r->exit_status));
 	}
+	if (a->faults.kills.next < a->faults.kills.n && !broken && !*a->faults.failed)
+		fprintf(stderr, "claimbench: %s: --kill-backend-at: %zu of %zu kills did not strike: no session of the "
+			"adapter's (application_name %s, PGAPPNAME) was there before the run ended\n", a->label,
+			a->faults.kills.n - a->faults.kills.next, a->faults.kills.n, a->queue);
 	for (int i = 0; i < a->started; i++)
 		if (a->replicas[i].crashed)
 			fprintf(stderr, "claimbench: %s: adapter %s: replica %d died with %d jobs in hand: crashed executions\n",
@@ -575,6 +546,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 		snprintf(a.label + used, sizeof(a.label) - used, " on %d replicas", cfg->replicas);
 	}
 	name_queue(cfg, a.queue, sizeof(a.queue));
+	adapter_faults_init(&a.faults, plan, a.label, a.queue, &a.own);
 	if (run_param_add(out, RUN_PARAM_ADAPTER_SYSTEM, a.m->system) < 0 ||
 	    run_param_add(out, RUN_PARAM_ADAPTER_VERSION, a.m->version) < 0) {
 		snprintf(err, errlen, "out of memory");
@@ -616,7 +588,7 @@ int adapter_run_one(const struct run_plan *plan, const struct strategy_choice *c
 				 a.m->name, a.started - 1);
 		goto out_drop;
 	}
-	stopped = a.silent || a.interrupted || broken_replica(&a) || *a.restart_failed;
+	stopped = a.silent || a.interrupted || broken_replica(&a) || *a.faults.failed;
 	report_stop(&a, out);
 	have_final = adapter_final_state(plan->db, plan->target, &cfg->db_opts, a.m, a.queue, final, cfg->jobs, why,
 					 sizeof(why)) == 0;

@@ -34,14 +34,14 @@ static int settle_modes(struct run_config *cfg, char *err, size_t errlen)
 
 /*
  * The first option given that only a queue run of built-in strategies runs, or NULL:
- * faults (but restarts at instants, --restart-at, when restart_at_ok), a timeline, arrivals,
- * MVCC pressure, leases, pipelines.
+ * faults (but the server's at instants, --restart-at and --kill-backend-at, when
+ * server_at_ok), a timeline, arrivals, MVCC pressure, leases, pipelines.
  */
-static const char *builtin_queue_option(const struct run_config *cfg, bool restart_at_ok)
+static const char *builtin_queue_option(const struct run_config *cfg, bool server_at_ok)
 {
 	for (int k = 0; k < FAULT_KIND_COUNT; k++)
-		if ((cfg->faults.when[k].n_at && !(k == FAULT_RESTART && restart_at_ok)) || cfg->faults.when[k].n_exec ||
-		    cfg->faults.when[k].rate > 0)
+		if ((cfg->faults.when[k].n_at && !(server_at_ok && (k == FAULT_RESTART || k == FAULT_KILL_BACKEND))) ||
+		    cfg->faults.when[k].n_exec || cfg->faults.when[k].rate > 0)
 			return "the faults (--crash-at ...)";
 	if (cfg->timeline.n)
 		return "a timeline (--phase)";
@@ -308,7 +308,7 @@ static const struct adapter_manifest *unverifiable_adapter(const struct run_conf
 
 /*
  * Refuses in a group that runs an adapter what contract version 1 does not run for one (the
- * faults but --crash-replica-at and --restart-at, arrivals, pressure, leases, pipelines, timed runs, several
+ * faults but --crash-replica-at, --restart-at and --kill-backend-at, arrivals, pressure, leases, pipelines, timed runs, several
  * queues, a pooler; --verify of an adapter whose manifest says it cannot be), and the
  * adapters' own options in a group that runs none. 0, or -1 with err.
  */
@@ -341,7 +341,7 @@ static int check_adapters(const struct run_config *cfg, char *err, size_t errlen
 	if (!option)
 		return 0;
 	snprintf(err, errlen, "%s: not for an adapter's run yet: %s (contract version 1 runs drains of a backlog, its "
-		 "faults --crash-replica-at and --restart-at; docs/adapters.md)", adapter->name, option);
+		 "faults --crash-replica-at, --restart-at and --kill-backend-at; docs/adapters.md)", adapter->name, option);
 	return -1;
 }
 

@@ -132,7 +132,9 @@ static bool returned_between(const struct job_context *c, const struct execution
  * had the job and ended after y's claim began. A failover counts whether or not the claim
  * lives in the session: the new primary may lack a flip-mode claim the old one had committed;
  * so does a restart whose lost connection an adapter's worker said ended its hold on the job
- * (EXEC_CONNECTION_LOST: the library gives such a job back by its own rules).
+ * (EXEC_CONNECTION_LOST: the library gives such a job back by its own rules), and a killed
+ * backend of an adapter's (worker -1: which seat's session it was is unknown) that such an
+ * execution's worker met.
  */
 static enum redelivery_cause session_ended_by(const struct job_context *c, const struct execution *y,
 					      const struct execution *x)
@@ -150,7 +152,8 @@ static enum redelivery_cause session_ended_by(const struct job_context *c, const
 			continue;
 		if (f->kind == FAULT_RESTART)
 			return CAUSE_RESTART;
-		if (f->kind == FAULT_KILL_BACKEND && f->worker == y->worker)
+		if (f->kind == FAULT_KILL_BACKEND &&
+		    (f->worker == y->worker || (f->worker < 0 && (y->flags & EXEC_CONNECTION_LOST))))
 			return CAUSE_KILLED_BACKEND;
 	}
 	return CAUSE_NONE;

@@ -33,7 +33,8 @@ struct job_state {
 /* One fault the harness injected; times are ns since the start barrier. */
 struct fault_record {
 	int64_t at_ns;		/* when it struck */
-	int64_t duration_ns;	/* how long it lasted: a restart until the server accepted connections again; else 0 */
+	int64_t duration_ns;	/* how long it lasted: a restart until the server accepted connections again, an adapter's
+				 * killed backend until it had gone (when it struck is not known closer); else 0 */
 	int64_t job_id;		/* the job in the struck worker's hand, 0 for none */
 	int32_t kind;		/* an enum fault_kind (model/faults.h) */
 	int32_t worker;		/* the seat of the worker it struck, -1 for the server */

@@ -6,7 +6,8 @@
 # lines hide a claim (--unreported-claim) fails --verify naming the job (exit 5); pg-boss (when make adapters installed it) runs beside skip-locked
 # and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
 # hand as crashed executions, each redelivered once to the other replica; through a server
-# restart (--restart-at) each job in hand is a lost line, redelivered after it; the adapter's tables
+# restart (--restart-at) or a killed backend of its (--kill-backend-at) each job in hand is a
+# lost line, redelivered after it; the adapter's tables
 # are dropped after each run; an adapter's rows say its system and version in the run table,
 # JSON, CSV, report and compare; a line that breaks the contract is refused with the adapter,
 # replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
@@ -245,6 +246,17 @@ check_each "$dir/restart.json" 'true' '.complete and .completed + .completions_u
 check_each "$dir/restart.json" '.strategy == "adapter:reference"' '.errors.connection_lost >= 1 and
 	.redeliveries_restart + .completions_unknown == .errors.connection_lost' \
 	"the reference adapter's lost lines: each job in hand at the restart redelivered after it, or done unseen"
+
+# ---- the adapter's backends killed (--kill-backend-at): its sessions, named by PGAPPNAME, terminated ----
+run_json kill --db "$TEST_DB" --strategy adapter:reference --jobs 200 --workers 4 --work-ms 20 \
+	--kill-backend-at 0.3,0.6 --verify
+check "both kills struck one of the adapter's sessions ($(grep -c "killed backend [0-9]*, one of the adapter's" \
+	"$dir/kill.err") of 2)" test "$(grep -c "killed backend [0-9]*, one of the adapter's" "$dir/kill.err")" -eq 2
+check_each "$dir/kill.json" 'true' '.complete and .faults_injected == 2 and .completed + .completions_unknown == 200 and
+	.lost == 0 and .race_duplicates == 0 and .integrity_errors == 0 and .redeliveries == .redeliveries_killed_backend and
+	.redeliveries_killed_backend + .completions_unknown == .errors.connection_lost and .verified and
+	(.verify_differences | length) == 0' \
+	"a killed backend's job in hand is a lost line, redelivered after the kill (or done unseen), none lost, --verify agrees"
 
 # ---- a line that breaks the contract ----
 mkdir -p "$adapters/garbled"

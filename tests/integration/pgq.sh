@@ -7,8 +7,8 @@
 # tick) agreeing with the lines; 3 replicas of zero work stay exact; a replica SIGKILLed with its
 # batch in hand: the batch, never finished, is what the next replica's pgq.next_batch returns,
 # so each of its events is done once more (redeliveries after a crash), none lost; through a
-# server restart the open batch's events are lost lines, the consumer connects anew and each is
-# redelivered after the restart; a user's own
+# server restart or a kill of its backends the open batch's events are lost lines, the consumer
+# connects anew and each is redelivered after the fault; a user's own
 # PgQ queue on the same database is not ticked (pgqd runs on the throwaway server alone); the run's
 # queue (pgq.drop_queue), schema and scratch folder are gone after each run, a lone replica's crash
 # included; on the throwaway server the adapter creates the extension itself; a runtime not there
@@ -111,6 +111,12 @@ check_each "$dir/restart.json" 'true' '.complete and .completed + .completions_u
 	.errors.connection_lost >= 1 and .redeliveries_restart + .completions_unknown == .errors.connection_lost' \
 	"through a server restart: the batch in hand reported lost, each of its events redelivered after the restart (or done unseen), none lost"
 check_none_left "after the restart the run's queue, schema and scratch folder are gone"
+
+run_json kill --db "$TEST_DB" --strategy adapter:pgq --jobs 200 --workers 4 --work-ms 20 --kill-backend-at 0.3,0.6
+check_each "$dir/kill.json" 'true' '.complete and .faults_injected == 2 and .completed + .completions_unknown == 200 and
+	.lost == 0 and .integrity_errors == 0 and .race_duplicates == 0 and
+	.redeliveries == .redeliveries_killed_backend and .redeliveries_killed_backend + .completions_unknown == .errors.connection_lost' \
+	"its sessions' backends killed (--kill-backend-at): a cut consumer's batch lost and given again, none lost, no race"
 
 # ---- a replica SIGKILLed with its batch in hand: the batch delivered again ----
 run_json crash --db "$TEST_DB" --strategy adapter:pgq --replicas 2 --workers 2 --jobs 40 --work-ms 100 \
