@@ -283,6 +283,37 @@ static void crash_replica(struct adapter_session *a, int64_t at_ns)
 		"executions\n", a->label, (double)at_ns / 1e9);
 }
 
+/*
+ * --replica-respawn-ms: once killed replica 0's output has ended and the respawn time has
+ * passed since (*ended_ns, clock_now_ns, noted when first seen), starts its replacement in
+ * its seats, waits for its ready and starts it; *respawned set then. A replacement that
+ * cannot start is said on stderr, and the run goes on without it.
+ */
+static void respawn_replica(struct adapter_session *a, int64_t *ended_ns, bool *respawned)
+{
+	struct replica *r = &a->replicas[0];
+	int64_t at = clock_now_ns(), start = atomic_load(&a->run.start_ns);
+	char err[512];
+
+	if (!atomic_load(&r->ended))
+		return;
+	if (!*ended_ns)
+		*ended_ns = at;
+	if (at - *ended_ns < (int64_t)a->plan->cfg->replica_respawn_ms * 1000000)
+		return;
+	*respawned = true;
+	replica_reap(r);
+	if (replica_respawn(r, a->n_replicas, at - start, err, sizeof(err)) < 0 || wait_answer(a, r, -1) < 0 ||
+	    replica_send(r, "start\n", 6) < 0) {
+		fprintf(stderr, "claimbench: %s: adapter %s: replica 0's replacement did not start%s%s\n", a->label,
+			a->m->name, *err ? ": " : "", err);
+		return;
+	}
+	fprintf(stderr, "claimbench: %s: adapter %s: replica 0 replaced at %.2f s (told it is replica %d), %.0f ms after "
+		"its output ended\n", a->label, a->m->name, (double)(clock_now_ns() - start) / 1e9, a->n_replicas,
+		(double)(clock_now_ns() - *ended_ns) / 1e6);
+}
+
 /* Whether some replica started has ended (died or exited) while the run goes on. */
 static bool any_ended(const struct adapter_session *a)
 {
@@ -320,16 +351,17 @@ static void run_replicas(struct adapter_session *a, struct job_state *final, boo
 {
 	const struct run_config *cfg = a->plan->cfg;
 	int64_t crash_ns = (int64_t)(cfg->crash_replica_at_s * 1e9);
-	int64_t table_read_ns = 0;
-	bool crashed = false;
+	int64_t table_read_ns = 0, killed_ended_ns = 0;
+	bool crashed = false, respawned = false;
 
 	atomic_store(&a->run.start_ns, clock_now_ns());
 	for (int i = 0; i < a->started; i++)
 		replica_send(&a->replicas[i], "start\n", 6);
 	for (;;) {
 		int64_t at = clock_now_ns(), now = at - atomic_load(&a->run.start_ns);
+		bool respawn_due = crashed && !respawned && cfg->replica_respawn_ms > 0;
 
-		if (atomic_load(&a->run.distinct_done) >= a->run.n_jobs || all_ended(a) || must_stop(a))
+		if (atomic_load(&a->run.distinct_done) >= a->run.n_jobs || (all_ended(a) && !respawn_due) || must_stop(a))
 			return;
 		if (any_ended(a) && at - last_line(a) >= ADAPTER_TABLE_POLL_NS &&
 		    at - table_read_ns >= ADAPTER_TABLE_POLL_NS) {
@@ -343,6 +375,8 @@ static void run_replicas(struct adapter_session *a, struct job_state *final, boo
 		}
 		if (adapter_faults_strike(&a->faults, now) < 0)
 			return;
+		if (respawn_due)
+			respawn_replica(a, &killed_ended_ns, &respawned);
 		clock_sleep_ns(ADAPTER_POLL_NS);
 	}
 }
@@ -409,14 +443,13 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 			a->label, a->m->name, (long long)lo, (long long)hi);
 }
 
-/* The seats of the replicas that died (their output ended without stopped). */
+/* The seats of the replicas that died (their output ended without stopped), once per death. */
 static size_t seats_died(const struct adapter_session *a)
 {
 	size_t seats = 0;
 
 	for (int i = 0; i < a->started; i++)
-		if (!atomic_load(&a->replicas[i].said_stopped))
-			seats += (size_t)a->run.workers;
+		seats += (size_t)a->replicas[i].deaths * (size_t)a->run.workers;
 	return seats;
 }
 

@@ -16,6 +16,7 @@ int replica_init(struct replica *r, int index, struct replica_run *run, size_t e
 	memset(r, 0, sizeof(*r));
 	r->index = index;
 	r->run = run;
+	r->number = index;
 	r->in_fd = r->out_fd = -1;
 	r->exit_status = -1;
 	r->skew_min_us = INT64_MAX;
@@ -260,6 +261,7 @@ static void *reader_main(void *arg)
 	if (killed && killed < end)
 		end = killed;
 	end_held(r, start ? end - start : 0);
+	r->deaths += !atomic_load(&r->said_stopped);
 	atomic_store(&r->ended, true);
 	return NULL;
 }
@@ -296,7 +298,7 @@ int replica_start(struct replica *r, char *err, size_t errlen)
 		close(in[1]);
 		return -1;
 	}
-	snprintf(r->run->replica_var, REPLICA_VAR_MAX, "CLAIMBENCH_REPLICA=%d", r->index);
+	snprintf(r->run->replica_var, REPLICA_VAR_MAX, "CLAIMBENCH_REPLICA=%d", r->number);
 	r->pid = fork();
 	if (r->pid == 0)
 		exec_child(r, in[0], out[1]);
@@ -368,6 +370,23 @@ void replica_reap(struct replica *r)
 	if (r->out_fd >= 0)
 		close(r->out_fd);
 	r->out_fd = -1;
+}
+
+int replica_respawn(struct replica *r, int number, int64_t at_ns, char *err, size_t errlen)
+{
+	r->number = number;
+	r->pid = 0;
+	r->exit_status = -1;
+	r->killed = false;
+	r->buffered = 0;
+	r->lineno = 0;
+	atomic_store(&r->killed_at_ns, 0);
+	atomic_store(&r->ready, false);
+	atomic_store(&r->said_stopped, false);
+	atomic_store(&r->ended, false);
+	for (int w = 0; w < r->run->workers; w++)
+		r->seats[w].last_end_ns = at_ns;
+	return replica_start(r, err, errlen);
 }
 
 void replica_free(struct replica *r)

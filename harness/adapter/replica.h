@@ -50,7 +50,9 @@ struct replica_seat {
 
 /* One replica. */
 struct replica {
-	int index;				/* 0-based replica number */
+	int index;				/* 0-based replica number: its seats' */
+	int number;				/* the number its process is told (CLAIMBENCH_REPLICA): index, or a
+						 * replacement's, beyond every replica's (replica_respawn) */
 	struct replica_run *run;		/* the run it belongs to */
 	pid_t pid;				/* its process (and process group), 0 before it starts */
 	int in_fd;				/* claimbench's end of its standard input, -1 when closed */
@@ -76,7 +78,9 @@ struct replica {
 	char broken_reason[REPLICA_LINE_MAX + 512]; /* adapter, replica, line number, the line, what was expected */
 	bool killed;				/* claimbench killed it (a crash fault or the stop's last resort) */
 	atomic_int_fast64_t killed_at_ns;	/* clock_now_ns when claimbench sent the kill, 0 before: its seats' crash instant */
-	int crashed;				/* executions it held when it died without saying stopped */
+	int crashed;				/* executions it held when it died without saying stopped (its processes', a
+						 * replacement's too) */
+	int deaths;				/* times its process died without saying stopped */
 	int exit_status;			/* its wait status once reaped, -1 before */
 };
 
@@ -97,6 +101,13 @@ void replica_kill(struct replica *r);
 
 /* Joins r's reader and reaps its process (which must have ended or been killed). */
 void replica_reap(struct replica *r);
+
+/*
+ * Starts a replacement process for r, which replica_reap has reaped, told it is replica
+ * number (CLAIMBENCH_REPLICA: beyond every replica's, so that it makes no tables), in r's
+ * seats, whose next claims begin at at_ns (ns since the start). 0, or -1 with err.
+ */
+int replica_respawn(struct replica *r, int number, int64_t at_ns, char *err, size_t errlen);
 
 /* Frees what r holds (after replica_reap). */
 void replica_free(struct replica *r);

@@ -319,10 +319,16 @@ static int check_adapters(const struct run_config *cfg, char *err, size_t errlen
 	const char *option = builtin_queue_option(cfg, true);
 
 	if (!adapter) {
-		if (cfg->replicas == 1 && cfg->crash_replica_at_s == 0)
+		if (cfg->replicas == 1 && cfg->crash_replica_at_s == 0 && cfg->replica_respawn_ms == 0)
 			return 0;
 		snprintf(err, errlen, "%s: only an adapter's run has replicas (--strategy adapter:NAME)",
-			 cfg->replicas != 1 ? "--replicas" : "--crash-replica-at");
+			 cfg->replicas != 1 ? "--replicas" : cfg->crash_replica_at_s ? "--crash-replica-at"
+			 : "--replica-respawn-ms");
+		return -1;
+	}
+	if (cfg->replica_respawn_ms && cfg->crash_replica_at_s == 0) {
+		snprintf(err, errlen, "--replica-respawn-ms replaces the replica --crash-replica-at kills; without it "
+			 "no replica is killed");
 		return -1;
 	}
 	if (!option && cfg->duration_s > 0)

@@ -794,6 +794,9 @@ const struct option_def command_options[] = {
 	{ RUN_ONLY_ROW("crash-replica-at", OPTION_DOUBLE, crash_replica_at_s), .min = 0, .max = 86400, .def = "0",
 	  .arg = "S", .help = "SIGKILL an adapter's replica 0 this many seconds after the start, or once it next "
 		  "holds a job after that; 0: never" },
+	{ RUN_ONLY_ROW("replica-respawn-ms", OPTION_INT, replica_respawn_ms), .min = 0, .max = 3600000, .def = "0",
+	  .arg = "MS", .help = "after --crash-replica-at, start a replacement for the killed replica this long after "
+		  "its output ended: a new process in its seats; 0: none" },
 	{ RUN_ONLY_ROW("empty-wait-ms", OPTION_INT, empty_wait_ms), .flags = OPTION_SWEEP, .min = 0, .max = 60000,
 	  .def = "5", .arg = "MS", .help = "pause after an empty claim while jobs remain" },
 	{ RUN_ONLY_ROW("sqlite-journal", OPTION_WORD, db_opts.sqlite_journal), .flags = OPTION_SWEEP,

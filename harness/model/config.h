@@ -197,6 +197,8 @@ struct run_config {
 	int replicas;					/* an adapter's processes, each of the run's workers (--replicas) */
 	int adapter_silence_ms;				/* the watchdog: an adapter silent this long stops its run */
 	double crash_replica_at_s;			/* an adapter's replica 0 SIGKILLed this long after the start; 0: never */
+	int replica_respawn_ms;				/* a replacement started this long after the killed replica's output
+							 * ended, in its seats; 0: none (--replica-respawn-ms) */
 	struct fault_plan faults;			/* the faults to inject */
 	struct recovery_plan recovery;			/* how flip-mode claims recover from them */
 	struct pressure_plan pressure;			/* the server's sampling and MVCC pressure phases */

@@ -5,7 +5,8 @@
 # (--no-lock) shows duplicates, which --verify's record of its table confirms, and one whose
 # lines hide a claim (--unreported-claim) fails --verify naming the job (exit 5); pg-boss (when make adapters installed it) runs beside skip-locked
 # and recovers a killed replica's jobs by its expiry; a replica SIGKILLed (--crash-replica-at) leaves its jobs in
-# hand as crashed executions, each redelivered once to the other replica; through a server
+# hand as crashed executions, each redelivered once to the other replica, or to its replacement
+# (--replica-respawn-ms) when it was alone; through a server
 # restart (--restart-at) or a killed backend of its (--kill-backend-at) each job in hand is a
 # lost line, redelivered after it; the adapter's tables
 # are dropped after each run; an adapter's rows say its system and version in the run table,
@@ -231,6 +232,17 @@ check_each "$dir/crash.json" 'true' ".complete and .completed + .completions_unk
 check_each "$dir/crash.json" 'true' '.verified and (.verify_differences | length) == 0' \
 	"--verify: the server's record agrees, the dead replica's unsaid claims and completions at most in doubt"
 check "the crash run's table is dropped" no_adapter_tables
+# a lone replica killed and replaced (--replica-respawn-ms): the replacement, a new process in its seats, finishes the drain
+run_json respawn --db "$TEST_DB" --strategy adapter:reference --workers 2 --jobs 40 --work-ms 100 \
+	--crash-replica-at 0.5 --replica-respawn-ms 100 --verify
+check "the killed replica is replaced, told a number beyond the replicas' ($(grep -o 'replica 0 replaced at .*' \
+	"$dir/respawn.err"))" grep -q 'replica 0 replaced at [0-9.]* s (told it is replica 1)' "$dir/respawn.err"
+crashed=$(sed -n 's/.*replica 0 died with \([0-9]*\) jobs in hand.*/\1/p' "$dir/respawn.err")
+check_each "$dir/respawn.json" 'true' ".complete and .completed + .completions_unknown == 40 and .lost == 0 and
+	.integrity_errors == 0 and .redeliveries_crash == ${crashed:-0} - .completions_unknown and .race_duplicates == 0 and
+	(.per_worker | length) == 2 and ([.per_worker[].completed] | add) == .completed and .verified and
+	(.verify_differences | length) == 0" \
+	"one replica killed and replaced: its ${crashed:-?} crashed jobs redone in its own 2 seats, none lost, --verify agrees"
 
 # ---- the server restarted (--restart-at): every replica's connections cut, its jobs in hand lost ----
 restart_cmd=$(test_restart_command)
@@ -380,4 +392,7 @@ expect_exit 2 "adapter:reference: not for an adapter's run yet: the faults" "and
 	run --db "$TEST_DB" --strategy adapter:reference --crash-exec 3 --jobs 5
 expect_exit 2 "--replicas: only an adapter's run has replicas" "--replicas without an adapter is refused" \
 	run --db "$TEST_DB" --strategy skip-locked --replicas 2 --jobs 5
+expect_exit 2 "--replica-respawn-ms replaces the replica --crash-replica-at kills" \
+	"--replica-respawn-ms without --crash-replica-at is refused" \
+	run --db "$TEST_DB" --strategy adapter:reference --replica-respawn-ms 100 --jobs 5
 check "no adapter's table is left on the server" no_adapter_tables

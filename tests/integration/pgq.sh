@@ -11,7 +11,7 @@
 # connects anew and each is redelivered after the fault; a user's own
 # PgQ queue on the same database is not ticked (pgqd runs on the throwaway server alone); the run's
 # queue (pgq.drop_queue), schema and scratch folder are gone after each run, a lone replica's crash
-# included; on the throwaway server the adapter creates the extension itself; a runtime not there
+# included (replaced by --replica-respawn-ms, the replacement finishes the drain); on the throwaway server the adapter creates the extension itself; a runtime not there
 # is refused (exit 3), a cleanup not naming {queue} (exit 2), --verify (no row of PgQ changes
 # state: its manifest says so) before anything runs (exit 2).
 . "$(dirname "$0")/lib.sh"
@@ -138,6 +138,13 @@ run_json lone --db "$TEST_DB" --strategy adapter:pgq --replicas 1 --workers 2 --
 check "a lone replica killed: the run stops, incomplete (exit 4, got $(cat "$dir/lone.status"))" \
 	test "$(cat "$dir/lone.status")" -eq 4
 check_none_left "after a lone replica's crash the run's queue, schema and scratch folder are gone"
+# ---- the lone replica replaced (--replica-respawn-ms): the replacement takes the consumer and its batch ----
+run_json replaced --db "$TEST_DB" --strategy adapter:pgq --replicas 1 --workers 2 --jobs 40 --work-ms 100 \
+	--crash-replica-at 0.5 --replica-respawn-ms 100
+crashed=$(sed -n 's/.*replica 0 died with \([0-9]*\) jobs in hand.*/\1/p' "$dir/replaced.err")
+check_each "$dir/replaced.json" 'true' ".complete and .completed + .completions_unknown == 40 and .lost == 0 and
+	.integrity_errors == 0 and .race_duplicates == 0 and .redeliveries_crash == ${crashed:-0} - .completions_unknown" \
+	"a lone replica killed and replaced: the replacement takes the consumer's lock, its ${crashed:-?} events delivered again, none lost"
 test_sql "SELECT pgq.drop_queue('userq', true)" >/dev/null
 
 # ---- the throwaway server: the adapter creates the extension there (the throwaway's account
