@@ -133,8 +133,13 @@ class Liveness {
       this.cut = true
       this.reconnect()
     })
-    await client.connect()
-    for (const pool of this.pools) await client.query('select pg_advisory_lock(hashtext($1))', [pool])
+    try {
+      await client.connect()
+      for (const pool of this.pools) await client.query('select pg_advisory_lock(hashtext($1))', [pool])
+    } catch (err) {
+      client.end().catch(() => {})
+      throw err
+    }
     this.client = client
     this.since = Date.now()
   }

@@ -188,6 +188,9 @@ static int run_one_job(struct worker *w, PGconn *conn)
 	res = PQexecParams(conn, sql, 3, NULL, params, NULL, NULL, 0);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK ||
 	    (!a->no_lock && exec_ok(conn, "COMMIT", PGRES_COMMAND_OK) < 0)) {
+		/* every failure here ends the worker's hold (the claim is its transaction, rolled back
+		 * below); only a cut connection leaves the COMMIT's outcome unknown, but lost is the
+		 * contract's one line for a hold that ended without a completion */
 		say("error %d complete: %s", w->index, strtok(PQerrorMessage(conn), "\n"));
 		say("lost %lld %lld %d %lld", id, attempt, w->index, now_us());
 		goto out_rollback;

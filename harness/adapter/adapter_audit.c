@@ -69,8 +69,8 @@ static int check_state_table(struct adapter_audit *au, const struct adapter_mani
 	if (strcmp(kind, "r") == 0 || strcmp(kind, "p") == 0)
 		return 0;
 	if (!*kind)
-		snprintf(err, errlen, "adapter %s: --verify cannot check it: its state table %s is not there once replica 0 "
-			 "is ready", m->name, table);
+		snprintf(err, errlen, "adapter %s: --verify cannot check it: its state table %s is not there once its "
+			 "replicas are ready", m->name, table);
 	else
 		snprintf(err, errlen, "adapter %s: --verify cannot check it: its state table %s is %s, whose rows change "
 			 "by nothing the server records", m->name, table, strcmp(kind, "v") == 0 ? "a view"
@@ -96,7 +96,7 @@ static int create_trigger(struct adapter_audit *au, const struct adapter_manifes
 			  size_t errlen)
 {
 	struct owner o;
-	char note[512], sql[4096];
+	char note[512], sql[4600];
 	int n;
 
 	if (strstr(m->job_column, BODY_QUOTE) || strstr(m->state_column, BODY_QUOTE)) {
@@ -107,7 +107,7 @@ static int create_trigger(struct adapter_audit *au, const struct adapter_manifes
 	owner_self(&o);
 	snprintf(o.table, sizeof(o.table), "%s", au->name);
 	owner_format(&o, note, sizeof(note));
-	n = snprintf(sql, sizeof(sql), function_sql, au->quoted, m->job_column, m->state_column, note);
+	n = snprintf(sql, sizeof(sql), function_sql, au->qualified, m->job_column, m->state_column, note);
 	if (n < 0 || (size_t)n >= sizeof(sql)) {
 		snprintf(err, errlen, "--verify: creating the audit trigger function: statement too long");
 		return -1;
@@ -116,8 +116,33 @@ static int create_trigger(struct adapter_audit *au, const struct adapter_manifes
 		return -1;
 	au->function_made = true;
 	snprintf(sql, sizeof(sql), "CREATE TRIGGER claimbench_audit AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW "
-		 "EXECUTE FUNCTION %s()", table, au->quoted);
+		 "EXECUTE FUNCTION %s()", table, au->qualified);
 	return run(au, sql, "creating the state table's trigger", err, errlen);
+}
+
+/* Stores the first column of a row, as text, into the buffer of 200 bytes at ctx. 0. */
+static int store_schema(void *ctx, const char *const *cols, int ncols)
+{
+	snprintf(ctx, 200, "%s", ncols >= 1 && cols[0] ? cols[0] : "");
+	return 0;
+}
+
+/* Writes au->qualified: the audit table's name in the schema it is made in (the session's current one). 0, or -1 with err. */
+static int qualify(struct adapter_audit *au, char *err, size_t errlen)
+{
+	char schema[200] = "";
+
+	if (au->db->query_text(au->conn, "SELECT quote_ident(current_schema())", 0, NULL, store_schema, schema) < 0) {
+		snprintf(err, errlen, "--verify: reading the schema the audit table goes in: %s",
+			 au->db->error_message(au->conn));
+		return -1;
+	}
+	if (!*schema) {
+		snprintf(err, errlen, "--verify: the session has no current schema for the audit table (its search_path)");
+		return -1;
+	}
+	snprintf(au->qualified, sizeof(au->qualified), "%s.%s", schema, au->quoted);
+	return 0;
 }
 
 int adapter_audit_install(struct adapter_audit *au, const struct backend_ops *db, const char *target,
@@ -129,7 +154,7 @@ int adapter_audit_install(struct adapter_audit *au, const struct backend_ops *db
 	int rc = -1;
 
 	*au = (struct adapter_audit){ .db = db, .target = target, .opts = opts, .installed = true };
-	snprintf(au->name, sizeof(au->name), "%.100s_audit", queue);
+	snprintf(au->name, sizeof(au->name), "%.100s" ADAPTER_AUDIT_SUFFIX, queue);
 	if (adapter_expand(m->state_table, queue, table, sizeof(table)) < 0) {
 		snprintf(err, errlen, "--verify: the state table's name is too long");
 		return -1;
@@ -138,7 +163,8 @@ int adapter_audit_install(struct adapter_audit *au, const struct backend_ops *db
 		return -1;
 	if (db->quote_identifier(au->conn, au->name, au->quoted, sizeof(au->quoted)) < 0)
 		snprintf(err, errlen, "--verify: cannot quote the audit table's name %s", au->name);
-	else if (check_state_table(au, m, table, err, errlen) == 0 && create_table(au, err, errlen) == 0)
+	else if (qualify(au, err, errlen) == 0 && check_state_table(au, m, table, err, errlen) == 0 &&
+		 create_table(au, err, errlen) == 0)
 		rc = create_trigger(au, m, table, err, errlen);
 	db->disconnect(au->conn);
 	au->conn = NULL;

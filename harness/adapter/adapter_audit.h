@@ -36,6 +36,8 @@ struct adapter_audit {
 	bool installed;			/* adapter_audit_install was called: drop what it made */
 	char name[112];			/* the audit table's and its function's name, unquoted: {queue}_audit */
 	char quoted[200];		/* the same, quoted */
+	char qualified[420];		/* the same in its schema, quoted: what the trigger function names, whatever
+					 * search_path the library's sessions have */
 	bool created;			/* this run made the audit table (and only then drops it) */
 	bool function_made;		/* and its trigger function, whose trigger is on the state table */
 };

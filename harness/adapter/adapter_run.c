@@ -443,14 +443,20 @@ static void report_stop(const struct adapter_session *a, struct run_result *out)
 			a->label, a->m->name, (long long)lo, (long long)hi);
 }
 
-/* The seats of the replicas that died (their output ended without stopped), once per death. */
-static size_t seats_died(const struct adapter_session *a)
+/*
+ * The most claims that may have committed with no line to say so: a seat's for each death of
+ * its replica (its output ended without stopped), every seat's for a restart, one for a killed
+ * backend (adapter_verify_input.unsaid_claims_max).
+ */
+static size_t unsaid_claims_max(const struct adapter_session *a)
 {
-	size_t seats = 0;
+	size_t seats = (size_t)a->n_replicas * (size_t)a->run.workers, most = 0;
 
 	for (int i = 0; i < a->started; i++)
-		seats += (size_t)a->replicas[i].deaths * (size_t)a->run.workers;
-	return seats;
+		most += (size_t)a->replicas[i].deaths * (size_t)a->run.workers;
+	for (size_t i = 0; i < a->own.n_faults; i++)
+		most += a->own.faults[i].kind == FAULT_RESTART ? seats : a->own.faults[i].kind == FAULT_KILL_BACKEND;
+	return most;
 }
 
 /*
@@ -477,11 +483,11 @@ static int verify(struct adapter_session *a, const struct ledger *merged, const 
 		.final = final,
 		.n_jobs = (size_t)a->run.n_jobs,
 		.hold = a->m->claim_mode == MODE_HOLD,
-		.seats_died = seats_died(a),
+		.unsaid_claims_max = unsaid_claims_max(a),
 	};
 	rc = adapter_verify_run(&v, &out->verify);
 	if (rc == 0)
-		verify_report(&out->verify, a->label, "their lines lost with the replica that died");
+		verify_report(&out->verify, a->label, "their lines lost with a replica that died or a connection a fault cut");
 	free(events);
 	return rc;
 }

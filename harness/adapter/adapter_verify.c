@@ -10,10 +10,11 @@
  *   in hold mode when the execution committed (done or failed); its completion when it
  *   committed.
  *
- * A replica that died may have committed, with no line to say so, the claim its seat was
- * making or the completion of the job it held: the record's claims beyond the ledger's are
- * left out while they number no more than the dead replicas' seats, and a completion beyond
- * the ledger's where the job has an execution that died with its process.
+ * A replica that died, or a connection a fault cut, may have committed with no line to say
+ * so the claim its seat was making or the completion of the job it held: the record's claims
+ * beyond the ledger's are left out while they number no more than unsaid_claims_max, and a
+ * completion beyond the ledger's where the job has an execution that died with its process
+ * or was lost with its connection (a lost line).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +39,8 @@ struct job_lines {
 	uint32_t claims;	/* executions whose claim the server saw */
 	uint32_t committed;	/* executions done or failed */
 	uint32_t failed;	/* of them, failed */
-	uint32_t died;		/* executions that died with their replica's process */
+	uint32_t unsure;	/* executions whose completion may have committed unsaid: died with their replica's
+				 * process, or lost with their connection */
 	bool done;		/* an execution was done */
 };
 
@@ -86,7 +88,7 @@ static void count_lines(const struct adapter_verify_input *in, struct job_lines 
 		l->committed += committed;
 		l->failed += x->outcome == EXEC_FAILED;
 		l->done |= x->outcome == EXEC_DONE;
-		l->died += (x->flags & EXEC_PROCESS_DIED) != 0;
+		l->unsure += (x->flags & (EXEC_PROCESS_DIED | EXEC_CONNECTION_LOST)) != 0;
 	}
 }
 
@@ -128,7 +130,7 @@ static size_t claims_beyond(const struct adapter_verify_input *in, const struct 
 	return beyond;
 }
 
-/* Compares job j's figures into tallies, what a dead replica may have left unsaid taken as said (counted in *doubt). */
+/* Compares job j's figures into tallies, what may have been left unsaid taken as said (counted in *doubt). */
 static void compare_job(const struct adapter_verify_input *in, size_t j, const struct job_record *r,
 			struct job_lines l, bool claims_excused, size_t *doubt, struct tally *tallies)
 {
@@ -138,7 +140,7 @@ static void compare_job(const struct adapter_verify_input *in, size_t j, const s
 		*doubt += r->claims - l.claims;
 		l.claims = r->claims;
 	}
-	if (unsaid && unsaid <= l.died) {
+	if (unsaid && unsaid <= l.unsure) {
 		*doubt += unsaid;
 		l.committed += unsaid;
 		l.failed = r->failed;
@@ -168,7 +170,7 @@ int adapter_verify_run(const struct adapter_verify_input *in, struct verify_outc
 	memset(tallies, 0, sizeof(tallies));
 	replay(in, jobs);
 	count_lines(in, lines);
-	claims_excused = in->seats_died > 0 && claims_beyond(in, jobs, lines) <= in->seats_died;
+	claims_excused = in->unsaid_claims_max > 0 && claims_beyond(in, jobs, lines) <= in->unsaid_claims_max;
 	for (size_t j = 0; j < in->n_jobs; j++)
 		compare_job(in, j, &jobs[j], lines[j], claims_excused, &doubt, tallies);
 	out->verified = true;

@@ -23,8 +23,9 @@ struct adapter_verify_input {
 	size_t n_jobs;				/* jobs in the run: ids 1..n_jobs, every one enqueued before the record began */
 	bool hold;				/* claim_mode hold: a claim commits with its completion, a claim that did not
 						 * leaves no trace */
-	size_t seats_died;			/* the seats of the replicas that died: each may have committed one claim, or
-						 * one completion, whose line never came */
+	size_t unsaid_claims_max;		/* the most claims that may have committed with no line: a seat's for each
+						 * death of its replica, every seat's for a restart, one for a killed
+						 * backend (the claim's answer lost with its process or connection) */
 };
 
 /*

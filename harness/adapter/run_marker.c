@@ -89,6 +89,17 @@ int adapter_marker_drop(const struct backend_ops *db, const char *target, const 
 	return rc;
 }
 
+bool adapter_queue_name_ok(const char *queue)
+{
+	size_t n = strlen(queue), digits = 0;
+
+	if (strspn(queue, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") != n)
+		return false;
+	while (digits < n && queue[n - 1 - digits] >= '0' && queue[n - 1 - digits] <= '9')
+		digits++;
+	return digits > 0 && digits < n && queue[n - 1 - digits] == 'a';
+}
+
 bool adapter_marker_queue(const char *table, char *queue, size_t len)
 {
 	size_t n = strlen(table), suffix = strlen(ADAPTER_MARKER_SUFFIX);

@@ -39,6 +39,16 @@ int adapter_marker_create(const struct backend_ops *db, const char *target, cons
 int adapter_marker_drop(const struct backend_ops *db, const char *target, const struct db_options *opts,
 			const char *queue, char *err, size_t errlen);
 
+/* What --verify's audit table's name adds to its run's queue name (adapter/adapter_audit.h). */
+#define ADAPTER_AUDIT_SUFFIX "_audit"
+
+/*
+ * Whether queue is a name a run gives its queue (adapter_run.c's name_queue: its tables' prefix,
+ * then 'a' and a number): letters, digits, '_', '-' and '.' only (as --table-prefix allows;
+ * safe inside the quotes of the manifest's SQL), ending in 'a' and a number.
+ */
+bool adapter_queue_name_ok(const char *queue);
+
 /* Whether table (unquoted) is named as a run's marker; its queue name, then, into queue (of len). */
 bool adapter_marker_queue(const char *table, char *queue, size_t len);
 

@@ -54,6 +54,13 @@ struct sessions {
 	size_t n;			/* entries used */
 };
 
+/* Notes whether a row's first column is true ("t") into the bool at ctx. 0. */
+static int store_true(void *ctx, const char *const *cols, int ncols)
+{
+	*(bool *)ctx = ncols >= 1 && cols[0] && strcmp(cols[0], "t") == 0;
+	return 0;
+}
+
 /* Keeps one session's pid. 0. */
 static int keep_pid(void *ctx, const char *const *cols, int ncols)
 {
@@ -67,8 +74,8 @@ static int keep_pid(void *ctx, const char *const *cols, int ncols)
 /*
  * Terminates one of the adapter's sessions, drawn from the seed, and waits until it has gone,
  * noting the fault at at_ns, lasting until it had gone (which seat's session it was is not
- * known: the fault's worker is -1). 1 when it struck, 0 when no session is there yet, -1 with
- * f->failed.
+ * known: the fault's worker is -1). 1 when it struck, 0 when no session is there yet (or the
+ * one drawn ended by itself first), -1 with f->failed.
  */
 static int kill_backend(struct adapter_faults *f, int64_t at_ns)
 {
@@ -76,8 +83,8 @@ static int kill_backend(struct adapter_faults *f, int64_t at_ns)
 	const char *params[1] = { f->queue };
 	struct fault_record r = { .at_ns = at_ns, .kind = FAULT_KILL_BACKEND, .worker = -1 };
 	int64_t began = clock_now_ns();
-	struct sessions s = { .n = 0 }, ignored = { .n = 0 };
-	bool eligible[MAX_SESSIONS];
+	struct sessions s = { .n = 0 };
+	bool eligible[MAX_SESSIONS], terminated = false;
 	char why[512], pid[32];
 	const char *pid_param[1] = { pid };
 	struct db_conn *conn = adapter_connect(plan->db, plan->target, &plan->cfg->db_opts, why, sizeof(why));
@@ -98,8 +105,12 @@ static int kill_backend(struct adapter_faults *f, int64_t at_ns)
 		eligible[i] = true;
 	pick = fault_pick(plan->cfg->seed, FAULT_KILL_BACKEND, f->kills.next, eligible, s.n);
 	snprintf(pid, sizeof(pid), "%ld", s.pids[pick < 0 ? 0 : pick]);
-	if (plan->db->query_text(conn, "SELECT pg_terminate_backend($1::int)", 1, pid_param, keep_pid, &ignored) < 0)
+	if (plan->db->query_text(conn, "SELECT pg_terminate_backend($1::int)", 1, pid_param, store_true, &terminated) < 0)
 		goto out_failed;
+	if (!terminated) {	/* it ended by itself since it was listed: another is looked for */
+		rc = 0;
+		goto out;
+	}
 	for (int64_t deadline = clock_now_ns() + KILL_WAIT_NS;;) {
 		struct sessions left = { .n = 0 };
 
@@ -137,12 +148,14 @@ int adapter_faults_strike(struct adapter_faults *f, int64_t now_ns)
 		if (restart(f, now_ns) < 0)
 			return -1;
 	}
-	if (fault_clock_due(&f->kills, elapsed_s)) {
+	if (fault_clock_due(&f->kills, elapsed_s) && now_ns >= f->next_kill_look_ns) {
 		int struck = kill_backend(f, now_ns);
 
 		if (struck < 0)
 			return -1;
 		f->kills.next += (size_t)struck;
+		if (!struck)
+			f->next_kill_look_ns = now_ns + ADAPTER_KILL_LOOK_NS;
 	}
 	return 0;
 }

@@ -13,6 +13,9 @@
 #include "measure/ledger.h"
 #include "queue/fault.h"
 
+/* How often a kill that found none of the adapter's sessions looks again. */
+#define ADAPTER_KILL_LOOK_NS 100000000
+
 /* The server faults one adapter run strikes. */
 struct adapter_faults {
 	const struct run_plan *plan;	/* the invocation's plan: the server, its restart */
@@ -21,6 +24,7 @@ struct adapter_faults {
 	struct ledger *own;		/* where the faults are noted */
 	struct fault_clock restarts;	/* --restart-at's instants */
 	struct fault_clock kills;	/* --kill-backend-at's instants */
+	int64_t next_kill_look_ns;	/* a kill due that found no session looks again from then (ns since the start) */
 	char failed[400];		/* why a fault could not be struck, which stops the run; "": none failed */
 };
 
@@ -30,7 +34,8 @@ void adapter_faults_init(struct adapter_faults *f, const struct run_plan *plan, 
 
 /*
  * Strikes each fault due at now_ns (ns since the start): a restart at once, a kill of a
- * backend once one of the adapter's sessions is there to kill. 0, or -1 with f->failed said.
+ * backend once one of the adapter's sessions is there to kill (looked for every
+ * ADAPTER_KILL_LOOK_NS). 0, or -1 with f->failed said.
  */
 int adapter_faults_strike(struct adapter_faults *f, int64_t now_ns);
 

@@ -294,6 +294,12 @@ static bool drop_adapter_objects(const struct backend_ops *db, struct db_conn *c
 
 	if (!adapter_marker_queue(m->name, queue, sizeof(queue)))
 		return true;
+	if (!adapter_queue_name_ok(queue)) {
+		printf("left alone: table %s (a marker's name, but %s is no queue name a run gives: letters, digits, "
+		       "'_', '-' and '.', ending in a and a number)\n", m->name, queue);
+		t->kept++;
+		return false;
+	}
 	if (adapter_marker_read(db, conn, m->name, name, sizeof(name), err, sizeof(err)) < 0 ||
 	    !(manifest = adapter_load(name, &why, err, sizeof(err)))) {
 		printf("left alone: table %s (a dead adapter run's marker: %s)\n", m->name, err);
@@ -303,6 +309,7 @@ static bool drop_adapter_objects(const struct backend_ops *db, struct db_conn *c
 	if (t->dry_run) {
 		printf("would drop what adapter %s made for queue %s (its manifest's tables, schemas and cleanup)\n", name,
 		       queue);
+		t->removed++;
 		return true;
 	}
 	if (adapter_drop_on(db, conn, manifest, queue, err, sizeof(err)) < 0) {
@@ -345,21 +352,19 @@ static void visit_table(const struct backend_ops *db, struct db_conn *conn, stru
 }
 
 /*
- * Whether table is one of an adapter run's (named QUEUE_...) whose marker in found stays:
- * its run is alive, or what its adapter made could not be dropped. Such a table stays with
- * the marker, as its function's trigger may be on the adapter's table (--verify's audit).
+ * Whether table is the --verify audit table (QUEUE_audit) of an adapter run whose marker in
+ * found stays: its run is alive, or what its adapter made could not be dropped. It stays
+ * with the marker, as its function's trigger may be on the adapter's table.
  */
 static bool of_marker_kept(const struct marked_list *found, const char *table)
 {
-	char queue[128];
+	char queue[128], audit[160];
 
 	for (size_t i = 0; i < found->n; i++) {
-		size_t n;
-
 		if (found->items[i].dropped || !adapter_marker_queue(found->items[i].name, queue, sizeof(queue)))
 			continue;
-		n = strlen(queue);
-		if (strncmp(table, queue, n) == 0 && table[n] == '_')
+		snprintf(audit, sizeof(audit), "%s%s", queue, ADAPTER_AUDIT_SUFFIX);
+		if (strcmp(table, audit) == 0)
 			return true;
 	}
 	return false;
@@ -396,7 +401,7 @@ static int clean_database(const char *target, struct tally *t)
 			visit_table(db, conn, &found.items[i], &self, t);
 			continue;
 		}
-		printf("left alone: table %s (its run's adapter marker stays, see above)\n", found.items[i].name);
+		printf("left alone: table %s (its adapter run's marker stays, see above)\n", found.items[i].name);
 		t->kept++;
 	}
 	for (size_t i = 0; i < found.n; i++)

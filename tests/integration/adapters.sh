@@ -14,7 +14,7 @@
 # replica, line number and the line (exit 7); a silent adapter is stopped by the watchdog
 # (exit 4); a claimbench SIGKILLed leaves its adapter's tables and schema, which cleanup --db
 # drops by the run's marker (its audit table and function with them), and leaves, saying why,
-# while the marker's adapter cannot be loaded; manifests that do not parse are refused with file:line (exit 2), as are a missing
+# while the marker's adapter cannot be loaded, or when a forged marker names no run's queue; manifests that do not parse are refused with file:line (exit 2), as are a missing
 # adapter, an engine the manifest does not list, the options an adapter's run does not run
 # yet and --verify of an adapter whose manifest says it cannot be checked; a runtime or command not installed, or a replica that exits before ready, is exit 3.
 . "$(dirname "$0")/lib.sh"
@@ -309,6 +309,7 @@ check "nothing of the killed run is left on the server ($(run_objects))" test -z
 # the marker names an adapter no folder holds any more: left alone, saying so, and dropped once it is back
 new_adapter vanishing
 killed_run vanishing vanishing
+dead_note=$(test_sql "SELECT obj_description(c.oid, 'pg_class') FROM pg_class c WHERE relname ~ '^claimbench_[0-9]+_a[0-9]+_adapter$'")
 mv "$adapters/vanishing" "$adapters/vanished"
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/cleanup2.out" 2>&1
 check "a dead run's marker whose adapter cannot be loaded is left alone, saying why ($(grep -m 1 -o "a dead adapter run.s marker: no adapter [^:]*" "$dir/cleanup2.out"))" \
@@ -320,6 +321,20 @@ check "and the run's other tables and function with it ($left)" \
 mv "$adapters/vanished" "$adapters/vanishing"
 "$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/cleanup3.out" 2>&1
 check "with its adapter back, the next cleanup drops it all ($(run_objects))" test -z "$(run_objects)"
+# a marker forged for another name (the dead run's note copied onto it, sealed with its oid):
+# its "queue" is no run's queue name, so nothing it names is dropped
+test_sql "CREATE TABLE public_adapter (adapter text NOT NULL); INSERT INTO public_adapter VALUES ('pg-boss');
+	CREATE TABLE public_kept (id int)" >/dev/null
+oid=$(test_sql "SELECT 'public_adapter'::regclass::oid")
+forged=$(sed -e "s/; table [^ ]* oid [0-9]*/; table public_adapter oid $oid/" <<<"$dead_note")
+test_sql "COMMENT ON TABLE public_adapter IS '$forged'" >/dev/null
+"$CLAIMBENCH" cleanup --db "$TEST_DB" >"$dir/cleanup4.out" 2>&1
+check "a forged marker whose queue is no run's is left alone, saying why ($(grep -m 1 -o 'public is no queue name' \
+	"$dir/cleanup4.out"))" grep -q '^left alone: table public_adapter (a marker.s name, but public is no queue name' \
+	"$dir/cleanup4.out"
+check "and nothing it names is dropped (public.public_kept is there)" \
+	test "$(test_sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename = 'public_kept'")" -eq 1
+test_sql "DROP TABLE public_adapter, public_kept" >/dev/null
 
 # ---- a replica that exits before it is ready ----
 mkdir -p "$adapters/quitter"

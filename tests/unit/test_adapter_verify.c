@@ -170,7 +170,7 @@ static void test_dead_replica(void)
 	const struct verify_difference *d;
 
 	case_init(&c, 3);
-	c.in.seats_died = 1;
+	c.in.unsaid_claims_max = 1;
 	change(&c, AUDIT_UPDATE, 1, JOB_NEW, JOB_ACTIVE);	/* the dead seat's claim, no line */
 	change(&c, AUDIT_UPDATE, 1, JOB_ACTIVE, JOB_NEW);	/* the library's expiry */
 	delivered(&c, 1);
@@ -206,9 +206,21 @@ static void test_dead_replica(void)
 	CHECK_EQ(c.out.in_doubt, (size_t)0, "nothing is in doubt");
 	ledger_free(&c.ledger);
 
+	/* hold mode: the dead replica's transaction committed claim and completion together, unsaid */
+	case_init(&c, 1);
+	c.in.hold = true;
+	c.in.unsaid_claims_max = 1;
+	change(&c, AUDIT_UPDATE, 1, JOB_NEW, JOB_DONE);
+	execution(&c, 1, EXEC_CRASHED, EXEC_PROCESS_DIED);
+	run(&c);
+	CHECK(c.out.n_diffs == 0 && c.out.in_doubt == 2,
+	      "hold: a dead replica's commit no line reported is in doubt, claim and completion (%zu differences, %zu in doubt)",
+	      c.out.n_diffs, c.out.in_doubt);
+	ledger_free(&c.ledger);
+
 	/* two unsaid claims, one dead seat: more than it could have made, so none is excused */
 	case_init(&c, 2);
-	c.in.seats_died = 1;
+	c.in.unsaid_claims_max = 1;
 	for (int64_t j = 1; j <= 2; j++) {
 		change(&c, AUDIT_UPDATE, j, JOB_NEW, JOB_ACTIVE);
 		change(&c, AUDIT_UPDATE, j, JOB_ACTIVE, JOB_NEW);
@@ -220,6 +232,36 @@ static void test_dead_replica(void)
 	CHECK(d && d->server == 2 && strcmp(d->jobs, "1 2") == 0,
 	      "two unsaid claims for one dead seat: both jobs differ (%s)", d ? d->jobs : "no difference");
 	ledger_free(&c.ledger);
+}
+
+/*
+ * A connection cut (a restart): job 1's completion committed though the worker said lost,
+ * job 2's claim committed though its answer never came; both in doubt within the fault's
+ * allowance, neither without it.
+ */
+static void test_cut_connection(void)
+{
+	struct adapter_case c;
+
+	for (int allowed = 1; allowed >= 0; allowed--) {
+		case_init(&c, 2);
+		c.in.unsaid_claims_max = (size_t)allowed * 4;
+		delivered(&c, 1);
+		execution(&c, 1, EXEC_UNCOMMITTED, EXEC_CONNECTION_LOST);
+		change(&c, AUDIT_UPDATE, 2, JOB_NEW, JOB_ACTIVE);	/* the claim whose answer the cut lost */
+		change(&c, AUDIT_UPDATE, 2, JOB_ACTIVE, JOB_NEW);	/* the library's expiry */
+		delivered(&c, 2);
+		execution(&c, 2, EXEC_DONE, 0);
+		run(&c);
+		if (allowed) {
+			CHECK_EQ(c.out.n_diffs, (size_t)0, "a lost line's completion and a cut claim are no difference");
+			CHECK_EQ(c.out.in_doubt, (size_t)2, "both are in doubt");
+		} else {
+			CHECK(difference(&c, "duplicates") != NULL && difference(&c, "executions_committed") == NULL,
+			      "without a fault's allowance the cut claim differs; the lost line's completion is still unsure");
+		}
+		ledger_free(&c.ledger);
+	}
 }
 
 /* A library that deletes a done job (absent_state = done); the record's final state against the table's. */
@@ -283,6 +325,7 @@ int main(void)
 	test_unreported_claim();
 	test_race();
 	test_dead_replica();
+	test_cut_connection();
 	test_final_state();
 	test_failed();
 	return check_exit_status();
