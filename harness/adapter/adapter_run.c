@@ -293,7 +293,7 @@ static void respawn_replica(struct adapter_session *a, int64_t *ended_ns, bool *
 {
 	struct replica *r = &a->replicas[0];
 	int64_t at = clock_now_ns(), start = atomic_load(&a->run.start_ns);
-	char err[512];
+	char err[512] = "";
 
 	if (!atomic_load(&r->ended))
 		return;
