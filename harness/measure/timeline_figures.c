@@ -106,8 +106,10 @@ void timeline_recoveries(const struct series_point *series, size_t n, struct tim
 
 /*
  * The rise of a cumulative count (value picks it from a sample) over the n samples, in
- * the order taken, between the last one before from_ms (the first in [from_ms, to_ms] when
- * none) and the last in that span; TIMELINE_UNKNOWN when no sample in the span read it.
+ * the order taken, between the last one at or before from_ms (the first in (from_ms, to_ms]
+ * when none) and the last in that span; TIMELINE_UNKNOWN when no sample in the span read it.
+ * The span is open at its start, so that a sample on a boundary between two phases ends the
+ * earlier one and begins the later: the phases' rises add up to the whole timeline's.
  */
 static int64_t count_rise(const struct server_sample *samples, size_t n, int64_t from_ms, int64_t to_ms,
 			  int64_t (*value)(const struct server_sample *))
@@ -119,7 +121,7 @@ static int64_t count_rise(const struct server_sample *samples, size_t n, int64_t
 
 		if (v == SAMPLE_UNKNOWN)
 			continue;
-		if (samples[k].t_ms < from_ms) {
+		if (samples[k].t_ms <= from_ms) {
 			before = v;
 			continue;
 		}

@@ -24,10 +24,13 @@ check_jq "$dir/sweep.json" '.results[0].timeline[0].autovacuums >= 1' \
 check_jq "$dir/sweep.json" '.results[1] | ([.samples[].autovacuums] | max) == 0 and ([.samples[].dead_tuples] | max) > 50 and
 	([.timeline[].vacuums] | add) == 1 and ([.timeline[].autovacuums] | add) == 0' \
 	"off: no autovacuum though the dead tuples passed its threshold of 50; the vacuum phase's the one vacuum ($(jq -c '.results[1] | [([.samples[].dead_tuples] | max), [.timeline[] | [.vacuums, .autovacuums]]]' "$dir/sweep.json"))"
-check_each "$dir/sweep.json" 'true' '(.timeline | last.end_s) as $to | (.samples | map(select(.t_ms <= $to * 1000))) as $s |
-	([.timeline[].vacuums] | add) == ($s | last.vacuums) - ($s | first.vacuums) and
-	([.timeline[].autovacuums] | add) == ($s | last.autovacuums) - ($s | first.autovacuums)' \
-	"the phases' vacuums and autovacuums add up to the rise of the samples' counts over the timeline"
+# [the phases' vacuums, their rise in the samples, the phases' autovacuums, theirs], per run
+sums='(.timeline | last.end_s) as $to | (.samples | map(select(.t_ms <= $to * 1000))) as $s |
+	[([.timeline[].vacuums] | add), ($s | last.vacuums) - ($s | first.vacuums),
+	 ([.timeline[].autovacuums] | add), ($s | last.autovacuums) - ($s | first.autovacuums)]'
+check_each "$dir/sweep.json" 'true' "$sums | .[0] == .[1] and .[2] == .[3]" \
+	"the phases' vacuums and autovacuums add up to the rise of the samples' counts over the timeline ($(jq -c \
+	"[.results[] | $sums]" "$dir/sweep.json" 2>/dev/null))"
 check "the store's run_timeline holds each phase's vacuums and autovacuums as JSON has them" \
 	test "$(sqlite3 "$store" "SELECT group_concat(vacuums || '/' || autovacuums, ' ') FROM (SELECT vacuums, autovacuums
 		FROM run_timeline ORDER BY run_id, position)")" = "$(jq -r '[.results[].timeline[] | "\(.vacuums)/\(.autovacuums)"] | join(" ")' "$dir/sweep.json")"

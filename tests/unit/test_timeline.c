@@ -187,6 +187,22 @@ static void test_vacuum_counts(void)
 	      (long long)p[4].vacuums);
 }
 
+/* A sample on the boundary of two phases ends the first and begins the second: the rises add up. */
+static void test_vacuum_boundary(void)
+{
+	struct timeline_phase p[2] = { phase(TIMELINE_CLEAN, 0, 0.5), phase(TIMELINE_VACUUM, 0.5, 1) };
+	struct server_sample sm[] = {
+		{ .t_ms = 100, .vacuums = 1, .autovacuums = 0 }, { .t_ms = 500, .vacuums = 3, .autovacuums = 0 },
+		{ .t_ms = 900, .vacuums = 4, .autovacuums = 0 },
+	};
+
+	timeline_sample_figures(sm, 3, p, 2);
+	CHECK(p[0].vacuums == 2 && p[1].vacuums == 1,
+	      "the 500 ms sample ends the first phase (1 to 3: 2) and begins the second (3 to 4: 1), not both's "
+	      "(%lld, %lld)", (long long)p[0].vacuums, (long long)p[1].vacuums);
+	CHECK_EQ(p[0].vacuums + p[1].vacuums, (int64_t)3, "the phases' vacuums add up to the samples' rise, 1 to 4");
+}
+
 /* Parses text as an expectation and evaluates it over runs; the verdict in *pass. 0, -1 (parse), -2 (eval). */
 static int judge(const char *text, const struct run_result *runs, size_t n, bool *pass, char *err, size_t errlen)
 {
@@ -260,6 +276,7 @@ int main(void)
 	test_series();
 	test_short_and_samples();
 	test_vacuum_counts();
+	test_vacuum_boundary();
 	test_expectations();
 	test_names_and_checks();
 	return check_exit_status();
