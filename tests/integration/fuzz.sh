@@ -1,5 +1,5 @@
 # The libFuzzer targets of tests/fuzz/ (scenario files, expectations, compare's JSON reader,
-# a result store read by history, show, export and compare), built with clang,
+# a result store read by history, show, export and compare, an adapter's contract line), built with clang,
 # AddressSanitizer and UBSan by scripts/fuzz and run a few seconds each:
 # they keep building and linking, and what a short run finds shows at once. scripts/fuzz
 # SECONDS runs them longer; a crash's input is left in build-fuzz/crashes/.
